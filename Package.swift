@@ -1,0 +1,39 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// Layers, each depending only on those below it:
+// C interop (CLua, CReadline, CQuarryShim) → QuarryStore → QuarryPredicates → QuarryFetch
+// → QuarryLua → QuarryShell → quarry (the executable).
+let swift5: [SwiftSetting] = [.swiftLanguageMode(.v5)]
+
+let package = Package(
+    name: "Quarry",
+    products: [
+        .executable(name: "quarry", targets: ["quarry"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .systemLibrary(name: "CLua", pkgConfig: "lua5.4", providers: [.apt(["liblua5.4-dev"])]),
+        .systemLibrary(name: "CReadline", pkgConfig: "readline", providers: [.apt(["libreadline-dev"])]),
+        .target(name: "CQuarryShim", dependencies: ["CLua"]),
+        .target(name: "QuarryStore", dependencies: [.product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swift5),
+        .target(name: "QuarryPredicates", dependencies: ["QuarryStore", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swift5),
+        .target(name: "QuarryFetch", dependencies: ["QuarryStore", "QuarryPredicates", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swift5),
+        .target(name: "QuarryLua", dependencies: ["CQuarryShim", "CLua", "QuarryStore", "QuarryPredicates", "QuarryFetch"], swiftSettings: swift5),
+        .target(name: "QuarryShell", dependencies: [
+            "QuarryLua", "CReadline", "CQuarryShim",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ], swiftSettings: swift5),
+        .executableTarget(name: "quarry", dependencies: ["QuarryShell"], swiftSettings: swift5),
+
+        .testTarget(name: "QuarryStoreTests", dependencies: ["QuarryStore", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swift5),
+        .testTarget(name: "QuarryPredicatesTests", dependencies: ["QuarryPredicates"], swiftSettings: swift5),
+        .testTarget(name: "QuarryFetchTests", dependencies: ["QuarryFetch"], swiftSettings: swift5),
+        .testTarget(name: "QuarryLuaTests", dependencies: ["QuarryLua"], swiftSettings: swift5),
+        .testTarget(name: "QuarryShellTests", dependencies: ["QuarryShell"], swiftSettings: swift5),
+        .testTarget(name: "EndToEndTests", dependencies: [], swiftSettings: swift5),
+    ]
+)

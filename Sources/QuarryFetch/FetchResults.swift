@@ -1,0 +1,99 @@
+import GRDB
+import QuarryPredicates
+import QuarryStore
+
+/// The live answer to a request, as @FetchRequest gives it: counted with one `COUNT`,
+/// loaded a batch at a time around the index asked for, and re-run after every save or
+/// rollback of its context, or when reconfigured.
+public final class FetchResults {
+    public let context: ObjectContext
+    public private(set) var request: FetchRequest
+    private var compiled: CompiledRequest
+    private var generation: Int
+    private var cachedCount: Int?
+    /// Loaded batches by batch number; a few are kept so a walk over all rows stays flat.
+    private var batches: [Int: [ManagedObject]] = [:]
+    private var batchOrder: [Int] = []
+    private static let batchesKept = 4
+
+    public init(_ request: FetchRequest, context: ObjectContext) throws {
+        self.context = context
+        self.request = request
+        self.compiled = try CompiledRequest(request, context: context)
+        self.generation = context.generation
+    }
+
+    public var entity: EntityDescription { compiled.entity }
+    public var predicate: BoundPredicate? { compiled.predicate }
+
+    /// Changes the request and re-runs it; on a bad change the results keep the old one.
+    public func reconfigure(_ change: (inout FetchRequest) -> Void) throws {
+        var next = request
+        change(&next)
+        compiled = try CompiledRequest(next, context: context)
+        request = next
+        invalidate()
+    }
+
+    private func invalidate() {
+        cachedCount = nil
+        batches = [:]
+        batchOrder = []
+        generation = context.generation
+    }
+
+    private func refreshIfStale() {
+        if generation != context.generation { invalidate() }
+    }
+
+    /// The number of objects, counted by SQLite.
+    public func count() throws -> Int {
+        refreshIfStale()
+        if let cachedCount { return cachedCount }
+        let query = compiled.countQuery()
+        let n = try context.read { db in
+            try Int.fetchOne(db, sql: query.sql, arguments: StatementArguments(query.arguments.map(\.databaseValue))) ?? 0
+        }
+        cachedCount = n
+        return n
+    }
+
+    /// The object at a 0-based index, or nil past the end.
+    public func object(at index: Int) throws -> ManagedObject? {
+        guard index >= 0 else { return nil }
+        refreshIfStale()
+        let size = max(1, request.batchSize)
+        let number = index / size
+        let batch = try loadBatch(number, size: size)
+        let position = index - number * size
+        return position < batch.count ? batch[position] : nil
+    }
+
+    private func loadBatch(_ number: Int, size: Int) throws -> [ManagedObject] {
+        if let batch = batches[number] { return batch }
+        let query = compiled.select(compiled.entity.selectionSQL(qualifier: compiled.entity.name), start: number * size, count: size)
+        let entity = compiled.entity
+        let rows = try context.read { db in
+            try Row.fetchAll(db, sql: query.sql, arguments: StatementArguments(query.arguments.map(\.databaseValue)))
+        }
+        let batch = rows.map { context.object(for: entity, row: $0) }
+        batches[number] = batch
+        batchOrder.append(number)
+        if batchOrder.count > Self.batchesKept { batches[batchOrder.removeFirst()] = nil }
+        if batch.count < size, cachedCount == nil { cachedCount = number * size + batch.count }
+        return batch
+    }
+
+    /// Every object in order, fetched batch by batch.
+    public func objects() throws -> [ManagedObject] {
+        var result: [ManagedObject] = []
+        var index = 0
+        while let object = try object(at: index) { result.append(object); index += 1 }
+        return result
+    }
+
+    /// The SQL that loads the objects, with its arguments, for `explain`.
+    public func sql() -> SQLFragment {
+        compiled.select(compiled.entity.selectionSQL(qualifier: compiled.entity.name), start: 0, count: nil)
+    }
+}

@@ -1,0 +1,53 @@
+import CLua
+import CQuarryShim
+import QuarryPredicates
+import QuarryStore
+
+/// A predicate made in Lua with `predicate(...)`, bound to an entity when first used.
+final class PredicateHandle {
+    let predicate: Predicate
+    init(_ predicate: Predicate) { self.predicate = predicate }
+}
+
+extension QuarryRuntime {
+    func installPredicateFunctions() {
+        defineGlobal("predicate") { [unowned self] call in
+            let format = try call.string(1)
+            var arguments: [Value] = []
+            if call.argumentCount >= 2 {
+                for i in 2...call.argumentCount { arguments.append(try call.value(i)) }
+            }
+            guard let predicate = try self.parsePredicate(format, arguments, [:]) else { return call.pushNil() }
+            pushSwiftObject(call.state, PredicateHandle(predicate), kind: .predicate)
+            return 1
+        }
+        registerMethods(.predicate, [
+            ("matches", { [unowned self] call in
+                let handle = try self.predicateHandle(call, 1)
+                let object = try self.object(call, 2)
+                do {
+                    return call.push(try BoundPredicate(handle.predicate, entity: object.entity).matches(object))
+                } catch { throw luaError(error) }
+            }),
+        ])
+    }
+
+    private func predicateHandle(_ call: LuaCall, _ index: Int32) throws -> PredicateHandle {
+        guard let handle = swiftObject(call.state, index, kind: .predicate, as: PredicateHandle.self) else {
+            throw call.typeError(index, expected: "predicate")
+        }
+        return handle
+    }
+
+    func predicateMetamethods() -> [(String, LuaFunctionBody)] {
+        [
+            ("__tostring", { [unowned self] call in call.push(try self.predicateHandle(call, 1).predicate.description) }),
+            ("__index", { [unowned self] call in
+                _ = try self.predicateHandle(call, 1)
+                let key = try call.string(2)
+                if self.pushMethod(.predicate, key) { return 1 }
+                throw LuaError("predicates have no method '\(key)' (methods: matches)")
+            }),
+        ]
+    }
+}

@@ -1,0 +1,107 @@
+import CLua
+import CQuarryShim
+import QuarryFetch
+import QuarryPredicates
+import QuarryStore
+
+extension QuarryRuntime {
+    func resultsMetamethods() -> [(String, LuaFunctionBody)] {
+        [
+            ("__len", { [unowned self] call in
+                let handle = try self.results(call, 1)
+                do { return call.push(try handle.results.count()) } catch { throw luaError(error) }
+            }),
+            ("__index", { [unowned self] call in
+                let handle = try self.results(call, 1)
+                if call.type(2) == LUA_TNUMBER {
+                    let i = try call.integer(2)
+                    guard i >= 1 else { return call.pushNil() }
+                    do { return self.pushObject(try handle.results.object(at: Int(i - 1))) } catch { throw luaError(error) }
+                }
+                let key = try call.string(2)
+                if self.pushMethod(.results, key) { return 1 }
+                return try self.pushConfiguration(handle, key, call)
+            }),
+            ("__newindex", { [unowned self] call in
+                let handle = try self.results(call, 1)
+                try self.reconfigure(handle, key: try call.string(2), call)
+                return 0
+            }),
+            ("__tostring", { [unowned self] call in
+                let handle = try self.results(call, 1)
+                do { return call.push(try ResultsTable(handle.results).render()) } catch { throw luaError(error) }
+            }),
+        ]
+    }
+
+    private func pushConfiguration(_ handle: ResultsHandle, _ key: String, _ call: LuaCall) throws -> Int32 {
+        let request = handle.results.request
+        switch key {
+        case "predicate": return handle.format.map { call.push($0) } ?? call.pushNil()
+        case "args":
+            lua_createtable(call.state, Int32(handle.arguments.count), 0)
+            for (i, value) in handle.arguments.enumerated() {
+                pushValue(call.state, value)
+                lua_rawseti(call.state, -2, lua_Integer(i + 1))
+            }
+            return 1
+        case "sort":
+            lua_createtable(call.state, Int32(request.sortDescriptors.count), 0)
+            for (i, sort) in request.sortDescriptors.enumerated() {
+                pushString(call.state, (sort.ascending ? "" : "-") + sort.key)
+                lua_rawseti(call.state, -2, lua_Integer(i + 1))
+            }
+            return 1
+        case "limit": return request.limit.map { call.push($0) } ?? call.pushNil()
+        case "offset": return call.push(request.offset)
+        case "entity": return pushEntity(request.entityName)
+        default:
+            let known = ["first", "ids", "totable", "predicate", "args", "sort", "limit", "offset", "entity"]
+            let hint = closestMatch(to: key, in: known).map { " (did you mean '\($0)'?)" } ?? ""
+            throw LuaError("results have no field or method '\(key)'\(hint)")
+        }
+    }
+
+    /// `r.predicate = ...` and friends: the request re-runs; a bad value leaves it as it was.
+    private func reconfigure(_ handle: ResultsHandle, key: String, _ call: LuaCall) throws {
+        let s = call.state
+        var format = handle.format
+        var arguments = handle.arguments
+        switch key {
+        case "predicate":
+            format = try call.optionalString(3)
+        case "args":
+            if call.isNoneOrNil(3) { arguments = [] } else {
+                try call.table(3)
+                arguments = try LuaTable.array(s, 3) { i in
+                    guard let value = luaValue(s, -1) else { throw LuaError("args[\(i)] must be a plain value") }
+                    return value
+                }
+            }
+        case "sort":
+            let sort: [SortDescriptor]
+            switch call.type(3) {
+            case LUA_TNIL: sort = []
+            case LUA_TSTRING: sort = [SortDescriptor(parsing: try call.string(3))]
+            case LUA_TTABLE: sort = try sortList(s, 3)
+            default: throw call.typeError(3, expected: "sort key or table")
+            }
+            do { try handle.results.reconfigure { $0.sortDescriptors = sort } } catch { throw luaError(error) }
+            return
+        case "limit", "offset":
+            let n: Int? = call.isNoneOrNil(3) ? nil : Int(try call.integer(3))
+            do {
+                try handle.results.reconfigure {
+                    if key == "limit" { $0.limit = n } else { $0.offset = n ?? 0 }
+                }
+            } catch { throw luaError(error) }
+            return
+        default:
+            throw LuaError("results: '\(key)' cannot be assigned (assign predicate, args, sort, limit or offset)")
+        }
+        let predicate = try parsePredicate(format, arguments, handle.variables)
+        do { try handle.results.reconfigure { $0.predicate = predicate } } catch { throw luaError(error) }
+        handle.format = format
+        handle.arguments = arguments
+    }
+}

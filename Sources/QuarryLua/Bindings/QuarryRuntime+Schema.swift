@@ -1,0 +1,235 @@
+import CLua
+import CQuarryShim
+import QuarryFetch
+import QuarryPredicates
+import QuarryStore
+
+/// A Lua handle on an entity, by name: it follows the entity through migrations.
+final class EntityHandle {
+    let name: String
+    init(name: String) { self.name = name }
+}
+
+extension QuarryRuntime {
+    /// The one handle per entity name, so `Item == entities()[1]` holds.
+    func handle(for name: String) -> EntityHandle {
+        if let handle = entityHandles[name] { return handle }
+        let handle = EntityHandle(name: name)
+        entityHandles[name] = handle
+        return handle
+    }
+
+    func pushEntity(_ name: String) -> Int32 {
+        pushSwiftObject(state, handle(for: name), kind: .entity)
+        return 1
+    }
+
+    /// Binds a global for every entity whose name is free (nil, or already a handle).
+    func bindEntityGlobals() {
+        for entity in context.entities { bindGlobalIfFree(entity.name) }
+    }
+
+    private func bindGlobalIfFree(_ name: String) {
+        quarry_pushglobaltable(state)
+        let type = LuaTable.field(state, -1, name)
+        let free = type == LUA_TNIL || userdataKind(state, -1) == UserdataKind.entity.rawValue
+        quarry_pop(state, 1)
+        if free {
+            _ = pushEntity(name)
+            LuaTable.setField(state, -2, name)
+        }
+        quarry_pop(state, 1)
+    }
+
+    func installSchemaFunctions() {
+        defineGlobal("entity") { [unowned self] call in
+            let name = try call.string(1)
+            if call.isNoneOrNil(2) {
+                // entity "Item" { ... }: return the function that takes the definition.
+                self.pushFunction("entity") { [unowned self] inner in
+                    try self.defineEntity(name, inner, definitionAt: 1)
+                }
+                return 1
+            }
+            return try self.defineEntity(name, call, definitionAt: 2)
+        }
+        defineGlobal("entities") { [unowned self] call in
+            let entities = self.context.entities
+            lua_createtable(call.state, Int32(entities.count), 0)
+            for (i, entity) in entities.enumerated() {
+                _ = self.pushEntity(entity.name)
+                lua_rawseti(call.state, -2, lua_Integer(i + 1))
+            }
+            return 1
+        }
+        registerMethods(.entity, [
+            ("new", { [unowned self] call in
+                let entity = try self.entityName(call)
+                var values: [String: Value] = [:]
+                if !call.isNoneOrNil(2) {
+                    try call.table(2)
+                    let (keys, nonString) = LuaTable.stringKeys(call.state, 2)
+                    if nonString { throw call.argumentError(2, "keys must be attribute names") }
+                    for key in keys {
+                        LuaTable.field(call.state, 2, key)
+                        defer { quarry_pop(call.state, 1) }
+                        guard let value = luaValue(call.state, -1) else {
+                            throw LuaError("\(entity).\(key) cannot hold a \(call.typeName(-1))")
+                        }
+                        values[key] = value
+                    }
+                }
+                do {
+                    return self.pushObject(try self.context.insert(into: entity, values: values))
+                } catch { throw luaError(error) }
+            }),
+            ("fetch", { [unowned self] call in
+                let entity = try self.entityName(call)
+                return try self.pushResults(try self.request(call, from: 2, entity: entity))
+            }),
+            ("count", { [unowned self] call in
+                let entity = try self.entityName(call)
+                let request = try self.request(call, from: 2, entity: entity)
+                do { return call.push(try self.context.count(request.request)) } catch { throw luaError(error) }
+            }),
+            ("first", { [unowned self] call in
+                let entity = try self.entityName(call)
+                var request = try self.request(call, from: 2, entity: entity)
+                request.request.limit = 1
+                do { return self.pushObject(try self.context.fetch(request.request).object(at: 0)) } catch { throw luaError(error) }
+            }),
+            ("get", { [unowned self] call in
+                let entity = try self.entityName(call)
+                let key: Int64
+                if call.type(2) == LUA_TSTRING {
+                    let id = try call.string(2)
+                    guard id.hasPrefix(entity + "/"), let n = Int64(id.dropFirst(entity.count + 1)) else {
+                        throw call.argumentError(2, "expected an object ID such as '\(entity)/1', got '\(id)'")
+                    }
+                    key = n
+                } else {
+                    key = try call.integer(2)
+                }
+                do { return self.pushObject(try self.context.object(entityName: entity, primaryKey: key)) } catch { throw luaError(error) }
+            }),
+        ])
+    }
+
+    /// The entity of the handle that a method was called on (argument 1).
+    private func entityName(_ call: LuaCall) throws -> String {
+        guard let handle = swiftObject(call.state, 1, kind: .entity, as: EntityHandle.self) else {
+            throw LuaError("calling '\(call.functionName)' on bad self (an entity expected, got \(call.typeName(1)); use ':' as in Item:\(call.functionName)(...))")
+        }
+        return handle.name
+    }
+
+    private func defineEntity(_ name: String, _ call: LuaCall, definitionAt index: Int32) throws -> Int32 {
+        try call.table(index)
+        let description = try EntityDefinitionReader(state: call.state, entity: name).read(table: index)
+        do {
+            try context.define(description)
+        } catch { throw luaError(error) }
+        bindGlobalIfFree(name)
+        return pushEntity(name)
+    }
+
+    func entityMetamethods() -> [(String, LuaFunctionBody)] {
+        [
+            ("__index", { [unowned self] call in
+                let name = try self.entityName(call)
+                let key = try call.string(2)
+                if self.pushMethod(.entity, key) { return 1 }
+                if key == "name" { return call.push(name) }
+                if key == "attributes" {
+                    let names = (try? self.context.entity(named: name).attributeNames) ?? []
+                    lua_createtable(call.state, Int32(names.count), 0)
+                    for (i, attribute) in names.enumerated() {
+                        pushString(call.state, attribute)
+                        lua_rawseti(call.state, -2, lua_Integer(i + 1))
+                    }
+                    return 1
+                }
+                throw LuaError("entity \(name) has no method or field '\(key)' (methods: new, fetch, count, first, get)")
+            }),
+            ("__tostring", { [unowned self] call in
+                let name = try self.entityName(call)
+                guard let entity = try? self.context.entity(named: name) else { return call.push("entity \(name) (gone)") }
+                let attributes = entity.attributes.map { "\($0.name): \($0.type.rawValue)\($0.isOptional ? "?" : "")" }
+                return call.push("entity \(name) { \(attributes.joined(separator: ", ")) }")
+            }),
+        ]
+    }
+}
+
+/// Reads `{ title = "string?", n = { "int64", default = 0, indexed = true } }`.
+struct EntityDefinitionReader {
+    let state: OpaquePointer
+    let entity: String
+
+    func read(table index: Int32) throws -> EntityDescription {
+        let (keys, nonString) = LuaTable.stringKeys(state, index)
+        if nonString { throw LuaError("entity \(entity): every key of the definition must be an attribute name") }
+        var attributes: [AttributeDescription] = []
+        for key in keys {
+            LuaTable.field(state, index, key)
+            defer { quarry_pop(state, 1) }
+            attributes.append(try attribute(key, at: lua_gettop(state)))
+        }
+        return EntityDescription(name: entity, attributes: attributes)
+    }
+
+    private func attribute(_ name: String, at index: Int32) throws -> AttributeDescription {
+        switch lua_type(state, index) {
+        case LUA_TSTRING:
+            return try attribute(name, spec: luaString(state, index), options: nil)
+        case LUA_TTABLE:
+            for relationship in ["one", "many"] where LuaTable.field(state, index, relationship) != LUA_TNIL {
+                quarry_pop(state, 1)
+                throw LuaError("entity \(entity): '\(name)' is a relationship; relationships are not supported yet")
+            }
+            quarry_pop(state, 2)
+            guard LuaTable.element(state, index, 1) == LUA_TSTRING else {
+                quarry_pop(state, 1)
+                throw LuaError("entity \(entity): '\(name)' needs its type first, as { \"int64\", default = 0 }")
+            }
+            let spec = luaString(state, -1)
+            quarry_pop(state, 1)
+            return try attribute(name, spec: spec, options: index)
+        default:
+            throw LuaError("entity \(entity): '\(name)' must be a type name such as \"string\" or a table such as { \"int64\", default = 0 }")
+        }
+    }
+
+    private func attribute(_ name: String, spec: String, options: Int32?) throws -> AttributeDescription {
+        var typeName = spec
+        var optional = false
+        if typeName.hasSuffix("?") { typeName.removeLast(); optional = true }
+        guard let type = AttributeType(name: typeName) else {
+            let names = AttributeType.allCases.map(\.rawValue) + ["int"]
+            let hint = closestMatch(to: typeName, in: names).map { " (did you mean '\($0)'?)" } ?? ""
+            throw LuaError("entity \(entity): unknown type '\(typeName)' for '\(name)'\(hint); types are \(AttributeType.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        var attribute = AttributeDescription(name: name, type: type, isOptional: optional)
+        guard let options else { return attribute }
+        if LuaTable.field(state, options, "optional") == LUA_TBOOLEAN { attribute.isOptional = lua_toboolean(state, -1) != 0 }
+        quarry_pop(state, 1)
+        if LuaTable.field(state, options, "indexed") != LUA_TNIL { attribute.isIndexed = lua_toboolean(state, -1) != 0 }
+        quarry_pop(state, 1)
+        if LuaTable.field(state, options, "unique") != LUA_TNIL { attribute.isUnique = lua_toboolean(state, -1) != 0 }
+        quarry_pop(state, 1)
+        if LuaTable.field(state, options, "default") != LUA_TNIL {
+            guard let value = luaValue(state, -1) else {
+                quarry_pop(state, 1)
+                throw LuaError("entity \(entity): the default of '\(name)' must be a plain value")
+            }
+            switch type.coerce(value) {
+            case .success(let v): attribute.defaultValue = v
+            case .failure:
+                quarry_pop(state, 1)
+                throw LuaError("entity \(entity): the default of '\(name)' must be a \(type.rawValue), got \(value.kindName)")
+            }
+        }
+        quarry_pop(state, 1)
+        return attribute
+    }
+}

@@ -1,0 +1,81 @@
+import CLua
+import CQuarryShim
+import Foundation
+import QuarryStore
+
+extension QuarryRuntime {
+    func installValueFunctions() {
+        defineGlobal("date") { call in
+            switch call.type(1) {
+            case LUA_TSTRING:
+                let text = try call.string(1)
+                guard let seconds = Value.parseISO8601(text) else {
+                    throw call.argumentError(1, "'\(text)' is not an ISO 8601 date such as 2024-01-22T16:26:12Z")
+                }
+                pushDate(call.state, seconds)
+            case LUA_TNUMBER:
+                var isNumber: Int32 = 0
+                pushDate(call.state, quarry_tonumber(call.state, 1, &isNumber))
+            default:
+                guard let seconds = dateValue(call.state, 1) else { throw call.typeError(1, expected: "ISO 8601 string or number") }
+                pushDate(call.state, seconds)
+            }
+            return 1
+        }
+        defineGlobal("now") { call in
+            pushDate(call.state, Date().timeIntervalSince1970)
+            return 1
+        }
+        defineGlobal("typeof") { call in
+            if call.type(1) == LUA_TNONE { throw call.argumentError(1, "value expected") }
+            if let kind = userdataKind(call.state, 1) { return call.push(kind) }
+            return call.push(String(cString: lua_typename(call.state, call.type(1))))
+        }
+    }
+
+    func dateMetamethods() -> [(String, LuaFunctionBody)] {
+        func operand(_ call: LuaCall, _ i: Int32) -> Double? { dateValue(call.state, i) }
+        func number(_ call: LuaCall, _ i: Int32) -> Double? {
+            guard call.type(i) == LUA_TNUMBER else { return nil }
+            return quarry_tonumber(call.state, i, nil)
+        }
+        func compare(_ call: LuaCall, _ op: (Double, Double) -> Bool) throws -> Int32 {
+            guard let a = operand(call, 1), let b = operand(call, 2) else {
+                throw LuaError("attempt to compare \(call.typeName(1)) with \(call.typeName(2))")
+            }
+            return call.push(op(a, b))
+        }
+        return [
+            ("__tostring", { call in call.push(Value.iso8601(operand(call, 1) ?? 0)) }),
+            ("__eq", { call in call.push(operand(call, 1) == operand(call, 2)) }),
+            ("__lt", { call in try compare(call, <) }),
+            ("__le", { call in try compare(call, <=) }),
+            ("__sub", { call in
+                if let a = operand(call, 1), let b = operand(call, 2) { lua_pushnumber(call.state, a - b); return 1 }
+                if let a = operand(call, 1), let b = number(call, 2) { pushDate(call.state, a - b); return 1 }
+                throw LuaError("attempt to subtract \(call.typeName(2)) from \(call.typeName(1)) (a date minus a date gives seconds; a date minus seconds gives a date)")
+            }),
+            ("__add", { call in
+                if let a = operand(call, 1), let b = number(call, 2) { pushDate(call.state, a + b); return 1 }
+                if let a = number(call, 1), let b = operand(call, 2) { pushDate(call.state, a + b); return 1 }
+                throw LuaError("attempt to add \(call.typeName(1)) and \(call.typeName(2)) (add seconds to a date)")
+            }),
+            ("__concat", { call in
+                func text(_ i: Int32) throws -> String {
+                    if let d = operand(call, i) { return Value.iso8601(d) }
+                    if call.type(i) == LUA_TSTRING || call.type(i) == LUA_TNUMBER, let v = luaValue(call.state, i) { return v.displayString }
+                    throw LuaError("attempt to concatenate a \(call.typeName(i)) value")
+                }
+                return call.push(try text(1) + text(2))
+            }),
+            ("__index", { call in
+                let key = (try? call.string(2)) ?? ""
+                guard let seconds = operand(call, 1) else { return call.pushNil() }
+                switch key {
+                case "timestamp": lua_pushnumber(call.state, seconds); return 1
+                default: throw LuaError("dates have no field '\(key)' (use tostring(d) or d.timestamp)")
+                }
+            }),
+        ]
+    }
+}

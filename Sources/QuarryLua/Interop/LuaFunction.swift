@@ -1,0 +1,54 @@
+import CLua
+import CQuarryShim
+
+/// A Swift function callable from Lua. It reads its arguments, pushes its results and
+/// returns how many; to fail it throws, and the C trampoline raises the Lua error after
+/// this Swift frame has returned.
+public typealias LuaFunctionBody = (LuaCall) throws -> Int32
+
+/// An error to raise in Lua: the message a person reads.
+public struct LuaError: Error, CustomStringConvertible {
+    public var message: String
+    /// False when the message already carries its position (a re-raised Lua error).
+    public var addsPosition: Bool
+    public init(_ message: String, addsPosition: Bool = true) {
+        self.message = message
+        self.addsPosition = addsPosition
+    }
+    public var description: String { message }
+}
+
+/// Keeps a bound Swift closure alive; Lua holds only a light pointer to it.
+final class LuaFunctionBox {
+    let name: String
+    let body: LuaFunctionBody
+    init(name: String, body: @escaping LuaFunctionBody) { self.name = name; self.body = body }
+}
+
+/// The one Swift function the C trampoline calls. Every Swift error stops here and
+/// becomes a status: nothing below this frame may raise a Lua error.
+let swiftDispatcher: quarry_dispatcher = { state, context in
+    guard let state, let context else { return 0 }
+    let box = Unmanaged<LuaFunctionBox>.fromOpaque(context).takeUnretainedValue()
+    let call = LuaCall(state: state, functionName: box.name)
+    do {
+        return try box.body(call)
+    } catch let error as LuaError {
+        lua_settop(state, 0)
+        pushString(state, error.message)
+        return error.addsPosition ? Int32(QUARRY_RAISE) : Int32(QUARRY_RERAISE)
+    } catch {
+        lua_settop(state, 0)
+        pushString(state, String(describing: error))
+        return Int32(QUARRY_RAISE)
+    }
+}
+
+func pushString(_ state: OpaquePointer, _ text: String) {
+    var text = text
+    text.withUTF8 { bytes in
+        bytes.withMemoryRebound(to: CChar.self) { chars in
+            _ = lua_pushlstring(state, chars.baseAddress, chars.count)
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import CLua
+import CQuarryShim
+
+/// Table access that never calls metamethods, so it cannot raise across Swift frames.
+enum LuaTable {
+    /// Pushes `t[key]` (raw) and returns its type.
+    @discardableResult
+    static func field(_ state: OpaquePointer, _ table: Int32, _ key: String) -> Int32 {
+        let table = lua_absindex(state, table)
+        pushString(state, key)
+        return lua_rawget(state, table)
+    }
+
+    /// Pushes `t[i]` (raw) and returns its type.
+    @discardableResult
+    static func element(_ state: OpaquePointer, _ table: Int32, _ i: Int) -> Int32 {
+        lua_rawgeti(state, table, lua_Integer(i))
+    }
+
+    /// `#t` without `__len`.
+    static func length(_ state: OpaquePointer, _ table: Int32) -> Int {
+        Int(lua_rawlen(state, table))
+    }
+
+    /// Sets `t[key]` (raw) to the value on top of the stack, popping it.
+    static func setField(_ state: OpaquePointer, _ table: Int32, _ key: String) {
+        let table = lua_absindex(state, table)
+        pushString(state, key)
+        quarry_insert(state, -2)
+        lua_rawset(state, table)
+    }
+
+    /// String keys of a table in a stable order, with the type of each value.
+    static func stringKeys(_ state: OpaquePointer, _ table: Int32) -> (keys: [String], nonString: Bool) {
+        let table = lua_absindex(state, table)
+        var keys: [String] = []
+        var nonString = false
+        lua_pushnil(state)
+        while lua_next(state, table) != 0 {
+            if lua_type(state, -2) == LUA_TSTRING { keys.append(luaString(state, -2)) } else { nonString = true }
+            quarry_pop(state, 1)
+        }
+        return (keys.sorted(), nonString)
+    }
+
+    /// Values of `t[1..n]` converted by `read`, which sees each at the top of the stack.
+    static func array<T>(_ state: OpaquePointer, _ table: Int32, _ read: (Int) throws -> T) rethrows -> [T] {
+        let table = lua_absindex(state, table)
+        var result: [T] = []
+        var i = 1
+        while element(state, table, i) != LUA_TNIL {
+            defer { quarry_pop(state, 1) }
+            result.append(try read(i))
+            i += 1
+        }
+        quarry_pop(state, 1)
+        return result
+    }
+}

@@ -1,0 +1,154 @@
+import CLua
+import CQuarryShim
+
+/// A Lua error that reached Swift: the message, and the traceback when one was taken.
+public struct LuaFailure: Error, CustomStringConvertible {
+    public var message: String
+    public var traceback: String?
+    public var description: String { message }
+}
+
+public enum LoadResult: Equatable {
+    /// The chunk is on the stack, ready to call.
+    case loaded
+    /// A syntax error at the end of the input: more lines may complete it.
+    case incomplete(String)
+    case failed(String)
+}
+
+extension QuarryRuntime {
+    /// Compiles `code` (text only) and pushes the chunk.
+    public func load(_ code: String, chunkName: String) -> LoadResult {
+        var code = code
+        let status = code.withUTF8 { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { luaL_loadbufferx(state, $0.baseAddress, $0.count, chunkName, "t") }
+        }
+        return loadOutcome(status)
+    }
+
+    /// Compiles a script file (a leading `#!` line is skipped) and pushes the chunk.
+    public func loadFile(_ path: String) -> LoadResult {
+        loadOutcome(quarry_loadfile(state, path))
+    }
+
+    private func loadOutcome(_ status: Int32) -> LoadResult {
+        if status == LUA_OK { return .loaded }
+        let message = luaString(state, -1)
+        quarry_pop(state, 1)
+        if status == LUA_ERRSYNTAX, message.hasSuffix("<eof>") { return .incomplete(message) }
+        return .failed(message)
+    }
+
+    /// Calls the function below `argumentCount` arguments under `lua_pcall`; results stay
+    /// on the stack. Returns the failure, if any, with the stack back as it was.
+    public func call(argumentCount: Int32 = 0, resultCount: Int32 = LUA_MULTRET) -> LuaFailure? {
+        let status = quarry_pcall(state, argumentCount, resultCount)
+        guard status != LUA_OK else { return nil }
+        let message = lua_type(state, -1) == LUA_TSTRING ? luaString(state, -1) : "(error object is not a string)"
+        quarry_pop(state, 1)
+        let traceback = quarry_last_traceback(state).map { String(cString: $0) }
+        return LuaFailure(message: message, traceback: traceback)
+    }
+
+    /// Runs `code`, leaving nothing on the stack.
+    public func run(_ code: String, chunkName: String = "=(quarry)") -> LuaFailure? {
+        let top = lua_gettop(state)
+        defer { lua_settop(state, top) }
+        switch load(code, chunkName: chunkName) {
+        case .loaded: return call(resultCount: 0)
+        case .incomplete(let message), .failed(let message): return LuaFailure(message: message, traceback: nil)
+        }
+    }
+
+    /// Prints the values from `first` to the top the way the REPL shows them
+    /// (results and objects as tables, tables as constructors), then pops them.
+    public func showValues(from first: Int32) -> LuaFailure? {
+        let top = lua_gettop(state)
+        guard top >= first else { return nil }
+        pushQuarryTable()
+        LuaTable.field(state, -1, "show")
+        quarry_remove(state, -2)
+        quarry_insert(state, first)
+        let failure = call(argumentCount: top - first + 1, resultCount: 0)
+        lua_settop(state, first - 1)
+        return failure
+    }
+
+    /// Sets the global `arg` as `lua` does: the script at 0, its arguments from 1.
+    public func setScriptArguments(script: String, arguments: [String]) {
+        lua_createtable(state, Int32(arguments.count), 1)
+        pushString(state, script)
+        lua_rawseti(state, -2, 0)
+        for (i, argument) in arguments.enumerated() {
+            pushString(state, argument)
+            lua_rawseti(state, -2, lua_Integer(i + 1))
+        }
+        quarry_pushglobaltable(state)
+        quarry_insert(state, -2)
+        LuaTable.setField(state, -2, "arg")
+        quarry_pop(state, 1)
+    }
+
+    /// Pushes strings (script arguments as the chunk's `...`); returns how many.
+    public func push(strings: [String]) -> Int32 {
+        for s in strings { pushString(state, s) }
+        return Int32(strings.count)
+    }
+
+    /// The table `quarry`, kept in the registry so a script reassigning the global
+    /// cannot break the REPL.
+    func pushQuarryTable() {
+        lua_getfield(state, quarry_registryindex(), "quarry.api")
+    }
+
+    func runPrelude() {
+        let top = lua_gettop(state)
+        defer { lua_settop(state, top) }
+        guard load(prelude, chunkName: "=(quarry prelude)") == .loaded else {
+            fatalError("Quarry's Lua prelude does not compile")
+        }
+        pushQuarryTable()
+        if let failure = call(argumentCount: 1, resultCount: 0) {
+            fatalError("Quarry's Lua prelude failed: \(failure.message)")
+        }
+    }
+}
+
+/// Lua-side helpers: printing goes through `tostring`, which may call user
+/// metamethods, so it runs in Lua under `pcall`, never in Swift.
+private let prelude = #"""
+local quarry = ...
+local function repr(v, depth, seen)
+  local t = type(v)
+  if t == "string" then return string.format("%q", v) end
+  if t ~= "table" then return tostring(v) end
+  local mt = getmetatable(v)
+  if type(mt) == "table" and rawget(mt, "__tostring") then return tostring(v) end
+  if seen[v] or depth > 3 then return "{...}" end
+  seen[v] = true
+  local parts, n = {}, rawlen(v)
+  for i = 1, math.min(n, 100) do parts[#parts + 1] = repr(rawget(v, i), depth + 1, seen) end
+  if n > 100 then parts[#parts + 1] = "... " .. (n - 100) .. " more" end
+  local keys = {}
+  for k in next, v do
+    if not (math.type(k) == "integer" and k >= 1 and k <= n) then keys[#keys + 1] = k end
+  end
+  table.sort(keys, function(a, b) return tostring(a) < tostring(b) end)
+  for _, k in ipairs(keys) do
+    local key = (type(k) == "string" and k:match("^[%a_][%w_]*$")) and k or "[" .. repr(k, depth + 1, seen) .. "]"
+    parts[#parts + 1] = key .. " = " .. repr(rawget(v, k), depth + 1, seen)
+  end
+  seen[v] = nil
+  return "{" .. table.concat(parts, ", ") .. "}"
+end
+function quarry.repr(v)
+  if type(v) == "string" then return v end
+  return repr(v, 0, {})
+end
+function quarry.show(...)
+  local out = {}
+  for i = 1, select("#", ...) do out[i] = quarry.repr((select(i, ...))) end
+  io.write(table.concat(out, "\t"), "\n")
+  io.flush()
+end
+"""#

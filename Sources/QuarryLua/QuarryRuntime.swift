@@ -1,0 +1,144 @@
+import CLua
+import CQuarryShim
+import QuarryFetch
+import QuarryPredicates
+import QuarryStore
+
+/// One Lua state with Quarry's API installed over one object context.
+public final class QuarryRuntime {
+    public let state: OpaquePointer
+    public private(set) var context: ObjectContext
+    private var functions: [LuaFunctionBox] = []
+    /// One handle per entity name, kept so the same name is the same Lua value.
+    var entityHandles: [String: EntityHandle] = [:]
+
+    /// Makes a state (its Lua heap capped at `memoryLimit` bytes, 0: none) with the
+    /// standard libraries and Quarry's functions, as globals and in the table `quarry`.
+    public init(context: ObjectContext, memoryLimit: Int = 0) throws {
+        guard let state = quarry_newstate(memoryLimit) else { throw LuaError("cannot create a Lua state") }
+        self.state = state
+        self.context = context
+        quarry_set_dispatcher(swiftDispatcher)
+        luaL_openlibs(state)
+        installUserdataSupport(state) { kind in self.installMetamethods(kind) }
+        lua_createtable(state, 0, 32)
+        lua_pushvalue(state, -1)
+        lua_setfield(state, quarry_registryindex(), "quarry.api")
+        lua_setglobal(state, "quarry")
+        installGlobals()
+        bindEntityGlobals()
+    }
+
+    deinit {
+        // Closing runs every pending __gc, which calls back into Swift: the function
+        // boxes must outlive it.
+        quarry_close(state)
+    }
+
+    /// Replaces the store (`.open`); objects of the old one stay readable but detached.
+    public func use(_ context: ObjectContext) {
+        self.context = context
+        bindEntityGlobals()
+    }
+
+    // MARK: Binding Swift functions
+
+    /// Pushes a Lua function that runs `body`.
+    func pushFunction(_ name: String, _ body: @escaping LuaFunctionBody) {
+        let box = LuaFunctionBox(name: name, body: body)
+        functions.append(box)
+        quarry_push_swift_function(state, Unmanaged.passUnretained(box).toOpaque())
+    }
+
+    /// Defines `name` both as a global and in the table `quarry`.
+    func defineGlobal(_ name: String, _ body: @escaping LuaFunctionBody) {
+        pushFunction(name, body)
+        setGlobalAndQuarryField(name)
+    }
+
+    /// Pops the value on top into `_G[name]` and `quarry[name]` (raw sets).
+    func setGlobalAndQuarryField(_ name: String) {
+        quarry_pushglobaltable(state)
+        pushQuarryTable()
+        lua_pushvalue(state, -3)
+        LuaTable.setField(state, -2, name)
+        quarry_pop(state, 1)
+        lua_pushvalue(state, -2)
+        LuaTable.setField(state, -2, name)
+        quarry_pop(state, 2)
+    }
+
+    /// Sets a table of method functions in the registry, for `__index` to find.
+    func registerMethods(_ kind: UserdataKind, _ methods: [(String, LuaFunctionBody)]) {
+        lua_createtable(state, 0, Int32(methods.count))
+        for (name, body) in methods {
+            pushFunction(name, body)
+            LuaTable.setField(state, -2, name)
+        }
+        lua_setfield(state, quarry_registryindex(), "quarry.methods." + kind.rawValue)
+    }
+
+    /// Pushes the method `name` of `kind`; returns false (pushing nothing) when there is none.
+    func pushMethod(_ kind: UserdataKind, _ name: String) -> Bool {
+        lua_getfield(state, quarry_registryindex(), "quarry.methods." + kind.rawValue)
+        if LuaTable.field(state, -1, name) == LUA_TNIL {
+            quarry_pop(state, 2)
+            return false
+        }
+        quarry_remove(state, -2)
+        return true
+    }
+
+    private func installMetamethods(_ kind: UserdataKind) {
+        let metamethods: [(String, LuaFunctionBody)]
+        switch kind {
+        case .object: metamethods = objectMetamethods()
+        case .results: metamethods = resultsMetamethods()
+        case .entity: metamethods = entityMetamethods()
+        case .date: metamethods = dateMetamethods()
+        case .predicate: metamethods = predicateMetamethods()
+        }
+        for (name, body) in metamethods {
+            pushFunction(name, body)
+            LuaTable.setField(state, -2, name)
+        }
+        if kind.holdsSwiftObject {
+            pushFunction("__gc") { call in
+                releaseSwiftObject(call.state, 1)
+                return 0
+            }
+            LuaTable.setField(state, -2, "__gc")
+        }
+    }
+
+    private func installGlobals() {
+        installSchemaFunctions()
+        installFetchFunctions()
+        installContextFunctions()
+        installValueFunctions()
+        installObjectFunctions()
+        installPredicateFunctions()
+        runPrelude()
+    }
+
+    // MARK: Common argument readers
+
+    func object(_ call: LuaCall, _ index: Int32) throws -> ManagedObject {
+        guard let object = swiftObject(call.state, index, kind: .object, as: ManagedObject.self) else {
+            throw call.typeError(index, expected: "object")
+        }
+        return object
+    }
+
+    func pushObject(_ object: ManagedObject?) -> Int32 {
+        guard let object else { lua_pushnil(state); return 1 }
+        pushSwiftObject(state, object, kind: .object)
+        return 1
+    }
+}
+
+/// A store, fetch or predicate error as the one-line Lua message.
+func luaError(_ error: Error) -> LuaError {
+    if let error = error as? LuaError { return error }
+    return LuaError(String(describing: error))
+}

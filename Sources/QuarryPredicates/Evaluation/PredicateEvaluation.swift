@@ -1,0 +1,124 @@
+import QuarryStore
+
+extension BoundPredicate {
+    /// Whether `object` matches, computed in memory with SQLite's rules (three-valued
+    /// logic, its ordering of numbers, text and blobs), so the answer is the one a fetch
+    /// gives for the same row.
+    public func matches(_ object: ManagedObject) -> Bool {
+        evaluate(root, object) == true
+    }
+
+    private func evaluate(_ node: Node, _ object: ManagedObject) -> Bool? {
+        switch node {
+        case .constant(let b): return b
+        case .not(let n): return evaluate(n, object).map { !$0 }
+        case .and(let ns):
+            var result: Bool? = true
+            for n in ns {
+                switch evaluate(n, object) {
+                case false?: return false
+                case nil: result = nil
+                default: break
+                }
+            }
+            return result
+        case .or(let ns):
+            var result: Bool? = false
+            for n in ns {
+                switch evaluate(n, object) {
+                case true?: return true
+                case nil: result = nil
+                default: break
+                }
+            }
+            return result
+        case let .comparison(lhs, op, rhs, options):
+            let l = value(lhs, object, options), r = value(rhs, object, options)
+            switch op {
+            case .equal: return SQLiteOrdering.compare(l, r) == 0 || (l.isNull && r.isNull)
+            case .notEqual: return !(SQLiteOrdering.compare(l, r) == 0 || (l.isNull && r.isNull))
+            default:
+                guard let order = SQLiteOrdering.compare(l, r) else { return nil }
+                switch op {
+                case .less: return order < 0
+                case .lessOrEqual: return order <= 0
+                case .greater: return order > 0
+                case .greaterOrEqual: return order >= 0
+                default: return nil
+                }
+            }
+        }
+    }
+
+    private func value(_ operand: Operand, _ object: ManagedObject, _ options: ComparisonOptions) -> Value {
+        let v: Value
+        switch operand {
+        case .attribute(let a): v = (try? object.value(forKey: a.name)) ?? .null
+        case .value(let value): v = value
+        }
+        if !options.isEmpty, case .text(let s) = v { return .text(PredicateFunctions.fold(s, options)) }
+        return v
+    }
+}
+
+/// SQLite's comparison of two values of any storage class: NULL is unknown, numbers
+/// (integers, reals, booleans, dates) compare by value, then text by bytes, then blobs.
+public enum SQLiteOrdering {
+    /// Negative, zero or positive; nil when either side is NULL.
+    public static func compare(_ a: Value, _ b: Value) -> Int? {
+        switch (rank(a), rank(b)) {
+        case (nil, _), (_, nil): return nil
+        case let (x?, y?) where x != y: return x < y ? -1 : 1
+        default: break
+        }
+        switch (a, b) {
+        case (.text(let x), .text(let y)): return bytes(Array(x.utf8), Array(y.utf8))
+        case (.blob(let x), .blob(let y)): return bytes(x, y)
+        default: return numbers(a, b)
+        }
+    }
+
+    private static func rank(_ v: Value) -> Int? {
+        switch v {
+        case .null: return nil
+        case .integer, .real, .bool, .date: return 0
+        case .text: return 1
+        case .blob: return 2
+        }
+    }
+
+    private enum Number { case int(Int64), real(Double) }
+    private static func number(_ v: Value) -> Number {
+        switch v {
+        case .integer(let i): return .int(i)
+        case .bool(let b): return .int(b ? 1 : 0)
+        case .real(let d), .date(let d): return .real(d)
+        default: return .int(0)
+        }
+    }
+
+    private static func numbers(_ a: Value, _ b: Value) -> Int {
+        switch (number(a), number(b)) {
+        case let (.int(x), .int(y)): return x < y ? -1 : (x > y ? 1 : 0)
+        case let (.real(x), .real(y)): return x < y ? -1 : (x > y ? 1 : 0)
+        case let (.int(x), .real(y)): return -intReal(y, x)
+        case let (.real(x), .int(y)): return intReal(x, y)
+        }
+    }
+
+    /// Compares a real with an integer exactly, as SQLite does (no rounding of the integer).
+    private static func intReal(_ r: Double, _ i: Int64) -> Int {
+        if r.isNaN { return -1 }
+        if r < -9223372036854775808.0 { return -1 }
+        if r >= 9223372036854775808.0 { return 1 }
+        let whole = Int64(r.rounded(.down))
+        if whole != i { return whole < i ? -1 : 1 }
+        let fraction = r - r.rounded(.down)
+        return fraction > 0 ? 1 : 0
+    }
+
+    private static func bytes(_ x: [UInt8], _ y: [UInt8]) -> Int {
+        for (p, q) in zip(x, y) where p != q { return p < q ? -1 : 1 }
+        return x.count == y.count ? 0 : (x.count < y.count ? -1 : 1)
+    }
+}

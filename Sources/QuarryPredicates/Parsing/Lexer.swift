@@ -1,0 +1,135 @@
+/// Splits a predicate format string into tokens, by Apple's lexical rules: both quote
+/// kinds with backslash escapes, `0x`/`0o`/`0b` integers, reals with exponents.
+struct Lexer {
+    private let chars: [Character]
+    private var index = 0
+
+    init(_ text: String) { chars = Array(text) }
+
+    mutating func tokens() throws -> [Token] {
+        var result: [Token] = []
+        while true {
+            let token = try next()
+            result.append(token)
+            if token.kind == .end { return result }
+        }
+    }
+
+    private var column: Int { index + 1 }
+    private func peek(_ offset: Int = 0) -> Character? {
+        index + offset < chars.count ? chars[index + offset] : nil
+    }
+
+    private mutating func next() throws -> Token {
+        while let c = peek(), c.isWhitespace { index += 1 }
+        let start = column
+        guard let c = peek() else { return Token(kind: .end, column: start) }
+
+        if c == "\"" || c == "'" { return Token(kind: .string(try quoted(c)), column: start) }
+        if c.isNumber { return Token(kind: try number(), column: start) }
+        if c.isLetter || c == "_" || c == "#" {
+            index += 1
+            var name = String(c)
+            while let d = peek(), d.isLetter || d.isNumber || d == "_" { name.append(d); index += 1 }
+            return Token(kind: .identifier(name), column: start)
+        }
+        if c == "$" {
+            index += 1
+            var name = ""
+            while let d = peek(), d.isLetter || d.isNumber || d == "_" { name.append(d); index += 1 }
+            guard !name.isEmpty else { throw PredicateError("'$' must be followed by a variable name", column: start) }
+            return Token(kind: .variable(name), column: start)
+        }
+        if c == "%" {
+            index += 1
+            // %ld, %lld, %lu and %hd are printf's long/short forms of %d.
+            while let d = peek(), d == "l" || d == "h" || d == "q" { index += 1 }
+            guard let d = peek(), "@KdifsuxgDUX".contains(d) else {
+                throw PredicateError("'%' must be followed by @, K, d, i, f or s", column: start)
+            }
+            index += 1
+            let kind: Character = "dDiuUxX".contains(d) ? "d" : (d == "g" ? "f" : d)
+            return Token(kind: .substitution(kind), column: start)
+        }
+        let two = peek(1).map { String([c, $0]) } ?? ""
+        if ["==", "!=", "<>", "<=", "=<", ">=", "=>", "&&", "||"].contains(two) {
+            index += 2
+            let normal = ["<>": "!=", "=<": "<=", "=>": ">="][two] ?? two
+            return Token(kind: .symbol(normal), column: start)
+        }
+        if "=<>!(){}[],.-".contains(c) {
+            index += 1
+            return Token(kind: .symbol(c == "=" ? "==" : String(c)), column: start)
+        }
+        throw PredicateError("unexpected character '\(c)'", column: start)
+    }
+
+    private mutating func quoted(_ quote: Character) throws -> String {
+        let start = column
+        index += 1
+        var text = ""
+        while let c = peek() {
+            index += 1
+            if c == quote { return text }
+            if c == "\\" {
+                guard let e = peek() else { break }
+                index += 1
+                switch e {
+                case "n": text.append("\n")
+                case "t": text.append("\t")
+                case "r": text.append("\r")
+                case "0": text.append("\0")
+                case "u":
+                    let hex = String(chars[index..<min(index + 4, chars.count)])
+                    guard hex.count == 4, let code = UInt32(hex, radix: 16), let scalar = Unicode.Scalar(code) else {
+                        throw PredicateError("bad \\u escape in string", column: column - 2)
+                    }
+                    index += 4
+                    text.unicodeScalars.append(scalar)
+                default: text.append(e)
+                }
+                continue
+            }
+            text.append(c)
+        }
+        throw PredicateError("unterminated string", column: start)
+    }
+
+    private mutating func number() throws -> Token.Kind {
+        let start = column
+        if peek() == "0", let p = peek(1), "xXoObB".contains(p) {
+            index += 2
+            let radix = "xX".contains(p) ? 16 : ("oO".contains(p) ? 8 : 2)
+            var digits = ""
+            while let d = peek(), d.isHexDigit || d == "_" { digits.append(d); index += 1 }
+            guard let value = Int64(digits, radix: radix) else {
+                throw PredicateError("bad number '0\(p)\(digits)'", column: start)
+            }
+            return .integer(value)
+        }
+        var text = ""
+        var isReal = false
+        while let d = peek(), d.isNumber { text.append(d); index += 1 }
+        if peek() == ".", let d = peek(1), d.isNumber {
+            isReal = true
+            text.append("."); index += 1
+            while let d = peek(), d.isNumber { text.append(d); index += 1 }
+        }
+        if let e = peek(), e == "e" || e == "E" {
+            var exponent = "e"
+            var look = 1
+            if let s = peek(1), s == "+" || s == "-" { exponent.append(s); look = 2 }
+            if let d = peek(look), d.isNumber {
+                index += look
+                while let d = peek(), d.isNumber { exponent.append(d); index += 1 }
+                text += exponent
+                isReal = true
+            }
+        }
+        if !isReal, let value = Int64(text) { return .integer(value) }
+        guard let value = Double(text), value.isFinite else {
+            throw PredicateError("number '\(text)' is out of range", column: start)
+        }
+        return .real(value)
+    }
+}

@@ -1,0 +1,60 @@
+import QuarryStore
+
+/// A parsed predicate: the one syntax tree that SQL compilation, in-memory evaluation
+/// and formatting all read.
+public indirect enum Predicate: Equatable, Sendable {
+    case constant(Bool)
+    case comparison(Comparison)
+    case not(Predicate)
+    case and([Predicate])
+    case or([Predicate])
+}
+
+/// `lhs op rhs`, with string options such as `[cd]`.
+public struct Comparison: Equatable, Sendable {
+    public var lhs: Expression
+    public var op: ComparisonOperator
+    public var rhs: Expression
+    public var options: ComparisonOptions
+
+    public init(lhs: Expression, op: ComparisonOperator, rhs: Expression, options: ComparisonOptions = []) {
+        self.lhs = lhs; self.op = op; self.rhs = rhs; self.options = options
+    }
+}
+
+public enum ComparisonOperator: String, Equatable, Sendable {
+    case equal = "==", notEqual = "!=", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
+
+    /// The operator that gives the same answer with its operands swapped.
+    public var swapped: ComparisonOperator {
+        switch self {
+        case .less: return .greater
+        case .lessOrEqual: return .greaterOrEqual
+        case .greater: return .less
+        case .greaterOrEqual: return .lessOrEqual
+        default: return self
+        }
+    }
+}
+
+/// The `[c]`, `[d]` and `[cd]` modifiers.
+public struct ComparisonOptions: OptionSet, Equatable, Sendable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+    public static let caseInsensitive = ComparisonOptions(rawValue: 1)
+    public static let diacriticInsensitive = ComparisonOptions(rawValue: 2)
+}
+
+/// A key path as written, with where it was written for messages.
+public struct KeyPath: Equatable, Sendable {
+    public var components: [String]
+    public var column: Int
+    public init(_ components: [String], column: Int) { self.components = components; self.column = column }
+    public var string: String { components.joined(separator: ".") }
+}
+
+public indirect enum Expression: Equatable, Sendable {
+    case keyPath(KeyPath)
+    /// A literal or a substituted argument; `column` is where it stood.
+    case constant(Value, column: Int)
+}

@@ -1,0 +1,67 @@
+import ArgumentParser
+import CQuarryShim
+import Foundation
+import QuarryLua
+import QuarryPredicates
+import QuarryStore
+
+/// The `quarry` program: parses the command line, opens the store, runs chunks and the
+/// script, and enters the REPL when there is nothing else to do (or with `-i`).
+public enum QuarryMain {
+    /// Exit statuses, as the contract fixes them.
+    public enum Status: Int32 { case success = 0, failure = 1, usage = 2 }
+
+    public static func run(_ arguments: [String]) -> Int32 {
+        let invocation: Invocation
+        do {
+            invocation = try Invocation.parse(arguments)
+        } catch {
+            let code = Options.exitCode(for: error)
+            if code == .success {
+                print(Options.fullMessage(for: error))
+                return Status.success.rawValue
+            }
+            FileHandle.standardError.write(Data(("quarry: " + Options.message(for: error) + "\nusage: " + Options.usage + "\n").utf8))
+            return Status.usage.rawValue
+        }
+        if invocation.options.version {
+            print("quarry \(Options.version) (Lua 5.4, SQLite \(sqliteVersion))")
+            return Status.success.rawValue
+        }
+        return execute(invocation)
+    }
+
+    private static func execute(_ invocation: Invocation) -> Int32 {
+        let options = invocation.options
+        let runtime: QuarryRuntime
+        do {
+            let context = try ObjectContext.open(invocation.database, readOnly: options.readonly)
+            runtime = try QuarryRuntime(context: context, memoryLimit: options.memory.flatMap(Options.bytes) ?? 0)
+        } catch {
+            reportError("quarry: \(error)")
+            return Status.failure.rawValue
+        }
+        quarry_catch_sigint()
+        let batch = BatchRunner(runtime: runtime, showTraceback: options.traceback, timeout: options.timeout)
+        for chunk in options.chunks {
+            guard batch.runChunk(chunk) else { return Status.failure.rawValue }
+        }
+        if let script = invocation.script {
+            guard batch.runScript(script, arguments: invocation.scriptArguments) else { return Status.failure.rawValue }
+        }
+        let ranSomething = invocation.script != nil || !options.chunks.isEmpty
+        if options.interactive || !ranSomething {
+            if !ranSomething, isatty(STDIN_FILENO) == 0 {
+                // As `lua`: with no script and standard input not a terminal, run it as one.
+                return batch.runScript("-", arguments: []) ? Status.success.rawValue : Status.failure.rawValue
+            }
+            REPL(runtime: runtime).run()
+        }
+        return Status.success.rawValue
+    }
+}
+
+func reportError(_ message: String) {
+    fflush(stdout)
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+}

@@ -1,0 +1,140 @@
+import CLua
+import CQuarryShim
+import CReadline
+import Foundation
+import QuarryLua
+
+/// The interactive shell: readline editing and history, chunks that continue over lines
+/// (prompt `>>`) while Lua reports an unfinished chunk, and expressions printed as `lua`
+/// prints them (`return <line>` is tried first).
+///
+/// Readline's callback interface is used rather than `readline()`, so the loop owns the
+/// wait for input: Ctrl-C at the prompt clears the line instead of killing the process.
+final class REPL {
+    let runtime: QuarryRuntime
+    private var pendingLines: [String] = []
+    private var finished = false
+    private let historyPath: String
+
+    static let primaryPrompt = "> "
+    static let continuationPrompt = ">> "
+    /// The REPL whose line handler readline calls (readline's callbacks are plain C).
+    fileprivate static var current: REPL?
+
+    init(runtime: QuarryRuntime) {
+        self.runtime = runtime
+        let home = ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()
+        historyPath = (home as NSString).appendingPathComponent(".quarry_history")
+    }
+
+    func run() {
+        REPL.current = self
+        defer { REPL.current = nil }
+        rl_readline_name = UnsafePointer(strdup("quarry"))
+        rl_catch_signals = 0
+        using_history()
+        stifle_history(1000)
+        if FileManager.default.fileExists(atPath: historyPath) { read_history(historyPath) }
+        else { write_history(historyPath) }
+
+        if isatty(STDIN_FILENO) != 0 {
+            print("Quarry \(Options.version), Lua 5.4 over SQLite. .help for help, Ctrl-D to quit.")
+        }
+        install(prompt: Self.primaryPrompt)
+        while !finished {
+            var readable = fd_set()
+            fdZero(&readable)
+            fdSet(STDIN_FILENO, &readable)
+            let ready = select(STDIN_FILENO + 1, &readable, nil, nil, nil)
+            if quarry_take_sigint() != 0 {
+                cancelLine()
+                continue
+            }
+            if ready > 0 { rl_callback_read_char() }
+        }
+        rl_callback_handler_remove()
+        history_truncate_file(historyPath, 1000)
+    }
+
+    private func install(prompt: String) {
+        rl_callback_handler_install(prompt) { line in REPL.current?.received(line) }
+    }
+
+    /// Ctrl-C at the prompt: drop the line and any unfinished chunk, start afresh.
+    private func cancelLine() {
+        pendingLines = []
+        rl_free_line_state()
+        rl_callback_sigcleanup()
+        rl_replace_line("", 0)
+        fputs("^C\n", stdout)
+        fflush(stdout)
+        install(prompt: Self.primaryPrompt)
+    }
+
+    /// Readline delivers a whole line (nil at end of input, Ctrl-D).
+    fileprivate func received(_ cLine: UnsafeMutablePointer<CChar>?) {
+        guard let cLine else {
+            finished = true
+            rl_callback_handler_remove()
+            fputs("\n", stdout)
+            return
+        }
+        let line = String(cString: cLine)
+        free(cLine)
+        rl_callback_handler_remove()
+        if !line.trimmingCharacters(in: .whitespaces).isEmpty {
+            add_history(line)
+            append_history(1, historyPath)
+        }
+        handle(line)
+        if !finished {
+            install(prompt: pendingLines.isEmpty ? Self.primaryPrompt : Self.continuationPrompt)
+        }
+    }
+
+    private func handle(_ line: String) {
+        if pendingLines.isEmpty, line.hasPrefix(".") {
+            finished = DotCommands(runtime: runtime).run(line) == .quit
+            return
+        }
+        pendingLines.append(line)
+        let chunk = pendingLines.joined(separator: "\n")
+        let top = lua_gettop(runtime.state)
+        defer { lua_settop(runtime.state, top) }
+        var loaded = runtime.load("return " + chunk, chunkName: "=stdin")
+        if loaded != .loaded { loaded = runtime.load(chunk, chunkName: "=stdin") }
+        switch loaded {
+        case .incomplete:
+            return  // keep reading lines
+        case .failed(let message):
+            pendingLines = []
+            reportError(message)
+            return
+        case .loaded:
+            pendingLines = []
+        }
+        quarry_set_interrupt_target(runtime.state)
+        let failure = runtime.call()
+        quarry_set_interrupt_target(nil)
+        _ = quarry_take_sigint()
+        if let failure {
+            reportError(failure.message)
+            return
+        }
+        if let failure = runtime.showValues(from: top + 1) { reportError(failure.message) }
+        fflush(stdout)
+    }
+}
+
+// fd_set's macros are not visible to Swift.
+private func fdZero(_ set: inout fd_set) {
+    set = fd_set()
+}
+
+private func fdSet(_ fd: Int32, _ set: inout fd_set) {
+    let bits = MemoryLayout.size(ofValue: set.__fds_bits.0) * 8
+    withUnsafeMutableBytes(of: &set.__fds_bits) { raw in
+        let words = raw.bindMemory(to: Int.self)
+        words[Int(fd) / bits] |= 1 << (Int(fd) % bits)
+    }
+}

@@ -1,0 +1,187 @@
+import GRDB
+
+/// Core Data's managed object context over one SQLite database: the entities, the
+/// objects registered once each (identity map), and the changes pending until `save()`.
+public final class ObjectContext {
+    public let database: any DatabaseWriter
+    public let isReadOnly: Bool
+    /// Where the store lives; nil for an in-memory store.
+    public let path: String?
+
+    var entitiesByName: [String: EntityDescription] = [:]
+    /// Entity names in the order they were defined or found.
+    var entityOrder: [String] = []
+
+    private struct RowKey: Hashable { let entity: String; let primaryKey: Int64 }
+    private final class WeakObject { weak var object: ManagedObject?; init(_ o: ManagedObject) { object = o } }
+    private var registered: [RowKey: WeakObject] = [:]
+
+    /// Pending changes, in the order they were made. The context holds these objects
+    /// strongly; everything else is held only by whoever uses it.
+    var insertedObjects: [ManagedObject] = []
+    var updatedObjects: [ObjectIdentifier: ManagedObject] = [:]
+    var deletedObjects: [ObjectIdentifier: ManagedObject] = [:]
+    private var nextTemporaryNumber = 1
+
+    /// Increases on every save and rollback, so results know to re-run.
+    public private(set) var generation = 0
+
+    /// Opens (or creates) the store at `path`; nil or ":memory:" is an in-memory store.
+    /// `functions` are SQL functions installed on the connection (the predicate layer's).
+    public init(path: String?, readOnly: Bool = false, functions: [DatabaseFunction] = []) throws {
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in
+            for function in functions { db.add(function: function) }
+        }
+        configuration.readonly = readOnly
+        configuration.busyMode = .timeout(5)
+        configuration.label = "quarry"
+        let inMemory = path == nil || path == ":memory:"
+        do {
+            if inMemory {
+                database = try DatabaseQueue(configuration: configuration)
+                self.path = nil
+            } else {
+                database = try DatabaseQueue(path: path!, configuration: configuration)
+                self.path = path
+            }
+            // Reading the schema proves the file is a database before anything else is done.
+            try database.read { db in _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") }
+        } catch let error as DatabaseError {
+            throw StoreError.database(message: "cannot open \(path ?? ":memory:"): \(error.message ?? "\(error)")")
+        }
+        isReadOnly = readOnly
+        try loadModel()
+    }
+
+    // MARK: Entities
+
+    public var entities: [EntityDescription] { entityOrder.compactMap { entitiesByName[$0] } }
+
+    public func entity(named name: String) throws -> EntityDescription {
+        if let entity = entitiesByName[name] { return entity }
+        throw StoreError.unknownEntity(name: name, suggestion: closestMatch(to: name, in: entityOrder))
+    }
+
+    // MARK: Objects
+
+    /// Inserts a new object; values are type-checked now, required ones at save.
+    public func insert(into entityName: String, values: [String: Value]) throws -> ManagedObject {
+        let entity = try entity(named: entityName)
+        var initial: [String: Value] = [:]
+        for attribute in entity.attributes { initial[attribute.name] = attribute.defaultValue ?? .null }
+        let object = ManagedObject(entity: entity, primaryKey: nil, temporaryNumber: nextTemporaryNumber,
+                                   committed: [:], context: self)
+        object.pending = initial
+        object.isInserted = true
+        for (key, value) in values.sorted(by: { $0.key < $1.key }) {
+            try object.setValue(value, forKey: key)
+        }
+        nextTemporaryNumber += 1
+        insertedObjects.append(object)
+        return object
+    }
+
+    /// Marks an object deleted; the row goes at the next save.
+    public func delete(_ object: ManagedObject) {
+        guard object.context === self, !object.isDeleted else { return }
+        if object.isInserted {
+            insertedObjects.removeAll { $0 === object }
+            object.isInserted = false
+            object.isDeleted = true
+            object.context = nil
+            return
+        }
+        object.isDeleted = true
+        updatedObjects[ObjectIdentifier(object)] = nil
+        deletedObjects[ObjectIdentifier(object)] = object
+    }
+
+    func noteChanged(_ object: ManagedObject) {
+        guard !object.isInserted else { return }
+        let id = ObjectIdentifier(object)
+        updatedObjects[id] = object.pending.isEmpty ? nil : object
+    }
+
+    public var hasChanges: Bool {
+        !insertedObjects.isEmpty || !updatedObjects.isEmpty || !deletedObjects.isEmpty
+    }
+
+    /// The object for a fetched row: the registered one when the row is already in use
+    /// (its unsaved changes kept), a new one otherwise. Columns: key, then attributes.
+    public func object(for entity: EntityDescription, row: Row) -> ManagedObject {
+        let primaryKey: Int64 = row[0]
+        let key = RowKey(entity: entity.name, primaryKey: primaryKey)
+        if let existing = registered[key]?.object { return existing }
+        var committed: [String: Value] = [:]
+        for (index, attribute) in entity.attributes.enumerated() {
+            committed[attribute.name] = attribute.type.decode(Value(row[index + 1] as DatabaseValue))
+        }
+        let object = ManagedObject(entity: entity, primaryKey: primaryKey, temporaryNumber: 0,
+                                   committed: committed, context: self)
+        registered[key] = WeakObject(object)
+        return object
+    }
+
+    func register(_ object: ManagedObject) {
+        guard let primaryKey = object.primaryKey else { return }
+        registered[RowKey(entity: object.entity.name, primaryKey: primaryKey)] = WeakObject(object)
+    }
+
+    func unregister(_ object: ManagedObject) {
+        guard let primaryKey = object.primaryKey else { return }
+        registered[RowKey(entity: object.entity.name, primaryKey: primaryKey)] = nil
+    }
+
+    /// Objects not yet saved, of one entity (for results that include pending changes).
+    public func pendingInserts(of entityName: String) -> [ManagedObject] {
+        insertedObjects.filter { $0.entity.name == entityName }
+    }
+
+    /// Forgets registrations whose objects are gone, so the map does not grow without end.
+    func pruneRegistrations() {
+        registered = registered.filter { $0.value.object != nil }
+    }
+
+    /// Runs a read against the store, turning SQLite's errors into store errors.
+    public func read<T>(_ body: (Database) throws -> T) throws -> T {
+        do { return try database.read(body) }
+        catch let error as DatabaseError { throw StoreError(error) }
+    }
+
+    func bumpGeneration() { generation += 1 }
+}
+
+extension StoreError {
+    init(_ error: DatabaseError) {
+        self = .database(message: error.message ?? "\(error)")
+    }
+}
+
+extension Value {
+    /// A value read from SQLite, by storage class.
+    public init(_ databaseValue: DatabaseValue) {
+        switch databaseValue.storage {
+        case .null: self = .null
+        case .int64(let i): self = .integer(i)
+        case .double(let d): self = .real(d)
+        case .string(let s): self = .text(s)
+        case .blob(let data): self = .blob([UInt8](data))
+        }
+    }
+
+    /// The value as SQLite stores it: booleans as 0/1, dates as seconds since 1970.
+    public var databaseValue: DatabaseValue {
+        switch self {
+        case .null: return .null
+        case .integer(let i): return i.databaseValue
+        case .real(let d): return d.databaseValue
+        case .text(let s): return s.databaseValue
+        case .blob(let b): return Data(b).databaseValue
+        case .bool(let b): return (b ? 1 : 0).databaseValue
+        case .date(let d): return d.databaseValue
+        }
+    }
+}
+
+import Foundation

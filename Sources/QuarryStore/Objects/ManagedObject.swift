@@ -1,0 +1,84 @@
+/// One row of an entity, as an object: its stored values, the changes not yet saved,
+/// and its place in the context's bookkeeping.
+public final class ManagedObject {
+    public let entity: EntityDescription
+    /// The row's key; nil until the object's insert is saved.
+    public internal(set) var primaryKey: Int64?
+    /// Distinguishes unsaved objects in `objectID` until they have a primary key.
+    let temporaryNumber: Int
+    /// Values as last read from or written to the store.
+    var committed: [String: Value]
+    /// Values assigned since then.
+    var pending: [String: Value] = [:]
+    public internal(set) var isInserted = false
+    public internal(set) var isDeleted = false
+    weak var context: ObjectContext?
+
+    init(entity: EntityDescription, primaryKey: Int64?, temporaryNumber: Int, committed: [String: Value], context: ObjectContext) {
+        self.entity = entity
+        self.primaryKey = primaryKey
+        self.temporaryNumber = temporaryNumber
+        self.committed = committed
+        self.context = context
+    }
+
+    /// `"Item/42"` once saved; `"Item/t3"` (temporary) before.
+    public var objectID: String {
+        if let primaryKey { return "\(entity.name)/\(primaryKey)" }
+        return "\(entity.name)/t\(temporaryNumber)"
+    }
+
+    public var hasChanges: Bool { isInserted || isDeleted || !pending.isEmpty }
+
+    /// The current value of an attribute, pending change included.
+    public func value(forKey key: String) throws -> Value {
+        guard entity.attribute(named: key) != nil else { throw entity.unknownKey(key) }
+        return currentValue(key)
+    }
+
+    func currentValue(_ key: String) -> Value {
+        pending[key] ?? committed[key] ?? .null
+    }
+
+    /// Assigns an attribute after checking the value against its type; the change is
+    /// pending until the context saves.
+    public func setValue(_ value: Value, forKey key: String) throws {
+        guard let attribute = entity.attribute(named: key) else { throw entity.unknownKey(key) }
+        if isDeleted { throw StoreError.objectDeleted(objectID: objectID) }
+        if context == nil { throw StoreError.objectDeleted(objectID: objectID) }
+        let coerced: Value
+        switch attribute.type.coerce(value) {
+        case .success(let v): coerced = v
+        case .failure(let f):
+            throw StoreError.typeMismatch(entity: entity.name, key: key, expected: f.expected, given: describe(f.given))
+        }
+        if coerced.isNull, !attribute.isOptional {
+            throw StoreError.typeMismatch(entity: entity.name, key: key, expected: "\(attribute.type.rawValue) (not optional)", given: "nil")
+        }
+        if !isInserted, coerced == (committed[key] ?? .null) {
+            pending[key] = nil
+        } else {
+            pending[key] = coerced
+        }
+        context?.noteChanged(self)
+    }
+
+    /// Changed keys with their old (stored) and new values.
+    public var changes: [(key: String, old: Value, new: Value)] {
+        pending.keys.sorted().map { ($0, committed[$0] ?? .null, pending[$0]!) }
+    }
+
+    /// All attributes with their current values, in the entity's order.
+    public var values: [(key: String, value: Value)] {
+        entity.attributes.map { ($0.name, currentValue($0.name)) }
+    }
+}
+
+/// A given value in a message: its kind, and the value itself when short.
+func describe(_ value: Value) -> String {
+    switch value {
+    case .text(let s): return s.count <= 40 ? "string (\"\(s)\")" : "string"
+    case .integer, .real, .bool: return "\(value.kindName) (\(value.displayString))"
+    default: return value.kindName
+    }
+}

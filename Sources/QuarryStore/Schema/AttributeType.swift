@@ -1,0 +1,87 @@
+/// The type of an attribute, as the schema names it.
+public enum AttributeType: String, Codable, CaseIterable, Sendable {
+    case string, int16, int32, int64, double, decimal, bool, date, uuid, binary, json
+
+    /// Parses a type name from a schema (`"int"` is `int64`).
+    public init?(name: String) {
+        if name == "int" { self = .int64; return }
+        self.init(rawValue: name)
+    }
+
+    /// The column type used when Quarry creates the table.
+    public var sqlType: String {
+        switch self {
+        case .string, .uuid, .json: return "TEXT"
+        case .int16, .int32, .int64, .bool: return "INTEGER"
+        case .double, .decimal, .date: return "REAL"
+        case .binary: return "BLOB"
+        }
+    }
+
+    var integerRange: ClosedRange<Int64>? {
+        switch self {
+        case .int16: return Int64(Int16.min)...Int64(Int16.max)
+        case .int32: return Int64(Int32.min)...Int64(Int32.max)
+        case .int64: return Int64.min...Int64.max
+        default: return nil
+        }
+    }
+
+    /// Converts `value` to this type's canonical form, or explains why it cannot be.
+    /// The message names the expected type and what was given, for the caller to place.
+    public func coerce(_ value: Value) -> Result<Value, CoercionFailure> {
+        let fail = Result<Value, CoercionFailure>.failure(CoercionFailure(expected: rawValue, given: value))
+        switch (self, value) {
+        case (_, .null): return .success(.null)
+        case (.string, .text): return .success(value)
+        case (.int16, _), (.int32, _), (.int64, _):
+            let range = integerRange!
+            switch value {
+            case .integer(let i): return range.contains(i) ? .success(value) : fail
+            case .real(let d):
+                guard d == d.rounded(), d >= -9.2e18, d <= 9.2e18, range.contains(Int64(d)) else { return fail }
+                return .success(.integer(Int64(d)))
+            default: return fail
+            }
+        case (.double, .real), (.decimal, .real): return .success(value)
+        case (.double, .integer(let i)), (.decimal, .integer(let i)): return .success(.real(Double(i)))
+        case (.bool, .bool): return .success(value)
+        case (.date, .date): return .success(value)
+        case (.date, .text(let s)):
+            guard let seconds = Value.parseISO8601(s) else { return fail }
+            return .success(.date(seconds))
+        case (.uuid, .text(let s)):
+            return isUUID(s) ? .success(.text(s.uppercased())) : fail
+        case (.binary, .blob): return .success(value)
+        case (.binary, .text(let s)): return .success(.blob(Array(s.utf8)))
+        case (.json, .text): return .success(value)
+        default: return fail
+        }
+    }
+
+    /// Reads a column as this type: SQLite's storage class is not trusted to match
+    /// (a foreign file may keep dates as text, booleans as integers).
+    public func decode(_ value: Value) -> Value {
+        switch (self, value) {
+        case (.bool, .integer(let i)): return .bool(i != 0)
+        case (.bool, .real(let d)): return .bool(d != 0)
+        case (.date, .real(let d)): return .date(d)
+        case (.date, .integer(let i)): return .date(Double(i))
+        case (.date, .text(let s)): return Value.parseISO8601(s).map(Value.date) ?? value
+        case (.double, .integer(let i)), (.decimal, .integer(let i)): return .real(Double(i))
+        default: return value
+        }
+    }
+}
+
+/// Why a value does not fit an attribute type.
+public struct CoercionFailure: Error, Sendable {
+    public let expected: String
+    public let given: Value
+}
+
+private func isUUID(_ s: String) -> Bool {
+    let hex = Set("0123456789abcdefABCDEF")
+    let groups = s.split(separator: "-", omittingEmptySubsequences: false)
+    return groups.map(\.count) == [8, 4, 4, 4, 12] && groups.allSatisfy { $0.allSatisfy(hex.contains) }
+}

@@ -1,0 +1,78 @@
+/// One attribute of an entity.
+public struct AttributeDescription: Codable, Equatable, Sendable {
+    public var name: String
+    public var type: AttributeType
+    public var isOptional: Bool
+    public var defaultValue: Value?
+    public var isIndexed: Bool
+    public var isUnique: Bool
+
+    public init(name: String, type: AttributeType, isOptional: Bool = false, defaultValue: Value? = nil,
+                isIndexed: Bool = false, isUnique: Bool = false) {
+        self.name = name
+        self.type = type
+        self.isOptional = isOptional
+        self.defaultValue = defaultValue
+        self.isIndexed = isIndexed
+        self.isUnique = isUnique
+    }
+}
+
+/// An entity: a table whose rows are objects.
+public struct EntityDescription: Codable, Equatable, Sendable {
+    public var name: String
+    /// Attributes in a stable order (by name), which is also the order tables print in.
+    public private(set) var attributes: [AttributeDescription]
+    /// The column that identifies a row.
+    public var primaryKey: String
+
+    public static let defaultPrimaryKey = "_pk"
+
+    public init(name: String, attributes: [AttributeDescription], primaryKey: String = EntityDescription.defaultPrimaryKey) {
+        self.name = name
+        self.attributes = attributes.sorted { $0.name < $1.name }
+        self.primaryKey = primaryKey
+    }
+
+    public func attribute(named name: String) -> AttributeDescription? {
+        attributes.first { $0.name == name }
+    }
+
+    public var attributeNames: [String] { attributes.map(\.name) }
+
+    /// The error for a key this entity does not have, with the closest name as a hint.
+    public func unknownKey(_ key: String) -> StoreError {
+        .unknownKey(entity: name, key: key, suggestion: closestMatch(to: key, in: attributeNames))
+    }
+}
+
+extension Value: Codable {
+    private enum Tag: String, Codable { case null, integer, real, text, blob, bool, date }
+    private enum Keys: String, CodingKey { case type, value }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: Keys.self)
+        switch try c.decode(Tag.self, forKey: .type) {
+        case .null: self = .null
+        case .integer: self = .integer(try c.decode(Int64.self, forKey: .value))
+        case .real: self = .real(try c.decode(Double.self, forKey: .value))
+        case .text: self = .text(try c.decode(String.self, forKey: .value))
+        case .blob: self = .blob(try c.decode([UInt8].self, forKey: .value))
+        case .bool: self = .bool(try c.decode(Bool.self, forKey: .value))
+        case .date: self = .date(try c.decode(Double.self, forKey: .value))
+        }
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: Keys.self)
+        switch self {
+        case .null: try c.encode(Tag.null, forKey: .type)
+        case .integer(let i): try c.encode(Tag.integer, forKey: .type); try c.encode(i, forKey: .value)
+        case .real(let d): try c.encode(Tag.real, forKey: .type); try c.encode(d, forKey: .value)
+        case .text(let s): try c.encode(Tag.text, forKey: .type); try c.encode(s, forKey: .value)
+        case .blob(let b): try c.encode(Tag.blob, forKey: .type); try c.encode(b, forKey: .value)
+        case .bool(let b): try c.encode(Tag.bool, forKey: .type); try c.encode(b, forKey: .value)
+        case .date(let d): try c.encode(Tag.date, forKey: .type); try c.encode(d, forKey: .value)
+        }
+    }
+}

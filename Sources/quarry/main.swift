@@ -1,0 +1,4 @@
+import Foundation
+import QuarryShell
+
+exit(QuarryMain.run(Array(CommandLine.arguments.dropFirst())))
