@@ -101,17 +101,18 @@ final class REPL {
         let chunk = pendingLines.joined(separator: "\n")
         let top = lua_gettop(runtime.state)
         defer { lua_settop(runtime.state, top) }
-        var loaded = runtime.load("return " + chunk, chunkName: "=stdin")
-        if loaded != .loaded { loaded = runtime.load(chunk, chunkName: "=stdin") }
-        switch loaded {
-        case .incomplete:
-            return  // keep reading lines
-        case .failed(let message):
+        // As `lua`: an expression is printed, so `return <chunk>` is tried first.
+        let asExpression = runtime.load("return " + chunk, chunkName: "=stdin")
+        let loaded = asExpression == .loaded ? asExpression : runtime.load(chunk, chunkName: "=stdin")
+        switch (asExpression, loaded) {
+        case (_, .loaded):
+            pendingLines = []
+        case (.incomplete, _), (_, .incomplete):
+            return  // unfinished as an expression or as statements: keep reading lines
+        case (_, .failed(let message)):
             pendingLines = []
             reportError(message)
             return
-        case .loaded:
-            pendingLines = []
         }
         quarry_set_interrupt_target(runtime.state)
         let failure = runtime.call()

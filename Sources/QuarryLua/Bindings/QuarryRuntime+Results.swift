@@ -69,7 +69,22 @@ extension QuarryRuntime {
         var arguments = handle.arguments
         switch key {
         case "predicate":
-            format = try call.optionalString(3)
+            if call.type(3) == LUA_TTABLE {
+                // r.predicate = { "n > %@", 3 }: format and arguments at once.
+                guard LuaTable.element(s, 3, 1) == LUA_TSTRING else {
+                    quarry_pop(s, 1)
+                    throw LuaError("r.predicate = { format, args... } needs the format string first")
+                }
+                format = luaString(s, -1)
+                quarry_pop(s, 1)
+                arguments = try LuaTable.array(s, 3) { i in
+                    guard let value = luaValue(s, -1) else { throw LuaError("r.predicate[\(i)] must be a plain value") }
+                    return value
+                }
+                arguments.removeFirst()
+            } else {
+                format = try call.optionalString(3)
+            }
         case "args":
             if call.isNoneOrNil(3) { arguments = [] } else {
                 try call.table(3)

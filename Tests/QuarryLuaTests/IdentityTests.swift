@@ -1,0 +1,58 @@
+import CLua
+import QuarryFetch
+import QuarryLua
+import QuarryStore
+import Testing
+
+/// One Lua value per stored row while referenced; Swift objects released by __gc.
+@Suite struct IdentityTests {
+    @Test func theSameRowIsTheSameLuaValue() throws {
+        let h = try Harness()
+        h.run(#"""
+        entity "Item" { title = "string" }
+        local a = Item:new{ title = "a" }
+        save()
+        local first = fetch("Item")[1]
+        assert(rawequal(first, a), "fetch gave another value for the same row")
+        assert(rawequal(Item:get(1), a))
+        assert(rawequal(Item:get("Item/1"), a))
+        assert(rawequal(fetch{ "Item", sort = "-title" }[1], first))
+        """#)
+    }
+
+    @Test func luaReleasesSwiftObjectsWhenCollected() throws {
+        let h = try Harness()
+        h.run(#"entity "Item" { title = "string" }; Item:new{ title = "a" }; save(); held = Item:get(1)"#)
+        weak var object = try h.context.object(entityName: "Item", primaryKey: 1)
+        #expect(object != nil)
+        h.run("held = nil; collectgarbage(); collectgarbage()")
+        #expect(object == nil, "the object outlived every Lua reference")
+    }
+
+    @Test func unsavedObjectsKeepTheirIdentityThroughSave() throws {
+        let h = try Harness()
+        h.run(#"""
+        entity "Item" { title = "string" }
+        local o = Item:new{ title = "a" }
+        assert(o:objectID() == "Item/t1")
+        assert(o:isInserted())
+        save()
+        assert(o:objectID() == "Item/1" and not o:isInserted())
+        assert(rawequal(Item:first(), o))
+        """#)
+    }
+
+    @Test func typeofNamesQuarrysKinds() throws {
+        let h = try Harness()
+        h.run(#"""
+        entity "Item" { title = "string" }
+        local o = Item:new{ title = "a" }
+        assert(typeof(o) == "object")
+        assert(typeof(fetch("Item")) == "results")
+        assert(typeof(Item) == "entity")
+        assert(typeof(date(0)) == "date")
+        assert(typeof(predicate("title == 'a'")) == "predicate")
+        assert(typeof(1) == "number" and typeof(nil) == "nil" and typeof({}) == "table")
+        """#)
+    }
+}
