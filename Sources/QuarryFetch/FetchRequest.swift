@@ -43,9 +43,11 @@ struct CompiledRequest {
         let from = quoteIdentifier(entity.name)
         self.from = from
         whereClause = predicate?.sql()
-        // The primary key breaks ties, so pages never overlap or skip rows.
+        // The primary key breaks ties, so pages never overlap or skip rows. It runs in the
+        // direction of the last key, so an index on that key serves the whole ORDER BY.
+        let tieBreak = (request.sortDescriptors.last?.ascending ?? true) ? "ASC" : "DESC"
         let terms = try request.sortDescriptors.map { try $0.sql(for: entity, qualifier: entity.name) }
-            + ["\(from).\(quoteIdentifier(entity.primaryKey)) ASC"]
+            + ["\(from).\(quoteIdentifier(entity.primaryKey)) \(tieBreak)"]
         orderBy = terms.joined(separator: ", ")
         limit = (request.limit ?? 0) > 0 ? request.limit : nil
         offset = request.offset

@@ -9,9 +9,9 @@ import QuarryStore
 final class ResultsHandle {
     var results: FetchResults
     var format: String?
-    var arguments: [Value]
-    var variables: [String: Value]
-    init(results: FetchResults, format: String?, arguments: [Value], variables: [String: Value]) {
+    var arguments: [PredicateArgument]
+    var variables: [String: PredicateArgument]
+    init(results: FetchResults, format: String?, arguments: [PredicateArgument], variables: [String: PredicateArgument]) {
         self.results = results; self.format = format; self.arguments = arguments; self.variables = variables
     }
 }
@@ -20,8 +20,8 @@ final class ResultsHandle {
 struct LuaRequest {
     var request: FetchRequest
     var format: String?
-    var arguments: [Value]
-    var variables: [String: Value]
+    var arguments: [PredicateArgument]
+    var variables: [String: PredicateArgument]
 }
 
 extension QuarryRuntime {
@@ -88,23 +88,20 @@ extension QuarryRuntime {
         let entityName: String
         if let entity { entityName = entity } else { entityName = try call.string(index); index += 1 }
         let format = try call.optionalString(index)
-        var arguments: [Value] = []
-        if call.argumentCount > index {
-            for i in (index + 1)...call.argumentCount { arguments.append(try call.value(i)) }
-        }
+        let arguments = try call.predicateArguments(from: index + 1)
         return try makeRequest(entityName, format: format, arguments: arguments, variables: [:])
     }
 
-    private func makeRequest(_ entity: String, format: String?, arguments: [Value], variables: [String: Value]) throws -> LuaRequest {
+    private func makeRequest(_ entity: String, format: String?, arguments: [PredicateArgument], variables: [String: PredicateArgument]) throws -> LuaRequest {
         var request = FetchRequest(entityName: entity)
         request.predicate = try parsePredicate(format, arguments, variables)
         return LuaRequest(request: request, format: format, arguments: arguments, variables: variables)
     }
 
-    func parsePredicate(_ format: String?, _ arguments: [Value], _ variables: [String: Value]) throws -> Predicate? {
+    func parsePredicate(_ format: String?, _ arguments: [PredicateArgument], _ variables: [String: PredicateArgument]) throws -> Predicate? {
         guard let format else { return nil }
         do {
-            return try PredicateParser.parse(format, arguments: PredicateArguments(arguments, variables: variables))
+            return try PredicateParser.parse(format, arguments: PredicateArguments(arguments: arguments, variables: variables))
         } catch { throw luaError(error) }
     }
 
@@ -137,14 +134,14 @@ extension QuarryRuntime {
         default: quarry_pop(s, 1); throw LuaError("fetch: predicate must be a format string")
         }
         quarry_pop(s, 1)
-        let arguments = try valueList(s, index, "args")
-        var variables: [String: Value] = [:]
+        let arguments = try argumentField(s, index, "args")
+        var variables: [String: PredicateArgument] = [:]
         if LuaTable.field(s, index, "vars") == LUA_TTABLE {
             let table = lua_gettop(s)
             for key in LuaTable.stringKeys(s, table).keys {
                 LuaTable.field(s, table, key)
                 defer { quarry_pop(s, 1) }
-                guard let value = luaValue(s, -1) else { throw LuaError("fetch: vars.\(key) must be a plain value") }
+                guard let value = predicateArgument(s, -1) else { throw LuaError("fetch: vars.\(key) must be a value or a list of values") }
                 variables[key] = value
             }
         }
@@ -157,16 +154,12 @@ extension QuarryRuntime {
         return request
     }
 
-    func valueList(_ s: OpaquePointer, _ index: Int32, _ key: String) throws -> [Value] {
+    /// `t[key]`, a table of predicate arguments, or none.
+    private func argumentField(_ s: OpaquePointer, _ index: Int32, _ key: String) throws -> [PredicateArgument] {
         defer { quarry_pop(s, 1) }
         switch LuaTable.field(s, index, key) {
         case LUA_TNIL: return []
-        case LUA_TTABLE:
-            let table = lua_gettop(s)
-            return try LuaTable.array(s, table) { i in
-                guard let value = luaValue(s, -1) else { throw LuaError("fetch: \(key)[\(i)] must be a plain value") }
-                return value
-            }
+        case LUA_TTABLE: return try predicateArguments(s, lua_gettop(s), what: "fetch: \(key)")
         default: throw LuaError("fetch: \(key) must be a table")
         }
     }

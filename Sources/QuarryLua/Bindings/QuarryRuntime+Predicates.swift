@@ -13,15 +13,26 @@ extension QuarryRuntime {
     func installPredicateFunctions() {
         defineGlobal("predicate") { [unowned self] call in
             let format = try call.string(1)
-            var arguments: [Value] = []
-            if call.argumentCount >= 2 {
-                for i in 2...call.argumentCount { arguments.append(try call.value(i)) }
-            }
+            let arguments = try call.predicateArguments(from: 2)
             guard let predicate = try self.parsePredicate(format, arguments, [:]) else { return call.pushNil() }
             pushSwiftObject(call.state, PredicateHandle(predicate), kind: .predicate)
             return 1
         }
+        defineGlobal("explain") { [unowned self] call in
+            let handle = try self.results(call, 1)
+            do { return call.push(try handle.results.explain()) } catch { throw luaError(error) }
+        }
         registerMethods(.predicate, [
+            ("swift", { [unowned self] call in
+                let handle = try self.predicateHandle(call, 1)
+                let name: String
+                if let entity = swiftObject(call.state, 2, kind: .entity, as: EntityHandle.self) { name = entity.name }
+                else { name = try call.string(2) }
+                do {
+                    let entity = try self.context.entity(named: name)
+                    return call.push(try BoundPredicate(handle.predicate, entity: entity).swiftCode())
+                } catch { throw luaError(error) }
+            }),
             ("matches", { [unowned self] call in
                 let handle = try self.predicateHandle(call, 1)
                 let object = try self.object(call, 2)
@@ -46,7 +57,7 @@ extension QuarryRuntime {
                 _ = try self.predicateHandle(call, 1)
                 let key = try call.string(2)
                 if self.pushMethod(.predicate, key) { return 1 }
-                throw LuaError("predicates have no method '\(key)' (methods: matches)")
+                throw LuaError("predicates have no method '\(key)' (methods: matches, swift)")
             }),
         ]
     }

@@ -40,8 +40,8 @@ extension QuarryRuntime {
         case "predicate": return handle.format.map { call.push($0) } ?? call.pushNil()
         case "args":
             lua_createtable(call.state, Int32(handle.arguments.count), 0)
-            for (i, value) in handle.arguments.enumerated() {
-                pushValue(call.state, value)
+            for (i, argument) in handle.arguments.enumerated() {
+                pushArgument(call.state, argument)
                 lua_rawseti(call.state, -2, lua_Integer(i + 1))
             }
             return 1
@@ -77,21 +77,14 @@ extension QuarryRuntime {
                 }
                 format = luaString(s, -1)
                 quarry_pop(s, 1)
-                arguments = try LuaTable.array(s, 3) { i in
-                    guard let value = luaValue(s, -1) else { throw LuaError("r.predicate[\(i)] must be a plain value") }
-                    return value
-                }
-                arguments.removeFirst()
+                arguments = Array(try predicateArguments(s, 3, what: "r.predicate").dropFirst())
             } else {
                 format = try call.optionalString(3)
             }
         case "args":
             if call.isNoneOrNil(3) { arguments = [] } else {
                 try call.table(3)
-                arguments = try LuaTable.array(s, 3) { i in
-                    guard let value = luaValue(s, -1) else { throw LuaError("args[\(i)] must be a plain value") }
-                    return value
-                }
+                arguments = try predicateArguments(s, 3, what: "r.args")
             }
         case "sort":
             let sort: [SortDescriptor]

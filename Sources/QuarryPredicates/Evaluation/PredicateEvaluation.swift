@@ -33,7 +33,32 @@ extension BoundPredicate {
             }
             return result
         case let .comparison(lhs, op, rhs, options):
-            let l = value(lhs, object, options), r = value(rhs, object, options)
+            if op.isStringOperator {
+                guard case .text(let text) = value(lhs, object, []), case .text(let pattern) = value(rhs, object, []) else { return nil }
+                return StringMatching.matches(op, text, pattern, options)
+            }
+            let l = value(lhs, object, options)
+            switch op {
+            case .in:
+                guard case .list(let values) = rhs else { return false }
+                if values.isEmpty { return false }  // SQLite: x IN () is false, even for NULL
+                if l.isNull { return nil }
+                var sawNull = false
+                for element in values {
+                    let e = fold(element, options)
+                    if e.isNull { sawNull = true } else if SQLiteOrdering.compare(l, e) == 0 { return true }
+                }
+                return sawNull ? nil : false
+            case .between:
+                guard case .list(let bounds) = rhs, bounds.count == 2 else { return false }
+                let low = SQLiteOrdering.compare(l, fold(bounds[0], options)).map { $0 >= 0 }
+                let high = SQLiteOrdering.compare(l, fold(bounds[1], options)).map { $0 <= 0 }
+                if low == false || high == false { return false }
+                return (low == nil || high == nil) ? nil : true
+            default:
+                break
+            }
+            let r = value(rhs, object, options)
             switch op {
             case .equal: return SQLiteOrdering.compare(l, r) == 0 || (l.isNull && r.isNull)
             case .notEqual: return !(SQLiteOrdering.compare(l, r) == 0 || (l.isNull && r.isNull))
@@ -50,11 +75,17 @@ extension BoundPredicate {
         }
     }
 
+    private func fold(_ v: Value, _ options: ComparisonOptions) -> Value {
+        if !options.isEmpty, case .text(let s) = v { return .text(PredicateFunctions.fold(s, options)) }
+        return v
+    }
+
     private func value(_ operand: Operand, _ object: ManagedObject, _ options: ComparisonOptions) -> Value {
         let v: Value
         switch operand {
         case .attribute(let a): v = (try? object.value(forKey: a.name)) ?? .null
         case .value(let value): v = value
+        case .list: v = .null
         }
         if !options.isEmpty, case .text(let s) = v { return .text(PredicateFunctions.fold(s, options)) }
         return v

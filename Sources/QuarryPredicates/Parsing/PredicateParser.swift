@@ -1,11 +1,30 @@
 import QuarryStore
 
+/// One argument for a substitution: a value, or a list (for `IN %@`).
+public enum PredicateArgument: Equatable, Sendable {
+    case value(Value)
+    case list([Value])
+
+    var kindName: String {
+        switch self {
+        case .value(let v): return v.kindName
+        case .list: return "list"
+        }
+    }
+}
+
 /// What fills a format string's `%@`, `%K`, `%d`, `%f`, `%s` (in order) and `$NAME`s.
 public struct PredicateArguments {
-    public var positional: [Value]
-    public var variables: [String: Value]
+    public var positional: [PredicateArgument]
+    public var variables: [String: PredicateArgument]
+
     public init(_ positional: [Value] = [], variables: [String: Value] = [:]) {
-        self.positional = positional
+        self.positional = positional.map(PredicateArgument.value)
+        self.variables = variables.mapValues(PredicateArgument.value)
+    }
+
+    public init(arguments: [PredicateArgument], variables: [String: PredicateArgument]) {
+        self.positional = arguments
         self.variables = variables
     }
 }
@@ -75,14 +94,31 @@ public struct PredicateParser {
         return try parseComparison()
     }
 
+    private static let wordOperators: [String: ComparisonOperator] = [
+        "BEGINSWITH": .beginsWith, "ENDSWITH": .endsWith, "CONTAINS": .contains, "LIKE": .like,
+        "MATCHES": .matches, "IN": .in, "BETWEEN": .between,
+    ]
+
     private mutating func parseComparison() throws -> Predicate {
         let lhs = try parseExpression()
-        guard case .symbol(let symbol) = current.kind, let op = ComparisonOperator(rawValue: symbol) else {
-            throw PredicateError("expected a comparison operator such as ==, <, >, found \(describe(current))", column: current.column)
+        let opColumn = current.column
+        let op: ComparisonOperator
+        switch current.kind {
+        case .symbol(let symbol) where ComparisonOperator(rawValue: symbol) != nil:
+            op = ComparisonOperator(rawValue: symbol)!
+        case .identifier(let word) where Self.wordOperators[word.uppercased()] != nil:
+            op = Self.wordOperators[word.uppercased()]!
+        default:
+            throw PredicateError("expected a comparison operator such as ==, <, BEGINSWITH or IN, found \(describe(current))", column: current.column)
         }
         advance()
         let options = try parseOptions()
         let rhs = try parseExpression()
+        if op == .between {
+            guard case .aggregate(let bounds, _) = rhs, bounds.count == 2 else {
+                throw PredicateError("BETWEEN needs two bounds, as BETWEEN {1, 10}", column: opColumn)
+            }
+        }
         return .comparison(Comparison(lhs: lhs, op: op, rhs: rhs, options: options))
     }
 
@@ -122,7 +158,24 @@ public struct PredicateParser {
             guard let value = arguments.variables[name] else {
                 throw PredicateError("no value for $\(name) (pass it in vars)", column: token.column)
             }
-            return .constant(value, column: token.column)
+            return Self.expression(value, column: token.column)
+        case .symbol("{"):
+            advance()
+            var elements: [Expression] = []
+            if !isSymbol("}") {
+                while true {
+                    elements.append(try parseExpression())
+                    if isSymbol(",") { advance(); continue }
+                    break
+                }
+            }
+            guard isSymbol("}") else {
+                throw PredicateError("expected ',' or '}' in the list opened at column \(token.column), found \(describe(current))", column: current.column)
+            }
+            advance()
+            return .aggregate(elements, column: token.column)
+        case .identifier(let name) where name.uppercased() == "CAST":
+            return try parseCast()
         case .identifier(let name):
             switch name.uppercased() {
             case "NULL", "NIL": advance(); return .constant(.null, column: token.column)
@@ -171,8 +224,12 @@ public struct PredicateParser {
         guard nextArgument < arguments.positional.count else {
             throw PredicateError("%\(kind) has no argument (\(arguments.positional.count) given)", column: column)
         }
-        let value = arguments.positional[nextArgument]
+        let argument = arguments.positional[nextArgument]
         nextArgument += 1
+        guard case .value(let value) = argument else {
+            if kind == "@" { return Self.expression(argument, column: column) }
+            throw PredicateError("%\(kind) takes a single value, got a list", column: column)
+        }
         switch kind {
         case "K":
             guard case .text(let path) = value else {
@@ -199,6 +256,53 @@ public struct PredicateParser {
             return .constant(value, column: column)
         default:
             return .constant(value, column: column)
+        }
+    }
+
+    private static func expression(_ argument: PredicateArgument, column: Int) -> Expression {
+        switch argument {
+        case .value(let v): return .constant(v, column: column)
+        case .list(let vs): return .aggregate(vs.map { .constant($0, column: column) }, column: column)
+        }
+    }
+
+    /// `CAST(value, "NSDate")` (a number is seconds since 2001-01-01, as Apple's),
+    /// `CAST(value, "NSNumber")`, `CAST(value, "NSString")`.
+    private mutating func parseCast() throws -> Expression {
+        let start = current.column
+        advance()
+        guard isSymbol("(") else { throw PredicateError("expected '(' after CAST", column: current.column) }
+        advance()
+        let valueColumn = current.column
+        guard case .constant(let value, _) = try parseExpression() else {
+            throw PredicateError("CAST takes a literal value or an argument", column: valueColumn)
+        }
+        guard isSymbol(",") else { throw PredicateError("expected ',' in CAST", column: current.column) }
+        advance()
+        guard case .string(let type) = current.kind else {
+            throw PredicateError("CAST needs a type name such as \"NSDate\"", column: current.column)
+        }
+        advance()
+        guard isSymbol(")") else { throw PredicateError("expected ')' to close CAST", column: current.column) }
+        advance()
+        switch (type, value) {
+        case ("NSDate", .integer(let i)): return .constant(.date(Double(i) + referenceDateOffset), column: start)
+        case ("NSDate", .real(let d)): return .constant(.date(d + referenceDateOffset), column: start)
+        case ("NSDate", .date): return .constant(value, column: start)
+        case ("NSDate", .text(let s)):
+            guard let seconds = Value.parseISO8601(s) else {
+                throw PredicateError("CAST: '\(s)' is not an ISO 8601 date", column: valueColumn)
+            }
+            return .constant(.date(seconds), column: start)
+        case ("NSNumber", .text(let s)):
+            if let i = Int64(s) { return .constant(.integer(i), column: start) }
+            if let d = Double(s) { return .constant(.real(d), column: start) }
+            throw PredicateError("CAST: '\(s)' is not a number", column: valueColumn)
+        case ("NSNumber", .integer), ("NSNumber", .real): return .constant(value, column: start)
+        case ("NSNumber", .date(let d)): return .constant(.real(d - referenceDateOffset), column: start)
+        case ("NSString", _): return .constant(.text(value.displayString), column: start)
+        default:
+            throw PredicateError("CAST to '\(type)' from \(value.kindName) is not supported (NSDate, NSNumber, NSString are)", column: start)
         }
     }
 

@@ -17,6 +17,8 @@ extension BoundPredicate {
                 arguments.append(v)
                 text = "?"
                 if case .text = v { isString = true } else { isString = false }
+            case .list(let values):
+                return "(" + values.map { operand(.value($0), options) }.joined(separator: ", ") + ")"
             }
             guard !options.isEmpty, isString else { return text }
             return PredicateFunctions.sqlFold(text, options)
@@ -28,18 +30,49 @@ extension BoundPredicate {
             case .and(let ns): return ns.map { "(\(render($0)))" }.joined(separator: " AND ")
             case .or(let ns): return ns.map { "(\(render($0)))" }.joined(separator: " OR ")
             case let .comparison(lhs, op, rhs, options):
-                let l = operand(lhs, options)
-                let r = operand(rhs, options)
-                let symbol: String
-                switch op {
-                case .equal: symbol = "IS"
-                case .notEqual: symbol = "IS NOT"
-                default: symbol = op.rawValue
+                if op.isStringOperator {
+                    // A plain prefix test is a GLOB, which SQLite can answer from an index.
+                    if op == .beginsWith, options.isEmpty, case .value(.text(let prefix)) = rhs {
+                        let l = operand(lhs, [])
+                        arguments.append(.text(globEscaped(prefix) + "*"))
+                        return "\(l) GLOB ?"
+                    }
+                    let l = operand(lhs, []), r = operand(rhs, [])
+                    return "\(PredicateFunctions.stringOperation)(\(l), \(r), \(PredicateFunctions.code(op)), \(options.rawValue))"
                 }
-                return "\(l) \(symbol) \(r)"
+                let l = operand(lhs, options)
+                switch op {
+                case .in:
+                    return "\(l) IN \(operand(rhs, options))"
+                case .between:
+                    guard case .list(let bounds) = rhs, bounds.count == 2 else { return "0" }
+                    let lo = operand(.value(bounds[0]), options), hi = operand(.value(bounds[1]), options)
+                    return "\(l) BETWEEN \(lo) AND \(hi)"
+                default:
+                    let r = operand(rhs, options)
+                    let symbol: String
+                    switch op {
+                    case .equal: symbol = "IS"
+                    case .notEqual: symbol = "IS NOT"
+                    default: symbol = op.rawValue
+                    }
+                    return "\(l) \(symbol) \(r)"
+                }
             }
         }
         let sql = render(root)
         return SQLFragment(sql, arguments)
     }
+}
+
+/// `text` as a GLOB pattern that matches only itself.
+private func globEscaped(_ text: String) -> String {
+    var out = ""
+    for c in text {
+        switch c {
+        case "*", "?", "[": out += "[\(c)]"
+        default: out.append(c)
+        }
+    }
+    return out
 }

@@ -20,6 +20,8 @@ public struct BoundPredicate {
     public enum Operand {
         case attribute(AttributeDescription)
         case value(Value)
+        /// The right side of IN and BETWEEN.
+        case list([Value])
     }
 
     /// Resolves `predicate` against `entity`; unknown keys and values of the wrong type
@@ -39,15 +41,54 @@ public struct BoundPredicate {
         case .comparison(let c):
             var lhs = try operand(c.lhs, entity)
             var rhs = try operand(c.rhs, entity)
+            if case .list = lhs { throw PredicateError("a list { } can only stand after IN or BETWEEN", column: c.lhs.column) }
+            if case .list = rhs, c.op != .in, c.op != .between {
+                throw PredicateError("a list { } can only stand after IN or BETWEEN", column: c.rhs.column)
+            }
+            if c.op == .in || c.op == .between {
+                guard case .list(let values) = rhs else {
+                    throw PredicateError("\(c.op.rawValue) needs a list such as {1, 2} or a list argument; IN a to-many key path needs relationships, which are not supported yet", column: c.rhs.column)
+                }
+                if case .attribute(let a) = lhs { rhs = .list(try values.map { try convert($0, to: a, at: c.rhs) }) }
+                return .comparison(lhs: lhs, op: c.op, rhs: rhs, options: c.options)
+            }
+            if c.op.isStringOperator {
+                try requireString(lhs, c.op, c.lhs)
+                try requireString(rhs, c.op, c.rhs)
+                if c.op == .matches, case .value(.text(let pattern)) = rhs, StringMatching.regex(pattern, c.options) == nil {
+                    throw PredicateError("MATCHES: '\(pattern)' is not a valid regular expression", column: c.rhs.column)
+                }
+                return .comparison(lhs: lhs, op: c.op, rhs: rhs, options: c.options)
+            }
             if case .attribute(let a) = lhs, case .value(let v) = rhs { rhs = .value(try convert(v, to: a, at: c.rhs)) }
             if case .value(let v) = lhs, case .attribute(let a) = rhs { lhs = .value(try convert(v, to: a, at: c.lhs)) }
             return .comparison(lhs: lhs, op: c.op, rhs: rhs, options: c.options)
         }
     }
 
+    private static func requireString(_ operand: Operand, _ op: ComparisonOperator, _ expression: Expression) throws {
+        switch operand {
+        case .attribute(let a) where a.type != .string:
+            throw PredicateError("\(op.rawValue) compares strings, but '\(a.name)' is \(a.type.rawValue)", column: expression.column)
+        case .value(let v):
+            switch v {
+            case .text, .null: break
+            default: throw PredicateError("\(op.rawValue) compares strings, got \(v.kindName) \(v.displayString)", column: expression.column)
+            }
+        default: break
+        }
+    }
+
     private static func operand(_ expression: Expression, _ entity: EntityDescription) throws -> Operand {
         switch expression {
         case .constant(let value, _): return .value(value)
+        case .aggregate(let elements, _):
+            return .list(try elements.map { element in
+                guard case .constant(let value, _) = element else {
+                    throw PredicateError("a list { } holds values, not key paths", column: element.column)
+                }
+                return value
+            })
         case .keyPath(let path):
             guard path.components.count == 1, let attribute = entity.attribute(named: path.components[0]) else {
                 let suggestion = closestMatch(to: path.string, in: entity.attributeNames)
@@ -64,8 +105,7 @@ public struct BoundPredicate {
         switch attribute.type.coerce(value) {
         case .success(let v): return v
         case .failure:
-            var column: Int?
-            if case .constant(_, let c) = expression { column = c }
+            let column = expression.column
             let shown: String
             if case .text(let s) = value { shown = "string \"\(s)\"" } else { shown = "\(value.kindName) \(value.displayString)" }
             throw PredicateError("'\(attribute.name)' is \(attribute.type.rawValue) and cannot be compared with \(shown)", column: column)

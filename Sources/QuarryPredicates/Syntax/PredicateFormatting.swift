@@ -25,6 +25,7 @@ private func format(_ p: Predicate, parent: Int) -> String {
 private func format(_ e: Expression) -> String {
     switch e {
     case .keyPath(let k): return k.string
+    case .aggregate(let elements, _): return "{" + elements.map(format).joined(separator: ", ") + "}"
     case .constant(let v, _):
         switch v {
         case .null: return "nil"

@@ -24,6 +24,16 @@ public struct Comparison: Equatable, Sendable {
 
 public enum ComparisonOperator: String, Equatable, Sendable {
     case equal = "==", notEqual = "!=", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
+    case beginsWith = "BEGINSWITH", endsWith = "ENDSWITH", contains = "CONTAINS", like = "LIKE", matches = "MATCHES"
+    case `in` = "IN", between = "BETWEEN"
+
+    /// BEGINSWITH, ENDSWITH, CONTAINS, LIKE and MATCHES: both sides are strings.
+    public var isStringOperator: Bool {
+        switch self {
+        case .beginsWith, .endsWith, .contains, .like, .matches: return true
+        default: return false
+        }
+    }
 
     /// The operator that gives the same answer with its operands swapped.
     public var swapped: ComparisonOperator {
@@ -57,4 +67,19 @@ public indirect enum Expression: Equatable, Sendable {
     case keyPath(KeyPath)
     /// A literal or a substituted argument; `column` is where it stood.
     case constant(Value, column: Int)
+    /// `{a, b, c}`, or a list given for `%@`.
+    case aggregate([Expression], column: Int)
+}
+
+/// Seconds from 1970-01-01 to 2001-01-01, Foundation's reference date.
+public let referenceDateOffset: Double = 978_307_200
+
+extension Expression {
+    /// Where the expression starts in the format string.
+    public var column: Int {
+        switch self {
+        case .keyPath(let k): return k.column
+        case .constant(_, let c), .aggregate(_, let c): return c
+        }
+    }
 }

@@ -1,0 +1,53 @@
+import CLua
+import CQuarryShim
+import QuarryPredicates
+import QuarryStore
+
+/// A Lua value as a predicate argument: a value, or an array table as a list (`IN %@`).
+func predicateArgument(_ state: OpaquePointer, _ index: Int32) -> PredicateArgument? {
+    guard lua_type(state, index) == LUA_TTABLE else { return luaValue(state, index).map(PredicateArgument.value) }
+    let table = lua_absindex(state, index)
+    var values: [Value] = []
+    for i in stride(from: 1, through: LuaTable.length(state, table), by: 1) {
+        LuaTable.element(state, table, i)
+        defer { quarry_pop(state, 1) }
+        guard let value = luaValue(state, -1) else { return nil }
+        values.append(value)
+    }
+    return .list(values)
+}
+
+func pushArgument(_ state: OpaquePointer, _ argument: PredicateArgument) {
+    switch argument {
+    case .value(let value): pushValue(state, value)
+    case .list(let values):
+        lua_createtable(state, Int32(values.count), 0)
+        for (i, value) in values.enumerated() {
+            pushValue(state, value)
+            lua_rawseti(state, -2, lua_Integer(i + 1))
+        }
+    }
+}
+
+/// `t[1..n]` as predicate arguments; `what` names the table in messages.
+func predicateArguments(_ state: OpaquePointer, _ table: Int32, what: String) throws -> [PredicateArgument] {
+    try LuaTable.array(state, table) { i in
+        guard let argument = predicateArgument(state, -1) else {
+            throw LuaError("\(what)[\(i)] must be a value or a list of values")
+        }
+        return argument
+    }
+}
+
+extension LuaCall {
+    /// Arguments `first...` of the call as predicate arguments.
+    func predicateArguments(from first: Int32) throws -> [PredicateArgument] {
+        guard argumentCount >= first else { return [] }
+        return try (first...argumentCount).map { i in
+            guard let argument = predicateArgument(state, i) else {
+                throw argumentError(i, "\(typeName(i)) cannot be a predicate argument; use a string, number, boolean, date, nil or a list")
+            }
+            return argument
+        }
+    }
+}

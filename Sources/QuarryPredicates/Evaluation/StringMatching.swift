@@ -1,0 +1,67 @@
+import Foundation
+import QuarryStore
+
+/// BEGINSWITH, ENDSWITH, CONTAINS, LIKE and MATCHES, as one piece of Swift that both the
+/// SQLite functions and the in-memory evaluator call, so they cannot disagree.
+/// Without options, strings compare by their UTF-8 bytes, as SQLite's BINARY collation.
+public enum StringMatching {
+    public static func matches(_ op: ComparisonOperator, _ text: String, _ pattern: String, _ options: ComparisonOptions) -> Bool {
+        let text = options.isEmpty ? text : PredicateFunctions.fold(text, options)
+        let folded = options.isEmpty ? pattern : PredicateFunctions.fold(pattern, options)
+        switch op {
+        case .beginsWith: return Array(text.utf8).starts(with: Array(folded.utf8))
+        case .endsWith: return Array(text.utf8.reversed()).starts(with: Array(folded.utf8.reversed()))
+        case .contains: return folded.isEmpty || contains(Array(text.utf8), Array(folded.utf8))
+        case .like: return like(Array(text.unicodeScalars), Array(folded.unicodeScalars))
+        case .matches:
+            guard let regex = regex(pattern, options) else { return false }
+            let range = NSRange(text.startIndex..., in: text)
+            return regex.firstMatch(in: text, options: [.anchored, .withoutAnchoringBounds], range: range).map { $0.range == range } ?? false
+        default: return false
+        }
+    }
+
+    private static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+        guard needle.count <= haystack.count else { return false }
+        for start in 0...(haystack.count - needle.count) where haystack[start] == needle[0] {
+            if haystack[start..<start + needle.count].elementsEqual(needle) { return true }
+        }
+        return false
+    }
+
+    /// `*` is any run of characters, `?` exactly one, `\` makes the next one literal.
+    private static func like(_ text: [Unicode.Scalar], _ pattern: [Unicode.Scalar]) -> Bool {
+        var t = 0, p = 0
+        var star: Int? = nil, resume = 0
+        while t < text.count {
+            if p < pattern.count, pattern[p] == "\\", p + 1 < pattern.count, pattern[p + 1] == text[t] {
+                t += 1; p += 2
+            } else if p < pattern.count, pattern[p] != "*", pattern[p] != "\\", pattern[p] == "?" || pattern[p] == text[t] {
+                t += 1; p += 1
+            } else if p < pattern.count, pattern[p] == "*" {
+                star = p; resume = t; p += 1
+            } else if let s = star {
+                p = s + 1; resume += 1; t = resume
+            } else {
+                return false
+            }
+        }
+        while p < pattern.count, pattern[p] == "*" { p += 1 }
+        return p == pattern.count
+    }
+
+    private static var regexCache: [String: NSRegularExpression] = [:]
+
+    /// The compiled expression for MATCHES (ICU syntax), or nil when it does not compile.
+    public static func regex(_ pattern: String, _ options: ComparisonOptions) -> NSRegularExpression? {
+        let key = "\(options.rawValue):\(pattern)"
+        if let cached = regexCache[key] { return cached }
+        var regexOptions: NSRegularExpression.Options = []
+        if options.contains(.caseInsensitive) { regexOptions.insert(.caseInsensitive) }
+        let source = options.contains(.diacriticInsensitive) ? PredicateFunctions.fold(pattern, [.diacriticInsensitive]) : pattern
+        guard let regex = try? NSRegularExpression(pattern: source, options: regexOptions) else { return nil }
+        if regexCache.count > 256 { regexCache = [:] }
+        regexCache[key] = regex
+        return regex
+    }
+}
