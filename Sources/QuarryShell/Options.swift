@@ -19,6 +19,9 @@ struct Options: ParsableCommand {
     @Flag(help: "Open the database without ever writing to it.")
     var readonly = false
 
+    @Flag(help: "Run untrusted scripts: no os.execute, io.popen, C modules or file writes.")
+    var safe = false
+
     @Option(help: ArgumentHelp("Stop the script after this many seconds (exit 1).", valueName: "seconds"))
     var timeout: Double?
 

@@ -41,6 +41,7 @@ public enum QuarryMain {
             reportError("quarry: \(error)")
             return Status.failure.rawValue
         }
+        if options.safe { runtime.enterSandbox() }
         quarry_catch_sigint()
         let batch = BatchRunner(runtime: runtime, showTraceback: options.traceback, timeout: options.timeout)
         for chunk in options.chunks {
