@@ -118,6 +118,7 @@ public final class QuarryRuntime {
         installValueFunctions()
         installObjectFunctions()
         installPredicateFunctions()
+        installDataFunctions()
         runPrelude()
     }
 

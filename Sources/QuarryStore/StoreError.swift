@@ -8,6 +8,7 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
     case migrationRefused(entity: String, reason: String)
     case objectDeleted(objectID: String)
     case readOnly(operation: String)
+    case importFailed(path: String, line: Int?, reason: String)
     case database(message: String)
 
     public var description: String {
@@ -28,6 +29,8 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
             return "\(objectID) has been deleted"
         case let .readOnly(operation):
             return "\(operation): the store is read-only"
+        case let .importFailed(path, line, reason):
+            return "import: \(path)\(line.map { ":\($0)" } ?? ""): \(reason)"
         case let .database(message):
             return message
         }

@@ -36,27 +36,36 @@ extension ObjectContext {
         if existing != nil, hasChanges {
             throw StoreError.migrationRefused(entity: entity.name, reason: "there are unsaved changes; save() or rollback() first")
         }
-        let definition = String(decoding: try JSONEncoder().encode(entity), as: UTF8.self)
         do {
-            try database.write { db in
-                try db.execute(sql: "CREATE TABLE IF NOT EXISTS \(Self.modelTable) (name TEXT PRIMARY KEY, definition TEXT NOT NULL)")
-                if let existing {
-                    try migrate(existing, to: entity, in: db)
-                } else {
-                    if try db.tableExists(entity.name) {
-                        throw StoreError.invalidSchema(entity: entity.name, reason: "a table of that name already exists")
-                    }
-                    try createTable(entity, in: db)
-                }
-                try db.execute(sql: "INSERT OR REPLACE INTO \(Self.modelTable) (name, definition) VALUES (?, ?)",
-                               arguments: [entity.name, definition])
-            }
+            try database.write { db in try write(entity, replacing: existing, in: db) }
         } catch let error as DatabaseError {
             throw StoreError(error)
         }
+        didDefine(entity)
+        return entity
+    }
+
+    /// Creates or migrates the entity's table and stores its definition, inside the
+    /// caller's transaction; `didDefine` must follow once that transaction commits.
+    func write(_ entity: EntityDescription, replacing existing: EntityDescription?, in db: Database) throws {
+        try validate(entity)
+        let definition = String(decoding: try JSONEncoder().encode(entity), as: UTF8.self)
+        try db.execute(sql: "CREATE TABLE IF NOT EXISTS \(Self.modelTable) (name TEXT PRIMARY KEY, definition TEXT NOT NULL)")
+        if let existing {
+            try migrate(existing, to: entity, in: db)
+        } else {
+            if try db.tableExists(entity.name) {
+                throw StoreError.invalidSchema(entity: entity.name, reason: "a table of that name already exists")
+            }
+            try createTable(entity, in: db)
+        }
+        try db.execute(sql: "INSERT OR REPLACE INTO \(Self.modelTable) (name, definition) VALUES (?, ?)",
+                       arguments: [entity.name, definition])
+    }
+
+    func didDefine(_ entity: EntityDescription) {
         remember(entity)
         bumpGeneration()
-        return entity
     }
 
     private func validate(_ entity: EntityDescription) throws {

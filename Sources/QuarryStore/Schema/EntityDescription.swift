@@ -21,7 +21,8 @@ public struct AttributeDescription: Codable, Equatable, Sendable {
 /// An entity: a table whose rows are objects.
 public struct EntityDescription: Codable, Equatable, Sendable {
     public var name: String
-    /// Attributes in a stable order (by name), which is also the order tables print in.
+    /// Attributes in the order given (a CSV's column order; by name from Lua), which is
+    /// also the order tables print in.
     public private(set) var attributes: [AttributeDescription]
     /// The column that identifies a row.
     public var primaryKey: String
@@ -30,7 +31,7 @@ public struct EntityDescription: Codable, Equatable, Sendable {
 
     public init(name: String, attributes: [AttributeDescription], primaryKey: String = EntityDescription.defaultPrimaryKey) {
         self.name = name
-        self.attributes = attributes.sorted { $0.name < $1.name }
+        self.attributes = attributes
         self.primaryKey = primaryKey
     }
 

@@ -63,32 +63,71 @@ public enum Value: Hashable, Sendable {
         return base + millis + "Z"
     }
 
-    /// Parses "2024-01-22", "2024-01-22T16:26:12Z", "2024-01-22 16:26:12", with optional
-    /// fractional seconds and a "Z" or "+hh:mm" offset; nil when the text is not such a date.
+    /// Parses "2024-01-22", "2024-01-22T16:26:12Z", "2024-01-22 16:26", with optional
+    /// fractional seconds and a "Z" or "+hh:mm" offset; nil when the text is not such a
+    /// date. Hand-written: imports call it for every cell of a date column.
     public static func parseISO8601(_ text: String) -> Double? {
-        let pattern = #"^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?)?(Z|[+-]\d{2}:?\d{2})?$"#
-        guard let regex = try? NSRegularExpression(pattern: pattern),
-              let m = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) else { return nil }
-        func group(_ i: Int) -> String? {
-            guard let r = Range(m.range(at: i), in: text) else { return nil }
-            return String(text[r])
+        var text = text
+        return text.withUTF8 { parseISO8601(bytes: $0) }
+    }
+
+    public static func parseISO8601(bytes b: UnsafeBufferPointer<UInt8>) -> Double? {
+        var i = 0
+        func digits(_ n: Int) -> Int? {
+            guard i + n <= b.count else { return nil }
+            var v = 0
+            for k in i..<(i + n) {
+                let d = Int(b[k]) - 48
+                guard d >= 0, d <= 9 else { return nil }
+                v = v * 10 + d
+            }
+            i += n
+            return v
         }
-        guard let year = Int(group(1)!), let month = Int(group(2)!), let day = Int(group(3)!),
+        func expect(_ c: UInt8) -> Bool {
+            guard i < b.count, b[i] == c else { return false }
+            i += 1
+            return true
+        }
+        guard let year = digits(4), expect(45), let month = digits(2), expect(45), let day = digits(2),
               (1...12).contains(month), (1...31).contains(day) else { return nil }
-        let hour = group(4).flatMap(Int.init) ?? 0, minute = group(5).flatMap(Int.init) ?? 0
-        let second = group(6).flatMap(Int.init) ?? 0
-        guard hour < 24, minute < 60, second < 61 else { return nil }
-        var parts = tm()
-        parts.tm_year = Int32(year - 1900); parts.tm_mon = Int32(month - 1); parts.tm_mday = Int32(day)
-        parts.tm_hour = Int32(hour); parts.tm_min = Int32(minute); parts.tm_sec = Int32(second)
-        var seconds = Double(timegm(&parts))
-        if let fraction = group(7), let f = Double("0" + fraction) { seconds += f }
-        if let zone = group(8), zone != "Z" {
-            let sign: Double = zone.hasPrefix("-") ? -1 : 1
-            let digits = zone.dropFirst().replacingOccurrences(of: ":", with: "")
-            let hours = Double(digits.prefix(2)) ?? 0, minutes = Double(digits.suffix(2)) ?? 0
-            seconds -= sign * (hours * 3600 + minutes * 60)
+        var hour = 0, minute = 0, second = 0
+        var fraction = 0.0
+        if i < b.count, b[i] == 84 || b[i] == 32 {  // 'T' or ' '
+            i += 1
+            guard let h = digits(2), expect(58), let m = digits(2), h < 24, m < 60 else { return nil }
+            hour = h; minute = m
+            if expect(58) {
+                guard let s = digits(2), s < 61 else { return nil }
+                second = s
+                if expect(46) {
+                    var scale = 0.1
+                    let start = i
+                    while i < b.count, b[i] >= 48, b[i] <= 57 { fraction += Double(b[i] - 48) * scale; scale /= 10; i += 1 }
+                    guard i > start else { return nil }
+                }
+            }
         }
-        return seconds
+        var offset = 0
+        if i < b.count {
+            if b[i] == 90 { i += 1 }  // 'Z'
+            else if b[i] == 43 || b[i] == 45 {  // '+' or '-'
+                let sign = b[i] == 45 ? -1 : 1
+                i += 1
+                guard let h = digits(2) else { return nil }
+                _ = expect(58)
+                guard let m = digits(2) else { return nil }
+                offset = sign * (h * 3600 + m * 60)
+            }
+        }
+        guard i == b.count else { return nil }
+        // Days from 1970-01-01 to the date (proleptic Gregorian; Howard Hinnant's algorithm).
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        let days = era * 146097 + doe - 719468
+        return Double(days * 86400 + hour * 3600 + minute * 60 + second - offset) + fraction
     }
 }

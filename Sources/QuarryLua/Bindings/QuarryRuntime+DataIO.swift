@@ -1,0 +1,42 @@
+import CLua
+import CQuarryShim
+import Foundation
+import QuarryFetch
+import QuarryStore
+
+extension QuarryRuntime {
+    func installDataFunctions() {
+        defineGlobal("import") { [unowned self] call in
+            let path = try call.string(1)
+            var entity: String?
+            if !call.isNoneOrNil(2) {
+                try call.table(2)
+                if LuaTable.field(call.state, 2, "entity") == LUA_TSTRING { entity = luaString(call.state, -1) }
+                quarry_pop(call.state, 1)
+            }
+            let name = entity ?? Self.defaultEntityName(for: path)
+            let showProgress = isatty(STDERR_FILENO) != 0
+            let summary: ImportSummary
+            do {
+                summary = try self.context.importFile(path, into: name) { done, total in
+                    guard showProgress, total > 0 else { return }
+                    let text = "\rimport \((path as NSString).lastPathComponent): \(done)/\(total) rows"
+                    FileHandle.standardError.write(Data((done == total ? text + "\r\u{1B}[K" : text).utf8))
+                }
+            } catch { throw luaError(error) }
+            if summary.createdEntity { self.bindEntityGlobals() }
+            return call.push(summary.rows)
+        }
+        defineGlobal("export") { [unowned self] call in
+            let handle = try self.results(call, 1)
+            let path = try call.string(2)
+            do { return call.push(try handle.results.export(to: path)) } catch { throw luaError(error) }
+        }
+    }
+
+    /// `flights.csv` → `Flights`.
+    static func defaultEntityName(for path: String) -> String {
+        let base = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        return base.prefix(1).uppercased() + base.dropFirst()
+    }
+}

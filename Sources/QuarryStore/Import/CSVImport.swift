@@ -1,0 +1,81 @@
+/// A CSV file as an import table: the header names the columns, the first pass checks
+/// every row's shape and infers the types, the second converts the cells.
+struct CSVImport {
+    let path: String
+    let bytes: [UInt8]
+
+    func table() throws -> ImportTable {
+        var reader = CSVReader(bytes: bytes)
+        guard try read(&reader) else { throw StoreError.importFailed(path: path, line: nil, reason: "the file is empty") }
+        var columns: [String] = []
+        for i in reader.fields.indices {
+            let name = reader.withField(i) { b, _ in String(decoding: b, as: UTF8.self) }.trimmingCharacters(in: .whitespaces)
+            if columns.contains(name) { throw StoreError.importFailed(path: path, line: 1, reason: "column '\(name)' appears twice in the header") }
+            columns.append(name)
+        }
+        var types = Array(repeating: ColumnType(), count: columns.count)
+        var count = 0
+        while try read(&reader) {
+            try checkShape(reader, columns.count)
+            for i in columns.indices { reader.withField(i) { b, quoted in types[i].observe(b, quoted: quoted) } }
+            count += 1
+        }
+        let path = self.path, bytes = self.bytes
+        return ImportTable(columns: columns, types: types, count: count) { body in
+            var reader = CSVReader(bytes: bytes)
+            _ = try reader.next()
+            while try reader.next() {
+                let line = reader.line
+                try body(line) { i, attribute in
+                    try reader.withField(i) { b, quoted in try CSVImport.value(b, quoted: quoted, attribute, path: path, line: line) }
+                }
+            }
+        }
+    }
+
+    private func read(_ reader: inout CSVReader) throws -> Bool {
+        do { return try reader.next() } catch let error as CSVReader.Malformed {
+            throw StoreError.importFailed(path: path, line: error.line, reason: error.message)
+        }
+    }
+
+    private func checkShape(_ reader: CSVReader, _ expected: Int) throws {
+        guard reader.fields.count == expected else {
+            throw StoreError.importFailed(path: path, line: reader.line, reason: "expected \(expected) fields, got \(reader.fields.count)")
+        }
+    }
+
+    static func value(_ b: UnsafeBufferPointer<UInt8>, quoted: Bool, _ attribute: AttributeDescription,
+                      path: String, line: Int) throws -> Value {
+        if ColumnType.isNil(b, quoted: quoted) { return .null }
+        func fail() -> StoreError {
+            let text = String(decoding: b.prefix(40), as: UTF8.self)
+            return .importFailed(path: path, line: line, reason: "'\(attribute.name)' expects \(attribute.type.rawValue), got \"\(text)\"")
+        }
+        switch attribute.type {
+        case .int16, .int32, .int64:
+            guard let i = ColumnType.integer(b) else { throw fail() }
+            return try attribute.type.coerce(.integer(i)).mapError { _ in fail() }.get()
+        case .double, .decimal:
+            if let i = ColumnType.integer(b) { return .real(Double(i)) }
+            guard let d = ColumnType.double(b) else { throw fail() }
+            return .real(d)
+        case .bool:
+            if let flag = ColumnType.bool(b) { return .bool(flag) }
+            if let i = ColumnType.integer(b), i == 0 || i == 1 { return .bool(i == 1) }
+            throw fail()
+        case .date:
+            guard let seconds = Value.parseISO8601(bytes: b) else { throw fail() }
+            return .date(seconds)
+        case .binary:
+            return .blob(Array(b))
+        case .string, .uuid, .json:
+            guard let text = String(validating: b, as: UTF8.self) else {
+                throw StoreError.importFailed(path: path, line: line, reason: "'\(attribute.name)' is not valid UTF-8")
+            }
+            return try attribute.type.coerce(.text(text)).mapError { _ in fail() }.get()
+        }
+    }
+}
+
+import Foundation

@@ -1,0 +1,94 @@
+import Foundation
+import GRDB
+
+/// What an import did.
+public struct ImportSummary: Equatable, Sendable {
+    public var rows: Int
+    public var createdEntity: Bool
+}
+
+extension ObjectContext {
+    /// Imports a CSV file (header row, RFC 4180) or a JSON array of objects into `entityName`,
+    /// creating the entity when missing with types inferred over each whole column.
+    /// One transaction: a bad row stops the import, names its line, and leaves the store
+    /// as it was. `progress` hears rows done and rows in all.
+    public func importFile(_ path: String, into entityName: String,
+                           progress: ((_ done: Int, _ total: Int) -> Void)? = nil) throws -> ImportSummary {
+        if isReadOnly { throw StoreError.readOnly(operation: "import") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            let reason = FileManager.default.fileExists(atPath: path) ? "permission denied" : "no such file"
+            throw StoreError.importFailed(path: path, line: nil, reason: "cannot read the file: \(reason)")
+        }
+        let table: ImportTable
+        if path.lowercased().hasSuffix(".json") {
+            table = try JSONImport(path: path, data: data).table()
+        } else {
+            table = try CSVImport(path: path, bytes: [UInt8](data)).table()
+        }
+        return try load(table, into: entityName, path: path, progress: progress)
+    }
+
+    private func load(_ table: ImportTable, into entityName: String, path: String,
+                      progress: ((Int, Int) -> Void)?) throws -> ImportSummary {
+        let existing = entitiesByName[entityName]
+        let entity = try existing ?? EntityDescription(name: entityName, attributes: table.columns.enumerated().map { i, name in
+            if name == EntityDescription.defaultPrimaryKey || name.isEmpty {
+                throw StoreError.importFailed(path: path, line: 1, reason: "'\(name)' cannot be a column name")
+            }
+            let type = table.types[i]
+            return AttributeDescription(name: name, type: type.attributeType, isOptional: type.sawNil || !type.sawValue)
+        })
+        var attributes: [AttributeDescription] = []
+        for name in table.columns {
+            guard let attribute = entity.attribute(named: name) else {
+                throw StoreError.importFailed(path: path, line: 1,
+                    reason: "entity \(entityName) has no attribute '\(name)'" + (closestMatch(to: name, in: entity.attributeNames).map { " (did you mean '\($0)'?)" } ?? ""))
+            }
+            attributes.append(attribute)
+        }
+        let missing = entity.attributes.filter { a in !a.isOptional && a.defaultValue == nil && !table.columns.contains(a.name) }
+        if let first = missing.first {
+            throw StoreError.importFailed(path: path, line: 1, reason: "required attribute '\(first.name)' of \(entityName) has no column")
+        }
+        let defaults = entity.attributes.filter { a in a.defaultValue != nil && !table.columns.contains(a.name) }
+        let columns = (attributes.map(\.name) + defaults.map(\.name)).map(quoteIdentifier).joined(separator: ", ")
+        let marks = Array(repeating: "?", count: attributes.count + defaults.count).joined(separator: ", ")
+        let sql = "INSERT INTO \(quoteIdentifier(entityName)) (\(columns)) VALUES (\(marks))"
+        var rows = 0
+        do {
+            try database.write { db in
+                if existing == nil { try write(entity, replacing: nil, in: db) }
+                let statement = try db.makeStatement(sql: sql)
+                let fixed = defaults.map { $0.defaultValue!.databaseValue }
+                try table.rows { line, cells in
+                    var values: [DatabaseValue] = []
+                    values.reserveCapacity(attributes.count + fixed.count)
+                    for (i, attribute) in attributes.enumerated() {
+                        let value = try cells(i, attribute)
+                        if value.isNull, !attribute.isOptional {
+                            throw StoreError.importFailed(path: path, line: line, reason: "'\(attribute.name)' is required but empty")
+                        }
+                        values.append(value.databaseValue)
+                    }
+                    try statement.execute(arguments: StatementArguments(values + fixed))
+                    rows += 1
+                    if rows % 10_000 == 0 { progress?(rows, table.count) }
+                }
+            }
+        } catch let error as DatabaseError {
+            throw StoreError.importFailed(path: path, line: nil, reason: error.message ?? "\(error)")
+        }
+        progress?(rows, table.count)
+        if existing == nil { didDefine(entity) } else { bumpGeneration() }
+        return ImportSummary(rows: rows, createdEntity: existing == nil)
+    }
+}
+
+/// Rows to import, read twice: once to infer column types, once to insert.
+struct ImportTable {
+    var columns: [String]
+    var types: [ColumnType]
+    var count: Int
+    /// Calls `body` with each row's line and a reader that converts cell i to an attribute's type.
+    var rows: (_ body: (Int, (Int, AttributeDescription) throws -> Value) throws -> Void) throws -> Void
+}
