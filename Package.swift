@@ -24,7 +24,7 @@ let package = Package(
         .target(name: "QuarryFetch", dependencies: ["QuarryStore", "QuarryPredicates", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swift5),
         .target(name: "QuarryLua", dependencies: ["CQuarryShim", "CLua", "QuarryStore", "QuarryPredicates", "QuarryFetch"], swiftSettings: swift5),
         .target(name: "QuarryShell", dependencies: [
-            "QuarryLua", "CReadline", "CQuarryShim",
+            "QuarryLua", "QuarryStore", "CReadline", "CQuarryShim",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], swiftSettings: swift5),
         .executableTarget(name: "quarry", dependencies: ["QuarryShell"], swiftSettings: swift5),

@@ -80,7 +80,6 @@ public final class FetchResults {
         batches[number] = batch
         batchOrder.append(number)
         if batchOrder.count > Self.batchesKept { batches[batchOrder.removeFirst()] = nil }
-        if batch.count < size, cachedCount == nil { cachedCount = number * size + batch.count }
         return batch
     }
 

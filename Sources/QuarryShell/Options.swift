@@ -1,4 +1,5 @@
 import ArgumentParser
+import QuarryStore
 
 /// The command line: `quarry [options] [DB] [SCRIPT [ARGS...]]`.
 struct Options: ParsableCommand {
@@ -39,6 +40,9 @@ struct Options: ParsableCommand {
 
     /// Options that take a value, for splitting the script's own arguments off first.
     static let valued: Set<String> = ["-e", "--timeout", "--memory"]
+    /// Every option name; anything else that starts with '-' is bad usage (not a cluster
+    /// of short flags: `-dash.lua` must not read as `-d -a -s -h`).
+    static let known: Set<String> = valued.union(["-i", "-h", "--help", "--version", "--readonly", "--safe", "--traceback"])
 
     static var usage: String {
         """
@@ -89,6 +93,10 @@ struct Invocation {
             index += 1
             if !optionsEnded, argument == "--" { optionsEnded = true; continue }
             if !optionsEnded, argument.hasPrefix("-"), argument != "-" {
+                let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
+                guard Options.known.contains(name) else {
+                    throw ValidationError("unknown option '\(argument)'" + (closestMatch(to: name, in: Array(Options.known)).map { " (did you mean '\($0)'?)" } ?? ""))
+                }
                 head.append(argument)
                 if Options.valued.contains(argument), index < arguments.count {
                     head.append(arguments[index])

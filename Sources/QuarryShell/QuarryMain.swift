@@ -21,7 +21,8 @@ public enum QuarryMain {
                 print(Options.fullMessage(for: error))
                 return Status.success.rawValue
             }
-            FileHandle.standardError.write(Data(("quarry: " + Options.message(for: error) + "\nusage: " + Options.usage + "\n").utf8))
+            let message = Options.message(for: error).split(separator: "\n").first.map(String.init) ?? "bad usage"
+            reportError("quarry: \(message) (quarry --help shows the usage)")
             return Status.usage.rawValue
         }
         if invocation.options.version {

@@ -5,7 +5,7 @@ extension BoundPredicate {
     /// `#Predicate` where every part has a Swift form (otherwise a comment says why not).
     public func swiftCode(typeName: String? = nil) -> String {
         let type = typeName ?? entity.name
-        var lines = ["let predicate = NSPredicate(format: #\"\(source.description)\"#)"]
+        var lines = ["let predicate = NSPredicate(format: #\"\(source.appleFormat)\"#)"]
         let variable = type.prefix(1).lowercased() + type.dropFirst()
         do {
             let body = try SwiftPredicateWriter(variable: variable).write(root)

@@ -127,6 +127,7 @@ struct Lexer {
             }
         }
         if !isReal, let value = Int64(text) { return .integer(value) }
+        if !isReal, UInt64(text) == UInt64(Int64.max) + 1 { return .integerMagnitudeOverflow }
         guard let value = Double(text), value.isFinite else {
             throw PredicateError("number '\(text)' is out of range", column: start)
         }

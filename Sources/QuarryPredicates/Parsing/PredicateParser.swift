@@ -150,6 +150,7 @@ public struct PredicateParser {
         case .string(let s): advance(); return .constant(.text(s), column: token.column)
         case .integer(let i): advance(); return .constant(.integer(i), column: token.column)
         case .real(let d): advance(); return .constant(.real(d), column: token.column)
+        case .integerMagnitudeOverflow: advance(); return .constant(.real(9223372036854775808.0), column: token.column)
         case .substitution(let kind):
             advance()
             return try substitute(kind, at: token.column)
@@ -188,6 +189,7 @@ public struct PredicateParser {
             switch current.kind {
             case .integer(let i): advance(); return .constant(.integer(-i), column: token.column)
             case .real(let d): advance(); return .constant(.real(-d), column: token.column)
+            case .integerMagnitudeOverflow: advance(); return .constant(.integer(Int64.min), column: token.column)
             default: throw PredicateError("expected a number after '-'", column: current.column)
             }
         default:
@@ -195,7 +197,7 @@ public struct PredicateParser {
         }
     }
 
-    private static let reserved: Set<String> = [
+    static let reserved: Set<String> = [
         "AND", "OR", "NOT", "IN", "BETWEEN", "LIKE", "MATCHES", "CONTAINS", "BEGINSWITH", "ENDSWITH",
         "ANY", "ALL", "NONE", "SOME", "SUBQUERY", "TRUEPREDICATE", "FALSEPREDICATE", "NULL", "NIL",
         "TRUE", "FALSE", "YES", "NO", "SELF", "FIRST", "LAST", "SIZE", "CAST", "FUNCTION",
@@ -322,6 +324,7 @@ public struct PredicateParser {
         case .string(let s): return "string \"\(s)\""
         case .integer(let i): return "number \(i)"
         case .real(let d): return "number \(d)"
+        case .integerMagnitudeOverflow: return "number 9223372036854775808"
         case .symbol(let s): return "'\(s)'"
         case .substitution(let c): return "'%\(c)'"
         case .variable(let v): return "'$\(v)'"

@@ -60,6 +60,10 @@ public struct BoundPredicate {
                 }
                 return .comparison(lhs: lhs, op: c.op, rhs: rhs, options: c.options)
             }
+            if case .attribute(let a) = lhs, case .attribute(let b) = rhs, (a.type == .string) != (b.type == .string) {
+                // SQLite would convert the text by column affinity; Foundation would refuse.
+                throw PredicateError("'\(a.name)' is \(a.type.rawValue) and cannot be compared with '\(b.name)', which is \(b.type.rawValue)", column: c.lhs.column)
+            }
             if case .attribute(let a) = lhs, case .value(let v) = rhs { rhs = .value(try convert(v, to: a, at: c.rhs)) }
             if case .value(let v) = lhs, case .attribute(let a) = rhs { lhs = .value(try convert(v, to: a, at: c.lhs)) }
             return .comparison(lhs: lhs, op: c.op, rhs: rhs, options: c.options)

@@ -3,11 +3,19 @@ import QuarryStore
 extension Predicate: CustomStringConvertible {
     /// The normalized format string: upper-case reserved words, `==`, explicit parentheses
     /// only where precedence needs them, values written as literals.
-    public var description: String { format(self, parent: 0) }
+    public var description: String { format(self, parent: 0, apple: false) }
+
+    /// The format string as Apple's parser takes it: dates as `CAST(seconds since 2001,
+    /// "NSDate")` rather than the exact ISO 8601 text `description` uses.
+    public var appleFormat: String { format(self, parent: 0, apple: true) }
 }
 
-private func format(_ p: Predicate, parent: Int) -> String {
-    func wrap(_ s: String, _ level: Int) -> String { level < parent ? "(\(s))" : s }
+private func format(_ p: Predicate, parent: Int, apple: Bool) -> String {
+    // A nested AND in an AND (or OR in an OR) keeps its parentheses, so the text parses
+    // back to the same tree.
+    func wrap(_ s: String, _ level: Int) -> String { parent > 0 && level <= parent ? "(\(s))" : s }
+    func format(_ p: Predicate, parent: Int) -> String { QuarryPredicates.format(p, parent: parent, apple: apple) }
+    func format(_ e: Expression) -> String { QuarryPredicates.format(e, apple: apple) }
     switch p {
     case .constant(let b): return b ? "TRUEPREDICATE" : "FALSEPREDICATE"
     case .or(let ps): return wrap(ps.map { format($0, parent: 1) }.joined(separator: " OR "), 1)
@@ -22,16 +30,21 @@ private func format(_ p: Predicate, parent: Int) -> String {
     }
 }
 
-private func format(_ e: Expression) -> String {
+private func format(_ e: Expression, apple: Bool) -> String {
     switch e {
-    case .keyPath(let k): return k.string
-    case .aggregate(let elements, _): return "{" + elements.map(format).joined(separator: ", ") + "}"
+    case .keyPath(let k):
+        return k.components.map { PredicateParser.reserved.contains($0.uppercased()) ? "#" + $0 : $0 }.joined(separator: ".")
+    case .aggregate(let elements, _): return "{" + elements.map { format($0, apple: apple) }.joined(separator: ", ") + "}"
     case .constant(let v, _):
         switch v {
         case .null: return "nil"
         case .text(let s): return "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
         case .bool(let b): return b ? "YES" : "NO"
-        case .date(let d): return "CAST(\(d - 978307200), \"NSDate\")"
+        case .date(let d):
+            return apple ? "CAST(\(d - referenceDateOffset), \"NSDate\")" : "CAST(\"\(Value.iso8601(d))\", \"NSDate\")"
+        case .real(let d) where !d.isFinite:
+            return "CAST(\"\(d.isNaN ? "nan" : (d < 0 ? "-inf" : "inf"))\", \"NSNumber\")"
+        case .real(let d): return "\(d)"
         default: return v.displayString
         }
     }

@@ -77,6 +77,7 @@ public final class ManagedObject {
 /// A given value in a message: its kind, and the value itself when short.
 func describe(_ value: Value) -> String {
     switch value {
+    case .text(let s) where s.utf8.contains(0): return "string with a NUL byte (use a binary attribute for bytes)"
     case .text(let s): return s.count <= 40 ? "string (\"\(s)\")" : "string"
     case .integer, .real, .bool: return "\(value.kindName) (\(value.displayString))"
     default: return value.kindName

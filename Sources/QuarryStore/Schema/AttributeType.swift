@@ -33,7 +33,8 @@ public enum AttributeType: String, Codable, CaseIterable, Sendable {
         let fail = Result<Value, CoercionFailure>.failure(CoercionFailure(expected: rawValue, given: value))
         switch (self, value) {
         case (_, .null): return .success(.null)
-        case (.string, .text): return .success(value)
+        // SQLite's text API stops at NUL, so such a string would come back cut; binary holds bytes.
+        case (.string, .text(let s)): return s.utf8.contains(0) ? fail : .success(value)
         case (.int16, _), (.int32, _), (.int64, _):
             let range = integerRange!
             switch value {

@@ -50,17 +50,20 @@ public enum Value: Hashable, Sendable {
 
     /// ISO 8601 in UTC, with fractional seconds only when there are some.
     public static func iso8601(_ seconds: Double) -> String {
-        let whole = seconds.rounded(.down)
+        // Milliseconds are rounded first, so 59.9996 s carries into the next minute.
+        let millis = (seconds * 1000).rounded()
+        let whole = (millis / 1000).rounded(.down)
+        let fraction = Int(millis - whole * 1000)
         var t = time_t(whole)
         var parts = tm()
         gmtime_r(&t, &parts)
         let base = String(format: "%04d-%02d-%02dT%02d:%02d:%02d",
                           Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
                           Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
-        let fraction = seconds - whole
         if fraction == 0 { return base + "Z" }
-        let millis = String(format: "%.3f", fraction).dropFirst()  // ".250"
-        return base + millis + "Z"
+        var digits = String(format: "%03d", fraction)
+        while digits.hasSuffix("0") { digits.removeLast() }
+        return base + "." + digits + "Z"
     }
 
     /// Parses "2024-01-22", "2024-01-22T16:26:12Z", "2024-01-22 16:26", with optional
@@ -90,7 +93,10 @@ public enum Value: Hashable, Sendable {
             return true
         }
         guard let year = digits(4), expect(45), let month = digits(2), expect(45), let day = digits(2),
-              (1...12).contains(month), (1...31).contains(day) else { return nil }
+              (1...12).contains(month), day >= 1 else { return nil }
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let monthDays = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+        guard day <= monthDays[month - 1] else { return nil }
         var hour = 0, minute = 0, second = 0
         var fraction = 0.0
         if i < b.count, b[i] == 84 || b[i] == 32 {  // 'T' or ' '
@@ -101,10 +107,10 @@ public enum Value: Hashable, Sendable {
                 guard let s = digits(2), s < 61 else { return nil }
                 second = s
                 if expect(46) {
-                    var scale = 0.1
                     let start = i
-                    while i < b.count, b[i] >= 48, b[i] <= 57 { fraction += Double(b[i] - 48) * scale; scale /= 10; i += 1 }
-                    guard i > start else { return nil }
+                    while i < b.count, b[i] >= 48, b[i] <= 57 { i += 1 }
+                    guard i > start, let f = Double("0." + String(decoding: UnsafeBufferPointer(rebasing: b[start..<i]), as: UTF8.self)) else { return nil }
+                    fraction = f
                 }
             }
         }

@@ -1,0 +1,58 @@
+@testable import QuarryShell
+import Testing
+
+/// The command line splits as `lua`'s does: options, then DB and SCRIPT, then the
+/// script's own arguments, untouched even when they look like options.
+@Suite struct InvocationTests {
+    @Test func databaseScriptAndArguments() throws {
+        let i = try Invocation.parse(["todo.db", "job.lua", "-e", "--x", "b"])
+        #expect(i.database == "todo.db")
+        #expect(i.script == "job.lua")
+        #expect(i.scriptArguments == ["-e", "--x", "b"])
+        #expect(i.options.chunks.isEmpty)
+    }
+
+    @Test func aFirstArgumentEndingInLuaIsTheScript() throws {
+        let i = try Invocation.parse(["job.lua", "a"])
+        #expect(i.database == nil)
+        #expect(i.script == "job.lua")
+        #expect(i.scriptArguments == ["a"])
+    }
+
+    @Test func optionsBeforeAndAfterTheDatabase() throws {
+        let i = try Invocation.parse(["--readonly", "todo.db", "-e", "print(1)", "-e", "print(2)", "--timeout", "2.5"])
+        #expect(i.options.readonly)
+        #expect(i.database == "todo.db")
+        #expect(i.script == nil)
+        #expect(i.options.chunks == ["print(1)", "print(2)"])
+        #expect(i.options.timeout == 2.5)
+    }
+
+    @Test func dashReadsTheScriptFromStandardInput() throws {
+        let i = try Invocation.parse([":memory:", "-", "x"])
+        #expect(i.database == nil)
+        #expect(i.script == "-")
+        #expect(i.scriptArguments == ["x"])
+    }
+
+    @Test func doubleDashEndsOptions() throws {
+        let i = try Invocation.parse(["-i", "--", "-odd.db"])
+        #expect(i.options.interactive)
+        #expect(i.database == "-odd.db")
+    }
+
+    @Test func badUsageIsAnError() {
+        #expect(throws: (any Error).self) { try Invocation.parse(["--bogus"]) }
+        #expect(throws: (any Error).self) { try Invocation.parse(["--memory", "lots"]) }
+        #expect(throws: (any Error).self) { try Invocation.parse(["--timeout", "-1"]) }
+    }
+
+    @Test func memorySizes() {
+        #expect(Options.bytes("512M") == 512 << 20)
+        #expect(Options.bytes("2G") == 2 << 30)
+        #expect(Options.bytes("100k") == 100 << 10)
+        #expect(Options.bytes("1000") == 1000)
+        #expect(Options.bytes("-1M") == nil)
+        #expect(Options.bytes("M") == nil)
+    }
+}
