@@ -106,6 +106,8 @@ public struct BoundPredicate {
     private static func convert(_ value: Value, to attribute: AttributeDescription, at expression: Expression) throws -> Value {
         if case .null = value { return value }
         if attribute.type == .bool, case .integer(let i) = value, i == 0 || i == 1 { return .bool(i == 1) }
+        // `n < 2.5` on an integer attribute compares numerically, as SQLite and Foundation do.
+        if [.int16, .int32, .int64].contains(attribute.type), case .real(let d) = value, d.isFinite, d != d.rounded() || abs(d) >= 9.2e18 { return value }
         switch attribute.type.coerce(value) {
         case .success(let v): return v
         case .failure:

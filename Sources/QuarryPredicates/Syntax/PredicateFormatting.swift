@@ -41,7 +41,7 @@ private func format(_ e: Expression, apple: Bool) -> String {
         case .text(let s): return "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
         case .bool(let b): return b ? "YES" : "NO"
         case .date(let d):
-            return apple ? "CAST(\(d - referenceDateOffset), \"NSDate\")" : "CAST(\"\(Value.iso8601(d))\", \"NSDate\")"
+            return apple ? "CAST(\(d - referenceDateOffset), \"NSDate\")" : "CAST(\"\(Value.exactISO8601(d))\", \"NSDate\")"
         case .real(let d) where !d.isFinite:
             return "CAST(\"\(d.isNaN ? "nan" : (d < 0 ? "-inf" : "inf"))\", \"NSNumber\")"
         case .real(let d): return "\(d)"

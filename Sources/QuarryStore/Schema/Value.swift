@@ -50,10 +50,25 @@ public enum Value: Hashable, Sendable {
 
     /// ISO 8601 in UTC, with fractional seconds only when there are some.
     public static func iso8601(_ seconds: Double) -> String {
-        // Milliseconds are rounded first, so 59.9996 s carries into the next minute.
-        let millis = (seconds * 1000).rounded()
-        let whole = (millis / 1000).rounded(.down)
-        let fraction = Int(millis - whole * 1000)
+        iso8601(seconds, digits: 3)
+    }
+
+    /// ISO 8601 with as many fractional digits (up to nine) as it takes to read back as
+    /// exactly `seconds`, for text that must round-trip.
+    public static func exactISO8601(_ seconds: Double) -> String {
+        for digits in 3...9 {
+            let text = iso8601(seconds, digits: digits)
+            if parseISO8601(text) == seconds { return text }
+        }
+        return iso8601(seconds, digits: 9)
+    }
+
+    private static func iso8601(_ seconds: Double, digits: Int) -> String {
+        // The fraction is rounded first, so 59.9996 s carries into the next minute.
+        let scale = pow(10, Double(digits))
+        let scaled = (seconds * scale).rounded()
+        let whole = (scaled / scale).rounded(.down)
+        let fraction = Int((scaled - whole * scale).rounded())
         var t = time_t(whole)
         var parts = tm()
         gmtime_r(&t, &parts)
@@ -61,9 +76,10 @@ public enum Value: Hashable, Sendable {
                           Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
                           Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
         if fraction == 0 { return base + "Z" }
-        var digits = String(format: "%03d", fraction)
-        while digits.hasSuffix("0") { digits.removeLast() }
-        return base + "." + digits + "Z"
+        var text = String(fraction)
+        text = String(repeating: "0", count: max(0, digits - text.count)) + text
+        while text.hasSuffix("0") { text.removeLast() }
+        return base + "." + text + "Z"
     }
 
     /// Parses "2024-01-22", "2024-01-22T16:26:12Z", "2024-01-22 16:26", with optional
