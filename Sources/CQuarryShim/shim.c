@@ -127,14 +127,21 @@ const char *quarry_last_traceback(lua_State *L) {
 static lua_State *volatile interrupt_target = NULL;
 static volatile sig_atomic_t sigint_pending = 0;
 
+/* Unlike lua.c's, these hooks stay set once they fire: a script that wraps its loop in
+   pcall catches the first error, and the next instruction outside raises again, so
+   nothing can swallow an interrupt or a timeout. Swift clears them after the call. */
 static void stop_hook(lua_State *L, lua_Debug *ar) {
     (void)ar;
-    lua_sethook(L, NULL, 0, 0);
     luaL_error(L, "interrupted!");
 }
 
 void quarry_interrupt(lua_State *L) {
     lua_sethook(L, stop_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
+}
+
+void quarry_clear_hooks(lua_State *L) {
+    heap_of(L)->deadline = 0;
+    lua_sethook(L, NULL, 0, 0);
 }
 
 static void on_sigint(int sig) {
@@ -164,7 +171,7 @@ static void deadline_hook(lua_State *L, lua_Debug *ar) {
     (void)ar;
     quarry_heap *heap = heap_of(L);
     if (heap->deadline > 0 && monotonic_now() >= heap->deadline) {
-        lua_sethook(L, NULL, 0, 0);
+        lua_sethook(L, deadline_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
         luaL_error(L, "timeout: the script ran past its time limit");
     }
 }

@@ -76,9 +76,11 @@ extension QuarryRuntime {
 
     /// Sets the global `arg` as `lua` does: the script at 0, its arguments from 1.
     public func setScriptArguments(script: String, arguments: [String]) {
-        lua_createtable(state, Int32(arguments.count), 1)
+        lua_createtable(state, Int32(arguments.count), 2)
         pushString(state, script)
         lua_rawseti(state, -2, 0)
+        pushString(state, "quarry")
+        lua_rawseti(state, -2, -1)
         for (i, argument) in arguments.enumerated() {
             pushString(state, argument)
             lua_rawseti(state, -2, lua_Integer(i + 1))

@@ -8,7 +8,6 @@ import QuarryLua
 struct BatchRunner {
     let runtime: QuarryRuntime
     let showTraceback: Bool
-    let timeout: Double?
 
     func runChunk(_ code: String) -> Bool {
         switch runtime.load(code, chunkName: "=(command line)") {
@@ -45,14 +44,16 @@ struct BatchRunner {
     }
 
     private func call(argumentCount: Int32) -> Bool {
-        quarry_set_deadline(runtime.state, timeout ?? 0)
         quarry_set_interrupt_target(runtime.state)
         let failure = runtime.call(argumentCount: argumentCount, resultCount: 0)
         quarry_set_interrupt_target(nil)
-        quarry_set_deadline(runtime.state, 0)
+        if _take_interrupt() { quarry_clear_hooks(runtime.state) }
         guard let failure else { return true }
         reportError(failure.message)
         if showTraceback, let traceback = failure.traceback { reportError(traceback) }
         return false
     }
 }
+
+/// Whether SIGINT interrupted the last call (its hook must then be removed).
+func _take_interrupt() -> Bool { quarry_take_sigint() != 0 }

@@ -48,7 +48,7 @@ struct DotCommands {
         },
         Command(name: "read", usage: ".read FILE", summary: "run a Lua script") { shell, args in
             guard let path = args.first else { reportError("usage: .read FILE"); return .ok }
-            _ = BatchRunner(runtime: shell.runtime, showTraceback: false, timeout: nil).runScript(path, arguments: Array(args.dropFirst()))
+            _ = BatchRunner(runtime: shell.runtime, showTraceback: false).runScript(path, arguments: Array(args.dropFirst()))
             return .ok
         },
         Command(name: "quit", usage: ".quit", summary: "leave quarry") { _, _ in .quit },

@@ -44,13 +44,16 @@ public enum QuarryMain {
         }
         if options.safe { runtime.enterSandbox() }
         quarry_catch_sigint()
-        let batch = BatchRunner(runtime: runtime, showTraceback: options.traceback, timeout: options.timeout)
+        let batch = BatchRunner(runtime: runtime, showTraceback: options.traceback)
+        // One deadline for the whole run: every chunk and the script.
+        quarry_set_deadline(runtime.state, options.timeout ?? 0)
         for chunk in options.chunks {
             guard batch.runChunk(chunk) else { return Status.failure.rawValue }
         }
         if let script = invocation.script {
             guard batch.runScript(script, arguments: invocation.scriptArguments) else { return Status.failure.rawValue }
         }
+        quarry_clear_hooks(runtime.state)
         let ranSomething = invocation.script != nil || !options.chunks.isEmpty
         if options.interactive || !ranSomething {
             if !ranSomething, isatty(STDIN_FILENO) == 0 {

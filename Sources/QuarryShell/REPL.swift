@@ -117,7 +117,7 @@ final class REPL {
         quarry_set_interrupt_target(runtime.state)
         let failure = runtime.call()
         quarry_set_interrupt_target(nil)
-        _ = quarry_take_sigint()
+        if quarry_take_sigint() != 0 { quarry_clear_hooks(runtime.state) }
         if let failure {
             reportError(failure.message)
             return

@@ -70,7 +70,7 @@ extension QuarryRuntime {
 /// A value as Lua source would write it.
 func literal(_ value: Value) -> String {
     switch value {
-    case .text(let s): return "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(of: "\n", with: "\\n") + "\""
+    case .text(let s): return "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\t", with: "\\t") + "\""
     case .date(let d): return "date(\"\(Value.iso8601(d))\")"
     default: return value.displayString
     }

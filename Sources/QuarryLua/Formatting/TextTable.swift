@@ -11,7 +11,7 @@ public struct TextTable {
     /// Columns wider than `maxWidth` characters are cut with "…".
     public func render(maxWidth: Int = 40) -> String {
         func clip(_ s: String) -> String {
-            let flat = s.replacingOccurrences(of: "\n", with: "\\n")
+            let flat = s.replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\t", with: "\\t")
             return flat.count > maxWidth ? String(flat.prefix(maxWidth - 1)) + "…" : flat
         }
         let cells = rows.map { $0.map(clip) }
