@@ -12,6 +12,8 @@ public struct FetchRequest {
     public var offset: Int
     /// How many objects one query loads.
     public var batchSize: Int
+    /// The key path that groups the results into sections (nil: flat results).
+    public var sectionKey: String?
 
     public init(entityName: String, predicate: Predicate? = nil, sortDescriptors: [SortDescriptor] = [],
                 limit: Int? = nil, offset: Int = 0, batchSize: Int = 200) {
@@ -33,6 +35,9 @@ struct CompiledRequest {
     let orderBy: String
     let limit: Int?
     let offset: Int
+    let sectionAttribute: AttributeDescription?
+    /// True when the sort did not start with the section key and Quarry put it first.
+    let sortedBySectionFirst: Bool
 
     init(_ request: FetchRequest, context: ObjectContext) throws {
         guard request.offset >= 0 else { throw FetchError.invalid("fetch: offset must be 0 or more, got \(request.offset)") }
@@ -43,10 +48,30 @@ struct CompiledRequest {
         let from = quoteIdentifier(entity.name)
         self.from = from
         whereClause = predicate?.sql()
+        var sort = request.sortDescriptors
+        if let key = request.sectionKey {
+            guard let attribute = entity.attribute(named: key) else {
+                throw FetchError.invalid("section: unknown key '\(key)' on entity \(entity.name)"
+                    + (closestMatch(to: key, in: entity.attributeNames).map { " (did you mean '\($0)'?)" } ?? ""))
+            }
+            sectionAttribute = attribute
+            // Sections must be contiguous, so the section key leads the sort (as
+            // NSFetchedResultsController requires); equal keys stay together under folding too.
+            if sort.first?.key != key {
+                sort.insert(SortDescriptor(key: key), at: 0)
+                sortedBySectionFirst = true
+            } else {
+                sortedBySectionFirst = false
+                if sort[0].comparison != .binary { sort.insert(SortDescriptor(key: key, ascending: sort[0].ascending), at: 1) }
+            }
+        } else {
+            sectionAttribute = nil
+            sortedBySectionFirst = false
+        }
         // The primary key breaks ties, so pages never overlap or skip rows. It runs in the
         // direction of the last key, so an index on that key serves the whole ORDER BY.
-        let tieBreak = (request.sortDescriptors.last?.ascending ?? true) ? "ASC" : "DESC"
-        let terms = try request.sortDescriptors.map { try $0.sql(for: entity, qualifier: entity.name) }
+        let tieBreak = (sort.last?.ascending ?? true) ? "ASC" : "DESC"
+        let terms = try sort.map { try $0.sql(for: entity, qualifier: entity.name) }
             + ["\(from).\(quoteIdentifier(entity.primaryKey)) \(tieBreak)"]
         orderBy = terms.joined(separator: ", ")
         limit = (request.limit ?? 0) > 0 ? request.limit : nil

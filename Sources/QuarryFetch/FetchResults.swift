@@ -8,9 +8,10 @@ import QuarryStore
 public final class FetchResults {
     public let context: ObjectContext
     public private(set) var request: FetchRequest
-    private var compiled: CompiledRequest
+    private(set) var compiled: CompiledRequest
     private var generation: Int
     private var cachedCount: Int?
+    private var sectionCache: [SectionInfo]?
     /// Loaded batches by batch number; a few are kept so a walk over all rows stays flat.
     private var batches: [Int: [ManagedObject]] = [:]
     private var batchOrder: [Int] = []
@@ -24,6 +25,17 @@ public final class FetchResults {
     }
 
     public var entity: EntityDescription { compiled.entity }
+    public var isSectioned: Bool { compiled.sectionAttribute != nil }
+    /// True when the request's sort did not begin with the section key, so Quarry put it first.
+    public var sortedBySectionFirst: Bool { compiled.sortedBySectionFirst }
+    var compiledSectionAttribute: AttributeDescription? { compiled.sectionAttribute }
+
+    func cachedSections() -> [SectionInfo]? {
+        refreshIfStale()
+        return sectionCache
+    }
+
+    func store(_ sections: [SectionInfo]) { sectionCache = sections }
     public var predicate: BoundPredicate? { compiled.predicate }
 
     /// Changes the request and re-runs it; on a bad change the results keep the old one.
@@ -37,6 +49,7 @@ public final class FetchResults {
 
     private func invalidate() {
         cachedCount = nil
+        sectionCache = nil
         batches = [:]
         batchOrder = []
         generation = context.generation

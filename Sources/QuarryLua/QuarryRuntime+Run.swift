@@ -110,9 +110,17 @@ extension QuarryRuntime {
             fatalError("Quarry's Lua prelude does not compile")
         }
         pushQuarryTable()
-        if let failure = call(argumentCount: 1, resultCount: 0) {
+        if let failure = call(argumentCount: 1, resultCount: 1) {
             fatalError("Quarry's Lua prelude failed: \(failure.message)")
         }
+        lua_setfield(state, quarry_registryindex(), "quarry.helpers")
+    }
+
+    /// Pushes a helper that the prelude defined in Lua (e.g. the `r:objects()` iterator maker).
+    func pushHelper(_ name: String) {
+        lua_getfield(state, quarry_registryindex(), "quarry.helpers")
+        LuaTable.field(state, -1, name)
+        quarry_remove(state, -2)
     }
 }
 
@@ -153,4 +161,16 @@ function quarry.show(...)
   io.write(table.concat(out, "\t"), "\n")
   io.flush()
 end
+local helpers = {}
+local objectAt = quarry.__objectat
+quarry.__objectat = nil
+-- r:objects(): every object in order, sectioned or not.
+function helpers.objects(r)
+  local i = 0
+  return function()
+    i = i + 1
+    return objectAt(r, i)
+  end
+end
+return helpers
 """#

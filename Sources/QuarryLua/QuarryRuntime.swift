@@ -11,6 +11,8 @@ public final class QuarryRuntime {
     private var functions: [LuaFunctionBox] = []
     /// One handle per entity name, kept so the same name is the same Lua value.
     var entityHandles: [String: EntityHandle] = [:]
+    /// "Entity.key" for each section key whose sort Quarry had to complete (said once).
+    var sectionNotices: Set<String> = []
 
     /// Makes a state (its Lua heap capped at `memoryLimit` bytes, 0: none) with the
     /// standard libraries and Quarry's functions, as globals and in the table `quarry`.
@@ -97,6 +99,7 @@ public final class QuarryRuntime {
         case .entity: metamethods = entityMetamethods()
         case .date: metamethods = dateMetamethods()
         case .predicate: metamethods = predicateMetamethods()
+        case .section: metamethods = sectionMetamethods()
         }
         for (name, body) in metamethods {
             pushFunction(name, body)

@@ -34,6 +34,12 @@ extension QuarryRuntime {
         }
     }
 
+    /// A one-line notice on stderr, apart from the data on stdout.
+    func writeNotice(_ text: String) {
+        fflush(stdout)
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+
     /// `flights.csv` → `Flights`.
     static func defaultEntityName(for path: String) -> String {
         let base = ((path as NSString).lastPathComponent as NSString).deletingPathExtension

@@ -22,16 +22,29 @@ struct LuaRequest {
     var format: String?
     var arguments: [PredicateArgument]
     var variables: [String: PredicateArgument]
+    /// `result = "objects" | "ids" | "count" | "dictionaries"`.
+    var result = "objects"
+    var properties: [String] = []
+    var group: [String] = []
+    var having: Predicate?
+    var distinct = false
 }
 
 extension QuarryRuntime {
     func installFetchFunctions() {
         defineGlobal("fetch") { [unowned self] call in
-            try self.pushResults(try self.request(call, from: 1, entity: nil))
+            try self.pushAnswer(try self.request(call, from: 1, entity: nil))
         }
         defineGlobal("count") { [unowned self] call in
             let request = try self.request(call, from: 1, entity: nil)
             do { return call.push(try self.context.count(request.request)) } catch { throw luaError(error) }
+        }
+        // The flat i-th object of any results; the prelude wraps it as r:objects().
+        defineGlobal("__objectat") { [unowned self] call in
+            let handle = try self.results(call, 1)
+            let i = try call.integer(2)
+            guard i >= 1 else { return call.pushNil() }
+            do { return self.pushObject(try handle.results.object(at: Int(i - 1))) } catch { throw luaError(error) }
         }
         registerMethods(.results, [
             ("first", { [unowned self] call in
@@ -70,9 +83,48 @@ extension QuarryRuntime {
         return handle
     }
 
+    /// The answer in the shape the request asks for: live results, or plain values.
+    func pushAnswer(_ request: LuaRequest) throws -> Int32 {
+        let s = state
+        do {
+            switch request.result {
+            case "objects": return try pushResults(request)
+            case "count":
+                lua_pushinteger(s, lua_Integer(try context.count(request.request)))
+                return 1
+            case "ids":
+                let ids = try context.fetchIDs(request.request)
+                lua_createtable(s, Int32(ids.count), 0)
+                for (i, id) in ids.enumerated() {
+                    pushString(s, id)
+                    lua_rawseti(s, -2, lua_Integer(i + 1))
+                }
+                return 1
+            default:
+                let rows = try context.fetchDictionaries(DictionaryRequest(
+                    base: request.request, properties: request.properties, group: request.group,
+                    having: request.having, distinct: request.distinct))
+                lua_createtable(s, Int32(rows.count), 0)
+                for (i, row) in rows.enumerated() {
+                    lua_createtable(s, 0, Int32(row.count))
+                    for (key, value) in row {
+                        pushValue(s, value)
+                        LuaTable.setField(s, -2, key)
+                    }
+                    lua_rawseti(s, -2, lua_Integer(i + 1))
+                }
+                return 1
+            }
+        } catch let error as LuaError { throw error } catch { throw luaError(error) }
+    }
+
     func pushResults(_ request: LuaRequest) throws -> Int32 {
         let results: FetchResults
         do { results = try context.fetch(request.request) } catch { throw luaError(error) }
+        if results.sortedBySectionFirst, let key = request.request.sectionKey,
+           sectionNotices.insert("\(request.request.entityName).\(key)").inserted {
+            writeNotice("note: sorting by '\(key)' first, so that sections do not repeat")
+        }
         let handle = ResultsHandle(results: results, format: request.format, arguments: request.arguments, variables: request.variables)
         pushSwiftObject(state, handle, kind: .results)
         return 1
@@ -107,10 +159,11 @@ extension QuarryRuntime {
 
     private func tableRequest(_ call: LuaCall, at index: Int32, entity: String?) throws -> LuaRequest {
         let s = call.state
-        let allowed: Set<String> = ["entity", "predicate", "args", "vars", "sort", "limit", "offset", "batch"]
+        let allowed: Set<String> = ["entity", "predicate", "args", "vars", "sort", "limit", "offset", "batch", "section",
+                                    "result", "properties", "group", "having", "distinct"]
         let (keys, _) = LuaTable.stringKeys(s, index)
         for key in keys where !allowed.contains(key) {
-            if key == "section" || key == "result" || key == "properties" || key == "group" || key == "having" || key == "prefetch" {
+            if key == "prefetch" || key == "includesPending" {
                 throw LuaError("fetch: '\(key)' is not supported yet")
             }
             let hint = closestMatch(to: key, in: Array(allowed)).map { " (did you mean '\($0)'?)" } ?? ""
@@ -151,7 +204,69 @@ extension QuarryRuntime {
         request.request.limit = try optionalCount(s, index, "limit")
         request.request.offset = try optionalCount(s, index, "offset") ?? 0
         if let batch = try optionalCount(s, index, "batch"), batch > 0 { request.request.batchSize = batch }
+        try readResultShape(s, index, into: &request)
+        switch LuaTable.field(s, index, "section") {
+        case LUA_TNIL: break
+        case LUA_TSTRING: request.request.sectionKey = luaString(s, -1)
+        default: quarry_pop(s, 1); throw LuaError("fetch: section must be a key path string")
+        }
+        quarry_pop(s, 1)
         return request
+    }
+
+    private func readResultShape(_ s: OpaquePointer, _ index: Int32, into request: inout LuaRequest) throws {
+        if LuaTable.field(s, index, "result") != LUA_TNIL {
+            let result = lua_type(s, -1) == LUA_TSTRING ? luaString(s, -1) : ""
+            quarry_pop(s, 1)
+            let shapes = ["objects", "ids", "count", "dictionaries"]
+            guard shapes.contains(result) else {
+                throw LuaError("fetch: result must be one of objects, ids, count, dictionaries; got '\(result)'"
+                    + (closestMatch(to: result, in: shapes).map { " (did you mean '\($0)'?)" } ?? ""))
+            }
+            request.result = result
+        } else { quarry_pop(s, 1) }
+        request.properties = try stringList(s, index, "properties")
+        request.group = try stringList(s, index, "group")
+        if LuaTable.field(s, index, "distinct") != LUA_TNIL { request.distinct = lua_toboolean(s, -1) != 0 }
+        quarry_pop(s, 1)
+        switch LuaTable.field(s, index, "having") {
+        case LUA_TNIL: quarry_pop(s, 1)
+        case LUA_TSTRING:
+            let format = luaString(s, -1)
+            quarry_pop(s, 1)
+            request.having = try parsePredicate(format, [], [:])
+        case LUA_TTABLE:
+            // having = { "count > %@", 1000 }
+            let table = lua_gettop(s)
+            let arguments = try predicateArguments(s, table, what: "fetch: having")
+            quarry_pop(s, 1)
+            guard case .value(.text(let format))? = arguments.first else { throw LuaError("fetch: having = { format, args... } needs the format first") }
+            request.having = try parsePredicate(format, Array(arguments.dropFirst()), [:])
+        default:
+            quarry_pop(s, 1)
+            throw LuaError("fetch: having must be a predicate string")
+        }
+        if request.result != "dictionaries", !request.properties.isEmpty || !request.group.isEmpty || request.having != nil {
+            if request.result == "objects" { request.result = "dictionaries" }
+            else { throw LuaError("fetch: properties, group and having go with result = \"dictionaries\"") }
+        }
+        if request.result == "dictionaries", request.properties.isEmpty {
+            throw LuaError("fetch: result = \"dictionaries\" needs properties, e.g. properties = { \"carrier\", \"count(*)\" }")
+        }
+    }
+
+    private func stringList(_ s: OpaquePointer, _ index: Int32, _ key: String) throws -> [String] {
+        defer { quarry_pop(s, 1) }
+        switch LuaTable.field(s, index, key) {
+        case LUA_TNIL: return []
+        case LUA_TSTRING: return [luaString(s, -1)]
+        case LUA_TTABLE:
+            return try LuaTable.array(s, lua_gettop(s)) { i in
+                guard lua_type(s, -1) == LUA_TSTRING else { throw LuaError("fetch: \(key)[\(i)] must be a string") }
+                return luaString(s, -1)
+            }
+        default: throw LuaError("fetch: \(key) must be a string or a table of strings")
+        }
     }
 
     /// `t[key]`, a table of predicate arguments, or none.

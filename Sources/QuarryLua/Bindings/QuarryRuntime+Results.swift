@@ -9,12 +9,14 @@ extension QuarryRuntime {
         [
             ("__len", { [unowned self] call in
                 let handle = try self.results(call, 1)
+                if handle.results.isSectioned { return call.push(try self.sections(handle).count) }
                 do { return call.push(try handle.results.count()) } catch { throw luaError(error) }
             }),
             ("__index", { [unowned self] call in
                 let handle = try self.results(call, 1)
                 if call.type(2) == LUA_TNUMBER {
                     let i = try call.integer(2)
+                    if handle.results.isSectioned { return try self.pushSection(handle, i) }
                     guard i >= 1 else { return call.pushNil() }
                     do { return self.pushObject(try handle.results.object(at: Int(i - 1))) } catch { throw luaError(error) }
                 }
@@ -55,8 +57,12 @@ extension QuarryRuntime {
         case "limit": return request.limit.map { call.push($0) } ?? call.pushNil()
         case "offset": return call.push(request.offset)
         case "entity": return pushEntity(request.entityName)
+        case "section": return request.sectionKey.map { call.push($0) } ?? call.pushNil()
+        case "objects":
+            pushHelper("objects")
+            return 1
         default:
-            let known = ["first", "ids", "totable", "predicate", "args", "sort", "limit", "offset", "entity"]
+            let known = ["first", "ids", "totable", "objects", "predicate", "args", "sort", "limit", "offset", "entity", "section"]
             let hint = closestMatch(to: key, in: known).map { " (did you mean '\($0)'?)" } ?? ""
             throw LuaError("results have no field or method '\(key)'\(hint)")
         }
@@ -96,6 +102,10 @@ extension QuarryRuntime {
             }
             do { try handle.results.reconfigure { $0.sortDescriptors = sort } } catch { throw luaError(error) }
             return
+        case "section":
+            let key = try call.optionalString(3)
+            do { try handle.results.reconfigure { $0.sectionKey = key } } catch { throw luaError(error) }
+            return
         case "limit", "offset":
             let n: Int? = call.isNoneOrNil(3) ? nil : Int(try call.integer(3))
             do {
@@ -105,7 +115,7 @@ extension QuarryRuntime {
             } catch { throw luaError(error) }
             return
         default:
-            throw LuaError("results: '\(key)' cannot be assigned (assign predicate, args, sort, limit or offset)")
+            throw LuaError("results: '\(key)' cannot be assigned (assign predicate, args, sort, limit, offset or section)")
         }
         let predicate = try parsePredicate(format, arguments, handle.variables)
         do { try handle.results.reconfigure { $0.predicate = predicate } } catch { throw luaError(error) }

@@ -9,9 +9,31 @@ struct ResultsTable {
     init(_ results: FetchResults) { self.results = results }
 
     func render() throws -> String {
-        let total = try results.count()
+        guard results.isSectioned else { return try table(start: 0, count: try results.count(), shown: Self.rowsShown) }
+        // Sectioned: a header line per section, then its first rows.
+        let sections = try results.sections()
+        let key = results.request.sectionKey ?? ""
+        var parts: [String] = []
+        for section in sections.prefix(Self.sectionsShown) {
+            parts.append(try render(section: section, key: key, shown: Self.rowsPerSection))
+        }
+        if sections.count > Self.sectionsShown { parts.append("... \(sections.count - Self.sectionsShown) more sections") }
+        parts.append("(\(sections.count) \(sections.count == 1 ? "section" : "sections"))")
+        return parts.joined(separator: "\n")
+    }
+
+    static let sectionsShown = 10
+    static let rowsPerSection = 5
+
+    func render(section: SectionInfo, key: String? = nil, shown: Int = ResultsTable.rowsShown) throws -> String {
+        let name = key ?? results.request.sectionKey ?? ""
+        let title = "[\(name) = \(section.id.isNull ? "nil" : section.id.displayString)]"
+        return title + "\n" + (try table(start: section.start, count: section.count, shown: shown))
+    }
+
+    private func table(start: Int, count total: Int, shown: Int) throws -> String {
         var rows: [[String]] = []
-        for index in 0..<min(total, Self.rowsShown) {
+        for index in start..<(start + min(total, shown)) {
             guard let object = try results.object(at: index) else { break }
             rows.append([object.objectID] + object.values.map { cell($0.value) })
         }

@@ -1,0 +1,150 @@
+import GRDB
+import QuarryPredicates
+import QuarryStore
+
+/// NSFetchRequest's dictionary result type: chosen properties and aggregates
+/// (`count(*)`, `sum(x)`, `avg(x)`, `min(x)`, `max(x)`), grouped, filtered by `having`,
+/// all computed by SQLite.
+public struct DictionaryRequest {
+    public var base: FetchRequest
+    public var properties: [String]
+    public var group: [String]
+    /// A predicate over the result's keys (e.g. `count > 1000`).
+    public var having: Predicate?
+    public var distinct: Bool
+
+    public init(base: FetchRequest, properties: [String], group: [String] = [], having: Predicate? = nil, distinct: Bool = false) {
+        self.base = base; self.properties = properties; self.group = group; self.having = having; self.distinct = distinct
+    }
+}
+
+/// One column of a dictionary result: the SQL that computes it and the keys it goes by.
+struct ResultColumn {
+    var sql: String
+    /// The key as written (`avg(dep_delay)`), then a name predicates can use (`avg_dep_delay`;
+    /// `count` for `count(*)`).
+    var keys: [String]
+    var type: AttributeType
+
+    static let functions = ["count", "sum", "avg", "min", "max"]
+
+    init(_ text: String, entity: EntityDescription) throws {
+        let spec = trimmed(text)
+        var alias: String?
+        var body = spec
+        let words = spec.split(separator: " ", omittingEmptySubsequences: true)
+        if words.count == 3, words[1].lowercased() == "as" {
+            alias = String(words[2])
+            body = String(words[0])
+        }
+        func attribute(_ name: String) throws -> AttributeDescription {
+            guard let a = entity.attribute(named: name) else {
+                throw FetchError.invalid("properties: unknown key '\(name)' on entity \(entity.name)"
+                    + (closestMatch(to: name, in: entity.attributeNames).map { " (did you mean '\($0)'?)" } ?? ""))
+            }
+            return a
+        }
+        if let open = body.firstIndex(of: "("), body.hasSuffix(")") {
+            let function = body[..<open].lowercased()
+            let argument = trimmed(String(body[body.index(after: open)..<body.index(before: body.endIndex)]))
+            guard Self.functions.contains(function) else {
+                throw FetchError.invalid("properties: unknown function '\(function)' (use count, sum, avg, min or max)")
+            }
+            if argument == "*" {
+                guard function == "count" else { throw FetchError.invalid("properties: only count takes *") }
+                sql = "count(*)"
+                keys = [body, alias ?? "count"]
+                type = .int64
+                return
+            }
+            let a = try attribute(argument)
+            sql = "\(function)(\(quoteIdentifier(entity.name)).\(quoteIdentifier(a.name)))"
+            keys = [body, alias ?? "\(function)_\(a.name)"]
+            switch function {
+            case "count": type = .int64
+            case "avg": type = .double
+            case "sum": type = [.int16, .int32, .int64, .bool].contains(a.type) ? .int64 : .double
+            default: type = a.type
+            }
+            return
+        }
+        let a = try attribute(body)
+        sql = "\(quoteIdentifier(entity.name)).\(quoteIdentifier(a.name))"
+        keys = alias.map { [body, $0] } ?? [body]
+        type = a.type
+    }
+
+    /// The name the column has in SQL and in `having`.
+    var name: String { keys.last! }
+}
+
+extension ObjectContext {
+    /// Runs a dictionary request: each row as (key, value) pairs, every key of a column
+    /// carrying its value.
+    public func fetchDictionaries(_ request: DictionaryRequest) throws -> [[(key: String, value: Value)]] {
+        // Sort keys name the result's keys, so they are compiled against its shape below.
+        var base = request.base
+        base.sortDescriptors = []
+        let compiled = try CompiledRequest(base, context: self)
+        let entity = compiled.entity
+        guard !request.properties.isEmpty else { throw FetchError.invalid("fetch: dictionaries need properties") }
+        let columns = try request.properties.map { try ResultColumn($0, entity: entity) }
+        let groups = try request.group.map { try ResultColumn($0, entity: entity) }
+        // The result's own shape, so `having` and `sort` can name its keys.
+        let shape = EntityDescription(name: entity.name, attributes: columns.map {
+            AttributeDescription(name: $0.name, type: $0.type, isOptional: true)
+        }, primaryKey: "_pk")
+
+        var arguments: [Value] = []
+        var inner = "SELECT " + (request.distinct ? "DISTINCT " : "")
+            + columns.map { "\($0.sql) AS \(quoteIdentifier($0.name))" }.joined(separator: ", ")
+            + " FROM \(compiled.from)"
+        if let whereClause = compiled.whereClause { inner += " WHERE " + whereClause.sql; arguments += whereClause.arguments }
+        if !groups.isEmpty { inner += " GROUP BY " + groups.map(\.sql).joined(separator: ", ") }
+        var sql = "SELECT * FROM (\(inner)) AS \"q\""
+        if let having = request.having {
+            let bound = try BoundPredicate(having, entity: shape)
+            let fragment = bound.sql(qualifier: "q")
+            sql += " WHERE " + fragment.sql
+            arguments += fragment.arguments
+        }
+        if !request.base.sortDescriptors.isEmpty {
+            sql += " ORDER BY " + (try request.base.sortDescriptors.map { sort in
+                var s = sort
+                if let column = columns.first(where: { $0.keys.contains(sort.key) }) { s.key = column.name }
+                return try s.sql(for: shape, qualifier: "q")
+            }).joined(separator: ", ")
+        }
+        if compiled.limit != nil || compiled.offset > 0 {
+            sql += " LIMIT ? OFFSET ?"
+            arguments += [.integer(Int64(compiled.limit ?? -1)), .integer(Int64(compiled.offset))]
+        }
+        let rows = try read { db in
+            try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments.map(\.databaseValue)))
+        }
+        return rows.map { row in
+            var pairs: [(key: String, value: Value)] = []
+            for (i, column) in columns.enumerated() {
+                let value = column.type.decode(Value(row[i] as DatabaseValue))
+                for key in column.keys { pairs.append((key, value)) }
+            }
+            return pairs
+        }
+    }
+
+    /// The object IDs a request matches, in order, without loading the objects.
+    public func fetchIDs(_ request: FetchRequest) throws -> [String] {
+        let compiled = try CompiledRequest(request, context: self)
+        let key = "\(compiled.from).\(quoteIdentifier(compiled.entity.primaryKey))"
+        let query = compiled.select(key, start: 0, count: nil)
+        let keys = try read { db in
+            try Int64.fetchAll(db, sql: query.sql, arguments: StatementArguments(query.arguments.map(\.databaseValue)))
+        }
+        return keys.map { "\(compiled.entity.name)/\($0)" }
+    }
+}
+
+
+private func trimmed(_ s: String) -> String {
+    String(s.drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
+}

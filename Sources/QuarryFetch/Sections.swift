@@ -1,0 +1,54 @@
+import GRDB
+import QuarryPredicates
+import QuarryStore
+
+/// One section of sectioned results: the rows `start..<start+count` of the flat results,
+/// all with the same value of the section key.
+public struct SectionInfo: Equatable {
+    public var id: Value
+    public var start: Int
+    public var count: Int
+
+    /// The section key's value as text (`""` for nil, as Core Data names that section).
+    public var name: String { id.isNull ? "" : id.displayString }
+}
+
+extension FetchResults {
+    /// The sections, computed by SQLite in one grouped query over the request's window:
+    /// each key's row count, in the order its first row appears under the sort.
+    public func sections() throws -> [SectionInfo] {
+        guard let attribute = compiledSectionAttribute else { return [] }
+        if let cached = cachedSections() { return cached }
+        let query = compiled.sectionQuery(attribute)
+        let rows = try context.read { db in
+            try Row.fetchAll(db, sql: query.sql, arguments: StatementArguments(query.arguments.map(\.databaseValue)))
+        }
+        var start = 0
+        var sections: [SectionInfo] = []
+        for row in rows {
+            let count: Int = row[1]
+            sections.append(SectionInfo(id: attribute.type.decode(Value(row[0] as DatabaseValue)), start: start, count: count))
+            start += count
+        }
+        store(sections)
+        return sections
+    }
+}
+
+extension CompiledRequest {
+    /// `SELECT key, count(*)` per section, ordered by where each section starts.
+    func sectionQuery(_ attribute: AttributeDescription) -> SQLFragment {
+        let key = "\(from).\(quoteIdentifier(attribute.name))"
+        var inner = "SELECT \(key) AS key, row_number() OVER (ORDER BY \(orderBy)) AS position FROM \(from)"
+        var arguments: [Value] = []
+        if let whereClause { inner += " WHERE " + whereClause.sql; arguments += whereClause.arguments }
+        var window = "position > ?"
+        arguments.append(.integer(Int64(offset)))
+        if let limit {
+            window += " AND position <= ?"
+            arguments.append(.integer(Int64(offset + limit)))
+        }
+        let sql = "SELECT key, count(*), min(position) AS first FROM (\(inner)) WHERE \(window) GROUP BY key ORDER BY first"
+        return SQLFragment(sql, arguments)
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import GRDB
+import QuarryLua
+import QuarryStore
+import Testing
+
+/// import and export, against files written here and the shared nycflights13 data.
+@Suite struct DataIOTests {
+    private func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-io-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    @Test func csvImportInfersTypesAndNils() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let csv = "name,n,x,flag,when,note\n\"Smith, J\",1,1.5,true,2024-01-22T16:26:12Z,NA\nDoe,2,,false,2024-01-23,\"say \"\"hi\"\"\"\n"
+        try csv.write(to: dir.appendingPathComponent("people.csv"), atomically: true, encoding: .utf8)
+        let h = try Harness()
+        h.run(#"""
+        local n = import("\#(dir.path)/people.csv", { entity = "Person" })
+        assert(n == 2 and typeof(Person) == "entity")
+        local a, b = Person:get(1), Person:get(2)
+        assert(a.name == "Smith, J" and math.type(a.n) == "integer" and a.x == 1.5 and a.flag == true)
+        assert(tostring(a.when) == "2024-01-22T16:26:12Z" and a.note == nil)
+        assert(b.x == nil and b.flag == false and b.note == 'say "hi"' and tostring(b.when) == "2024-01-23T00:00:00Z")
+        """#)
+        let types = h.context.entities.first { $0.name == "Person" }!.attributes.map { "\($0.name):\($0.type.rawValue)\($0.isOptional ? "?" : "")" }
+        #expect(types == ["name:string", "n:int64", "x:double?", "flag:bool", "when:date", "note:string?"])
+    }
+
+    @Test func aBadRowStopsTheImportWithItsLineAndChangesNothing() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try "a,b\n1,2\n3,4\n5\n".write(to: dir.appendingPathComponent("ragged.csv"), atomically: true, encoding: .utf8)
+        try "a,b\n1,\"open\n".write(to: dir.appendingPathComponent("quote.csv"), atomically: true, encoding: .utf8)
+        try "a,b\n1,2\nx,3\n".write(to: dir.appendingPathComponent("typed.csv"), atomically: true, encoding: .utf8)
+        let h = try Harness()
+        #expect(h.error(#"import("\#(dir.path)/ragged.csv")"#) == "t:1: import: \(dir.path)/ragged.csv:4: expected 2 fields, got 1")
+        #expect(h.error(#"import("\#(dir.path)/quote.csv")"#) == "t:1: import: \(dir.path)/quote.csv:2: a quoted field is not closed")
+        #expect(h.context.entities.isEmpty)
+        h.run(#"entity "Typed" { a = "int64", b = "int64" }"#)
+        #expect(h.error(#"import("\#(dir.path)/typed.csv", { entity = "Typed" })"#) == "t:1: import: \(dir.path)/typed.csv:3: 'a' expects int64, got \"x\"")
+        #expect(h.string(#"count("Typed")"#) == "0")
+        #expect(h.error(#"import("\#(dir.path)/missing.csv")"#).contains("no such file"))
+    }
+
+    @Test func exportWritesCSVAndJSONThatImportBack() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let h = try Harness()
+        h.run(#"""
+        entity "Item" { title = "string", n = "int64?", when = "date?" }
+        Item:new{ title = "a, \"quoted\"", n = 1, when = date("2024-01-22T16:26:12Z") }
+        Item:new{ title = "b" }
+        save()
+        assert(export(fetch{ "Item", sort = "title" }, "\#(dir.path)/out.csv") == 2)
+        assert(export(fetch("Item"), "\#(dir.path)/out.json") == 2)
+        assert(import("\#(dir.path)/out.csv", { entity = "Again" }) == 2)
+        assert(import("\#(dir.path)/out.json", { entity = "Json" }) == 2)
+        local a = Again:first("title BEGINSWITH 'a'")
+        assert(a.title == 'a, "quoted"' and a.n == 1 and tostring(a.when) == "2024-01-22T16:26:12Z")
+        assert(Again:first("title == 'b'").n == nil)
+        assert(Json:first("title == 'b'").n == nil and Json:first("n == 1").title == 'a, "quoted"')
+        """#)
+        let csv = try String(contentsOf: dir.appendingPathComponent("out.csv"), encoding: .utf8)
+        // Attributes defined from Lua come in name order.
+        #expect(csv == "n,title,when\n1,\"a, \"\"quoted\"\"\",2024-01-22T16:26:12Z\n,b,\n")
+    }
+
+    /// The shared data set imports with the right types, and fetches agree with SQL
+    /// written by hand over the same tables.
+    @Test func nycflightsTablesImportAndAgreeWithHandWrittenSQL() throws {
+        let data = "../shared/data/nycflights13"
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let folder = root.appendingPathComponent(data).standardized.path
+        try #require(FileManager.default.fileExists(atPath: folder + "/planes.csv"), "the shared data is missing at \(folder)")
+        let h = try Harness()
+        h.run(#"""
+        assert(import("\#(folder)/airlines.csv", { entity = "Airline" }) == 16)
+        assert(import("\#(folder)/planes.csv", { entity = "Plane" }) == 3322)
+        assert(import("\#(folder)/weather.csv", { entity = "Weather" }) == 26115)
+        """#)
+        let types = Dictionary(uniqueKeysWithValues: try h.context.entity(named: "Weather").attributes.map { ($0.name, $0.type) })
+        #expect(types["temp"] == .double && types["year"] == .int64 && types["time_hour"] == .date && types["origin"] == .string)
+        let byHand = try h.context.read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM Plane WHERE manufacturer = 'BOEING' AND seats > 150")!
+        }
+        #expect(h.string(#"count("Plane", "manufacturer == 'BOEING' AND seats > 150")"#) == String(byHand))
+        let biggest = try h.context.read { db in
+            try String.fetchAll(db, sql: "SELECT tailnum FROM Plane WHERE year IS NOT NULL ORDER BY seats DESC, year ASC, _pk ASC LIMIT 5")
+        }
+        h.run(#"""
+        local r = fetch{ "Plane", predicate = "year != nil", sort = { "-seats", "year" }, limit = 5 }
+        local got = {}
+        for i, p in ipairs(r) do got[i] = p.tailnum end
+        __tails = table.concat(got, ",")
+        """#)
+        #expect(h.string("__tails") == biggest.joined(separator: ","))
+    }
+}
