@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+#include <sys/time.h>
 
 static quarry_dispatcher swift_dispatcher = NULL;
 
@@ -46,6 +48,20 @@ static void *quarry_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     return block;
 }
 
+/* The position of the innermost Lua code that led here ("script.lua:3: "), skipping
+   C frames (a metamethod called from table.sort) and Quarry's own prelude. */
+static void push_position(lua_State *L) {
+    lua_Debug ar;
+    for (int level = 1; lua_getstack(L, level, &ar); level++) {
+        if (!lua_getinfo(L, "Sl", &ar)) break;
+        if (ar.currentline > 0 && strcmp(ar.source, "=(quarry prelude)") != 0) {
+            lua_pushfstring(L, "%s:%d: ", ar.short_src, ar.currentline);
+            return;
+        }
+    }
+    lua_pushliteral(L, "");
+}
+
 static int trampoline(lua_State *L) {
     quarry_heap *heap = heap_of(L);
     /* Room for what a Swift function pushes, reserved before Swift runs: growing the
@@ -53,10 +69,15 @@ static int trampoline(lua_State *L) {
     luaL_checkstack(L, 40, "quarry: no room on the Lua stack");
     int was_running_lua = heap->running_lua;
     heap->running_lua = 0;
+    /* No collection while Swift runs: a step could run a user __gc that re-enters
+       Swift, or allocate outside the memory cap. (-1 inside a finalizer: leave it.) */
+    int stopped_gc = lua_gc(L, LUA_GCISRUNNING) == 1;
+    if (stopped_gc) lua_gc(L, LUA_GCSTOP);
     int n = swift_dispatcher(L, lua_touserdata(L, lua_upvalueindex(1)));
+    if (stopped_gc) lua_gc(L, LUA_GCRESTART);
     heap->running_lua = was_running_lua;
     if (n == QUARRY_RAISE) {
-        luaL_where(L, 1);
+        push_position(L);
         lua_insert(L, -2);
         lua_concat(L, 2);
         return lua_error(L);
@@ -76,6 +97,7 @@ lua_State *quarry_newstate(size_t limit) {
     heap->limit = limit;
     lua_State *L = lua_newstate(quarry_alloc, heap);
     if (!L) { free(heap); return NULL; }
+    quarry_install_guard(L);
     return L;
 }
 
@@ -97,8 +119,9 @@ static int message_handler(lua_State *L) {
         lua_replace(L, 1);
         lua_settop(L, 1);
     }
+    lua_pushliteral(L, "quarry.traceback");
     luaL_traceback(L, L, NULL, 1);
-    lua_setfield(L, LUA_REGISTRYINDEX, "quarry.traceback");
+    lua_rawset(L, LUA_REGISTRYINDEX);  /* raw: the registry's metatable is not trusted */
     lua_settop(L, 1);
     return 1;
 }
@@ -117,38 +140,70 @@ int quarry_pcall(lua_State *L, int nargs, int nresults) {
 }
 
 const char *quarry_last_traceback(lua_State *L) {
-    lua_getfield(L, LUA_REGISTRYINDEX, "quarry.traceback");
-    const char *s = lua_tostring(L, -1);
+    lua_pushliteral(L, "quarry.traceback");
+    lua_rawget(L, LUA_REGISTRYINDEX);
+    const char *s = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
     lua_pop(L, 1);  /* the string stays alive in the registry */
     return s;
 }
 
-/* As lua.c: the signal handler only sets a hook; the hook raises inside Lua. */
-static lua_State *volatile interrupt_target = NULL;
+/* One permanent count hook, set before any coroutine exists so every thread inherits
+   it, checks two requests: an interrupt (SIGINT) and the deadline (--timeout). Once a
+   request is made it raises at every check until Swift clears it after the top-level
+   call returns, so a script that wraps its loop in pcall cannot swallow it. */
+static volatile sig_atomic_t interrupt_requested = 0;
 static volatile sig_atomic_t sigint_pending = 0;
+static volatile sig_atomic_t executing = 0;
 
-/* Unlike lua.c's, these hooks stay set once they fire: a script that wraps its loop in
-   pcall catches the first error, and the next instruction outside raises again, so
-   nothing can swallow an interrupt or a timeout. Swift clears them after the call. */
-static void stop_hook(lua_State *L, lua_Debug *ar) {
+static void guard_hook(lua_State *L, lua_Debug *ar) {
     (void)ar;
-    luaL_error(L, "interrupted!");
+    const char *reason = NULL;
+    if (interrupt_requested) reason = "interrupted!";
+    quarry_heap *heap = heap_of(L);
+    if (!reason && heap->deadline > 0 && monotonic_now() >= heap->deadline)
+        reason = "timeout: the script ran past its time limit";
+    if (!reason) return;
+    /* From now on check at every call, return and instruction of this thread, so the
+       code around a pcall that caught this cannot run on. */
+    lua_sethook(L, guard_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
+    luaL_where(L, 0);  /* in a hook, level 0 is the function that was running */
+    lua_pushstring(L, reason);
+    lua_concat(L, 2);
+    lua_error(L);
+}
+
+void quarry_install_guard(lua_State *L) {
+    lua_sethook(L, guard_hook, LUA_MASKCOUNT, 1000);
 }
 
 void quarry_interrupt(lua_State *L) {
-    lua_sethook(L, stop_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
+    (void)L;
+    interrupt_requested = 1;
+}
+
+/* A finalizer or message handler runs with hooks off and could spin past the deadline:
+   the hard stop ends the process two seconds after it. */
+static void hard_stop(int sig) {
+    (void)sig;
+    static const char message[] = "timeout: the script ran past its time limit (stopped)\n";
+    ssize_t ignored = write(2, message, sizeof message - 1);
+    (void)ignored;
+    _exit(1);
 }
 
 void quarry_clear_hooks(lua_State *L) {
+    interrupt_requested = 0;
     heap_of(L)->deadline = 0;
-    lua_sethook(L, NULL, 0, 0);
+    quarry_install_guard(L);
+    struct itimerval off;
+    memset(&off, 0, sizeof off);
+    setitimer(ITIMER_REAL, &off, NULL);
 }
 
 static void on_sigint(int sig) {
     (void)sig;
     sigint_pending = 1;
-    lua_State *L = interrupt_target;
-    if (L) quarry_interrupt(L);
+    if (executing) interrupt_requested = 1;
 }
 
 void quarry_catch_sigint(void) {
@@ -159,7 +214,7 @@ void quarry_catch_sigint(void) {
     sigaction(SIGINT, &action, NULL);   /* no SA_RESTART: a waiting select() returns */
 }
 
-void quarry_set_interrupt_target(lua_State *L) { interrupt_target = L; }
+void quarry_set_interrupt_target(lua_State *L) { executing = L != NULL; }
 
 int quarry_take_sigint(void) {
     int pending = sigint_pending;
@@ -167,24 +222,20 @@ int quarry_take_sigint(void) {
     return pending;
 }
 
-static void deadline_hook(lua_State *L, lua_Debug *ar) {
-    (void)ar;
-    quarry_heap *heap = heap_of(L);
-    if (heap->deadline > 0 && monotonic_now() >= heap->deadline) {
-        lua_sethook(L, deadline_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
-        luaL_error(L, "timeout: the script ran past its time limit");
-    }
-}
-
 void quarry_set_deadline(lua_State *L, double seconds) {
     quarry_heap *heap = heap_of(L);
+    struct itimerval timer;
+    memset(&timer, 0, sizeof timer);
     if (seconds > 0) {
         heap->deadline = monotonic_now() + seconds;
-        lua_sethook(L, deadline_hook, LUA_MASKCOUNT, 10000);
+        double grace = seconds + 2.0;
+        timer.it_value.tv_sec = (time_t)grace;
+        timer.it_value.tv_usec = (suseconds_t)((grace - (double)(time_t)grace) * 1e6);
+        signal(SIGALRM, hard_stop);
     } else {
         heap->deadline = 0;
-        lua_sethook(L, NULL, 0, 0);
     }
+    setitimer(ITIMER_REAL, &timer, NULL);
 }
 
 int quarry_loadfile(lua_State *L, const char *path) {

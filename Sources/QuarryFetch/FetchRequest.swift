@@ -88,7 +88,8 @@ struct CompiledRequest {
         var take = count
         if let limit { take = min(take ?? limit, max(0, limit - start)) }
         sql += " LIMIT ? OFFSET ?"
-        arguments += [.integer(Int64(take ?? -1)), .integer(Int64(offset + start))]
+        let (skip, overflow) = offset.addingReportingOverflow(start)
+        arguments += [.integer(Int64(take ?? -1)), .integer(overflow ? Int64.max : Int64(skip))]
         return SQLFragment(sql, arguments)
     }
 

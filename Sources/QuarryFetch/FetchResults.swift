@@ -73,7 +73,8 @@ public final class FetchResults {
 
     /// The object at a 0-based index, or nil past the end.
     public func object(at index: Int) throws -> ManagedObject? {
-        guard index >= 0 else { return nil }
+        // Past SQLite's reach (offset plus index beyond Int64) there is nothing.
+        guard index >= 0, index <= Int(Int32.max) * 1024 else { return nil }
         refreshIfStale()
         let size = max(1, request.batchSize)
         let number = index / size

@@ -100,7 +100,7 @@ extension QuarryRuntime {
     /// The table `quarry`, kept in the registry so a script reassigning the global
     /// cannot break the REPL.
     func pushQuarryTable() {
-        lua_getfield(state, quarry_registryindex(), "quarry.api")
+        pushRegistryField(state, "quarry.api")
     }
 
     func runPrelude() {
@@ -113,12 +113,12 @@ extension QuarryRuntime {
         if let failure = call(argumentCount: 1, resultCount: 1) {
             fatalError("Quarry's Lua prelude failed: \(failure.message)")
         }
-        lua_setfield(state, quarry_registryindex(), "quarry.helpers")
+        setRegistryField(state, "quarry.helpers")
     }
 
     /// Pushes a helper that the prelude defined in Lua (e.g. the `r:objects()` iterator maker).
     func pushHelper(_ name: String) {
-        lua_getfield(state, quarry_registryindex(), "quarry.helpers")
+        pushRegistryField(state, "quarry.helpers")
         LuaTable.field(state, -1, name)
         quarry_remove(state, -2)
     }
@@ -161,6 +161,17 @@ function quarry.show(...)
   io.write(table.concat(out, "\t"), "\n")
   io.flush()
 end
+-- entity "Item" { ... } as well as entity("Item", { ... }): the curried form is a Lua
+-- closure, so no Swift function is made per call.
+local define = quarry.entity
+local function entity(name, definition)
+  if definition == nil and type(name) == "string" then
+    return function(d) return define(name, d) end
+  end
+  return define(name, definition)
+end
+quarry.entity = entity
+rawset(_G, "entity", entity)
 local helpers = {}
 local objectAt = quarry.__objectat
 quarry.__objectat = nil

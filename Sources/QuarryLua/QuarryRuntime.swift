@@ -6,9 +6,17 @@ import QuarryStore
 
 /// One Lua state with Quarry's API installed over one object context.
 public final class QuarryRuntime {
-    public let state: OpaquePointer
+    /// The main thread; `state` is the thread of the call in progress (a coroutine's own),
+    /// which is where bound functions must push their results.
+    private let mainState: OpaquePointer
+    private var activeState: OpaquePointer?
+    public var state: OpaquePointer { activeState ?? mainState }
     public private(set) var context: ObjectContext
     private var functions: [LuaFunctionBox] = []
+    /// Shared with every bound function, so one called by a user `__gc` while the state
+    /// closes can refuse instead of touching a runtime that is going away.
+    private let lifetime = Lifetime()
+    private final class Lifetime { var closing = false }
     /// One handle per entity name, kept so the same name is the same Lua value.
     var entityHandles: [String: EntityHandle] = [:]
     /// "Entity.key" for each section key whose sort Quarry had to complete (said once).
@@ -18,23 +26,24 @@ public final class QuarryRuntime {
     /// standard libraries and Quarry's functions, as globals and in the table `quarry`.
     public init(context: ObjectContext, memoryLimit: Int = 0) throws {
         guard let state = quarry_newstate(memoryLimit) else { throw LuaError("cannot create a Lua state") }
-        self.state = state
+        self.mainState = state
         self.context = context
         quarry_set_dispatcher(swiftDispatcher)
         luaL_openlibs(state)
         installUserdataSupport(state) { kind in self.installMetamethods(kind) }
         lua_createtable(state, 0, 32)
         lua_pushvalue(state, -1)
-        lua_setfield(state, quarry_registryindex(), "quarry.api")
+        setRegistryField(state, "quarry.api")
         lua_setglobal(state, "quarry")
         installGlobals()
         bindEntityGlobals()
     }
 
     deinit {
-        // Closing runs every pending __gc, which calls back into Swift: the function
-        // boxes must outlive it.
-        quarry_close(state)
+        // Closing runs every pending __gc, which may call bound functions: they see
+        // `closing` and refuse, and the function boxes outlive the close.
+        lifetime.closing = true
+        quarry_close(mainState)
     }
 
     /// Replaces the store (`.open`); objects of the old one stay readable but detached.
@@ -47,7 +56,14 @@ public final class QuarryRuntime {
 
     /// Pushes a Lua function that runs `body`.
     func pushFunction(_ name: String, _ body: @escaping LuaFunctionBody) {
-        let box = LuaFunctionBox(name: name, body: body)
+        let lifetime = self.lifetime
+        let box = LuaFunctionBox(name: name) { [unowned self] call in
+            if lifetime.closing { throw LuaError("quarry is closing; '\(name)' cannot run now") }
+            let outer = self.activeState
+            self.activeState = call.state
+            defer { self.activeState = outer }
+            return try body(call)
+        }
         functions.append(box)
         quarry_push_swift_function(state, Unmanaged.passUnretained(box).toOpaque())
     }
@@ -77,12 +93,12 @@ public final class QuarryRuntime {
             pushFunction(name, body)
             LuaTable.setField(state, -2, name)
         }
-        lua_setfield(state, quarry_registryindex(), "quarry.methods." + kind.rawValue)
+        setRegistryField(state, "quarry.methods." + kind.rawValue)
     }
 
     /// Pushes the method `name` of `kind`; returns false (pushing nothing) when there is none.
     func pushMethod(_ kind: UserdataKind, _ name: String) -> Bool {
-        lua_getfield(state, quarry_registryindex(), "quarry.methods." + kind.rawValue)
+        pushRegistryField(state, "quarry.methods." + kind.rawValue)
         if LuaTable.field(state, -1, name) == LUA_TNIL {
             quarry_pop(state, 2)
             return false
@@ -107,7 +123,7 @@ public final class QuarryRuntime {
         }
         if kind.holdsSwiftObject {
             pushFunction("__gc") { call in
-                releaseSwiftObject(call.state, 1)
+                releaseSwiftObject(call.state, 1, kind: kind)
                 return 0
             }
             LuaTable.setField(state, -2, "__gc")

@@ -39,6 +39,24 @@ _G.load = function(chunk, name, mode, env)
   return load(chunk, name, "t", env)
 end
 quarry.load = _G.load
--- debug.getupvalue and friends would reach the functions replaced above.
-debug = { traceback = debug.traceback }
+-- Binary chunks can crash the VM, so every way in takes text only.
+local loadfile = loadfile
+_G.loadfile = function(path, mode, env) return loadfile(path, "t", env) end
+_G.dofile = function(path)
+  local chunk, message = loadfile(path, "t")
+  if not chunk then error(message, 2) end
+  return chunk()
+end
+package.searchers[2] = function(name)
+  local path, message = package.searchpath(name, package.path)
+  if not path then return "\n\t" .. message end
+  local chunk, err = loadfile(path, "t")
+  if not chunk then error(err, 2) end
+  return chunk, path
+end
+-- debug.getupvalue and friends would reach the functions replaced above, through the
+-- global and through require("debug") alike.
+local restricted = { traceback = debug.traceback }
+debug = restricted
+package.loaded.debug = restricted
 """#

@@ -55,9 +55,9 @@ struct Options: ParsableCommand {
 
     func validate() throws {
         if positionals.count > 2 { throw ValidationError("too many arguments: '\(positionals[2])'") }
-        if let timeout, timeout <= 0 { throw ValidationError("--timeout takes a number of seconds above 0") }
+        if let timeout, !(timeout > 0 && timeout < 1e9) { throw ValidationError("--timeout takes a number of seconds above 0") }
         if let memory, Options.bytes(memory) == nil {
-            throw ValidationError("--memory takes a size such as 512M or 2G, got '\(memory)'")
+            throw ValidationError("--memory takes a size of at least 1M, such as 512M or 2G, got '\(memory)'")
         }
     }
 
@@ -68,8 +68,11 @@ struct Options: ParsableCommand {
         if digits.hasSuffix("B") { digits.removeLast() }
         var scale = 1
         if let last = digits.last, let unit = units[last] { scale = unit; digits.removeLast() }
-        guard let n = Double(digits), n > 0 else { return nil }
-        return Int(n * Double(scale))
+        guard let n = Double(digits), n.isFinite, n > 0 else { return nil }
+        let bytes = n * Double(scale)
+        // Below a megabyte Lua cannot even load its libraries.
+        guard bytes >= Double(1 << 20), bytes < 1e15 else { return nil }
+        return Int(bytes)
     }
 }
 

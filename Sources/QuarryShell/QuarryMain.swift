@@ -50,16 +50,15 @@ public enum QuarryMain {
         for chunk in options.chunks {
             guard batch.runChunk(chunk) else { return Status.failure.rawValue }
         }
-        if let script = invocation.script {
+        var script = invocation.script
+        let ranSomething = script != nil || !options.chunks.isEmpty
+        // As `lua`: with no script and standard input not a terminal, run it as one.
+        if !ranSomething, !options.interactive, isatty(STDIN_FILENO) == 0 { script = "-" }
+        if let script {
             guard batch.runScript(script, arguments: invocation.scriptArguments) else { return Status.failure.rawValue }
         }
         quarry_clear_hooks(runtime.state)
-        let ranSomething = invocation.script != nil || !options.chunks.isEmpty
-        if options.interactive || !ranSomething {
-            if !ranSomething, isatty(STDIN_FILENO) == 0 {
-                // As `lua`: with no script and standard input not a terminal, run it as one.
-                return batch.runScript("-", arguments: []) ? Status.success.rawValue : Status.failure.rawValue
-            }
+        if options.interactive || (!ranSomething && script == nil) {
             REPL(runtime: runtime).run()
         }
         return Status.success.rawValue

@@ -4,10 +4,11 @@ public func quoteIdentifier(_ name: String) -> String {
 }
 
 extension EntityDescription {
-    /// The key column then every attribute column, as `object(for:row:)` reads them.
+    /// The key column, every attribute column, then each to-one relationship's key
+    /// column, as `object(for:row:)` reads them.
     public func selectionSQL(qualifier: String? = nil) -> String {
         let prefix = qualifier.map { quoteIdentifier($0) + "." } ?? ""
-        return ([primaryKey] + attributeNames).map { prefix + quoteIdentifier($0) }.joined(separator: ", ")
+        return ([primaryKey] + attributeNames + toOneRelationships.map(\.name)).map { prefix + quoteIdentifier($0) }.joined(separator: ", ")
     }
 }
 

@@ -50,8 +50,10 @@ import Testing
     @Test func memorySizes() {
         #expect(Options.bytes("512M") == 512 << 20)
         #expect(Options.bytes("2G") == 2 << 30)
-        #expect(Options.bytes("100k") == 100 << 10)
-        #expect(Options.bytes("1000") == 1000)
+        #expect(Options.bytes("1024k") == 1 << 20)
+        #expect(Options.bytes("1M") == 1 << 20)
+        #expect(Options.bytes("100k") == nil, "below the megabyte Lua needs to start")
+        #expect(Options.bytes("inf") == nil)
         #expect(Options.bytes("-1M") == nil)
         #expect(Options.bytes("M") == nil)
     }

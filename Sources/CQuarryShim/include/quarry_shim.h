@@ -44,19 +44,21 @@ int quarry_pcall(lua_State *L, int nargs, int nresults);
 /// The traceback recorded by the last failed quarry_pcall (may be NULL).
 const char *quarry_last_traceback(lua_State *L);
 
-/// Makes the state raise "interrupted!" at its next instruction, and at every one after
-/// until quarry_clear_hooks; safe in a signal handler.
+/// Makes running Lua code (any coroutine) raise "interrupted!" at its next check, and at
+/// every check after until quarry_clear_hooks; safe in a signal handler.
 void quarry_interrupt(lua_State *L);
-/// Removes the interrupt and deadline hooks (after the interrupted call has returned).
+/// Clears the interrupt and the deadline (after the top-level call has returned).
 void quarry_clear_hooks(lua_State *L);
-/// Installs the SIGINT handler: it records the signal and interrupts the target state.
+/// Installs the permanent hook that checks for interrupts and the deadline.
+void quarry_install_guard(lua_State *L);
+/// Installs the SIGINT handler: it records the signal, and interrupts Lua while it runs.
 void quarry_catch_sigint(void);
-/// The state a SIGINT interrupts (NULL while nothing runs, e.g. at the REPL prompt).
+/// Marks Lua as running (non-NULL) or idle (NULL, e.g. at the REPL prompt) for SIGINT.
 void quarry_set_interrupt_target(lua_State *L);
 /// Whether SIGINT arrived since the last call; clears the record.
 int quarry_take_sigint(void);
-/// Installs a watchdog that raises "timeout: ..." once `seconds` have passed, and keeps
-/// raising until quarry_clear_hooks (0: none).
+/// Sets the deadline: Lua code raises "timeout: ..." once `seconds` have passed, until
+/// quarry_clear_hooks; two seconds later a hard stop ends the process (0: none).
 void quarry_set_deadline(lua_State *L, double seconds);
 
 /// Loads a file as `lua` does: a leading '#' line (shebang) is skipped.

@@ -189,7 +189,12 @@ extension QuarryRuntime {
         quarry_pop(s, 1)
         let arguments = try argumentField(s, index, "args")
         var variables: [String: PredicateArgument] = [:]
-        if LuaTable.field(s, index, "vars") == LUA_TTABLE {
+        let varsType = LuaTable.field(s, index, "vars")
+        if varsType != LUA_TNIL, varsType != LUA_TTABLE {
+            quarry_pop(s, 1)
+            throw LuaError("fetch: vars must be a table such as { NAME = value }")
+        }
+        if varsType == LUA_TTABLE {
             let table = lua_gettop(s)
             for key in LuaTable.stringKeys(s, table).keys {
                 LuaTable.field(s, table, key)

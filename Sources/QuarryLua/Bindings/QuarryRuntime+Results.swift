@@ -50,7 +50,17 @@ extension QuarryRuntime {
         case "sort":
             lua_createtable(call.state, Int32(request.sortDescriptors.count), 0)
             for (i, sort) in request.sortDescriptors.enumerated() {
-                pushString(call.state, (sort.ascending ? "" : "-") + sort.key)
+                if sort.comparison == .binary {
+                    pushString(call.state, (sort.ascending ? "" : "-") + sort.key)
+                } else {
+                    lua_createtable(call.state, 1, 2)
+                    pushString(call.state, sort.key)
+                    lua_rawseti(call.state, -2, 1)
+                    lua_pushboolean(call.state, sort.ascending ? 1 : 0)
+                    LuaTable.setField(call.state, -2, "ascending")
+                    pushString(call.state, sort.comparison.rawValue)
+                    LuaTable.setField(call.state, -2, "compare")
+                }
                 lua_rawseti(call.state, -2, lua_Integer(i + 1))
             }
             return 1

@@ -42,15 +42,9 @@ extension QuarryRuntime {
     }
 
     func installSchemaFunctions() {
+        // The prelude wraps this in Lua so that `entity "Item" { ... }` also works.
         defineGlobal("entity") { [unowned self] call in
             let name = try call.string(1)
-            if call.isNoneOrNil(2) {
-                // entity "Item" { ... }: return the function that takes the definition.
-                self.pushFunction("entity") { [unowned self] inner in
-                    try self.defineEntity(name, inner, definitionAt: 1)
-                }
-                return 1
-            }
             return try self.defineEntity(name, call, definitionAt: 2)
         }
         defineGlobal("entities") { [unowned self] call in

@@ -14,8 +14,11 @@ extension QuarryRuntime {
                 }
                 pushDate(call.state, seconds)
             case LUA_TNUMBER:
-                var isNumber: Int32 = 0
-                pushDate(call.state, quarry_tonumber(call.state, 1, &isNumber))
+                let seconds = quarry_tonumber(call.state, 1, nil)
+                guard Value.dateRange.contains(seconds) else {
+                    throw call.argumentError(1, "\(seconds) seconds is outside the years 0001 to 9999")
+                }
+                pushDate(call.state, seconds)
             default:
                 guard let seconds = dateValue(call.state, 1) else { throw call.typeError(1, expected: "ISO 8601 string or number") }
                 pushDate(call.state, seconds)
@@ -39,6 +42,11 @@ extension QuarryRuntime {
             guard call.type(i) == LUA_TNUMBER else { return nil }
             return quarry_tonumber(call.state, i, nil)
         }
+        func date(_ call: LuaCall, _ seconds: Double) throws -> Int32 {
+            guard Value.dateRange.contains(seconds) else { throw LuaError("date arithmetic left the years 0001 to 9999") }
+            pushDate(call.state, seconds)
+            return 1
+        }
         func compare(_ call: LuaCall, _ op: (Double, Double) -> Bool) throws -> Int32 {
             guard let a = operand(call, 1), let b = operand(call, 2) else {
                 throw LuaError("attempt to compare \(call.typeName(1)) with \(call.typeName(2))")
@@ -52,12 +60,12 @@ extension QuarryRuntime {
             ("__le", { call in try compare(call, <=) }),
             ("__sub", { call in
                 if let a = operand(call, 1), let b = operand(call, 2) { lua_pushnumber(call.state, a - b); return 1 }
-                if let a = operand(call, 1), let b = number(call, 2) { pushDate(call.state, a - b); return 1 }
+                if let a = operand(call, 1), let b = number(call, 2) { return try date(call, a - b) }
                 throw LuaError("attempt to subtract \(call.typeName(2)) from \(call.typeName(1)) (a date minus a date gives seconds; a date minus seconds gives a date)")
             }),
             ("__add", { call in
-                if let a = operand(call, 1), let b = number(call, 2) { pushDate(call.state, a + b); return 1 }
-                if let a = number(call, 1), let b = operand(call, 2) { pushDate(call.state, a + b); return 1 }
+                if let a = operand(call, 1), let b = number(call, 2) { return try date(call, a + b) }
+                if let a = number(call, 1), let b = operand(call, 2) { return try date(call, a + b) }
                 throw LuaError("attempt to add \(call.typeName(1)) and \(call.typeName(2)) (add seconds to a date)")
             }),
             ("__concat", { call in

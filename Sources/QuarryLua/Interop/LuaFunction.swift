@@ -35,11 +35,11 @@ let swiftDispatcher: quarry_dispatcher = { state, context in
         return try box.body(call)
     } catch let error as LuaError {
         lua_settop(state, 0)
-        pushString(state, error.message)
+        pushString(state, oneLine(error.message))
         return error.addsPosition ? Int32(QUARRY_RAISE) : Int32(QUARRY_RERAISE)
     } catch {
         lua_settop(state, 0)
-        pushString(state, String(describing: error))
+        pushString(state, oneLine(String(describing: error)))
         return Int32(QUARRY_RAISE)
     }
 }
@@ -51,4 +51,20 @@ func pushString(_ state: OpaquePointer, _ text: String) {
             _ = lua_pushlstring(state, chars.baseAddress, chars.count)
         }
     }
+}
+
+/// Messages are one line: control characters from names or values are escaped.
+func oneLine(_ message: String) -> String {
+    guard message.unicodeScalars.contains(where: { $0.value < 0x20 }) else { return message }
+    var out = ""
+    for scalar in message.unicodeScalars {
+        switch scalar {
+        case "\n": out += "\\n"
+        case "\r": out += "\\r"
+        case "\t": out += "\\t"
+        default:
+            if scalar.value < 0x20 { out += "\\" + String(scalar.value) } else { out.unicodeScalars.append(scalar) }
+        }
+    }
+    return out
 }

@@ -57,3 +57,17 @@ enum LuaTable {
         return result
     }
 }
+
+/// Registry access is raw: a script with the debug library could give the registry a
+/// metatable whose handlers raise, and these run in Swift outside any protected call.
+func pushRegistryField(_ state: OpaquePointer, _ key: String) {
+    pushString(state, key)
+    lua_rawget(state, quarry_registryindex())
+}
+
+/// Pops the value on top into the registry under `key`.
+func setRegistryField(_ state: OpaquePointer, _ key: String) {
+    pushString(state, key)
+    quarry_insert(state, -2)
+    lua_rawset(state, quarry_registryindex())
+}

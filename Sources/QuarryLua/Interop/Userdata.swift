@@ -23,7 +23,7 @@ func installUserdataSupport(_ state: OpaquePointer, configure: (UserdataKind) ->
     pushString(state, "v")
     lua_setfield(state, -2, "__mode")
     lua_setmetatable(state, -2)
-    lua_setfield(state, quarry_registryindex(), identityKey)
+    setRegistryField(state, identityKey)
     for kind in UserdataKind.allCases {
         lua_createtable(state, 0, 8)
         pushString(state, kind.rawValue)
@@ -32,7 +32,7 @@ func installUserdataSupport(_ state: OpaquePointer, configure: (UserdataKind) ->
         pushString(state, "quarry " + kind.rawValue)
         lua_setfield(state, -2, "__metatable")
         configure(kind)
-        lua_setfield(state, quarry_registryindex(), kind.metatableKey)
+        setRegistryField(state, kind.metatableKey)
     }
 }
 
@@ -49,15 +49,15 @@ func userdataKind(_ state: OpaquePointer, _ index: Int32) -> String? {
 /// Pushes the userdata for `object`, reusing the one Lua already has.
 func pushSwiftObject(_ state: OpaquePointer, _ object: AnyObject, kind: UserdataKind) {
     let key = Unmanaged.passUnretained(object).toOpaque()
-    lua_getfield(state, quarry_registryindex(), identityKey)
+    pushRegistryField(state, identityKey)
     if lua_rawgetp(state, -1, key) == LUA_TUSERDATA {
         quarry_remove(state, -2)
         return
     }
     quarry_pop(state, 1)
-    let block = lua_newuserdatauv(state, MemoryLayout<UnsafeMutableRawPointer>.size, 0)!
-    block.storeBytes(of: Unmanaged.passRetained(object).toOpaque(), as: UnsafeMutableRawPointer?.self)
-    lua_getfield(state, quarry_registryindex(), kind.metatableKey)
+    let block = lua_newuserdatauv(state, Block.size, 0)!
+    Block.write(block, kind: kind, payload: UInt(bitPattern: Unmanaged.passRetained(object).toOpaque()))
+    pushRegistryField(state, kind.metatableKey)
     lua_setmetatable(state, -2)
     lua_pushvalue(state, -1)
     lua_rawsetp(state, -3, key)
@@ -66,28 +66,46 @@ func pushSwiftObject(_ state: OpaquePointer, _ object: AnyObject, kind: Userdata
 
 /// The Swift object held by the userdata at `index` when it is of `kind`.
 func swiftObject<T: AnyObject>(_ state: OpaquePointer, _ index: Int32, kind: UserdataKind, as type: T.Type) -> T? {
-    guard userdataKind(state, index) == kind.rawValue, let block = lua_touserdata(state, index),
-          let pointer = block.load(as: UnsafeMutableRawPointer?.self) else { return nil }
+    guard let payload = Block.payload(state, index, kind: kind), let pointer = UnsafeMutableRawPointer(bitPattern: payload) else { return nil }
     return Unmanaged<AnyObject>.fromOpaque(pointer).takeUnretainedValue() as? T
 }
 
 /// `__gc`: releases the Swift object and clears the pointer, so a resurrected userdata
 /// reads as gone instead of dangling.
-func releaseSwiftObject(_ state: OpaquePointer, _ index: Int32) {
-    guard let block = lua_touserdata(state, index),
-          let pointer = block.load(as: UnsafeMutableRawPointer?.self) else { return }
-    block.storeBytes(of: nil, as: UnsafeMutableRawPointer?.self)
+func releaseSwiftObject(_ state: OpaquePointer, _ index: Int32, kind: UserdataKind) {
+    guard let payload = Block.payload(state, index, kind: kind), let pointer = UnsafeMutableRawPointer(bitPattern: payload),
+          let block = lua_touserdata(state, index) else { return }
+    Block.write(block, kind: kind, payload: 0)
     Unmanaged<AnyObject>.fromOpaque(pointer).release()
 }
 
+/// The bytes of a Quarry userdata: a cookie naming its kind, then the payload (a
+/// retained pointer, or a date's seconds). The cookie and the size are checked before a
+/// payload is believed, so a script that moves a metatable onto another userdata (with
+/// the debug library) gets an error, not a wild pointer.
+private enum Block {
+    static let size = 2 * MemoryLayout<UInt>.size
+    static func cookie(_ kind: UserdataKind) -> UInt { 0x5155_4152_5259_0000 | UInt(UserdataKind.allCases.firstIndex(of: kind)!) }
+
+    static func write(_ block: UnsafeMutableRawPointer, kind: UserdataKind, payload: UInt) {
+        block.storeBytes(of: cookie(kind), as: UInt.self)
+        block.storeBytes(of: payload, toByteOffset: MemoryLayout<UInt>.size, as: UInt.self)
+    }
+
+    static func payload(_ state: OpaquePointer, _ index: Int32, kind: UserdataKind) -> UInt? {
+        guard userdataKind(state, index) == kind.rawValue, lua_rawlen(state, index) == size,
+              let block = lua_touserdata(state, index), block.load(as: UInt.self) == cookie(kind) else { return nil }
+        return block.load(fromByteOffset: MemoryLayout<UInt>.size, as: UInt.self)
+    }
+}
+
 func pushDate(_ state: OpaquePointer, _ seconds: Double) {
-    let block = lua_newuserdatauv(state, MemoryLayout<Double>.size, 0)!
-    block.storeBytes(of: seconds, as: Double.self)
-    lua_getfield(state, quarry_registryindex(), UserdataKind.date.metatableKey)
+    let block = lua_newuserdatauv(state, Block.size, 0)!
+    Block.write(block, kind: .date, payload: UInt(seconds.bitPattern))
+    pushRegistryField(state, UserdataKind.date.metatableKey)
     lua_setmetatable(state, -2)
 }
 
 func dateValue(_ state: OpaquePointer, _ index: Int32) -> Double? {
-    guard userdataKind(state, index) == UserdataKind.date.rawValue, let block = lua_touserdata(state, index) else { return nil }
-    return block.load(as: Double.self)
+    Block.payload(state, index, kind: .date).map { Double(bitPattern: UInt64($0)) }
 }

@@ -37,6 +37,9 @@ public struct PredicateParser {
     private var position = 0
     private var arguments: PredicateArguments
     private var nextArgument = 0
+    /// Nesting of parentheses and NOTs, bounded so hostile input cannot exhaust the stack.
+    private var depth = 0
+    static let maximumDepth = 256
 
     public static func parse(_ format: String, arguments: PredicateArguments = PredicateArguments()) throws -> Predicate {
         var parser = PredicateParser(arguments: arguments)
@@ -74,6 +77,11 @@ public struct PredicateParser {
     }
 
     private mutating func parseNot() throws -> Predicate {
+        depth += 1
+        defer { depth -= 1 }
+        if depth > Self.maximumDepth {
+            throw PredicateError("the predicate nests more than \(Self.maximumDepth) levels deep", column: current.column)
+        }
         if isWord("NOT") || isSymbol("!") { advance(); return .not(try parseNot()) }
         return try parsePrimary()
     }

@@ -26,7 +26,9 @@ extension ObjectContext {
     }
 
     /// Creates the entity, or migrates the existing one in place to this definition, in
-    /// one transaction. Refuses changes that would lose data, and while changes are pending.
+    /// one transaction. An attribute left out is dropped with its column, as a Core Data
+    /// lightweight migration drops it; a type change, or a new required attribute that
+    /// existing rows cannot fill, is refused, as is any change while changes are pending.
     @discardableResult
     public func define(_ entity: EntityDescription) throws -> EntityDescription {
         try validate(entity)
@@ -72,8 +74,13 @@ extension ObjectContext {
         guard !entity.name.isEmpty, !entity.name.hasPrefix("quarry_"), !entity.name.hasPrefix("sqlite_") else {
             throw StoreError.invalidSchema(entity: entity.name, reason: "the name is reserved or empty")
         }
+        var seen: Set<String> = []
+        for name in entity.keyNames where !seen.insert(name.lowercased()).inserted {
+            // SQLite's column names ignore case.
+            throw StoreError.invalidSchema(entity: entity.name, reason: "'\(name)' differs from another key only in case")
+        }
         for attribute in entity.attributes {
-            if attribute.name == entity.primaryKey || attribute.name.isEmpty {
+            if attribute.name.lowercased() == entity.primaryKey.lowercased() || attribute.name.isEmpty {
                 throw StoreError.invalidSchema(entity: entity.name, reason: "'\(attribute.name)' cannot be an attribute name")
             }
             if let value = attribute.defaultValue, case .failure = attribute.type.coerce(value) {

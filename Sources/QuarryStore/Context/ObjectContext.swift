@@ -15,6 +15,7 @@ public final class ObjectContext {
     private struct RowKey: Hashable { let entity: String; let primaryKey: Int64 }
     private final class WeakObject { weak var object: ManagedObject?; init(_ o: ManagedObject) { object = o } }
     private var registered: [RowKey: WeakObject] = [:]
+    private var registrationsAfterSweep = 1024
 
     /// Pending changes, in the order they were made. The context holds these objects
     /// strongly; everything else is held only by whoever uses it.
@@ -117,9 +118,15 @@ public final class ObjectContext {
         for (index, attribute) in entity.attributes.enumerated() {
             committed[attribute.name] = attribute.type.decode(Value(row[index + 1] as DatabaseValue))
         }
+        for (i, relationship) in entity.toOneRelationships.enumerated() {
+            committed[relationship.name] = Value(row[1 + entity.attributes.count + i] as DatabaseValue)
+        }
         let object = ManagedObject(entity: entity, primaryKey: primaryKey, temporaryNumber: 0,
                                    committed: committed, context: self)
         registered[key] = WeakObject(object)
+        // Entries of objects no longer in use are swept once the map doubles, so a long
+        // read-only session does not keep one per row it ever read.
+        if registered.count > registrationsAfterSweep * 2 { pruneRegistrations() }
         return object
     }
 
@@ -141,6 +148,7 @@ public final class ObjectContext {
     /// Forgets registrations whose objects are gone, so the map does not grow without end.
     func pruneRegistrations() {
         registered = registered.filter { $0.value.object != nil }
+        registrationsAfterSweep = max(1024, registered.count)
     }
 
     /// Runs a read against the store, turning SQLite's errors into store errors.

@@ -47,7 +47,7 @@ public enum AttributeType: String, Codable, CaseIterable, Sendable {
         case (.double, .real), (.decimal, .real): return .success(value)
         case (.double, .integer(let i)), (.decimal, .integer(let i)): return .success(.real(Double(i)))
         case (.bool, .bool): return .success(value)
-        case (.date, .date): return .success(value)
+        case (.date, .date(let d)): return Value.dateRange.contains(d) ? .success(value) : fail
         case (.date, .text(let s)):
             guard let seconds = Value.parseISO8601(s) else { return fail }
             return .success(.date(seconds))

@@ -26,13 +26,26 @@ public struct EntityDescription: Codable, Equatable, Sendable {
     public private(set) var attributes: [AttributeDescription]
     /// The column that identifies a row.
     public var primaryKey: String
+    public var relationships: [RelationshipDescription]
 
     public static let defaultPrimaryKey = "_pk"
 
-    public init(name: String, attributes: [AttributeDescription], primaryKey: String = EntityDescription.defaultPrimaryKey) {
+    public init(name: String, attributes: [AttributeDescription], relationships: [RelationshipDescription] = [],
+                primaryKey: String = EntityDescription.defaultPrimaryKey) {
         self.name = name
         self.attributes = attributes
+        self.relationships = relationships
         self.primaryKey = primaryKey
+    }
+
+    private enum CodingKeys: String, CodingKey { case name, attributes, primaryKey, relationships }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        name = try c.decode(String.self, forKey: .name)
+        attributes = try c.decode([AttributeDescription].self, forKey: .attributes)
+        primaryKey = try c.decode(String.self, forKey: .primaryKey)
+        relationships = try c.decodeIfPresent([RelationshipDescription].self, forKey: .relationships) ?? []
     }
 
     public func attribute(named name: String) -> AttributeDescription? {
@@ -43,7 +56,7 @@ public struct EntityDescription: Codable, Equatable, Sendable {
 
     /// The error for a key this entity does not have, with the closest name as a hint.
     public func unknownKey(_ key: String) -> StoreError {
-        .unknownKey(entity: name, key: key, suggestion: closestMatch(to: key, in: attributeNames))
+        .unknownKey(entity: name, key: key, suggestion: closestMatch(to: key, in: keyNames))
     }
 }
 

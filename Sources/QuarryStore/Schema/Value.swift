@@ -63,7 +63,11 @@ public enum Value: Hashable, Sendable {
         return iso8601(seconds, digits: 9)
     }
 
+    /// The dates Quarry can write: years 0001 to 9999, as ISO 8601 allows.
+    public static let dateRange: ClosedRange<Double> = -62_135_596_800 ... 253_402_300_799.999
+
     private static func iso8601(_ seconds: Double, digits: Int) -> String {
+        guard dateRange.contains(seconds) else { return seconds.isNaN ? "invalid date" : "date out of range" }
         // The fraction is rounded first, so 59.9996 s carries into the next minute.
         let scale = pow(10, Double(digits))
         let scaled = (seconds * scale).rounded()

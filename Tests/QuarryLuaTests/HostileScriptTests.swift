@@ -1,0 +1,91 @@
+import QuarryLua
+import Testing
+
+/// Scripts that try to break the border between Lua and Swift; each case was once a
+/// crash or a wrong answer.
+@Suite struct HostileScriptTests {
+    @Test func boundFunctionsAnswerOnTheCallingCoroutine() throws {
+        let h = try Harness()
+        h.run(#"""
+        entity "Item" { n = "int64" }; Item:new{ n = 1 }; save()
+        local count, kind = coroutine.wrap(function() local r = fetch("Item") return #r, typeof(r) end)()
+        assert(count == 1 and kind == "results", tostring(count) .. " " .. tostring(kind))
+        coroutine.wrap(function() for i = 1, 20000 do fetch("Item") end end)()
+        """#)
+        #expect(h.stackTop == 0)
+    }
+
+    @Test func aFinalizerCallingQuarryWhileTheStateClosesIsRefused() throws {
+        do {
+            let h = try Harness()
+            h.run("keep = setmetatable({}, { __gc = function() haschanges() end })")
+        }
+        // Reaching here without a trap is the test: the runtime closed cleanly.
+        #expect(Bool(true))
+    }
+
+    @Test func aMetatableMovedOntoAnotherUserdataIsNotTrusted() throws {
+        let h = try Harness()
+        h.run(#"entity "Item" { n = "int64" }"#)
+        let message = h.error("local d = date(1); debug.setmetatable(d, debug.getmetatable(Item)); return d.name")
+        #expect(message.contains("an entity expected"))
+        // Quarry's __gc on a foreign userdata releases nothing.
+        h.run("local f = debug.getmetatable(Item).__gc; f(io.stdout); f(date(0)); io.stdout:write('')")
+    }
+
+    @Test func theSandboxCannotBeLeftThroughRequireOrBinaryChunks() throws {
+        let h = try Harness()
+        h.runtime.enterSandbox()
+        h.run(#"assert(require("debug").getupvalue == nil and package.loaded.debug.getupvalue == nil)"#)
+        h.run(#"assert(load(string.dump(function() end)) == nil)"#)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-hostile-\(getpid()).luac").path
+        FileManager.default.createFile(atPath: path, contents: Data([0x1B, 0x4C, 0x75, 0x61, 0x54, 0x00]))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        h.run(#"assert(loadfile("\#(path)") == nil)"#)
+        #expect(h.error(#"dofile("\#(path)")"#).contains("attempt to load a binary chunk"))
+    }
+
+    @Test func datesOutsideTheYearsZeroOneToNineNineNineNineAreErrors() throws {
+        let h = try Harness()
+        #expect(h.error("date(0/0)").contains("outside the years 0001 to 9999"))
+        #expect(h.error("date(1e300)").contains("outside the years 0001 to 9999"))
+        #expect(h.error("return date(1) + 1e308") == "t:1: date arithmetic left the years 0001 to 9999")
+        #expect(h.string(#"date("9999-12-31T23:59:59Z")"#) == "9999-12-31T23:59:59Z")
+    }
+
+    @Test func deeplyNestedPredicatesAreAnErrorNotACrash() throws {
+        let h = try Harness()
+        h.run(#"entity "Item" { n = "int64" }"#)
+        #expect(h.error("count('Item', ('('):rep(10000) .. 'n > 1' .. (')'):rep(10000))").contains("nests more than 256 levels"))
+        #expect(h.error("count('Item', ('NOT '):rep(100000) .. 'n > 1')").contains("nests more than 256 levels"))
+        #expect(h.string("count('Item', ('('):rep(100) .. 'n > 1' .. (')'):rep(100))") == "0")
+    }
+
+    @Test func hugeIndexesAndOffsetsAreEmptyNotATrap() throws {
+        let h = try Harness()
+        h.run(#"entity "Item" { n = "int64" }; Item:new{ n = 1 }; save()"#)
+        h.run("assert(fetch{ 'Item', offset = 1000 }[math.maxinteger] == nil)")
+        h.run("assert(fetch{ 'Item', offset = math.maxinteger }[1] == nil)")
+    }
+
+    @Test func messagesStayOnOneLine() throws {
+        let h = try Harness()
+        h.run(#"entity "Item" { n = "int64?" }"#)
+        let message = h.error(#"Item:new{ n = "a\nb" }"#)
+        #expect(!message.contains("\n") && message.contains(#"a\nb"#))
+    }
+
+    @Test func finalizersCannotRunInsideSwift() throws {
+        let h = try Harness(memoryLimit: 64 << 20)
+        // A finalizer that allocates a lot would have escaped the cap if it ran while a
+        // bound function allocated; now it runs under Lua's own accounting.
+        h.run(#"""
+        setmetatable({}, { __gc = function() local t = {} for i = 1, 2e7 do t[i] = i end filled = #t end })
+        for i = 1, 200000 do now() end
+        collectgarbage()
+        assert(filled == nil, "the finalizer escaped the memory cap")
+        """#)
+    }
+}
+
+import Foundation
