@@ -13,11 +13,4 @@ extension ObjectContext {
         try FetchResults(request, context: self).count()
     }
 
-    /// The object with this primary key, registered once like any fetched object.
-    public func object(entityName: String, primaryKey: Int64) throws -> ManagedObject? {
-        let entity = try entity(named: entityName)
-        let sql = "SELECT \(entity.selectionSQL()) FROM \(quoteIdentifier(entity.name)) WHERE \(quoteIdentifier(entity.primaryKey)) = ?"
-        guard let row = try read({ db in try Row.fetchOne(db, sql: sql, arguments: [primaryKey]) }) else { return nil }
-        return object(for: entity, row: row)
-    }
 }

@@ -116,6 +116,7 @@ public final class QuarryRuntime {
         case .date: metamethods = dateMetamethods()
         case .predicate: metamethods = predicateMetamethods()
         case .section: metamethods = sectionMetamethods()
+        case .set: metamethods = setMetamethods()
         }
         for (name, body) in metamethods {
             pushFunction(name, body)
@@ -136,6 +137,7 @@ public final class QuarryRuntime {
         installContextFunctions()
         installValueFunctions()
         installObjectFunctions()
+        installSetMethods()
         installPredicateFunctions()
         installDataFunctions()
         runPrelude()

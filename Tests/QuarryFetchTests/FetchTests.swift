@@ -242,7 +242,7 @@ func numbered(_ count: Int) throws -> ObjectContext {
         let all = try context.fetch(request(sort: ["n"])).objects()
         try all[9].setValue(.integer(1), forKey: "n")   // n 9 → 1: leaves the results
         try all[2].setValue(.integer(50), forKey: "n")  // n 2 → 50: joins them
-        context.delete(all[7])                            // n 7: goes
+        try context.delete(all[7])                            // n 7: goes
         try context.save()
         #expect(context.generation > generation)
 

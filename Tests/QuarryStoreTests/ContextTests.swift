@@ -136,7 +136,7 @@ final class CommitCounter: TransactionObserver {
 
         try a.setValue(.integer(10), forKey: "count")
         try a.setValue(.text("A"), forKey: "title")
-        context.delete(b)
+        try context.delete(b)
         let d = try context.insert(into: "Item", values: ["title": .text("d")])
         #expect(try context.save() == SaveSummary(inserted: 1, updated: 1, deleted: 1))
 
@@ -199,7 +199,7 @@ final class CommitCounter: TransactionObserver {
     @Test func deletingAnUnsavedInsertForgetsIt() throws {
         let context = try makeContext(itemEntity)
         let a = try context.insert(into: "Item", values: ["title": .text("a")])
-        context.delete(a)
+        try context.delete(a)
         #expect(!context.hasChanges)
         #expect(try context.save() == SaveSummary())
         #expect(try rowCount(context) == 0)
@@ -216,7 +216,7 @@ final class CommitCounter: TransactionObserver {
         let good = try context.insert(into: "Item", values: ["title": .text("good")])
         let bad = try context.insert(into: "Item", values: ["count": .integer(5)])  // title is required
         try kept.setValue(.integer(2), forKey: "count")
-        context.delete(doomed)
+        try context.delete(doomed)
 
         #expect(throws: StoreError.validation(message: "save: \(bad.objectID).title is required but nil")) { try context.save() }
         #expect(counter.commits == 0 && counter.events.isEmpty)
@@ -290,7 +290,7 @@ final class CommitCounter: TransactionObserver {
         try a.setValue(.integer(99), forKey: "count")
         try a.setValue(.text("changed"), forKey: "title")
         try b.setValue(.integer(7), forKey: "count")
-        context.delete(b)
+        try context.delete(b)
         let c = try context.insert(into: "Item", values: ["title": .text("c")])
         #expect(context.hasChanges)
 

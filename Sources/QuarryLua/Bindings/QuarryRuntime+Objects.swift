@@ -7,7 +7,7 @@ extension QuarryRuntime {
     private var objectMethods: [(String, LuaFunctionBody)] {
         [
             ("delete", { [unowned self] call in
-                self.context.delete(try self.object(call, 1))
+                do { try self.context.delete(try self.object(call, 1)) } catch { throw luaError(error) }
                 return 0
             }),
             ("objectID", { [unowned self] call in call.push(try self.object(call, 1).objectID) }),
@@ -46,12 +46,25 @@ extension QuarryRuntime {
                 if object.entity.attribute(named: key) != nil {
                     do { return call.push(try object.value(forKey: key)) } catch { throw luaError(error) }
                 }
+                if let relationship = self.context.entitiesRelationship(key, of: object) {
+                    do {
+                        if relationship.isToMany {
+                            pushSwiftObject(call.state, RelationshipSet(object: object, name: key), kind: .set)
+                            return 1
+                        }
+                        return self.pushObject(try self.context.relatedObject(key, of: object))
+                    } catch { throw luaError(error) }
+                }
                 if self.pushMethod(.object, key) { return 1 }
                 throw luaError(object.entity.unknownKey(key))
             }),
             ("__newindex", { [unowned self] call in
                 let object = try self.object(call, 1)
                 let key = try call.string(2)
+                if self.context.entitiesRelationship(key, of: object) != nil {
+                    try self.assignRelationship(object, key, valueAt: 3, call)
+                    return 0
+                }
                 guard let value = luaValue(call.state, 3) else {
                     throw LuaError("\(object.entity.name).\(key) cannot hold a \(call.typeName(3))")
                 }
@@ -60,7 +73,11 @@ extension QuarryRuntime {
             }),
             ("__tostring", { [unowned self] call in
                 let object = try self.object(call, 1)
-                let fields = object.values.map { "\($0.key) = \(literal($0.value))" }
+                var fields = object.values.map { "\($0.key) = \(literal($0.value))" }
+                for relationship in self.context.currentEntityDescription(of: object).toOneRelationships {
+                    let target = try? self.context.relatedObject(relationship.name, of: object)
+                    fields.append("\(relationship.name) = \(target.map { $0.objectID } ?? "nil")")
+                }
                 return call.push("\(object.objectID) {\(fields.joined(separator: ", "))}")
             }),
         ]
@@ -73,5 +90,38 @@ func literal(_ value: Value) -> String {
     case .text(let s): return "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\t", with: "\\t") + "\""
     case .date(let d): return "date(\"\(Value.iso8601(d))\")"
     default: return value.displayString
+    }
+}
+
+extension QuarryRuntime {
+    /// `o.owner = p`, `o.owner = nil`, `o.tags = { t1, t2 }`.
+    func assignRelationship(_ object: ManagedObject, _ key: String, valueAt index: Int32, _ call: LuaCall) throws {
+        guard let relationship = context.entitiesRelationship(key, of: object) else { return }
+        do {
+            if relationship.isToMany {
+                var targets: [ManagedObject] = []
+                if !call.isNoneOrNil(index) {
+                    guard call.type(index) == LUA_TTABLE else {
+                        throw LuaError("\(object.entity.name).\(key) takes a table of \(relationship.destination) objects, got \(call.typeName(index))")
+                    }
+                    targets = try LuaTable.array(call.state, index) { i in
+                        guard let target = swiftObject(call.state, -1, kind: .object, as: ManagedObject.self) else {
+                            throw LuaError("\(object.entity.name).\(key)[\(i)] must be a \(relationship.destination) object, got \(call.typeName(-1))")
+                        }
+                        return target
+                    }
+                }
+                try context.setRelatedObjects(targets, key, of: object)
+            } else {
+                var target: ManagedObject?
+                if !call.isNoneOrNil(index) {
+                    guard let t = swiftObject(call.state, index, kind: .object, as: ManagedObject.self) else {
+                        throw LuaError("\(object.entity.name).\(key) expects a \(relationship.destination) object or nil, got \(call.typeName(index))")
+                    }
+                    target = t
+                }
+                try context.setRelatedObject(target, key, of: object)
+            }
+        } catch let error as LuaError { throw error } catch { throw luaError(error) }
     }
 }

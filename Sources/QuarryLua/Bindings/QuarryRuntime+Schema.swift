@@ -59,12 +59,16 @@ extension QuarryRuntime {
         registerMethods(.entity, [
             ("new", { [unowned self] call in
                 let entity = try self.entityName(call)
+                let description: EntityDescription
+                do { description = try self.context.entity(named: entity) } catch { throw luaError(error) }
                 var values: [String: Value] = [:]
+                var relationshipKeys: [String] = []
                 if !call.isNoneOrNil(2) {
                     try call.table(2)
                     let (keys, nonString) = LuaTable.stringKeys(call.state, 2)
                     if nonString { throw call.argumentError(2, "keys must be attribute names") }
                     for key in keys {
+                        if description.relationship(named: key) != nil { relationshipKeys.append(key); continue }
                         LuaTable.field(call.state, 2, key)
                         defer { quarry_pop(call.state, 1) }
                         guard let value = luaValue(call.state, -1) else {
@@ -73,9 +77,20 @@ extension QuarryRuntime {
                         values[key] = value
                     }
                 }
+                let object: ManagedObject
+                do { object = try self.context.insert(into: entity, values: values) } catch { throw luaError(error) }
                 do {
-                    return self.pushObject(try self.context.insert(into: entity, values: values))
-                } catch { throw luaError(error) }
+                    for key in relationshipKeys {
+                        LuaTable.field(call.state, 2, key)
+                        defer { quarry_pop(call.state, 1) }
+                        try self.assignRelationship(object, key, valueAt: lua_gettop(call.state), call)
+                    }
+                } catch {
+                    // All or nothing: an object whose relationships failed is not inserted.
+                    try? self.context.delete(object)
+                    throw error
+                }
+                return self.pushObject(object)
             }),
             ("fetch", { [unowned self] call in
                 let entity = try self.entityName(call)
@@ -164,12 +179,42 @@ struct EntityDefinitionReader {
         let (keys, nonString) = LuaTable.stringKeys(state, index)
         if nonString { throw LuaError("entity \(entity): every key of the definition must be an attribute name") }
         var attributes: [AttributeDescription] = []
+        var relationships: [RelationshipDescription] = []
         for key in keys {
             LuaTable.field(state, index, key)
             defer { quarry_pop(state, 1) }
-            attributes.append(try attribute(key, at: lua_gettop(state)))
+            if let relationship = try relationship(key, at: lua_gettop(state)) {
+                relationships.append(relationship)
+            } else {
+                attributes.append(try attribute(key, at: lua_gettop(state)))
+            }
         }
-        return EntityDescription(name: entity, attributes: attributes)
+        return EntityDescription(name: entity, attributes: attributes, relationships: relationships)
+    }
+
+    /// `{ one = "Person", inverse = "items", delete = "nullify" }` or `{ many = "Tag", ... }`.
+    private func relationship(_ name: String, at index: Int32) throws -> RelationshipDescription? {
+        guard lua_type(state, index) == LUA_TTABLE else { return nil }
+        func string(_ key: String) throws -> String? {
+            defer { quarry_pop(state, 1) }
+            switch LuaTable.field(state, index, key) {
+            case LUA_TNIL: return nil
+            case LUA_TSTRING: return luaString(state, -1)
+            default: throw LuaError("entity \(entity): '\(name)': \(key) must be a string")
+            }
+        }
+        let one = try string("one"), many = try string("many")
+        guard one != nil || many != nil else { return nil }
+        if one != nil, many != nil { throw LuaError("entity \(entity): '\(name)' cannot be both one and many") }
+        var rule = DeleteRule.nullify
+        if let text = try string("delete") {
+            guard let parsed = DeleteRule(rawValue: text.lowercased()) else {
+                throw LuaError("entity \(entity): '\(name)': delete must be nullify, cascade, deny or noaction, got '\(text)'")
+            }
+            rule = parsed
+        }
+        return RelationshipDescription(name: name, destination: (one ?? many)!, inverse: try string("inverse"),
+                                       isToMany: many != nil, deleteRule: rule)
     }
 
     private func attribute(_ name: String, at index: Int32) throws -> AttributeDescription {
@@ -177,11 +222,6 @@ struct EntityDefinitionReader {
         case LUA_TSTRING:
             return try attribute(name, spec: luaString(state, index), options: nil)
         case LUA_TTABLE:
-            for relationship in ["one", "many"] where LuaTable.field(state, index, relationship) != LUA_TNIL {
-                quarry_pop(state, 1)
-                throw LuaError("entity \(entity): '\(name)' is a relationship; relationships are not supported yet")
-            }
-            quarry_pop(state, 2)
             guard LuaTable.element(state, index, 1) == LUA_TSTRING else {
                 quarry_pop(state, 1)
                 throw LuaError("entity \(entity): '\(name)' needs its type first, as { \"int64\", default = 0 }")

@@ -22,29 +22,61 @@ extension ObjectContext {
         try validateForSave(inserts + updates)
 
         var newKeys: [Int64] = []
+        let links = pendingLinks
         do {
             try database.write { db in
+                // Keys of objects inserted in this transaction, for links that point at them.
+                var inserted: [ObjectIdentifier: Int64] = [:]
+                func key(_ object: ManagedObject?) -> DatabaseValue {
+                    guard let object else { return .null }
+                    return (object.primaryKey ?? inserted[ObjectIdentifier(object)])?.databaseValue ?? .null
+                }
+                var laterLinks: [ManagedObject] = []
                 for object in inserts {
-                    let entity = object.entity
-                    let columns = entity.attributeNames.map(quoteIdentifier).joined(separator: ", ")
-                    let marks = Array(repeating: "?", count: entity.attributes.count).joined(separator: ", ")
-                    let sql = entity.attributes.isEmpty
+                    let entity = currentEntity(of: object)
+                    let toOne = entity.toOneRelationships.map(\.name)
+                    let names = entity.attributeNames + toOne
+                    let columns = names.map(quoteIdentifier).joined(separator: ", ")
+                    let marks = Array(repeating: "?", count: names.count).joined(separator: ", ")
+                    let sql = names.isEmpty
                         ? "INSERT INTO \(quoteIdentifier(entity.name)) DEFAULT VALUES"
                         : "INSERT INTO \(quoteIdentifier(entity.name)) (\(columns)) VALUES (\(marks))"
-                    let values = entity.attributeNames.map { object.currentValue($0).databaseValue }
+                    var values = entity.attributeNames.map { object.currentValue($0).databaseValue }
+                    for name in toOne {
+                        let target = object.pendingToOne[name] ?? nil
+                        if let target, target.primaryKey == nil, inserted[ObjectIdentifier(target)] == nil { laterLinks.append(object) }
+                        values.append(key(target))
+                    }
                     try db.execute(sql: sql, arguments: StatementArguments(values))
                     newKeys.append(db.lastInsertedRowID)
+                    inserted[ObjectIdentifier(object)] = db.lastInsertedRowID
                 }
+                // Inserted objects pointing at objects inserted after them.
+                for object in laterLinks { try writeToOne(object, key: key, in: db) }
                 for object in updates {
                     let changed = object.pending.keys.sorted()
-                    let assignments = changed.map { "\(quoteIdentifier($0)) = ?" }.joined(separator: ", ")
-                    let values = changed.map { object.pending[$0]!.databaseValue } + [object.primaryKey!.databaseValue]
-                    try db.execute(sql: "UPDATE \(quoteIdentifier(object.entity.name)) SET \(assignments) WHERE \(quoteIdentifier(object.entity.primaryKey)) = ?",
-                                   arguments: StatementArguments(values))
+                    if !changed.isEmpty {
+                        let assignments = changed.map { "\(quoteIdentifier($0)) = ?" }.joined(separator: ", ")
+                        let values = changed.map { object.pending[$0]!.databaseValue } + [object.primaryKey!.databaseValue]
+                        try db.execute(sql: "UPDATE \(quoteIdentifier(object.entity.name)) SET \(assignments) WHERE \(quoteIdentifier(object.entity.primaryKey)) = ?",
+                                       arguments: StatementArguments(values))
+                    }
+                    try writeToOne(object, key: key, in: db)
+                }
+                for link in links {
+                    let sql = link.isAdd
+                        ? "INSERT OR IGNORE INTO \(quoteIdentifier(link.table)) (source, target) VALUES (?, ?)"
+                        : "DELETE FROM \(quoteIdentifier(link.table)) WHERE source = ? AND target = ?"
+                    try db.execute(sql: sql, arguments: [key(link.source), key(link.target)])
                 }
                 for object in deletes {
                     try db.execute(sql: "DELETE FROM \(quoteIdentifier(object.entity.name)) WHERE \(quoteIdentifier(object.entity.primaryKey)) = ?",
                                    arguments: [object.primaryKey!])
+                    // Its links go with it, whatever the rules did to the objects.
+                    for relationship in currentEntity(of: object).relationships {
+                        guard case .linkTable(let table, let sourceColumn, _)? = storage(of: relationship, in: object.entity.name) else { continue }
+                        try db.execute(sql: "DELETE FROM \(quoteIdentifier(table)) WHERE \(sourceColumn) = ?", arguments: [object.primaryKey!])
+                    }
                 }
             }
         } catch let error as DatabaseError {
@@ -59,10 +91,15 @@ extension ObjectContext {
             object.isInserted = false
             register(object)
         }
-        for object in updates {
+        for object in inserts + updates {
             object.committed.merge(object.pending) { _, new in new }
             object.pending = [:]
+            for (name, target) in object.pendingToOne {
+                object.committed[name] = target.flatMap { $0.primaryKey.map(Value.integer) } ?? .null
+            }
+            object.pendingToOne = [:]
         }
+        pendingLinks = []
         for object in deletes {
             unregister(object)
             object.context = nil
@@ -73,6 +110,16 @@ extension ObjectContext {
         pruneRegistrations()
         bumpGeneration()
         return SaveSummary(inserted: inserts.count, updated: updates.count, deleted: deletes.count)
+    }
+
+    /// Writes an object's pending to-one keys.
+    private func writeToOne(_ object: ManagedObject, key: (ManagedObject?) -> DatabaseValue, in db: Database) throws {
+        let names = object.pendingToOne.keys.sorted()
+        guard !names.isEmpty, let ownKey = object.primaryKey.map({ $0.databaseValue }) ?? Optional(key(object)), !ownKey.isNull else { return }
+        let assignments = names.map { "\(quoteIdentifier($0)) = ?" }.joined(separator: ", ")
+        let values = names.map { key(object.pendingToOne[$0] ?? nil) } + [ownKey]
+        try db.execute(sql: "UPDATE \(quoteIdentifier(object.entity.name)) SET \(assignments) WHERE \(quoteIdentifier(object.entity.primaryKey)) = ?",
+                       arguments: StatementArguments(values))
     }
 
     private func validateForSave(_ objects: [ManagedObject]) throws {
@@ -98,11 +145,13 @@ extension ObjectContext {
             object.isDeleted = true
             object.context = nil
         }
-        for object in updatedObjects.values { object.pending = [:] }
+        for object in updatedObjects.values { object.pending = [:]; object.pendingToOne = [:] }
         for object in deletedObjects.values {
             object.isDeleted = false
             object.pending = [:]
+            object.pendingToOne = [:]
         }
+        pendingLinks = []
         insertedObjects = []
         updatedObjects = [:]
         deletedObjects = [:]

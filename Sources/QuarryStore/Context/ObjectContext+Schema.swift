@@ -30,21 +30,110 @@ extension ObjectContext {
     /// lightweight migration drops it; a type change, or a new required attribute that
     /// existing rows cannot fill, is refused, as is any change while changes are pending.
     @discardableResult
-    public func define(_ entity: EntityDescription) throws -> EntityDescription {
-        try validate(entity)
+    public func define(_ definition: EntityDescription) throws -> EntityDescription {
+        try validate(definition)
+        // Inverses are kept in step: relationships other entities declare toward this one
+        // come in, and this one's inverses are added to entities already defined.
+        let entity = withInversesDeclaredElsewhere(definition)
+        let changes = try inverseChanges(for: entity)
         let existing = entitiesByName[entity.name]
-        if existing == entity { return entity }
+        if existing == entity, changes.isEmpty { return entity }
         if isReadOnly { throw StoreError.readOnly(operation: "entity \(entity.name)") }
-        if existing != nil, hasChanges {
+        if existing != nil || !changes.isEmpty, hasChanges {
             throw StoreError.migrationRefused(entity: entity.name, reason: "there are unsaved changes; save() or rollback() first")
         }
         do {
-            try database.write { db in try write(entity, replacing: existing, in: db) }
+            try database.write { db in
+                try write(entity, replacing: existing, in: db)
+                for changed in changes { try write(changed, replacing: entitiesByName[changed.name], in: db) }
+                // Link tables once both ends are known.
+                for e in [entity] + changes { try createLinkTables(e, in: db, defining: entity) }
+            }
         } catch let error as DatabaseError {
             throw StoreError(error)
         }
         didDefine(entity)
+        for changed in changes { didDefine(changed) }
         return entity
+    }
+
+    private func withInversesDeclaredElsewhere(_ entity: EntityDescription) -> EntityDescription {
+        var result = entity
+        for other in entities where other.name != entity.name {
+            for r in other.relationships where r.destination == entity.name {
+                guard let inverse = r.inverse, result.relationship(named: inverse) == nil else { continue }
+                result.relationships.append(RelationshipDescription(name: inverse, destination: other.name, inverse: r.name, isToMany: true))
+            }
+        }
+        // A relationship to itself names its inverse on the same entity.
+        for r in entity.relationships where r.destination == entity.name {
+            if let inverse = r.inverse, result.relationship(named: inverse) == nil {
+                result.relationships.append(RelationshipDescription(name: inverse, destination: entity.name, inverse: r.name, isToMany: true))
+            }
+        }
+        return result
+    }
+
+    /// Other entities that gain an inverse of one of `entity`'s relationships.
+    private func inverseChanges(for entity: EntityDescription) throws -> [EntityDescription] {
+        var changed: [String: EntityDescription] = [:]
+        for r in entity.relationships {
+            guard r.destination != entity.name, let destination = changed[r.destination] ?? entitiesByName[r.destination] else { continue }
+            guard let inverseName = r.inverse else { continue }
+            if let inverse = destination.relationship(named: inverseName) {
+                if inverse.destination != entity.name {
+                    throw StoreError.invalidSchema(entity: entity.name,
+                        reason: "the inverse of '\(r.name)' is \(destination.name).\(inverseName), which leads to \(inverse.destination), not \(entity.name)")
+                }
+                if let back = inverse.inverse, back != r.name {
+                    throw StoreError.invalidSchema(entity: entity.name,
+                        reason: "\(destination.name).\(inverseName) names '\(back)' as its inverse, not '\(r.name)'")
+                }
+                if inverse.inverse == nil {
+                    var updated = destination
+                    updated.relationships = updated.relationships.map { $0.name == inverseName ? RelationshipDescription(
+                        name: $0.name, destination: $0.destination, inverse: r.name, isToMany: $0.isToMany, deleteRule: $0.deleteRule) : $0 }
+                    changed[destination.name] = updated
+                }
+                continue
+            }
+            if destination.attribute(named: inverseName) != nil {
+                throw StoreError.invalidSchema(entity: entity.name, reason: "the inverse '\(inverseName)' is an attribute of \(destination.name)")
+            }
+            var updated = destination
+            updated.relationships.append(RelationshipDescription(name: inverseName, destination: entity.name, inverse: r.name, isToMany: true))
+            changed[destination.name] = updated
+        }
+        return changed.values.sorted { $0.name < $1.name }
+    }
+
+    /// How a relationship's links are stored, or nil while its destination is undefined.
+    public func storage(of relationship: RelationshipDescription, in entity: String) -> RelationshipStorage? {
+        guard let destination = entitiesByName[relationship.destination] ?? (relationship.destination == entity ? entitiesByName[entity] : nil) else { return nil }
+        if !relationship.isToMany { return .foreignKey(column: relationship.name) }
+        let inverse = relationship.inverse.flatMap { destination.relationship(named: $0) }
+        if let inverse, !inverse.isToMany {
+            return .inverseForeignKey(destination: destination.name, column: inverse.name)
+        }
+        // A many-to-many pair shares one table, named after the side that sorts first.
+        let mine = "\(entity)_\(relationship.name)"
+        let theirs = inverse.map { "\(destination.name)_\($0.name)" }
+        if let theirs, theirs < mine {
+            return .linkTable(table: "quarry_link_" + theirs, sourceColumn: "target", targetColumn: "source")
+        }
+        return .linkTable(table: "quarry_link_" + mine, sourceColumn: "source", targetColumn: "target")
+    }
+
+    private func createLinkTables(_ entity: EntityDescription, in db: Database, defining: EntityDescription) throws {
+        // The entity being defined is not yet remembered; resolve against it directly.
+        let saved = entitiesByName[defining.name]
+        entitiesByName[defining.name] = defining
+        defer { entitiesByName[defining.name] = saved }
+        for r in entity.relationships where r.isToMany {
+            guard case .linkTable(let table, _, _)? = storage(of: r, in: entity.name) else { continue }
+            try db.execute(sql: "CREATE TABLE IF NOT EXISTS \(quoteIdentifier(table)) (source INTEGER NOT NULL, target INTEGER NOT NULL, PRIMARY KEY (source, target)) WITHOUT ROWID")
+            try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(quoteIdentifier(table + "_target")) ON \(quoteIdentifier(table)) (target, source)")
+        }
     }
 
     /// Creates or migrates the entity's table and stores its definition, inside the
@@ -79,6 +168,9 @@ extension ObjectContext {
             // SQLite's column names ignore case.
             throw StoreError.invalidSchema(entity: entity.name, reason: "'\(name)' differs from another key only in case")
         }
+        for r in entity.relationships where r.name.isEmpty || r.name.lowercased() == entity.primaryKey.lowercased() {
+            throw StoreError.invalidSchema(entity: entity.name, reason: "'\(r.name)' cannot be a relationship name")
+        }
         for attribute in entity.attributes {
             if attribute.name.lowercased() == entity.primaryKey.lowercased() || attribute.name.isEmpty {
                 throw StoreError.invalidSchema(entity: entity.name, reason: "'\(attribute.name)' cannot be an attribute name")
@@ -93,12 +185,19 @@ extension ObjectContext {
     private func createTable(_ entity: EntityDescription, in db: Database) throws {
         let columns = ["\(quoteIdentifier(entity.primaryKey)) INTEGER PRIMARY KEY AUTOINCREMENT"]
             + entity.attributes.map { "\(quoteIdentifier($0.name)) \($0.type.sqlType)" }
+            + entity.toOneRelationships.map { "\(quoteIdentifier($0.name)) INTEGER" }
         try db.execute(sql: "CREATE TABLE \(quoteIdentifier(entity.name)) (\(columns.joined(separator: ", ")))")
         for attribute in entity.attributes { try createIndex(entity.name, attribute, in: db) }
+        for r in entity.toOneRelationships { try createForeignKeyIndex(entity.name, r.name, in: db) }
     }
 
     private func indexName(_ entity: String, _ attribute: String) -> String {
         quoteIdentifier("quarry_idx_\(entity)_\(attribute)")
+    }
+
+    /// To-one keys are indexed: inverse sets and delete rules look rows up by them.
+    private func createForeignKeyIndex(_ entity: String, _ column: String, in db: Database) throws {
+        try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(quoteIdentifier("quarry_fk_\(entity)_\(column)")) ON \(quoteIdentifier(entity)) (\(quoteIdentifier(column)))")
     }
 
     private func createIndex(_ entity: String, _ attribute: AttributeDescription, in db: Database) throws {
@@ -144,6 +243,17 @@ extension ObjectContext {
                 try db.execute(sql: "DROP INDEX IF EXISTS \(indexName(new.name, attribute.name))")
                 try createIndex(new.name, attribute, in: db)
             }
+        }
+        for r in new.toOneRelationships where old.relationship(named: r.name).map({ !$0.isToMany }) != true {
+            if old.attribute(named: r.name) != nil {
+                throw StoreError.migrationRefused(entity: new.name, reason: "'\(r.name)' would change from an attribute to a relationship")
+            }
+            try db.execute(sql: "ALTER TABLE \(table) ADD COLUMN \(quoteIdentifier(r.name)) INTEGER")
+            try createForeignKeyIndex(new.name, r.name, in: db)
+        }
+        for r in old.toOneRelationships where new.relationship(named: r.name).map({ !$0.isToMany }) != true {
+            try db.execute(sql: "DROP INDEX IF EXISTS \(quoteIdentifier("quarry_fk_\(new.name)_\(r.name)"))")
+            try db.execute(sql: "ALTER TABLE \(table) DROP COLUMN \(quoteIdentifier(r.name))")
         }
         for attribute in old.attributes where new.attribute(named: attribute.name) == nil {
             try db.execute(sql: "DROP INDEX IF EXISTS \(indexName(new.name, attribute.name))")

@@ -27,6 +27,9 @@ public final class ObjectContext {
     /// Increases on every save and rollback, so results know to re-run.
     public private(set) var generation = 0
 
+    /// Link-table changes not yet saved, in the order made.
+    var pendingLinks: [PendingLink] = []
+
     /// Opens (or creates) the store at `path`; nil or ":memory:" is an in-memory store.
     /// `functions` are SQL functions installed on the connection (the predicate layer's).
     public init(path: String?, readOnly: Bool = false, functions: [DatabaseFunction] = []) throws {
@@ -83,9 +86,10 @@ public final class ObjectContext {
         return object
     }
 
-    /// Marks an object deleted; the row goes at the next save.
-    public func delete(_ object: ManagedObject) {
+    /// Marks one object deleted, without delete rules; the row goes at the next save.
+    func markDeleted(_ object: ManagedObject) {
         guard object.context === self, !object.isDeleted else { return }
+        pendingLinks.removeAll { $0.source === object || $0.target === object }
         if object.isInserted {
             insertedObjects.removeAll { $0 === object }
             object.isInserted = false
@@ -99,13 +103,13 @@ public final class ObjectContext {
     }
 
     func noteChanged(_ object: ManagedObject) {
-        guard !object.isInserted else { return }
+        guard !object.isInserted, !object.isDeleted else { return }
         let id = ObjectIdentifier(object)
-        updatedObjects[id] = object.pending.isEmpty ? nil : object
+        updatedObjects[id] = object.pending.isEmpty && object.pendingToOne.isEmpty ? nil : object
     }
 
     public var hasChanges: Bool {
-        !insertedObjects.isEmpty || !updatedObjects.isEmpty || !deletedObjects.isEmpty
+        !insertedObjects.isEmpty || !updatedObjects.isEmpty || !deletedObjects.isEmpty || !pendingLinks.isEmpty
     }
 
     /// The object for a fetched row: the registered one when the row is already in use
@@ -128,6 +132,14 @@ public final class ObjectContext {
         // read-only session does not keep one per row it ever read.
         if registered.count > registrationsAfterSweep * 2 { pruneRegistrations() }
         return object
+    }
+
+    /// The object with this primary key, registered once like any fetched object.
+    public func object(entityName: String, primaryKey: Int64) throws -> ManagedObject? {
+        let entity = try entity(named: entityName)
+        let sql = "SELECT \(entity.selectionSQL()) FROM \(quoteIdentifier(entity.name)) WHERE \(quoteIdentifier(entity.primaryKey)) = ?"
+        guard let row = try read({ db in try Row.fetchOne(db, sql: sql, arguments: [primaryKey]) }) else { return nil }
+        return object(for: entity, row: row)
     }
 
     func register(_ object: ManagedObject) {

@@ -10,6 +10,8 @@ public final class ManagedObject {
     var committed: [String: Value]
     /// Values assigned since then.
     var pending: [String: Value] = [:]
+    /// To-one relationships assigned since then: the object, or nil for none.
+    var pendingToOne: [String: ManagedObject?] = [:]
     public internal(set) var isInserted = false
     public internal(set) var isDeleted = false
     weak var context: ObjectContext?
@@ -28,7 +30,7 @@ public final class ManagedObject {
         return "\(entity.name)/t\(temporaryNumber)"
     }
 
-    public var hasChanges: Bool { isInserted || isDeleted || !pending.isEmpty }
+    public var hasChanges: Bool { isInserted || isDeleted || !pending.isEmpty || !pendingToOne.isEmpty }
 
     /// The current value of an attribute, pending change included.
     public func value(forKey key: String) throws -> Value {

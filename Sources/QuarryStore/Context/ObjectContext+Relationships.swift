@@ -1,0 +1,230 @@
+import GRDB
+
+/// A link-table change not yet saved, in the table's own orientation.
+struct PendingLink {
+    let table: String
+    let source: ManagedObject
+    let target: ManagedObject
+    let isAdd: Bool
+}
+
+/// Relationships between objects: reading and changing them with their inverses kept in
+/// step, and the delete rules.
+extension ObjectContext {
+    /// The current description of an object's entity (it may have gained inverses since
+    /// the object was loaded).
+    func currentEntity(of object: ManagedObject) -> EntityDescription {
+        entitiesByName[object.entity.name] ?? object.entity
+    }
+
+    /// The relationship `name` of the object's entity, or nil when `name` is not one.
+    public func entitiesRelationship(_ name: String, of object: ManagedObject) -> RelationshipDescription? {
+        currentEntity(of: object).relationship(named: name)
+    }
+
+    public func currentEntityDescription(of object: ManagedObject) -> EntityDescription { currentEntity(of: object) }
+
+    public func relationship(_ name: String, of object: ManagedObject) throws -> (RelationshipDescription, RelationshipStorage) {
+        let entity = currentEntity(of: object)
+        guard let relationship = entity.relationship(named: name) else { throw entity.unknownKey(name) }
+        guard let storage = storage(of: relationship, in: entity.name) else {
+            throw StoreError.invalidSchema(entity: entity.name, reason: "'\(name)' leads to \(relationship.destination), which is not defined yet")
+        }
+        return (relationship, storage)
+    }
+
+    private func checkTarget(_ target: ManagedObject, for relationship: RelationshipDescription, of object: ManagedObject) throws {
+        guard target.entity.name == relationship.destination else {
+            throw StoreError.typeMismatch(entity: object.entity.name, key: relationship.name,
+                                          expected: "\(relationship.destination) object", given: "\(target.entity.name) object")
+        }
+        guard target.context === self, !target.isDeleted else { throw StoreError.objectDeleted(objectID: target.objectID) }
+    }
+
+    // MARK: To-one
+
+    /// The object a to-one relationship points to, pending change included.
+    public func relatedObject(_ name: String, of object: ManagedObject) throws -> ManagedObject? {
+        let (relationship, _) = try self.relationship(name, of: object)
+        guard !relationship.isToMany else { throw StoreError.invalidSchema(entity: object.entity.name, reason: "'\(name)' is to-many") }
+        return try toOneTarget(name, of: object, destination: relationship.destination)
+    }
+
+    private func toOneTarget(_ name: String, of object: ManagedObject, destination: String) throws -> ManagedObject? {
+        if let pending = object.pendingToOne[name] { return pending.flatMap { $0.isDeleted ? nil : $0 } }
+        guard case .integer(let key)? = object.committed[name] else { return nil }
+        guard let target = try self.object(entityName: destination, primaryKey: key) else { return nil }
+        return target.isDeleted ? nil : target
+    }
+
+    /// Points a to-one relationship at `target` (nil: none), and keeps a to-one inverse
+    /// in step; a to-many inverse follows by itself, as it is read from this side.
+    public func setRelatedObject(_ target: ManagedObject?, _ name: String, of object: ManagedObject) throws {
+        let (relationship, _) = try self.relationship(name, of: object)
+        guard !relationship.isToMany else {
+            throw StoreError.typeMismatch(entity: object.entity.name, key: name, expected: "a set of \(relationship.destination) objects", given: "one object")
+        }
+        if object.isDeleted || object.context == nil { throw StoreError.objectDeleted(objectID: object.objectID) }
+        if let target { try checkTarget(target, for: relationship, of: object) }
+        let old = try toOneTarget(name, of: object, destination: relationship.destination)
+        if old === target { return }
+        assignToOne(target, name, of: object)
+        if let inverseName = relationship.inverse,
+           let inverse = entitiesByName[relationship.destination]?.relationship(named: inverseName), !inverse.isToMany {
+            if let old { assignToOne(nil, inverseName, of: old) }
+            if let target {
+                if let previous = try toOneTarget(inverseName, of: target, destination: object.entity.name), previous !== object {
+                    assignToOne(nil, name, of: previous)
+                }
+                assignToOne(object, inverseName, of: target)
+            }
+        }
+    }
+
+    private func assignToOne(_ target: ManagedObject?, _ name: String, of object: ManagedObject) {
+        let committedKey: Int64? = { if case .integer(let k)? = object.committed[name] { return k } else { return nil } }()
+        if !object.isInserted, target?.primaryKey == committedKey, target?.primaryKey != nil || (target == nil && committedKey == nil) {
+            object.pendingToOne[name] = nil
+        } else {
+            object.pendingToOne[name] = .some(target)
+        }
+        noteChanged(object)
+    }
+
+    // MARK: To-many
+
+    /// The objects of a to-many relationship, saved links and pending changes together:
+    /// saved ones by key, then unsaved ones in the order they were added.
+    public func relatedObjects(_ name: String, of object: ManagedObject) throws -> [ManagedObject] {
+        let (relationship, storage) = try self.relationship(name, of: object)
+        guard relationship.isToMany else {
+            return try relatedObject(name, of: object).map { [$0] } ?? []
+        }
+        let destination = try entity(named: relationship.destination)
+        var result: [ManagedObject] = []
+        switch storage {
+        case .inverseForeignKey(_, let column):
+            if let key = object.primaryKey {
+                let sql = "SELECT \(destination.selectionSQL()) FROM \(quoteIdentifier(destination.name)) WHERE \(quoteIdentifier(column)) = ? ORDER BY \(quoteIdentifier(destination.primaryKey))"
+                let rows = try read { db in try Row.fetchAll(db, sql: sql, arguments: [key]) }
+                result = rows.map { self.object(for: destination, row: $0) }.filter { target in
+                    if let pending = target.pendingToOne[column] { return pending === object }
+                    return true
+                }
+            }
+            let pendingMembers = (insertedObjects + Array(updatedObjects.values)).filter { candidate in
+                candidate.entity.name == destination.name && candidate.pendingToOne[column].map { $0 === object } == true
+            }
+            for member in pendingMembers.sorted(by: order) where !result.contains(where: { $0 === member }) { result.append(member) }
+        case .linkTable(let table, let sourceColumn, let targetColumn):
+            if let key = object.primaryKey {
+                let sql = "SELECT \(destination.selectionSQL(qualifier: "d")) FROM \(quoteIdentifier(destination.name)) AS \"d\" JOIN \(quoteIdentifier(table)) AS \"l\" ON \"l\".\(targetColumn) = \"d\".\(quoteIdentifier(destination.primaryKey)) WHERE \"l\".\(sourceColumn) = ? ORDER BY \"d\".\(quoteIdentifier(destination.primaryKey))"
+                let rows = try read { db in try Row.fetchAll(db, sql: sql, arguments: [key]) }
+                result = rows.map { self.object(for: destination, row: $0) }
+            }
+            let mineIsSource = sourceColumn == "source"
+            for link in pendingLinks where link.table == table {
+                let (me, other) = mineIsSource ? (link.source, link.target) : (link.target, link.source)
+                guard me === object else { continue }
+                if link.isAdd { if !result.contains(where: { $0 === other }) { result.append(other) } }
+                else { result.removeAll { $0 === other } }
+            }
+        case .foreignKey:
+            break
+        }
+        return result.filter { !$0.isDeleted }
+    }
+
+    private func order(_ a: ManagedObject, _ b: ManagedObject) -> Bool {
+        switch (a.primaryKey, b.primaryKey) {
+        case let (x?, y?): return x < y
+        case (_?, nil): return true
+        case (nil, _?): return false
+        default: return a.temporaryNumber < b.temporaryNumber
+        }
+    }
+
+    /// Adds `target` to a to-many relationship (and so `object` to its inverse).
+    public func addRelated(_ target: ManagedObject, to name: String, of object: ManagedObject) throws {
+        try changeLink(target, name, object, add: true)
+    }
+
+    public func removeRelated(_ target: ManagedObject, from name: String, of object: ManagedObject) throws {
+        try changeLink(target, name, object, add: false)
+    }
+
+    private func changeLink(_ target: ManagedObject, _ name: String, _ object: ManagedObject, add: Bool) throws {
+        let (relationship, storage) = try self.relationship(name, of: object)
+        if object.isDeleted || object.context == nil { throw StoreError.objectDeleted(objectID: object.objectID) }
+        try checkTarget(target, for: relationship, of: object)
+        switch storage {
+        case .foreignKey:
+            try setRelatedObject(add ? target : nil, name, of: object)
+        case .inverseForeignKey(_, let column):
+            if add { try setRelatedObject(object, column, of: target) }
+            else if try toOneTarget(column, of: target, destination: object.entity.name) === object {
+                try setRelatedObject(nil, column, of: target)
+            }
+        case .linkTable(let table, let sourceColumn, _):
+            let isMember = try relatedObjects(name, of: object).contains { $0 === target }
+            if isMember == add { return }
+            let (source, other) = sourceColumn == "source" ? (object, target) : (target, object)
+            // Undoing a pending change cancels it rather than recording its opposite.
+            if let index = pendingLinks.lastIndex(where: { $0.table == table && $0.source === source && $0.target === other && $0.isAdd != add }) {
+                pendingLinks.remove(at: index)
+            } else {
+                pendingLinks.append(PendingLink(table: table, source: source, target: other, isAdd: add))
+            }
+        }
+    }
+
+    /// Makes a to-many relationship hold exactly `targets`.
+    public func setRelatedObjects(_ targets: [ManagedObject], _ name: String, of object: ManagedObject) throws {
+        let current = try relatedObjects(name, of: object)
+        for old in current where !targets.contains(where: { $0 === old }) { try removeRelated(old, from: name, of: object) }
+        for new in targets where !current.contains(where: { $0 === new }) { try addRelated(new, to: name, of: object) }
+    }
+
+    // MARK: Deleting with rules
+
+    /// Deletes an object as Core Data does: `deny` refuses while related objects exist
+    /// (naming them), `cascade` deletes them too, `nullify` clears their way back here,
+    /// `noaction` leaves them as they are. Nothing changes when any rule refuses.
+    public func delete(_ object: ManagedObject) throws {
+        guard object.context === self, !object.isDeleted else { return }
+        var doomed: [ManagedObject] = []
+        try collect(object, into: &doomed)
+        for victim in doomed {
+            for relationship in currentEntity(of: victim).relationships where relationship.deleteRule == .nullify {
+                guard let inverseName = relationship.inverse, storage(of: relationship, in: victim.entity.name) != nil else { continue }
+                for related in try relatedObjects(relationship.name, of: victim) where !doomed.contains(where: { $0 === related }) {
+                    let inverse = entitiesByName[relationship.destination]?.relationship(named: inverseName)
+                    if inverse?.isToMany == false, try relatedObject(inverseName, of: related) === victim {
+                        assignToOne(nil, inverseName, of: related)
+                    }
+                }
+            }
+        }
+        for victim in doomed { markDeleted(victim) }
+    }
+
+    private func collect(_ object: ManagedObject, into doomed: inout [ManagedObject]) throws {
+        if doomed.contains(where: { $0 === object }) || object.isDeleted { return }
+        doomed.append(object)
+        for relationship in currentEntity(of: object).relationships {
+            guard storage(of: relationship, in: object.entity.name) != nil else { continue }
+            switch relationship.deleteRule {
+            case .deny:
+                let blocking = try relatedObjects(relationship.name, of: object)
+                if !blocking.isEmpty {
+                    let names = blocking.prefix(5).map(\.objectID).joined(separator: ", ") + (blocking.count > 5 ? ", ..." : "")
+                    throw StoreError.validation(message: "delete: \(object.objectID) cannot be deleted: '\(relationship.name)' denies it while it holds \(names)")
+                }
+            case .cascade:
+                for related in try relatedObjects(relationship.name, of: object) { try collect(related, into: &doomed) }
+            case .nullify, .noaction:
+                break
+            }
+        }
+    }
+}

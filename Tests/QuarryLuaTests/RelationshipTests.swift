@@ -1,0 +1,112 @@
+import QuarryLua
+import Testing
+
+/// To-one, to-many and many-to-many relationships with inverses kept in step, saved,
+/// reopened, and deleted by their rules.
+@Suite struct RelationshipTests {
+    private func model() throws -> Harness {
+        let h = try Harness()
+        h.run(#"""
+        entity "Item" { title = "string", owner = { one = "Person", inverse = "items" }, tags = { many = "Tag", inverse = "items" } }
+        entity "Person" { name = "string" }
+        entity "Tag" { name = "string" }
+        """#)
+        return h
+    }
+
+    @Test func inversesFollowAtOnceInMemory() throws {
+        let h = try model()
+        h.run(#"""
+        local ann, bob = Person:new{ name = "Ann" }, Person:new{ name = "Bob" }
+        local a = Item:new{ title = "a", owner = ann }
+        assert(#ann.items == 1 and rawequal(ann.items[1], a) and rawequal(a.owner, ann))
+        a.owner = bob
+        assert(#ann.items == 0 and #bob.items == 1)
+        bob.items:remove(a)
+        assert(a.owner == nil)
+        ann.items:add(a)
+        assert(rawequal(a.owner, ann))
+        local red = Tag:new{ name = "red" }
+        a.tags:add(red)
+        assert(#red.items == 1 and red.items:contains(a) and a.tags:contains(red))
+        red.items:remove(a)
+        assert(#a.tags == 0)
+        a.tags = { red }
+        assert(#red.items == 1)
+        assert(typeof(a.tags) == "set")
+        """#)
+    }
+
+    @Test func relationshipsSaveAndComeBack() throws {
+        let h = try model()
+        h.run(#"""
+        local ann = Person:new{ name = "Ann" }
+        local red, blue = Tag:new{ name = "red" }, Tag:new{ name = "blue" }
+        Item:new{ title = "a", owner = ann, tags = { red, blue } }
+        Item:new{ title = "b", owner = ann, tags = { red } }
+        assert(save().inserted == 5)
+        """#)
+        // Forget every object, then read the graph back from the store.
+        h.run("collectgarbage(); collectgarbage()")
+        h.run(#"""
+        local ann = Person:first("name == 'Ann'")
+        assert(#ann.items == 2, #ann.items)
+        local red = Tag:first("name == 'red'")
+        assert(#red.items == 2)
+        local a = Item:first("title == 'a'")
+        assert(a.owner.name == "Ann" and #a.tags == 2)
+        a.tags:remove(red)
+        save()
+        assert(#Tag:first("name == 'red'").items == 1)
+        """#)
+    }
+
+    @Test func deleteRules() throws {
+        let h = try Harness()
+        h.run(#"""
+        entity "Folder" { name = "string", notes = { many = "Note", inverse = "folder", delete = "cascade" } }
+        entity "Note" { text = "string", folder = { one = "Folder", inverse = "notes" } }
+        entity "Owner" { name = "string", pets = { many = "Pet", inverse = "owner", delete = "deny" } }
+        entity "Pet" { name = "string", owner = { one = "Owner", inverse = "pets" } }
+        local f = Folder:new{ name = "f" }
+        Note:new{ text = "1", folder = f }; Note:new{ text = "2", folder = f }
+        local o = Owner:new{ name = "o" }
+        local p = Pet:new{ name = "p", owner = o }
+        save()
+        f:delete()
+        assert(save().deleted == 3)
+        assert(count("Note") == 0)
+        """#)
+        #expect(h.error("Owner:first():delete()").contains("cannot be deleted: 'pets' denies it while it holds Pet/1"))
+        h.run(#"""
+        assert(not haschanges())
+        Pet:first():delete()
+        Owner:first():delete()
+        assert(save().deleted == 2)
+        """#)
+    }
+
+    @Test func nullifyClearsTheWayBack() throws {
+        let h = try model()
+        h.run(#"""
+        local ann = Person:new{ name = "Ann" }
+        local a = Item:new{ title = "a", owner = ann }
+        save()
+        ann:delete()
+        assert(a.owner == nil)
+        save()
+        assert(Item:first().owner == nil)
+        """#)
+    }
+
+    @Test func wrongTargetsAreErrors() throws {
+        let h = try model()
+        h.run(#"p = Person:new{ name = "p" }; t = Tag:new{ name = "t" }; i = Item:new{ title = "i" }"#)
+        #expect(h.error("i.owner = t") == "t:1: Item.owner expects Person object, got Tag object")
+        #expect(h.error("i.owner = 5") == "t:1: Item.owner expects a Person object or nil, got number")
+        #expect(h.error("i.tags = p").contains("takes a table of Tag objects"))
+        #expect(h.error("Item:new{ title = 'x', owner = t }").contains("expects Person object"))
+        #expect(h.string("count('Item')") == "0")
+        h.run("rollback(); assert(not haschanges())")
+    }
+}
