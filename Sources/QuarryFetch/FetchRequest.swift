@@ -44,7 +44,7 @@ struct CompiledRequest {
         if let limit = request.limit, limit < 0 { throw FetchError.invalid("fetch: limit must be 0 or more, got \(limit)") }
         let entity = try context.entity(named: request.entityName)
         self.entity = entity
-        predicate = try request.predicate.map { try BoundPredicate($0, entity: entity) }
+        predicate = try request.predicate.map { try BoundPredicate($0, entity: entity, context: context) }
         let from = quoteIdentifier(entity.name)
         self.from = from
         whereClause = predicate?.sql()
@@ -71,7 +71,7 @@ struct CompiledRequest {
         // The primary key breaks ties, so pages never overlap or skip rows. It runs in the
         // direction of the last key, so an index on that key serves the whole ORDER BY.
         let tieBreak = (sort.last?.ascending ?? true) ? "ASC" : "DESC"
-        let terms = try sort.map { try $0.sql(for: entity, qualifier: entity.name) }
+        let terms = try sort.map { try $0.sql(for: entity, qualifier: entity.name, context: context) }
             + ["\(from).\(quoteIdentifier(entity.primaryKey)) \(tieBreak)"]
         orderBy = terms.joined(separator: ", ")
         limit = (request.limit ?? 0) > 0 ? request.limit : nil

@@ -19,13 +19,22 @@ public struct SortDescriptor: Equatable {
         else { self.init(key: text) }
     }
 
-    /// The ORDER BY term for `entity`, or an error naming the unknown key.
-    func sql(for entity: EntityDescription, qualifier: String) throws -> String {
-        guard let attribute = entity.attribute(named: key) else {
-            throw FetchError.unknownSortKey(key: key, entity: entity.name,
-                                            suggestion: closestMatch(to: key, in: entity.attributeNames))
+    /// The ORDER BY term for `entity`, or an error naming the unknown key. A key path
+    /// through to-one relationships (`owner.name`) sorts by the related row's value.
+    func sql(for entity: EntityDescription, qualifier: String, context: ObjectContext? = nil) throws -> String {
+        let steps: [PathStep]
+        let attribute: AttributeDescription
+        if key.contains("."), context != nil {
+            (steps, attribute) = try BoundPredicate.attributePath(key, in: entity, context: context)
+        } else {
+            guard let found = entity.attribute(named: key) else {
+                throw FetchError.unknownSortKey(key: key, entity: entity.name,
+                                                suggestion: closestMatch(to: key, in: entity.attributeNames))
+            }
+            (steps, attribute) = ([], found)
         }
-        var term = quoteIdentifier(qualifier) + "." + quoteIdentifier(attribute.name)
+        var aliases = 100
+        var term = pathSQL(steps, attribute, from: quoteIdentifier(qualifier), aliases: &aliases)
         if comparison != .binary, attribute.type == .string {
             term = PredicateFunctions.sqlFold(term, comparison == .localized ? [.caseInsensitive, .diacriticInsensitive] : [.caseInsensitive])
         }

@@ -110,3 +110,49 @@ import Testing
         h.run("rollback(); assert(not haschanges())")
     }
 }
+
+/// Predicates and sort keys through relationships: SQL and in-memory answers agree.
+@Suite struct RelationshipPredicateTests {
+    @Test func sqlAndMatchesAgreeAcrossRelationships() throws {
+        let h = try Harness()
+        h.run(#"""
+        entity "Item" { title = "string", n = "int64?", owner = { one = "Person", inverse = "items" }, tags = { many = "Tag", inverse = "items" } }
+        entity "Person" { name = "string?", age = "int64?", boss = { one = "Person", inverse = "reports" } }
+        entity "Tag" { name = "string" }
+        math.randomseed(7)
+        local people, tags = {}, {}
+        local names = { "Ann", "bob", "Céline", nil, "Dan" }
+        for i = 1, 6 do people[i] = Person:new{ name = names[i % 5 + 1], age = (i % 3 == 0) and nil or i * 10 } end
+        for i = 2, 6 do people[i].boss = people[math.random(1, i - 1)] end
+        for i, t in ipairs{ "red", "green", "blue", "Red" } do tags[i] = Tag:new{ name = t } end
+        for i = 1, 40 do
+          local item = Item:new{ title = "item" .. i, n = (i % 7 == 0) and nil or i % 5 }
+          if i % 4 ~= 0 then item.owner = people[math.random(1, #people)] end
+          for _, t in ipairs(tags) do if math.random() < 0.4 then item.tags:add(t) end end
+        end
+        save()
+        local formats = {
+          "owner.name == 'Ann'", "owner.name ==[c] 'BOB'", "owner.name ==[cd] 'celine'", "owner.name == nil", "owner.age > 20",
+          "owner.boss.name BEGINSWITH 'A'", "NOT owner.age < 30", "ANY tags.name == 'red'", "ANY tags.name ==[c] 'red'",
+          "ALL tags.name != 'blue'", "NONE tags.name IN {'red', 'green'}", "tags.@count == 0", "tags.@count >= 2 AND n > 1",
+          "owner.items.@count > 5", "owner.reports.@count >= 1", "ANY owner.reports.name == 'Dan'", "owner.items.@sum.n > 10",
+          "owner.items.@avg.n < 2.5", "owner.items.@max.n == 4", "owner.items.@min.title == 'item1'", "ANY tags.name LIKE[c] 'r*'",
+          "n == nil OR ALL tags.name BEGINSWITH 'g'",
+        }
+        for _, f in ipairs(formats) do
+          local p = predicate(f)
+          local inMemory = 0
+          for _, o in ipairs(fetch("Item")) do if p:matches(o) then inMemory = inMemory + 1 end end
+          local bySQL = count("Item", f)
+          assert(inMemory == bySQL, f .. ": memory " .. inMemory .. ", SQL " .. bySQL)
+        end
+        local sorted = fetch{ "Item", predicate = "owner != nil", sort = { "owner.name", "-title" } }
+        local last
+        for _, o in ipairs(sorted) do
+          local key = (o.owner.name or "") .. "\0" .. o.title
+          if last then assert(o.owner.name == nil or last.name == nil or last.name <= o.owner.name, "sorted by owner.name") end
+          last = { name = o.owner.name }
+        end
+        """#)
+    }
+}

@@ -138,7 +138,9 @@ extension QuarryRuntime {
         }
         var index = first
         let entityName: String
-        if let entity { entityName = entity } else { entityName = try call.string(index); index += 1 }
+        if let entity { entityName = entity }
+        else if let handle = swiftObject(call.state, index, kind: .entity, as: EntityHandle.self) { entityName = handle.name; index += 1 }
+        else { entityName = try call.string(index); index += 1 }
         let format = try call.optionalString(index)
         let arguments = try call.predicateArguments(from: index + 1)
         return try makeRequest(entityName, format: format, arguments: arguments, variables: [:])

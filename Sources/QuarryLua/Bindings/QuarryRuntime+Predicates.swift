@@ -30,14 +30,14 @@ extension QuarryRuntime {
                 else { name = try call.string(2) }
                 do {
                     let entity = try self.context.entity(named: name)
-                    return call.push(try BoundPredicate(handle.predicate, entity: entity).swiftCode())
+                    return call.push(try BoundPredicate(handle.predicate, entity: entity, context: self.context).swiftCode())
                 } catch { throw luaError(error) }
             }),
             ("matches", { [unowned self] call in
                 let handle = try self.predicateHandle(call, 1)
                 let object = try self.object(call, 2)
                 do {
-                    return call.push(try BoundPredicate(handle.predicate, entity: object.entity).matches(object))
+                    return call.push(try BoundPredicate(handle.predicate, entity: self.context.currentEntityDescription(of: object), context: self.context).matches(object))
                 } catch { throw luaError(error) }
             }),
         ])

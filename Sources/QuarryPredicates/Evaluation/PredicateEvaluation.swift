@@ -11,6 +11,14 @@ extension BoundPredicate {
     private func evaluate(_ node: Node, _ object: ManagedObject) -> Bool? {
         switch node {
         case .constant(let b): return b
+        case let .quantified(quantifier, path, inner):
+            // As the SQL's EXISTS: a member whose answer is unknown counts for nothing.
+            let answers = members(path, of: object).map { evaluate(inner, $0) }
+            switch quantifier {
+            case .all: return !answers.contains(false)
+            case .none: return !answers.contains(true)
+            default: return answers.contains(true)
+            }
         case .not(let n): return evaluate(n, object).map { !$0 }
         case .and(let ns):
             var result: Bool? = true
@@ -75,6 +83,49 @@ extension BoundPredicate {
         }
     }
 
+    /// The object at the end of a to-one path, or nil where a link is missing.
+    private func follow(_ steps: [PathStep], from object: ManagedObject) -> ManagedObject? {
+        var current: ManagedObject? = object
+        for step in steps {
+            guard let here = current, let context = here.managedObjectContext else { return nil }
+            current = try? context.relatedObject(step.relationship.name, of: here)
+        }
+        return current
+    }
+
+    /// The members of the to-many relationship at the end of `path`.
+    private func members(_ path: [PathStep], of object: ManagedObject) -> [ManagedObject] {
+        guard let last = path.last, let owner = follow(Array(path.dropLast()), from: object),
+              let context = owner.managedObjectContext else { return [] }
+        return (try? context.relatedObjects(last.relationship.name, of: owner)) ?? []
+    }
+
+    /// count, sum, avg, min and max as SQLite computes them over the members' values.
+    private func aggregate(_ function: CollectionFunction, _ values: [Value]) -> Value {
+        if function == .count { return .integer(Int64(values.count)) }
+        let present = values.filter { !$0.isNull }
+        guard !present.isEmpty else { return .null }
+        switch function {
+        case .min: return present.min { (SQLiteOrdering.compare($0, $1) ?? 0) < 0 }!
+        case .max: return present.max { (SQLiteOrdering.compare($0, $1) ?? 0) < 0 }!
+        case .sum, .avg:
+            var integerSum: Int64 = 0
+            var realSum = 0.0
+            var allIntegers = true
+            for value in present {
+                switch value {
+                case .integer(let i): integerSum &+= i; realSum += Double(i)
+                case .bool(let b): integerSum += b ? 1 : 0; realSum += b ? 1 : 0
+                case .real(let d), .date(let d): allIntegers = false; realSum += d
+                default: allIntegers = false
+                }
+            }
+            if function == .avg { return .real(realSum / Double(present.count)) }
+            return allIntegers ? .integer(integerSum) : .real(realSum)
+        case .count: return .integer(Int64(values.count))
+        }
+    }
+
     private func fold(_ v: Value, _ options: ComparisonOptions) -> Value {
         if !options.isEmpty, case .text(let s) = v { return .text(PredicateFunctions.fold(s, options)) }
         return v
@@ -86,6 +137,16 @@ extension BoundPredicate {
         case .attribute(let a): v = (try? object.value(forKey: a.name)) ?? .null
         case .value(let value): v = value
         case .list: v = .null
+        case .path(let steps, let a):
+            let target = follow(steps, from: object)
+            if a.name == steps.last?.destination.primaryKey {
+                // Only compared with nil: any related object, saved or not, is "not nil".
+                v = target.map { .integer($0.primaryKey ?? 0) } ?? .null
+            } else {
+                v = target.flatMap { try? $0.value(forKey: a.name) } ?? .null
+            }
+        case .collection(let function, let path, let a):
+            v = aggregate(function, members(path, of: object).map { member in a.flatMap { try? member.value(forKey: $0.name) } ?? .null })
         }
         if !options.isEmpty, case .text(let s) = v { return .text(PredicateFunctions.fold(s, options)) }
         return v

@@ -30,6 +30,8 @@ private struct SwiftPredicateWriter {
         case .or(let ns): return try ns.map { "(\(try write($0)))" }.joined(separator: " || ")
         case let .comparison(lhs, op, rhs, options):
             return try comparison(lhs, op, rhs, options)
+        case .quantified:
+            throw Unsupported(reason: "ANY, ALL and NONE over relationships")
         }
     }
 
@@ -73,6 +75,7 @@ private struct SwiftPredicateWriter {
     private func literal(_ operand: BoundPredicate.Operand) throws -> String {
         switch operand {
         case .attribute(let a): return "\(variable).\(a.name)"
+        case .path, .collection: throw Unsupported(reason: "key paths through relationships")
         case .list(let values): return "[" + (try values.map { try literal(.value($0)) }).joined(separator: ", ") + "]"
         case .value(let v):
             switch v {

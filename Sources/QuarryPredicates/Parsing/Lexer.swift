@@ -27,7 +27,7 @@ struct Lexer {
 
         if c == "\"" || c == "'" { return Token(kind: .string(try quoted(c)), column: start) }
         if c.isNumber { return Token(kind: try number(), column: start) }
-        if c.isLetter || c == "_" || c == "#" {
+        if c.isLetter || c == "_" || c == "#" || (c == "@" && peek(1)?.isLetter == true) {
             index += 1
             var name = String(c)
             while let d = peek(), d.isLetter || d.isNumber || d == "_" { name.append(d); index += 1 }

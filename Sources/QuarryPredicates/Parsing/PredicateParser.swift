@@ -108,6 +108,12 @@ public struct PredicateParser {
     ]
 
     private mutating func parseComparison() throws -> Predicate {
+        var modifier = Quantifier.direct
+        for word in ["ANY", "SOME", "ALL", "NONE"] where isWord(word) {
+            modifier = Quantifier(rawValue: word)!
+            advance()
+            break
+        }
         let lhs = try parseExpression()
         let opColumn = current.column
         let op: ComparisonOperator
@@ -127,7 +133,7 @@ public struct PredicateParser {
                 throw PredicateError("BETWEEN needs two bounds, as BETWEEN {1, 10}", column: opColumn)
             }
         }
-        return .comparison(Comparison(lhs: lhs, op: op, rhs: rhs, options: options))
+        return .comparison(Comparison(lhs: lhs, op: op, rhs: rhs, options: options, modifier: modifier))
     }
 
     private mutating func parseOptions() throws -> ComparisonOptions {

@@ -3,65 +3,140 @@ import QuarryStore
 extension BoundPredicate {
     /// The predicate as a WHERE clause over the entity's table (named by `qualifier`).
     /// Equality is `IS`/`IS NOT`, so nil compares as Foundation compares it (nil == nil).
+    /// Key paths through relationships become correlated subqueries.
     public func sql(qualifier: String? = nil) -> SQLFragment {
-        var arguments: [Value] = []
-        let prefix = quoteIdentifier(qualifier ?? entity.name) + "."
-        func operand(_ o: Operand, _ options: ComparisonOptions) -> String {
-            let text: String
-            let isString: Bool
-            switch o {
-            case .attribute(let a):
-                text = prefix + quoteIdentifier(a.name)
-                isString = a.type == .string
-            case .value(let v):
-                arguments.append(v)
-                text = "?"
-                if case .text = v { isString = true } else { isString = false }
-            case .list(let values):
-                return "(" + values.map { operand(.value($0), options) }.joined(separator: ", ") + ")"
+        var writer = PredicateSQLWriter()
+        let sql = writer.render(root, quoteIdentifier(qualifier ?? entity.name), entity)
+        return SQLFragment(sql, writer.arguments)
+    }
+}
+
+/// The SQL for a key path through to-one relationships: nested scalar subqueries, each
+/// finding the next row by its key. Also used for sort keys.
+public func pathSQL(_ steps: [PathStep], _ attribute: AttributeDescription, from qualifier: String, aliases: inout Int) -> String {
+    guard let step = steps.first, case .foreignKey(let column) = step.storage else {
+        return "\(qualifier).\(quoteIdentifier(attribute.name))"
+    }
+    aliases += 1
+    let alias = quoteIdentifier("t\(aliases)")
+    let inner = pathSQL(Array(steps.dropFirst()), attribute, from: alias, aliases: &aliases)
+    return "(SELECT \(inner) FROM \(quoteIdentifier(step.destination.name)) AS \(alias) WHERE \(alias).\(quoteIdentifier(step.destination.primaryKey)) = \(qualifier).\(quoteIdentifier(column)))"
+}
+
+private struct PredicateSQLWriter {
+    var arguments: [Value] = []
+    var aliases = 0
+
+    mutating func render(_ node: BoundPredicate.Node, _ qualifier: String, _ entity: EntityDescription) -> String {
+        switch node {
+        case .constant(let b): return b ? "1" : "0"
+        case .not(let n): return "NOT (\(render(n, qualifier, entity)))"
+        case .and(let ns): return ns.map { "(\(render($0, qualifier, entity)))" }.joined(separator: " AND ")
+        case .or(let ns): return ns.map { "(\(render($0, qualifier, entity)))" }.joined(separator: " OR ")
+        case let .quantified(quantifier, path, inner):
+            let (from, alias) = members(path, of: qualifier)
+            let destination = path.last!.destination
+            switch quantifier {
+            case .all: return "NOT EXISTS (SELECT 1 \(from) AND NOT (\(render(inner, alias, destination))))"
+            case .none: return "NOT EXISTS (SELECT 1 \(from) AND (\(render(inner, alias, destination))))"
+            default: return "EXISTS (SELECT 1 \(from) AND (\(render(inner, alias, destination))))"
             }
-            guard !options.isEmpty, isString else { return text }
-            return PredicateFunctions.sqlFold(text, options)
-        }
-        func render(_ node: Node) -> String {
-            switch node {
-            case .constant(let b): return b ? "1" : "0"
-            case .not(let n): return "NOT (\(render(n)))"
-            case .and(let ns): return ns.map { "(\(render($0)))" }.joined(separator: " AND ")
-            case .or(let ns): return ns.map { "(\(render($0)))" }.joined(separator: " OR ")
-            case let .comparison(lhs, op, rhs, options):
-                if op.isStringOperator {
-                    // A plain prefix test is a GLOB, which SQLite can answer from an index.
-                    if op == .beginsWith, options.isEmpty, case .value(.text(let prefix)) = rhs {
-                        let l = operand(lhs, [])
-                        arguments.append(.text(globEscaped(prefix) + "*"))
-                        return "\(l) GLOB ?"
-                    }
-                    let l = operand(lhs, []), r = operand(rhs, [])
-                    return "\(PredicateFunctions.stringOperation)(\(l), \(r), \(PredicateFunctions.code(op)), \(options.rawValue))"
+        case let .comparison(lhs, op, rhs, options):
+            if op.isStringOperator {
+                // A plain prefix test is a GLOB, which SQLite can answer from an index.
+                if op == .beginsWith, options.isEmpty, case .value(.text(let prefix)) = rhs {
+                    let l = operand(lhs, [], qualifier)
+                    arguments.append(.text(globEscaped(prefix) + "*"))
+                    return "\(l) GLOB ?"
                 }
-                let l = operand(lhs, options)
+                let l = operand(lhs, [], qualifier), r = operand(rhs, [], qualifier)
+                return "\(PredicateFunctions.stringOperation)(\(l), \(r), \(PredicateFunctions.code(op)), \(options.rawValue))"
+            }
+            let l = operand(lhs, options, qualifier)
+            switch op {
+            case .in:
+                return "\(l) IN \(operand(rhs, options, qualifier))"
+            case .between:
+                guard case .list(let bounds) = rhs, bounds.count == 2 else { return "0" }
+                let lo = operand(.value(bounds[0]), options, qualifier), hi = operand(.value(bounds[1]), options, qualifier)
+                return "\(l) BETWEEN \(lo) AND \(hi)"
+            default:
+                let r = operand(rhs, options, qualifier)
+                let symbol: String
                 switch op {
-                case .in:
-                    return "\(l) IN \(operand(rhs, options))"
-                case .between:
-                    guard case .list(let bounds) = rhs, bounds.count == 2 else { return "0" }
-                    let lo = operand(.value(bounds[0]), options), hi = operand(.value(bounds[1]), options)
-                    return "\(l) BETWEEN \(lo) AND \(hi)"
-                default:
-                    let r = operand(rhs, options)
-                    let symbol: String
-                    switch op {
-                    case .equal: symbol = "IS"
-                    case .notEqual: symbol = "IS NOT"
-                    default: symbol = op.rawValue
-                    }
-                    return "\(l) \(symbol) \(r)"
+                case .equal: symbol = "IS"
+                case .notEqual: symbol = "IS NOT"
+                default: symbol = op.rawValue
                 }
+                return "\(l) \(symbol) \(r)"
             }
         }
-        let sql = render(root)
-        return SQLFragment(sql, arguments)
+    }
+
+    /// `FROM ... WHERE <joined to qualifier>` for the members of the to-many relationship
+    /// at the end of `path` (to-one steps before it are followed by key), and their alias.
+    mutating func members(_ path: [PathStep], of qualifier: String) -> (String, String) {
+        var owner = qualifier
+        var prefix = path
+        let toMany = prefix.removeLast()
+        var conditions: [String] = []
+        var tables: [String] = []
+        for step in prefix {
+            guard case .foreignKey(let column) = step.storage else { continue }
+            aliases += 1
+            let alias = quoteIdentifier("t\(aliases)")
+            tables.append("\(quoteIdentifier(step.destination.name)) AS \(alias)")
+            conditions.append("\(alias).\(quoteIdentifier(step.destination.primaryKey)) = \(owner).\(quoteIdentifier(column))")
+            owner = alias
+        }
+        aliases += 1
+        let alias = quoteIdentifier("t\(aliases)")
+        let destination = toMany.destination
+        tables.append("\(quoteIdentifier(destination.name)) AS \(alias)")
+        switch toMany.storage {
+        case .inverseForeignKey(_, let column):
+            conditions.append("\(alias).\(quoteIdentifier(column)) = \(owner).\(quoteIdentifier(ownerKey(path)))")
+        case .linkTable(let table, let sourceColumn, let targetColumn):
+            aliases += 1
+            let link = quoteIdentifier("l\(aliases)")
+            tables.append("\(quoteIdentifier(table)) AS \(link)")
+            conditions.append("\(link).\(sourceColumn) = \(owner).\(quoteIdentifier(ownerKey(path)))")
+            conditions.append("\(alias).\(quoteIdentifier(destination.primaryKey)) = \(link).\(targetColumn)")
+        case .foreignKey(let column):
+            conditions.append("\(alias).\(quoteIdentifier(destination.primaryKey)) = \(owner).\(quoteIdentifier(column))")
+        }
+        return ("FROM " + tables.joined(separator: ", ") + " WHERE " + conditions.joined(separator: " AND "), alias)
+    }
+
+    /// The key column of the entity that owns the last step (Quarry's tables: `_pk`).
+    private func ownerKey(_ path: [PathStep]) -> String {
+        path.count >= 2 ? path[path.count - 2].destination.primaryKey : EntityDescription.defaultPrimaryKey
+    }
+
+    mutating func operand(_ o: BoundPredicate.Operand, _ options: ComparisonOptions, _ qualifier: String) -> String {
+        let text: String
+        let isString: Bool
+        switch o {
+        case .attribute(let a):
+            text = qualifier + "." + quoteIdentifier(a.name)
+            isString = a.type == .string
+        case .path(let steps, let a):
+            text = pathSQL(steps, a, from: qualifier, aliases: &aliases)
+            isString = a.type == .string
+        case .collection(let function, let path, let attribute):
+            let (from, alias) = members(path, of: qualifier)
+            let argument = attribute.map { "\(alias).\(quoteIdentifier($0.name))" } ?? "*"
+            text = "(SELECT \(function.rawValue)(\(argument)) \(from))"
+            isString = attribute?.type == .string && (function == .min || function == .max)
+        case .value(let v):
+            arguments.append(v)
+            text = "?"
+            if case .text = v { isString = true } else { isString = false }
+        case .list(let values):
+            return "(" + values.map { operand(.value($0), options, qualifier) }.joined(separator: ", ") + ")"
+        }
+        guard !options.isEmpty, isString else { return text }
+        return PredicateFunctions.sqlFold(text, options)
     }
 }
 

@@ -1,8 +1,9 @@
 import QuarryStore
 
-/// A predicate checked against one entity: key paths resolved to attributes, constants
-/// converted to the type of what they are compared with. SQL and in-memory evaluation
-/// both read this, so they see the same values.
+/// A predicate checked against one entity: key paths resolved to attributes (through
+/// relationships when a context is given), constants converted to the type of what they
+/// are compared with. SQL and in-memory evaluation both read this, so they see the same
+/// values.
 public struct BoundPredicate {
     public let entity: EntityDescription
     public let root: Node
@@ -15,75 +16,181 @@ public struct BoundPredicate {
         case not(Node)
         case and([Node])
         case or([Node])
+        /// `ANY`/`ALL`/`NONE` over a to-many relationship reached through `path` (its last
+        /// step is the to-many one); `inner` is bound to the destination entity.
+        case quantified(Quantifier, path: [PathStep], inner: Node)
     }
 
     public enum Operand {
         case attribute(AttributeDescription)
+        /// An attribute reached through to-one relationships (`owner.name`).
+        case path([PathStep], AttributeDescription)
+        /// `tags.@count`, `items.@sum.price`: the last step of `path` is to-many.
+        case collection(CollectionFunction, path: [PathStep], AttributeDescription?)
         case value(Value)
         /// The right side of IN and BETWEEN.
         case list([Value])
+
+        /// The attribute whose type constants are converted to.
+        var typeAttribute: AttributeDescription? {
+            switch self {
+            case .attribute(let a), .path(_, let a): return a
+            case .collection(let f, _, let a):
+                switch f {
+                case .count: return AttributeDescription(name: "@count", type: .int64, isOptional: true)
+                case .avg: return AttributeDescription(name: "@avg", type: .double, isOptional: true)
+                default: return a.map { AttributeDescription(name: "@\(f.rawValue).\($0.name)", type: $0.type == .int16 || $0.type == .int32 ? .int64 : $0.type, isOptional: true) }
+                }
+            default: return nil
+            }
+        }
+    }
+
+    public enum CollectionFunction: String { case count, sum, avg, min, max }
+
+    /// A key path to an attribute, possibly through to-one relationships (for sort keys):
+    /// the relationships crossed and the attribute at the end.
+    public static func attributePath(_ path: String, in entity: EntityDescription, context: ObjectContext?) throws -> ([PathStep], AttributeDescription) {
+        let components = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        switch try Binder(context: context).operand(.keyPath(KeyPath(components, column: 1)), entity) {
+        case .attribute(let a): return ([], a)
+        case .path(let steps, let a): return (steps, a)
+        default: throw PredicateError("'\(path)' does not name an attribute", column: nil)
+        }
     }
 
     /// Resolves `predicate` against `entity`; unknown keys and values of the wrong type
-    /// are errors that name the column.
-    public init(_ predicate: Predicate, entity: EntityDescription) throws {
+    /// are errors that name the column. Key paths through relationships need `context`,
+    /// which knows the other entities and where links are kept.
+    public init(_ predicate: Predicate, entity: EntityDescription, context: ObjectContext? = nil) throws {
         self.entity = entity
         self.source = predicate
-        self.root = try Self.bind(predicate, entity)
+        self.root = try Binder(context: context).bind(predicate, entity)
     }
+}
 
-    private static func bind(_ predicate: Predicate, _ entity: EntityDescription) throws -> Node {
+/// One relationship crossed by a key path.
+public struct PathStep {
+    public let relationship: RelationshipDescription
+    public let storage: RelationshipStorage
+    public let destination: EntityDescription
+}
+
+private struct Binder {
+    let context: ObjectContext?
+
+    func bind(_ predicate: Predicate, _ entity: EntityDescription) throws -> BoundPredicate.Node {
         switch predicate {
         case .constant(let b): return .constant(b)
         case .not(let p): return .not(try bind(p, entity))
         case .and(let ps): return .and(try ps.map { try bind($0, entity) })
         case .or(let ps): return .or(try ps.map { try bind($0, entity) })
         case .comparison(let c):
-            var lhs = try operand(c.lhs, entity)
-            var rhs = try operand(c.rhs, entity)
-            if case .list = lhs { throw PredicateError("a list { } can only stand after IN or BETWEEN", column: c.lhs.column) }
-            if case .list = rhs, c.op != .in, c.op != .between {
-                throw PredicateError("a list { } can only stand after IN or BETWEEN", column: c.rhs.column)
-            }
-            if c.op == .in || c.op == .between {
-                guard case .list(let values) = rhs else {
-                    throw PredicateError("\(c.op.rawValue) needs a list such as {1, 2} or a list argument; IN a to-many key path needs relationships, which are not supported yet", column: c.rhs.column)
-                }
-                if case .attribute(let a) = lhs { rhs = .list(try values.map { try convert($0, to: a, at: c.rhs) }) }
-                return .comparison(lhs: lhs, op: c.op, rhs: rhs, options: c.options)
-            }
-            if c.op.isStringOperator {
-                try requireString(lhs, c.op, c.lhs)
-                try requireString(rhs, c.op, c.rhs)
-                if c.op == .matches, case .value(.text(let pattern)) = rhs, StringMatching.regex(pattern, c.options) == nil {
-                    throw PredicateError("MATCHES: '\(pattern)' is not a valid regular expression", column: c.rhs.column)
-                }
-                return .comparison(lhs: lhs, op: c.op, rhs: rhs, options: c.options)
-            }
-            if case .attribute(let a) = lhs, case .attribute(let b) = rhs, (a.type == .string) != (b.type == .string) {
-                // SQLite would convert the text by column affinity; Foundation would refuse.
-                throw PredicateError("'\(a.name)' is \(a.type.rawValue) and cannot be compared with '\(b.name)', which is \(b.type.rawValue)", column: c.lhs.column)
-            }
-            if case .attribute(let a) = lhs, case .value(let v) = rhs { rhs = .value(try convert(v, to: a, at: c.rhs)) }
-            if case .value(let v) = lhs, case .attribute(let a) = rhs { lhs = .value(try convert(v, to: a, at: c.lhs)) }
-            return .comparison(lhs: lhs, op: c.op, rhs: rhs, options: c.options)
+            if c.modifier != .direct { return try quantified(c, entity) }
+            return try comparison(c, entity)
         }
     }
 
-    private static func requireString(_ operand: Operand, _ op: ComparisonOperator, _ expression: Expression) throws {
+    /// `ANY tags.name == 'x'`: the path up to the to-many step, then the rest of the
+    /// comparison bound to the destination.
+    private func quantified(_ c: Comparison, _ entity: EntityDescription) throws -> BoundPredicate.Node {
+        guard case .keyPath(let path) = c.lhs else {
+            throw PredicateError("\(c.modifier.rawValue) needs a key path through a to-many relationship on its left", column: c.lhs.column)
+        }
+        var steps: [PathStep] = []
+        var current = entity
+        for (i, name) in path.components.enumerated() {
+            let step = try self.step(name, from: current, path: path)
+            steps.append(step)
+            current = step.destination
+            if step.relationship.isToMany {
+                let rest = Array(path.components[(i + 1)...])
+                guard !rest.isEmpty else {
+                    throw PredicateError("\(c.modifier.rawValue) \(path.string) compares objects; compare one of their keys instead, as \(path.string).name", column: path.column)
+                }
+                var inner = c
+                inner.modifier = .direct
+                inner.lhs = .keyPath(KeyPath(rest, column: path.column))
+                let quantifier: Quantifier = c.modifier == .some ? .any : c.modifier
+                return .quantified(quantifier, path: steps, inner: try comparison(inner, current))
+            }
+        }
+        throw PredicateError("\(c.modifier.rawValue) needs a to-many relationship in '\(path.string)'", column: path.column)
+    }
+
+    private func comparison(_ c: Comparison, _ entity: EntityDescription) throws -> BoundPredicate.Node {
+        var lhs = try operand(c.lhs, entity)
+        var rhs = try operand(c.rhs, entity)
+        if case .list = lhs { throw PredicateError("a list { } can only stand after IN or BETWEEN", column: c.lhs.column) }
+        if case .list = rhs, c.op != .in, c.op != .between {
+            throw PredicateError("a list { } can only stand after IN or BETWEEN", column: c.rhs.column)
+        }
+        if c.op == .in || c.op == .between {
+            guard case .list(let values) = rhs else {
+                throw PredicateError("\(c.op.rawValue) needs a list such as {1, 2} or a list argument; for a to-many key path write ANY path == value", column: c.rhs.column)
+            }
+            if let a = lhs.typeAttribute { rhs = .list(try values.map { try convert($0, to: a, at: c.rhs) }) }
+            return .comparison(lhs: lhs, op: c.op, rhs: rhs, options: c.options)
+        }
+        if c.op.isStringOperator {
+            try requireString(lhs, c.op, c.lhs)
+            try requireString(rhs, c.op, c.rhs)
+            if c.op == .matches, case .value(.text(let pattern)) = rhs, StringMatching.regex(pattern, c.options) == nil {
+                throw PredicateError("MATCHES: '\(pattern)' is not a valid regular expression", column: c.rhs.column)
+            }
+            return .comparison(lhs: lhs, op: c.op, rhs: rhs, options: c.options)
+        }
+        for (side, other, expression) in [(lhs, rhs, c.lhs), (rhs, lhs, c.rhs)] {
+            if case .path(let steps, let a) = side, a.name == steps.last?.destination.primaryKey {
+                guard case .value(.null) = other, c.op == .equal || c.op == .notEqual else {
+                    throw PredicateError("a relationship compares only with nil here (== nil or != nil); compare one of its keys otherwise", column: expression.column)
+                }
+            }
+        }
+        if let a = lhs.typeAttribute, let b = rhs.typeAttribute, (a.type == .string) != (b.type == .string) {
+            // SQLite would convert the text by column affinity; Foundation would refuse.
+            throw PredicateError("'\(a.name)' is \(a.type.rawValue) and cannot be compared with '\(b.name)', which is \(b.type.rawValue)", column: c.lhs.column)
+        }
+        if let a = lhs.typeAttribute, case .value(let v) = rhs { rhs = .value(try convert(v, to: a, at: c.rhs)) }
+        if case .value(let v) = lhs, let a = rhs.typeAttribute { lhs = .value(try convert(v, to: a, at: c.lhs)) }
+        return .comparison(lhs: lhs, op: c.op, rhs: rhs, options: c.options)
+    }
+
+    private func requireString(_ operand: BoundPredicate.Operand, _ op: ComparisonOperator, _ expression: Expression) throws {
         switch operand {
-        case .attribute(let a) where a.type != .string:
-            throw PredicateError("\(op.rawValue) compares strings, but '\(a.name)' is \(a.type.rawValue)", column: expression.column)
         case .value(let v):
             switch v {
             case .text, .null: break
             default: throw PredicateError("\(op.rawValue) compares strings, got \(v.kindName) \(v.displayString)", column: expression.column)
             }
-        default: break
+        default:
+            if let a = operand.typeAttribute, a.type != .string {
+                throw PredicateError("\(op.rawValue) compares strings, but '\(a.name)' is \(a.type.rawValue)", column: expression.column)
+            }
         }
     }
 
-    private static func operand(_ expression: Expression, _ entity: EntityDescription) throws -> Operand {
+    private func step(_ name: String, from entity: EntityDescription, path: KeyPath) throws -> PathStep {
+        guard let relationship = entity.relationship(named: name) else {
+            if entity.attribute(named: name) != nil {
+                throw PredicateError("'\(name)' in '\(path.string)' is an attribute of \(entity.name), not a relationship", column: path.column)
+            }
+            throw unknown(path, entity, name)
+        }
+        guard let context, let storage = context.storage(of: relationship, in: entity.name),
+              let destination = try? context.entity(named: relationship.destination) else {
+            throw PredicateError("'\(path.string)' crosses '\(name)', whose entity \(relationship.destination) is not available here", column: path.column)
+        }
+        return PathStep(relationship: relationship, storage: storage, destination: destination)
+    }
+
+    private func unknown(_ path: KeyPath, _ entity: EntityDescription, _ name: String) -> PredicateError {
+        let suggestion = closestMatch(to: name, in: entity.keyNames)
+        let subject = path.components.count == 1 ? "key path '\(path.string)'" : "key '\(name)' in key path '\(path.string)'"
+        return PredicateError("unknown \(subject) on entity \(entity.name)" + (suggestion.map { " (did you mean '\($0)'?)" } ?? ""), column: path.column)
+    }
+
+    func operand(_ expression: Expression, _ entity: EntityDescription) throws -> BoundPredicate.Operand {
         switch expression {
         case .constant(let value, _): return .value(value)
         case .aggregate(let elements, _):
@@ -94,16 +201,64 @@ public struct BoundPredicate {
                 return value
             })
         case .keyPath(let path):
-            guard path.components.count == 1, let attribute = entity.attribute(named: path.components[0]) else {
-                let suggestion = closestMatch(to: path.string, in: entity.attributeNames)
-                throw PredicateError("unknown key path '\(path.string)' on entity \(entity.name)"
-                    + (suggestion.map { " (did you mean '\($0)'?)" } ?? ""), column: path.column)
+            if path.components.count == 1 {
+                guard let attribute = entity.attribute(named: path.components[0]) else {
+                    if let relationship = entity.relationship(named: path.components[0]) {
+                        if !relationship.isToMany, context != nil {
+                            // `owner == nil`: the related object's key, nil when there is none.
+                            let step = try self.step(relationship.name, from: entity, path: path)
+                            return .path([step], step.destination.keyAttribute)
+                        }
+                        throw PredicateError("'\(path.string)' is a relationship; compare one of its keys, as \(path.string).name, or use @count", column: path.column)
+                    }
+                    throw unknown(path, entity, path.components[0])
+                }
+                return .attribute(attribute)
             }
-            return .attribute(attribute)
+            var steps: [PathStep] = []
+            var current = entity
+            var index = 0
+            while index < path.components.count {
+                let name = path.components[index]
+                if name.hasPrefix("@") {
+                    guard let function = BoundPredicate.CollectionFunction(rawValue: String(name.dropFirst()).lowercased()),
+                          let last = steps.last, last.relationship.isToMany else {
+                        throw PredicateError("'\(name)' must follow a to-many relationship, as tags.@count", column: path.column)
+                    }
+                    if function == .count {
+                        guard index == path.components.count - 1 else { throw PredicateError("nothing may follow @count", column: path.column) }
+                        return .collection(.count, path: steps, nil)
+                    }
+                    guard index == path.components.count - 2, let attribute = current.attribute(named: path.components[index + 1]) else {
+                        throw PredicateError("@\(function.rawValue) needs one attribute after it, as items.@\(function.rawValue).price", column: path.column)
+                    }
+                    return .collection(function, path: steps, attribute)
+                }
+                if index == path.components.count - 1 {
+                    if let relationship = current.relationship(named: name), !relationship.isToMany {
+                        let step = try self.step(name, from: current, path: path)
+                        return .path(steps + [step], step.destination.keyAttribute)
+                    }
+                    guard let attribute = current.attribute(named: name) else { throw unknown(path, current, name) }
+                    if let toMany = steps.first(where: { $0.relationship.isToMany }) {
+                        throw PredicateError("'\(path.string)' crosses the to-many relationship '\(toMany.relationship.name)'; write ANY \(path.string), ALL or NONE, or use @count", column: path.column)
+                    }
+                    return .path(steps, attribute)
+                }
+                let step = try self.step(name, from: current, path: path)
+                if step.relationship.isToMany, index + 1 < path.components.count, !path.components[index + 1].hasPrefix("@"),
+                   steps.contains(where: { $0.relationship.isToMany }) {
+                    throw PredicateError("'\(path.string)' crosses more than one to-many relationship", column: path.column)
+                }
+                steps.append(step)
+                current = step.destination
+                index += 1
+            }
+            throw unknown(path, current, path.components.last ?? "")
         }
     }
 
-    private static func convert(_ value: Value, to attribute: AttributeDescription, at expression: Expression) throws -> Value {
+    private func convert(_ value: Value, to attribute: AttributeDescription, at expression: Expression) throws -> Value {
         if case .null = value { return value }
         if attribute.type == .bool, case .integer(let i) = value, i == 0 || i == 1 { return .bool(i == 1) }
         // `n < 2.5` on an integer attribute compares numerically, as SQLite and Foundation do.
@@ -111,10 +266,14 @@ public struct BoundPredicate {
         switch attribute.type.coerce(value) {
         case .success(let v): return v
         case .failure:
-            let column = expression.column
             let shown: String
             if case .text(let s) = value { shown = "string \"\(s)\"" } else { shown = "\(value.kindName) \(value.displayString)" }
-            throw PredicateError("'\(attribute.name)' is \(attribute.type.rawValue) and cannot be compared with \(shown)", column: column)
+            throw PredicateError("'\(attribute.name)' is \(attribute.type.rawValue) and cannot be compared with \(shown)", column: expression.column)
         }
     }
+}
+
+extension EntityDescription {
+    /// The key column as an attribute, so `owner == nil` reads the related row's key.
+    var keyAttribute: AttributeDescription { AttributeDescription(name: primaryKey, type: .int64, isOptional: true) }
 }

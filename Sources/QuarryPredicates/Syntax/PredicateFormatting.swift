@@ -26,7 +26,8 @@ private func format(_ p: Predicate, parent: Int, apple: Bool) -> String {
         if !c.options.isEmpty {
             options = "[" + (c.options.contains(.caseInsensitive) ? "c" : "") + (c.options.contains(.diacriticInsensitive) ? "d" : "") + "]"
         }
-        return "\(format(c.lhs)) \(c.op.rawValue)\(options) \(format(c.rhs))"
+        let prefix = c.modifier == .direct ? "" : c.modifier.rawValue + " "
+        return "\(prefix)\(format(c.lhs)) \(c.op.rawValue)\(options) \(format(c.rhs))"
     }
 }
 

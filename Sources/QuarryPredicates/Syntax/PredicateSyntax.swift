@@ -10,16 +10,22 @@ public indirect enum Predicate: Equatable, Sendable {
     case or([Predicate])
 }
 
-/// `lhs op rhs`, with string options such as `[cd]`.
+/// `lhs op rhs`, with string options such as `[cd]`, and `ANY`/`ALL`/`NONE` before it.
 public struct Comparison: Equatable, Sendable {
     public var lhs: Expression
     public var op: ComparisonOperator
     public var rhs: Expression
     public var options: ComparisonOptions
+    public var modifier: Quantifier
 
-    public init(lhs: Expression, op: ComparisonOperator, rhs: Expression, options: ComparisonOptions = []) {
-        self.lhs = lhs; self.op = op; self.rhs = rhs; self.options = options
+    public init(lhs: Expression, op: ComparisonOperator, rhs: Expression, options: ComparisonOptions = [], modifier: Quantifier = .direct) {
+        self.lhs = lhs; self.op = op; self.rhs = rhs; self.options = options; self.modifier = modifier
     }
+}
+
+/// How a comparison over a to-many key path is decided.
+public enum Quantifier: String, Equatable, Sendable {
+    case direct = "", any = "ANY", some = "SOME", all = "ALL", none = "NONE"
 }
 
 public enum ComparisonOperator: String, Equatable, Sendable {

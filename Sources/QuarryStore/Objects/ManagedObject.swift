@@ -15,6 +15,8 @@ public final class ManagedObject {
     public internal(set) var isInserted = false
     public internal(set) var isDeleted = false
     weak var context: ObjectContext?
+    /// The context the object lives in; nil once it is deleted and saved, or rolled back.
+    public var managedObjectContext: ObjectContext? { context }
 
     init(entity: EntityDescription, primaryKey: Int64?, temporaryNumber: Int, committed: [String: Value], context: ObjectContext) {
         self.entity = entity
