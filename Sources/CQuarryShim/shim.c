@@ -73,9 +73,15 @@ static int trampoline(lua_State *L) {
        Swift, or allocate outside the memory cap. (-1 inside a finalizer: leave it.) */
     int stopped_gc = lua_gc(L, LUA_GCISRUNNING) == 1;
     if (stopped_gc) lua_gc(L, LUA_GCSTOP);
+    size_t used_before = heap->used;
     int n = swift_dispatcher(L, lua_touserdata(L, lua_upvalueindex(1)));
-    if (stopped_gc) lua_gc(L, LUA_GCRESTART);
     heap->running_lua = was_running_lua;
+    if (stopped_gc) {
+        lua_gc(L, LUA_GCRESTART);
+        /* What Swift allocated was not paid for in collector steps; pay now, back in C,
+           or a loop that allocates only through Quarry's functions would never collect. */
+        if (heap->used > used_before + 4096) lua_gc(L, LUA_GCSTEP, (int)((heap->used - used_before) / 1024));
+    }
     if (n == QUARRY_RAISE) {
         push_position(L);
         lua_insert(L, -2);

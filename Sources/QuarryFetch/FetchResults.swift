@@ -11,6 +11,9 @@ public final class FetchResults {
     private(set) var compiled: CompiledRequest
     private var generation: Int
     private var cachedCount: Int?
+    /// The keys of every row in order, read once on first access: batches then load by
+    /// key, so walking all rows is linear (paging by OFFSET would rescan for each batch).
+    private var keys: [Int64]?
     private var sectionCache: [SectionInfo]?
     /// Loaded batches by batch number; a few are kept so a walk over all rows stays flat.
     private var batches: [Int: [ManagedObject]] = [:]
@@ -49,6 +52,7 @@ public final class FetchResults {
 
     private func invalidate() {
         cachedCount = nil
+        keys = nil
         sectionCache = nil
         batches = [:]
         batchOrder = []
@@ -63,6 +67,7 @@ public final class FetchResults {
     public func count() throws -> Int {
         refreshIfStale()
         if let cachedCount { return cachedCount }
+        if let keys { return keys.count }
         let query = compiled.countQuery()
         let n = try context.read { db in
             try Int.fetchOne(db, sql: query.sql, arguments: StatementArguments(query.arguments.map(\.databaseValue))) ?? 0
@@ -85,16 +90,45 @@ public final class FetchResults {
 
     private func loadBatch(_ number: Int, size: Int) throws -> [ManagedObject] {
         if let batch = batches[number] { return batch }
-        let query = compiled.select(compiled.entity.selectionSQL(qualifier: compiled.entity.name), start: number * size, count: size)
         let entity = compiled.entity
-        let rows = try context.read { db in
-            try Row.fetchAll(db, sql: query.sql, arguments: StatementArguments(query.arguments.map(\.databaseValue)))
+        let allKeys = try orderedKeys()
+        let start = number * size
+        guard start < allKeys.count else { return [] }
+        let slice = Array(allKeys[start..<min(allKeys.count, start + size)])
+        var found: [Int64: ManagedObject] = [:]
+        var missing: [Int64] = []
+        for key in slice {
+            if let object = context.registeredObject(entity: entity.name, primaryKey: key) { found[key] = object } else { missing.append(key) }
         }
-        let batch = rows.map { context.object(for: entity, row: $0) }
+        let keyColumn = "\(quoteIdentifier(entity.name)).\(quoteIdentifier(entity.primaryKey))"
+        var offset = 0
+        while offset < missing.count {
+            let chunk = Array(missing[offset..<min(missing.count, offset + 500)])
+            offset += chunk.count
+            let sql = "SELECT \(entity.selectionSQL(qualifier: entity.name)) FROM \(quoteIdentifier(entity.name)) WHERE \(keyColumn) IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
+            let rows = try context.read { db in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(chunk)) }
+            for row in rows {
+                let object = context.object(for: entity, row: row)
+                if let key = object.primaryKey { found[key] = object }
+            }
+        }
+        // A row deleted by another connection since the keys were read is left out.
+        let batch = slice.compactMap { found[$0] }
         batches[number] = batch
         batchOrder.append(number)
         if batchOrder.count > Self.batchesKept { batches[batchOrder.removeFirst()] = nil }
         return batch
+    }
+
+    private func orderedKeys() throws -> [Int64] {
+        if let keys { return keys }
+        let entity = compiled.entity
+        let query = compiled.select("\(quoteIdentifier(entity.name)).\(quoteIdentifier(entity.primaryKey))", start: 0, count: nil)
+        let loaded = try context.read { db in
+            try Int64.fetchAll(db, sql: query.sql, arguments: StatementArguments(query.arguments.map(\.databaseValue)))
+        }
+        keys = loaded
+        return loaded
     }
 
     /// Every object in order, fetched batch by batch.

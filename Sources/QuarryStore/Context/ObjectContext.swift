@@ -134,6 +134,11 @@ public final class ObjectContext {
         return object
     }
 
+    /// The object already registered for a row, if any (no query).
+    public func registeredObject(entity: String, primaryKey: Int64) -> ManagedObject? {
+        registered[RowKey(entity: entity, primaryKey: primaryKey)]?.object
+    }
+
     /// The object with this primary key, registered once like any fetched object.
     public func object(entityName: String, primaryKey: Int64) throws -> ManagedObject? {
         let entity = try entity(named: entityName)

@@ -1,0 +1,264 @@
+#!/usr/bin/env python3
+"""Timing helper for scripts/bench.
+
+  measure.py run RESULTS WORKLOAD SIDE [--stdin FILE] [--timeout S] [--warmup] -- CMD...
+      Runs CMD once (stdout and stderr to files), and appends one JSON record to RESULTS:
+      whole-process wall time, peak RSS (ru_maxrss of the child, from wait4), the time the
+      process measured itself, its answer (stdout less timing lines) and its status.
+      The in-process time is read from a line `BENCH_TIME s` (stdout or stderr), from the
+      pair `BENCH_T0 t` / `BENCH_T1 t`, or from sqlite3's `.timer` line `Run Time: real s`.
+      Exits 1 when CMD failed or timed out.
+  measure.py answer RESULTS WORKLOAD SIDE VALUE
+      Records an answer checked outside the timed runs (e.g. rows after an import).
+  measure.py report RESULTS
+      Prints the table: medians, ratio Quarry/peer, target, PASS/MISS.
+"""
+import json
+import os
+import re
+import signal
+import statistics
+import sys
+import tempfile
+import threading
+import time
+
+# (key, title, peer, target ratio Quarry/peer or None)
+WORKLOADS = [
+    ("startup", "0 start-up, no work", "sqlite3", None),
+    ("import", "1 import flights.csv", "sqlite3 .import", 2.0),
+    ("count", "2 count, filtered", "sqlite3", 1.5),
+    ("sorted", "3 fetch sorted, limit 100", "sqlite3", 1.5),
+    ("sections", "4 sectioned count", "sqlite3", 1.5),
+    ("loop", "5 Lua loop, all rows", "lua5.4+LuaSQL", 2.0),
+]
+RSS_WORKLOAD, RSS_LIMIT_MB = "loop", 300
+
+TIME_LINE = re.compile(r"^BENCH_TIME\s+([0-9.eE+-]+)\s*$")
+MARK_LINE = re.compile(r"^BENCH_T([01])\s+([0-9.eE+-]+)\s*$")
+SQLITE_TIMER = re.compile(r"^Run Time: real ([0-9.]+) user [0-9.]+ sys [0-9.]+\s*$")
+
+
+def parse_output(text, inproc):
+    """Returns the answer (text less timing lines) and fills inproc from timing lines."""
+    kept = []
+    for line in text.splitlines():
+        m = TIME_LINE.match(line)
+        if m:
+            inproc["total"] = inproc.get("total", 0.0) + float(m.group(1))
+            continue
+        m = MARK_LINE.match(line)
+        if m:
+            inproc["t" + m.group(1)] = float(m.group(2))
+            continue
+        m = SQLITE_TIMER.match(line)
+        if m:
+            inproc["total"] = inproc.get("total", 0.0) + float(m.group(1))
+            continue
+        kept.append(line)
+    return "\n".join(kept).strip()
+
+
+def run(args):
+    results, workload, side = args[0], args[1], args[2]
+    rest = args[3:]
+    stdin_path, timeout, warmup = os.devnull, 600.0, False
+    while rest and rest[0] != "--":
+        opt = rest.pop(0)
+        if opt == "--stdin":
+            stdin_path = rest.pop(0)
+        elif opt == "--timeout":
+            timeout = float(rest.pop(0))
+        elif opt == "--warmup":
+            warmup = True
+        else:
+            sys.exit(f"measure.py run: unknown option {opt}")
+    cmd = rest[1:]
+    with tempfile.TemporaryDirectory() as tmp:
+        out_path, err_path = os.path.join(tmp, "out"), os.path.join(tmp, "err")
+        flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC
+        actions = [
+            (os.POSIX_SPAWN_OPEN, 0, stdin_path, os.O_RDONLY, 0),
+            (os.POSIX_SPAWN_OPEN, 1, out_path, flags, 0o644),
+            (os.POSIX_SPAWN_OPEN, 2, err_path, flags, 0o644),
+        ]
+        timed_out = threading.Event()
+        start = time.perf_counter()
+        pid = os.posix_spawnp(cmd[0], cmd, os.environ, file_actions=actions)
+
+        def kill():
+            timed_out.set()
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+        timer = threading.Timer(timeout, kill)
+        timer.start()
+        _, status, usage = os.wait4(pid, 0)
+        wall = time.perf_counter() - start
+        timer.cancel()
+        with open(out_path, errors="replace") as f:
+            out = f.read()
+        with open(err_path, errors="replace") as f:
+            err = f.read()
+    inproc = {}
+    answer = parse_output(out, inproc)
+    stderr_rest = parse_output(err, inproc)
+    if "total" in inproc:
+        inproc_s = inproc["total"]
+    elif "t0" in inproc and "t1" in inproc:
+        inproc_s = inproc["t1"] - inproc["t0"]
+    else:
+        inproc_s = None
+    code = os.waitstatus_to_exitcode(status)
+    state = "timeout" if timed_out.is_set() else ("ok" if code == 0 else f"exit {code}")
+    record = {
+        "workload": workload, "side": side, "warmup": warmup, "status": state,
+        "wall": wall, "inproc": inproc_s, "rss_kb": usage.ru_maxrss,
+        "answer": answer if len(answer) <= 20000 else answer[:20000],
+        "stderr": stderr_rest[-2000:],
+    }
+    with open(results, "a") as f:
+        f.write(json.dumps(record) + "\n")
+    if state != "ok":
+        tail = "\n    ".join(stderr_rest.splitlines()[-5:])
+        print(f"  {workload}/{side}: {state} after {wall:.1f} s\n    {tail}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def answer(args):
+    results, workload, side, value = args
+    with open(results, "a") as f:
+        f.write(json.dumps({"workload": workload, "side": side, "checked_answer": value.strip()}) + "\n")
+    return 0
+
+
+def fmt_time(s):
+    if s is None:
+        return "-"
+    if s >= 10:
+        return f"{s:.1f} s"
+    if s >= 1:
+        return f"{s:.2f} s"
+    if s >= 0.1:
+        return f"{s * 1000:.0f} ms"
+    return f"{s * 1000:.1f} ms"
+
+
+def normalized(workload, side, text):
+    # sqlite3 prints one line per section; Quarry prints the number of sections.
+    if workload == "sections" and side == "peer":
+        return str(len([l for l in text.splitlines() if l.strip()]))
+    return text
+
+
+def report(args):
+    records = []
+    with open(args[0]) as f:
+        for line in f:
+            if line.strip():
+                records.append(json.loads(line))
+    rows = []  # (workload, peer, timing, quarry, peer, ratio, target, result, same)
+    notes = []
+    reps_seen = set()
+    for key, title, peer, target in WORKLOADS:
+        runs = {s: [r for r in records if r["workload"] == key and r["side"] == s
+                    and "status" in r and not r["warmup"]] for s in ("quarry", "peer")}
+        if not runs["quarry"] and not runs["peer"]:
+            continue
+        ok = {s: [r for r in runs[s] if r["status"] == "ok"] for s in runs}
+        failed = {s: [r for r in runs[s] if r["status"] != "ok"] for s in runs}
+        reps_seen.add(f"{len(runs['quarry'])}")
+        # Do both sides give the same answer?
+        answers = {}
+        for s in ("quarry", "peer"):
+            checked = [r["checked_answer"] for r in records
+                       if r["workload"] == key and r["side"] == s and "checked_answer" in r]
+            if checked:
+                answers[s] = checked[-1]
+            elif ok[s]:
+                answers[s] = normalized(key, s, ok[s][0]["answer"])
+        if "quarry" in answers and "peer" in answers:
+            same = "yes" if answers["quarry"] == answers["peer"] else "NO"
+            if same == "NO":
+                notes.append(f"{title}: answers differ: Quarry {answers['quarry'][:60]!r}, "
+                             f"peer {answers['peer'][:60]!r}")
+        else:
+            same = "-"
+        for s in ("quarry", "peer"):
+            for r in failed[s]:
+                notes.append(f"{title}: {s} run {r['status']} after {r['wall']:.1f} s: "
+                             + (r["stderr"].strip().splitlines() or [""])[-1][:160])
+        timings = (("process", "wall"), ("in-process", "inproc")) if target is not None else (("process", "wall"),)
+        for timing, field in timings:
+            med = {}
+            for s in ("quarry", "peer"):
+                values = [r[field] for r in ok[s] if r[field] is not None]
+                med[s] = statistics.median(values) if values else None
+            if med["quarry"] is not None and med["peer"]:
+                ratio = med["quarry"] / med["peer"]
+                ratio_s = f"{ratio:.2f}x"
+            else:
+                ratio = None
+                ratio_s = "-"
+            if target is None:
+                target_s, verdict = "-", "-"
+            else:
+                target_s = f"<= {target:g}x"
+                if failed["quarry"] and not ok["quarry"]:
+                    verdict = "FAIL"
+                elif ratio is None:
+                    verdict = "-"
+                else:
+                    verdict = "PASS" if ratio <= target else "MISS"
+            q = fmt_time(med["quarry"]) if ok["quarry"] else (failed["quarry"][0]["status"] if failed["quarry"] else "-")
+            p = fmt_time(med["peer"]) if ok["peer"] else (failed["peer"][0]["status"] if failed["peer"] else "-")
+            rows.append((title if timing == "process" else "", peer if timing == "process" else "",
+                         timing, q, p, ratio_s, target_s, verdict, same if timing == "process" else ""))
+        if key == RSS_WORKLOAD and ok["quarry"]:
+            peak = max(r["rss_kb"] for r in ok["quarry"]) / 1024
+            peer_peak = max(r["rss_kb"] for r in ok["peer"]) / 1024 if ok["peer"] else None
+            rows.append(("", "", "peak RSS", f"{peak:.0f} MB",
+                         f"{peer_peak:.0f} MB" if peer_peak is not None else "-", "-",
+                         f"< {RSS_LIMIT_MB} MB", "PASS" if peak < RSS_LIMIT_MB else "MISS", ""))
+    header = ("workload", "peer", "timing", "Quarry", "peer", "Q/peer", "target", "result", "same answer")
+    widths = [max(len(str(r[i])) for r in rows + [header]) for i in range(len(header))]
+    right = {3, 4, 5}
+
+    def line(r):
+        cells = [str(c).rjust(w) if i in right else str(c).ljust(w) for i, (c, w) in enumerate(zip(r, widths))]
+        return "  ".join(cells).rstrip()
+
+    print(line(header))
+    print("  ".join("-" * w for w in widths))
+    for i, r in enumerate(rows):
+        if i and r[0]:
+            print()
+        print(line(r))
+    print()
+    print("Times are medians (Quarry and peer runs interleaved). 'process': whole-process wall time,")
+    print("start-up included on both sides. 'in-process': wall time measured inside each process")
+    print("around the work alone. Peak RSS: the largest ru_maxrss over the Quarry runs.")
+    for n in notes:
+        print("note: " + n)
+    return 0
+
+
+def main():
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    command, args = sys.argv[1], sys.argv[2:]
+    if command == "run":
+        return run(args)
+    if command == "answer":
+        return answer(args)
+    if command == "report":
+        return report(args)
+    sys.exit(__doc__)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+-- Workload 0 (sqlite3): no work; the process time is the shell's start-up and shut-down.
