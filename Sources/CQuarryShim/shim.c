@@ -17,6 +17,7 @@ typedef struct {
     size_t limit;
     int running_lua;   /* 1 while Lua code runs under quarry_pcall and not inside Swift */
     double deadline;   /* CLOCK_MONOTONIC seconds; 0: none */
+    int gc_held;       /* > 0 while the trampoline keeps the collector stopped for Swift */
 } quarry_heap;
 
 static double monotonic_now(void) {
@@ -72,11 +73,12 @@ static int trampoline(lua_State *L) {
     /* No collection while Swift runs: a step could run a user __gc that re-enters
        Swift, or allocate outside the memory cap. (-1 inside a finalizer: leave it.) */
     int stopped_gc = lua_gc(L, LUA_GCISRUNNING) == 1;
-    if (stopped_gc) lua_gc(L, LUA_GCSTOP);
+    if (stopped_gc) { lua_gc(L, LUA_GCSTOP); heap->gc_held++; }
     size_t used_before = heap->used;
     int n = swift_dispatcher(L, lua_touserdata(L, lua_upvalueindex(1)));
     heap->running_lua = was_running_lua;
     if (stopped_gc) {
+        heap->gc_held--;
         lua_gc(L, LUA_GCRESTART);
         /* What Swift allocated was not paid for in collector steps; pay now, back in C,
            or a loop that allocates only through Quarry's functions would never collect. */
@@ -139,7 +141,11 @@ int quarry_pcall(lua_State *L, int nargs, int nresults) {
     quarry_heap *heap = heap_of(L);
     int was_running_lua = heap->running_lua;
     heap->running_lua = 1;
+    /* A callback Swift runs (an observer) collects as Lua code normally does. */
+    int release_gc = heap->gc_held > 0 && lua_gc(L, LUA_GCISRUNNING) == 0;
+    if (release_gc) lua_gc(L, LUA_GCRESTART);
     int status = lua_pcall(L, nargs, nresults, base);
+    if (release_gc) lua_gc(L, LUA_GCSTOP);
     heap->running_lua = was_running_lua;
     lua_remove(L, base);
     return status;

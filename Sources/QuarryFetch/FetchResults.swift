@@ -120,6 +120,12 @@ public final class FetchResults {
         return batch
     }
 
+    /// The keys of the rows in order, as of now.
+    func currentKeys() throws -> [Int64] {
+        refreshIfStale()
+        return try orderedKeys()
+    }
+
     private func orderedKeys() throws -> [Int64] {
         if let keys { return keys }
         let entity = compiled.entity

@@ -21,6 +21,7 @@ public final class QuarryRuntime {
     var entityHandles: [String: EntityHandle] = [:]
     /// "Entity.key" for each section key whose sort Quarry had to complete (said once).
     var sectionNotices: Set<String> = []
+    var observerRegistryStorage: ObserverRegistry?
 
     /// Makes a state (its Lua heap capped at `memoryLimit` bytes, 0: none) with the
     /// standard libraries and Quarry's functions, as globals and in the table `quarry`.
@@ -117,6 +118,7 @@ public final class QuarryRuntime {
         case .predicate: metamethods = predicateMetamethods()
         case .section: metamethods = sectionMetamethods()
         case .set: metamethods = setMetamethods()
+        case .observer, .namespace: metamethods = simpleMetamethods(kind)
         }
         for (name, body) in metamethods {
             pushFunction(name, body)
@@ -138,6 +140,7 @@ public final class QuarryRuntime {
         installValueFunctions()
         installObjectFunctions()
         installSetMethods()
+        installObserverFunctions()
         installPredicateFunctions()
         installDataFunctions()
         runPrelude()

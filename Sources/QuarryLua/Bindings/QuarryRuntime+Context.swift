@@ -10,6 +10,9 @@ extension QuarryRuntime {
                 if case .database(let message) = error { throw LuaError("save: " + message) }
                 throw luaError(error)
             }
+            // Observers hear the save now, each under pcall, before save() returns.
+            self.deliver()
+            lua_settop(call.state, 0)
             lua_createtable(call.state, 0, 3)
             for (key, n) in [("inserted", summary.inserted), ("updated", summary.updated), ("deleted", summary.deleted)] {
                 lua_pushinteger(call.state, lua_Integer(n))

@@ -27,6 +27,7 @@ extension QuarryRuntime {
             ("__newindex", { [unowned self] call in
                 let handle = try self.results(call, 1)
                 try self.reconfigure(handle, key: try call.string(2), call)
+                self.resultsReconfigured(handle)
                 return 0
             }),
             ("__tostring", { [unowned self] call in

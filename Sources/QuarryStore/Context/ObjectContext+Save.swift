@@ -83,6 +83,21 @@ extension ObjectContext {
             throw StoreError(error)
         }
 
+        var changes = ChangeSet()
+        changes.inserted = inserts
+        changes.updated = updates.map { ($0, Set($0.pending.keys).union($0.pendingToOne.keys)) }
+        for object in updates { changes.oldValues[ObjectIdentifier(object)] = object.committed }
+        changes.deleted = deletes
+        // Link changes are changes of both ends' to-many keys.
+        for link in links {
+            for (object, other) in [(link.source, link.target), (link.target, link.source)] where !object.isInserted && !deletes.contains(where: { $0 === object }) {
+                let keys = currentEntity(of: object).relationships.filter { r in
+                    r.destination == other.entity.name && r.isToMany
+                }.map(\.name)
+                if let i = changes.updated.firstIndex(where: { $0.object === object }) { changes.updated[i].keys.formUnion(keys) }
+                else if !changes.inserted.contains(where: { $0 === object }) { changes.updated.append((object, Set(keys))) }
+            }
+        }
         // The transaction committed: only now does the in-memory graph change.
         for (object, key) in zip(inserts, newKeys) {
             object.primaryKey = key
@@ -109,6 +124,7 @@ extension ObjectContext {
         deletedObjects = [:]
         pruneRegistrations()
         bumpGeneration()
+        notify(changes)
         return SaveSummary(inserted: inserts.count, updated: updates.count, deleted: deletes.count)
     }
 

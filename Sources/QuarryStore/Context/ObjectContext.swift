@@ -27,6 +27,9 @@ public final class ObjectContext {
     /// Increases on every save and rollback, so results know to re-run.
     public private(set) var generation = 0
 
+    var changeListeners: [Int: (ChangeSet) -> Void] = [:]
+    var nextListenerID = 0
+
     /// Link-table changes not yet saved, in the order made.
     var pendingLinks: [PendingLink] = []
 

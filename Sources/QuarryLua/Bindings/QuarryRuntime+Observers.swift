@@ -1,0 +1,365 @@
+import CLua
+import CQuarryShim
+import Foundation
+import QuarryFetch
+import QuarryStore
+
+/// One registered observer: what it watches, and its Lua callback (kept in the registry
+/// table `quarry.callbacks` under `callback`).
+final class ObserverHandle {
+    enum Target {
+        case results(ResultsHandle)
+        case object(ManagedObject, keys: Set<String>)
+        case entity(String)
+        case state(StateHandle)
+    }
+    let target: Target
+    let callback: Int
+    var cancelled = false
+    weak var runtime: QuarryRuntime?
+    init(target: Target, callback: Int, runtime: QuarryRuntime) { self.target = target; self.callback = callback; self.runtime = runtime }
+    func cancel() {
+        guard !cancelled else { return }
+        cancelled = true
+        runtime?.forget(self)
+    }
+}
+
+/// `namespace()`: observers grouped so one call ends them all.
+final class NamespaceHandle {
+    var members: [ObserverHandle] = []
+}
+
+/// `state(v)`: a reactive Lua value.
+final class StateHandle {
+    var valueRef: Int
+    init(valueRef: Int) { self.valueRef = valueRef }
+}
+
+/// `bind(o, key)`: one attribute of one object as a reactive value.
+final class BindingHandle {
+    let object: ManagedObject
+    let key: String
+    init(object: ManagedObject, key: String) { self.object = object; self.key = key }
+}
+
+/// Observer state kept per runtime.
+final class ObserverRegistry {
+    var observers: [ObserverHandle] = []
+    var snapshots: [ObjectIdentifier: ResultsSnapshot] = [:]
+    /// Events waiting to be delivered; a callback that saves adds to the end, never
+    /// runs reentrantly.
+    var queue: [() -> Void] = []
+    var delivering = false
+    var token: ChangeListenerToken?
+    var nextReference = 0
+}
+
+extension QuarryRuntime {
+    var observerRegistry: ObserverRegistry {
+        if let registry = observerRegistryStorage { return registry }
+        let registry = ObserverRegistry()
+        observerRegistryStorage = registry
+        return registry
+    }
+
+    // MARK: Callback references
+
+    /// Stores the value at `index` in the registry; returns its reference.
+    func reference(_ index: Int32) -> Int {
+        let registry = observerRegistry
+        registry.nextReference += 1
+        let absolute = lua_absindex(state, index)
+        pushRegistryField(state, "quarry.callbacks")
+        if lua_type(state, -1) != LUA_TTABLE {
+            quarry_pop(state, 1)
+            lua_createtable(state, 0, 8)
+            lua_pushvalue(state, -1)
+            setRegistryField(state, "quarry.callbacks")
+        }
+        lua_pushvalue(state, absolute)
+        lua_rawseti(state, -2, lua_Integer(registry.nextReference))
+        quarry_pop(state, 1)
+        return registry.nextReference
+    }
+
+    func pushReference(_ ref: Int) {
+        pushRegistryField(state, "quarry.callbacks")
+        if lua_type(state, -1) == LUA_TTABLE { lua_rawgeti(state, -1, lua_Integer(ref)) } else { lua_pushnil(state) }
+        quarry_remove(state, -2)
+    }
+
+    func release(_ ref: Int) {
+        pushRegistryField(state, "quarry.callbacks")
+        if lua_type(state, -1) == LUA_TTABLE {
+            lua_pushnil(state)
+            lua_rawseti(state, -2, lua_Integer(ref))
+        }
+        quarry_pop(state, 1)
+    }
+
+    func forget(_ observer: ObserverHandle) {
+        let registry = observerRegistry
+        registry.observers.removeAll { $0 === observer }
+        release(observer.callback)
+        if case .results(let handle) = observer.target,
+           !registry.observers.contains(where: { if case .results(let h) = $0.target { return h === handle } else { return false } }) {
+            registry.snapshots[ObjectIdentifier(handle)] = nil
+        }
+    }
+
+    // MARK: Delivery
+
+    /// Calls a callback under pcall; an error is reported and stops nothing else.
+    func invoke(_ observer: ObserverHandle, _ pushArguments: () -> Int32) {
+        guard !observer.cancelled else { return }
+        let top = lua_gettop(state)
+        defer { lua_settop(state, top) }
+        pushReference(observer.callback)
+        let count = pushArguments()
+        if let failure = call(argumentCount: count, resultCount: 0) {
+            writeNotice("observer: " + failure.message)
+        }
+    }
+
+    func enqueue(_ event: @escaping () -> Void) {
+        observerRegistry.queue.append(event)
+    }
+
+    func deliver() {
+        let registry = observerRegistry
+        guard !registry.delivering else { return }
+        registry.delivering = true
+        defer { registry.delivering = false }
+        while !registry.queue.isEmpty {
+            let event = registry.queue.removeFirst()
+            event()
+        }
+    }
+
+    private func listenToSaves() {
+        let registry = observerRegistry
+        guard registry.token == nil else { return }
+        registry.token = context.addChangeListener { [unowned self] changes in
+            self.changed(changes)
+        }
+    }
+
+    /// After a save: each observer hears at most one event, queued in registration order.
+    private func changed(_ changes: ChangeSet) {
+        let registry = observerRegistry
+        var changedKeys: [String: Set<Int64>] = [:]
+        for entry in changes.updated { if let key = entry.object.primaryKey { changedKeys[entry.object.entity.name, default: []].insert(key) } }
+        var known: [Int64: ManagedObject] = [:]
+        for object in changes.inserted + changes.deleted + changes.updated.map(\.object) {
+            if let key = object.primaryKey { known[key] = object }
+        }
+        var diffed: [ObjectIdentifier: ResultsChange] = [:]
+        for observer in registry.observers where !observer.cancelled {
+            switch observer.target {
+            case .results(let handle):
+                let id = ObjectIdentifier(handle)
+                if diffed[id] == nil {
+                    diffed[id] = refreshSnapshot(handle, changed: changedKeys[handle.results.entity.name] ?? [])
+                }
+                guard let change = diffed[id], !change.isEmpty else { continue }
+                enqueue { [unowned self] in self.invoke(observer) { self.pushEvent(change, handle, known) } }
+            case .object(let object, let keys):
+                guard let entry = changes.updated.first(where: { $0.object === object }) else { continue }
+                let old = changes.oldValues[ObjectIdentifier(object)] ?? [:]
+                for key in entry.keys.sorted() where keys.isEmpty || keys.contains(key) {
+                    let new = (try? object.value(forKey: key)) ?? .null
+                    enqueue { [unowned self] in
+                        self.invoke(observer) {
+                            _ = self.pushObject(object)
+                            pushString(self.state, key)
+                            pushValue(self.state, old[key] ?? .null)
+                            pushValue(self.state, new)
+                            return 4
+                        }
+                    }
+                }
+            case .entity(let name):
+                let inserted = changes.inserted.filter { $0.entity.name == name }
+                let updated = changes.updated.filter { $0.object.entity.name == name }.map(\.object)
+                let deleted = changes.deleted.filter { $0.entity.name == name }
+                guard !(inserted.isEmpty && updated.isEmpty && deleted.isEmpty) else { continue }
+                enqueue { [unowned self] in
+                    self.invoke(observer) {
+                        lua_createtable(self.state, 0, 3)
+                        for (field, objects) in [("inserted", inserted), ("updated", updated), ("deleted", deleted)] {
+                            lua_createtable(self.state, Int32(objects.count), 0)
+                            for (i, o) in objects.enumerated() { _ = self.pushObject(o); lua_rawseti(self.state, -2, lua_Integer(i + 1)) }
+                            LuaTable.setField(self.state, -2, field)
+                        }
+                        return 1
+                    }
+                }
+            case .state:
+                continue
+            }
+        }
+    }
+
+    /// Re-reads the observed results and returns what changed since the last snapshot.
+    func refreshSnapshot(_ handle: ResultsHandle, changed: Set<Int64>) -> ResultsChange? {
+        let registry = observerRegistry
+        let id = ObjectIdentifier(handle)
+        guard let old = registry.snapshots[id], let new = try? handle.results.snapshot() else { return nil }
+        registry.snapshots[id] = new
+        return ResultsChange(from: old, to: new, changed: changed)
+    }
+
+    /// Pushes the event table for a change of results.
+    private func pushEvent(_ change: ResultsChange, _ handle: ResultsHandle, _ known: [Int64: ManagedObject]) -> Int32 {
+        let s = state
+        let sectioned = handle.results.isSectioned
+        let entity = handle.results.entity.name
+        func object(_ key: Int64) -> ManagedObject? {
+            known[key] ?? context.registeredObject(entity: entity, primaryKey: key) ?? (try? context.object(entityName: entity, primaryKey: key))
+        }
+        func position(_ p: RowPosition, _ field: String) {
+            if sectioned {
+                lua_pushinteger(s, lua_Integer(p.section + 1)); LuaTable.setField(s, -2, "section")
+                lua_pushinteger(s, lua_Integer(p.row + 1)); LuaTable.setField(s, -2, "row")
+            } else {
+                lua_pushinteger(s, lua_Integer(p.row + 1)); LuaTable.setField(s, -2, field)
+            }
+        }
+        func pair(_ p: RowPosition) {
+            if sectioned {
+                lua_createtable(s, 2, 0)
+                lua_pushinteger(s, lua_Integer(p.section + 1)); lua_rawseti(s, -2, 1)
+                lua_pushinteger(s, lua_Integer(p.row + 1)); lua_rawseti(s, -2, 2)
+            } else {
+                lua_pushinteger(s, lua_Integer(p.row + 1))
+            }
+        }
+        func list(_ name: String, _ count: Int, _ fill: (Int) -> Void) {
+            lua_createtable(s, Int32(count), 0)
+            for i in 0..<count {
+                lua_createtable(s, 0, 4)
+                fill(i)
+                lua_rawseti(s, -2, lua_Integer(i + 1))
+            }
+            LuaTable.setField(s, -2, name)
+        }
+        lua_createtable(s, 0, 5)
+        list("deleted", change.deleted.count) { i in
+            position(change.deleted[i].at, "index"); _ = pushObject(object(change.deleted[i].key)); LuaTable.setField(s, -2, "object")
+        }
+        list("inserted", change.inserted.count) { i in
+            position(change.inserted[i].at, "index"); _ = pushObject(object(change.inserted[i].key)); LuaTable.setField(s, -2, "object")
+        }
+        list("moved", change.moved.count) { i in
+            let m = change.moved[i]
+            pair(m.from); LuaTable.setField(s, -2, "from")
+            pair(m.to); LuaTable.setField(s, -2, "to")
+            _ = pushObject(object(m.key)); LuaTable.setField(s, -2, "object")
+        }
+        list("updated", change.updated.count) { i in
+            position(change.updated[i].at, "index"); _ = pushObject(object(change.updated[i].key)); LuaTable.setField(s, -2, "object")
+        }
+        if sectioned {
+            lua_createtable(s, 0, 2)
+            for (field, entries) in [("deleted", change.deletedSections), ("inserted", change.insertedSections)] {
+                lua_createtable(s, Int32(entries.count), 0)
+                for (i, entry) in entries.enumerated() {
+                    lua_createtable(s, 0, 2)
+                    lua_pushinteger(s, lua_Integer(entry.index + 1)); LuaTable.setField(s, -2, "index")
+                    pushValue(s, entry.id); LuaTable.setField(s, -2, "id")
+                    lua_rawseti(s, -2, lua_Integer(i + 1))
+                }
+                LuaTable.setField(s, -2, field)
+            }
+            LuaTable.setField(s, -2, "sections")
+        }
+        return 1
+    }
+
+    // MARK: Lua functions
+
+    func installObserverFunctions() {
+        defineGlobal("observe") { [unowned self] call in
+            let observer: ObserverHandle
+            var last = call.argumentCount
+            var namespace: NamespaceHandle?
+            if last >= 2, call.type(last) == LUA_TTABLE {
+                if LuaTable.field(call.state, last, "namespace") == LUA_TUSERDATA {
+                    namespace = swiftObject(call.state, -1, kind: .namespace, as: NamespaceHandle.self)
+                }
+                quarry_pop(call.state, 1)
+                if namespace != nil { last -= 1 }
+            }
+            guard call.type(last) == LUA_TFUNCTION else { throw call.typeError(last, expected: "function") }
+            let callback = self.reference(last)
+            if let results = swiftObject(call.state, 1, kind: .results, as: ResultsHandle.self) {
+                let snapshot: ResultsSnapshot
+                do { snapshot = try results.results.snapshot() } catch { self.release(callback); throw luaError(error) }
+                if self.observerRegistry.snapshots[ObjectIdentifier(results)] == nil {
+                    self.observerRegistry.snapshots[ObjectIdentifier(results)] = snapshot
+                }
+                observer = ObserverHandle(target: .results(results), callback: callback, runtime: self)
+            } else if let object = swiftObject(call.state, 1, kind: .object, as: ManagedObject.self) {
+                var keys: Set<String> = []
+                if last == 3 {
+                    guard call.type(2) == LUA_TTABLE else { self.release(callback); throw call.typeError(2, expected: "table of keys") }
+                    keys = Set(try LuaTable.array(call.state, 2) { _ in luaString(call.state, -1) })
+                }
+                observer = ObserverHandle(target: .object(object, keys: keys), callback: callback, runtime: self)
+            } else if call.type(1) == LUA_TSTRING || swiftObject(call.state, 1, kind: .entity, as: EntityHandle.self) != nil {
+                let name = swiftObject(call.state, 1, kind: .entity, as: EntityHandle.self)?.name ?? luaString(call.state, 1)
+                do { _ = try self.context.entity(named: name) } catch { self.release(callback); throw luaError(error) }
+                observer = ObserverHandle(target: .entity(name), callback: callback, runtime: self)
+            } else {
+                self.release(callback)
+                throw call.typeError(1, expected: "results, object or entity name")
+            }
+            self.observerRegistry.observers.append(observer)
+            namespace?.members.append(observer)
+            self.listenToSaves()
+            pushSwiftObject(call.state, observer, kind: .observer)
+            return 1
+        }
+        defineGlobal("namespace") { call in
+            pushSwiftObject(call.state, NamespaceHandle(), kind: .namespace)
+            return 1
+        }
+        registerMethods(.observer, [
+            ("cancel", { call in
+                swiftObject(call.state, 1, kind: .observer, as: ObserverHandle.self)?.cancel()
+                return 0
+            }),
+        ])
+        registerMethods(.namespace, [
+            ("cancel", { call in
+                guard let ns = swiftObject(call.state, 1, kind: .namespace, as: NamespaceHandle.self) else { throw call.typeError(1, expected: "namespace") }
+                for member in ns.members { member.cancel() }
+                ns.members = []
+                return 0
+            }),
+        ])
+    }
+
+    /// After `r.predicate = ...` and friends: observers of `r` hear the difference.
+    func resultsReconfigured(_ handle: ResultsHandle) {
+        let registry = observerRegistry
+        guard registry.snapshots[ObjectIdentifier(handle)] != nil, let change = refreshSnapshot(handle, changed: []), !change.isEmpty else { return }
+        for observer in registry.observers where !observer.cancelled {
+            guard case .results(let h) = observer.target, h === handle else { continue }
+            enqueue { [unowned self] in self.invoke(observer) { self.pushEvent(change, handle, [:]) } }
+        }
+        deliver()
+    }
+
+    func simpleMetamethods(_ kind: UserdataKind) -> [(String, LuaFunctionBody)] {
+        [
+            ("__index", { [unowned self] call in
+                let key = try call.string(2)
+                if self.pushMethod(kind, key) { return 1 }
+                throw LuaError("\(kind.rawValue)s have no field or method '\(key)' (methods: cancel)")
+            }),
+            ("__tostring", { call in call.push(kind.rawValue) }),
+        ]
+    }
+}

@@ -1,0 +1,39 @@
+/// What one save changed: objects inserted, updated (with the keys that changed) and
+/// deleted, in the order the save wrote them.
+public struct ChangeSet {
+    public var inserted: [ManagedObject] = []
+    public var updated: [(object: ManagedObject, keys: Set<String>)] = []
+    public var deleted: [ManagedObject] = []
+    /// Updated objects' values before the save, by object.
+    public var oldValues: [ObjectIdentifier: [String: Value]] = [:]
+
+    public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
+
+    /// Entity names touched, for observers that only care about some.
+    public var entityNames: Set<String> {
+        Set(inserted.map(\.entity.name) + updated.map(\.object.entity.name) + deleted.map(\.entity.name))
+    }
+}
+
+/// Removes a change listener when cancelled.
+public final class ChangeListenerToken {
+    fileprivate weak var context: ObjectContext?
+    fileprivate let id: Int
+    fileprivate init(context: ObjectContext, id: Int) { self.context = context; self.id = id }
+    public func cancel() { context?.changeListeners[id] = nil }
+}
+
+extension ObjectContext {
+    /// Calls `listener` after every save that changed something, once the transaction
+    /// has committed and the objects hold their new state.
+    public func addChangeListener(_ listener: @escaping (ChangeSet) -> Void) -> ChangeListenerToken {
+        nextListenerID += 1
+        changeListeners[nextListenerID] = listener
+        return ChangeListenerToken(context: self, id: nextListenerID)
+    }
+
+    func notify(_ changes: ChangeSet) {
+        guard !changes.isEmpty else { return }
+        for id in changeListeners.keys.sorted() { changeListeners[id]?(changes) }
+    }
+}

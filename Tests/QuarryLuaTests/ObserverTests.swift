@@ -1,0 +1,213 @@
+import QuarryLua
+import Testing
+
+/// Observers: applying each event to a copy of the old contents, in the contract's
+/// order, gives exactly the new contents, through random changes.
+@Suite struct ObserverTests {
+    /// A Lua harness that checks events against fetches after every random step.
+    private static let property = #"""
+    local function ids(r, sectioned)
+      local out = {}
+      if sectioned then
+        for s, sec in ipairs(r) do
+          local rows = {}
+          for j, o in ipairs(sec) do rows[j] = o:objectID() end
+          out[s] = { id = sec.id, rows = rows }
+        end
+      else
+        for i, o in ipairs(r) do out[i] = o:objectID() end
+      end
+      return out
+    end
+
+    local function apply(copy, ev, sectioned)
+      if not sectioned then
+        local removals = {}
+        for _, e in ipairs(ev.deleted) do removals[#removals + 1] = e.index end
+        for _, e in ipairs(ev.moved) do removals[#removals + 1] = e.from end
+        table.sort(removals, function(a, b) return a > b end)
+        for _, i in ipairs(removals) do table.remove(copy, i) end
+        local places = {}
+        for _, e in ipairs(ev.inserted) do places[#places + 1] = { e.index, e.object:objectID() } end
+        for _, e in ipairs(ev.moved) do places[#places + 1] = { e.to, e.object:objectID() } end
+        table.sort(places, function(a, b) return a[1] < b[1] end)
+        for _, p in ipairs(places) do table.insert(copy, p[1], p[2]) end
+        return copy
+      end
+      local removals = {}
+      for _, e in ipairs(ev.deleted) do removals[#removals + 1] = { e.section, e.row } end
+      for _, e in ipairs(ev.moved) do removals[#removals + 1] = e.from end
+      table.sort(removals, function(a, b) return a[1] > b[1] or (a[1] == b[1] and a[2] > b[2]) end)
+      for _, p in ipairs(removals) do table.remove(copy[p[1]].rows, p[2]) end
+      local dead = {}
+      for _, s in ipairs(ev.sections.deleted) do dead[#dead + 1] = s.index end
+      table.sort(dead, function(a, b) return a > b end)
+      for _, i in ipairs(dead) do
+        assert(#copy[i].rows == 0, "a deleted section still has rows")
+        table.remove(copy, i)
+      end
+      local born = {}
+      for _, s in ipairs(ev.sections.inserted) do born[#born + 1] = s end
+      table.sort(born, function(a, b) return a.index < b.index end)
+      for _, s in ipairs(born) do table.insert(copy, s.index, { id = s.id, rows = {} }) end
+      local places = {}
+      for _, e in ipairs(ev.inserted) do places[#places + 1] = { e.section, e.row, e.object:objectID() } end
+      for _, e in ipairs(ev.moved) do places[#places + 1] = { e.to[1], e.to[2], e.object:objectID() } end
+      table.sort(places, function(a, b) return a[1] < b[1] or (a[1] == b[1] and a[2] < b[2]) end)
+      for _, p in ipairs(places) do table.insert(copy[p[1]].rows, p[2], p[3]) end
+      return copy
+    end
+
+    local function same(a, b, sectioned)
+      if #a ~= #b then return false end
+      for i = 1, #a do
+        if sectioned then
+          if a[i].id ~= b[i].id or #a[i].rows ~= #b[i].rows then return false end
+          for j = 1, #a[i].rows do if a[i].rows[j] ~= b[i].rows[j] then return false end end
+        elseif a[i] ~= b[i] then return false end
+      end
+      return true
+    end
+
+    function check(request, steps, seed)
+      math.randomseed(seed)
+      local sectioned = request.section ~= nil
+      local r = fetch(request)
+      local copy = ids(r, sectioned)
+      local events = 0
+      observe(r, function(ev)
+        events = events + 1
+        local seen = {}
+        for _, k in ipairs{ "deleted", "inserted", "moved", "updated" } do
+          for _, e in ipairs(ev[k]) do
+            local id = e.object:objectID()
+            assert(not seen[id], id .. " appears twice in one event")
+            seen[id] = true
+          end
+        end
+        copy = apply(copy, ev, sectioned)
+      end)
+      for step = 1, steps do
+        local all = fetch("Item"):totable()
+        for _ = 1, math.random(1, 4) do
+          local choice = math.random()
+          if choice < 0.3 or #all == 0 then
+            Item:new{ title = "t" .. math.random(1, 50), n = math.random(0, 6), g = math.random(0, 3) }
+          elseif choice < 0.5 then
+            local o = all[math.random(#all)]
+            if not o:isDeleted() then o:delete() end
+          else
+            local o = all[math.random(#all)]
+            if not o:isDeleted() then
+              if math.random() < 0.5 then o.n = math.random(0, 6) else o.g = math.random(0, 3) end
+              if math.random() < 0.3 then o.title = "t" .. math.random(1, 50) end
+            end
+          end
+        end
+        save()
+        assert(same(copy, ids(r, sectioned), sectioned), "step " .. step .. ": the events did not lead to the new contents")
+      end
+      assert(events > 0)
+    end
+    """#
+
+    private func harness() throws -> Harness {
+        let h = try Harness()
+        h.run(#"entity "Item" { title = "string", n = "int64", g = "int64" }; for i = 1, 20 do Item:new{ title = "t" .. i, n = i % 7, g = i % 4 } end; save()"#)
+        h.run(Self.property)
+        return h
+    }
+
+    @Test(arguments: [
+        #"{ "Item", predicate = "n > 2", sort = { "n", "-title" } }"#,
+        #"{ "Item", sort = { "-n" }, limit = 7, offset = 2 }"#,
+        #"{ "Item", predicate = "g != 1", sort = { "title" } }"#,
+    ])
+    func flatEventsReplayToTheNewContents(_ request: String) throws {
+        let h = try harness()
+        h.run("check(\(request), 150, 11)")
+    }
+
+    @Test(arguments: [
+        #"{ "Item", section = "g", sort = { "g", "n" } }"#,
+        #"{ "Item", section = "n", sort = { "-n", "title" }, predicate = "g > 0" }"#,
+        #"{ "Item", section = "g", sort = { "g", "-n" }, limit = 9, offset = 3 }"#,
+    ])
+    func sectionedEventsReplayToTheNewContents(_ request: String) throws {
+        let h = try harness()
+        h.run("check(\(request), 150, 23)")
+    }
+
+    @Test func objectEntityAndReconfigurationEvents() throws {
+        let h = try harness()
+        h.run(#"""
+        local heard = {}
+        local o = Item:get(1)
+        local ns = namespace()
+        observe(o, { "n" }, function(obj, key, old, new) heard[#heard + 1] = key .. ":" .. tostring(old) .. "->" .. tostring(new) end, { namespace = ns })
+        observe("Item", function(ch) heard[#heard + 1] = "entity:" .. #ch.inserted .. "/" .. #ch.updated .. "/" .. #ch.deleted end, { namespace = ns })
+        o.n = 42; o.title = "x"
+        save()
+        assert(heard[1] == "n:1->42" and heard[2] == "entity:0/1/0", table.concat(heard, ","))
+        ns:cancel()
+        o.n = 43; save()
+        assert(#heard == 2)
+        local r = fetch{ "Item", predicate = "n == 3", sort = "title" }
+        local events = 0
+        local h = observe(r, function(ev) events = events + 1; assert(#ev.inserted > 0 or #ev.deleted > 0) end)
+        r.predicate = "n == 4"
+        assert(events == 1)
+        h:cancel()
+        r.predicate = "n == 5"
+        assert(events == 1)
+        """#)
+    }
+
+    @Test func onlyRealMovesAreReported() throws {
+        let h = try harness()
+        h.run(#"""
+        local r = fetch{ "Item", sort = { "title" } }
+        local last
+        observe(r, function(ev) last = ev end)
+        r[1]:delete(); save()
+        assert(#last.deleted == 1 and #last.moved == 0 and #last.inserted == 0)
+        local o = r[3]
+        o.title = "zzz"; save()
+        assert(#last.moved == 1 and rawequal(last.moved[1].object, o) and last.moved[1].from == 3 and last.moved[1].to == #r)
+        assert(#last.updated == 0 and #last.deleted == 0)
+        r[2].n = 99; save()
+        assert(#last.updated == 1 and last.updated[1].index == 2 and #last.moved == 0)
+        """#)
+    }
+
+    @Test func aFailingCallbackDoesNotStopTheSaveOrOthers() throws {
+        let h = try harness()
+        h.run(#"""
+        local r = fetch("Item")
+        local second = 0
+        observe(r, function() error("first fails") end)
+        observe(r, function() second = second + 1 end)
+        Item:new{ title = "new", n = 1, g = 1 }
+        assert(save().inserted == 1)
+        assert(second == 1)
+        """#)
+    }
+
+    @Test func aCallbackThatSavesIsHeardAfterwardsNotReentrantly() throws {
+        let h = try harness()
+        h.run(#"""
+        local order = {}
+        local depth = 0
+        observe("Item", function(ch)
+          depth = depth + 1
+          assert(depth == 1, "reentrant delivery")
+          order[#order + 1] = #ch.inserted
+          if #order == 1 then Item:new{ title = "from callback", n = 0, g = 0 }; save() end
+          depth = depth - 1
+        end)
+        Item:new{ title = "a", n = 0, g = 0 }; Item:new{ title = "b", n = 0, g = 0 }
+        save()
+        assert(#order == 2 and order[1] == 2 and order[2] == 1, table.concat(order, ","))
+        """#)
+    }
+}
