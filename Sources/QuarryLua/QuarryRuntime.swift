@@ -119,6 +119,8 @@ public final class QuarryRuntime {
         case .section: metamethods = sectionMetamethods()
         case .set: metamethods = setMetamethods()
         case .observer, .namespace: metamethods = simpleMetamethods(kind)
+        case .binding: metamethods = bindingMetamethods()
+        case .state: metamethods = stateMetamethods()
         }
         for (name, body) in metamethods {
             pushFunction(name, body)

@@ -180,6 +180,30 @@ import Testing
         """#)
     }
 
+    @Test func bindingsAndStatesDriveRequests() throws {
+        let h = try harness()
+        h.run(#"""
+        local o = Item:get(2)
+        local b = bind(o, "title")
+        assert(typeof(b) == "binding" and b.value == o.title)
+        local heard = {}
+        b:observe(function(new, old) heard[#heard + 1] = old .. "->" .. new end)
+        b.value = "renamed"
+        assert(o.title == "renamed" and #heard == 0, "heard before save")
+        save()
+        assert(heard[1] == "t2->renamed", heard[1])
+        local q = state(2)
+        assert(typeof(q) == "state" and q.value == 2)
+        local r = fetch("Item", "n == %@", 2)
+        local before = #r
+        local events = 0
+        observe(r, function() events = events + 1 end)
+        q:observe(function(v, old) assert(old == 2 and v == 3); r.args = { v } end)
+        q.value = 3
+        assert(events == 1 and #r == count("Item", "n == 3") and #r ~= 0)
+        """#)
+    }
+
     @Test func aFailingCallbackDoesNotStopTheSaveOrOthers() throws {
         let h = try harness()
         h.run(#"""

@@ -12,6 +12,7 @@ final class ObserverHandle {
         case object(ManagedObject, keys: Set<String>)
         case entity(String)
         case state(StateHandle)
+        case binding(ManagedObject, key: String)
     }
     let target: Target
     let callback: Int
@@ -33,14 +34,16 @@ final class NamespaceHandle {
 /// `state(v)`: a reactive Lua value.
 final class StateHandle {
     var valueRef: Int
-    init(valueRef: Int) { self.valueRef = valueRef }
+    let namespace: NamespaceHandle?
+    init(valueRef: Int, namespace: NamespaceHandle?) { self.valueRef = valueRef; self.namespace = namespace }
 }
 
 /// `bind(o, key)`: one attribute of one object as a reactive value.
 final class BindingHandle {
     let object: ManagedObject
     let key: String
-    init(object: ManagedObject, key: String) { self.object = object; self.key = key }
+    let namespace: NamespaceHandle?
+    init(object: ManagedObject, key: String, namespace: NamespaceHandle?) { self.object = object; self.key = key; self.namespace = namespace }
 }
 
 /// Observer state kept per runtime.
@@ -195,6 +198,13 @@ extension QuarryRuntime {
                         return 1
                     }
                 }
+            case .binding(let object, let key):
+                guard let entry = changes.updated.first(where: { $0.object === object }), entry.keys.contains(key) else { continue }
+                let old = changes.oldValues[ObjectIdentifier(object)]?[key] ?? .null
+                let new = (try? object.value(forKey: key)) ?? .null
+                enqueue { [unowned self] in
+                    self.invoke(observer) { pushValue(self.state, new); pushValue(self.state, old); return 2 }
+                }
             case .state:
                 continue
             }
@@ -321,6 +331,33 @@ extension QuarryRuntime {
             pushSwiftObject(call.state, observer, kind: .observer)
             return 1
         }
+        defineGlobal("bind") { [unowned self] call in
+            let object = try self.object(call, 1)
+            let key = try call.string(2)
+            guard object.entity.attribute(named: key) != nil else { throw luaError(object.entity.unknownKey(key)) }
+            let namespace = call.type(3) == LUA_TTABLE ? self.namespaceOption(call, 3) : nil
+            pushSwiftObject(call.state, BindingHandle(object: object, key: key, namespace: namespace), kind: .binding)
+            return 1
+        }
+        defineGlobal("state") { [unowned self] call in
+            let namespace = call.type(2) == LUA_TTABLE ? self.namespaceOption(call, 2) : nil
+            if call.argumentCount == 0 { lua_pushnil(call.state) }
+            let ref = self.reference(1)
+            pushSwiftObject(call.state, StateHandle(valueRef: ref, namespace: namespace), kind: .state)
+            return 1
+        }
+        registerMethods(.binding, [
+            ("observe", { [unowned self] call in
+                guard let binding = swiftObject(call.state, 1, kind: .binding, as: BindingHandle.self) else { throw call.typeError(1, expected: "binding") }
+                return try self.addObserver(call, .binding(binding.object, key: binding.key), namespace: binding.namespace)
+            }),
+        ])
+        registerMethods(.state, [
+            ("observe", { [unowned self] call in
+                guard let state = swiftObject(call.state, 1, kind: .state, as: StateHandle.self) else { throw call.typeError(1, expected: "state") }
+                return try self.addObserver(call, .state(state), namespace: state.namespace)
+            }),
+        ])
         defineGlobal("namespace") { call in
             pushSwiftObject(call.state, NamespaceHandle(), kind: .namespace)
             return 1
@@ -350,6 +387,78 @@ extension QuarryRuntime {
             enqueue { [unowned self] in self.invoke(observer) { self.pushEvent(change, handle, [:]) } }
         }
         deliver()
+    }
+
+    private func namespaceOption(_ call: LuaCall, _ index: Int32) -> NamespaceHandle? {
+        defer { quarry_pop(call.state, 1) }
+        LuaTable.field(call.state, index, "namespace")
+        return swiftObject(call.state, -1, kind: .namespace, as: NamespaceHandle.self)
+    }
+
+    /// `b:observe(fn)` / `s:observe(fn)`: the callback is argument 2.
+    private func addObserver(_ call: LuaCall, _ target: ObserverHandle.Target, namespace: NamespaceHandle?) throws -> Int32 {
+        guard call.type(2) == LUA_TFUNCTION else { throw call.typeError(2, expected: "function") }
+        let observer = ObserverHandle(target: target, callback: reference(2), runtime: self)
+        observerRegistry.observers.append(observer)
+        namespace?.members.append(observer)
+        listenToSaves()
+        pushSwiftObject(call.state, observer, kind: .observer)
+        return 1
+    }
+
+    func bindingMetamethods() -> [(String, LuaFunctionBody)] {
+        [
+            ("__index", { [unowned self] call in
+                guard let binding = swiftObject(call.state, 1, kind: .binding, as: BindingHandle.self) else { throw call.typeError(1, expected: "binding") }
+                let key = try call.string(2)
+                if key == "value" {
+                    do { return call.push(try binding.object.value(forKey: binding.key)) } catch { throw luaError(error) }
+                }
+                if self.pushMethod(.binding, key) { return 1 }
+                throw LuaError("bindings have .value and :observe(fn), not '\(key)'")
+            }),
+            ("__newindex", { call in
+                guard let binding = swiftObject(call.state, 1, kind: .binding, as: BindingHandle.self) else { throw call.typeError(1, expected: "binding") }
+                guard try call.string(2) == "value" else { throw LuaError("bindings have only .value to assign") }
+                guard let value = luaValue(call.state, 3) else { throw LuaError("\(binding.object.entity.name).\(binding.key) cannot hold a \(call.typeName(3))") }
+                do { try binding.object.setValue(value, forKey: binding.key) } catch { throw luaError(error) }
+                return 0
+            }),
+            ("__tostring", { call in
+                guard let binding = swiftObject(call.state, 1, kind: .binding, as: BindingHandle.self) else { throw call.typeError(1, expected: "binding") }
+                return call.push("binding \(binding.object.objectID).\(binding.key)")
+            }),
+        ]
+    }
+
+    func stateMetamethods() -> [(String, LuaFunctionBody)] {
+        [
+            ("__index", { [unowned self] call in
+                guard let handle = swiftObject(call.state, 1, kind: .state, as: StateHandle.self) else { throw call.typeError(1, expected: "state") }
+                let key = try call.string(2)
+                if key == "value" { self.pushReference(handle.valueRef); return 1 }
+                if self.pushMethod(.state, key) { return 1 }
+                throw LuaError("states have .value and :observe(fn), not '\(key)'")
+            }),
+            ("__newindex", { [unowned self] call in
+                guard let handle = swiftObject(call.state, 1, kind: .state, as: StateHandle.self) else { throw call.typeError(1, expected: "state") }
+                guard try call.string(2) == "value" else { throw LuaError("states have only .value to assign") }
+                let oldRef = handle.valueRef
+                handle.valueRef = self.reference(3)
+                let newRef = handle.valueRef
+                for observer in self.observerRegistry.observers where !observer.cancelled {
+                    guard case .state(let s) = observer.target, s === handle else { continue }
+                    self.enqueue { [unowned self] in
+                        self.invoke(observer) { self.pushReference(newRef); self.pushReference(oldRef); return 2 }
+                    }
+                }
+                // The old value stays referenced until its events are delivered.
+                self.enqueue { [unowned self] in self.release(oldRef) }
+                self.deliver()
+                return 0
+            }),
+            ("__tostring", { call in call.push("state") }),
+        ]
     }
 
     func simpleMetamethods(_ kind: UserdataKind) -> [(String, LuaFunctionBody)] {

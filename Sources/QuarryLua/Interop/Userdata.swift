@@ -5,7 +5,7 @@ import CQuarryShim
 /// userdata and released by `__gc`; a weak-valued registry table maps each Swift object
 /// to its one userdata, so the same row is the same Lua value while Lua references it.
 enum UserdataKind: String, CaseIterable {
-    case object, results, section, set, entity, date, predicate, observer, namespace
+    case object, results, section, set, entity, date, predicate, observer, namespace, binding, state
 
     var metatableKey: String { "quarry.kind." + rawValue }
     /// Dates are plain numbers in a userdata; everything else holds a Swift object.
