@@ -157,7 +157,12 @@ function quarry.repr(v)
 end
 function quarry.show(...)
   local out = {}
-  for i = 1, select("#", ...) do out[i] = quarry.repr((select(i, ...))) end
+  if select("#", ...) > 0 then rawset(_G, "_", (select(1, ...))) end
+  for i = 1, select("#", ...) do
+    local v = select(i, ...)
+    if quarry.__explaining and quarry.typeof(v) == "results" then io.write(quarry.explain(v), "\n") end
+    out[i] = quarry.repr(v)
+  end
   io.write(table.concat(out, "\t"), "\n")
   io.flush()
 end

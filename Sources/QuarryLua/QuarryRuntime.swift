@@ -22,6 +22,8 @@ public final class QuarryRuntime {
     /// "Entity.key" for each section key whose sort Quarry had to complete (said once).
     var sectionNotices: Set<String> = []
     var observerRegistryStorage: ObserverRegistry?
+    /// How results print (`.mode`).
+    public var outputMode: OutputMode = .table
 
     /// Makes a state (its Lua heap capped at `memoryLimit` bytes, 0: none) with the
     /// standard libraries and Quarry's functions, as globals and in the table `quarry`.
@@ -49,6 +51,8 @@ public final class QuarryRuntime {
 
     /// Replaces the store (`.open`); objects of the old one stay readable but detached.
     public func use(_ context: ObjectContext) {
+        observerRegistryStorage?.token?.cancel()
+        observerRegistryStorage = nil
         self.context = context
         bindEntityGlobals()
     }

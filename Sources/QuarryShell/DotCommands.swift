@@ -6,6 +6,12 @@ import QuarryStore
 /// The REPL's dot-commands: a table of name, usage and handler, as the sqlite3 shell has.
 struct DotCommands {
     let runtime: QuarryRuntime
+    let settings: REPLSettings
+
+    /// Runs a line of Lua for a command, reporting its error as the REPL does.
+    func runLua(_ code: String) {
+        if let failure = runtime.run(code, chunkName: "=(dot-command)") { reportError(failure.message) }
+    }
 
     enum Outcome { case ok, quit }
 
@@ -18,8 +24,9 @@ struct DotCommands {
 
     static let commands: [Command] = [
         Command(name: "help", usage: ".help", summary: "show this list") { shell, _ in
+            let width = DotCommands.commands.map(\.usage.count).max()! + 2
             for command in DotCommands.commands {
-                print(command.usage.padding(toLength: 18, withPad: " ", startingAt: 0) + command.summary)
+                print(command.usage + String(repeating: " ", count: width - command.usage.count) + command.summary)
             }
             return .ok
         },
@@ -51,12 +58,70 @@ struct DotCommands {
             _ = BatchRunner(runtime: shell.runtime, showTraceback: false).runScript(path, arguments: Array(args.dropFirst()))
             return .ok
         },
+        Command(name: "mode", usage: ".mode MODE", summary: "print results as table, box, markdown, json, csv or line") { shell, args in
+            guard let name = args.first, let mode = OutputMode(rawValue: name) else {
+                let names = OutputMode.allCases.map(\.rawValue)
+                if let name = args.first {
+                    reportError("unknown mode '\(name)'" + (closestMatch(to: name, in: names).map { " (did you mean '\($0)'?)" } ?? "") + "; modes: " + names.joined(separator: ", "))
+                } else {
+                    print("current mode: \(shell.runtime.outputMode.rawValue)")
+                }
+                return .ok
+            }
+            shell.runtime.outputMode = mode
+            return .ok
+        },
+        Command(name: "timer", usage: ".timer on|off", summary: "show the time each line takes") { shell, args in
+            guard let flag = onOff(args, ".timer") else { return .ok }
+            shell.settings.timer = flag
+            return .ok
+        },
+        Command(name: "explain", usage: ".explain on|off", summary: "show the SQL and query plan of results printed") { shell, args in
+            guard let flag = onOff(args, ".explain") else { return .ok }
+            shell.runLua("quarry.__explaining = \(flag)")
+            return .ok
+        },
+        Command(name: "import", usage: ".import FILE ENTITY", summary: "import a CSV or JSON file into ENTITY") { shell, args in
+            guard args.count == 2 else { reportError("usage: .import FILE ENTITY"); return .ok }
+            shell.runLua("print(import(\(luaQuote(args[0])), { entity = \(luaQuote(args[1])) }) .. ' rows imported into ' .. \(luaQuote(args[1])))")
+            return .ok
+        },
+        Command(name: "export", usage: ".export FILE", summary: "write the last results printed (_) to a CSV or JSON file") { shell, args in
+            guard args.count == 1 else { reportError("usage: .export FILE"); return .ok }
+            shell.runLua("if quarry.typeof(_) ~= 'results' then error('.export: print some results first; _ holds the last ones', 0) end "
+                + "print(export(_, \(luaQuote(args[0]))) .. ' objects written to ' .. \(luaQuote(args[0])))")
+            return .ok
+        },
+        Command(name: "open", usage: ".open DB", summary: "close this store and open DB (:memory: for a new one)") { shell, args in
+            guard args.count == 1 else { reportError("usage: .open DB"); return .ok }
+            do {
+                shell.runtime.use(try ObjectContext.open(args[0] == ":memory:" ? nil : args[0]))
+            } catch {
+                reportError("\(error)")
+            }
+            return .ok
+        },
+        Command(name: "changes", usage: ".changes", summary: "list unsaved inserts, updates and deletes") { shell, _ in
+            let pending = shell.runtime.context.pendingChanges
+            for (label, objects) in [("inserted", pending.inserted), ("updated", pending.updated), ("deleted", pending.deleted)] {
+                print("\(label): " + (objects.isEmpty ? "none" : objects.map(\.objectID).joined(separator: ", ")))
+            }
+            return .ok
+        },
         Command(name: "quit", usage: ".quit", summary: "leave quarry") { _, _ in .quit },
         Command(name: "exit", usage: ".exit", summary: "leave quarry") { _, _ in .quit },
     ]
 
+    static func onOff(_ args: [String], _ name: String) -> Bool? {
+        switch args.first {
+        case "on": return true
+        case "off": return false
+        default: reportError("usage: \(name) on|off"); return nil
+        }
+    }
+
     func run(_ line: String) -> Outcome {
-        let words = line.dropFirst().split(separator: " ").map(String.init)
+        let words = line.dropFirst().split(separator: " ").map(String.init)  // no quoting: paths with spaces go through Lua
         guard let name = words.first else { return .ok }
         guard let command = Self.commands.first(where: { $0.name == name }) else {
             let hint = closestMatch(to: name, in: Self.commands.map(\.name)).map { " (did you mean '.\($0)'?)" } ?? ""
@@ -65,4 +130,22 @@ struct DotCommands {
         }
         return command.run(self, Array(words.dropFirst()))
     }
+}
+
+private func onOff(_ args: [String], _ name: String) -> Bool? { DotCommands.onOff(args, name) }
+
+/// A Lua string literal for any text.
+func luaQuote(_ text: String) -> String {
+    "\"" + text.unicodeScalars.map { scalar -> String in
+        switch scalar {
+        case "\"": return "\\\""
+        case "\\": return "\\\\"
+        default: return scalar.value < 0x20 || scalar.value == 0x7F ? String(format: "\\%03d", scalar.value) : String(scalar)
+        }
+    }.joined() + "\""
+}
+
+/// The REPL's switches that dot-commands set.
+final class REPLSettings {
+    var timer = false
 }

@@ -14,6 +14,7 @@ final class REPL {
     let runtime: QuarryRuntime
     private var pendingLines: [String] = []
     private var finished = false
+    private let settings = REPLSettings()
     private let historyPath: String
 
     static let primaryPrompt = "> "
@@ -86,7 +87,13 @@ final class REPL {
             add_history(line)
             append_history(1, historyPath)
         }
+        let started = Date()
+        let cpuStarted = clock()
         handle(line)
+        if settings.timer, pendingLines.isEmpty, !line.hasPrefix(".") {
+            let cpu = Double(clock() - cpuStarted) / Double(CLOCKS_PER_SEC)
+            print(String(format: "Run Time: real %.3f cpu %.3f", Date().timeIntervalSince(started), cpu))
+        }
         if !finished {
             install(prompt: pendingLines.isEmpty ? Self.primaryPrompt : Self.continuationPrompt)
         }
@@ -94,7 +101,7 @@ final class REPL {
 
     private func handle(_ line: String) {
         if pendingLines.isEmpty, line.hasPrefix(".") {
-            finished = DotCommands(runtime: runtime).run(line) == .quit
+            finished = DotCommands(runtime: runtime, settings: settings).run(line) == .quit
             return
         }
         pendingLines.append(line)

@@ -206,6 +206,28 @@ import Testing
         #expect(try await repl.enter("2 * 21") == ["42"], "still running after an unknown command")
     }
 
+    @Test func outputModesImportExportAndChanges() async throws {
+        let sandbox = try await storeWithItems(tags: true)
+        let csv = sandbox.directory.appendingPathComponent("people.csv")
+        try "name,age\nAnn,31\nBob,NA\n".write(to: csv, atomically: true, encoding: .utf8)
+        let repl = try await TmuxSession(sandbox, arguments: ["store.db"])
+        try await repl.waitForPrompt()
+        #expect(try await repl.enter(".import \(csv.path) Person") == ["2 rows imported into Person"])
+        _ = try await repl.enter(".mode csv")
+        #expect(try await repl.enter("fetch{ 'Person', sort = 'name' }") == ["id,name,age", "Person/1,Ann,31", "Person/2,Bob,"])
+        _ = try await repl.enter(".mode json")
+        #expect(try await repl.enter("fetch{ 'Person', predicate = 'age == nil' }") == [#"[{"id": "Person/2", "name": "Bob", "age": null}]"#])
+        _ = try await repl.enter(".mode markdown")
+        #expect(try await repl.enter("fetch('Person', 'age > 30')").prefix(3) == ["| id | name | age |", "|---|---|---|", "| Person/1 | Ann | 31 |"])
+        let out = sandbox.directory.appendingPathComponent("out.csv")
+        #expect(try await repl.enter(".export \(out.path)") == ["1 objects written to \(out.path)"])
+        #expect(try String(contentsOf: out, encoding: .utf8) == "name,age\nAnn,31\n")
+        _ = try await repl.enter("Person:first().age = 32")
+        #expect(try await repl.enter(".changes") == ["inserted: none", "updated: Person/1", "deleted: none"])
+        let mode = try await repl.enter(".mode tabel")
+        #expect(mode.first?.contains("did you mean 'table'") == true, "\(mode)")
+    }
+
     @Test func historyIsReadAndAppended() async throws {
         let sandbox = try Sandbox()
         let historyFile = sandbox.home.appendingPathComponent(".quarry_history").path

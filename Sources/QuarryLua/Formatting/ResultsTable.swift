@@ -4,9 +4,10 @@ import QuarryStore
 /// Results as a table: one row per object (ID, then attributes), the first rows only.
 struct ResultsTable {
     let results: FetchResults
+    let mode: OutputMode
     static let rowsShown = 20
 
-    init(_ results: FetchResults) { self.results = results }
+    init(_ results: FetchResults, mode: OutputMode = .table) { self.results = results; self.mode = mode }
 
     func render() throws -> String {
         guard results.isSectioned else { return try table(start: 0, count: try results.count(), shown: Self.rowsShown) }
@@ -32,17 +33,16 @@ struct ResultsTable {
     }
 
     private func table(start: Int, count total: Int, shown: Int) throws -> String {
-        var rows: [[String]] = []
-        for index in start..<(start + min(total, shown)) {
+        // Data modes (CSV, JSON) hold every row; the aligned ones abbreviate.
+        let isData = mode == .csv || mode == .json || mode == .line
+        let limit = isData ? total : min(total, shown)
+        var rows: [[String?]] = []
+        for index in start..<(start + limit) {
             guard let object = try results.object(at: index) else { break }
-            rows.append([object.objectID] + object.values.map { cell($0.value) })
+            rows.append([object.objectID] + object.values.map { $0.value.isNull ? nil : $0.value.displayString })
         }
         let noun = total == 1 ? "object" : "objects"
         let footer = total > rows.count ? "... \(total - rows.count) more (\(total) \(noun))" : "(\(total) \(noun))"
-        return TextTable(headers: ["id"] + results.entity.attributeNames, rows: rows, footer: footer).render()
-    }
-
-    private func cell(_ value: Value) -> String {
-        value.isNull ? "nil" : value.displayString
+        return TextTable(headers: ["id"] + results.entity.attributeNames, rows: rows, footer: isData ? nil : footer).render(mode: mode)
     }
 }

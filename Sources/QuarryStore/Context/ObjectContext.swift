@@ -111,6 +111,12 @@ public final class ObjectContext {
         updatedObjects[id] = object.pending.isEmpty && object.pendingToOne.isEmpty ? nil : object
     }
 
+    /// The unsaved changes, for `.changes`.
+    public var pendingChanges: (inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]) {
+        (insertedObjects, updatedObjects.values.sorted { ($0.primaryKey ?? 0) < ($1.primaryKey ?? 0) },
+         deletedObjects.values.sorted { ($0.primaryKey ?? 0) < ($1.primaryKey ?? 0) })
+    }
+
     public var hasChanges: Bool {
         !insertedObjects.isEmpty || !updatedObjects.isEmpty || !deletedObjects.isEmpty || !pendingLinks.isEmpty
     }
