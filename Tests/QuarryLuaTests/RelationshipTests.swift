@@ -156,3 +156,32 @@ import Testing
         """#)
     }
 }
+
+/// updateall and deleteall: one statement each, rules applied in SQL, observers told.
+@Suite struct BatchChangeTests {
+    @Test func batchChangesApplyRulesAndNotify() throws {
+        let h = try Harness()
+        h.run(#"""
+        entity "Folder" { name = "string", notes = { many = "Note", inverse = "folder", delete = "cascade" } }
+        entity "Note" { text = "string", n = "int64", folder = { one = "Folder", inverse = "notes" } }
+        entity "Owner" { name = "string", pets = { many = "Pet", inverse = "owner", delete = "deny" } }
+        entity "Pet" { name = "string", owner = { one = "Owner", inverse = "pets" } }
+        local f = Folder:new{ name = "f" }
+        for i = 1, 10 do Note:new{ text = "n" .. i, n = i, folder = (i <= 6) and f or nil } end
+        local o = Owner:new{ name = "o" }; Pet:new{ name = "p", owner = o }
+        save()
+        local held = Note:get(9)
+        local r = fetch{ "Note", sort = "n" }
+        local events = {}
+        observe(r, function(ev) events[#events + 1] = #ev.updated .. "/" .. #ev.deleted end)
+        assert(Note:updateall("n > %@", { 7 }, { text = "big" }) == 3)
+        assert(held.text == "big" and count("Note", "text == 'big'") == 3)
+        assert(Folder:deleteall("name == 'f'", {}) == 1)
+        assert(count("Note") == 4 and count("Folder") == 0)
+        assert(table.concat(events, ",") == "3/0,0/6", table.concat(events, ","))
+        """#)
+        #expect(h.error("Owner:deleteall()").contains("'pets' denies deleting Owner rows while they hold Pet/1"))
+        #expect(h.string("count('Owner')") == "1")
+        #expect(h.error("Note:updateall(nil, {}, { n = 'x' })") == #"t:1: Note.n expects int64, got string ("x")"#)
+    }
+}

@@ -153,6 +153,7 @@ extension QuarryRuntime {
         let registry = observerRegistry
         var changedKeys: [String: Set<Int64>] = [:]
         for entry in changes.updated { if let key = entry.object.primaryKey { changedKeys[entry.object.entity.name, default: []].insert(key) } }
+        for (entity, keys) in changes.batchUpdated { changedKeys[entity, default: []].formUnion(keys) }
         var known: [Int64: ManagedObject] = [:]
         for object in changes.inserted + changes.deleted + changes.updated.map(\.object) {
             if let key = object.primaryKey { known[key] = object }
@@ -184,8 +185,12 @@ extension QuarryRuntime {
                 }
             case .entity(let name):
                 let inserted = changes.inserted.filter { $0.entity.name == name }
-                let updated = changes.updated.filter { $0.object.entity.name == name }.map(\.object)
+                var updated = changes.updated.filter { $0.object.entity.name == name }.map(\.object)
                 let deleted = changes.deleted.filter { $0.entity.name == name }
+                // Batch changes also name rows no object held: load those that still exist.
+                for key in (changes.batchUpdated[name] ?? []).sorted() where !updated.contains(where: { $0.primaryKey == key }) {
+                    if let object = try? self.context.object(entityName: name, primaryKey: key) { updated.append(object) }
+                }
                 guard !(inserted.isEmpty && updated.isEmpty && deleted.isEmpty) else { continue }
                 enqueue { [unowned self] in
                     self.invoke(observer) {

@@ -107,6 +107,32 @@ extension QuarryRuntime {
                 request.request.limit = 1
                 do { return self.pushObject(try self.context.fetch(request.request).object(at: 0)) } catch { throw luaError(error) }
             }),
+            ("updateall", { [unowned self] call in
+                let entity = try self.entityName(call)
+                let (predicate, next) = try self.batchPredicate(call)
+                try call.table(next)
+                var values: [String: Value] = [:]
+                for key in LuaTable.stringKeys(call.state, next).keys {
+                    LuaTable.field(call.state, next, key)
+                    defer { quarry_pop(call.state, 1) }
+                    guard let value = luaValue(call.state, -1) else { throw LuaError("updateall: \(entity).\(key) cannot hold a \(call.typeName(-1))") }
+                    values[key] = value
+                }
+                let n: Int
+                do { n = try self.context.updateAll(entity, where: predicate, set: values) } catch { throw luaError(error) }
+                self.deliver()
+                lua_settop(call.state, 0)
+                return call.push(n)
+            }),
+            ("deleteall", { [unowned self] call in
+                let entity = try self.entityName(call)
+                let (predicate, _) = try self.batchPredicate(call)
+                let n: Int
+                do { n = try self.context.deleteAll(entity, where: predicate) } catch { throw luaError(error) }
+                self.deliver()
+                lua_settop(call.state, 0)
+                return call.push(n)
+            }),
             ("get", { [unowned self] call in
                 let entity = try self.entityName(call)
                 let key: Int64
@@ -122,6 +148,19 @@ extension QuarryRuntime {
                 do { return self.pushObject(try self.context.object(entityName: entity, primaryKey: key)) } catch { throw luaError(error) }
             }),
         ])
+    }
+
+    /// `(pred, args, ...)` of updateall/deleteall: the predicate (nil, or a format string),
+    /// its arguments table, and the index of the next argument.
+    private func batchPredicate(_ call: LuaCall) throws -> (Predicate?, Int32) {
+        let format = try call.optionalString(2)
+        var arguments: [PredicateArgument] = []
+        if call.type(3) == LUA_TTABLE, format != nil || call.argumentCount >= 4 {
+            arguments = try predicateArguments(call.state, 3, what: "args")
+        } else if !call.isNoneOrNil(3), call.argumentCount >= 4 {
+            throw call.typeError(3, expected: "table of arguments")
+        }
+        return (try parsePredicate(format, arguments, [:]), 4)
     }
 
     /// The entity of the handle that a method was called on (argument 1).

@@ -6,8 +6,11 @@ public struct ChangeSet {
     public var deleted: [ManagedObject] = []
     /// Updated objects' values before the save, by object.
     public var oldValues: [ObjectIdentifier: [String: Value]] = [:]
+    /// Rows changed by `updateall`/`deleteall`, by entity, including rows no object holds.
+    public var batchUpdated: [String: Set<Int64>] = [:]
+    public var batchDeleted: [String: Set<Int64>] = [:]
 
-    public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
+    public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty && batchUpdated.isEmpty && batchDeleted.isEmpty }
 
     /// Entity names touched, for observers that only care about some.
     public var entityNames: Set<String> {

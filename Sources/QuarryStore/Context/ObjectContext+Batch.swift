@@ -1,0 +1,158 @@
+import GRDB
+
+/// A WHERE clause for a batch change, with its arguments (built by the predicate layer).
+public struct BatchFilter {
+    public var sql: String
+    public var arguments: [Value]
+    public init(sql: String, arguments: [Value]) { self.sql = sql; self.arguments = arguments }
+}
+
+extension ObjectContext {
+    /// `Item:updateall(...)`: one UPDATE statement, no objects loaded. Registered objects
+    /// take the new stored values (their own unsaved edits stay), and listeners hear it.
+    public func batchUpdate(_ entityName: String, where filter: BatchFilter?, set values: [String: Value]) throws -> Int {
+        if isReadOnly { throw StoreError.readOnly(operation: "updateall") }
+        let entity = try entity(named: entityName)
+        var assignments: [(String, Value)] = []
+        for (key, value) in values.sorted(by: { $0.key < $1.key }) {
+            guard let attribute = entity.attribute(named: key) else { throw entity.unknownKey(key) }
+            switch attribute.type.coerce(value) {
+            case .success(let v):
+                if v.isNull, !attribute.isOptional {
+                    throw StoreError.typeMismatch(entity: entity.name, key: key, expected: "\(attribute.type.rawValue) (not optional)", given: "nil")
+                }
+                assignments.append((key, v))
+            case .failure(let f):
+                throw StoreError.typeMismatch(entity: entity.name, key: key, expected: f.expected, given: describe(f.given))
+            }
+        }
+        guard !assignments.isEmpty else { return 0 }
+        let table = quoteIdentifier(entity.name), key = quoteIdentifier(entity.primaryKey)
+        var keys: [Int64] = []
+        do {
+            try database.write { db in
+                keys = try matchingKeys(entity, filter, in: db)
+                guard !keys.isEmpty else { return }
+                let set = assignments.map { "\(quoteIdentifier($0.0)) = ?" }.joined(separator: ", ")
+                try forEachChunk(keys) { chunk in
+                    try db.execute(sql: "UPDATE \(table) SET \(set) WHERE \(key) IN (\(marks(chunk.count)))",
+                                   arguments: StatementArguments(assignments.map { $0.1.databaseValue } + chunk.map { $0.databaseValue }))
+                }
+            }
+        } catch let error as DatabaseError { throw StoreError(error) }
+        guard !keys.isEmpty else { return 0 }
+        var changes = ChangeSet()
+        for k in keys {
+            guard let object = registeredObject(entity: entity.name, primaryKey: k) else { continue }
+            changes.oldValues[ObjectIdentifier(object)] = object.committed
+            for (name, value) in assignments { object.committed[name] = value }
+            changes.updated.append((object, Set(assignments.map(\.0))))
+        }
+        changes.batchUpdated[entity.name] = Set(keys)
+        bumpGeneration()
+        notify(changes)
+        return keys.count
+    }
+
+    /// `Item:deleteall(...)`: DELETE statements, no objects loaded, with the delete rules
+    /// applied in SQL: `deny` refuses (naming what blocks), `cascade` deletes the related
+    /// rows too, `nullify` clears their keys. All in one transaction.
+    public func batchDelete(_ entityName: String, where filter: BatchFilter?) throws -> Int {
+        if isReadOnly { throw StoreError.readOnly(operation: "deleteall") }
+        let entity = try entity(named: entityName)
+        var deleted: [String: [Int64]] = [:]
+        do {
+            try database.write { db in
+                let keys = try matchingKeys(entity, filter, in: db)
+                try deleteRows(entity, keys, in: db, deleted: &deleted)
+            }
+        } catch let error as DatabaseError { throw StoreError(error) }
+        var changes = ChangeSet()
+        for (name, keys) in deleted {
+            changes.batchDeleted[name] = Set(keys)
+            for k in keys {
+                guard let object = registeredObject(entity: name, primaryKey: k) else { continue }
+                changes.deleted.append(object)
+                markDeleted(object)
+                deletedObjects[ObjectIdentifier(object)] = nil
+                unregister(object)
+                object.context = nil
+            }
+        }
+        bumpGeneration()
+        notify(changes)
+        return deleted[entity.name]?.count ?? 0
+    }
+
+    private func deleteRows(_ entity: EntityDescription, _ keys: [Int64], in db: Database, deleted: inout [String: [Int64]]) throws {
+        let already = Set(deleted[entity.name] ?? [])
+        let keys = keys.filter { !already.contains($0) }
+        guard !keys.isEmpty else { return }
+        deleted[entity.name, default: []] += keys
+        for relationship in entity.relationships {
+            guard let storage = storage(of: relationship, in: entity.name),
+                  let destination = entitiesByName[relationship.destination] else { continue }
+            let related = try relatedKeys(storage, from: entity, to: destination, of: keys, in: db)
+            switch relationship.deleteRule {
+            case .deny where !related.isEmpty:
+                let names = related.prefix(5).map { "\(destination.name)/\($0)" }.joined(separator: ", ")
+                throw StoreError.validation(message: "deleteall: '\(relationship.name)' denies deleting \(entity.name) rows while they hold \(names)")
+            case .cascade:
+                try deleteRows(destination, related, in: db, deleted: &deleted)
+            case .nullify:
+                if case .inverseForeignKey(_, let column) = storage {
+                    try forEachChunk(keys) { chunk in
+                        try db.execute(sql: "UPDATE \(quoteIdentifier(destination.name)) SET \(quoteIdentifier(column)) = NULL WHERE \(quoteIdentifier(column)) IN (\(marks(chunk.count)))",
+                                       arguments: StatementArguments(chunk))
+                    }
+                }
+            default:
+                break
+            }
+            if case .linkTable(let table, let sourceColumn, _) = storage {
+                try forEachChunk(keys) { chunk in
+                    try db.execute(sql: "DELETE FROM \(quoteIdentifier(table)) WHERE \(sourceColumn) IN (\(marks(chunk.count)))", arguments: StatementArguments(chunk))
+                }
+            }
+        }
+        try forEachChunk(keys) { chunk in
+            try db.execute(sql: "DELETE FROM \(quoteIdentifier(entity.name)) WHERE \(quoteIdentifier(entity.primaryKey)) IN (\(marks(chunk.count)))",
+                           arguments: StatementArguments(chunk))
+        }
+    }
+
+    private func relatedKeys(_ storage: RelationshipStorage, from source: EntityDescription, to destination: EntityDescription,
+                             of keys: [Int64], in db: Database) throws -> [Int64] {
+        var result: [Int64] = []
+        try forEachChunk(keys) { chunk in
+            let sql: String
+            switch storage {
+            case .inverseForeignKey(_, let column):
+                sql = "SELECT \(quoteIdentifier(destination.primaryKey)) FROM \(quoteIdentifier(destination.name)) WHERE \(quoteIdentifier(column)) IN (\(marks(chunk.count)))"
+            case .linkTable(let table, let sourceColumn, let targetColumn):
+                sql = "SELECT \(targetColumn) FROM \(quoteIdentifier(table)) WHERE \(sourceColumn) IN (\(marks(chunk.count)))"
+            case .foreignKey(let column):
+                sql = "SELECT \(quoteIdentifier(column)) FROM \(quoteIdentifier(source.name)) WHERE \(quoteIdentifier(source.primaryKey)) IN (\(marks(chunk.count))) AND \(quoteIdentifier(column)) IS NOT NULL"
+            }
+            result += try Int64.fetchAll(db, sql: sql, arguments: StatementArguments(chunk))
+        }
+        return Array(Set(result)).sorted()
+    }
+
+    private func matchingKeys(_ entity: EntityDescription, _ filter: BatchFilter?, in db: Database) throws -> [Int64] {
+        var sql = "SELECT \(quoteIdentifier(entity.primaryKey)) FROM \(quoteIdentifier(entity.name))"
+        if let filter { sql += " WHERE " + filter.sql }
+        return try Int64.fetchAll(db, sql: sql, arguments: StatementArguments((filter?.arguments ?? []).map(\.databaseValue)))
+    }
+}
+
+private func marks(_ count: Int) -> String { Array(repeating: "?", count: count).joined(separator: ",") }
+
+private func forEachChunk(_ keys: [Int64], _ body: ([Int64]) throws -> Void) rethrows {
+    var start = 0
+    while start < keys.count {
+        let end = min(keys.count, start + 500)
+        try body(Array(keys[start..<end]))
+        start = end
+    }
+}
