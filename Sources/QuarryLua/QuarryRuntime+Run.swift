@@ -177,9 +177,18 @@ local function entity(name, definition)
 end
 quarry.entity = entity
 rawset(_G, "entity", entity)
+-- history{ since = token } and history.prune(token).
+local readHistory, prune = quarry.__history, quarry.__prune
+quarry.__history, quarry.__prune = nil, nil
+rawset(_G, "__history", nil); rawset(_G, "__prune", nil)
+local history = setmetatable({ prune = function(token) return prune(token) end },
+  { __call = function(_, options) return readHistory(options) end })
+quarry.history = history
+rawset(_G, "history", history)
 local helpers = {}
 local objectAt = quarry.__objectat
 quarry.__objectat = nil
+rawset(_G, "__objectat", nil)
 -- r:objects(): every object in order, sectioned or not.
 function helpers.objects(r)
   local i = 0

@@ -40,6 +40,7 @@ public final class QuarryRuntime {
         lua_setglobal(state, "quarry")
         installGlobals()
         bindEntityGlobals()
+        try? context.startNoticingOtherConnections()
     }
 
     deinit {
@@ -55,6 +56,7 @@ public final class QuarryRuntime {
         observerRegistryStorage = nil
         self.context = context
         bindEntityGlobals()
+        try? context.startNoticingOtherConnections()
     }
 
     // MARK: Binding Swift functions

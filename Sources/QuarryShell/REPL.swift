@@ -46,12 +46,17 @@ final class REPL {
             var readable = fd_set()
             fdZero(&readable)
             fdSet(STDIN_FILENO, &readable)
-            let ready = select(STDIN_FILENO + 1, &readable, nil, nil, nil)
+            // Wake twice a second to notice other processes' commits while waiting.
+            var wait = timeval(tv_sec: 0, tv_usec: 500_000)
+            let ready = select(STDIN_FILENO + 1, &readable, nil, nil, &wait)
             if quarry_take_sigint() != 0 {
                 cancelLine()
                 continue
             }
             if ready > 0 { rl_callback_read_char() }
+            else if ready == 0 {
+                runtime.noticeOutsideChanges(beforeOutput: { rl_clear_visible_line() }, afterOutput: { rl_forced_update_display() })
+            }
         }
         rl_callback_handler_remove()
         history_truncate_file(historyPath, 1000)
@@ -100,6 +105,7 @@ final class REPL {
     }
 
     private func handle(_ line: String) {
+        if pendingLines.isEmpty { runtime.noticeOutsideChanges() }
         if pendingLines.isEmpty, line.hasPrefix(".") {
             finished = DotCommands(runtime: runtime, settings: settings).run(line) == .quit
             return

@@ -6,6 +6,12 @@ extension QuarryRuntime {
     func installContextFunctions() {
         defineGlobal("save") { [unowned self] call in
             let summary: SaveSummary
+            let previousAuthor = self.context.author
+            if call.type(1) == LUA_TTABLE {
+                if LuaTable.field(call.state, 1, "author") == LUA_TSTRING { self.context.author = luaString(call.state, -1) }
+                quarry_pop(call.state, 1)
+            }
+            defer { self.context.author = previousAuthor }
             do { summary = try self.context.save() } catch let error as StoreError {
                 if case .database(let message) = error { throw LuaError("save: " + message) }
                 throw luaError(error)
@@ -26,6 +32,51 @@ extension QuarryRuntime {
         }
         defineGlobal("haschanges") { [unowned self] call in
             call.push(self.context.hasChanges)
+        }
+        defineGlobal("refresh") { [unowned self] call in
+            let changed: Bool
+            do { changed = try self.context.refreshFromStore() } catch { throw luaError(error) }
+            self.deliver()
+            lua_settop(call.state, 0)
+            return call.push(changed)
+        }
+        defineGlobal("historytoken") { [unowned self] call in
+            do { return call.push(Int(try self.context.historyToken())) } catch { throw luaError(error) }
+        }
+        defineGlobal("__history") { [unowned self] call in
+            var since: Int64?
+            var author: String?
+            if call.type(1) == LUA_TTABLE {
+                switch LuaTable.field(call.state, 1, "since") {
+                case LUA_TNIL: break
+                case LUA_TNUMBER where quarry_isinteger(call.state, -1) != 0: since = quarry_tointeger(call.state, -1, nil)
+                default: quarry_pop(call.state, 1); throw LuaError("history: since must be a token from historytoken()")
+                }
+                quarry_pop(call.state, 1)
+                if LuaTable.field(call.state, 1, "author") == LUA_TSTRING { author = luaString(call.state, -1) }
+                quarry_pop(call.state, 1)
+            }
+            let transactions: [HistoryTransaction]
+            do { transactions = try self.context.history(since: since, author: author) } catch { throw luaError(error) }
+            let s = call.state
+            lua_createtable(s, Int32(transactions.count), 0)
+            for (i, t) in transactions.enumerated() {
+                lua_createtable(s, 0, 6)
+                lua_pushinteger(s, lua_Integer(t.token)); LuaTable.setField(s, -2, "token")
+                pushValue(s, .date(t.time)); LuaTable.setField(s, -2, "time")
+                pushValue(s, t.author.map(Value.text) ?? .null); LuaTable.setField(s, -2, "author")
+                for (field, ids) in [("inserted", t.inserted), ("updated", t.updated), ("deleted", t.deleted)] {
+                    lua_createtable(s, Int32(ids.count), 0)
+                    for (j, id) in ids.enumerated() { pushString(s, id); lua_rawseti(s, -2, lua_Integer(j + 1)) }
+                    LuaTable.setField(s, -2, field)
+                }
+                lua_rawseti(s, -2, lua_Integer(i + 1))
+            }
+            return 1
+        }
+        defineGlobal("__prune") { [unowned self] call in
+            let token = try call.integer(1)
+            do { return call.push(try self.context.pruneHistory(through: token)) } catch { throw luaError(error) }
         }
     }
 }

@@ -292,6 +292,17 @@ extension QuarryRuntime {
         return 1
     }
 
+    /// Checks for commits by other connections; when there were some, observers hear
+    /// them between `beforeOutput` and `afterOutput` (the REPL clears and redraws its line).
+    public func noticeOutsideChanges(beforeOutput: () -> Void = {}, afterOutput: () -> Void = {}) {
+        guard (try? context.refreshFromStore()) == true else { return }
+        guard !observerRegistry.queue.isEmpty else { return }
+        beforeOutput()
+        deliver()
+        fflush(stdout)
+        afterOutput()
+    }
+
     // MARK: Lua functions
 
     func installObserverFunctions() {

@@ -9,8 +9,14 @@ public struct ChangeSet {
     /// Rows changed by `updateall`/`deleteall`, by entity, including rows no object holds.
     public var batchUpdated: [String: Set<Int64>] = [:]
     public var batchDeleted: [String: Set<Int64>] = [:]
+    /// True when another connection made the change.
+    public var isExternal = false
 
-    public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty && batchUpdated.isEmpty && batchDeleted.isEmpty }
+    /// An outside change is never empty: even with nothing known about it, results must
+    /// be read again.
+    public var isEmpty: Bool {
+        !isExternal && inserted.isEmpty && updated.isEmpty && deleted.isEmpty && batchUpdated.isEmpty && batchDeleted.isEmpty
+    }
 
     /// Entity names touched, for observers that only care about some.
     public var entityNames: Set<String> {

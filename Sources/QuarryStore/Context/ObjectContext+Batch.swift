@@ -38,6 +38,7 @@ extension ObjectContext {
                     try db.execute(sql: "UPDATE \(table) SET \(set) WHERE \(key) IN (\(marks(chunk.count)))",
                                    arguments: StatementArguments(assignments.map { $0.1.databaseValue } + chunk.map { $0.databaseValue }))
                 }
+                try recordHistory(inserted: [], updated: keys.map { "\(entity.name)/\($0)" }, deleted: [], in: db)
             }
         } catch let error as DatabaseError { throw StoreError(error) }
         guard !keys.isEmpty else { return 0 }
@@ -65,6 +66,7 @@ extension ObjectContext {
             try database.write { db in
                 let keys = try matchingKeys(entity, filter, in: db)
                 try deleteRows(entity, keys, in: db, deleted: &deleted)
+                try recordHistory(inserted: [], updated: [], deleted: deleted.sorted { $0.key < $1.key }.flatMap { name, keys in keys.map { "\(name)/\($0)" } }, in: db)
             }
         } catch let error as DatabaseError { throw StoreError(error) }
         var changes = ChangeSet()

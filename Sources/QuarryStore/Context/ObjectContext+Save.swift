@@ -69,6 +69,8 @@ extension ObjectContext {
                         : "DELETE FROM \(quoteIdentifier(link.table)) WHERE source = ? AND target = ?"
                     try db.execute(sql: sql, arguments: [key(link.source), key(link.target)])
                 }
+                try recordHistory(inserted: inserts.compactMap { object in inserted[ObjectIdentifier(object)].map { "\(object.entity.name)/\($0)" } },
+                                  updated: updates.map(\.objectID), deleted: deletes.map(\.objectID), in: db)
                 for object in deletes {
                     try db.execute(sql: "DELETE FROM \(quoteIdentifier(object.entity.name)) WHERE \(quoteIdentifier(object.entity.primaryKey)) = ?",
                                    arguments: [object.primaryKey!])

@@ -28,6 +28,10 @@ public final class ObjectContext {
     public private(set) var generation = 0
 
     var changeListeners: [Int: (ChangeSet) -> Void] = [:]
+    /// Who the recorded transactions name as their author.
+    public var author: String?
+    var lastDataVersion: Int?
+    var lastHistoryToken: Int64?
     var nextListenerID = 0
 
     /// Link-table changes not yet saved, in the order made.
@@ -127,13 +131,7 @@ public final class ObjectContext {
         let primaryKey: Int64 = row[0]
         let key = RowKey(entity: entity.name, primaryKey: primaryKey)
         if let existing = registered[key]?.object { return existing }
-        var committed: [String: Value] = [:]
-        for (index, attribute) in entity.attributes.enumerated() {
-            committed[attribute.name] = attribute.type.decode(Value(row[index + 1] as DatabaseValue))
-        }
-        for (i, relationship) in entity.toOneRelationships.enumerated() {
-            committed[relationship.name] = Value(row[1 + entity.attributes.count + i] as DatabaseValue)
-        }
+        let committed = values(of: entity, row: row)
         let object = ManagedObject(entity: entity, primaryKey: primaryKey, temporaryNumber: 0,
                                    committed: committed, context: self)
         registered[key] = WeakObject(object)
@@ -172,6 +170,12 @@ public final class ObjectContext {
     }
 
     /// Forgets registrations whose objects are gone, so the map does not grow without end.
+    func registeredKeysByEntity() -> [String: [Int64]] {
+        var result: [String: [Int64]] = [:]
+        for (key, box) in registered where box.object != nil { result[key.entity, default: []].append(key.primaryKey) }
+        return result.mapValues { $0.sorted() }
+    }
+
     func pruneRegistrations() {
         registered = registered.filter { $0.value.object != nil }
         registrationsAfterSweep = max(1024, registered.count)

@@ -1,0 +1,141 @@
+import Foundation
+import GRDB
+
+/// One recorded transaction: a save or a batch change.
+public struct HistoryTransaction {
+    public var token: Int64
+    public var time: Double
+    public var author: String?
+    public var inserted: [String]
+    public var updated: [String]
+    public var deleted: [String]
+}
+
+/// Every save and batch change records a transaction in `quarry_history`, inside the
+/// same SQLite transaction, so other processes (and later sessions) can tell what
+/// changed since a token.
+extension ObjectContext {
+    static let historyTable = "quarry_history"
+
+    func recordHistory(inserted: [String], updated: [String], deleted: [String], in db: Database) throws {
+        guard !(inserted.isEmpty && updated.isEmpty && deleted.isEmpty) else { return }
+        try db.execute(sql: """
+            CREATE TABLE IF NOT EXISTS \(Self.historyTable) (token INTEGER PRIMARY KEY AUTOINCREMENT, time REAL NOT NULL,
+                author TEXT, inserted TEXT NOT NULL, updated TEXT NOT NULL, deleted TEXT NOT NULL)
+            """)
+        func json(_ ids: [String]) -> String { String(decoding: try! JSONEncoder().encode(ids), as: UTF8.self) }
+        try db.execute(sql: "INSERT INTO \(Self.historyTable) (time, author, inserted, updated, deleted) VALUES (?, ?, ?, ?, ?)",
+                       arguments: [Date().timeIntervalSince1970, author, json(inserted), json(updated), json(deleted)])
+    }
+
+    /// The token of the latest recorded transaction (0 when there is none).
+    public func historyToken() throws -> Int64 {
+        try read { db in
+            guard try db.tableExists(Self.historyTable) else { return 0 }
+            return try Int64.fetchOne(db, sql: "SELECT max(token) FROM \(Self.historyTable)") ?? 0
+        }
+    }
+
+    /// Transactions after `since` (all when nil), optionally by one author, oldest first.
+    public func history(since: Int64? = nil, author: String? = nil) throws -> [HistoryTransaction] {
+        try read { db in
+            guard try db.tableExists(Self.historyTable) else { return [] }
+            var sql = "SELECT token, time, author, inserted, updated, deleted FROM \(Self.historyTable) WHERE token > ?"
+            var arguments: [DatabaseValueConvertible?] = [since ?? 0]
+            if let author { sql += " AND author IS ?"; arguments.append(author) }
+            return try Row.fetchAll(db, sql: sql + " ORDER BY token", arguments: StatementArguments(arguments)!).map { row in
+                func ids(_ text: String) -> [String] { (try? JSONDecoder().decode([String].self, from: Data(text.utf8))) ?? [] }
+                return HistoryTransaction(token: row[0], time: row[1], author: row[2], inserted: ids(row[3]), updated: ids(row[4]), deleted: ids(row[5]))
+            }
+        }
+    }
+
+    /// Forgets transactions up to and including `token`; returns how many.
+    @discardableResult
+    public func pruneHistory(through token: Int64) throws -> Int {
+        if isReadOnly { throw StoreError.readOnly(operation: "history.prune") }
+        do {
+            return try database.write { db in
+                guard try db.tableExists(Self.historyTable) else { return 0 }
+                try db.execute(sql: "DELETE FROM \(Self.historyTable) WHERE token <= ?", arguments: [token])
+                return db.changesCount
+            }
+        } catch let error as DatabaseError { throw StoreError(error) }
+    }
+
+    // MARK: Changes by other connections
+
+    /// Notices commits by other connections (another process, the sqlite3 shell) through
+    /// `PRAGMA data_version`; when there were some, reloads the objects in use and tells
+    /// the listeners, with what Quarry's history says changed. Returns whether anything did.
+    @discardableResult
+    public func refreshFromStore() throws -> Bool {
+        let version = try read { db in try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0 }
+        defer { lastDataVersion = version }
+        guard let last = lastDataVersion, last != version else { return false }
+        var changes = ChangeSet()
+        let token = try historyToken()
+        let transactions = try history(since: lastHistoryToken ?? token)
+        lastHistoryToken = token
+        var updatedIDs = Set(transactions.flatMap(\.updated))
+        let insertedIDs = Set(transactions.flatMap(\.inserted))
+        // Reload every registered object: a writer that keeps no history is seen this way.
+        for (entityName, keys) in registeredKeysByEntity() {
+            guard let entity = entitiesByName[entityName] else { continue }
+            var rows: [Int64: Row] = [:]
+            for chunk in stride(from: 0, to: keys.count, by: 500).map({ Array(keys[$0..<min(keys.count, $0 + 500)]) }) {
+                let sql = "SELECT \(entity.selectionSQL()) FROM \(quoteIdentifier(entity.name)) WHERE \(quoteIdentifier(entity.primaryKey)) IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
+                for row in try read({ db in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(chunk)) }) {
+                    rows[row[0]] = row
+                }
+            }
+            for key in keys {
+                guard let object = registeredObject(entity: entityName, primaryKey: key) else { continue }
+                guard let row = rows[key] else {
+                    if !object.hasChanges { changes.deleted.append(object); unregister(object); object.isDeleted = true; object.context = nil }
+                    continue
+                }
+                let fresh = values(of: entity, row: row)
+                let changedKeys = Set(fresh.keys.filter { fresh[$0] != object.committed[$0] })
+                if !changedKeys.isEmpty {
+                    changes.oldValues[ObjectIdentifier(object)] = object.committed
+                    object.committed = fresh
+                    changes.updated.append((object, changedKeys))
+                    updatedIDs.remove(object.objectID)
+                }
+            }
+        }
+        // Rows the history names as updated but no object holds: by key.
+        for id in updatedIDs.sorted() {
+            let parts = id.split(separator: "/")
+            if parts.count == 2, let key = Int64(parts[1]) { changes.batchUpdated[String(parts[0]), default: []].insert(key) }
+        }
+        for id in insertedIDs.sorted() {
+            let parts = id.split(separator: "/")
+            if parts.count == 2, let key = Int64(parts[1]), let object = try? object(entityName: String(parts[0]), primaryKey: key) {
+                changes.inserted.append(object)
+            }
+        }
+        changes.isExternal = true
+        bumpGeneration()
+        notify(changes)
+        return true
+    }
+
+    func values(of entity: EntityDescription, row: Row) -> [String: Value] {
+        var committed: [String: Value] = [:]
+        for (index, attribute) in entity.attributes.enumerated() {
+            committed[attribute.name] = attribute.type.decode(Value(row[index + 1] as DatabaseValue))
+        }
+        for (i, relationship) in entity.toOneRelationships.enumerated() {
+            committed[relationship.name] = Value(row[1 + entity.attributes.count + i] as DatabaseValue)
+        }
+        return committed
+    }
+
+    /// Starts watching for other connections' commits from now.
+    public func startNoticingOtherConnections() throws {
+        lastDataVersion = try read { db in try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0 }
+        lastHistoryToken = try historyToken()
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+
+/// Two processes on one file: what one saves, the other's observers hear, and so do
+/// changes made with the sqlite3 shell, which keeps no history.
+@Suite struct OtherProcessTests {
+    private func sqlite3() throws -> URL {
+        for path in ["/usr/bin/sqlite3", "/usr/local/bin/sqlite3"] where FileManager.default.isExecutableFile(atPath: path) {
+            return URL(fileURLWithPath: path)
+        }
+        throw HarnessError("the sqlite3 shell is not installed (scripts/test installs it)")
+    }
+
+    @Test func observersHearAnotherQuarryAndTheSqlite3Shell() async throws {
+        let sandbox = try Sandbox()
+        _ = try await sandbox.quarry(["store.db", "-e", #"entity "Item" { title = "string", n = "int64" }; for i = 1, 3 do Item:new{ title = "t" .. i, n = i } end; save()"#])
+        let sqlite = try sqlite3()
+        let quarry = try QuarryBinary.url()
+        let result = try await sandbox.quarry(["store.db", "-e", """
+            local r = fetch{ "Item", sort = "n" }
+            observe(r, function(ev) print("results", #ev.inserted, #ev.updated, #ev.deleted, #ev.moved) end)
+            observe("Item", function(ch) print("entity", #ch.inserted, #ch.updated, #ch.deleted) end)
+            local before = historytoken()
+            os.execute([[\(quarry.path) store.db -e 'Item:new{ title = "other", n = 0 }; Item:get(2).title = "changed"; save{ author = "other" }']])
+            print("noticed", refresh())
+            os.execute([[\(sqlite.path) store.db "UPDATE Item SET n = 10 WHERE _pk = 1"]])
+            print("noticed", refresh())
+            print("noticed", refresh())
+            local tx = history{ since = before }
+            print(#tx, tx[1].author, tx[1].inserted[1], tx[1].updated[1])
+            """])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout == """
+            results\t1\t1\t0\t0
+            entity\t1\t1\t0
+            noticed\ttrue
+            results\t0\t0\t0\t1
+            noticed\ttrue
+            noticed\tfalse
+            1\tother\tItem/4\tItem/2
+
+            """, "\(result)")
+    }
+
+    @Test func theREPLShowsAnotherProcessesChangeWhileWaiting() async throws {
+        let sandbox = try Sandbox()
+        _ = try await sandbox.quarry(["store.db", "-e", #"entity "Item" { title = "string", n = "int64" }; Item:new{ title = "a", n = 1 }; save()"#])
+        let repl = try await TmuxSession(sandbox, arguments: ["store.db"])
+        try await repl.waitForPrompt()
+        _ = try await repl.enter(#"observe(fetch("Item", "n > 5"), function(ev) print("live:", #ev.inserted) end)"#)
+        try await repl.type("count(")
+        _ = try await sandbox.run(try sqlite3(), ["store.db", "UPDATE Item SET n = 20"])
+        let screen = try await repl.waitUntil("the observer's output") { lines in lines.contains { $0.hasPrefix("live:") } }
+        #expect(screen.contains { $0.hasPrefix("live:") && $0.hasSuffix("1") }, "\(screen)")
+        #expect(screen.last { !$0.isEmpty } == "> count(", "the line being typed is redrawn: \(screen)")
+    }
+}
