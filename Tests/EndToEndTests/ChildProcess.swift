@@ -48,7 +48,15 @@ enum ChildProcess {
         defer { (argv + envp).forEach { free($0) } }
 
         var pid: pid_t = 0
-        let status = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        var status = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        // A script written just now may still be open for writing in a child that another
+        // test forked meanwhile (ETXTBSY); it closes at that child's exec, so try again.
+        var attempts = 0
+        while status == ETXTBSY, attempts < 50 {
+            attempts += 1
+            usleep(20_000)
+            status = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        }
         guard status == 0 else {
             throw HarnessError("cannot start \(executable): \(String(cString: strerror(status)))")
         }
