@@ -20,6 +20,9 @@ struct Options: ParsableCommand {
     @Flag(help: "Open the database without ever writing to it.")
     var readonly = false
 
+    @Flag(help: "Open an in-memory store filled with the sample data set.")
+    var demo = false
+
     @Flag(help: "Run untrusted scripts: no os.execute, io.popen, C modules or file writes.")
     var safe = false
 
@@ -42,7 +45,7 @@ struct Options: ParsableCommand {
     static let valued: Set<String> = ["-e", "--timeout", "--memory"]
     /// Every option name; anything else that starts with '-' is bad usage (not a cluster
     /// of short flags: `-dash.lua` must not read as `-d -a -s -h`).
-    static let known: Set<String> = valued.union(["-i", "-h", "--help", "--version", "--readonly", "--safe", "--traceback"])
+    static let known: Set<String> = valued.union(["-i", "-h", "--help", "--version", "--readonly", "--safe", "--traceback", "--demo"])
 
     static var usage: String {
         """

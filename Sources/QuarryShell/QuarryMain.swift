@@ -36,11 +36,21 @@ public enum QuarryMain {
         let options = invocation.options
         let runtime: QuarryRuntime
         do {
+            if options.demo, invocation.database != nil {
+                throw ValidationFailure("--demo opens its own in-memory store; leave out DB")
+            }
             let context = try ObjectContext.open(invocation.database, readOnly: options.readonly)
             runtime = try QuarryRuntime(context: context, memoryLimit: options.memory.flatMap(Options.bytes) ?? 0)
         } catch {
             reportError("quarry: \(error)")
             return Status.failure.rawValue
+        }
+        if options.demo {
+            if let failure = Demo.load(into: runtime) {
+                reportError("quarry: the demo data failed to load: \(failure)")
+                return Status.failure.rawValue
+            }
+            if isatty(STDOUT_FILENO) != 0, invocation.script == nil, options.chunks.isEmpty { print(Demo.banner) }
         }
         if options.safe { runtime.enterSandbox() }
         quarry_catch_sigint()
@@ -68,4 +78,9 @@ public enum QuarryMain {
 func reportError(_ message: String) {
     fflush(stdout)
     FileHandle.standardError.write(Data((message + "\n").utf8))
+}
+
+struct ValidationFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }

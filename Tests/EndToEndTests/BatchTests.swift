@@ -155,3 +155,18 @@ import Testing
         #expect(result.stdout == "true\t1\t1\t1\n")
     }
 }
+
+/// `quarry --demo`: the sample store, the same on every run.
+@Suite struct DemoTests {
+    @Test func theDemoStoreIsFilledAndDeterministic() async throws {
+        let sandbox = try Sandbox()
+        let code = #"print(count("Quake"), count("Item"), count("Tag")); local q = fetch{ "Quake", sort = { "-magnitude" }, limit = 1 }[1]; print(q.code, q.magnitude, q.place)"#
+        let first = try await sandbox.quarry(["--demo", "-e", code])
+        let second = try await sandbox.quarry(["--demo", "-e", code])
+        #expect(first.status == 0, "\(first)")
+        #expect(first.stdout.hasPrefix("2500\t60\t5\n"), "\(first)")
+        #expect(first.stdout == second.stdout)
+        let refused = try await sandbox.quarry(["--demo", "store.db"])
+        #expect(refused.status == 1 && refused.stderr.contains("--demo opens its own in-memory store"), "\(refused)")
+    }
+}
