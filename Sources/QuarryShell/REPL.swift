@@ -33,6 +33,12 @@ final class REPL {
         defer { REPL.current = nil }
         rl_readline_name = UnsafePointer(strdup("quarry"))
         rl_catch_signals = 0
+        rl_attempted_completion_function = { text, start, _ in REPL.complete(text, start) }
+        // Quotes are not completion quotes here: completing inside a predicate string must
+        // not close the string.
+        rl_basic_quote_characters = UnsafePointer(strdup(""))
+        // '.' and ':' end a word, so `o.ti<Tab>` completes `ti`.
+        rl_basic_word_break_characters = UnsafePointer(strdup(" \t\n\"'()[]{},=+-*/%^#<>~;.:"))
         using_history()
         stifle_history(1000)
         if FileManager.default.fileExists(atPath: historyPath) { read_history(historyPath) }
@@ -137,6 +143,35 @@ final class REPL {
         }
         if let failure = runtime.showValues(from: top + 1) { reportError(failure.message) }
         fflush(stdout)
+    }
+}
+
+extension REPL {
+    /// Candidates found by the runtime, handed to readline one by one.
+    fileprivate static var candidates: [String] = []
+
+    fileprivate static func complete(_ text: UnsafePointer<CChar>?, _ start: Int32) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
+        guard let repl = current, let text else { return nil }
+        let line = rl_line_buffer.map { String(cString: $0) } ?? ""
+        let before = String(line.utf8.prefix(Int(start))) ?? ""
+        let word = String(cString: text)
+        // File names after .read, .import and .open: readline's own completion.
+        if before.hasPrefix(".read ") || before.hasPrefix(".import ") || before.hasPrefix(".open ") || before.hasPrefix(".export ") {
+            return nil
+        }
+        rl_attempted_completion_over = 1
+        rl_completion_append_character = 0
+        rl_completion_suppress_append = 1
+        rl_completion_suppress_quote = 1
+        if before == "." {
+            candidates = DotCommands.commands.map(\.name).filter { $0.hasPrefix(word) }
+        } else {
+            candidates = repl.runtime.completions(before: before, word: word)
+        }
+        return rl_completion_matches(text) { _, state in
+            let index = Int(state)
+            return index < REPL.candidates.count ? strdup(REPL.candidates[index]) : nil
+        }
     }
 }
 

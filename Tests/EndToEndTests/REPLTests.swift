@@ -228,6 +228,30 @@ import Testing
         #expect(mode.first?.contains("did you mean 'table'") == true, "\(mode)")
     }
 
+    /// Types a line with Tabs in it and returns the echoed (completed) line and its output.
+    private func typeWithTabs(_ repl: TmuxSession, _ line: String) async throws -> (echo: String, output: [String]) {
+        let before = try await repl.waitUntil("a prompt") { $0.last == ">" }
+        try await repl.type(line)
+        try await repl.press("Enter")
+        let after = try await repl.waitForPrompt(">", after: before.count)
+        return (after[before.count - 1], Array(after[before.count ..< after.count - 1]))
+    }
+
+    @Test func tabCompletesKeysMethodsPredicateKeysAndCommands() async throws {
+        let sandbox = try await storeWithItems(tags: true)
+        let repl = try await TmuxSession(sandbox, arguments: ["store.db"])
+        try await repl.waitForPrompt()
+        #expect(try await typeWithTabs(repl, "o = Item:fi\t()").echo == "> o = Item:first()")
+        let key = try await typeWithTabs(repl, "o.tit\t")
+        #expect(key.echo == "> o.title" && key.output == ["a"], "\(key)")
+        let predicate = try await typeWithTabs(repl, "count(\"Item\", \"ti\t == 'x'\")")
+        #expect(predicate.echo == "> count(\"Item\", \"title == 'x'\")" && predicate.output == ["0"], "\(predicate)")
+        let schema = try await typeWithTabs(repl, ".sche\t Item")
+        #expect(schema.echo == "> .schema Item" && schema.output.first == #"entity "Item" {"#, "\(schema)")
+        let global = try await typeWithTabs(repl, "haschang\t()")
+        #expect(global.echo == "> haschanges()" && global.output == ["false"], "\(global)")
+    }
+
     @Test func historyIsReadAndAppended() async throws {
         let sandbox = try Sandbox()
         let historyFile = sandbox.home.appendingPathComponent(".quarry_history").path
