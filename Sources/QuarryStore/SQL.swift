@@ -8,7 +8,7 @@ extension EntityDescription {
     /// column, as `object(for:row:)` reads them.
     public func selectionSQL(qualifier: String? = nil) -> String {
         let prefix = qualifier.map { quoteIdentifier($0) + "." } ?? ""
-        return ([primaryKey] + attributeNames + toOneRelationships.map(\.name)).map { prefix + quoteIdentifier($0) }.joined(separator: ", ")
+        return ([primaryKey] + attributeNames + toOneRelationships.map(\.keyColumn)).map { prefix + quoteIdentifier($0) }.joined(separator: ", ")
     }
 }
 

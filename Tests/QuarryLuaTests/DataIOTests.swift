@@ -100,3 +100,67 @@ import Testing
         #expect(h.string("__tails") == biggest.joined(separator: ","))
     }
 }
+
+/// Files Quarry did not create, and relationships declared between imported entities.
+@Suite struct ForeignFileTests {
+    @Test func anSQLiteFileOpensAsEntitiesWithItsForeignKeysAndIsNotWritten() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-foreign-\(UUID().uuidString).db").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try DatabaseQueue(path: path).write { db in
+            try db.execute(sql: """
+                CREATE TABLE author (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
+                CREATE TABLE book (id INTEGER PRIMARY KEY, title TEXT, year INT, author_id INTEGER REFERENCES author(id));
+                INSERT INTO author VALUES (1, 'Le Guin'), (2, 'Borges');
+                INSERT INTO book VALUES (1, 'Earthsea', 1968, 1), (2, 'Ficciones', 1944, 2), (3, 'The Dispossessed', 1974, 1);
+                """)
+        }
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        do {
+            let context = try ObjectContext.open(path)
+            let runtime = try QuarryRuntime(context: context)
+            let failure = runtime.run(#"""
+            local b = book:first("title == 'Earthsea'")
+            assert(b.author.name == "Le Guin" and b.author_id == 1)
+            assert(#author:get(1).book_set == 2)
+            assert(count("book", "author.name BEGINSWITH 'Bor'") == 1)
+            assert(count("author", "ANY book_set.year < 1950") == 1)
+            local sorted = fetch{ "book", sort = { "author.name", "-year" } }
+            assert(sorted[1].title == "Ficciones" and sorted[2].title == "The Dispossessed")
+            """#, chunkName: "=t")
+            #expect(failure == nil, "\(failure?.message ?? "")")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "opening and reading wrote to the file")
+    }
+
+    @Test func relateLinksImportedEntitiesThroughMatchingColumns() throws {
+        let data = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("../shared/data/nycflights13").standardized.path
+        try #require(FileManager.default.fileExists(atPath: data + "/flights.csv"), "the shared data is missing at \(data)")
+        // The first 3,000 flights are enough and keep a debug build quick.
+        let lines = try String(contentsOfFile: data + "/flights.csv", encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).prefix(3001)
+        let slice = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-flights-\(UUID().uuidString).csv")
+        defer { try? FileManager.default.removeItem(at: slice) }
+        try (lines.joined(separator: "\n") + "\n").write(to: slice, atomically: true, encoding: .utf8)
+        let h = try Harness()
+        h.run(#"""
+        import("\#(data)/airlines.csv", { entity = "Airline" })
+        import("\#(slice.path)", { entity = "Flight" })
+        assert(relate("Flight", "carrier", "Airline", "carrier") == "airline")
+        local f = Flight:first("carrier == 'UA'")
+        assert(f.airline.name == "United Air Lines Inc.")
+        local ua = Airline:first("carrier == 'UA'")
+        __united = count("Flight", "airline.name == 'United Air Lines Inc.'")
+        assert(#ua.flight_set == __united)
+        local first = fetch{ "Flight", predicate = "airline.name BEGINSWITH 'Delta'", sort = { "-dep_delay" }, limit = 1 }[1]
+        __delta = first.dep_delay
+        """#)
+        let byHand = try h.context.read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM Flight JOIN Airline ON Airline.carrier = Flight.carrier WHERE Airline.name = 'United Air Lines Inc.'")!
+        }
+        #expect(h.string("__united") == String(byHand))
+        let delta = try h.context.read { db in
+            try Int.fetchOne(db, sql: "SELECT max(dep_delay) FROM Flight WHERE carrier = 'DL'")!
+        }
+        #expect(h.string("__delta") == String(delta))
+    }
+}

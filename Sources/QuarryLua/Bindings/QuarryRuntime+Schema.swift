@@ -47,6 +47,18 @@ extension QuarryRuntime {
             let name = try call.string(1)
             return try self.defineEntity(name, call, definitionAt: 2)
         }
+        defineGlobal("relate") { [unowned self] call in
+            func name(_ i: Int32) throws -> String {
+                if let handle = swiftObject(call.state, i, kind: .entity, as: EntityHandle.self) { return handle.name }
+                return try call.string(i)
+            }
+            let relationship: RelationshipDescription
+            do {
+                relationship = try self.context.relate(try name(1), try call.string(2), try name(3), try call.string(4),
+                                                       name: try call.optionalString(5))
+            } catch let error as LuaError { throw error } catch { throw luaError(error) }
+            return call.push(relationship.name)
+        }
         defineGlobal("entities") { [unowned self] call in
             let entities = self.context.entities
             lua_createtable(call.state, Int32(entities.count), 0)
@@ -203,7 +215,8 @@ extension QuarryRuntime {
                 let name = try self.entityName(call)
                 guard let entity = try? self.context.entity(named: name) else { return call.push("entity \(name) (gone)") }
                 let attributes = entity.attributes.map { "\($0.name): \($0.type.rawValue)\($0.isOptional ? "?" : "")" }
-                return call.push("entity \(name) { \(attributes.joined(separator: ", ")) }")
+                let relationships = entity.relationships.map { "\($0.name): \($0.isToMany ? "many" : "one") \($0.destination)" }
+                return call.push("entity \(name) { \((attributes + relationships).joined(separator: ", ")) }")
             }),
         ]
     }

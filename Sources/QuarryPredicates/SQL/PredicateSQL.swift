@@ -14,13 +14,14 @@ extension BoundPredicate {
 /// The SQL for a key path through to-one relationships: nested scalar subqueries, each
 /// finding the next row by its key. Also used for sort keys.
 public func pathSQL(_ steps: [PathStep], _ attribute: AttributeDescription, from qualifier: String, aliases: inout Int) -> String {
-    guard let step = steps.first, case .foreignKey(let column) = step.storage else {
+    guard let step = steps.first, case .foreignKey(let column, let targetKey) = step.storage else {
         return "\(qualifier).\(quoteIdentifier(attribute.name))"
     }
     aliases += 1
     let alias = quoteIdentifier("t\(aliases)")
     let inner = pathSQL(Array(steps.dropFirst()), attribute, from: alias, aliases: &aliases)
-    return "(SELECT \(inner) FROM \(quoteIdentifier(step.destination.name)) AS \(alias) WHERE \(alias).\(quoteIdentifier(step.destination.primaryKey)) = \(qualifier).\(quoteIdentifier(column)))"
+    let match = quoteIdentifier(targetKey ?? step.destination.primaryKey)
+    return "(SELECT \(inner) FROM \(quoteIdentifier(step.destination.name)) AS \(alias) WHERE \(alias).\(match) = \(qualifier).\(quoteIdentifier(column)) LIMIT 1)"
 }
 
 private struct PredicateSQLWriter {
@@ -34,7 +35,7 @@ private struct PredicateSQLWriter {
         case .and(let ns): return ns.map { "(\(render($0, qualifier, entity)))" }.joined(separator: " AND ")
         case .or(let ns): return ns.map { "(\(render($0, qualifier, entity)))" }.joined(separator: " OR ")
         case let .quantified(quantifier, path, inner):
-            let (from, alias) = members(path, of: qualifier)
+            let (from, alias) = members(path, of: qualifier, root: entity)
             let destination = path.last!.destination
             switch quantifier {
             case .all: return "NOT EXISTS (SELECT 1 \(from) AND NOT (\(render(inner, alias, destination))))"
@@ -45,23 +46,23 @@ private struct PredicateSQLWriter {
             if op.isStringOperator {
                 // A plain prefix test is a GLOB, which SQLite can answer from an index.
                 if op == .beginsWith, options.isEmpty, case .value(.text(let prefix)) = rhs {
-                    let l = operand(lhs, [], qualifier)
+                    let l = operand(lhs, [], qualifier, entity)
                     arguments.append(.text(globEscaped(prefix) + "*"))
                     return "\(l) GLOB ?"
                 }
-                let l = operand(lhs, [], qualifier), r = operand(rhs, [], qualifier)
+                let l = operand(lhs, [], qualifier, entity), r = operand(rhs, [], qualifier, entity)
                 return "\(PredicateFunctions.stringOperation)(\(l), \(r), \(PredicateFunctions.code(op)), \(options.rawValue))"
             }
-            let l = operand(lhs, options, qualifier)
+            let l = operand(lhs, options, qualifier, entity)
             switch op {
             case .in:
-                return "\(l) IN \(operand(rhs, options, qualifier))"
+                return "\(l) IN \(operand(rhs, options, qualifier, entity))"
             case .between:
                 guard case .list(let bounds) = rhs, bounds.count == 2 else { return "0" }
-                let lo = operand(.value(bounds[0]), options, qualifier), hi = operand(.value(bounds[1]), options, qualifier)
+                let lo = operand(.value(bounds[0]), options, qualifier, entity), hi = operand(.value(bounds[1]), options, qualifier, entity)
                 return "\(l) BETWEEN \(lo) AND \(hi)"
             default:
-                let r = operand(rhs, options, qualifier)
+                let r = operand(rhs, options, qualifier, entity)
                 let symbol: String
                 switch op {
                 case .equal: symbol = "IS"
@@ -75,18 +76,18 @@ private struct PredicateSQLWriter {
 
     /// `FROM ... WHERE <joined to qualifier>` for the members of the to-many relationship
     /// at the end of `path` (to-one steps before it are followed by key), and their alias.
-    mutating func members(_ path: [PathStep], of qualifier: String) -> (String, String) {
+    mutating func members(_ path: [PathStep], of qualifier: String, root: EntityDescription) -> (String, String) {
         var owner = qualifier
         var prefix = path
         let toMany = prefix.removeLast()
         var conditions: [String] = []
         var tables: [String] = []
         for step in prefix {
-            guard case .foreignKey(let column) = step.storage else { continue }
+            guard case .foreignKey(let column, let targetKey) = step.storage else { continue }
             aliases += 1
             let alias = quoteIdentifier("t\(aliases)")
             tables.append("\(quoteIdentifier(step.destination.name)) AS \(alias)")
-            conditions.append("\(alias).\(quoteIdentifier(step.destination.primaryKey)) = \(owner).\(quoteIdentifier(column))")
+            conditions.append("\(alias).\(quoteIdentifier(targetKey ?? step.destination.primaryKey)) = \(owner).\(quoteIdentifier(column))")
             owner = alias
         }
         aliases += 1
@@ -94,26 +95,26 @@ private struct PredicateSQLWriter {
         let destination = toMany.destination
         tables.append("\(quoteIdentifier(destination.name)) AS \(alias)")
         switch toMany.storage {
-        case .inverseForeignKey(_, let column):
-            conditions.append("\(alias).\(quoteIdentifier(column)) = \(owner).\(quoteIdentifier(ownerKey(path)))")
+        case .inverseForeignKey(_, let column, let matched, _):
+            conditions.append("\(alias).\(quoteIdentifier(column)) = \(owner).\(quoteIdentifier(matched ?? ownerKey(path, root)))")
         case .linkTable(let table, let sourceColumn, let targetColumn):
             aliases += 1
             let link = quoteIdentifier("l\(aliases)")
             tables.append("\(quoteIdentifier(table)) AS \(link)")
-            conditions.append("\(link).\(sourceColumn) = \(owner).\(quoteIdentifier(ownerKey(path)))")
+            conditions.append("\(link).\(sourceColumn) = \(owner).\(quoteIdentifier(ownerKey(path, root)))")
             conditions.append("\(alias).\(quoteIdentifier(destination.primaryKey)) = \(link).\(targetColumn)")
-        case .foreignKey(let column):
-            conditions.append("\(alias).\(quoteIdentifier(destination.primaryKey)) = \(owner).\(quoteIdentifier(column))")
+        case .foreignKey(let column, let targetKey):
+            conditions.append("\(alias).\(quoteIdentifier(targetKey ?? destination.primaryKey)) = \(owner).\(quoteIdentifier(column))")
         }
         return ("FROM " + tables.joined(separator: ", ") + " WHERE " + conditions.joined(separator: " AND "), alias)
     }
 
-    /// The key column of the entity that owns the last step (Quarry's tables: `_pk`).
-    private func ownerKey(_ path: [PathStep]) -> String {
-        path.count >= 2 ? path[path.count - 2].destination.primaryKey : EntityDescription.defaultPrimaryKey
+    /// The key column of the entity that owns the last step.
+    private func ownerKey(_ path: [PathStep], _ root: EntityDescription) -> String {
+        path.count >= 2 ? path[path.count - 2].destination.primaryKey : root.primaryKey
     }
 
-    mutating func operand(_ o: BoundPredicate.Operand, _ options: ComparisonOptions, _ qualifier: String) -> String {
+    mutating func operand(_ o: BoundPredicate.Operand, _ options: ComparisonOptions, _ qualifier: String, _ entity: EntityDescription) -> String {
         let text: String
         let isString: Bool
         switch o {
@@ -124,7 +125,7 @@ private struct PredicateSQLWriter {
             text = pathSQL(steps, a, from: qualifier, aliases: &aliases)
             isString = a.type == .string
         case .collection(let function, let path, let attribute):
-            let (from, alias) = members(path, of: qualifier)
+            let (from, alias) = members(path, of: qualifier, root: entity)
             let argument = attribute.map { "\(alias).\(quoteIdentifier($0.name))" } ?? "*"
             text = "(SELECT \(function.rawValue)(\(argument)) \(from))"
             isString = attribute?.type == .string && (function == .min || function == .max)
@@ -133,7 +134,7 @@ private struct PredicateSQLWriter {
             text = "?"
             if case .text = v { isString = true } else { isString = false }
         case .list(let values):
-            return "(" + values.map { operand(.value($0), options, qualifier) }.joined(separator: ", ") + ")"
+            return "(" + values.map { operand(.value($0), options, qualifier, entity) }.joined(separator: ", ") + ")"
         }
         guard !options.isEmpty, isString else { return text }
         return PredicateFunctions.sqlFold(text, options)

@@ -102,7 +102,7 @@ extension ObjectContext {
             case .cascade:
                 try deleteRows(destination, related, in: db, deleted: &deleted)
             case .nullify:
-                if case .inverseForeignKey(_, let column) = storage {
+                if case .inverseForeignKey(_, let column, nil, _) = storage {
                     try forEachChunk(keys) { chunk in
                         try db.execute(sql: "UPDATE \(quoteIdentifier(destination.name)) SET \(quoteIdentifier(column)) = NULL WHERE \(quoteIdentifier(column)) IN (\(marks(chunk.count)))",
                                        arguments: StatementArguments(chunk))
@@ -129,11 +129,15 @@ extension ObjectContext {
         try forEachChunk(keys) { chunk in
             let sql: String
             switch storage {
-            case .inverseForeignKey(_, let column):
+            case .inverseForeignKey(_, _, _?, _):
+                return  // matched by value (relate): the rules act through objects only
+            case .inverseForeignKey(_, let column, nil, _):
                 sql = "SELECT \(quoteIdentifier(destination.primaryKey)) FROM \(quoteIdentifier(destination.name)) WHERE \(quoteIdentifier(column)) IN (\(marks(chunk.count)))"
             case .linkTable(let table, let sourceColumn, let targetColumn):
                 sql = "SELECT \(targetColumn) FROM \(quoteIdentifier(table)) WHERE \(sourceColumn) IN (\(marks(chunk.count)))"
-            case .foreignKey(let column):
+            case .foreignKey(_, _?):
+                return
+            case .foreignKey(let column, nil):
                 sql = "SELECT \(quoteIdentifier(column)) FROM \(quoteIdentifier(source.name)) WHERE \(quoteIdentifier(source.primaryKey)) IN (\(marks(chunk.count))) AND \(quoteIdentifier(column)) IS NOT NULL"
             }
             result += try Int64.fetchAll(db, sql: sql, arguments: StatementArguments(chunk))

@@ -52,6 +52,16 @@ extension ObjectContext {
 
     private func toOneTarget(_ name: String, of object: ManagedObject, destination: String) throws -> ManagedObject? {
         if let pending = object.pendingToOne[name] { return pending.flatMap { $0.isDeleted ? nil : $0 } }
+        let relationship = currentEntity(of: object).relationship(named: name)
+        if let targetKey = relationship?.targetKey {
+            // Matched by value (relate, or a foreign key to a non-key column).
+            guard let value = object.committed[name], !value.isNull else { return nil }
+            let entity = try entity(named: destination)
+            let sql = "SELECT \(entity.selectionSQL()) FROM \(quoteIdentifier(entity.name)) WHERE \(quoteIdentifier(targetKey)) = ? LIMIT 1"
+            guard let row = try read({ db in try Row.fetchOne(db, sql: sql, arguments: [value.databaseValue]) }) else { return nil }
+            let target = self.object(for: entity, row: row)
+            return target.isDeleted ? nil : target
+        }
         guard case .integer(let key)? = object.committed[name] else { return nil }
         guard let target = try self.object(entityName: destination, primaryKey: key) else { return nil }
         return target.isDeleted ? nil : target
@@ -82,6 +92,14 @@ extension ObjectContext {
     }
 
     private func assignToOne(_ target: ManagedObject?, _ name: String, of object: ManagedObject) {
+        let entity = currentEntity(of: object)
+        // A link kept in a column that is also an attribute (a foreign key of a file Quarry
+        // did not create, or relate) is written through that attribute.
+        if let relationship = entity.relationship(named: name), let column = relationship.column,
+           entity.attribute(named: column) != nil {
+            let value = target.map { t in relationship.targetKey.map { t.currentValue($0) } ?? t.primaryKey.map(Value.integer) ?? .null } ?? .null
+            object.pending[column] = value == object.committed[column] && !object.isInserted ? nil : value
+        }
         let committedKey: Int64? = { if case .integer(let k)? = object.committed[name] { return k } else { return nil } }()
         if !object.isInserted, target?.primaryKey == committedKey, target?.primaryKey != nil || (target == nil && committedKey == nil) {
             object.pendingToOne[name] = nil
@@ -103,17 +121,18 @@ extension ObjectContext {
         let destination = try entity(named: relationship.destination)
         var result: [ManagedObject] = []
         switch storage {
-        case .inverseForeignKey(_, let column):
-            if let key = object.primaryKey {
+        case .inverseForeignKey(_, let column, let ownerKey, let inverse):
+            let ownValue: Value? = ownerKey.map { object.currentValue($0) } ?? object.primaryKey.map(Value.integer)
+            if let ownValue, !ownValue.isNull {
                 let sql = "SELECT \(destination.selectionSQL()) FROM \(quoteIdentifier(destination.name)) WHERE \(quoteIdentifier(column)) = ? ORDER BY \(quoteIdentifier(destination.primaryKey))"
-                let rows = try read { db in try Row.fetchAll(db, sql: sql, arguments: [key]) }
+                let rows = try read { db in try Row.fetchAll(db, sql: sql, arguments: [ownValue.databaseValue]) }
                 result = rows.map { self.object(for: destination, row: $0) }.filter { target in
-                    if let pending = target.pendingToOne[column] { return pending === object }
+                    if let pending = target.pendingToOne[inverse] { return pending === object }
                     return true
                 }
             }
             let pendingMembers = (insertedObjects + Array(updatedObjects.values)).filter { candidate in
-                candidate.entity.name == destination.name && candidate.pendingToOne[column].map { $0 === object } == true
+                candidate.entity.name == destination.name && candidate.pendingToOne[inverse].map { $0 === object } == true
             }
             for member in pendingMembers.sorted(by: order) where !result.contains(where: { $0 === member }) { result.append(member) }
         case .linkTable(let table, let sourceColumn, let targetColumn):
@@ -160,10 +179,10 @@ extension ObjectContext {
         switch storage {
         case .foreignKey:
             try setRelatedObject(add ? target : nil, name, of: object)
-        case .inverseForeignKey(_, let column):
-            if add { try setRelatedObject(object, column, of: target) }
-            else if try toOneTarget(column, of: target, destination: object.entity.name) === object {
-                try setRelatedObject(nil, column, of: target)
+        case .inverseForeignKey(_, _, _, let inverse):
+            if add { try setRelatedObject(object, inverse, of: target) }
+            else if try toOneTarget(inverse, of: target, destination: object.entity.name) === object {
+                try setRelatedObject(nil, inverse, of: target)
             }
         case .linkTable(let table, let sourceColumn, _):
             let isMember = try relatedObjects(name, of: object).contains { $0 === target }

@@ -34,7 +34,7 @@ extension ObjectContext {
                 var laterLinks: [ManagedObject] = []
                 for object in inserts {
                     let entity = currentEntity(of: object)
-                    let toOne = entity.toOneRelationships.map(\.name)
+                    let toOne = entity.ownKeyColumns.map(\.name)
                     let names = entity.attributeNames + toOne
                     let columns = names.map(quoteIdentifier).joined(separator: ", ")
                     let marks = Array(repeating: "?", count: names.count).joined(separator: ", ")
@@ -111,8 +111,10 @@ extension ObjectContext {
         for object in inserts + updates {
             object.committed.merge(object.pending) { _, new in new }
             object.pending = [:]
+            let entity = currentEntity(of: object)
             for (name, target) in object.pendingToOne {
-                object.committed[name] = target.flatMap { $0.primaryKey.map(Value.integer) } ?? .null
+                let targetKey = entity.relationship(named: name)?.targetKey
+                object.committed[name] = target.flatMap { t in targetKey.map { t.currentValue($0) } ?? t.primaryKey.map(Value.integer) } ?? .null
             }
             object.pendingToOne = [:]
         }
@@ -132,7 +134,8 @@ extension ObjectContext {
 
     /// Writes an object's pending to-one keys.
     private func writeToOne(_ object: ManagedObject, key: (ManagedObject?) -> DatabaseValue, in db: Database) throws {
-        let names = object.pendingToOne.keys.sorted()
+        let own = Set(currentEntity(of: object).ownKeyColumns.map(\.name))
+        let names = object.pendingToOne.keys.sorted().filter(own.contains)
         guard !names.isEmpty, let ownKey = object.primaryKey.map({ $0.databaseValue }) ?? Optional(key(object)), !ownKey.isNull else { return }
         let assignments = names.map { "\(quoteIdentifier($0)) = ?" }.joined(separator: ", ")
         let values = names.map { key(object.pendingToOne[$0] ?? nil) } + [ownKey]

@@ -18,9 +18,10 @@ extension ObjectContext {
             }
             remember(entity)
         }
+        try introspectForeignTables()
     }
 
-    private func remember(_ entity: EntityDescription) {
+    func remember(_ entity: EntityDescription) {
         if entitiesByName[entity.name] == nil { entityOrder.append(entity.name) }
         entitiesByName[entity.name] = entity
     }
@@ -34,7 +35,12 @@ extension ObjectContext {
         try validate(definition)
         // Inverses are kept in step: relationships other entities declare toward this one
         // come in, and this one's inverses are added to entities already defined.
-        let entity = withInversesDeclaredElsewhere(definition)
+        var kept = definition
+        // Relationships made by relate() (through existing columns) survive a redefinition.
+        for r in entitiesByName[definition.name]?.relationships ?? [] where r.column != nil && kept.relationship(named: r.name) == nil {
+            kept.relationships.append(r)
+        }
+        let entity = withInversesDeclaredElsewhere(kept)
         let changes = try inverseChanges(for: entity)
         let existing = entitiesByName[entity.name]
         if existing == entity, changes.isEmpty { return entity }
@@ -110,10 +116,10 @@ extension ObjectContext {
     /// How a relationship's links are stored, or nil while its destination is undefined.
     public func storage(of relationship: RelationshipDescription, in entity: String) -> RelationshipStorage? {
         guard let destination = entitiesByName[relationship.destination] ?? (relationship.destination == entity ? entitiesByName[entity] : nil) else { return nil }
-        if !relationship.isToMany { return .foreignKey(column: relationship.name) }
+        if !relationship.isToMany { return .foreignKey(column: relationship.keyColumn, targetKey: relationship.targetKey) }
         let inverse = relationship.inverse.flatMap { destination.relationship(named: $0) }
         if let inverse, !inverse.isToMany {
-            return .inverseForeignKey(destination: destination.name, column: inverse.name)
+            return .inverseForeignKey(destination: destination.name, column: inverse.keyColumn, ownerKey: inverse.targetKey, inverse: inverse.name)
         }
         // A many-to-many pair shares one table, named after the side that sorts first.
         let mine = "\(entity)_\(relationship.name)"
@@ -185,10 +191,10 @@ extension ObjectContext {
     private func createTable(_ entity: EntityDescription, in db: Database) throws {
         let columns = ["\(quoteIdentifier(entity.primaryKey)) INTEGER PRIMARY KEY AUTOINCREMENT"]
             + entity.attributes.map { "\(quoteIdentifier($0.name)) \($0.type.sqlType)" }
-            + entity.toOneRelationships.map { "\(quoteIdentifier($0.name)) INTEGER" }
+            + entity.ownKeyColumns.map { "\(quoteIdentifier($0.name)) INTEGER" }
         try db.execute(sql: "CREATE TABLE \(quoteIdentifier(entity.name)) (\(columns.joined(separator: ", ")))")
         for attribute in entity.attributes { try createIndex(entity.name, attribute, in: db) }
-        for r in entity.toOneRelationships { try createForeignKeyIndex(entity.name, r.name, in: db) }
+        for r in entity.ownKeyColumns { try createForeignKeyIndex(entity.name, r.name, in: db) }
     }
 
     private func indexName(_ entity: String, _ attribute: String) -> String {
@@ -244,14 +250,14 @@ extension ObjectContext {
                 try createIndex(new.name, attribute, in: db)
             }
         }
-        for r in new.toOneRelationships where old.relationship(named: r.name).map({ !$0.isToMany }) != true {
+        for r in new.ownKeyColumns where old.relationship(named: r.name).map({ !$0.isToMany && $0.column == nil }) != true {
             if old.attribute(named: r.name) != nil {
                 throw StoreError.migrationRefused(entity: new.name, reason: "'\(r.name)' would change from an attribute to a relationship")
             }
             try db.execute(sql: "ALTER TABLE \(table) ADD COLUMN \(quoteIdentifier(r.name)) INTEGER")
             try createForeignKeyIndex(new.name, r.name, in: db)
         }
-        for r in old.toOneRelationships where new.relationship(named: r.name).map({ !$0.isToMany }) != true {
+        for r in old.ownKeyColumns where new.relationship(named: r.name).map({ !$0.isToMany && $0.column == nil }) != true {
             try db.execute(sql: "DROP INDEX IF EXISTS \(quoteIdentifier("quarry_fk_\(new.name)_\(r.name)"))")
             try db.execute(sql: "ALTER TABLE \(table) DROP COLUMN \(quoteIdentifier(r.name))")
         }

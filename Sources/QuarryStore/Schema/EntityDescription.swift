@@ -27,6 +27,8 @@ public struct EntityDescription: Codable, Equatable, Sendable {
     /// The column that identifies a row.
     public var primaryKey: String
     public var relationships: [RelationshipDescription]
+    /// A table of a file Quarry did not create: never written to Quarry's model.
+    public var isForeign = false
 
     public static let defaultPrimaryKey = "_pk"
 

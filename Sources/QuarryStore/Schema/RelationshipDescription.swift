@@ -10,19 +10,31 @@ public struct RelationshipDescription: Codable, Equatable, Sendable {
     public var inverse: String?
     public var isToMany: Bool
     public var deleteRule: DeleteRule
+    /// To-one through an existing column (a foreign key of a file Quarry did not create,
+    /// or `relate`): that column; nil for Quarry's own key column named after the relationship.
+    public var column: String?
+    /// The destination's column that `column` matches; nil for its primary key.
+    public var targetKey: String?
 
-    public init(name: String, destination: String, inverse: String? = nil, isToMany: Bool, deleteRule: DeleteRule = .nullify) {
+    public init(name: String, destination: String, inverse: String? = nil, isToMany: Bool, deleteRule: DeleteRule = .nullify,
+                column: String? = nil, targetKey: String? = nil) {
         self.name = name; self.destination = destination; self.inverse = inverse
         self.isToMany = isToMany; self.deleteRule = deleteRule
+        self.column = column; self.targetKey = targetKey
     }
+
+    /// The column holding a to-one relationship's link.
+    public var keyColumn: String { column ?? name }
 }
 
 /// Where a relationship's links are kept.
 public enum RelationshipStorage: Equatable {
-    /// To-one: a column of this entity's table holds the destination's key.
-    case foreignKey(column: String)
-    /// To-many whose inverse is to-one: the destination's column points back here.
-    case inverseForeignKey(destination: String, column: String)
+    /// To-one: a column of this entity's table holds the destination's key (or the value
+    /// of its `targetKey` column).
+    case foreignKey(column: String, targetKey: String?)
+    /// To-many whose inverse (named `inverse`) is to-one: the destination's column points
+    /// back here, at the key or at `ownerKey`.
+    case inverseForeignKey(destination: String, column: String, ownerKey: String?, inverse: String)
     /// To-many with a to-many inverse, or with none: a link table of key pairs.
     case linkTable(table: String, sourceColumn: String, targetColumn: String)
 }
@@ -37,4 +49,7 @@ extension EntityDescription {
 
     /// To-one relationships, whose foreign-key columns follow the attributes in a row.
     public var toOneRelationships: [RelationshipDescription] { relationships.filter { !$0.isToMany } }
+
+    /// To-one relationships that own a column Quarry made for them.
+    public var ownKeyColumns: [RelationshipDescription] { toOneRelationships.filter { $0.column == nil } }
 }

@@ -1,0 +1,119 @@
+import GRDB
+
+/// Any SQLite file opens: tables Quarry did not create become entities (columns by their
+/// declared affinity, `INTEGER PRIMARY KEY` or rowid as identity), and their foreign keys
+/// become to-one relationships with an inverse to-many. Nothing is written to the file.
+extension ObjectContext {
+    func introspectForeignTables() throws {
+        let tables = try read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE 'quarry\\_%' ESCAPE '\\' ORDER BY name")
+        }
+        var found: [EntityDescription] = []
+        for table in tables where entitiesByName[table] == nil {
+            if let entity = try foreignEntity(table) { found.append(entity) }
+        }
+        for entity in found { remember(entity) }
+        for entity in found { try addForeignKeys(of: entity.name) }
+    }
+
+    private func foreignEntity(_ table: String) throws -> EntityDescription? {
+        let columns = try read { db in try Row.fetchAll(db, sql: "PRAGMA table_info(\(quoteIdentifier(table)))") }
+        let keyColumns = columns.filter { ($0["pk"] as Int? ?? 0) > 0 }
+        var primaryKey = "rowid"
+        if keyColumns.count == 1, let type: String = keyColumns[0]["type"], type.uppercased() == "INTEGER" {
+            primaryKey = keyColumns[0]["name"]
+        } else {
+            // A WITHOUT ROWID table has no stable integer identity to give its objects.
+            let hasRowid = (try? read { db in try db.execute(sql: "SELECT rowid FROM \(quoteIdentifier(table)) LIMIT 0") }) != nil
+            guard hasRowid else { return nil }
+        }
+        let attributes = columns.map { column -> AttributeDescription in
+            let name: String = column["name"]
+            let declared: String = column["type"] ?? ""
+            let notNull = (column["notnull"] as Int? ?? 0) == 1
+            let hasDefault = !(column["dflt_value"] as DatabaseValue).isNull
+            return AttributeDescription(name: name, type: Self.attributeType(declared: declared),
+                                        isOptional: !notNull || hasDefault || name == primaryKey)
+        }
+        var entity = EntityDescription(name: table, attributes: attributes, primaryKey: primaryKey)
+        entity.isForeign = true
+        return entity
+    }
+
+    /// SQLite's affinity rules, read as Quarry's types.
+    static func attributeType(declared: String) -> AttributeType {
+        let type = declared.uppercased()
+        if type.contains("INT") { return .int64 }
+        if type.contains("BOOL") { return .bool }
+        if type.contains("DATE") || type.contains("TIME") { return .date }
+        if type.contains("CHAR") || type.contains("CLOB") || type.contains("TEXT") { return .string }
+        if type.contains("BLOB") { return .binary }
+        if type.contains("REAL") || type.contains("FLOA") || type.contains("DOUB") || type.contains("NUM") || type.contains("DEC") { return .double }
+        return .string
+    }
+
+    private func addForeignKeys(of table: String) throws {
+        let keys = try read { db in try Row.fetchAll(db, sql: "PRAGMA foreign_key_list(\(quoteIdentifier(table)))") }
+        let single = Dictionary(grouping: keys, by: { $0["id"] as Int }).values.filter { $0.count == 1 }.map { $0[0] }
+        for key in single.sorted(by: { ($0["from"] as String) < ($1["from"] as String) }) {
+            let parent: String = key["table"]
+            let column: String = key["from"]
+            guard let destination = entitiesByName[parent] else { continue }
+            let to: String? = key["to"]
+            let targetKey = (to == nil || to == destination.primaryKey) ? nil : to
+            try link(table, column: column, to: parent, targetKey: targetKey, name: nil, persist: false)
+        }
+    }
+
+    /// `relate("Flight", "carrier", "Airline", "carrier")`: a to-one relationship from
+    /// `source` through its column to the `destination` rows whose `destinationColumn`
+    /// matches, with its inverse to-many (`Airline.flight_set`). Kept in the model of a
+    /// store Quarry manages; in memory only for a file it did not create.
+    @discardableResult
+    public func relate(_ source: String, _ sourceColumn: String, _ destinationName: String, _ destinationColumn: String,
+                       name: String? = nil) throws -> RelationshipDescription {
+        let from = try entity(named: source), to = try entity(named: destinationName)
+        guard from.attribute(named: sourceColumn) != nil || sourceColumn == from.primaryKey else { throw from.unknownKey(sourceColumn) }
+        guard to.attribute(named: destinationColumn) != nil || destinationColumn == to.primaryKey else { throw to.unknownKey(destinationColumn) }
+        let targetKey = destinationColumn == to.primaryKey ? nil : destinationColumn
+        return try link(source, column: sourceColumn, to: destinationName, targetKey: targetKey, name: name,
+                        persist: !from.isForeign && !to.isForeign)
+    }
+
+    private func link(_ source: String, column: String, to destinationName: String, targetKey: String?, name: String?,
+                      persist: Bool) throws -> RelationshipDescription {
+        var from = try entity(named: source)
+        var to = try entity(named: destinationName)
+        func free(_ candidate: String, in entity: EntityDescription) -> Bool {
+            !entity.keyNames.contains(candidate) && candidate != entity.primaryKey
+        }
+        var relationshipName = name ?? (column.hasSuffix("_id") && column.count > 3 ? String(column.dropLast(3)) : column)
+        if name == nil, !free(relationshipName, in: from) { relationshipName = destinationName.prefix(1).lowercased() + destinationName.dropFirst() }
+        guard free(relationshipName, in: from) else {
+            throw StoreError.invalidSchema(entity: source, reason: "'\(relationshipName)' is taken; pass a name as the fifth argument")
+        }
+        var inverseName = source.lowercased() + "_set"
+        while !free(inverseName, in: to) { inverseName += "_" }
+        let relationship = RelationshipDescription(name: relationshipName, destination: destinationName, inverse: inverseName,
+                                                   isToMany: false, column: column, targetKey: targetKey)
+        from.relationships.append(relationship)
+        if source == destinationName { to = from }
+        to.relationships.append(RelationshipDescription(name: inverseName, destination: source, inverse: relationshipName, isToMany: true))
+        if source == destinationName { from = to }
+        if persist {
+            if isReadOnly { throw StoreError.readOnly(operation: "relate") }
+            do {
+                try database.write { db in
+                    try write(from, replacing: entitiesByName[source], in: db)
+                    if source != destinationName { try write(to, replacing: entitiesByName[destinationName], in: db) }
+                    // Inverse sets look rows up by the column.
+                    try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(quoteIdentifier("quarry_rel_\(source)_\(column)")) ON \(quoteIdentifier(source)) (\(quoteIdentifier(column)))")
+                }
+            } catch let error as DatabaseError { throw StoreError(error) }
+        }
+        remember(from)
+        if source != destinationName { remember(to) }
+        bumpGeneration()
+        return relationship
+    }
+}
