@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Layers, each depending only on those below it:
-// C interop (CLua, CReadline, CQuarryShim) → QuarryStore → QuarryPredicates → QuarryFetch
+// C interop (CLua, CReadline, CQuarrySignals, CQuarryShim) → QuarryStore → QuarryPredicates → QuarryFetch
 // → QuarryLua → QuarryShell → quarry (the executable).
 let swift5: [SwiftSetting] = [.swiftLanguageMode(.v5)]
 
@@ -18,13 +18,18 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CLua", pkgConfig: "lua5.4", providers: [.apt(["liblua5.4-dev"])]),
         .systemLibrary(name: "CReadline", pkgConfig: "readline", providers: [.apt(["libreadline-dev"])]),
-        .target(name: "CQuarryShim", dependencies: ["CLua"]),
-        .target(name: "QuarryStore", dependencies: [.product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swift5),
+        .target(name: "CQuarrySignals"),
+        .target(name: "CQuarryShim", dependencies: ["CLua", "CQuarrySignals"]),
+        .target(name: "QuarryStore", dependencies: [
+            "CQuarrySignals",
+            .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "GRDBSQLite", package: "GRDB.swift"),
+        ], swiftSettings: swift5),
         .target(name: "QuarryPredicates", dependencies: ["QuarryStore", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swift5),
         .target(name: "QuarryFetch", dependencies: ["QuarryStore", "QuarryPredicates", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swift5),
         .target(name: "QuarryLua", dependencies: ["CQuarryShim", "CLua", "QuarryStore", "QuarryPredicates", "QuarryFetch"], swiftSettings: swift5),
         .target(name: "QuarryShell", dependencies: [
-            "QuarryLua", "QuarryStore", "CReadline", "CQuarryShim",
+            "QuarryLua", "QuarryStore", "CReadline", "CQuarryShim", "CQuarrySignals",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], swiftSettings: swift5),
         .executableTarget(name: "quarry", dependencies: ["QuarryShell"], swiftSettings: swift5),

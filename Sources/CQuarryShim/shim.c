@@ -1,4 +1,5 @@
 #include "quarry_shim.h"
+#include "quarry_signals.h"
 
 #include <signal.h>
 #include <stdlib.h>
@@ -20,11 +21,6 @@ typedef struct {
     int gc_held;       /* > 0 while the trampoline keeps the collector stopped for Swift */
 } quarry_heap;
 
-static double monotonic_now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static quarry_heap *heap_of(lua_State *L) {
     void *ud = NULL;
@@ -163,16 +159,12 @@ const char *quarry_last_traceback(lua_State *L) {
    it, checks two requests: an interrupt (SIGINT) and the deadline (--timeout). Once a
    request is made it raises at every check until Swift clears it after the top-level
    call returns, so a script that wraps its loop in pcall cannot swallow it. */
-static volatile sig_atomic_t interrupt_requested = 0;
-static volatile sig_atomic_t sigint_pending = 0;
-static volatile sig_atomic_t executing = 0;
-
 static void guard_hook(lua_State *L, lua_Debug *ar) {
     (void)ar;
     const char *reason = NULL;
-    if (interrupt_requested) reason = "interrupted!";
+    if (quarry_interrupt_requested()) reason = "interrupted!";
     quarry_heap *heap = heap_of(L);
-    if (!reason && heap->deadline > 0 && monotonic_now() >= heap->deadline)
+    if (!reason && heap->deadline > 0 && quarry_monotonic_now() >= heap->deadline)
         reason = "timeout: the script ran past its time limit";
     if (!reason) return;
     /* From now on check at every call, return and instruction of this thread, so the
@@ -190,7 +182,7 @@ void quarry_install_guard(lua_State *L) {
 
 void quarry_interrupt(lua_State *L) {
     (void)L;
-    interrupt_requested = 1;
+    quarry_request_interrupt();
 }
 
 /* A finalizer or message handler runs with hooks off and could spin past the deadline:
@@ -204,7 +196,7 @@ static void hard_stop(int sig) {
 }
 
 void quarry_clear_hooks(lua_State *L) {
-    interrupt_requested = 0;
+    quarry_clear_stop_requests();
     heap_of(L)->deadline = 0;
     quarry_install_guard(L);
     struct itimerval off;
@@ -212,40 +204,20 @@ void quarry_clear_hooks(lua_State *L) {
     setitimer(ITIMER_REAL, &off, NULL);
 }
 
-static void on_sigint(int sig) {
-    (void)sig;
-    sigint_pending = 1;
-    if (executing) interrupt_requested = 1;
-}
-
-void quarry_catch_sigint(void) {
-    struct sigaction action;
-    memset(&action, 0, sizeof action);
-    action.sa_handler = on_sigint;
-    sigemptyset(&action.sa_mask);
-    sigaction(SIGINT, &action, NULL);   /* no SA_RESTART: a waiting select() returns */
-}
-
-void quarry_set_interrupt_target(lua_State *L) { executing = L != NULL; }
-
-int quarry_take_sigint(void) {
-    int pending = sigint_pending;
-    sigint_pending = 0;
-    return pending;
-}
-
 void quarry_set_deadline(lua_State *L, double seconds) {
     quarry_heap *heap = heap_of(L);
     struct itimerval timer;
     memset(&timer, 0, sizeof timer);
     if (seconds > 0) {
-        heap->deadline = monotonic_now() + seconds;
+        heap->deadline = quarry_monotonic_now() + seconds;
+        quarry_set_process_deadline(heap->deadline);
         double grace = seconds + 2.0;
         timer.it_value.tv_sec = (time_t)grace;
         timer.it_value.tv_usec = (suseconds_t)((grace - (double)(time_t)grace) * 1e6);
         signal(SIGALRM, hard_stop);
     } else {
         heap->deadline = 0;
+        quarry_set_process_deadline(0);
     }
     setitimer(ITIMER_REAL, &timer, NULL);
 }

@@ -1,5 +1,6 @@
 import CLua
 import CQuarryShim
+import CQuarrySignals
 import Foundation
 import QuarryLua
 
@@ -44,9 +45,9 @@ struct BatchRunner {
     }
 
     private func call(argumentCount: Int32) -> Bool {
-        quarry_set_interrupt_target(runtime.state)
+        quarry_set_running(1)
         let failure = runtime.call(argumentCount: argumentCount, resultCount: 0)
-        quarry_set_interrupt_target(nil)
+        quarry_set_running(0)
         if _take_interrupt() { quarry_clear_hooks(runtime.state) }
         guard let failure else { return true }
         reportError(failure.message)

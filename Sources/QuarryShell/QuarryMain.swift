@@ -1,5 +1,6 @@
 import ArgumentParser
 import CQuarryShim
+import CQuarrySignals
 import Foundation
 import QuarryLua
 import QuarryPredicates

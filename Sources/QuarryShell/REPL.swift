@@ -1,5 +1,6 @@
 import CLua
 import CQuarryShim
+import CQuarrySignals
 import CReadline
 import Foundation
 import QuarryLua
@@ -133,9 +134,9 @@ final class REPL {
             reportError(message)
             return
         }
-        quarry_set_interrupt_target(runtime.state)
+        quarry_set_running(1)
         let failure = runtime.call()
-        quarry_set_interrupt_target(nil)
+        quarry_set_running(0)
         if quarry_take_sigint() != 0 { quarry_clear_hooks(runtime.state) }
         if let failure {
             reportError(failure.message)

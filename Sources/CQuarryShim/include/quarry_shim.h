@@ -8,6 +8,7 @@
 #include <lua5.4/lua.h>
 #include <lua5.4/lauxlib.h>
 #include <lua5.4/lualib.h>
+#include "quarry_signals.h"
 
 /// What a Swift function bound into Lua returns instead of raising.
 enum {
@@ -51,12 +52,6 @@ void quarry_interrupt(lua_State *L);
 void quarry_clear_hooks(lua_State *L);
 /// Installs the permanent hook that checks for interrupts and the deadline.
 void quarry_install_guard(lua_State *L);
-/// Installs the SIGINT handler: it records the signal, and interrupts Lua while it runs.
-void quarry_catch_sigint(void);
-/// Marks Lua as running (non-NULL) or idle (NULL, e.g. at the REPL prompt) for SIGINT.
-void quarry_set_interrupt_target(lua_State *L);
-/// Whether SIGINT arrived since the last call; clears the record.
-int quarry_take_sigint(void);
 /// Sets the deadline: Lua code raises "timeout: ..." once `seconds` have passed, until
 /// quarry_clear_hooks; two seconds later a hard stop ends the process (0: none).
 void quarry_set_deadline(lua_State *L, double seconds);

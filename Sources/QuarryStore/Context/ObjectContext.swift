@@ -1,4 +1,6 @@
+import CQuarrySignals
 import GRDB
+import GRDBSQLite
 
 /// Core Data's managed object context over one SQLite database: the entities, the
 /// objects registered once each (identity map), and the changes pending until `save()`.
@@ -43,6 +45,8 @@ public final class ObjectContext {
         var configuration = Configuration()
         configuration.prepareDatabase { db in
             for function in functions { db.add(function: function) }
+            // Ctrl-C and --timeout stop a long statement too, not only Lua code.
+            sqlite3_progress_handler(db.sqliteConnection, 10_000, { _ in quarry_should_stop() }, nil)
         }
         configuration.readonly = readOnly
         configuration.busyMode = .timeout(5)
@@ -192,6 +196,13 @@ public final class ObjectContext {
 
 extension StoreError {
     init(_ error: DatabaseError) {
+        if error.resultCode == .SQLITE_INTERRUPT {
+            // Stopped by Quarry's own progress handler: say why, as the Lua hook does.
+            let deadline = quarry_process_deadline()
+            self = .database(message: deadline > 0 && quarry_monotonic_now() >= deadline
+                ? "timeout: the script ran past its time limit" : "interrupted!")
+            return
+        }
         self = .database(message: error.message ?? "\(error)")
     }
 }

@@ -1,0 +1,28 @@
+// Requests to stop what runs (Ctrl-C, --timeout), kept apart from Lua so that the store
+// can ask them too (SQLite's progress handler) without knowing Lua.
+#ifndef QUARRY_SIGNALS_H
+#define QUARRY_SIGNALS_H
+
+/// Installs the SIGINT handler: it records the signal, and requests an interrupt while
+/// something runs.
+void quarry_catch_sigint(void);
+/// Marks work as running (non-zero) or idle (0, e.g. at the REPL prompt) for SIGINT.
+void quarry_set_running(int running);
+/// Whether SIGINT arrived since the last call; clears the record.
+int quarry_take_sigint(void);
+
+/// Asks running work to stop ("interrupted!"); safe in a signal handler.
+void quarry_request_interrupt(void);
+int quarry_interrupt_requested(void);
+
+/// The moment (CLOCK_MONOTONIC seconds) after which work stops; 0: none.
+void quarry_set_process_deadline(double deadline);
+double quarry_process_deadline(void);
+double quarry_monotonic_now(void);
+
+/// Whether running work should stop now: an interrupt, or the deadline passed.
+int quarry_should_stop(void);
+/// Clears the interrupt and the deadline (after the top-level call has returned).
+void quarry_clear_stop_requests(void);
+
+#endif
