@@ -14,6 +14,9 @@ public struct FetchRequest {
     public var batchSize: Int
     /// The key path that groups the results into sections (nil: flat results).
     public var sectionKey: String?
+    /// Unsaved inserts, changes and deletes of the context show in the results, placed
+    /// where the sort puts them (Core Data's default).
+    public var includesPendingChanges = true
 
     public init(entityName: String, predicate: Predicate? = nil, sortDescriptors: [SortDescriptor] = [],
                 limit: Int? = nil, offset: Int = 0, batchSize: Int = 200) {
@@ -36,6 +39,8 @@ struct CompiledRequest {
     let limit: Int?
     let offset: Int
     let sectionAttribute: AttributeDescription?
+    /// The sort as run, the section key first when Quarry put it there.
+    let sort: [SortDescriptor]
     /// True when the sort did not start with the section key and Quarry put it first.
     let sortedBySectionFirst: Bool
 
@@ -68,6 +73,7 @@ struct CompiledRequest {
             sectionAttribute = nil
             sortedBySectionFirst = false
         }
+        self.sort = sort
         // The primary key breaks ties, so pages never overlap or skip rows. It runs in the
         // direction of the last key, so an index on that key serves the whole ORDER BY.
         let tieBreak = (sort.last?.ascending ?? true) ? "ASC" : "DESC"
@@ -91,6 +97,14 @@ struct CompiledRequest {
         let (skip, overflow) = offset.addingReportingOverflow(start)
         arguments += [.integer(Int64(take ?? -1)), .integer(overflow ? Int64.max : Int64(skip))]
         return SQLFragment(sql, arguments)
+    }
+
+    /// Every matching row in order, without the window (for results with unsaved changes).
+    func selectAll(_ columns: String) -> SQLFragment {
+        var sql = "SELECT \(columns) FROM \(from)"
+        var arguments: [Value] = []
+        if let whereClause { sql += " WHERE " + whereClause.sql; arguments += whereClause.arguments }
+        return SQLFragment(sql + " ORDER BY " + orderBy, arguments)
     }
 
     /// `SELECT count(*)` of the request's window.

@@ -10,6 +10,9 @@ public final class FetchResults {
     public private(set) var request: FetchRequest
     private(set) var compiled: CompiledRequest
     private var generation: Int
+    private var pendingGeneration: Int
+    /// The objects, while the entity has unsaved changes and they are included.
+    private var pendingList: [ManagedObject]?
     private var cachedCount: Int?
     /// The keys of every row in order, read once on first access: batches then load by
     /// key, so walking all rows is linear (paging by OFFSET would rescan for each batch).
@@ -25,6 +28,17 @@ public final class FetchResults {
         self.request = request
         self.compiled = try CompiledRequest(request, context: context)
         self.generation = context.generation
+        self.pendingGeneration = context.pendingGeneration
+    }
+
+    /// The objects with unsaved changes included, when the entity has any.
+    private func withPending() throws -> [ManagedObject]? {
+        refreshIfStale()
+        guard usesPendingChanges else { return nil }
+        if let pendingList { return pendingList }
+        let list = try pendingObjects()
+        pendingList = list
+        return list
     }
 
     public var entity: EntityDescription { compiled.entity }
@@ -52,6 +66,8 @@ public final class FetchResults {
 
     private func invalidate() {
         cachedCount = nil
+        pendingList = nil
+        pendingGeneration = context.pendingGeneration
         keys = nil
         sectionCache = nil
         batches = [:]
@@ -60,12 +76,12 @@ public final class FetchResults {
     }
 
     private func refreshIfStale() {
-        if generation != context.generation { invalidate() }
+        if generation != context.generation || pendingGeneration != context.pendingGeneration { invalidate() }
     }
 
     /// The number of objects, counted by SQLite.
     public func count() throws -> Int {
-        refreshIfStale()
+        if let list = try withPending() { return list.count }
         if let cachedCount { return cachedCount }
         if let keys { return keys.count }
         let query = compiled.countQuery()
@@ -80,7 +96,7 @@ public final class FetchResults {
     public func object(at index: Int) throws -> ManagedObject? {
         // Past SQLite's reach (offset plus index beyond Int64) there is nothing.
         guard index >= 0, index <= Int(Int32.max) * 1024 else { return nil }
-        refreshIfStale()
+        if let list = try withPending() { return index < list.count ? list[index] : nil }
         let size = max(1, request.batchSize)
         let number = index / size
         let batch = try loadBatch(number, size: size)
@@ -122,7 +138,7 @@ public final class FetchResults {
 
     /// The keys of the rows in order, as of now.
     func currentKeys() throws -> [Int64] {
-        refreshIfStale()
+        if let list = try withPending() { return list.compactMap(\.primaryKey) }
         return try orderedKeys()
     }
 

@@ -18,6 +18,7 @@ extension FetchResults {
     /// each key's row count, in the order its first row appears under the sort.
     public func sections() throws -> [SectionInfo] {
         guard let attribute = compiledSectionAttribute else { return [] }
+        if usesPendingChanges { return pendingSections(try objects()) }
         if let cached = cachedSections() { return cached }
         let query = compiled.sectionQuery(attribute)
         let rows = try context.read { db in

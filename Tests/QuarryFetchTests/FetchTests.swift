@@ -239,7 +239,9 @@ func numbered(_ count: Int) throws -> ObjectContext {
         let generation = context.generation
 
         _ = try context.insert(into: "Item", values: ["name": .text("new"), "n": .integer(6)])
-        let all = try context.fetch(request(sort: ["n"])).objects()
+        var saved = try request(sort: ["n"])
+        saved.includesPendingChanges = false  // the ten saved rows, without the insert above
+        let all = try context.fetch(saved).objects()
         try all[9].setValue(.integer(1), forKey: "n")   // n 9 → 1: leaves the results
         try all[2].setValue(.integer(50), forKey: "n")  // n 2 → 50: joins them
         try context.delete(all[7])                            // n 7: goes

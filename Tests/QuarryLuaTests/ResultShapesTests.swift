@@ -96,3 +96,32 @@ import Testing
         #expect(like.contains("// #Predicate: not expressible (LIKE has no #Predicate form)"))
     }
 }
+
+/// Unsaved changes show in results, as Core Data's fetches include pending changes.
+@Suite struct PendingChangesTests {
+    @Test func unsavedInsertsUpdatesAndDeletesShowWhereTheSortPutsThem() throws {
+        let h = try Harness()
+        h.run(#"""
+        entity "Item" { title = "string", n = "int64", g = "int64?" }
+        for i = 1, 6 do Item:new{ title = "t" .. i, n = i * 10, g = i % 2 } end
+        save()
+        local r = fetch{ "Item", predicate = "n > 15", sort = { "-n" }, limit = 4 }
+        local function titles(res) local t = {} for i, o in ipairs(res) do t[i] = o.title end return table.concat(t, ",") end
+        assert(titles(r) == "t6,t5,t4,t3", titles(r))
+        Item:new{ title = "new", n = 45 }
+        Item:get(6).n = 5         -- leaves (n > 15 no longer holds)
+        Item:get(2).n = 100       -- joins, first
+        Item:get(4):delete()
+        assert(titles(r) == "t2,t5,new,t3", titles(r))
+        assert(count("Item", "n > 15") == 4)
+        assert(#fetch{ "Item", predicate = "n > 15", includesPending = false } == 5)
+        assert(count("Item") == 6)
+        local s = fetch{ "Item", section = "g", sort = { "g", "n" } }
+        local shape = {}
+        for i, sec in ipairs(s) do shape[i] = tostring(sec.id) .. ":" .. #sec end
+        assert(table.concat(shape, " ") == "nil:1 0:2 1:3", table.concat(shape, " "))
+        rollback()
+        assert(titles(r) == "t6,t5,t4,t3", titles(r))
+        """#)
+    }
+}

@@ -162,10 +162,10 @@ extension QuarryRuntime {
     private func tableRequest(_ call: LuaCall, at index: Int32, entity: String?) throws -> LuaRequest {
         let s = call.state
         let allowed: Set<String> = ["entity", "predicate", "args", "vars", "sort", "limit", "offset", "batch", "section",
-                                    "result", "properties", "group", "having", "distinct"]
+                                    "result", "properties", "group", "having", "distinct", "includesPending"]
         let (keys, _) = LuaTable.stringKeys(s, index)
         for key in keys where !allowed.contains(key) {
-            if key == "prefetch" || key == "includesPending" {
+            if key == "prefetch" {
                 throw LuaError("fetch: '\(key)' is not supported yet")
             }
             let hint = closestMatch(to: key, in: Array(allowed)).map { " (did you mean '\($0)'?)" } ?? ""
@@ -212,6 +212,8 @@ extension QuarryRuntime {
         request.request.offset = try optionalCount(s, index, "offset") ?? 0
         if let batch = try optionalCount(s, index, "batch"), batch > 0 { request.request.batchSize = batch }
         try readResultShape(s, index, into: &request)
+        if LuaTable.field(s, index, "includesPending") != LUA_TNIL { request.request.includesPendingChanges = lua_toboolean(s, -1) != 0 }
+        quarry_pop(s, 1)
         switch LuaTable.field(s, index, "section") {
         case LUA_TNIL: break
         case LUA_TSTRING: request.request.sectionKey = luaString(s, -1)

@@ -28,6 +28,17 @@ public final class ObjectContext {
 
     /// Increases on every save and rollback, so results know to re-run.
     public private(set) var generation = 0
+    /// Increases on every unsaved change, so results that include them re-run.
+    public private(set) var pendingGeneration = 0
+
+    func bumpPendingGeneration() { pendingGeneration += 1 }
+
+    /// Whether unsaved changes touch objects of this entity.
+    public func hasPendingChanges(of entityName: String) -> Bool {
+        insertedObjects.contains { $0.entity.name == entityName }
+            || updatedObjects.values.contains { $0.entity.name == entityName }
+            || deletedObjects.values.contains { $0.entity.name == entityName }
+    }
 
     var changeListeners: [Int: (ChangeSet) -> Void] = [:]
     /// Who the recorded transactions name as their author.
@@ -94,12 +105,14 @@ public final class ObjectContext {
         }
         nextTemporaryNumber += 1
         insertedObjects.append(object)
+        bumpPendingGeneration()
         return object
     }
 
     /// Marks one object deleted, without delete rules; the row goes at the next save.
     func markDeleted(_ object: ManagedObject) {
         guard object.context === self, !object.isDeleted else { return }
+        bumpPendingGeneration()
         pendingLinks.removeAll { $0.source === object || $0.target === object }
         if object.isInserted {
             insertedObjects.removeAll { $0 === object }
@@ -114,6 +127,7 @@ public final class ObjectContext {
     }
 
     func noteChanged(_ object: ManagedObject) {
+        bumpPendingGeneration()
         guard !object.isInserted, !object.isDeleted else { return }
         let id = ObjectIdentifier(object)
         updatedObjects[id] = object.pending.isEmpty && object.pendingToOne.isEmpty ? nil : object
