@@ -9,6 +9,8 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
     case objectDeleted(objectID: String)
     case readOnly(operation: String)
     case importFailed(path: String, line: Int?, reason: String)
+    /// Objects another connection changed (keys) or deleted since this context read them.
+    case conflict([ConflictedObject])
     case database(message: String)
 
     public var description: String {
@@ -31,6 +33,11 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
             return "\(operation): the store is read-only"
         case let .importFailed(path, line, reason):
             return "import: \(path)\(line.map { ":\($0)" } ?? ""): \(reason)"
+        case let .conflict(objects):
+            let described = objects.prefix(5).map { o in
+                o.deleted ? "\(o.objectID) was deleted" : "\(o.objectID) (\(o.keys.joined(separator: ", ")))"
+            }.joined(separator: "; ") + (objects.count > 5 ? "; and \(objects.count - 5) more" : "")
+            return "save: conflict: another process changed \(described) since they were read; nothing was written (save{ merge = \"store\" } keeps theirs, save{ merge = \"mine\" } keeps yours)"
         case let .database(message):
             return message
         }
@@ -39,4 +46,12 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
     private func hint(_ suggestion: String?) -> String {
         suggestion.map { " (did you mean '\($0)'?)" } ?? ""
     }
+}
+
+/// One object of a save conflict.
+public struct ConflictedObject: Equatable, Sendable {
+    public var objectID: String
+    public var keys: [String]
+    public var deleted: Bool
+    public init(objectID: String, keys: [String], deleted: Bool) { self.objectID = objectID; self.keys = keys; self.deleted = deleted }
 }

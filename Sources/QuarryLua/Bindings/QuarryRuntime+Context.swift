@@ -12,7 +12,20 @@ extension QuarryRuntime {
                 quarry_pop(call.state, 1)
             }
             defer { self.context.author = previousAuthor }
-            do { summary = try self.context.save() } catch let error as StoreError {
+            var policy = MergePolicy.error
+            if call.type(1) == LUA_TTABLE {
+                if LuaTable.field(call.state, 1, "merge") != LUA_TNIL {
+                    let name = lua_type(call.state, -1) == LUA_TSTRING ? luaString(call.state, -1) : ""
+                    quarry_pop(call.state, 1)
+                    guard let parsed = MergePolicy(rawValue: name), parsed != .error else {
+                        throw LuaError("save: merge must be \"store\" or \"mine\", got '\(name)'")
+                    }
+                    policy = parsed
+                } else {
+                    quarry_pop(call.state, 1)
+                }
+            }
+            do { summary = try self.context.save(merge: policy) } catch let error as StoreError {
                 if case .database(let message) = error { throw LuaError("save: " + message) }
                 throw luaError(error)
             }

@@ -1,5 +1,15 @@
 import GRDB
 
+/// How `save` settles a conflict with another connection's change (Core Data's policies).
+public enum MergePolicy: String {
+    /// Refuse, name the objects and keys, write nothing.
+    case error
+    /// Store trump: keys the other connection changed keep its values.
+    case store
+    /// Object trump: this context's changes are written over theirs.
+    case mine
+}
+
 /// What one `save()` wrote.
 public struct SaveSummary: Equatable, Sendable {
     public var inserted = 0, updated = 0, deleted = 0
@@ -13,18 +23,52 @@ extension ObjectContext {
     /// first over every pending object; on any error nothing is written and the pending
     /// changes stay as they were.
     @discardableResult
-    public func save() throws -> SaveSummary {
+    public func save(merge policy: MergePolicy = .error) throws -> SaveSummary {
         guard hasChanges else { return SaveSummary() }
         if isReadOnly { throw StoreError.readOnly(operation: "save") }
         let inserts = insertedObjects
-        let updates = updatedObjects.values.sorted { ($0.primaryKey ?? 0) < ($1.primaryKey ?? 0) }
-        let deletes = deletedObjects.values.sorted { ($0.primaryKey ?? 0) < ($1.primaryKey ?? 0) }
+        var updates = updatedObjects.values.sorted { ($0.primaryKey ?? 0) < ($1.primaryKey ?? 0) }
+        var deletes = deletedObjects.values.sorted { ($0.primaryKey ?? 0) < ($1.primaryKey ?? 0) }
         try validateForSave(inserts + updates)
 
         var newKeys: [Int64] = []
         let links = pendingLinks
+        // What the merge policy did, applied to the objects only once the save commits.
+        var adopted: [(ManagedObject, [String: Value])] = []
+        var dropped: [(ManagedObject, Set<String>)] = []
         do {
             try database.write { db in
+                // Optimistic locking: a row changed by another connection since it was read
+                // is a conflict, settled by the policy or refused with nothing written.
+                let conflicts = try findConflicts(updates + deletes, in: db)
+                if !conflicts.isEmpty {
+                    switch policy {
+                    case .error:
+                        throw StoreError.conflict(conflicts.map { ConflictedObject(objectID: $0.object.objectID, keys: $0.keys.sorted(), deleted: $0.stored == nil) })
+                    case .store:
+                        for conflict in conflicts {
+                            guard let stored = conflict.stored else { continue }
+                            adopted.append((conflict.object, stored))
+                            dropped.append((conflict.object, conflict.keys))
+                        }
+                        let gone = Set(conflicts.filter { $0.stored == nil }.map { ObjectIdentifier($0.object) })
+                        updates.removeAll { gone.contains(ObjectIdentifier($0)) }
+                        deletes.removeAll { gone.contains(ObjectIdentifier($0)) }
+                    case .mine:
+                        for conflict in conflicts {
+                            guard let stored = conflict.stored else { continue }
+                            adopted.append((conflict.object, stored))
+                        }
+                        let gone = Set(conflicts.filter { $0.stored == nil }.map { ObjectIdentifier($0.object) })
+                        updates.removeAll { gone.contains(ObjectIdentifier($0)) }
+                        deletes.removeAll { gone.contains(ObjectIdentifier($0)) }
+                    }
+                }
+                // Under "store", their values win for the keys they changed.
+                let droppedKeys = Dictionary(dropped.map { (ObjectIdentifier($0.0), $0.1) }, uniquingKeysWith: { $0.union($1) })
+                for object in updates {
+                    for key in droppedKeys[ObjectIdentifier(object)] ?? [] { object.pending[key] = nil }
+                }
                 // Keys of objects inserted in this transaction, for links that point at them.
                 var inserted: [ObjectIdentifier: Int64] = [:]
                 func key(_ object: ManagedObject?) -> DatabaseValue {
@@ -101,6 +145,7 @@ extension ObjectContext {
             }
         }
         // The transaction committed: only now does the in-memory graph change.
+        for (object, stored) in adopted { object.committed.merge(stored) { _, theirs in theirs } }
         for (object, key) in zip(inserts, newKeys) {
             object.primaryKey = key
             object.committed = object.pending
@@ -130,6 +175,31 @@ extension ObjectContext {
         bumpGeneration()
         notify(changes)
         return SaveSummary(inserted: inserts.count, updated: updates.count, deleted: deletes.count)
+    }
+
+    private struct Conflict {
+        let object: ManagedObject
+        let keys: Set<String>
+        /// The row as stored now; nil when another connection deleted it.
+        let stored: [String: Value]?
+    }
+
+    /// Rows that differ from what this context read (Core Data's snapshots).
+    private func findConflicts(_ objects: [ManagedObject], in db: Database) throws -> [Conflict] {
+        var conflicts: [Conflict] = []
+        for object in objects {
+            guard let key = object.primaryKey else { continue }
+            let entity = currentEntity(of: object)
+            let sql = "SELECT \(entity.selectionSQL()) FROM \(quoteIdentifier(entity.name)) WHERE \(quoteIdentifier(entity.primaryKey)) = ?"
+            guard let row = try Row.fetchOne(db, sql: sql, arguments: [key]) else {
+                conflicts.append(Conflict(object: object, keys: [], stored: nil))
+                continue
+            }
+            let stored = values(of: entity, row: row)
+            let changed = Set(stored.keys.filter { stored[$0] != (object.committed[$0] ?? .null) })
+            if !changed.isEmpty { conflicts.append(Conflict(object: object, keys: changed, stored: stored)) }
+        }
+        return conflicts
     }
 
     /// Writes an object's pending to-one keys.

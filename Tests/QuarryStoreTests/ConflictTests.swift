@@ -1,0 +1,51 @@
+import Foundation
+import QuarryStore
+import Testing
+
+/// Optimistic locking between two connections to one file.
+@Suite struct ConflictTests {
+    private func twoContexts() throws -> (ObjectContext, ObjectContext, String) {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-conflict-\(UUID().uuidString).db").path
+        let first = try ObjectContext(path: path)
+        try first.define(EntityDescription(name: "Item", attributes: [
+            AttributeDescription(name: "title", type: .string), AttributeDescription(name: "n", type: .int64),
+        ]))
+        _ = try first.insert(into: "Item", values: ["title": .text("a"), "n": .integer(1)])
+        try first.save()
+        return (first, try ObjectContext(path: path), path)
+    }
+
+    @Test func aChangeUnderAnOpenContextIsAConflictAndNothingIsWritten() throws {
+        let (mine, theirs, path) = try twoContexts()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let a = try #require(try mine.object(entityName: "Item", primaryKey: 1))
+        let b = try #require(try theirs.object(entityName: "Item", primaryKey: 1))
+        try b.setValue(.integer(100), forKey: "n")
+        try theirs.save()
+        try a.setValue(.text("mine"), forKey: "title")
+        #expect(throws: StoreError.conflict([ConflictedObject(objectID: "Item/1", keys: ["n"], deleted: false)])) { try mine.save() }
+        #expect(mine.hasChanges)
+        #expect(try theirs.object(entityName: "Item", primaryKey: 1).map { try $0.value(forKey: "title") } == .text("a"))
+    }
+
+    @Test func storeTrumpKeepsTheirKeysAndMineOverwrites() throws {
+        let (mine, theirs, path) = try twoContexts()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let a = try #require(try mine.object(entityName: "Item", primaryKey: 1))
+        let b = try #require(try theirs.object(entityName: "Item", primaryKey: 1))
+        try b.setValue(.integer(100), forKey: "n")
+        try b.setValue(.text("theirs"), forKey: "title")
+        try theirs.save()
+        try a.setValue(.text("mine"), forKey: "title")
+        try a.setValue(.integer(7), forKey: "n")
+        try mine.save(merge: .store)
+        #expect(try a.value(forKey: "title") == .text("theirs") && a.value(forKey: "n") == .integer(100))
+
+        try b.setValue(.integer(5), forKey: "n")  // b read n = 100, still current: no conflict
+        try theirs.save()
+        try a.setValue(.integer(9), forKey: "n")
+        try mine.save(merge: .mine)
+        let check = try ObjectContext(path: path)
+        #expect(try check.object(entityName: "Item", primaryKey: 1).map { try $0.value(forKey: "n") } == .integer(9))
+    }
+}
