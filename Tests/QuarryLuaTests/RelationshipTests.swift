@@ -138,6 +138,8 @@ import Testing
           "owner.items.@count > 5", "owner.reports.@count >= 1", "ANY owner.reports.name == 'Dan'", "owner.items.@sum.n > 10",
           "owner.items.@avg.n < 2.5", "owner.items.@max.n == 4", "owner.items.@min.title == 'item1'", "ANY tags.name LIKE[c] 'r*'",
           "n == nil OR ALL tags.name BEGINSWITH 'g'",
+          "SUBQUERY(tags, $t, $t.name BEGINSWITH 'r').@count > 0", "SUBQUERY(tags, $t, $t.name ==[c] 'red' OR $t.name == 'blue').@count == 2",
+          "SUBQUERY(owner.items, $i, $i.n > 2 AND $i.title ENDSWITH '1').@count >= 1",
         }
         for _, f in ipairs(formats) do
           local p = predicate(f)
@@ -146,6 +148,9 @@ import Testing
           local bySQL = count("Item", f)
           assert(inMemory == bySQL, f .. ": memory " .. inMemory .. ", SQL " .. bySQL)
         end
+        local p = predicate("SUBQUERY(tags, $t, $t.name BEGINSWITH 'r').@count > 0")
+        assert(tostring(p) == "SUBQUERY(tags, $t, $t.name BEGINSWITH \"r\").@count > 0", tostring(p))
+        assert(not pcall(count, "Item", "SUBQUERY(title, $t, $t.name == 'x').@count > 0"))
         local sorted = fetch{ "Item", predicate = "owner != nil", sort = { "owner.name", "-title" } }
         local last
         for _, o in ipairs(sorted) do

@@ -145,8 +145,9 @@ extension BoundPredicate {
             } else {
                 v = target.flatMap { try? $0.value(forKey: a.name) } ?? .null
             }
-        case .collection(let function, let path, let a):
-            v = aggregate(function, members(path, of: object).map { member in a.flatMap { try? member.value(forKey: $0.name) } ?? .null })
+        case .collection(let function, let path, let a, let filter):
+            let kept = members(path, of: object).filter { member in filter.map { evaluate($0, member) == true } ?? true }
+            v = aggregate(function, kept.map { member in a.flatMap { try? member.value(forKey: $0.name) } ?? .null })
         }
         if !options.isEmpty, case .text(let s) = v { return .text(PredicateFunctions.fold(s, options)) }
         return v

@@ -37,6 +37,8 @@ public struct PredicateParser {
     private var position = 0
     private var arguments: PredicateArguments
     private var nextArgument = 0
+    /// Variables of the SUBQUERYs being parsed: `$t.name` is a key path of the member.
+    private var subqueryVariables: [String] = []
     /// Nesting of parentheses and NOTs, bounded so hostile input cannot exhaust the stack.
     private var depth = 0
     static let maximumDepth = 256
@@ -168,6 +170,15 @@ public struct PredicateParser {
         case .substitution(let kind):
             advance()
             return try substitute(kind, at: token.column)
+        case .variable(let name) where subqueryVariables.contains(name):
+            advance()
+            guard isSymbol(".") else {
+                throw PredicateError("$\(name) alone is the member itself; compare one of its keys, as $\(name).name", column: token.column)
+            }
+            advance()
+            return .keyPath(try parseKeyPath())
+        case .identifier(let name) where name.uppercased() == "SUBQUERY":
+            return try parseSubquery()
         case .variable(let name):
             advance()
             guard let value = arguments.variables[name] else {
@@ -280,6 +291,34 @@ public struct PredicateParser {
         case .value(let v): return .constant(v, column: column)
         case .list(let vs): return .aggregate(vs.map { .constant($0, column: column) }, column: column)
         }
+    }
+
+    /// `SUBQUERY(tags, $t, $t.name BEGINSWITH 'a').@count`.
+    private mutating func parseSubquery() throws -> Expression {
+        let start = current.column
+        advance()
+        guard isSymbol("(") else { throw PredicateError("expected '(' after SUBQUERY", column: current.column) }
+        advance()
+        guard case .identifier = current.kind else { throw PredicateError("SUBQUERY needs a to-many key path first", column: current.column) }
+        let collection = try parseKeyPath()
+        guard isSymbol(",") else { throw PredicateError("expected ',' after the SUBQUERY's key path", column: current.column) }
+        advance()
+        guard case .variable(let variable) = current.kind else {
+            throw PredicateError("SUBQUERY needs a variable such as $t second", column: current.column)
+        }
+        advance()
+        guard isSymbol(",") else { throw PredicateError("expected ',' after the SUBQUERY's variable", column: current.column) }
+        advance()
+        subqueryVariables.append(variable)
+        let predicate = try parseOr()
+        subqueryVariables.removeLast()
+        guard isSymbol(")") else { throw PredicateError("expected ')' to close the SUBQUERY at column \(start)", column: current.column) }
+        advance()
+        guard isSymbol("."), position + 1 < tokens.count, case .identifier(let count) = tokens[position + 1].kind, count.lowercased() == "@count" else {
+            throw PredicateError("a SUBQUERY is used as SUBQUERY(...).@count here", column: current.column)
+        }
+        advance(); advance()
+        return .subqueryCount(collection: collection, variable: variable, predicate: predicate, column: start)
     }
 
     /// `CAST(value, "NSDate")` (a number is seconds since 2001-01-01, as Apple's),

@@ -124,8 +124,9 @@ private struct PredicateSQLWriter {
         case .path(let steps, let a):
             text = pathSQL(steps, a, from: qualifier, aliases: &aliases)
             isString = a.type == .string
-        case .collection(let function, let path, let attribute):
-            let (from, alias) = members(path, of: qualifier, root: entity)
+        case .collection(let function, let path, let attribute, let filter):
+            var (from, alias) = members(path, of: qualifier, root: entity)
+            if let filter { from += " AND (\(render(filter, alias, path.last!.destination)))" }
             let argument = attribute.map { "\(alias).\(quoteIdentifier($0.name))" } ?? "*"
             text = "(SELECT \(function.rawValue)(\(argument)) \(from))"
             isString = attribute?.type == .string && (function == .min || function == .max)

@@ -25,8 +25,9 @@ public struct BoundPredicate {
         case attribute(AttributeDescription)
         /// An attribute reached through to-one relationships (`owner.name`).
         case path([PathStep], AttributeDescription)
-        /// `tags.@count`, `items.@sum.price`: the last step of `path` is to-many.
-        case collection(CollectionFunction, path: [PathStep], AttributeDescription?)
+        /// `tags.@count`, `items.@sum.price`: the last step of `path` is to-many; `filter`
+        /// (SUBQUERY) keeps only the members that match it.
+        case collection(CollectionFunction, path: [PathStep], AttributeDescription?, filter: BoundPredicate.Node? = nil)
         case value(Value)
         /// The right side of IN and BETWEEN.
         case list([Value])
@@ -35,7 +36,7 @@ public struct BoundPredicate {
         var typeAttribute: AttributeDescription? {
             switch self {
             case .attribute(let a), .path(_, let a): return a
-            case .collection(let f, _, let a):
+            case .collection(let f, _, let a, _):
                 switch f {
                 case .count: return AttributeDescription(name: "@count", type: .int64, isOptional: true)
                 case .avg: return AttributeDescription(name: "@avg", type: .double, isOptional: true)
@@ -200,6 +201,18 @@ private struct Binder {
                 }
                 return value
             })
+        case let .subqueryCount(collection, _, predicate, _):
+            var steps: [PathStep] = []
+            var current = entity
+            for name in collection.components {
+                let step = try self.step(name, from: current, path: collection)
+                steps.append(step)
+                current = step.destination
+            }
+            guard steps.last?.relationship.isToMany == true, steps.dropLast().allSatisfy({ !$0.relationship.isToMany }) else {
+                throw PredicateError("SUBQUERY needs a key path that ends in a to-many relationship", column: collection.column)
+            }
+            return .collection(.count, path: steps, nil, filter: try bind(predicate, current))
         case .keyPath(let path):
             if path.components.count == 1 {
                 guard let attribute = entity.attribute(named: path.components[0]) else {

@@ -10,12 +10,16 @@ extension Predicate: CustomStringConvertible {
     public var appleFormat: String { format(self, parent: 0, apple: true) }
 }
 
-private func format(_ p: Predicate, parent: Int, apple: Bool) -> String {
+private func format(_ p: Predicate, parent: Int, apple: Bool, variable: String? = nil) -> String {
     // A nested AND in an AND (or OR in an OR) keeps its parentheses, so the text parses
     // back to the same tree.
     func wrap(_ s: String, _ level: Int) -> String { parent > 0 && level <= parent ? "(\(s))" : s }
-    func format(_ p: Predicate, parent: Int) -> String { QuarryPredicates.format(p, parent: parent, apple: apple) }
-    func format(_ e: Expression) -> String { QuarryPredicates.format(e, apple: apple) }
+    func format(_ p: Predicate, parent: Int) -> String { QuarryPredicates.format(p, parent: parent, apple: apple, variable: variable) }
+    func format(_ e: Expression) -> String {
+        // Inside SUBQUERY, key paths are the member's: written after its variable.
+        if let variable, case .keyPath(let k) = e { return "$\(variable)." + k.string }
+        return QuarryPredicates.format(e, apple: apple)
+    }
     switch p {
     case .constant(let b): return b ? "TRUEPREDICATE" : "FALSEPREDICATE"
     case .or(let ps): return wrap(ps.map { format($0, parent: 1) }.joined(separator: " OR "), 1)
@@ -36,6 +40,9 @@ private func format(_ e: Expression, apple: Bool) -> String {
     case .keyPath(let k):
         return k.components.map { PredicateParser.reserved.contains($0.uppercased()) ? "#" + $0 : $0 }.joined(separator: ".")
     case .aggregate(let elements, _): return "{" + elements.map { format($0, apple: apple) }.joined(separator: ", ") + "}"
+    case let .subqueryCount(collection, variable, predicate, _):
+        let inner = QuarryPredicates.format(predicate, parent: 0, apple: apple, variable: variable)
+        return "SUBQUERY(\(collection.string), $\(variable), \(inner)).@count"
     case .constant(let v, _):
         switch v {
         case .null: return "nil"

@@ -73,8 +73,11 @@ public indirect enum Expression: Equatable, Sendable {
     case keyPath(KeyPath)
     /// A literal or a substituted argument; `column` is where it stood.
     case constant(Value, column: Int)
-    /// `{a, b, c}`, or a list given for `%@`.
+    /// `{a, b}`, or a list given for `%@`.
     case aggregate([Expression], column: Int)
+    /// `SUBQUERY(collection, $v, predicate).@count`: how many members match; key paths in
+    /// `predicate` that start with `$v` are relative to the member.
+    case subqueryCount(collection: KeyPath, variable: String, predicate: Predicate, column: Int)
 }
 
 /// Seconds from 1970-01-01 to 2001-01-01, Foundation's reference date.
@@ -85,7 +88,7 @@ extension Expression {
     public var column: Int {
         switch self {
         case .keyPath(let k): return k.column
-        case .constant(_, let c), .aggregate(_, let c): return c
+        case .constant(_, let c), .aggregate(_, let c), .subqueryCount(_, _, _, let c): return c
         }
     }
 }
