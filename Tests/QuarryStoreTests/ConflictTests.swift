@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import QuarryStore
 import Testing
 
@@ -47,5 +48,24 @@ import Testing
         try mine.save(merge: .mine)
         let check = try ObjectContext(path: path)
         #expect(try check.object(entityName: "Item", primaryKey: 1).map { try $0.value(forKey: "n") } == .integer(9))
+    }
+}
+
+/// Journal modes: WAL for Quarry's files, untouched for others.
+@Suite struct JournalModeTests {
+    @Test func quarrysFilesUseWALAndOthersKeepTheirMode() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-wal-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let ours = dir.appendingPathComponent("ours.db").path
+        do {
+            let context = try ObjectContext(path: ours)
+            try context.define(EntityDescription(name: "Item", attributes: [AttributeDescription(name: "n", type: .int64)]))
+            #expect(try context.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") } == "wal")
+        }
+        let theirs = dir.appendingPathComponent("theirs.db").path
+        try DatabaseQueue(path: theirs).write { db in try db.execute(sql: "CREATE TABLE t (x)") }
+        let context = try ObjectContext(path: theirs)
+        #expect(try context.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") } == "delete")
     }
 }

@@ -78,6 +78,27 @@ public final class ObjectContext {
         }
         isReadOnly = readOnly
         try loadModel()
+        try useWriteAheadLog()
+    }
+
+    /// Quarry's own files (new ones, or ones holding its model) use WAL with
+    /// synchronous=NORMAL: a commit survives a crash of the process, readers never block
+    /// the writer, and a power loss can cost at most the last commits, never consistency.
+    /// A file Quarry did not create keeps its journal mode: opening it writes nothing.
+    private func useWriteAheadLog() throws {
+        guard let path, !isReadOnly else { return }
+        let ours = try read { db in
+            try db.tableExists(Self.modelTable) || Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") == 0
+        }
+        guard ours else { return }
+        do {
+            try database.writeWithoutTransaction { db in
+                _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+                try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            }
+        } catch let error as DatabaseError {
+            throw StoreError.database(message: "cannot open \(path): \(error.message ?? "\(error)")")
+        }
     }
 
     // MARK: Entities
