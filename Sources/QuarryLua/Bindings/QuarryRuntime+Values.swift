@@ -29,6 +29,27 @@ extension QuarryRuntime {
             pushDate(call.state, Date().timeIntervalSince1970)
             return 1
         }
+        defineGlobal("help") { call in
+            var name: String?
+            if call.type(1) == LUA_TSTRING { name = luaString(call.state, 1) }
+            else if !call.isNoneOrNil(1) {
+                // The name of the global function that is this value.
+                quarry_pushglobaltable(call.state)
+                lua_pushnil(call.state)
+                while lua_next(call.state, -2) != 0 {
+                    if lua_type(call.state, -2) == LUA_TSTRING, lua_rawequal(call.state, -1, 1) != 0 { name = luaString(call.state, -2) }
+                    quarry_pop(call.state, 1)
+                }
+                quarry_pop(call.state, 1)
+            }
+            guard let name else {
+                return call.push("help(fn) describes one of: " + FunctionHelp.all.map(\.name).joined(separator: ", "))
+            }
+            guard let help = FunctionHelp.named(name) else {
+                throw call.argumentError(1, "no help for '\(name)'" + (closestMatch(to: name, in: FunctionHelp.all.map(\.name)).map { " (did you mean '\($0)'?)" } ?? ""))
+            }
+            return call.push(help.text)
+        }
         defineGlobal("typeof") { call in
             if call.type(1) == LUA_TNONE { throw call.argumentError(1, "value expected") }
             if let kind = userdataKind(call.state, 1) { return call.push(kind) }

@@ -1,0 +1,80 @@
+/// The reference for Quarry's Lua functions: `help(fetch)` prints from it, and
+/// `docs/lua-api.md` is generated from it (a test keeps the two equal and runs every
+/// example).
+public struct FunctionHelp {
+    public let name: String
+    public let usage: String
+    public let summary: String
+    /// Lua that runs on a store holding the entity `Item` (title, n, when).
+    public let example: String
+
+    public static let all: [FunctionHelp] = [
+        FunctionHelp(name: "entity", usage: #"entity "Name" { key = "type", ... }"#,
+                     summary: "Creates the entity or migrates it in place; binds a global handle of the same name.",
+                     example: #"entity "Note" { text = "string", stars = { "int16", default = 0 } }"#),
+        FunctionHelp(name: "entities", usage: "entities()", summary: "The entity handles, in the order they were defined.",
+                     example: "assert(#entities() >= 1)"),
+        FunctionHelp(name: "fetch", usage: #"fetch("Entity", "predicate", args...) | fetch{ "Entity", predicate =, args =, sort =, limit =, offset =, section =, result = }"#,
+                     summary: "Runs a fetch request in SQLite and returns live results (or ids, a count, dictionaries).",
+                     example: #"local r = fetch{ "Item", predicate = "n > %@", args = { 1 }, sort = { "-n" } }; assert(#r == 2)"#),
+        FunctionHelp(name: "count", usage: #"count("Entity", "predicate", args...)"#, summary: "How many objects match, counted by SQLite.",
+                     example: #"assert(count("Item", "title BEGINSWITH %@", "t") == 3)"#),
+        FunctionHelp(name: "save", usage: #"save() | save{ author =, merge = "store" | "mine" }"#,
+                     summary: "Writes every pending change in one transaction; returns { inserted =, updated =, deleted = }.",
+                     example: #"Item:new{ title = "t4", n = 4 }; assert(save().inserted == 1)"#),
+        FunctionHelp(name: "rollback", usage: "rollback()", summary: "Discards every pending change.",
+                     example: #"Item:new{ title = "gone", n = 0 }; rollback(); assert(not haschanges())"#),
+        FunctionHelp(name: "haschanges", usage: "haschanges()", summary: "True while changes are pending.",
+                     example: "assert(haschanges() == false)"),
+        FunctionHelp(name: "date", usage: "date(iso8601 | unixSeconds)", summary: "A date; dates compare, subtract to seconds and add seconds.",
+                     example: #"assert(date("2024-01-22T16:26:12Z") + 60 == date(1705940832))"#),
+        FunctionHelp(name: "now", usage: "now()", summary: "The current date.", example: "assert(now() > date(0))"),
+        FunctionHelp(name: "typeof", usage: "typeof(v)", summary: "Quarry's kind of a value (object, results, section, entity, date, ...), else type(v).",
+                     example: #"assert(typeof(Item) == "entity")"#),
+        FunctionHelp(name: "predicate", usage: #"predicate("format", args...)"#,
+                     summary: "A predicate to test objects in memory (p:matches(o)), print, or turn into Swift (p:swift(\"Item\")).",
+                     example: #"assert(predicate("n >= 2"):matches(Item:first("n == 2")))"#),
+        FunctionHelp(name: "explain", usage: "explain(results)", summary: "The SQL, its bound arguments and SQLite's query plan.",
+                     example: #"assert(explain(fetch("Item", "n > 1")):find("plan:"))"#),
+        FunctionHelp(name: "observe", usage: "observe(results | object, {keys} | \"Entity\", fn [, { namespace = ns }])",
+                     summary: "Calls fn after each save that changes what it watches; returns a handle with :cancel().",
+                     example: #"local heard = 0; local h = observe("Item", function(ch) heard = heard + #ch.updated end); Item:first().n = 9; save(); h:cancel(); assert(heard == 1)"#),
+        FunctionHelp(name: "bind", usage: #"bind(object, "key")"#, summary: "A binding: b.value reads and writes the attribute, b:observe(fn) hears its changes.",
+                     example: #"local b = bind(Item:first(), "title"); b.value = "renamed"; rollback()"#),
+        FunctionHelp(name: "state", usage: "state(v)", summary: "A reactive value: s.value, and s:observe(fn(new, old)).",
+                     example: "local s = state(1); local seen; s:observe(function(v) seen = v end); s.value = 2; assert(seen == 2)"),
+        FunctionHelp(name: "namespace", usage: "namespace()", summary: "Groups observers: ns:cancel() ends them all.",
+                     example: #"local ns = namespace(); observe("Item", function() end, { namespace = ns }); ns:cancel()"#),
+        FunctionHelp(name: "history", usage: "history{ since = token, author = name } | history.prune(token)",
+                     summary: "The transactions saves recorded, oldest first.", example: "assert(#history{ since = 0 } >= 1)"),
+        FunctionHelp(name: "historytoken", usage: "historytoken()", summary: "The token of the latest transaction.",
+                     example: "assert(historytoken() >= 1)"),
+        FunctionHelp(name: "refresh", usage: "refresh()", summary: "Notices changes committed by other processes; observers hear them.",
+                     example: "assert(refresh() == false)"),
+        FunctionHelp(name: "import", usage: #"import("file.csv" | "file.json", { entity = "Name" })"#,
+                     summary: "Imports a CSV or JSON array of objects in one transaction, creating the entity; returns the row count.",
+                     example: #"local f = os.tmpname(); local h = io.open(f, "w"); h:write("a,b\n1,x\n"); h:close(); assert(import(f, { entity = "Imported" }) == 1); os.remove(f)"#),
+        FunctionHelp(name: "export", usage: #"export(results, "out.csv" | "out.json")"#, summary: "Writes results to a file; returns the count.",
+                     example: #"local f = os.tmpname() .. ".json"; assert(export(fetch("Item"), f) == 3); os.remove(f)"#),
+        FunctionHelp(name: "relate", usage: #"relate("Entity", "column", "Destination", "column" [, "name"])"#,
+                     summary: "A to-one relationship through matching columns, with its inverse <entity>_set.",
+                     example: #"entity "Owner" { title = "string" }; assert(relate("Item", "title", "Owner", "title") == "owner")"#),
+    ]
+
+    public static func named(_ name: String) -> FunctionHelp? { all.first { $0.name == name } }
+
+    /// The text `help(fn)` prints.
+    public var text: String { "\(usage)\n  \(summary)\n  example: \(example)" }
+
+    /// docs/lua-api.md, as generated from this table.
+    public static var markdown: String {
+        var lines = ["# Quarry's Lua functions", "",
+                     "Generated from `Sources/QuarryLua/Documentation/FunctionHelp.swift` (the same text `help(fn)` prints);",
+                     "a test runs every example on a store holding `Item` (title, n, when) with three objects.",
+                     "The contract is `../shared/spec/lua-api.md`.", ""]
+        for f in all {
+            lines += ["## \(f.name)", "", "```lua", f.usage, "```", "", f.summary, "", "```lua", f.example, "```", ""]
+        }
+        return lines.joined(separator: "\n")
+    }
+}
