@@ -55,14 +55,14 @@ extension ObjectContext {
         let relationship = currentEntity(of: object).relationship(named: name)
         if let targetKey = relationship?.targetKey {
             // Matched by value (relate, or a foreign key to a non-key column).
-            guard let value = object.committed[name], !value.isNull else { return nil }
+            guard let value = object.committedValue(name), !value.isNull else { return nil }
             let entity = try entity(named: destination)
             let sql = "SELECT \(entity.selectionSQL()) FROM \(quoteIdentifier(entity.name)) WHERE \(quoteIdentifier(targetKey)) = ? LIMIT 1"
             guard let row = try read({ db in try Row.fetchOne(db, sql: sql, arguments: [value.databaseValue]) }) else { return nil }
             let target = self.object(for: entity, row: row)
             return target.isDeleted ? nil : target
         }
-        guard case .integer(let key)? = object.committed[name] else { return nil }
+        guard case .integer(let key)? = object.committedValue(name) else { return nil }
         guard let target = try self.object(entityName: destination, primaryKey: key) else { return nil }
         return target.isDeleted ? nil : target
     }
@@ -98,9 +98,9 @@ extension ObjectContext {
         if let relationship = entity.relationship(named: name), let column = relationship.column,
            entity.attribute(named: column) != nil {
             let value = target.map { t in relationship.targetKey.map { t.currentValue($0) } ?? t.primaryKey.map(Value.integer) ?? .null } ?? .null
-            object.pending[column] = value == object.committed[column] && !object.isInserted ? nil : value
+            object.pending[column] = value == object.committedValue(column) && !object.isInserted ? nil : value
         }
-        let committedKey: Int64? = { if case .integer(let k)? = object.committed[name] { return k } else { return nil } }()
+        let committedKey: Int64? = { if case .integer(let k)? = object.committedValue(name) { return k } else { return nil } }()
         if !object.isInserted, target?.primaryKey == committedKey, target?.primaryKey != nil || (target == nil && committedKey == nil) {
             object.pendingToOne[name] = nil
         } else {

@@ -170,9 +170,7 @@ public final class ObjectContext {
         let primaryKey: Int64 = row[0]
         let key = RowKey(entity: entity.name, primaryKey: primaryKey)
         if let existing = registered[key]?.object { return existing }
-        let committed = values(of: entity, row: row)
-        let object = ManagedObject(entity: entity, primaryKey: primaryKey, temporaryNumber: 0,
-                                   committed: committed, context: self)
+        let object = ManagedObject(entity: entity, primaryKey: primaryKey, row: Array(row.databaseValues), context: self)
         registered[key] = WeakObject(object)
         // Entries of objects no longer in use are swept once the map doubles, so a long
         // read-only session does not keep one per row it ever read.

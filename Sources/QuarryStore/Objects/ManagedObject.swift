@@ -1,3 +1,5 @@
+import GRDB
+
 /// One row of an entity, as an object: its stored values, the changes not yet saved,
 /// and its place in the context's bookkeeping.
 public final class ManagedObject {
@@ -6,8 +8,36 @@ public final class ManagedObject {
     public internal(set) var primaryKey: Int64?
     /// Distinguishes unsaved objects in `objectID` until they have a primary key.
     let temporaryNumber: Int
+    /// The row as read, decoded a key at a time when it is used (a fault, in Core Data's
+    /// terms): walking many objects for two attributes decodes two, not all.
+    private var row: [DatabaseValue]?
+    private var decoded: [String: Value]
     /// Values as last read from or written to the store.
-    var committed: [String: Value]
+    var committed: [String: Value] {
+        get {
+            if let row {
+                var all = decoded
+                for key in entity.rowIndex.keys where all[key] == nil { all[key] = decode(key, from: row) }
+                return all
+            }
+            return decoded
+        }
+        set {
+            row = nil
+            decoded = newValue
+        }
+    }
+
+    func committedValue(_ key: String) -> Value? {
+        if let row { return decode(key, from: row) }
+        return decoded[key]
+    }
+
+    private func decode(_ key: String, from row: [DatabaseValue]) -> Value? {
+        guard let index = entity.rowIndex[key], index < row.count else { return nil }
+        let value = Value(row[index])
+        return entity.attribute(named: key).map { $0.type.decode(value) } ?? value
+    }
     /// Values assigned since then.
     var pending: [String: Value] = [:]
     /// To-one relationships assigned since then: the object, or nil for none.
@@ -22,7 +52,16 @@ public final class ManagedObject {
         self.entity = entity
         self.primaryKey = primaryKey
         self.temporaryNumber = temporaryNumber
-        self.committed = committed
+        self.decoded = committed
+        self.context = context
+    }
+
+    init(entity: EntityDescription, primaryKey: Int64, row: [DatabaseValue], context: ObjectContext) {
+        self.entity = entity
+        self.primaryKey = primaryKey
+        self.temporaryNumber = 0
+        self.decoded = [:]
+        self.row = row
         self.context = context
     }
 
@@ -41,7 +80,7 @@ public final class ManagedObject {
     }
 
     func currentValue(_ key: String) -> Value {
-        pending[key] ?? committed[key] ?? .null
+        pending[key] ?? committedValue(key) ?? .null
     }
 
     /// Assigns an attribute after checking the value against its type; the change is
@@ -59,7 +98,7 @@ public final class ManagedObject {
         if coerced.isNull, !attribute.isOptional {
             throw StoreError.typeMismatch(entity: entity.name, key: key, expected: "\(attribute.type.rawValue) (not optional)", given: "nil")
         }
-        if !isInserted, coerced == (committed[key] ?? .null) {
+        if !isInserted, coerced == (committedValue(key) ?? .null) {
             pending[key] = nil
         } else {
             pending[key] = coerced
@@ -69,7 +108,7 @@ public final class ManagedObject {
 
     /// Changed keys with their old (stored) and new values.
     public var changes: [(key: String, old: Value, new: Value)] {
-        pending.keys.sorted().map { ($0, committed[$0] ?? .null, pending[$0]!) }
+        pending.keys.sorted().map { ($0, committedValue($0) ?? .null, pending[$0]!) }
     }
 
     /// All attributes with their current values, in the entity's order.

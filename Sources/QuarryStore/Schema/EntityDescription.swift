@@ -26,7 +26,10 @@ public struct EntityDescription: Codable, Equatable, Sendable {
     public private(set) var attributes: [AttributeDescription]
     /// The column that identifies a row.
     public var primaryKey: String
-    public var relationships: [RelationshipDescription]
+    public var relationships: [RelationshipDescription] { didSet { rowIndex = Self.index(attributes, relationships) } }
+    /// Where each attribute and to-one relationship sits in a fetched row (after the key),
+    /// so reading a key is a lookup, not a scan.
+    private(set) var rowIndex: [String: Int] = [:]
     /// A table of a file Quarry did not create: never written to Quarry's model.
     public var isForeign = false
 
@@ -38,6 +41,14 @@ public struct EntityDescription: Codable, Equatable, Sendable {
         self.attributes = attributes
         self.relationships = relationships
         self.primaryKey = primaryKey
+        self.rowIndex = Self.index(attributes, relationships)
+    }
+
+    private static func index(_ attributes: [AttributeDescription], _ relationships: [RelationshipDescription]) -> [String: Int] {
+        var index: [String: Int] = [:]
+        for (i, a) in attributes.enumerated() { index[a.name] = i + 1 }
+        for (j, r) in relationships.filter({ !$0.isToMany }).enumerated() { index[r.name] = attributes.count + 1 + j }
+        return index
     }
 
     private enum CodingKeys: String, CodingKey { case name, attributes, primaryKey, relationships }
@@ -48,10 +59,12 @@ public struct EntityDescription: Codable, Equatable, Sendable {
         attributes = try c.decode([AttributeDescription].self, forKey: .attributes)
         primaryKey = try c.decode(String.self, forKey: .primaryKey)
         relationships = try c.decodeIfPresent([RelationshipDescription].self, forKey: .relationships) ?? []
+        rowIndex = Self.index(attributes, relationships)
     }
 
     public func attribute(named name: String) -> AttributeDescription? {
-        attributes.first { $0.name == name }
+        guard let i = rowIndex[name], i <= attributes.count else { return nil }
+        return attributes[i - 1]
     }
 
     public var attributeNames: [String] { attributes.map(\.name) }
