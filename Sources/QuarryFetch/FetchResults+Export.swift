@@ -17,7 +17,7 @@ extension FetchResults {
             index += 1
             let values = names.map { (try? object.value(forKey: $0)) ?? .null }
             if json {
-                let fields = zip(names, values).map { "\(jsonString($0)): \(jsonValue($1))" }
+                let fields = zip(names, values).map { "\(jsonQuoted($0)): \(jsonValue($1))" }
                 out += (count == 0 ? "\n  {" : ",\n  {") + fields.joined(separator: ", ") + "}"
             } else {
                 out += values.map { $0.isNull ? "" : csvField($0.displayString) }.joined(separator: ",") + "\n"
@@ -40,30 +40,14 @@ private func csvField(_ text: String) -> String {
     return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
 }
 
-private func jsonString(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-        switch scalar {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        case "\r": out += "\\r"
-        case "\t": out += "\\t"
-        default:
-            if scalar.value < 0x20 { out += String(format: "\\u%04x", scalar.value) } else { out.unicodeScalars.append(scalar) }
-        }
-    }
-    return out + "\""
-}
-
 private func jsonValue(_ value: Value) -> String {
     switch value {
     case .null: return "null"
     case .integer(let i): return String(i)
     case .real(let d): return d.isFinite ? "\(d)" : "null"
     case .bool(let b): return b ? "true" : "false"
-    case .text(let s): return jsonString(s)
-    case .date(let d): return jsonString(Value.iso8601(d))
-    case .blob(let b): return jsonString(Data(b).base64EncodedString())
+    case .text(let s): return jsonQuoted(s)
+    case .date(let d): return jsonQuoted(Value.iso8601(d))
+    case .blob(let b): return jsonQuoted(Data(b).base64EncodedString())
     }
 }

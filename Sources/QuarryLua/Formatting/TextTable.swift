@@ -1,3 +1,5 @@
+import QuarryStore
+
 /// How tables print: the REPL's `.mode`. Data, not branches in the printing code.
 public enum OutputMode: String, CaseIterable {
     case table, box, markdown, json, csv, line
@@ -33,7 +35,7 @@ public struct TextTable {
             return ([headers.map(field).joined(separator: ",")] + rows.map { $0.map(field).joined(separator: ",") }).joined(separator: "\n")
         case .json:
             let objects = rows.map { row in
-                "{" + zip(headers, row).map { "\(jsonString($0)): \($1.map(jsonString) ?? "null")" }.joined(separator: ", ") + "}"
+                "{" + zip(headers, row).map { "\(jsonQuoted($0)): \($1.map(jsonQuoted) ?? "null")" }.joined(separator: ", ") + "}"
             }
             return "[" + objects.joined(separator: ",\n ") + "]"
         case .line:
@@ -67,20 +69,6 @@ public struct TextTable {
         if let footer { lines.append(footer) }
         return lines.joined(separator: "\n")
     }
-}
-
-private func jsonString(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-        switch scalar {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        case "\t": out += "\\t"
-        default: if scalar.value < 0x20 { out += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16) } else { out.unicodeScalars.append(scalar) }
-        }
-    }
-    return out + "\""
 }
 
 private extension String {
