@@ -128,6 +128,9 @@ extension QuarryRuntime {
 /// metamethods, so it runs in Lua under `pcall`, never in Swift.
 private let prelude = #"""
 local quarry = ...
+local objectTable = quarry.__objecttable
+quarry.__objecttable = nil
+rawset(_G, "__objecttable", nil)
 local function repr(v, depth, seen)
   local t = type(v)
   if t == "string" then return string.format("%q", v) end
@@ -161,7 +164,7 @@ function quarry.show(...)
   for i = 1, select("#", ...) do
     local v = select(i, ...)
     if quarry.__explaining and quarry.typeof(v) == "results" then io.write(quarry.explain(v), "\n") end
-    out[i] = quarry.repr(v)
+    out[i] = quarry.typeof(v) == "object" and objectTable(v) or quarry.repr(v)
   end
   io.write(table.concat(out, "\t"), "\n")
   io.flush()

@@ -108,6 +108,19 @@ struct DotCommands {
             }
             return .ok
         },
+        Command(name: "history", usage: ".history [N]", summary: "the last N recorded transactions (10)") { shell, args in
+            let count = args.first.flatMap(Int.init) ?? 10
+            do {
+                let all = try shell.runtime.context.history()
+                for t in all.suffix(count) {
+                    print("\(t.token)  \(Value.iso8601(t.time))  \(t.author ?? "-")  +\(t.inserted.count) ~\(t.updated.count) -\(t.deleted.count)")
+                }
+                if all.isEmpty { print("no transactions recorded yet") }
+            } catch {
+                reportError("\(error)")
+            }
+            return .ok
+        },
         Command(name: "quit", usage: ".quit", summary: "leave quarry") { _, _ in .quit },
         Command(name: "exit", usage: ".exit", summary: "leave quarry") { _, _ in .quit },
     ]

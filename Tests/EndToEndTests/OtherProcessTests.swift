@@ -70,3 +70,22 @@ import Testing
         #expect(Date().timeIntervalSince(started) < 5, "stopped near the deadline")
     }
 }
+
+/// Several processes saving into one file at once: no "database is locked", nothing lost.
+@Suite struct ConcurrentWriterTests {
+    @Test func threeWritersLoseNothing() async throws {
+        let sandbox = try Sandbox()
+        _ = try await sandbox.quarry(["store.db", "-e", #"entity "Hit" { writer = "int64", i = "int64" }"#])
+        let results = try await withThrowingTaskGroup(of: ProcessResult.self) { group in
+            for writer in 1...3 {
+                group.addTask {
+                    try await sandbox.quarry(["store.db", "-e", "for i = 1, 40 do Hit:new{ writer = \(writer), i = i }; save() end"], timeout: 60)
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        for result in results { #expect(result.status == 0, "\(result)") }
+        let counted = try await sandbox.quarry(["store.db", "-e", #"print(count("Hit"), #history())"#])
+        #expect(counted.stdout == "120\t120\n", "one transaction per save: \(counted)")
+    }
+}

@@ -32,6 +32,18 @@ extension QuarryRuntime {
     }
 
     func installObjectFunctions() {
+        // The REPL shows an object as a one-row table (the prelude's quarry.show).
+        defineGlobal("__objecttable") { [unowned self] call in
+            let object = try self.object(call, 1)
+            let entity = self.context.currentEntityDescription(of: object)
+            var headers = ["id"], row: [String?] = [object.objectID]
+            for (key, value) in object.values { headers.append(key); row.append(value.isNull ? nil : value.displayString) }
+            for relationship in entity.toOneRelationships {
+                headers.append(relationship.name)
+                row.append((try? self.context.relatedObject(relationship.name, of: object))?.map(\.objectID) ?? nil)
+            }
+            return call.push(TextTable(headers: headers, rows: [row]).render(mode: self.outputMode))
+        }
         registerMethods(.object, objectMethods)
         for (name, body) in objectMethods where name != "entity" {
             defineGlobal(name, body)
