@@ -190,3 +190,33 @@ import Testing
         #expect(h.error("Note:updateall(nil, {}, { n = 'x' })") == #"t:1: Note.n expects int64, got string ("x")"#)
     }
 }
+
+/// Objects as predicate arguments: `owner == %@`, `SELF IN %@`.
+@Suite struct ObjectArgumentTests {
+    @Test func objectsCompareByIdentitySavedOrNot() throws {
+        let h = try Harness()
+        h.run(#"""
+        entity "Item" { title = "string", owner = { one = "Person", inverse = "items" } }
+        entity "Person" { name = "string" }
+        local ann, bob = Person:new{ name = "Ann" }, Person:new{ name = "Bob" }
+        local a = Item:new{ title = "a", owner = ann }
+        Item:new{ title = "b", owner = bob }
+        Item:new{ title = "c", owner = ann }
+        Item:new{ title = "d" }
+        assert(count("Item", "owner == %@", ann) == 2, "unsaved, in memory")
+        save()
+        assert(count("Item", "owner == %@", ann) == 2)
+        assert(count("Item", "owner != %@", ann) == 2, "b, and d with no owner")
+        assert(count("Item", "owner IN %@", { ann, bob }) == 3)
+        assert(count("Item", "SELF == %@", a) == 1 and count("Item", "SELF IN %@", { a }) == 1)
+        assert(count("Person", "SELF != %@", ann) == 1)
+        assert(predicate("owner == %@", ann):matches(a) and not predicate("owner == %@", bob):matches(a))
+        local fresh = Person:new{ name = "Cy" }
+        assert(count("Item", "owner == %@", fresh) == 0)
+        a.owner = fresh
+        assert(count("Item", "owner == %@", fresh) == 1, "pending link to an unsaved object")
+        """#)
+        #expect(h.error(#"count("Item", "owner == %@", Item:first())"#).contains("'owner' holds Person objects, not Item"))
+        #expect(h.error(#"count("Item", "owner == 'Ann'")"#).contains("a relationship compares with an object"))
+    }
+}

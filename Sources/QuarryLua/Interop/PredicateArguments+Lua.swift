@@ -5,15 +5,19 @@ import QuarryStore
 
 /// A Lua value as a predicate argument: a value, or an array table as a list (`IN %@`).
 func predicateArgument(_ state: OpaquePointer, _ index: Int32) -> PredicateArgument? {
+    if let object = swiftObject(state, index, kind: .object, as: ManagedObject.self) { return .object(ObjectReference(object)) }
     guard lua_type(state, index) == LUA_TTABLE else { return luaValue(state, index).map(PredicateArgument.value) }
     let table = lua_absindex(state, index)
     var values: [Value] = []
+    var objects: [ObjectReference] = []
     for i in stride(from: 1, through: LuaTable.length(state, table), by: 1) {
         LuaTable.element(state, table, i)
         defer { quarry_pop(state, 1) }
+        if let object = swiftObject(state, -1, kind: .object, as: ManagedObject.self) { objects.append(ObjectReference(object)); continue }
         guard let value = luaValue(state, -1) else { return nil }
         values.append(value)
     }
+    if !objects.isEmpty { return values.isEmpty ? .objects(objects) : nil }
     return .list(values)
 }
 
@@ -24,6 +28,14 @@ func pushArgument(_ state: OpaquePointer, _ argument: PredicateArgument) {
         lua_createtable(state, Int32(values.count), 0)
         for (i, value) in values.enumerated() {
             pushValue(state, value)
+            lua_rawseti(state, -2, lua_Integer(i + 1))
+        }
+    case .object(let reference):
+        pushSwiftObject(state, reference.object, kind: .object)
+    case .objects(let references):
+        lua_createtable(state, Int32(references.count), 0)
+        for (i, reference) in references.enumerated() {
+            pushSwiftObject(state, reference.object, kind: .object)
             lua_rawseti(state, -2, lua_Integer(i + 1))
         }
     }

@@ -134,6 +134,8 @@ extension BoundPredicate {
     private func value(_ operand: Operand, _ object: ManagedObject, _ options: ComparisonOptions) -> Value {
         let v: Value
         switch operand {
+        case .attribute(let a) where a.name == entity.primaryKey && object.entity.attribute(named: a.name) == nil:
+            v = .integer(object.identityKey)  // SELF
         case .attribute(let a): v = (try? object.value(forKey: a.name)) ?? .null
         case .value(let value): v = value
         case .list: v = .null
@@ -141,7 +143,7 @@ extension BoundPredicate {
             let target = follow(steps, from: object)
             if a.name == steps.last?.destination.primaryKey {
                 // Only compared with nil: any related object, saved or not, is "not nil".
-                v = target.map { .integer($0.primaryKey ?? 0) } ?? .null
+                v = target.map { .integer($0.identityKey) } ?? .null
             } else {
                 v = target.flatMap { try? $0.value(forKey: a.name) } ?? .null
             }

@@ -4,11 +4,16 @@ import QuarryStore
 public enum PredicateArgument: Equatable, Sendable {
     case value(Value)
     case list([Value])
+    /// An object (`owner == %@`, `SELF == %@`), or a list of them (`SELF IN %@`).
+    case object(ObjectReference)
+    case objects([ObjectReference])
 
     var kindName: String {
         switch self {
         case .value(let v): return v.kindName
         case .list: return "list"
+        case .object: return "object"
+        case .objects: return "list of objects"
         }
     }
 }
@@ -236,6 +241,10 @@ public struct PredicateParser {
                 throw PredicateError("expected a key after '.', found \(describe(current))", column: current.column)
             }
             if name.hasPrefix("#") { name.removeFirst() }  // '#name' escapes a reserved word
+            else if name.uppercased() == "SELF", components.isEmpty {
+                advance()
+                return KeyPath(["SELF"], column: start)
+            }
             else if Self.reserved.contains(name.uppercased()) {
                 throw PredicateError("'\(name)' is a reserved word and cannot be used as a key here (write #\(name) for a key of that name)", column: current.column)
             }
@@ -255,7 +264,7 @@ public struct PredicateParser {
         nextArgument += 1
         guard case .value(let value) = argument else {
             if kind == "@" { return Self.expression(argument, column: column) }
-            throw PredicateError("%\(kind) takes a single value, got a list", column: column)
+            throw PredicateError("%\(kind) takes a single value, got \(argument.kindName)", column: column)
         }
         switch kind {
         case "K":
@@ -290,6 +299,8 @@ public struct PredicateParser {
         switch argument {
         case .value(let v): return .constant(v, column: column)
         case .list(let vs): return .aggregate(vs.map { .constant($0, column: column) }, column: column)
+        case .object(let o): return .object(o, column: column)
+        case .objects(let os): return .aggregate(os.map { .object($0, column: column) }, column: column)
         }
     }
 

@@ -141,11 +141,20 @@ private struct Binder {
             }
             return .comparison(lhs: lhs, op: c.op, rhs: rhs, options: c.options)
         }
-        for (side, other, expression) in [(lhs, rhs, c.lhs), (rhs, lhs, c.rhs)] {
-            if case .path(let steps, let a) = side, a.name == steps.last?.destination.primaryKey {
-                guard case .value(.null) = other, c.op == .equal || c.op == .notEqual else {
-                    throw PredicateError("a relationship compares only with nil here (== nil or != nil); compare one of its keys otherwise", column: expression.column)
+        for (side, other, expression, otherExpression) in [(lhs, rhs, c.lhs, c.rhs), (rhs, lhs, c.rhs, c.lhs)] {
+            let objects = Self.objects(in: otherExpression)
+            var target: String?
+            if case .path(let steps, let a) = side, a.name == steps.last?.destination.primaryKey { target = steps.last!.destination.name }
+            if case .attribute(let a) = side, a.name == entity.primaryKey, entity.attribute(named: a.name) == nil { target = entity.name }
+            guard let target else { continue }
+            if let objects {
+                for object in objects where object.entity.name != target {
+                    throw PredicateError("'\(Self.describe(expression))' holds \(target) objects, not \(object.entity.name)", column: otherExpression.column)
                 }
+                continue
+            }
+            guard case .value(.null) = other, c.op == .equal || c.op == .notEqual else {
+                throw PredicateError("a relationship compares with an object (%@) or nil; compare one of its keys otherwise", column: expression.column)
             }
         }
         if let a = lhs.typeAttribute, let b = rhs.typeAttribute, (a.type == .string) != (b.type == .string) {
@@ -155,6 +164,22 @@ private struct Binder {
         if let a = lhs.typeAttribute, case .value(let v) = rhs { rhs = .value(try convert(v, to: a, at: c.rhs)) }
         if case .value(let v) = lhs, let a = rhs.typeAttribute { lhs = .value(try convert(v, to: a, at: c.lhs)) }
         return .comparison(lhs: lhs, op: c.op, rhs: rhs, options: c.options)
+    }
+
+    /// The objects an expression stands for (`%@` given an object or a list of them).
+    private static func objects(in expression: Expression) -> [ManagedObject]? {
+        switch expression {
+        case .object(let reference, _): return [reference.object]
+        case .aggregate(let elements, _):
+            let objects = elements.compactMap { e -> ManagedObject? in if case .object(let r, _) = e { return r.object } else { return nil } }
+            return objects.isEmpty ? nil : objects
+        default: return nil
+        }
+    }
+
+    private static func describe(_ expression: Expression) -> String {
+        if case .keyPath(let k) = expression { return k.string }
+        return "value"
     }
 
     private func requireString(_ operand: BoundPredicate.Operand, _ op: ComparisonOperator, _ expression: Expression) throws {
@@ -194,8 +219,10 @@ private struct Binder {
     func operand(_ expression: Expression, _ entity: EntityDescription) throws -> BoundPredicate.Operand {
         switch expression {
         case .constant(let value, _): return .value(value)
+        case .object(let reference, _): return .value(.integer(reference.object.identityKey))
         case .aggregate(let elements, _):
             return .list(try elements.map { element in
+                if case .object(let reference, _) = element { return .integer(reference.object.identityKey) }
                 guard case .constant(let value, _) = element else {
                     throw PredicateError("a list { } holds values, not key paths", column: element.column)
                 }
@@ -214,6 +241,7 @@ private struct Binder {
             }
             return .collection(.count, path: steps, nil, filter: try bind(predicate, current))
         case .keyPath(let path):
+            if path.components == ["SELF"] { return .attribute(entity.keyAttribute) }
             if path.components.count == 1 {
                 guard let attribute = entity.attribute(named: path.components[0]) else {
                     if let relationship = entity.relationship(named: path.components[0]) {

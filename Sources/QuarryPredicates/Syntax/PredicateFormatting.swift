@@ -40,6 +40,7 @@ private func format(_ e: Expression, apple: Bool) -> String {
     case .keyPath(let k):
         return k.components.map { PredicateParser.reserved.contains($0.uppercased()) ? "#" + $0 : $0 }.joined(separator: ".")
     case .aggregate(let elements, _): return "{" + elements.map { format($0, apple: apple) }.joined(separator: ", ") + "}"
+    case .object(let reference, _): return "<\(reference.object.objectID)>"
     case let .subqueryCount(collection, variable, predicate, _):
         let inner = QuarryPredicates.format(predicate, parent: 0, apple: apple, variable: variable)
         return "SUBQUERY(\(collection.string), $\(variable), \(inner)).@count"

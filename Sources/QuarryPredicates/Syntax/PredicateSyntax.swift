@@ -78,6 +78,8 @@ public indirect enum Expression: Equatable, Sendable {
     /// `SUBQUERY(collection, $v, predicate).@count`: how many members match; key paths in
     /// `predicate` that start with `$v` are relative to the member.
     case subqueryCount(collection: KeyPath, variable: String, predicate: Predicate, column: Int)
+    /// An object given for `%@`, compared by identity.
+    case object(ObjectReference, column: Int)
 }
 
 /// Seconds from 1970-01-01 to 2001-01-01, Foundation's reference date.
@@ -88,7 +90,14 @@ extension Expression {
     public var column: Int {
         switch self {
         case .keyPath(let k): return k.column
-        case .constant(_, let c), .aggregate(_, let c), .subqueryCount(_, _, _, let c): return c
+        case .constant(_, let c), .aggregate(_, let c), .subqueryCount(_, _, _, let c), .object(_, let c): return c
         }
     }
+}
+
+/// An object in a predicate: equal when it is the same object.
+public struct ObjectReference: Equatable, @unchecked Sendable {
+    public let object: ManagedObject
+    public init(_ object: ManagedObject) { self.object = object }
+    public static func == (a: ObjectReference, b: ObjectReference) -> Bool { a.object === b.object }
 }

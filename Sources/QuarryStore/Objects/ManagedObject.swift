@@ -65,6 +65,10 @@ public final class ManagedObject {
         self.context = context
     }
 
+    /// The key predicates compare objects by: the primary key, or for an unsaved object a
+    /// negative stand-in no stored row has.
+    public var identityKey: Int64 { primaryKey ?? (Int64.min + Int64(temporaryNumber)) }
+
     /// `"Item/42"` once saved; `"Item/t3"` (temporary) before.
     public var objectID: String {
         if let primaryKey { return "\(entity.name)/\(primaryKey)" }
