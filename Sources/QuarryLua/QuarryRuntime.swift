@@ -65,7 +65,12 @@ public final class QuarryRuntime {
     func pushFunction(_ name: String, _ body: @escaping LuaFunctionBody) {
         let lifetime = self.lifetime
         let box = LuaFunctionBox(name: name) { [unowned self] call in
-            if lifetime.closing { throw LuaError("quarry is closing; '\(name)' cannot run now") }
+            if lifetime.closing {
+                // While the state closes only __gc runs: it releases its Swift object and
+                // touches nothing of the runtime.
+                guard name == "__gc" else { throw LuaError("quarry is closing; '\(name)' cannot run now") }
+                return try body(call)
+            }
             let outer = self.activeState
             self.activeState = call.state
             defer { self.activeState = outer }

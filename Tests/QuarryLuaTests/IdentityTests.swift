@@ -56,3 +56,20 @@ import Testing
         """#)
     }
 }
+
+/// Closing a runtime releases every Swift object its Lua values held.
+@Suite struct CloseTests {
+    @Test func closingTheStateReleasesWhatLuaHeld() throws {
+        weak var results: AnyObject?
+        weak var object: ManagedObject?
+        do {
+            let h = try Harness()
+            h.run(#"entity "Item" { n = "int64" }; Item:new{ n = 1 }; save(); kept = fetch("Item"); one = Item:get(1)"#)
+            object = try h.context.object(entityName: "Item", primaryKey: 1)
+            results = object  // the object is held by Lua through `one` and `kept`
+            #expect(object != nil)
+        }
+        #expect(object == nil, "lua_close ran every __gc")
+        #expect(results == nil)
+    }
+}
