@@ -3,6 +3,7 @@
 #include <signal.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 static volatile sig_atomic_t interrupt_requested = 0;
 static volatile sig_atomic_t sigint_pending = 0;
@@ -15,10 +16,23 @@ double quarry_monotonic_now(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+static double last_running_sigint = -10;
+
 static void on_sigint(int sig) {
     (void)sig;
     sigint_pending = 1;
-    if (running) interrupt_requested = 1;
+    /* A second Ctrl-C within a second of one that stopped running work leaves quarry,
+       whether the work has stopped yet or not. */
+    double now = quarry_monotonic_now();
+    if (!running && now - last_running_sigint >= 1.0) return;
+    if (now - last_running_sigint < 1.0) {
+        static const char message[] = "\ninterrupted twice: quitting\n";
+        ssize_t ignored = write(2, message, sizeof message - 1);
+        (void)ignored;
+        _exit(130);
+    }
+    last_running_sigint = now;
+    interrupt_requested = 1;
 }
 
 void quarry_catch_sigint(void) {

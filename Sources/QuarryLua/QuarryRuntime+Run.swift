@@ -166,7 +166,17 @@ function quarry.show(...)
     if quarry.__explaining and quarry.typeof(v) == "results" then io.write(quarry.explain(v), "\n") end
     out[i] = quarry.typeof(v) == "object" and objectTable(v) or quarry.repr(v)
   end
-  io.write(table.concat(out, "\t"), "\n")
+  local text = table.concat(out, "\t") .. "\n"
+  local once = quarry.__once
+  if once then
+    -- .once FILE: this result goes to the file, then output returns to the terminal.
+    quarry.__once = nil
+    local file = assert(io.open(once, "w"))
+    file:write(text)
+    file:close()
+    return
+  end
+  io.write(text)
   io.flush()
 end
 -- entity "Item" { ... } as well as entity("Item", { ... }): the curried form is a Lua

@@ -22,8 +22,12 @@ public final class QuarryRuntime {
     /// "Entity.key" for each section key whose sort Quarry had to complete (said once).
     var sectionNotices: Set<String> = []
     var observerRegistryStorage: ObserverRegistry?
-    /// How results print (`.mode`).
-    public var outputMode: OutputMode = .table
+    /// How results print (`.mode`, `.headers`, colour, terminal width).
+    public var tableFormat = TableFormat()
+    public var outputMode: OutputMode {
+        get { tableFormat.mode }
+        set { tableFormat.mode = newValue }
+    }
 
     /// Makes a state (its Lua heap capped at `memoryLimit` bytes, 0: none) with the
     /// standard libraries and Quarry's functions, as globals and in the table `quarry`.

@@ -23,7 +23,15 @@ struct DotCommands {
     }
 
     static let commands: [Command] = [
-        Command(name: "help", usage: ".help", summary: "show this list") { shell, _ in
+        Command(name: "help", usage: ".help [COMMAND]", summary: "show this list, or one command's usage") { shell, args in
+            if let name = args.first.map({ $0.hasPrefix(".") ? String($0.dropFirst()) : $0 }) {
+                guard let command = DotCommands.commands.first(where: { $0.name == name }) else {
+                    reportError("unknown command '.\(name)'" + (closestMatch(to: name, in: DotCommands.commands.map(\.name)).map { " (did you mean '.\($0)'?)" } ?? ""))
+                    return .ok
+                }
+                print(command.usage + "  " + command.summary)
+                return .ok
+            }
             let width = DotCommands.commands.map(\.usage.count).max()! + 2
             for command in DotCommands.commands {
                 print(command.usage + String(repeating: " ", count: width - command.usage.count) + command.summary)
@@ -69,6 +77,16 @@ struct DotCommands {
                 return .ok
             }
             shell.runtime.outputMode = mode
+            return .ok
+        },
+        Command(name: "headers", usage: ".headers on|off", summary: "show or hide column headers") { shell, args in
+            guard let flag = onOff(args, ".headers") else { return .ok }
+            shell.runtime.tableFormat.headers = flag
+            return .ok
+        },
+        Command(name: "once", usage: ".once FILE", summary: "send the next printed result to FILE") { shell, args in
+            guard args.count == 1 else { reportError("usage: .once FILE"); return .ok }
+            shell.runLua("quarry.__once = \(luaQuote(args[0]))")
             return .ok
         },
         Command(name: "timer", usage: ".timer on|off", summary: "show the time each line takes") { shell, args in

@@ -78,7 +78,14 @@ public enum QuarryMain {
 
 func reportError(_ message: String) {
     fflush(stdout)
-    FileHandle.standardError.write(Data((message + "\n").utf8))
+    // Red on a terminal, plain everywhere else, and never with NO_COLOR.
+    let red = useColor(STDERR_FILENO)
+    FileHandle.standardError.write(Data(((red ? "\u{1B}[31m" : "") + message + (red ? "\u{1B}[0m" : "") + "\n").utf8))
+}
+
+/// Whether `fd` gets colour: a terminal, and NO_COLOR unset (https://no-color.org).
+func useColor(_ fd: Int32) -> Bool {
+    isatty(fd) != 0 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
 }
 
 struct ValidationFailure: Error, CustomStringConvertible {

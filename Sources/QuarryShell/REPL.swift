@@ -113,6 +113,8 @@ final class REPL {
 
     private func handle(_ line: String) {
         if pendingLines.isEmpty { runtime.noticeOutsideChanges() }
+        runtime.tableFormat.colors = useColor(STDOUT_FILENO)
+        runtime.tableFormat.width = terminalWidth()
         if pendingLines.isEmpty, line.hasPrefix(".") {
             finished = DotCommands(runtime: runtime, settings: settings).run(line) == .quit
             return
@@ -174,6 +176,13 @@ extension REPL {
             return index < REPL.candidates.count ? strdup(REPL.candidates[index]) : nil
         }
     }
+}
+
+/// The terminal's width in columns (0 when stdout is not a terminal).
+private func terminalWidth() -> Int {
+    var size = winsize()
+    guard isatty(STDOUT_FILENO) != 0, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0 else { return 0 }
+    return Int(size.ws_col)
 }
 
 // fd_set's macros are not visible to Swift.

@@ -255,6 +255,47 @@ import Testing
         #expect(global.echo == "> haschanges()" && global.output == ["false"], "\(global)")
     }
 
+    @Test func headersOnceHelpAndWideTables() async throws {
+        let sandbox = try await storeWithItems()
+        let repl = try await TmuxSession(sandbox, arguments: ["store.db"])
+        try await repl.waitForPrompt()
+        _ = try await repl.enter(".headers off")
+        let rows = try await repl.enter(#"fetch{ "Item", sort = "n", limit = 1 }"#)
+        #expect(rows.first?.hasPrefix("Item/1 ") == true && !rows.contains { $0.contains("title") }, "\(rows)")
+        _ = try await repl.enter(".headers on")
+        let file = sandbox.directory.appendingPathComponent("once.txt")
+        #expect(try await repl.enter(".once \(file.path)").isEmpty)
+        #expect(try await repl.enter("count('Item')").isEmpty, "the result went to the file")
+        #expect(try String(contentsOf: file, encoding: .utf8) == "3\n")
+        #expect(try await repl.enter("count('Item')") == ["3"], "and only the next one")
+        #expect(try await repl.enter(".help mode") == [".mode MODE  print results as table, box, markdown, json, csv or line"])
+        // The pane is 120 columns: a table of long values is cut to fit it.
+        _ = try await repl.enter(#"Item:new{ title = string.rep("x", 200), n = 1 }"#)
+        let wide = try await repl.enter(#"fetch{ "Item", sort = "-title", limit = 1 }"#)
+        #expect(wide.allSatisfy { $0.count <= 120 } && wide.contains { $0.contains("…") }, "\(wide)")
+    }
+
+    @Test func aSecondCtrlCWithinASecondQuits() async throws {
+        let sandbox = try Sandbox()
+        let repl = try await TmuxSession(sandbox)
+        try await repl.waitForPrompt()
+        try await repl.type("while true do end")
+        try await repl.press("Enter")
+        try await Task.sleep(nanoseconds: 300_000_000)
+        try await repl.press("C-c")
+        try await Task.sleep(nanoseconds: 200_000_000)
+        try await repl.press("C-c")
+        #expect(try await repl.waitForExit() == 130)
+    }
+
+    @Test func dashIRunsTheScriptThenTheREPL() async throws {
+        let sandbox = try Sandbox()
+        try sandbox.write("setup.lua", "answer = 6 * 7\n")
+        let repl = try await TmuxSession(sandbox, arguments: ["-i", "setup.lua"])
+        try await repl.waitForPrompt()
+        #expect(try await repl.enter("answer") == ["42"])
+    }
+
     @Test func historyIsReadAndAppended() async throws {
         let sandbox = try Sandbox()
         let historyFile = sandbox.home.appendingPathComponent(".quarry_history").path

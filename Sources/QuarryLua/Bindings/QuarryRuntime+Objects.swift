@@ -42,7 +42,7 @@ extension QuarryRuntime {
                 headers.append(relationship.name)
                 row.append((try? self.context.relatedObject(relationship.name, of: object))?.map(\.objectID) ?? nil)
             }
-            return call.push(TextTable(headers: headers, rows: [row]).render(mode: self.outputMode))
+            return call.push(TextTable(headers: headers, rows: [row]).render(self.tableFormat))
         }
         registerMethods(.object, objectMethods)
         for (name, body) in objectMethods where name != "entity" {

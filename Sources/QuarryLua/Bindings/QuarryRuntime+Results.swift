@@ -32,7 +32,7 @@ extension QuarryRuntime {
             }),
             ("__tostring", { [unowned self] call in
                 let handle = try self.results(call, 1)
-                do { return call.push(try ResultsTable(handle.results, mode: self.outputMode).render()) } catch { throw luaError(error) }
+                do { return call.push(try ResultsTable(handle.results, format: self.tableFormat).render()) } catch { throw luaError(error) }
             }),
         ]
     }

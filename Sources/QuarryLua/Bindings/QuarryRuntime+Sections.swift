@@ -50,7 +50,7 @@ extension QuarryRuntime {
             ("__tostring", { [unowned self] call in
                 let section = try self.section(call, 1)
                 do {
-                    return call.push(try ResultsTable(section.results.results, mode: self.outputMode).render(section: section.info))
+                    return call.push(try ResultsTable(section.results.results, format: self.tableFormat).render(section: section.info))
                 } catch { throw luaError(error) }
             }),
         ]

@@ -4,10 +4,11 @@ import QuarryStore
 /// Results as a table: one row per object (ID, then attributes), the first rows only.
 struct ResultsTable {
     let results: FetchResults
-    let mode: OutputMode
+    let format: TableFormat
+    var mode: OutputMode { format.mode }
     static let rowsShown = 20
 
-    init(_ results: FetchResults, mode: OutputMode = .table) { self.results = results; self.mode = mode }
+    init(_ results: FetchResults, format: TableFormat = TableFormat()) { self.results = results; self.format = format }
 
     func render() throws -> String {
         guard results.isSectioned else { return try table(start: 0, count: try results.count(), shown: Self.rowsShown) }
@@ -43,6 +44,6 @@ struct ResultsTable {
         }
         let noun = total == 1 ? "object" : "objects"
         let footer = total > rows.count ? "... \(total - rows.count) more (\(total) \(noun))" : "(\(total) \(noun))"
-        return TextTable(headers: ["id"] + results.entity.attributeNames, rows: rows, footer: isData ? nil : footer).render(mode: mode)
+        return TextTable(headers: ["id"] + results.entity.attributeNames, rows: rows, footer: isData ? nil : footer).render(format)
     }
 }
