@@ -66,7 +66,7 @@ final class TmuxSession {
     /// Polls the screen until `condition` holds; fails with the screen's contents if it
     /// does not within `timeout` seconds.
     @discardableResult
-    func waitUntil(_ what: String, timeout: Double = 10, _ condition: ([String]) -> Bool) async throws -> [String] {
+    func waitUntil(_ what: String, timeout: Double = 30, _ condition: ([String]) -> Bool) async throws -> [String] {
         let deadline = Date().addingTimeInterval(timeout)
         var lines: [String] = []
         while Date() < deadline {
@@ -96,7 +96,7 @@ final class TmuxSession {
     }
 
     /// Waits for quarry to end and returns its exit status, as the pane's shell printed it.
-    func waitForExit(timeout: Double = 10) async throws -> Int32? {
+    func waitForExit(timeout: Double = 30) async throws -> Int32? {
         let lines = try await waitUntil("quarry to exit", timeout: timeout) {
             $0.contains { $0.hasPrefix(Self.exitMarker) }
         }
@@ -108,7 +108,7 @@ final class TmuxSession {
 
     @discardableResult
     private func tmux(_ arguments: [String]) async throws -> ProcessResult {
-        let result = try await sandbox.run(tmux, ["-S", socket, "-f", "/dev/null"] + arguments, timeout: 10)
+        let result = try await sandbox.run(tmux, ["-S", socket, "-f", "/dev/null"] + arguments, timeout: 30)
         guard result.status == 0 else { throw HarnessError("tmux \(arguments.first ?? "") failed: \(result)") }
         return result
     }
