@@ -1,3 +1,5 @@
+import CQuarrySignals
+import GRDB
 /// A CSV file as an import table: the header names the columns, the first pass checks
 /// every row's shape and infers the types, the second converts the cells.
 struct CSVImport {
@@ -16,6 +18,7 @@ struct CSVImport {
         var types = Array(repeating: ColumnType(), count: columns.count)
         var count = 0
         while try read(&reader) {
+            if count % 4096 == 0, quarry_should_stop() != 0 { throw StoreError(DatabaseError(resultCode: .SQLITE_INTERRUPT)) }
             try checkShape(reader, columns.count)
             for i in columns.indices { reader.withField(i) { b, quoted in types[i].observe(b, quoted: quoted) } }
             count += 1

@@ -1,3 +1,4 @@
+import CQuarrySignals
 import Foundation
 import GRDB
 
@@ -61,6 +62,8 @@ extension ObjectContext {
                 let statement = try db.makeStatement(sql: sql)
                 let fixed = defaults.map { $0.defaultValue!.databaseValue }
                 try table.rows { line, cells in
+                    // Rows are short statements SQLite's progress handler may never see: ask here.
+                    if rows % 1000 == 0, quarry_should_stop() != 0 { throw StoreError(DatabaseError(resultCode: .SQLITE_INTERRUPT)) }
                     var values: [DatabaseValue] = []
                     values.reserveCapacity(attributes.count + fixed.count)
                     for (i, attribute) in attributes.enumerated() {
@@ -76,6 +79,7 @@ extension ObjectContext {
                 }
             }
         } catch let error as DatabaseError {
+            if error.resultCode == .SQLITE_INTERRUPT { throw StoreError(error) }
             throw StoreError.importFailed(path: path, line: nil, reason: error.message ?? "\(error)")
         }
         progress?(rows, table.count)
