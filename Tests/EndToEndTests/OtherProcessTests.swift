@@ -89,3 +89,42 @@ import Testing
         #expect(counted.stdout == "120\t120\n", "one transaction per save: \(counted)")
     }
 }
+
+/// Killed with SIGKILL while saving in a loop: every save it reported is there, no save
+/// is there in part, and the file passes SQLite's integrity check.
+@Suite struct CrashSafetyTests {
+    @Test func killedMidSaveLosesNothingReported() async throws {
+        let sandbox = try Sandbox()
+        _ = try await sandbox.quarry(["store.db", "-e", #"entity "Row" { batch = "int64", i = "int64" }"#])
+        try sandbox.write("saver.lua", """
+            local batch = count("Row") // 3
+            while true do
+              batch = batch + 1
+              for i = 1, 3 do Row:new{ batch = batch, i = i } end
+              save()
+              io.write("saved ", batch, "\\n"); io.flush()
+            end
+            """)
+        let sqlite = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        for round in 1...5 {
+            let out = sandbox.path("saver-\(round).out")
+            let pid = try ChildProcess.spawn(try QuarryBinary.url().path, ["store.db", "saver.lua"], environment: sandbox.environment(),
+                                             directory: sandbox.directory.path, stdin: "/dev/null", stdout: out, stderr: "/dev/null")
+            try await Task.sleep(nanoseconds: UInt64(150 + 70 * round) * 1_000_000)
+            kill(pid, SIGKILL)
+            _ = try await ChildProcess.wait(pid, timeout: 10)
+            let reported = (try String(contentsOfFile: out, encoding: .utf8)).split(separator: "\n").last.flatMap { Int($0.split(separator: " ").last ?? "") } ?? 0
+            let check = try await sandbox.quarry(["store.db", "-e", #"print(count("Row"), count("Row", "i == 3"))"#])
+            let numbers = check.stdout.split(whereSeparator: { $0 == "\t" || $0 == "\n" }).compactMap { Int($0) }
+            try #require(numbers.count == 2, "\(check)")
+            #expect(numbers[0] % 3 == 0 && numbers[0] / 3 == numbers[1], "no partial save: \(numbers)")
+            #expect(numbers[1] >= reported, "round \(round): reported \(reported) saves, found \(numbers[1])")
+            if FileManager.default.isExecutableFile(atPath: sqlite.path) {
+                let integrity = try await sandbox.run(sqlite, ["-cmd", ".timeout 5000", "store.db", "PRAGMA integrity_check"])
+                #expect(integrity.stdout == "ok\n", "\(integrity)")
+            }
+        }
+        let total = try await sandbox.quarry(["store.db", "-e", #"print(count("Row") > 0)"#])
+        #expect(total.stdout == "true\n", "the saver saved before it was killed: \(total)")
+    }
+}
