@@ -21,7 +21,6 @@ typedef struct {
     int gc_held;       /* > 0 while the trampoline keeps the collector stopped for Swift */
 } quarry_heap;
 
-
 static quarry_heap *heap_of(lua_State *L) {
     void *ud = NULL;
     lua_getallocf(L, &ud);
@@ -105,8 +104,6 @@ lua_State *quarry_newstate(size_t limit) {
     return L;
 }
 
-size_t quarry_memory_in_use(lua_State *L) { return heap_of(L)->used; }
-
 void quarry_close(lua_State *L) {
     quarry_heap *heap = heap_of(L);
     lua_close(L);
@@ -178,11 +175,6 @@ static void guard_hook(lua_State *L, lua_Debug *ar) {
 
 void quarry_install_guard(lua_State *L) {
     lua_sethook(L, guard_hook, LUA_MASKCOUNT, 1000);
-}
-
-void quarry_interrupt(lua_State *L) {
-    (void)L;
-    quarry_request_interrupt();
 }
 
 /* A finalizer or message handler runs with hooks off and could spin past the deadline:

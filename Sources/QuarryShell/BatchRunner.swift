@@ -48,13 +48,10 @@ struct BatchRunner {
         quarry_set_running(1)
         let failure = runtime.call(argumentCount: argumentCount, resultCount: 0)
         quarry_set_running(0)
-        if _take_interrupt() { quarry_clear_hooks(runtime.state) }
+        if quarry_take_sigint() != 0 { quarry_clear_hooks(runtime.state) }
         guard let failure else { return true }
         reportError(failure.message)
         if showTraceback, let traceback = failure.traceback { reportError(traceback) }
         return false
     }
 }
-
-/// Whether SIGINT interrupted the last call (its hook must then be removed).
-func _take_interrupt() -> Bool { quarry_take_sigint() != 0 }

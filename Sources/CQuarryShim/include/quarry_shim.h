@@ -34,8 +34,6 @@ void quarry_push_swift_function(lua_State *L, void *context);
 /// trampoline, or outside any call) it never refuses, so a memory error cannot longjmp
 /// across Swift frames.
 lua_State *quarry_newstate(size_t limit);
-/// Bytes currently allocated by the state.
-size_t quarry_memory_in_use(lua_State *L);
 /// Closes a state made by quarry_newstate.
 void quarry_close(lua_State *L);
 
@@ -45,9 +43,6 @@ int quarry_pcall(lua_State *L, int nargs, int nresults);
 /// The traceback recorded by the last failed quarry_pcall (may be NULL).
 const char *quarry_last_traceback(lua_State *L);
 
-/// Makes running Lua code (any coroutine) raise "interrupted!" at its next check, and at
-/// every check after until quarry_clear_hooks; safe in a signal handler.
-void quarry_interrupt(lua_State *L);
 /// Clears the interrupt and the deadline (after the top-level call has returned).
 void quarry_clear_hooks(lua_State *L);
 /// Installs the permanent hook that checks for interrupts and the deadline.

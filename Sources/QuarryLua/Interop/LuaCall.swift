@@ -51,14 +51,6 @@ public struct LuaCall {
         guard lua_type(state, index) == LUA_TTABLE else { throw typeError(index, expected: "table") }
     }
 
-    /// The argument as a store value; `what` names the argument in messages.
-    public func value(_ index: Int32) throws -> Value {
-        guard let value = luaValue(state, index) else {
-            throw argumentError(index, "\(typeName(index)) cannot be stored; use a string, number, boolean, date or nil")
-        }
-        return value
-    }
-
     /// Pushes a store value; returns 1 for convenience.
     @discardableResult
     public func push(_ value: Value) -> Int32 {

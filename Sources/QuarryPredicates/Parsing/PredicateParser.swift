@@ -71,6 +71,12 @@ public struct PredicateParser {
     }
     private func isSymbol(_ symbol: String) -> Bool { current.kind == .symbol(symbol) }
 
+    /// Consumes `symbol`, or fails with `message` at the current column.
+    private mutating func expect(_ symbol: String, _ message: String) throws {
+        guard isSymbol(symbol) else { throw PredicateError(message, column: current.column) }
+        advance()
+    }
+
     private mutating func parseOr() throws -> Predicate {
         var terms = [try parseAnd()]
         while isWord("OR") || isSymbol("||") { advance(); terms.append(try parseAnd()) }
@@ -308,23 +314,19 @@ public struct PredicateParser {
     private mutating func parseSubquery() throws -> Expression {
         let start = current.column
         advance()
-        guard isSymbol("(") else { throw PredicateError("expected '(' after SUBQUERY", column: current.column) }
-        advance()
+        try expect("(", "expected '(' after SUBQUERY")
         guard case .identifier = current.kind else { throw PredicateError("SUBQUERY needs a to-many key path first", column: current.column) }
         let collection = try parseKeyPath()
-        guard isSymbol(",") else { throw PredicateError("expected ',' after the SUBQUERY's key path", column: current.column) }
-        advance()
+        try expect(",", "expected ',' after the SUBQUERY's key path")
         guard case .variable(let variable) = current.kind else {
             throw PredicateError("SUBQUERY needs a variable such as $t second", column: current.column)
         }
         advance()
-        guard isSymbol(",") else { throw PredicateError("expected ',' after the SUBQUERY's variable", column: current.column) }
-        advance()
+        try expect(",", "expected ',' after the SUBQUERY's variable")
         subqueryVariables.append(variable)
         let predicate = try parseOr()
         subqueryVariables.removeLast()
-        guard isSymbol(")") else { throw PredicateError("expected ')' to close the SUBQUERY at column \(start)", column: current.column) }
-        advance()
+        try expect(")", "expected ')' to close the SUBQUERY at column \(start)")
         guard isSymbol("."), position + 1 < tokens.count, case .identifier(let count) = tokens[position + 1].kind, count.lowercased() == "@count" else {
             throw PredicateError("a SUBQUERY is used as SUBQUERY(...).@count here", column: current.column)
         }
@@ -337,20 +339,17 @@ public struct PredicateParser {
     private mutating func parseCast() throws -> Expression {
         let start = current.column
         advance()
-        guard isSymbol("(") else { throw PredicateError("expected '(' after CAST", column: current.column) }
-        advance()
+        try expect("(", "expected '(' after CAST")
         let valueColumn = current.column
         guard case .constant(let value, _) = try parseExpression() else {
             throw PredicateError("CAST takes a literal value or an argument", column: valueColumn)
         }
-        guard isSymbol(",") else { throw PredicateError("expected ',' in CAST", column: current.column) }
-        advance()
+        try expect(",", "expected ',' in CAST")
         guard case .string(let type) = current.kind else {
             throw PredicateError("CAST needs a type name such as \"NSDate\"", column: current.column)
         }
         advance()
-        guard isSymbol(")") else { throw PredicateError("expected ')' to close CAST", column: current.column) }
-        advance()
+        try expect(")", "expected ')' to close CAST")
         switch (type, value) {
         case ("NSDate", .integer(let i)): return .constant(.date(Double(i) + referenceDateOffset), column: start)
         case ("NSDate", .real(let d)): return .constant(.date(d + referenceDateOffset), column: start)

@@ -17,11 +17,6 @@ public struct ChangeSet {
     public var isEmpty: Bool {
         !isExternal && inserted.isEmpty && updated.isEmpty && deleted.isEmpty && batchUpdated.isEmpty && batchDeleted.isEmpty
     }
-
-    /// Entity names touched, for observers that only care about some.
-    public var entityNames: Set<String> {
-        Set(inserted.map(\.entity.name) + updated.map(\.object.entity.name) + deleted.map(\.entity.name))
-    }
 }
 
 /// Removes a change listener when cancelled.

@@ -42,27 +42,20 @@ extension ObjectContext {
                 // is a conflict, settled by the policy or refused with nothing written.
                 let conflicts = try findConflicts(updates + deletes, in: db)
                 if !conflicts.isEmpty {
-                    switch policy {
-                    case .error:
+                    if policy == .error {
                         throw StoreError.conflict(conflicts.map { ConflictedObject(objectID: $0.object.objectID, keys: $0.keys.sorted(), deleted: $0.stored == nil) })
-                    case .store:
-                        for conflict in conflicts {
-                            guard let stored = conflict.stored else { continue }
-                            adopted.append((conflict.object, stored))
-                            dropped.append((conflict.object, conflict.keys))
-                        }
-                        let gone = Set(conflicts.filter { $0.stored == nil }.map { ObjectIdentifier($0.object) })
-                        updates.removeAll { gone.contains(ObjectIdentifier($0)) }
-                        deletes.removeAll { gone.contains(ObjectIdentifier($0)) }
-                    case .mine:
-                        for conflict in conflicts {
-                            guard let stored = conflict.stored else { continue }
-                            adopted.append((conflict.object, stored))
-                        }
-                        let gone = Set(conflicts.filter { $0.stored == nil }.map { ObjectIdentifier($0.object) })
-                        updates.removeAll { gone.contains(ObjectIdentifier($0)) }
-                        deletes.removeAll { gone.contains(ObjectIdentifier($0)) }
                     }
+                    // Both policies take the stored row as the new snapshot; store trump also
+                    // gives up this context's edits of the keys the other side changed. A row
+                    // the other side deleted is neither updated nor deleted again.
+                    for conflict in conflicts {
+                        guard let stored = conflict.stored else { continue }
+                        adopted.append((conflict.object, stored))
+                        if policy == .store { dropped.append((conflict.object, conflict.keys)) }
+                    }
+                    let gone = Set(conflicts.filter { $0.stored == nil }.map { ObjectIdentifier($0.object) })
+                    updates.removeAll { gone.contains(ObjectIdentifier($0)) }
+                    deletes.removeAll { gone.contains(ObjectIdentifier($0)) }
                 }
                 // Under "store", their values win for the keys they changed.
                 let droppedKeys = Dictionary(dropped.map { (ObjectIdentifier($0.0), $0.1) }, uniquingKeysWith: { $0.union($1) })

@@ -201,11 +201,6 @@ public final class ObjectContext {
         registered[RowKey(entity: object.entity.name, primaryKey: primaryKey)] = nil
     }
 
-    /// Objects not yet saved, of one entity (for results that include pending changes).
-    public func pendingInserts(of entityName: String) -> [ManagedObject] {
-        insertedObjects.filter { $0.entity.name == entityName }
-    }
-
     /// Forgets registrations whose objects are gone, so the map does not grow without end.
     func registeredKeysByEntity() -> [String: [Int64]] {
         var result: [String: [Int64]] = [:]
