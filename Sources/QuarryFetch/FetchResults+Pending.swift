@@ -58,23 +58,15 @@ extension FetchResults {
         return result
     }
 
-    /// The SQL order, in memory: SQLite's comparison (NULL first when ascending), folded
-    /// text for caseInsensitive and localized, then the key (unsaved objects last).
+    /// The SQL order, in memory; unsaved objects, which have no key yet, come last.
     private func precedes(_ a: (ManagedObject, Int), _ b: (ManagedObject, Int)) -> Bool {
-        for descriptor in compiled.sort {
-            let x = value(descriptor, a.0), y = value(descriptor, b.0)
-            let order: Int
-            switch (x.isNull, y.isNull) {
-            case (true, true): order = 0
-            case (true, false): order = -1
-            case (false, true): order = 1
-            default: order = SQLiteOrdering.compare(x, y) ?? 0
-            }
-            if order != 0 { return descriptor.ascending ? order < 0 : order > 0 }
-        }
-        let ascending = compiled.sort.last?.ascending ?? true
+        let order = MemoryOrder(sort: compiled.sort)
+        let x = compiled.sort.map { order.sortValue(value($0, a.0), $0) }
+        let y = compiled.sort.map { order.sortValue(value($0, b.0), $0) }
+        let byValues = order.compare(x, y)
+        if byValues != 0 { return byValues < 0 }
         switch (a.0.primaryKey, b.0.primaryKey) {
-        case let (x?, y?): return ascending ? x < y : x > y
+        case let (p?, q?): return order.precedes(x, p, y, q)
         case (_?, nil): return true
         case (nil, _?): return false
         default: return a.1 < b.1
@@ -88,9 +80,6 @@ extension FetchResults {
             current = current.flatMap { try? context.relatedObject(name, of: $0) }
         }
         guard let target = current, let last = components.last, let value = try? target.value(forKey: last) else { return .null }
-        if descriptor.comparison != .binary, case .text(let s) = value {
-            return .text(PredicateFunctions.fold(s, descriptor.comparison == .localized ? [.caseInsensitive, .diacriticInsensitive] : [.caseInsensitive]))
-        }
         return value
     }
 

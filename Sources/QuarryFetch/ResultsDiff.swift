@@ -4,9 +4,11 @@ import QuarryStore
 /// order (flat results are one section whose id is nil).
 public struct ResultsSnapshot: Equatable {
     public var sections: [Section]
+    public init(sections: [Section]) { self.sections = sections }
     public struct Section: Equatable {
         public var id: Value
         public var keys: [Int64]
+        public init(id: Value, keys: [Int64]) { self.id = id; self.keys = keys }
     }
 }
 
@@ -31,6 +33,9 @@ public struct ResultsChange {
     public var isEmpty: Bool {
         deleted.isEmpty && inserted.isEmpty && moved.isEmpty && updated.isEmpty && deletedSections.isEmpty && insertedSections.isEmpty
     }
+
+    /// No change.
+    public init() {}
 
     /// `changed`: keys of rows whose values changed; they are reported as updated when
     /// they stay in place (moved rows carry their keys anyway).

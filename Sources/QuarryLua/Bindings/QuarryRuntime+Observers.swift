@@ -49,7 +49,7 @@ final class BindingHandle {
 /// Observer state kept per runtime.
 final class ObserverRegistry {
     var observers: [ObserverHandle] = []
-    var snapshots: [ObjectIdentifier: ResultsSnapshot] = [:]
+    var trackers: [ObjectIdentifier: ResultsTracker] = [:]
     /// Events waiting to be delivered; a callback that saves adds to the end, never
     /// runs reentrantly.
     var queue: [() -> Void] = []
@@ -107,7 +107,7 @@ extension QuarryRuntime {
         release(observer.callback)
         if case .results(let handle) = observer.target,
            !registry.observers.contains(where: { if case .results(let h) = $0.target { return h === handle } else { return false } }) {
-            registry.snapshots[ObjectIdentifier(handle)] = nil
+            registry.trackers[ObjectIdentifier(handle)] = nil
         }
     }
 
@@ -151,9 +151,6 @@ extension QuarryRuntime {
     /// After a save: each observer hears at most one event, queued in registration order.
     private func changed(_ changes: ChangeSet) {
         let registry = observerRegistry
-        var changedKeys: [String: Set<Int64>] = [:]
-        for entry in changes.updated { if let key = entry.object.primaryKey { changedKeys[entry.object.entity.name, default: []].insert(key) } }
-        for (entity, keys) in changes.batchUpdated { changedKeys[entity, default: []].formUnion(keys) }
         var known: [Int64: ManagedObject] = [:]
         for object in changes.inserted + changes.deleted + changes.updated.map(\.object) {
             if let key = object.primaryKey { known[key] = object }
@@ -163,9 +160,7 @@ extension QuarryRuntime {
             switch observer.target {
             case .results(let handle):
                 let id = ObjectIdentifier(handle)
-                if diffed[id] == nil {
-                    diffed[id] = refreshSnapshot(handle, changed: changedKeys[handle.results.entity.name] ?? [])
-                }
+                if diffed[id] == nil { diffed[id] = try? registry.trackers[id]?.apply(changes) }
                 guard let change = diffed[id], !change.isEmpty else { continue }
                 enqueue { [unowned self] in self.invoke(observer) { self.pushEvent(change, handle, known) } }
             case .object(let object, let keys):
@@ -214,15 +209,6 @@ extension QuarryRuntime {
                 continue
             }
         }
-    }
-
-    /// Re-reads the observed results and returns what changed since the last snapshot.
-    func refreshSnapshot(_ handle: ResultsHandle, changed: Set<Int64>) -> ResultsChange? {
-        let registry = observerRegistry
-        let id = ObjectIdentifier(handle)
-        guard let old = registry.snapshots[id], let new = try? handle.results.snapshot() else { return nil }
-        registry.snapshots[id] = new
-        return ResultsChange(from: old, to: new, changed: changed)
     }
 
     /// Pushes the event table for a change of results.
@@ -320,10 +306,9 @@ extension QuarryRuntime {
             guard call.type(last) == LUA_TFUNCTION else { throw call.typeError(last, expected: "function") }
             let callback = self.reference(last)
             if let results = swiftObject(call.state, 1, kind: .results, as: ResultsHandle.self) {
-                let snapshot: ResultsSnapshot
-                do { snapshot = try results.results.snapshot() } catch { self.release(callback); throw luaError(error) }
-                if self.observerRegistry.snapshots[ObjectIdentifier(results)] == nil {
-                    self.observerRegistry.snapshots[ObjectIdentifier(results)] = snapshot
+                if self.observerRegistry.trackers[ObjectIdentifier(results)] == nil {
+                    do { self.observerRegistry.trackers[ObjectIdentifier(results)] = try ResultsTracker(results.results) }
+                    catch { self.release(callback); throw luaError(error) }
                 }
                 observer = ObserverHandle(target: .results(results), callback: callback, runtime: self)
             } else if let object = swiftObject(call.state, 1, kind: .object, as: ManagedObject.self) {
@@ -397,7 +382,7 @@ extension QuarryRuntime {
     /// After `r.predicate = ...` and friends: observers of `r` hear the difference.
     func resultsReconfigured(_ handle: ResultsHandle) {
         let registry = observerRegistry
-        guard registry.snapshots[ObjectIdentifier(handle)] != nil, let change = refreshSnapshot(handle, changed: []), !change.isEmpty else { return }
+        guard let tracker = registry.trackers[ObjectIdentifier(handle)], let change = try? tracker.reload(), !change.isEmpty else { return }
         for observer in registry.observers where !observer.cancelled {
             guard case .results(let h) = observer.target, h === handle else { continue }
             enqueue { [unowned self] in self.invoke(observer) { self.pushEvent(change, handle, [:]) } }

@@ -308,8 +308,13 @@ private struct Binder {
         case .success(let v): return v
         case .failure:
             let shown: String
-            if case .text(let s) = value { shown = "string \"\(s)\"" } else { shown = "\(value.kindName) \(value.displayString)" }
-            throw PredicateError("'\(attribute.name)' is \(attribute.type.rawValue) and cannot be compared with \(shown)", column: expression.column)
+            var why = ""
+            if case .text(let s) = value {
+                shown = "string \"\(s)\""
+                // A string attribute holds no NUL byte (SQLite's text API would cut it there): say so.
+                if attribute.type == .string, s.utf8.contains(0) { why = " (a string attribute holds no NUL bytes)" }
+            } else { shown = "\(value.kindName) \(value.displayString)" }
+            throw PredicateError("'\(attribute.name)' is \(attribute.type.rawValue) and cannot be compared with \(shown)\(why)", column: expression.column)
         }
     }
 }
@@ -317,4 +322,28 @@ private struct Binder {
 extension EntityDescription {
     /// The key column as an attribute, so `owner == nil` reads the related row's key.
     var keyAttribute: AttributeDescription { AttributeDescription(name: primaryKey, type: .int64, isOptional: true) }
+}
+
+extension BoundPredicate {
+    /// True when the predicate reads only the entity's own columns: no key path through a
+    /// relationship, no collection or subquery. Its answer for an object then changes only
+    /// when that object changes.
+    public var readsOnlyOwnAttributes: Bool {
+        func own(_ node: Node) -> Bool {
+            switch node {
+            case .constant: return true
+            case .not(let inner): return own(inner)
+            case .and(let nodes), .or(let nodes): return nodes.allSatisfy(own)
+            case .quantified: return false
+            case .comparison(let lhs, _, let rhs, _): return own(lhs) && own(rhs)
+            }
+        }
+        func own(_ operand: Operand) -> Bool {
+            switch operand {
+            case .attribute, .value, .list: return true
+            case .path, .collection: return false
+            }
+        }
+        return own(root)
+    }
 }

@@ -1,0 +1,44 @@
+import QuarryPredicates
+import QuarryStore
+
+/// A request's ORDER BY done in memory, for results with unsaved changes and for observed
+/// results updated without a query. It must order rows exactly as the SQL does: text
+/// folded as the SQL folds it, values compared as SQLite compares them, NULL first when
+/// ascending, and the primary key last, in the direction of the last sort key.
+struct MemoryOrder {
+    let sort: [SortDescriptor]
+
+    /// What the sort compares for `raw`, a value of `descriptor`'s key.
+    func sortValue(_ raw: Value, _ descriptor: SortDescriptor) -> Value {
+        if descriptor.comparison != .binary, case .text(let s) = raw {
+            return .text(PredicateFunctions.fold(s, descriptor.comparison == .localized ? [.caseInsensitive, .diacriticInsensitive] : [.caseInsensitive]))
+        }
+        return raw
+    }
+
+    /// Negative, zero or positive, by the sort values alone.
+    func compare(_ a: [Value], _ b: [Value]) -> Int {
+        for (i, descriptor) in sort.enumerated() {
+            let x = a[i], y = b[i]
+            let order: Int
+            switch (x.isNull, y.isNull) {
+            case (true, true): order = 0
+            case (true, false): order = -1
+            case (false, true): order = 1
+            default: order = SQLiteOrdering.compare(x, y) ?? 0
+            }
+            if order != 0 { return descriptor.ascending ? order : -order }
+        }
+        return 0
+    }
+
+    /// The tie-break: keys ascend unless the last sort key descends.
+    var keysAscending: Bool { sort.last?.ascending ?? true }
+
+    /// True when the row with values `a` and key `aKey` comes before the other.
+    func precedes(_ a: [Value], _ aKey: Int64, _ b: [Value], _ bKey: Int64) -> Bool {
+        let order = compare(a, b)
+        if order != 0 { return order < 0 }
+        return keysAscending ? aKey < bKey : aKey > bKey
+    }
+}
