@@ -17,6 +17,9 @@ public struct FetchRequest {
     /// Unsaved inserts, changes and deletes of the context show in the results, placed
     /// where the sort puts them (Core Data's default).
     public var includesPendingChanges = true
+    /// Relationships loaded for each batch of objects with one query each, as
+    /// `relationshipKeyPathsForPrefetching`.
+    public var prefetch: [String] = []
 
     public init(entityName: String, predicate: Predicate? = nil, sortDescriptors: [SortDescriptor] = [],
                 limit: Int? = nil, offset: Int = 0, batchSize: Int = 200) {
@@ -82,6 +85,10 @@ struct CompiledRequest {
         orderBy = terms.joined(separator: ", ")
         limit = (request.limit ?? 0) > 0 ? request.limit : nil
         offset = request.offset
+        for name in request.prefetch where entity.relationship(named: name) == nil {
+            throw FetchError.invalid("prefetch: '\(name)' is not a relationship of entity \(entity.name)"
+                + (closestMatch(to: name, in: entity.relationships.map(\.name)).map { " (did you mean '\($0)'?)" } ?? ""))
+        }
     }
 
     /// `SELECT <columns> FROM t [WHERE ...] ORDER BY ...` for rows `start..<start+count`

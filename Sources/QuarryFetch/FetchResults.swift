@@ -131,6 +131,9 @@ public final class FetchResults {
         // A row deleted by another connection since the keys were read is left out.
         let batch = slice.compactMap { found[$0] }
         batches[number] = batch
+        // Reading a relationship of one object of the batch loads it for the whole batch.
+        LoadGroup.adopt(batch)
+        for name in request.prefetch { try context.prefetch(name, for: batch) }
         batchOrder.append(number)
         if batchOrder.count > Self.batchesKept { batches[batchOrder.removeFirst()] = nil }
         return batch

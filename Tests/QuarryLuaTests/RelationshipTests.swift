@@ -61,6 +61,24 @@ import Testing
         """#)
     }
 
+    @Test func prefetchReadsRelationshipsAhead() throws {
+        let h = try model()
+        h.run(#"""
+        local ann, bob = Person:new{ name = "Ann" }, Person:new{ name = "Bob" }
+        local red = Tag:new{ name = "red" }
+        for i = 1, 30 do Item:new{ title = string.format("i%02d", i), owner = i % 2 == 0 and ann or bob, tags = { red } } end
+        save()
+        collectgarbage(); collectgarbage()
+        local names = {}
+        for _, o in ipairs(fetch{ "Item", sort = "title", prefetch = { "owner", "tags" }, batch = 8 }) do
+          names[#names + 1] = o.owner.name .. #o.tags
+        end
+        assert(#names == 30 and names[1] == "Bob1" and names[2] == "Ann1", table.concat(names, ","))
+        local ok, message = pcall(fetch, { "Item", prefetch = { "ownr" } })
+        assert(not ok and message:find("prefetch: 'ownr' is not a relationship of entity Item %(did you mean 'owner'%?%)"), message)
+        """#)
+    }
+
     @Test func deleteRules() throws {
         let h = try Harness()
         h.run(#"""

@@ -162,12 +162,9 @@ extension QuarryRuntime {
     private func tableRequest(_ call: LuaCall, at index: Int32, entity: String?) throws -> LuaRequest {
         let s = call.state
         let allowed: Set<String> = ["entity", "predicate", "args", "vars", "sort", "limit", "offset", "batch", "section",
-                                    "result", "properties", "group", "having", "distinct", "includesPending"]
+                                    "result", "properties", "group", "having", "distinct", "includesPending", "prefetch"]
         let (keys, _) = LuaTable.stringKeys(s, index)
         for key in keys where !allowed.contains(key) {
-            if key == "prefetch" {
-                throw LuaError("fetch: '\(key)' is not supported yet")
-            }
             let hint = closestMatch(to: key, in: Array(allowed)).map { " (did you mean '\($0)'?)" } ?? ""
             throw LuaError("fetch: unknown option '\(key)'\(hint)")
         }
@@ -212,6 +209,7 @@ extension QuarryRuntime {
         request.request.offset = try optionalCount(s, index, "offset") ?? 0
         if let batch = try optionalCount(s, index, "batch"), batch > 0 { request.request.batchSize = batch }
         try readResultShape(s, index, into: &request)
+        request.request.prefetch = try stringList(s, index, "prefetch")
         if LuaTable.field(s, index, "includesPending") != LUA_TNIL { request.request.includesPendingChanges = lua_toboolean(s, -1) != 0 }
         quarry_pop(s, 1)
         switch LuaTable.field(s, index, "section") {

@@ -63,7 +63,7 @@ extension ObjectContext {
             return target.isDeleted ? nil : target
         }
         guard case .integer(let key)? = object.committedValue(name) else { return nil }
-        guard let target = try self.object(entityName: destination, primaryKey: key) else { return nil }
+        guard let target = try toOneTarget(name, key: key, of: object, destination) else { return nil }
         return target.isDeleted ? nil : target
     }
 
@@ -123,7 +123,12 @@ extension ObjectContext {
         switch storage {
         case .inverseForeignKey(_, let column, let ownerKey, let inverse):
             let ownValue: Value? = ownerKey.map { object.currentValue($0) } ?? object.primaryKey.map(Value.integer)
-            if let ownValue, !ownValue.isNull {
+            if ownerKey == nil {
+                result = try savedMembers(name, of: object, destination).filter { target in
+                    if let pending = target.pendingToOne[inverse] { return pending === object }
+                    return true
+                }
+            } else if let ownValue, !ownValue.isNull {
                 let sql = "SELECT \(destination.selectionSQL()) FROM \(quoteIdentifier(destination.name)) WHERE \(quoteIdentifier(column)) = ? ORDER BY \(quoteIdentifier(destination.primaryKey))"
                 let rows = try read { db in try Row.fetchAll(db, sql: sql, arguments: [ownValue.databaseValue]) }
                 result = rows.map { self.object(for: destination, row: $0) }.filter { target in
@@ -136,11 +141,7 @@ extension ObjectContext {
             }
             for member in pendingMembers.sorted(by: order) where !result.contains(where: { $0 === member }) { result.append(member) }
         case .linkTable(let table, let sourceColumn, let targetColumn):
-            if let key = object.primaryKey {
-                let sql = "SELECT \(destination.selectionSQL(qualifier: "d")) FROM \(quoteIdentifier(destination.name)) AS \"d\" JOIN \(quoteIdentifier(table)) AS \"l\" ON \"l\".\(targetColumn) = \"d\".\(quoteIdentifier(destination.primaryKey)) WHERE \"l\".\(sourceColumn) = ? ORDER BY \"d\".\(quoteIdentifier(destination.primaryKey))"
-                let rows = try read { db in try Row.fetchAll(db, sql: sql, arguments: [key]) }
-                result = rows.map { self.object(for: destination, row: $0) }
-            }
+            result = try savedMembers(name, of: object, destination)
             let mineIsSource = sourceColumn == "source"
             for link in pendingLinks where link.table == table {
                 let (me, other) = mineIsSource ? (link.source, link.target) : (link.target, link.source)

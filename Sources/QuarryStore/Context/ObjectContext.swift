@@ -49,6 +49,8 @@ public final class ObjectContext {
 
     /// Link-table changes not yet saved, in the order made.
     var pendingLinks: [PendingLink] = []
+    /// Related rows read ahead by prefetching and batch loading.
+    var relatedRows = RelatedRows()
 
     /// Opens (or creates) the store at `path`; nil or ":memory:" is an in-memory store.
     /// `functions` are SQL functions installed on the connection (the predicate layer's).
@@ -74,7 +76,8 @@ public final class ObjectContext {
             // Reading the schema proves the file is a database before anything else is done.
             try database.read { db in _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") }
         } catch let error as DatabaseError {
-            throw StoreError.database(message: "cannot open \(path ?? ":memory:"): \(error.message ?? "\(error)")")
+            let reason = StoreError(error).description
+            throw StoreError.database(message: "cannot open \(path ?? ":memory:"): \(reason)" + (path.map { Self.openingHint($0, error) } ?? ""))
         }
         isReadOnly = readOnly
         try loadModel()
@@ -99,6 +102,19 @@ public final class ObjectContext {
         } catch let error as DatabaseError {
             throw StoreError.database(message: "cannot open \(path): \(error.message ?? "\(error)")")
         }
+    }
+
+    /// Why SQLite could not open `path`, when the file system says more than SQLite does.
+    static func openingHint(_ path: String, _ error: DatabaseError) -> String {
+        let files = FileManager.default
+        var isDirectory: ObjCBool = false
+        if files.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue { return " (it is a directory)" }
+        let folder = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
+        if !files.fileExists(atPath: folder) { return " (the folder \(folder) does not exist)" }
+        if error.resultCode == .SQLITE_READONLY || error.resultCode == .SQLITE_CANTOPEN, !files.isWritableFile(atPath: folder) {
+            return " (the folder \(folder) is not writable, and SQLite needs to make its -wal and -shm files there)"
+        }
+        return ""
     }
 
     // MARK: Entities
@@ -231,7 +247,16 @@ extension StoreError {
                 ? "timeout: the script ran past its time limit" : "interrupted!")
             return
         }
-        self = .database(message: error.message ?? "\(error)")
+        let message = error.message ?? "\(error)"
+        switch error.resultCode {
+        case .SQLITE_BUSY:
+            // The busy timeout (five seconds) ran out while another connection held the lock.
+            self = .database(message: message + " (another connection held it for more than 5 seconds)")
+        case .SQLITE_IOERR where [.SQLITE_IOERR_WRITE, .SQLITE_IOERR_FSYNC, .SQLITE_IOERR_TRUNCATE].contains(error.extendedResultCode):
+            self = .database(message: message + " while writing (is the disk full, or the file at its size limit?)")
+        default:
+            self = .database(message: message)
+        }
     }
 }
 

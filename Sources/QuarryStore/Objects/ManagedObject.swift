@@ -45,6 +45,8 @@ public final class ManagedObject {
     public internal(set) var isInserted = false
     public internal(set) var isDeleted = false
     weak var context: ObjectContext?
+    /// The objects loaded with this one, whose relationships load together.
+    var loadGroup: LoadGroup?
     /// The context the object lives in; nil once it is deleted and saved, or rolled back.
     public var managedObjectContext: ObjectContext? { context }
 

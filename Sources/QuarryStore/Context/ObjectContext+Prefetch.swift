@@ -1,0 +1,177 @@
+import GRDB
+
+/// Rows loaded together (one batch of fetched results, or the members of one
+/// relationship across such a batch): the first read of a relationship of one of them
+/// loads it for all of them in one query, as Core Data's batch faulting does, rather
+/// than one query per object. Each object holds its group; the group holds only keys.
+public final class LoadGroup {
+    let entity: String
+    let keys: [Int64]
+
+    init(entity: String, keys: [Int64]) { self.entity = entity; self.keys = keys }
+
+    /// Makes `objects` (all of one entity) one group.
+    @discardableResult
+    public static func adopt(_ objects: [ManagedObject]) -> LoadGroup? {
+        guard let first = objects.first else { return nil }
+        let group = LoadGroup(entity: first.entity.name, keys: objects.compactMap(\.primaryKey))
+        for object in objects { object.loadGroup = group }
+        return group
+    }
+}
+
+/// Related rows read ahead (prefetching, batch loading): each object's saved to-many
+/// members by key, and the rows themselves. Saves, rollbacks, batch and outside changes
+/// move the context's generation, which drops them; so does growing past `capacity`.
+struct RelatedRows {
+    struct MemberKey: Hashable { let entity: String; let primaryKey: Int64; let relationship: String }
+    struct RowKey: Hashable { let entity: String; let primaryKey: Int64 }
+    var generation = -1
+    var members: [MemberKey: [Int64]] = [:]
+    var rows: [RowKey: Row] = [:]
+    /// The group of each row read ahead: the members of one relationship across a group.
+    var groups: [RowKey: LoadGroup] = [:]
+    static let capacity = 200_000
+}
+
+extension ObjectContext {
+    private func currentRelatedRows() {
+        if relatedRows.generation != generation || relatedRows.rows.count > RelatedRows.capacity {
+            relatedRows = RelatedRows(generation: generation)
+        }
+    }
+
+    /// Loads relationship `name` of every object in `objects` (all of one entity) with one
+    /// query per 500 objects: to-one targets by key, to-many members with their rows.
+    public func prefetch(_ name: String, for objects: [ManagedObject]) throws {
+        guard let first = objects.first else { return }
+        try prefetch(name, of: first.entity.name, keys: objects.compactMap(\.primaryKey))
+    }
+
+    private func prefetch(_ name: String, of entityName: String, keys: [Int64]) throws {
+        currentRelatedRows()
+        let owner = try entity(named: entityName)
+        guard let relationship = owner.relationship(named: name), let storage = storage(of: relationship, in: entityName) else {
+            throw owner.unknownKey(name)
+        }
+        let destination = try entity(named: relationship.destination)
+        let table = quoteIdentifier(destination.name), key = quoteIdentifier(destination.primaryKey)
+        switch storage {
+        case .foreignKey(_, let targetKey):
+            guard targetKey == nil, let column = owner.rowIndex[name] else { return }   // matched by value: read one at a time
+            let targets = Set(keys.compactMap { ownerKey -> Int64? in
+                let value = registeredObject(entity: entityName, primaryKey: ownerKey)?.committedValue(name)
+                    ?? relatedRows.rows[.init(entity: entityName, primaryKey: ownerKey)].map { Value($0[column] as DatabaseValue) }
+                guard case .integer(let k)? = value else { return nil }
+                let known = registeredObject(entity: destination.name, primaryKey: k) != nil
+                    || relatedRows.rows[.init(entity: destination.name, primaryKey: k)] != nil
+                return known ? nil : k
+            }).sorted()
+            let group = LoadGroup(entity: destination.name, keys: targets)
+            try readInChunks(targets, "SELECT \(destination.selectionSQL()) FROM \(table) WHERE \(key) IN") { row, _ in
+                let rowKey = RelatedRows.RowKey(entity: destination.name, primaryKey: row[0])
+                relatedRows.rows[rowKey] = row
+                relatedRows.groups[rowKey] = group
+            }
+        case .inverseForeignKey(_, let column, let ownerKey, _):
+            // Keyed by the owner's primary key only; links through another column are read
+            // one object at a time.
+            guard ownerKey == nil else { return }
+            try loadMembers(keys, of: entityName, name, destination,
+                            "SELECT \(destination.selectionSQL()), \(quoteIdentifier(column)) FROM \(table) WHERE \(quoteIdentifier(column)) IN",
+                            order: " ORDER BY \(key)")
+        case .linkTable(let link, let sourceColumn, let targetColumn):
+            try loadMembers(keys, of: entityName, name, destination,
+                            "SELECT \(destination.selectionSQL(qualifier: "d")), \"l\".\(sourceColumn) FROM \(table) AS \"d\" JOIN \(quoteIdentifier(link)) AS \"l\" ON \"l\".\(targetColumn) = \"d\".\(key) WHERE \"l\".\(sourceColumn) IN",
+                            order: " ORDER BY \"d\".\(key)")
+        }
+    }
+
+    /// Runs `select (?, ?, ...)` for the owners 500 at a time; the last column of each row
+    /// names its owner.
+    private func loadMembers(_ owners: [Int64], of entityName: String, _ name: String, _ destination: EntityDescription,
+                             _ select: String, order: String) throws {
+        let owners = owners.filter { relatedRows.members[.init(entity: entityName, primaryKey: $0, relationship: name)] == nil }
+        guard !owners.isEmpty else { return }
+        var members: [Int64: [Int64]] = [:]
+        var loaded: [RelatedRows.RowKey] = []
+        try readInChunks(owners, select, order: order) { row, width in
+            let memberKey: Int64 = row[0]
+            guard let owner = row[width - 1] as Int64? else { return }
+            members[owner, default: []].append(memberKey)
+            let rowKey = RelatedRows.RowKey(entity: destination.name, primaryKey: memberKey)
+            relatedRows.rows[rowKey] = row
+            loaded.append(rowKey)
+        }
+        let group = LoadGroup(entity: destination.name, keys: loaded.map(\.primaryKey))
+        for rowKey in loaded { relatedRows.groups[rowKey] = group }
+        for owner in owners {
+            relatedRows.members[.init(entity: entityName, primaryKey: owner, relationship: name)] = members[owner] ?? []
+        }
+    }
+
+    private func readInChunks(_ keys: [Int64], _ select: String, order: String = "", _ body: (Row, Int) -> Void) throws {
+        var start = 0
+        while start < keys.count {
+            let chunk = Array(keys[start..<min(keys.count, start + 500)])
+            start += chunk.count
+            let sql = select + " (" + Array(repeating: "?", count: chunk.count).joined(separator: ",") + ")" + order
+            try read { db in
+                let rows = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(chunk))
+                while let row = try rows.next() { body(row.copy(), row.count) }
+            }
+        }
+    }
+
+    /// The saved members of a to-many relationship kept by the destination's key column
+    /// or a link table: from rows read ahead, loading them for the object's whole load
+    /// group on first use.
+    func savedMembers(_ name: String, of object: ManagedObject, _ destination: EntityDescription) throws -> [ManagedObject] {
+        guard let key = object.primaryKey else { return [] }
+        currentRelatedRows()
+        let memberKey = RelatedRows.MemberKey(entity: object.entity.name, primaryKey: key, relationship: name)
+        if relatedRows.members[memberKey] == nil { try prefetch(name, of: object.entity.name, keys: peers(of: object, key)) }
+        return try objects(of: destination, keys: relatedRows.members[memberKey] ?? [])
+    }
+
+    /// The to-one target with this key: registered, read ahead, or read now (for the
+    /// object's whole load group).
+    func toOneTarget(_ name: String, key: Int64, of object: ManagedObject, _ destination: String) throws -> ManagedObject? {
+        if let registered = registeredObject(entity: destination, primaryKey: key) { return registered }
+        currentRelatedRows()
+        if relatedRows.rows[.init(entity: destination, primaryKey: key)] == nil, let ownKey = object.primaryKey, object.loadGroup != nil {
+            try prefetch(name, of: object.entity.name, keys: peers(of: object, ownKey))
+        }
+        if relatedRows.rows[.init(entity: destination, primaryKey: key)] != nil {
+            return try objects(of: try entity(named: destination), keys: [key]).first
+        }
+        return try self.object(entityName: destination, primaryKey: key)
+    }
+
+    /// The keys loaded with `object`'s: its load group, or itself alone.
+    private func peers(of object: ManagedObject, _ key: Int64) -> [Int64] {
+        guard let group = object.loadGroup, group.entity == object.entity.name, group.keys.contains(key) else { return [key] }
+        return group.keys
+    }
+
+    /// Objects by key, in the order given: registered ones, then rows read ahead, then
+    /// one query for the rest.
+    private func objects(of entity: EntityDescription, keys: [Int64]) throws -> [ManagedObject] {
+        var found: [Int64: ManagedObject] = [:]
+        var missing: [Int64] = []
+        for key in keys {
+            if let object = registeredObject(entity: entity.name, primaryKey: key) { found[key] = object }
+            else if let row = relatedRows.rows[.init(entity: entity.name, primaryKey: key)] {
+                let object = self.object(for: entity, row: row)
+                if object.loadGroup == nil { object.loadGroup = relatedRows.groups[.init(entity: entity.name, primaryKey: key)] }
+                found[key] = object
+            }
+            else { missing.append(key) }
+        }
+        try readInChunks(missing, "SELECT \(entity.selectionSQL()) FROM \(quoteIdentifier(entity.name)) WHERE \(quoteIdentifier(entity.primaryKey)) IN") { row, _ in
+            let object = self.object(for: entity, row: row)
+            if let key = object.primaryKey { found[key] = object }
+        }
+        return keys.compactMap { found[$0] }
+    }
+}
