@@ -22,6 +22,15 @@ public final class QuarryRuntime {
     /// "Entity.key" for each section key whose sort Quarry had to complete (said once).
     var sectionNotices: Set<String> = []
     var observerRegistryStorage: ObserverRegistry?
+    /// The last predicate that failed to parse, so the REPL can point at the column.
+    public var lastPredicateSyntaxError: (format: String, error: PredicateError)?
+
+    /// For an error message about the predicate that failed to parse last: that
+    /// predicate with a caret under the column the error names.
+    public func predicatePointer(for message: String) -> String? {
+        guard let (format, error) = lastPredicateSyntaxError, let column = error.column, message.hasSuffix(error.description) else { return nil }
+        return PredicateError.pointer(to: column, in: format)
+    }
     /// How results print (`.mode`, `.headers`, colour, terminal width).
     public var tableFormat = TableFormat()
     public var outputMode: OutputMode {

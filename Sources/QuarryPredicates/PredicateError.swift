@@ -13,3 +13,19 @@ public struct PredicateError: Error, CustomStringConvertible, Equatable {
         "predicate: \(message)" + (column.map { " at column \($0)" } ?? "")
     }
 }
+
+extension PredicateError {
+    /// The format string with a caret under `column`, for a person at a terminal (the
+    /// error itself stays one line): two lines, a long string cut to the part around
+    /// the column.
+    public static func pointer(to column: Int, in format: String) -> String? {
+        let characters = Array(format.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\t", with: " "))
+        guard column >= 1, column <= characters.count + 1 else { return nil }
+        let width = 70
+        let start = max(0, min(column - 1 - width / 2, characters.count - width))
+        let end = min(characters.count, start + width)
+        let shown = (start > 0 ? "…" : "") + String(characters[start..<end]) + (end < characters.count ? "…" : "")
+        let offset = column - 1 - start + (start > 0 ? 1 : 0)
+        return "  " + shown + "\n  " + String(repeating: " ", count: offset) + "^"
+    }
+}

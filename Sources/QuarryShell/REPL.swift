@@ -136,12 +136,14 @@ final class REPL {
             reportError(message)
             return
         }
+        runtime.lastPredicateSyntaxError = nil
         quarry_set_running(1)
         let failure = runtime.call()
         quarry_set_running(0)
         if quarry_take_sigint() != 0 { quarry_clear_hooks(runtime.state) }
         if let failure {
             reportError(failure.message)
+            pointAtPredicateColumn(failure.message)
             return
         }
         if let failure = runtime.showValues(from: top + 1) { reportError(failure.message) }
@@ -150,6 +152,14 @@ final class REPL {
 }
 
 extension REPL {
+    /// Under a predicate error, the predicate with a caret at the column it names (dim,
+    /// on the terminal only: the error line itself is what scripts and logs see).
+    private func pointAtPredicateColumn(_ message: String) {
+        guard let pointer = runtime.predicatePointer(for: message) else { return }
+        let dim = useColor(STDERR_FILENO)
+        FileHandle.standardError.write(Data(((dim ? "\u{1B}[2m" : "") + pointer + (dim ? "\u{1B}[0m" : "") + "\n").utf8))
+    }
+
     /// Candidates found by the runtime, handed to readline one by one.
     fileprivate static var candidates: [String] = []
 

@@ -101,6 +101,10 @@ import Testing
         #expect(try await repl.enter(#"error("boom")"#) == ["stdin:1: boom"])
         #expect(try await repl.enter(#"fetch("Item", "titel == 'a'")"#)
             == ["stdin:1: predicate: unknown key path 'titel' on entity Item (did you mean 'title'?) at column 1"])
+        // A syntax error in a predicate: the one-line error, then the predicate with a caret.
+        #expect(try await repl.enter(#"fetch("Item", "title == 'a' AND (n >")"#)
+            == ["stdin:1: predicate: expected a key path or a value, found the end of the predicate at column 22",
+                "  title == 'a' AND (n >", "                       ^"])
         #expect(try await repl.enter("if true then", then: ">>") == [])
         #expect(try await repl.enter(#"error("second line")"#, then: ">>") == [])
         #expect(try await repl.enter("end") == ["stdin:2: second line"])

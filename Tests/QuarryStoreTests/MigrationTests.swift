@@ -29,6 +29,27 @@ import Testing
         return EntityDescription(name: base.name, attributes: attributes)
     }
 
+    @Test func renamedFromRenamesTheColumnAndKeepsValuesAndIndex() throws {
+        let context = try populated()
+        let before = try stored(context, "n")
+        let v2 = with(v1) { $0[1] = AttributeDescription(name: "count", type: .int64, isOptional: true, isIndexed: true); $0[1].renamedFrom = "n" }
+        try context.define(v2)
+        #expect(Set(try columnNames(context)) == ["_pk", "title", "count"])
+        #expect(try stored(context, "count") == before)
+        let indexes = try context.read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'Item'") }
+        #expect(indexes.contains("quarry_idx_Item_count") && !indexes.contains("quarry_idx_Item_n"), "\(indexes)")
+        // Running the same definition again changes nothing.
+        try context.define(v2)
+        #expect(try stored(context, "count") == before)
+        // A rename that would also change the type, or keep the old name, is refused whole.
+        var v3 = with(v2) { $0[0] = AttributeDescription(name: "name", type: .int64); $0[0].renamedFrom = "title" }
+        #expect(throws: StoreError.self) { try context.define(v3) }
+        v3 = with(v2) { $0.append(AttributeDescription(name: "heading", type: .string)); $0[2].renamedFrom = "title" }
+        #expect(throws: StoreError.self) { try context.define(v3) }
+        #expect(Set(try columnNames(context)) == ["_pk", "title", "count"])
+        #expect(try context.entity(named: "Item") == v2)
+    }
+
     @Test func addingAnOptionalAttributeKeepsRows() throws {
         let context = try populated()
         let v2 = with(v1) { $0.append(AttributeDescription(name: "note", type: .string, isOptional: true)) }

@@ -156,7 +156,10 @@ extension QuarryRuntime {
         guard let format else { return nil }
         do {
             return try PredicateParser.parse(format, arguments: PredicateArguments(arguments: arguments, variables: variables))
-        } catch { throw luaError(error) }
+        } catch {
+            if let error = error as? PredicateError { lastPredicateSyntaxError = (format, error) }
+            throw luaError(error)
+        }
     }
 
     private func tableRequest(_ call: LuaCall, at index: Int32, entity: String?) throws -> LuaRequest {

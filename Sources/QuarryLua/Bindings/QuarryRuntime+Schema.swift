@@ -188,6 +188,9 @@ extension QuarryRuntime {
         let description = try EntityDefinitionReader(state: call.state, entity: name).read(table: index)
         do {
             try context.define(description)
+        } catch StoreError.database(let message) {
+            // SQLite's own words ("attempt to write a readonly database") name no entity.
+            throw LuaError("entity \(name): " + message)
         } catch { throw luaError(error) }
         bindGlobalIfFree(name)
         return pushEntity(name)
@@ -302,6 +305,14 @@ struct EntityDefinitionReader {
         if LuaTable.field(state, options, "indexed") != LUA_TNIL { attribute.isIndexed = lua_toboolean(state, -1) != 0 }
         quarry_pop(state, 1)
         if LuaTable.field(state, options, "unique") != LUA_TNIL { attribute.isUnique = lua_toboolean(state, -1) != 0 }
+        quarry_pop(state, 1)
+        switch LuaTable.field(state, options, "renamedFrom") {
+        case LUA_TNIL: break
+        case LUA_TSTRING: attribute.renamedFrom = luaString(state, -1)
+        default:
+            quarry_pop(state, 1)
+            throw LuaError("entity \(entity): '\(name)': renamedFrom must be the attribute's old name")
+        }
         quarry_pop(state, 1)
         if LuaTable.field(state, options, "default") != LUA_TNIL {
             guard let value = luaValue(state, -1) else {

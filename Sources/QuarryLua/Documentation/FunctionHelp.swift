@@ -10,11 +10,11 @@ public struct FunctionHelp {
 
     public static let all: [FunctionHelp] = [
         FunctionHelp(name: "entity", usage: #"entity "Name" { key = "type", ... }"#,
-                     summary: "Creates the entity or migrates it in place; binds a global handle of the same name.",
+                     summary: "Creates the entity or migrates it in place, keeping every row; binds a global handle of the same name. Attribute options: default, indexed, unique, optional, renamedFrom (the old name: the column is renamed, values kept).",
                      example: #"entity "Note" { text = "string", stars = { "int16", default = 0 } }"#),
         FunctionHelp(name: "entities", usage: "entities()", summary: "The entity handles, in the order they were defined.",
                      example: "assert(#entities() >= 1)"),
-        FunctionHelp(name: "fetch", usage: #"fetch("Entity", "predicate", args...) | fetch{ "Entity", predicate =, args =, sort =, limit =, offset =, section =, result = }"#,
+        FunctionHelp(name: "fetch", usage: #"fetch("Entity", "predicate", args...) | fetch{ "Entity", predicate =, args =, sort =, limit =, offset =, batch =, section =, result =, prefetch = }"#,
                      summary: "Runs a fetch request in SQLite and returns live results (or ids, a count, dictionaries).",
                      example: #"local r = fetch{ "Item", predicate = "n > %@", args = { 1 }, sort = { "-n" } }; assert(#r == 2)"#),
         FunctionHelp(name: "count", usage: #"count("Entity", "predicate", args...)"#, summary: "How many objects match, counted by SQLite.",

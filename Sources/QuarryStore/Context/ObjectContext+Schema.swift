@@ -215,8 +215,28 @@ extension ObjectContext {
     private func migrate(_ old: EntityDescription, to new: EntityDescription, in db: Database) throws {
         let table = quoteIdentifier(new.name)
         let rowCount = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? 0
+        // Renames first, so the checks below see each column under its new name.
+        var renamed: Set<String> = []
         for attribute in new.attributes {
-            guard let previous = old.attribute(named: attribute.name) else {
+            guard let from = attribute.renamedFrom, from != attribute.name, old.attribute(named: attribute.name) == nil,
+                  old.attribute(named: from) != nil else { continue }
+            if new.attribute(named: from) != nil || new.relationship(named: from) != nil {
+                throw StoreError.migrationRefused(entity: new.name,
+                    reason: "'\(attribute.name)' is renamed from '\(from)', but '\(from)' is still defined; remove it or drop renamedFrom")
+            }
+            try db.execute(sql: "DROP INDEX IF EXISTS \(indexName(new.name, from))")
+            try db.execute(sql: "ALTER TABLE \(table) RENAME COLUMN \(quoteIdentifier(from)) TO \(quoteIdentifier(attribute.name))")
+            renamed.insert(from)
+        }
+        func previous(_ attribute: AttributeDescription) -> AttributeDescription? {
+            if let same = old.attribute(named: attribute.name) { return same }
+            guard let from = attribute.renamedFrom, renamed.contains(from), var moved = old.attribute(named: from) else { return nil }
+            // Its index went with the old name; the checks below make it again.
+            moved.isIndexed = false; moved.isUnique = false
+            return moved
+        }
+        for attribute in new.attributes {
+            guard let previous = previous(attribute) else {
                 if !attribute.isOptional, attribute.defaultValue == nil, rowCount > 0 {
                     throw StoreError.migrationRefused(entity: new.name,
                         reason: "new attribute '\(attribute.name)' is required, so the \(rowCount) existing rows need a default")
@@ -261,7 +281,7 @@ extension ObjectContext {
             try db.execute(sql: "DROP INDEX IF EXISTS \(quoteIdentifier("quarry_fk_\(new.name)_\(r.name)"))")
             try db.execute(sql: "ALTER TABLE \(table) DROP COLUMN \(quoteIdentifier(r.name))")
         }
-        for attribute in old.attributes where new.attribute(named: attribute.name) == nil {
+        for attribute in old.attributes where new.attribute(named: attribute.name) == nil && !renamed.contains(attribute.name) {
             try db.execute(sql: "DROP INDEX IF EXISTS \(indexName(new.name, attribute.name))")
             try db.execute(sql: "ALTER TABLE \(table) DROP COLUMN \(quoteIdentifier(attribute.name))")
         }

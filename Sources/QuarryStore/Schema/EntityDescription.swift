@@ -6,6 +6,9 @@ public struct AttributeDescription: Codable, Equatable, Sendable {
     public var defaultValue: Value?
     public var isIndexed: Bool
     public var isUnique: Bool
+    /// The attribute's name in the stored model before this definition (Core Data's
+    /// renaming identifier): a migration renames that column, keeping its values.
+    public var renamedFrom: String?
 
     public init(name: String, type: AttributeType, isOptional: Bool = false, defaultValue: Value? = nil,
                 isIndexed: Bool = false, isUnique: Bool = false) {
