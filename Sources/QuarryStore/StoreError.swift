@@ -8,6 +8,8 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
     case migrationRefused(entity: String, reason: String)
     case objectDeleted(objectID: String)
     case readOnly(operation: String)
+    /// A view of a file Quarry did not create: read, never written.
+    case viewIsReadOnly(entity: String)
     case importFailed(path: String, line: Int?, reason: String)
     /// Objects another connection changed (keys) or deleted since this context read them.
     case conflict([ConflictedObject])
@@ -31,6 +33,8 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
             return "\(objectID) has been deleted"
         case let .readOnly(operation):
             return "\(operation): the store is read-only"
+        case let .viewIsReadOnly(entity):
+            return "\(entity) is a view: its rows cannot be changed (change the tables it reads)"
         case let .importFailed(path, line, reason):
             return "import: \(path)\(line.map { ":\($0)" } ?? ""): \(reason)"
         case let .conflict(objects):

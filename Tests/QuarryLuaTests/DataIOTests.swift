@@ -132,6 +132,49 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "opening and reading wrote to the file")
     }
 
+    @Test func viewsOpenAsReadOnlyEntities() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-view-\(UUID().uuidString).db").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try DatabaseQueue(path: path).write { db in
+            try db.execute(sql: """
+                CREATE TABLE author (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
+                CREATE TABLE book (id INTEGER PRIMARY KEY, title TEXT, year INT, author_id INTEGER REFERENCES author(id));
+                INSERT INTO author VALUES (1, 'Le Guin'), (2, 'Borges');
+                INSERT INTO book VALUES (1, 'Earthsea', 1968, 1), (2, 'Ficciones', 1944, 2), (3, 'The Dispossessed', 1974, 1);
+                CREATE VIEW old_book AS SELECT b.id, b.title, b.year, a.name AS author FROM book b JOIN author a ON a.id = b.author_id WHERE b.year < 1970;
+                CREATE VIEW per_author AS SELECT author_id AS id, count(*) AS books FROM book GROUP BY author_id;
+                CREATE VIEW titles AS SELECT title FROM book;
+                """)
+        }
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        do {
+            let runtime = try QuarryRuntime(context: try ObjectContext.open(path))
+            let failure = runtime.run(#"""
+            local r = fetch{ "old_book", predicate = "author BEGINSWITH[c] %@", args = { "le" }, sort = "-year" }
+            assert(#r == 1 and r[1].title == "Earthsea" and r[1]:objectID() == "old_book/1", r[1]:objectID())
+            assert(count("old_book") == 2 and per_author:get(1).books == 2)
+            assert(rawequal(old_book:get(1), r[1]))
+            local names = {}
+            for _, e in ipairs(entities()) do names[#names + 1] = tostring(e) end
+            assert(not table.concat(names, ","):find("titles"), "a view without an integer key is left out: " .. table.concat(names, ","))
+            local function fails(f, ...)
+              local ok, message = pcall(f, ...)
+              assert(not ok and message:find("old_book is a view: its rows cannot be changed"), tostring(message))
+              assert(not message:find("\n"))
+            end
+            fails(function() r[1].title = "x" end)
+            fails(function() old_book:new{ title = "x" } end)
+            fails(function() r[1]:delete() end)
+            fails(function() old_book:updateall("year > 0", {}, { title = "x" }) end)
+            fails(function() old_book:deleteall("year > 0", {}) end)
+            fails(function() entity "old_book" { title = "string" } end)
+            assert(not haschanges())
+            """#, chunkName: "=t")
+            #expect(failure == nil, "\(failure?.message ?? "")")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "reading views wrote to the file")
+    }
+
     @Test func relateLinksImportedEntitiesThroughMatchingColumns() throws {
         let data = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("../shared/data/nycflights13").standardized.path

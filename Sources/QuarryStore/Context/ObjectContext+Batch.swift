@@ -13,6 +13,7 @@ extension ObjectContext {
     public func batchUpdate(_ entityName: String, where filter: BatchFilter?, set values: [String: Value]) throws -> Int {
         if isReadOnly { throw StoreError.readOnly(operation: "updateall") }
         let entity = try entity(named: entityName)
+        if entity.isView { throw StoreError.viewIsReadOnly(entity: entity.name) }
         var assignments: [(String, Value)] = []
         for (key, value) in values.sorted(by: { $0.key < $1.key }) {
             guard let attribute = entity.attribute(named: key) else { throw entity.unknownKey(key) }
@@ -61,6 +62,7 @@ extension ObjectContext {
     public func batchDelete(_ entityName: String, where filter: BatchFilter?) throws -> Int {
         if isReadOnly { throw StoreError.readOnly(operation: "deleteall") }
         let entity = try entity(named: entityName)
+        if entity.isView { throw StoreError.viewIsReadOnly(entity: entity.name) }
         var deleted: [String: [Int64]] = [:]
         do {
             try database.write { db in

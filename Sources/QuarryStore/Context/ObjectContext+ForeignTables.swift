@@ -14,6 +14,30 @@ extension ObjectContext {
         }
         for entity in found { remember(entity) }
         for entity in found { try addForeignKeys(of: entity.name) }
+        let views = try read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'view' AND name NOT LIKE 'quarry\\_%' ESCAPE '\\' ORDER BY name")
+        }
+        for view in views where entitiesByName[view] == nil {
+            if let entity = try viewEntity(view) { remember(entity) }
+        }
+    }
+
+    /// A view becomes a read-only entity when it has a column to identify its rows: an
+    /// integer one named `id`, `rowid` or `_pk`, else its first column when that is an
+    /// integer (a view has no rowid of its own). Other views are left out.
+    private func viewEntity(_ view: String) throws -> EntityDescription? {
+        // A view that no longer compiles (a table it reads was dropped) is left out too.
+        guard let columns = try? read({ db in try Row.fetchAll(db, sql: "PRAGMA table_info(\(quoteIdentifier(view)))") }), !columns.isEmpty else { return nil }
+        let names: [String] = columns.map { $0["name"] }
+        let types: [AttributeType] = columns.map { Self.attributeType(declared: $0["type"] ?? "") }
+        let identity = names.indices.first { ["id", "rowid", "_pk"].contains(names[$0].lowercased()) && types[$0] == .int64 }
+            ?? (types.first == .int64 ? 0 : nil)
+        guard let key = identity else { return nil }
+        let attributes = names.indices.map { AttributeDescription(name: names[$0], type: types[$0], isOptional: true) }
+        var entity = EntityDescription(name: view, attributes: attributes, primaryKey: names[key])
+        entity.isForeign = true
+        entity.isView = true
+        return entity
     }
 
     private func foreignEntity(_ table: String) throws -> EntityDescription? {

@@ -71,6 +71,7 @@ extension ObjectContext {
     /// in step; a to-many inverse follows by itself, as it is read from this side.
     public func setRelatedObject(_ target: ManagedObject?, _ name: String, of object: ManagedObject) throws {
         let (relationship, _) = try self.relationship(name, of: object)
+        if object.entity.isView { throw StoreError.viewIsReadOnly(entity: object.entity.name) }
         guard !relationship.isToMany else {
             throw StoreError.typeMismatch(entity: object.entity.name, key: name, expected: "a set of \(relationship.destination) objects", given: "one object")
         }
@@ -174,6 +175,7 @@ extension ObjectContext {
     }
 
     private func changeLink(_ target: ManagedObject, _ name: String, _ object: ManagedObject, add: Bool) throws {
+        if object.entity.isView { throw StoreError.viewIsReadOnly(entity: object.entity.name) }
         let (relationship, storage) = try self.relationship(name, of: object)
         if object.isDeleted || object.context == nil { throw StoreError.objectDeleted(objectID: object.objectID) }
         try checkTarget(target, for: relationship, of: object)
@@ -211,6 +213,7 @@ extension ObjectContext {
     /// (naming them), `cascade` deletes them too, `nullify` clears their way back here,
     /// `noaction` leaves them as they are. Nothing changes when any rule refuses.
     public func delete(_ object: ManagedObject) throws {
+        if object.entity.isView { throw StoreError.viewIsReadOnly(entity: object.entity.name) }
         guard object.context === self, !object.isDeleted else { return }
         var doomed: [ManagedObject] = []
         try collect(object, into: &doomed)

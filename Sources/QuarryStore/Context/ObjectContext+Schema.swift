@@ -43,6 +43,7 @@ extension ObjectContext {
         let entity = withInversesDeclaredElsewhere(kept)
         let changes = try inverseChanges(for: entity)
         let existing = entitiesByName[entity.name]
+        if existing?.isView == true { throw StoreError.viewIsReadOnly(entity: entity.name) }
         if existing == entity, changes.isEmpty { return entity }
         if isReadOnly { throw StoreError.readOnly(operation: "entity \(entity.name)") }
         if existing != nil || !changes.isEmpty, hasChanges {

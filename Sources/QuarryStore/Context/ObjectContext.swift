@@ -131,6 +131,7 @@ public final class ObjectContext {
     /// Inserts a new object; values are type-checked now, required ones at save.
     public func insert(into entityName: String, values: [String: Value]) throws -> ManagedObject {
         let entity = try entity(named: entityName)
+        if entity.isView { throw StoreError.viewIsReadOnly(entity: entity.name) }
         var initial: [String: Value] = [:]
         for attribute in entity.attributes { initial[attribute.name] = attribute.defaultValue ?? .null }
         let object = ManagedObject(entity: entity, primaryKey: nil, temporaryNumber: nextTemporaryNumber,

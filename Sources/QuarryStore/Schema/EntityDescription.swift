@@ -35,6 +35,8 @@ public struct EntityDescription: Codable, Equatable, Sendable {
     private(set) var rowIndex: [String: Int] = [:]
     /// A table of a file Quarry did not create: never written to Quarry's model.
     public var isForeign = false
+    /// A view of such a file: an entity to read, never to change.
+    public var isView = false
 
     public static let defaultPrimaryKey = "_pk"
 
