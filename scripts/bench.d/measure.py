@@ -6,7 +6,8 @@
       whole-process wall time, peak RSS (ru_maxrss of the child, from wait4), the time the
       process measured itself, its answer (stdout less timing lines) and its status.
       The in-process time is read from a line `BENCH_TIME s` (stdout or stderr), from the
-      pair `BENCH_T0 t` / `BENCH_T1 t`, or from sqlite3's `.timer` line `Run Time: real s`.
+      pair `BENCH_T0 t` / `BENCH_T1 t`, or from sqlite3's `.timer` line `Run Time: real s`;
+      lines `BENCH_FIGURE name value` are kept as named figures (workloads 6 and 7).
       Exits 1 when CMD failed or timed out.
   measure.py answer RESULTS WORKLOAD SIDE VALUE
       Records an answer checked outside the timed runs (e.g. rows after an import).
@@ -33,10 +34,20 @@ WORKLOADS = [
     ("loop", "5 Lua loop, all rows", "lua5.4+LuaSQL", 2.0),
 ]
 RSS_WORKLOAD, RSS_LIMIT_MB = "loop", 300
+# Quarry against itself: (key, title, reference, target ratio of the cost an observer adds
+# to a save over a full re-fetch of the observed result).
+OBSERVER = ("observer", "6 observer, one save", "re-fetch (ids)", 0.1)
+# A cost per item, judged on an absolute limit; the ratio to the peer is for information.
+# (key, title, peer, limit in seconds)
+PER_ITEM = [
+    ("predicate_simple", "7a predicate, simple", "SQLite prepare", 100e-6),
+    ("predicate_complex", "7b predicate, complex", "SQLite prepare", 100e-6),
+]
 
 TIME_LINE = re.compile(r"^BENCH_TIME\s+([0-9.eE+-]+)\s*$")
 MARK_LINE = re.compile(r"^BENCH_T([01])\s+([0-9.eE+-]+)\s*$")
 SQLITE_TIMER = re.compile(r"^Run Time: real ([0-9.]+) user [0-9.]+ sys [0-9.]+\s*$")
+FIGURE_LINE = re.compile(r"^BENCH_FIGURE\s+(\w+)\s+([0-9.eE+-]+)\s*$")
 
 
 def parse_output(text, inproc):
@@ -50,6 +61,10 @@ def parse_output(text, inproc):
         m = MARK_LINE.match(line)
         if m:
             inproc["t" + m.group(1)] = float(m.group(2))
+            continue
+        m = FIGURE_LINE.match(line)
+        if m:
+            inproc.setdefault("figures", {})[m.group(1)] = float(m.group(2))
             continue
         m = SQLITE_TIMER.match(line)
         if m:
@@ -116,6 +131,7 @@ def run(args):
     record = {
         "workload": workload, "side": side, "warmup": warmup, "status": state,
         "wall": wall, "inproc": inproc_s, "rss_kb": usage.ru_maxrss,
+        "figures": inproc.get("figures", {}),
         "answer": answer if len(answer) <= 20000 else answer[:20000],
         "stderr": stderr_rest[-2000:],
     }
@@ -138,13 +154,31 @@ def answer(args):
 def fmt_time(s):
     if s is None:
         return "-"
+    if s < 0:
+        return "-" + fmt_time(-s)
     if s >= 10:
         return f"{s:.1f} s"
     if s >= 1:
         return f"{s:.2f} s"
     if s >= 0.1:
         return f"{s * 1000:.0f} ms"
-    return f"{s * 1000:.1f} ms"
+    if s >= 0.001:
+        return f"{s * 1000:.1f} ms"
+    if s >= 0.0001:
+        return f"{s * 1e6:.0f} \u00b5s"
+    return f"{s * 1e6:.1f} \u00b5s"
+
+
+def fmt_ratio(r):
+    if r is None:
+        return "-"
+    if abs(r) >= 0.1:
+        return f"{r:.2f}x"
+    if abs(r) >= 0.01:
+        return f"{r:.3f}x"
+    if abs(r) >= 0.0001:
+        return f"{r:.4f}x"
+    return f"{r:.1e}x"
 
 
 def normalized(workload, side, text):
@@ -223,6 +257,8 @@ def report(args):
             rows.append(("", "", "peak RSS", f"{peak:.0f} MB",
                          f"{peer_peak:.0f} MB" if peer_peak is not None else "-", "-",
                          f"< {RSS_LIMIT_MB} MB", "PASS" if peak < RSS_LIMIT_MB else "MISS", ""))
+    observer_rows(records, rows, notes)
+    per_item_rows(records, rows, notes)
     header = ("workload", "peer", "timing", "Quarry", "peer", "Q/peer", "target", "result", "same answer")
     widths = [max(len(str(r[i])) for r in rows + [header]) for i in range(len(header))]
     right = {3, 4, 5}
@@ -241,9 +277,110 @@ def report(args):
     print("Times are medians (Quarry and peer runs interleaved). 'process': whole-process wall time,")
     print("start-up included on both sides. 'in-process': wall time measured inside each process")
     print("around the work alone. Peak RSS: the largest ru_maxrss over the Quarry runs.")
+    if any(r[0].startswith(("6 ", "7")) for r in rows):
+        print("6: Quarry against itself; 'added' is a save's median time with the observer less")
+        print("without, over the median time of a new fetch of all the result's ids. 7: time per")
+        print("predicate (lazy fetch: parse, bind, compile to SQL) and per SQLite prepare+step;")
+        print("the result judges Quarry's time alone, Q/peer is for information.")
     for n in notes:
         print("note: " + n)
     return 0
+
+
+def runs_of(records, key):
+    """(ok runs, failed runs) per side, warm-ups left out."""
+    runs = {s: [r for r in records if r["workload"] == key and r["side"] == s
+                and "status" in r and not r["warmup"]] for s in ("quarry", "peer")}
+    ok = {s: [r for r in runs[s] if r["status"] == "ok"] for s in runs}
+    failed = {s: [r for r in runs[s] if r["status"] != "ok"] for s in runs}
+    return ok, failed
+
+
+def failure_notes(title, failed, notes):
+    for s in ("quarry", "peer"):
+        for r in failed[s]:
+            notes.append(f"{title}: {s} run {r['status']} after {r['wall']:.1f} s: "
+                         + (r["stderr"].strip().splitlines() or [""])[-1][:160])
+
+
+def figure(runs, name):
+    """The median over runs of a named figure, or None."""
+    values = [r.get("figures", {}).get(name) for r in runs]
+    values = [v for v in values if v is not None]
+    return statistics.median(values) if values else None
+
+
+def observer_rows(records, rows, notes):
+    """Workload 6: what an observer adds to a save, against a full re-fetch."""
+    key, title, reference, target = OBSERVER
+    ok, failed = runs_of(records, key)
+    if not ok["quarry"] and not failed["quarry"]:
+        return
+    failure_notes(title, failed, notes)
+    if not ok["quarry"]:
+        rows.append((title, reference, "added, in memory", failed["quarry"][0]["status"], "-", "-",
+                     f"<= {target:g}x", "FAIL", ""))
+        return
+    runs = ok["quarry"]
+    n = figure(runs, "rows")
+    if n is not None:
+        title = f"{title}, {n:,.0f} rows"
+    refetch, save = figure(runs, "refetch"), figure(runs, "save")
+    observed, reread = figure(runs, "save_observed"), figure(runs, "save_reread")
+    bad = [r["answer"] for r in runs if r["answer"] != "ok"]
+    same = "NO" if bad else "yes"
+    for answer_text in bad[:1]:
+        notes.append(f"{title}: the observer's events disagree with a re-fetch: {answer_text[:300]}")
+
+    def added_row(timing, with_observer, judged):
+        added = with_observer - save if with_observer is not None and save is not None else None
+        ratio = added / refetch if added is not None and refetch else None
+        verdict = ("PASS" if ratio <= target else "MISS") if judged and ratio is not None else "-"
+        return (timing, fmt_time(added), fmt_time(refetch), fmt_ratio(ratio),
+                f"<= {target:g}x" if judged else "-", verdict)
+
+    first = added_row("added, in memory", observed, True)
+    rows.append((title, reference) + first + (same,))
+    rows.append(("", "", "save, no observer", fmt_time(save), "", "", "", "", ""))
+    rows.append(("", "", "save, observed", fmt_time(observed), "", "", "", "", ""))
+    rows.append(("", "", "observe(), once", fmt_time(figure(runs, "observe_setup")), "", "", "", "", ""))
+    rows.append(("", "") + added_row("added, re-read (limit)", reread, False) + ("",))
+
+
+def per_item_rows(records, rows, notes):
+    """Workload 7: a cost per item, judged on an absolute limit."""
+    for key, title, peer, limit in PER_ITEM:
+        ok, failed = runs_of(records, key)
+        if not any(ok.values()) and not any(failed.values()):
+            continue
+        failure_notes(title, failed, notes)
+        answers = {s: ok[s][0]["answer"] for s in ok if ok[s]}
+        same = "-"
+        if len(answers) == 2:
+            same = "yes" if answers["quarry"] == answers["peer"] else "NO"
+            if same == "NO":
+                notes.append(f"{title}: answers differ: Quarry {answers['quarry'][:60]!r}, "
+                             f"peer {answers['peer'][:60]!r}")
+        limit_s = f"< {fmt_time(limit)}"
+        def wall(runs):
+            values = [r["inproc"] for r in runs if r["inproc"] is not None]
+            return statistics.median(values) if values else None
+
+        for timing, get in (("per predicate", wall), ("CPU per predicate", lambda runs: figure(runs, "cpu"))):
+            q, p = get(ok["quarry"]), get(ok["peer"])
+            ratio = q / p if q is not None and p else None
+            if failed["quarry"] and not ok["quarry"]:
+                verdict, q_s = "FAIL", failed["quarry"][0]["status"]
+            else:
+                verdict = "-" if q is None else ("PASS" if q < limit else "MISS")
+                q_s = fmt_time(q)
+            p_s = fmt_time(p) if ok["peer"] else (failed["peer"][0]["status"] if failed["peer"] else "-")
+            first = timing == "per predicate"
+            rows.append((title if first else "", peer if first else "", timing, q_s, p_s,
+                         fmt_ratio(ratio), limit_s, verdict, same if first else ""))
+        parse = figure(ok["quarry"], "parse") if ok["quarry"] else None
+        if parse is not None:
+            rows.append(("", "", "parse only", fmt_time(parse), "", "", "", "", ""))
 
 
 def main():
