@@ -135,6 +135,11 @@ extension ObjectContext {
     /// The object IDs a request matches, in order, without loading the objects.
     public func fetchIDs(_ request: FetchRequest) throws -> [String] {
         let compiled = try CompiledRequest(request, context: self)
+        // With unsaved changes included (Core Data's default), the IDs are those of the
+        // objects the results hold; otherwise one query of keys.
+        if request.includesPendingChanges, hasPendingChanges(of: compiled.entity.name) {
+            return try fetch(request).objects().map(\.objectID)
+        }
         let key = "\(compiled.from).\(quoteIdentifier(compiled.entity.primaryKey))"
         let query = compiled.select(key, start: 0, count: nil)
         let keys = try read { db in

@@ -26,11 +26,16 @@ public final class LoadGroup {
 struct RelatedRows {
     struct MemberKey: Hashable { let entity: String; let primaryKey: Int64; let relationship: String }
     struct RowKey: Hashable { let entity: String; let primaryKey: Int64 }
+    /// A value of a destination column that a relationship matches by value (`relate`).
+    struct ValueKey: Hashable { let entity: String; let column: String; let value: Value }
     var generation = -1
     var members: [MemberKey: [Int64]] = [:]
     var rows: [RowKey: Row] = [:]
     /// The group of each row read ahead: the members of one relationship across a group.
     var groups: [RowKey: LoadGroup] = [:]
+    /// For links matched by value: the destination row each value leads to (the one with
+    /// the smallest key), nil when none does.
+    var byValue: [ValueKey: Int64?] = [:]
     static let capacity = 200_000
 }
 
@@ -57,8 +62,10 @@ extension ObjectContext {
         let destination = try entity(named: relationship.destination)
         let table = quoteIdentifier(destination.name), key = quoteIdentifier(destination.primaryKey)
         switch storage {
-        case .foreignKey(_, let targetKey):
-            guard targetKey == nil, let column = owner.rowIndex[name] else { return }   // matched by value: read one at a time
+        case .foreignKey(_, let targetKey?):
+            try prefetchByValue(name, of: owner, keys: keys, destination, targetKey)
+        case .foreignKey:
+            guard let column = owner.rowIndex[name] else { return }
             let targets = Set(keys.compactMap { ownerKey -> Int64? in
                 let value = registeredObject(entity: entityName, primaryKey: ownerKey)?.committedValue(name)
                     ?? relatedRows.rows[.init(entity: entityName, primaryKey: ownerKey)].map { Value($0[column] as DatabaseValue) }
@@ -85,6 +92,67 @@ extension ObjectContext {
                             "SELECT \(destination.selectionSQL(qualifier: "d")), \"l\".\(sourceColumn) FROM \(table) AS \"d\" JOIN \(quoteIdentifier(link)) AS \"l\" ON \"l\".\(targetColumn) = \"d\".\(key) WHERE \"l\".\(sourceColumn) IN",
                             order: " ORDER BY \"d\".\(key)")
         }
+    }
+
+    /// Targets of a link matched by value (`relate`): every destination row whose column
+    /// holds one of the owners' values, one query per 500 values.
+    private func prefetchByValue(_ name: String, of owner: EntityDescription, keys: [Int64], _ destination: EntityDescription, _ targetKey: String) throws {
+        guard let column = owner.rowIndex[name] else { return }
+        var values: [Value] = []
+        var seen = Set<Value>()
+        for ownerKey in keys {
+            let value = registeredObject(entity: owner.name, primaryKey: ownerKey)?.committedValue(name)
+                ?? relatedRows.rows[.init(entity: owner.name, primaryKey: ownerKey)].map { Value($0[column] as DatabaseValue) }
+            guard let value, !value.isNull, relatedRows.byValue[.init(entity: destination.name, column: targetKey, value: value)] == nil,
+                  seen.insert(value).inserted else { continue }
+            values.append(value)
+        }
+        guard !values.isEmpty else { return }
+        var loaded: [Int64] = []
+        let table = quoteIdentifier(destination.name), key = quoteIdentifier(destination.primaryKey)
+        var start = 0
+        while start < values.count {
+            let chunk = Array(values[start..<min(values.count, start + 500)])
+            start += chunk.count
+            let sql = "SELECT \(destination.selectionSQL()), \(quoteIdentifier(targetKey)) FROM \(table) WHERE \(quoteIdentifier(targetKey)) IN ("
+                + Array(repeating: "?", count: chunk.count).joined(separator: ",") + ") ORDER BY \(key)"
+            try read { db in
+                let rows = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(chunk.map(\.databaseValue)))
+                while let row = try rows.next() {
+                    let primaryKey: Int64 = row[0]
+                    let value = Value(row[row.count - 1] as DatabaseValue)
+                    let valueKey = RelatedRows.ValueKey(entity: destination.name, column: targetKey, value: value)
+                    if relatedRows.byValue[valueKey] == nil { relatedRows.byValue[valueKey] = .some(primaryKey) }
+                    relatedRows.rows[.init(entity: destination.name, primaryKey: primaryKey)] = row.copy()
+                    loaded.append(primaryKey)
+                }
+            }
+        }
+        for value in values where relatedRows.byValue[.init(entity: destination.name, column: targetKey, value: value)] == nil {
+            relatedRows.byValue[.init(entity: destination.name, column: targetKey, value: value)] = .some(nil)
+        }
+        let group = LoadGroup(entity: destination.name, keys: loaded)
+        for primaryKey in loaded { relatedRows.groups[.init(entity: destination.name, primaryKey: primaryKey)] = group }
+    }
+
+    /// The target of a link matched by value: read ahead for the object's load group when
+    /// it has one, else on its own.
+    func valueMatchedTarget(_ name: String, value: Value, of object: ManagedObject, _ destination: EntityDescription, _ targetKey: String) throws -> ManagedObject? {
+        currentRelatedRows()
+        let valueKey = RelatedRows.ValueKey(entity: destination.name, column: targetKey, value: value)
+        if relatedRows.byValue[valueKey] == nil {
+            let ownKey = object.primaryKey
+            let owners = ownKey.map { peers(of: object, $0) } ?? []
+            if !owners.isEmpty { try prefetchByValue(name, of: currentEntity(of: object), keys: owners, destination, targetKey) }
+        }
+        if let found = relatedRows.byValue[valueKey] {
+            guard let primaryKey = found else { return nil }
+            return try objects(of: destination, keys: [primaryKey]).first
+        }
+        // Not read ahead (an unsaved object): one query.
+        let sql = "SELECT \(destination.selectionSQL()) FROM \(quoteIdentifier(destination.name)) WHERE \(quoteIdentifier(targetKey)) = ? ORDER BY \(quoteIdentifier(destination.primaryKey)) LIMIT 1"
+        guard let row = try read({ db in try Row.fetchOne(db, sql: sql, arguments: [value.databaseValue]) }) else { return nil }
+        return self.object(for: destination, row: row)
     }
 
     /// Runs `select (?, ?, ...)` for the owners 500 at a time; the last column of each row

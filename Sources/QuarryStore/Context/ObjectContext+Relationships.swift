@@ -56,10 +56,7 @@ extension ObjectContext {
         if let targetKey = relationship?.targetKey {
             // Matched by value (relate, or a foreign key to a non-key column).
             guard let value = object.committedValue(name), !value.isNull else { return nil }
-            let entity = try entity(named: destination)
-            let sql = "SELECT \(entity.selectionSQL()) FROM \(quoteIdentifier(entity.name)) WHERE \(quoteIdentifier(targetKey)) = ? LIMIT 1"
-            guard let row = try read({ db in try Row.fetchOne(db, sql: sql, arguments: [value.databaseValue]) }) else { return nil }
-            let target = self.object(for: entity, row: row)
+            guard let target = try valueMatchedTarget(name, value: value, of: object, try entity(named: destination), targetKey) else { return nil }
             return target.isDeleted ? nil : target
         }
         guard case .integer(let key)? = object.committedValue(name) else { return nil }
