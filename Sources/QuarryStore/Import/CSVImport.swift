@@ -11,7 +11,10 @@ struct CSVImport {
         guard try read(&reader) else { throw StoreError.importFailed(path: path, line: nil, reason: "the file is empty") }
         var columns: [String] = []
         for i in reader.fields.indices {
-            let name = reader.withField(i) { b, _ in String(decoding: b, as: UTF8.self) }.trimmingCharacters(in: .whitespaces)
+            guard let decoded = reader.withField(i, { b, _ in String(validating: b, as: UTF8.self) }) else {
+                throw StoreError.importFailed(path: path, line: 1, reason: "the name of column \(i + 1) is not valid UTF-8")
+            }
+            let name = decoded.trimmingCharacters(in: .whitespaces)
             if columns.contains(name) { throw StoreError.importFailed(path: path, line: 1, reason: "column '\(name)' appears twice in the header") }
             columns.append(name)
         }
@@ -75,6 +78,9 @@ struct CSVImport {
         case .string, .uuid, .json:
             guard let text = String(validating: b, as: UTF8.self) else {
                 throw StoreError.importFailed(path: path, line: line, reason: "'\(attribute.name)' is not valid UTF-8")
+            }
+            if attribute.type == .string, text.utf8.contains(0) {
+                throw StoreError.importFailed(path: path, line: line, reason: "'\(attribute.name)' holds a NUL byte, which a string cannot (import into a binary attribute)")
             }
             return try attribute.type.coerce(.text(text)).mapError { _ in fail() }.get()
         }

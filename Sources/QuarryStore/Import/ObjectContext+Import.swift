@@ -17,7 +17,9 @@ extension ObjectContext {
                            progress: ((_ done: Int, _ total: Int) -> Void)? = nil) throws -> ImportSummary {
         if isReadOnly { throw StoreError.readOnly(operation: "import") }
         guard let data = FileManager.default.contents(atPath: path) else {
-            let reason = FileManager.default.fileExists(atPath: path) ? "permission denied" : "no such file"
+            var isDirectory: ObjCBool = false
+            let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+            let reason = !exists ? "no such file" : isDirectory.boolValue ? "it is a directory" : "permission denied"
             throw StoreError.importFailed(path: path, line: nil, reason: "cannot read the file: \(reason)")
         }
         let table: ImportTable
@@ -39,6 +41,9 @@ extension ObjectContext {
             let type = table.types[i]
             return AttributeDescription(name: name, type: type.attributeType, isOptional: type.sawNil || !type.sawValue)
         })
+        if table.columns.isEmpty, existing == nil {
+            throw StoreError.importFailed(path: path, line: nil, reason: "no columns to make entity \(entityName) from (the file names no keys)")
+        }
         var attributes: [AttributeDescription] = []
         for name in table.columns {
             guard let attribute = entity.attribute(named: name) else {
@@ -54,12 +59,14 @@ extension ObjectContext {
         let defaults = entity.attributes.filter { a in a.defaultValue != nil && !table.columns.contains(a.name) }
         let columns = (attributes.map(\.name) + defaults.map(\.name)).map(quoteIdentifier).joined(separator: ", ")
         let marks = Array(repeating: "?", count: attributes.count + defaults.count).joined(separator: ", ")
-        let sql = "INSERT INTO \(quoteIdentifier(entityName)) (\(columns)) VALUES (\(marks))"
+        let sql = columns.isEmpty
+            ? "INSERT INTO \(quoteIdentifier(entityName)) DEFAULT VALUES"
+            : "INSERT INTO \(quoteIdentifier(entityName)) (\(columns)) VALUES (\(marks))"
         var rows = 0
         do {
             try database.write { db in
                 if existing == nil { try write(entity, replacing: nil, in: db) }
-                let statement = try db.makeStatement(sql: sql)
+                let inserter = try RowInserter(db, sql: sql)
                 let fixed = defaults.map { $0.defaultValue!.databaseValue }
                 try table.rows { line, cells in
                     // Rows are short statements SQLite's progress handler may never see: ask here.
@@ -73,7 +80,11 @@ extension ObjectContext {
                         }
                         values.append(value.databaseValue)
                     }
-                    try statement.execute(arguments: StatementArguments(values + fixed))
+                    // A constraint a row breaks (UNIQUE, say) is reported at that row's line.
+                    values.append(contentsOf: fixed)
+                    do { try inserter.insert(values) } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+                        throw StoreError.importFailed(path: path, line: line, reason: error.message ?? "\(error)")
+                    }
                     rows += 1
                     if rows % 10_000 == 0 { progress?(rows, table.count) }
                 }
