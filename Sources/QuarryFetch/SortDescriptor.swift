@@ -34,7 +34,7 @@ public struct SortDescriptor: Equatable {
             (steps, attribute) = ([], found)
         }
         var aliases = 100
-        var term = pathSQL(steps, attribute, from: quoteIdentifier(qualifier), aliases: &aliases)
+        var term = pathSQL(steps, attribute, from: quoteIdentifier(qualifier), in: entity, aliases: &aliases)
         if comparison != .binary, attribute.type == .string {
             term = PredicateFunctions.sqlFold(term, comparison == .localized ? [.caseInsensitive, .diacriticInsensitive] : [.caseInsensitive])
         }

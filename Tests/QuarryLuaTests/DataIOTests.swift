@@ -132,6 +132,36 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "opening and reading wrote to the file")
     }
 
+    @Test func dateColumnsHoldingTextAndNumbersCompareAsDates() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-dates-\(UUID().uuidString).db").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try DatabaseQueue(path: path).write { db in
+            try db.execute(sql: """
+                CREATE TABLE ev (id INTEGER PRIMARY KEY, at DATETIME, day DATE, stamp TIMESTAMP);
+                INSERT INTO ev VALUES (1, '2020-01-01T00:00:00Z', '2020-01-01', 1577836800),
+                                      (2, '2022-06-01T12:00:00.250Z', '2022-06-01', '2022-06-01T12:00:00Z'),
+                                      (3, 1700000000, NULL, 1700000000.5);
+                """)
+        }
+        let runtime = try QuarryRuntime(context: try ObjectContext.open(path))
+        let failure = runtime.run(#"""
+        assert(typeof(ev:get(1).at) == "date" and typeof(ev:get(3).at) == "date" and typeof(ev:get(2).day) == "date")
+        local cut = date("2021-01-01T00:00:00Z")
+        for _, key in ipairs{ "at", "day", "stamp" } do
+          local p = predicate(key .. " > %@", cut)
+          local inSQL, inMemory = {}, {}
+          for _, e in ipairs(fetch{ "ev", predicate = key .. " > %@", args = { cut } }) do inSQL[#inSQL + 1] = e.id end
+          for _, e in ipairs(fetch{ "ev", sort = "id" }) do if p:matches(e) then inMemory[#inMemory + 1] = e.id end end
+          assert(table.concat(inSQL, ",") == table.concat(inMemory, ","), key .. ": SQL " .. table.concat(inSQL, ",") .. ", memory " .. table.concat(inMemory, ","))
+        end
+        assert(count("ev", "at > %@", cut) == 2 and count("ev", "at == %@", date("2022-06-01T12:00:00.250Z")) == 1)
+        local order = {}
+        for _, e in ipairs(fetch{ "ev", sort = "-at" }) do order[#order + 1] = e.id end
+        assert(table.concat(order, ",") == "3,2,1", table.concat(order, ","))
+        """#, chunkName: "=t")
+        #expect(failure == nil, "\(failure?.message ?? "")")
+    }
+
     @Test func viewsOpenAsReadOnlyEntities() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-view-\(UUID().uuidString).db").path
         defer { try? FileManager.default.removeItem(atPath: path) }

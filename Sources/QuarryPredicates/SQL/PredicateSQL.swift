@@ -13,15 +13,26 @@ extension BoundPredicate {
 
 /// The SQL for a key path through to-one relationships: nested scalar subqueries, each
 /// finding the next row by its key. Also used for sort keys.
-public func pathSQL(_ steps: [PathStep], _ attribute: AttributeDescription, from qualifier: String, aliases: inout Int) -> String {
+public func pathSQL(_ steps: [PathStep], _ attribute: AttributeDescription, from qualifier: String, in entity: EntityDescription,
+                    aliases: inout Int) -> String {
     guard let step = steps.first, case .foreignKey(let column, let targetKey) = step.storage else {
-        return "\(qualifier).\(quoteIdentifier(attribute.name))"
+        return columnSQL(qualifier, attribute, in: entity)
     }
     aliases += 1
     let alias = quoteIdentifier("t\(aliases)")
-    let inner = pathSQL(Array(steps.dropFirst()), attribute, from: alias, aliases: &aliases)
+    let inner = pathSQL(Array(steps.dropFirst()), attribute, from: alias, in: step.destination, aliases: &aliases)
     let match = quoteIdentifier(targetKey ?? step.destination.primaryKey)
     return "(SELECT \(inner) FROM \(quoteIdentifier(step.destination.name)) AS \(alias) WHERE \(alias).\(match) = \(qualifier).\(quoteIdentifier(column)) LIMIT 1)"
+}
+
+/// An attribute's column as SQL compares it. A date column of a file Quarry did not
+/// create may hold ISO 8601 text as well as numbers; its text is read as Unix seconds
+/// (to the millisecond), as Quarry reads it in memory, so both agree. Quarry's own date
+/// columns hold numbers only and stay bare, so their indexes serve.
+public func columnSQL(_ qualifier: String, _ attribute: AttributeDescription, in entity: EntityDescription) -> String {
+    let column = "\(qualifier).\(quoteIdentifier(attribute.name))"
+    guard entity.isForeign, attribute.type == .date else { return column }
+    return "(CASE WHEN typeof(\(column)) = 'text' THEN round((julianday(\(column)) - 2440587.5) * 86400000.0) / 1000.0 ELSE \(column) END)"
 }
 
 private struct PredicateSQLWriter {
@@ -119,10 +130,10 @@ private struct PredicateSQLWriter {
         let isString: Bool
         switch o {
         case .attribute(let a):
-            text = qualifier + "." + quoteIdentifier(a.name)
+            text = columnSQL(qualifier, a, in: entity)
             isString = a.type == .string
         case .path(let steps, let a):
-            text = pathSQL(steps, a, from: qualifier, aliases: &aliases)
+            text = pathSQL(steps, a, from: qualifier, in: entity, aliases: &aliases)
             isString = a.type == .string
         case .collection(let function, let path, let attribute, let filter):
             var (from, alias) = members(path, of: qualifier, root: entity)
