@@ -10,6 +10,10 @@ let package = Package(
     name: "Quarry",
     products: [
         .executable(name: "quarry", targets: ["quarry"]),
+        // For the fuzz targets in Fuzz/ (a separate package that depends on this one).
+        .library(name: "QuarryStore", targets: ["QuarryStore"]),
+        .library(name: "QuarryPredicates", targets: ["QuarryPredicates"]),
+        .library(name: "QuarryLua", targets: ["QuarryLua"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -37,7 +41,7 @@ let package = Package(
         .testTarget(name: "QuarryStoreTests", dependencies: ["QuarryStore", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swift5),
         .testTarget(name: "QuarryPredicatesTests", dependencies: ["QuarryPredicates"], swiftSettings: swift5),
         .testTarget(name: "QuarryFetchTests", dependencies: ["QuarryFetch"], swiftSettings: swift5),
-        .testTarget(name: "QuarryLuaTests", dependencies: ["QuarryLua"], swiftSettings: swift5),
+        .testTarget(name: "QuarryLuaTests", dependencies: ["QuarryLua", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swift5),
         .testTarget(name: "QuarryShellTests", dependencies: ["QuarryShell"], swiftSettings: swift5),
         .testTarget(name: "EndToEndTests", dependencies: [], swiftSettings: swift5),
     ]

@@ -121,10 +121,13 @@ public final class FetchResults {
         while offset < missing.count {
             let chunk = Array(missing[offset..<min(missing.count, offset + 500)])
             offset += chunk.count
-            let sql = "SELECT \(entity.selectionSQL(qualifier: entity.name)) FROM \(quoteIdentifier(entity.name)) WHERE \(keyColumn) IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
-            let rows = try context.read { db in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(chunk)) }
-            for row in rows {
-                let object = context.object(for: entity, row: row)
+            // Placeholders rounded up to a power of two (the rest bound to NULL), so a
+            // few statements serve every batch.
+            let placeholders = 1 << (Int.bitWidth - (chunk.count - 1).leadingZeroBitCount)
+            let sql = "SELECT \(entity.selectionSQL(qualifier: entity.name)) FROM \(quoteIdentifier(entity.name)) WHERE \(keyColumn) IN (\(Array(repeating: "?", count: max(1, placeholders)).joined(separator: ",")))"
+            let rows = try context.read { db in try RowReader.rows(db, sql: sql, keys: chunk) }
+            for values in rows {
+                let object = context.object(for: entity, values: values)
                 if let key = object.primaryKey { found[key] = object }
             }
         }

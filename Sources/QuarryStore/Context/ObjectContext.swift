@@ -185,9 +185,16 @@ public final class ObjectContext {
     /// (its unsaved changes kept), a new one otherwise. Columns: key, then attributes.
     public func object(for entity: EntityDescription, row: Row) -> ManagedObject {
         let primaryKey: Int64 = row[0]
+        if let existing = registered[RowKey(entity: entity.name, primaryKey: primaryKey)]?.object { return existing }
+        return object(for: entity, values: Array(row.databaseValues))
+    }
+
+    /// The same for a row read as values (see `RowReader`).
+    public func object(for entity: EntityDescription, values: [DatabaseValue]) -> ManagedObject {
+        guard case .int64(let primaryKey) = values[0].storage else { preconditionFailure("a row's key must be an integer") }
         let key = RowKey(entity: entity.name, primaryKey: primaryKey)
         if let existing = registered[key]?.object { return existing }
-        let object = ManagedObject(entity: entity, primaryKey: primaryKey, row: Array(row.databaseValues), context: self)
+        let object = ManagedObject(entity: entity, primaryKey: primaryKey, row: values, context: self)
         registered[key] = WeakObject(object)
         // Entries of objects no longer in use are swept once the map doubles, so a long
         // read-only session does not keep one per row it ever read.
