@@ -44,7 +44,8 @@ extension QuarryRuntime {
     public func call(argumentCount: Int32 = 0, resultCount: Int32 = LUA_MULTRET) -> LuaFailure? {
         let status = quarry_pcall(state, argumentCount, resultCount)
         guard status != LUA_OK else { return nil }
-        let message = lua_type(state, -1) == LUA_TSTRING ? luaString(state, -1) : "(error object is not a string)"
+        // One line whatever Lua put in it (it quotes a field name with its newlines).
+        let message = lua_type(state, -1) == LUA_TSTRING ? oneLine(luaString(state, -1)) : "(error object is not a string)"
         quarry_pop(state, 1)
         let traceback = quarry_last_traceback(state).map { String(cString: $0) }
         return LuaFailure(message: message, traceback: traceback)

@@ -14,7 +14,7 @@ struct BatchRunner {
         switch runtime.load(code, chunkName: "=(command line)") {
         case .loaded: return call(argumentCount: 0)
         case .incomplete(let message), .failed(let message):
-            reportError(message)
+            reportError(oneLine(message))
             return false
         }
     }
@@ -37,7 +37,7 @@ struct BatchRunner {
         switch loaded {
         case .loaded: break
         case .incomplete(let message), .failed(let message):
-            reportError(message)
+            reportError(oneLine(message))
             return false
         }
         runtime.setScriptArguments(script: path, arguments: arguments)

@@ -26,7 +26,13 @@ extension QuarryRuntime {
             }),
             ("__newindex", { [unowned self] call in
                 let handle = try self.results(call, 1)
-                try self.reconfigure(handle, key: try call.string(2), call)
+                let key = try call.string(2)
+                do { try self.reconfigure(handle, key: key, call) } catch let error as LuaError {
+                    // "bad argument #3 to '__newindex' (integer expected, ...)" names no key: say r.limit.
+                    let prefix = "bad argument #3 to '__newindex' ("
+                    guard error.message.hasPrefix(prefix), error.message.hasSuffix(")") else { throw error }
+                    throw LuaError("r.\(key) = ...: " + error.message.dropFirst(prefix.count).dropLast())
+                }
                 self.resultsReconfigured(handle)
                 return 0
             }),

@@ -53,8 +53,11 @@ func pushString(_ state: OpaquePointer, _ text: String) {
     }
 }
 
-/// Messages are one line: control characters from names or values are escaped.
-func oneLine(_ message: String) -> String {
+/// Messages are one line: control characters from names or values are escaped, and a
+/// message made huge by a name or value (a 1 MB key path, say) keeps its start and end
+/// (where the position is said) with the middle left out.
+public func oneLine(_ message: String) -> String {
+    let message = shortened(message)
     guard message.unicodeScalars.contains(where: { $0.value < 0x20 }) else { return message }
     var out = ""
     for scalar in message.unicodeScalars {
@@ -67,4 +70,14 @@ func oneLine(_ message: String) -> String {
         }
     }
     return out
+}
+
+/// At most about 1,000 characters: the first 600 and the last 300, and how many were cut.
+func shortened(_ message: String) -> String {
+    guard message.utf8.count > 1_000 else { return message }
+    let scalars = message.unicodeScalars
+    guard scalars.count > 1_000 else { return message }
+    let head = String(String.UnicodeScalarView(scalars.prefix(600)))
+    let tail = String(String.UnicodeScalarView(scalars.suffix(300)))
+    return head + " ... (\(scalars.count - 900) characters left out) ... " + tail
 }

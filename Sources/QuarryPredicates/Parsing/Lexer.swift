@@ -27,6 +27,10 @@ struct Lexer {
 
         if c == "\"" || c == "'" { return Token(kind: .string(try quoted(c)), column: start) }
         if c.isNumber { return Token(kind: try number(), column: start) }
+        if c == "#", !(peek(1).map { $0.isLetter || $0 == "_" } ?? false) {
+            // A lone '#' (or '#1') would be a key that formats as nothing (found by fuzzing).
+            throw PredicateError("'#' must be followed by a key name, as #size", column: start)
+        }
         if c.isLetter || c == "_" || c == "#" || (c == "@" && peek(1)?.isLetter == true) {
             index += 1
             var name = String(c)

@@ -120,6 +120,27 @@ private struct Binder {
     }
 
     private func comparison(_ c: Comparison, _ entity: EntityDescription) throws -> BoundPredicate.Node {
+        let node = try convertedComparison(c, entity)
+        // SQLite's text API stops at a NUL byte, so SQL would see such a string cut short
+        // where `matches` sees all of it (found by fuzzing: '\0' > ''). String attributes
+        // refuse NUL already; this covers strings that meet no attribute.
+        if case let .comparison(lhs, _, rhs, _) = node {
+            for (operand, expression) in [(lhs, c.lhs), (rhs, c.rhs)] {
+                let values: [Value]
+                switch operand {
+                case .value(let v): values = [v]
+                case .list(let vs): values = vs
+                default: values = []
+                }
+                for case .text(let s) in values where s.utf8.contains(0) {
+                    throw PredicateError("a string in a predicate holds no NUL bytes (SQLite would cut it there)", column: expression.column)
+                }
+            }
+        }
+        return node
+    }
+
+    private func convertedComparison(_ c: Comparison, _ entity: EntityDescription) throws -> BoundPredicate.Node {
         var lhs = try operand(c.lhs, entity)
         var rhs = try operand(c.rhs, entity)
         if case .list = lhs { throw PredicateError("a list { } can only stand after IN or BETWEEN", column: c.lhs.column) }
