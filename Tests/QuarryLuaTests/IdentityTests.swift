@@ -73,3 +73,29 @@ import Testing
         #expect(results == nil)
     }
 }
+
+/// `o:refresh()`: Core Data's refresh(_:mergeChanges: false) for one object.
+@Suite struct ObjectRefreshTests {
+    @Test func refreshDropsUnsavedChangesAndRereadsTheRow() throws {
+        let h = try Harness()
+        h.run(#"""
+        entity "Item" { title = "string", n = "int" }
+        local a, b = Item:new{ title = "a", n = 1 }, Item:new{ title = "b", n = 2 }
+        save()
+        a.title = "changed"; a.n = 10; b.n = 20
+        assert(a:refresh() == true and a.title == "a" and a.n == 1 and not a:hasChanges())
+        assert(haschanges() and b.n == 20, "other objects keep their changes")
+        assert(refresh(b) == true and b.n == 2 and not haschanges())
+        local fresh = Item:new{ title = "new", n = 3 }
+        assert(fresh:refresh() == false and fresh.title == "new" and fresh:isInserted())
+        rollback()
+        assert(type(refresh()) == "boolean", "refresh() with no object still notices other processes")
+        local ok, message = pcall(fetch, { "Item", batch = -1 })
+        assert(not ok and message:find("batch must be 0 or more, got %-1"), message)
+        """#)
+        // A row deleted behind the context's back: refresh marks the object deleted.
+        h.run(#"local a = Item:first("title == 'a'"); _G.kept = a"#)
+        try h.context.database.write { db in try db.execute(sql: "DELETE FROM Item WHERE title = 'a'") }
+        h.run(#"assert(kept:refresh() == true and kept:isDeleted())"#)
+    }
+}

@@ -47,6 +47,11 @@ extension QuarryRuntime {
             call.push(self.context.hasChanges)
         }
         defineGlobal("refresh") { [unowned self] call in
+            // refresh(o), as o:refresh(): that object only.
+            if call.argumentCount >= 1, call.type(1) != LUA_TNIL {
+                let object = try self.object(call, 1)
+                do { return call.push(try self.context.refresh(object)) } catch { throw luaError(error) }
+            }
             let changed: Bool
             do { changed = try self.context.refreshFromStore() } catch { throw luaError(error) }
             self.deliver()

@@ -210,7 +210,11 @@ extension QuarryRuntime {
         request.request.sortDescriptors = try sortDescriptors(s, index)
         request.request.limit = try optionalCount(s, index, "limit")
         request.request.offset = try optionalCount(s, index, "offset") ?? 0
-        if let batch = try optionalCount(s, index, "batch"), batch > 0 { request.request.batchSize = batch }
+        if let batch = try optionalCount(s, index, "batch") {
+            // 0 is Core Data's "no batch size": the default.
+            guard batch >= 0 else { throw LuaError("fetch: batch must be 0 or more, got \(batch)") }
+            if batch > 0 { request.request.batchSize = batch }
+        }
         try readResultShape(s, index, into: &request)
         request.request.prefetch = try stringList(s, index, "prefetch")
         if LuaTable.field(s, index, "includesPending") != LUA_TNIL { request.request.includesPendingChanges = lua_toboolean(s, -1) != 0 }

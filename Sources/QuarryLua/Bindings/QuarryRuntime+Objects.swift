@@ -44,7 +44,12 @@ extension QuarryRuntime {
             }
             return call.push(TextTable(headers: headers, rows: [row]).render(self.tableFormat))
         }
-        registerMethods(.object, objectMethods)
+        // o:refresh() drops that object's unsaved changes; the global refresh() notices
+        // other processes' commits (and refresh(o) refreshes o).
+        registerMethods(.object, objectMethods + [("refresh", { [unowned self] call in
+            let object = try self.object(call, 1)
+            do { return call.push(try self.context.refresh(object)) } catch { throw luaError(error) }
+        })])
         for (name, body) in objectMethods where name != "entity" {
             defineGlobal(name, body)
         }

@@ -49,7 +49,7 @@ public struct FunctionHelp {
                      summary: "The transactions saves recorded, oldest first.", example: "assert(#history{ since = 0 } >= 1)"),
         FunctionHelp(name: "historytoken", usage: "historytoken()", summary: "The token of the latest transaction.",
                      example: "assert(historytoken() >= 1)"),
-        FunctionHelp(name: "refresh", usage: "refresh()", summary: "Notices changes committed by other processes; observers hear them.",
+        FunctionHelp(name: "refresh", usage: "refresh() | refresh(o) | o:refresh()", summary: "Notices changes committed by other processes (observers hear them); with an object, drops its unsaved changes and reads its row again.",
                      example: "assert(refresh() == false)"),
         FunctionHelp(name: "import", usage: #"import("file.csv" | "file.json", { entity = "Name" })"#,
                      summary: "Imports a CSV or JSON array of objects in one transaction, creating the entity; returns the row count.",

@@ -65,6 +65,36 @@ extension ObjectContext {
 
     // MARK: Changes by other connections
 
+    /// `o:refresh()`: drops the object's unsaved changes and reads its row again, as Core
+    /// Data's `refresh(_:mergeChanges: false)`. An object not yet saved is left as it is;
+    /// one whose row is gone is deleted. Returns whether anything changed.
+    @discardableResult
+    public func refresh(_ object: ManagedObject) throws -> Bool {
+        guard object.context === self, let key = object.primaryKey, !object.isInserted else { return false }
+        let entity = currentEntity(of: object)
+        let sql = "SELECT \(entity.selectionSQL()) FROM \(quoteIdentifier(entity.name)) WHERE \(quoteIdentifier(entity.primaryKey)) = ?"
+        let row = try read { db in try Row.fetchOne(db, sql: sql, arguments: [key]) }
+        let hadChanges = object.hasChanges
+        object.pending = [:]
+        object.pendingToOne = [:]
+        pendingLinks.removeAll { $0.source === object || $0.target === object }
+        updatedObjects[ObjectIdentifier(object)] = nil
+        deletedObjects[ObjectIdentifier(object)] = nil
+        guard let row else {
+            unregister(object)
+            object.isDeleted = true
+            object.context = nil
+            bumpPendingGeneration()
+            return true
+        }
+        object.isDeleted = false
+        let fresh = values(of: entity, row: row)
+        let changed = fresh != object.committed
+        object.committed = fresh
+        bumpPendingGeneration()
+        return changed || hadChanges
+    }
+
     /// Notices commits by other connections (another process, the sqlite3 shell) through
     /// `PRAGMA data_version`; when there were some, reloads the objects in use and tells
     /// the listeners, with what Quarry's history says changed. Returns whether anything did.
