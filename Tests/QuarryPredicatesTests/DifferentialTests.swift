@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import QuarryPredicates
 import QuarryStore
@@ -164,7 +165,10 @@ import Testing
     @Test func sqlAndMatchesSelectTheSameRows() throws {
         let context = try ObjectContext.open(nil)
         try context.define(Self.entity)
-        var generator = Generator(rng: SplitMix64(seed: 20240122))
+        // scripts/stress --predicates sets more cases and another seed.
+        let environment = ProcessInfo.processInfo.environment
+        let caseCount = environment["QUARRY_DIFFERENTIAL_CASES"].flatMap(Int.init) ?? 2000
+        var generator = Generator(rng: SplitMix64(seed: environment["QUARRY_DIFFERENTIAL_SEED"].flatMap(UInt64.init) ?? 20240122))
 
         var objects: [ManagedObject] = []
         for _ in 0..<300 { objects.append(try context.insert(into: "Item", values: generator.row())) }
@@ -173,7 +177,7 @@ import Testing
 
         var cases: [Case] = []
         var bindFailures: [String] = []
-        for _ in 0..<2000 {
+        for _ in 0..<caseCount {
             var args: [Value] = []
             let format = generator.predicate(depth: 3, &args)
             do {
@@ -229,7 +233,7 @@ import Testing
 
         #expect(mismatches.isEmpty, "\(mismatches.count)+ disagreements:\n\(mismatches.joined(separator: "\n"))")
         // The generator must produce predicates that discriminate, or the test proves little.
-        #expect(cases.count == 2000)
+        #expect(cases.count == caseCount)
         #expect(matchedSomething > cases.count)         // over both phases
         #expect(matchedNotEverything > cases.count)
     }
@@ -244,7 +248,7 @@ import Testing
             do {
                 _ = try BoundPredicate(try parse(format), entity: Self.entity)
                 Issue.record("\(format) was bound")
-            } catch let error as PredicateError {
+            } catch let error as QuarryPredicates.PredicateError {
                 #expect(error.message.contains("cannot be compared with"), "\(format): \(error)")
                 #expect(error.column == 1)
             }
