@@ -101,19 +101,27 @@ import Testing
     }
 }
 
+/// A new SQLite file, made without Quarry, holding what `sql` creates.
+private func sqliteFile(_ name: String, _ sql: String) throws -> String {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-\(name)-\(UUID().uuidString).db").path
+    try DatabaseQueue(path: path).write { db in try db.execute(sql: sql) }
+    return path
+}
+
+/// Authors and their books, with a foreign key between them.
+private let booksSQL = """
+    CREATE TABLE author (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
+    CREATE TABLE book (id INTEGER PRIMARY KEY, title TEXT, year INT, author_id INTEGER REFERENCES author(id));
+    INSERT INTO author VALUES (1, 'Le Guin'), (2, 'Borges');
+    INSERT INTO book VALUES (1, 'Earthsea', 1968, 1), (2, 'Ficciones', 1944, 2), (3, 'The Dispossessed', 1974, 1);
+
+    """
+
 /// Files Quarry did not create, and relationships declared between imported entities.
 @Suite struct ForeignFileTests {
     @Test func anSQLiteFileOpensAsEntitiesWithItsForeignKeysAndIsNotWritten() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-foreign-\(UUID().uuidString).db").path
+        let path = try sqliteFile("foreign", booksSQL)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        try DatabaseQueue(path: path).write { db in
-            try db.execute(sql: """
-                CREATE TABLE author (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
-                CREATE TABLE book (id INTEGER PRIMARY KEY, title TEXT, year INT, author_id INTEGER REFERENCES author(id));
-                INSERT INTO author VALUES (1, 'Le Guin'), (2, 'Borges');
-                INSERT INTO book VALUES (1, 'Earthsea', 1968, 1), (2, 'Ficciones', 1944, 2), (3, 'The Dispossessed', 1974, 1);
-                """)
-        }
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         do {
             let context = try ObjectContext.open(path)
@@ -133,16 +141,13 @@ import Testing
     }
 
     @Test func dateColumnsHoldingTextAndNumbersCompareAsDates() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-dates-\(UUID().uuidString).db").path
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        try DatabaseQueue(path: path).write { db in
-            try db.execute(sql: """
+        let path = try sqliteFile("dates", """
                 CREATE TABLE ev (id INTEGER PRIMARY KEY, at DATETIME, day DATE, stamp TIMESTAMP);
                 INSERT INTO ev VALUES (1, '2020-01-01T00:00:00Z', '2020-01-01', 1577836800),
                                       (2, '2022-06-01T12:00:00.250Z', '2022-06-01', '2022-06-01T12:00:00Z'),
                                       (3, 1700000000, NULL, 1700000000.5);
-                """)
-        }
+            """)
+        defer { try? FileManager.default.removeItem(atPath: path) }
         let runtime = try QuarryRuntime(context: try ObjectContext.open(path))
         let failure = runtime.run(#"""
         assert(typeof(ev:get(1).at) == "date" and typeof(ev:get(3).at) == "date" and typeof(ev:get(2).day) == "date")
@@ -163,19 +168,12 @@ import Testing
     }
 
     @Test func viewsOpenAsReadOnlyEntities() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-view-\(UUID().uuidString).db").path
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        try DatabaseQueue(path: path).write { db in
-            try db.execute(sql: """
-                CREATE TABLE author (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
-                CREATE TABLE book (id INTEGER PRIMARY KEY, title TEXT, year INT, author_id INTEGER REFERENCES author(id));
-                INSERT INTO author VALUES (1, 'Le Guin'), (2, 'Borges');
-                INSERT INTO book VALUES (1, 'Earthsea', 1968, 1), (2, 'Ficciones', 1944, 2), (3, 'The Dispossessed', 1974, 1);
+        let path = try sqliteFile("view", booksSQL + """
                 CREATE VIEW old_book AS SELECT b.id, b.title, b.year, a.name AS author FROM book b JOIN author a ON a.id = b.author_id WHERE b.year < 1970;
                 CREATE VIEW per_author AS SELECT author_id AS id, count(*) AS books FROM book GROUP BY author_id;
                 CREATE VIEW titles AS SELECT title FROM book;
-                """)
-        }
+            """)
+        defer { try? FileManager.default.removeItem(atPath: path) }
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         do {
             let runtime = try QuarryRuntime(context: try ObjectContext.open(path))
