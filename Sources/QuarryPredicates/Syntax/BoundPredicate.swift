@@ -67,6 +67,32 @@ public struct BoundPredicate {
         self.entity = entity
         self.source = predicate
         self.root = try Binder(context: context).bind(predicate, entity)
+        // SQLite's parser has a small stack (100 entries): a predicate nested much deeper
+        // than any written by hand would fail in SQL with "parser stack overflow" while
+        // `matches` answers (found by fuzzing), so it is refused here for both.
+        if Self.nesting(root) > Self.maximumNesting {
+            throw PredicateError("the predicate nests NOT, AND, OR, ANY/ALL/NONE, SUBQUERY and relationships more than \(Self.maximumNesting) levels deep, more than SQLite takes", column: 1)
+        }
+    }
+
+    static let maximumNesting = 16
+
+    /// How deeply the SQL for `node` nests expressions and subqueries.
+    static func nesting(_ node: Node) -> Int {
+        func operand(_ o: Operand) -> Int {
+            switch o {
+            case .path(let steps, _): return steps.count
+            case let .collection(_, path, _, filter): return path.count + 1 + (filter.map(nesting) ?? 0)
+            default: return 0
+            }
+        }
+        switch node {
+        case .constant: return 0
+        case let .comparison(lhs, _, rhs, _): return max(operand(lhs), operand(rhs))
+        case .not(let n): return 1 + nesting(n)
+        case .and(let ns), .or(let ns): return 1 + (ns.map(nesting).max() ?? 0)
+        case let .quantified(_, path, inner): return path.count + 1 + nesting(inner)
+        }
     }
 }
 

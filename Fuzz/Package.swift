@@ -1,0 +1,34 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// libFuzzer targets for Quarry, kept apart from the main package so that its build and
+// CI never see -sanitize=fuzzer. Build and run them with scripts/fuzz (docs/fuzzing.md).
+// Each target's driver (*FuzzDriver.swift) is also compiled into the main package's
+// tests, through a symbolic link, to replay the corpus in Fuzz/corpus/<target>/.
+let swift5: [SwiftSetting] = [.swiftLanguageMode(.v5)]
+
+let package = Package(
+    name: "QuarryFuzz",
+    dependencies: [
+        .package(name: "Quarry", path: ".."),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    ],
+    targets: [
+        .target(name: "FuzzMain"),
+        .executableTarget(name: "FuzzPredicates", dependencies: [
+            "FuzzMain",
+            .product(name: "QuarryPredicates", package: "Quarry"),
+            .product(name: "QuarryStore", package: "Quarry"),
+            .product(name: "GRDB", package: "GRDB.swift"),
+        ], swiftSettings: swift5),
+        .executableTarget(name: "FuzzCSV", dependencies: [
+            "FuzzMain",
+            .product(name: "QuarryStore", package: "Quarry"),
+            .product(name: "GRDB", package: "GRDB.swift"),
+        ], swiftSettings: swift5),
+        .executableTarget(name: "FuzzLua", dependencies: [
+            "FuzzMain",
+            .product(name: "QuarryLua", package: "Quarry"),
+        ], swiftSettings: swift5),
+    ]
+)

@@ -1,0 +1,1 @@
+// Nothing to import: this target only provides the executables' entry points.

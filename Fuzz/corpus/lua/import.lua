@@ -1,0 +1,7 @@
+writefile("data.csv", "a,b,when\n1,x,2024-01-22\n2,NA,\n")
+print(import("data.csv", { entity = "Data" }))
+print(Data:count(), fetch{ "Data", sort = "-a" }[1].b)
+writefile("rows.json", '[{"k": 1, "v": "a"}, {"k": 2.5}]')
+print(import("rows.json"))
+export(items, "out.csv"); export(items, "out.json")
+print(import("out.csv", { entity = "Copy" }))

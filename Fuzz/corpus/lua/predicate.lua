@@ -1,0 +1,5 @@
+local q = predicate("title CONTAINS[cd] %@ OR ANY tags.name == $T", "ITEM", { vars = { T = "red" } })
+print(tostring(q), q:matches(first), p:matches(first), typeof(q))
+print(q:swift("Item"), explain(items))
+print(fetch("Item", "SUBQUERY(tags, $t, $t.name BEGINSWITH 'r').@count > 0 OR owner.items.@count > 2"))
+print(fetch("Item", "owner == %@ OR SELF IN %@", ann, { first }))

@@ -1,0 +1,1 @@
+../../Fuzz/Sources/FuzzLua/LuaFuzzDriver.swift

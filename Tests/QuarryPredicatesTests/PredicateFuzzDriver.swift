@@ -1,0 +1,1 @@
+../../Fuzz/Sources/FuzzPredicates/PredicateFuzzDriver.swift

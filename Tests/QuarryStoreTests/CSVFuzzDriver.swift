@@ -1,0 +1,1 @@
+../../Fuzz/Sources/FuzzCSV/CSVFuzzDriver.swift
