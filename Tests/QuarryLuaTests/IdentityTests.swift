@@ -99,3 +99,31 @@ import Testing
         h.run(#"assert(kept:refresh() == true and kept:isDeleted())"#)
     }
 }
+
+/// `json` attributes hold Lua tables (the contract: "json is a Lua table").
+@Suite struct JSONAttributeTests {
+    @Test func tablesGoInAndComeBackOut() throws {
+        let h = try Harness()
+        h.run(#"""
+        entity "Item" { meta = "json?" }
+        local o = Item:new{ meta = { name = "x", tags = { "a", "b" }, n = 2, ratio = 0.5, ok = true } }
+        save()
+        collectgarbage(); collectgarbage()
+        local back = Item:first().meta
+        assert(type(back) == "table" and back.name == "x" and back.tags[2] == "b" and #back.tags == 2)
+        assert(math.type(back.n) == "integer" and back.ratio == 0.5 and back.ok == true)
+        local b = bind(Item:first(), "meta")
+        b.value = { 1, 2, 3 }
+        assert(#b.value == 3 and b.value[3] == 3)
+        Item:updateall("TRUEPREDICATE", {}, { meta = { batch = true } })
+        rollback()
+        assert(Item:first().meta.batch == true)
+        local t = {}; t.self = t
+        local ok, message = pcall(function() Item:first().meta = t end)
+        assert(not ok and message:find("json: the table nests more than 200 levels") and not message:find("\n"), message)
+        ok, message = pcall(function() Item:first().meta = { f = print } end)
+        assert(not ok and message:find("json: a function has no JSON form"), message)
+        assert(not haschanges())
+        """#)
+    }
+}

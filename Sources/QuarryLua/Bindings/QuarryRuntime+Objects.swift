@@ -60,8 +60,8 @@ extension QuarryRuntime {
             ("__index", { [unowned self] call in
                 let object = try self.object(call, 1)
                 let key = try call.string(2)
-                if object.entity.attribute(named: key) != nil {
-                    do { return call.push(try object.value(forKey: key)) } catch { throw luaError(error) }
+                if let attribute = object.entity.attribute(named: key) {
+                    do { pushAttributeValue(call.state, try object.value(forKey: key), of: attribute); return 1 } catch { throw luaError(error) }
                 }
                 if let relationship = self.context.entitiesRelationship(key, of: object) {
                     do {
@@ -82,7 +82,7 @@ extension QuarryRuntime {
                     try self.assignRelationship(object, key, valueAt: 3, call)
                     return 0
                 }
-                guard let value = luaValue(call.state, 3) else {
+                guard let value = try attributeValue(call.state, 3, for: object.entity.attribute(named: key)) else {
                     throw LuaError("\(object.entity.name).\(key) cannot hold a \(call.typeName(3))")
                 }
                 do { try object.setValue(value, forKey: key) } catch { throw luaError(error) }

@@ -413,7 +413,10 @@ extension QuarryRuntime {
                 guard let binding = swiftObject(call.state, 1, kind: .binding, as: BindingHandle.self) else { throw call.typeError(1, expected: "binding") }
                 let key = try call.string(2)
                 if key == "value" {
-                    do { return call.push(try binding.object.value(forKey: binding.key)) } catch { throw luaError(error) }
+                    do {
+                        pushAttributeValue(call.state, try binding.object.value(forKey: binding.key), of: binding.object.entity.attribute(named: binding.key))
+                        return 1
+                    } catch { throw luaError(error) }
                 }
                 if self.pushMethod(.binding, key) { return 1 }
                 throw LuaError("bindings have .value and :observe(fn), not '\(key)'")
@@ -421,7 +424,7 @@ extension QuarryRuntime {
             ("__newindex", { call in
                 guard let binding = swiftObject(call.state, 1, kind: .binding, as: BindingHandle.self) else { throw call.typeError(1, expected: "binding") }
                 guard try call.string(2) == "value" else { throw LuaError("bindings have only .value to assign") }
-                guard let value = luaValue(call.state, 3) else { throw LuaError("\(binding.object.entity.name).\(binding.key) cannot hold a \(call.typeName(3))") }
+                guard let value = try attributeValue(call.state, 3, for: binding.object.entity.attribute(named: binding.key)) else { throw LuaError("\(binding.object.entity.name).\(binding.key) cannot hold a \(call.typeName(3))") }
                 do { try binding.object.setValue(value, forKey: binding.key) } catch { throw luaError(error) }
                 return 0
             }),

@@ -83,7 +83,7 @@ extension QuarryRuntime {
                         if description.relationship(named: key) != nil { relationshipKeys.append(key); continue }
                         LuaTable.field(call.state, 2, key)
                         defer { quarry_pop(call.state, 1) }
-                        guard let value = luaValue(call.state, -1) else {
+                        guard let value = try attributeValue(call.state, -1, for: description.attribute(named: key)) else {
                             throw LuaError("\(entity).\(key) cannot hold a \(call.typeName(-1))")
                         }
                         values[key] = value
@@ -124,10 +124,11 @@ extension QuarryRuntime {
                 let (predicate, next) = try self.batchPredicate(call)
                 try call.table(next)
                 var values: [String: Value] = [:]
+                let description = try? self.context.entity(named: entity)
                 for key in LuaTable.stringKeys(call.state, next).keys {
                     LuaTable.field(call.state, next, key)
                     defer { quarry_pop(call.state, 1) }
-                    guard let value = luaValue(call.state, -1) else { throw LuaError("updateall: \(entity).\(key) cannot hold a \(call.typeName(-1))") }
+                    guard let value = try attributeValue(call.state, -1, for: description?.attribute(named: key)) else { throw LuaError("updateall: \(entity).\(key) cannot hold a \(call.typeName(-1))") }
                     values[key] = value
                 }
                 let n: Int

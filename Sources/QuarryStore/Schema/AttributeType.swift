@@ -55,7 +55,7 @@ public enum AttributeType: String, Codable, CaseIterable, Sendable {
             return isUUID(s) ? .success(.text(s.uppercased())) : fail
         case (.binary, .blob): return .success(value)
         case (.binary, .text(let s)): return .success(.blob(Array(s.utf8)))
-        case (.json, .text): return .success(value)
+        case (.json, .text(let s)): return s.utf8.contains(0) ? fail : .success(value)
         default: return fail
         }
     }
