@@ -133,3 +133,33 @@ import Testing
         """)
     }
 }
+
+/// @avg over text, as SQLite's avg() reads it: integer text as an
+/// integer, other text as its longest numeric prefix (found by fuzzing).
+@Suite struct TextAggregateTests {
+    @Test func sqlAndMemoryAgreeOnAveragesOfText() throws {
+        let h = try Harness()
+        h.run(#"""
+        entity "Person" { name = "string" }
+        entity "Item" { s = "string?", owner = { one = "Person", inverse = "items" } }
+        local groups = { { "abc", "3" }, { " 3 ", "3abc" }, { "-2.5e1x", ".5" }, { "+7", "1e" }, { "9223372036854775807", "1" }, { "", "x" } }
+        for g, texts in ipairs(groups) do
+          local p = Person:new{ name = "p" .. g }
+          for _, t in ipairs(texts) do Item:new{ s = t, owner = p } end
+        end
+        save()
+        for _, f in ipairs{ "@avg" } do
+          for _, v in ipairs{ -25, -24.5, 0, 0.5, 1.5, 3, 6, 7, 8, 9.2e18 } do
+            for _, op in ipairs{ "<", "==", ">" } do
+              local format = "items." .. f .. ".s " .. op .. " %@"
+              local p = predicate(format, v)
+              local sql, memory = {}, {}
+              for _, o in ipairs(fetch{ "Person", predicate = format, args = { v }, sort = "name" }) do sql[#sql + 1] = o.name end
+              for _, o in ipairs(fetch{ "Person", sort = "name" }) do if p:matches(o) then memory[#memory + 1] = o.name end end
+              assert(table.concat(sql, ",") == table.concat(memory, ","), format .. " " .. v .. ": SQL " .. table.concat(sql, ",") .. ", memory " .. table.concat(memory, ","))
+            end
+          end
+        end
+        """#)
+    }
+}

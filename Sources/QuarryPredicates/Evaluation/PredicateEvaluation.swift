@@ -117,7 +117,15 @@ extension BoundPredicate {
                 case .integer(let i): integerSum &+= i; realSum += Double(i)
                 case .bool(let b): integerSum += b ? 1 : 0; realSum += b ? 1 : 0
                 case .real(let d), .date(let d): allIntegers = false; realSum += d
-                default: allIntegers = false
+                case .text(let t):
+                    // As SQLite's sum(): text that is an integer adds as one; any other text
+                    // adds the number its longest numeric prefix spells (0 for none).
+                    if let i = SQLiteOrdering.integerText(t) { integerSum &+= i; realSum += Double(i) }
+                    else { allIntegers = false; realSum += SQLiteOrdering.numericPrefix(t) }
+                case .blob(let bytes):
+                    allIntegers = false
+                    realSum += SQLiteOrdering.numericPrefix(String(decoding: bytes, as: UTF8.self))
+                case .null: break
                 }
             }
             if function == .avg { return .real(realSum / Double(present.count)) }
@@ -159,6 +167,43 @@ extension BoundPredicate {
 /// SQLite's comparison of two values of any storage class: NULL is unknown, numbers
 /// (integers, reals, booleans, dates) compare by value, then text by bytes, then blobs.
 public enum SQLiteOrdering {
+    private static let spaces: Set<UInt8> = [0x20, 0x09, 0x0A, 0x0C, 0x0D]
+
+    /// `text` as SQLite's numeric affinity reads it when it is a whole integer (spaces
+    /// around allowed), else nil.
+    static func integerText(_ text: String) -> Int64? {
+        let bytes = Array(text.utf8)
+        var start = 0, end = bytes.count
+        while start < end, spaces.contains(bytes[start]) { start += 1 }
+        while end > start, spaces.contains(bytes[end - 1]) { end -= 1 }
+        guard start < end else { return nil }
+        return Int64(String(decoding: bytes[start..<end], as: UTF8.self))
+    }
+
+    /// The number the longest numeric prefix of `text` spells, as SQLite converts text
+    /// to a real (leading spaces skipped; 0 when there is none).
+    static func numericPrefix(_ text: String) -> Double {
+        let bytes = Array(text.utf8)
+        var i = 0
+        while i < bytes.count, spaces.contains(bytes[i]) { i += 1 }
+        let start = i
+        func digits() -> Int { let from = i; while i < bytes.count, bytes[i] >= 0x30, bytes[i] <= 0x39 { i += 1 }; return i - from }
+        if i < bytes.count, bytes[i] == 0x2B || bytes[i] == 0x2D { i += 1 }
+        var count = digits()
+        if i < bytes.count, bytes[i] == 0x2E { i += 1; count += digits() }
+        guard count > 0 else { return 0 }
+        var end = i
+        if i < bytes.count, bytes[i] == 0x65 || bytes[i] == 0x45 {
+            i += 1
+            if i < bytes.count, bytes[i] == 0x2B || bytes[i] == 0x2D { i += 1 }
+            if digits() > 0 { end = i }
+        }
+        var literal = String(decoding: bytes[start..<end], as: UTF8.self)
+        if literal.hasSuffix(".") { literal += "0" }
+        if literal.hasPrefix(".") || literal.hasPrefix("-.") || literal.hasPrefix("+.") { literal = literal.replacingOccurrences(of: ".", with: "0.") }
+        return Double(literal) ?? 0
+    }
+
     /// Negative, zero or positive; nil when either side is NULL.
     public static func compare(_ a: Value, _ b: Value) -> Int? {
         switch (rank(a), rank(b)) {
