@@ -5,6 +5,12 @@
 #include <time.h>
 #include <unistd.h>
 
+/* Process-wide requests. Several runtimes on several threads share them when they share
+   a process (the test runner), so every access is atomic
+   (lock-free, hence also async-signal-safe); ThreadSanitizer reported the plain ones. */
+#define LOAD(v) __atomic_load_n(&(v), __ATOMIC_RELAXED)
+#define STORE(v, x) __atomic_store_n(&(v), (x), __ATOMIC_RELAXED)
+
 static volatile sig_atomic_t interrupt_requested = 0;
 static volatile sig_atomic_t sigint_pending = 0;
 static volatile sig_atomic_t running = 0;
@@ -20,11 +26,11 @@ static double last_running_sigint = -10;
 
 static void on_sigint(int sig) {
     (void)sig;
-    sigint_pending = 1;
+    STORE(sigint_pending, 1);
     /* A second Ctrl-C within a second of one that stopped running work leaves quarry,
        whether the work has stopped yet or not. */
     double now = quarry_monotonic_now();
-    if (!running && now - last_running_sigint >= 1.0) return;
+    if (!LOAD(running) && now - last_running_sigint >= 1.0) return;
     if (now - last_running_sigint < 1.0) {
         static const char message[] = "\ninterrupted twice: quitting\n";
         ssize_t ignored = write(2, message, sizeof message - 1);
@@ -32,7 +38,7 @@ static void on_sigint(int sig) {
         _exit(130);
     }
     last_running_sigint = now;
-    interrupt_requested = 1;
+    STORE(interrupt_requested, 1);
 }
 
 void quarry_catch_sigint(void) {
@@ -43,26 +49,29 @@ void quarry_catch_sigint(void) {
     sigaction(SIGINT, &action, NULL);   /* no SA_RESTART: a waiting select() returns */
 }
 
-void quarry_set_running(int value) { running = value != 0; }
+void quarry_set_running(int value) { STORE(running, value != 0); }
 
 int quarry_take_sigint(void) {
-    int pending = sigint_pending;
-    sigint_pending = 0;
-    return pending;
+    return __atomic_exchange_n(&sigint_pending, 0, __ATOMIC_RELAXED);
 }
 
-void quarry_request_interrupt(void) { interrupt_requested = 1; }
-int quarry_interrupt_requested(void) { return interrupt_requested; }
+void quarry_request_interrupt(void) { STORE(interrupt_requested, 1); }
+int quarry_interrupt_requested(void) { return LOAD(interrupt_requested); }
 
-void quarry_set_process_deadline(double deadline) { process_deadline = deadline; }
-double quarry_process_deadline(void) { return process_deadline; }
+void quarry_set_process_deadline(double deadline) { __atomic_store(&process_deadline, &deadline, __ATOMIC_RELAXED); }
+double quarry_process_deadline(void) {
+    double deadline;
+    __atomic_load(&process_deadline, &deadline, __ATOMIC_RELAXED);
+    return deadline;
+}
 
 int quarry_should_stop(void) {
-    if (interrupt_requested) return 1;
-    return process_deadline > 0 && quarry_monotonic_now() >= process_deadline;
+    if (LOAD(interrupt_requested)) return 1;
+    double deadline = quarry_process_deadline();
+    return deadline > 0 && quarry_monotonic_now() >= deadline;
 }
 
 void quarry_clear_stop_requests(void) {
-    interrupt_requested = 0;
-    process_deadline = 0;
+    STORE(interrupt_requested, 0);
+    quarry_set_process_deadline(0);
 }

@@ -107,6 +107,22 @@ final class Sandbox {
         try await run(binary, arguments, stdin: stdin, environment: environment(extra), timeout: timeout)
     }
 
+    /// Runs `quarry ARGUMENTS` as `quarry(_:)` does, and returns how long the process ran as
+    /// `/bin/sh`, which starts it, timed it. A clock read by the test itself also counts the
+    /// time until this task is resumed, which a busy run (CPU-heavy unit tests holding the
+    /// runner's few threads, or a sanitized build) can stretch to minutes.
+    func timedQuarry(_ arguments: [String], timeout: Double = 20) async throws -> (result: ProcessResult, seconds: Double) {
+        let clock = ".stream-\(UUID().uuidString.prefix(8)).time"
+        defer { try? FileManager.default.removeItem(atPath: path(clock)) }
+        let script = #"s=$(date +%s.%N); "$0" "$@"; status=$?; echo "$s $(date +%s.%N)" > "#
+            + clock + "; exit $status"
+        let result = try await run(URL(fileURLWithPath: "/bin/sh"), ["-c", script, binary.path] + arguments,
+                                   environment: environment(), timeout: timeout)
+        let times = try read(clock).split(whereSeparator: \.isWhitespace).compactMap { Double($0) }
+        guard times.count == 2 else { throw HarnessError("the shell did not time quarry: \(times)") }
+        return (result, times[1] - times[0])
+    }
+
     /// Runs any executable with the sandbox as working directory. stdout and stderr go to
     /// files (no pipe can fill up and stall the child); a process still running after
     /// `timeout` seconds is killed and reported.
