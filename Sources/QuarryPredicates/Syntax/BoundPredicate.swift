@@ -338,6 +338,13 @@ private struct Binder {
                    steps.contains(where: { $0.relationship.isToMany }) {
                     throw PredicateError("'\(path.string)' crosses more than one to-many relationship", column: path.column)
                 }
+                // A collection function reads the members of the last relationship, so
+                // nothing may come between a to-many step and it (found by fuzzing:
+                // owner.items.owner.items.@max.s compiled to SQL that names no table).
+                if let toMany = steps.first(where: { $0.relationship.isToMany }),
+                   path.components[index...].contains(where: { $0.hasPrefix("@") }) {
+                    throw PredicateError("'\(path.string)' continues past the to-many relationship '\(toMany.relationship.name)'; @count, @sum, @avg, @min and @max must follow it directly", column: path.column)
+                }
                 steps.append(step)
                 current = step.destination
                 index += 1
