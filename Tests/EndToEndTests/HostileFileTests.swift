@@ -38,6 +38,18 @@ import Glibc
         return dump.stdout
     }
 
+    /// Runs quarry on `file` (with `arguments` after it), expects one error line holding
+    /// `parts`, and the file's bytes as they were.
+    @discardableResult
+    func expectRefused(_ sandbox: Sandbox, _ file: String, _ arguments: [String], _ parts: [String],
+                       sourceLocation: SourceLocation = #_sourceLocation) async throws -> ProcessResult {
+        let before = try bytes(sandbox, file)
+        let result = try await sandbox.quarry([file] + arguments)
+        expectOneLine(result, parts, sourceLocation: sourceLocation)
+        #expect(try bytes(sandbox, file) == before, "\(file) changed", sourceLocation: sourceLocation)
+        return result
+    }
+
     /// Exactly one line on stderr and status 1; returns the line.
     @discardableResult
     func expectOneLine(_ result: ProcessResult, _ parts: [String], sourceLocation: SourceLocation = #_sourceLocation) -> String {
@@ -65,10 +77,7 @@ import Glibc
         var generator = SystemRandomNumberGenerator()
         let noise = Data((0..<20_000).map { _ in UInt8.random(in: 0...255, using: &generator) })
         try noise.write(to: URL(fileURLWithPath: sandbox.path("noise.db")))
-        let before = try bytes(sandbox, "noise.db")
-        let result = try await sandbox.quarry(["noise.db", "-e", "print(1)"])
-        expectOneLine(result, ["quarry: cannot open noise.db: file is not a database"])
-        #expect(try bytes(sandbox, "noise.db") == before)
+        try await expectRefused(sandbox, "noise.db", ["-e", "print(1)"], ["quarry: cannot open noise.db: file is not a database"])
     }
 
     @Test func aTruncatedQuarryDatabase() async throws {
@@ -77,22 +86,16 @@ import Glibc
         let whole = try Data(contentsOf: URL(fileURLWithPath: sandbox.path("store.db")))
         try #require(whole.count > 200_000)
         try whole.prefix(whole.count / 3).write(to: URL(fileURLWithPath: sandbox.path("cut.db")))
-        let before = try bytes(sandbox, "cut.db")
         try sandbox.write("t.lua", #"print(count("Item"))"# + "\n" + #"for o in fetch("Item"):objects() do end"# + "\n")
-        let result = try await sandbox.quarry(["cut.db", "t.lua"])
-        expectOneLine(result, ["database disk image is malformed"])
+        let result = try await expectRefused(sandbox, "cut.db", ["t.lua"], ["database disk image is malformed"])
         #expect(result.stderr.hasPrefix("quarry: cannot open cut.db") || result.stderr.hasPrefix("t.lua:"), "\(result)")
-        #expect(try bytes(sandbox, "cut.db") == before)
     }
 
     @Test func aFileCutInsideTheHeader() async throws {
         let sandbox = try Sandbox()
         try await makeStore(sandbox)
         try Data(contentsOf: URL(fileURLWithPath: sandbox.path("store.db"))).prefix(50).write(to: URL(fileURLWithPath: sandbox.path("cut.db")))
-        let before = try bytes(sandbox, "cut.db")
-        let result = try await sandbox.quarry(["cut.db", "-e", "print(1)"])
-        expectOneLine(result, ["quarry: cannot open cut.db:"])
-        #expect(try bytes(sandbox, "cut.db") == before)
+        try await expectRefused(sandbox, "cut.db", ["-e", "print(1)"], ["quarry: cannot open cut.db:"])
     }
 
     @Test func aValidDatabaseWithAGarbagePage() async throws {
@@ -105,11 +108,8 @@ import Glibc
         var generator = SystemRandomNumberGenerator()
         for i in first..<(first + 3 * pageSize) { file[i] = UInt8.random(in: 0...255, using: &generator) }
         try file.write(to: URL(fileURLWithPath: sandbox.path("store.db")))
-        let before = try bytes(sandbox, "store.db")
         try sandbox.write("t.lua", "local n = 0\nfor o in fetch(\"Item\"):objects() do n = n + #o.title end\nprint(n)\n")
-        let result = try await sandbox.quarry(["store.db", "t.lua"])
-        expectOneLine(result, ["t.lua:2: ", "database disk image is malformed"])
-        #expect(try bytes(sandbox, "store.db") == before)
+        try await expectRefused(sandbox, "store.db", ["t.lua"], ["t.lua:2: ", "database disk image is malformed"])
     }
 
     @Test func anUnreadableStoredModel() async throws {
