@@ -183,6 +183,21 @@ import Glibc
         #expect(try await content(sandbox, "locked/store.db") == before)
     }
 
+    @Test func readonlyReadsAWALFileInAFolderItMayNotWrite() async throws {
+        let sandbox = try Sandbox()
+        let folder = sandbox.path("shelf")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try await makeStore(sandbox, "shelf/store.db")
+        let before = try await content(sandbox, "shelf/store.db")
+        try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: folder)
+        defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder) }
+        let result = try await quarryUnprivileged(sandbox, ["--readonly", "shelf/store.db", "-e", #"print(count("Item"))"#])
+        #expect(result.status == 0 && result.stderr.isEmpty && Int(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0 > 0, "\(result)")
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder)
+        #expect(try await content(sandbox, "shelf/store.db") == before)
+        #expect(!sandbox.exists("shelf/store.db-shm"))
+    }
+
     @Test func aNewFileInAMissingFolder() async throws {
         let sandbox = try Sandbox()
         let result = try await sandbox.quarry(["nowhere/store.db", "-e", "print(1)"])

@@ -70,7 +70,7 @@ public final class ObjectContext {
                 database = try DatabaseQueue(configuration: configuration)
                 self.path = nil
             } else {
-                database = try DatabaseQueue(path: path!, configuration: configuration)
+                database = try DatabaseQueue(path: Self.openingPath(path!, readOnly: readOnly), configuration: configuration)
                 self.path = path
             }
             // Reading the schema proves the file is a database before anything else is done.
@@ -102,6 +102,17 @@ public final class ObjectContext {
         } catch let error as DatabaseError {
             throw StoreError.database(message: "cannot open \(path): \(error.message ?? "\(error)")")
         }
+    }
+
+    /// The name SQLite opens. Reading a WAL file needs its `-shm` file next to it, which
+    /// SQLite cannot make in a folder it may not write; `--readonly` there opens the file
+    /// as immutable (no locks, no -shm), which is what reading a file nobody can write
+    /// beside needs.
+    static func openingPath(_ path: String, readOnly: Bool) -> String {
+        let folder = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
+        guard readOnly, FileManager.default.fileExists(atPath: path), !FileManager.default.isWritableFile(atPath: folder),
+              let encoded = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) else { return path }
+        return "file:\(encoded)?immutable=1"
     }
 
     /// Why SQLite could not open `path`, when the file system says more than SQLite does.
