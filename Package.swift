@@ -38,9 +38,11 @@ let package = Package(
         ], swiftSettings: swift5),
         .executableTarget(name: "quarry", dependencies: ["QuarryShell"], swiftSettings: swift5),
 
-        .testTarget(name: "QuarryStoreTests", dependencies: ["QuarryStore", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swift5),
-        .testTarget(name: "QuarryPredicatesTests", dependencies: ["QuarryPredicates"], swiftSettings: swift5),
-        .testTarget(name: "QuarryFetchTests", dependencies: ["QuarryFetch"], swiftSettings: swift5),
+        // What several test targets share (a seeded random generator).
+        .target(name: "QuarryTestSupport", path: "Tests/Support", swiftSettings: swift5),
+        .testTarget(name: "QuarryStoreTests", dependencies: ["QuarryStore", "QuarryTestSupport", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swift5),
+        .testTarget(name: "QuarryPredicatesTests", dependencies: ["QuarryPredicates", "QuarryTestSupport"], swiftSettings: swift5),
+        .testTarget(name: "QuarryFetchTests", dependencies: ["QuarryFetch", "QuarryTestSupport"], swiftSettings: swift5),
         .testTarget(name: "QuarryLuaTests", dependencies: ["QuarryLua", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swift5),
         .testTarget(name: "QuarryShellTests", dependencies: ["QuarryShell"], swiftSettings: swift5),
         .testTarget(name: "EndToEndTests", dependencies: [], swiftSettings: swift5),

@@ -3,6 +3,7 @@ import QuarryFetch
 import QuarryPredicates
 import QuarryStore
 import Testing
+import QuarryTestSupport
 
 /// Observed results kept current after random changes: applying each change to a copy
 /// of the old contents, in the contract's order, must give exactly what a new fetch
@@ -36,7 +37,7 @@ import Testing
 
     @Test(arguments: shapes)
     func changesReplayToTheNewContents(_ shape: Shape) throws {
-        var random = SplitMix(seed: 7 + UInt64(shape.sort.count * 31 + (shape.section?.count ?? 0)))
+        var random = SplitMix64(seed: 7 + UInt64(shape.sort.count * 31 + (shape.section?.count ?? 0)))
         let tags: [String?] = [nil, "a", "b", "c"]
         var rows: [(String, Int64, Double?, String?)] = []
         for i in 0..<25 {
@@ -135,7 +136,7 @@ func replay(_ change: ResultsChange, on old: ResultsSnapshot) -> ResultsSnapshot
     return ResultsSnapshot(sections: sections)
 }
 
-private func randomValues(_ random: inout SplitMix) -> [String: Value] {
+private func randomValues(_ random: inout SplitMix64) -> [String: Value] {
     let names = ["t1", "T1", "t10", "tä", "Ta", "t2", "t3", "t11", "s", "T20"]
     return [
         "name": .text(names[random.int(0...names.count - 1)] + (random.int(0...3) == 0 ? "x" : "")),
@@ -145,16 +146,3 @@ private func randomValues(_ random: inout SplitMix) -> [String: Value] {
     ]
 }
 
-/// A small seeded generator, so a failing run can be repeated.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func int(_ range: ClosedRange<Int>) -> Int { range.lowerBound + Int(next() % UInt64(range.count)) }
-}

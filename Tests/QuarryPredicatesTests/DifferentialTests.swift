@@ -3,6 +3,7 @@ import GRDB
 import QuarryPredicates
 import QuarryStore
 import Testing
+import QuarryTestSupport
 
 /// SQL (what a fetch runs) and `matches` (what `p:matches(o)` runs) must select the same
 /// rows for every predicate: random rows, random predicates, fixed seeds.

@@ -2,6 +2,7 @@ import GRDB
 import QuarryPredicates
 import QuarryStore
 import Testing
+import QuarryTestSupport
 
 @Suite struct DescriptionTests {
     @Test(arguments: [

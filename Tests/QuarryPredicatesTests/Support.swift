@@ -1,6 +1,7 @@
 import QuarryPredicates
 import QuarryStore
 import Testing
+import QuarryTestSupport
 
 /// A parsed predicate without the columns the parser records, so that trees from
 /// differently spaced format strings compare equal when they mean the same.
@@ -84,18 +85,3 @@ func cmp(_ key: String, _ op: String, _ value: Value, _ options: Int = 0) -> Sha
 
 let int1 = Value.integer(1), int2 = Value.integer(2), int3 = Value.integer(3)
 
-/// A small deterministic generator, so failures reproduce.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &self) }
-    mutating func chance(_ p: Double) -> Bool { Double.random(in: 0..<1, using: &self) < p }
-    mutating func pick<T>(_ xs: [T]) -> T { xs[int(0...(xs.count - 1))] }
-}

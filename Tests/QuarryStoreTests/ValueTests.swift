@@ -1,5 +1,6 @@
 import Testing
 @testable import QuarryStore
+import QuarryTestSupport
 
 /// Coercion of values to attribute types, decoding of stored columns, and dates in ISO 8601.
 @Suite struct CoercionTests {
@@ -244,15 +245,3 @@ import Testing
     }
 }
 
-/// A small deterministic generator, so failures reproduce.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
