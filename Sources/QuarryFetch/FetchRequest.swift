@@ -55,7 +55,14 @@ struct CompiledRequest {
         predicate = try request.predicate.map { try BoundPredicate($0, entity: entity, context: context) }
         let from = quoteIdentifier(entity.name)
         self.from = from
-        whereClause = predicate?.sql()
+        var whereClause = predicate?.sql()
+        if entity.isView {
+            // A view's rows are objects only where its id column holds an integer (a view
+            // has no rowid, and a LEFT JOIN may leave the column NULL).
+            let identified = "typeof(\(from).\(quoteIdentifier(entity.primaryKey))) = 'integer'"
+            whereClause = SQLFragment(whereClause.map { "\(identified) AND (\($0.sql))" } ?? identified, whereClause?.arguments ?? [])
+        }
+        self.whereClause = whereClause
         var sort = request.sortDescriptors
         if let key = request.sectionKey {
             guard let attribute = entity.attribute(named: key) else {

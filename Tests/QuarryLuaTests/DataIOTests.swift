@@ -172,6 +172,7 @@ private let booksSQL = """
                 CREATE VIEW old_book AS SELECT b.id, b.title, b.year, a.name AS author FROM book b JOIN author a ON a.id = b.author_id WHERE b.year < 1970;
                 CREATE VIEW per_author AS SELECT author_id AS id, count(*) AS books FROM book GROUP BY author_id;
                 CREATE VIEW titles AS SELECT title FROM book;
+                CREATE VIEW book_or_not AS SELECT b.id, a.name FROM author a LEFT JOIN book b ON b.author_id = a.id AND b.year > 1970;
             """)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -182,6 +183,7 @@ private let booksSQL = """
             assert(#r == 1 and r[1].title == "Earthsea" and r[1]:objectID() == "old_book/1", r[1]:objectID())
             assert(count("old_book") == 2 and per_author:get(1).books == 2)
             assert(rawequal(old_book:get(1), r[1]))
+            assert(count("book_or_not") == 1 and #fetch("book_or_not") == 1, "rows whose id is NULL are not objects")
             local names = {}
             for _, e in ipairs(entities()) do names[#names + 1] = tostring(e) end
             assert(not table.concat(names, ","):find("titles"), "a view without an integer key is left out: " .. table.concat(names, ","))
