@@ -138,12 +138,19 @@ import Glibc
 
     // MARK: Files and folders that cannot be written
 
-    @Test func aReadOnlyFile() async throws {
+    /// A store whose file may not be written (its folder may, so SQLite's side files can
+    /// be made), and its content.
+    func readOnlyStore() async throws -> (Sandbox, String) {
         let sandbox = try Sandbox()
         try await makeStore(sandbox)
         let before = try await content(sandbox)
         try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: sandbox.path("store.db"))
         try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: sandbox.directory.path)
+        return (sandbox, before)
+    }
+
+    @Test func aReadOnlyFile() async throws {
+        let (sandbox, before) = try await readOnlyStore()
         try sandbox.write("t.lua", """
             print(count("Item"))
             Item:new{ title = "x", n = 0 }
@@ -158,11 +165,7 @@ import Glibc
     }
 
     @Test func aReadOnlyFileGivenANewEntity() async throws {
-        let sandbox = try Sandbox()
-        try await makeStore(sandbox)
-        let before = try await content(sandbox)
-        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: sandbox.path("store.db"))
-        try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: sandbox.directory.path)
+        let (sandbox, before) = try await readOnlyStore()
         let result = try await quarryUnprivileged(sandbox, ["store.db", "-e", #"entity "Tag" { label = "string" }"#])
         expectOneLine(result, ["(command line):1: entity Tag: attempt to write a readonly database"])
         #expect(try await content(sandbox) == before)

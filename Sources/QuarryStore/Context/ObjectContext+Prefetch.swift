@@ -11,12 +11,10 @@ public final class LoadGroup {
     init(entity: String, keys: [Int64]) { self.entity = entity; self.keys = keys }
 
     /// Makes `objects` (all of one entity) one group.
-    @discardableResult
-    public static func adopt(_ objects: [ManagedObject]) -> LoadGroup? {
-        guard let first = objects.first else { return nil }
+    public static func adopt(_ objects: [ManagedObject]) {
+        guard let first = objects.first else { return }
         let group = LoadGroup(entity: first.entity.name, keys: objects.compactMap(\.primaryKey))
         for object in objects { object.loadGroup = group }
-        return group
     }
 }
 
