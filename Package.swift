@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Layers, each depending only on those below it:
-// C interop (CLua, CReadline, CQuarrySignals, CQuarryShim) → QuarryStore → QuarryPredicates → QuarryFetch
+// C interop (CLua, CReadline, CQuarrySignals, CQuarryRows, CQuarryShim) → QuarryStore → QuarryPredicates → QuarryFetch
 // → QuarryLua → QuarryShell → quarry (the executable).
 let swift5: [SwiftSetting] = [.swiftLanguageMode(.v5)]
 
@@ -23,9 +23,10 @@ let package = Package(
         .systemLibrary(name: "CLua", pkgConfig: "lua5.4", providers: [.apt(["liblua5.4-dev"])]),
         .systemLibrary(name: "CReadline", pkgConfig: "readline", providers: [.apt(["libreadline-dev"])]),
         .target(name: "CQuarrySignals"),
-        .target(name: "CQuarryShim", dependencies: ["CLua", "CQuarrySignals"]),
+        .target(name: "CQuarryRows"),
+        .target(name: "CQuarryShim", dependencies: ["CLua", "CQuarrySignals", "CQuarryRows"]),
         .target(name: "QuarryStore", dependencies: [
-            "CQuarrySignals",
+            "CQuarrySignals", "CQuarryRows",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "GRDBSQLite", package: "GRDB.swift"),
         ], swiftSettings: swift5),

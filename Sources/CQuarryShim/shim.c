@@ -24,6 +24,7 @@ typedef struct {
     int running_lua;   /* 1 while Lua code runs under quarry_pcall and not inside Swift */
     double deadline;   /* CLOCK_MONOTONIC seconds; 0: none */
     int gc_held;       /* > 0 while the trampoline keeps the collector stopped for Swift */
+    uint64_t epoch;    /* see quarry_bump_epoch */
 } quarry_heap;
 
 static quarry_heap *heap_of(lua_State *L) {
@@ -222,4 +223,141 @@ void quarry_set_deadline(lua_State *L, double seconds) {
 int quarry_loadfile(lua_State *L, const char *path) {
     /* luaL_loadfilex skips a first line starting with '#' (a shebang), as lua does. */
     return luaL_loadfilex(L, path, NULL);
+}
+
+void quarry_bump_epoch(lua_State *L) { heap_of(L)->epoch++; }
+
+uint64_t quarry_epoch(lua_State *L) { return heap_of(L)->epoch; }
+
+/* The same values for every state (they name userdata kinds); atomic because runtimes
+   on other threads (parallel tests) set and read them. */
+static uint64_t object_cookie, results_cookie;
+
+void quarry_set_cookies(uint64_t object, uint64_t results) {
+    __atomic_store_n(&object_cookie, object, __ATOMIC_RELAXED);
+    __atomic_store_n(&results_cookie, results, __ATOMIC_RELAXED);
+}
+
+/* Calls the Swift function in upvalue 1 with this call's arguments. */
+static int call_swift_index(lua_State *L) {
+    lua_settop(L, 2);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, 2, 1);
+    return 1;
+}
+
+/* Pushes the value of cell `c` for an attribute read as `kind`, as Swift would push it
+   (AttributeType.decode, then pushValue); returns 0, pushing nothing, where Swift must. */
+static int push_cell(lua_State *L, const quarry_rows_block *batch, const quarry_cell *c, int kind) {
+    switch (c->tag) {
+    case QUARRY_CELL_NULL:
+        lua_pushnil(L);
+        return 1;
+    case QUARRY_CELL_INTEGER:
+        switch (kind) {
+        case QUARRY_FIELD_INTEGER: case QUARRY_FIELD_STRING: lua_pushinteger(L, c->value); return 1;
+        case QUARRY_FIELD_DOUBLE: lua_pushnumber(L, (lua_Number)c->value); return 1;
+        case QUARRY_FIELD_BOOL: lua_pushboolean(L, c->value != 0); return 1;
+        default: return 0;
+        }
+    case QUARRY_CELL_REAL: {
+        double d;
+        memcpy(&d, &c->value, sizeof d);
+        switch (kind) {
+        case QUARRY_FIELD_INTEGER: case QUARRY_FIELD_DOUBLE: case QUARRY_FIELD_STRING: lua_pushnumber(L, d); return 1;
+        case QUARRY_FIELD_BOOL: lua_pushboolean(L, d != 0); return 1;
+        default: return 0;
+        }
+    }
+    case QUARRY_CELL_TEXT:
+        if (kind == QUARRY_FIELD_OTHER) return 0;
+        lua_pushlstring(L, (const char *)batch->bytes + c->value, (size_t)c->length);
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* The field code of key `name` (the string at index 2) in `batch`, or -1. */
+static lua_Integer field_code(lua_State *L, const quarry_rows_block *batch, const char *name) {
+    for (int64_t i = 0; i < batch->fast_count; i++)
+        if (batch->fast_names[i] == name) return batch->fast_codes[i];
+    /* A long name (not interned), or one past the first QUARRY_FAST_FIELDS: the table. */
+    if (lua_getiuservalue(L, 3, 1) != LUA_TTABLE) return -1;
+    lua_pushvalue(L, 2);
+    int isnum = 0;
+    lua_Integer code = lua_rawget(L, -2) == LUA_TNUMBER ? lua_tointegerx(L, -1, &isnum) : -1;
+    return isnum ? code : -1;
+}
+
+static int object_index(lua_State *L) {
+    const quarry_object_block *object = lua_touserdata(L, 1);
+    if (object == NULL || lua_type(L, 2) != LUA_TSTRING || lua_rawlen(L, 1) != sizeof *object
+        || object->cookie != __atomic_load_n(&object_cookie, __ATOMIC_RELAXED) || object->payload != 0
+        || lua_getiuservalue(L, 1, 1) != LUA_TUSERDATA || lua_touserdata(L, 3) != (const void *)object->batch)
+        return call_swift_index(L);
+    const quarry_rows_block *batch = object->batch;
+    if (batch->epoch != heap_of(L)->epoch || object->row < 0 || object->row >= batch->rows) return call_swift_index(L);
+    lua_Integer code = field_code(L, batch, lua_tostring(L, 2));
+    lua_Integer column = (code >> 3) & 0x1FFF, attribute = code >> 16;
+    if (code < 0 || column >= batch->columns) return call_swift_index(L);
+    if (attribute < 64 && batch->attributes_read) *batch->attributes_read |= (uint64_t)1 << attribute;
+    const quarry_cell *cell = &batch->cells[object->row * batch->columns + column];
+    if (!push_cell(L, batch, cell, (int)(code & 7))) return call_swift_index(L);
+    return 1;
+}
+
+void quarry_wrap_object_index(lua_State *L) {
+    lua_pushcclosure(L, object_index, 1);
+}
+
+static int results_index(lua_State *L) {
+    const quarry_results_block *results = lua_touserdata(L, 1);
+    int isnum = 0;
+    lua_Integer index = lua_type(L, 2) == LUA_TNUMBER ? lua_tointegerx(L, 2, &isnum) : 0;
+    if (results == NULL || !isnum || lua_rawlen(L, 1) != sizeof *results
+        || results->cookie != __atomic_load_n(&results_cookie, __ATOMIC_RELAXED)
+        || results->epoch != heap_of(L)->epoch || index < results->first)
+        return call_swift_index(L);
+    /* Unsigned, so that no index and first can overflow. */
+    lua_Unsigned offset = (lua_Unsigned)index - (lua_Unsigned)results->first;
+    if (offset >= (lua_Unsigned)results->count || lua_getiuservalue(L, 1, 1) != LUA_TTABLE
+        || lua_rawgeti(L, -1, (lua_Integer)offset + 1) != LUA_TUSERDATA)
+        return call_swift_index(L);
+    return 1;
+}
+
+void quarry_wrap_results_index(lua_State *L) {
+    lua_pushcclosure(L, results_index, 1);
+}
+
+void quarry_fill_batch_objects(lua_State *L, int objects, int rows, int identities, int metatable,
+                               const int64_t *keys, const unsigned char *skip, int64_t count) {
+    const quarry_rows_block *batch = lua_touserdata(L, rows);
+    uint64_t cookie = __atomic_load_n(&object_cookie, __ATOMIC_RELAXED);
+    for (int64_t i = 0; i < count; i++) {
+        if (skip && skip[i]) continue;
+        quarry_object_block *object = NULL;
+        if (lua_rawgeti(L, identities, keys[i]) == LUA_TUSERDATA) {
+            object = lua_touserdata(L, -1);
+            if (lua_rawlen(L, -1) != sizeof *object || object->cookie != cookie || object->payload != 0) object = NULL;
+        }
+        if (object == NULL) {
+            lua_pop(L, 1);
+            object = lua_newuserdatauv(L, sizeof *object, 1);
+            object->cookie = cookie;
+            object->payload = 0;
+            lua_pushvalue(L, metatable);
+            lua_setmetatable(L, -2);
+            lua_pushvalue(L, -1);
+            lua_rawseti(L, identities, keys[i]);
+        }
+        object->row = i;
+        object->key = keys[i];
+        object->batch = batch;
+        lua_pushvalue(L, rows);
+        lua_setiuservalue(L, -2, 1);
+        lua_rawseti(L, objects, i + 1);
+    }
 }

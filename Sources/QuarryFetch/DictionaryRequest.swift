@@ -142,9 +142,7 @@ extension ObjectContext {
         }
         let key = "\(compiled.from).\(quoteIdentifier(compiled.entity.primaryKey))"
         let query = compiled.select(key, start: 0, count: nil)
-        let keys = try read { db in
-            try Int64.fetchAll(db, sql: query.sql, arguments: StatementArguments(query.arguments.map(\.databaseValue)))
-        }
+        let keys = try readKeys(query.sql, arguments: query.arguments)
         return keys.map { "\(compiled.entity.name)/\($0)" }
     }
 }

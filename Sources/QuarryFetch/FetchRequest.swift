@@ -98,6 +98,9 @@ struct CompiledRequest {
         }
     }
 
+    /// True when the request takes a table's rows unfiltered, in key order.
+    var takesRowsInKeyOrder: Bool { whereClause == nil && sort.isEmpty && !entity.isView }
+
     /// `SELECT <columns> FROM t [WHERE ...] ORDER BY ...` for rows `start..<start+count`
     /// of the request's window.
     func select(_ columns: String, start: Int, count: Int?) -> SQLFragment {

@@ -17,9 +17,7 @@ extension FetchResults {
         let changed = pending.updated.filter { $0.entity.name == entity.name }
         // Every saved row that matches in the store, whatever the window.
         let query = compiled.selectAll("\(quoteIdentifier(entity.name)).\(quoteIdentifier(entity.primaryKey))")
-        let keys = try context.read { db in
-            try Int64.fetchAll(db, sql: query.sql, arguments: StatementArguments(query.arguments.map(\.databaseValue)))
-        }
+        let keys = try context.readKeys(query.sql, arguments: query.arguments)
         var objects = try load(keys)
         objects.removeAll { object in object.isDeleted || (changed.contains { $0 === object } && !matches(object)) }
         for object in changed where !objects.contains(where: { $0 === object }) && matches(object) { objects.append(object) }

@@ -21,6 +21,8 @@ public final class FetchResults {
     /// Loaded batches by batch number; a few are kept so a walk over all rows stays flat.
     private var batches: [Int: [ManagedObject]] = [:]
     private var batchOrder: [Int] = []
+    /// Reads batches as cells, learning which columns scripts read.
+    private var rowSource: RowSource?
     private static let batchesKept = 4
 
     public init(_ request: FetchRequest, context: ObjectContext) throws {
@@ -72,6 +74,7 @@ public final class FetchResults {
         sectionCache = nil
         batches = [:]
         batchOrder = []
+        rowSource = nil
         generation = context.generation
     }
 
@@ -106,33 +109,8 @@ public final class FetchResults {
 
     private func loadBatch(_ number: Int, size: Int) throws -> [ManagedObject] {
         if let batch = batches[number] { return batch }
-        let entity = compiled.entity
-        let allKeys = try orderedKeys()
-        let start = number * size
-        guard start < allKeys.count else { return [] }
-        let slice = Array(allKeys[start..<min(allKeys.count, start + size)])
-        var found: [Int64: ManagedObject] = [:]
-        var missing: [Int64] = []
-        for key in slice {
-            if let object = context.registeredObject(entity: entity.name, primaryKey: key) { found[key] = object } else { missing.append(key) }
-        }
-        let keyColumn = "\(quoteIdentifier(entity.name)).\(quoteIdentifier(entity.primaryKey))"
-        var offset = 0
-        while offset < missing.count {
-            let chunk = Array(missing[offset..<min(missing.count, offset + 500)])
-            offset += chunk.count
-            // Placeholders rounded up to a power of two (the rest bound to NULL), so a
-            // few statements serve every batch.
-            let placeholders = 1 << (Int.bitWidth - (chunk.count - 1).leadingZeroBitCount)
-            let sql = "SELECT \(entity.selectionSQL(qualifier: entity.name)) FROM \(quoteIdentifier(entity.name)) WHERE \(keyColumn) IN (\(Array(repeating: "?", count: max(1, placeholders)).joined(separator: ",")))"
-            let rows = try context.read { db in try RowReader.rows(db, sql: sql, keys: chunk) }
-            for values in rows {
-                let object = context.object(for: entity, values: values)
-                if let key = object.primaryKey { found[key] = object }
-            }
-        }
-        // A row deleted by another connection since the keys were read is left out.
-        let batch = slice.compactMap { found[$0] }
+        let rows = try readRows(number, size: size, whole: true)
+        let batch = try (0..<rows.keys.count).compactMap { try rows.object(at: $0) }
         batches[number] = batch
         // Reading a relationship of one object of the batch loads it for the whole batch.
         LoadGroup.adopt(batch)
@@ -140,6 +118,32 @@ public final class FetchResults {
         batchOrder.append(number)
         if batchOrder.count > Self.batchesKept { batches[batchOrder.removeFirst()] = nil }
         return batch
+    }
+
+    /// Whether `rows(around:)` may answer: not when the results must be objects (unsaved
+    /// changes are included, relationships are prefetched, or the results are sectioned).
+    public func servesRows() throws -> Bool {
+        try !isSectioned && request.prefetch.isEmpty && withPending() == nil
+    }
+
+    /// The rows of the batch holding the 0-based `index`, as cells, with the index of
+    /// its first row; nil past the end. Only while `servesRows()`.
+    public func rows(around index: Int) throws -> (start: Int, rows: RowBatch)? {
+        guard index >= 0, index <= Int(Int32.max) * 1024 else { return nil }
+        let size = max(1, request.batchSize)
+        let number = index / size
+        let rows = try readRows(number, size: size, whole: false)
+        return index - number * size < rows.keys.count ? (number * size, rows) : nil
+    }
+
+    /// Batch `number` as cells: whole rows (to make objects of), or the columns read so far.
+    private func readRows(_ number: Int, size: Int, whole: Bool) throws -> RowBatch {
+        let allKeys = try orderedKeys()
+        let start = min(allKeys.count, number * size)
+        let source = rowSource ?? RowSource(entity: compiled.entity)
+        rowSource = source
+        let keys = Array(allKeys[start..<min(allKeys.count, start + size)])
+        return try whole ? source.read(keys: keys, context: context, whole: true) : source.read(keys: keys, context: context)
     }
 
     /// The keys of the rows in order, as of now.
@@ -150,13 +154,35 @@ public final class FetchResults {
 
     private func orderedKeys() throws -> [Int64] {
         if let keys { return keys }
+        if let dense = try denseKeys() {
+            keys = dense
+            return dense
+        }
         let entity = compiled.entity
         let query = compiled.select("\(quoteIdentifier(entity.name)).\(quoteIdentifier(entity.primaryKey))", start: 0, count: nil)
-        let loaded = try context.read { db in
-            try Int64.fetchAll(db, sql: query.sql, arguments: StatementArguments(query.arguments.map(\.databaseValue)))
-        }
+        let loaded = try context.readKeys(query.sql, arguments: query.arguments)
         keys = loaded
         return loaded
+    }
+
+    /// The keys without reading them, when the request takes a table's rows in key order
+    /// and the keys have no gaps (a table imported and not deleted from): they are then
+    /// `min...max`, and a walk over every row reads the table once instead of twice.
+    private func denseKeys() throws -> [Int64]? {
+        guard compiled.takesRowsInKeyOrder else { return nil }
+        let entity = compiled.entity
+        let (key, table) = (quoteIdentifier(entity.primaryKey), quoteIdentifier(entity.name))
+        // Three queries, as SQLite answers min() and max() alone from the b-tree's ends.
+        let bounds = try context.readKeys("SELECT (SELECT min(\(key)) FROM \(table)), (SELECT max(\(key)) FROM \(table)), (SELECT count(*) FROM \(table))",
+                                          arguments: [], columns: 3)
+        guard bounds.count == 3 else { return nil }
+        let (low, high, count) = (bounds[0], bounds[1], bounds[2])
+        if count == 0 { return [] }
+        let (span, overflow) = high.subtractingReportingOverflow(low)
+        guard !overflow, span == count - 1 else { return nil }
+        let skip = Int64(min(compiled.offset, Int(count)))
+        let take = min(count - skip, Int64(compiled.limit ?? Int(count)))
+        return Array((low + skip)..<(low + skip + take))
     }
 
     /// Every object in order, fetched batch by batch.

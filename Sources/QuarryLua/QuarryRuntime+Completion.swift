@@ -60,7 +60,7 @@ extension QuarryRuntime {
                       let relationship = context.entitiesRelationship(name, of: object), !relationship.isToMany,
                       let target = try? context.relatedObject(name, of: object) {
                 quarry_pop(state, 1)
-                pushSwiftObject(state, target, kind: .object)
+                pushManagedObject(state, target)
             } else {
                 return false
             }

@@ -53,13 +53,22 @@ public final class QuarryRuntime {
         lua_setglobal(state, "quarry")
         installGlobals()
         bindEntityGlobals()
+        watch(context)
         try? context.startNoticingOtherConnections()
+    }
+
+    /// Row cells read from `context` go stale whenever its objects may change.
+    private func watch(_ context: ObjectContext) {
+        let state = mainState
+        context.onStateChange = { quarry_bump_epoch(state) }
+        quarry_bump_epoch(state)
     }
 
     deinit {
         // Closing runs every pending __gc, which may call bound functions: they see
         // `closing` and refuse, and the function boxes outlive the close.
         lifetime.closing = true
+        context.onStateChange = nil
         quarry_close(mainState)
     }
 
@@ -67,7 +76,10 @@ public final class QuarryRuntime {
     public func use(_ context: ObjectContext) {
         observerRegistryStorage?.token?.cancel()
         observerRegistryStorage = nil
+        self.context.onStateChange = nil
         self.context = context
+        watch(context)
+        resetRowIdentities(state)
         bindEntityGlobals()
         try? context.startNoticingOtherConnections()
     }
@@ -145,9 +157,16 @@ public final class QuarryRuntime {
         case .observer, .namespace: metamethods = simpleMetamethods(kind)
         case .binding: metamethods = bindingMetamethods()
         case .state: metamethods = stateMetamethods()
+        case .rows: metamethods = []
         }
         for (name, body) in metamethods {
             pushFunction(name, body)
+            // Reads of rows and of loaded results are answered in C (see RowObjects.swift).
+            if name == "__index", kind == .object {
+                quarry_wrap_object_index(state)
+            } else if name == "__index", kind == .results {
+                quarry_wrap_results_index(state)
+            }
             LuaTable.setField(state, -2, name)
         }
         if kind.holdsSwiftObject {
@@ -183,7 +202,7 @@ public final class QuarryRuntime {
 
     func pushObject(_ object: ManagedObject?) -> Int32 {
         guard let object else { lua_pushnil(state); return 1 }
-        pushSwiftObject(state, object, kind: .object)
+        pushManagedObject(state, object)
         return 1
     }
 }

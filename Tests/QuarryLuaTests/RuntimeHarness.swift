@@ -14,6 +14,12 @@ final class Harness {
         runtime = try QuarryRuntime(context: context, memoryLimit: memoryLimit)
     }
 
+    /// A runtime over `context` (a file, say).
+    init(context: ObjectContext) throws {
+        self.context = context
+        runtime = try QuarryRuntime(context: context)
+    }
+
     /// Runs code that must succeed.
     func run(_ code: String, sourceLocation: SourceLocation = #_sourceLocation) {
         let failure = runtime.run(code, chunkName: "=t")

@@ -9,6 +9,7 @@
 #include <lua5.4/lauxlib.h>
 #include <lua5.4/lualib.h>
 #include "quarry_signals.h"
+#include "quarry_rows.h"
 
 /// What a Swift function bound into Lua returns instead of raising.
 enum {
@@ -53,6 +54,92 @@ void quarry_set_deadline(lua_State *L, double seconds);
 
 /// Loads a file as `lua` does: a leading '#' line (shebang) is skipped.
 int quarry_loadfile(lua_State *L, const char *path);
+
+// Rows read as cells (see quarry_rows.h), answered in C: a loop over fetched objects
+// reading attributes then never enters Swift for a row that has no object yet.
+
+/// Attributes C can find by their interned name (past these, a table lookup).
+#define QUARRY_FAST_FIELDS 32
+
+/// The bytes of a batch's userdata. Its one user value is a table from attribute name
+/// to a field code: `attribute << 16 | column << 3 | QUARRY_FIELD_...` (the attribute's
+/// index in its entity, the cell in the row that holds it, and how to read it).
+typedef struct {
+    uint64_t cookie;
+    /// The retained RowBatch that owns the cells and bytes.
+    uintptr_t payload;
+    const quarry_cell *cells;
+    const unsigned char *bytes;
+    int64_t rows;
+    int64_t columns;
+    /// quarry_epoch() when read: once it moves, the cells may be stale and Swift answers.
+    uint64_t epoch;
+    /// Bit i is set when attribute i (< 64) is read, so later batches read that column.
+    uint64_t *attributes_read;
+    /// The first field names as Lua interned them (keys of the user value table, which
+    /// keeps them alive), with their codes: a short string key is the same pointer.
+    int64_t fast_count;
+    const char *fast_names[QUARRY_FAST_FIELDS];
+    int64_t fast_codes[QUARRY_FAST_FIELDS];
+} quarry_rows_block;
+
+/// The bytes of an object's userdata. Its one user value is the batch (a rows userdata)
+/// it was read in, if any.
+typedef struct {
+    uint64_t cookie;
+    /// The retained ManagedObject, or 0 while the object is still only a row of its batch.
+    uintptr_t payload;
+    /// Its row in the batch, and that row's key.
+    int64_t row;
+    int64_t key;
+    /// The batch's block: believed only while it is the object's user value.
+    const quarry_rows_block *batch;
+} quarry_object_block;
+
+/// The bytes of a results userdata. Its one user value is the table of the objects of
+/// the batch read last (t[1...count]), while `epoch` is current.
+typedef struct {
+    uint64_t cookie;
+    /// The retained handle of the FetchResults.
+    uintptr_t payload;
+    uint64_t epoch;
+    /// The 1-based index of t[1], and how many objects t holds (0: none cached).
+    int64_t first;
+    int64_t count;
+} quarry_results_block;
+
+/// How an attribute's cells become Lua values, as Swift would make them.
+enum {
+    /// Swift answers (dates, JSON, binary); C answers only nil.
+    QUARRY_FIELD_OTHER = 0,
+    QUARRY_FIELD_INTEGER = 1,
+    QUARRY_FIELD_DOUBLE = 2,
+    QUARRY_FIELD_STRING = 3,
+    QUARRY_FIELD_BOOL = 4,
+};
+
+/// Moves whenever the store's objects may have changed (a save, an unsaved change, a
+/// refresh): every batch read before then is answered by Swift again.
+void quarry_bump_epoch(lua_State *L);
+uint64_t quarry_epoch(lua_State *L);
+
+/// The cookies (see Userdata.swift) the C functions below check blocks by.
+void quarry_set_cookies(uint64_t object, uint64_t results);
+
+/// Replaces the function on top of the stack (the bound Swift `__index` of objects)
+/// with a C `__index` that reads an unmade object's attribute from its batch's cells,
+/// and calls the Swift one for anything else.
+void quarry_wrap_object_index(lua_State *L);
+/// The same for results: `r[i]` from the cached objects (see quarry_results_block).
+void quarry_wrap_results_index(lua_State *L);
+
+/// Sets t[1...count] of the table at `objects` to the userdata of a batch's rows (the
+/// rows userdata at `rows`), `keys` their keys: the one `identities` (a weak table by
+/// key) holds when it is still only a row, which then reads from this batch, else a new
+/// one with the metatable at `metatable`, recorded in `identities`. Rows whose `skip` is
+/// set are left for Swift: they have objects. In C because it runs for every row read.
+void quarry_fill_batch_objects(lua_State *L, int objects, int rows, int identities, int metatable,
+                               const int64_t *keys, const unsigned char *skip, int64_t count);
 
 // Lua's macros, as functions Swift can call.
 static inline void quarry_pop(lua_State *L, int n) { lua_pop(L, n); }

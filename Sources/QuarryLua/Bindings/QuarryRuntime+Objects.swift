@@ -58,8 +58,9 @@ extension QuarryRuntime {
     func objectMetamethods() -> [(String, LuaFunctionBody)] {
         [
             ("__index", { [unowned self] call in
-                let object = try self.object(call, 1)
                 let key = try call.string(2)
+                noteRowRead(call.state, 1, key)
+                let object = try self.object(call, 1)
                 if let attribute = object.entity.attribute(named: key) {
                     do { pushAttributeValue(call.state, try object.value(forKey: key), of: attribute); return 1 } catch { throw luaError(error) }
                 }

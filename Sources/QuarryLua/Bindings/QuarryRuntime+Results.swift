@@ -18,7 +18,16 @@ extension QuarryRuntime {
                     let i = try call.integer(2)
                     if handle.results.isSectioned { return try self.pushSection(handle, i) }
                     guard i >= 1 else { return call.pushNil() }
-                    do { return self.pushObject(try handle.results.object(at: Int(i - 1))) } catch { throw luaError(error) }
+                    do {
+                        // A batch of rows, cached as the results' user value for C to answer from.
+                        if try handle.results.servesRows() {
+                            guard let (start, rows) = try handle.results.rows(around: Int(i - 1)) else { return call.pushNil() }
+                            cacheBatchObjects(call.state, results: 1, rows, first: start + 1)
+                            lua_rawgeti(call.state, -1, lua_Integer(Int(i) - start))
+                            return 1
+                        }
+                        return self.pushObject(try handle.results.object(at: Int(i - 1)))
+                    } catch { throw luaError(error) }
                 }
                 let key = try call.string(2)
                 if self.pushMethod(.results, key) { return 1 }
@@ -27,6 +36,7 @@ extension QuarryRuntime {
             ("__newindex", { [unowned self] call in
                 let handle = try self.results(call, 1)
                 let key = try call.string(2)
+                dropCachedObjects(call.state, results: 1)
                 do { try self.reconfigure(handle, key: key, call) } catch let error as LuaError {
                     // "bad argument #3 to '__newindex' (integer expected, ...)" names no key: say r.limit.
                     let prefix = "bad argument #3 to '__newindex' ("

@@ -31,11 +31,11 @@ func pushArgument(_ state: OpaquePointer, _ argument: PredicateArgument) {
             lua_rawseti(state, -2, lua_Integer(i + 1))
         }
     case .object(let reference):
-        pushSwiftObject(state, reference.object, kind: .object)
+        pushManagedObject(state, reference.object)
     case .objects(let references):
         lua_createtable(state, Int32(references.count), 0)
         for (i, reference) in references.enumerated() {
-            pushSwiftObject(state, reference.object, kind: .object)
+            pushManagedObject(state, reference.object)
             lua_rawseti(state, -2, lua_Integer(i + 1))
         }
     }

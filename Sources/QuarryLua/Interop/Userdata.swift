@@ -5,11 +5,14 @@ import CQuarryShim
 /// userdata and released by `__gc`; a weak-valued registry table maps each Swift object
 /// to its one userdata, so the same row is the same Lua value while Lua references it.
 enum UserdataKind: String, CaseIterable {
-    case object, results, section, set, entity, date, predicate, observer, namespace, binding, state
+    /// `rows` is a batch of rows read as cells (a RowBatch); scripts never see one.
+    case object, results, section, set, entity, date, predicate, observer, namespace, binding, state, rows
 
     var metatableKey: String { "quarry.kind." + rawValue }
     /// Dates are plain numbers in a userdata; everything else holds a Swift object.
     var holdsSwiftObject: Bool { self != .date }
+    /// An object's batch, a batch's field table, results' cached objects.
+    var userValues: Int32 { [.object, .rows, .results].contains(self) ? 1 : 0 }
 }
 
 private let kindField = "__quarry_kind"
@@ -18,6 +21,7 @@ private let identityKey = "quarry.identity"
 /// Creates the registry tables the functions below rely on; `configure` fills each
 /// kind's metatable with its metamethods.
 func installUserdataSupport(_ state: OpaquePointer, configure: (UserdataKind) -> Void) {
+    quarry_set_cookies(UInt64(Block.cookie(.object)), UInt64(Block.cookie(.results)))
     lua_createtable(state, 0, 0)
     lua_createtable(state, 0, 1)
     pushString(state, "v")
@@ -34,7 +38,23 @@ func installUserdataSupport(_ state: OpaquePointer, configure: (UserdataKind) ->
         configure(kind)
         setRegistryField(state, kind.metatableKey)
     }
+    // An object that is still only a row of its batch holds no Swift object, so it needs
+    // no finalizer, which costs the collector a call per object: it gets a copy of the
+    // object metatable without __gc until it is made (`materialize`).
+    pushRegistryField(state, UserdataKind.object.metatableKey)
+    lua_createtable(state, 0, 8)
+    lua_pushnil(state)
+    while lua_next(state, -3) != 0 {
+        if lua_type(state, -2) == LUA_TSTRING, luaString(state, -2) == "__gc" { quarry_pop(state, 1); continue }
+        lua_pushvalue(state, -2)
+        quarry_insert(state, -2)
+        lua_rawset(state, -4)
+    }
+    setRegistryField(state, rowObjectMetatableKey)
+    quarry_pop(state, 1)
 }
+
+let rowObjectMetatableKey = "quarry.kind.object.row"
 
 /// The kind of Quarry userdata at `index`, or nil for any other value.
 func userdataKind(_ state: OpaquePointer, _ index: Int32) -> String? {
@@ -55,7 +75,8 @@ func pushSwiftObject(_ state: OpaquePointer, _ object: AnyObject, kind: Userdata
         return
     }
     quarry_pop(state, 1)
-    let block = lua_newuserdatauv(state, Block.size, 0)!
+    let block = lua_newuserdatauv(state, Block.size(kind), kind.userValues)!
+    block.initializeMemory(as: UInt8.self, repeating: 0, count: Block.size(kind))
     Block.write(block, kind: kind, payload: UInt(bitPattern: Unmanaged.passRetained(object).toOpaque()))
     pushRegistryField(state, kind.metatableKey)
     lua_setmetatable(state, -2)
@@ -64,11 +85,31 @@ func pushSwiftObject(_ state: OpaquePointer, _ object: AnyObject, kind: Userdata
     quarry_remove(state, -2)
 }
 
-/// The Swift object held by the userdata at `index` when it is of `kind`.
+/// The Swift object held by the userdata at `index` when it is of `kind`. An object
+/// that is still only a row of its batch is made now (see `materialize`).
 func swiftObject<T: AnyObject>(_ state: OpaquePointer, _ index: Int32, kind: UserdataKind, as type: T.Type) -> T? {
-    guard let payload = Block.payload(state, index, kind: kind), let pointer = UnsafeMutableRawPointer(bitPattern: payload) else { return nil }
+    guard let payload = Block.payload(state, index, kind: kind) else { return nil }
+    guard let pointer = UnsafeMutableRawPointer(bitPattern: payload) else {
+        return kind == .object ? materialize(state, index) as? T : nil
+    }
     return Unmanaged<AnyObject>.fromOpaque(pointer).takeUnretainedValue() as? T
 }
+
+/// Makes the userdata at `index` (of kind `kind`, holding nothing yet) hold `object`.
+func adopt(_ state: OpaquePointer, _ index: Int32, _ object: AnyObject, kind: UserdataKind) {
+    guard let block = lua_touserdata(state, index) else { return }
+    let index = lua_absindex(state, index)
+    Block.write(block, kind: kind, payload: UInt(bitPattern: Unmanaged.passRetained(object).toOpaque()))
+    pushRegistryField(state, kind.metatableKey)
+    lua_setmetatable(state, index)
+}
+
+/// The payload of the userdata at `index` when it is of `kind`: 0 when it holds nothing.
+func userdataPayload(_ state: OpaquePointer, _ index: Int32, kind: UserdataKind) -> UInt? {
+    Block.payload(state, index, kind: kind)
+}
+
+func userdataCookie(_ kind: UserdataKind) -> UInt { Block.cookie(kind) }
 
 /// `__gc`: releases the Swift object and clears the pointer, so a resurrected userdata
 /// reads as gone instead of dangling.
@@ -84,8 +125,19 @@ func releaseSwiftObject(_ state: OpaquePointer, _ index: Int32, kind: UserdataKi
 /// payload is believed, so a script that moves a metatable onto another userdata (with
 /// the debug library) gets an error, not a wild pointer.
 private enum Block {
-    static let size = 2 * MemoryLayout<UInt>.size
-    static func cookie(_ kind: UserdataKind) -> UInt { 0x5155_4152_5259_0000 | UInt(UserdataKind.allCases.firstIndex(of: kind)!) }
+    /// Objects, batches and results carry more after the payload (`quarry_object_block`,
+    /// `quarry_rows_block`, `quarry_results_block`), which their C `__index` reads.
+    static func size(_ kind: UserdataKind) -> Int {
+        switch kind {
+        case .object: return MemoryLayout<quarry_object_block>.size
+        case .rows: return MemoryLayout<quarry_rows_block>.size
+        case .results: return MemoryLayout<quarry_results_block>.size
+        default: return 2 * MemoryLayout<UInt>.size
+        }
+    }
+    static func cookie(_ kind: UserdataKind) -> UInt { 0x5155_4152_5259_0000 | UInt(kinds.firstIndex(of: kind)!) }
+    /// `allCases` makes a new array each time it is read; this is read on every call.
+    private static let kinds = UserdataKind.allCases
 
     static func write(_ block: UnsafeMutableRawPointer, kind: UserdataKind, payload: UInt) {
         block.storeBytes(of: cookie(kind), as: UInt.self)
@@ -93,14 +145,14 @@ private enum Block {
     }
 
     static func payload(_ state: OpaquePointer, _ index: Int32, kind: UserdataKind) -> UInt? {
-        guard userdataKind(state, index) == kind.rawValue, lua_rawlen(state, index) == size,
+        guard userdataKind(state, index) == kind.rawValue, lua_rawlen(state, index) == size(kind),
               let block = lua_touserdata(state, index), block.load(as: UInt.self) == cookie(kind) else { return nil }
         return block.load(fromByteOffset: MemoryLayout<UInt>.size, as: UInt.self)
     }
 }
 
 func pushDate(_ state: OpaquePointer, _ seconds: Double) {
-    let block = lua_newuserdatauv(state, Block.size, 0)!
+    let block = lua_newuserdatauv(state, Block.size(.date), 0)!
     Block.write(block, kind: .date, payload: UInt(seconds.bitPattern))
     pushRegistryField(state, UserdataKind.date.metatableKey)
     lua_setmetatable(state, -2)

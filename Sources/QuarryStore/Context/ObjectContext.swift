@@ -14,9 +14,10 @@ public final class ObjectContext {
     /// Entity names in the order they were defined or found.
     var entityOrder: [String] = []
 
-    private struct RowKey: Hashable { let entity: String; let primaryKey: Int64 }
-    private final class WeakObject { weak var object: ManagedObject?; init(_ o: ManagedObject) { object = o } }
-    private var registered: [RowKey: WeakObject] = [:]
+    final class WeakObject { weak var object: ManagedObject?; init(_ o: ManagedObject) { object = o } }
+    /// By entity, then key: a batch of rows looks its keys up in one entity's map.
+    private var registered: [String: [Int64: WeakObject]] = [:]
+    private var registrationCount = 0
     private var registrationsAfterSweep = 1024
 
     /// Pending changes, in the order they were made. The context holds these objects
@@ -31,7 +32,14 @@ public final class ObjectContext {
     /// Increases on every unsaved change, so results that include them re-run.
     public private(set) var pendingGeneration = 0
 
-    func bumpPendingGeneration() { pendingGeneration += 1 }
+    func bumpPendingGeneration() {
+        pendingGeneration += 1
+        onStateChange?()
+    }
+
+    /// Called whenever `generation` or `pendingGeneration` moves: whoever keeps copies of
+    /// values read from this context (the Lua layer's row cells) learns they may be stale.
+    public var onStateChange: (() -> Void)?
 
     /// Whether unsaved changes touch objects of this entity.
     public func hasPendingChanges(of entityName: String) -> Bool {
@@ -60,6 +68,9 @@ public final class ObjectContext {
             for function in functions { db.add(function: function) }
             // Ctrl-C and --timeout stop a long statement too, not only Lua code.
             sqlite3_progress_handler(db.sqliteConnection, 10_000, { _ in quarry_should_stop() }, nil)
+            // Reads map the file instead of copying each page out of the OS cache: a walk
+            // over every row reads the table twice (its keys, then its rows by batch).
+            try db.execute(sql: "PRAGMA mmap_size = 1073741824")
         }
         configuration.readonly = readOnly
         configuration.busyMode = .timeout(5)
@@ -196,27 +207,26 @@ public final class ObjectContext {
     /// (its unsaved changes kept), a new one otherwise. Columns: key, then attributes.
     public func object(for entity: EntityDescription, row: Row) -> ManagedObject {
         let primaryKey: Int64 = row[0]
-        if let existing = registered[RowKey(entity: entity.name, primaryKey: primaryKey)]?.object { return existing }
+        if let existing = registeredObject(entity: entity.name, primaryKey: primaryKey) { return existing }
         return object(for: entity, values: Array(row.databaseValues))
     }
 
-    /// The same for a row read as values (see `RowReader`).
+    /// The same for a row read as values (see `RowBatch`).
     public func object(for entity: EntityDescription, values: [DatabaseValue]) -> ManagedObject {
         guard case .int64(let primaryKey) = values[0].storage else { preconditionFailure("a row's key must be an integer") }
-        let key = RowKey(entity: entity.name, primaryKey: primaryKey)
-        if let existing = registered[key]?.object { return existing }
+        if let existing = registeredObject(entity: entity.name, primaryKey: primaryKey) { return existing }
         let object = ManagedObject(entity: entity, primaryKey: primaryKey, row: values, context: self)
-        registered[key] = WeakObject(object)
-        // Entries of objects no longer in use are swept once the map doubles, so a long
-        // read-only session does not keep one per row it ever read.
-        if registered.count > registrationsAfterSweep * 2 { pruneRegistrations() }
+        register(object)
         return object
     }
 
     /// The object already registered for a row, if any (no query).
     public func registeredObject(entity: String, primaryKey: Int64) -> ManagedObject? {
-        registered[RowKey(entity: entity, primaryKey: primaryKey)]?.object
+        registered[entity]?[primaryKey]?.object
     }
+
+    /// One entity's registrations (their objects may be gone).
+    func registrations(of entity: String) -> [Int64: WeakObject]? { registered[entity] }
 
     /// The object with this primary key, registered once like any fetched object.
     public func object(entityName: String, primaryKey: Int64) throws -> ManagedObject? {
@@ -228,24 +238,34 @@ public final class ObjectContext {
 
     func register(_ object: ManagedObject) {
         guard let primaryKey = object.primaryKey else { return }
-        registered[RowKey(entity: object.entity.name, primaryKey: primaryKey)] = WeakObject(object)
+        if registered[object.entity.name, default: [:]].updateValue(WeakObject(object), forKey: primaryKey) == nil {
+            registrationCount += 1
+        }
+        // Entries of objects no longer in use are swept once the map doubles, so a long
+        // read-only session does not keep one per row it ever read.
+        if registrationCount > registrationsAfterSweep * 2 { pruneRegistrations() }
     }
 
     func unregister(_ object: ManagedObject) {
         guard let primaryKey = object.primaryKey else { return }
-        registered[RowKey(entity: object.entity.name, primaryKey: primaryKey)] = nil
+        if registered[object.entity.name]?.removeValue(forKey: primaryKey) != nil { registrationCount -= 1 }
+    }
+
+    /// The keys of the objects in use, by entity, in order.
+    func registeredKeysByEntity() -> [String: [Int64]] {
+        var result: [String: [Int64]] = [:]
+        for (entity, objects) in registered {
+            let keys = objects.compactMap { $0.value.object == nil ? nil : $0.key }
+            if !keys.isEmpty { result[entity] = keys.sorted() }
+        }
+        return result
     }
 
     /// Forgets registrations whose objects are gone, so the map does not grow without end.
-    func registeredKeysByEntity() -> [String: [Int64]] {
-        var result: [String: [Int64]] = [:]
-        for (key, box) in registered where box.object != nil { result[key.entity, default: []].append(key.primaryKey) }
-        return result.mapValues { $0.sorted() }
-    }
-
     func pruneRegistrations() {
-        registered = registered.filter { $0.value.object != nil }
-        registrationsAfterSweep = max(1024, registered.count)
+        registered = registered.mapValues { $0.filter { $0.value.object != nil } }.filter { !$0.value.isEmpty }
+        registrationCount = registered.values.reduce(0) { $0 + $1.count }
+        registrationsAfterSweep = max(1024, registrationCount)
     }
 
     /// Runs a read against the store, turning SQLite's errors into store errors.
@@ -254,7 +274,47 @@ public final class ObjectContext {
         catch let error as DatabaseError { throw StoreError(error) }
     }
 
-    func bumpGeneration() { generation += 1 }
+    func bumpGeneration() {
+        generation += 1
+        onStateChange?()
+    }
+
+    /// The integers of the first `columns` columns of `sql`'s rows, row after row (keys,
+    /// in the query's order).
+    public func readKeys(_ sql: String, arguments: [Value], columns: Int32 = 1) throws -> [Int64] {
+        var keys: [Int64] = []
+        try readStatement(sql) { statement in
+            bind(arguments.map(\.databaseValue), to: statement)
+            while true {
+                let code = sqlite3_step(statement)
+                if code == SQLITE_DONE { return }
+                guard code == SQLITE_ROW else { throw StepFailure(code: code) }
+                for column in 0..<columns { keys.append(sqlite3_column_int64(statement, column)) }
+            }
+        }
+        return keys
+    }
+
+    /// A `sqlite3_step` result other than a row or done, thrown inside `readStatement`.
+    struct StepFailure: Error { let code: Int32 }
+
+    /// Runs one statement outside any transaction (a single SELECT is consistent on its
+    /// own) with its raw SQLite handle, reset and with no bindings. `read` would wrap it in
+    /// a savepoint and `PRAGMA query_only`, and that pragma expires every prepared
+    /// statement, so each batch would compile its SQL again.
+    func readStatement(_ sql: String, _ body: (OpaquePointer) throws -> Void) throws {
+        do {
+            try database.unsafeRead { db in
+                let handle = try db.cachedStatement(sql: sql).sqliteStatement
+                sqlite3_reset(handle)
+                sqlite3_clear_bindings(handle)
+                defer { sqlite3_reset(handle) }
+                do { try body(handle) } catch let failure as StepFailure {
+                    throw DatabaseError(resultCode: ResultCode(rawValue: failure.code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: sql)
+                }
+            }
+        } catch let error as DatabaseError { throw StoreError(error) }
+    }
 }
 
 extension StoreError {

@@ -8,7 +8,6 @@ import GRDBSQLite
 struct RowInserter {
     private let statement: Statement
     private let connection: OpaquePointer
-    private static let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
 
     init(_ db: Database, sql: String) throws {
         statement = try db.makeStatement(sql: sql)
@@ -18,22 +17,30 @@ struct RowInserter {
     func insert(_ values: [DatabaseValue]) throws {
         let handle = statement.sqliteStatement
         sqlite3_reset(handle)
-        for (i, value) in values.enumerated() {
-            let index = Int32(i + 1)
-            switch value.storage {
-            case .null: sqlite3_bind_null(handle, index)
-            case .int64(let v): sqlite3_bind_int64(handle, index, v)
-            case .double(let v): sqlite3_bind_double(handle, index, v)
-            case .string(let s): sqlite3_bind_text(handle, index, s, -1, Self.transient)
-            case .blob(let data):
-                _ = data.withUnsafeBytes { sqlite3_bind_blob(handle, index, $0.baseAddress, Int32($0.count), Self.transient) }
-            }
-        }
+        bind(values, to: handle)
         let code = sqlite3_step(handle)
         guard code == SQLITE_DONE else {
             let message = String(cString: sqlite3_errmsg(connection))
             sqlite3_reset(handle)
             throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message)
+        }
+    }
+}
+
+private let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
+
+/// Binds `values` to parameters 1... of `handle` with SQLite's own calls (SQLite copies
+/// texts and blobs).
+func bind(_ values: [DatabaseValue], to handle: OpaquePointer) {
+    for (i, value) in values.enumerated() {
+        let index = Int32(i + 1)
+        switch value.storage {
+        case .null: sqlite3_bind_null(handle, index)
+        case .int64(let v): sqlite3_bind_int64(handle, index, v)
+        case .double(let v): sqlite3_bind_double(handle, index, v)
+        case .string(let s): sqlite3_bind_text(handle, index, s, -1, transient)
+        case .blob(let data):
+            _ = data.withUnsafeBytes { sqlite3_bind_blob(handle, index, $0.baseAddress, Int32($0.count), transient) }
         }
     }
 }

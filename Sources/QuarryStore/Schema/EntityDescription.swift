@@ -74,6 +74,11 @@ public struct EntityDescription: Codable, Equatable, Sendable {
 
     public var attributeNames: [String] { attributes.map(\.name) }
 
+    /// The column holding attribute `name` in a row read by `selectionSQL` (the key is 0).
+    public func rowColumn(of name: String) -> Int? {
+        attribute(named: name) == nil ? nil : rowIndex[name]
+    }
+
     /// The error for a key this entity does not have, with the closest name as a hint.
     public func unknownKey(_ key: String) -> StoreError {
         .unknownKey(entity: name, key: key, suggestion: closestMatch(to: key, in: keyNames))

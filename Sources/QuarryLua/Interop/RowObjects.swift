@@ -1,0 +1,187 @@
+import CLua
+import CQuarryShim
+import QuarryStore
+
+// Objects that are still only rows. Fetched results hand Lua one userdata per row
+// without making a ManagedObject: the userdata names its batch (a `rows` userdata over
+// a RowBatch's cells) and its row, and the C `__index` of objects reads attributes from
+// the cells. The ManagedObject is made the first time Swift needs it (a write, a
+// relationship, a method, a changed store), and from then on the userdata holds it as
+// any object's does.
+//
+// Identity: the same stored row is the same Lua value while it is referenced, so rows
+// are found by entity and key in weak tables (registry "quarry.rows"), both for rows and
+// for made objects; objects without a key yet are found by their Swift pointer.
+
+private let rowsKey = "quarry.rows"
+
+/// Forgets which userdata stands for which row (`.open` replaced the store: the same
+/// keys now name other rows).
+func resetRowIdentities(_ state: OpaquePointer) {
+    lua_createtable(state, 0, 4)
+    setRegistryField(state, rowsKey)
+}
+
+/// Pushes the weak table from key to userdata for `entity`.
+private func pushRowIdentities(_ state: OpaquePointer, entity: String) {
+    pushRegistryField(state, rowsKey)
+    if lua_type(state, -1) != LUA_TTABLE {
+        quarry_pop(state, 1)
+        resetRowIdentities(state)
+        pushRegistryField(state, rowsKey)
+    }
+    if LuaTable.field(state, -1, entity) == LUA_TTABLE {
+        quarry_remove(state, -2)
+        return
+    }
+    quarry_pop(state, 1)
+    lua_createtable(state, 0, 0)
+    lua_createtable(state, 0, 1)
+    pushString(state, "v")
+    lua_setfield(state, -2, "__mode")
+    lua_setmetatable(state, -2)
+    lua_pushvalue(state, -1)
+    LuaTable.setField(state, -3, entity)
+    quarry_remove(state, -2)
+}
+
+/// Pushes the userdata for `object`: the one Lua already has for its row, if any.
+func pushManagedObject(_ state: OpaquePointer, _ object: ManagedObject) {
+    guard let key = object.primaryKey else {
+        pushSwiftObject(state, object, kind: .object)
+        return
+    }
+    pushRowIdentities(state, entity: object.entity.name)
+    if lua_rawgeti(state, -1, lua_Integer(key)) == LUA_TUSERDATA, let payload = userdataPayload(state, -1, kind: .object) {
+        if payload == 0 {
+            adopt(state, -1, object, kind: .object)
+            quarry_remove(state, -2)
+            return
+        }
+        if payload == UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque()) {
+            quarry_remove(state, -2)
+            return
+        }
+    }
+    quarry_pop(state, 1)
+    // Not found by key: perhaps pushed before it had one (an insert since saved).
+    pushSwiftObject(state, object, kind: .object)
+    lua_pushvalue(state, -1)
+    lua_rawseti(state, -3, lua_Integer(key))
+    quarry_remove(state, -2)
+}
+
+/// Notes that attribute `key` of the row userdata at `index` was asked of Swift (its
+/// batch did not read that column): the next batches of its results read it.
+func noteRowRead(_ state: OpaquePointer, _ index: Int32, _ key: String) {
+    guard userdataPayload(state, index, kind: .object) == 0 else { return }
+    if lua_getiuservalue(state, index, 1) == LUA_TUSERDATA, let batch = swiftObject(state, -1, kind: .rows, as: RowBatch.self) {
+        batch.noteRead(key)
+    }
+    quarry_pop(state, 1)
+}
+
+/// Makes the ManagedObject of the row userdata at `index`, which then holds it.
+func materialize(_ state: OpaquePointer, _ index: Int32) -> ManagedObject? {
+    let index = lua_absindex(state, index)
+    guard let block = lua_touserdata(state, index)?.assumingMemoryBound(to: quarry_object_block.self) else { return nil }
+    guard lua_getiuservalue(state, index, 1) == LUA_TUSERDATA,
+          let batch = swiftObject(state, -1, kind: .rows, as: RowBatch.self) else {
+        quarry_pop(state, 1)
+        return nil
+    }
+    quarry_pop(state, 1)
+    // The user value is the batch unless a script with the debug library replaced it.
+    let row = Int(block.pointee.row)
+    guard row >= 0, row < batch.keys.count, batch.keys[row] == block.pointee.key,
+          let object = try? batch.object(at: row) else { return nil }
+    adopt(state, index, object, kind: .object)
+    return object
+}
+
+/// Makes the objects of `batch`, whose first row is at the 1-based index `first`, the
+/// cached objects of the results userdata at `results` (see `quarry_results_block`), and
+/// pushes their table.
+func cacheBatchObjects(_ state: OpaquePointer, results: Int32, _ batch: RowBatch, first: Int) {
+    let results = lua_absindex(state, results)
+    let count = batch.keys.count
+    lua_createtable(state, Int32(count), 0)
+    let objects = lua_gettop(state)
+    pushRows(state, batch)
+    let rows = lua_gettop(state)
+    pushRowIdentities(state, entity: batch.entity.name)
+    let identities = lua_gettop(state)
+    pushRegistryField(state, rowObjectMetatableKey)
+    var skip: [UInt8] = []
+    if !batch.registered.isEmpty {
+        skip = [UInt8](repeating: 0, count: count)
+        for row in batch.registered.keys { skip[row] = 1 }
+    }
+    batch.keys.withUnsafeBufferPointer { keys in
+        skip.withUnsafeBufferPointer { skip in
+            quarry_fill_batch_objects(state, objects, rows, identities, lua_gettop(state),
+                                      keys.baseAddress, skip.isEmpty ? nil : skip.baseAddress, Int64(count))
+        }
+    }
+    for (row, object) in batch.registered {
+        pushManagedObject(state, object)
+        lua_rawseti(state, objects, lua_Integer(row + 1))
+    }
+    lua_settop(state, objects)
+    lua_pushvalue(state, objects)
+    lua_setiuservalue(state, results, 1)
+    guard let block = lua_touserdata(state, results)?.assumingMemoryBound(to: quarry_results_block.self) else { return }
+    block.pointee.epoch = quarry_epoch(state)
+    block.pointee.first = Int64(first)
+    block.pointee.count = Int64(count)
+}
+
+/// Drops the results' cached objects (they answered the old request).
+func dropCachedObjects(_ state: OpaquePointer, results: Int32) {
+    lua_touserdata(state, results)?.assumingMemoryBound(to: quarry_results_block.self).pointee.count = 0
+    lua_pushnil(state)
+    lua_setiuservalue(state, results, 1)
+}
+
+/// Pushes a `rows` userdata over `batch`: its cells for C, and as its user value the
+/// table from attribute name to `column * 8 + QUARRY_FIELD_...`.
+private func pushRows(_ state: OpaquePointer, _ batch: RowBatch) {
+    pushSwiftObject(state, batch, kind: .rows)
+    let block = lua_touserdata(state, -1)!.assumingMemoryBound(to: quarry_rows_block.self)
+    block.pointee.cells = UnsafePointer(batch.cells)
+    block.pointee.bytes = UnsafePointer(batch.bytes)
+    block.pointee.rows = Int64(batch.keys.count)
+    block.pointee.columns = Int64(batch.columnCount)
+    block.pointee.epoch = quarry_epoch(state)
+    block.pointee.attributes_read = batch.source.attributesRead
+    let attributes = batch.entity.attributes
+    var fast: [(name: UnsafePointer<CChar>, code: Int64)] = []
+    lua_createtable(state, 0, Int32(batch.attributes.count))
+    for (position, index) in batch.attributes.enumerated() where position + 1 < 0x2000 {
+        let code = Int64(index << 16 | (position + 1) << 3 | fieldKind(attributes[index].type))
+        pushString(state, attributes[index].name)
+        // The table keeps the key alive, so its interned characters stay where they are.
+        if fast.count < Int(QUARRY_FAST_FIELDS), let name = lua_tolstring(state, -1, nil) { fast.append((name, code)) }
+        lua_pushinteger(state, lua_Integer(code))
+        lua_rawset(state, -3)
+    }
+    lua_setiuservalue(state, -2, 1)
+    block.pointee.fast_count = Int64(fast.count)
+    withUnsafeMutableBytes(of: &block.pointee.fast_names) { names in
+        for (i, field) in fast.enumerated() { names.storeBytes(of: field.name, toByteOffset: i * MemoryLayout<UnsafePointer<CChar>>.stride, as: UnsafePointer<CChar>.self) }
+    }
+    withUnsafeMutableBytes(of: &block.pointee.fast_codes) { codes in
+        for (i, field) in fast.enumerated() { codes.storeBytes(of: field.code, toByteOffset: i * MemoryLayout<Int64>.stride, as: Int64.self) }
+    }
+}
+
+/// How C reads an attribute of this type (see `push_cell` in shim.c).
+private func fieldKind(_ type: AttributeType) -> Int {
+    switch type {
+    case .int16, .int32, .int64: return Int(QUARRY_FIELD_INTEGER)
+    case .double, .decimal: return Int(QUARRY_FIELD_DOUBLE)
+    case .string, .uuid: return Int(QUARRY_FIELD_STRING)
+    case .bool: return Int(QUARRY_FIELD_BOOL)
+    case .date, .binary, .json: return Int(QUARRY_FIELD_OTHER)
+    }
+}

@@ -1,0 +1,236 @@
+import CQuarryRows
+import Foundation
+import GRDB
+import GRDBSQLite
+
+/// A batch of an entity's rows read by key, kept as flat cells (`quarry_cell`) rather
+/// than objects: a script that walks every row reading two attributes then costs a
+/// SQLite step and two cell reads per row, where a `ManagedObject` each would cost an
+/// allocation, a registration and a decoded row. An object is made for a row only when
+/// something needs one (`object(at:)`); the cells' layout is shared with C so the Lua
+/// layer can read them without calling into Swift.
+public final class RowBatch {
+    public let source: RowSource
+    public var entity: EntityDescription { source.entity }
+    /// The rows' keys, in the order asked for (rows gone since are left out).
+    public let keys: [Int64]
+    /// The attributes read (indexes into `entity.attributes`): cell `i + 1` of a row holds
+    /// attribute `attributes[i]`; cell 0 is the key.
+    public let attributes: [Int]
+    /// True when the cells hold whole rows (every attribute and relationship column), so
+    /// objects can be made from them.
+    let isComplete: Bool
+    /// Cells per row.
+    public let columnCount: Int
+    /// `keys.count * columnCount` cells, row after row.
+    public let cells: UnsafeMutablePointer<quarry_cell>
+    /// The bytes text and blob cells point into.
+    public let bytes: UnsafeMutablePointer<UInt8>
+    /// The objects registered for rows of the batch when it was read: those rows must be
+    /// shown through their objects (which may hold unsaved changes), not the cells.
+    public let registered: [Int: ManagedObject]
+    private weak var context: ObjectContext?
+    /// The context's generation when read: after a save or refresh the cells may be stale.
+    private let generation: Int
+    private let group: LoadGroup
+    /// The same rows whole, read when an object is made from a batch that is not.
+    private var whole: RowBatch?
+
+    /// Reads the rows with the keys in `keys` by `sql(n)` for `n` keys (placeholders,
+    /// any past the keys bound to NULL), or `range` for the first and last key. Keys that
+    /// rise without many gaps (results in key order) are read as one range, a scan;
+    /// others 500 at a time. Rows come back in `keys`' order whatever order SQLite
+    /// returns them in.
+    init(source: RowSource, keys: [Int64], attributes: [Int], isComplete: Bool, context: ObjectContext,
+         sql: (Int) -> String, range: String) throws {
+        self.source = source
+        self.attributes = attributes
+        self.isComplete = isComplete
+        self.context = context
+        self.generation = context.generation
+        var filled = [Bool](repeating: false, count: keys.count)
+        var width = 0
+        var allocated: UnsafeMutablePointer<quarry_cell>?
+        var bytes = ByteArena()
+        var chunks: [(sql: String, parameters: ArraySlice<Int64>)] = []
+        // By range, rows come in key order, as `keys` are: a cursor finds each row's slot.
+        var slots: [Int64: Int] = [:]
+        var cursor = 0
+        let ranged: Bool
+        if let first = keys.first, let last = keys.last, first <= last, last - first < 2 * Int64(keys.count),
+           zip(keys, keys.dropFirst()).allSatisfy({ $0 < $1 }) {
+            ranged = true
+            chunks = [(range, [first, last])]
+        } else {
+            ranged = false
+            slots.reserveCapacity(keys.count)
+            for (slot, key) in keys.enumerated() { slots[key] = slot }
+            var offset = 0
+            while offset < keys.count {
+                let chunk = keys[offset..<min(keys.count, offset + 500)]
+                offset += chunk.count
+                chunks.append((sql(chunk.count), chunk))
+            }
+        }
+        do {
+            for (sql, parameters) in chunks {
+                try context.readStatement(sql) { statement in
+                    for (i, key) in parameters.enumerated() { sqlite3_bind_int64(statement, Int32(i + 1), key) }
+                    if allocated == nil {
+                        width = Int(sqlite3_column_count(statement))
+                        allocated = .allocate(capacity: max(1, keys.count * width))
+                    }
+                    let cells = allocated!
+                    while true {
+                        let code = sqlite3_step(statement)
+                        if code == SQLITE_DONE { break }
+                        guard code == SQLITE_ROW else { throw ObjectContext.StepFailure(code: code) }
+                        let key = sqlite3_column_int64(statement, 0)
+                        let slot: Int
+                        if ranged {
+                            while cursor < keys.count, keys[cursor] < key { cursor += 1 }
+                            guard cursor < keys.count, keys[cursor] == key else { continue }
+                            slot = cursor
+                        } else {
+                            guard let found = slots[key] else { continue }
+                            slot = found
+                        }
+                        guard !filled[slot] else { continue }
+                        filled[slot] = true
+                        let row = cells + slot * width
+                        for column in 0..<width { row[column] = bytes.cell(statement, Int32(column)) }
+                    }
+                }
+            }
+        } catch {
+            allocated?.deallocate()
+            bytes.take().deallocate()
+            throw error
+        }
+        let cells = allocated ?? .allocate(capacity: 1)
+        // A row deleted by another connection since the keys were read is left out.
+        var kept: [Int64] = []
+        kept.reserveCapacity(keys.count)
+        for (slot, key) in keys.enumerated() where filled[slot] {
+            if kept.count != slot { (cells + kept.count * width).update(from: cells + slot * width, count: width) }
+            kept.append(key)
+        }
+        self.keys = kept
+        self.columnCount = width
+        self.cells = cells
+        self.bytes = bytes.take()
+        var registered: [Int: ManagedObject] = [:]
+        if let inUse = context.registrations(of: source.entity.name) {
+            for (row, key) in kept.enumerated() {
+                if let object = inUse[key]?.object { registered[row] = object }
+            }
+        }
+        self.registered = registered
+        self.group = LoadGroup(entity: source.entity.name, keys: kept)
+    }
+
+    deinit {
+        cells.deallocate()
+        bytes.deallocate()
+    }
+
+    /// The object for row `row`: the one registered for it, or a new one made from the
+    /// cells (read again when the store has changed since). Nil once the context is gone.
+    public func object(at row: Int) throws -> ManagedObject? {
+        guard let context, row >= 0, row < keys.count else { return nil }
+        let key = keys[row]
+        let object: ManagedObject
+        if let existing = context.registeredObject(entity: entity.name, primaryKey: key) {
+            object = existing
+        } else if generation == context.generation, isComplete {
+            object = context.object(for: entity, values: databaseValues(row))
+        } else if generation == context.generation, let whole = try wholeRows(), let index = whole.keys.firstIndex(of: key) {
+            object = context.object(for: entity, values: whole.databaseValues(index))
+        } else if let fresh = try context.object(entityName: entity.name, primaryKey: key) {
+            object = fresh
+        } else {
+            // Deleted since it was read: an object that says so, as a deleted one does.
+            object = ManagedObject(entity: entity, primaryKey: key, row: isComplete ? databaseValues(row) : [key.databaseValue], context: context)
+            object.isDeleted = true
+            object.context = nil
+            return object
+        }
+        if object.loadGroup == nil { object.loadGroup = group }
+        return object
+    }
+
+    /// The same rows with every column, read once (one query for the batch).
+    private func wholeRows() throws -> RowBatch? {
+        if isComplete { return self }
+        if let whole { return whole }
+        guard let context else { return nil }
+        whole = try source.read(keys: keys, context: context, whole: true)
+        return whole
+    }
+
+    /// Notes that a script read attribute `name` of a row: later batches read it too.
+    public func noteRead(_ name: String) { source.noteRead(name) }
+
+    /// Row `row` as GRDB values (texts decoded as GRDB decodes them).
+    func databaseValues(_ row: Int) -> [DatabaseValue] {
+        (0..<columnCount).map { column in
+            let cell = cells[row * columnCount + column]
+            switch Int(cell.tag) {
+            case Int(QUARRY_CELL_INTEGER): return cell.value.databaseValue
+            case Int(QUARRY_CELL_REAL): return Double(bitPattern: UInt64(bitPattern: cell.value)).databaseValue
+            case Int(QUARRY_CELL_TEXT):
+                return String(decoding: UnsafeBufferPointer(start: bytes + Int(cell.value), count: Int(cell.length)), as: UTF8.self).databaseValue
+            case Int(QUARRY_CELL_RAW_TEXT):
+                let text = UnsafeBufferPointer(start: bytes + Int(cell.value), count: Int(cell.length))
+                return String(decoding: text.prefix { $0 != 0 }, as: UTF8.self).databaseValue
+            case Int(QUARRY_CELL_BLOB):
+                return Data(bytes: bytes + Int(cell.value), count: Int(cell.length)).databaseValue
+            default: return .null
+            }
+        }
+    }
+}
+
+/// Grows while a batch is read; the cells hold offsets, so moving it is harmless.
+private struct ByteArena {
+    private var storage = UnsafeMutablePointer<UInt8>.allocate(capacity: 4096)
+    private var capacity = 4096
+    private var used = 0
+
+    mutating func cell(_ statement: OpaquePointer, _ column: Int32) -> quarry_cell {
+        switch sqlite3_column_type(statement, column) {
+        case SQLITE_INTEGER: return quarry_cell(value: sqlite3_column_int64(statement, column), length: 0, tag: Int32(QUARRY_CELL_INTEGER))
+        case SQLITE_FLOAT:
+            return quarry_cell(value: Int64(bitPattern: sqlite3_column_double(statement, column).bitPattern), length: 0, tag: Int32(QUARRY_CELL_REAL))
+        case SQLITE_TEXT:
+            let text = sqlite3_column_text(statement, column)
+            let count = Int(sqlite3_column_bytes(statement, column))
+            let offset = append(text, count)
+            let plain = text.map { quarry_is_plain_utf8($0, count) != 0 } ?? true
+            return quarry_cell(value: Int64(offset), length: Int32(count), tag: Int32(plain ? QUARRY_CELL_TEXT : QUARRY_CELL_RAW_TEXT))
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_column_bytes(statement, column))
+            let offset = append(sqlite3_column_blob(statement, column)?.assumingMemoryBound(to: UInt8.self), count)
+            return quarry_cell(value: Int64(offset), length: Int32(count), tag: Int32(QUARRY_CELL_BLOB))
+        default: return quarry_cell(value: 0, length: 0, tag: Int32(QUARRY_CELL_NULL))
+        }
+    }
+
+    private mutating func append(_ source: UnsafePointer<UInt8>?, _ count: Int) -> Int {
+        let offset = used
+        if used + count > capacity {
+            let grown = max(capacity * 2, used + count)
+            let next = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
+            next.update(from: storage, count: used)
+            storage.deallocate()
+            storage = next
+            capacity = grown
+        }
+        if let source, count > 0 { (storage + used).update(from: source, count: count) }
+        used += count
+        return offset
+    }
+
+    /// The bytes, now owned by the caller.
+    func take() -> UnsafeMutablePointer<UInt8> { storage }
+}

@@ -1,0 +1,63 @@
+/// How one request's rows are read as cells (`RowBatch`): the first batch reads every
+/// column; later ones read the attributes scripts have read so far (C marks them in
+/// `attributesRead` as it answers), so a loop reading two attributes of a wide table
+/// costs SQLite two columns a row, not all of them. An attribute read for the first time
+/// after that is answered by making the object, and is read from the next batch on.
+public final class RowSource {
+    public let entity: EntityDescription
+    /// Bit `i` set: attribute `i` of `entity.attributes` has been read (attributes past
+    /// the 64th are always read).
+    public let attributesRead: UnsafeMutablePointer<UInt64>
+    private var batchesRead = 0
+    private var statements: [StatementKey: String] = [:]
+
+    public init(entity: EntityDescription) {
+        self.entity = entity
+        attributesRead = .allocate(capacity: 1)
+        attributesRead.pointee = 0
+    }
+
+    deinit { attributesRead.deallocate() }
+
+    /// Reads the rows with keys `keys`, in that order (rows gone since are left out).
+    public func read(keys: [Int64], context: ObjectContext) throws -> RowBatch {
+        defer { batchesRead += 1 }
+        return try read(keys: keys, context: context, whole: batchesRead == 0)
+    }
+
+    /// The same, with every column when `whole`, else the attributes read so far.
+    public func read(keys: [Int64], context: ObjectContext, whole: Bool) throws -> RowBatch {
+        let mask = attributesRead.pointee
+        let attributes = whole ? Array(entity.attributes.indices) : entity.attributes.indices.filter { $0 >= 64 || mask & (1 << UInt64($0)) != 0 }
+        return try RowBatch(source: self, keys: keys, attributes: attributes, isComplete: whole, context: context,
+                            sql: { count in
+                                // Rounded up to a power of two, so a few statements serve every batch.
+                                self.statement(attributes, whole: whole, filter: .keys(1 << (Int.bitWidth - (count - 1).leadingZeroBitCount)))
+                            }, range: statement(attributes, whole: whole, filter: .range))
+    }
+
+    func noteRead(_ name: String) {
+        guard let index = entity.attributes.firstIndex(where: { $0.name == name }), index < 64 else { return }
+        attributesRead.pointee |= 1 << UInt64(index)
+    }
+
+    private enum Filter: Hashable { case keys(Int), range }
+    private struct StatementKey: Hashable { let whole: Bool; let attributes: [Int]; let filter: Filter }
+
+    /// The SELECT for these attributes (all columns when `whole`), made once each.
+    private func statement(_ attributes: [Int], whole: Bool, filter: Filter) -> String {
+        let id = StatementKey(whole: whole, attributes: attributes, filter: filter)
+        if let sql = statements[id] { return sql }
+        let table = quoteIdentifier(entity.name)
+        let key = "\(table).\(quoteIdentifier(entity.primaryKey))"
+        let columns = whole ? entity.selectionSQL(qualifier: entity.name)
+            : ([key] + attributes.map { "\(table).\(quoteIdentifier(entity.attributes[$0].name))" }).joined(separator: ", ")
+        var sql = "SELECT \(columns) FROM \(table) WHERE \(key) "
+        switch filter {
+        case .keys(let n): sql += "IN (" + Array(repeating: "?", count: n).joined(separator: ",") + ")"
+        case .range: sql += "BETWEEN ? AND ?"
+        }
+        statements[id] = sql
+        return sql
+    }
+}

@@ -1,0 +1,239 @@
+import CLua
+import Foundation
+import GRDB
+import QuarryLua
+import QuarryPredicates
+import QuarryStore
+import Testing
+
+/// Fetched objects that are still rows (their attributes read in C from the batch's
+/// cells) behave exactly as made objects do: the same values, the same identity, fresh
+/// after every change.
+@Suite struct RowObjectTests {
+    /// A runtime over a file whose table stores values in every storage class, matching
+    /// its declared types or not (as files written by other programs do).
+    private func mixedFile() throws -> (Harness, URL) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-rows-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let path = directory.appendingPathComponent("mixed.sqlite").path
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE t (id INTEGER PRIMARY KEY, i INTEGER, r REAL, s TEXT, b BOOLEAN, d DATETIME, x BLOB);
+                INSERT INTO t (i, r, s, b, d, x) VALUES
+                  (1, 1.5, 'plain', 1, '2024-01-22T16:26:12Z', x'00ff'),
+                  (NULL, NULL, NULL, NULL, NULL, NULL),
+                  ('text', 3, 42, 0, 1700000000, 'text in a blob column'),
+                  (2.5, -0.0, 'héllo wörld ✓', 2, 1700000000.5, NULL),
+                  (-9223372036854775808, 1e308, CAST(x'ff41' AS TEXT), 0.0, 'not a date', x''),
+                  (9223372036854775807, 'nan?', 'a' || char(0) || 'b', 'yes', 0, x'41'),
+                  (0, 0, '', -1, -1, 0);
+                """)
+            // More rows than one batch of 7, so later batches read the columns learned.
+            for n in 0..<30 {
+                try db.execute(sql: "INSERT INTO t (i, r, s, b, d, x) VALUES (?, ?, ?, ?, ?, ?)",
+                               arguments: [n, Double(n) / 4, "row \(n)", n % 2, 1_600_000_000 + n, Data([UInt8(n)])])
+            }
+        }
+        try queue.close()
+        let context = try ObjectContext.open(path)
+        return (try Harness(context: context), directory)
+    }
+
+    /// For each attribute alone, every row's value read from the cells equals the value
+    /// the same object gives once made (a Swift read), including type (integer or float).
+    @Test func cellsReadAsObjectsDo() throws {
+        let (h, directory) = try mixedFile()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        h.run(#"""
+        local function same(a, b)
+          if type(a) == "table" and type(b) == "table" then
+            for k, v in pairs(a) do if not same(v, b[k]) then return false end end
+            for k in pairs(b) do if a[k] == nil then return false end end
+            return true
+          end
+          if type(a) == "number" and type(b) == "number" then
+            return math.type(a) == math.type(b) and (a == b or (a ~= a and b ~= b))
+          end
+          if typeof(a) == "date" and typeof(b) == "date" then return a == b end
+          return rawequal(a, b)
+        end
+        for _, key in ipairs{ "id", "i", "r", "s", "b", "d", "x" } do
+          collectgarbage(); collectgarbage()
+          local r = fetch{ "t", batch = 7 }
+          local n = 0
+          for _, o in ipairs(r) do
+            local fast = o[key]
+            o:objectID()  -- makes the object: the next read is Swift's
+            local slow = o[key]
+            assert(same(fast, slow), string.format("t/%s.%s: %s (%s) from the cells, %s (%s) from the object",
+              o:objectID(), key, tostring(fast), typeof(fast), tostring(slow), typeof(slow)))
+            n = n + 1
+          end
+          assert(n == 37, "rows walked: " .. n)
+          r = nil
+        end
+        """#)
+    }
+
+    /// A walk reading plain attributes makes no ManagedObject at all.
+    @Test func readingAttributesMakesNoObjects() throws {
+        let (h, directory) = try mixedFile()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        h.run(#"""
+        held = {}
+        local total = 0
+        for i, o in ipairs(fetch{ "t", batch = 7 }) do
+          held[i] = o
+          assert(o.id == i)
+          total = total + (math.type(o.i) == "integer" and 1 or 0)
+        end
+        assert(total > 30, total)
+        """#)
+        for key in 1...37 { #expect(h.context.registeredObject(entity: "t", primaryKey: Int64(key)) == nil, "t/\(key) was made") }
+        h.run("assert(held[3]:objectID() == 't/3')")
+        #expect(h.context.registeredObject(entity: "t", primaryKey: 3) != nil)
+    }
+
+    /// An attribute first read after the first batch (so not among the columns read) is
+    /// still right, and is read from the next batch on.
+    @Test func attributesReadLateAreLearned() throws {
+        let h = try Harness()
+        h.run(#"""
+        entity "N" { n = "int64", half = "double", name = "string", odd = "bool" }
+        for i = 1, 1000 do N:new{ n = i, half = i / 2, name = "n" .. i, odd = i % 2 == 1 } end
+        save()
+        local sum, names, odds = 0, 0, 0
+        for i, o in ipairs(fetch{ "N", sort = { "-n" }, batch = 50 }) do
+          sum = sum + o.n
+          assert(o.n == 1001 - i)
+          if i > 300 then
+            assert(o.name == "n" .. o.n, o.name)
+            assert(o.half == o.n / 2 and math.type(o.half) == "float")
+            names = names + 1
+          end
+          if i > 600 and o.odd then odds = odds + 1 end
+        end
+        assert(sum == 500500 and names == 700 and odds == 200, sum .. " " .. names .. " " .. odds)
+        """#)
+    }
+
+    @Test func rowsKeepTheirIdentity() throws {
+        let h = try Harness()
+        h.run(#"""
+        entity "N" { n = "int64" }
+        for i = 1, 100 do N:new{ n = i } end
+        save()
+        local r = fetch{ "N", batch = 10 }
+        local a = r[15]
+        assert(rawequal(a, r[15]))
+        assert(rawequal(a, fetch{ "N", sort = { "-n" } }[86]))  -- another results, another batch
+        assert(rawequal(a, N:get(15)), "the made object is the row's value")
+        assert(rawequal(a, fetch("N", "n == 15")[1]))
+        local b = r[40]                       -- still a row: found by its key
+        assert(rawequal(fetch{ "N", sort = { "-n" }, batch = 3 }[61], b))
+        local kept = {}
+        for i, o in ipairs(r) do kept[i] = o end
+        collectgarbage(); collectgarbage()
+        for i, o in ipairs(fetch{ "N", batch = 7 }) do assert(rawequal(kept[i], o), i) end
+        """#)
+    }
+
+    /// Every change to the store (an unsaved edit, a save, a rollback, a batch update, a
+    /// delete) is seen by rows read before it, and by the results' cached batch.
+    @Test func rowsAreNeverStale() throws {
+        let h = try Harness()
+        h.run(#"""
+        entity "N" { n = "int64", tag = "string" }
+        for i = 1, 30 do N:new{ n = i, tag = "a" } end
+        save()
+        local r = fetch{ "N", batch = 10 }
+        local a, b = r[5], r[25]
+        assert(a.n == 5 and b.tag == "a")
+        a.n = 500
+        assert(a.n == 500 and r[5].n == 500)
+        rollback()
+        assert(a.n == 5 and r[5].n == 5)
+        N:updateall("n > 20", {}, { tag = "b" })
+        assert(b.tag == "b" and r[25].tag == "b" and r[5].tag == "a")
+        local c = r[12]
+        N:deleteall("n == 12", {})
+        assert(c:isDeleted(), "a row deleted by deleteall says so")
+        assert(#r == 29 and r[12].n == 13)
+        local d = r[3]
+        d.tag = "c"; save()
+        assert(fetch("N", "tag == 'c'")[1].n == 3 and rawequal(fetch("N", "tag == 'c'")[1], d))
+        r.predicate = "n > 25"
+        assert(r[1].n == 26, "the cached batch of the old request answered")
+        """#)
+    }
+
+    /// A commit by another connection is seen once noticed.
+    @Test func anotherConnectionsCommitIsSeen() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-rows-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("store.sqlite").path
+        let h = try Harness(context: ObjectContext.open(path))
+        h.run(#"""
+        entity "N" { n = "int64" }
+        for i = 1, 30 do N:new{ n = i } end
+        save()
+        r = fetch{ "N", batch = 10 }
+        a = r[5]
+        assert(a.n == 5)
+        """#)
+        let other = try DatabaseQueue(path: path)
+        try other.write { db in try db.execute(sql: #"UPDATE "N" SET n = 50 WHERE n = 5"#) }
+        try other.close()
+        h.run(#"refresh(); assert(a.n == 50, a.n); assert(r[5].n == 50)"#)
+    }
+
+    /// Objects read as rows write, relate and delete as made objects do.
+    @Test func rowsBecomeObjectsWhenWrittenOrRelated() throws {
+        let h = try Harness()
+        h.run(#"""
+        entity "Owner" { name = "string", pets = { many = "Pet", inverse = "owner" } }
+        entity "Pet" { name = "string", owner = { one = "Owner", inverse = "pets" } }
+        local o = Owner:new{ name = "o" }
+        for i = 1, 25 do Pet:new{ name = "p" .. i, owner = o } end
+        save()
+        local names = {}
+        for i, p in ipairs(fetch{ "Pet", batch = 10 }) do
+          assert(rawequal(p.owner, o))
+          names[#names + 1] = p.name
+        end
+        assert(#names == 25 and #o.pets == 25)
+        local p = fetch{ "Pet", batch = 10 }[20]
+        p.name = "renamed"
+        assert(p:hasChanges() and p.name == "renamed")
+        save()
+        assert(Pet:first("name == 'renamed'"):objectID() == p:objectID())
+        fetch{ "Pet", batch = 10 }[21]:delete()
+        save()
+        assert(Pet:count() == 24)
+        """#)
+    }
+
+    /// A script with the debug library cannot make a row read memory it does not own.
+    @Test func tamperedRowsFallBackToSwift() throws {
+        let h = try Harness()
+        h.run(#"""
+        entity "N" { n = "int64" }
+        for i = 1, 30 do N:new{ n = i } end
+        save()
+        local r = fetch{ "N", batch = 10 }
+        local a, b = r[1], r[25]
+        debug.setuservalue(a, (debug.getuservalue(b)))  -- another batch
+        local ok, n = pcall(function() return a.n end)
+        assert(not ok or n == 1, n)
+        debug.setuservalue(b, io.stdout)                -- not a batch at all
+        assert(not pcall(function() return b.n end) or b.n == 25)
+        local c = r[2]
+        debug.setmetatable(io.stdout, debug.getmetatable(c))
+        assert(not pcall(function() return io.stdout.n end))
+        debug.setuservalue(r, { "not objects" })
+        assert(r[3].n == 3)
+        """#)
+    }
+}
