@@ -68,9 +68,6 @@ public final class ObjectContext {
             for function in functions { db.add(function: function) }
             // Ctrl-C and --timeout stop a long statement too, not only Lua code.
             sqlite3_progress_handler(db.sqliteConnection, 10_000, { _ in quarry_should_stop() }, nil)
-            // Reads map the file instead of copying each page out of the OS cache: a walk
-            // over every row reads the table twice (its keys, then its rows by batch).
-            try db.execute(sql: "PRAGMA mmap_size = 1073741824")
         }
         configuration.readonly = readOnly
         configuration.busyMode = .timeout(5)

@@ -144,7 +144,8 @@ public final class RowBatch {
             object = existing
         } else if generation == context.generation, isComplete {
             object = context.object(for: entity, values: databaseValues(row))
-        } else if generation == context.generation, let whole = try wholeRows(), let index = whole.keys.firstIndex(of: key) {
+        } else if generation == context.generation, let whole = try wholeRows(),
+                  let index = row < whole.keys.count && whole.keys[row] == key ? row : whole.keys.firstIndex(of: key) {
             object = context.object(for: entity, values: whole.databaseValues(index))
         } else if let fresh = try context.object(entityName: entity.name, primaryKey: key) {
             object = fresh
