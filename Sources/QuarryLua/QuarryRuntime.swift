@@ -16,6 +16,8 @@ public final class QuarryRuntime {
     /// Shared with every bound function, so one called by a user `__gc` while the state
     /// closes can refuse instead of touching a runtime that is going away.
     private let lifetime = Lifetime()
+    /// The context's id for this runtime's watch on it (see `watch`).
+    private var stateWatch = 0
     private final class Lifetime { var closing = false }
     /// One handle per entity name, kept so the same name is the same Lua value.
     var entityHandles: [String: EntityHandle] = [:]
@@ -60,7 +62,7 @@ public final class QuarryRuntime {
     /// Row cells read from `context` go stale whenever its objects may change.
     private func watch(_ context: ObjectContext) {
         let state = mainState
-        context.onStateChange = { quarry_bump_epoch(state) }
+        stateWatch = context.watchState { quarry_bump_epoch(state) }
         quarry_bump_epoch(state)
     }
 
@@ -68,7 +70,7 @@ public final class QuarryRuntime {
         // Closing runs every pending __gc, which may call bound functions: they see
         // `closing` and refuse, and the function boxes outlive the close.
         lifetime.closing = true
-        context.onStateChange = nil
+        context.stopWatchingState(stateWatch)
         quarry_close(mainState)
     }
 
@@ -76,7 +78,7 @@ public final class QuarryRuntime {
     public func use(_ context: ObjectContext) {
         observerRegistryStorage?.token?.cancel()
         observerRegistryStorage = nil
-        self.context.onStateChange = nil
+        self.context.stopWatchingState(stateWatch)
         self.context = context
         watch(context)
         resetRowIdentities(state)

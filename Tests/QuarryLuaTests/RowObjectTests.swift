@@ -189,6 +189,17 @@ import Testing
         h.run(#"refresh(); assert(a.n == 50, a.n); assert(r[5].n == 50)"#)
     }
 
+    /// Two runtimes over one context (as tests make) both hear its changes.
+    @Test func everyRuntimeOverAContextHearsItsChanges() throws {
+        let h = try Harness()
+        h.run(#"entity "N" { n = "int64" }; for i = 1, 3 do N:new{ n = i } end; save(); a = fetch("N")[1]; assert(a.n == 1)"#)
+        let second = try Harness(context: h.context)
+        second.run(#"local b = fetch("N")[1]; assert(b.n == 1); b.n = 5"#)
+        h.run("assert(a.n == 5, a.n)")
+        second.run("rollback()")
+        h.run("assert(a.n == 1, a.n)")
+    }
+
     /// Objects read as rows write, relate and delete as made objects do.
     @Test func rowsBecomeObjectsWhenWrittenOrRelated() throws {
         let h = try Harness()

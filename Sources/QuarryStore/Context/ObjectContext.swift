@@ -34,12 +34,24 @@ public final class ObjectContext {
 
     func bumpPendingGeneration() {
         pendingGeneration += 1
-        onStateChange?()
+        stateMoved()
     }
 
     /// Called whenever `generation` or `pendingGeneration` moves: whoever keeps copies of
     /// values read from this context (the Lua layer's row cells) learns they may be stale.
-    public var onStateChange: (() -> Void)?
+    private var stateWatchers: [Int: () -> Void] = [:]
+
+    /// Calls `watcher` whenever the context's objects may have changed; returns the id
+    /// that `stopWatchingState` takes.
+    public func watchState(_ watcher: @escaping () -> Void) -> Int {
+        nextListenerID += 1
+        stateWatchers[nextListenerID] = watcher
+        return nextListenerID
+    }
+
+    public func stopWatchingState(_ id: Int) { stateWatchers[id] = nil }
+
+    private func stateMoved() { for watcher in stateWatchers.values { watcher() } }
 
     /// Whether unsaved changes touch objects of this entity.
     public func hasPendingChanges(of entityName: String) -> Bool {
@@ -273,7 +285,7 @@ public final class ObjectContext {
 
     func bumpGeneration() {
         generation += 1
-        onStateChange?()
+        stateMoved()
     }
 
     /// The integers of the first `columns` columns of `sql`'s rows, row after row (keys,
