@@ -231,11 +231,32 @@ uint64_t quarry_epoch(lua_State *L) { return heap_of(L)->epoch; }
 
 /* The same values for every state (they name userdata kinds); atomic because runtimes
    on other threads (parallel tests) set and read them. */
-static uint64_t object_cookie, results_cookie;
+static uint64_t object_cookie, results_cookie, date_cookie;
 
-void quarry_set_cookies(uint64_t object, uint64_t results) {
+void quarry_set_cookies(uint64_t object, uint64_t results, uint64_t date) {
     __atomic_store_n(&object_cookie, object, __ATOMIC_RELAXED);
     __atomic_store_n(&results_cookie, results, __ATOMIC_RELAXED);
+    __atomic_store_n(&date_cookie, date, __ATOMIC_RELAXED);
+}
+
+/* Its address is the registry key of the dates' metatable. */
+static const char date_metatable_key = 0;
+
+void quarry_set_date_metatable(lua_State *L) {
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &date_metatable_key);
+}
+
+/* A date as Swift's pushDate makes it: the cookie, then the seconds' bits. */
+static int push_date(lua_State *L, double seconds) {
+    uint64_t *block = lua_newuserdatauv(L, 2 * sizeof(uint64_t), 0);
+    block[0] = __atomic_load_n(&date_cookie, __ATOMIC_RELAXED);
+    memcpy(&block[1], &seconds, sizeof seconds);
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &date_metatable_key) != LUA_TTABLE) {
+        lua_pop(L, 2);
+        return 0;
+    }
+    lua_setmetatable(L, -2);
+    return 1;
 }
 
 /* Calls the Swift function in upvalue 1 with this call's arguments. */
@@ -248,7 +269,8 @@ static int call_swift_index(lua_State *L) {
 }
 
 /* Pushes the value of cell `c` for an attribute read as `kind`, as Swift would push it
-   (AttributeType.decode, then pushValue); returns 0, pushing nothing, where Swift must. */
+   (AttributeType.decode, then pushValue or LuaJSON); returns 0, pushing nothing, where
+   Swift must answer. */
 static int push_cell(lua_State *L, const quarry_rows_block *batch, const quarry_cell *c, int kind) {
     switch (c->tag) {
     case QUARRY_CELL_NULL:
@@ -256,22 +278,25 @@ static int push_cell(lua_State *L, const quarry_rows_block *batch, const quarry_
         return 1;
     case QUARRY_CELL_INTEGER:
         switch (kind) {
-        case QUARRY_FIELD_INTEGER: case QUARRY_FIELD_STRING: lua_pushinteger(L, c->value); return 1;
         case QUARRY_FIELD_DOUBLE: lua_pushnumber(L, (lua_Number)c->value); return 1;
         case QUARRY_FIELD_BOOL: lua_pushboolean(L, c->value != 0); return 1;
-        default: return 0;
+        case QUARRY_FIELD_DATE: return push_date(L, (double)c->value);
+        default: lua_pushinteger(L, c->value); return 1;
         }
     case QUARRY_CELL_REAL: {
         double d;
         memcpy(&d, &c->value, sizeof d);
         switch (kind) {
-        case QUARRY_FIELD_INTEGER: case QUARRY_FIELD_DOUBLE: case QUARRY_FIELD_STRING: lua_pushnumber(L, d); return 1;
         case QUARRY_FIELD_BOOL: lua_pushboolean(L, d != 0); return 1;
-        default: return 0;
+        case QUARRY_FIELD_DATE: return push_date(L, d);
+        default: lua_pushnumber(L, d); return 1;
         }
     }
     case QUARRY_CELL_TEXT:
-        if (kind == QUARRY_FIELD_OTHER) return 0;
+        if (kind == QUARRY_FIELD_JSON || kind == QUARRY_FIELD_DATE) return 0;
+        lua_pushlstring(L, (const char *)batch->bytes + c->value, (size_t)c->length);
+        return 1;
+    case QUARRY_CELL_BLOB:
         lua_pushlstring(L, (const char *)batch->bytes + c->value, (size_t)c->length);
         return 1;
     default:

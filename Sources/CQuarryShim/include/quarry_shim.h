@@ -108,14 +108,18 @@ typedef struct {
     int64_t count;
 } quarry_results_block;
 
-/// How an attribute's cells become Lua values, as Swift would make them.
+/// How an attribute's cells become Lua values, as Swift would make them (its type's
+/// decoding, then the push of the value): see push_cell in shim.c.
 enum {
-    /// Swift answers (dates, JSON, binary); C answers only nil.
-    QUARRY_FIELD_OTHER = 0,
+    /// JSON: text is parsed into a table by Swift.
+    QUARRY_FIELD_JSON = 0,
     QUARRY_FIELD_INTEGER = 1,
     QUARRY_FIELD_DOUBLE = 2,
+    /// Strings, UUIDs and binary: a Lua string.
     QUARRY_FIELD_STRING = 3,
     QUARRY_FIELD_BOOL = 4,
+    /// Numbers are seconds since 1970; text (ISO 8601) is parsed by Swift.
+    QUARRY_FIELD_DATE = 5,
 };
 
 /// Moves whenever the store's objects may have changed (a save, an unsaved change, a
@@ -123,8 +127,10 @@ enum {
 void quarry_bump_epoch(lua_State *L);
 uint64_t quarry_epoch(lua_State *L);
 
-/// The cookies (see Userdata.swift) the C functions below check blocks by.
-void quarry_set_cookies(uint64_t object, uint64_t results);
+/// The cookies (see Userdata.swift) the C functions below check blocks by, or write.
+void quarry_set_cookies(uint64_t object, uint64_t results, uint64_t date);
+/// Pops the metatable of dates, for the dates C pushes.
+void quarry_set_date_metatable(lua_State *L);
 
 /// Replaces the function on top of the stack (the bound Swift `__index` of objects)
 /// with a C `__index` that reads an unmade object's attribute from its batch's cells,

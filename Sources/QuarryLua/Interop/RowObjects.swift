@@ -144,7 +144,7 @@ func dropCachedObjects(_ state: OpaquePointer, results: Int32) {
 }
 
 /// Pushes a `rows` userdata over `batch`: its cells for C, and as its user value the
-/// table from attribute name to `column * 8 + QUARRY_FIELD_...`.
+/// table from attribute name to its field code (see `quarry_rows_block`).
 private func pushRows(_ state: OpaquePointer, _ batch: RowBatch) {
     pushSwiftObject(state, batch, kind: .rows)
     let block = lua_touserdata(state, -1)!.assumingMemoryBound(to: quarry_rows_block.self)
@@ -180,8 +180,9 @@ private func fieldKind(_ type: AttributeType) -> Int {
     switch type {
     case .int16, .int32, .int64: return Int(QUARRY_FIELD_INTEGER)
     case .double, .decimal: return Int(QUARRY_FIELD_DOUBLE)
-    case .string, .uuid: return Int(QUARRY_FIELD_STRING)
+    case .string, .uuid, .binary: return Int(QUARRY_FIELD_STRING)
     case .bool: return Int(QUARRY_FIELD_BOOL)
-    case .date, .binary, .json: return Int(QUARRY_FIELD_OTHER)
+    case .date: return Int(QUARRY_FIELD_DATE)
+    case .json: return Int(QUARRY_FIELD_JSON)
     }
 }

@@ -21,7 +21,7 @@ private let identityKey = "quarry.identity"
 /// Creates the registry tables the functions below rely on; `configure` fills each
 /// kind's metatable with its metamethods.
 func installUserdataSupport(_ state: OpaquePointer, configure: (UserdataKind) -> Void) {
-    quarry_set_cookies(UInt64(Block.cookie(.object)), UInt64(Block.cookie(.results)))
+    quarry_set_cookies(UInt64(Block.cookie(.object)), UInt64(Block.cookie(.results)), UInt64(Block.cookie(.date)))
     lua_createtable(state, 0, 0)
     lua_createtable(state, 0, 1)
     pushString(state, "v")
@@ -36,6 +36,10 @@ func installUserdataSupport(_ state: OpaquePointer, configure: (UserdataKind) ->
         pushString(state, "quarry " + kind.rawValue)
         lua_setfield(state, -2, "__metatable")
         configure(kind)
+        if kind == .date {
+            lua_pushvalue(state, -1)
+            quarry_set_date_metatable(state)
+        }
         setRegistryField(state, kind.metatableKey)
     }
     // An object that is still only a row of its batch holds no Swift object, so it needs

@@ -165,6 +165,7 @@ public final class RowBatch {
         if isComplete { return self }
         if let whole { return whole }
         guard let context else { return nil }
+        source.objectsMade = true
         whole = try source.read(keys: keys, context: context, whole: true)
         return whole
     }

@@ -9,6 +9,10 @@ public final class RowSource {
     /// the 64th are always read).
     public let attributesRead: UnsafeMutablePointer<UInt64>
     private var batchesRead = 0
+    /// Set once an object is made from a batch that was not whole: objects are being
+    /// made from these rows (a relationship, a date read each time), so later batches
+    /// read whole rows rather than read each batch again whole to make them.
+    var objectsMade = false
     private var statements: [StatementKey: String] = [:]
 
     public init(entity: EntityDescription) {
@@ -22,7 +26,7 @@ public final class RowSource {
     /// Reads the rows with keys `keys`, in that order (rows gone since are left out).
     public func read(keys: [Int64], context: ObjectContext) throws -> RowBatch {
         defer { batchesRead += 1 }
-        return try read(keys: keys, context: context, whole: batchesRead == 0)
+        return try read(keys: keys, context: context, whole: batchesRead == 0 || objectsMade)
     }
 
     /// The same, with every column when `whole`, else the attributes read so far.
