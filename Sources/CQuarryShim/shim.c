@@ -227,6 +227,16 @@ int quarry_loadfile(lua_State *L, const char *path) {
 
 void quarry_bump_epoch(lua_State *L) { heap_of(L)->epoch++; }
 
+int quarry_gc_pause(lua_State *L) {
+    if (lua_gc(L, LUA_GCISRUNNING) != 1) return 0;
+    lua_gc(L, LUA_GCSTOP);
+    return 1;
+}
+
+void quarry_gc_resume(lua_State *L, int paused) {
+    if (paused) lua_gc(L, LUA_GCRESTART);
+}
+
 uint64_t quarry_epoch(lua_State *L) { return heap_of(L)->epoch; }
 
 /* The same values for every state (they name userdata kinds); atomic because runtimes

@@ -182,7 +182,10 @@ public final class FetchResults {
         guard !overflow, span == count - 1 else { return nil }
         let skip = Int64(min(compiled.offset, Int(count)))
         let take = min(count - skip, Int64(compiled.limit ?? Int(count)))
-        return Array((low + skip)..<(low + skip + take))
+        guard take > 0 else { return [] }
+        // Closed, so a table whose last key is Int64.max needs no key past it.
+        let start = low + skip
+        return Array(start...(start + (take - 1)))
     }
 
     /// Every object in order, fetched batch by batch.

@@ -16,8 +16,9 @@ public final class QuarryRuntime {
     /// Shared with every bound function, so one called by a user `__gc` while the state
     /// closes can refuse instead of touching a runtime that is going away.
     private let lifetime = Lifetime()
-    /// The context's id for this runtime's watch on it (see `watch`).
+    /// The context's ids for this runtime's watches on it (see `watch`).
     private var stateWatch = 0
+    private var outsideChangeWatch = 0
     private final class Lifetime { var closing = false }
     /// One handle per entity name, kept so the same name is the same Lua value.
     var entityHandles: [String: EntityHandle] = [:]
@@ -63,14 +64,20 @@ public final class QuarryRuntime {
     private func watch(_ context: ObjectContext) {
         let state = mainState
         stateWatch = context.watchState { quarry_bump_epoch(state) }
+        outsideChangeWatch = context.watchOutsideChanges { makeRowObjectsInUse(state) }
         quarry_bump_epoch(state)
+    }
+
+    private func stopWatching(_ context: ObjectContext) {
+        context.stopWatchingState(stateWatch)
+        context.stopWatchingState(outsideChangeWatch)
     }
 
     deinit {
         // Closing runs every pending __gc, which may call bound functions: they see
         // `closing` and refuse, and the function boxes outlive the close.
         lifetime.closing = true
-        context.stopWatchingState(stateWatch)
+        stopWatching(context)
         quarry_close(mainState)
     }
 
@@ -78,7 +85,7 @@ public final class QuarryRuntime {
     public func use(_ context: ObjectContext) {
         observerRegistryStorage?.token?.cancel()
         observerRegistryStorage = nil
-        self.context.stopWatchingState(stateWatch)
+        stopWatching(self.context)
         self.context = context
         watch(context)
         resetRowIdentities(state)
@@ -196,10 +203,10 @@ public final class QuarryRuntime {
     // MARK: Common argument readers
 
     func object(_ call: LuaCall, _ index: Int32) throws -> ManagedObject {
-        guard let object = swiftObject(call.state, index, kind: .object, as: ManagedObject.self) else {
-            throw call.typeError(index, expected: "object")
-        }
-        return object
+        if let object = swiftObject(call.state, index, kind: .object, as: ManagedObject.self) { return object }
+        // A row that could not be made into its object says why.
+        if userdataPayload(call.state, index, kind: .object) == 0 { return try makeObject(call.state, index) }
+        throw call.typeError(index, expected: "object")
     }
 
     func pushObject(_ object: ManagedObject?) -> Int32 {

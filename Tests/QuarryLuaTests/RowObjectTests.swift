@@ -251,6 +251,103 @@ import Testing
         """#)
     }
 
+    /// A commit by a writer that keeps no history (the sqlite3 shell) is told to observers
+    /// for rows read as rows, as for made objects: they are compared with what was read.
+    /// (A row of a batch that read some columns only is compared on those: a change to
+    /// another column is read fresh but not announced.)
+    @Test func outsideCommitsReachObserversOfRows() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-rows-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("store.sqlite").path
+        let h = try Harness(context: ObjectContext.open(path))
+        h.run(#"""
+        entity "Item" { title = "string?", n = "int64" }
+        for i = 1, 40 do Item:new{ title = "t" .. i, n = i } end
+        save()
+        r = fetch{ "Item", batch = 10 }
+        held = {}
+        for i, o in ipairs(r) do held[i] = o; local _ = o.title end  -- batches after the first read title alone
+        heard = {}
+        observe(r, function(ev) for _, u in ipairs(ev.updated) do heard[#heard + 1] = "r:" .. u.object.title end end)
+        observe("Item", function(ch) for _, o in ipairs(ch.updated) do heard[#heard + 1] = "e:" .. o.title end end)
+        """#)
+        let other = try DatabaseQueue(path: path)
+        try other.write { db in try db.execute(sql: #"UPDATE "Item" SET title = 'EXT' || n WHERE n IN (1, 25)"#) }
+        try other.write { db in try db.execute(sql: #"UPDATE "Item" SET n = n + 100 WHERE n IN (5, 30)"#) }
+        try other.close()
+        h.run(#"""
+        refresh()
+        table.sort(heard)
+        assert(table.concat(heard, " ") == "e:EXT1 e:EXT25 e:t5 r:EXT1 r:EXT25 r:t5", table.concat(heard, " "))
+        assert(held[1].title == "EXT1" and held[25].title == "EXT25" and held[5].n == 105 and held[30].n == 130)
+        """#)
+    }
+
+    /// Keys at the ends of the integers, and views that repeat a key.
+    @Test func unusualKeysReadAsObjectsDo() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-rows-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("keys.sqlite").path
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE high (id INTEGER PRIMARY KEY, v TEXT);
+                INSERT INTO high VALUES (9223372036854775806, 'a'), (9223372036854775807, 'b');
+                CREATE TABLE wide (id INTEGER PRIMARY KEY, v TEXT);
+                INSERT INTO wide VALUES (-9223372036854775808, 'low'), (1, 'one'), (9223372036854775807, 'high');
+                CREATE TABLE a (id INTEGER PRIMARY KEY, name TEXT);
+                CREATE TABLE b (id INTEGER PRIMARY KEY, a_id INT, title TEXT);
+                INSERT INTO a VALUES (1, 'x'), (2, 'y');
+                INSERT INTO b VALUES (1, 1, 'b1'), (2, 1, 'b2'), (3, 2, 'b3');
+                CREATE VIEW v AS SELECT a.id AS id, a.name AS name, b.title AS title FROM a JOIN b ON b.a_id = a.id;
+                CREATE TABLE named (rowid TEXT, v TEXT);
+                INSERT INTO named VALUES ('r1', 'first'), ('r2', 'second');
+                """)
+        }
+        try queue.close()
+        let h = try Harness(context: ObjectContext.open(path))
+        h.run(#"""
+        local r = fetch("high")
+        assert(#r == 2 and r[1].v == "a" and r[2].v == "b" and r[3] == nil)
+        assert(fetch{ "high", offset = 1 }[1].v == "b")
+        local w = fetch("wide")
+        assert(w[1].v == "low" and w[2].v == "one" and w[3].v == "high")
+        assert(fetch{ "wide", predicate = "v != %@", args = { "zz" } }[3].v == "high")
+        for _, sort in ipairs{ {}, { "-title" } } do
+          local views = fetch{ "v", sort = sort }
+          local walked = 0
+          for i = 1, #views do assert(views[i] ~= nil, i); walked = walked + 1 end
+          for _ in ipairs(views) do walked = walked - 1 end
+          assert(#views == 3 and walked == 0)
+        end
+        -- A text column named rowid: the rowid goes by another of its names.
+        local named = fetch("named")
+        assert(#named == 2 and named[1].rowid == "r1" and named[2].v == "second" and named[2]:objectID() == "named/2")
+        """#)
+    }
+
+    /// An object whose rows were released (a finalizer revived it) says so; it never
+    /// reads memory the rows no longer own.
+    @Test func objectsWhoseRowsAreGoneSaySo() throws {
+        let h = try Harness()
+        h.run(#"""
+        entity "Item" { title = "string?" }
+        for i = 1, 3 do Item:new{ title = "title " .. i } end
+        save()
+        local r = fetch("Item")
+        local o = r[2]
+        assert(o.title == "title 2")
+        local rows = debug.getuservalue(o)
+        debug.getmetatable(rows).__gc(rows)   -- as the collector would at exit
+        local ok, message = pcall(function() return o.title end)
+        assert(not ok and message:find("can no longer be read"), message)
+        ok, message = pcall(function() return r[2].title end)
+        assert(not ok or r[2].title == "title 2", message)
+        """#)
+    }
+
     /// A script with the debug library cannot make a row read memory it does not own.
     @Test func tamperedRowsFallBackToSwift() throws {
         let h = try Harness()

@@ -52,6 +52,11 @@ void quarry_install_guard(lua_State *L);
 /// quarry_clear_hooks; two seconds later a hard stop ends the process (0: none).
 void quarry_set_deadline(lua_State *L, double seconds);
 
+/// Stops the collector if it runs (returning 1), for Swift code that walks tables while
+/// it is outside any Lua call; quarry_gc_resume restarts it when it was stopped here.
+int quarry_gc_pause(lua_State *L);
+void quarry_gc_resume(lua_State *L, int paused);
+
 /// Loads a file as `lua` does: a leading '#' line (shebang) is skipped.
 int quarry_loadfile(lua_State *L, const char *path);
 

@@ -81,22 +81,63 @@ func noteRowRead(_ state: OpaquePointer, _ index: Int32, _ key: String) {
     quarry_pop(state, 1)
 }
 
-/// Makes the ManagedObject of the row userdata at `index`, which then holds it.
+/// Makes the ManagedObject of the row userdata at `index`, which then holds it; nil
+/// when it cannot be made (see `makeObject` for why).
 func materialize(_ state: OpaquePointer, _ index: Int32) -> ManagedObject? {
+    try? makeObject(state, index)
+}
+
+/// Makes the ManagedObject of the row userdata at `index`, which then holds it, or says
+/// why it cannot be. `beforeOutsideChange`: from the values it was read with, though a
+/// commit by another connection has been noticed (see `makeRowObjectsInUse`).
+@discardableResult
+func makeObject(_ state: OpaquePointer, _ index: Int32, beforeOutsideChange: Bool = false) throws -> ManagedObject {
     let index = lua_absindex(state, index)
-    guard let block = lua_touserdata(state, index)?.assumingMemoryBound(to: quarry_object_block.self) else { return nil }
+    guard let block = lua_touserdata(state, index)?.assumingMemoryBound(to: quarry_object_block.self),
+          userdataPayload(state, index, kind: .object) != nil else { throw LuaError("not an object") }
     guard lua_getiuservalue(state, index, 1) == LUA_TUSERDATA,
           let batch = swiftObject(state, -1, kind: .rows, as: RowBatch.self) else {
         quarry_pop(state, 1)
-        return nil
+        throw LuaError("this object can no longer be read: the rows it was read with are gone")
     }
     quarry_pop(state, 1)
     // The user value is the batch unless a script with the debug library replaced it.
     let row = Int(block.pointee.row)
-    guard row >= 0, row < batch.keys.count, batch.keys[row] == block.pointee.key,
-          let object = try? batch.object(at: row) else { return nil }
+    guard row >= 0, row < batch.keys.count, batch.keys[row] == block.pointee.key else {
+        throw LuaError("this object can no longer be read: its batch was replaced")
+    }
+    let made = try beforeOutsideChange ? batch.objectBeforeOutsideChange(at: row) : batch.object(at: row)
+    guard let object = made else { throw LuaError("\(batch.entity.name)/\(batch.keys[row]) can no longer be read: its store was closed") }
     adopt(state, index, object, kind: .object)
     return object
+}
+
+/// Makes every row userdata still referenced into its object, from the values it was
+/// read with: a commit by another connection has been noticed, and the context compares
+/// the objects in use with the store to tell observers what changed.
+func makeRowObjectsInUse(_ state: OpaquePointer) {
+    let top = lua_gettop(state)
+    // No collection meanwhile: a finalizer could run Lua code in the middle of the walk.
+    let paused = quarry_gc_pause(state)
+    defer {
+        lua_settop(state, top)
+        quarry_gc_resume(state, paused)
+    }
+    pushRegistryField(state, rowsKey)
+    guard lua_type(state, -1) == LUA_TTABLE else { return }
+    let entities = lua_gettop(state)
+    lua_pushnil(state)
+    while lua_next(state, entities) != 0 {
+        if lua_type(state, -1) == LUA_TTABLE {
+            let identities = lua_gettop(state)
+            lua_pushnil(state)
+            while lua_next(state, identities) != 0 {
+                if userdataPayload(state, -1, kind: .object) == 0 { _ = try? makeObject(state, -1, beforeOutsideChange: true) }
+                quarry_pop(state, 1)
+            }
+        }
+        quarry_pop(state, 1)
+    }
 }
 
 /// Makes the objects of `batch`, whose first row is at the 1-based index `first`, the

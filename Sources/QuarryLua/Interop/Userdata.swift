@@ -120,6 +120,9 @@ func userdataCookie(_ kind: UserdataKind) -> UInt { Block.cookie(kind) }
 func releaseSwiftObject(_ state: OpaquePointer, _ index: Int32, kind: UserdataKind) {
     guard let payload = Block.payload(state, index, kind: kind), let pointer = UnsafeMutableRawPointer(bitPattern: payload),
           let block = lua_touserdata(state, index) else { return }
+    // Everything after the payload too: a batch's cells die with its RowBatch, and an
+    // object revived by a finalizer must find no rows to read (C then asks Swift).
+    block.initializeMemory(as: UInt8.self, repeating: 0, count: Block.size(kind))
     Block.write(block, kind: kind, payload: 0)
     Unmanaged<AnyObject>.fromOpaque(pointer).release()
 }

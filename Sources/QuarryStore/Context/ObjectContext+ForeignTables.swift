@@ -47,8 +47,12 @@ extension ObjectContext {
         if keyColumns.count == 1, let type: String = keyColumns[0]["type"], type.uppercased() == "INTEGER" {
             primaryKey = keyColumns[0]["name"]
         } else {
+            // A column named rowid hides the rowid under that name; SQLite knows two more.
+            let names = Set(columns.map { (($0["name"] as String?) ?? "").lowercased() })
+            guard let alias = ["rowid", "_rowid_", "oid"].first(where: { !names.contains($0) }) else { return nil }
+            primaryKey = alias
             // A WITHOUT ROWID table has no stable integer identity to give its objects.
-            let hasRowid = (try? read { db in try db.execute(sql: "SELECT rowid FROM \(quoteIdentifier(table)) LIMIT 0") }) != nil
+            let hasRowid = (try? read { db in try db.execute(sql: "SELECT \(alias) FROM \(quoteIdentifier(table)) LIMIT 0") }) != nil
             guard hasRowid else { return nil }
         }
         let attributes = columns.map { column -> AttributeDescription in

@@ -103,6 +103,7 @@ extension ObjectContext {
         let version = try read { db in try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0 }
         defer { lastDataVersion = version }
         guard let last = lastDataVersion, last != version else { return false }
+        outsideChangeNoticed()
         var changes = ChangeSet()
         let token = try historyToken()
         let transactions = try history(since: lastHistoryToken ?? token)

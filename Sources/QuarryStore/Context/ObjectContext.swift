@@ -49,7 +49,25 @@ public final class ObjectContext {
         return nextListenerID
     }
 
-    public func stopWatchingState(_ id: Int) { stateWatchers[id] = nil }
+    /// Calls `watcher` when a commit by another connection has been noticed, before the
+    /// objects in use are compared with the store: whoever holds rows that are not yet
+    /// objects makes them now, from the values they were read with, so that the
+    /// comparison (and the observers) see what changed in them.
+    public func watchOutsideChanges(_ watcher: @escaping () -> Void) -> Int {
+        nextListenerID += 1
+        outsideChangeWatchers[nextListenerID] = watcher
+        return nextListenerID
+    }
+
+    private var outsideChangeWatchers: [Int: () -> Void] = [:]
+
+    func outsideChangeNoticed() { for watcher in outsideChangeWatchers.values { watcher() } }
+
+    /// Ends a watch begun by `watchState` or `watchOutsideChanges`.
+    public func stopWatchingState(_ id: Int) {
+        stateWatchers[id] = nil
+        outsideChangeWatchers[id] = nil
+    }
 
     private func stateMoved() { for watcher in stateWatchers.values { watcher() } }
 

@@ -57,14 +57,16 @@ public final class RowBatch {
         var slots: [Int64: Int] = [:]
         var cursor = 0
         let ranged: Bool
-        if let first = keys.first, let last = keys.last, first <= last, last - first < 2 * Int64(keys.count),
+        let (distance, overflow) = (keys.last ?? 0).subtractingReportingOverflow(keys.first ?? 0)
+        if !keys.isEmpty, !overflow, distance >= 0, distance < 2 * Int64(keys.count),
            zip(keys, keys.dropFirst()).allSatisfy({ $0 < $1 }) {
             ranged = true
-            chunks = [(range, [first, last])]
+            chunks = [(range, [keys[0], keys[keys.count - 1]])]
         } else {
             ranged = false
             slots.reserveCapacity(keys.count)
-            for (slot, key) in keys.enumerated() { slots[key] = slot }
+            // A view may repeat a key: its first slot is read, the others copy it below.
+            for (slot, key) in keys.enumerated() where slots[key] == nil { slots[key] = slot }
             var offset = 0
             while offset < keys.count {
                 let chunk = keys[offset..<min(keys.count, offset + 500)]
@@ -108,6 +110,13 @@ public final class RowBatch {
             throw error
         }
         let cells = allocated ?? .allocate(capacity: 1)
+        if !ranged {
+            for (slot, key) in keys.enumerated() where !filled[slot] {
+                guard let first = slots[key], first != slot, filled[first] else { continue }
+                (cells + slot * width).update(from: cells + first * width, count: width)
+                filled[slot] = true
+            }
+        }
         // A row deleted by another connection since the keys were read is left out.
         var kept: [Int64] = []
         kept.reserveCapacity(keys.count)
@@ -156,6 +165,24 @@ public final class RowBatch {
             object.context = nil
             return object
         }
+        if object.loadGroup == nil { object.loadGroup = group }
+        return object
+    }
+
+    /// The object for row `row` as it was read, before a commit by another connection
+    /// that is about to be noticed (`ObjectContext.watchOutsideChanges`): its values are
+    /// the cells, so comparing them with the store tells what that commit changed. Where
+    /// the batch did not read a column, the store's value now stands in (no change known).
+    public func objectBeforeOutsideChange(at row: Int) throws -> ManagedObject? {
+        guard let context, generation == context.generation, row >= 0, row < keys.count,
+              context.registeredObject(entity: entity.name, primaryKey: keys[row]) == nil, !isComplete else { return try object(at: row) }
+        guard let whole = try wholeRows(), let index = whole.keys.firstIndex(of: keys[row]) else { return try object(at: row) }
+        var values = whole.databaseValues(index)
+        let read = databaseValues(row)
+        for (position, attribute) in attributes.enumerated() {
+            if let column = entity.rowColumn(of: entity.attributes[attribute].name), column < values.count { values[column] = read[position + 1] }
+        }
+        let object = context.object(for: entity, values: values)
         if object.loadGroup == nil { object.loadGroup = group }
         return object
     }
