@@ -75,6 +75,7 @@ public final class FetchResults {
         batches = [:]
         batchOrder = []
         rowSource = nil
+        rowWalk = (nil, 0)
         generation = context.generation
     }
 
@@ -109,7 +110,7 @@ public final class FetchResults {
 
     private func loadBatch(_ number: Int, size: Int) throws -> [ManagedObject] {
         if let batch = batches[number] { return batch }
-        let rows = try readRows(number, size: size, whole: true)
+        let rows = try readRows(start: number * size, count: size, whole: true)
         let batch = try (0..<rows.keys.count).compactMap { try rows.object(at: $0) }
         batches[number] = batch
         // Reading a relationship of one object of the batch loads it for the whole batch.
@@ -127,22 +128,37 @@ public final class FetchResults {
     }
 
     /// The rows of the batch holding the 0-based `index`, as cells, with the index of
-    /// its first row; nil past the end. Only while `servesRows()`.
+    /// its first row; nil past the end. Only while `servesRows()`. A walk in order (each
+    /// call asking for the row after the last one read) reads further ahead each time,
+    /// up to `readAhead` rows, so a loop over a large result runs few statements.
     public func rows(around index: Int) throws -> (start: Int, rows: RowBatch)? {
         guard index >= 0, index <= Int(Int32.max) * 1024 else { return nil }
         let size = max(1, request.batchSize)
-        let number = index / size
-        let rows = try readRows(number, size: size, whole: false)
-        return index - number * size < rows.keys.count ? (number * size, rows) : nil
+        let start: Int
+        if index == rowWalk.end {
+            start = index
+            rowWalk.span = min(max(size, Self.readAhead), max(size, rowWalk.span * 2))
+        } else {
+            start = index / size * size
+            rowWalk.span = size
+        }
+        let rows = try readRows(start: start, count: rowWalk.span, whole: false)
+        rowWalk.end = start + rowWalk.span
+        return index - start < rows.keys.count ? (start, rows) : nil
     }
 
-    /// Batch `number` as cells: whole rows (to make objects of), or the columns read so far.
-    private func readRows(_ number: Int, size: Int, whole: Bool) throws -> RowBatch {
+    /// Where the last rows read by `rows(around:)` ended, and how many were read.
+    private var rowWalk: (end: Int?, span: Int) = (nil, 0)
+    private static let readAhead = 2048
+
+    /// Rows `start..<start+count` as cells: whole rows (to make objects of), or the
+    /// columns read so far.
+    private func readRows(start: Int, count: Int, whole: Bool) throws -> RowBatch {
         let allKeys = try orderedKeys()
-        let start = min(allKeys.count, number * size)
+        let start = min(allKeys.count, start)
         let source = rowSource ?? RowSource(entity: compiled.entity)
         rowSource = source
-        let keys = Array(allKeys[start..<min(allKeys.count, start + size)])
+        let keys = Array(allKeys[start..<min(allKeys.count, start + count)])
         return try whole ? source.read(keys: keys, context: context, whole: true) : source.read(keys: keys, context: context)
     }
 
