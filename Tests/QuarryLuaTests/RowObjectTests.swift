@@ -12,10 +12,9 @@ import Testing
 @Suite struct RowObjectTests {
     /// A runtime over a file whose table stores values in every storage class, matching
     /// its declared types or not (as files written by other programs do).
-    private func mixedFile() throws -> (Harness, URL) {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-rows-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let path = directory.appendingPathComponent("mixed.sqlite").path
+    private func mixedFile() throws -> (Harness, TemporaryFolder) {
+        let folder = try TemporaryFolder()
+        let path = folder.path("mixed.sqlite")
         let queue = try DatabaseQueue(path: path)
         try queue.write { db in
             try db.execute(sql: """
@@ -37,14 +36,14 @@ import Testing
         }
         try queue.close()
         let context = try ObjectContext.open(path)
-        return (try Harness(context: context), directory)
+        return (try Harness(context: context), folder)
     }
 
     /// For each attribute alone, every row's value read from the cells equals the value
     /// the same object gives once made (a Swift read), including type (integer or float).
     @Test func cellsReadAsObjectsDo() throws {
-        let (h, directory) = try mixedFile()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let (h, folder) = try mixedFile()
+        defer { withExtendedLifetime(folder) {} }
         h.run(Self.compareEveryRead + #"compareEveryRead("t", { "id", "i", "r", "s", "b", "d", "x" }, 37)"#)
     }
 
@@ -103,8 +102,8 @@ import Testing
 
     /// A walk reading plain attributes makes no ManagedObject at all.
     @Test func readingAttributesMakesNoObjects() throws {
-        let (h, directory) = try mixedFile()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let (h, folder) = try mixedFile()
+        defer { withExtendedLifetime(folder) {} }
         h.run(#"""
         held = {}
         local total = 0
@@ -195,10 +194,8 @@ import Testing
 
     /// A commit by another connection is seen once noticed.
     @Test func anotherConnectionsCommitIsSeen() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-rows-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("store.sqlite").path
+        let folder = try TemporaryFolder()
+        let path = folder.path("store.sqlite")
         let h = try Harness(context: ObjectContext.open(path))
         h.run(#"""
         entity "N" { n = "int64" }
@@ -256,10 +253,8 @@ import Testing
     /// (A row of a batch that read some columns only is compared on those: a change to
     /// another column is read fresh but not announced.)
     @Test func outsideCommitsReachObserversOfRows() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-rows-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("store.sqlite").path
+        let folder = try TemporaryFolder()
+        let path = folder.path("store.sqlite")
         let h = try Harness(context: ObjectContext.open(path))
         h.run(#"""
         entity "Item" { title = "string?", n = "int64" }
@@ -286,10 +281,8 @@ import Testing
 
     /// Keys at the ends of the integers, and views that repeat a key.
     @Test func unusualKeysReadAsObjectsDo() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-rows-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("keys.sqlite").path
+        let folder = try TemporaryFolder()
+        let path = folder.path("keys.sqlite")
         let queue = try DatabaseQueue(path: path)
         try queue.write { db in
             try db.execute(sql: """
@@ -369,4 +362,18 @@ import Testing
         assert(r[3].n == 3)
         """#)
     }
+}
+
+/// A folder of a test's own for its files, removed when the test lets go of it.
+final class TemporaryFolder {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-rows-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
 }
