@@ -64,7 +64,8 @@ public final class QuarryRuntime {
     private func watch(_ context: ObjectContext) {
         let state = mainState
         stateWatch = context.watchState { quarry_bump_epoch(state) }
-        outsideChangeWatch = context.watchOutsideChanges { makeRowObjectsInUse(state) }
+        // On the thread of the call in progress (refresh() may run in a coroutine).
+        outsideChangeWatch = context.watchOutsideChanges { [unowned self] in makeRowObjectsInUse(self.state) }
         quarry_bump_epoch(state)
     }
 
