@@ -241,11 +241,12 @@ uint64_t quarry_epoch(lua_State *L) { return heap_of(L)->epoch; }
 
 /* The same values for every state (they name userdata kinds); atomic because runtimes
    on other threads (parallel tests) set and read them. */
-static uint64_t object_cookie, results_cookie, date_cookie;
+static uint64_t object_cookie, results_cookie, section_cookie, date_cookie;
 
-void quarry_set_cookies(uint64_t object, uint64_t results, uint64_t date) {
+void quarry_set_cookies(uint64_t object, uint64_t results, uint64_t section, uint64_t date) {
     __atomic_store_n(&object_cookie, object, __ATOMIC_RELAXED);
     __atomic_store_n(&results_cookie, results, __ATOMIC_RELAXED);
+    __atomic_store_n(&section_cookie, section, __ATOMIC_RELAXED);
     __atomic_store_n(&date_cookie, date, __ATOMIC_RELAXED);
 }
 
@@ -352,7 +353,8 @@ static int results_index(lua_State *L) {
     int isnum = 0;
     lua_Integer index = lua_type(L, 2) == LUA_TNUMBER ? lua_tointegerx(L, 2, &isnum) : 0;
     if (results == NULL || !isnum || lua_rawlen(L, 1) != sizeof *results
-        || results->cookie != __atomic_load_n(&results_cookie, __ATOMIC_RELAXED)
+        || (results->cookie != __atomic_load_n(&results_cookie, __ATOMIC_RELAXED)
+            && results->cookie != __atomic_load_n(&section_cookie, __ATOMIC_RELAXED))
         || results->epoch != heap_of(L)->epoch || index < results->first)
         return call_swift_index(L);
     /* Unsigned, so that no index and first can overflow. */
@@ -368,10 +370,10 @@ void quarry_wrap_results_index(lua_State *L) {
 }
 
 void quarry_fill_batch_objects(lua_State *L, int objects, int rows, int identities, int metatable,
-                               const int64_t *keys, const unsigned char *skip, int64_t count) {
+                               const int64_t *keys, const unsigned char *skip, int64_t from, int64_t count) {
     const quarry_rows_block *batch = lua_touserdata(L, rows);
     uint64_t cookie = __atomic_load_n(&object_cookie, __ATOMIC_RELAXED);
-    for (int64_t i = 0; i < count; i++) {
+    for (int64_t i = from; i < from + count; i++) {
         if (skip && skip[i]) continue;
         quarry_object_block *object = NULL;
         if (lua_rawgeti(L, identities, keys[i]) == LUA_TUSERDATA) {
@@ -393,6 +395,6 @@ void quarry_fill_batch_objects(lua_State *L, int objects, int rows, int identiti
         object->batch = batch;
         lua_pushvalue(L, rows);
         lua_setiuservalue(L, -2, 1);
-        lua_rawseti(L, objects, i + 1);
+        lua_rawseti(L, objects, i - from + 1);
     }
 }

@@ -122,9 +122,9 @@ public final class FetchResults {
     }
 
     /// Whether `rows(around:)` may answer: not when the results must be objects (unsaved
-    /// changes are included, relationships are prefetched, or the results are sectioned).
+    /// changes are included, or relationships are prefetched).
     public func servesRows() throws -> Bool {
-        try !isSectioned && request.prefetch.isEmpty && withPending() == nil
+        try request.prefetch.isEmpty && withPending() == nil
     }
 
     /// The rows of the batch holding the 0-based `index`, as cells, with the index of

@@ -174,7 +174,7 @@ public final class QuarryRuntime {
             // Reads of rows and of loaded results are answered in C (see RowObjects.swift).
             if name == "__index", kind == .object {
                 quarry_wrap_object_index(state)
-            } else if name == "__index", kind == .results {
+            } else if name == "__index", kind == .results || kind == .section {
                 quarry_wrap_results_index(state)
             }
             LuaTable.setField(state, -2, name)

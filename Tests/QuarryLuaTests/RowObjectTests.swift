@@ -163,6 +163,41 @@ import Testing
         """#)
     }
 
+    /// Sections hand out rows too: the same values and values as the flat results, no
+    /// row of a neighbouring section, and nothing stale after a save.
+    @Test func sectionsHandOutRows() throws {
+        let h = try Harness()
+        h.run(#"""
+        entity "N" { n = "int64", g = "int64" }
+        for i = 1, 300 do N:new{ n = i, g = i % 7 } end
+        save()
+        local flat = fetch{ "N", sort = { "g", "n" }, batch = 20 }
+        local r = fetch{ "N", section = "g", sort = { "g", "n" }, batch = 20 }
+        local k = 0
+        for s = 1, #r do
+          local sec = r[s]
+          for j, o in ipairs(sec) do
+            k = k + 1
+            assert(rawequal(o, flat[k]), "section " .. s .. " row " .. j)
+            assert(o.g == sec.id and o.n == flat[k].n)
+          end
+          assert(sec[0] == nil and sec[#sec + 1] == nil and rawequal(sec[1], flat[k - #sec + 1]))
+        end
+        assert(k == 300)
+        """#)
+        for key in 1...300 { #expect(h.context.registeredObject(entity: "N", primaryKey: Int64(key)) == nil, "N/\(key) was made") }
+        h.run(#"""
+        local r = fetch{ "N", section = "g", sort = { "g", "n" }, batch = 20 }
+        local sec = r[3]
+        local o = sec[2]
+        o.n = 1000
+        save()
+        sec = r[3]
+        assert(sec[#sec].n == 1000 and rawequal(sec[#sec], o))
+        assert(r[3][2].n ~= 1000)
+        """#)
+    }
+
     /// Every change to the store (an unsaved edit, a save, a rollback, a batch update, a
     /// delete) is seen by rows read before it, and by the results' cached batch.
     @Test func rowsAreNeverStale() throws {

@@ -133,7 +133,8 @@ void quarry_bump_epoch(lua_State *L);
 uint64_t quarry_epoch(lua_State *L);
 
 /// The cookies (see Userdata.swift) the C functions below check blocks by, or write.
-void quarry_set_cookies(uint64_t object, uint64_t results, uint64_t date);
+/// Sections have results' blocks (their `first` counts within the section).
+void quarry_set_cookies(uint64_t object, uint64_t results, uint64_t section, uint64_t date);
 /// Pops the metatable of dates, for the dates C pushes.
 void quarry_set_date_metatable(lua_State *L);
 
@@ -141,16 +142,18 @@ void quarry_set_date_metatable(lua_State *L);
 /// with a C `__index` that reads an unmade object's attribute from its batch's cells,
 /// and calls the Swift one for anything else.
 void quarry_wrap_object_index(lua_State *L);
-/// The same for results: `r[i]` from the cached objects (see quarry_results_block).
+/// The same for results and sections: `r[i]` from the cached objects (see
+/// quarry_results_block).
 void quarry_wrap_results_index(lua_State *L);
 
-/// Sets t[1...count] of the table at `objects` to the userdata of a batch's rows (the
-/// rows userdata at `rows`), `keys` their keys: the one `identities` (a weak table by
-/// key) holds when it is still only a row, which then reads from this batch, else a new
-/// one with the metatable at `metatable`, recorded in `identities`. Rows whose `skip` is
-/// set are left for Swift: they have objects. In C because it runs for every row read.
+/// Sets t[1...count] of the table at `objects` to the userdata of rows `from..<from+count`
+/// of a batch (the rows userdata at `rows`), `keys` the batch's keys: the one
+/// `identities` (a weak table by key) holds when it is still only a row, which then
+/// reads from this batch, else a new one with the metatable at `metatable`, recorded in
+/// `identities`. Rows whose `skip` is set are left for Swift: they have objects. In C
+/// because it runs for every row read.
 void quarry_fill_batch_objects(lua_State *L, int objects, int rows, int identities, int metatable,
-                               const int64_t *keys, const unsigned char *skip, int64_t count);
+                               const int64_t *keys, const unsigned char *skip, int64_t from, int64_t count);
 
 // Lua's macros, as functions Swift can call.
 static inline void quarry_pop(lua_State *L, int n) { lua_pop(L, n); }

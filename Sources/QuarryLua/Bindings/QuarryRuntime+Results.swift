@@ -22,7 +22,7 @@ extension QuarryRuntime {
                         // A batch of rows, cached as the results' user value for C to answer from.
                         if try handle.results.servesRows() {
                             guard let (start, rows) = try handle.results.rows(around: Int(i - 1)) else { return call.pushNil() }
-                            cacheBatchObjects(call.state, results: 1, rows, first: start + 1)
+                            cacheBatchObjects(call.state, results: 1, rows, window: 0..<rows.keys.count, first: start + 1)
                             lua_rawgeti(call.state, -1, lua_Integer(Int(i) - start))
                             return 1
                         }

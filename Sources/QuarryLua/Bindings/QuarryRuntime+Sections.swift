@@ -38,8 +38,20 @@ extension QuarryRuntime {
                 if call.type(2) == LUA_TNUMBER {
                     let j = try call.integer(2)
                     guard j >= 1, j <= section.info.count else { return call.pushNil() }
-                    do { return self.pushObject(try section.results.results.object(at: section.info.start + Int(j - 1))) }
-                    catch { throw luaError(error) }
+                    let results = section.results.results, index = section.info.start + Int(j - 1)
+                    do {
+                        // As results do (see `r[i]`): the rows of the batch that fall in this
+                        // section, cached on the section for C to answer from.
+                        if try results.servesRows() {
+                            guard let (start, rows) = try results.rows(around: index) else { return call.pushNil() }
+                            let end = section.info.start + section.info.count
+                            let window = max(0, section.info.start - start)..<max(0, min(rows.keys.count, end - start))
+                            cacheBatchObjects(call.state, results: 1, rows, window: window, first: start + window.lowerBound - section.info.start + 1)
+                            lua_rawgeti(call.state, -1, lua_Integer(index - start - window.lowerBound + 1))
+                            return 1
+                        }
+                        return self.pushObject(try results.object(at: index))
+                    } catch { throw luaError(error) }
                 }
                 switch try call.string(2) {
                 case "id": return call.push(section.info.id)

@@ -140,12 +140,12 @@ func makeRowObjectsInUse(_ state: OpaquePointer) {
     }
 }
 
-/// Makes the objects of `batch`, whose first row is at the 1-based index `first`, the
-/// cached objects of the results userdata at `results` (see `quarry_results_block`), and
-/// pushes their table.
-func cacheBatchObjects(_ state: OpaquePointer, results: Int32, _ batch: RowBatch, first: Int) {
+/// Makes the objects of rows `window` of `batch` the cached objects of the results (or
+/// section) userdata at `results`, where the window's first row has the 1-based index
+/// `first` (see `quarry_results_block`), and pushes their table.
+func cacheBatchObjects(_ state: OpaquePointer, results: Int32, _ batch: RowBatch, window: Range<Int>, first: Int) {
     let results = lua_absindex(state, results)
-    let count = batch.keys.count
+    let count = window.count
     lua_createtable(state, Int32(count), 0)
     let objects = lua_gettop(state)
     pushRows(state, batch)
@@ -155,18 +155,18 @@ func cacheBatchObjects(_ state: OpaquePointer, results: Int32, _ batch: RowBatch
     pushRegistryField(state, rowObjectMetatableKey)
     var skip: [UInt8] = []
     if !batch.registered.isEmpty {
-        skip = [UInt8](repeating: 0, count: count)
+        skip = [UInt8](repeating: 0, count: batch.keys.count)
         for row in batch.registered.keys { skip[row] = 1 }
     }
     batch.keys.withUnsafeBufferPointer { keys in
         skip.withUnsafeBufferPointer { skip in
             quarry_fill_batch_objects(state, objects, rows, identities, lua_gettop(state),
-                                      keys.baseAddress, skip.isEmpty ? nil : skip.baseAddress, Int64(count))
+                                      keys.baseAddress, skip.isEmpty ? nil : skip.baseAddress, Int64(window.lowerBound), Int64(count))
         }
     }
-    for (row, object) in batch.registered {
+    for (row, object) in batch.registered where window.contains(row) {
         pushManagedObject(state, object)
-        lua_rawseti(state, objects, lua_Integer(row + 1))
+        lua_rawseti(state, objects, lua_Integer(row - window.lowerBound + 1))
     }
     lua_settop(state, objects)
     lua_pushvalue(state, objects)

@@ -11,8 +11,8 @@ enum UserdataKind: String, CaseIterable {
     var metatableKey: String { "quarry.kind." + rawValue }
     /// Dates are plain numbers in a userdata; everything else holds a Swift object.
     var holdsSwiftObject: Bool { self != .date }
-    /// An object's batch, a batch's field table, results' cached objects.
-    var userValues: Int32 { [.object, .rows, .results].contains(self) ? 1 : 0 }
+    /// An object's batch, a batch's field table, results' and sections' cached objects.
+    var userValues: Int32 { [.object, .rows, .results, .section].contains(self) ? 1 : 0 }
 }
 
 private let kindField = "__quarry_kind"
@@ -21,7 +21,8 @@ private let identityKey = "quarry.identity"
 /// Creates the registry tables the functions below rely on; `configure` fills each
 /// kind's metatable with its metamethods.
 func installUserdataSupport(_ state: OpaquePointer, configure: (UserdataKind) -> Void) {
-    quarry_set_cookies(UInt64(Block.cookie(.object)), UInt64(Block.cookie(.results)), UInt64(Block.cookie(.date)))
+    quarry_set_cookies(UInt64(Block.cookie(.object)), UInt64(Block.cookie(.results)), UInt64(Block.cookie(.section)),
+                       UInt64(Block.cookie(.date)))
     lua_createtable(state, 0, 0)
     lua_createtable(state, 0, 1)
     pushString(state, "v")
@@ -138,7 +139,7 @@ private enum Block {
         switch kind {
         case .object: return MemoryLayout<quarry_object_block>.size
         case .rows: return MemoryLayout<quarry_rows_block>.size
-        case .results: return MemoryLayout<quarry_results_block>.size
+        case .results, .section: return MemoryLayout<quarry_results_block>.size
         default: return 2 * MemoryLayout<UInt>.size
         }
     }
