@@ -114,8 +114,6 @@ func userdataPayload(_ state: OpaquePointer, _ index: Int32, kind: UserdataKind)
     Block.payload(state, index, kind: kind)
 }
 
-func userdataCookie(_ kind: UserdataKind) -> UInt { Block.cookie(kind) }
-
 /// `__gc`: releases the Swift object and clears the pointer, so a resurrected userdata
 /// reads as gone instead of dangling.
 func releaseSwiftObject(_ state: OpaquePointer, _ index: Int32, kind: UserdataKind) {
