@@ -47,7 +47,7 @@ extension FetchResults {
             if !missing.isEmpty {
                 let sql = "SELECT \(entity.selectionSQL()) FROM \(quoteIdentifier(entity.name)) WHERE \(quoteIdentifier(entity.primaryKey)) IN (\(Array(repeating: "?", count: missing.count).joined(separator: ",")))"
                 for row in try context.read({ db in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(missing)) }) {
-                    let o = context.object(for: entity, row: row)
+                    let o = try context.object(for: entity, row: row)
                     if let key = o.primaryKey { found[key] = o }
                 }
             }

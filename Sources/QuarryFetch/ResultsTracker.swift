@@ -92,7 +92,7 @@ public final class ResultsTracker {
         try results.context.read { db in
             let rows = try Row.fetchCursor(db, sql: query.sql, arguments: StatementArguments(query.arguments.map(\.databaseValue)))
             while let row = try rows.next() {
-                let key: Int64 = row[0]
+                let key: Int64 = try row.stored(0, table: entity.name, column: entity.primaryKey)
                 loadedKeys.append(key)
                 loadedValues[key] = attributes.enumerated().map { i, attribute in
                     order.sortValue(attribute.type.decode(Value(row[i + 1] as DatabaseValue)), compiled.sort[i])

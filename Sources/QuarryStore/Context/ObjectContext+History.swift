@@ -23,7 +23,8 @@ extension ObjectContext {
             CREATE TABLE IF NOT EXISTS \(Self.historyTable) (token INTEGER PRIMARY KEY AUTOINCREMENT, time REAL NOT NULL,
                 author TEXT, inserted TEXT NOT NULL, updated TEXT NOT NULL, deleted TEXT NOT NULL)
             """)
-        func json(_ ids: [String]) -> String { String(decoding: try! JSONEncoder().encode(ids), as: UTF8.self) }
+        // Object IDs are entity names and integers: JSON text by hand needs no encoder that can throw.
+        func json(_ ids: [String]) -> String { "[" + ids.map(jsonQuoted).joined(separator: ",") + "]" }
         try db.execute(sql: "INSERT INTO \(Self.historyTable) (time, author, inserted, updated, deleted) VALUES (?, ?, ?, ?, ?)",
                        arguments: [Date().timeIntervalSince1970, author, json(inserted), json(updated), json(deleted)])
     }
@@ -45,7 +46,13 @@ extension ObjectContext {
             if let author { sql += " AND author IS ?"; arguments.append(author) }
             return try Row.fetchAll(db, sql: sql + " ORDER BY token", arguments: StatementArguments(arguments)!).map { row in
                 func ids(_ text: String) -> [String] { (try? JSONDecoder().decode([String].self, from: Data(text.utf8))) ?? [] }
-                return HistoryTransaction(token: row[0], time: row[1], author: row[2], inserted: ids(row[3]), updated: ids(row[4]), deleted: ids(row[5]))
+                let table = Self.historyTable
+                return HistoryTransaction(
+                    token: try row.stored(0, table: table, column: "token"), time: try row.stored(1, table: table, column: "time"),
+                    author: try row.storedIfPresent(2, table: table, column: "author"),
+                    inserted: ids(try row.stored(3, table: table, column: "inserted")),
+                    updated: ids(try row.stored(4, table: table, column: "updated")),
+                    deleted: ids(try row.stored(5, table: table, column: "deleted")))
             }
         }
     }
@@ -117,7 +124,7 @@ extension ObjectContext {
             for chunk in stride(from: 0, to: keys.count, by: 500).map({ Array(keys[$0..<min(keys.count, $0 + 500)]) }) {
                 let sql = "SELECT \(entity.selectionSQL()) FROM \(quoteIdentifier(entity.name)) WHERE \(quoteIdentifier(entity.primaryKey)) IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
                 for row in try read({ db in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(chunk)) }) {
-                    rows[row[0]] = row
+                    rows[try row.stored(0, table: entity.name, column: entity.primaryKey)] = row
                 }
             }
             for key in keys {

@@ -74,7 +74,7 @@ extension ObjectContext {
             }).sorted()
             let group = LoadGroup(entity: destination.name, keys: targets)
             try readInChunks(targets, "SELECT \(destination.selectionSQL()) FROM \(table) WHERE \(key) IN") { row, _ in
-                let rowKey = RelatedRows.RowKey(entity: destination.name, primaryKey: row[0])
+                let rowKey = RelatedRows.RowKey(entity: destination.name, primaryKey: try row.stored(0, table: destination.name, column: destination.primaryKey))
                 relatedRows.rows[rowKey] = row
                 relatedRows.groups[rowKey] = group
             }
@@ -117,7 +117,7 @@ extension ObjectContext {
             try read { db in
                 let rows = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(chunk.map(\.databaseValue)))
                 while let row = try rows.next() {
-                    let primaryKey: Int64 = row[0]
+                    let primaryKey: Int64 = try row.stored(0, table: destination.name, column: destination.primaryKey)
                     let value = Value(row[row.count - 1] as DatabaseValue)
                     let valueKey = RelatedRows.ValueKey(entity: destination.name, column: targetKey, value: value)
                     if relatedRows.byValue[valueKey] == nil { relatedRows.byValue[valueKey] = .some(primaryKey) }
@@ -150,7 +150,7 @@ extension ObjectContext {
         // Not read ahead (an unsaved object): one query.
         let sql = "SELECT \(destination.selectionSQL()) FROM \(quoteIdentifier(destination.name)) WHERE \(quoteIdentifier(targetKey)) = ? ORDER BY \(quoteIdentifier(destination.primaryKey)) LIMIT 1"
         guard let row = try read({ db in try Row.fetchOne(db, sql: sql, arguments: [value.databaseValue]) }) else { return nil }
-        return self.object(for: destination, row: row)
+        return try self.object(for: destination, row: row)
     }
 
     /// Runs `select (?, ?, ...)` for the owners 500 at a time; the last column of each row
@@ -162,8 +162,8 @@ extension ObjectContext {
         var members: [Int64: [Int64]] = [:]
         var loaded: [RelatedRows.RowKey] = []
         try readInChunks(owners, select, order: order) { row, width in
-            let memberKey: Int64 = row[0]
-            guard let owner = row[width - 1] as Int64? else { return }
+            let memberKey: Int64 = try row.stored(0, table: destination.name, column: destination.primaryKey)
+            guard let owner: Int64 = try row.storedIfPresent(width - 1, table: entityName, column: name) else { return }
             members[owner, default: []].append(memberKey)
             let rowKey = RelatedRows.RowKey(entity: destination.name, primaryKey: memberKey)
             relatedRows.rows[rowKey] = row
@@ -176,7 +176,7 @@ extension ObjectContext {
         }
     }
 
-    private func readInChunks(_ keys: [Int64], _ select: String, order: String = "", _ body: (Row, Int) -> Void) throws {
+    private func readInChunks(_ keys: [Int64], _ select: String, order: String = "", _ body: (Row, Int) throws -> Void) throws {
         var start = 0
         while start < keys.count {
             let chunk = Array(keys[start..<min(keys.count, start + 500)])
@@ -184,7 +184,7 @@ extension ObjectContext {
             let sql = select + " (" + Array(repeating: "?", count: chunk.count).joined(separator: ",") + ")" + order
             try read { db in
                 let rows = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(chunk))
-                while let row = try rows.next() { body(row.copy(), row.count) }
+                while let row = try rows.next() { try body(row.copy(), row.count) }
             }
         }
     }
@@ -228,14 +228,14 @@ extension ObjectContext {
         for key in keys {
             if let object = registeredObject(entity: entity.name, primaryKey: key) { found[key] = object }
             else if let row = relatedRows.rows[.init(entity: entity.name, primaryKey: key)] {
-                let object = self.object(for: entity, row: row)
+                let object = try self.object(for: entity, row: row)
                 if object.loadGroup == nil { object.loadGroup = relatedRows.groups[.init(entity: entity.name, primaryKey: key)] }
                 found[key] = object
             }
             else { missing.append(key) }
         }
         try readInChunks(missing, "SELECT \(entity.selectionSQL()) FROM \(quoteIdentifier(entity.name)) WHERE \(quoteIdentifier(entity.primaryKey)) IN") { row, _ in
-            let object = self.object(for: entity, row: row)
+            let object = try self.object(for: entity, row: row)
             if let key = object.primaryKey { found[key] = object }
         }
         return keys.compactMap { found[$0] }

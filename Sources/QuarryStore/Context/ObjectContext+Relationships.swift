@@ -129,7 +129,7 @@ extension ObjectContext {
             } else if let ownValue, !ownValue.isNull {
                 let sql = "SELECT \(destination.selectionSQL()) FROM \(quoteIdentifier(destination.name)) WHERE \(quoteIdentifier(column)) = ? ORDER BY \(quoteIdentifier(destination.primaryKey))"
                 let rows = try read { db in try Row.fetchAll(db, sql: sql, arguments: [ownValue.databaseValue]) }
-                result = rows.map { self.object(for: destination, row: $0) }.filter { target in
+                result = try rows.map { try self.object(for: destination, row: $0) }.filter { target in
                     if let pending = target.pendingToOne[inverse] { return pending === object }
                     return true
                 }

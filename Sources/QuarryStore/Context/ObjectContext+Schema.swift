@@ -10,7 +10,10 @@ extension ObjectContext {
         let rows: [(String, String)] = try read { db in
             guard try db.tableExists(Self.modelTable) else { return [] }
             return try Row.fetchAll(db, sql: "SELECT name, definition FROM \(Self.modelTable) ORDER BY rowid")
-                .map { ($0[0], $0[1]) }
+                .map { row in
+                    (try row.stored(0, table: Self.modelTable, column: "name"),
+                     try row.stored(1, table: Self.modelTable, column: "definition"))
+                }
         }
         for (name, definition) in rows {
             guard let entity = try? JSONDecoder().decode(EntityDescription.self, from: Data(definition.utf8)) else {

@@ -147,10 +147,18 @@ public final class ObjectContext {
     /// as immutable (no locks, no -shm), which is what reading a file nobody can write
     /// beside needs.
     static func openingPath(_ path: String, readOnly: Bool) -> String {
-        let folder = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
+        let folder = Self.folder(of: path)
         guard readOnly, FileManager.default.fileExists(atPath: path), !FileManager.default.isWritableFile(atPath: folder),
               let encoded = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) else { return path }
         return "file:\(encoded)?immutable=1"
+    }
+
+    /// The folder holding `path` ("." for a bare name). Done by hand: Foundation's
+    /// `deletingLastPathComponent` stops the process on one-character paths on Linux.
+    static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        let folder = path[..<slash]
+        return folder.isEmpty ? "/" : String(folder)
     }
 
     /// Why SQLite could not open `path`, when the file system says more than SQLite does.
@@ -158,7 +166,7 @@ public final class ObjectContext {
         let files = FileManager.default
         var isDirectory: ObjCBool = false
         if files.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue { return " (it is a directory)" }
-        let folder = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
+        let folder = Self.folder(of: path)
         if !files.fileExists(atPath: folder) { return " (the folder \(folder) does not exist)" }
         if error.resultCode == .SQLITE_READONLY || error.resultCode == .SQLITE_CANTOPEN, !files.isWritableFile(atPath: folder) {
             return " (the folder \(folder) is not writable, and SQLite needs to make its -wal and -shm files there)"
@@ -232,15 +240,19 @@ public final class ObjectContext {
 
     /// The object for a fetched row: the registered one when the row is already in use
     /// (its unsaved changes kept), a new one otherwise. Columns: key, then attributes.
-    public func object(for entity: EntityDescription, row: Row) -> ManagedObject {
-        let primaryKey: Int64 = row[0]
+    public func object(for entity: EntityDescription, row: Row) throws -> ManagedObject {
+        let primaryKey: Int64 = try row.stored(0, table: entity.name, column: entity.primaryKey)
         if let existing = registeredObject(entity: entity.name, primaryKey: primaryKey) { return existing }
-        return object(for: entity, values: Array(row.databaseValues))
+        return try object(for: entity, values: Array(row.databaseValues))
     }
 
     /// The same for a row read as values (see `RowBatch`).
-    public func object(for entity: EntityDescription, values: [DatabaseValue]) -> ManagedObject {
-        guard case .int64(let primaryKey) = values[0].storage else { preconditionFailure("a row's key must be an integer") }
+    public func object(for entity: EntityDescription, values: [DatabaseValue]) throws -> ManagedObject {
+        // A foreign file's key column may hold anything (a WITHOUT ROWID table's INTEGER
+        // PRIMARY KEY is no rowid alias): such a row cannot be an object.
+        guard case .int64(let primaryKey)? = values.first?.storage else {
+            throw StoreError.database(message: "\(entity.name).\(entity.primaryKey) holds \(values.first.map { "\($0)" } ?? "nothing") where an integer key is expected")
+        }
         if let existing = registeredObject(entity: entity.name, primaryKey: primaryKey) { return existing }
         let object = ManagedObject(entity: entity, primaryKey: primaryKey, row: values, context: self)
         register(object)
@@ -260,7 +272,7 @@ public final class ObjectContext {
         let entity = try entity(named: entityName)
         let sql = "SELECT \(entity.selectionSQL()) FROM \(quoteIdentifier(entity.name)) WHERE \(quoteIdentifier(entity.primaryKey)) = ?"
         guard let row = try read({ db in try Row.fetchOne(db, sql: sql, arguments: [primaryKey]) }) else { return nil }
-        return object(for: entity, row: row)
+        return try object(for: entity, row: row)
     }
 
     func register(_ object: ManagedObject) {

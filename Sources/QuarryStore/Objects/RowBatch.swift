@@ -152,10 +152,10 @@ public final class RowBatch {
         if let existing = context.registeredObject(entity: entity.name, primaryKey: key) {
             object = existing
         } else if generation == context.generation, isComplete {
-            object = context.object(for: entity, values: databaseValues(row))
+            object = try context.object(for: entity, values: databaseValues(row))
         } else if generation == context.generation, let whole = try wholeRows(),
                   let index = row < whole.keys.count && whole.keys[row] == key ? row : whole.keys.firstIndex(of: key) {
-            object = context.object(for: entity, values: whole.databaseValues(index))
+            object = try context.object(for: entity, values: whole.databaseValues(index))
         } else if let fresh = try context.object(entityName: entity.name, primaryKey: key) {
             object = fresh
         } else {
@@ -182,7 +182,7 @@ public final class RowBatch {
         for (position, attribute) in attributes.enumerated() {
             if let column = entity.rowColumn(of: entity.attributes[attribute].name), column < values.count { values[column] = read[position + 1] }
         }
-        let object = context.object(for: entity, values: values)
+        let object = try context.object(for: entity, values: values)
         if object.loadGroup == nil { object.loadGroup = group }
         return object
     }

@@ -1,0 +1,48 @@
+import GRDB
+
+/// GRDB's row subscripts stop the process when a value does not convert (`row[1] as
+/// Double` on the text "x"). Any value that comes from a file another program may have
+/// written (Quarry's model and history tables, a foreign file's keys) is read through
+/// here instead, so a changed file is an error naming the table and column, not a crash.
+extension Row {
+    /// The value at `index` as `T` (an optional `T` takes NULL); `table` and `column`
+    /// name where it came from in the message.
+    public func stored<T: DatabaseValueConvertible>(_ index: Int, table: String, column: String) throws -> T {
+        guard index >= 0, index < count else {
+            throw StoreError.database(message: "\(table): expected a column \(column), found none")
+        }
+        let value: DatabaseValue = self[index]
+        if let converted = T.fromDatabaseValue(value) { return converted }
+        throw StoreError.database(message: "\(table).\(column) holds \(Self.describe(value)) where \(Self.expected(T.self)) is expected; was the file changed by another program?")
+    }
+
+    /// The same for a value that may be NULL.
+    public func storedIfPresent<T: DatabaseValueConvertible>(_ index: Int, table: String, column: String) throws -> T? {
+        guard index >= 0, index < count else {
+            throw StoreError.database(message: "\(table): expected a column \(column), found none")
+        }
+        let value: DatabaseValue = self[index]
+        if value.isNull { return nil }
+        if let converted = T.fromDatabaseValue(value) { return converted }
+        throw StoreError.database(message: "\(table).\(column) holds \(Self.describe(value)) where \(Self.expected(T.self)) is expected; was the file changed by another program?")
+    }
+
+    private static func describe(_ value: DatabaseValue) -> String {
+        switch value.storage {
+        case .null: return "NULL"
+        case .int64: return "an integer"
+        case .double: return "a real number"
+        case .string: return "text"
+        case .blob: return "a blob"
+        }
+    }
+
+    private static func expected(_ type: Any.Type) -> String {
+        switch type {
+        case is Int64.Type, is Int.Type, is Int32.Type: return "an integer"
+        case is Double.Type: return "a number"
+        case is String.Type: return "text"
+        default: return "\(type)"
+        }
+    }
+}
