@@ -220,9 +220,9 @@ void quarry_set_deadline(lua_State *L, double seconds) {
     setitimer(ITIMER_REAL, &timer, NULL);
 }
 
-int quarry_loadfile(lua_State *L, const char *path) {
+int quarry_loadfile(lua_State *L, const char *path, const char *mode) {
     /* luaL_loadfilex skips a first line starting with '#' (a shebang), as lua does. */
-    return luaL_loadfilex(L, path, NULL);
+    return luaL_loadfilex(L, path, mode);
 }
 
 void quarry_bump_epoch(lua_State *L) { heap_of(L)->epoch++; }

@@ -26,9 +26,15 @@ extension QuarryRuntime {
         return loadOutcome(status)
     }
 
-    /// Compiles a script file (a leading `#!` line is skipped) and pushes the chunk.
+    /// Compiles a script file (a leading `#!` line is skipped) and pushes the chunk;
+    /// under `--safe` text only, as `load` and `loadfile` are there.
     public func loadFile(_ path: String) -> LoadResult {
-        loadOutcome(quarry_loadfile(state, path))
+        let outcome = loadOutcome(quarry_loadfile(state, path, isSandboxed ? "t" : "bt"))
+        // Lua names no file when it refuses a binary chunk.
+        if case .failed(let message) = outcome, message.hasPrefix("attempt to load a binary chunk") {
+            return .failed("\(path): a compiled (binary) chunk cannot run under --safe; give the script as text")
+        }
+        return outcome
     }
 
     private func loadOutcome(_ status: Int32) -> LoadResult {
@@ -104,15 +110,15 @@ extension QuarryRuntime {
         pushRegistryField(state, "quarry.api")
     }
 
-    func runPrelude() {
+    func runPrelude() throws {
         let top = lua_gettop(state)
         defer { lua_settop(state, top) }
         guard load(prelude, chunkName: "=(quarry prelude)") == .loaded else {
-            fatalError("Quarry's Lua prelude does not compile")
+            throw LuaError("Quarry's Lua prelude does not compile")
         }
         pushQuarryTable()
         if let failure = call(argumentCount: 1, resultCount: 1) {
-            fatalError("Quarry's Lua prelude failed: \(failure.message)")
+            throw LuaError("Quarry's Lua prelude failed: \(failure.message)")
         }
         setRegistryField(state, "quarry.helpers")
     }

@@ -12,6 +12,11 @@ public final class QuarryRuntime {
     private var activeState: OpaquePointer?
     public var state: OpaquePointer { activeState ?? mainState }
     public private(set) var context: ObjectContext
+    /// `--safe` is in force (see `enterSandbox`): files load as text only, and the shell
+    /// refuses what would create or write files.
+    public internal(set) var isSandboxed = false
+    /// `--readonly` is in force: every store the session opens (`.open` too) is read-only.
+    public var opensReadOnly = false
     private var functions: [LuaFunctionBox] = []
     /// Shared with every bound function, so one called by a user `__gc` while the state
     /// closes can refuse instead of touching a runtime that is going away.
@@ -54,7 +59,7 @@ public final class QuarryRuntime {
         lua_pushvalue(state, -1)
         setRegistryField(state, "quarry.api")
         lua_setglobal(state, "quarry")
-        installGlobals()
+        try installGlobals()
         bindEntityGlobals()
         watch(context)
         try? context.startNoticingOtherConnections()
@@ -188,7 +193,7 @@ public final class QuarryRuntime {
         }
     }
 
-    private func installGlobals() {
+    private func installGlobals() throws {
         installSchemaFunctions()
         installFetchFunctions()
         installContextFunctions()
@@ -198,7 +203,7 @@ public final class QuarryRuntime {
         installObserverFunctions()
         installPredicateFunctions()
         installDataFunctions()
-        runPrelude()
+        try runPrelude()
     }
 
     // MARK: Common argument readers

@@ -2,20 +2,28 @@ import CLua
 
 extension QuarryRuntime {
     /// `--safe`: no processes, no C modules, no binary chunks, and no file writes; reading
-    /// files stays possible. Done in Lua, where the standard library lives.
-    public func enterSandbox() {
+    /// files stays possible. Done in Lua, where the standard library lives; script files
+    /// and `.read` are compiled as text only too (`loadFile`).
+    public func enterSandbox() throws {
         if let failure = run(sandbox, chunkName: "=(quarry sandbox)") {
-            fatalError("Quarry's sandbox failed to install: \(failure.message)")
+            throw LuaError("--safe could not be set up: \(failure.message)")
         }
+        isSandboxed = true
     }
 }
 
 private let sandbox = #"""
+-- Every check below calls only functions captured here, before any script runs: a script
+-- can replace string.match, type or the string metatable, but not these locals.
+local type, tostring, error, rawequal = type, tostring, error, rawequal
+local open, output, load, loadfile = io.open, io.output, load, loadfile
+local searchpath, package = package.searchpath, package
 local function refuse(what)
   return function() error("--safe: " .. what .. " is not allowed", 2) end
 end
 os.execute = refuse("os.execute")
 io.popen = refuse("io.popen")
+io.tmpfile = refuse("io.tmpfile")
 os.remove = refuse("os.remove")
 os.rename = refuse("os.rename")
 os.tmpname = refuse("os.tmpname")
@@ -23,11 +31,11 @@ package.loadlib = refuse("package.loadlib")
 package.cpath = ""
 package.searchers[4] = nil
 package.searchers[3] = nil
-local open, output, load = io.open, io.output, load
+-- Reading only: the two modes that read, compared as whole strings (no pattern matching).
 io.open = function(path, mode)
-  mode = mode or "r"
-  if type(mode) ~= "string" or not mode:match("^r") or mode:find("+", 1, true) then
-    error("--safe: opening '" .. tostring(path) .. "' for writing is not allowed", 2)
+  if mode == nil then mode = "r" end
+  if not (rawequal(mode, "r") or rawequal(mode, "rb")) then
+    error("--safe: opening '" .. tostring(path) .. "' with mode '" .. tostring(mode) .. "' is not allowed (only reading)", 2)
   end
   return open(path, mode)
 end
@@ -35,12 +43,11 @@ io.output = function(file)
   if file ~= nil then error("--safe: io.output is not allowed", 2) end
   return output()
 end
+-- Binary chunks can crash the VM, so every way in takes text only.
 _G.load = function(chunk, name, mode, env)
   return load(chunk, name, "t", env)
 end
 quarry.load = _G.load
--- Binary chunks can crash the VM, so every way in takes text only.
-local loadfile = loadfile
 _G.loadfile = function(path, mode, env) return loadfile(path, "t", env) end
 _G.dofile = function(path)
   local chunk, message = loadfile(path, "t")
@@ -48,8 +55,8 @@ _G.dofile = function(path)
   return chunk()
 end
 package.searchers[2] = function(name)
-  local path, message = package.searchpath(name, package.path)
-  if not path then return "\n\t" .. message end
+  local path, message = searchpath(name, package.path)
+  if not path then return "\n\t" .. tostring(message) end
   local chunk, err = loadfile(path, "t")
   if not chunk then error(err, 2) end
   return chunk, path

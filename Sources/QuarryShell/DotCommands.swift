@@ -86,6 +86,10 @@ struct DotCommands {
         },
         Command(name: "once", usage: ".once FILE", summary: "send the next printed result to FILE") { shell, args in
             guard args.count == 1 else { reportError("usage: .once FILE"); return .ok }
+            if shell.runtime.isSandboxed {
+                reportError(".once: --safe does not write files (export() and .export do)")
+                return .ok
+            }
             shell.runLua("quarry.__once = \(luaQuote(args[0]))")
             return .ok
         },
@@ -112,8 +116,14 @@ struct DotCommands {
         },
         Command(name: "open", usage: ".open DB", summary: "close this store and open DB (:memory: for a new one)") { shell, args in
             guard args.count == 1 else { reportError("usage: .open DB"); return .ok }
+            let path = args[0] == ":memory:" ? nil : args[0]
+            // --safe writes no new files, and --readonly holds for every store of the session.
+            if let path, shell.runtime.isSandboxed, !FileManager.default.fileExists(atPath: path) {
+                reportError(".open: \(path) does not exist, and --safe does not create files")
+                return .ok
+            }
             do {
-                shell.runtime.use(try ObjectContext.open(args[0] == ":memory:" ? nil : args[0]))
+                shell.runtime.use(try ObjectContext.open(path, readOnly: path != nil && shell.runtime.opensReadOnly))
             } catch {
                 reportError("\(error)")
             }

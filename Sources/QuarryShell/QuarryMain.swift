@@ -42,6 +42,7 @@ public enum QuarryMain {
             }
             let context = try ObjectContext.open(invocation.database, readOnly: options.readonly)
             runtime = try QuarryRuntime(context: context, memoryLimit: options.memory.flatMap(Options.bytes) ?? 0)
+            runtime.opensReadOnly = options.readonly
         } catch {
             reportError("quarry: \(error)")
             return Status.failure.rawValue
@@ -53,7 +54,12 @@ public enum QuarryMain {
             }
             if isatty(STDOUT_FILENO) != 0, invocation.script == nil, options.chunks.isEmpty { print(Demo.banner) }
         }
-        if options.safe { runtime.enterSandbox() }
+        if options.safe {
+            do { try runtime.enterSandbox() } catch {
+                reportError("quarry: \(error)")
+                return Status.failure.rawValue
+            }
+        }
         quarry_catch_sigint()
         let batch = BatchRunner(runtime: runtime, showTraceback: options.traceback)
         // One deadline for the whole run: every chunk and the script.

@@ -35,7 +35,7 @@ import Testing
 
     @Test func theSandboxCannotBeLeftThroughRequireOrBinaryChunks() throws {
         let h = try Harness()
-        h.runtime.enterSandbox()
+        try h.runtime.enterSandbox()
         h.run(#"assert(require("debug").getupvalue == nil and package.loaded.debug.getupvalue == nil)"#)
         h.run(#"assert(load(string.dump(function() end)) == nil)"#)
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-hostile-\(getpid()).luac").path

@@ -5,7 +5,7 @@ import Testing
 @Suite struct SandboxTests {
     @Test func dangerousFunctionsRaiseAndReadingStillWorks() throws {
         let h = try Harness()
-        h.runtime.enterSandbox()
+        try h.runtime.enterSandbox()
         #expect(h.error(#"os.execute("true")"#) == "t:1: --safe: os.execute is not allowed")
         #expect(h.error(#"io.popen("ls")"#) == "t:1: --safe: io.popen is not allowed")
         #expect(h.error(#"io.open("/tmp/quarry-sandbox-test", "w")"#) == "t:1: --safe: opening '/tmp/quarry-sandbox-test' for writing is not allowed")

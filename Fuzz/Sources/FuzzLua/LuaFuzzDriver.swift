@@ -85,7 +85,7 @@ enum LuaFuzzDriver {
         if let failure = runtime.run(host.replacingOccurrences(of: "DIRECTORY", with: quoted), chunkName: "=(fuzz host)") {
             return "the host chunk failed: \(failure.message)"
         }
-        runtime.enterSandbox()
+        do { try runtime.enterSandbox() } catch { return "the sandbox failed: \(error)" }
         if let failure = runtime.run(prelude, chunkName: "=(fuzz prelude)") { return "the prelude failed: \(failure.message)" }
 
         // quarry_set_deadline arms SIGALRM for its hard stop; under libFuzzer, which times

@@ -58,7 +58,7 @@ int quarry_gc_pause(lua_State *L);
 void quarry_gc_resume(lua_State *L, int paused);
 
 /// Loads a file as `lua` does: a leading '#' line (shebang) is skipped.
-int quarry_loadfile(lua_State *L, const char *path);
+int quarry_loadfile(lua_State *L, const char *path, const char *mode);
 
 // Rows read as cells (see quarry_rows.h), answered in C: a loop over fetched objects
 // reading attributes then never enters Swift for a row that has no object yet.

@@ -224,6 +224,15 @@ private struct Binder {
         }
     }
 
+    /// The key an object argument compares by; an object of another store would compare
+    /// equal to whatever row of this one has its key, so it is refused.
+    private func identityKey(_ reference: ObjectReference, _ column: Int) throws -> Int64 {
+        if let context, reference.object.isForeign(to: context) {
+            throw PredicateError("the object \(reference.object.objectID) comes from another store than the one open (closed by .open?); fetch it again from this store", column: column)
+        }
+        return reference.object.identityKey
+    }
+
     private static func describe(_ expression: Expression) -> String {
         if case .keyPath(let k) = expression { return k.string }
         return "value"
@@ -266,10 +275,10 @@ private struct Binder {
     func operand(_ expression: Expression, _ entity: EntityDescription) throws -> BoundPredicate.Operand {
         switch expression {
         case .constant(let value, _): return .value(value)
-        case .object(let reference, _): return .value(.integer(reference.object.identityKey))
+        case .object(let reference, let column): return .value(.integer(try identityKey(reference, column)))
         case .aggregate(let elements, _):
             return .list(try elements.map { element in
-                if case .object(let reference, _) = element { return .integer(reference.object.identityKey) }
+                if case .object(let reference, let column) = element { return .integer(try identityKey(reference, column)) }
                 guard case .constant(let value, _) = element else {
                     throw PredicateError("a list { } holds values, not key paths", column: element.column)
                 }

@@ -67,6 +67,14 @@ public final class ManagedObject {
         self.context = context
     }
 
+    /// Whether this object came from another store than `context`'s (one since closed by
+    /// `.open`, or another open one): its key would name an unrelated row there. A deleted
+    /// object, which has left its context, is not foreign.
+    public func isForeign(to context: ObjectContext) -> Bool {
+        if let own = self.context { return own !== context }
+        return !isDeleted
+    }
+
     /// The key predicates compare objects by: the primary key, or for an unsaved object a
     /// negative stand-in no stored row has.
     public var identityKey: Int64 { primaryKey ?? (Int64.min + Int64(temporaryNumber)) }
