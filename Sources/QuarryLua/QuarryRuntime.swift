@@ -92,6 +92,9 @@ public final class QuarryRuntime {
         observerRegistryStorage?.token?.cancel()
         observerRegistryStorage = nil
         stopWatching(self.context)
+        // As the sqlite3 shell's .open: the old store is closed now, not when the last
+        // result that holds it goes (which then says its connection is closed).
+        if self.context !== context { self.context.close() }
         self.context = context
         watch(context)
         resetRowIdentities(state)

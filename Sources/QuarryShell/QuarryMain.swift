@@ -47,6 +47,8 @@ public enum QuarryMain {
             reportError("quarry: \(error)")
             return Status.failure.rawValue
         }
+        // At exit the store is closed, so a read-only open leaves no -wal or -shm behind.
+        defer { runtime.context.close() }
         if options.demo {
             if let failure = Demo.load(into: runtime) {
                 reportError("quarry: the demo data failed to load: \(failure)")

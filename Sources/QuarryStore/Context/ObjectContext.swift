@@ -102,14 +102,16 @@ public final class ObjectContext {
         configuration.readonly = readOnly
         configuration.busyMode = .timeout(5)
         configuration.label = "quarry"
-        let inMemory = path == nil || path == ":memory:"
         do {
-            if inMemory {
+            if let path, path != ":memory:" {
+                let opening = Self.openingPath(path, readOnly: readOnly)
+                if readOnly, opening == path { sidecars = ReadOnlySidecars(database: path) }
+                database = try DatabaseQueue(path: opening, configuration: configuration)
+                sidecars?.opened()
+                self.path = path
+            } else {
                 database = try DatabaseQueue(configuration: configuration)
                 self.path = nil
-            } else {
-                database = try DatabaseQueue(path: Self.openingPath(path!, readOnly: readOnly), configuration: configuration)
-                self.path = path
             }
             // Reading the schema proves the file is a database before anything else is done.
             try database.read { db in _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") }
@@ -121,6 +123,21 @@ public final class ObjectContext {
         try loadModel()
         try useWriteAheadLog()
     }
+
+    /// The `-wal`/`-shm` files a read-only open made, removed at `close()`.
+    private var sidecars: ReadOnlySidecars?
+    private var isClosed = false
+
+    /// Closes the connection (every later read fails), and removes what a read-only open
+    /// made beside the file. Called at exit and when `.open` replaces the store.
+    public func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        try? database.close()
+        sidecars?.closed()
+    }
+
+    deinit { close() }
 
     /// Quarry's own files (new ones, or ones holding its model) use WAL with
     /// synchronous=NORMAL: a commit survives a crash of the process, readers never block
