@@ -25,6 +25,7 @@ typedef struct {
     double deadline;   /* CLOCK_MONOTONIC seconds; 0: none */
     int gc_held;       /* > 0 while the trampoline keeps the collector stopped for Swift */
     uint64_t epoch;    /* see quarry_bump_epoch */
+    int over_limit;    /* Lua code passed the limit since the guard hook last looked */
 } quarry_heap;
 
 static quarry_heap *heap_of(lua_State *L) {
@@ -43,8 +44,13 @@ static void *quarry_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     }
     /* Only Lua code is refused memory: a refusal while Swift runs would raise across
        Swift frames, so Swift's own pushes are never refused. */
-    if (heap->limit && heap->running_lua && nsize > old && heap->used - old + nsize > heap->limit)
-        return NULL;
+    /* Past the limit the guard hook is told, and raises a "not enough memory" error with
+       the script's position (a refusal here cannot say where). Memory is refused only
+       past a quarter more, for C functions that allocate without running Lua code. */
+    if (heap->limit && heap->running_lua && nsize > old && heap->used - old + nsize > heap->limit) {
+        heap->over_limit = 1;
+        if (heap->used - old + nsize > heap->limit + heap->limit / 4) return NULL;
+    }
     void *block = realloc(ptr, nsize);
     if (block) heap->used = heap->used - old + nsize;
     return block;
@@ -169,11 +175,26 @@ static void guard_hook(lua_State *L, lua_Debug *ar) {
     quarry_heap *heap = heap_of(L);
     if (!reason && heap->deadline > 0 && quarry_monotonic_now() >= heap->deadline)
         reason = "timeout: the script ran past its time limit";
+    if (!reason && heap->over_limit) {
+        /* Garbage may be all that passed the limit: collect, and raise only when what is
+           still in use is over it. Once: a pcall may catch it, as any memory error. */
+        heap->over_limit = 0;
+        lua_gc(L, LUA_GCCOLLECT);
+        if (heap->used <= heap->limit) return;
+        luaL_where(L, 0);
+        lua_pushfstring(L, "not enough memory: the Lua heap is over the --memory limit (%d MB)", (int)(heap->limit >> 20));
+        lua_concat(L, 2);
+        lua_error(L);
+    }
     if (!reason) return;
     /* From now on check at every call, return and instruction of this thread, so the
        code around a pcall that caught this cannot run on. */
     lua_sethook(L, guard_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
-    luaL_where(L, 0);  /* in a hook, level 0 is the function that was running */
+    /* In a hook, level 0 is the function that was running; a C function (a call hook
+       into save()) has no line, so its caller's is given. */
+    lua_Debug running;
+    int in_c = lua_getstack(L, 0, &running) && lua_getinfo(L, "l", &running) && running.currentline <= 0;
+    luaL_where(L, in_c ? 1 : 0);
     lua_pushstring(L, reason);
     lua_concat(L, 2);
     lua_error(L);

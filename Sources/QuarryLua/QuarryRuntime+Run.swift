@@ -51,7 +51,11 @@ extension QuarryRuntime {
         let status = quarry_pcall(state, argumentCount, resultCount)
         guard status != LUA_OK else { return nil }
         // One line whatever Lua put in it (it quotes a field name with its newlines).
-        let message = lua_type(state, -1) == LUA_TSTRING ? oneLine(luaString(state, -1)) : "(error object is not a string)"
+        var message = lua_type(state, -1) == LUA_TSTRING ? oneLine(luaString(state, -1)) : "(error object is not a string)"
+        // A refusal inside a C function (string.rep) has Lua's bare message: say why.
+        if status == LUA_ERRMEM, memoryLimit > 0 {
+            message = "not enough memory: the Lua heap reached the --memory limit (\(memoryLimit >> 20) MB) inside a library call"
+        }
         quarry_pop(state, 1)
         let traceback = quarry_last_traceback(state).map { String(cString: $0) }
         return LuaFailure(message: message, traceback: traceback)
@@ -215,6 +219,21 @@ function helpers.objects(r)
   return function()
     i = i + 1
     return objectAt(r, i)
+  end
+end
+-- coroutine.wrap as Lua's, except that an error message keeps the one position it has
+-- (Lua's own prefixes a second: "x.lua:1: x.lua:1: unknown entity").
+do
+  local create, resume, close, raise = coroutine.create, coroutine.resume, coroutine.close, error
+  local function finish(co, ok, ...)
+    if ok then return ... end
+    local message = ...
+    close(co)
+    raise(message, 0)
+  end
+  coroutine.wrap = function(f)
+    local co = create(f)
+    return function(...) return finish(co, resume(co, ...)) end
   end
 end
 return helpers

@@ -15,6 +15,8 @@ public final class QuarryRuntime {
     /// `--safe` is in force (see `enterSandbox`): files load as text only, and the shell
     /// refuses what would create or write files.
     public internal(set) var isSandboxed = false
+    /// `--memory` in bytes (0: none), to say so when Lua runs out.
+    let memoryLimit: Int
     /// `--readonly` is in force: every store the session opens (`.open` too) is read-only.
     public var opensReadOnly = false
     private var functions: [LuaFunctionBox] = []
@@ -50,6 +52,7 @@ public final class QuarryRuntime {
     /// standard libraries and Quarry's functions, as globals and in the table `quarry`.
     public init(context: ObjectContext, memoryLimit: Int = 0) throws {
         guard let state = quarry_newstate(memoryLimit) else { throw LuaError("cannot create a Lua state") }
+        self.memoryLimit = memoryLimit
         self.mainState = state
         self.context = context
         quarry_set_dispatcher(swiftDispatcher)

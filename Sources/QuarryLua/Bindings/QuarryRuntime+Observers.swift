@@ -1,5 +1,6 @@
 import CLua
 import CQuarryShim
+import CQuarrySignals
 import Foundation
 import QuarryFetch
 import QuarryStore
@@ -120,7 +121,9 @@ extension QuarryRuntime {
         defer { lua_settop(state, top) }
         pushReference(observer.callback)
         let count = pushArguments()
-        if let failure = call(argumentCount: count, resultCount: 0) {
+        // A timeout or Ctrl-C that stopped the observer stops the script too, which says
+        // so once; only the observer's own errors are noticed here.
+        if let failure = call(argumentCount: count, resultCount: 0), quarry_should_stop() == 0 {
             writeNotice("observer: " + failure.message)
         }
     }
