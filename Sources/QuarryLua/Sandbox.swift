@@ -35,7 +35,7 @@ package.searchers[3] = nil
 io.open = function(path, mode)
   if mode == nil then mode = "r" end
   if not (rawequal(mode, "r") or rawequal(mode, "rb")) then
-    error("--safe: opening '" .. tostring(path) .. "' with mode '" .. tostring(mode) .. "' is not allowed (only reading)", 2)
+    error("--safe: opening '" .. tostring(path) .. "' for writing is not allowed", 2)
   end
   return open(path, mode)
 end

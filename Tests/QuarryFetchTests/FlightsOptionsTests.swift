@@ -3,18 +3,13 @@ import GRDB
 import QuarryFetch
 import QuarryPredicates
 import QuarryStore
+import QuarryTestSupport
 import Testing
 
 // Every fetch option against the nycflights13 data, each answer compared with a plain SQL
 // query written by hand and run on the same connection, plus a GRDB trace showing that
 // filtering, sorting, grouping and counting run inside SQLite.
 
-private let nycflightsFolder = "/work/shared/data/nycflights13"
-private let nycflightsCSV = nycflightsFolder + "/flights.csv"
-private let airlinesCSV = nycflightsFolder + "/airlines.csv"
-private let airportsCSV = nycflightsFolder + "/airports.csv"
-private let nycflightsPresent = FileManager.default.fileExists(atPath: nycflightsCSV)
-private let nycflightsMissing = "skipped: \(nycflightsCSV) is missing (the nycflights13 data set is not installed)"
 
 /// Which flights are imported: every `flightStride`-th line of the file (1: all 336,776).
 /// A debug build on two busy cores takes about 40 s to import the whole file, so a fixed
@@ -41,6 +36,10 @@ private final class FlightsStore {
     private static func load() throws -> FlightsStore {
         let start = Date()
         let context = try ObjectContext.open(nil)
+        // Missing data fails every test that needs it, saying what is missing.
+        let nycflightsCSV = try SharedData.path("nycflights13/flights.csv")
+        let airlinesCSV = try SharedData.path("nycflights13/airlines.csv")
+        let airportsCSV = try SharedData.path("nycflights13/airports.csv")
         var path = nycflightsCSV
         var expected = 336_776
         if flightStride > 1 {
@@ -68,11 +67,9 @@ private final class FlightsStore {
         }
         defer { if path != nycflightsCSV { try? FileManager.default.removeItem(atPath: path) } }
         let summary = try context.importFile(path, into: "Flight")
-        let fm = FileManager.default
-        let hasAirlines = fm.fileExists(atPath: airlinesCSV)
-        if hasAirlines { _ = try context.importFile(airlinesCSV, into: "Airline") }
-        let hasAirports = fm.fileExists(atPath: airportsCSV)
-        if hasAirports { _ = try context.importFile(airportsCSV, into: "Airport") }
+        _ = try context.importFile(airlinesCSV, into: "Airline")
+        _ = try context.importFile(airportsCSV, into: "Airport")
+        let hasAirlines = true, hasAirports = true
         guard summary.rows == expected else {
             throw StoreError.database(message: "imported \(summary.rows) flights, expected \(expected)")
         }
@@ -162,7 +159,7 @@ private final class StatementLog {
 
 private func placeholders(_ sql: String) -> Int { sql.filter { $0 == "?" }.count }
 
-@Suite(.serialized, .enabled(if: nycflightsPresent, Comment(rawValue: nycflightsMissing)))
+@Suite(.serialized)
 struct FlightsOptionsTests {
     // MARK: Predicate, count
 
@@ -268,7 +265,7 @@ struct FlightsOptionsTests {
 
     @Test func caseInsensitiveSortMatchesSQL() throws {
         let store = try FlightsStore.shared.get()
-        try #require(store.hasAirports, "skipped: \(airportsCSV) is missing")
+        try #require(store.hasAirports, "airports.csv was not imported")
         let context = try flightsContext()
         // Airport names mix case inside words ("DeFuniak Springs" vs "Deadhorse"), so a
         // case-insensitive order differs from the binary one. The names are ASCII, so
@@ -627,7 +624,7 @@ struct FlightsOptionsTests {
 
     @Test func pendingChangesFollowACaseInsensitiveSort() throws {
         let store = try FlightsStore.shared.get()
-        try #require(store.hasAirports, "skipped: \(airportsCSV) is missing")
+        try #require(store.hasAirports, "airports.csv was not imported")
         let context = try flightsContext()
         defer { context.rollback() }
         var request = try flightRequest("tz == -5", entity: "Airport")
@@ -667,7 +664,7 @@ struct FlightsOptionsTests {
 
     @Test func prefetchLoadsAirlinesPerBatch() throws {
         let store = try FlightsStore.shared.get()
-        try #require(store.hasAirlines, "skipped: \(airlinesCSV) is missing")
+        try #require(store.hasAirlines, "airlines.csv was not imported")
         let context = try flightsContext()
         // Flight.carrier → Airline.carrier, named `airline` (`carrier` is the attribute).
         if try context.entity(named: "Flight").relationship(named: "airline") == nil {

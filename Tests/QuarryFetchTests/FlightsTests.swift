@@ -3,15 +3,14 @@ import GRDB
 import QuarryFetch
 import QuarryPredicates
 import QuarryStore
+import QuarryTestSupport
 import Testing
 
-let flightsPath = "/work/shared/data/nycflights13/flights.csv"
 
 /// Real data: quarry's count and sorted fetch against SQL written by hand over the same table.
 @Suite struct FlightsTests {
-    @Test(.enabled(if: FileManager.default.fileExists(atPath: flightsPath),
-                   "skipped: \(flightsPath) is missing (the nycflights13 data set is not installed)"))
-    func laxInJanuarySortedByDepartureDelay() throws {
+    @Test func laxInJanuarySortedByDepartureDelay() throws {
+        let flightsPath = try SharedData.path("nycflights13/flights.csv")
         // The first 5,000 lines of the file: the header and 4,999 flights.
         let text = try String(contentsOfFile: flightsPath, encoding: .utf8)
         let lines = text.split(separator: "\n", maxSplits: 5_000, omittingEmptySubsequences: true).prefix(5_000)

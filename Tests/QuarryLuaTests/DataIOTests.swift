@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import QuarryLua
 import QuarryStore
+import QuarryTestSupport
 import Testing
 
 /// import and export, against files written here and the shared nycflights13 data.
@@ -72,10 +73,8 @@ import Testing
     /// The shared data set imports with the right types, and fetches agree with SQL
     /// written by hand over the same tables.
     @Test func nycflightsTablesImportAndAgreeWithHandWrittenSQL() throws {
-        let data = "../shared/data/nycflights13"
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let folder = root.appendingPathComponent(data).standardized.path
-        try #require(FileManager.default.fileExists(atPath: folder + "/planes.csv"), "the shared data is missing at \(folder)")
+        let folder = try SharedData.path("nycflights13")
+        _ = try SharedData.path("nycflights13/planes.csv")
         let h = try Harness()
         h.run(#"""
         assert(import("\#(folder)/airlines.csv", { entity = "Airline" }) == 16)
@@ -206,9 +205,8 @@ private let booksSQL = """
     }
 
     @Test func relateLinksImportedEntitiesThroughMatchingColumns() throws {
-        let data = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("../shared/data/nycflights13").standardized.path
-        try #require(FileManager.default.fileExists(atPath: data + "/flights.csv"), "the shared data is missing at \(data)")
+        let data = try SharedData.path("nycflights13")
+        _ = try SharedData.path("nycflights13/flights.csv")
         // The first 3,000 flights are enough and keep a debug build quick.
         let lines = try String(contentsOfFile: data + "/flights.csv", encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).prefix(3001)
         let slice = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-flights-\(UUID().uuidString).csv")

@@ -223,7 +223,7 @@ import QuarryTestSupport
         let rows = try context.read { db in
             try Row.fetchAll(db, sql: "SELECT \(Self.entity.selectionSQL()) FROM Item ORDER BY _pk")
         }
-        let reloaded = rows.map { context.object(for: Self.entity, row: $0) }
+        let reloaded = try rows.map { try context.object(for: Self.entity, row: $0) }
         #expect(reloaded.count == 300)
         var differingValues: [String] = []
         for object in reloaded where snapshot[object.primaryKey!] != object.values.map(\.value) {

@@ -42,7 +42,7 @@ func fetchAll(_ context: ObjectContext, _ name: String = "Item") throws -> [Mana
     let rows = try context.read { db in
         try Row.fetchAll(db, sql: "SELECT \(entity.selectionSQL()) FROM \(quoteIdentifier(name)) ORDER BY _pk")
     }
-    return rows.map { context.object(for: entity, row: $0) }
+    return try rows.map { try context.object(for: entity, row: $0) }
 }
 
 func temporaryStorePath() -> String {

@@ -66,7 +66,7 @@ enum CSVFuzzDriver {
         // Every row reads back as an object whose values fit the entity's types.
         let rows = try context.read { db in try Row.fetchAll(db, sql: "SELECT \(entity.selectionSQL()) FROM \(quoteIdentifier(name))") }
         for row in rows {
-            let object = context.object(for: entity, row: row)
+            let object = try context.object(for: entity, row: row)
             for (key, value) in object.values {
                 guard let attribute = entity.attribute(named: key) else { continue }
                 if value.isNull {
