@@ -106,8 +106,12 @@ public final class ObjectContext {
             if let path, path != ":memory:" {
                 let opening = Self.openingPath(path, readOnly: readOnly)
                 if readOnly, opening == path { sidecars = ReadOnlySidecars(database: path) }
-                database = try DatabaseQueue(path: opening, configuration: configuration)
-                sidecars?.opened()
+                do {
+                    database = try DatabaseQueue(path: opening, configuration: configuration)
+                } catch {
+                    sidecars?.closed()
+                    throw error
+                }
                 self.path = path
             } else {
                 database = try DatabaseQueue(configuration: configuration)

@@ -6,40 +6,45 @@ import Glibc
 /// `--readonly` must leave a folder as it found it. A read-only SQLite connection to a
 /// WAL file makes `-wal` and `-shm` files beside it, and cannot remove them when it
 /// closes: removing them takes an exclusive lock, which a read-only descriptor cannot
-/// take. So the files this process made are removed here once its connection is closed,
-/// when nobody else uses them: the `-wal` is empty (nothing of anyone's is in it), and no
-/// connection in any process holds the `-shm`'s "connected" lock byte.
+/// take. So the files this process made are removed here once its last connection to
+/// the file is closed, when nobody else uses them: the `-wal` is empty (nothing of
+/// anyone's is in it), and no connection in any process holds the `-shm`'s lock byte.
 struct ReadOnlySidecars {
-    let wal: String
-    let shm: String
-    let madeWAL: Bool
-    let madeSHM: Bool
     private let database: String
 
-    /// Notes which of the files exist before `path` is opened.
+    /// Which files existed before the process first opened the file, and how many of
+    /// its contexts have it open: its own connections share its locks, so the lock test
+    /// below cannot see them, and a second open must not forget what the first made.
+    private struct Opening { var count: Int; var madeWAL: Bool; var madeSHM: Bool }
+    nonisolated(unsafe) private static var openings: [String: Opening] = [:]
+    private static let lock = NSLock()
+
+    /// Call just before `path` is opened read-only.
     init(database path: String) {
         database = path
-        wal = path + "-wal"
-        shm = path + "-shm"
-        madeWAL = !FileManager.default.fileExists(atPath: wal)
-        madeSHM = !FileManager.default.fileExists(atPath: shm)
+        let files = FileManager.default
+        Self.lock.withLock {
+            if var opening = Self.openings[path] {
+                opening.count += 1
+                Self.openings[path] = opening
+            } else {
+                Self.openings[path] = Opening(count: 1, madeWAL: !files.fileExists(atPath: path + "-wal"),
+                                              madeSHM: !files.fileExists(atPath: path + "-shm"))
+            }
+        }
     }
 
-    /// Paths opened read-only by live contexts of this process: its own connections share
-    /// its locks, so the lock test below cannot see them.
-    nonisolated(unsafe) private static var openHere: [String: Int] = [:]
-    private static let openHereLock = NSLock()
-
-    func opened() { Self.openHereLock.withLock { Self.openHere[database, default: 0] += 1 } }
-
-    /// Call after the connection is closed.
+    /// Call once, after the connection is closed (or failed to open).
     func closed() {
-        let stillOpen = Self.openHereLock.withLock { () -> Bool in
-            Self.openHere[database, default: 1] -= 1
-            if Self.openHere[database] == 0 { Self.openHere[database] = nil; return false }
-            return true
+        let last = Self.lock.withLock { () -> Opening? in
+            guard var opening = Self.openings[database] else { return nil }
+            opening.count -= 1
+            if opening.count > 0 { Self.openings[database] = opening; return nil }
+            Self.openings[database] = nil
+            return opening
         }
-        guard madeSHM, !stillOpen else { return }
+        guard let last, last.madeSHM else { return }
+        let wal = database + "-wal", shm = database + "-shm"
         // As SQLite does before it deletes a WAL: an exclusive lock on the database's
         // SHARED range keeps new connections out while the files go (when the file can be
         // opened for writing at all; a lock for writing needs that).
@@ -53,7 +58,7 @@ struct ReadOnlySidecars {
         // 128 of the -shm (its "DMS" byte) while connected.
         guard Self.lock(descriptor, start: 128, length: 1) else { return }
         var status = stat()
-        if madeWAL, stat(wal, &status) == 0, status.st_size == 0 { unlink(wal) }
+        if last.madeWAL, stat(wal, &status) == 0, status.st_size == 0 { unlink(wal) }
         unlink(shm)
     }
 
