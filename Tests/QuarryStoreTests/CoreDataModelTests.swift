@@ -141,6 +141,34 @@ import Testing
         #expect(entry.attribute(named: "date")?.type.quarryType == .date)
     }
 
+    @Test func xmlFetchRequestsFetchedPropertiesAndDerivedAttributes() throws {
+        let text = """
+            <model type="com.apple.IDECoreDataModeler.DataModel">
+                <entity name="Shape" isAbstract="YES">
+                    <attribute name="area" attributeType="Double" derived="YES" derivationExpression="width * height"/>
+                    <attribute name="photo" optional="YES" attributeType="Binary" allowsExternalBinaryDataStorage="YES"/>
+                    <attribute name="tag" optional="YES" attributeType="String" indexed="YES"/>
+                    <relationship name="parts" optional="YES" toMany="YES" minCount="1" maxCount="5" deletionRule="Cascade" ordered="YES" destinationEntity="Shape"/>
+                    <fetchedProperty name="big" optional="YES">
+                        <fetchRequest name="fetchedPropertyFetchRequest" entity="Shape" predicateString="area &gt; 10"/>
+                    </fetchedProperty>
+                </entity>
+                <fetchRequest name="Tagged" entity="Shape" predicateString="tag != nil"/>
+            </model>
+            """
+        let model = try CoreDataModel.decodeXML(Data(text.utf8), path: "Shapes.xcdatamodel/contents")
+        let shape = try #require(model.entity(named: "Shape"))
+        #expect(shape.isAbstract)
+        #expect(shape.attribute(named: "area")?.isDerived == true && shape.attribute(named: "area")?.derivationExpression == "width * height")
+        #expect(shape.attribute(named: "area")?.isOptional == false)
+        #expect(shape.attribute(named: "photo")?.allowsExternalBinaryDataStorage == true)
+        #expect(shape.attribute(named: "tag")?.isIndexed == true)
+        #expect(shape.relationship(named: "parts") == CoreDataRelationship(
+            name: "parts", destination: "Shape", isToMany: true, isOrdered: true, minCount: 1, maxCount: 5, deleteRule: .cascade))
+        #expect(shape.fetchedProperties == [CoreDataFetchedProperty(name: "big", entity: "Shape", predicate: .format("area > 10"))])
+        #expect(model.fetchRequests == [CoreDataFetchRequest(name: "Tagged", entity: "Shape", predicate: .format("tag != nil"))])
+    }
+
     @Test func attributeTypesMapToQuarryTypes() {
         #expect(CoreDataAttributeType.float.quarryType == .double)
         #expect(CoreDataAttributeType.uri.quarryType == .string)
