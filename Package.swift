@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Layers, each depending only on those below it:
-// C interop (CLua, CReadline, CQuarrySignals, CQuarryRows, CQuarryShim) → QuarryStore → QuarryPredicates → QuarryFetch
+// C interop (CLua, CReadline, CZlib, CQuarrySignals, CQuarryRows, CQuarryShim) → QuarryStore → QuarryPredicates → QuarryFetch
 // → QuarryLua → QuarryShell → quarry (the executable).
 let swift5: [SwiftSetting] = [.swiftLanguageMode(.v5)]
 
@@ -22,11 +22,13 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CLua", pkgConfig: "lua5.4", providers: [.apt(["liblua5.4-dev"])]),
         .systemLibrary(name: "CReadline", pkgConfig: "readline", providers: [.apt(["libreadline-dev"])]),
+        // zlib has no pkg-config file on every distribution; the module map links `z` itself.
+        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "CQuarrySignals"),
         .target(name: "CQuarryRows"),
         .target(name: "CQuarryShim", dependencies: ["CLua", "CQuarrySignals", "CQuarryRows"]),
         .target(name: "QuarryStore", dependencies: [
-            "CQuarrySignals", "CQuarryRows",
+            "CQuarrySignals", "CQuarryRows", "CZlib",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "GRDBSQLite", package: "GRDB.swift"),
         ], swiftSettings: swift5),

@@ -1,0 +1,164 @@
+/// Turns a compiled Core Data model (a keyed archive rooted at `NSManagedObjectModel`, as in
+/// a `.mom` file or an inflated `Z_MODELCACHE`) into a `CoreDataModel`. The keys are the ones
+/// Core Data writes, found by dumping real archives: `NSEntities`, `NSEntityName`,
+/// `NSSuperentity`, `NSProperties`, `NSUniqueTuples`, `NSFetchIndexDescriptions`,
+/// `NSAttributeType`, `NSIsOptional`, `NSIsTransient`, `NSDefaultValue`,
+/// `_NSDestinationEntityName`, `_NSInverseRelationshipName`, `NSMinCount`, `NSMaxCount`,
+/// `NSDeleteRule`. A false flag is left out of the archive, so absent means false.
+///
+/// The walk follows the model's shape (model → entities → properties) and reads
+/// back-references (superentity, destination, inverse) by name only, so the object graph's
+/// cycles are never followed; predicates, the one recursive part, carry a depth bound.
+import Foundation
+
+enum ArchivedModelDecoder {
+    /// Decodes the model archived in `data`; `path` names the source in errors.
+    static func decode(_ data: Data, path: String) throws -> CoreDataModel {
+        let archive = try KeyedArchive(data: data, path: path)
+        let root = try archive.rootObject
+        guard root.isKind(of: "NSManagedObjectModel") else {
+            throw archive.broken("the root object is \(root.className), not NSManagedObjectModel")
+        }
+        var decoded: [(entity: CoreDataEntity, propertyNames: Set<String>)] = []
+        var seen: Set<String> = []
+        for (key, n) in try root.entries("NSEntities") {
+            let object = try archive.instance(n)
+            guard object.isKind(of: "NSEntityDescription") else {
+                throw archive.broken("NSEntities[\(key)] is \(object.className), not NSEntityDescription")
+            }
+            let entry = try entity(object, key: key)
+            guard seen.insert(entry.entity.name).inserted else { throw archive.broken("entity \(entry.entity.name) appears twice") }
+            decoded.append(entry)
+        }
+        // A compiled subentity repeats its parent's properties: keep those it declares.
+        let propertiesByEntity = Dictionary(decoded.map { ($0.entity.name, $0.propertyNames) }, uniquingKeysWith: { a, _ in a })
+        let entities = decoded.map { entry -> CoreDataEntity in
+            guard let parent = entry.entity.parent, let inherited = propertiesByEntity[parent] else { return entry.entity }
+            var own = entry.entity
+            own.attributes.removeAll { inherited.contains($0.name) }
+            own.relationships.removeAll { inherited.contains($0.name) }
+            own.fetchedProperties.removeAll { inherited.contains($0.name) }
+            let parentConstraints = decoded.first { $0.entity.name == parent }?.entity.uniquenessConstraints ?? []
+            own.uniquenessConstraints.removeAll { parentConstraints.contains($0) }
+            return own
+        }
+        let templates = try root.entries("NSFetchRequestTemplates").map { name, n in
+            try fetchRequest(archive.instance(n), name: name)
+        }
+        let model = CoreDataModel(entities: entities, fetchRequests: templates)
+        try ModelValidation.check(model, path: path)
+        return model
+    }
+
+    private static func entity(_ object: ArchivedObject, key: String) throws -> (entity: CoreDataEntity, propertyNames: Set<String>) {
+        let name = try object.string("NSEntityName") ?? key
+        let parent = try object.object("NSSuperentity").map { superentity -> String in
+            guard let parentName = try superentity.string("NSEntityName") else {
+                throw object.archive.broken("entity \(name): its superentity has no name")
+            }
+            return parentName
+        }
+        var attributes: [CoreDataAttribute] = []
+        var relationships: [CoreDataRelationship] = []
+        var fetched: [CoreDataFetchedProperty] = []
+        var names: Set<String> = []
+        for (propertyKey, n) in try object.entries("NSProperties") {
+            let property = try object.archive.instance(n)
+            let propertyName = try property.string("NSPropertyName") ?? propertyKey
+            names.insert(propertyName)
+            if property.isKind(of: "NSRelationshipDescription") {
+                relationships.append(try relationship(property, name: propertyName, entity: name))
+            } else if property.isKind(of: "NSFetchedPropertyDescription") {
+                let request = try property.object("NSFetchRequest").map { try fetchRequest($0, name: propertyName) }
+                fetched.append(CoreDataFetchedProperty(name: propertyName, entity: request?.entity ?? "", predicate: request?.predicate))
+            } else if property.isKind(of: "NSAttributeDescription") {
+                attributes.append(try attribute(property, name: propertyName, entity: name))
+            } else {
+                throw object.archive.broken("entity \(name) property \(propertyName) is \(property.className)")
+            }
+        }
+        let constraints = try object.elements("NSUniqueTuples").map { n in
+            try object.archive.instance(n).elements().map { m -> String in
+                guard let s = try object.archive.string(at: m, context: "entity \(name) NSUniqueTuples") else {
+                    throw object.archive.broken("entity \(name): a uniqueness constraint holds $null")
+                }
+                return s
+            }
+        }
+        let indexes = try object.elements("NSFetchIndexDescriptions").map { n in try fetchIndex(object.archive.instance(n), entity: name) }
+        let entity = CoreDataEntity(
+            name: name, parent: parent, isAbstract: try object.bool("NSIsAbstract"),
+            className: try object.string("NSClassNameForEntity"),
+            attributes: attributes, relationships: relationships, uniquenessConstraints: constraints,
+            fetchIndexes: indexes, fetchedProperties: fetched)
+        return (entity, names)
+    }
+
+    private static func attribute(_ p: ArchivedObject, name: String, entity: String) throws -> CoreDataAttribute {
+        guard let code = try p.int("NSAttributeType") else { throw p.archive.broken("\(entity).\(name) has no NSAttributeType") }
+        guard let type = CoreDataAttributeType(code: code) else {
+            throw ModelFileError(.unknownAttributeType, path: p.archive.path, "\(entity).\(name) has NSAttributeType \(code)")
+        }
+        let derived = p.isKind(of: "NSDerivedAttributeDescription")
+        let derivation = try p.object("NSDerivationExpression").map { try PredicateRenderer(archive: p.archive).expression($0) }
+        return CoreDataAttribute(
+            name: name, type: type, isOptional: try p.bool("NSIsOptional"), isTransient: try p.bool("NSIsTransient"),
+            isDerived: derived || derivation != nil, derivationExpression: derivation,
+            defaultValue: try defaultValue(p.referenced("NSDefaultValue"), archive: p.archive),
+            isIndexed: try p.bool("NSIsIndexed"),
+            allowsExternalBinaryDataStorage: try p.bool("NSAllowsExternalBinaryDataStorage"),
+            valueTransformerName: try p.string("NSValueTransformerName"))
+    }
+
+    /// A default value written as Xcode's `defaultValueString` would be.
+    private static func defaultValue(_ value: Any?, archive: KeyedArchive) throws -> String? {
+        guard let value else { return nil }
+        if PlistValue.isBool(value), let b = PlistValue.bool(value) { return b ? "YES" : "NO" }
+        if let n = PlistValue.int(value) { return String(n) }
+        if let d = PlistValue.double(value) { return String(d) }
+        if let s = value as? String { return s }
+        if let fields = value as? [String: Any] {
+            if let time = fields["NS.time"].flatMap(PlistValue.double) { return String(time) }
+            if let s = fields["NS.string"] as? String { return s }
+        }
+        return nil  // data, decimals and other objects: no text form
+    }
+
+    private static func relationship(_ p: ArchivedObject, name: String, entity: String) throws -> CoreDataRelationship {
+        let destination: String
+        if let d = try p.string("_NSDestinationEntityName") {
+            destination = d
+        } else if let d = try p.object("NSDestinationEntity")?.string("NSEntityName") {
+            destination = d
+        } else {
+            throw p.archive.broken("relationship \(entity).\(name) has no destination entity")
+        }
+        let inverse = try p.string("_NSInverseRelationshipName") ?? p.object("NSInverseRelationship")?.string("NSPropertyName")
+        let minCount = try p.int("NSMinCount") ?? 0
+        let maxCount = try p.int("NSMaxCount") ?? 0
+        guard minCount >= 0, maxCount >= 0 else { throw p.archive.broken("relationship \(entity).\(name) has a negative count") }
+        let code = try p.int("NSDeleteRule") ?? 1
+        guard let rule = CoreDataDeleteRule(code: code) else { throw p.archive.broken("relationship \(entity).\(name) has NSDeleteRule \(code)") }
+        return CoreDataRelationship(
+            name: name, destination: destination, inverse: inverse, isToMany: maxCount != 1, isOrdered: try p.bool("NSIsOrdered"),
+            minCount: minCount, maxCount: maxCount, deleteRule: rule,
+            isOptional: try p.bool("NSIsOptional"), isTransient: try p.bool("NSIsTransient"))
+    }
+
+    private static func fetchIndex(_ index: ArchivedObject, entity: String) throws -> CoreDataFetchIndex {
+        let name = try index.string("NSIndexName") ?? ""
+        let properties = try index.elements("NSIndexElements").map { n -> String in
+            let element = try index.archive.instance(n)
+            if let s = try element.string("NSPropertyName") { return s }
+            if let s = try element.object("NSProperty")?.string("NSPropertyName") { return s }
+            throw index.archive.broken("fetch index \(entity).\(name): an element names no property")
+        }
+        return CoreDataFetchIndex(name: name, properties: properties)
+    }
+
+    private static func fetchRequest(_ request: ArchivedObject, name: String) throws -> CoreDataFetchRequest {
+        let entity = try request.string("NSEntityName") ?? request.object("NSEntity")?.string("NSEntityName") ?? ""
+        let predicate = try request.object("NSPredicate").map { try PredicateRenderer(archive: request.archive).predicate($0) }
+        return CoreDataFetchRequest(name: name, entity: entity, predicate: predicate)
+    }
+}

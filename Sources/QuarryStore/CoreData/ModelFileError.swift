@@ -1,0 +1,56 @@
+/// Why a Core Data model could not be read, as data: what kind of problem, which file, and
+/// the detail. Model files and store caches come from other programs, so every defect in
+/// them is one of these values (never a crash), and `description` renders it as one line.
+public struct ModelFileError: Error, CustomStringConvertible, Equatable, Sendable {
+    public enum Kind: String, Sendable {
+        /// The path does not exist.
+        case missingFile
+        /// A file or folder that is not a Core Data model (wrong extension, no `contents`, no `.mom`).
+        case notAModel
+        /// `contents` is not well-formed XML, or lacks what a model needs.
+        case malformedXML
+        /// Not a property list, or a truncated one.
+        case malformedPlist
+        /// An attribute type Core Data does not have (`attributeType="Integer 128"`, `NSAttributeType` 1234).
+        case unknownAttributeType
+        /// A relationship, parent entity or inverse that names something not in the model.
+        case danglingReference
+        /// A keyed archive whose object graph is broken: a UID out of range, a value of the
+        /// wrong type, a cycle, or nesting too deep.
+        case brokenArchive
+        /// The compressed model cache does not inflate, or would inflate past the limit.
+        case compression
+        /// The store has no `Z_MODELCACHE` (or no row in it).
+        case noModelCache
+        /// SQLite refused to read the store.
+        case database
+    }
+
+    public var kind: Kind
+    public var path: String
+    public var detail: String
+
+    public init(_ kind: Kind, path: String, _ detail: String) {
+        self.kind = kind
+        self.path = path
+        self.detail = detail
+    }
+
+    public var description: String {
+        let what: String
+        switch kind {
+        case .missingFile: what = "no such file"
+        case .notAModel: what = "not a Core Data model"
+        case .malformedXML: what = "malformed model XML"
+        case .malformedPlist: what = "malformed property list"
+        case .unknownAttributeType: what = "unknown attribute type"
+        case .danglingReference: what = "dangling reference"
+        case .brokenArchive: what = "broken keyed archive"
+        case .compression: what = "cannot inflate the model cache"
+        case .noModelCache: what = "no model cache"
+        case .database: what = "cannot read the store"
+        }
+        let line = detail.isEmpty ? what : "\(what): \(detail)"
+        return "\(path): " + line.split(whereSeparator: \.isNewline).joined(separator: " ")
+    }
+}

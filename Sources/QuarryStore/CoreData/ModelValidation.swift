@@ -1,0 +1,46 @@
+/// Checks a decoded model's cross-references, whatever source it came from: every parent
+/// entity, relationship destination and inverse must exist, the hierarchy must have no
+/// cycle, and names must be unique. Run once after decoding, so that everything built on a
+/// `CoreDataModel` can follow names without checking them again.
+enum ModelValidation {
+    static func check(_ model: CoreDataModel, path: String) throws {
+        func dangling(_ detail: String) -> ModelFileError { ModelFileError(.danglingReference, path: path, detail) }
+        var names: Set<String> = []
+        for entity in model.entities {
+            guard !entity.name.isEmpty else { throw ModelFileError(.notAModel, path: path, "an entity has no name") }
+            guard names.insert(entity.name).inserted else { throw ModelFileError(.notAModel, path: path, "entity \(entity.name) is defined twice") }
+        }
+        for entity in model.entities {
+            if let parent = entity.parent, !names.contains(parent) {
+                throw dangling("entity \(entity.name) has parent entity \(parent), which is not in the model")
+            }
+            var properties: Set<String> = []
+            for name in entity.attributes.map(\.name) + entity.relationships.map(\.name) + entity.fetchedProperties.map(\.name) {
+                guard properties.insert(name).inserted else {
+                    throw ModelFileError(.notAModel, path: path, "entity \(entity.name) has two properties named \(name)")
+                }
+            }
+        }
+        for entity in model.entities {
+            var visited: Set<String> = [entity.name]
+            var current = entity.parent
+            while let parent = current {
+                guard visited.insert(parent).inserted else {
+                    throw dangling("entity \(entity.name)'s parent entities form a cycle through \(parent)")
+                }
+                current = model.entity(named: parent)?.parent
+            }
+        }
+        for entity in model.entities {
+            for relationship in entity.relationships {
+                guard names.contains(relationship.destination) else {
+                    throw dangling("relationship \(entity.name).\(relationship.name) points to entity \(relationship.destination), which is not in the model")
+                }
+                if let inverse = relationship.inverse,
+                   !model.allRelationships(of: relationship.destination).contains(where: { $0.name == inverse }) {
+                    throw dangling("relationship \(entity.name).\(relationship.name) has inverse \(relationship.destination).\(inverse), which is not in the model")
+                }
+            }
+        }
+    }
+}
