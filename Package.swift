@@ -26,9 +26,11 @@ let package = Package(
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "CQuarrySignals"),
         .target(name: "CQuarryRows"),
+        // SQLite's variadic calls (sqlite3_db_config), which Swift cannot make.
+        .target(name: "CQuarrySQLite", linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(name: "CQuarryShim", dependencies: ["CLua", "CQuarrySignals", "CQuarryRows"]),
         .target(name: "QuarryStore", dependencies: [
-            "CQuarrySignals", "CQuarryRows", "CZlib",
+            "CQuarrySignals", "CQuarryRows", "CQuarrySQLite", "CZlib",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "GRDBSQLite", package: "GRDB.swift"),
         ], swiftSettings: swift5),

@@ -166,6 +166,8 @@ extension ObjectContext {
         deletedObjects = [:]
         pruneRegistrations()
         bumpGeneration()
+        // The user wrote to the file: closing may now checkpoint it.
+        allowCheckpointOnClose()
         notify(changes)
         return SaveSummary(inserted: inserts.count, updated: updates.count, deleted: deletes.count)
     }

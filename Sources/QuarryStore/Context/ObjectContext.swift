@@ -1,4 +1,5 @@
 import CQuarrySignals
+import CQuarrySQLite
 import GRDB
 import GRDBSQLite
 
@@ -98,6 +99,9 @@ public final class ObjectContext {
             for function in functions { db.add(function: function) }
             // Ctrl-C and --timeout stop a long statement too, not only Lua code.
             sqlite3_progress_handler(db.sqliteConnection, 10_000, { _ in quarry_should_stop() }, nil)
+            // Closing checkpoints a WAL into the file, changing its bytes: allowed only for
+            // Quarry's own files and after a save (`allowCheckpointOnClose`).
+            quarry_sqlite_checkpoint_on_close(db.sqliteConnection, 0)
         }
         configuration.readonly = readOnly
         configuration.busyMode = .timeout(5)
@@ -105,7 +109,7 @@ public final class ObjectContext {
         do {
             if let path, path != ":memory:" {
                 let opening = Self.openingPath(path, readOnly: readOnly)
-                if readOnly, opening == path { sidecars = ReadOnlySidecars(database: path) }
+                if opening == path { sidecars = Sidecars(database: path) }
                 do {
                     database = try DatabaseQueue(path: opening, configuration: configuration)
                 } catch {
@@ -128,8 +132,8 @@ public final class ObjectContext {
         try useWriteAheadLog()
     }
 
-    /// The `-wal`/`-shm` files a read-only open made, removed at `close()`.
-    private var sidecars: ReadOnlySidecars?
+    /// The `-wal`/`-shm` files the open made, removed at `close()` when empty and unused.
+    private var sidecars: Sidecars?
     private var isClosed = false
 
     /// Closes the connection (every later read fails), and removes what a read-only open
@@ -143,6 +147,12 @@ public final class ObjectContext {
 
     deinit { close() }
 
+    /// Lets closing checkpoint the WAL into the file: for Quarry's own files, and for any
+    /// file once the user has saved into it.
+    func allowCheckpointOnClose() {
+        try? database.writeWithoutTransaction { db in _ = quarry_sqlite_checkpoint_on_close(db.sqliteConnection, 1) }
+    }
+
     /// Quarry's own files (new ones, or ones holding its model) use WAL with
     /// synchronous=NORMAL: a commit survives a crash of the process, readers never block
     /// the writer, and a power loss can cost at most the last commits, never consistency.
@@ -153,6 +163,7 @@ public final class ObjectContext {
             try db.tableExists(Self.modelTable) || Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") == 0
         }
         guard ours else { return }
+        allowCheckpointOnClose()
         do {
             try database.writeWithoutTransaction { db in
                 _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")

@@ -3,13 +3,15 @@ import Foundation
 import Glibc
 #endif
 
-/// `--readonly` must leave a folder as it found it. A read-only SQLite connection to a
-/// WAL file makes `-wal` and `-shm` files beside it, and cannot remove them when it
-/// closes: removing them takes an exclusive lock, which a read-only descriptor cannot
-/// take. So the files this process made are removed here once its last connection to
-/// the file is closed, when nobody else uses them: the `-wal` is empty (nothing of
-/// anyone's is in it), and no connection in any process holds the `-shm`'s lock byte.
-struct ReadOnlySidecars {
+/// Reading a file must leave its folder as it was found. A connection to a WAL file makes
+/// `-wal` and `-shm` files beside it; a read-only one cannot remove them when it closes
+/// (that takes an exclusive lock, which a read-only descriptor cannot take), and neither
+/// does one that may not checkpoint a file Quarry did not create (see
+/// `allowCheckpointOnClose`). So the files this process made are removed here once its
+/// last connection to the file is closed, when nobody else uses them: the `-wal` is
+/// empty (nothing of anyone's is in it), and no connection in any process holds the
+/// `-shm`'s lock byte.
+struct Sidecars {
     private let database: String
 
     /// Which files existed before the process first opened the file, and how many of
@@ -19,7 +21,7 @@ struct ReadOnlySidecars {
     nonisolated(unsafe) private static var openings: [String: Opening] = [:]
     private static let lock = NSLock()
 
-    /// Call just before `path` is opened read-only.
+    /// Call just before `path` is opened.
     init(database path: String) {
         database = path
         let files = FileManager.default
