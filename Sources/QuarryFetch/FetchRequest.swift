@@ -20,6 +20,8 @@ public struct FetchRequest {
     /// Relationships loaded for each batch of objects with one query each, as
     /// `relationshipKeyPathsForPrefetching`.
     public var prefetch: [String] = []
+    /// Rows of the entity's sub-entities are included (Core Data's `includesSubentities`).
+    public var includesSubentities = true
 
     public init(entityName: String, predicate: Predicate? = nil, sortDescriptors: [SortDescriptor] = [],
                 limit: Int? = nil, offset: Int = 0, batchSize: Int = 200) {
@@ -61,6 +63,9 @@ struct CompiledRequest {
             // has no rowid, and a LEFT JOIN may leave the column NULL).
             let identified = "typeof(\(from).\(quoteIdentifier(entity.primaryKey))) = 'integer'"
             whereClause = SQLFragment(whereClause.map { "\(identified) AND (\($0.sql))" } ?? identified, whereClause?.arguments ?? [])
+        }
+        if !request.includesSubentities, let own = context.ownRowsCondition(of: entity, qualifier: from) {
+            whereClause = SQLFragment(whereClause.map { "\(own) AND (\($0.sql))" } ?? own, whereClause?.arguments ?? [])
         }
         self.whereClause = whereClause
         var sort = request.sortDescriptors

@@ -123,7 +123,9 @@ struct DotCommands {
                 return .ok
             }
             do {
-                shell.runtime.use(try ObjectContext.open(path, readOnly: path != nil && shell.runtime.opensReadOnly))
+                let context = try ObjectContext.open(path, readOnly: path != nil && shell.runtime.opensReadOnly)
+                for note in context.openingNotes { reportNote(note) }
+                shell.runtime.use(context)
             } catch {
                 reportError("\(error)")
             }

@@ -32,6 +32,9 @@ struct Options: ParsableCommand {
     @Option(help: ArgumentHelp("Cap the Lua heap, e.g. 512M or 2G; exceeding it is an error.", valueName: "size"))
     var memory: String?
 
+    @Option(help: ArgumentHelp("The Core Data model (.xcdatamodeld, .xcdatamodel, .momd or .mom) of a Core Data store that carries none.", valueName: "model"))
+    var model: String?
+
     @Flag(help: "Print a Lua traceback after an error.")
     var traceback = false
 
@@ -42,7 +45,7 @@ struct Options: ParsableCommand {
     var positionals: [String] = []
 
     /// Options that take a value, for splitting the script's own arguments off first.
-    static let valued: Set<String> = ["-e", "--timeout", "--memory"]
+    static let valued: Set<String> = ["-e", "--timeout", "--memory", "--model"]
     /// Every option name; anything else that starts with '-' is bad usage (not a cluster
     /// of short flags: `-dash.lua` must not read as `-d -a -s -h`).
     static let known: Set<String> = valued.union(["-i", "-h", "--help", "--version", "--readonly", "--safe", "--traceback", "--demo"])

@@ -40,7 +40,11 @@ public enum QuarryMain {
             if options.demo, invocation.database != nil {
                 throw ValidationFailure("--demo opens its own in-memory store; leave out DB")
             }
-            let context = try ObjectContext.open(invocation.database, readOnly: options.readonly)
+            let context = try ObjectContext.open(invocation.database, readOnly: options.readonly, model: options.model)
+            if let model = options.model, context.coreData == nil {
+                throw ValidationFailure("--model \(model): \(invocation.database ?? ":memory:") is not a Core Data store; loading a model into a Quarry store is not supported yet")
+            }
+            for note in context.openingNotes { reportNote(note) }
             runtime = try QuarryRuntime(context: context, memoryLimit: options.memory.flatMap(Options.bytes) ?? 0)
             runtime.opensReadOnly = options.readonly
         } catch {
@@ -89,6 +93,13 @@ func reportError(_ message: String) {
     // Red on a terminal, plain everywhere else, and never with NO_COLOR.
     let red = useColor(STDERR_FILENO)
     FileHandle.standardError.write(Data(((red ? "\u{1B}[31m" : "") + message + (red ? "\u{1B}[0m" : "") + "\n").utf8))
+}
+
+/// A remark on stderr that is not an error (a model inferred, say): dim on a terminal.
+func reportNote(_ message: String) {
+    fflush(stdout)
+    let dim = useColor(STDERR_FILENO)
+    FileHandle.standardError.write(Data(((dim ? "\u{1B}[2m" : "") + "note: " + message + (dim ? "\u{1B}[0m" : "") + "\n").utf8))
 }
 
 /// Whether `fd` gets colour: a terminal, and NO_COLOR unset (https://no-color.org).

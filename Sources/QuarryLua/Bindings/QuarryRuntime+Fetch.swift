@@ -165,7 +165,7 @@ extension QuarryRuntime {
     private func tableRequest(_ call: LuaCall, at index: Int32, entity: String?) throws -> LuaRequest {
         let s = call.state
         let allowed: Set<String> = ["entity", "predicate", "args", "vars", "sort", "limit", "offset", "batch", "section",
-                                    "result", "properties", "group", "having", "distinct", "includesPending", "prefetch"]
+                                    "result", "properties", "group", "having", "distinct", "includesPending", "prefetch", "subentities"]
         let (keys, _) = LuaTable.stringKeys(s, index)
         for key in keys where !allowed.contains(key) {
             let hint = closestMatch(to: key, in: Array(allowed)).map { " (did you mean '\($0)'?)" } ?? ""
@@ -218,6 +218,8 @@ extension QuarryRuntime {
         try readResultShape(s, index, into: &request)
         request.request.prefetch = try stringList(s, index, "prefetch")
         if LuaTable.field(s, index, "includesPending") != LUA_TNIL { request.request.includesPendingChanges = lua_toboolean(s, -1) != 0 }
+        quarry_pop(s, 1)
+        if LuaTable.field(s, index, "subentities") != LUA_TNIL { request.request.includesSubentities = lua_toboolean(s, -1) != 0 }
         quarry_pop(s, 1)
         switch LuaTable.field(s, index, "section") {
         case LUA_TNIL: break

@@ -21,6 +21,8 @@ extension ObjectContext {
             }
             remember(entity)
         }
+        // A Core Data store is its model's entities; its Z-tables are not entities.
+        if try loadCoreDataStore() { return }
         try introspectForeignTables()
     }
 

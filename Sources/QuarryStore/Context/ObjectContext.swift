@@ -93,7 +93,8 @@ public final class ObjectContext {
 
     /// Opens (or creates) the store at `path`; nil or ":memory:" is an in-memory store.
     /// `functions` are SQL functions installed on the connection (the predicate layer's).
-    public init(path: String?, readOnly: Bool = false, functions: [DatabaseFunction] = []) throws {
+    public init(path: String?, readOnly: Bool = false, functions: [DatabaseFunction] = [], model: String? = nil) throws {
+        modelPath = model
         var configuration = Configuration()
         configuration.prepareDatabase { db in
             for function in functions { db.add(function: function) }
@@ -131,6 +132,13 @@ public final class ObjectContext {
         try loadModel()
         try useWriteAheadLog()
     }
+
+    /// The Core Data store's layout, when the file is one.
+    public internal(set) var coreData: CoreDataStore?
+    /// The model file to read a Core Data store with when it carries none (`--model`).
+    let modelPath: String?
+    /// What the open had to say (a model inferred, parts of a model left out): for stderr.
+    public internal(set) var openingNotes: [String] = []
 
     /// The `-wal`/`-shm` files the open made, removed at `close()` when empty and unused.
     private var sidecars: Sidecars?

@@ -37,6 +37,12 @@ public struct EntityDescription: Codable, Equatable, Sendable {
     public var isForeign = false
     /// A view of such a file: an entity to read, never to change.
     public var isView = false
+    /// The entity this one inherits from (Core Data's super-entity), and whether it makes
+    /// objects of its own.
+    public var parent: String?
+    public var isAbstract = false
+    /// The entity's number in a Core Data store (`Z_ENT`); nil elsewhere.
+    public var storeNumber: Int64?
 
     public static let defaultPrimaryKey = "_pk"
 

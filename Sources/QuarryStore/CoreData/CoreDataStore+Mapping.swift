@@ -1,0 +1,168 @@
+import GRDB
+
+/// The model's entities laid over the store's tables: which table and column holds what,
+/// and the view SQL that shows it under the model's names.
+extension CoreDataStore {
+    mutating func map(_ model: CoreDataModel, numbers: CoreDataNumbers, db: Database) throws {
+        var columnsByTable: [String: [String]] = [:]
+        func columns(_ table: String) throws -> [String] {
+            if let known = columnsByTable[table] { return known }
+            let names = try Row.fetchAll(db, sql: "PRAGMA table_info(\(quoteIdentifier(table)))")
+                .map { row -> String in try row.stored(1, table: table, column: "name") }
+            columnsByTable[table] = names
+            return names
+        }
+        let tables = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'").map { $0.uppercased() })
+
+        for modelEntity in model.entities {
+            let name = modelEntity.name
+            guard let code = numbers.codes[name] else {
+                notes.append("entity \(name) of the model is not in the store's Z_PRIMARYKEY: left out")
+                continue
+            }
+            let root = model.rootEntity(of: name)?.name ?? name
+            let table = "Z" + root.uppercased()
+            guard tables.contains(table) else {
+                notes.append("entity \(name): no table \(table) in the store: left out")
+                continue
+            }
+            let available = try columns(table)
+            let upper = Dictionary(available.map { ($0.uppercased(), $0) }, uniquingKeysWith: { first, _ in first })
+            let family = [name] + model.descendants(of: name).map(\.name)
+            let descendantCodes = model.descendants(of: name).compactMap { numbers.codes[$0.name] }
+
+            // Attributes: the entity's own and inherited ones, then its sub-entities' (nil
+            // on rows that lack them), so predicates over a parent may name them.
+            var attributes: [AttributeDescription] = []
+            var selections = ["\(quoteIdentifier("Z_PK")) AS \(quoteIdentifier(EntityDescription.defaultPrimaryKey))",
+                              "\(quoteIdentifier("Z_ENT")) AS \(quoteIdentifier(Self.entityColumn))"]
+            var seen: Set<String> = []
+            let candidates = model.allAttributes(of: name)
+                + model.descendants(of: name).flatMap { model.entity(named: $0.name)?.attributes ?? [] }
+            for attribute in candidates where !attribute.isTransient && seen.insert(attribute.name.lowercased()).inserted {
+                guard let type = attribute.type.quarryType else {
+                    notes.append("\(name).\(attribute.name): type \(attribute.type.rawValue) is not read")
+                    continue
+                }
+                guard let column = upper["Z" + attribute.name.uppercased()] else {
+                    notes.append("\(name).\(attribute.name): no column Z\(attribute.name.uppercased()) in \(table)")
+                    continue
+                }
+                let declared = model.entity(named: name)?.attribute(named: attribute.name) != nil
+                    || model.ancestors(of: name).contains { $0.attribute(named: attribute.name) != nil }
+                attributes.append(AttributeDescription(name: attribute.name, type: type,
+                                                       isOptional: attribute.isOptional || !declared))
+                selections.append("\(Self.reading(column, as: type)) AS \(quoteIdentifier(attribute.name))")
+            }
+
+            // To-one relationships: a column of the destination's Z_PK.
+            var relationships: [RelationshipDescription] = []
+            let relationshipCandidates = model.allRelationships(of: name)
+                + model.descendants(of: name).flatMap { model.entity(named: $0.name)?.relationships ?? [] }
+            for r in relationshipCandidates where !r.isTransient && seen.insert(r.name.lowercased()).inserted {
+                guard model.entity(named: r.destination) != nil, numbers.codes[r.destination] != nil else {
+                    notes.append("\(name).\(r.name): destination \(r.destination) is not in the store")
+                    continue
+                }
+                if !r.isToMany {
+                    guard let column = upper["Z" + r.name.uppercased()] else {
+                        notes.append("\(name).\(r.name): no column Z\(r.name.uppercased()) in \(table)")
+                        continue
+                    }
+                    selections.append("\(quoteIdentifier(column)) AS \(quoteIdentifier(r.name))")
+                }
+                relationships.append(RelationshipDescription(name: r.name, destination: r.destination, inverse: r.inverse,
+                                                             isToMany: r.isToMany, deleteRule: DeleteRule(r.deleteRule)))
+            }
+
+            var entity = EntityDescription(name: name, attributes: attributes, relationships: relationships)
+            entity.isView = true
+            entity.parent = model.entity(named: name)?.parent
+            entity.isAbstract = model.entity(named: name)?.isAbstract ?? false
+            entity.storeNumber = code
+            // A root whose table holds no other entity needs no filter on Z_ENT.
+            let codes = ([code] + descendantCodes).map(String.init).joined(separator: ", ")
+            let onlyFamily = root == name && Set(numbers.codes.filter { model.rootEntity(of: $0.key)?.name == root }.keys) == Set(family)
+            let filter = onlyFamily ? "" : " WHERE \(quoteIdentifier("Z_ENT")) IN (\(codes))"
+            let sql = "CREATE TEMP VIEW \(quoteIdentifier(name)) AS SELECT \(selections.joined(separator: ", ")) FROM main.\(quoteIdentifier(table))\(filter)"
+            entities.append(Mapped(entity: entity, code: code, descendantCodes: descendantCodes, table: table, viewSQL: sql))
+        }
+        try mapLinkTables(model, numbers: numbers, tables: tables, columns: columns)
+    }
+
+    /// The view column that holds each row's `Z_ENT`.
+    public static let entityColumn = "_entity"
+
+    /// A column read as Quarry holds the type: dates from Core Data's 2001 epoch to Unix
+    /// seconds, 16-byte UUIDs as their text.
+    static func reading(_ column: String, as type: AttributeType) -> String {
+        let c = quoteIdentifier(column)
+        switch type {
+        case .date:
+            return "(\(c) + \(epochOffset))"
+        case .uuid:
+            let h = "hex(\(c))"
+            return "CASE WHEN typeof(\(c)) = 'blob' AND length(\(c)) = 16 THEN substr(\(h), 1, 8) || '-' || substr(\(h), 9, 4) || '-' || substr(\(h), 13, 4) || '-' || substr(\(h), 17, 4) || '-' || substr(\(h), 21, 12) ELSE \(c) END"
+        default:
+            return c
+        }
+    }
+
+    /// Many-to-many pairs: Core Data's join table `Z_<n><NAME>` (n the number of one
+    /// side's entity, NAME its relationship) with a key column per side, shown as the
+    /// link view Quarry's relationship storage names (`quarry_link_<Entity>_<name>`).
+    private mutating func mapLinkTables(_ model: CoreDataModel, numbers: CoreDataNumbers, tables: Set<String>,
+                                        columns: (String) throws -> [String]) throws {
+        var done: Set<String> = []
+        for mapped in entities {
+            let entity = mapped.entity
+            for r in entity.relationships where r.isToMany {
+                guard let inverseName = r.inverse, let destination = self.mapped(r.destination)?.entity,
+                      let inverse = destination.relationship(named: inverseName), inverse.isToMany else { continue }
+                let mine = "\(entity.name)_\(r.name)", theirs = "\(destination.name)_\(inverse.name)"
+                let linkName = "quarry_link_" + min(mine, theirs)
+                guard done.insert(linkName).inserted else { continue }
+                // The join table is named after one side: try both, and each side's ancestors' numbers.
+                let sides: [(EntityDescription, RelationshipDescription, EntityDescription, RelationshipDescription)] =
+                    [(entity, r, destination, inverse), (destination, inverse, entity, r)]
+                var found: (table: String, sourceColumn: String, targetColumn: String)?
+                for (a, ra, b, rb) in sides where found == nil {
+                    for codeA in Self.codes(of: a.name, model: model, numbers: numbers) {
+                        let table = "Z_\(codeA)\(ra.name.uppercased())"
+                        guard tables.contains(table) else { continue }
+                        let keys = try columns(table).filter { !$0.uppercased().hasPrefix("Z_FOK") }
+                        guard keys.count == 2 else { continue }
+                        // The column of a's key is named after b's relationship back to a.
+                        let aColumn = keys.first { $0.uppercased().hasSuffix(rb.name.uppercased()) && $0.uppercased().hasPrefix("Z_\(codeA)") } ?? keys[0]
+                        let bColumn = keys.first { $0 != aColumn } ?? keys[1]
+                        // The link view's "source" is the side whose name sorts first.
+                        let aIsSource = "\(a.name)_\(ra.name)" == min(mine, theirs)
+                        found = (table, aIsSource ? aColumn : bColumn, aIsSource ? bColumn : aColumn)
+                        break
+                    }
+                }
+                guard let found else {
+                    notes.append("\(entity.name).\(r.name): no join table for the many-to-many pair with \(destination.name).\(inverse.name)")
+                    continue
+                }
+                linkViews.append("CREATE TEMP VIEW \(quoteIdentifier(linkName)) AS SELECT \(quoteIdentifier(found.sourceColumn)) AS source, \(quoteIdentifier(found.targetColumn)) AS target FROM main.\(quoteIdentifier(found.table))")
+            }
+        }
+    }
+
+    /// An entity's number, then its ancestors'.
+    private static func codes(of name: String, model: CoreDataModel, numbers: CoreDataNumbers) -> [Int64] {
+        ([name] + model.ancestors(of: name).map(\.name)).compactMap { numbers.codes[$0] }
+    }
+}
+
+extension DeleteRule {
+    init(_ rule: CoreDataDeleteRule) {
+        switch rule {
+        case .cascade: self = .cascade
+        case .deny: self = .deny
+        case .noAction: self = .noaction
+        case .nullify: self = .nullify
+        }
+    }
+}

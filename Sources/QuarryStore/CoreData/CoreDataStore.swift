@@ -1,0 +1,106 @@
+import GRDB
+
+/// How a store written by Core Data holds its model's entities, and the SQL that shows
+/// them to the rest of Quarry under the model's names. This is the one place that knows
+/// Core Data's layout:
+/// - one table per root entity, `Z<ROOT>`, whose rows say their entity in `Z_ENT` (the
+///   numbers of `Z_PRIMARYKEY`), keyed by `Z_PK`;
+/// - a column `Z<NAME>` per attribute and per to-one relationship (the destination's
+///   `Z_PK`); a many-to-many pair in a join table `Z_<n><NAME>`;
+/// - dates as seconds since 2001-01-01, UUIDs as 16-byte blobs.
+/// Each entity becomes a temporary view named after it (in SQLite's `temp` schema, which
+/// lives in the connection and never in the file): `Z_PK` as `_pk`, each attribute under
+/// its model name in Quarry's encoding, and the rows of the entity and its sub-entities.
+/// Predicates, sorts, sections, counts and observers then run on the views; SQLite
+/// flattens them into queries on the Z-tables, which `explain` shows.
+public struct CoreDataStore {
+    /// An entity as the store holds it.
+    public struct Mapped {
+        public var entity: EntityDescription
+        /// Its number in `Z_PRIMARYKEY`, and those of its sub-entities at every depth.
+        public var code: Int64
+        public var descendantCodes: [Int64]
+        public var table: String
+        /// The view's SQL (`CREATE TEMP VIEW ...`).
+        var viewSQL: String
+    }
+
+    /// Seconds from 1970-01-01 to 2001-01-01, Core Data's reference date.
+    public static let epochOffset = 978_307_200.0
+
+    public var entities: [Mapped]
+    /// Join tables of many-to-many pairs, as the link views Quarry's relationships read.
+    var linkViews: [String]
+    /// Entity names by `Z_ENT`.
+    public var names: [Int64: String]
+    /// How the model was found ("the store's model cache", a file, or inferred).
+    public var modelSource: String
+    /// What could not be mapped, said once on stderr.
+    public var notes: [String]
+
+    /// Whether `db` is a store written by Core Data: its bookkeeping tables are there.
+    public static func isCoreDataStore(_ db: Database) throws -> Bool {
+        try db.tableExists("Z_PRIMARYKEY") && db.tableExists("Z_METADATA")
+    }
+
+    /// Core Data's own tables: never entities.
+    public static func isInternalTable(_ name: String) -> Bool {
+        let upper = name.uppercased()
+        if ["Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE", "ATRANSACTION", "ACHANGE", "ATRANSACTIONSTRING"].contains(upper) { return true }
+        return upper.hasPrefix("ANSCK") || upper.hasPrefix("Z_") || upper.hasPrefix("ACHANGE") || upper.hasPrefix("ATRANSACTION")
+    }
+
+    /// Reads the store's layout and its model: the store's cache, else `modelPath`, else
+    /// one inferred from the tables.
+    public static func read(_ db: Database, path: String, modelPath: String?) throws -> CoreDataStore {
+        let numbers = try CoreDataNumbers(db, path: path)
+        var model: CoreDataModel
+        var source: String
+        var notes: [String] = []
+        if try CoreDataModel.hasModelCache(db), let cached = try? CoreDataModel.fromModelCache(db, path: path) {
+            model = cached
+            source = "the store's model cache"
+        } else if let modelPath {
+            model = try CoreDataModel.load(contentsOf: modelPath)
+            source = modelPath
+        } else {
+            model = try CoreDataModelInference.infer(db, numbers: numbers)
+            source = "inferred"
+            notes.append("\(path): the store holds no model and none was given (--model MODEL): entity, attribute and relationship names were inferred from its tables")
+        }
+        var store = CoreDataStore(entities: [], linkViews: [], names: numbers.names, modelSource: source, notes: notes)
+        try store.map(model, numbers: numbers, db: db)
+        return store
+    }
+
+    /// Creates the views on `db`'s connection (temporary: nothing is written to the file).
+    public func install(_ db: Database) throws {
+        for mapped in entities { try db.execute(sql: mapped.viewSQL) }
+        for sql in linkViews { try db.execute(sql: sql) }
+    }
+
+    public func mapped(_ name: String) -> Mapped? { entities.first { $0.entity.name == name } }
+
+    /// The name of the entity whose number is `code`.
+    public func entityName(code: Int64) -> String? { names[code] }
+}
+
+/// `Z_PRIMARYKEY`: each entity's number, name and super-entity.
+struct CoreDataNumbers {
+    var names: [Int64: String] = [:]
+    var codes: [String: Int64] = [:]
+    var supers: [String: String] = [:]
+
+    init(_ db: Database, path: String) throws {
+        for row in try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME, Z_SUPER FROM Z_PRIMARYKEY") {
+            let code: Int64 = try row.stored(0, table: "Z_PRIMARYKEY", column: "Z_ENT")
+            let name: String = try row.stored(1, table: "Z_PRIMARYKEY", column: "Z_NAME")
+            let parent: Int64? = try row.storedIfPresent(2, table: "Z_PRIMARYKEY", column: "Z_SUPER")
+            names[code] = name
+            codes[name] = code
+            if let parent, parent != 0 { supers[name] = String(parent) }
+        }
+        // Parents by number, resolved once every name is known.
+        for (name, parent) in supers { supers[name] = Int64(parent).flatMap { names[$0] } }
+    }
+}
