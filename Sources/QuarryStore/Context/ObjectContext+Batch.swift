@@ -12,6 +12,7 @@ extension ObjectContext {
     /// take the new stored values (their own unsaved edits stay), and listeners hear it.
     public func batchUpdate(_ entityName: String, where filter: BatchFilter?, set values: [String: Value]) throws -> Int {
         if isReadOnly { throw StoreError.readOnly(operation: "updateall") }
+        try refuseUnfaithfulCoreDataWrite("updateall")
         let entity = try entity(named: entityName)
         if entity.isView { throw StoreError.viewIsReadOnly(entity: entity.name) }
         var assignments: [(String, Value)] = []
@@ -61,6 +62,7 @@ extension ObjectContext {
     /// rows too, `nullify` clears their keys. All in one transaction.
     public func batchDelete(_ entityName: String, where filter: BatchFilter?) throws -> Int {
         if isReadOnly { throw StoreError.readOnly(operation: "deleteall") }
+        try refuseUnfaithfulCoreDataWrite("deleteall")
         let entity = try entity(named: entityName)
         if entity.isView { throw StoreError.viewIsReadOnly(entity: entity.name) }
         var deleted: [String: [Int64]] = [:]

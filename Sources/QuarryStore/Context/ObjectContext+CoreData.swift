@@ -42,3 +42,15 @@ extension ObjectContext {
         return "\(qualifier).\(quoteIdentifier(CoreDataStore.entityColumn)) = \(mapped.code)"
     }
 }
+
+extension ObjectContext {
+    /// A change Quarry cannot write as Core Data would is refused whole, before anything
+    /// is written: the store's persistent history (which the app's history processing
+    /// reads) is not written by Quarry yet.
+    func refuseUnfaithfulCoreDataWrite(_ operation: String) throws {
+        guard coreData != nil else { return }
+        if try read({ db in try CoreDataStore.keepsPersistentHistory(db) }) {
+            throw StoreError.database(message: "\(operation): this Core Data store keeps persistent history, which Quarry does not write yet; nothing was written")
+        }
+    }
+}

@@ -18,7 +18,8 @@ extension ObjectContext {
     static let historyTable = "quarry_history"
 
     func recordHistory(inserted: [String], updated: [String], deleted: [String], in db: Database) throws {
-        guard !(inserted.isEmpty && updated.isEmpty && deleted.isEmpty) else { return }
+        // A Core Data store gets no table of Quarry's: its history is Core Data's own.
+        guard coreData == nil, !(inserted.isEmpty && updated.isEmpty && deleted.isEmpty) else { return }
         try db.execute(sql: """
             CREATE TABLE IF NOT EXISTS \(Self.historyTable) (token INTEGER PRIMARY KEY AUTOINCREMENT, time REAL NOT NULL,
                 author TEXT, inserted TEXT NOT NULL, updated TEXT NOT NULL, deleted TEXT NOT NULL)

@@ -26,6 +26,7 @@ extension ObjectContext {
     public func save(merge policy: MergePolicy = .error) throws -> SaveSummary {
         guard hasChanges else { return SaveSummary() }
         if isReadOnly { throw StoreError.readOnly(operation: "save") }
+        try refuseUnfaithfulCoreDataWrite("save")
         let inserts = insertedObjects
         var updates = updatedObjects.values.sorted { ($0.primaryKey ?? 0) < ($1.primaryKey ?? 0) }
         var deletes = deletedObjects.values.sorted { ($0.primaryKey ?? 0) < ($1.primaryKey ?? 0) }
@@ -85,8 +86,9 @@ extension ObjectContext {
                         values.append(key(target))
                     }
                     try db.execute(sql: sql, arguments: StatementArguments(values))
-                    newKeys.append(db.lastInsertedRowID)
-                    inserted[ObjectIdentifier(object)] = db.lastInsertedRowID
+                    let newKey = try coreData?.lastInsertedKey(of: entity.name, in: db) ?? db.lastInsertedRowID
+                    newKeys.append(newKey)
+                    inserted[ObjectIdentifier(object)] = newKey
                 }
                 // Inserted objects pointing at objects inserted after them.
                 for object in laterLinks { try writeToOne(object, key: key, in: db) }

@@ -37,6 +37,9 @@ extension ObjectContext {
     /// existing rows cannot fill, is refused, as is any change while changes are pending.
     @discardableResult
     public func define(_ definition: EntityDescription) throws -> EntityDescription {
+        if coreData != nil {
+            throw StoreError.invalidSchema(entity: definition.name, reason: "this is a Core Data store: its entities are its model's, and Quarry does not change its schema")
+        }
         try validate(definition)
         // Inverses are kept in step: relationships other entities declare toward this one
         // come in, and this one's inverses are added to entities already defined.

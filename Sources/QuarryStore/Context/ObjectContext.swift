@@ -100,6 +100,7 @@ public final class ObjectContext {
             for function in functions { db.add(function: function) }
             // Ctrl-C and --timeout stop a long statement too, not only Lua code.
             sqlite3_progress_handler(db.sqliteConnection, 10_000, { _ in quarry_should_stop() }, nil)
+            db.add(function: CoreDataStore.uuidBlob)
             // Closing checkpoints a WAL into the file, changing its bytes: allowed only for
             // Quarry's own files and after a save (`allowCheckpointOnClose`).
             quarry_sqlite_checkpoint_on_close(db.sqliteConnection, 0)
@@ -229,6 +230,9 @@ public final class ObjectContext {
     public func insert(into entityName: String, values: [String: Value]) throws -> ManagedObject {
         let entity = try entity(named: entityName)
         if entity.isView { throw StoreError.viewIsReadOnly(entity: entity.name) }
+        if entity.isAbstract {
+            throw StoreError.validation(message: "\(entity.name) is abstract: it makes no objects (make one of its sub-entities)")
+        }
         var initial: [String: Value] = [:]
         for attribute in entity.attributes { initial[attribute.name] = attribute.defaultValue ?? .null }
         let object = ManagedObject(entity: entity, primaryKey: nil, temporaryNumber: nextTemporaryNumber,

@@ -37,6 +37,7 @@ extension CoreDataStore {
             var selections = ["\(quoteIdentifier("Z_PK")) AS \(quoteIdentifier(EntityDescription.defaultPrimaryKey))",
                               "\(quoteIdentifier("Z_ENT")) AS \(quoteIdentifier(Self.entityColumn))"]
             var seen: Set<String> = []
+            var writes: [ColumnWrite] = []
             let candidates = model.allAttributes(of: name)
                 + model.descendants(of: name).flatMap { model.entity(named: $0.name)?.attributes ?? [] }
             for attribute in candidates where !attribute.isTransient && seen.insert(attribute.name.lowercased()).inserted {
@@ -53,6 +54,7 @@ extension CoreDataStore {
                 attributes.append(AttributeDescription(name: attribute.name, type: type,
                                                        isOptional: attribute.isOptional || !declared))
                 selections.append("\(Self.reading(column, as: type)) AS \(quoteIdentifier(attribute.name))")
+                writes.append(ColumnWrite(key: attribute.name, column: column, type: type))
             }
 
             // To-one relationships: a column of the destination's Z_PK.
@@ -70,13 +72,23 @@ extension CoreDataStore {
                         continue
                     }
                     selections.append("\(quoteIdentifier(column)) AS \(quoteIdentifier(r.name))")
+                    // A destination with sub-entities: a second column keeps the target's Z_ENT.
+                    let typeColumn = available.first { candidate in
+                        let u = candidate.uppercased()
+                        guard u != column.uppercased(), u.hasPrefix("Z"), u.hasSuffix(r.name.uppercased()) else { return false }
+                        let middle = u.dropFirst().dropLast(r.name.count)
+                        return !middle.isEmpty && middle.allSatisfy { $0.isNumber || $0 == "_" } && middle.contains { $0.isNumber }
+                    }
+                    let destinationTable = "Z" + (model.rootEntity(of: r.destination)?.name ?? r.destination).uppercased()
+                    writes.append(ColumnWrite(key: r.name, column: column, type: .int64, entityColumn: typeColumn, destinationTable: destinationTable))
                 }
                 relationships.append(RelationshipDescription(name: r.name, destination: r.destination, inverse: r.inverse,
                                                              isToMany: r.isToMany, deleteRule: DeleteRule(r.deleteRule)))
             }
 
             var entity = EntityDescription(name: name, attributes: attributes, relationships: relationships)
-            entity.isView = true
+            // Not a file of Quarry's: relationships made by relate() are not written into it.
+            entity.isForeign = true
             entity.parent = model.entity(named: name)?.parent
             entity.isAbstract = model.entity(named: name)?.isAbstract ?? false
             entity.storeNumber = code
@@ -85,7 +97,10 @@ extension CoreDataStore {
             let onlyFamily = root == name && Set(numbers.codes.filter { model.rootEntity(of: $0.key)?.name == root }.keys) == Set(family)
             let filter = onlyFamily ? "" : " WHERE \(quoteIdentifier("Z_ENT")) IN (\(codes))"
             let sql = "CREATE TEMP VIEW \(quoteIdentifier(name)) AS SELECT \(selections.joined(separator: ", ")) FROM main.\(quoteIdentifier(table))\(filter)"
-            entities.append(Mapped(entity: entity, code: code, descendantCodes: descendantCodes, table: table, viewSQL: sql))
+            let rootCode = numbers.codes[root] ?? code
+            let triggers = Self.triggers(view: name, table: table, code: code, rootCode: rootCode, writes: writes)
+            entities.append(Mapped(entity: entity, code: code, rootCode: rootCode, descendantCodes: descendantCodes, table: table,
+                                   viewSQL: sql, triggerSQL: triggers))
         }
         try mapLinkTables(model, numbers: numbers, tables: tables, columns: columns)
     }
@@ -106,6 +121,57 @@ extension CoreDataStore {
         default:
             return c
         }
+    }
+
+    /// One column a view's writes reach: an attribute, or a to-one relationship's key
+    /// (with the column that keeps the target's entity, when the destination has sub-entities).
+    struct ColumnWrite {
+        var key: String
+        var column: String
+        var type: AttributeType
+        var entityColumn: String? = nil
+        var destinationTable: String? = nil
+    }
+
+    /// A value of Quarry's encoding written as Core Data keeps it.
+    static func writing(_ value: String, as type: AttributeType) -> String {
+        switch type {
+        case .date: return "(\(value) - \(epochOffset))"
+        case .uuid: return "\(uuidBlobFunction)(\(value))"
+        default: return value
+        }
+    }
+
+    /// The SQL function that turns UUID text into Core Data's 16-byte blob.
+    public static let uuidBlobFunction = "quarry_uuid_blob"
+
+    /// Writes through the view, as Core Data writes: a new row takes `Z_PK` from its root
+    /// entity's `Z_MAX` (advanced in the same statement) with `Z_ENT` set and `Z_OPT` 1; a
+    /// change writes only the columns assigned and adds 1 to `Z_OPT`; a delete removes the
+    /// row. (Trigger bodies may not name a schema: the Z-tables are found in main, as no
+    /// temporary object has their names.)
+    static func triggers(view: String, table: String, code: Int64, rootCode: Int64, writes: [ColumnWrite]) -> [String] {
+        let v = quoteIdentifier(view), t = quoteIdentifier(table)
+        let pk = quoteIdentifier(EntityDescription.defaultPrimaryKey)
+        func name(_ suffix: String) -> String { quoteIdentifier("quarry_\(view)_\(suffix)") }
+        var columns = ["Z_PK", "Z_ENT", "Z_OPT"], values = ["(SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = \(rootCode))", "\(code)", "1"]
+        var sql: [String] = []
+        for w in writes {
+            columns.append(quoteIdentifier(w.column))
+            values.append(writing("NEW.\(quoteIdentifier(w.key))", as: w.type))
+            var assignments = ["\(quoteIdentifier(w.column)) = \(writing("NEW.\(quoteIdentifier(w.key))", as: w.type))"]
+            if let entityColumn = w.entityColumn, let destination = w.destinationTable {
+                let target = "(SELECT Z_ENT FROM \(quoteIdentifier(destination)) WHERE Z_PK = NEW.\(quoteIdentifier(w.key)))"
+                columns.append(quoteIdentifier(entityColumn))
+                values.append(target)
+                assignments.append("\(quoteIdentifier(entityColumn)) = \(target)")
+            }
+            sql.append("CREATE TEMP TRIGGER \(name("set_" + w.key)) INSTEAD OF UPDATE OF \(quoteIdentifier(w.key)) ON \(v) BEGIN UPDATE \(t) SET \(assignments.joined(separator: ", ")) WHERE Z_PK = OLD.\(pk); END")
+        }
+        sql.append("CREATE TEMP TRIGGER \(name("insert")) INSTEAD OF INSERT ON \(v) BEGIN UPDATE Z_PRIMARYKEY SET Z_MAX = coalesce(Z_MAX, 0) + 1 WHERE Z_ENT = \(rootCode); INSERT INTO \(t) (\(columns.joined(separator: ", "))) VALUES (\(values.joined(separator: ", "))); END")
+        sql.append("CREATE TEMP TRIGGER \(name("update")) INSTEAD OF UPDATE ON \(v) BEGIN UPDATE \(t) SET Z_OPT = coalesce(Z_OPT, 0) + 1 WHERE Z_PK = OLD.\(pk); END")
+        sql.append("CREATE TEMP TRIGGER \(name("delete")) INSTEAD OF DELETE ON \(v) BEGIN DELETE FROM \(t) WHERE Z_PK = OLD.\(pk); END")
+        return sql
     }
 
     /// Many-to-many pairs: Core Data's join table `Z_<n><NAME>` (n the number of one
@@ -145,7 +211,11 @@ extension CoreDataStore {
                     notes.append("\(entity.name).\(r.name): no join table for the many-to-many pair with \(destination.name).\(inverse.name)")
                     continue
                 }
-                linkViews.append("CREATE TEMP VIEW \(quoteIdentifier(linkName)) AS SELECT \(quoteIdentifier(found.sourceColumn)) AS source, \(quoteIdentifier(found.targetColumn)) AS target FROM main.\(quoteIdentifier(found.table))")
+                let (link, join) = (quoteIdentifier(linkName), quoteIdentifier(found.table))
+                let (source, target) = (quoteIdentifier(found.sourceColumn), quoteIdentifier(found.targetColumn))
+                linkViews.append("CREATE TEMP VIEW \(link) AS SELECT \(source) AS source, \(target) AS target FROM main.\(join)")
+                linkViews.append("CREATE TEMP TRIGGER \(quoteIdentifier(linkName + "_insert")) INSTEAD OF INSERT ON \(link) BEGIN INSERT INTO \(join) (\(source), \(target)) VALUES (NEW.source, NEW.target); END")
+                linkViews.append("CREATE TEMP TRIGGER \(quoteIdentifier(linkName + "_delete")) INSTEAD OF DELETE ON \(link) BEGIN DELETE FROM \(join) WHERE \(source) = OLD.source AND \(target) = OLD.target; END")
             }
         }
     }

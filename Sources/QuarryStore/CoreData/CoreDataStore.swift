@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 /// How a store written by Core Data holds its model's entities, and the SQL that shows
@@ -19,10 +20,13 @@ public struct CoreDataStore {
         public var entity: EntityDescription
         /// Its number in `Z_PRIMARYKEY`, and those of its sub-entities at every depth.
         public var code: Int64
+        /// The number of the root entity, whose `Z_MAX` hands out keys for the whole table.
+        public var rootCode: Int64
         public var descendantCodes: [Int64]
         public var table: String
-        /// The view's SQL (`CREATE TEMP VIEW ...`).
+        /// The view's SQL (`CREATE TEMP VIEW ...`), and the triggers that write through it.
         var viewSQL: String
+        var triggerSQL: [String]
     }
 
     /// Seconds from 1970-01-01 to 2001-01-01, Core Data's reference date.
@@ -76,13 +80,43 @@ public struct CoreDataStore {
     /// Creates the views on `db`'s connection (temporary: nothing is written to the file).
     public func install(_ db: Database) throws {
         for mapped in entities { try db.execute(sql: mapped.viewSQL) }
+        for mapped in entities { for sql in mapped.triggerSQL { try db.execute(sql: sql) } }
         for sql in linkViews { try db.execute(sql: sql) }
+    }
+
+    /// The key the last insert into `entity`'s view took (SQLite's last rowid is not set
+    /// by an insert through a trigger): its root's `Z_MAX`, inside the same transaction.
+    public func lastInsertedKey(of entity: String, in db: Database) throws -> Int64? {
+        guard let mapped = mapped(entity) else { return nil }
+        return try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM main.Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [mapped.rootCode])
+    }
+
+    /// Whether the store keeps Core Data's persistent history (SwiftData stores always do).
+    public static func keepsPersistentHistory(_ db: Database) throws -> Bool {
+        try db.tableExists("ATRANSACTION") || db.tableExists("ACHANGE")
     }
 
     public func mapped(_ name: String) -> Mapped? { entities.first { $0.entity.name == name } }
 
     /// The name of the entity whose number is `code`.
     public func entityName(code: Int64) -> String? { names[code] }
+}
+
+extension CoreDataStore {
+    /// UUID text to Core Data's 16-byte blob, for the views' triggers; anything that is not
+    /// a UUID's text passes unchanged (Quarry checks values before it writes them).
+    static let uuidBlob = DatabaseFunction(uuidBlobFunction, argumentCount: 1, pure: true) { values in
+        guard let text = String.fromDatabaseValue(values[0]) else { return values[0] }
+        let hex = Array(text.utf8.filter { $0 != UInt8(ascii: "-") })
+        guard hex.count == 32 else { return text }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(16)
+        for i in stride(from: 0, to: 32, by: 2) {
+            guard let byte = UInt8(String(decoding: hex[i..<i + 2], as: UTF8.self), radix: 16) else { return text }
+            bytes.append(byte)
+        }
+        return Data(bytes)
+    }
 }
 
 /// `Z_PRIMARYKEY`: each entity's number, name and super-entity.
