@@ -2,6 +2,7 @@
 /// independently (python's plistlib and zlib on copies of the stores, and the XML by eye).
 import Foundation
 import GRDB
+import QuarryTestSupport
 import Testing
 @testable import QuarryStore
 

@@ -2,6 +2,7 @@
 /// (a Core Data store belongs to its app; Quarry only looks).
 import Foundation
 import GRDB
+import QuarryTestSupport
 import Testing
 @testable import QuarryStore
 

@@ -1,6 +1,7 @@
 /// Broken model files, made small in a temporary folder: each must be one `ModelFileError`
 /// of the right kind, one line naming the file, and never a crash.
 import Foundation
+import QuarryTestSupport
 import Testing
 @testable import QuarryStore
 

@@ -1,0 +1,246 @@
+import Foundation
+import GRDB
+import QuarryFetch
+import QuarryLua
+import QuarryPredicates
+import QuarryStore
+import QuarryTestSupport
+import Testing
+
+/// Stores written by Core Data itself (`../shared/data/coredata`), opened as their model's
+/// entities: every answer is checked against plain SQL over the Z-tables of the same copy,
+/// read through a separate connection.
+@Suite struct CoreDataStoreTests {
+    /// A copy of a store, opened by Quarry, and a plain connection to it for the answers.
+    struct Opened {
+        let path: String
+        let context: ObjectContext
+        let sql: DatabaseQueue
+
+        init(_ relative: String, model: String? = nil) throws {
+            path = try CoreDataFixtures.copyOfStore(relative)
+            context = try ObjectContext.open(path, model: model.map { try CoreDataFixtures.path($0) })
+            var configuration = Configuration()
+            configuration.readonly = true
+            sql = try DatabaseQueue(path: path, configuration: configuration)
+        }
+
+        /// Z_ENT numbers of `entity` and its sub-entities, from Z_PRIMARYKEY.
+        func family(_ entity: String) throws -> [Int64] {
+            try sql.read { db in
+                try Int64.fetchAll(db, sql: """
+                    WITH RECURSIVE family(e) AS (SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = ?
+                      UNION SELECT p.Z_ENT FROM Z_PRIMARYKEY p JOIN family f ON p.Z_SUPER = f.e)
+                    SELECT e FROM family ORDER BY e
+                    """, arguments: [entity])
+            }
+        }
+
+        /// The table of `entity`'s root.
+        func table(_ entity: String) throws -> String {
+            try sql.read { db in
+                var name = entity
+                while let parent = try String.fetchOne(db, sql: "SELECT s.Z_NAME FROM Z_PRIMARYKEY e JOIN Z_PRIMARYKEY s ON e.Z_SUPER = s.Z_ENT WHERE e.Z_NAME = ?", arguments: [name]) {
+                    name = parent
+                }
+                return "Z" + name.uppercased()
+            }
+        }
+
+        /// `SELECT Z_PK, <expression> FROM <root table> WHERE Z_ENT IN family ORDER BY Z_PK`.
+        func column(_ entity: String, _ expression: String) throws -> [(Int64, DatabaseValue)] {
+            let codes = try family(entity).map(String.init).joined(separator: ",")
+            let table = try table(entity)
+            return try sql.read { db in
+                try Row.fetchAll(db, sql: "SELECT Z_PK, \(expression) FROM \(table) WHERE Z_ENT IN (\(codes)) ORDER BY Z_PK")
+                    .map { ($0[0], $0[1]) }
+            }
+        }
+
+        /// Every object of `entity`, in key order.
+        func objects(_ entity: String) throws -> [ManagedObject] {
+            try context.fetch(FetchRequest(entityName: entity)).objects()  // in key order, the default
+        }
+    }
+
+    @Test(arguments: CoreDataFixtures.stores.map(\.path))
+    func everyStoreOpensAsItsModelsEntitiesWithTheCountsOfSQL(_ store: String) throws {
+        let opened = try Opened(store)
+        let names = try opened.sql.read { db in try String.fetchAll(db, sql: "SELECT Z_NAME FROM Z_PRIMARYKEY ORDER BY Z_NAME") }
+        #expect(opened.context.entities.map(\.name).sorted() == names, "\(store)")
+        for entity in opened.context.entities {
+            #expect(!entity.name.hasPrefix("Z"), "a Z-table became an entity: \(entity.name)")
+            let expected = try opened.column(entity.name, "1").count
+            #expect(try opened.context.count(FetchRequest(entityName: entity.name)) == expected, "\(store): count of \(entity.name)")
+        }
+        #expect(opened.context.coreData?.notes.contains { $0.contains("inferred") } == !CoreDataFixtures.stores.first { $0.path == store }!.hasCache)
+    }
+
+    /// Every attribute of every entity, read through Quarry, equals the column in SQL
+    /// (dates from Core Data's 2001 epoch, UUID blobs as their text).
+    @Test(arguments: CoreDataFixtures.stores.map(\.path))
+    func everyValueIsTheColumnsValue(_ store: String) throws {
+        let opened = try Opened(store)
+        for entity in opened.context.entities {
+            let objects = try opened.objects(entity.name)
+            for attribute in entity.attributes {
+                let column = "Z" + attribute.name.uppercased()
+                let expected = try opened.column(entity.name, column)
+                #expect(objects.map { $0.primaryKey } == expected.map { $0.0 })
+                for (object, (_, stored)) in zip(objects, expected) {
+                    let value = try object.value(forKey: attribute.name)
+                    let want: Value
+                    switch (attribute.type, stored.storage) {
+                    case (_, .null): want = .null
+                    case (.date, .double(let d)): want = .date(d + CoreDataStore.epochOffset)
+                    case (.date, .int64(let i)): want = .date(Double(i) + CoreDataStore.epochOffset)
+                    case (.uuid, .blob(let data)):
+                        let hex = data.map { String(format: "%02X", $0) }.joined()
+                        let parts = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { r in String(hex.dropFirst(r.lowerBound).prefix(r.count)) }
+                        want = .text(parts.joined(separator: "-"))
+                    default: want = attribute.type.decode(Value(stored))
+                    }
+                    #expect(value == want, "\(store): \(object.objectID).\(attribute.name) is \(value), SQL says \(want)")
+                }
+            }
+        }
+    }
+
+    @Test func inheritanceIncludesSubEntitiesAndKnowsEachRowsEntity() throws {
+        let opened = try Opened("cars/SampleModel_V1.sqlite")
+        let h = try Harness(context: opened.context)
+        #expect(h.string(#"count("Car")"#) == "\(try opened.column("Car", "1").count)")
+        #expect(h.string(#"count("SportCar")"#) == "\(try opened.column("SportCar", "1").count)")
+        #expect(h.string(#"#fetch{ "Car", subentities = false }"#) == "\(try opened.sql.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM ZCAR WHERE Z_ENT = 1") ?? -1 })")
+        // Each row's own entity, whatever it was fetched as.
+        let kinds = try opened.sql.read { db in try Row.fetchAll(db, sql: "SELECT c.Z_PK, p.Z_NAME FROM ZCAR c JOIN Z_PRIMARYKEY p ON p.Z_ENT = c.Z_ENT ORDER BY c.Z_PK") }
+        for row in kinds {
+            let key: Int64 = row[0], name: String = row[1]
+            #expect(h.string(#"Car:get("Car/\#(key)"):entity().name"#) == name)
+        }
+        // A predicate over the parent may name a sub-entity's attribute.
+        let limited = try opened.sql.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM ZCAR WHERE ZISLIMITEDEDITION = 1") ?? -1 }
+        #expect(h.string(#"count("Car", "isLimitedEdition == YES")"#) == "\(limited)")
+    }
+
+    @Test func relationshipsFollowTheKeysOfSQL() throws {
+        let opened = try Opened("cars/SampleModel_V1.sqlite")
+        let h = try Harness(context: opened.context)
+        let owners = try opened.sql.read { db in try Row.fetchAll(db, sql: "SELECT Z_PK, ZOWNER FROM ZCAR WHERE ZOWNER IS NOT NULL ORDER BY Z_PK LIMIT 30") }
+        for row in owners {
+            let car: Int64 = row[0], owner: Int64 = row[1]
+            #expect(h.string(#"Car:get("Car/\#(car)").owner:objectID()"#) == "Person/\(owner)")
+        }
+        let perPerson = try opened.sql.read { db in try Row.fetchAll(db, sql: "SELECT p.Z_PK, (SELECT count(*) FROM ZCAR c WHERE c.ZOWNER = p.Z_PK) FROM ZPERSON p ORDER BY p.Z_PK") }
+        for row in perPerson {
+            let person: Int64 = row[0], cars: Int = row[1]
+            #expect(h.string(#"#Person:get("Person/\#(person)").cars"#) == "\(cars)")
+        }
+        let joined = try opened.sql.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM ZCAR c JOIN ZPERSON p ON c.ZOWNER = p.Z_PK WHERE p.ZFIRSTNAME LIKE 'V%'") ?? -1 }
+        #expect(h.string(#"count("Car", "owner.firstName BEGINSWITH 'V'")"#) == "\(joined)")
+        #expect(h.string(#"count("Person", "cars.@count > 1")"#) == "\(perPerson.filter { ($0[1] as Int) > 1 }.count)")
+    }
+
+    @Test func rowsThatLiveOnlyInTheWALAreRead() throws {
+        let opened = try Opened("surfjournal/SurfJournalModel.sqlite", model: "surfjournal/SurfJournalModel.xcdatamodeld")
+        let rows = try opened.sql.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM ZJOURNALENTRY") ?? -1 }
+        #expect(rows > 0)
+        #expect(try opened.context.count(FetchRequest(entityName: "JournalEntry")) == rows)
+        #expect(opened.context.coreData?.modelSource.hasSuffix("SurfJournalModel.xcdatamodeld") == true)
+        // The model file's names, not inferred ones.
+        #expect(try opened.context.entity(named: "JournalEntry").attribute(named: "location") != nil)
+    }
+
+    /// Opening, reading every object and closing changes no byte of the store or its
+    /// -wal, and leaves no file beside them.
+    @Test(arguments: CoreDataFixtures.stores.map(\.path))
+    func readingChangesNoByte(_ store: String) throws {
+        let path = try CoreDataFixtures.copyOfStore(store)
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+        func snapshot() throws -> [String: Data] {
+            var files: [String: Data] = [:]
+            for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) where !name.hasSuffix("-shm") {
+                files[name] = try Data(contentsOf: folder.appendingPathComponent(name))
+            }
+            return files
+        }
+        let before = try snapshot()
+        for readOnly in [false, true] {
+            let context = try ObjectContext.open(path, readOnly: readOnly)
+            for entity in context.entities {
+                for object in try context.fetch(FetchRequest(entityName: entity.name)).objects() { _ = object.values }
+            }
+            context.close()
+            #expect(try snapshot() == before, "\(store): reading (readOnly: \(readOnly)) changed the files")
+        }
+    }
+
+    /// A save writes what Core Data would: keys from the root's Z_MAX in the same
+    /// transaction, Z_ENT and Z_OPT, dates in the 2001 epoch, UUIDs as 16-byte blobs,
+    /// the relationship column, and Z_OPT + 1 on a change of only the columns assigned.
+    @Test func savingWritesAsCoreDataWould() throws {
+        let opened = try Opened("cars/SampleModel_V1.sqlite")
+        let h = try Harness(context: opened.context)
+        let maxBefore = try opened.sql.read { db in try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Car'") ?? -1 }
+        let untouched = try opened.sql.read { db in try Row.fetchOne(db, sql: "SELECT ZMARKEDFORDELETIONASOF, ZCOLOR, Z_OPT FROM ZCAR WHERE Z_PK = 1") }
+        h.run(#"""
+            local owner = Person:get("Person/1")
+            local c = SportCar:new{ maker = "Ferrari", model = "F40", numberPlate = "Q-1", isLimitedEdition = true,
+                                    markedForDeletionAsOf = date("2024-01-02T03:04:05Z") }
+            c.owner = owner
+            local p = Person:new{ firstName = "Quarry", lastName = "Test", id = "1CD6E50D-94D1-4E02-B82A-BB220F6AFCA4", updatedAt = date(1700000000) }
+            save()
+            assert(c:objectID() == "SportCar/\#(maxBefore + 1)", c:objectID())
+            Car:get("Car/1").model = "Panda 2"
+            save()
+            """#)
+        try opened.sql.read { db in
+            #expect(try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Car'") == maxBefore + 1)
+            let row = try #require(try Row.fetchOne(db, sql: "SELECT Z_ENT, Z_OPT, ZOWNER, ZMAKER, ZMARKEDFORDELETIONASOF, ZISLIMITEDEDITION FROM ZCAR WHERE Z_PK = ?", arguments: [maxBefore + 1]))
+            #expect(row[0] as Int64 == 2 && row[1] as Int64 == 1 && row[2] as Int64 == 1 && row[3] as String == "Ferrari")
+            #expect(row[4] as Double == 1_704_164_645 - CoreDataStore.epochOffset && row[5] as Int64 == 1)
+            let person = try #require(try Row.fetchOne(db, sql: "SELECT Z_ENT, Z_OPT, hex(ZID), ZUPDATEDAT FROM ZPERSON WHERE ZFIRSTNAME = 'Quarry'"))
+            #expect(person[0] as Int64 == 4 && person[1] as Int64 == 1 && person[2] as String == "1CD6E50D94D14E02B82ABB220F6AFCA4")
+            #expect(person[3] as Double == 1_700_000_000 - CoreDataStore.epochOffset)
+            let changed = try #require(try Row.fetchOne(db, sql: "SELECT ZMODEL, ZMARKEDFORDELETIONASOF, ZCOLOR, Z_OPT FROM ZCAR WHERE Z_PK = 1"))
+            #expect(changed[0] as String == "Panda 2")
+            #expect(changed[1] as DatabaseValue == untouched?[0] as DatabaseValue? && changed[2] as DatabaseValue == untouched?[1] as DatabaseValue?)
+            #expect(changed[3] as Int64 == (untouched?[2] as Int64? ?? 0) + 1)
+            #expect(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE name LIKE 'quarry%'").isEmpty, "Quarry's tables were added")
+            #expect(try String.fetchOne(db, sql: "PRAGMA integrity_check") == "ok")
+        }
+    }
+
+    @Test func manyToManyPairsWriteTheJoinTable() throws {
+        let opened = try Opened("authors/TestModel.sqlite")
+        let h = try Harness(context: opened.context)
+        h.run(#"""
+            local a = Author:new{ firstName = "Ada", lastName = "Lovelace" }
+            local b, c = Book:new{ title = "Notes" }, Book:new{ title = "Letters" }
+            a.books:add(b); c.authors:add(a)
+            save()
+            assert(#a.books == 2 and #b.authors == 1)
+            assert(count("Book", "ANY authors.lastName == 'Lovelace'") == 2)
+            b:delete(); save()
+            """#)
+        let (links, books, integrity) = try opened.sql.read { db in
+            (try Int.fetchOne(db, sql: "SELECT count(*) FROM Z_1BOOKS"), try Int.fetchOne(db, sql: "SELECT count(*) FROM ZBOOK"),
+             try String.fetchOne(db, sql: "PRAGMA integrity_check"))
+        }
+        #expect(links == 1 && books == 1 && integrity == "ok")
+    }
+
+    @Test func whatCannotBeWrittenFaithfullyIsRefused() throws {
+        let opened = try Opened("cars/SampleModel_V1.sqlite")
+        let h = try Harness(context: opened.context)
+        #expect(h.error(#"entity "Thing" { n = "int64" }"#).contains("Core Data store"))
+        let before = try Data(contentsOf: URL(fileURLWithPath: opened.path))
+        // The store's own uniqueness constraint holds: nothing is written.
+        let plate = try opened.sql.read { db in try String.fetchOne(db, sql: "SELECT ZNUMBERPLATE FROM ZCAR WHERE ZNUMBERPLATE IS NOT NULL LIMIT 1") ?? "" }
+        let message = h.error(#"Car:new{ maker = "x", model = "y", numberPlate = "\#(plate)" }; save()"#)
+        #expect(message.contains("UNIQUE"), "\(message)")
+        #expect(h.string("haschanges()") == "true")
+        h.run("rollback()")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: opened.path)) == before)
+    }
+}
