@@ -50,6 +50,6 @@ let package = Package(
         .testTarget(name: "QuarryFetchTests", dependencies: ["QuarryFetch", "QuarryTestSupport"], swiftSettings: swift5),
         .testTarget(name: "QuarryLuaTests", dependencies: ["QuarryLua", "QuarryTestSupport", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swift5),
         .testTarget(name: "QuarryShellTests", dependencies: ["QuarryShell"], swiftSettings: swift5),
-        .testTarget(name: "EndToEndTests", dependencies: [], swiftSettings: swift5),
+        .testTarget(name: "EndToEndTests", dependencies: ["QuarryTestSupport"], swiftSettings: swift5),
     ]
 )
