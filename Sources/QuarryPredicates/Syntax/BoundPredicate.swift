@@ -191,7 +191,10 @@ private struct Binder {
         for (side, other, expression, otherExpression) in [(lhs, rhs, c.lhs, c.rhs), (rhs, lhs, c.rhs, c.lhs)] {
             let objects = Self.objects(in: otherExpression)
             var target: String?
-            if case .path(let steps, let a) = side, a.name == steps.last?.destination.primaryKey { target = steps.last!.destination.name }
+            // A path to the destination's key stands for the relationship, unless the key
+            // is an attribute of its own (a foreign file's `id`: `author.id == 7` compares it).
+            if case .path(let steps, let a) = side, let last = steps.last, a.name == last.destination.primaryKey,
+               last.destination.attribute(named: a.name) == nil { target = last.destination.name }
             if case .attribute(let a) = side, a.name == entity.primaryKey, entity.attribute(named: a.name) == nil { target = entity.name }
             guard let target else { continue }
             if let objects {

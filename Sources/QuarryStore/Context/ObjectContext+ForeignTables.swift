@@ -115,13 +115,25 @@ extension ObjectContext {
         func free(_ candidate: String, in entity: EntityDescription) -> Bool {
             !entity.keyNames.contains(candidate) && candidate != entity.primaryKey
         }
-        var relationshipName = name ?? (column.hasSuffix("_id") && column.count > 3 ? String(column.dropLast(3)) : column)
+        // The names, as the contract says: the column minus a trailing `_id`, else the
+        // destination's name; for a foreign key of a file (which must open whatever its
+        // names), else the first followed by `_rel`. The inverse: `<source>_set`, else
+        // `<source>_<relationship>_set`; then `_` until free.
+        let base = column.hasSuffix("_id") && column.count > 3 ? String(column.dropLast(3)) : column
+        var relationshipName = name ?? base
         if name == nil, !free(relationshipName, in: from) { relationshipName = destinationName.prefix(1).lowercased() + destinationName.dropFirst() }
+        if name == nil, !persist, !free(relationshipName, in: from) {
+            relationshipName = base + "_rel"
+            while !free(relationshipName, in: from) { relationshipName += "_" }
+        }
         guard free(relationshipName, in: from) else {
             throw StoreError.invalidSchema(entity: source, reason: "'\(relationshipName)' is taken; pass a name as the fifth argument")
         }
         var inverseName = source.lowercased() + "_set"
-        while !free(inverseName, in: to) { inverseName += "_" }
+        if !free(inverseName, in: to) || (source == destinationName && inverseName == relationshipName) {
+            inverseName = source.lowercased() + "_" + relationshipName + "_set"
+        }
+        while !free(inverseName, in: to) || (source == destinationName && inverseName == relationshipName) { inverseName += "_" }
         let relationship = RelationshipDescription(name: relationshipName, destination: destinationName, inverse: inverseName,
                                                    isToMany: false, column: column, targetKey: targetKey)
         from.relationships.append(relationship)

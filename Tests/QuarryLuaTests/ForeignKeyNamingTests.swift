@@ -1,0 +1,41 @@
+import Foundation
+import GRDB
+import QuarryLua
+import QuarryPredicates
+import QuarryStore
+import Testing
+
+/// Files Quarry did not create, shaped the way real schemas are: several foreign keys to
+/// one table, a column named like the relationship its foreign key would get.
+@Suite struct ForeignKeyNamingTests {
+    func file(_ sql: String) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-foreign-\(UUID().uuidString).db").path
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in try db.execute(sql: sql) }
+        try queue.close()
+        return path
+    }
+
+    @Test func everyForeignKeyGetsAUniquePredictableName() throws {
+        let path = try file("""
+            CREATE TABLE author (id INTEGER PRIMARY KEY, name TEXT);
+            CREATE TABLE book (id INTEGER PRIMARY KEY, title TEXT, author_id INTEGER REFERENCES author(id), editor_id INTEGER REFERENCES author(id));
+            CREATE TABLE note (id INTEGER PRIMARY KEY, book_id INTEGER REFERENCES book(id), book TEXT);
+            INSERT INTO author VALUES (7, 'ann'), (8, 'bob');
+            INSERT INTO book VALUES (1, 'x', 7, 8), (2, 'y', 8, 7), (3, 'z', 7, 7);
+            INSERT INTO note VALUES (1, 1, 'a note');
+            """)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let h = try Harness(context: try ObjectContext.open(path))
+        // The column minus _id; the inverse <source>_set, then <source>_<relationship>_set.
+        #expect(h.string(#"book:get("book/1").author.name .. book:get("book/1").editor.name"#) == "annbob")
+        #expect(h.string(#"#author:get("author/7").book_set .. "," .. #author:get("author/7").book_editor_set"#) == "2,2")
+        // A column named like the relationship keeps its name; the relationship becomes book_rel.
+        #expect(h.string(#"note:first().book .. "|" .. note:first().book_rel.title"#) == "a note|x")
+        // A key path to the destination's key column compares its value, in SQL and in memory.
+        #expect(h.string(#"count("book", "author.id == 7")"#) == "2")
+        #expect(h.string(#"count("book", "editor.id == author.id")"#) == "1")
+        h.run(#"local p = predicate("author.id == 7"); for _, b in ipairs(fetch("book")) do assert(p:matches(b) == (b.author_id == 7)) end"#)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "opening changed the file")
+    }
+}
