@@ -17,7 +17,7 @@ public enum ErrorRendering {
 
     /// Each part's share of the line. The fixed words around them (": ", " at column ",
     /// " (did you mean '…'?)", "; ", two line/column numbers) take at most 98 more.
-    static let operationLimit = 60, pathLimit = 100, messageLimit = 480, suggestionLimit = 60, remedyLimit = 100
+    static let operationLimit = 60, pathLimit = 160, messageLimit = 420, suggestionLimit = 60, remedyLimit = 100
 
     /// The error as one line, from its parts.
     public static func oneLine(_ error: some QuarryError) -> String {
