@@ -82,7 +82,7 @@ extension QuarryRuntime {
                     return 0
                 }
                 guard let value = try attributeValue(call.state, 3, for: object.entity.attribute(named: key)) else {
-                    throw LuaError("\(object.entity.name).\(key) cannot hold a \(call.typeName(3))")
+                    throw LuaError.cannotHold(object.entity.name, key, call.typeName(3))
                 }
                 try object.setValue(value, forKey: key)
                 return 0

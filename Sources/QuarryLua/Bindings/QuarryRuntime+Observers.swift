@@ -425,7 +425,7 @@ extension QuarryRuntime {
             ("__newindex", { call in
                 guard let binding = swiftObject(call.state, 1, kind: .binding, as: BindingHandle.self) else { throw call.typeError(1, expected: "binding") }
                 guard try call.string(2) == "value" else { throw LuaError("bindings have only .value to assign") }
-                guard let value = try attributeValue(call.state, 3, for: binding.object.entity.attribute(named: binding.key)) else { throw LuaError("\(binding.object.entity.name).\(binding.key) cannot hold a \(call.typeName(3))") }
+                guard let value = try attributeValue(call.state, 3, for: binding.object.entity.attribute(named: binding.key)) else { throw LuaError.cannotHold(binding.object.entity.name, binding.key, call.typeName(3)) }
                 try binding.object.setValue(value, forKey: binding.key)
                 return 0
             }),

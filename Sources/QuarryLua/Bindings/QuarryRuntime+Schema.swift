@@ -82,7 +82,7 @@ extension QuarryRuntime {
                         LuaTable.field(call.state, 2, key)
                         defer { quarry_pop(call.state, 1) }
                         guard let value = try attributeValue(call.state, -1, for: description.attribute(named: key)) else {
-                            throw LuaError("\(entity).\(key) cannot hold a \(call.typeName(-1))")
+                            throw LuaError.cannotHold(entity, key, call.typeName(-1))
                         }
                         values[key] = value
                     }
@@ -126,7 +126,7 @@ extension QuarryRuntime {
                 for key in LuaTable.stringKeys(call.state, next).keys {
                     LuaTable.field(call.state, next, key)
                     defer { quarry_pop(call.state, 1) }
-                    guard let value = try attributeValue(call.state, -1, for: description?.attribute(named: key)) else { throw LuaError("updateall: \(entity).\(key) cannot hold a \(call.typeName(-1))") }
+                    guard let value = try attributeValue(call.state, -1, for: description?.attribute(named: key)) else { throw LuaError.cannotHold(entity, key, call.typeName(-1), operation: "updateall") }
                     values[key] = value
                 }
                 let n: Int
