@@ -39,8 +39,8 @@ struct ResultColumn {
         }
         func attribute(_ name: String) throws -> AttributeDescription {
             guard let a = entity.attribute(named: name) else {
-                throw FetchError.invalid("properties: unknown key '\(name)' on entity \(entity.name)"
-                    + (closestMatch(to: name, in: entity.attributeNames).map { " (did you mean '\($0)'?)" } ?? ""))
+                throw FetchError.unknownKey(option: "properties", key: name, entity: entity.name,
+                                            suggestion: closestMatch(to: name, in: entity.attributeNames))
             }
             return a
         }
@@ -48,10 +48,10 @@ struct ResultColumn {
             let function = body[..<open].lowercased()
             let argument = trimmed(String(body[body.index(after: open)..<body.index(before: body.endIndex)]))
             guard Self.functions.contains(function) else {
-                throw FetchError.invalid("properties: unknown function '\(function)' (use count, sum, avg, min or max)")
+                throw FetchError.badOption(option: "properties", reason: "unknown function '\(function)' (use count, sum, avg, min or max)")
             }
             if argument == "*" {
-                guard function == "count" else { throw FetchError.invalid("properties: only count takes *") }
+                guard function == "count" else { throw FetchError.badOption(option: "properties", reason: "only count takes *") }
                 sql = "count(*)"
                 keys = [body, alias ?? "count"]
                 type = .int64

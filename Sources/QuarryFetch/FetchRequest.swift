@@ -71,8 +71,8 @@ struct CompiledRequest {
         var sort = request.sortDescriptors
         if let key = request.sectionKey {
             guard let attribute = entity.attribute(named: key) else {
-                throw FetchError.invalid("section: unknown key '\(key)' on entity \(entity.name)"
-                    + (closestMatch(to: key, in: entity.attributeNames).map { " (did you mean '\($0)'?)" } ?? ""))
+                throw FetchError.unknownKey(option: "section", key: key, entity: entity.name,
+                                            suggestion: closestMatch(to: key, in: entity.attributeNames))
             }
             sectionAttribute = attribute
             // Sections must be contiguous, so the section key leads the sort (as
@@ -98,8 +98,8 @@ struct CompiledRequest {
         limit = (request.limit ?? 0) > 0 ? request.limit : nil
         offset = request.offset
         for name in request.prefetch where entity.relationship(named: name) == nil {
-            throw FetchError.invalid("prefetch: '\(name)' is not a relationship of entity \(entity.name)"
-                + (closestMatch(to: name, in: entity.relationships.map(\.name)).map { " (did you mean '\($0)'?)" } ?? ""))
+            throw FetchError.notARelationship(option: "prefetch", name: name, entity: entity.name,
+                                              suggestion: closestMatch(to: name, in: entity.relationships.map(\.name)))
         }
     }
 

@@ -1,5 +1,6 @@
 import CLua
 import CQuarryShim
+import QuarryStore
 
 /// A Lua error that reached Swift: the message, and the traceback when one was taken.
 public struct LuaFailure: Error, CustomStringConvertible {
@@ -51,7 +52,7 @@ extension QuarryRuntime {
         let status = quarry_pcall(state, argumentCount, resultCount)
         guard status != LUA_OK else { return nil }
         // One line whatever Lua put in it (it quotes a field name with its newlines).
-        var message = lua_type(state, -1) == LUA_TSTRING ? oneLine(luaString(state, -1)) : "(error object is not a string)"
+        var message = lua_type(state, -1) == LUA_TSTRING ? ErrorRendering.oneLine(luaString(state, -1)) : "(error object is not a string)"
         // A refusal inside a C function (string.rep) has Lua's bare message: say why.
         if status == LUA_ERRMEM, memoryLimit > 0 {
             message = "not enough memory: the Lua heap reached the --memory limit (\(memoryLimit >> 20) MB) inside a library call"

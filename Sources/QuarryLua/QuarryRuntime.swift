@@ -228,8 +228,13 @@ public final class QuarryRuntime {
     }
 }
 
-/// A store, fetch or predicate error as the one-line Lua message.
+/// Any error as a `LuaError` with the same parts. Bindings throw store, fetch and
+/// predicate errors as they are (the dispatcher renders every `QuarryError`); this is for
+/// a caller that wants a `LuaError` to adjust.
 func luaError(_ error: Error) -> LuaError {
     if let error = error as? LuaError { return error }
-    return LuaError(String(describing: error))
+    guard let error = error as? any QuarryError else { return LuaError(String(describing: error)) }
+    var converted = LuaError(error.message, operation: error.operation, suggestion: error.suggestion, remedy: error.remedy)
+    converted.location = error.location
+    return converted
 }

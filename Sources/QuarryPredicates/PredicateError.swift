@@ -1,17 +1,21 @@
+import QuarryStore
+
 /// A predicate that cannot be parsed or does not fit its entity, with where it went wrong.
-public struct PredicateError: Error, CustomStringConvertible, Equatable {
+public struct PredicateError: QuarryError, Equatable {
     public var message: String
     /// 1-based column in the format string; nil when the problem has no single place.
     public var column: Int?
+    /// The key the predicate probably meant, for an unknown one.
+    public var suggestion: String?
 
-    public init(_ message: String, column: Int?) {
+    public init(_ message: String, column: Int?, suggestion: String? = nil) {
         self.message = message
         self.column = column
+        self.suggestion = suggestion
     }
 
-    public var description: String {
-        "predicate: \(message)" + (column.map { " at column \($0)" } ?? "")
-    }
+    public var operation: String? { "predicate" }
+    public var location: ErrorLocation? { column.map(ErrorLocation.column) }
 }
 
 extension PredicateError {

@@ -14,7 +14,7 @@ struct BatchRunner {
         switch runtime.load(code, chunkName: "=(command line)") {
         case .loaded: return call(argumentCount: 0)
         case .incomplete(let message), .failed(let message):
-            reportError(oneLine(message))
+            reportError(message)
             return false
         }
     }
@@ -37,7 +37,7 @@ struct BatchRunner {
         switch loaded {
         case .loaded: break
         case .incomplete(let message), .failed(let message):
-            reportError(oneLine(message))
+            reportError(message)
             return false
         }
         runtime.setScriptArguments(script: path, arguments: arguments)
@@ -51,7 +51,7 @@ struct BatchRunner {
         if quarry_take_sigint() != 0 { quarry_clear_hooks(runtime.state) }
         guard let failure else { return true }
         reportError(failure.message)
-        if showTraceback, let traceback = failure.traceback { reportError(traceback) }
+        if showTraceback, let traceback = failure.traceback { writeError(traceback) }
         return false
     }
 }

@@ -26,7 +26,7 @@ struct DotCommands {
         Command(name: "help", usage: ".help [COMMAND]", summary: "show this list, or one command's usage") { shell, args in
             if let name = args.first.map({ $0.hasPrefix(".") ? String($0.dropFirst()) : $0 }) {
                 guard let command = DotCommands.commands.first(where: { $0.name == name }) else {
-                    reportError("unknown command '.\(name)'" + (closestMatch(to: name, in: DotCommands.commands.map(\.name)).map { " (did you mean '.\($0)'?)" } ?? ""))
+                    reportError(ShellError.unknownCommand(name, among: DotCommands.commands.map(\.name)))
                     return .ok
                 }
                 print(command.usage + "  " + command.summary)
@@ -45,7 +45,8 @@ struct DotCommands {
         Command(name: "schema", usage: ".schema [NAME]", summary: "show entity definitions") { shell, args in
             let entities = shell.runtime.context.entities.filter { args.isEmpty || args.contains($0.name) }
             if entities.isEmpty, let name = args.first {
-                reportError("unknown entity '\(name)'")
+                let names = shell.runtime.context.entities.map(\.name)
+                reportError(StoreError.unknownEntity(name: name, suggestion: closestMatch(to: name, in: names)))
             }
             for entity in entities {
                 print("entity \"\(entity.name)\" {")
@@ -70,7 +71,7 @@ struct DotCommands {
             guard let name = args.first, let mode = OutputMode(rawValue: name) else {
                 let names = OutputMode.allCases.map(\.rawValue)
                 if let name = args.first {
-                    reportError("unknown mode '\(name)'" + (closestMatch(to: name, in: names).map { " (did you mean '\($0)'?)" } ?? "") + "; modes: " + names.joined(separator: ", "))
+                    reportError(ShellError.unknownMode(name, suggestion: closestMatch(to: name, in: names), modes: names))
                 } else {
                     print("current mode: \(shell.runtime.outputMode.rawValue)")
                 }
@@ -127,7 +128,7 @@ struct DotCommands {
                 for note in context.openingNotes { reportNote(note) }
                 shell.runtime.use(context)
             } catch {
-                reportError("\(error)")
+                reportError(error)
             }
             return .ok
         },
@@ -147,7 +148,7 @@ struct DotCommands {
                 }
                 if all.isEmpty { print("no transactions recorded yet") }
             } catch {
-                reportError("\(error)")
+                reportError(error)
             }
             return .ok
         },
@@ -167,8 +168,7 @@ struct DotCommands {
         let words = line.dropFirst().split(separator: " ").map(String.init)  // no quoting: paths with spaces go through Lua
         guard let name = words.first else { return .ok }
         guard let command = Self.commands.first(where: { $0.name == name }) else {
-            let hint = closestMatch(to: name, in: Self.commands.map(\.name)).map { " (did you mean '.\($0)'?)" } ?? ""
-            reportError("unknown command '.\(name)'\(hint); .help lists them")
+            reportError(ShellError.unknownCommand(name, among: Self.commands.map(\.name), remedy: ".help lists them"))
             return .ok
         }
         return command.run(self, Array(words.dropFirst()))

@@ -104,7 +104,8 @@ struct Invocation {
             if !optionsEnded, argument.hasPrefix("-"), argument != "-" {
                 let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
                 guard Options.known.contains(name) else {
-                    throw ValidationError("unknown option '\(argument)'" + (closestMatch(to: name, in: Array(Options.known)).map { " (did you mean '\($0)'?)" } ?? ""))
+                    let error = ShellError.unknownOption(argument, suggestion: closestMatch(to: name, in: Array(Options.known)))
+                    throw ValidationError(error.description)
                 }
                 head.append(argument)
                 if Options.valued.contains(argument), index < arguments.count {

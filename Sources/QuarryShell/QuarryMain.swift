@@ -88,11 +88,23 @@ public enum QuarryMain {
     }
 }
 
+/// Every error the shell prints goes through here, as one line: a Quarry error as its
+/// renderer makes it, any other text escaped and bounded by the same rules.
 func reportError(_ message: String) {
+    writeError(ErrorRendering.oneLine(message))
+}
+
+/// An error value, rendered once (`QuarryError.description` is `ErrorRendering`'s line).
+func reportError(_ error: Error) {
+    reportError(String(describing: error))
+}
+
+/// Lines for stderr that are several by design (a traceback), in the same colour.
+func writeError(_ text: String) {
     fflush(stdout)
     // Red on a terminal, plain everywhere else, and never with NO_COLOR.
     let red = useColor(STDERR_FILENO)
-    FileHandle.standardError.write(Data(((red ? "\u{1B}[31m" : "") + message + (red ? "\u{1B}[0m" : "") + "\n").utf8))
+    FileHandle.standardError.write(Data(((red ? "\u{1B}[31m" : "") + text + (red ? "\u{1B}[0m" : "") + "\n").utf8))
 }
 
 /// A remark on stderr that is not an error (a model inferred, say): dim on a terminal.

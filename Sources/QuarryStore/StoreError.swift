@@ -1,5 +1,5 @@
-/// What can go wrong in the store, as data; `description` renders the one-line message.
-public enum StoreError: Error, CustomStringConvertible, Equatable {
+/// What can go wrong in the store, as data; `ErrorRendering` makes the one-line message.
+public enum StoreError: QuarryError, Equatable {
     case unknownEntity(name: String, suggestion: String?)
     case unknownKey(entity: String, key: String, suggestion: String?)
     case typeMismatch(entity: String, key: String, expected: String, given: String)
@@ -14,41 +14,82 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
     /// Objects another connection changed (keys) or deleted since this context read them.
     case conflict([ConflictedObject])
     case database(message: String)
+    /// A table Quarry reads (its own model or history, a foreign file's) lacks a column.
+    case missingColumn(table: String, column: String)
+    /// A stored value of the wrong kind, e.g. text where Quarry wrote an integer.
+    case unexpectedValue(table: String, column: String, found: String, expected: String)
+    /// Another error, inside an operation that names itself ("save: disk I/O error").
+    indirect case during(operation: String, StoreError)
 
-    public var description: String {
+    public var operation: String? {
         switch self {
-        case let .unknownEntity(name, suggestion):
-            return "unknown entity '\(name)'" + hint(suggestion)
-        case let .unknownKey(entity, key, suggestion):
-            return "unknown key '\(key)' on entity \(entity)" + hint(suggestion)
+        case let .readOnly(operation): return operation
+        case let .invalidSchema(entity, _), let .migrationRefused(entity, _): return "entity \(entity)"
+        case .importFailed: return "import"
+        case .conflict: return "save"
+        case let .during(operation, error): return [operation, error.operation].compactMap { $0 }.joined(separator: ": ")
+        default: return nil
+        }
+    }
+
+    public var message: String {
+        switch self {
+        case let .unknownEntity(name, _):
+            return "unknown entity '\(name)'"
+        case let .unknownKey(entity, key, _):
+            return "unknown key '\(key)' on entity \(entity)"
         case let .typeMismatch(entity, key, expected, given):
             return "\(entity).\(key) expects \(expected), got \(given)"
-        case let .validation(message):
+        case let .validation(message), let .database(message):
             return message
-        case let .invalidSchema(entity, reason):
-            return "entity \(entity): \(reason)"
-        case let .migrationRefused(entity, reason):
-            return "entity \(entity): cannot migrate: \(reason)"
+        case let .invalidSchema(_, reason):
+            return reason
+        case let .migrationRefused(_, reason):
+            return "cannot migrate: \(reason)"
         case let .objectDeleted(objectID):
             return "\(objectID) has been deleted"
-        case let .readOnly(operation):
-            return "\(operation): the store is read-only"
+        case .readOnly:
+            return "the store is read-only"
         case let .viewIsReadOnly(entity):
             return "\(entity) is a view: its rows cannot be changed (change the tables it reads)"
-        case let .importFailed(path, line, reason):
-            return "import: \(path)\(line.map { ":\($0)" } ?? ""): \(reason)"
+        case let .importFailed(_, _, reason):
+            return reason
         case let .conflict(objects):
             let described = objects.prefix(5).map { o in
                 o.deleted ? "\(o.objectID) was deleted" : "\(o.objectID) (\(o.keys.joined(separator: ", ")))"
             }.joined(separator: "; ") + (objects.count > 5 ? "; and \(objects.count - 5) more" : "")
-            return "save: conflict: another process changed \(described) since they were read; nothing was written (save{ merge = \"store\" } keeps theirs, save{ merge = \"mine\" } keeps yours)"
-        case let .database(message):
-            return message
+            return "conflict: another process changed \(described) since they were read; nothing was written (save{ merge = \"store\" } keeps theirs, save{ merge = \"mine\" } keeps yours)"
+        case let .missingColumn(table, column):
+            return "\(table): expected a column \(column), found none"
+        case let .unexpectedValue(table, column, found, expected):
+            return "\(table).\(column) holds \(found) where \(expected) is expected"
+        case let .during(_, error):
+            return error.message
         }
     }
 
-    private func hint(_ suggestion: String?) -> String {
-        suggestion.map { " (did you mean '\($0)'?)" } ?? ""
+    public var location: ErrorLocation? {
+        switch self {
+        case let .importFailed(path, line, _): return .file(path: path, line: line, column: nil)
+        case let .during(_, error): return error.location
+        default: return nil
+        }
+    }
+
+    public var suggestion: String? {
+        switch self {
+        case let .unknownEntity(_, suggestion), let .unknownKey(_, _, suggestion): return suggestion
+        case let .during(_, error): return error.suggestion
+        default: return nil
+        }
+    }
+
+    public var remedy: String? {
+        switch self {
+        case .unexpectedValue: return "was the file changed by another program?"
+        case let .during(_, error): return error.remedy
+        default: return nil
+        }
     }
 }
 

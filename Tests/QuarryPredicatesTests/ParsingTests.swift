@@ -261,13 +261,14 @@ import Testing
 
     @Test func unknownKeyPathWithSuggestion() {
         let error = bindError("titel == 'x'")
-        #expect(error?.message == "unknown key path 'titel' on entity Item (did you mean 'title'?)")
+        #expect(error?.message == "unknown key path 'titel' on entity Item")
+        #expect(error?.suggestion == "title")
         #expect(error?.column == 1)
         #expect(error?.description == "predicate: unknown key path 'titel' on entity Item (did you mean 'title'?) at column 1")
         let far = bindError("n == 1 AND zzzzzz == 2")
         #expect(far?.message == "unknown key path 'zzzzzz' on entity Item")
         #expect(far?.column == 12)
-        #expect(bindError("%K == 1", [.text("flg")])?.message == "unknown key path 'flg' on entity Item (did you mean 'flag'?)")
+        #expect(bindError("%K == 1", [.text("flg")])?.description == "predicate: unknown key path 'flg' on entity Item (did you mean 'flag'?) at column 1")
     }
 
     @Test func constantsMustFitTheAttribute() {

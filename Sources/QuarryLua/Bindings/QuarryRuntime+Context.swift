@@ -18,7 +18,7 @@ extension QuarryRuntime {
                     let name = lua_type(call.state, -1) == LUA_TSTRING ? luaString(call.state, -1) : ""
                     quarry_pop(call.state, 1)
                     guard let parsed = MergePolicy(rawValue: name), parsed != .error else {
-                        throw LuaError("save: merge must be \"store\" or \"mine\", got '\(name)'")
+                        throw LuaError("merge must be \"store\" or \"mine\", got '\(name)'", operation: "save")
                     }
                     policy = parsed
                 } else {
@@ -26,8 +26,9 @@ extension QuarryRuntime {
                 }
             }
             do { summary = try self.context.save(merge: policy) } catch let error as StoreError {
-                if case .database(let message) = error { throw LuaError("save: " + message) }
-                throw luaError(error)
+                // A database error (disk full, busy) names no operation: say it was save.
+                if case .database = error { throw StoreError.during(operation: "save", error) }
+                throw error
             }
             // Observers hear the save now, each under pcall, before save() returns.
             self.deliver()
@@ -50,16 +51,16 @@ extension QuarryRuntime {
             // refresh(o), as o:refresh(): that object only.
             if call.argumentCount >= 1, call.type(1) != LUA_TNIL {
                 let object = try self.object(call, 1)
-                do { return call.push(try self.context.refresh(object)) } catch { throw luaError(error) }
+                return call.push(try self.context.refresh(object))
             }
             let changed: Bool
-            do { changed = try self.context.refreshFromStore() } catch { throw luaError(error) }
+            changed = try self.context.refreshFromStore()
             self.deliver()
             lua_settop(call.state, 0)
             return call.push(changed)
         }
         defineGlobal("historytoken") { [unowned self] call in
-            do { return call.push(Int(try self.context.historyToken())) } catch { throw luaError(error) }
+            return call.push(Int(try self.context.historyToken()))
         }
         defineGlobal("__history") { [unowned self] call in
             var since: Int64?
@@ -68,14 +69,14 @@ extension QuarryRuntime {
                 switch LuaTable.field(call.state, 1, "since") {
                 case LUA_TNIL: break
                 case LUA_TNUMBER where quarry_isinteger(call.state, -1) != 0: since = quarry_tointeger(call.state, -1, nil)
-                default: quarry_pop(call.state, 1); throw LuaError("history: since must be a token from historytoken()")
+                default: quarry_pop(call.state, 1); throw LuaError("since must be a token from historytoken()", operation: "history")
                 }
                 quarry_pop(call.state, 1)
                 if LuaTable.field(call.state, 1, "author") == LUA_TSTRING { author = luaString(call.state, -1) }
                 quarry_pop(call.state, 1)
             }
             let transactions: [HistoryTransaction]
-            do { transactions = try self.context.history(since: since, author: author) } catch { throw luaError(error) }
+            transactions = try self.context.history(since: since, author: author)
             let s = call.state
             lua_createtable(s, Int32(transactions.count), 0)
             for (i, t) in transactions.enumerated() {
@@ -94,7 +95,7 @@ extension QuarryRuntime {
         }
         defineGlobal("__prune") { [unowned self] call in
             let token = try call.integer(1)
-            do { return call.push(try self.context.pruneHistory(through: token)) } catch { throw luaError(error) }
+            return call.push(try self.context.pruneHistory(through: token))
         }
     }
 }

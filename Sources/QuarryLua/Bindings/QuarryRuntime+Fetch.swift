@@ -37,19 +37,19 @@ extension QuarryRuntime {
         }
         defineGlobal("count") { [unowned self] call in
             let request = try self.request(call, from: 1, entity: nil)
-            do { return call.push(try self.context.count(request.request)) } catch { throw luaError(error) }
+            return call.push(try self.context.count(request.request))
         }
         // The flat i-th object of any results; the prelude wraps it as r:objects().
         defineGlobal("__objectat") { [unowned self] call in
             let handle = try self.results(call, 1)
             let i = try call.integer(2)
             guard i >= 1 else { return call.pushNil() }
-            do { return self.pushObject(try handle.results.object(at: Int(i - 1))) } catch { throw luaError(error) }
+            return self.pushObject(try handle.results.object(at: Int(i - 1)))
         }
         registerMethods(.results, [
             ("first", { [unowned self] call in
                 let handle = try self.results(call, 1)
-                do { return self.pushObject(try handle.results.object(at: 0)) } catch { throw luaError(error) }
+                return self.pushObject(try handle.results.object(at: 0))
             }),
             ("ids", { [unowned self] call in
                 let objects = try self.allObjects(try self.results(call, 1))
@@ -73,7 +73,7 @@ extension QuarryRuntime {
     }
 
     private func allObjects(_ handle: ResultsHandle) throws -> [ManagedObject] {
-        do { return try handle.results.objects() } catch { throw luaError(error) }
+        return try handle.results.objects()
     }
 
     func results(_ call: LuaCall, _ index: Int32) throws -> ResultsHandle {
@@ -86,41 +86,39 @@ extension QuarryRuntime {
     /// The answer in the shape the request asks for: live results, or plain values.
     func pushAnswer(_ request: LuaRequest) throws -> Int32 {
         let s = state
-        do {
-            switch request.result {
-            case "objects": return try pushResults(request)
-            case "count":
-                lua_pushinteger(s, lua_Integer(try context.count(request.request)))
-                return 1
-            case "ids":
-                let ids = try context.fetchIDs(request.request)
-                lua_createtable(s, Int32(ids.count), 0)
-                for (i, id) in ids.enumerated() {
-                    pushString(s, id)
-                    lua_rawseti(s, -2, lua_Integer(i + 1))
-                }
-                return 1
-            default:
-                let rows = try context.fetchDictionaries(DictionaryRequest(
-                    base: request.request, properties: request.properties, group: request.group,
-                    having: request.having, distinct: request.distinct))
-                lua_createtable(s, Int32(rows.count), 0)
-                for (i, row) in rows.enumerated() {
-                    lua_createtable(s, 0, Int32(row.count))
-                    for (key, value) in row {
-                        pushValue(s, value)
-                        LuaTable.setField(s, -2, key)
-                    }
-                    lua_rawseti(s, -2, lua_Integer(i + 1))
-                }
-                return 1
+        switch request.result {
+        case "objects": return try pushResults(request)
+        case "count":
+            lua_pushinteger(s, lua_Integer(try context.count(request.request)))
+            return 1
+        case "ids":
+            let ids = try context.fetchIDs(request.request)
+            lua_createtable(s, Int32(ids.count), 0)
+            for (i, id) in ids.enumerated() {
+                pushString(s, id)
+                lua_rawseti(s, -2, lua_Integer(i + 1))
             }
-        } catch let error as LuaError { throw error } catch { throw luaError(error) }
+            return 1
+        default:
+            let rows = try context.fetchDictionaries(DictionaryRequest(
+                base: request.request, properties: request.properties, group: request.group,
+                having: request.having, distinct: request.distinct))
+            lua_createtable(s, Int32(rows.count), 0)
+            for (i, row) in rows.enumerated() {
+                lua_createtable(s, 0, Int32(row.count))
+                for (key, value) in row {
+                    pushValue(s, value)
+                    LuaTable.setField(s, -2, key)
+                }
+                lua_rawseti(s, -2, lua_Integer(i + 1))
+            }
+            return 1
+        }
     }
 
     func pushResults(_ request: LuaRequest) throws -> Int32 {
         let results: FetchResults
-        do { results = try context.fetch(request.request) } catch { throw luaError(error) }
+        results = try context.fetch(request.request)
         if results.sortedBySectionFirst, let key = request.request.sectionKey,
            sectionNotices.insert("\(request.request.entityName).\(key)").inserted {
             writeNotice("note: sorting by '\(key)' first, so that sections do not repeat")
@@ -156,9 +154,10 @@ extension QuarryRuntime {
         guard let format else { return nil }
         do {
             return try PredicateParser.parse(format, arguments: PredicateArguments(arguments: arguments, variables: variables))
-        } catch {
-            if let error = error as? PredicateError { lastPredicateSyntaxError = (format, error) }
-            throw luaError(error)
+        } catch let error as PredicateError {
+            // Kept for the REPL, which shows the predicate with a caret under the column.
+            lastPredicateSyntaxError = (format, error)
+            throw error
         }
     }
 
@@ -168,8 +167,7 @@ extension QuarryRuntime {
                                     "result", "properties", "group", "having", "distinct", "includesPending", "prefetch", "subentities"]
         let (keys, _) = LuaTable.stringKeys(s, index)
         for key in keys where !allowed.contains(key) {
-            let hint = closestMatch(to: key, in: Array(allowed)).map { " (did you mean '\($0)'?)" } ?? ""
-            throw LuaError("fetch: unknown option '\(key)'\(hint)")
+            throw LuaError("unknown option '\(key)'", operation: "fetch", suggestion: closestMatch(to: key, in: Array(allowed)))
         }
         var entityName = entity
         if entityName == nil {
@@ -180,13 +178,13 @@ extension QuarryRuntime {
             if LuaTable.field(s, index, "entity") == LUA_TSTRING { entityName = luaString(s, -1) }
             quarry_pop(s, 1)
         }
-        guard let entityName else { throw LuaError("fetch: the request names no entity; write fetch{ \"Item\", ... }") }
+        guard let entityName else { throw LuaError("the request names no entity; write fetch{ \"Item\", ... }", operation: "fetch") }
 
         var format: String?
         switch LuaTable.field(s, index, "predicate") {
         case LUA_TNIL: break
         case LUA_TSTRING: format = luaString(s, -1)
-        default: quarry_pop(s, 1); throw LuaError("fetch: predicate must be a format string")
+        default: quarry_pop(s, 1); throw LuaError("predicate must be a format string", operation: "fetch")
         }
         quarry_pop(s, 1)
         let arguments = try argumentField(s, index, "args")
@@ -194,14 +192,14 @@ extension QuarryRuntime {
         let varsType = LuaTable.field(s, index, "vars")
         if varsType != LUA_TNIL, varsType != LUA_TTABLE {
             quarry_pop(s, 1)
-            throw LuaError("fetch: vars must be a table such as { NAME = value }")
+            throw LuaError("vars must be a table such as { NAME = value }", operation: "fetch")
         }
         if varsType == LUA_TTABLE {
             let table = lua_gettop(s)
             for key in LuaTable.stringKeys(s, table).keys {
                 LuaTable.field(s, table, key)
                 defer { quarry_pop(s, 1) }
-                guard let value = predicateArgument(s, -1) else { throw LuaError("fetch: vars.\(key) must be a value or a list of values") }
+                guard let value = predicateArgument(s, -1) else { throw LuaError("vars.\(key) must be a value or a list of values", operation: "fetch") }
                 variables[key] = value
             }
         }
@@ -212,7 +210,7 @@ extension QuarryRuntime {
         request.request.offset = try optionalCount(s, index, "offset") ?? 0
         if let batch = try optionalCount(s, index, "batch") {
             // 0 is Core Data's "no batch size": the default.
-            guard batch >= 0 else { throw LuaError("fetch: batch must be 0 or more, got \(batch)") }
+            guard batch >= 0 else { throw LuaError("batch must be 0 or more, got \(batch)", operation: "fetch") }
             if batch > 0 { request.request.batchSize = batch }
         }
         try readResultShape(s, index, into: &request)
@@ -224,7 +222,7 @@ extension QuarryRuntime {
         switch LuaTable.field(s, index, "section") {
         case LUA_TNIL: break
         case LUA_TSTRING: request.request.sectionKey = luaString(s, -1)
-        default: quarry_pop(s, 1); throw LuaError("fetch: section must be a key path string")
+        default: quarry_pop(s, 1); throw LuaError("section must be a key path string", operation: "fetch")
         }
         quarry_pop(s, 1)
         return request
@@ -236,8 +234,8 @@ extension QuarryRuntime {
             quarry_pop(s, 1)
             let shapes = ["objects", "ids", "count", "dictionaries"]
             guard shapes.contains(result) else {
-                throw LuaError("fetch: result must be one of objects, ids, count, dictionaries; got '\(result)'"
-                    + (closestMatch(to: result, in: shapes).map { " (did you mean '\($0)'?)" } ?? ""))
+                throw LuaError("result must be one of objects, ids, count, dictionaries; got '\(result)'", operation: "fetch",
+                               suggestion: closestMatch(to: result, in: shapes))
             }
             request.result = result
         } else { quarry_pop(s, 1) }
@@ -256,18 +254,18 @@ extension QuarryRuntime {
             let table = lua_gettop(s)
             let arguments = try predicateArguments(s, table, what: "fetch: having")
             quarry_pop(s, 1)
-            guard case .value(.text(let format))? = arguments.first else { throw LuaError("fetch: having = { format, args... } needs the format first") }
+            guard case .value(.text(let format))? = arguments.first else { throw LuaError("having = { format, args... } needs the format first", operation: "fetch") }
             request.having = try parsePredicate(format, Array(arguments.dropFirst()), [:])
         default:
             quarry_pop(s, 1)
-            throw LuaError("fetch: having must be a predicate string")
+            throw LuaError("having must be a predicate string", operation: "fetch")
         }
         if request.result != "dictionaries", !request.properties.isEmpty || !request.group.isEmpty || request.having != nil {
             if request.result == "objects" { request.result = "dictionaries" }
-            else { throw LuaError("fetch: properties, group and having go with result = \"dictionaries\"") }
+            else { throw LuaError("properties, group and having go with result = \"dictionaries\"", operation: "fetch") }
         }
         if request.result == "dictionaries", request.properties.isEmpty {
-            throw LuaError("fetch: result = \"dictionaries\" needs properties, e.g. properties = { \"carrier\", \"count(*)\" }")
+            throw LuaError("result = \"dictionaries\" needs properties, e.g. properties = { \"carrier\", \"count(*)\" }", operation: "fetch")
         }
     }
 
@@ -278,10 +276,10 @@ extension QuarryRuntime {
         case LUA_TSTRING: return [luaString(s, -1)]
         case LUA_TTABLE:
             return try LuaTable.array(s, lua_gettop(s)) { i in
-                guard lua_type(s, -1) == LUA_TSTRING else { throw LuaError("fetch: \(key)[\(i)] must be a string") }
+                guard lua_type(s, -1) == LUA_TSTRING else { throw LuaError("\(key)[\(i)] must be a string", operation: "fetch") }
                 return luaString(s, -1)
             }
-        default: throw LuaError("fetch: \(key) must be a string or a table of strings")
+        default: throw LuaError("\(key) must be a string or a table of strings", operation: "fetch")
         }
     }
 
@@ -291,7 +289,7 @@ extension QuarryRuntime {
         switch LuaTable.field(s, index, key) {
         case LUA_TNIL: return []
         case LUA_TTABLE: return try predicateArguments(s, lua_gettop(s), what: "fetch: \(key)")
-        default: throw LuaError("fetch: \(key) must be a table")
+        default: throw LuaError("\(key) must be a table", operation: "fetch")
         }
     }
 
@@ -300,7 +298,7 @@ extension QuarryRuntime {
         switch LuaTable.field(s, index, key) {
         case LUA_TNIL: return nil
         case LUA_TNUMBER where quarry_isinteger(s, -1) != 0: return Int(quarry_tointeger(s, -1, nil))
-        default: throw LuaError("fetch: \(key) must be an integer")
+        default: throw LuaError("\(key) must be an integer", operation: "fetch")
         }
     }
 
@@ -311,7 +309,7 @@ extension QuarryRuntime {
         case LUA_TNIL: return []
         case LUA_TSTRING: return [SortDescriptor(parsing: luaString(s, -1))]
         case LUA_TTABLE: return try sortList(s, lua_gettop(s))
-        default: throw LuaError("fetch: sort must be a key, or a table of keys")
+        default: throw LuaError("sort must be a key, or a table of keys", operation: "fetch")
         }
     }
 
@@ -323,7 +321,7 @@ extension QuarryRuntime {
             case LUA_TTABLE:
                 guard LuaTable.element(s, item, 1) == LUA_TSTRING else {
                     quarry_pop(s, 1)
-                    throw LuaError("sort: entry \(i) needs its key first, as { \"title\", ascending = true }")
+                    throw LuaError("entry \(i) needs its key first, as { \"title\", ascending = true }", operation: "sort")
                 }
                 var descriptor = SortDescriptor(parsing: luaString(s, -1))
                 quarry_pop(s, 1)
@@ -333,7 +331,7 @@ extension QuarryRuntime {
                     let name = lua_type(s, -1) == LUA_TSTRING ? luaString(s, -1) : ""
                     quarry_pop(s, 1)
                     guard let comparison = SortDescriptor.Comparison(rawValue: name) else {
-                        throw LuaError("sort: compare must be \"binary\", \"caseInsensitive\" or \"localized\", got '\(name)'")
+                        throw LuaError("compare must be \"binary\", \"caseInsensitive\" or \"localized\", got '\(name)'", operation: "sort")
                     }
                     descriptor.comparison = comparison
                 } else {
@@ -341,7 +339,7 @@ extension QuarryRuntime {
                 }
                 return descriptor
             default:
-                throw LuaError("sort: entry \(i) must be a key or a table")
+                throw LuaError("entry \(i) must be a key or a table", operation: "sort")
             }
         }
     }

@@ -7,7 +7,7 @@ extension QuarryRuntime {
     private var objectMethods: [(String, LuaFunctionBody)] {
         [
             ("delete", { [unowned self] call in
-                do { try self.context.delete(try self.object(call, 1)) } catch { throw luaError(error) }
+                try self.context.delete(try self.object(call, 1))
                 return 0
             }),
             ("objectID", { [unowned self] call in call.push(try self.object(call, 1).objectID) }),
@@ -49,7 +49,7 @@ extension QuarryRuntime {
         // other processes' commits (and refresh(o) refreshes o).
         registerMethods(.object, objectMethods + [("refresh", { [unowned self] call in
             let object = try self.object(call, 1)
-            do { return call.push(try self.context.refresh(object)) } catch { throw luaError(error) }
+            return call.push(try self.context.refresh(object))
         })])
         for (name, body) in objectMethods where name != "entity" {
             defineGlobal(name, body)
@@ -63,19 +63,17 @@ extension QuarryRuntime {
                 noteRowRead(call.state, 1, key)
                 let object = try self.object(call, 1)
                 if let attribute = object.entity.attribute(named: key) {
-                    do { pushAttributeValue(call.state, try object.value(forKey: key), of: attribute); return 1 } catch { throw luaError(error) }
+                    pushAttributeValue(call.state, try object.value(forKey: key), of: attribute); return 1
                 }
                 if let relationship = self.context.entitiesRelationship(key, of: object) {
-                    do {
-                        if relationship.isToMany {
-                            pushSwiftObject(call.state, RelationshipSet(object: object, name: key), kind: .set)
-                            return 1
-                        }
-                        return self.pushObject(try self.context.relatedObject(key, of: object))
-                    } catch { throw luaError(error) }
+                    if relationship.isToMany {
+                        pushSwiftObject(call.state, RelationshipSet(object: object, name: key), kind: .set)
+                        return 1
+                    }
+                    return self.pushObject(try self.context.relatedObject(key, of: object))
                 }
                 if self.pushMethod(.object, key) { return 1 }
-                throw luaError(object.entity.unknownKey(key))
+                throw object.entity.unknownKey(key)
             }),
             ("__newindex", { [unowned self] call in
                 let object = try self.object(call, 1)
@@ -85,9 +83,9 @@ extension QuarryRuntime {
                     return 0
                 }
                 guard let value = try attributeValue(call.state, 3, for: object.entity.attribute(named: key)) else {
-                    throw LuaError("\(object.entity.name).\(key) cannot hold a \(call.typeName(3))")
+                    throw LuaError.cannotHold(object.entity.name, key, call.typeName(3))
                 }
-                do { try object.setValue(value, forKey: key) } catch { throw luaError(error) }
+                try object.setValue(value, forKey: key)
                 return 0
             }),
             ("__tostring", { [unowned self] call in
@@ -116,31 +114,29 @@ extension QuarryRuntime {
     /// `o.owner = p`, `o.owner = nil`, `o.tags = { t1, t2 }`.
     func assignRelationship(_ object: ManagedObject, _ key: String, valueAt index: Int32, _ call: LuaCall) throws {
         guard let relationship = context.entitiesRelationship(key, of: object) else { return }
-        do {
-            if relationship.isToMany {
-                var targets: [ManagedObject] = []
-                if !call.isNoneOrNil(index) {
-                    guard call.type(index) == LUA_TTABLE else {
-                        throw LuaError("\(object.entity.name).\(key) takes a table of \(relationship.destination) objects, got \(call.typeName(index))")
-                    }
-                    targets = try LuaTable.array(call.state, index) { i in
-                        guard let target = swiftObject(call.state, -1, kind: .object, as: ManagedObject.self) else {
-                            throw LuaError("\(object.entity.name).\(key)[\(i)] must be a \(relationship.destination) object, got \(call.typeName(-1))")
-                        }
-                        return target
-                    }
+        if relationship.isToMany {
+            var targets: [ManagedObject] = []
+            if !call.isNoneOrNil(index) {
+                guard call.type(index) == LUA_TTABLE else {
+                    throw LuaError("\(object.entity.name).\(key) takes a table of \(relationship.destination) objects, got \(call.typeName(index))")
                 }
-                try context.setRelatedObjects(targets, key, of: object)
-            } else {
-                var target: ManagedObject?
-                if !call.isNoneOrNil(index) {
-                    guard let t = swiftObject(call.state, index, kind: .object, as: ManagedObject.self) else {
-                        throw LuaError("\(object.entity.name).\(key) expects a \(relationship.destination) object or nil, got \(call.typeName(index))")
+                targets = try LuaTable.array(call.state, index) { i in
+                    guard let target = swiftObject(call.state, -1, kind: .object, as: ManagedObject.self) else {
+                        throw LuaError("\(object.entity.name).\(key)[\(i)] must be a \(relationship.destination) object, got \(call.typeName(-1))")
                     }
-                    target = t
+                    return target
                 }
-                try context.setRelatedObject(target, key, of: object)
             }
-        } catch let error as LuaError { throw error } catch { throw luaError(error) }
+            try context.setRelatedObjects(targets, key, of: object)
+        } else {
+            var target: ManagedObject?
+            if !call.isNoneOrNil(index) {
+                guard let t = swiftObject(call.state, index, kind: .object, as: ManagedObject.self) else {
+                    throw LuaError("\(object.entity.name).\(key) expects a \(relationship.destination) object or nil, got \(call.typeName(index))")
+                }
+                target = t
+            }
+            try context.setRelatedObject(target, key, of: object)
+        }
     }
 }

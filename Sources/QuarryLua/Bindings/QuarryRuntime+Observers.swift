@@ -311,7 +311,7 @@ extension QuarryRuntime {
             if let results = swiftObject(call.state, 1, kind: .results, as: ResultsHandle.self) {
                 if self.observerRegistry.trackers[ObjectIdentifier(results)] == nil {
                     do { self.observerRegistry.trackers[ObjectIdentifier(results)] = try ResultsTracker(results.results) }
-                    catch { self.release(callback); throw luaError(error) }
+                    catch { self.release(callback); throw error }
                 }
                 observer = ObserverHandle(target: .results(results), callback: callback, runtime: self)
             } else if let object = swiftObject(call.state, 1, kind: .object, as: ManagedObject.self) {
@@ -323,7 +323,7 @@ extension QuarryRuntime {
                 observer = ObserverHandle(target: .object(object, keys: keys), callback: callback, runtime: self)
             } else if call.type(1) == LUA_TSTRING || swiftObject(call.state, 1, kind: .entity, as: EntityHandle.self) != nil {
                 let name = swiftObject(call.state, 1, kind: .entity, as: EntityHandle.self)?.name ?? luaString(call.state, 1)
-                do { _ = try self.context.entity(named: name) } catch { self.release(callback); throw luaError(error) }
+                do { _ = try self.context.entity(named: name) } catch { self.release(callback); throw error }
                 observer = ObserverHandle(target: .entity(name), callback: callback, runtime: self)
             } else {
                 self.release(callback)
@@ -338,7 +338,7 @@ extension QuarryRuntime {
         defineGlobal("bind") { [unowned self] call in
             let object = try self.object(call, 1)
             let key = try call.string(2)
-            guard object.entity.attribute(named: key) != nil else { throw luaError(object.entity.unknownKey(key)) }
+            guard object.entity.attribute(named: key) != nil else { throw object.entity.unknownKey(key) }
             let namespace = call.type(3) == LUA_TTABLE ? self.namespaceOption(call, 3) : nil
             pushSwiftObject(call.state, BindingHandle(object: object, key: key, namespace: namespace), kind: .binding)
             return 1
@@ -416,10 +416,8 @@ extension QuarryRuntime {
                 guard let binding = swiftObject(call.state, 1, kind: .binding, as: BindingHandle.self) else { throw call.typeError(1, expected: "binding") }
                 let key = try call.string(2)
                 if key == "value" {
-                    do {
-                        pushAttributeValue(call.state, try binding.object.value(forKey: binding.key), of: binding.object.entity.attribute(named: binding.key))
-                        return 1
-                    } catch { throw luaError(error) }
+                    pushAttributeValue(call.state, try binding.object.value(forKey: binding.key), of: binding.object.entity.attribute(named: binding.key))
+                    return 1
                 }
                 if self.pushMethod(.binding, key) { return 1 }
                 throw LuaError("bindings have .value and :observe(fn), not '\(key)'")
@@ -427,8 +425,8 @@ extension QuarryRuntime {
             ("__newindex", { call in
                 guard let binding = swiftObject(call.state, 1, kind: .binding, as: BindingHandle.self) else { throw call.typeError(1, expected: "binding") }
                 guard try call.string(2) == "value" else { throw LuaError("bindings have only .value to assign") }
-                guard let value = try attributeValue(call.state, 3, for: binding.object.entity.attribute(named: binding.key)) else { throw LuaError("\(binding.object.entity.name).\(binding.key) cannot hold a \(call.typeName(3))") }
-                do { try binding.object.setValue(value, forKey: binding.key) } catch { throw luaError(error) }
+                guard let value = try attributeValue(call.state, 3, for: binding.object.entity.attribute(named: binding.key)) else { throw LuaError.cannotHold(binding.object.entity.name, binding.key, call.typeName(3)) }
+                try binding.object.setValue(value, forKey: binding.key)
                 return 0
             }),
             ("__tostring", { call in

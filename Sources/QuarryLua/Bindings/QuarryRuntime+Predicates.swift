@@ -20,7 +20,7 @@ extension QuarryRuntime {
         }
         defineGlobal("explain") { [unowned self] call in
             let handle = try self.results(call, 1)
-            do { return call.push(try handle.results.explain()) } catch { throw luaError(error) }
+            return call.push(try handle.results.explain())
         }
         registerMethods(.predicate, [
             ("swift", { [unowned self] call in
@@ -28,17 +28,13 @@ extension QuarryRuntime {
                 let name: String
                 if let entity = swiftObject(call.state, 2, kind: .entity, as: EntityHandle.self) { name = entity.name }
                 else { name = try call.string(2) }
-                do {
-                    let entity = try self.context.entity(named: name)
-                    return call.push(try BoundPredicate(handle.predicate, entity: entity, context: self.context).swiftCode())
-                } catch { throw luaError(error) }
+                let entity = try self.context.entity(named: name)
+                return call.push(try BoundPredicate(handle.predicate, entity: entity, context: self.context).swiftCode())
             }),
             ("matches", { [unowned self] call in
                 let handle = try self.predicateHandle(call, 1)
                 let object = try self.object(call, 2)
-                do {
-                    return call.push(try BoundPredicate(handle.predicate, entity: self.context.currentEntityDescription(of: object), context: self.context).matches(object))
-                } catch { throw luaError(error) }
+                return call.push(try BoundPredicate(handle.predicate, entity: self.context.currentEntityDescription(of: object), context: self.context).matches(object))
             }),
         ])
     }

@@ -10,7 +10,7 @@ extension QuarryRuntime {
             ("__len", { [unowned self] call in
                 let handle = try self.results(call, 1)
                 if handle.results.isSectioned { return call.push(try self.sections(handle).count) }
-                do { return call.push(try handle.results.count()) } catch { throw luaError(error) }
+                return call.push(try handle.results.count())
             }),
             ("__index", { [unowned self] call in
                 let handle = try self.results(call, 1)
@@ -18,16 +18,14 @@ extension QuarryRuntime {
                     let i = try call.integer(2)
                     if handle.results.isSectioned { return try self.pushSection(handle, i) }
                     guard i >= 1 else { return call.pushNil() }
-                    do {
-                        // A batch of rows, cached as the results' user value for C to answer from.
-                        if try handle.results.servesRows() {
-                            guard let (start, rows) = try handle.results.rows(around: Int(i - 1)) else { return call.pushNil() }
-                            cacheBatchObjects(call.state, results: 1, rows, window: 0..<rows.keys.count, first: start + 1)
-                            lua_rawgeti(call.state, -1, lua_Integer(Int(i) - start))
-                            return 1
-                        }
-                        return self.pushObject(try handle.results.object(at: Int(i - 1)))
-                    } catch { throw luaError(error) }
+                    // A batch of rows, cached as the results' user value for C to answer from.
+                    if try handle.results.servesRows() {
+                        guard let (start, rows) = try handle.results.rows(around: Int(i - 1)) else { return call.pushNil() }
+                        cacheBatchObjects(call.state, results: 1, rows, window: 0..<rows.keys.count, first: start + 1)
+                        lua_rawgeti(call.state, -1, lua_Integer(Int(i) - start))
+                        return 1
+                    }
+                    return self.pushObject(try handle.results.object(at: Int(i - 1)))
                 }
                 let key = try call.string(2)
                 if self.pushMethod(.results, key) { return 1 }
@@ -39,16 +37,15 @@ extension QuarryRuntime {
                 dropCachedObjects(call.state, results: 1)
                 do { try self.reconfigure(handle, key: key, call) } catch let error as LuaError {
                     // "bad argument #3 to '__newindex' (integer expected, ...)" names no key: say r.limit.
-                    let prefix = "bad argument #3 to '__newindex' ("
-                    guard error.message.hasPrefix(prefix), error.message.hasSuffix(")") else { throw error }
-                    throw LuaError("r.\(key) = ...: " + error.message.dropFirst(prefix.count).dropLast())
+                    guard error.kind == .badArgument(index: 3, function: "__newindex") else { throw error }
+                    throw LuaError(error.detail, operation: "r.\(key) = ...", suggestion: error.suggestion)
                 }
                 self.resultsReconfigured(handle)
                 return 0
             }),
             ("__tostring", { [unowned self] call in
                 let handle = try self.results(call, 1)
-                do { return call.push(try ResultsTable(handle.results, format: self.tableFormat).render()) } catch { throw luaError(error) }
+                return call.push(try ResultsTable(handle.results, format: self.tableFormat).render())
             }),
         ]
     }
@@ -90,8 +87,7 @@ extension QuarryRuntime {
             return 1
         default:
             let known = ["first", "ids", "totable", "objects", "predicate", "args", "sort", "limit", "offset", "entity", "section"]
-            let hint = closestMatch(to: key, in: known).map { " (did you mean '\($0)'?)" } ?? ""
-            throw LuaError("results have no field or method '\(key)'\(hint)")
+            throw LuaError("results have no field or method '\(key)'", suggestion: closestMatch(to: key, in: known))
         }
     }
 
@@ -127,25 +123,23 @@ extension QuarryRuntime {
             case LUA_TTABLE: sort = try sortList(s, 3)
             default: throw call.typeError(3, expected: "sort key or table")
             }
-            do { try handle.results.reconfigure { $0.sortDescriptors = sort } } catch { throw luaError(error) }
+            try handle.results.reconfigure { $0.sortDescriptors = sort }
             return
         case "section":
             let key = try call.optionalString(3)
-            do { try handle.results.reconfigure { $0.sectionKey = key } } catch { throw luaError(error) }
+            try handle.results.reconfigure { $0.sectionKey = key }
             return
         case "limit", "offset":
             let n: Int? = call.isNoneOrNil(3) ? nil : Int(try call.integer(3))
-            do {
-                try handle.results.reconfigure {
-                    if key == "limit" { $0.limit = n } else { $0.offset = n ?? 0 }
-                }
-            } catch { throw luaError(error) }
+            try handle.results.reconfigure {
+                if key == "limit" { $0.limit = n } else { $0.offset = n ?? 0 }
+            }
             return
         default:
             throw LuaError("results: '\(key)' cannot be assigned (assign predicate, args, sort, limit, offset or section)")
         }
         let predicate = try parsePredicate(format, arguments, handle.variables)
-        do { try handle.results.reconfigure { $0.predicate = predicate } } catch { throw luaError(error) }
+        try handle.results.reconfigure { $0.predicate = predicate }
         handle.format = format
         handle.arguments = arguments
     }

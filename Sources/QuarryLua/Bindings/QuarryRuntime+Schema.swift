@@ -53,10 +53,8 @@ extension QuarryRuntime {
                 return try call.string(i)
             }
             let relationship: RelationshipDescription
-            do {
-                relationship = try self.context.relate(try name(1), try call.string(2), try name(3), try call.string(4),
-                                                       name: try call.optionalString(5))
-            } catch let error as LuaError { throw error } catch { throw luaError(error) }
+            relationship = try self.context.relate(try name(1), try call.string(2), try name(3), try call.string(4),
+                                                   name: try call.optionalString(5))
             return call.push(relationship.name)
         }
         defineGlobal("entities") { [unowned self] call in
@@ -72,7 +70,7 @@ extension QuarryRuntime {
             ("new", { [unowned self] call in
                 let entity = try self.entityName(call)
                 let description: EntityDescription
-                do { description = try self.context.entity(named: entity) } catch { throw luaError(error) }
+                description = try self.context.entity(named: entity)
                 var values: [String: Value] = [:]
                 var relationshipKeys: [String] = []
                 if !call.isNoneOrNil(2) {
@@ -84,13 +82,13 @@ extension QuarryRuntime {
                         LuaTable.field(call.state, 2, key)
                         defer { quarry_pop(call.state, 1) }
                         guard let value = try attributeValue(call.state, -1, for: description.attribute(named: key)) else {
-                            throw LuaError("\(entity).\(key) cannot hold a \(call.typeName(-1))")
+                            throw LuaError.cannotHold(entity, key, call.typeName(-1))
                         }
                         values[key] = value
                     }
                 }
                 let object: ManagedObject
-                do { object = try self.context.insert(into: entity, values: values) } catch { throw luaError(error) }
+                object = try self.context.insert(into: entity, values: values)
                 do {
                     for key in relationshipKeys {
                         LuaTable.field(call.state, 2, key)
@@ -111,13 +109,13 @@ extension QuarryRuntime {
             ("count", { [unowned self] call in
                 let entity = try self.entityName(call)
                 let request = try self.request(call, from: 2, entity: entity)
-                do { return call.push(try self.context.count(request.request)) } catch { throw luaError(error) }
+                return call.push(try self.context.count(request.request))
             }),
             ("first", { [unowned self] call in
                 let entity = try self.entityName(call)
                 var request = try self.request(call, from: 2, entity: entity)
                 request.request.limit = 1
-                do { return self.pushObject(try self.context.fetch(request.request).object(at: 0)) } catch { throw luaError(error) }
+                return self.pushObject(try self.context.fetch(request.request).object(at: 0))
             }),
             ("updateall", { [unowned self] call in
                 let entity = try self.entityName(call)
@@ -128,11 +126,11 @@ extension QuarryRuntime {
                 for key in LuaTable.stringKeys(call.state, next).keys {
                     LuaTable.field(call.state, next, key)
                     defer { quarry_pop(call.state, 1) }
-                    guard let value = try attributeValue(call.state, -1, for: description?.attribute(named: key)) else { throw LuaError("updateall: \(entity).\(key) cannot hold a \(call.typeName(-1))") }
+                    guard let value = try attributeValue(call.state, -1, for: description?.attribute(named: key)) else { throw LuaError.cannotHold(entity, key, call.typeName(-1), operation: "updateall") }
                     values[key] = value
                 }
                 let n: Int
-                do { n = try self.context.updateAll(entity, where: predicate, set: values) } catch { throw luaError(error) }
+                n = try self.context.updateAll(entity, where: predicate, set: values)
                 self.deliver()
                 lua_settop(call.state, 0)
                 return call.push(n)
@@ -141,7 +139,7 @@ extension QuarryRuntime {
                 let entity = try self.entityName(call)
                 let (predicate, _) = try self.batchPredicate(call)
                 let n: Int
-                do { n = try self.context.deleteAll(entity, where: predicate) } catch { throw luaError(error) }
+                n = try self.context.deleteAll(entity, where: predicate)
                 self.deliver()
                 lua_settop(call.state, 0)
                 return call.push(n)
@@ -158,7 +156,7 @@ extension QuarryRuntime {
                 } else {
                     key = try call.integer(2)
                 }
-                do { return self.pushObject(try self.context.object(entityName: entity, primaryKey: key)) } catch { throw luaError(error) }
+                return self.pushObject(try self.context.object(entityName: entity, primaryKey: key))
             }),
         ])
     }
@@ -189,10 +187,11 @@ extension QuarryRuntime {
         let description = try EntityDefinitionReader(state: call.state, entity: name).read(table: index)
         do {
             try context.define(description)
-        } catch StoreError.database(let message) {
+        } catch let error as StoreError {
             // SQLite's own words ("attempt to write a readonly database") name no entity.
-            throw LuaError("entity \(name): " + message)
-        } catch { throw luaError(error) }
+            if case .database = error { throw StoreError.during(operation: "entity \(name)", error) }
+            throw error
+        }
         bindGlobalIfFree(name)
         return pushEntity(name)
     }
@@ -233,7 +232,7 @@ struct EntityDefinitionReader {
 
     func read(table index: Int32) throws -> EntityDescription {
         let (keys, nonString) = LuaTable.stringKeys(state, index)
-        if nonString { throw LuaError("entity \(entity): every key of the definition must be an attribute name") }
+        if nonString { throw LuaError("every key of the definition must be an attribute name", operation: "entity \(entity)") }
         var attributes: [AttributeDescription] = []
         var relationships: [RelationshipDescription] = []
         for key in keys {
@@ -256,16 +255,16 @@ struct EntityDefinitionReader {
             switch LuaTable.field(state, index, key) {
             case LUA_TNIL: return nil
             case LUA_TSTRING: return luaString(state, -1)
-            default: throw LuaError("entity \(entity): '\(name)': \(key) must be a string")
+            default: throw LuaError("'\(name)': \(key) must be a string", operation: "entity \(entity)")
             }
         }
         let one = try string("one"), many = try string("many")
         guard one != nil || many != nil else { return nil }
-        if one != nil, many != nil { throw LuaError("entity \(entity): '\(name)' cannot be both one and many") }
+        if one != nil, many != nil { throw LuaError("'\(name)' cannot be both one and many", operation: "entity \(entity)") }
         var rule = DeleteRule.nullify
         if let text = try string("delete") {
             guard let parsed = DeleteRule(rawValue: text.lowercased()) else {
-                throw LuaError("entity \(entity): '\(name)': delete must be nullify, cascade, deny or noaction, got '\(text)'")
+                throw LuaError("'\(name)': delete must be nullify, cascade, deny or noaction, got '\(text)'", operation: "entity \(entity)")
             }
             rule = parsed
         }
@@ -280,13 +279,13 @@ struct EntityDefinitionReader {
         case LUA_TTABLE:
             guard LuaTable.element(state, index, 1) == LUA_TSTRING else {
                 quarry_pop(state, 1)
-                throw LuaError("entity \(entity): '\(name)' needs its type first, as { \"int64\", default = 0 }")
+                throw LuaError("'\(name)' needs its type first, as { \"int64\", default = 0 }", operation: "entity \(entity)")
             }
             let spec = luaString(state, -1)
             quarry_pop(state, 1)
             return try attribute(name, spec: spec, options: index)
         default:
-            throw LuaError("entity \(entity): '\(name)' must be a type name such as \"string\" or a table such as { \"int64\", default = 0 }")
+            throw LuaError("'\(name)' must be a type name such as \"string\" or a table such as { \"int64\", default = 0 }", operation: "entity \(entity)")
         }
     }
 
@@ -296,8 +295,9 @@ struct EntityDefinitionReader {
         if typeName.hasSuffix("?") { typeName.removeLast(); optional = true }
         guard let type = AttributeType(name: typeName) else {
             let names = AttributeType.allCases.map(\.rawValue) + ["int"]
-            let hint = closestMatch(to: typeName, in: names).map { " (did you mean '\($0)'?)" } ?? ""
-            throw LuaError("entity \(entity): unknown type '\(typeName)' for '\(name)'\(hint); types are \(AttributeType.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw LuaError("unknown type '\(typeName)' for '\(name)'", operation: "entity \(entity)",
+                           suggestion: closestMatch(to: typeName, in: names),
+                           remedy: "types are " + AttributeType.allCases.map(\.rawValue).joined(separator: ", "))
         }
         var attribute = AttributeDescription(name: name, type: type, isOptional: optional)
         guard let options else { return attribute }
@@ -312,19 +312,19 @@ struct EntityDefinitionReader {
         case LUA_TSTRING: attribute.renamedFrom = luaString(state, -1)
         default:
             quarry_pop(state, 1)
-            throw LuaError("entity \(entity): '\(name)': renamedFrom must be the attribute's old name")
+            throw LuaError("'\(name)': renamedFrom must be the attribute's old name", operation: "entity \(entity)")
         }
         quarry_pop(state, 1)
         if LuaTable.field(state, options, "default") != LUA_TNIL {
             guard let value = luaValue(state, -1) else {
                 quarry_pop(state, 1)
-                throw LuaError("entity \(entity): the default of '\(name)' must be a plain value")
+                throw LuaError("the default of '\(name)' must be a plain value", operation: "entity \(entity)")
             }
             switch type.coerce(value) {
             case .success(let v): attribute.defaultValue = v
             case .failure:
                 quarry_pop(state, 1)
-                throw LuaError("entity \(entity): the default of '\(name)' must be a \(type.rawValue), got \(value.kindName)")
+                throw LuaError("the default of '\(name)' must be a \(type.rawValue), got \(value.kindName)", operation: "entity \(entity)")
             }
         }
         quarry_pop(state, 1)

@@ -12,7 +12,7 @@ final class SectionHandle {
 
 extension QuarryRuntime {
     func sections(_ handle: ResultsHandle) throws -> [SectionInfo] {
-        do { return try handle.results.sections() } catch { throw luaError(error) }
+        return try handle.results.sections()
     }
 
     /// `r[i]` of sectioned results.
@@ -39,19 +39,17 @@ extension QuarryRuntime {
                     let j = try call.integer(2)
                     guard j >= 1, j <= section.info.count else { return call.pushNil() }
                     let results = section.results.results, index = section.info.start + Int(j - 1)
-                    do {
-                        // As results do (see `r[i]`): the rows of the batch that fall in this
-                        // section, cached on the section for C to answer from.
-                        if try results.servesRows() {
-                            guard let (start, rows) = try results.rows(around: index) else { return call.pushNil() }
-                            let end = section.info.start + section.info.count
-                            let window = max(0, section.info.start - start)..<max(0, min(rows.keys.count, end - start))
-                            cacheBatchObjects(call.state, results: 1, rows, window: window, first: start + window.lowerBound - section.info.start + 1)
-                            lua_rawgeti(call.state, -1, lua_Integer(index - start - window.lowerBound + 1))
-                            return 1
-                        }
-                        return self.pushObject(try results.object(at: index))
-                    } catch { throw luaError(error) }
+                    // As results do (see `r[i]`): the rows of the batch that fall in this
+                    // section, cached on the section for C to answer from.
+                    if try results.servesRows() {
+                        guard let (start, rows) = try results.rows(around: index) else { return call.pushNil() }
+                        let end = section.info.start + section.info.count
+                        let window = max(0, section.info.start - start)..<max(0, min(rows.keys.count, end - start))
+                        cacheBatchObjects(call.state, results: 1, rows, window: window, first: start + window.lowerBound - section.info.start + 1)
+                        lua_rawgeti(call.state, -1, lua_Integer(index - start - window.lowerBound + 1))
+                        return 1
+                    }
+                    return self.pushObject(try results.object(at: index))
                 }
                 switch try call.string(2) {
                 case "id": return call.push(section.info.id)
@@ -61,9 +59,7 @@ extension QuarryRuntime {
             }),
             ("__tostring", { [unowned self] call in
                 let section = try self.section(call, 1)
-                do {
-                    return call.push(try ResultsTable(section.results.results, format: self.tableFormat).render(section: section.info))
-                } catch { throw luaError(error) }
+                return call.push(try ResultsTable(section.results.results, format: self.tableFormat).render(section: section.info))
             }),
         ]
     }

@@ -19,7 +19,7 @@ extension QuarryRuntime {
     }
 
     private func members(_ set: RelationshipSet) throws -> [ManagedObject] {
-        do { return try context.relatedObjects(set.name, of: set.object) } catch { throw luaError(error) }
+        return try context.relatedObjects(set.name, of: set.object)
     }
 
     func installSetMethods() {
@@ -27,10 +27,8 @@ extension QuarryRuntime {
             { [unowned self] call in
                 let set = try self.set(call, 1)
                 let target = try self.object(call, 2)
-                do {
-                    if add { try self.context.addRelated(target, to: set.name, of: set.object) }
-                    else { try self.context.removeRelated(target, from: set.name, of: set.object) }
-                } catch { throw luaError(error) }
+                if add { try self.context.addRelated(target, to: set.name, of: set.object) }
+                else { try self.context.removeRelated(target, from: set.name, of: set.object) }
                 return 0
             }
         }

@@ -46,7 +46,7 @@ extension QuarryRuntime {
                 return call.push("help(fn) describes one of: " + FunctionHelp.all.map(\.name).joined(separator: ", "))
             }
             guard let help = FunctionHelp.named(name) else {
-                throw call.argumentError(1, "no help for '\(name)'" + (closestMatch(to: name, in: FunctionHelp.all.map(\.name)).map { " (did you mean '\($0)'?)" } ?? ""))
+                throw call.argumentError(1, "no help for '\(name)'", suggestion: closestMatch(to: name, in: FunctionHelp.all.map(\.name)))
             }
             return call.push(help.text)
         }

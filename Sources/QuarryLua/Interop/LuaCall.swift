@@ -20,8 +20,8 @@ public struct LuaCall {
         return String(cString: lua_typename(state, lua_type(state, index)))
     }
 
-    public func argumentError(_ index: Int32, _ message: String) -> LuaError {
-        LuaError("bad argument #\(index) to '\(functionName)' (\(message))")
+    public func argumentError(_ index: Int32, _ message: String, suggestion: String? = nil) -> LuaError {
+        .badArgument(index, to: functionName, message, suggestion: suggestion)
     }
 
     public func typeError(_ index: Int32, expected: String) -> LuaError {

@@ -270,9 +270,9 @@ private struct Binder {
     }
 
     private func unknown(_ path: KeyPath, _ entity: EntityDescription, _ name: String) -> PredicateError {
-        let suggestion = closestMatch(to: name, in: entity.keyNames)
         let subject = path.components.count == 1 ? "key path '\(path.string)'" : "key '\(name)' in key path '\(path.string)'"
-        return PredicateError("unknown \(subject) on entity \(entity.name)" + (suggestion.map { " (did you mean '\($0)'?)" } ?? ""), column: path.column)
+        return PredicateError("unknown \(subject) on entity \(entity.name)", column: path.column,
+                              suggestion: closestMatch(to: name, in: entity.keyNames))
     }
 
     func operand(_ expression: Expression, _ entity: EntityDescription) throws -> BoundPredicate.Operand {

@@ -9,22 +9,22 @@ extension Row {
     /// name where it came from in the message.
     public func stored<T: DatabaseValueConvertible>(_ index: Int, table: String, column: String) throws -> T {
         guard index >= 0, index < count else {
-            throw StoreError.database(message: "\(table): expected a column \(column), found none")
+            throw StoreError.missingColumn(table: table, column: column)
         }
         let value: DatabaseValue = self[index]
         if let converted = T.fromDatabaseValue(value) { return converted }
-        throw StoreError.database(message: "\(table).\(column) holds \(Self.describe(value)) where \(Self.expected(T.self)) is expected; was the file changed by another program?")
+        throw StoreError.unexpectedValue(table: table, column: column, found: Self.describe(value), expected: Self.expected(T.self))
     }
 
     /// The same for a value that may be NULL.
     public func storedIfPresent<T: DatabaseValueConvertible>(_ index: Int, table: String, column: String) throws -> T? {
         guard index >= 0, index < count else {
-            throw StoreError.database(message: "\(table): expected a column \(column), found none")
+            throw StoreError.missingColumn(table: table, column: column)
         }
         let value: DatabaseValue = self[index]
         if value.isNull { return nil }
         if let converted = T.fromDatabaseValue(value) { return converted }
-        throw StoreError.database(message: "\(table).\(column) holds \(Self.describe(value)) where \(Self.expected(T.self)) is expected; was the file changed by another program?")
+        throw StoreError.unexpectedValue(table: table, column: column, found: Self.describe(value), expected: Self.expected(T.self))
     }
 
     private static func describe(_ value: DatabaseValue) -> String {

@@ -1,7 +1,7 @@
 /// Why a Core Data model could not be read, as data: what kind of problem, which file, and
 /// the detail. Model files and store caches come from other programs, so every defect in
-/// them is one of these values (never a crash), and `description` renders it as one line.
-public struct ModelFileError: Error, CustomStringConvertible, Equatable, Sendable {
+/// them is one of these values (never a crash), rendered as `path: what: detail`.
+public struct ModelFileError: QuarryError, Equatable, Sendable {
     public enum Kind: String, Sendable {
         /// The path does not exist.
         case missingFile
@@ -36,7 +36,9 @@ public struct ModelFileError: Error, CustomStringConvertible, Equatable, Sendabl
         self.detail = detail
     }
 
-    public var description: String {
+    public var location: ErrorLocation? { .file(path: path, line: nil, column: nil) }
+
+    public var message: String {
         let what: String
         switch kind {
         case .missingFile: what = "no such file"
@@ -50,7 +52,6 @@ public struct ModelFileError: Error, CustomStringConvertible, Equatable, Sendabl
         case .noModelCache: what = "no model cache"
         case .database: what = "cannot read the store"
         }
-        let line = detail.isEmpty ? what : "\(what): \(detail)"
-        return "\(path): " + line.split(whereSeparator: \.isNewline).joined(separator: " ")
+        return detail.isEmpty ? what : "\(what): \(detail)"
     }
 }

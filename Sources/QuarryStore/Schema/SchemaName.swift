@@ -5,7 +5,7 @@ public enum SchemaName {
     /// Why `name` cannot name a table or column, or nil when it can.
     public static func problem(_ name: String) -> String? {
         if name.isEmpty { return "a name cannot be empty" }
-        if name.utf8.contains(0) { return "'\(name.replacingOccurrences(of: "\0", with: "\\0"))' holds a NUL byte, which no SQLite name may" }
+        if name.utf8.contains(0) { return "'\(name)' holds a NUL byte, which no SQLite name may" }
         return nil
     }
 }
