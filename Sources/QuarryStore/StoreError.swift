@@ -11,6 +11,8 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
     /// A view of a file Quarry did not create: read, never written.
     case viewIsReadOnly(entity: String)
     case importFailed(path: String, line: Int?, reason: String)
+    /// A file an operation (export) could not open or write; the file is as it was.
+    case cannotWrite(operation: String, path: String, reason: String)
     /// Objects another connection changed (keys) or deleted since this context read them.
     case conflict([ConflictedObject])
     case database(message: String)
@@ -37,6 +39,8 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
             return "\(entity) is a view: its rows cannot be changed (change the tables it reads)"
         case let .importFailed(path, line, reason):
             return "import: \(path)\(line.map { ":\($0)" } ?? ""): \(reason)"
+        case let .cannotWrite(operation, path, reason):
+            return "\(operation): cannot write \(path): \(reason)"
         case let .conflict(objects):
             let described = objects.prefix(5).map { o in
                 o.deleted ? "\(o.objectID) was deleted" : "\(o.objectID) (\(o.keys.joined(separator: ", ")))"
