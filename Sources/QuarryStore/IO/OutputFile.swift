@@ -3,7 +3,9 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CQuarrySignals
 import Foundation
+import GRDB
 
 /// A file an export writes, opened as a shell's `>` would open the path, except that a
 /// failed export leaves an existing plain file as it was.
@@ -181,11 +183,12 @@ public final class OutputFile {
     }
 
     private func writeAll(_ bytes: UnsafeRawBufferPointer, to fd: Int32) throws {
+        guard let start = bytes.baseAddress else { return }
         var offset = 0
         while offset < bytes.count {
-            let n = writeFile(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            let n = writeFile(fd, start + offset, bytes.count - offset)
             if n < 0 {
-                if errno == EINTR { continue }
+                if errno == EINTR { try Self.stopIfAsked(); continue }
                 throw failure(errno)
             }
             offset += n
@@ -197,7 +200,7 @@ public final class OutputFile {
         guard lseek(staging, 0, SEEK_SET) == 0, ftruncate(destination, 0) == 0 else { throw failure(errno) }
         var chunk = [UInt8](repeating: 0, count: Self.chunkSize)
         while true {
-            let n = chunk.withUnsafeMutableBytes { readFile(staging, $0.baseAddress!, $0.count) }
+            let n = chunk.withUnsafeMutableBytes { buffer in buffer.baseAddress.map { readFile(staging, $0, buffer.count) } ?? 0 }
             if n < 0 { if errno == EINTR { continue }; throw failure(errno) }
             if n == 0 { break }
             try chunk.withUnsafeBytes { try writeAll(UnsafeRawBufferPointer(rebasing: $0[0..<n]), to: destination) }
@@ -219,7 +222,14 @@ public final class OutputFile {
             let fd = openFile(path, flags | O_CLOEXEC, 0o666)
             if fd >= 0 { return fd }
             if errno != EINTR { throw fail(errno) }
+            // A FIFO nobody reads blocks open(2), as with `>`; Ctrl-C (or the deadline) ends the wait.
+            try stopIfAsked()
         }
+    }
+
+    /// Ctrl-C or a script's deadline, as an import or a fetch reports them.
+    private static func stopIfAsked() throws {
+        if quarry_should_stop() != 0 { throw StoreError(DatabaseError(resultCode: .SQLITE_INTERRUPT)) }
     }
 
     private static func realPath(_ path: String) -> String? {
