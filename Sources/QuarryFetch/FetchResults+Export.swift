@@ -4,33 +4,31 @@ import QuarryStore
 extension FetchResults {
     /// Writes every object to `path` as CSV (header row, RFC 4180 quoting, nil as an
     /// empty field) or, for a `.json` path, as an array of objects; returns the count.
-    /// The file is written whole to a temporary name and moved into place.
+    /// Rows go out in chunks as they are read, through `OutputFile`: a symlink's target,
+    /// a FIFO or a device is written as `>` would, and a plain file keeps its mode, owner
+    /// and links, and stays as it was when the export fails.
     @discardableResult
     public func export(to path: String) throws -> Int {
         let names = entity.attributeNames
-        var out = ""
-        var count = 0
         let json = path.lowercased().hasSuffix(".json")
-        if json { out = "[" } else { out = names.map(csvField).joined(separator: ",") + "\n" }
-        var index = 0
-        while let object = try object(at: index) {
-            index += 1
+        let file = try OutputFile(path: path, operation: "export")
+        var count = 0
+        var line = ""
+        try file.write(json ? "[" : names.map(csvField).joined(separator: ",") + "\n")
+        while let object = try object(at: count) {
             let values = names.map { (try? object.value(forKey: $0)) ?? .null }
+            line.removeAll(keepingCapacity: true)
             if json {
                 let fields = zip(names, values).map { "\(jsonQuoted($0)): \(jsonValue($1))" }
-                out += (count == 0 ? "\n  {" : ",\n  {") + fields.joined(separator: ", ") + "}"
+                line += (count == 0 ? "\n  {" : ",\n  {") + fields.joined(separator: ", ") + "}"
             } else {
-                out += values.map { $0.isNull ? "" : csvField($0.displayString) }.joined(separator: ",") + "\n"
+                line += values.map { $0.isNull ? "" : csvField($0.displayString) }.joined(separator: ",") + "\n"
             }
+            try file.write(line)
             count += 1
         }
-        if json { out += count == 0 ? "]\n" : "\n]\n" }
-        let url = URL(fileURLWithPath: path)
-        do {
-            try Data(out.utf8).write(to: url, options: .atomic)
-        } catch {
-            throw StoreError.database(message: "export: cannot write \(path): \((error as NSError).localizedDescription)")
-        }
+        if json { try file.write(count == 0 ? "]\n" : "\n]\n") }
+        try file.commit()
         return count
     }
 }

@@ -11,6 +11,8 @@ public enum StoreError: QuarryError, Equatable {
     /// A view of a file Quarry did not create: read, never written.
     case viewIsReadOnly(entity: String)
     case importFailed(path: String, line: Int?, reason: String)
+    /// A file an operation (export) could not open or write; the file is as it was.
+    case cannotWrite(operation: String, path: String, reason: String)
     /// Objects another connection changed (keys) or deleted since this context read them.
     case conflict([ConflictedObject])
     case database(message: String)
@@ -26,6 +28,7 @@ public enum StoreError: QuarryError, Equatable {
         case let .readOnly(operation): return operation
         case let .invalidSchema(entity, _), let .migrationRefused(entity, _): return "entity \(entity)"
         case .importFailed: return "import"
+        case let .cannotWrite(operation, _, _): return operation
         case .conflict: return "save"
         case let .during(operation, error): return [operation, error.operation].compactMap { $0 }.joined(separator: ": ")
         default: return nil
@@ -54,6 +57,8 @@ public enum StoreError: QuarryError, Equatable {
             return "\(entity) is a view: its rows cannot be changed (change the tables it reads)"
         case let .importFailed(_, _, reason):
             return reason
+        case let .cannotWrite(_, path, reason):
+            return "cannot write \(path): \(reason)"
         case let .conflict(objects):
             let described = objects.prefix(5).map { o in
                 o.deleted ? "\(o.objectID) was deleted" : "\(o.objectID) (\(o.keys.joined(separator: ", ")))"

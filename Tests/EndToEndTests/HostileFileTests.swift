@@ -336,6 +336,102 @@ import Glibc
         #expect(try await content(sandbox) == before)
     }
 
+    // MARK: Export destinations
+
+    /// The sandbox's names, without the harness's own stream files: a temporary an export
+    /// left behind shows here.
+    func names(_ sandbox: Sandbox) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: sandbox.directory.path)) ?? [])
+            .filter { !$0.hasPrefix(".stream-") && $0 != "home" }.sorted()
+    }
+
+    func info(_ path: String) -> stat {
+        var s = stat()
+        _ = lstat(path, &s)
+        return s
+    }
+
+    static let personCSV = "name\nann\n"
+
+    @Test func exportKeepsLinksDevicesAndModesAsTheShellWould() async throws {
+        let sandbox = try Sandbox()
+        try await makeStore(sandbox)
+        try sandbox.write("target.csv", "old\n")
+        #expect(symlink("target.csv", sandbox.path("link.csv")) == 0)
+        try sandbox.write("a.csv", "old\n")
+        #expect(link(sandbox.path("a.csv"), sandbox.path("b.csv")) == 0)
+        try sandbox.write("private.csv", "old\n")
+        #expect(chmod(sandbox.path("private.csv"), 0o600) == 0)
+        let result = try await sandbox.quarry(["store.db", "-e", #"""
+            local r = fetch("Person")
+            print(export(r, "link.csv"), export(r, "/dev/null"), export(r, "a.csv"), export(r, "private.csv"))
+            """#])
+        #expect(result.status == 0 && result.stdout == "1\t1\t1\t1\n", "\(result)")
+        #expect(info(sandbox.path("link.csv")).st_mode & S_IFMT == S_IFLNK, "the symlink became a file")
+        #expect(try String(contentsOfFile: sandbox.path("target.csv"), encoding: .utf8) == Self.personCSV)
+        #expect(info("/dev/null").st_mode & S_IFMT == S_IFCHR, "/dev/null is no longer a device")
+        #expect(info(sandbox.path("a.csv")).st_nlink == 2, "the hard link broke")
+        #expect(try String(contentsOfFile: sandbox.path("b.csv"), encoding: .utf8) == Self.personCSV)
+        #expect(info(sandbox.path("private.csv")).st_mode & 0o777 == 0o600)
+        #expect(try String(contentsOfFile: sandbox.path("private.csv"), encoding: .utf8) == Self.personCSV)
+        #expect(!names(sandbox).contains { $0.contains(".quarry-") }, "a temporary was left behind: \(names(sandbox))")
+    }
+
+    @Test func exportToAFIFOWritesToItsReader() async throws {
+        let sandbox = try Sandbox()
+        try await makeStore(sandbox)
+        #expect(mkfifo(sandbox.path("fifo"), 0o644) == 0)
+        async let reader = sandbox.run(URL(fileURLWithPath: "/bin/sh"), ["-c", "cat fifo"])
+        let writer = try await sandbox.quarry(["store.db", "-e", #"print(export(fetch{ "Item", sort = "n" }, "fifo"))"#])
+        let read = try await reader
+        #expect(writer.status == 0 && writer.stdout == "2000\n", "\(writer)")
+        #expect(read.lines.count == 2001 && read.lines.first == "code,n,title" && read.lines.last?.hasPrefix("c2000,2000,") == true,
+                "\(read.lines.count) lines: \(read.lines.prefix(2))")
+        #expect(info(sandbox.path("fifo")).st_mode & S_IFMT == S_IFIFO, "the FIFO was replaced")
+    }
+
+    @Test func anExportThatFailsMidwayLeavesTheOldFile() async throws {
+        let sandbox = try Sandbox()
+        try await makeStore(sandbox)
+        try sandbox.write("out.csv", "old\n")
+        // The 2,000 items make over 200 KB of CSV; the limit (50 or 100 KB, as in
+        // theFileSizeLimit) stops the export partway through.
+        let result = try await sandbox.run(URL(fileURLWithPath: "/bin/sh"),
+            ["-c", "ulimit -f 100; trap '' XFSZ; exec \"$0\" store.db -e 'export(fetch(\"Item\"), \"out.csv\")'", sandbox.binary.path])
+        expectOneLine(result, ["(command line):1: export: cannot write out.csv: file too large"])
+        #expect(try String(contentsOfFile: sandbox.path("out.csv"), encoding: .utf8) == "old\n")
+        #expect(!names(sandbox).contains { $0.contains(".quarry-") }, "a temporary was left behind: \(names(sandbox))")
+    }
+
+    @Test func exportOverAReadOnlyFileIsRefusedAndKeepsIt() async throws {
+        let sandbox = try Sandbox()
+        try await makeStore(sandbox)
+        try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: sandbox.directory.path)
+        try sandbox.write("out.csv", "old\n")
+        #expect(chmod(sandbox.path("out.csv"), 0o444) == 0)
+        // `>` refuses such a file even in a folder it may write: a rename would not.
+        let result = try await quarryUnprivileged(sandbox, ["store.db", "--readonly", "-e", #"export(fetch("Person"), "out.csv")"#])
+        expectOneLine(result, ["(command line):1: export: cannot write out.csv: permission denied"])
+        #expect(try String(contentsOfFile: sandbox.path("out.csv"), encoding: .utf8) == "old\n")
+        #expect(info(sandbox.path("out.csv")).st_mode & 0o777 == 0o444)
+    }
+
+    @Test func exportIntoAWritableFileInAReadOnlyFolderWritesItInPlace() async throws {
+        let sandbox = try Sandbox()
+        try await makeStore(sandbox)
+        let folder = sandbox.path("shelf")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try sandbox.write("shelf/out.csv", "old\n")
+        #expect(chmod(sandbox.path("shelf/out.csv"), 0o666) == 0)
+        try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: folder)
+        defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder) }
+        try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: sandbox.directory.path)
+        let result = try await quarryUnprivileged(sandbox, ["store.db", "--readonly", "-e", #"print(export(fetch("Person"), "shelf/out.csv"))"#])
+        #expect(result.status == 0 && result.stdout == "1\n", "\(result)")
+        #expect(try String(contentsOfFile: sandbox.path("shelf/out.csv"), encoding: .utf8) == Self.personCSV)
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: folder)) == ["out.csv"])
+    }
+
     // MARK: Scripts
 
     @Test func aScriptThatFailsHalfwayThroughManyChanges() async throws {

@@ -31,6 +31,32 @@ import Testing
         #expect(types == ["name:string", "n:int64", "x:double?", "flag:bool", "when:date", "note:string?"])
     }
 
+    @Test func numbersADoubleWouldRoundImportAsTextKeepingEveryDigit() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // 2^53 + 1 beside a fraction; 20 digits; and a column a double holds exactly.
+        let csv = "big,wide,fine,first,last\n9007199254740993,99999999999999999999,2,0001-01-01,9999-12-31T23:59:59Z\n1.5,3,1.5,,\n"
+        try csv.write(to: dir.appendingPathComponent("n.csv"), atomically: true, encoding: .utf8)
+        try #"[{"big": 9007199254740993, "fine": 2}, {"big": 1.5, "fine": 1.5}]"#.write(to: dir.appendingPathComponent("n.json"), atomically: true, encoding: .utf8)
+        let h = try Harness()
+        h.run(#"""
+        assert(import("\#(dir.path)/n.csv", { entity = "N" }) == 2)
+        local a, b = N:get(1), N:get(2)
+        assert(a.big == "9007199254740993" and b.big == "1.5", tostring(a.big))
+        assert(a.wide == "99999999999999999999" and b.wide == "3", tostring(a.wide))
+        assert(a.fine == 2.0 and b.fine == 1.5)
+        assert(tostring(a.first) == "0001-01-01T00:00:00Z" and tostring(a.last) == "9999-12-31T23:59:59Z")
+        assert(import("\#(dir.path)/n.json", { entity = "J" }) == 2)
+        assert(J:get(1).big == "9007199254740993" and J:get(2).big == "1.5", tostring(J:get(1).big))
+        assert(J:get(1).fine == 2.0 and J:get(2).fine == 1.5)
+        """#)
+        func types(_ name: String) -> [String] {
+            h.context.entities.first { $0.name == name }.map { $0.attributes.map { "\($0.name):\($0.type.rawValue)" } } ?? []
+        }
+        #expect(types("N") == ["big:string", "wide:string", "fine:double", "first:date", "last:date"])
+        #expect(types("J") == ["big:string", "fine:double"])
+    }
+
     @Test func aBadRowStopsTheImportWithItsLineAndChangesNothing() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -87,6 +87,7 @@ import Testing
             .database(message: name), .missingColumn(table: name, column: name),
             .unexpectedValue(table: name, column: name, found: name, expected: name),
             .during(operation: name, .unknownKey(entity: name, key: name, suggestion: name)),
+            .cannotWrite(operation: name, path: name, reason: name),
         ]
     }
 
@@ -107,11 +108,12 @@ import Testing
         case .missingColumn: 12
         case .unexpectedValue: 13
         case .during: 14
+        case .cannotWrite: 15
         }
     }
 
     @Test func theSamplesCoverEveryKind() {
-        #expect(Set(Self.everyStoreError("x").map(Self.kind)) == Set(0...14))
+        #expect(Set(Self.everyStoreError("x").map(Self.kind)) == Set(0...15))
     }
 
     @Test(arguments: adversarial)

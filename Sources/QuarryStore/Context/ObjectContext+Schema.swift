@@ -176,7 +176,7 @@ extension ObjectContext {
 
     private func validate(_ entity: EntityDescription) throws {
         for name in [entity.name] + entity.keyNames {
-            if let problem = SchemaName.problem(name) { throw StoreError.invalidSchema(entity: entity.name, reason: problem) }
+            if let problem = SchemaName.problem(name) { throw StoreError.invalidSchema(entity: entity.name, reason: "\(SchemaName.shown(name)) \(problem)") }
         }
         guard !entity.name.isEmpty, !entity.name.hasPrefix("quarry_"), !entity.name.hasPrefix("sqlite_") else {
             throw StoreError.invalidSchema(entity: entity.name, reason: "the name is reserved or empty")

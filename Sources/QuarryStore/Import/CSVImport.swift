@@ -10,12 +10,18 @@ struct CSVImport {
         var reader = CSVReader(bytes: bytes)
         guard try read(&reader) else { throw StoreError.importFailed(path: path, line: nil, reason: "the file is empty") }
         var columns: [String] = []
+        // A set beside the list: a header of 100,000 names is checked in linear time.
+        var seen = Set<String>()
+        columns.reserveCapacity(reader.fields.count)
         for i in reader.fields.indices {
             guard let decoded = reader.withField(i, { b, _ in String(validating: b, as: UTF8.self) }) else {
                 throw StoreError.importFailed(path: path, line: 1, reason: "the name of column \(i + 1) is not valid UTF-8")
             }
             let name = decoded.trimmingCharacters(in: .whitespaces)
-            if columns.contains(name) { throw StoreError.importFailed(path: path, line: 1, reason: "column '\(name)' appears twice in the header") }
+            if !name.isEmpty, let problem = SchemaName.problem(name) {
+                throw StoreError.importFailed(path: path, line: 1, reason: "the name of column \(i + 1), \(SchemaName.shown(name)), \(problem)")
+            }
+            if !seen.insert(name).inserted { throw StoreError.importFailed(path: path, line: 1, reason: "column '\(name)' appears twice in the header") }
             columns.append(name)
         }
         var types = Array(repeating: ColumnType(), count: columns.count)
@@ -63,7 +69,13 @@ struct CSVImport {
             guard let i = ColumnType.integer(b) else { throw fail() }
             return try attribute.type.coerce(.integer(i)).mapError { _ in fail() }.get()
         case .double, .decimal:
-            if let i = ColumnType.integer(b) { return .real(Double(i)) }
+            let integer = ColumnType.integer(b)
+            // A double would keep 9007199254740992 for 9007199254740993: refused, not rounded.
+            guard ColumnType.isExactDouble(b, integer) else {
+                throw StoreError.importFailed(path: path, line: line,
+                    reason: "'\(attribute.name)' expects \(attribute.type.rawValue), got \"\(String(decoding: b.prefix(40), as: UTF8.self))\", an integer a double cannot hold exactly")
+            }
+            if let i = integer { return .real(Double(i)) }
             guard let d = ColumnType.double(b) else { throw fail() }
             return .real(d)
         case .bool:
@@ -72,6 +84,10 @@ struct CSVImport {
             throw fail()
         case .date:
             guard let seconds = Value.parseISO8601(bytes: b) else { throw fail() }
+            // Year 0000 parses, but would read back as "date out of range".
+            guard Value.dateRange.contains(seconds) else {
+                throw StoreError.importFailed(path: path, line: line, reason: outOfRange(attribute, String(decoding: b.prefix(40), as: UTF8.self)))
+            }
             return .date(seconds)
         case .binary:
             return .blob(Array(b))
@@ -88,3 +104,8 @@ struct CSVImport {
 }
 
 import Foundation
+
+/// The reason for a date cell outside the years Quarry can hold (one of 0001 to 9999 in UTC).
+func outOfRange(_ attribute: AttributeDescription, _ text: String) -> String {
+    "'\(attribute.name)' holds \(text), outside the dates a date attribute can hold (years 0001 to 9999 UTC)"
+}

@@ -7,6 +7,8 @@ struct ColumnType {
     private(set) var canBeDate = true
     private(set) var sawNil = false
     private(set) var sawValue = false
+    /// An integer a double cannot hold exactly (beyond 2^53, or beyond Int64) was seen.
+    private(set) var sawInexactInteger = false
 
     /// Empty fields and `NA` are nil, as R and the sqlite3 shell's users expect.
     static func isNil(_ b: UnsafeBufferPointer<UInt8>, quoted: Bool) -> Bool {
@@ -16,8 +18,12 @@ struct ColumnType {
     mutating func observe(_ b: UnsafeBufferPointer<UInt8>, quoted: Bool) {
         if Self.isNil(b, quoted: quoted) { sawNil = true; return }
         sawValue = true
-        if canBeInteger, Self.integer(b) == nil { canBeInteger = false }
-        if canBeDouble, !canBeInteger, Self.double(b) == nil { canBeDouble = false }
+        if canBeInteger || canBeDouble {
+            let integer = Self.integer(b)
+            if integer == nil { canBeInteger = false }
+            if canBeDouble, !Self.isExactDouble(b, integer) { sawInexactInteger = true }
+            if canBeDouble, !canBeInteger, integer == nil, Self.double(b) == nil { canBeDouble = false }
+        }
         if canBeBool, Self.bool(b) == nil { canBeBool = false }
         if canBeDate, Value.parseISO8601(bytes: b) == nil { canBeDate = false }
     }
@@ -26,7 +32,9 @@ struct ColumnType {
     mutating func observe(_ value: Value) {
         switch value {
         case .null: sawNil = true; return
-        case .integer: canBeBool = false; canBeDate = false
+        case .integer(let i):
+            canBeBool = false; canBeDate = false
+            if Double(exactly: i) == nil { sawInexactInteger = true }
         case .real: canBeInteger = false; canBeBool = false; canBeDate = false
         case .bool: canBeInteger = false; canBeDouble = false; canBeDate = false
         case .text(let s):
@@ -37,11 +45,16 @@ struct ColumnType {
         sawValue = true
     }
 
-    /// The attribute type: the narrowest that every value fits.
+    /// The attribute type: the narrowest that every value fits exactly.
     var attributeType: AttributeType {
         guard sawValue else { return .string }
         if canBeInteger { return .int64 }
-        if canBeDouble { return .double }
+        // Integers past 2^53 beside fractions (9007199254740993 and 1.5): a double would
+        // keep 9007199254740992, and decimal is stored as a double too, so the column is
+        // text, which keeps every value as written; refusing the file would leave the
+        // user no way to import it but editing it. Text sorts and compares as text, which
+        // `fetch` can still convert where a number is needed.
+        if canBeDouble, !sawInexactInteger { return .double }
         if canBeBool { return .bool }
         if canBeDate { return .date }
         return .string
@@ -63,6 +76,16 @@ struct ColumnType {
             i += 1
         }
         return value
+    }
+
+    /// Whether a cell a double column would read (given its `integer` value, if any)
+    /// comes back as written: false for an integer beyond 2^53 that a double rounds, and
+    /// for integer digits beyond Int64 (which only a double could take, rounded).
+    static func isExactDouble(_ b: UnsafeBufferPointer<UInt8>, _ integer: Int64?) -> Bool {
+        if let integer { return Double(exactly: integer) != nil }
+        var digits = b[...]
+        if let first = digits.first, first == 45 || first == 43 { digits = digits.dropFirst() }
+        return digits.isEmpty || !digits.allSatisfy { $0 >= 48 && $0 <= 57 }
     }
 
     static func double(_ b: UnsafeBufferPointer<UInt8>) -> Double? {

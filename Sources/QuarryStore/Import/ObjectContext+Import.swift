@@ -1,6 +1,7 @@
 import CQuarrySignals
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// What an import did.
 public struct ImportSummary: Equatable, Sendable {
@@ -16,6 +17,9 @@ extension ObjectContext {
     public func importFile(_ path: String, into entityName: String,
                            progress: ((_ done: Int, _ total: Int) -> Void)? = nil) throws -> ImportSummary {
         if isReadOnly { throw StoreError.readOnly(operation: "import") }
+        if let problem = SchemaName.problem(entityName) {
+            throw StoreError.importFailed(path: path, line: nil, reason: "the entity name \(SchemaName.shown(entityName)) \(problem)")
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             var isDirectory: ObjCBool = false
             let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
@@ -52,11 +56,14 @@ extension ObjectContext {
             }
             attributes.append(attribute)
         }
-        let missing = entity.attributes.filter { a in !a.isOptional && a.defaultValue == nil && !table.columns.contains(a.name) }
+        // A set, not the list: with 100,000 columns, a lookup per attribute in the list
+        // was most of the time an import took to refuse the header.
+        let named = Set(table.columns)
+        let missing = entity.attributes.filter { a in !a.isOptional && a.defaultValue == nil && !named.contains(a.name) }
         if let first = missing.first {
             throw StoreError.importFailed(path: path, line: 1, reason: "required attribute '\(first.name)' of \(entityName) has no column")
         }
-        let defaults = entity.attributes.filter { a in a.defaultValue != nil && !table.columns.contains(a.name) }
+        let defaults = entity.attributes.filter { a in a.defaultValue != nil && !named.contains(a.name) }
         let columns = (attributes.map(\.name) + defaults.map(\.name)).map(quoteIdentifier).joined(separator: ", ")
         let marks = Array(repeating: "?", count: attributes.count + defaults.count).joined(separator: ", ")
         let sql = columns.isEmpty
@@ -65,7 +72,16 @@ extension ObjectContext {
         var rows = 0
         do {
             try database.write { db in
-                if existing == nil { try write(entity, replacing: nil, in: db) }
+                if existing == nil {
+                    // SQLite's own refusal ("too many columns on X") names no line and comes
+                    // after the table's SQL is built; this says what the header holds.
+                    let limit = Int(sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_COLUMN, -1))
+                    if table.columns.count + 1 > limit {
+                        throw StoreError.importFailed(path: path, line: 1,
+                            reason: "\(table.columns.count) columns are too many: a table holds at most \(limit - 1) besides its key")
+                    }
+                    try write(entity, replacing: nil, in: db)
+                }
                 let inserter = try RowInserter(db, sql: sql)
                 let fixed = defaults.map { $0.defaultValue!.databaseValue }
                 try table.rows { line, cells in
