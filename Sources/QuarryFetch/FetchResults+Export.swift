@@ -16,7 +16,8 @@ extension FetchResults {
         var line = ""
         try file.write(json ? "[" : names.map(csvField).joined(separator: ",") + "\n")
         while let object = try object(at: count) {
-            let values = names.map { (try? object.value(forKey: $0)) ?? .null }
+            // A value that cannot be read stops the export (the file stays as it was).
+            let values = try names.map { try object.value(forKey: $0) }
             line.removeAll(keepingCapacity: true)
             if json {
                 let fields = zip(names, values).map { "\(jsonQuoted($0)): \(jsonValue($1))" }

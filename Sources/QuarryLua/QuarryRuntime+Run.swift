@@ -140,6 +140,8 @@ extension QuarryRuntime {
 /// metamethods, so it runs in Lua under `pcall`, never in Swift.
 private let prelude = #"""
 local quarry = ...
+local writeOnce = quarry.__writeonce
+quarry.__writeonce = nil
 local objectTable = quarry.__objecttable
 quarry.__objecttable = nil
 rawset(_G, "__objecttable", nil)
@@ -183,9 +185,7 @@ function quarry.show(...)
   if once then
     -- .once FILE: this result goes to the file, then output returns to the terminal.
     quarry.__once = nil
-    local file = assert(io.open(once, "w"))
-    file:write(text)
-    file:close()
+    writeOnce(once, text)
     return
   end
   io.write(text)

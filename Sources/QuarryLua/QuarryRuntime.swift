@@ -209,6 +209,7 @@ public final class QuarryRuntime {
         installObserverFunctions()
         installPredicateFunctions()
         installDataFunctions()
+        installOnceWriter()
         try runPrelude()
     }
 

@@ -34,6 +34,25 @@ extension QuarryRuntime {
         }
     }
 
+    /// `.once FILE`: the next printed result goes to FILE through the one writer exports
+    /// use (a FIFO or device written as `>` would, a plain file's mode and links kept).
+    /// Never under --safe, whoever sets `quarry.__once`.
+    func installOnceWriter() {
+        pushQuarryTable()
+        pushFunction("__writeonce") { [unowned self] call in
+            let path = try call.string(1), text = try call.string(2)
+            if self.isSandboxed { throw LuaError(".once: --safe does not write files (export() and .export do)", addsPosition: false) }
+            do {
+                let file = try OutputFile(path: path, operation: ".once")
+                try file.write(text)
+                try file.commit()
+            } catch { throw luaError(error) }
+            return 0
+        }
+        LuaTable.setField(state, -2, "__writeonce")
+        quarry_pop(state, 1)
+    }
+
     /// A one-line notice on stderr, apart from the data on stdout.
     func writeNotice(_ text: String) {
         fflush(stdout)

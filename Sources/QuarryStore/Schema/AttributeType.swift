@@ -49,7 +49,8 @@ public enum AttributeType: String, Codable, CaseIterable, Sendable {
         case (.bool, .bool): return .success(value)
         case (.date, .date(let d)): return Value.dateRange.contains(d) ? .success(value) : fail
         case (.date, .text(let s)):
-            guard let seconds = Value.parseISO8601(s) else { return fail }
+            // The same range as a date value: text must not bring in a date Quarry cannot show.
+            guard let seconds = Value.parseISO8601(s), Value.dateRange.contains(seconds) else { return fail }
             return .success(.date(seconds))
         case (.uuid, .text(let s)):
             return isUUID(s) ? .success(.text(s.uppercased())) : fail
