@@ -43,6 +43,9 @@ public struct EntityDescription: Codable, Equatable, Sendable {
     public var isAbstract = false
     /// The entity's number in a Core Data store (`Z_ENT`); nil elsewhere.
     public var storeNumber: Int64?
+    /// Uniqueness constraints, compound ones included (Core Data's `uniquenessConstraints`):
+    /// each a list of attribute names whose values together are unique.
+    public var uniqueness: [[String]] = []
 
     public static let defaultPrimaryKey = "_pk"
 
@@ -62,7 +65,7 @@ public struct EntityDescription: Codable, Equatable, Sendable {
         return index
     }
 
-    private enum CodingKeys: String, CodingKey { case name, attributes, primaryKey, relationships }
+    private enum CodingKeys: String, CodingKey { case name, attributes, primaryKey, relationships, parent, isAbstract, uniqueness }
 
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -70,7 +73,23 @@ public struct EntityDescription: Codable, Equatable, Sendable {
         attributes = try c.decode([AttributeDescription].self, forKey: .attributes)
         primaryKey = try c.decode(String.self, forKey: .primaryKey)
         relationships = try c.decodeIfPresent([RelationshipDescription].self, forKey: .relationships) ?? []
+        parent = try c.decodeIfPresent(String.self, forKey: .parent)
+        isAbstract = try c.decodeIfPresent(Bool.self, forKey: .isAbstract) ?? false
+        uniqueness = try c.decodeIfPresent([[String]].self, forKey: .uniqueness) ?? []
         rowIndex = Self.index(attributes, relationships)
+    }
+
+    /// What is stored in the file's model: the defaults are left out, so entities without
+    /// inheritance or constraints are stored as they always were.
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(name, forKey: .name)
+        try c.encode(attributes, forKey: .attributes)
+        try c.encode(primaryKey, forKey: .primaryKey)
+        try c.encode(relationships, forKey: .relationships)
+        try c.encodeIfPresent(parent, forKey: .parent)
+        if isAbstract { try c.encode(isAbstract, forKey: .isAbstract) }
+        if !uniqueness.isEmpty { try c.encode(uniqueness, forKey: .uniqueness) }
     }
 
     public func attribute(named name: String) -> AttributeDescription? {
