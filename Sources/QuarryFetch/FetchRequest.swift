@@ -65,7 +65,9 @@ struct CompiledRequest {
             whereClause = SQLFragment(whereClause.map { "\(identified) AND (\($0.sql))" } ?? identified, whereClause?.arguments ?? [])
         }
         if !request.includesSubentities, let own = context.ownRowsCondition(of: entity, qualifier: from) {
-            whereClause = SQLFragment(whereClause.map { "\(own) AND (\($0.sql))" } ?? own, whereClause?.arguments ?? [])
+            // The condition comes first, so its argument does too.
+            whereClause = SQLFragment(whereClause.map { "\(own.sql) AND (\($0.sql))" } ?? own.sql,
+                                      [Value(own.argument)] + (whereClause?.arguments ?? []))
         }
         self.whereClause = whereClause
         var sort = request.sortDescriptors

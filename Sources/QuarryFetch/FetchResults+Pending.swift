@@ -14,14 +14,14 @@ extension FetchResults {
     func pendingObjects() throws -> [ManagedObject] {
         let entity = self.entity
         let pending = context.pendingChanges
-        let changed = pending.updated.filter { $0.entity.name == entity.name }
+        let changed = pending.updated.filter { context.isKind($0.entity.name, of: entity.name) }
         // Every saved row that matches in the store, whatever the window.
         let query = compiled.selectAll("\(quoteIdentifier(entity.name)).\(quoteIdentifier(entity.primaryKey))")
         let keys = try context.readKeys(query.sql, arguments: query.arguments)
         var objects = try load(keys)
         objects.removeAll { object in object.isDeleted || (changed.contains { $0 === object } && !matches(object)) }
         for object in changed where !objects.contains(where: { $0 === object }) && matches(object) { objects.append(object) }
-        for object in pending.inserted where object.entity.name == entity.name && matches(object) { objects.append(object) }
+        for object in pending.inserted where context.isKind(object.entity.name, of: entity.name) && matches(object) { objects.append(object) }
         let order = objects.enumerated().map { ($0.element, $0.offset) }
         let sorted = order.sorted { precedes($0, $1) }.map(\.0)
         let start = min(compiled.offset, sorted.count)

@@ -45,14 +45,19 @@ public final class ResultsTracker {
         var touched: [Int64: ManagedObject] = [:]
         var deleted = Set<Int64>()
         var updated = Set<Int64>()
-        for object in changes.inserted where object.entity.name == name { if let key = object.primaryKey { touched[key] = object } }
-        for (object, _) in changes.updated where object.entity.name == name {
+        // A sub-entity's objects are the entity's too (a SportCar is a Car).
+        let context = results.context
+        func ours(_ object: ManagedObject) -> Bool { context.isKind(object.entity.name, of: name) }
+        for object in changes.inserted where ours(object) { if let key = object.primaryKey { touched[key] = object } }
+        for (object, _) in changes.updated where ours(object) {
             if let key = object.primaryKey { touched[key] = object; updated.insert(key) }
         }
-        for object in changes.deleted where object.entity.name == name { if let key = object.primaryKey { deleted.insert(key) } }
-        let batch = (changes.batchUpdated[name] ?? []).union(changes.batchDeleted[name] ?? [])
+        for object in changes.deleted where ours(object) { if let key = object.primaryKey { deleted.insert(key) } }
+        var batch = Set<Int64>()
+        for (entity, keys) in changes.batchUpdated where context.isKind(entity, of: name) { batch.formUnion(keys) }
+        for (entity, keys) in changes.batchDeleted where context.isKind(entity, of: name) { batch.formUnion(keys) }
         guard updatesInMemory, !changes.isExternal, batch.isEmpty, !results.usesPendingChanges else {
-            return try reload(changed: updated.union(changes.batchUpdated[name] ?? []))
+            return try reload(changed: updated.union(batch))
         }
         lastChangeWasInMemory = true
         if touched.isEmpty && deleted.isEmpty { return ResultsChange() }
@@ -72,7 +77,9 @@ public final class ResultsTracker {
 
     private func load() throws {
         let compiled = results.compiled
-        updatesInMemory = compiled.updatesInMemory && !results.usesPendingChanges
+        // In a hierarchy the objects that change are of several entities, each with its own
+        // keys: the results are read again instead.
+        updatesInMemory = compiled.updatesInMemory && !results.usesPendingChanges && !results.context.isInHierarchy(compiled.entity.name)
         sortValues = [:]
         guard updatesInMemory else {
             let snapshot = try results.snapshot()

@@ -58,7 +58,8 @@ package.searchers[2] = function(name)
   local path, message = searchpath(name, package.path)
   if not path then return "\n\t" .. tostring(message) end
   local chunk, err = loadfile(path, "t")
-  if not chunk then error(err, 2) end
+  -- Level 3: the script that called require, past require itself (a C function).
+  if not chunk then error(err, 3) end
   return chunk, path
 end
 -- debug.getupvalue and friends would reach the functions replaced above, through the

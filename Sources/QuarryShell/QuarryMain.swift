@@ -40,6 +40,10 @@ public enum QuarryMain {
             if options.demo, invocation.database != nil {
                 throw ValidationFailure("--demo opens its own in-memory store; leave out DB")
             }
+            if let model = options.model, !(invocation.database.map { FileManager.default.fileExists(atPath: $0) } ?? false) {
+                // Checked before opening, which would make the file.
+                throw ValidationFailure("--model \(model): give an existing Core Data store to read with it; loading a model into a Quarry store is not supported yet")
+            }
             let context = try ObjectContext.open(invocation.database, readOnly: options.readonly, model: options.model)
             if let model = options.model, context.coreData == nil {
                 throw ValidationFailure("--model \(model): \(invocation.database ?? ":memory:") is not a Core Data store; loading a model into a Quarry store is not supported yet")

@@ -41,7 +41,7 @@ extension QuarryRuntime {
         pushQuarryTable()
         pushFunction("__writeonce") { [unowned self] call in
             let path = try call.string(1), text = try call.string(2)
-            if self.isSandboxed { throw LuaError(".once: --safe does not write files (export() and .export do)", addsPosition: false) }
+            if self.isSandboxed { throw LuaError(".once: --safe does not write files (export() and .export do)") }
             do {
                 let file = try OutputFile(path: path, operation: ".once")
                 try file.write(text)

@@ -182,9 +182,10 @@ extension QuarryRuntime {
                     }
                 }
             case .entity(let name):
-                let inserted = changes.inserted.filter { $0.entity.name == name }
-                var updated = changes.updated.filter { $0.object.entity.name == name }.map(\.object)
-                let deleted = changes.deleted.filter { $0.entity.name == name }
+                // A sub-entity's objects are the entity's too.
+                let inserted = changes.inserted.filter { self.context.isKind($0.entity.name, of: name) }
+                var updated = changes.updated.filter { self.context.isKind($0.object.entity.name, of: name) }.map(\.object)
+                let deleted = changes.deleted.filter { self.context.isKind($0.entity.name, of: name) }
                 // Batch changes also name rows no object held: load those that still exist.
                 for key in (changes.batchUpdated[name] ?? []).sorted() where !updated.contains(where: { $0.primaryKey == key }) {
                     if let object = try? self.context.object(entityName: name, primaryKey: key) { updated.append(object) }

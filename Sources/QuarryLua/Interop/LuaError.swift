@@ -49,6 +49,7 @@ extension LuaError {
     /// A Lua value no attribute can take (a function, a coroutine): `Item.n cannot hold a
     /// function`, from new{}, o.n = ..., bindings and updateall alike.
     static func cannotHold(_ entity: String, _ key: String, _ typeName: String, operation: String? = nil) -> LuaError {
-        LuaError("\(entity).\(key) cannot hold a \(typeName)", operation: operation)
+        let article = typeName.first.map { "aeiou".contains($0) } == true ? "an" : "a"
+        return LuaError("\(entity).\(key) cannot hold \(article) \(typeName)", operation: operation)
     }
 }

@@ -23,24 +23,6 @@ extension ObjectContext {
         for mapped in store.entities { remember(mapped.entity) }
         return true
     }
-
-    /// The entity a row of `object`'s entity really is: a fetch of a Core Data parent
-    /// entity includes its sub-entities' rows, each of which is its own entity.
-    public func ownEntity(of object: ManagedObject) throws -> EntityDescription {
-        guard let coreData, let mapped = coreData.mapped(object.entity.name), !mapped.descendantCodes.isEmpty,
-              let key = object.primaryKey else { return object.entity }
-        let sql = "SELECT \(quoteIdentifier(CoreDataStore.entityColumn)) FROM \(quoteIdentifier(object.entity.name)) WHERE \(quoteIdentifier(object.entity.primaryKey)) = ?"
-        guard let code = try read({ db in try Int64.fetchOne(db, sql: sql, arguments: [key]) }),
-              let name = coreData.entityName(code: code) else { return object.entity }
-        return try entity(named: name)
-    }
-
-    /// The SQL condition that keeps only `entity`'s own rows, leaving out its sub-entities'
-    /// (`subentities = false`); nil when it has none.
-    public func ownRowsCondition(of entity: EntityDescription, qualifier: String) -> String? {
-        guard let mapped = coreData?.mapped(entity.name), !mapped.descendantCodes.isEmpty else { return nil }
-        return "\(qualifier).\(quoteIdentifier(CoreDataStore.entityColumn)) = \(mapped.code)"
-    }
 }
 
 extension ObjectContext {

@@ -93,14 +93,17 @@ extension ObjectContext {
                 // Inserted objects pointing at objects inserted after them.
                 for object in laterLinks { try writeToOne(object, key: key, in: db) }
                 for object in updates {
+                    // Attributes and to-one keys in one statement: one change of a row is one
+                    // UPDATE (a Core Data store's Z_OPT goes up once per save, as Core Data's).
                     let changed = object.pending.keys.sorted()
-                    if !changed.isEmpty {
-                        let assignments = changed.map { "\(quoteIdentifier($0)) = ?" }.joined(separator: ", ")
-                        let values = changed.map { object.pending[$0]!.databaseValue } + [object.primaryKey!.databaseValue]
-                        try db.execute(sql: "UPDATE \(quoteIdentifier(object.entity.name)) SET \(assignments) WHERE \(quoteIdentifier(object.entity.primaryKey)) = ?",
-                                       arguments: StatementArguments(values))
-                    }
-                    try writeToOne(object, key: key, in: db)
+                    let ownKeys = Set(currentEntity(of: object).ownKeyColumns.map(\.name))
+                    let links = object.pendingToOne.keys.sorted().filter(ownKeys.contains)
+                    guard let primaryKey = object.primaryKey, !(changed.isEmpty && links.isEmpty) else { continue }
+                    let assignments = (changed + links).map { "\(quoteIdentifier($0)) = ?" }.joined(separator: ", ")
+                    let values = changed.map { (object.pending[$0] ?? .null).databaseValue }
+                        + links.map { key(object.pendingToOne[$0] ?? nil) } + [primaryKey.databaseValue]
+                    try db.execute(sql: "UPDATE \(quoteIdentifier(object.entity.name)) SET \(assignments) WHERE \(quoteIdentifier(object.entity.primaryKey)) = ?",
+                                   arguments: StatementArguments(values))
                 }
                 for link in links {
                     let sql = link.isAdd

@@ -41,6 +41,8 @@ extension ObjectContext {
             throw StoreError.invalidSchema(entity: definition.name, reason: "this is a Core Data store: its entities are its model's, and Quarry does not change its schema")
         }
         try validate(definition)
+        // An existing empty file becomes Quarry's with its first entity: WAL from then on.
+        if entitiesByName.isEmpty, !isReadOnly { try useWriteAheadLog() }
         // Inverses are kept in step: relationships other entities declare toward this one
         // come in, and this one's inverses are added to entities already defined.
         var kept = definition

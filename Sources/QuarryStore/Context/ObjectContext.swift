@@ -74,9 +74,10 @@ public final class ObjectContext {
 
     /// Whether unsaved changes touch objects of this entity.
     public func hasPendingChanges(of entityName: String) -> Bool {
-        insertedObjects.contains { $0.entity.name == entityName }
-            || updatedObjects.values.contains { $0.entity.name == entityName }
-            || deletedObjects.values.contains { $0.entity.name == entityName }
+        // A sub-entity's objects are the entity's too.
+        insertedObjects.contains { isKind($0.entity.name, of: entityName) }
+            || updatedObjects.values.contains { isKind($0.entity.name, of: entityName) }
+            || deletedObjects.values.contains { isKind($0.entity.name, of: entityName) }
     }
 
     var changeListeners: [Int: (ChangeSet) -> Void] = [:]
@@ -110,6 +111,7 @@ public final class ObjectContext {
         configuration.label = "quarry"
         do {
             if let path, path != ":memory:" {
+                createdByOpen = !FileManager.default.fileExists(atPath: path)
                 let opening = Self.openingPath(path, readOnly: readOnly)
                 if opening == path { sidecars = Sidecars(database: path) }
                 do {
@@ -131,7 +133,7 @@ public final class ObjectContext {
         }
         isReadOnly = readOnly
         try loadModel()
-        try useWriteAheadLog()
+        try useWriteAheadLog(opening: true)
     }
 
     /// The Core Data store's layout, when the file is one.
@@ -141,6 +143,8 @@ public final class ObjectContext {
     /// What the open had to say (a model inferred, parts of a model left out): for stderr.
     public internal(set) var openingNotes: [String] = []
 
+    /// Whether the file did not exist before this open (so Quarry made it).
+    private var createdByOpen = false
     /// The `-wal`/`-shm` files the open made, removed at `close()` when empty and unused.
     private var sidecars: Sidecars?
     private var isClosed = false
@@ -165,11 +169,13 @@ public final class ObjectContext {
     /// Quarry's own files (new ones, or ones holding its model) use WAL with
     /// synchronous=NORMAL: a commit survives a crash of the process, readers never block
     /// the writer, and a power loss can cost at most the last commits, never consistency.
-    /// A file Quarry did not create keeps its journal mode: opening it writes nothing.
-    private func useWriteAheadLog() throws {
+    /// A file Quarry did not create keeps its journal mode: opening it writes nothing, an
+    /// existing empty file included (it becomes Quarry's at its first entity).
+    func useWriteAheadLog(opening: Bool = false) throws {
         guard let path, !isReadOnly else { return }
         let ours = try read { db in
-            try db.tableExists(Self.modelTable) || Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") == 0
+            try db.tableExists(Self.modelTable)
+                || ((!opening || createdByOpen) && Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") == 0)
         }
         guard ours else { return }
         allowCheckpointOnClose()
@@ -298,18 +304,27 @@ public final class ObjectContext {
             throw StoreError.database(message: "\(entity.name).\(entity.primaryKey) holds \(values.first.map { "\($0)" } ?? "nothing") where an integer key is expected")
         }
         if let existing = registeredObject(entity: entity.name, primaryKey: primaryKey) { return existing }
+        // A row of a parent's results that is a sub-entity's is made as that entity, read
+        // through its own view, so one row is one object whatever it was fetched as.
+        if hasSubentities(entity.name), let own = try rowEntity(of: entity, primaryKey: primaryKey), own.name != entity.name {
+            let sql = "SELECT \(own.selectionSQL()) FROM \(quoteIdentifier(own.name)) WHERE \(quoteIdentifier(own.primaryKey)) = ?"
+            if let row = try read({ db in try Row.fetchOne(db, sql: sql, arguments: [primaryKey]) }) {
+                return try object(for: own, values: Array(row.databaseValues))
+            }
+        }
         let object = ManagedObject(entity: entity, primaryKey: primaryKey, row: values, context: self)
         register(object)
         return object
     }
 
-    /// The object already registered for a row, if any (no query).
+    /// The object already registered for a row, if any (no query). Rows of one hierarchy
+    /// share their root's keys, so they are registered under the root.
     public func registeredObject(entity: String, primaryKey: Int64) -> ManagedObject? {
-        registered[entity]?[primaryKey]?.object
+        registered[rootName(of: entity)]?[primaryKey]?.object
     }
 
-    /// One entity's registrations (their objects may be gone).
-    func registrations(of entity: String) -> [Int64: WeakObject]? { registered[entity] }
+    /// One entity's registrations (their objects may be gone): its hierarchy's.
+    func registrations(of entity: String) -> [Int64: WeakObject]? { registered[rootName(of: entity)] }
 
     /// The object with this primary key, registered once like any fetched object.
     public func object(entityName: String, primaryKey: Int64) throws -> ManagedObject? {
@@ -321,7 +336,7 @@ public final class ObjectContext {
 
     func register(_ object: ManagedObject) {
         guard let primaryKey = object.primaryKey else { return }
-        if registered[object.entity.name, default: [:]].updateValue(WeakObject(object), forKey: primaryKey) == nil {
+        if registered[rootName(of: object.entity.name), default: [:]].updateValue(WeakObject(object), forKey: primaryKey) == nil {
             registrationCount += 1
         }
         // Entries of objects no longer in use are swept once the map doubles, so a long
@@ -331,17 +346,16 @@ public final class ObjectContext {
 
     func unregister(_ object: ManagedObject) {
         guard let primaryKey = object.primaryKey else { return }
-        if registered[object.entity.name]?.removeValue(forKey: primaryKey) != nil { registrationCount -= 1 }
+        if registered[rootName(of: object.entity.name)]?.removeValue(forKey: primaryKey) != nil { registrationCount -= 1 }
     }
 
     /// The keys of the objects in use, by entity, in order.
     func registeredKeysByEntity() -> [String: [Int64]] {
         var result: [String: [Int64]] = [:]
-        for (entity, objects) in registered {
-            let keys = objects.compactMap { $0.value.object == nil ? nil : $0.key }
-            if !keys.isEmpty { result[entity] = keys.sorted() }
+        for objects in registered.values {
+            for (key, weak) in objects { if let object = weak.object { result[object.entity.name, default: []].append(key) } }
         }
-        return result
+        return result.mapValues { $0.sorted() }
     }
 
     /// Forgets registrations whose objects are gone, so the map does not grow without end.

@@ -16,6 +16,13 @@ extension CoreDataStore {
 
         for modelEntity in model.entities {
             let name = modelEntity.name
+            // The view is named after the entity and shadows any table of that name, in
+            // queries and in the triggers' bodies (which may not name a schema): an entity
+            // named like one of the store's tables would send writes to its own view.
+            if tables.contains(name.uppercased()) || name.lowercased().hasPrefix("sqlite_") || name.lowercased().hasPrefix("quarry_") {
+                notes.append("entity \(name): its name is also the name of a table in the store; left out")
+                continue
+            }
             guard let code = numbers.codes[name] else {
                 notes.append("entity \(name) of the model is not in the store's Z_PRIMARYKEY: left out")
                 continue
@@ -35,7 +42,7 @@ extension CoreDataStore {
             // on rows that lack them), so predicates over a parent may name them.
             var attributes: [AttributeDescription] = []
             var selections = ["\(quoteIdentifier("Z_PK")) AS \(quoteIdentifier(EntityDescription.defaultPrimaryKey))",
-                              "\(quoteIdentifier("Z_ENT")) AS \(quoteIdentifier(Self.entityColumn))"]
+                              "\(quoteIdentifier("Z_ENT")) AS \(quoteIdentifier(ObjectContext.entityColumn))"]
             var seen: Set<String> = []
             var writes: [ColumnWrite] = []
             let candidates = model.allAttributes(of: name)
@@ -95,7 +102,10 @@ extension CoreDataStore {
             // A root whose table holds no other entity needs no filter on Z_ENT.
             let codes = ([code] + descendantCodes).map(String.init).joined(separator: ", ")
             let onlyFamily = root == name && Set(numbers.codes.filter { model.rootEntity(of: $0.key)?.name == root }.keys) == Set(family)
-            let filter = onlyFamily ? "" : " WHERE \(quoteIdentifier("Z_ENT")) IN (\(codes))"
+            // A row whose key is not an integer cannot be an object (Core Data never writes
+            // one): left out, so counts and fetches agree.
+            let keyed = "typeof(\(quoteIdentifier("Z_PK"))) = 'integer'"
+            let filter = onlyFamily ? " WHERE \(keyed)" : " WHERE \(quoteIdentifier("Z_ENT")) IN (\(codes)) AND \(keyed)"
             let sql = "CREATE TEMP VIEW \(quoteIdentifier(name)) AS SELECT \(selections.joined(separator: ", ")) FROM main.\(quoteIdentifier(table))\(filter)"
             let rootCode = numbers.codes[root] ?? code
             let triggers = Self.triggers(view: name, table: table, code: code, rootCode: rootCode, writes: writes)
@@ -104,9 +114,6 @@ extension CoreDataStore {
         }
         try mapLinkTables(model, numbers: numbers, tables: tables, columns: columns)
     }
-
-    /// The view column that holds each row's `Z_ENT`.
-    public static let entityColumn = "_entity"
 
     /// A column read as Quarry holds the type: dates from Core Data's 2001 epoch to Unix
     /// seconds, 16-byte UUIDs as their text.

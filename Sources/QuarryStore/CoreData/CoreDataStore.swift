@@ -130,11 +130,26 @@ struct CoreDataNumbers {
             let code: Int64 = try row.stored(0, table: "Z_PRIMARYKEY", column: "Z_ENT")
             let name: String = try row.stored(1, table: "Z_PRIMARYKEY", column: "Z_NAME")
             let parent: Int64? = try row.storedIfPresent(2, table: "Z_PRIMARYKEY", column: "Z_SUPER")
+            if codes[name] != nil {
+                throw StoreError.database(message: "\(path): Z_PRIMARYKEY names two entities \(SchemaName.shown(name))")
+            }
             names[code] = name
             codes[name] = code
             if let parent, parent != 0 { supers[name] = String(parent) }
         }
         // Parents by number, resolved once every name is known.
         for (name, parent) in supers { supers[name] = Int64(parent).flatMap { names[$0] } }
+        // A cycle of super-entities has no root table: say so instead of guessing.
+        for name in supers.keys.sorted() {
+            var seen: [String] = [name]
+            var current = supers[name]
+            while let parent = current {
+                if seen.contains(parent) {
+                    throw StoreError.database(message: "\(path): Z_PRIMARYKEY gives the entities \(seen.joined(separator: ", ")) a cycle of super-entities (Z_SUPER)")
+                }
+                seen.append(parent)
+                current = supers[parent]
+            }
+        }
     }
 }

@@ -16,6 +16,9 @@ final class XCDataModelParser: NSObject, XMLParserDelegate {
     private var fetchIndex: CoreDataFetchIndex?
     private var fetchedProperty: CoreDataFetchedProperty?
     private var sawModel = false
+    /// Elements opened and not yet closed: Foundation's parser on Linux reports success
+    /// for a document cut off mid-way, so an unclosed element is checked here.
+    private var depth = 0
     private var error: ModelFileError?
     private var parser: XMLParser?
 
@@ -34,6 +37,9 @@ final class XCDataModelParser: NSObject, XMLParserDelegate {
         guard ok else {
             let reason = parser.parserError.map { ($0 as NSError).localizedDescription } ?? "unknown error"
             throw ModelFileError(.malformedXML, path: path, "line \(parser.lineNumber): \(reason)")
+        }
+        guard delegate.depth == 0 else {
+            throw ModelFileError(.malformedXML, path: path, "line \(parser.lineNumber): the XML ends before its elements are closed (a truncated file?)")
         }
         guard delegate.sawModel else { throw ModelFileError(.notAModel, path: path, "no <model> element") }
         let model = CoreDataModel(entities: delegate.entities, fetchRequests: delegate.fetchRequests)
@@ -68,6 +74,7 @@ final class XCDataModelParser: NSObject, XMLParserDelegate {
 
     func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
                 attributes: [String: String] = [:]) {
+        depth += 1
         guard error == nil else { return }
         if !sawModel {
             guard name == "model" else { return fail(.notAModel, "the root element is <\(name)>, not <model>") }
@@ -139,6 +146,7 @@ final class XCDataModelParser: NSObject, XMLParserDelegate {
     }
 
     func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+        depth -= 1
         guard error == nil else { return }
         switch name {
         case "entity":

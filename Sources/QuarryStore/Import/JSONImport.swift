@@ -67,6 +67,11 @@ struct JSONImport {
                         throw StoreError.importFailed(path: path, line: nil, reason: "element \(n + 1): " + outOfRange(attribute, value.displayString))
                     case .success(let v): return v
                     case .failure:
+                        // A date text outside the range is refused by coerce: say which.
+                        if attribute.type == .date, case .text(let text) = value, let seconds = Value.parseISO8601(text),
+                           !Value.dateRange.contains(seconds) {
+                            throw StoreError.importFailed(path: path, line: nil, reason: "element \(n + 1): " + outOfRange(attribute, text))
+                        }
                         throw StoreError.importFailed(path: path, line: nil,
                             reason: "element \(n + 1): '\(attribute.name)' expects \(attribute.type.rawValue), got \(value.kindName)")
                     }

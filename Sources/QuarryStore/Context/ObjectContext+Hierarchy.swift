@@ -1,0 +1,70 @@
+import GRDB
+
+/// Entity inheritance, as Core Data has it: a sub-entity's rows live in its root's table,
+/// told apart by a column naming each row's entity (`_entity`); fetching an entity
+/// includes its sub-entities' rows. The same rules serve Core Data stores (whose column
+/// is `Z_ENT`, read through views as `_entity`) and Quarry's own files.
+extension ObjectContext {
+    /// The top of `name`'s hierarchy (itself when it has no parent).
+    public func rootName(of name: String) -> String {
+        var current = name
+        var seen: Set<String> = [name]
+        while let parent = entitiesByName[current]?.parent, seen.insert(parent).inserted { current = parent }
+        return current
+    }
+
+    /// Whether `name` is `ancestor` or one of its sub-entities at any depth.
+    public func isKind(_ name: String, of ancestor: String) -> Bool {
+        var current: String? = name
+        var seen: Set<String> = []
+        while let c = current, seen.insert(c).inserted {
+            if c == ancestor { return true }
+            current = entitiesByName[c]?.parent
+        }
+        return false
+    }
+
+    /// The entities that inherit from `name`, at every depth, in definition order.
+    public func descendants(of name: String) -> [EntityDescription] {
+        entities.filter { $0.name != name && isKind($0.name, of: name) }
+    }
+
+    func hasSubentities(_ name: String) -> Bool {
+        entities.contains { $0.parent == name }
+    }
+
+    /// Whether `name` has a parent or sub-entities.
+    public func isInHierarchy(_ name: String) -> Bool {
+        entitiesByName[name]?.parent != nil || hasSubentities(name)
+    }
+
+    /// The value of the entity column that marks `name`'s own rows.
+    func entityTag(of name: String) -> DatabaseValue {
+        if let number = entitiesByName[name]?.storeNumber { return number.databaseValue }
+        return name.databaseValue
+    }
+
+    /// The entity a stored row is (nil when the row is gone or names no known entity).
+    func rowEntity(of entity: EntityDescription, primaryKey: Int64) throws -> EntityDescription? {
+        let sql = "SELECT \(quoteIdentifier(Self.entityColumn)) FROM \(quoteIdentifier(entity.name)) WHERE \(quoteIdentifier(entity.primaryKey)) = ?"
+        guard let tag = try read({ db in try DatabaseValue.fetchOne(db, sql: sql, arguments: [primaryKey]) }) else { return nil }
+        return ([entity] + descendants(of: entity.name)).first { entityTag(of: $0.name) == tag }
+    }
+
+    /// The entity a row of `object`'s entity really is: a fetch of a parent entity includes
+    /// its sub-entities' rows, each of which is its own entity.
+    public func ownEntity(of object: ManagedObject) throws -> EntityDescription {
+        guard hasSubentities(object.entity.name), let key = object.primaryKey else { return object.entity }
+        return try rowEntity(of: object.entity, primaryKey: key) ?? object.entity
+    }
+
+    /// The SQL condition that keeps only `entity`'s own rows, leaving out its sub-entities'
+    /// (`subentities = false`); nil when it has none.
+    public func ownRowsCondition(of entity: EntityDescription, qualifier: String) -> (sql: String, argument: DatabaseValue)? {
+        guard hasSubentities(entity.name) else { return nil }
+        return ("\(qualifier).\(quoteIdentifier(Self.entityColumn)) = ?", entityTag(of: entity.name))
+    }
+
+    /// The column that says which entity a row is, in a hierarchy's table or view.
+    public static let entityColumn = "_entity"
+}
