@@ -140,9 +140,9 @@ extension QuarryRuntime {
 /// metamethods, so it runs in Lua under `pcall`, never in Swift.
 private let prelude = #"""
 local quarry = ...
-local objectTable = quarry.__objecttable
-quarry.__objecttable = nil
-rawset(_G, "__objecttable", nil)
+local objectTable, rowsTable = quarry.__objecttable, quarry.__rowstable
+quarry.__objecttable, quarry.__rowstable = nil, nil
+rawset(_G, "__objecttable", nil); rawset(_G, "__rowstable", nil)
 local function repr(v, depth, seen)
   local t = type(v)
   if t == "string" then return string.format("%q", v) end
@@ -176,7 +176,9 @@ function quarry.show(...)
   for i = 1, select("#", ...) do
     local v = select(i, ...)
     if quarry.__explaining and quarry.typeof(v) == "results" then io.write(quarry.explain(v), "\n") end
-    out[i] = quarry.typeof(v) == "object" and objectTable(v) or quarry.repr(v)
+    -- A list of records (sql(), summarize(), group/having) prints as a table.
+    out[i] = quarry.typeof(v) == "object" and objectTable(v)
+      or (type(v) == "table" and getmetatable(v) == nil and rowsTable(v)) or quarry.repr(v)
   end
   local text = table.concat(out, "\t") .. "\n"
   local once = quarry.__once

@@ -1,6 +1,7 @@
 import CLua
 import CQuarryShim
 import QuarryFetch
+import QuarryFormat
 import QuarryPredicates
 import QuarryStore
 
@@ -209,6 +210,7 @@ public final class QuarryRuntime {
         installObserverFunctions()
         installPredicateFunctions()
         installDataFunctions()
+        installSeeingFunctions()
         try runPrelude()
     }
 

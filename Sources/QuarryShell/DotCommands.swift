@@ -1,5 +1,6 @@
 import CLua
 import Foundation
+import QuarryFormat
 import QuarryLua
 import QuarryStore
 
@@ -111,8 +112,8 @@ struct DotCommands {
         },
         Command(name: "export", usage: ".export FILE", summary: "write the last results printed (_) to a CSV or JSON file") { shell, args in
             guard args.count == 1 else { reportError("usage: .export FILE"); return .ok }
-            shell.runLua("if quarry.typeof(_) ~= 'results' then error('.export: print some results first; _ holds the last ones', 0) end "
-                + "print(export(_, \(luaQuote(args[0]))) .. ' objects written to ' .. \(luaQuote(args[0])))")
+            shell.runLua("local t = quarry.typeof(_) if t ~= 'results' and t ~= 'table' then error('.export: print some results first; _ holds the last ones', 0) end "
+                + "print(export(_, \(luaQuote(args[0]))) .. (t == 'results' and ' objects' or ' rows') .. ' written to ' .. \(luaQuote(args[0])))")
             return .ok
         },
         Command(name: "open", usage: ".open DB", summary: "close this store and open DB (:memory: for a new one)") { shell, args in
