@@ -146,8 +146,8 @@ enum CellText {
         guard d.isFinite, d != d.rounded() || abs(d) >= 1e15 else { return Value.format(d) }
         let magnitude = abs(d)
         if magnitude >= 1e15 || magnitude < 1e-4 { return String(format: "%.4e", d) }
-        let before = magnitude < 1 ? 1 : Int(log10(magnitude).rounded(.down)) + 1
-        let decimals = max(1, 6 - before)
+        let before = Int(log10(magnitude).rounded(.down)) + 1
+        let decimals = min(10, max(1, 6 - before))
         var text = String(format: "%.\(decimals)f", d)
         while text.hasSuffix("0"), !text.hasSuffix(".0") { text.removeLast() }
         return text
