@@ -133,7 +133,7 @@ public struct TextTable {
 }
 
 /// How one value reads in each mode.
-enum CellText {
+public enum CellText {
     /// For reading: nil as nil, floating values to six significant digits.
     static func display(_ value: Value) -> String {
         if case .real(let d) = value { return rounded(d) }

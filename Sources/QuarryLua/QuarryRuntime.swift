@@ -211,6 +211,7 @@ public final class QuarryRuntime {
         installPredicateFunctions()
         installDataFunctions()
         installSeeingFunctions()
+        installChartFunctions()
         try runPrelude()
     }
 

@@ -99,4 +99,28 @@ struct SummaryTests {
         }
         #expect(try context.count(FetchRequest(entityName: "Flight")) == (try FlightsStore.shared.get()).flights)
     }
+
+    @Test func histogramBucketsAgreeWithCountsWrittenByHand() throws {
+        let context = try flightsContext()
+        for (key, bins) in [("dep_delay", 10), ("distance", 7), ("time_hour", 12)] {
+            let (_, buckets) = try context.histogram(FetchRequest(entityName: "Flight"), key: key, bins: bins)
+            #expect(buckets.count == bins)
+            let range = try handRow(context, "SELECT min(\(key)) AS lo, max(\(key)) AS hi, count(\(key)) AS n FROM Flight")
+            let low: Double = range["lo"], high: Double = range["hi"]
+            #expect(buckets.first?.lower == low && buckets.last?.upper == high)
+            #expect(buckets.reduce(0) { $0 + $1.count } == range["n"] as Int, "\(key): every value in one bucket")
+            // Bucket i holds lower <= x < upper; the last one also holds the maximum.
+            for (i, bucket) in buckets.enumerated() {
+                let upperTest = i == bins - 1 ? "\(key) <= ?" : "\(key) < ?"
+                let hand = try handRow(context, "SELECT count(*) AS n FROM Flight WHERE \(key) >= ? AND \(upperTest)", [bucket.lower, bucket.upper])
+                #expect(bucket.count == hand["n"] as Int, "\(key) bucket \(i)")
+            }
+        }
+        var request = FetchRequest(entityName: "Flight")
+        request.predicate = try PredicateParser.parse("carrier == 'HA'", arguments: PredicateArguments([]))
+        let (_, ha) = try context.histogram(request, key: "arr_delay", bins: 3)
+        #expect(ha.reduce(0) { $0 + $1.count } == (try handRow(context, "SELECT count(arr_delay) AS n FROM Flight WHERE carrier = 'HA'"))["n"] as Int)
+        #expect { _ = try context.histogram(FetchRequest(entityName: "Flight"), key: "carrier", bins: 3) } throws: { "\($0)".contains("needs numbers or dates") }
+        #expect { _ = try context.histogram(FetchRequest(entityName: "Flight"), key: "dep_delay", bins: 0) } throws: { "\($0)".contains("bins must be") }
+    }
 }

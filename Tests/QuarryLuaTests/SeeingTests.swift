@@ -11,7 +11,7 @@ private func temporaryPath(_ name: String) -> String {
 
 /// What the REPL prints for `expression` (quarry.show, sent to a file as `.once` does).
 private func shown(_ h: Harness, _ expression: String) throws -> String {
-    let path = temporaryPath("show.txt")
+    let path = temporaryPath("show-\(UUID().uuidString).txt")
     defer { try? FileManager.default.removeItem(atPath: path) }
     h.run("quarry.__once = \(quoted(path)); quarry.show(\(expression))")
     return try String(contentsOfFile: path, encoding: .utf8)
@@ -86,5 +86,23 @@ struct SeeingTests {
         // A plain Lua table that is not a list of records still prints as a constructor.
         h.runtime.outputMode = .table
         #expect(try shown(h, "{ 1, 2, x = 'y' }") == "{1, 2, x = \"y\"}\n")
+    }
+
+    @Test func chartsReturnTextFromCountsAndRows() throws {
+        let h = try itemsHarness()
+        h.run("""
+        local text = histogram(Item, "n", { bins = 3 })
+        assert(type(text) == "string" and text:find("n: 9 values in 3 bins", 1, true), text)
+        assert(text:find("1 – 3.66667", 1, true) and text:find(" 3\\n", 1, true), text)
+        local rows = fetch{ "Item", result = "dictionaries", properties = { "name", "count(*)" }, group = { "name" } }
+        -- Unicode or ASCII as the environment says (NO_COLOR, TERM=dumb): either passes here.
+        local bars = barchart(rows, "name", "count")
+        assert(bars:find("count by name", 1, true) and bars:find("even [│|]"), bars)
+        local line = linechart(sql("SELECT n, price FROM Item"), "n", "price")
+        assert(line:find("price by n", 1, true) and line:find("2.25 [┤|]"), line)
+        """)
+        #expect(h.error("histogram(Item, 'name')").contains("a histogram needs numbers or dates"))
+        #expect(h.error("barchart(sql('SELECT 1 AS a'), 'a', 'b')").contains("the rows have no key 'b'"))
+        #expect(h.error("linechart(fetch('Item'), 'n', 'price')").contains("dictionary rows"))
     }
 }
