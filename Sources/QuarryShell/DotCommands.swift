@@ -40,7 +40,9 @@ struct DotCommands {
             return .ok
         },
         Command(name: "entities", usage: ".entities", summary: "list the entities") { shell, _ in
-            for entity in shell.runtime.context.entities { print(entity.name) }
+            let names = shell.runtime.context.entities.map(\.name).sorted()
+            if names.isEmpty { print("no entities yet (entity \"Name\" { ... } or .import FILE NAME makes one)") }
+            for name in names { print(name) }
             return .ok
         },
         Command(name: "schema", usage: ".schema [NAME]", summary: "show entity definitions") { shell, args in
@@ -79,6 +81,14 @@ struct DotCommands {
                 return .ok
             }
             shell.runtime.outputMode = mode
+            return .ok
+        },
+        Command(name: "maxrows", usage: ".maxrows N", summary: "rows a long result shows (first and last halves)") { shell, args in
+            guard let text = args.first, let n = Int(text), n >= 1 else {
+                reportError("usage: .maxrows N (a number from 1; now \(shell.runtime.tableFormat.maxRows))")
+                return .ok
+            }
+            shell.runtime.tableFormat.maxRows = n
             return .ok
         },
         Command(name: "headers", usage: ".headers on|off", summary: "show or hide column headers") { shell, args in
