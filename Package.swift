@@ -3,7 +3,7 @@ import PackageDescription
 
 // Layers, each depending only on those below it:
 // C interop (CLua, CReadline, CZlib, CQuarrySignals, CQuarryRows, CQuarryShim) → QuarryStore → QuarryPredicates → QuarryFetch
-// → QuarryLua → QuarryShell → quarry (the executable).
+// → QuarryFormat → QuarryLua → QuarryShell → quarry (the executable).
 let swift5: [SwiftSetting] = [.swiftLanguageMode(.v5)]
 
 let package = Package(
@@ -36,9 +36,11 @@ let package = Package(
         ], swiftSettings: swift5),
         .target(name: "QuarryPredicates", dependencies: ["QuarryStore", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swift5),
         .target(name: "QuarryFetch", dependencies: ["QuarryStore", "QuarryPredicates", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swift5),
-        .target(name: "QuarryLua", dependencies: ["CQuarryShim", "CLua", "QuarryStore", "QuarryPredicates", "QuarryFetch"], swiftSettings: swift5),
+        // Tables and charts as text: no Lua, no terminal; the Lua layer and the shell use it.
+        .target(name: "QuarryFormat", dependencies: ["QuarryStore", "QuarryFetch"], swiftSettings: swift5),
+        .target(name: "QuarryLua", dependencies: ["CQuarryShim", "CLua", "QuarryStore", "QuarryPredicates", "QuarryFetch", "QuarryFormat"], swiftSettings: swift5),
         .target(name: "QuarryShell", dependencies: [
-            "QuarryLua", "QuarryStore", "CReadline", "CQuarryShim", "CQuarrySignals",
+            "QuarryLua", "QuarryStore", "QuarryFormat", "CReadline", "CQuarryShim", "CQuarrySignals",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], swiftSettings: swift5),
         .executableTarget(name: "quarry", dependencies: ["QuarryShell"], swiftSettings: swift5),
@@ -48,6 +50,7 @@ let package = Package(
         .testTarget(name: "QuarryStoreTests", dependencies: ["QuarryStore", "QuarryTestSupport", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swift5),
         .testTarget(name: "QuarryPredicatesTests", dependencies: ["QuarryPredicates", "QuarryTestSupport"], swiftSettings: swift5),
         .testTarget(name: "QuarryFetchTests", dependencies: ["QuarryFetch", "QuarryTestSupport"], swiftSettings: swift5),
+        .testTarget(name: "QuarryFormatTests", dependencies: ["QuarryFormat", "QuarryTestSupport"], swiftSettings: swift5),
         .testTarget(name: "QuarryLuaTests", dependencies: ["QuarryLua", "QuarryTestSupport", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swift5),
         .testTarget(name: "QuarryShellTests", dependencies: ["QuarryShell"], swiftSettings: swift5),
         .testTarget(name: "EndToEndTests", dependencies: ["QuarryTestSupport"], swiftSettings: swift5),

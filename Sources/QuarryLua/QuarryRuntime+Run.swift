@@ -142,9 +142,9 @@ private let prelude = #"""
 local quarry = ...
 local writeOnce = quarry.__writeonce
 quarry.__writeonce = nil
-local objectTable = quarry.__objecttable
-quarry.__objecttable = nil
-rawset(_G, "__objecttable", nil)
+local objectTable, rowsTable = quarry.__objecttable, quarry.__rowstable
+quarry.__objecttable, quarry.__rowstable = nil, nil
+rawset(_G, "__objecttable", nil); rawset(_G, "__rowstable", nil)
 local function repr(v, depth, seen)
   local t = type(v)
   if t == "string" then return string.format("%q", v) end
@@ -178,7 +178,9 @@ function quarry.show(...)
   for i = 1, select("#", ...) do
     local v = select(i, ...)
     if quarry.__explaining and quarry.typeof(v) == "results" then io.write(quarry.explain(v), "\n") end
-    out[i] = quarry.typeof(v) == "object" and objectTable(v) or quarry.repr(v)
+    -- A list of records (sql(), summarize(), group/having) prints as a table.
+    out[i] = quarry.typeof(v) == "object" and objectTable(v)
+      or (type(v) == "table" and getmetatable(v) == nil and rowsTable(v)) or quarry.repr(v)
   end
   local text = table.concat(out, "\t") .. "\n"
   local once = quarry.__once

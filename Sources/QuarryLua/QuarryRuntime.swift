@@ -1,6 +1,7 @@
 import CLua
 import CQuarryShim
 import QuarryFetch
+import QuarryFormat
 import QuarryPredicates
 import QuarryStore
 
@@ -210,6 +211,8 @@ public final class QuarryRuntime {
         installPredicateFunctions()
         installDataFunctions()
         installOnceWriter()
+        installSeeingFunctions()
+        installChartFunctions()
         try runPrelude()
     }
 

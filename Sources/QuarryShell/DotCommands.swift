@@ -1,5 +1,6 @@
 import CLua
 import Foundation
+import QuarryFormat
 import QuarryLua
 import QuarryStore
 
@@ -39,7 +40,9 @@ struct DotCommands {
             return .ok
         },
         Command(name: "entities", usage: ".entities", summary: "list the entities") { shell, _ in
-            for entity in shell.runtime.context.entities { print(entity.name) }
+            let names = shell.runtime.context.entities.map(\.name).sorted()
+            if names.isEmpty { print("no entities yet (entity \"Name\" { ... } or .import FILE NAME makes one)") }
+            for name in names { print(name) }
             return .ok
         },
         Command(name: "schema", usage: ".schema [NAME]", summary: "show entity definitions") { shell, args in
@@ -80,6 +83,14 @@ struct DotCommands {
             shell.runtime.outputMode = mode
             return .ok
         },
+        Command(name: "maxrows", usage: ".maxrows N", summary: "rows a long result shows (first and last halves)") { shell, args in
+            guard let text = args.first, let n = Int(text), n >= 1 else {
+                reportError("usage: .maxrows N (a number from 1; now \(shell.runtime.tableFormat.maxRows))")
+                return .ok
+            }
+            shell.runtime.tableFormat.maxRows = n
+            return .ok
+        },
         Command(name: "headers", usage: ".headers on|off", summary: "show or hide column headers") { shell, args in
             guard let flag = onOff(args, ".headers") else { return .ok }
             shell.runtime.tableFormat.headers = flag
@@ -111,8 +122,8 @@ struct DotCommands {
         },
         Command(name: "export", usage: ".export FILE", summary: "write the last results printed (_) to a CSV or JSON file") { shell, args in
             guard args.count == 1 else { reportError("usage: .export FILE"); return .ok }
-            shell.runLua("if quarry.typeof(_) ~= 'results' then error('.export: print some results first; _ holds the last ones', 0) end "
-                + "print(export(_, \(luaQuote(args[0]))) .. ' objects written to ' .. \(luaQuote(args[0])))")
+            shell.runLua("local t = quarry.typeof(_) if t ~= 'results' and t ~= 'table' then error('.export: print some results first; _ holds the last ones', 0) end "
+                + "print(export(_, \(luaQuote(args[0]))) .. (t == 'results' and ' objects' or ' rows') .. ' written to ' .. \(luaQuote(args[0])))")
             return .ok
         },
         Command(name: "open", usage: ".open DB", summary: "close this store and open DB (:memory: for a new one)") { shell, args in

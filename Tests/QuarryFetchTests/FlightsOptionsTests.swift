@@ -19,7 +19,7 @@ private let flightStride = 7
 
 /// The flights (and airlines and airports, when present), imported through Quarry's CSV
 /// import once per test process. `Flight`, `Airline` and `Airport` get `_pk` keys.
-private final class FlightsStore {
+final class FlightsStore {
     let context: ObjectContext
     let flights: Int
     let hasAirlines: Bool
@@ -78,14 +78,14 @@ private final class FlightsStore {
     }
 }
 
-private func flightsContext() throws -> ObjectContext {
+func flightsContext() throws -> ObjectContext {
     let store = try FlightsStore.shared.get()
     // Each test leaves the context as it found it.
     #expect(!store.context.hasChanges)
     return store.context
 }
 
-private func flightRequest(_ predicate: String? = nil, _ args: [Value] = [], vars: [String: Value] = [:],
+func flightRequest(_ predicate: String? = nil, _ args: [Value] = [], vars: [String: Value] = [:],
                            entity: String = "Flight", sort: [String] = [], limit: Int? = nil, offset: Int = 0,
                            batch: Int = 200, section: String? = nil) throws -> FetchRequest {
     var request = FetchRequest(entityName: entity,

@@ -28,6 +28,12 @@ extension QuarryRuntime {
             return call.push(summary.rows)
         }
         defineGlobal("export") { [unowned self] call in
+            // Dictionary rows (sql(), summarize(), group/having) export as results do.
+            if call.type(1) == LUA_TTABLE, let rows = self.dictionaryRows(call, 1) {
+                let path = try call.string(2)
+                do { return call.push(try exportRows(QueryRows(columns: rows.columns, rows: rows.rows), to: path)) } catch { throw luaError(error) }
+            }
+            if call.type(1) == LUA_TTABLE { throw call.typeError(1, expected: "results or a list of records") }
             let handle = try self.results(call, 1)
             let path = try call.string(2)
             do { return call.push(try handle.results.export(to: path)) } catch { throw luaError(error) }

@@ -1,5 +1,6 @@
 import CLua
 import CQuarryShim
+import QuarryFormat
 import QuarryStore
 
 extension QuarryRuntime {
@@ -37,13 +38,13 @@ extension QuarryRuntime {
         defineGlobal("__objecttable") { [unowned self] call in
             let object = try self.object(call, 1)
             let entity = self.context.currentEntityDescription(of: object)
-            var headers = ["id"], row: [String?] = [object.objectID]
-            for (key, value) in object.values { headers.append(key); row.append(value.isNull ? nil : value.displayString) }
+            var headers = ["id"], row: [Value] = [.text(object.objectID)]
+            for (key, value) in object.values { headers.append(key); row.append(value) }
             for relationship in entity.toOneRelationships {
                 headers.append(relationship.name)
-                row.append((try? self.context.relatedObject(relationship.name, of: object))?.map(\.objectID) ?? nil)
+                row.append((try? self.context.relatedObject(relationship.name, of: object))?.map { .text($0.objectID) } ?? .null)
             }
-            return call.push(TextTable(headers: headers, rows: [row]).render(self.tableFormat))
+            return call.push(TextTable(headers: headers, values: [row]).render(self.tableFormat))
         }
         // o:refresh() drops that object's unsaved changes; the global refresh() notices
         // other processes' commits (and refresh(o) refreshes o).

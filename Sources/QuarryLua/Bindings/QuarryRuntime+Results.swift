@@ -1,6 +1,7 @@
 import CLua
 import CQuarryShim
 import QuarryFetch
+import QuarryFormat
 import QuarryPredicates
 import QuarryStore
 

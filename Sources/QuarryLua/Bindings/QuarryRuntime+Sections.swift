@@ -1,6 +1,7 @@
 import CLua
 import CQuarryShim
 import QuarryFetch
+import QuarryFormat
 import QuarryStore
 
 /// One section of sectioned results, as Lua holds it.

@@ -1,0 +1,51 @@
+import GRDB
+import QuarryPredicates
+import QuarryStore
+
+/// One bucket of a histogram: values from `lower` up to `upper` (the last includes it).
+public struct HistogramBucket: Equatable {
+    public var lower: Double
+    public var upper: Double
+    public var count: Int
+}
+
+extension ObjectContext {
+    /// Counts the non-nil values of `key` (a number or date attribute) among the objects
+    /// `request` matches in `bins` equal-width buckets from the minimum to the maximum,
+    /// in SQLite: one query for the range, one GROUP BY for the counts. Dates are seconds.
+    public func histogram(_ request: FetchRequest, key: String, bins: Int) throws -> (type: AttributeType, buckets: [HistogramBucket]) {
+        guard bins >= 1, bins <= 1000 else { throw FetchError.badOption(option: "bins", reason: "bins must be from 1 to 1000, got \(bins)") }
+        var base = request
+        base.sortDescriptors = []; base.limit = nil; base.offset = 0; base.sectionKey = nil
+        let compiled = try CompiledRequest(base, context: self)
+        guard let attribute = compiled.entity.attribute(named: key) else {
+            throw FetchError.unknownKey(option: "histogram", key: key, entity: compiled.entity.name,
+                                        suggestion: closestMatch(to: key, in: compiled.entity.attributeNames))
+        }
+        guard attribute.type.isMeasured else {
+            throw FetchError.badOption(option: "histogram", reason: "'\(key)' is \(attribute.type.rawValue); a histogram needs numbers or dates (barchart counts other values)")
+        }
+        let column = columnSQL(compiled.from, attribute, in: compiled.entity)
+        let notNull = (compiled.whereClause.map { " WHERE (" + $0.sql + ") AND " } ?? " WHERE ") + "\(column) IS NOT NULL"
+        let arguments = (compiled.whereClause?.arguments ?? []).map(\.databaseValue)
+        let range = try read { db in
+            try Row.fetchOne(db, sql: "SELECT min(\(column)), max(\(column)) FROM \(compiled.from)\(notNull)", arguments: StatementArguments(arguments))
+        }
+        guard let range, let low = range[0] as Double?, let high = range[1] as Double? else { return (attribute.type, []) }
+        let width = (high - low) / Double(bins)
+        let counts: [Int: Int]
+        if width > 0 {
+            let sql = "SELECT min(CAST((\(column) - ?) / ? AS INTEGER), ?) AS b, count(*) FROM \(compiled.from)\(notNull) GROUP BY b"
+            let rows = try read { db in
+                try Row.fetchAll(db, sql: sql, arguments: StatementArguments([low.databaseValue, width.databaseValue, (bins - 1).databaseValue] + arguments))
+            }
+            counts = Dictionary(rows.map { ($0[0] as Int, $0[1] as Int) }, uniquingKeysWith: +)
+        } else {
+            counts = [0: try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(compiled.from)\(notNull)", arguments: StatementArguments(arguments)) ?? 0 }]
+        }
+        let buckets = width > 0 ? bins : 1
+        return (attribute.type, (0..<buckets).map { i in
+            HistogramBucket(lower: low + Double(i) * width, upper: i == buckets - 1 ? high : low + Double(i + 1) * width, count: counts[i] ?? 0)
+        })
+    }
+}

@@ -1,0 +1,39 @@
+import GRDB
+import QuarryStore
+
+/// The rows of an SQL query: its column names, then each row's values in that order.
+public struct QueryRows {
+    public var columns: [String]
+    public var rows: [[Value]]
+    public init(columns: [String], rows: [[Value]]) { self.columns = columns; self.rows = rows }
+}
+
+extension ObjectContext {
+    /// Runs one read-only SQL statement with `arguments` bound to its `?` and returns
+    /// its rows: the escape hatch for a question a predicate cannot ask yet. SQLite
+    /// itself says whether the statement would write (sqlite3_stmt_readonly); one that
+    /// would, or that returns no rows (ATTACH, BEGIN), or a second statement, is refused.
+    public func readOnlyQuery(_ sql: String, arguments: [Value]) throws -> QueryRows {
+        func refuse(_ reason: String) -> FetchError { .badOption(option: "sql", reason: reason) }
+        return try read { db in
+            let statements = try db.allStatements(sql: sql)
+            guard let statement = try statements.next() else { throw refuse("no statement to run") }
+            guard try statements.next() == nil else {
+                throw refuse("one statement at a time (the text holds more than one)")
+            }
+            guard statement.isReadonly, statement.columnCount > 0 else {
+                throw refuse("only a statement that reads rows can run here; this one would write or returns nothing (save() writes)")
+            }
+            let bound = StatementArguments(arguments.map(\.databaseValue))
+            do { try statement.validateArguments(bound) } catch {
+                throw refuse("the statement's parameters do not match the \(arguments.count) argument\(arguments.count == 1 ? "" : "s") given")
+            }
+            try statement.setArguments(bound)
+            let columns = statement.columnNames
+            let rows = try Row.fetchAll(statement).map { row in
+                (0..<columns.count).map { Value(row[$0] as DatabaseValue) }
+            }
+            return QueryRows(columns: columns, rows: rows)
+        }
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import GRDB
+import QuarryPredicates
+import QuarryStore
+
+/// One attribute of `summarize`: pandas' `describe` and DuckDB's `SUMMARIZE`, per column.
+public struct AttributeSummary {
+    public var column: String
+    public var type: AttributeType
+    /// Non-nil values.
+    public var count: Int
+    public var nulls: Int
+    public var distinct: Int
+    public var min: Value
+    public var max: Value
+    /// For numbers and dates (dates as dates): nil for other types.
+    public var mean: Value?
+    /// The sample standard deviation (n − 1), as pandas gives it; seconds for dates.
+    public var stddev: Value?
+    public var q25: Value?
+    public var q50: Value?
+    public var q75: Value?
+
+    /// The summary's columns, in the order they print.
+    public static let columns = ["column", "type", "count", "nulls", "distinct", "min", "max", "mean", "stddev", "q25", "q50", "q75"]
+
+    /// The values under `columns`, nil where the statistic does not apply.
+    public var values: [Value] {
+        [.text(column), .text(type.rawValue), .integer(Int64(count)), .integer(Int64(nulls)), .integer(Int64(distinct)),
+         min, max, mean ?? .null, stddev ?? .null, q25 ?? .null, q50 ?? .null, q75 ?? .null]
+    }
+}
+
+extension AttributeType {
+    /// Types with a mean and quantiles: numbers, and dates (as seconds).
+    var isMeasured: Bool {
+        switch self {
+        case .int16, .int32, .int64, .double, .decimal, .date: return true
+        default: return false
+        }
+    }
+}
+
+extension ObjectContext {
+    /// Summarises every attribute of the objects `request` matches, in SQLite: one
+    /// aggregate scan for counts, extremes and means, one for the deviations from those
+    /// means, and a seek per quantile (`ORDER BY ... LIMIT 2 OFFSET`, linear between the
+    /// two neighbours, as pandas and numpy's default do). Unsaved changes are not seen:
+    /// this reads the store. Sort, limit and offset of the request are ignored.
+    public func summarize(_ request: FetchRequest) throws -> [AttributeSummary] {
+        var base = request
+        base.sortDescriptors = []
+        base.limit = nil
+        base.offset = 0
+        base.sectionKey = nil
+        let compiled = try CompiledRequest(base, context: self)
+        let entity = compiled.entity
+        let attributes = entity.attributes
+        guard !attributes.isEmpty else { return [] }
+        let whereSQL = compiled.whereClause.map { " WHERE (" + $0.sql + ")" } ?? ""
+        let whereArguments = (compiled.whereClause?.arguments ?? []).map(\.databaseValue)
+        let columns = attributes.map { columnSQL(compiled.from, $0, in: entity) }
+
+        // Booleans and blobs have a min and max of their storage; text compares as text.
+        var selects: [String] = ["count(*)"]
+        for (attribute, column) in zip(attributes, columns) {
+            selects += ["count(\(column))", "count(DISTINCT \(column))", "min(\(column))", "max(\(column))",
+                        attribute.type.isMeasured ? "avg(\(column))" : "NULL"]
+        }
+        let first = try read { db in
+            try Row.fetchOne(db, sql: "SELECT \(selects.joined(separator: ", ")) FROM \(compiled.from)\(whereSQL)",
+                             arguments: StatementArguments(whereArguments))
+        }
+        guard let first else { return [] }
+        let total: Int = first[0]
+        var summaries: [AttributeSummary] = []
+        var means: [Double?] = []
+        for (i, attribute) in attributes.enumerated() {
+            let at = 1 + i * 5
+            let count: Int = first[at]
+            let mean: Double? = first[at + 4]
+            means.append(mean)
+            summaries.append(AttributeSummary(
+                column: attribute.name, type: attribute.type, count: count, nulls: total - count, distinct: first[at + 1],
+                min: attribute.type.decode(Value(first[at + 2] as DatabaseValue)),
+                max: attribute.type.decode(Value(first[at + 3] as DatabaseValue)),
+                mean: attribute.type.isMeasured ? measured(mean, attribute.type) : nil))
+        }
+
+        // The deviations from the means just read, so the variance is not the difference
+        // of two large sums (which loses every digit on dates in seconds).
+        let measuredIndexes = attributes.indices.filter { attributes[$0].type.isMeasured && means[$0] != nil }
+        guard !measuredIndexes.isEmpty else { return summaries }
+        var deviations: [String] = []
+        var deviationArguments: [DatabaseValue] = []
+        for i in measuredIndexes {
+            deviations.append("sum((\(columns[i]) - ?) * (\(columns[i]) - ?))")
+            deviationArguments += [(means[i] ?? 0).databaseValue, (means[i] ?? 0).databaseValue]
+        }
+        let second = try read { db in
+            try Row.fetchOne(db, sql: "SELECT \(deviations.joined(separator: ", ")) FROM \(compiled.from)\(whereSQL)",
+                             arguments: StatementArguments(deviationArguments + whereArguments))
+        }
+        for (j, i) in measuredIndexes.enumerated() {
+            let count = summaries[i].count
+            let squares: Double? = second?[j]
+            if count > 1, let squares {
+                let deviation = (squares / Double(count - 1)).squareRoot()
+                summaries[i].stddev = .real(deviation)
+            }
+            let quantiles = try [0.25, 0.5, 0.75].map {
+                try quantile($0, of: columns[i], count: count, from: compiled.from, whereSQL: whereSQL, arguments: whereArguments)
+            }
+            summaries[i].q25 = measured(quantiles[0], attributes[i].type)
+            summaries[i].q50 = measured(quantiles[1], attributes[i].type)
+            summaries[i].q75 = measured(quantiles[2], attributes[i].type)
+        }
+        return summaries
+    }
+
+    /// The `q` quantile of the `count` non-nil values of `column`: linear between the
+    /// values at ranks floor and ceil of q·(count − 1), read with one seek.
+    private func quantile(_ q: Double, of column: String, count: Int, from: String, whereSQL: String, arguments: [DatabaseValue]) throws -> Double? {
+        guard count > 0 else { return nil }
+        let position = q * Double(count - 1)
+        let lower = Int(position.rounded(.down))
+        let notNull = (whereSQL.isEmpty ? " WHERE " : whereSQL + " AND ") + "\(column) IS NOT NULL"
+        let values = try read { db in
+            try Double.fetchAll(db, sql: "SELECT \(column) FROM \(from)\(notNull) ORDER BY \(column) LIMIT 2 OFFSET ?",
+                                arguments: StatementArguments(arguments + [lower.databaseValue]))
+        }
+        guard let low = values.first else { return nil }
+        let high = values.count > 1 ? values[1] : low
+        return low + (high - low) * (position - Double(lower))
+    }
+
+    /// A statistic in the attribute's terms: a date for a date, a number otherwise.
+    private func measured(_ value: Double?, _ type: AttributeType) -> Value {
+        guard let value else { return .null }
+        return type == .date ? .date(value) : .real(value)
+    }
+}

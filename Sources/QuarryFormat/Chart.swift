@@ -1,0 +1,114 @@
+import Foundation
+import QuarryStore
+
+/// Charts drawn as text: horizontal bars (histograms, bar charts) and a column plot
+/// (line charts), with labelled axes and values, fitting `width` columns. Unicode block
+/// characters (eighths of a cell) by default; plain ASCII when the terminal cannot show
+/// them (`TERM=dumb`) or `NO_COLOR` asks for plain output.
+public struct ChartStyle {
+    public var width: Int
+    public var unicode: Bool
+    /// Rows of the line chart's plot area.
+    public var height = 12
+
+    public init(width: Int = 80, unicode: Bool = ChartStyle.environmentAllowsUnicode()) {
+        self.width = width; self.unicode = unicode
+    }
+
+    /// False under `TERM=dumb` or with `NO_COLOR` set.
+    public static func environmentAllowsUnicode() -> Bool {
+        let environment = ProcessInfo.processInfo.environment
+        return environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
+    }
+}
+
+public enum Chart {
+    /// One bar per label, longest for the largest value, each followed by its value.
+    /// Negative values draw no bar (the value still shows).
+    public static func bars(title: String, labels: [String], values: [Double], style: ChartStyle = ChartStyle()) -> String {
+        let labelWidth = min(labels.map(\.count).max() ?? 0, max(8, style.width / 3))
+        let texts = values.map(CellText.number)
+        let valueWidth = texts.map(\.count).max() ?? 0
+        let axis = style.unicode ? "│" : "|"
+        // label, space, axis, bar, space, value.
+        let room = max(1, style.width - labelWidth - 3 - valueWidth)
+        let top = values.max() ?? 0
+        var lines = [title]
+        for (i, label) in labels.enumerated() {
+            let shown = CellText.clip(label, labelWidth)
+            let bar = top > 0 && values[i] > 0 ? drawBar(values[i] / top * Double(room), unicode: style.unicode) : ""
+            lines.append(String(repeating: " ", count: labelWidth - shown.count) + shown + " " + axis + bar + " " + texts[i])
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// y against x as columns rising from the x axis (x sorted), y labelled at the top and
+    /// bottom, x at both ends; more points than columns are averaged per column.
+    public static func line(title: String, xs: [Double], ys: [Double], xLabel: (Double) -> String, style: ChartStyle = ChartStyle()) -> String {
+        let points = zip(xs, ys).filter { $0.0.isFinite && $0.1.isFinite }.sorted { $0.0 < $1.0 }
+        guard let first = points.first, let last = points.last else { return title + "\n(no points)" }
+        let low = min(0, points.map(\.1).min() ?? 0), high = points.map(\.1).max() ?? 0
+        let topText = CellText.number(high), bottomText = CellText.number(low)
+        let gutter = max(topText.count, bottomText.count)
+        let room = max(1, style.width - gutter - 2)
+        let columns = max(1, min(points.count, room))
+        // Few points stretch to up to four cells each, so a year of months is not a sliver.
+        let cellWidth = max(1, min(4, room / columns))
+        // Each column's mean y over the points whose x falls in it.
+        var sums = [Double](repeating: 0, count: columns), counts = [Int](repeating: 0, count: columns)
+        let span = last.0 - first.0
+        for (x, y) in points {
+            let column = span > 0 ? min(columns - 1, Int((x - first.0) / span * Double(columns))) : 0
+            sums[column] += y; counts[column] += 1
+        }
+        let range = high - low
+        let levels = style.height * 8
+        let heights: [Int?] = (0..<columns).map { counts[$0] == 0 ? nil : (range > 0 ? Int(((sums[$0] / Double(counts[$0]) - low) / range * Double(levels)).rounded()) : levels) }
+        let axis = style.unicode ? "┤" : "|"
+        var lines = [title]
+        for row in (0..<style.height).reversed() {
+            let label = row == style.height - 1 ? topText : row == 0 ? bottomText : ""
+            let cells = heights.map { height -> String in
+                guard let height else { return " " }
+                let filled = height - row * 8
+                if filled >= 8 { return style.unicode ? "█" : "#" }
+                if filled <= 0 { return " " }
+                return style.unicode ? String(eighths[filled]) : (filled >= 4 ? "#" : ".")
+            }.map { String(repeating: $0, count: cellWidth) }.joined()
+            lines.append(String(repeating: " ", count: gutter - label.count) + label + " " + axis + cells)
+        }
+        let corner = style.unicode ? "└" : "+", rule = style.unicode ? "─" : "-"
+        lines.append(String(repeating: " ", count: gutter + 1) + corner + String(repeating: rule, count: columns * cellWidth))
+        let left = xLabel(first.0), right = xLabel(last.0)
+        let gap = max(1, columns * cellWidth - left.count - right.count)
+        lines.append(String(repeating: " ", count: gutter + 2) + left + (span > 0 ? String(repeating: " ", count: gap) + right : ""))
+        return lines.joined(separator: "\n")
+    }
+
+    /// " ▏▎▍▌▋▊▉": a cell filled by 0...7 eighths from the left, or from below for columns.
+    private static let eighthsFromLeft = Array(" ▏▎▍▌▋▊▉")
+    private static let eighths = Array(" ▁▂▃▄▅▆▇")
+
+    private static func drawBar(_ cells: Double, unicode: Bool) -> String {
+        let whole = Int(cells.rounded(.down))
+        guard unicode else { return String(repeating: "#", count: max(whole, cells > 0 ? 1 : 0)) }
+        let part = Int(((cells - Double(whole)) * 8).rounded(.down))
+        let bar = String(repeating: "█", count: whole) + (part > 0 ? String(eighthsFromLeft[part]) : "")
+        // A value too small for an eighth still shows that it is there.
+        return bar.isEmpty && cells > 0 ? "▏" : bar
+    }
+}
+
+public extension CellText {
+    /// A number as charts label it: integers whole and grouped, others to six digits.
+    /// Dates as charts label them: to the minute, or the day when every label is midnight.
+    public static func dates(_ seconds: [Double]) -> [String] {
+        let minutes = seconds.map { String(Value.iso8601($0).prefix(16)).replacingOccurrences(of: "T", with: " ") }
+        return minutes.allSatisfy { $0.hasSuffix("00:00") } ? minutes.map { String($0.prefix(10)) } : minutes
+    }
+
+    public static func number(_ number: Double) -> String {
+        if number == number.rounded(), abs(number) < 1e15 { return grouped(Int(number)) }
+        return rounded(number)
+    }
+}

@@ -1,0 +1,210 @@
+import Foundation
+import QuarryStore
+
+/// How tables print: the REPL's `.mode`. Data, not branches in the printing code.
+public enum OutputMode: String, CaseIterable {
+    case table, box, markdown, json, csv, line
+
+    /// Modes that hold data for another program: every row, full precision, no notes.
+    public var isData: Bool { self == .csv || self == .json || self == .line }
+}
+
+/// How the REPL prints tables: the mode, whether headers show, colour (a terminal only,
+/// never with NO_COLOR), the terminal's width that aligned tables fit into (0: none),
+/// and how many rows a long result shows (`.maxrows`).
+public struct TableFormat {
+    public var mode: OutputMode = .table
+    public var headers = true
+    public var colors = false
+    public var width = 0
+    public var maxRows = 20
+    public init() {}
+}
+
+/// Rows of values as a table in one of the output modes (aligned with a header rule by
+/// default), as the REPL prints results: numbers right-aligned and rounded for reading in
+/// the aligned modes, at full precision (and as JSON numbers) in the data modes.
+public struct TextTable {
+    public var headers: [String]
+    public var rows: [[Value]]
+    public var footer: String?
+    /// A row index before which rows were left out (a long result shows its first and
+    /// last rows): the aligned modes mark the gap with a line of "…".
+    public var gap: Int?
+
+    public init(headers: [String], values: [[Value]], footer: String? = nil, gap: Int? = nil) {
+        self.headers = headers; self.rows = values; self.footer = footer; self.gap = gap
+    }
+
+    /// Cells of text (nil is nil), as a table shows names and IDs.
+    public init(headers: [String], rows: [[String?]], footer: String? = nil) {
+        self.init(headers: headers, values: rows.map { $0.map { $0.map(Value.text) ?? .null } }, footer: footer)
+    }
+
+    /// Cells wider than `maxWidth` characters are cut with "…" in the aligned modes; a nil
+    /// cell is NULL, shown as `nil` (empty in CSV, null in JSON).
+    public func render(mode: OutputMode = .table, maxWidth: Int = 40) -> String {
+        var format = TableFormat()
+        format.mode = mode
+        return render(format, maxWidth: maxWidth)
+    }
+
+    public func render(_ format: TableFormat, maxWidth: Int = 40) -> String {
+        switch format.mode {
+        case .table: return aligned(maxWidth: maxWidth, style: .plain, format: format)
+        case .box: return aligned(maxWidth: maxWidth, style: .box, format: format)
+        case .markdown:
+            let cells = rows.map { $0.map { CellText.display($0).replacingOccurrences(of: "|", with: "\\|") } }
+            var lines = format.headers ? ["| " + headers.joined(separator: " | ") + " |", "|" + headers.map { _ in "---" }.joined(separator: "|") + "|"] : []
+            lines += cells.map { "| " + $0.joined(separator: " | ") + " |" }
+            return lines.joined(separator: "\n") + (footer.map { "\n" + $0 } ?? "")
+        case .csv:
+            let lines = (format.headers ? [headers.map(CellText.csv).joined(separator: ",")] : [])
+                + rows.map { $0.map { $0.isNull ? "" : CellText.csv($0.displayString) }.joined(separator: ",") }
+            return lines.joined(separator: "\n")
+        case .json:
+            let objects = rows.map { row in
+                "{" + zip(headers, row).map { "\(jsonQuoted($0)): \(CellText.json($1))" }.joined(separator: ", ") + "}"
+            }
+            return "[" + objects.joined(separator: ",\n ") + "]"
+        case .line:
+            let width = headers.map(\.count).max() ?? 0
+            return rows.map { row in
+                zip(headers, row).map { String(repeating: " ", count: width - $0.count) + $0 + " = " + CellText.display($1) }.joined(separator: "\n")
+            }.joined(separator: "\n\n")
+        }
+    }
+
+    private struct Style {
+        let separator: String, rule: String, fill: String, edges: Bool
+        static let plain = Style(separator: " | ", rule: "-+-", fill: "-", edges: false)
+        static let box = Style(separator: " │ ", rule: "─┼─", fill: "─", edges: true)
+    }
+
+    private func aligned(maxWidth: Int, style: Style, format: TableFormat) -> String {
+        let showHeaders = format.headers
+        let texts = rows.map { $0.map { CellText.flat(CellText.display($0)) } }
+        // Headers are never cut: a column that cannot show its whole name is left out.
+        var widths = headers.map { showHeaders ? CellText.flat($0).count : 0 }
+        for row in texts { for (i, cell) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], min(cell.count, maxWidth)) } }
+        // Wide tables fit the terminal: the columns that fit, left to right, and a note of the rest.
+        var shown = widths.count
+        if format.width > 0 {
+            var used = style.edges ? 4 : 0
+            for (i, width) in widths.enumerated() {
+                let needed = width + (i > 0 ? style.separator.count : 0)
+                if used + needed > format.width, i > 0 { shown = i; break }
+                used += needed
+            }
+        }
+        widths = Array(widths.prefix(shown))
+        let bold = format.colors ? "\u{1B}[1m" : "", dim = format.colors ? "\u{1B}[2m" : "", reset = format.colors ? "\u{1B}[0m" : ""
+        func line(_ cells: [String], values: [Value]?) -> String {
+            let body = widths.indices.map { i -> String in
+                let text = CellText.clip(cells[i], widths[i])
+                let padding = String(repeating: " ", count: max(0, widths[i] - text.count))
+                guard let values else { return bold + text + padding + reset }
+                if values[i].isNull { return dim + text + padding + reset }
+                return values[i].isNumber ? padding + text : text + padding
+            }.joined(separator: style.separator)
+            return style.edges ? "│ " + body + " │" : body.trimmingTrailingSpaces()
+        }
+        func border(_ left: String, _ join: String, _ right: String) -> String {
+            left + widths.map { String(repeating: "─", count: $0) }.joined(separator: join) + right
+        }
+        let ruleLine = widths.map { String(repeating: style.fill, count: $0) }.joined(separator: style.rule)
+        var lines: [String] = []
+        if style.edges { lines.append(border("┌─", "─┬─", "─┐")) }
+        if showHeaders {
+            lines.append(line(headers, values: nil))
+            lines.append(style.edges ? "├─" + ruleLine + "─┤" : ruleLine)
+        }
+        for (i, row) in texts.enumerated() {
+            if i == gap { lines.append(line(widths.map { _ in "…" }, values: widths.map { _ in .text("…") })) }
+            lines.append(line(row, values: rows[i]))
+        }
+        if style.edges { lines.append(border("└─", "─┴─", "─┘")) }
+        var notes: [String] = []
+        if let footer { notes.append(footer) }
+        if shown < headers.count { notes.append("… +\(headers.count - shown) \(headers.count - shown == 1 ? "column" : "columns")") }
+        if !notes.isEmpty { lines.append(notes.joined(separator: ", ")) }
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// How one value reads in each mode.
+public enum CellText {
+    /// For reading: nil as nil, floating values to six significant digits.
+    static func display(_ value: Value) -> String {
+        if case .real(let d) = value { return rounded(d) }
+        return value.displayString
+    }
+
+    /// Six significant digits without an exponent for everyday magnitudes, trailing zeros
+    /// dropped (12.639070257 → 12.6391, 3.0 → 3.0 as Lua shows floats).
+    static func rounded(_ d: Double) -> String {
+        guard d.isFinite, d != d.rounded() || abs(d) >= 1e15 else { return Value.format(d) }
+        let magnitude = abs(d)
+        if magnitude >= 1e15 || magnitude < 1e-4 { return String(format: "%.4e", d) }
+        let before = Int(log10(magnitude).rounded(.down)) + 1
+        let decimals = min(10, max(1, 6 - before))
+        var text = String(format: "%.\(decimals)f", d)
+        while text.hasSuffix("0"), !text.hasSuffix(".0") { text.removeLast() }
+        return text
+    }
+
+    static func json(_ value: Value) -> String {
+        switch value {
+        case .null: return "null"
+        case .integer(let i): return String(i)
+        case .real(let d): return d.isFinite ? "\(d)" : "null"
+        case .bool(let b): return b ? "true" : "false"
+        default: return jsonQuoted(value.displayString)
+        }
+    }
+
+    static func csv(_ s: String) -> String {
+        s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) ? "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : s
+    }
+
+    static func flat(_ s: String) -> String {
+        s.replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\t", with: "\\t")
+    }
+
+    static func clip(_ text: String, _ limit: Int) -> String {
+        text.count > limit ? String(text.prefix(max(1, limit - 1))) + "…" : text
+    }
+}
+
+extension Value {
+    /// Integers and floating values: right-aligned in tables.
+    var isNumber: Bool {
+        switch self {
+        case .integer, .real: return true
+        default: return false
+        }
+    }
+}
+
+private extension String {
+    func trimmingTrailingSpaces() -> String {
+        var s = self
+        while s.last == " " { s.removeLast() }
+        return s
+    }
+}
+
+extension TextTable {
+    /// Dictionary rows as the REPL prints them: every row in the data modes; in the
+    /// aligned ones the first and last of a long list, with how many there are.
+    public static func rows(headers: [String], values: [[Value]], format: TableFormat) -> TextTable {
+        let total = values.count
+        let noun = total == 1 ? "row" : "rows"
+        guard !format.mode.isData, total > format.maxRows else {
+            return TextTable(headers: headers, values: values, footer: format.mode.isData ? nil : "(\(grouped(total)) \(noun))")
+        }
+        let head = (format.maxRows + 1) / 2, tail = format.maxRows - head
+        return TextTable(headers: headers, values: Array(values.prefix(head)) + Array(values.suffix(tail)),
+                         footer: "\(grouped(total)) \(noun)", gap: tail > 0 ? head : nil)
+    }
+}

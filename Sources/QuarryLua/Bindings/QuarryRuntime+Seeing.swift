@@ -1,0 +1,49 @@
+import CLua
+import CQuarryShim
+import QuarryFetch
+import QuarryFormat
+import QuarryStore
+
+/// Seeing data: `summarize`, `sql`, and dictionary rows printed and exported as tables.
+/// The statistics and queries run in QuarryFetch; these functions only convert.
+extension QuarryRuntime {
+    func installSeeingFunctions() {
+        defineGlobal("summarize") { [unowned self] call in
+            let request = try self.sourceRequest(call, 1)
+            let summaries = try self.context.summarize(request)
+            pushDictionaryRows(call.state, DictionaryRows(columns: AttributeSummary.columns, rows: summaries.map(\.values)))
+            return 1
+        }
+        defineGlobal("sql") { [unowned self] call in
+            let text = try call.string(1)
+            var arguments: [Value] = []
+            if call.argumentCount >= 2 {
+                for i in 2...call.argumentCount {
+                    guard let value = luaValue(call.state, i) else { throw call.typeError(i, expected: "string, number, boolean, date or nil") }
+                    arguments.append(value)
+                }
+            }
+            let rows = try self.context.readOnlyQuery(text, arguments: arguments)
+            pushDictionaryRows(call.state, DictionaryRows(columns: rows.columns, rows: rows.rows))
+            return 1
+        }
+        // The prelude's quarry.show prints a list of records with this (nil: not one).
+        defineGlobal("__rowstable") { [unowned self] call in
+            guard let rows = readDictionaryRows(call.state, 1) else { return call.pushNil() }
+            return call.push(TextTable.rows(headers: rows.columns, values: rows.rows, format: self.tableFormat).render(self.tableFormat))
+        }
+    }
+
+    /// The request behind a source: results (their request), an entity or its name (all of it).
+    func sourceRequest(_ call: LuaCall, _ index: Int32) throws -> FetchRequest {
+        if let handle = swiftObject(call.state, index, kind: .results, as: ResultsHandle.self) { return handle.results.request }
+        if let handle = swiftObject(call.state, index, kind: .entity, as: EntityHandle.self) { return FetchRequest(entityName: handle.name) }
+        guard call.type(index) == LUA_TSTRING else { throw call.typeError(index, expected: "results or entity name") }
+        return FetchRequest(entityName: try call.string(index))
+    }
+
+    /// Dictionary rows at `index` (a list of records), for export and charts.
+    func dictionaryRows(_ call: LuaCall, _ index: Int32) -> DictionaryRows? {
+        readDictionaryRows(call.state, index)
+    }
+}

@@ -1,0 +1,101 @@
+import CLua
+import CQuarryShim
+import QuarryStore
+
+/// Dictionary rows (a list of records, as `sql()`, `summarize()` and group/having give)
+/// read back from Lua to print or export: the column names and each row's values.
+struct DictionaryRows {
+    var columns: [String]
+    var rows: [[Value]]
+}
+
+/// The registry's weak-keyed table from a rows list to its column names, so rows made by
+/// Quarry print their columns in the order the query named them, while the list itself
+/// stays a plain Lua table (no metatable a script could trip over).
+private let columnsKey = "quarry.rowcolumns"
+
+/// Pushes `rows` as a list of records and remembers the column order for printing.
+func pushDictionaryRows(_ state: OpaquePointer, _ rows: DictionaryRows) {
+    lua_createtable(state, Int32(rows.rows.count), 0)
+    for (i, row) in rows.rows.enumerated() {
+        lua_createtable(state, 0, Int32(rows.columns.count))
+        for (column, value) in zip(rows.columns, row) where !value.isNull {
+            pushValue(state, value)
+            LuaTable.setField(state, -2, column)
+        }
+        lua_rawseti(state, -2, lua_Integer(i + 1))
+    }
+    pushColumnTable(state)
+    lua_pushvalue(state, -2)
+    lua_createtable(state, Int32(rows.columns.count), 0)
+    for (i, column) in rows.columns.enumerated() {
+        pushString(state, column)
+        lua_rawseti(state, -2, lua_Integer(i + 1))
+    }
+    lua_rawset(state, -3)
+    quarry_pop(state, 1)
+}
+
+/// Pushes the weak table of column orders, making it the first time.
+private func pushColumnTable(_ state: OpaquePointer) {
+    pushRegistryField(state, columnsKey)
+    if lua_type(state, -1) == LUA_TTABLE { return }
+    quarry_pop(state, 1)
+    lua_createtable(state, 0, 0)
+    lua_createtable(state, 0, 1)
+    pushString(state, "k")
+    LuaTable.setField(state, -2, "__mode")
+    lua_setmetatable(state, -2)
+    lua_pushvalue(state, -1)
+    setRegistryField(state, columnsKey)
+}
+
+/// The value at `index` as dictionary rows, or nil when it is not a non-empty list of
+/// records whose values are all scalars (string, number, boolean, date), or rows made by
+/// Quarry (which may be empty). Columns are the remembered order, else the keys in
+/// sorted order, leaving out a key such as `count(*)` that carries the same values as a
+/// shorter name (`count`), since group/having rows hold both.
+func readDictionaryRows(_ state: OpaquePointer, _ index: Int32) -> DictionaryRows? {
+    guard lua_type(state, index) == LUA_TTABLE else { return nil }
+    let table = lua_absindex(state, index)
+    var known: [String]?
+    pushColumnTable(state)
+    lua_pushvalue(state, table)
+    if lua_rawget(state, -2) == LUA_TTABLE {
+        known = LuaTable.array(state, -1) { _ in luaString(state, -1) }
+    }
+    quarry_pop(state, 2)
+    let count = LuaTable.length(state, table)
+    guard count > 0 || known != nil else { return nil }
+    var records: [[String: Value]] = []
+    for i in 0..<count {
+        guard LuaTable.element(state, table, i + 1) == LUA_TTABLE, lua_getmetatable(state, -1) == 0 else {
+            quarry_pop(state, lua_type(state, -1) == LUA_TTABLE ? 2 : 1)
+            return nil
+        }
+        var record: [String: Value] = [:]
+        let (keys, nonString) = LuaTable.stringKeys(state, -1)
+        guard !nonString else { quarry_pop(state, 1); return nil }
+        for key in keys {
+            LuaTable.field(state, -1, key)
+            let value = luaValue(state, -1)
+            quarry_pop(state, 1)
+            guard let value else { quarry_pop(state, 1); return nil }
+            record[key] = value
+        }
+        quarry_pop(state, 1)
+        records.append(record)
+    }
+    let columns = known ?? inferredColumns(records)
+    return DictionaryRows(columns: columns, rows: records.map { record in columns.map { record[$0] ?? .null } })
+}
+
+/// Every key of the records, sorted, without a call-shaped key that repeats another's values.
+private func inferredColumns(_ records: [[String: Value]]) -> [String] {
+    let keys = Set(records.flatMap(\.keys)).sorted()
+    return keys.filter { key in
+        guard key.contains("(") else { return true }
+        let twin = keys.first { other in other != key && !other.contains("(") && records.allSatisfy { $0[other] == $0[key] } }
+        return twin == nil
+    }
+}

@@ -1,0 +1,63 @@
+import QuarryFormat
+import QuarryStore
+import Testing
+
+// Charts drawn on small inputs, character for character.
+
+struct ChartTests {
+    @Test func barsScaleToTheLargestValueWithEighths() {
+        let text = Chart.bars(title: "n by k", labels: ["a", "bb", "c"], values: [8, 3, 0], style: ChartStyle(width: 16, unicode: true))
+        // 16 columns: label 2, " │", value 1, a space: 10 cells for the largest bar.
+        #expect(text == "n by k\n a │██████████ 8\nbb │███▊ 3\n c │ 0", "\(text)")
+        let ascii = Chart.bars(title: "n by k", labels: ["a", "bb"], values: [8, 3], style: ChartStyle(width: 16, unicode: false))
+        #expect(ascii == "n by k\n a |########## 8\nbb |### 3", "\(ascii)")
+    }
+
+    @Test func aTinyValueStillShowsAndLongLabelsAreCut() {
+        let text = Chart.bars(title: "t", labels: [String(repeating: "x", count: 30), "y"], values: [1000, 1], style: ChartStyle(width: 40, unicode: true))
+        let lines = text.split(separator: "\n").map(String.init)
+        #expect(lines[1].hasPrefix("xxxxxxxxxxxx… │"), "\(text)")
+        #expect(lines[2].hasSuffix("│▏ 1"), "\(text)")
+        #expect(lines.allSatisfy { $0.count <= 40 }, "\(text)")
+    }
+
+    @Test func lineColumnsRiseFromTheAxisWithLabels() {
+        var style = ChartStyle(width: 20, unicode: true)
+        style.height = 2
+        let text = Chart.line(title: "y by x", xs: [1, 2, 3], ys: [0, 2, 4], xLabel: { CellText.number($0) }, style: style)
+        // Three points, four cells each; 16 eighths in the plot: 0, 8 and 16 of them.
+        #expect(text == "y by x\n4 ┤        ████\n0 ┤    ████████\n  └────────────\n   1          3", "\(text)")
+        style.unicode = false
+        let ascii = Chart.line(title: "y by x", xs: [1, 2, 3], ys: [0, 2, 4], xLabel: { CellText.number($0) }, style: style)
+        #expect(ascii == "y by x\n4 |        ####\n0 |    ########\n  +------------\n   1          3", "\(ascii)")
+    }
+
+    @Test func datesLabelToTheDayWhenEveryOneIsMidnight() {
+        #expect(CellText.dates([0, 86400]) == ["1970-01-01", "1970-01-02"])
+        #expect(CellText.dates([0, 90]) == ["1970-01-01 00:00", "1970-01-01 00:01"])
+        #expect(CellText.number(336_776) == "336,776" && CellText.number(12.63907) == "12.6391")
+    }
+}
+
+struct TextTableTests {
+    @Test func wideTablesKeepWholeHeadersAndSayWhatIsLeftOut() {
+        var format = TableFormat()
+        format.width = 30
+        let table = TextTable(headers: ["scheduled_departure", "carrier", "destination_airport"], values: [[.integer(5), .text("UA"), .text("LAX")]])
+        #expect(table.render(format) == "scheduled_departure | carrier\n--------------------+--------\n                  5 | UA\n… +1 column", "\(table.render(format))")
+    }
+
+    @Test func numbersRoundForReadingButNotForData() {
+        let table = TextTable(headers: ["x"], values: [[.real(1.0 / 3)], [.real(12345.678912)], [.null]])
+        #expect(table.render(mode: .table) == "x\n--------\n0.333333\n 12345.7\nnil")
+        #expect(table.render(mode: .csv) == "x\n0.3333333333333333\n12345.678912\n")
+        #expect(table.render(mode: .json) == "[{\"x\": 0.3333333333333333},\n {\"x\": 12345.678912},\n {\"x\": null}]")
+    }
+
+    @Test func longRowListsShowFirstAndLastWithTheCount() {
+        var format = TableFormat()
+        format.maxRows = 4
+        let text = TextTable.rows(headers: ["n"], values: (1...1500).map { [.integer(Int64($0))] }, format: format).render(format)
+        #expect(text == "n\n----\n   1\n   2\n…\n1499\n1500\n1,500 rows", "\(text)")
+    }
+}
