@@ -28,6 +28,7 @@ extension QuarryRuntime {
             return call.push(summary.rows)
         }
         defineGlobal("export") { [unowned self] call in
+            if self.isModelExport(call) { return try self.exportModel(call) }
             let handle = try self.results(call, 1)
             let path = try call.string(2)
             do { return call.push(try handle.results.export(to: path)) } catch { throw luaError(error) }
