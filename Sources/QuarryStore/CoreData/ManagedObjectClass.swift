@@ -41,17 +41,11 @@ struct ManagedObjectClass {
     }
 
     static func swiftType(_ attribute: CoreDataAttribute) -> String? {
-        let scalar: String?
-        switch attribute.type {
-        case .integer16: scalar = "Int16"
-        case .integer32: scalar = "Int32"
-        case .integer64: scalar = "Int64"
-        case .double: scalar = "Double"
-        case .float: scalar = "Float"
-        case .boolean: scalar = "Bool"
-        default: scalar = nil
+        // The scalars are SwiftData's types for the same attributes.
+        let scalars: [CoreDataAttributeType] = [.integer16, .integer32, .integer64, .double, .float, .boolean]
+        if scalars.contains(attribute.type), let scalar = SwiftDataClass.swiftType(attribute.type) {
+            return attribute.isOptional ? "NSNumber?" : scalar
         }
-        if let scalar { return attribute.isOptional ? "NSNumber?" : scalar }
         switch attribute.type {
         case .decimal: return "NSDecimalNumber?"
         case .string: return "String?"
