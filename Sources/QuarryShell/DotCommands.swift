@@ -45,7 +45,18 @@ struct DotCommands {
             for name in names { print(name) }
             return .ok
         },
-        Command(name: "schema", usage: ".schema [NAME]", summary: "show entity definitions") { shell, args in
+        Command(name: "schema", usage: ".schema [--swift] [NAME]", summary: "show entity definitions (--swift: as SwiftData classes)") { shell, arguments in
+            let args = arguments.filter { $0 != "--swift" }
+            if args.count < arguments.count {
+                let context = shell.runtime.context
+                let unknown = args.filter { name in !context.entities.contains { $0.name == name } }
+                if let name = unknown.first {
+                    reportError(StoreError.unknownEntity(name: name, suggestion: closestMatch(to: name, in: context.entities.map(\.name))))
+                    return .ok
+                }
+                print(SwiftModelSource(model: context.coreDataModel(of: args.isEmpty ? nil : args)).source(style: .swiftData), terminator: "")
+                return .ok
+            }
             let entities = shell.runtime.context.entities.filter { args.isEmpty || args.contains($0.name) }
             if entities.isEmpty, let name = args.first {
                 let names = shell.runtime.context.entities.map(\.name)

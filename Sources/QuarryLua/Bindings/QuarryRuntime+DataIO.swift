@@ -28,6 +28,7 @@ extension QuarryRuntime {
             return call.push(summary.rows)
         }
         defineGlobal("export") { [unowned self] call in
+            if self.isModelExport(call) { return try self.exportModel(call) }
             // Dictionary rows (sql(), summarize(), group/having) export as results do.
             if call.type(1) == LUA_TTABLE, let rows = self.dictionaryRows(call, 1) {
                 let path = try call.string(2)

@@ -144,6 +144,9 @@ extension QuarryRuntime {
                 lua_settop(call.state, 0)
                 return call.push(n)
             }),
+            ("swift", { [unowned self] call in
+                call.push(try self.swiftSource(of: try self.entityName(call), style: try call.optionalString(2), call))
+            }),
             ("get", { [unowned self] call in
                 let entity = try self.entityName(call)
                 let key: Int64
@@ -212,7 +215,7 @@ extension QuarryRuntime {
                     }
                     return 1
                 }
-                throw LuaError("entity \(name) has no method or field '\(key)' (methods: new, fetch, count, first, get)")
+                throw LuaError("entity \(name) has no method or field '\(key)' (methods: new, fetch, count, first, get, swift)")
             }),
             ("__tostring", { [unowned self] call in
                 let name = try self.entityName(call)

@@ -41,6 +41,9 @@ public struct CoreDataStore {
     public var modelSource: String
     /// What could not be mapped, said once on stderr.
     public var notes: [String]
+    /// The model as read: the mapped entities flatten inheritance (a parent's view holds
+    /// its sub-entities' columns), so exporting the model or its Swift starts from this.
+    public var model: CoreDataModel?
 
     /// Whether `db` is a store written by Core Data: its bookkeeping tables are there.
     public static func isCoreDataStore(_ db: Database) throws -> Bool {
@@ -72,8 +75,9 @@ public struct CoreDataStore {
             source = "inferred"
             notes.append("\(path): the store holds no model and none was given (--model MODEL): entity, attribute and relationship names were inferred from its tables")
         }
-        var store = CoreDataStore(entities: [], linkViews: [], names: numbers.names, modelSource: source, notes: notes)
+        var store = CoreDataStore(entities: [], linkViews: [], names: numbers.names, modelSource: source, notes: notes, model: nil)
         try store.map(model, numbers: numbers, db: db)
+        store.model = model
         return store
     }
 

@@ -44,3 +44,11 @@ enum ModelValidation {
         }
     }
 }
+
+extension CoreDataModel {
+    /// Checks the model's cross-references as a decoded one is checked; `path` names the
+    /// file in the error (a model about to be written there).
+    public static func validate(_ model: CoreDataModel, path: String) throws {
+        try ModelValidation.check(model, path: path)
+    }
+}

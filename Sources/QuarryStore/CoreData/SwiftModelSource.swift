@@ -1,0 +1,117 @@
+/// Swift source for a model's classes, as an app developer would paste it: SwiftData
+/// `@Model` classes, or Core Data `NSManagedObject` subclasses as Xcode's "Manual/None"
+/// code generation writes them. Works on a `CoreDataModel`, so Quarry's entities
+/// (through `CoreDataModel(entities:)`) and model files give the same code.
+///
+/// Each entity is a class named after it; a sub-entity's class inherits from its parent's.
+public enum SwiftModelStyle: String, CaseIterable, Sendable {
+    case swiftData = "swiftdata"
+    case coreData = "coredata"
+}
+
+public struct SwiftModelSource: Sendable {
+    public let model: CoreDataModel
+
+    public init(model: CoreDataModel) { self.model = model }
+
+    /// The whole model: the imports, then every entity's class, parents before children.
+    public func source(style: SwiftModelStyle) -> String {
+        let ordered = model.entities.sorted { (model.ancestors(of: $0.name).count, $0.name) < (model.ancestors(of: $1.name).count, $1.name) }
+        return ([imports(style)] + ordered.map { classSource($0, style: style) }).joined(separator: "\n\n") + "\n"
+    }
+
+    /// One entity's class with the imports it needs; nil when the model has no such entity.
+    public func source(for name: String, style: SwiftModelStyle) -> String? {
+        guard let entity = model.entity(named: name) else { return nil }
+        return imports(style) + "\n\n" + classSource(entity, style: style) + "\n"
+    }
+
+    private func imports(_ style: SwiftModelStyle) -> String {
+        "import Foundation\nimport " + (style == .swiftData ? "SwiftData" : "CoreData")
+    }
+
+    private func classSource(_ entity: CoreDataEntity, style: SwiftModelStyle) -> String {
+        switch style {
+        case .swiftData: return SwiftDataClass(model: model, entity: entity).source
+        case .coreData: return ManagedObjectClass(model: model, entity: entity).source
+        }
+    }
+
+    /// The Swift class name of an entity: the last part of its class name (`App.Car` is
+    /// `Car` in module App), else the entity's name.
+    static func className(_ entity: CoreDataEntity) -> String {
+        identifier(entity.className?.split(separator: ".").last.map(String.init) ?? entity.name)
+    }
+
+    static func className(of name: String, in model: CoreDataModel) -> String {
+        model.entity(named: name).map(className) ?? identifier(name)
+    }
+
+    /// `name` as a Swift identifier: in backticks when it is a keyword or not a plain
+    /// identifier (Swift 6.2's raw identifiers take any text but a backtick).
+    static func identifier(_ name: String) -> String {
+        let plain = name.first.map { $0 == "_" || $0.isLetter } == true && name.allSatisfy { $0 == "_" || $0.isLetter || $0.isNumber }
+            && name.unicodeScalars.allSatisfy(\.isASCII)
+        guard !plain || keywords.contains(name) else { return name }
+        return "`" + name.replacingOccurrences(of: "`", with: "") + "`"
+    }
+
+    private static let keywords: Set<String> = [
+        "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import", "init", "inout",
+        "internal", "let", "open", "operator", "private", "protocol", "public", "rethrows", "static", "struct",
+        "subscript", "typealias", "var", "break", "case", "continue", "default", "defer", "do", "else", "fallthrough",
+        "for", "guard", "if", "in", "repeat", "return", "switch", "where", "while", "as", "Any", "catch", "false", "is",
+        "nil", "super", "self", "Self", "throw", "throws", "true", "try", "await", "async", "some", "any", "Type",
+    ]
+
+    /// A Swift string literal holding `text`.
+    static func stringLiteral(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\": out += "\\\\"
+            case "\"": out += "\\\""
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F: out += "\\u{\(String(scalar.value, radix: 16))}"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
+    /// Xcode's `defaultValueString` as a Swift expression of the attribute's type; nil when
+    /// it has no literal form (binary, transformable) or does not read as the type.
+    static func defaultExpression(_ attribute: CoreDataAttribute) -> String? {
+        guard let text = attribute.defaultValue else { return nil }
+        switch attribute.type {
+        case .integer16: return Int16(text).map(String.init)
+        case .integer32: return Int32(text).map(String.init)
+        case .integer64: return Int64(text).map(String.init)
+        case .double, .float:
+            guard let d = Double(text), d.isFinite else { return nil }
+            return d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : String(d)
+        case .decimal:
+            guard let d = Double(text), d.isFinite else { return nil }
+            return d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : "Decimal(string: \(stringLiteral(text)))!"
+        case .boolean:
+            switch text.lowercased() {
+            case "yes", "true", "1": return "true"
+            case "no", "false", "0": return "false"
+            default: return nil
+            }
+        case .date:
+            guard let seconds = Double(text), seconds.isFinite else { return nil }
+            return "Date(timeIntervalSinceReferenceDate: \(seconds == seconds.rounded() && abs(seconds) < 1e15 ? String(Int64(seconds)) : String(seconds)))"
+        case .string: return stringLiteral(text)
+        case .uuid:
+            // A literal the generated code may force: checked here to be a UUID's text.
+            let groups = text.split(separator: "-", omittingEmptySubsequences: false).map(\.count)
+            guard groups == [8, 4, 4, 4, 12], text.allSatisfy({ $0 == "-" || $0.isHexDigit }) else { return nil }
+            return "UUID(uuidString: \(stringLiteral(text)))!"
+        case .uri,  // URL(string:) is optional: no literal of type URL
+             .binary, .transformable, .undefined, .objectID, .composite: return nil
+        }
+    }
+}
