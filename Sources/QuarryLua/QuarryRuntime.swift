@@ -211,6 +211,7 @@ public final class QuarryRuntime {
         installPredicateFunctions()
         installDataFunctions()
         installOnceWriter()
+        installModelFunctions()
         installSeeingFunctions()
         installChartFunctions()
         try runPrelude()

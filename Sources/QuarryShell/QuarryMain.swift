@@ -40,16 +40,15 @@ public enum QuarryMain {
             if options.demo, invocation.database != nil {
                 throw ValidationFailure("--demo opens its own in-memory store; leave out DB")
             }
-            if let model = options.model, !(invocation.database.map { FileManager.default.fileExists(atPath: $0) } ?? false) {
-                // Checked before opening, which would make the file.
-                throw ValidationFailure("--model \(model): give an existing Core Data store to read with it; loading a model into a Quarry store is not supported yet")
+            if let model = options.model {
+                // Read before the store is opened, so a bad model makes no new file.
+                _ = try CoreDataModel.load(contentsOf: model)
             }
             let context = try ObjectContext.open(invocation.database, readOnly: options.readonly, model: options.model)
-            if let model = options.model, context.coreData == nil {
-                throw ValidationFailure("--model \(model): \(invocation.database ?? ":memory:") is not a Core Data store; loading a model into a Quarry store is not supported yet")
-            }
             for note in context.openingNotes { reportNote(note) }
             runtime = try QuarryRuntime(context: context, memoryLimit: options.memory.flatMap(Options.bytes) ?? 0)
+            // A Core Data store was read with the model; any other store gets its entities.
+            if let model = options.model, context.coreData == nil { try runtime.loadModel(model) }
             runtime.opensReadOnly = options.readonly
         } catch {
             reportError("quarry: \(error)")

@@ -29,7 +29,7 @@ extension QuarryRuntime {
         for entity in context.entities { bindGlobalIfFree(entity.name) }
     }
 
-    private func bindGlobalIfFree(_ name: String) {
+    func bindGlobalIfFree(_ name: String) {
         quarry_pushglobaltable(state)
         let type = LuaTable.field(state, -1, name)
         let free = type == LUA_TNIL || userdataKind(state, -1) == UserdataKind.entity.rawValue

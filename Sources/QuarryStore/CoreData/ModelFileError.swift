@@ -24,6 +24,8 @@ public struct ModelFileError: QuarryError, Equatable, Sendable {
         case noModelCache
         /// SQLite refused to read the store.
         case database
+        /// A model Quarry reads but cannot define in the open store (inheritance, for now).
+        case unsupported
     }
 
     public var kind: Kind
@@ -51,6 +53,7 @@ public struct ModelFileError: QuarryError, Equatable, Sendable {
         case .compression: what = "cannot inflate the model cache"
         case .noModelCache: what = "no model cache"
         case .database: what = "cannot read the store"
+        case .unsupported: what = "cannot define this model here"
         }
         return detail.isEmpty ? what : "\(what): \(detail)"
     }

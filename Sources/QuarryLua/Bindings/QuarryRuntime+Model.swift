@@ -1,0 +1,28 @@
+import CLua
+import QuarryStore
+
+/// `model(path)`: a Core Data model file's entities defined in the open store.
+extension QuarryRuntime {
+    func installModelFunctions() {
+        defineGlobal("model") { [unowned self] call in
+            let path = try call.string(1)
+            let names = try self.loadModel(path)
+            lua_createtable(call.state, Int32(names.count), 0)
+            for (i, name) in names.enumerated() {
+                _ = self.pushEntity(name)
+                lua_rawseti(call.state, -2, lua_Integer(i + 1))
+            }
+            return 1
+        }
+    }
+
+    /// Reads the model at `path` (.xcdatamodeld, .xcdatamodel, .momd, .mom) and defines its
+    /// entities, binding each as a global where the name is free; returns their names.
+    @discardableResult
+    public func loadModel(_ path: String) throws -> [String] {
+        let model = try CoreDataModel.load(contentsOf: path)
+        let names = try context.define(model: model, from: path)
+        for name in names { bindGlobalIfFree(name) }
+        return names
+    }
+}
