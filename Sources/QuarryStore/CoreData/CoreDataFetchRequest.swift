@@ -24,18 +24,9 @@ public struct CoreDataFetchRequest: Equatable, Sendable {
     }
 }
 
-/// A fetched property: a lazily evaluated, unstored query on an entity.
-public struct CoreDataFetchedProperty: Equatable, Sendable {
-    public var name: String
-    public var entity: String
-    public var predicate: CoreDataPredicate?
-
-    public init(name: String, entity: String, predicate: CoreDataPredicate? = nil) {
-        self.name = name
-        self.entity = entity
-        self.predicate = predicate
-    }
-}
+/// A fetched property: a lazily evaluated, unstored query on an entity. It holds what a
+/// request template holds (a name, an entity, a predicate), so it is one.
+public typealias CoreDataFetchedProperty = CoreDataFetchRequest
 
 /// A fetch index (Xcode's "Fetch Indexes"): an index over properties, in order.
 public struct CoreDataFetchIndex: Equatable, Sendable {
