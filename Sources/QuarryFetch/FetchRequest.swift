@@ -58,9 +58,10 @@ struct CompiledRequest {
         let from = quoteIdentifier(entity.name)
         self.from = from
         var whereClause = predicate?.sql()
-        if entity.isView {
+        if entity.isView || entity.keyMayHoldOthers {
             // A view's rows are objects only where its id column holds an integer (a view
-            // has no rowid, and a LEFT JOIN may leave the column NULL).
+            // has no rowid, and a LEFT JOIN may leave the column NULL); so are those of a
+            // WITHOUT ROWID table, whose INTEGER PRIMARY KEY takes text too.
             let identified = "typeof(\(from).\(quoteIdentifier(entity.primaryKey))) = 'integer'"
             whereClause = SQLFragment(whereClause.map { "\(identified) AND (\($0.sql))" } ?? identified, whereClause?.arguments ?? [])
         }
@@ -106,7 +107,7 @@ struct CompiledRequest {
     }
 
     /// True when the request takes a table's rows unfiltered, in key order.
-    var takesRowsInKeyOrder: Bool { whereClause == nil && sort.isEmpty && !entity.isView }
+    var takesRowsInKeyOrder: Bool { whereClause == nil && sort.isEmpty && !entity.isView && !entity.keyMayHoldOthers }
 
     /// `SELECT <columns> FROM t [WHERE ...] ORDER BY ...` for rows `start..<start+count`
     /// of the request's window.

@@ -38,4 +38,17 @@ import Testing
         h.run(#"local p = predicate("author.id == 7"); for _, b in ipairs(fetch("book")) do assert(p:matches(b) == (b.author_id == 7)) end"#)
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "opening changed the file")
     }
+
+    /// A WITHOUT ROWID table's INTEGER PRIMARY KEY is no rowid alias and takes text: rows
+    /// whose key is not an integer are no objects, and count, fetch and get agree on that.
+    @Test func aWithoutRowidTableWithTextInItsIntegerKeyAnswersConsistently() throws {
+        let path = try file("""
+            CREATE TABLE wr (id INTEGER PRIMARY KEY, t TEXT) WITHOUT ROWID;
+            INSERT INTO wr VALUES (1, 'a'), ('x', 'b'), (3, 'c');
+            """)
+        let h = try Harness(context: try ObjectContext.open(path))
+        #expect(h.string(#"count("wr") .. "," .. #fetch("wr") .. "," .. #fetch{ "wr", sort = "-t" }"#) == "2,2,2")
+        #expect(h.string(#"fetch("wr")[2].t .. wr:get(3).t"#) == "cc")
+        #expect(h.string(#"count("wr", "t != 'a'")"#) == "1")
+    }
 }

@@ -44,8 +44,11 @@ extension ObjectContext {
         let columns = try read { db in try Row.fetchAll(db, sql: "PRAGMA table_info(\(quoteIdentifier(table)))") }
         let keyColumns = columns.filter { ($0["pk"] as Int? ?? 0) > 0 }
         var primaryKey = "rowid"
+        var keyMayHoldOthers = false
         if keyColumns.count == 1, let type: String = keyColumns[0]["type"], type.uppercased() == "INTEGER" {
             primaryKey = keyColumns[0]["name"]
+            // Without a rowid the column is no alias of one, and takes text as well.
+            keyMayHoldOthers = (try? read { db in try db.execute(sql: "SELECT rowid FROM \(quoteIdentifier(table)) LIMIT 0") }) == nil
         } else {
             // A column named rowid hides the rowid under that name; SQLite knows two more.
             let names = Set(columns.map { (($0["name"] as String?) ?? "").lowercased() })
@@ -65,6 +68,7 @@ extension ObjectContext {
         }
         var entity = EntityDescription(name: table, attributes: attributes, primaryKey: primaryKey)
         entity.isForeign = true
+        entity.keyMayHoldOthers = keyMayHoldOthers
         return entity
     }
 

@@ -37,6 +37,10 @@ public struct EntityDescription: Codable, Equatable, Sendable {
     public var isForeign = false
     /// A view of such a file: an entity to read, never to change.
     public var isView = false
+    /// The key column may hold values that are not integers (a view's id column, a WITHOUT
+    /// ROWID table's INTEGER PRIMARY KEY, which is no rowid alias): such rows are no objects,
+    /// and every request leaves them out, so counts and fetches agree.
+    public var keyMayHoldOthers = false
     /// The entity this one inherits from (Core Data's super-entity), and whether it makes
     /// objects of its own.
     public var parent: String?
