@@ -22,6 +22,10 @@ extension HostileCase {
         HostileCase(name: "round two: a NUL byte in a relationship name",
                     code: #"entity "Person" { name = "string", ["it\0ems"] = { many = "Item", inverse = "owner" } }"#,
                     expected: ["holds a NUL byte"], pending: false, absent: ["unrecognized token"]),
+        HostileCase(name: "round two: a NUL byte in a JSON string value says so",
+                    code: #"import("$DIR/n.json", { entity = "N" })"#,
+                    expected: ["element 1: 's' expects string, got string with a NUL byte"],
+                    files: ["n.json": Array(#"[{"s": "a\u0000b"}]"#.utf8)]),
     ]
 }
 

@@ -73,7 +73,7 @@ struct JSONImport {
                             throw StoreError.importFailed(path: path, line: nil, reason: "element \(n + 1): " + outOfRange(attribute, text))
                         }
                         throw StoreError.importFailed(path: path, line: nil,
-                            reason: "element \(n + 1): '\(attribute.name)' expects \(attribute.type.rawValue), got \(value.kindName)")
+                            reason: "element \(n + 1): '\(attribute.name)' expects \(attribute.type.rawValue), got \(describe(value))")
                     }
                 }
             }
