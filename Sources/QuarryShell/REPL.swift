@@ -119,7 +119,8 @@ final class REPL {
             finished = DotCommands(runtime: runtime, settings: settings).run(line) == .quit
             return
         }
-        pendingLines.append(line)
+        // `=expr` prints expr, as the lua shell has always taken it.
+        pendingLines.append(pendingLines.isEmpty && line.hasPrefix("=") ? "return " + line.dropFirst() : line)
         let chunk = pendingLines.joined(separator: "\n")
         let top = lua_gettop(runtime.state)
         defer { lua_settop(runtime.state, top) }
