@@ -100,11 +100,34 @@ extension QuarryRuntime {
             ("__index", { call in
                 let key = (try? call.string(2)) ?? ""
                 guard let seconds = operand(call, 1) else { return call.pushNil() }
-                switch key {
-                case "timestamp": lua_pushnumber(call.state, seconds); return 1
-                default: throw LuaError("dates have no field '\(key)' (use tostring(d) or d.timestamp)")
+                if key == "timestamp" { lua_pushnumber(call.state, seconds); return 1 }
+                // Components in UTC, as tostring shows the date; weekday 1 is Sunday, as os.date's wday.
+                guard let field = DateComponent(rawValue: key) else {
+                    throw LuaError("dates have no field '\(key)' (fields: timestamp, \(DateComponent.allCases.map(\.rawValue).joined(separator: ", ")))")
                 }
+                return call.push(field.value(of: seconds))
             }),
         ]
+    }
+}
+
+/// The parts of a date a script reads as fields (`d.year`), in UTC.
+enum DateComponent: String, CaseIterable {
+    case year, month, day, hour, minute, second, weekday, yday
+
+    func value(of seconds: Double) -> Int {
+        var time = time_t(seconds.rounded(.down))
+        var parts = tm()
+        guard gmtime_r(&time, &parts) != nil else { return 0 }
+        switch self {
+        case .year: return Int(parts.tm_year) + 1900
+        case .month: return Int(parts.tm_mon) + 1
+        case .day: return Int(parts.tm_mday)
+        case .hour: return Int(parts.tm_hour)
+        case .minute: return Int(parts.tm_min)
+        case .second: return Int(parts.tm_sec)
+        case .weekday: return Int(parts.tm_wday) + 1
+        case .yday: return Int(parts.tm_yday) + 1
+        }
     }
 }
