@@ -146,8 +146,10 @@ struct DotCommands {
                 return .ok
             }
             do {
+                let isNew = path.map(NewFileNote.isNew) ?? false
                 let context = try ObjectContext.open(path, readOnly: path != nil && shell.runtime.opensReadOnly)
                 for note in context.openingNotes { reportNote(note) }
+                if isNew, let path, let note = NewFileNote.note(for: path) { reportNote(note) }
                 shell.runtime.use(context)
             } catch {
                 reportError(error)

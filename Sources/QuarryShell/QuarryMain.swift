@@ -44,8 +44,10 @@ public enum QuarryMain {
                 // Read before the store is opened, so a bad model makes no new file.
                 _ = try CoreDataModel.load(contentsOf: model)
             }
+            let isNew = invocation.database.map(NewFileNote.isNew) ?? false
             let context = try ObjectContext.open(invocation.database, readOnly: options.readonly, model: options.model)
             for note in context.openingNotes { reportNote(note) }
+            if isNew, let path = invocation.database, let note = NewFileNote.note(for: path) { reportNote(note) }
             runtime = try QuarryRuntime(context: context, memoryLimit: options.memory.flatMap(Options.bytes) ?? 0)
             // A Core Data store was read with the model; any other store gets its entities.
             if let model = options.model, context.coreData == nil { try runtime.loadModel(model) }
