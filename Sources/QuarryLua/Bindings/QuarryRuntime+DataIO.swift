@@ -51,7 +51,8 @@ extension QuarryRuntime {
             if self.isSandboxed { throw LuaError(".once: --safe does not write files (export() and .export do)") }
             do {
                 let file = try OutputFile(path: path, operation: ".once")
-                try file.write(text)
+                // A file gets the text without the terminal's colour codes.
+                try file.write(text.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression))
                 try file.commit()
             } catch { throw luaError(error) }
             return 0
