@@ -72,7 +72,21 @@ struct DotCommands {
                     let type = "\"\(a.type.rawValue)\(a.isOptional ? "?" : "")\""
                     print("  \(a.name) = " + (options.isEmpty ? type : "{ \(type)\(options) }") + ",")
                 }
+                // Relationships: declared ones as entity writes them; those through columns
+                // (relate(), a foreign key) as the relate() call that makes them.
+                var related: [String] = []
+                for r in entity.relationships {
+                    if let column = r.column {
+                        related.append("-- relate(\"\(entity.name)\", \"\(column)\", \"\(r.destination)\", \"\(r.targetKey ?? "(key)")\", \"\(r.name)\")")
+                        continue
+                    }
+                    var spec = "\(r.isToMany ? "many" : "one") = \"\(r.destination)\""
+                    if let inverse = r.inverse { spec += ", inverse = \"\(inverse)\"" }
+                    if r.deleteRule != .nullify { spec += ", delete = \"\(r.deleteRule.rawValue)\"" }
+                    print("  \(r.name) = { \(spec) },")
+                }
                 print("}")
+                for line in related { print(line) }
             }
             return .ok
         },

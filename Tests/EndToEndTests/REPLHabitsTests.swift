@@ -28,3 +28,25 @@ import Testing
         #expect(named.stderr.isEmpty, "a database name is not noted: \(named)")
     }
 }
+
+/// `.schema` shows relationships: declared ones in the entity, relate()'s as the call.
+@Suite struct SchemaListingTests {
+    @Test func schemaListsRelationshipsIncludingRelated() async throws {
+        let sandbox = try Sandbox()
+        try sandbox.write("p.csv", "a,b\n1,x\n")
+        try sandbox.write("q.csv", "b,c\nx,2\n")
+        let made = try await sandbox.quarry(["s.db", "-e", #"""
+            import("p.csv", { entity = "P" }); import("q.csv", { entity = "Q" }); relate("P", "b", "Q", "b")
+            entity "Owner" { name = "string", pets = { many = "Pet", inverse = "owner", delete = "cascade" } }
+            entity "Pet" { name = "string" }
+            """#])
+        try #require(made.status == 0, "\(made)")
+        let repl = try await TmuxSession(sandbox, arguments: ["s.db"])
+        try await repl.waitForPrompt()
+        let lines = try await repl.enter(".schema")
+        #expect(lines.contains(#"-- relate("P", "b", "Q", "b", "q")"#), "\(lines)")
+        #expect(lines.contains(#"  pets = { many = "Pet", inverse = "owner", delete = "cascade" },"#), "\(lines)")
+        // An inverse declared only from the other side is made to-many (a many-to-many pair).
+        #expect(lines.contains(#"  owner = { many = "Owner", inverse = "pets" },"#), "\(lines)")
+    }
+}
