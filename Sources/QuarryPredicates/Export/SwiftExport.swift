@@ -76,6 +76,7 @@ private struct SwiftPredicateWriter {
         switch operand {
         case .attribute(let a): return "\(variable).\(a.name)"
         case .path, .collection: throw Unsupported(reason: "key paths through relationships")
+        case .arithmetic, .function: throw Unsupported(reason: "arithmetic")
         case .list(let values): return "[" + (try values.map { try literal(.value($0)) }).joined(separator: ", ") + "]"
         case .value(let v):
             switch v {

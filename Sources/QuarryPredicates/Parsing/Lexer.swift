@@ -34,7 +34,8 @@ struct Lexer {
         if c.isLetter || c == "_" || c == "#" || (c == "@" && peek(1)?.isLetter == true) {
             index += 1
             var name = String(c)
-            while let d = peek(), d.isLetter || d.isNumber || d == "_" { name.append(d); index += 1 }
+            // A colon continues a name: NSExpression's function names are selectors (`add:to:`).
+            while let d = peek(), d.isLetter || d.isNumber || d == "_" || (d == ":" && c != "#") { name.append(d); index += 1 }
             return Token(kind: .identifier(name), column: start)
         }
         if c == "$" {
@@ -56,12 +57,12 @@ struct Lexer {
             return Token(kind: .substitution(kind), column: start)
         }
         let two = peek(1).map { String([c, $0]) } ?? ""
-        if ["==", "!=", "<>", "<=", "=<", ">=", "=>", "&&", "||"].contains(two) {
+        if ["==", "!=", "<>", "<=", "=<", ">=", "=>", "&&", "||", "**"].contains(two) {
             index += 2
             let normal = ["<>": "!=", "=<": "<=", "=>": ">="][two] ?? two
             return Token(kind: .symbol(normal), column: start)
         }
-        if "=<>!(){}[],.-".contains(c) {
+        if "=<>!(){}[],.-+*/".contains(c) {
             index += 1
             return Token(kind: .symbol(c == "=" ? "==" : String(c)), column: start)
         }

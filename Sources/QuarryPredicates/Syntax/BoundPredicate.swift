@@ -31,6 +31,10 @@ public struct BoundPredicate {
         case value(Value)
         /// The right side of IN and BETWEEN.
         case list([Value])
+        /// `a + b` and the rest, computed by `ExpressionValues` in SQL and in memory.
+        indirect case arithmetic(ArithmeticOperator, Operand, Operand)
+        /// `abs:(x)`, `lowercase:(s)` and the other one-argument functions.
+        indirect case function(BuiltinFunction, Operand)
 
         /// The attribute whose type constants are converted to.
         var typeAttribute: AttributeDescription? {
@@ -42,7 +46,18 @@ public struct BoundPredicate {
                 case .avg: return AttributeDescription(name: "@avg", type: .double, isOptional: true)
                 default: return a.map { AttributeDescription(name: "@\(f.rawValue).\($0.name)", type: $0.type == .int16 || $0.type == .int32 ? .int64 : $0.type, isOptional: true) }
                 }
+            case .function(let f, _) where f.isString: return AttributeDescription(name: f.selector + "(...)", type: .string, isOptional: true)
             default: return nil
+            }
+        }
+
+        /// True for arithmetic and numeric functions, whose answer is a number of no
+        /// attribute's type.
+        var isComputedNumber: Bool {
+            switch self {
+            case .arithmetic: return true
+            case .function(let f, _): return !f.isString
+            default: return false
             }
         }
     }
@@ -83,6 +98,8 @@ public struct BoundPredicate {
             switch o {
             case .path(let steps, _): return steps.count
             case let .collection(_, path, _, filter): return path.count + 1 + (filter.map(nesting) ?? 0)
+            case let .arithmetic(_, l, r): return 1 + max(operand(l), operand(r))
+            case let .function(_, a): return 1 + operand(a)
             default: return 0
             }
         }
@@ -103,7 +120,7 @@ public struct PathStep {
     public let destination: EntityDescription
 }
 
-private struct Binder {
+struct Binder {
     let context: ObjectContext?
 
     func bind(_ predicate: Predicate, _ entity: EntityDescription) throws -> BoundPredicate.Node {
@@ -146,6 +163,7 @@ private struct Binder {
     }
 
     private func comparison(_ c: Comparison, _ entity: EntityDescription) throws -> BoundPredicate.Node {
+        if let membership = try membership(c, entity) { return membership }
         let node = try convertedComparison(c, entity)
         // SQLite's text API stops at a NUL byte, so SQL would see such a string cut short
         // where `matches` sees all of it (found by fuzzing: '\0' > ''). String attributes
@@ -172,6 +190,12 @@ private struct Binder {
         if case .list = lhs { throw PredicateError("a list { } can only stand after IN or BETWEEN", column: c.lhs.column) }
         if case .list = rhs, c.op != .in, c.op != .between {
             throw PredicateError("a list { } can only stand after IN or BETWEEN", column: c.rhs.column)
+        }
+        if c.op == .in, c.modifier == .direct, !isList(rhs), rhs.typeAttribute?.type == .string || isText(rhs) {
+            // `'ell' IN title`: with a string on the right, IN tests for a substring.
+            try requireString(rhs, .in, c.rhs)
+            try requireString(lhs, .in, c.lhs)
+            return .comparison(lhs: rhs, op: .contains, rhs: lhs, options: c.options)
         }
         if c.op == .in || c.op == .between {
             guard case .list(let values) = rhs else {
@@ -207,6 +231,10 @@ private struct Binder {
                 throw PredicateError("a relationship compares with an object (%@) or nil; compare one of its keys otherwise", column: expression.column)
             }
         }
+        try checkComputed(lhs, against: rhs, c.lhs, c.rhs)
+        try checkComputed(rhs, against: lhs, c.rhs, c.lhs)
+        if case .value(.bool(let b)) = rhs, lhs.isComputedNumber { rhs = .value(.integer(b ? 1 : 0)) }
+        if case .value(.bool(let b)) = lhs, rhs.isComputedNumber { lhs = .value(.integer(b ? 1 : 0)) }
         if let a = lhs.typeAttribute, let b = rhs.typeAttribute, (a.type == .string) != (b.type == .string) {
             // SQLite would convert the text by column affinity; Foundation would refuse.
             throw PredicateError("'\(a.name)' is \(a.type.rawValue) and cannot be compared with '\(b.name)', which is \(b.type.rawValue)", column: c.lhs.column)
@@ -214,6 +242,15 @@ private struct Binder {
         if let a = lhs.typeAttribute, case .value(let v) = rhs { rhs = .value(try convert(v, to: a, at: c.rhs)) }
         if case .value(let v) = lhs, let a = rhs.typeAttribute { lhs = .value(try convert(v, to: a, at: c.lhs)) }
         return .comparison(lhs: lhs, op: c.op, rhs: rhs, options: c.options)
+    }
+
+    private func isList(_ operand: BoundPredicate.Operand) -> Bool {
+        if case .list = operand { return true }
+        return false
+    }
+    private func isText(_ operand: BoundPredicate.Operand) -> Bool {
+        if case .value(.text) = operand { return true }
+        return false
     }
 
     /// The objects an expression stands for (`%@` given an object or a list of them).
@@ -229,7 +266,7 @@ private struct Binder {
 
     /// The key an object argument compares by; an object of another store would compare
     /// equal to whatever row of this one has its key, so it is refused.
-    private func identityKey(_ reference: ObjectReference, _ column: Int) throws -> Int64 {
+    func identityKey(_ reference: ObjectReference, _ column: Int) throws -> Int64 {
         if let context, reference.object.isForeign(to: context) {
             throw PredicateError("the object \(reference.object.objectID) comes from another store than the one open (closed by .open?); fetch it again from this store", column: column)
         }
@@ -255,7 +292,7 @@ private struct Binder {
         }
     }
 
-    private func step(_ name: String, from entity: EntityDescription, path: KeyPath) throws -> PathStep {
+    func step(_ name: String, from entity: EntityDescription, path: KeyPath) throws -> PathStep {
         guard let relationship = entity.relationship(named: name) else {
             if entity.attribute(named: name) != nil {
                 throw PredicateError("'\(name)' in '\(path.string)' is an attribute of \(entity.name), not a relationship", column: path.column)
@@ -269,7 +306,7 @@ private struct Binder {
         return PathStep(relationship: relationship, storage: storage, destination: destination)
     }
 
-    private func unknown(_ path: KeyPath, _ entity: EntityDescription, _ name: String) -> PredicateError {
+    func unknown(_ path: KeyPath, _ entity: EntityDescription, _ name: String) -> PredicateError {
         let subject = path.components.count == 1 ? "key path '\(path.string)'" : "key '\(name)' in key path '\(path.string)'"
         return PredicateError("unknown \(subject) on entity \(entity.name)", column: path.column,
                               suggestion: closestMatch(to: name, in: entity.keyNames))
@@ -299,6 +336,8 @@ private struct Binder {
                 throw PredicateError("SUBQUERY needs a key path that ends in a to-many relationship", column: collection.column)
             }
             return .collection(.count, path: steps, nil, filter: try bind(predicate, current))
+        case .arithmetic, .negate, .index, .function:
+            return try computed(expression, entity)
         case .keyPath(let path):
             if path.components == ["SELF"] { return .attribute(entity.keyAttribute) }
             if path.components.count == 1 {
@@ -365,9 +404,13 @@ private struct Binder {
         }
     }
 
-    private func convert(_ value: Value, to attribute: AttributeDescription, at expression: Expression) throws -> Value {
+    func convert(_ value: Value, to attribute: AttributeDescription, at expression: Expression) throws -> Value {
         if case .null = value { return value }
         if attribute.type == .bool, case .integer(let i) = value, i == 0 || i == 1 { return .bool(i == 1) }
+        // `qty == YES`: Foundation's booleans are NSNumbers, 1 and 0.
+        if case .bool(let b) = value, [.int16, .int32, .int64, .double, .decimal].contains(attribute.type) {
+            return try convert(.integer(b ? 1 : 0), to: attribute, at: expression)
+        }
         // `n < 2.5` on an integer attribute compares numerically, as SQLite and Foundation do.
         if [.int16, .int32, .int64].contains(attribute.type), case .real(let d) = value, d.isFinite, d != d.rounded() || abs(d) >= 9.2e18 { return value }
         switch attribute.type.coerce(value) {
@@ -408,6 +451,8 @@ extension BoundPredicate {
             switch operand {
             case .attribute, .value, .list: return true
             case .path, .collection: return false
+            case let .arithmetic(_, l, r): return own(l) && own(r)
+            case let .function(_, a): return own(a)
             }
         }
         return own(root)

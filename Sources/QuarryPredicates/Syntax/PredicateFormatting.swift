@@ -17,8 +17,7 @@ private func format(_ p: Predicate, parent: Int, apple: Bool, variable: String? 
     func format(_ p: Predicate, parent: Int) -> String { QuarryPredicates.format(p, parent: parent, apple: apple, variable: variable) }
     func format(_ e: Expression) -> String {
         // Inside SUBQUERY, key paths are the member's: written after its variable.
-        if let variable, case .keyPath(let k) = e { return "$\(variable)." + k.string }
-        return QuarryPredicates.format(e, apple: apple)
+        QuarryPredicates.format(e, apple: apple, variable: variable)
     }
     switch p {
     case .constant(let b): return b ? "TRUEPREDICATE" : "FALSEPREDICATE"
@@ -35,11 +34,31 @@ private func format(_ p: Predicate, parent: Int, apple: Bool, variable: String? 
     }
 }
 
-private func format(_ e: Expression, apple: Bool) -> String {
+private func format(_ e: Expression, apple: Bool, variable: String? = nil) -> String {
+    func format(_ e: Expression) -> String { QuarryPredicates.format(e, apple: apple, variable: variable) }
+    /// An operand of `op`, in parentheses where precedence would otherwise regroup it.
+    func operand(_ e: Expression, of op: ArithmeticOperator, right: Bool) -> String {
+        guard case .arithmetic(let inner, _, _, _) = e else { return format(e) }
+        let tighter = inner.precedence > op.precedence
+        let same = inner.precedence == op.precedence && (op == .power ? right : !right)
+        return tighter || same ? format(e) : "(" + format(e) + ")"
+    }
     switch e {
     case .keyPath(let k):
-        return k.components.map { PredicateParser.reserved.contains($0.uppercased()) ? "#" + $0 : $0 }.joined(separator: ".")
-    case .aggregate(let elements, _): return "{" + elements.map { format($0, apple: apple) }.joined(separator: ", ") + "}"
+        // Inside SUBQUERY, key paths are the member's: written after its variable.
+        let path = k.components.map { PredicateParser.reserved.contains($0.uppercased()) ? "#" + $0 : $0 }.joined(separator: ".")
+        return variable.map { "$\($0)." + path } ?? path
+    case let .arithmetic(op, lhs, rhs, _):
+        return "\(operand(lhs, of: op, right: false)) \(op.rawValue) \(operand(rhs, of: op, right: true))"
+    case .negate(let inner, _):
+        if case .arithmetic = inner { return "-(" + format(inner) + ")" }
+        return "-" + format(inner)
+    case let .index(collection, index, _):
+        if case .arithmetic = collection { return "(" + format(collection) + ")[\(index.text)]" }
+        return format(collection) + "[\(index.text)]"
+    case let .function(function, arguments, _):
+        return function.selector + "(" + arguments.map(format).joined(separator: ", ") + ")"
+    case .aggregate(let elements, _): return "{" + elements.map(format).joined(separator: ", ") + "}"
     case .object(let reference, _): return "<\(reference.object.objectID)>"
     case let .subqueryCount(collection, variable, predicate, _):
         let inner = QuarryPredicates.format(predicate, parent: 0, apple: apple, variable: variable)
