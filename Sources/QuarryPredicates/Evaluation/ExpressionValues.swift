@@ -14,7 +14,8 @@ public enum ExpressionValues {
         case .null: return nil
         case .integer(let i): return .int(i)
         case .bool(let b): return .int(b ? 1 : 0)
-        case .real(let d), .date(let d): return .real(d)
+        // SQLite stores -0.0 as 0, so the sign is dropped here too (pow(-0.0, -1) is -inf).
+        case .real(let d), .date(let d): return .real(d == 0 ? 0 : d)
         case .text(let t):
             if let i = SQLiteOrdering.integerText(t) { return .int(i) }
             return .real(SQLiteOrdering.numericPrefix(t))
