@@ -11,11 +11,15 @@ extension PredicateParser {
     /// mathematics; the others to the left.
     private mutating func parseBinary(minimum: Int) throws -> Expression {
         var lhs = try parsePostfix()
+        // A chain `a + b + c ...` nests to the left: each operator is a level, so that
+        // formatting and binding, which recurse, stay within the same bound.
+        var levels = 0
+        defer { depth -= levels }
         while case .symbol(let symbol) = current.kind, let op = ArithmeticOperator(rawValue: symbol), op.precedence >= minimum {
             let column = current.column
             advance()
             try enter()
-            defer { depth -= 1 }
+            levels += 1
             let rhs = try parseBinary(minimum: op == .power ? op.precedence : op.precedence + 1)
             lhs = .arithmetic(op, lhs, rhs, column: column)
         }
