@@ -51,12 +51,11 @@ private func format(_ e: Expression, apple: Bool, variable: String? = nil) -> St
     case let .arithmetic(op, lhs, rhs, _):
         return "\(operand(lhs, of: op, right: false)) \(op.rawValue) \(operand(rhs, of: op, right: true))"
     case .negate(let inner, _):
-        // `-` before a number literal is part of the number (found by fuzzing: `- -0` read
-        // back as `-0`, one negation fewer), so a negated constant keeps its parentheses.
-        switch inner {
-        case .arithmetic, .constant: return "-(" + format(inner) + ")"
-        default: return "-" + format(inner)
-        }
+        // Only a key path follows `-` bare. Before a number literal `-` is part of the
+        // number (found by fuzzing: `- -0` read back as `-0`, one negation fewer), and
+        // before a list from `$L` it would not parse (found by fuzzing: `-{"red"}`).
+        if case .keyPath = inner { return "-" + format(inner) }
+        return "-(" + format(inner) + ")"
     case let .index(collection, index, _):
         if case .arithmetic = collection { return "(" + format(collection) + ")[\(index.text)]" }
         return format(collection) + "[\(index.text)]"
