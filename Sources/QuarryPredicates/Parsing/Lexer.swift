@@ -31,7 +31,7 @@ struct Lexer {
             // A lone '#' (or '#1') would be a key that formats as nothing (found by fuzzing).
             throw PredicateError("'#' must be followed by a key name, as #size", column: start)
         }
-        if c.isLetter || c == "_" || c == "#" || (c == "@" && peek(1)?.isLetter == true) {
+        if Self.startsName(c) || c == "#" || (c == "@" && peek(1)?.isLetter == true) {
             index += 1
             var name = String(c)
             // A colon continues a name: NSExpression's function names are selectors (`add:to:`).
@@ -67,6 +67,19 @@ struct Lexer {
             return Token(kind: .symbol(c == "=" ? "==" : String(c)), column: start)
         }
         throw PredicateError("unexpected character '\(c)'", column: start)
+    }
+
+    /// A letter (or `_`) that can begin a key. A combining mark cannot, though Swift
+    /// counts some as letters: written after a space it joins the space's character and
+    /// the key vanishes (found by fuzzing: `ALL \u{06D6} IN %@` formatted as text that
+    /// lost its key).
+    static func startsName(_ c: Character) -> Bool {
+        if c == "_" { return true }
+        guard c.isLetter, let first = c.unicodeScalars.first else { return false }
+        switch first.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter: return true
+        default: return false
+        }
     }
 
     private mutating func quoted(_ quote: Character) throws -> String {

@@ -255,7 +255,7 @@ public struct PredicateParser {
     static func keyPath(_ text: String, column: Int) -> KeyPath? {
         let components = text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         let valid = components.allSatisfy { c in
-            guard let first = c.first, first.isLetter || first == "_" else { return false }
+            guard let first = c.first, Lexer.startsName(first) else { return false }
             return c.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
         }
         return valid ? KeyPath(components, column: column) : nil
