@@ -204,6 +204,10 @@ extension PredicateParser {
             case .integerMagnitudeOverflow: advance(); return .constant(.integer(Int64.min), column: token.column)
             case .string, .symbol("{"), .end:
                 throw PredicateError("expected a number after '-'", column: current.column)
+            case .symbol("("):
+                // `-(x)`: the parenthesis counts the level, so the text formatting writes
+                // for `--x` (`-(-x)`) nests no deeper than it (found by fuzzing).
+                return .negate(try parsePostfix(), column: token.column)
             default:
                 try enter()
                 defer { depth -= 1 }
