@@ -56,4 +56,17 @@ import Testing
         #expect(error?.message.contains(fragment) == true, "\(format): \(String(describing: error))")
         #expect(error?.column != nil)
     }
+
+    /// Found by fuzzing: a string whose first scalar is a combining mark joined the quote
+    /// before it into one character, so its text did not parse back.
+    @Test(arguments: ["\u{0899}R", "\u{0301}", "a\u{0600}", "\u{1D165}x", "cafe\u{301}"])
+    func stringsThatWouldJoinAQuoteAreEscaped(_ text: String) throws {
+        let parsed = try parse("s == %@", [.text(text)])
+        let again = try parse(parsed.description)
+        #expect(again.description == parsed.description)
+        guard case .comparison(let c) = again, case .constant(.text(let read), _) = c.rhs else {
+            Issue.record("\(parsed.description) read back as \(again)"); return
+        }
+        #expect(read == text)
+    }
 }

@@ -98,11 +98,18 @@ struct Lexer {
                 case "r": text.append("\r")
                 case "0": text.append("\0")
                 case "u":
-                    let hex = String(chars[index..<min(index + 4, chars.count)])
-                    guard hex.count == 4, let code = UInt32(hex, radix: 16), let scalar = Unicode.Scalar(code) else {
+                    // \uXXXX, or \u{X…} for a scalar beyond the BMP (formatting writes it
+                    // for a mark that would otherwise join the quote).
+                    let braced = peek() == "{"
+                    let start = braced ? index + 1 : index
+                    var end = start
+                    while end < chars.count, end - start < (braced ? 6 : 4), chars[end].isHexDigit { end += 1 }
+                    let hex = String(chars[start..<end])
+                    let closed = !braced || (end < chars.count && chars[end] == "}")
+                    guard closed, braced ? !hex.isEmpty : hex.count == 4, let code = UInt32(hex, radix: 16), let scalar = Unicode.Scalar(code) else {
                         throw PredicateError("bad \\u escape in string", column: column - 2)
                     }
-                    index += 4
+                    index = braced ? end + 1 : end
                     text.unicodeScalars.append(scalar)
                 default: text.append(e)
                 }

@@ -69,7 +69,7 @@ private func format(_ e: Expression, apple: Bool, variable: String? = nil) -> St
     case .constant(let v, _):
         switch v {
         case .null: return "nil"
-        case .text(let s): return "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        case .text(let s): return quotedString(s)
         case .bool(let b): return b ? "YES" : "NO"
         case .date(let d):
             return apple ? "CAST(\(d - referenceDateOffset), \"NSDate\")" : "CAST(\"\(Value.exactISO8601(d))\", \"NSDate\")"
@@ -79,4 +79,24 @@ private func format(_ e: Expression, apple: Bool, variable: String? = nil) -> St
         default: return v.displayString
         }
     }
+}
+
+/// `s` as a double-quoted literal. A scalar that would join a quote into one character
+/// (a combining mark first, a prepended mark last) is written as `\u` escape, since the
+/// lexer reads characters (found by fuzzing: `"\u{0899}…"` lost its opening quote).
+private func quotedString(_ s: String) -> String {
+    var scalars = Array(s.unicodeScalars)
+    func escaped(_ scalar: Unicode.Scalar) -> String {
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        return scalar.value <= 0xFFFF ? "\\u" + String(repeating: "0", count: 4 - hex.count) + hex : "\\u{" + hex + "}"
+    }
+    var head = "", tail = ""
+    while let first = scalars.first, ("\"" + String(String.UnicodeScalarView(scalars))).first != "\"" {
+        head += escaped(first); scalars.removeFirst()
+    }
+    while let last = scalars.last, (String(String.UnicodeScalarView(scalars)) + "\"").last != "\"" {
+        tail = escaped(last) + tail; scalars.removeLast()
+    }
+    let body = String(String.UnicodeScalarView(scalars)).replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+    return "\"" + head + body + tail + "\""
 }
