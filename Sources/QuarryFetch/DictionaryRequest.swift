@@ -28,7 +28,7 @@ struct ResultColumn {
 
     static let functions = ["count", "sum", "avg", "min", "max"]
 
-    init(_ text: String, entity: EntityDescription) throws {
+    init(_ text: String, entity: EntityDescription, context: ObjectContext? = nil) throws {
         let spec = trimmed(text)
         var alias: String?
         var body = spec
@@ -37,12 +37,19 @@ struct ResultColumn {
             alias = String(words[2])
             body = String(words[0])
         }
-        func attribute(_ name: String) throws -> AttributeDescription {
+        /// The attribute `name` reaches and its SQL: a column, or a key path through to-one
+        /// relationships (`airline.name`), which Core Data's dictionary requests take too.
+        func attribute(_ name: String) throws -> (AttributeDescription, String) {
+            if name.contains("."), let context {
+                let (steps, a) = try BoundPredicate.attributePath(name, in: entity, context: context)
+                var aliases = 300
+                return (a, pathSQL(steps, a, from: quoteIdentifier(entity.name), in: entity, aliases: &aliases))
+            }
             guard let a = entity.attribute(named: name) else {
                 throw FetchError.unknownKey(option: "properties", key: name, entity: entity.name,
                                             suggestion: closestMatch(to: name, in: entity.attributeNames))
             }
-            return a
+            return (a, "\(quoteIdentifier(entity.name)).\(quoteIdentifier(a.name))")
         }
         if let open = body.firstIndex(of: "("), body.hasSuffix(")") {
             let function = body[..<open].lowercased()
@@ -57,9 +64,9 @@ struct ResultColumn {
                 type = .int64
                 return
             }
-            let a = try attribute(argument)
-            sql = "\(function)(\(quoteIdentifier(entity.name)).\(quoteIdentifier(a.name)))"
-            keys = [body, alias ?? "\(function)_\(a.name)"]
+            let (a, column) = try attribute(argument)
+            sql = "\(function)(\(column))"
+            keys = [body, alias ?? "\(function)_\(argument.replacingOccurrences(of: ".", with: "_"))"]
             switch function {
             case "count": type = .int64
             case "avg": type = .double
@@ -68,8 +75,8 @@ struct ResultColumn {
             }
             return
         }
-        let a = try attribute(body)
-        sql = "\(quoteIdentifier(entity.name)).\(quoteIdentifier(a.name))"
+        let (a, column) = try attribute(body)
+        sql = column
         keys = alias.map { [body, $0] } ?? [body]
         type = a.type
     }
@@ -88,8 +95,8 @@ extension ObjectContext {
         let compiled = try CompiledRequest(base, context: self)
         let entity = compiled.entity
         guard !request.properties.isEmpty else { throw FetchError.invalid("fetch: dictionaries need properties") }
-        let columns = try request.properties.map { try ResultColumn($0, entity: entity) }
-        let groups = try request.group.map { try ResultColumn($0, entity: entity) }
+        let columns = try request.properties.map { try ResultColumn($0, entity: entity, context: self) }
+        let groups = try request.group.map { try ResultColumn($0, entity: entity, context: self) }
         // The result's own shape, so `having` and `sort` can name its keys.
         let shape = EntityDescription(name: entity.name, attributes: columns.map {
             AttributeDescription(name: $0.name, type: $0.type, isOptional: true)

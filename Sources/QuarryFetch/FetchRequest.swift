@@ -44,6 +44,9 @@ struct CompiledRequest {
     let limit: Int?
     let offset: Int
     let sectionAttribute: AttributeDescription?
+    /// The section key as SQL: a column, or a subquery for a key path through to-one
+    /// relationships (`airline.name`), as Core Data allows.
+    let sectionSQL: String?
     /// The sort as run, the section key first when Quarry put it there.
     let sort: [SortDescriptor]
     /// True when the sort did not start with the section key and Quarry put it first.
@@ -73,11 +76,20 @@ struct CompiledRequest {
         self.whereClause = whereClause
         var sort = request.sortDescriptors
         if let key = request.sectionKey {
-            guard let attribute = entity.attribute(named: key) else {
-                throw FetchError.unknownKey(option: "section", key: key, entity: entity.name,
-                                            suggestion: closestMatch(to: key, in: entity.attributeNames))
+            if key.contains(".") {
+                let (steps, reached) = try BoundPredicate.attributePath(key, in: entity, context: context)
+                var aliases = 200
+                sectionSQL = pathSQL(steps, reached, from: from, in: entity, aliases: &aliases)
+                // Named by the whole path, so the sort key that leads is recognised as it.
+                sectionAttribute = AttributeDescription(name: key, type: reached.type, isOptional: true)
+            } else {
+                guard let found = entity.attribute(named: key) else {
+                    throw FetchError.unknownKey(option: "section", key: key, entity: entity.name,
+                                                suggestion: closestMatch(to: key, in: entity.attributeNames))
+                }
+                sectionSQL = "\(from).\(quoteIdentifier(key))"
+                sectionAttribute = found
             }
-            sectionAttribute = attribute
             // Sections must be contiguous, so the section key leads the sort (as
             // NSFetchedResultsController requires); equal keys stay together under folding too.
             if sort.first?.key != key {
@@ -89,6 +101,7 @@ struct CompiledRequest {
             }
         } else {
             sectionAttribute = nil
+            sectionSQL = nil
             sortedBySectionFirst = false
         }
         self.sort = sort

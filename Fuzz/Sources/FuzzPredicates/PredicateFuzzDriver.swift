@@ -147,6 +147,9 @@ enum PredicateFuzzDriver {
         case .aggregate(let es, _): return es.contains(where: mentionsObjects)
         case .subqueryCount(_, _, let p, _): return mentionsObjects(p)
         case .keyPath, .constant: return false
+        case .arithmetic(_, let l, let r, _): return mentionsObjects(l) || mentionsObjects(r)
+        case .negate(let inner, _), .index(let inner, _, _): return mentionsObjects(inner)
+        case .function(_, let arguments, _): return arguments.contains(where: mentionsObjects)
         }
     }
 }

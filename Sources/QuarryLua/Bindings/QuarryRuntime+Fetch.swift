@@ -11,6 +11,8 @@ final class ResultsHandle {
     var format: String?
     var arguments: [PredicateArgument]
     var variables: [String: PredicateArgument]
+    /// The predicate when it was given as a `predicate(...)` object rather than a format.
+    var object: Predicate?
     init(results: FetchResults, format: String?, arguments: [PredicateArgument], variables: [String: PredicateArgument]) {
         self.results = results; self.format = format; self.arguments = arguments; self.variables = variables
     }
@@ -20,6 +22,8 @@ final class ResultsHandle {
 struct LuaRequest {
     var request: FetchRequest
     var format: String?
+    /// A `predicate(...)` object given instead of a format string.
+    var object: Predicate?
     var arguments: [PredicateArgument]
     var variables: [String: PredicateArgument]
     /// `result = "objects" | "ids" | "count" | "dictionaries"`.
@@ -124,6 +128,7 @@ extension QuarryRuntime {
             writeNotice("note: sorting by '\(key)' first, so that sections do not repeat")
         }
         let handle = ResultsHandle(results: results, format: request.format, arguments: request.arguments, variables: request.variables)
+        handle.object = request.object
         pushSwiftObject(state, handle, kind: .results)
         return 1
     }
@@ -139,9 +144,21 @@ extension QuarryRuntime {
         if let entity { entityName = entity }
         else if let handle = swiftObject(call.state, index, kind: .entity, as: EntityHandle.self) { entityName = handle.name; index += 1 }
         else { entityName = try call.string(index); index += 1 }
+        if let object = predicateObject(call.state, index) {
+            guard call.argumentCount <= index else {
+                throw call.argumentError(index + 1, "a predicate object holds its arguments already; pass them to predicate(...)")
+            }
+            return makeRequest(entityName, object: object)
+        }
         let format = try call.optionalString(index)
         let arguments = try call.predicateArguments(from: index + 1)
         return try makeRequest(entityName, format: format, arguments: arguments, variables: [:])
+    }
+
+    private func makeRequest(_ entity: String, object: Predicate) -> LuaRequest {
+        var request = FetchRequest(entityName: entity)
+        request.predicate = object
+        return LuaRequest(request: request, format: nil, object: object, arguments: [], variables: [:])
     }
 
     private func makeRequest(_ entity: String, format: String?, arguments: [PredicateArgument], variables: [String: PredicateArgument]) throws -> LuaRequest {
@@ -181,10 +198,13 @@ extension QuarryRuntime {
         guard let entityName else { throw LuaError("the request names no entity; write fetch{ \"Item\", ... }", operation: "fetch") }
 
         var format: String?
+        var object: Predicate?
         switch LuaTable.field(s, index, "predicate") {
         case LUA_TNIL: break
         case LUA_TSTRING: format = luaString(s, -1)
-        default: quarry_pop(s, 1); throw LuaError("predicate must be a format string", operation: "fetch")
+        default:
+            object = predicateObject(s, -1)
+            if object == nil { quarry_pop(s, 1); throw LuaError("predicate must be a format string or a predicate(...) object", operation: "fetch") }
         }
         quarry_pop(s, 1)
         let arguments = try argumentField(s, index, "args")
@@ -204,7 +224,11 @@ extension QuarryRuntime {
             }
         }
         quarry_pop(s, 1)
-        var request = try makeRequest(entityName, format: format, arguments: arguments, variables: variables)
+        if object != nil, !arguments.isEmpty || !variables.isEmpty {
+            throw LuaError("a predicate object holds its arguments already; pass args to predicate(...)", operation: "fetch")
+        }
+        var request = try object.map { makeRequest(entityName, object: $0) }
+            ?? makeRequest(entityName, format: format, arguments: arguments, variables: variables)
         request.request.sortDescriptors = try sortDescriptors(s, index)
         request.request.limit = try optionalCount(s, index, "limit")
         request.request.offset = try optionalCount(s, index, "offset") ?? 0
@@ -257,8 +281,11 @@ extension QuarryRuntime {
             guard case .value(.text(let format))? = arguments.first else { throw LuaError("having = { format, args... } needs the format first", operation: "fetch") }
             request.having = try parsePredicate(format, Array(arguments.dropFirst()), [:])
         default:
-            quarry_pop(s, 1)
-            throw LuaError("having must be a predicate string", operation: "fetch")
+            defer { quarry_pop(s, 1) }
+            guard let object = predicateObject(s, -1) else {
+                throw LuaError("having must be a predicate string or a predicate(...) object", operation: "fetch")
+            }
+            request.having = object
         }
         if request.result != "dictionaries", !request.properties.isEmpty || !request.group.isEmpty || request.having != nil {
             if request.result == "objects" { request.result = "dictionaries" }

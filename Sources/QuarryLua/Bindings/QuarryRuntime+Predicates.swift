@@ -11,6 +11,7 @@ final class PredicateHandle {
 
 extension QuarryRuntime {
     func installPredicateFunctions() {
+        installNull()
         defineGlobal("predicate") { [unowned self] call in
             let format = try call.string(1)
             let arguments = try call.predicateArguments(from: 2)
@@ -37,6 +38,27 @@ extension QuarryRuntime {
                 return call.push(try BoundPredicate(handle.predicate, entity: self.context.currentEntityDescription(of: object), context: self.context).matches(object))
             }),
         ])
+    }
+
+    /// `null` and `quarry.null`: nil where a Lua table cannot hold nil (`args = { null }`,
+    /// `vars = { X = null }`). One shared table, recognised by identity.
+    private func installNull() {
+        let s = state
+        lua_createtable(s, 0, 0)
+        lua_createtable(s, 0, 2)
+        pushFunction("__tostring") { call in call.push("null") }
+        LuaTable.setField(s, -2, "__tostring")
+        pushFunction("__newindex") { _ in throw LuaError("null holds no fields") }
+        LuaTable.setField(s, -2, "__newindex")
+        lua_setmetatable(s, -2)
+        lua_pushvalue(s, -1)
+        setRegistryField(s, nullRegistryKey)
+        setGlobalAndQuarryField("null")
+    }
+
+    /// The predicate a `predicate(...)` object at `index` holds, or nil for any other value.
+    func predicateObject(_ state: OpaquePointer, _ index: Int32) -> Predicate? {
+        swiftObject(state, index, kind: .predicate, as: PredicateHandle.self)?.predicate
     }
 
     private func predicateHandle(_ call: LuaCall, _ index: Int32) throws -> PredicateHandle {

@@ -54,7 +54,12 @@ extension QuarryRuntime {
     private func pushConfiguration(_ handle: ResultsHandle, _ key: String, _ call: LuaCall) throws -> Int32 {
         let request = handle.results.request
         switch key {
-        case "predicate": return handle.format.map { call.push($0) } ?? call.pushNil()
+        case "predicate":
+            if let object = handle.object {
+                pushSwiftObject(call.state, PredicateHandle(object), kind: .predicate)
+                return 1
+            }
+            return handle.format.map { call.push($0) } ?? call.pushNil()
         case "args":
             lua_createtable(call.state, Int32(handle.arguments.count), 0)
             for (i, argument) in handle.arguments.enumerated() {
@@ -99,6 +104,11 @@ extension QuarryRuntime {
         var arguments = handle.arguments
         switch key {
         case "predicate":
+            if let object = predicateObject(s, 3) {
+                try handle.results.reconfigure { $0.predicate = object }
+                (handle.object, handle.format, handle.arguments) = (object, nil, [])
+                return
+            }
             if call.type(3) == LUA_TTABLE {
                 // r.predicate = { "n > %@", 3 }: format and arguments at once.
                 guard LuaTable.element(s, 3, 1) == LUA_TSTRING else {
@@ -112,6 +122,9 @@ extension QuarryRuntime {
                 format = try call.optionalString(3)
             }
         case "args":
+            if handle.object != nil {
+                throw LuaError("r.args: the predicate is an object that holds its arguments; assign r.predicate instead")
+            }
             if call.isNoneOrNil(3) { arguments = [] } else {
                 try call.table(3)
                 arguments = try predicateArguments(s, 3, what: "r.args")
@@ -143,5 +156,6 @@ extension QuarryRuntime {
         try handle.results.reconfigure { $0.predicate = predicate }
         handle.format = format
         handle.arguments = arguments
+        handle.object = nil
     }
 }

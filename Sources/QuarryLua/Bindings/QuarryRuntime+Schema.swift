@@ -164,9 +164,14 @@ extension QuarryRuntime {
         ])
     }
 
-    /// `(pred, args, ...)` of updateall/deleteall: the predicate (nil, or a format string),
+    /// `(pred, args, ...)` of updateall/deleteall: the predicate (nil, a format string or a
+    /// predicate object),
     /// its arguments table, and the index of the next argument.
     private func batchPredicate(_ call: LuaCall) throws -> (Predicate?, Int32) {
+        if let object = predicateObject(call.state, 2) {
+            // A predicate object holds its arguments: what follows it is the next argument.
+            return (object, 3)
+        }
         let format = try call.optionalString(2)
         var arguments: [PredicateArgument] = []
         if call.type(3) == LUA_TTABLE, format != nil || call.argumentCount >= 4 {

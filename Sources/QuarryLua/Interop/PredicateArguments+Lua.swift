@@ -3,8 +3,22 @@ import CQuarryShim
 import QuarryPredicates
 import QuarryStore
 
-/// A Lua value as a predicate argument: a value, or an array table as a list (`IN %@`).
+/// Where the registry keeps `null`, the stand-in for nil inside tables.
+let nullRegistryKey = "quarry.null"
+
+/// True when the value at `index` is `null` (`quarry.null`).
+func isNullMarker(_ state: OpaquePointer, _ index: Int32) -> Bool {
+    guard lua_type(state, index) == LUA_TTABLE else { return false }
+    let absolute = lua_absindex(state, index)
+    pushRegistryField(state, nullRegistryKey)
+    defer { quarry_pop(state, 1) }
+    return lua_rawequal(state, -1, absolute) != 0
+}
+
+/// A Lua value as a predicate argument: a value, or an array table as a list (`IN %@`);
+/// `null` is nil.
 func predicateArgument(_ state: OpaquePointer, _ index: Int32) -> PredicateArgument? {
+    if isNullMarker(state, index) { return .value(.null) }
     if let object = swiftObject(state, index, kind: .object, as: ManagedObject.self) { return .object(ObjectReference(object)) }
     guard lua_type(state, index) == LUA_TTABLE else { return luaValue(state, index).map(PredicateArgument.value) }
     let table = lua_absindex(state, index)
@@ -14,6 +28,7 @@ func predicateArgument(_ state: OpaquePointer, _ index: Int32) -> PredicateArgum
         LuaTable.element(state, table, i)
         defer { quarry_pop(state, 1) }
         if let object = swiftObject(state, -1, kind: .object, as: ManagedObject.self) { objects.append(ObjectReference(object)); continue }
+        if isNullMarker(state, -1) { values.append(.null); continue }
         guard let value = luaValue(state, -1) else { return nil }
         values.append(value)
     }

@@ -100,40 +100,6 @@ extension BoundPredicate {
         return (try? context.relatedObjects(last.relationship.name, of: owner)) ?? []
     }
 
-    /// count, sum, avg, min and max as SQLite computes them over the members' values.
-    private func aggregate(_ function: CollectionFunction, _ values: [Value]) -> Value {
-        if function == .count { return .integer(Int64(values.count)) }
-        let present = values.filter { !$0.isNull }
-        guard !present.isEmpty else { return .null }
-        switch function {
-        case .min: return present.min { (SQLiteOrdering.compare($0, $1) ?? 0) < 0 }!
-        case .max: return present.max { (SQLiteOrdering.compare($0, $1) ?? 0) < 0 }!
-        case .sum, .avg:
-            var integerSum: Int64 = 0
-            var realSum = 0.0
-            var allIntegers = true
-            for value in present {
-                switch value {
-                case .integer(let i): integerSum &+= i; realSum += Double(i)
-                case .bool(let b): integerSum += b ? 1 : 0; realSum += b ? 1 : 0
-                case .real(let d), .date(let d): allIntegers = false; realSum += d
-                case .text(let t):
-                    // As SQLite's sum(): text that is an integer adds as one; any other text
-                    // adds the number its longest numeric prefix spells (0 for none).
-                    if let i = SQLiteOrdering.integerText(t) { integerSum &+= i; realSum += Double(i) }
-                    else { allIntegers = false; realSum += SQLiteOrdering.numericPrefix(t) }
-                case .blob(let bytes):
-                    allIntegers = false
-                    realSum += SQLiteOrdering.numericPrefix(String(decoding: bytes, as: UTF8.self))
-                case .null: break
-                }
-            }
-            if function == .avg { return .real(realSum / Double(present.count)) }
-            return allIntegers ? .integer(integerSum) : .real(realSum)
-        case .count: return .integer(Int64(values.count))
-        }
-    }
-
     private func fold(_ v: Value, _ options: ComparisonOptions) -> Value {
         if !options.isEmpty, case .text(let s) = v { return .text(PredicateFunctions.fold(s, options)) }
         return v
@@ -147,6 +113,10 @@ extension BoundPredicate {
         case .attribute(let a): v = (try? object.value(forKey: a.name)) ?? .null
         case .value(let value): v = value
         case .list: v = .null
+        case let .arithmetic(op, lhs, rhs):
+            v = ExpressionValues.arithmetic(op, value(lhs, object, []), value(rhs, object, []))
+        case let .function(function, argument):
+            v = ExpressionValues.apply(function, value(argument, object, []))
         case .path(let steps, let a):
             let target = follow(steps, from: object)
             if a.name == steps.last?.destination.primaryKey {
@@ -157,7 +127,7 @@ extension BoundPredicate {
             }
         case .collection(let function, let path, let a, let filter):
             let kept = members(path, of: object).filter { member in filter.map { evaluate($0, member) == true } ?? true }
-            v = aggregate(function, kept.map { member in a.flatMap { try? member.value(forKey: $0.name) } ?? .null })
+            v = ExpressionValues.aggregate(function, kept.map { member in a.flatMap { try? member.value(forKey: $0.name) } ?? .null })
         }
         if !options.isEmpty, case .text(let s) = v { return .text(PredicateFunctions.fold(s, options)) }
         return v

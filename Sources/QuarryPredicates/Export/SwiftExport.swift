@@ -35,20 +35,54 @@ private struct SwiftPredicateWriter {
         }
     }
 
+    /// A value of the object in Swift: `item.qty`, `item.owner?.name` (optional through a
+    /// to-one relationship), `item.tags.count`, `(item.qty + 1)`; `optional` when it may be nil.
+    private func swiftValue(_ operand: BoundPredicate.Operand) throws -> (text: String, optional: Bool)? {
+        switch operand {
+        case .attribute(let a): return ("\(variable).\(a.name)", a.isOptional)
+        case .path(let steps, let a):
+            var text = variable + "." + steps.map(\.relationship.name).joined(separator: "?.")
+            // A path to the destination's key stands for the related object (`owner == nil`).
+            if let last = steps.last, a.name == last.destination.primaryKey, last.destination.attribute(named: a.name) == nil { return (text, true) }
+            text += "?." + a.name
+            return (text, true)
+        case let .collection(function, steps, _, filter):
+            guard function == .count, filter == nil, steps.count == 1 else {
+                throw Unsupported(reason: "@sum, @avg, @min, @max and SUBQUERY over relationships have no #Predicate form")
+            }
+            return ("\(variable).\(steps[0].relationship.name).count", false)
+        case let .arithmetic(op, lhs, rhs):
+            guard op != .power else { throw Unsupported(reason: "** has no #Predicate operator") }
+            let l = try swiftValue(lhs) ?? (try literal(lhs), false), r = try swiftValue(rhs) ?? (try literal(rhs), false)
+            if l.optional || r.optional { throw Unsupported(reason: "arithmetic on a value that may be nil") }
+            if op == .divide { throw Unsupported(reason: "/ divides as Double in NSPredicate but may be integer division in Swift") }
+            return ("(\(l.text) \(op.rawValue) \(r.text))", false)
+        case .function: throw Unsupported(reason: "NSExpression functions have no #Predicate form here")
+        case .value, .list: return nil
+        }
+    }
+
     private func comparison(_ lhs: BoundPredicate.Operand, _ op: ComparisonOperator, _ rhs: BoundPredicate.Operand,
                             _ options: ComparisonOptions) throws -> String {
-        guard case .attribute(let attribute) = lhs else {
-            throw Unsupported(reason: "a constant on the left of \(op.rawValue)")
+        // `3 < qty` is written `qty > 3`; `'ell' IN title` was bound as `title CONTAINS 'ell'`.
+        var (lhs, op, rhs) = (lhs, op, rhs)
+        if try swiftValue(lhs) == nil, !op.isStringOperator, op != .in, op != .between, try swiftValue(rhs) != nil {
+            (lhs, op, rhs) = (rhs, op.swapped, lhs)
         }
-        let path = "\(variable).\(attribute.name)"
+        guard let (path, optional) = try swiftValue(lhs) else {
+            throw Unsupported(reason: "a comparison of two constants")
+        }
+        let right = try swiftValue(rhs)?.text ?? literal(rhs)
+        // An optional chain is parenthesised before `.flatMap`, so it applies to the whole chain.
+        let wrapped = path.contains("?.") ? "(\(path))" : path
         switch op {
         case .equal, .notEqual:
             if !options.isEmpty { throw Unsupported(reason: "\(op.rawValue) with [c] or [d]") }
-            return "\(path) \(op.rawValue) \(try literal(rhs))"
+            return "\(path) \(op.rawValue) \(right)"
         case .less, .lessOrEqual, .greater, .greaterOrEqual:
             if !options.isEmpty { throw Unsupported(reason: "\(op.rawValue) with [c] or [d]") }
-            if attribute.isOptional { return "\(path).flatMap { $0 \(op.rawValue) \(try literal(rhs)) } ?? false" }
-            return "\(path) \(op.rawValue) \(try literal(rhs))"
+            if optional { return "\(wrapped).flatMap { $0 \(op.rawValue) \(right) } ?? false" }
+            return "\(path) \(op.rawValue) \(right)"
         case .beginsWith, .contains:
             let method: String
             switch (op, options) {
@@ -57,15 +91,15 @@ private struct SwiftPredicateWriter {
             case (.contains, [.caseInsensitive, .diacriticInsensitive]): method = "localizedStandardContains(%@)"
             default: throw Unsupported(reason: "\(op.rawValue) with these options")
             }
-            let call = method.replacingOccurrences(of: "%@", with: try literal(rhs))
-            return attribute.isOptional ? "\(path)?.\(call) ?? false" : "\(path).\(call)"
+            let call = method.replacingOccurrences(of: "%@", with: right)
+            return optional ? "\(wrapped)?.\(call) ?? false" : "\(path).\(call)"
         case .in:
             if !options.isEmpty { throw Unsupported(reason: "IN with [c] or [d]") }
-            return "\(try literal(rhs)).contains(\(path))"
+            return "\(right).contains(\(path))"
         case .between:
             guard case .list(let bounds) = rhs, bounds.count == 2 else { throw Unsupported(reason: "BETWEEN without two bounds") }
             let low = try literal(.value(bounds[0])), high = try literal(.value(bounds[1]))
-            if attribute.isOptional { return "\(path).flatMap { $0 >= \(low) && $0 <= \(high) } ?? false" }
+            if optional { return "\(wrapped).flatMap { $0 >= \(low) && $0 <= \(high) } ?? false" }
             return "\(path) >= \(low) && \(path) <= \(high)"
         case .endsWith, .like, .matches:
             throw Unsupported(reason: "\(op.rawValue) has no #Predicate form")
@@ -74,8 +108,8 @@ private struct SwiftPredicateWriter {
 
     private func literal(_ operand: BoundPredicate.Operand) throws -> String {
         switch operand {
-        case .attribute(let a): return "\(variable).\(a.name)"
-        case .path, .collection: throw Unsupported(reason: "key paths through relationships")
+        case .attribute, .path, .collection, .arithmetic, .function:
+            return try swiftValue(operand)?.text ?? ""
         case .list(let values): return "[" + (try values.map { try literal(.value($0)) }).joined(separator: ", ") + "]"
         case .value(let v):
             switch v {

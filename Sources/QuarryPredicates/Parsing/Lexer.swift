@@ -31,10 +31,11 @@ struct Lexer {
             // A lone '#' (or '#1') would be a key that formats as nothing (found by fuzzing).
             throw PredicateError("'#' must be followed by a key name, as #size", column: start)
         }
-        if c.isLetter || c == "_" || c == "#" || (c == "@" && peek(1)?.isLetter == true) {
+        if Self.startsName(c) || c == "#" || (c == "@" && peek(1)?.isLetter == true) {
             index += 1
             var name = String(c)
-            while let d = peek(), d.isLetter || d.isNumber || d == "_" { name.append(d); index += 1 }
+            // A colon continues a name: NSExpression's function names are selectors (`add:to:`).
+            while let d = peek(), d.isLetter || d.isNumber || d == "_" || (d == ":" && c != "#") { name.append(d); index += 1 }
             return Token(kind: .identifier(name), column: start)
         }
         if c == "$" {
@@ -56,16 +57,29 @@ struct Lexer {
             return Token(kind: .substitution(kind), column: start)
         }
         let two = peek(1).map { String([c, $0]) } ?? ""
-        if ["==", "!=", "<>", "<=", "=<", ">=", "=>", "&&", "||"].contains(two) {
+        if ["==", "!=", "<>", "<=", "=<", ">=", "=>", "&&", "||", "**"].contains(two) {
             index += 2
             let normal = ["<>": "!=", "=<": "<=", "=>": ">="][two] ?? two
             return Token(kind: .symbol(normal), column: start)
         }
-        if "=<>!(){}[],.-".contains(c) {
+        if "=<>!(){}[],.-+*/".contains(c) {
             index += 1
             return Token(kind: .symbol(c == "=" ? "==" : String(c)), column: start)
         }
         throw PredicateError("unexpected character '\(c)'", column: start)
+    }
+
+    /// A letter (or `_`) that can begin a key. A combining mark cannot, though Swift
+    /// counts some as letters: written after a space it joins the space's character and
+    /// the key vanishes (found by fuzzing: `ALL \u{06D6} IN %@` formatted as text that
+    /// lost its key).
+    static func startsName(_ c: Character) -> Bool {
+        if c == "_" { return true }
+        guard c.isLetter, let first = c.unicodeScalars.first else { return false }
+        switch first.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter: return true
+        default: return false
+        }
     }
 
     private mutating func quoted(_ quote: Character) throws -> String {
@@ -84,11 +98,18 @@ struct Lexer {
                 case "r": text.append("\r")
                 case "0": text.append("\0")
                 case "u":
-                    let hex = String(chars[index..<min(index + 4, chars.count)])
-                    guard hex.count == 4, let code = UInt32(hex, radix: 16), let scalar = Unicode.Scalar(code) else {
+                    // \uXXXX, or \u{X…} for a scalar beyond the BMP (formatting writes it
+                    // for a mark that would otherwise join the quote).
+                    let braced = peek() == "{"
+                    let start = braced ? index + 1 : index
+                    var end = start
+                    while end < chars.count, end - start < (braced ? 6 : 4), chars[end].isHexDigit { end += 1 }
+                    let hex = String(chars[start..<end])
+                    let closed = !braced || (end < chars.count && chars[end] == "}")
+                    guard closed, braced ? !hex.isEmpty : hex.count == 4, let code = UInt32(hex, radix: 16), let scalar = Unicode.Scalar(code) else {
                         throw PredicateError("bad \\u escape in string", column: column - 2)
                     }
-                    index += 4
+                    index = braced ? end + 1 : end
                     text.unicodeScalars.append(scalar)
                 default: text.append(e)
                 }

@@ -38,14 +38,14 @@ public struct PredicateArguments {
 /// comparison) and reserved words in any case. Substitutions are resolved here, so the
 /// tree holds values, never text to splice into SQL.
 public struct PredicateParser {
-    private var tokens: [Token] = []
-    private var position = 0
-    private var arguments: PredicateArguments
-    private var nextArgument = 0
+    var tokens: [Token] = []
+    var position = 0
+    var arguments: PredicateArguments
+    var nextArgument = 0
     /// Variables of the SUBQUERYs being parsed: `$t.name` is a key path of the member.
-    private var subqueryVariables: [String] = []
+    var subqueryVariables: [String] = []
     /// Nesting of parentheses and NOTs, bounded so hostile input cannot exhaust the stack.
-    private var depth = 0
+    var depth = 0
     static let maximumDepth = 256
 
     public static func parse(_ format: String, arguments: PredicateArguments = PredicateArguments()) throws -> Predicate {
@@ -62,22 +62,22 @@ public struct PredicateParser {
 
     private init(arguments: PredicateArguments) { self.arguments = arguments }
 
-    private var current: Token { tokens[position] }
-    private mutating func advance() { if position < tokens.count - 1 { position += 1 } }
+    var current: Token { tokens[position] }
+    mutating func advance() { if position < tokens.count - 1 { position += 1 } }
 
-    private func isWord(_ word: String) -> Bool {
+    func isWord(_ word: String) -> Bool {
         if case .identifier(let name) = current.kind { return name.uppercased() == word }
         return false
     }
-    private func isSymbol(_ symbol: String) -> Bool { current.kind == .symbol(symbol) }
+    func isSymbol(_ symbol: String) -> Bool { current.kind == .symbol(symbol) }
 
     /// Consumes `symbol`, or fails with `message` at the current column.
-    private mutating func expect(_ symbol: String, _ message: String) throws {
+    mutating func expect(_ symbol: String, _ message: String) throws {
         guard isSymbol(symbol) else { throw PredicateError(message, column: current.column) }
         advance()
     }
 
-    private mutating func parseOr() throws -> Predicate {
+    mutating func parseOr() throws -> Predicate {
         var terms = [try parseAnd()]
         while isWord("OR") || isSymbol("||") { advance(); terms.append(try parseAnd()) }
         return terms.count == 1 ? terms[0] : .or(terms)
@@ -100,7 +100,7 @@ public struct PredicateParser {
     }
 
     private mutating func parsePrimary() throws -> Predicate {
-        if isSymbol("(") {
+        if isSymbol("("), !parenthesisOpensExpression() {
             let open = current.column
             advance()
             let inner = try parseOr()
@@ -115,7 +115,7 @@ public struct PredicateParser {
         return try parseComparison()
     }
 
-    private static let wordOperators: [String: ComparisonOperator] = [
+    static let wordOperators: [String: ComparisonOperator] = [
         "BEGINSWITH": .beginsWith, "ENDSWITH": .endsWith, "CONTAINS": .contains, "LIKE": .like,
         "MATCHES": .matches, "IN": .in, "BETWEEN": .between,
     ]
@@ -171,75 +171,13 @@ public struct PredicateParser {
         return options
     }
 
-    private mutating func parseExpression() throws -> Expression {
-        let token = current
-        switch token.kind {
-        case .string(let s): advance(); return .constant(.text(s), column: token.column)
-        case .integer(let i): advance(); return .constant(.integer(i), column: token.column)
-        case .real(let d): advance(); return .constant(.real(d), column: token.column)
-        case .integerMagnitudeOverflow: advance(); return .constant(.real(9223372036854775808.0), column: token.column)
-        case .substitution(let kind):
-            advance()
-            return try substitute(kind, at: token.column)
-        case .variable(let name) where subqueryVariables.contains(name):
-            advance()
-            guard isSymbol(".") else {
-                throw PredicateError("$\(name) alone is the member itself; compare one of its keys, as $\(name).name", column: token.column)
-            }
-            advance()
-            return .keyPath(try parseKeyPath())
-        case .identifier(let name) where name.uppercased() == "SUBQUERY":
-            return try parseSubquery()
-        case .variable(let name):
-            advance()
-            guard let value = arguments.variables[name] else {
-                throw PredicateError("no value for $\(name) (pass it in vars)", column: token.column)
-            }
-            return Self.expression(value, column: token.column)
-        case .symbol("{"):
-            advance()
-            var elements: [Expression] = []
-            if !isSymbol("}") {
-                while true {
-                    elements.append(try parseExpression())
-                    if isSymbol(",") { advance(); continue }
-                    break
-                }
-            }
-            guard isSymbol("}") else {
-                throw PredicateError("expected ',' or '}' in the list opened at column \(token.column), found \(describe(current))", column: current.column)
-            }
-            advance()
-            return .aggregate(elements, column: token.column)
-        case .identifier(let name) where name.uppercased() == "CAST":
-            return try parseCast()
-        case .identifier(let name):
-            switch name.uppercased() {
-            case "NULL", "NIL": advance(); return .constant(.null, column: token.column)
-            case "TRUE", "YES": advance(); return .constant(.bool(true), column: token.column)
-            case "FALSE", "NO": advance(); return .constant(.bool(false), column: token.column)
-            default: return .keyPath(try parseKeyPath())
-            }
-        case .symbol("-"):
-            advance()
-            switch current.kind {
-            case .integer(let i): advance(); return .constant(.integer(-i), column: token.column)
-            case .real(let d): advance(); return .constant(.real(-d), column: token.column)
-            case .integerMagnitudeOverflow: advance(); return .constant(.integer(Int64.min), column: token.column)
-            default: throw PredicateError("expected a number after '-'", column: current.column)
-            }
-        default:
-            throw PredicateError("expected a key path or a value, found \(describe(token))", column: token.column)
-        }
-    }
-
     static let reserved: Set<String> = [
         "AND", "OR", "NOT", "IN", "BETWEEN", "LIKE", "MATCHES", "CONTAINS", "BEGINSWITH", "ENDSWITH",
         "ANY", "ALL", "NONE", "SOME", "SUBQUERY", "TRUEPREDICATE", "FALSEPREDICATE", "NULL", "NIL",
         "TRUE", "FALSE", "YES", "NO", "SELF", "FIRST", "LAST", "SIZE", "CAST", "FUNCTION",
     ]
 
-    private mutating func parseKeyPath() throws -> KeyPath {
+    mutating func parseKeyPath() throws -> KeyPath {
         let start = current.column
         var components: [String] = []
         while true {
@@ -250,6 +188,9 @@ public struct PredicateParser {
             else if name.uppercased() == "SELF", components.isEmpty {
                 advance()
                 return KeyPath(["SELF"], column: start)
+            }
+            else if name.contains(":") {
+                throw PredicateError("'\(name)' is a function name; call it as \(name)(...)", column: current.column)
             }
             else if Self.reserved.contains(name.uppercased()) {
                 throw PredicateError("'\(name)' is a reserved word and cannot be used as a key here (write #\(name) for a key of that name)", column: current.column)
@@ -262,7 +203,7 @@ public struct PredicateParser {
         return KeyPath(components, column: start)
     }
 
-    private mutating func substitute(_ kind: Character, at column: Int) throws -> Expression {
+    mutating func substitute(_ kind: Character, at column: Int) throws -> Expression {
         guard nextArgument < arguments.positional.count else {
             throw PredicateError("%\(kind) has no argument (\(arguments.positional.count) given)", column: column)
         }
@@ -301,7 +242,7 @@ public struct PredicateParser {
         }
     }
 
-    private static func expression(_ argument: PredicateArgument, column: Int) -> Expression {
+    static func expression(_ argument: PredicateArgument, column: Int) -> Expression {
         switch argument {
         case .value(let v): return .constant(v, column: column)
         case .list(let vs): return .aggregate(vs.map { .constant($0, column: column) }, column: column)
@@ -310,78 +251,17 @@ public struct PredicateParser {
         }
     }
 
-    /// `SUBQUERY(tags, $t, $t.name BEGINSWITH 'a').@count`.
-    private mutating func parseSubquery() throws -> Expression {
-        let start = current.column
-        advance()
-        try expect("(", "expected '(' after SUBQUERY")
-        guard case .identifier = current.kind else { throw PredicateError("SUBQUERY needs a to-many key path first", column: current.column) }
-        let collection = try parseKeyPath()
-        try expect(",", "expected ',' after the SUBQUERY's key path")
-        guard case .variable(let variable) = current.kind else {
-            throw PredicateError("SUBQUERY needs a variable such as $t second", column: current.column)
-        }
-        advance()
-        try expect(",", "expected ',' after the SUBQUERY's variable")
-        subqueryVariables.append(variable)
-        let predicate = try parseOr()
-        subqueryVariables.removeLast()
-        try expect(")", "expected ')' to close the SUBQUERY at column \(start)")
-        guard isSymbol("."), position + 1 < tokens.count, case .identifier(let count) = tokens[position + 1].kind, count.lowercased() == "@count" else {
-            throw PredicateError("a SUBQUERY is used as SUBQUERY(...).@count here", column: current.column)
-        }
-        advance(); advance()
-        return .subqueryCount(collection: collection, variable: variable, predicate: predicate, column: start)
-    }
-
-    /// `CAST(value, "NSDate")` (a number is seconds since 2001-01-01, as Apple's),
-    /// `CAST(value, "NSNumber")`, `CAST(value, "NSString")`.
-    private mutating func parseCast() throws -> Expression {
-        let start = current.column
-        advance()
-        try expect("(", "expected '(' after CAST")
-        let valueColumn = current.column
-        guard case .constant(let value, _) = try parseExpression() else {
-            throw PredicateError("CAST takes a literal value or an argument", column: valueColumn)
-        }
-        try expect(",", "expected ',' in CAST")
-        guard case .string(let type) = current.kind else {
-            throw PredicateError("CAST needs a type name such as \"NSDate\"", column: current.column)
-        }
-        advance()
-        try expect(")", "expected ')' to close CAST")
-        switch (type, value) {
-        case ("NSDate", .integer(let i)): return .constant(.date(Double(i) + referenceDateOffset), column: start)
-        case ("NSDate", .real(let d)): return .constant(.date(d + referenceDateOffset), column: start)
-        case ("NSDate", .date): return .constant(value, column: start)
-        case ("NSDate", .text(let s)):
-            guard let seconds = Value.parseISO8601(s) else {
-                throw PredicateError("CAST: '\(s)' is not an ISO 8601 date", column: valueColumn)
-            }
-            return .constant(.date(seconds), column: start)
-        case ("NSNumber", .text(let s)):
-            if let i = Int64(s) { return .constant(.integer(i), column: start) }
-            if let d = Double(s) { return .constant(.real(d), column: start) }
-            throw PredicateError("CAST: '\(s)' is not a number", column: valueColumn)
-        case ("NSNumber", .integer), ("NSNumber", .real): return .constant(value, column: start)
-        case ("NSNumber", .date(let d)): return .constant(.real(d - referenceDateOffset), column: start)
-        case ("NSString", _): return .constant(.text(value.displayString), column: start)
-        default:
-            throw PredicateError("CAST to '\(type)' from \(value.kindName) is not supported (NSDate, NSNumber, NSString are)", column: start)
-        }
-    }
-
     /// A `%K` argument as a key path: dot-separated names, nothing else.
     static func keyPath(_ text: String, column: Int) -> KeyPath? {
         let components = text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         let valid = components.allSatisfy { c in
-            guard let first = c.first, first.isLetter || first == "_" else { return false }
+            guard let first = c.first, Lexer.startsName(first) else { return false }
             return c.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
         }
         return valid ? KeyPath(components, column: column) : nil
     }
 
-    private func describe(_ token: Token) -> String {
+    func describe(_ token: Token) -> String {
         switch token.kind {
         case .identifier(let s): return "'\(s)'"
         case .string(let s): return "string \"\(s)\""

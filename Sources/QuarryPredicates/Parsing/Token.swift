@@ -7,7 +7,7 @@ struct Token: Equatable {
         case real(Double)
         /// 9223372036854775808: an integer only after a minus sign (Int64.min).
         case integerMagnitudeOverflow
-        case symbol(String)          // == != < <= > >= && || ! ( ) { } [ ] , .
+        case symbol(String)          // == != < <= > >= && || ! ( ) { } [ ] , . + - * / **
         case substitution(Character) // %@ %K %d %i %f %s
         case variable(String)        // $NAME
         case end

@@ -26,6 +26,13 @@ public enum PredicateFunctions {
     /// The number that names a string operator in SQL.
     static func code(_ op: ComparisonOperator) -> Int { stringOperators.firstIndex(of: op) ?? -1 }
 
+    static let arithmetic = "quarry_arith"
+    static let function = "quarry_fn"
+
+    /// The number that names an arithmetic operator or a function in SQL.
+    static func code(_ op: ArithmeticOperator) -> Int { ArithmeticOperator.allCases.firstIndex(of: op) ?? -1 }
+    static func code(_ function: BuiltinFunction) -> Int { BuiltinFunction.allCases.firstIndex(of: function) ?? -1 }
+
     /// Every function, for the store to install on each connection it opens.
     public static var all: [DatabaseFunction] {
         [
@@ -40,6 +47,17 @@ public enum PredicateFunctions {
                       let code = Int.fromDatabaseValue(values[2]), stringOperators.indices.contains(code) else { return nil }
                 let options = ComparisonOptions(rawValue: Int.fromDatabaseValue(values[3]) ?? 0)
                 return StringMatching.matches(stringOperators[code], text, pattern, options)
+            },
+            // quarry_arith(operator, a, b) and quarry_fn(function, a): ExpressionValues' answer.
+            DatabaseFunction(arithmetic, argumentCount: 3, pure: true) { values in
+                let operators = ArithmeticOperator.allCases
+                guard let code = Int.fromDatabaseValue(values[0]), operators.indices.contains(code) else { return nil }
+                return ExpressionValues.arithmetic(operators[code], Value(values[1]), Value(values[2])).databaseValue
+            },
+            DatabaseFunction(function, argumentCount: 2, pure: true) { values in
+                let functions = BuiltinFunction.allCases
+                guard let code = Int.fromDatabaseValue(values[0]), functions.indices.contains(code) else { return nil }
+                return ExpressionValues.apply(functions[code], Value(values[1])).databaseValue
             },
         ]
     }

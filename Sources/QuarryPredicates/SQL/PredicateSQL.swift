@@ -139,12 +139,21 @@ private struct PredicateSQLWriter {
             var (from, alias) = members(path, of: qualifier, root: entity)
             if let filter { from += " AND (\(render(filter, alias, path.last!.destination)))" }
             let argument = attribute.map { "\(alias).\(quoteIdentifier($0.name))" } ?? "*"
-            text = "(SELECT \(function.rawValue)(\(argument)) \(from))"
+            // KVC's @sum of no members is 0, where SQLite's sum() gives NULL.
+            let aggregate = "\(function.rawValue)(\(argument))"
+            text = "(SELECT \(function == .sum ? "coalesce(\(aggregate), 0)" : aggregate) \(from))"
             isString = attribute?.type == .string && (function == .min || function == .max)
         case .value(let v):
             arguments.append(v)
             text = "?"
             if case .text = v { isString = true } else { isString = false }
+        case let .arithmetic(op, lhs, rhs):
+            let l = operand(lhs, [], qualifier, entity), r = operand(rhs, [], qualifier, entity)
+            text = "\(PredicateFunctions.arithmetic)(\(PredicateFunctions.code(op)), \(l), \(r))"
+            isString = false
+        case let .function(function, argument):
+            text = "\(PredicateFunctions.function)(\(PredicateFunctions.code(function)), \(operand(argument, [], qualifier, entity)))"
+            isString = function.isString
         case .list(let values):
             return "(" + values.map { operand(.value($0), options, qualifier, entity) }.joined(separator: ", ") + ")"
         }

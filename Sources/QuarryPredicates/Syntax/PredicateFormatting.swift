@@ -17,8 +17,7 @@ private func format(_ p: Predicate, parent: Int, apple: Bool, variable: String? 
     func format(_ p: Predicate, parent: Int) -> String { QuarryPredicates.format(p, parent: parent, apple: apple, variable: variable) }
     func format(_ e: Expression) -> String {
         // Inside SUBQUERY, key paths are the member's: written after its variable.
-        if let variable, case .keyPath(let k) = e { return "$\(variable)." + k.string }
-        return QuarryPredicates.format(e, apple: apple)
+        QuarryPredicates.format(e, apple: apple, variable: variable)
     }
     switch p {
     case .constant(let b): return b ? "TRUEPREDICATE" : "FALSEPREDICATE"
@@ -35,11 +34,34 @@ private func format(_ p: Predicate, parent: Int, apple: Bool, variable: String? 
     }
 }
 
-private func format(_ e: Expression, apple: Bool) -> String {
+private func format(_ e: Expression, apple: Bool, variable: String? = nil) -> String {
+    func format(_ e: Expression) -> String { QuarryPredicates.format(e, apple: apple, variable: variable) }
+    /// An operand of `op`, in parentheses where precedence would otherwise regroup it.
+    func operand(_ e: Expression, of op: ArithmeticOperator, right: Bool) -> String {
+        guard case .arithmetic(let inner, _, _, _) = e else { return format(e) }
+        let tighter = inner.precedence > op.precedence
+        let same = inner.precedence == op.precedence && (op == .power ? right : !right)
+        return tighter || same ? format(e) : "(" + format(e) + ")"
+    }
     switch e {
     case .keyPath(let k):
-        return k.components.map { PredicateParser.reserved.contains($0.uppercased()) ? "#" + $0 : $0 }.joined(separator: ".")
-    case .aggregate(let elements, _): return "{" + elements.map { format($0, apple: apple) }.joined(separator: ", ") + "}"
+        // Inside SUBQUERY, key paths are the member's: written after its variable.
+        let path = k.components.map { PredicateParser.reserved.contains($0.uppercased()) ? "#" + $0 : $0 }.joined(separator: ".")
+        return variable.map { "$\($0)." + path } ?? path
+    case let .arithmetic(op, lhs, rhs, _):
+        return "\(operand(lhs, of: op, right: false)) \(op.rawValue) \(operand(rhs, of: op, right: true))"
+    case .negate(let inner, _):
+        // Only a key path follows `-` bare. Before a number literal `-` is part of the
+        // number (found by fuzzing: `- -0` read back as `-0`, one negation fewer), and
+        // before a list from `$L` it would not parse (found by fuzzing: `-{"red"}`).
+        if case .keyPath = inner { return "-" + format(inner) }
+        return "-(" + format(inner) + ")"
+    case let .index(collection, index, _):
+        if case .arithmetic = collection { return "(" + format(collection) + ")[\(index.text)]" }
+        return format(collection) + "[\(index.text)]"
+    case let .function(function, arguments, _):
+        return function.selector + "(" + arguments.map(format).joined(separator: ", ") + ")"
+    case .aggregate(let elements, _): return "{" + elements.map(format).joined(separator: ", ") + "}"
     case .object(let reference, _): return "<\(reference.object.objectID)>"
     case let .subqueryCount(collection, variable, predicate, _):
         let inner = QuarryPredicates.format(predicate, parent: 0, apple: apple, variable: variable)
@@ -47,7 +69,7 @@ private func format(_ e: Expression, apple: Bool) -> String {
     case .constant(let v, _):
         switch v {
         case .null: return "nil"
-        case .text(let s): return "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        case .text(let s): return quotedString(s)
         case .bool(let b): return b ? "YES" : "NO"
         case .date(let d):
             return apple ? "CAST(\(d - referenceDateOffset), \"NSDate\")" : "CAST(\"\(Value.exactISO8601(d))\", \"NSDate\")"
@@ -57,4 +79,24 @@ private func format(_ e: Expression, apple: Bool) -> String {
         default: return v.displayString
         }
     }
+}
+
+/// `s` as a double-quoted literal. A scalar that would join a quote into one character
+/// (a combining mark first, a prepended mark last) is written as `\u` escape, since the
+/// lexer reads characters (found by fuzzing: `"\u{0899}…"` lost its opening quote).
+private func quotedString(_ s: String) -> String {
+    var scalars = Array(s.unicodeScalars)
+    func escaped(_ scalar: Unicode.Scalar) -> String {
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        return scalar.value <= 0xFFFF ? "\\u" + String(repeating: "0", count: 4 - hex.count) + hex : "\\u{" + hex + "}"
+    }
+    var head = "", tail = ""
+    while let first = scalars.first, ("\"" + String(String.UnicodeScalarView(scalars))).first != "\"" {
+        head += escaped(first); scalars.removeFirst()
+    }
+    while let last = scalars.last, (String(String.UnicodeScalarView(scalars)) + "\"").last != "\"" {
+        tail = escaped(last) + tail; scalars.removeLast()
+    }
+    let body = String(String.UnicodeScalarView(scalars)).replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+    return "\"" + head + body + tail + "\""
 }

@@ -80,6 +80,45 @@ public indirect enum Expression: Equatable, Sendable {
     case subqueryCount(collection: KeyPath, variable: String, predicate: Predicate, column: Int)
     /// An object given for `%@`, compared by identity.
     case object(ObjectReference, column: Int)
+    /// `a + b`, `a - b`, `a * b`, `a / b`, `a ** b`; `column` is the operator's.
+    case arithmetic(ArithmeticOperator, Expression, Expression, column: Int)
+    /// `-a` on anything but a number literal (which the parser folds).
+    case negate(Expression, column: Int)
+    /// `collection[SIZE]`, `[FIRST]`, `[LAST]`, `[n]`.
+    case index(Expression, CollectionIndex, column: Int)
+    /// `name(arguments)` or `FUNCTION(receiver, 'name:', ...)`: one of the NSExpression
+    /// functions Quarry evaluates (see `BuiltinFunction`).
+    case function(BuiltinFunction, [Expression], column: Int)
+}
+
+/// The binary operators of Apple's arithmetic expressions, by precedence: `**` binds
+/// tightest, then `*` and `/`, then `+` and `-`.
+public enum ArithmeticOperator: String, Equatable, Sendable, CaseIterable {
+    case add = "+", subtract = "-", multiply = "*", divide = "/", power = "**"
+
+    /// Higher binds tighter.
+    var precedence: Int {
+        switch self {
+        case .add, .subtract: return 1
+        case .multiply, .divide: return 2
+        case .power: return 3
+        }
+    }
+}
+
+/// What an index expression selects from a collection.
+public enum CollectionIndex: Equatable, Sendable {
+    case size, first, last
+    case position(Int64)
+
+    var text: String {
+        switch self {
+        case .size: return "SIZE"
+        case .first: return "FIRST"
+        case .last: return "LAST"
+        case .position(let n): return String(n)
+        }
+    }
 }
 
 /// Seconds from 1970-01-01 to 2001-01-01, Foundation's reference date.
@@ -91,6 +130,8 @@ extension Expression {
         switch self {
         case .keyPath(let k): return k.column
         case .constant(_, let c), .aggregate(_, let c), .subqueryCount(_, _, _, let c), .object(_, let c): return c
+        case .negate(_, let c), .index(_, _, let c), .function(_, _, let c): return c
+        case .arithmetic(_, let lhs, _, _): return lhs.column
         }
     }
 }

@@ -1,0 +1,121 @@
+import Foundation
+import QuarryStore
+
+/// Arithmetic, functions and aggregates over values, with SQLite's rules. The SQLite
+/// functions `quarry_arith` and `quarry_fn` call this same code, so a fetch and
+/// `p:matches` cannot disagree on `price * 2` or `abs:(x)`.
+public enum ExpressionValues {
+    private enum Number { case int(Int64), real(Double) }
+
+    /// A value as arithmetic reads it, as SQLite converts it (booleans are 0 and 1, text
+    /// its numeric prefix); nil for NULL.
+    private static func number(_ value: Value) -> Number? {
+        switch value {
+        case .null: return nil
+        case .integer(let i): return .int(i)
+        case .bool(let b): return .int(b ? 1 : 0)
+        // SQLite stores -0.0 as 0, so the sign is dropped here too (pow(-0.0, -1) is -inf).
+        case .real(let d), .date(let d): return .real(d == 0 ? 0 : d)
+        case .text(let t):
+            if let i = SQLiteOrdering.integerText(t) { return .int(i) }
+            return .real(SQLiteOrdering.numericPrefix(t))
+        case .blob(let bytes): return .real(SQLiteOrdering.numericPrefix(String(decoding: bytes, as: UTF8.self)))
+        }
+    }
+
+    private static func double(_ n: Number) -> Double {
+        switch n {
+        case .int(let i): return Double(i)
+        case .real(let d): return d
+        }
+    }
+
+    /// SQLite turns a NaN result into NULL; so does the evaluator, to answer alike.
+    private static func real(_ d: Double) -> Value { d.isNaN ? .null : .real(d) }
+
+    /// `a op b`. Integers stay integers for `+ - *` until they overflow (then real, as
+    /// SQLite); `/` always divides as reals, as Foundation's `divide:by:` does; division
+    /// by zero is nil, as SQLite's.
+    public static func arithmetic(_ op: ArithmeticOperator, _ a: Value, _ b: Value) -> Value {
+        guard let x = number(a), let y = number(b) else { return .null }
+        if case .int(let i) = x, case .int(let j) = y, op == .add || op == .subtract || op == .multiply {
+            let (result, overflow): (Int64, Bool)
+            switch op {
+            case .add: (result, overflow) = i.addingReportingOverflow(j)
+            case .subtract: (result, overflow) = i.subtractingReportingOverflow(j)
+            default: (result, overflow) = i.multipliedReportingOverflow(by: j)
+            }
+            if !overflow { return .integer(result) }
+        }
+        let (p, q) = (double(x), double(y))
+        switch op {
+        case .add: return real(p + q)
+        case .subtract: return real(p - q)
+        case .multiply: return real(p * q)
+        case .divide: return q == 0 ? .null : real(p / q)
+        case .power: return real(Foundation.pow(p, q))
+        }
+    }
+
+    /// A one-argument function: the numeric ones keep integers where the answer is one.
+    public static func apply(_ function: BuiltinFunction, _ a: Value) -> Value {
+        if function.isString {
+            guard case .text(let s) = a else { return a.isNull ? .null : a }
+            return .text(function == .lowercase ? s.lowercased() : s.uppercased())
+        }
+        guard let x = number(a) else { return .null }
+        switch (function, x) {
+        case (.abs, .int(let i)): return i == .min ? .real(-Double(i)) : .integer(Swift.abs(i))
+        case (.floor, .int), (.ceiling, .int), (.trunc, .int): return .integer(intValue(x))
+        case (.abs, .real(let d)): return .real(Swift.abs(d))
+        case (.floor, .real(let d)): return real(d.rounded(.down))
+        case (.ceiling, .real(let d)): return real(d.rounded(.up))
+        case (.trunc, .real(let d)): return real(d.rounded(.towardZero))
+        case (.sqrt, _): return real(Foundation.sqrt(double(x)))
+        case (.ln, _): return real(Foundation.log(double(x)))
+        case (.log, _): return real(Foundation.log10(double(x)))
+        case (.exp, _): return real(Foundation.exp(double(x)))
+        default: return .null
+        }
+    }
+
+    private static func intValue(_ n: Number) -> Int64 {
+        if case .int(let i) = n { return i }
+        return 0
+    }
+
+    /// count, sum, avg, min and max as SQLite computes them over `values`, except that the
+    /// sum of none is 0, as KVC's `@sum` answers (SQLite's `sum()` gives NULL; the SQL
+    /// writes `coalesce(sum(x), 0)`).
+    public static func aggregate(_ function: BoundPredicate.CollectionFunction, _ values: [Value]) -> Value {
+        if function == .count { return .integer(Int64(values.count)) }
+        let present = values.filter { !$0.isNull }
+        guard let first = present.first else { return function == .sum ? .integer(0) : .null }
+        switch function {
+        case .min: return present.dropFirst().reduce(first) { (SQLiteOrdering.compare($1, $0) ?? 0) < 0 ? $1 : $0 }
+        case .max: return present.dropFirst().reduce(first) { (SQLiteOrdering.compare($1, $0) ?? 0) > 0 ? $1 : $0 }
+        default:
+            var integerSum: Int64 = 0
+            var realSum = 0.0
+            var allIntegers = true
+            for value in present {
+                switch value {
+                case .integer(let i): integerSum &+= i; realSum += Double(i)
+                case .bool(let b): integerSum += b ? 1 : 0; realSum += b ? 1 : 0
+                case .real(let d), .date(let d): allIntegers = false; realSum += d
+                case .text(let t):
+                    // As SQLite's sum(): text that is an integer adds as one; any other text
+                    // adds the number its longest numeric prefix spells (0 for none).
+                    if let i = SQLiteOrdering.integerText(t) { integerSum &+= i; realSum += Double(i) }
+                    else { allIntegers = false; realSum += SQLiteOrdering.numericPrefix(t) }
+                case .blob(let bytes):
+                    allIntegers = false
+                    realSum += SQLiteOrdering.numericPrefix(String(decoding: bytes, as: UTF8.self))
+                case .null: break
+                }
+            }
+            if function == .avg { return .real(realSum / Double(present.count)) }
+            return allIntegers ? .integer(integerSum) : .real(realSum)
+        }
+    }
+}

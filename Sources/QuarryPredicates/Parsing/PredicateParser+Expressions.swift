@@ -1,0 +1,290 @@
+import Foundation
+import QuarryStore
+
+/// Expressions: arithmetic with Apple's precedence, unary minus, index expressions,
+/// function calls, and the operands they combine.
+extension PredicateParser {
+    /// An expression: operands joined by `+ - * / **`.
+    mutating func parseExpression() throws -> Expression { try parseBinary(minimum: 1) }
+
+    /// Precedence climbing: `**` above `* /` above `+ -`. `**` groups to the right, as in
+    /// mathematics; the others to the left.
+    private mutating func parseBinary(minimum: Int) throws -> Expression {
+        var lhs = try parsePostfix()
+        // A chain `a + b + c ...` nests to the left: each operator is a level, so that
+        // formatting and binding, which recurse, stay within the same bound.
+        var levels = 0
+        defer { depth -= levels }
+        while case .symbol(let symbol) = current.kind, let op = ArithmeticOperator(rawValue: symbol), op.precedence >= minimum {
+            let column = current.column
+            advance()
+            try enter()
+            levels += 1
+            let rhs = try parseBinary(minimum: op == .power ? op.precedence : op.precedence + 1)
+            lhs = .arithmetic(op, lhs, rhs, column: column)
+        }
+        return lhs
+    }
+
+    /// One more level of nesting, bounded so hostile input cannot exhaust the stack.
+    mutating func enter() throws {
+        depth += 1
+        if depth > Self.maximumDepth {
+            depth -= 1
+            throw PredicateError("the predicate nests more than \(Self.maximumDepth) levels deep", column: current.column)
+        }
+    }
+
+    /// An operand followed by any number of `[SIZE]`, `[FIRST]`, `[LAST]` or `[n]`.
+    mutating func parsePostfix() throws -> Expression {
+        var expression = try parseOperand()
+        while isSymbol("[") {
+            let column = current.column
+            advance()
+            let index: CollectionIndex
+            switch current.kind {
+            case .identifier(let word) where ["SIZE", "FIRST", "LAST"].contains(word.uppercased()):
+                index = word.uppercased() == "SIZE" ? .size : (word.uppercased() == "FIRST" ? .first : .last)
+            case .integer(let n): index = .position(n)
+            default: throw PredicateError("expected SIZE, FIRST, LAST or a number inside [ ], found \(describe(current))", column: current.column)
+            }
+            advance()
+            try expect("]", "expected ']' to close the index at column \(column)")
+            expression = .index(expression, index, column: column)
+        }
+        return expression
+    }
+
+    /// True when the `(` at the current token opens an expression (`(a + b) * 2 > c`)
+    /// rather than a predicate: what follows its `)` continues an expression.
+    func parenthesisOpensExpression() -> Bool {
+        var level = 0
+        var i = position
+        while i < tokens.count {
+            switch tokens[i].kind {
+            case .symbol("("): level += 1
+            case .symbol(")"):
+                level -= 1
+                if level == 0 {
+                    guard i + 1 < tokens.count else { return false }
+                    switch tokens[i + 1].kind {
+                    case .symbol(let s): return ComparisonOperator(rawValue: s) != nil || ArithmeticOperator(rawValue: s) != nil || s == "["
+                    case .identifier(let word): return Self.wordOperators[word.uppercased()] != nil
+                    default: return false
+                    }
+                }
+            case .end: return false
+            default: break
+            }
+            i += 1
+        }
+        return false
+    }
+
+    /// `abs(x)`, `lowercase:(name)`, `now()`, `add:to:(a, b)`.
+    private mutating func parseFunction(_ name: String) throws -> Expression {
+        let column = current.column
+        advance()
+        try expect("(", "expected '(' after the function name '\(name)'")
+        let arguments = try parseArgumentList(closing: "the call of '\(name)' at column \(column)")
+        if let op = BuiltinFunction.arithmeticSelectors[name] {
+            guard arguments.count == 2 else { throw PredicateError("'\(name)' takes two arguments, got \(arguments.count)", column: column) }
+            return .arithmetic(op, arguments[0], arguments[1], column: column)
+        }
+        guard let function = BuiltinFunction.named(name) else {
+            throw PredicateError("unknown function '\(name)'; Quarry evaluates \(BuiltinFunction.supportedNames)", column: column)
+        }
+        guard arguments.count == function.arity else {
+            throw PredicateError("'\(function.selector)' takes \(function.arity) argument\(function.arity == 1 ? "" : "s"), got \(arguments.count)", column: column)
+        }
+        return .function(function, arguments, column: column)
+    }
+
+    /// `FUNCTION(receiver, 'selector', arguments...)`: only the selectors of strings and
+    /// numbers that Quarry knows; a method of the app's own classes cannot run here.
+    private mutating func parseFunctionCall() throws -> Expression {
+        let column = current.column
+        advance()
+        try expect("(", "expected '(' after FUNCTION")
+        let arguments = try parseArgumentList(closing: "FUNCTION at column \(column)")
+        guard arguments.count >= 2, case .constant(.text(let selector), let selectorColumn) = arguments[1] else {
+            throw PredicateError("FUNCTION takes a receiver and a selector string, as FUNCTION(name, 'uppercaseString')", column: column)
+        }
+        let rest = [arguments[0]] + arguments.dropFirst(2)
+        if let op = BuiltinFunction.arithmeticSelectors[selector], rest.count == 2 {
+            return .arithmetic(op, rest[0], rest[1], column: column)
+        }
+        guard let function = BuiltinFunction.named(selector), function.arity == rest.count else {
+            throw PredicateError("FUNCTION: '\(selector)' is not a function Quarry can evaluate (a method of the app's classes runs only in the app); it evaluates \(BuiltinFunction.supportedNames)", column: selectorColumn)
+        }
+        return .function(function, rest, column: column)
+    }
+
+    /// Comma-separated expressions up to `)`, which it consumes.
+    private mutating func parseArgumentList(closing what: String) throws -> [Expression] {
+        var arguments: [Expression] = []
+        if isSymbol(")") { advance(); return arguments }
+        while true {
+            arguments.append(try parseExpression())
+            if isSymbol(",") { advance(); continue }
+            try expect(")", "expected ',' or ')' in \(what), found \(describe(current))")
+            return arguments
+        }
+    }
+
+    /// A value, key path, list, SUBQUERY, CAST or function call, without arithmetic.
+    mutating func parseOperand() throws -> Expression {
+        let token = current
+        switch token.kind {
+        case .string(let s): advance(); return .constant(.text(s), column: token.column)
+        case .integer(let i): advance(); return .constant(.integer(i), column: token.column)
+        case .real(let d): advance(); return .constant(.real(d), column: token.column)
+        case .integerMagnitudeOverflow: advance(); return .constant(.real(9223372036854775808.0), column: token.column)
+        case .substitution(let kind):
+            advance()
+            return try substitute(kind, at: token.column)
+        case .variable(let name) where subqueryVariables.contains(name):
+            advance()
+            guard isSymbol(".") else {
+                throw PredicateError("$\(name) alone is the member itself; compare one of its keys, as $\(name).name", column: token.column)
+            }
+            advance()
+            return .keyPath(try parseKeyPath())
+        case .identifier(let name) where name.uppercased() == "SUBQUERY":
+            return try parseSubquery()
+        case .variable(let name):
+            advance()
+            guard let value = arguments.variables[name] else {
+                throw PredicateError("no value for $\(name) (pass it in vars)", column: token.column)
+            }
+            return Self.expression(value, column: token.column)
+        case .symbol("{"):
+            advance()
+            var elements: [Expression] = []
+            if !isSymbol("}") {
+                while true {
+                    elements.append(try parseExpression())
+                    if isSymbol(",") { advance(); continue }
+                    break
+                }
+            }
+            guard isSymbol("}") else {
+                throw PredicateError("expected ',' or '}' in the list opened at column \(token.column), found \(describe(current))", column: current.column)
+            }
+            advance()
+            return .aggregate(elements, column: token.column)
+        case .identifier(let name) where name.uppercased() == "CAST":
+            return try parseCast()
+        case .identifier(let name) where name.uppercased() == "FUNCTION":
+            return try parseFunctionCall()
+        case .identifier(let name) where tokens[position + 1].kind == .symbol("(") || name.hasSuffix(":"):
+            return try parseFunction(name)
+        case .symbol("("):
+            advance()
+            try enter()
+            defer { depth -= 1 }
+            let inner = try parseExpression()
+            guard isSymbol(")") else {
+                throw PredicateError("expected ')' to close the '(' at column \(token.column), found \(describe(current))", column: current.column)
+            }
+            advance()
+            return inner
+        case .identifier(let name):
+            switch name.uppercased() {
+            case "NULL", "NIL": advance(); return .constant(.null, column: token.column)
+            case "TRUE", "YES": advance(); return .constant(.bool(true), column: token.column)
+            case "FALSE", "NO": advance(); return .constant(.bool(false), column: token.column)
+            default: return .keyPath(try parseKeyPath())
+            }
+        case .symbol("-"):
+            advance()
+            switch current.kind {
+            case .integer(let i): advance(); return .constant(.integer(-i), column: token.column)
+            case .real(let d): advance(); return .constant(.real(-d), column: token.column)
+            case .integerMagnitudeOverflow: advance(); return .constant(.integer(Int64.min), column: token.column)
+            case .string, .symbol("{"), .end:
+                throw PredicateError("expected a number after '-'", column: current.column)
+            case .symbol("("):
+                // `-(x)`: the parenthesis counts the level, so the text formatting writes
+                // for `--x` (`-(-x)`) nests no deeper than it (found by fuzzing).
+                return .negate(try parsePostfix(), column: token.column)
+            default:
+                try enter()
+                defer { depth -= 1 }
+                return .negate(try parsePostfix(), column: token.column)
+            }
+        default:
+            throw PredicateError("expected a key path or a value, found \(describe(token))", column: token.column)
+        }
+    }
+
+    /// `SUBQUERY(tags, $t, $t.name BEGINSWITH 'a').@count`.
+    mutating func parseSubquery() throws -> Expression {
+        let start = current.column
+        advance()
+        try expect("(", "expected '(' after SUBQUERY")
+        guard case .identifier = current.kind else { throw PredicateError("SUBQUERY needs a to-many key path first", column: current.column) }
+        let collection = try parseKeyPath()
+        try expect(",", "expected ',' after the SUBQUERY's key path")
+        guard case .variable(let variable) = current.kind else {
+            throw PredicateError("SUBQUERY needs a variable such as $t second", column: current.column)
+        }
+        advance()
+        try expect(",", "expected ',' after the SUBQUERY's variable")
+        subqueryVariables.append(variable)
+        let predicate = try parseOr()
+        subqueryVariables.removeLast()
+        try expect(")", "expected ')' to close the SUBQUERY at column \(start)")
+        if isSymbol("["), position + 2 < tokens.count, case .identifier(let word) = tokens[position + 1].kind, word.uppercased() == "SIZE",
+           tokens[position + 2].kind == .symbol("]") {
+            // SUBQUERY(...)[SIZE] is the same number as SUBQUERY(...).@count.
+            advance(); advance(); advance()
+        } else if isSymbol("["), position + 1 < tokens.count {
+            throw PredicateError("a SUBQUERY's members have no order, so only [SIZE] (or .@count) applies to it", column: current.column)
+        } else {
+            guard isSymbol("."), position + 1 < tokens.count, case .identifier(let count) = tokens[position + 1].kind, count.lowercased() == "@count" else {
+                throw PredicateError("a SUBQUERY is used as SUBQUERY(...).@count here", column: current.column)
+            }
+            advance(); advance()
+        }
+        return .subqueryCount(collection: collection, variable: variable, predicate: predicate, column: start)
+    }
+
+    /// `CAST(value, "NSDate")` (a number is seconds since 2001-01-01, as Apple's),
+    /// `CAST(value, "NSNumber")`, `CAST(value, "NSString")`.
+    mutating func parseCast() throws -> Expression {
+        let start = current.column
+        advance()
+        try expect("(", "expected '(' after CAST")
+        let valueColumn = current.column
+        guard case .constant(let value, _) = try parseExpression() else {
+            throw PredicateError("CAST takes a literal value or an argument", column: valueColumn)
+        }
+        try expect(",", "expected ',' in CAST")
+        guard case .string(let type) = current.kind else {
+            throw PredicateError("CAST needs a type name such as \"NSDate\"", column: current.column)
+        }
+        advance()
+        try expect(")", "expected ')' to close CAST")
+        switch (type, value) {
+        case ("NSDate", .integer(let i)): return .constant(.date(Double(i) + referenceDateOffset), column: start)
+        case ("NSDate", .real(let d)): return .constant(.date(d + referenceDateOffset), column: start)
+        case ("NSDate", .date): return .constant(value, column: start)
+        case ("NSDate", .text(let s)):
+            guard let seconds = Value.parseISO8601(s) else {
+                throw PredicateError("CAST: '\(s)' is not an ISO 8601 date", column: valueColumn)
+            }
+            return .constant(.date(seconds), column: start)
+        case ("NSNumber", .text(let s)):
+            if let i = Int64(s) { return .constant(.integer(i), column: start) }
+            if let d = Double(s) { return .constant(.real(d), column: start) }
+            throw PredicateError("CAST: '\(s)' is not a number", column: valueColumn)
+        case ("NSNumber", .integer), ("NSNumber", .real): return .constant(value, column: start)
+        case ("NSNumber", .date(let d)): return .constant(.real(d - referenceDateOffset), column: start)
+        case ("NSString", _): return .constant(.text(value.displayString), column: start)
+        default:
+            throw PredicateError("CAST to '\(type)' from \(value.kindName) is not supported (NSDate, NSNumber, NSString are)", column: start)
+        }
+    }
+
+}

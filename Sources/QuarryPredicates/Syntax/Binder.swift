@@ -1,0 +1,312 @@
+import QuarryStore
+
+/// Resolves a parsed predicate against an entity: key paths to attributes and
+/// relationships, constants to the types they meet. Computed expressions and membership
+/// are in `Binder+Expressions.swift`.
+struct Binder {
+    let context: ObjectContext?
+
+    func bind(_ predicate: Predicate, _ entity: EntityDescription) throws -> BoundPredicate.Node {
+        switch predicate {
+        case .constant(let b): return .constant(b)
+        case .not(let p): return .not(try bind(p, entity))
+        case .and(let ps): return .and(try ps.map { try bind($0, entity) })
+        case .or(let ps): return .or(try ps.map { try bind($0, entity) })
+        case .comparison(let c):
+            if c.modifier != .direct { return try quantified(c, entity) }
+            return try comparison(c, entity)
+        }
+    }
+
+    /// `ANY tags.name == 'x'`: the path up to the to-many step, then the rest of the
+    /// comparison bound to the destination.
+    private func quantified(_ c: Comparison, _ entity: EntityDescription) throws -> BoundPredicate.Node {
+        guard case .keyPath(let path) = c.lhs else {
+            throw PredicateError("\(c.modifier.rawValue) needs a key path through a to-many relationship on its left", column: c.lhs.column)
+        }
+        var steps: [PathStep] = []
+        var current = entity
+        for (i, name) in path.components.enumerated() {
+            let step = try self.step(name, from: current, path: path)
+            steps.append(step)
+            current = step.destination
+            if step.relationship.isToMany {
+                let rest = Array(path.components[(i + 1)...])
+                guard !rest.isEmpty else {
+                    throw PredicateError("\(c.modifier.rawValue) \(path.string) compares objects; compare one of their keys instead, as \(path.string).name", column: path.column)
+                }
+                var inner = c
+                inner.modifier = .direct
+                inner.lhs = .keyPath(KeyPath(rest, column: path.column))
+                let quantifier: Quantifier = c.modifier == .some ? .any : c.modifier
+                return .quantified(quantifier, path: steps, inner: try comparison(inner, current))
+            }
+        }
+        throw PredicateError("\(c.modifier.rawValue) needs a to-many relationship in '\(path.string)'", column: path.column)
+    }
+
+    private func comparison(_ c: Comparison, _ entity: EntityDescription) throws -> BoundPredicate.Node {
+        if let membership = try membership(c, entity) { return membership }
+        let node = try convertedComparison(c, entity)
+        // SQLite's text API stops at a NUL byte, so SQL would see such a string cut short
+        // where `matches` sees all of it (found by fuzzing: '\0' > ''). String attributes
+        // refuse NUL already; this covers strings that meet no attribute.
+        if case let .comparison(lhs, _, rhs, _) = node {
+            for (operand, expression) in [(lhs, c.lhs), (rhs, c.rhs)] {
+                let values: [Value]
+                switch operand {
+                case .value(let v): values = [v]
+                case .list(let vs): values = vs
+                default: values = []
+                }
+                for case .text(let s) in values where s.utf8.contains(0) {
+                    throw PredicateError("a string in a predicate holds no NUL bytes (SQLite would cut it there)", column: expression.column)
+                }
+            }
+        }
+        return node
+    }
+
+    private func convertedComparison(_ c: Comparison, _ entity: EntityDescription) throws -> BoundPredicate.Node {
+        var lhs = try operand(c.lhs, entity)
+        var rhs = try operand(c.rhs, entity)
+        if case .list = lhs { throw PredicateError("a list { } can only stand after IN or BETWEEN", column: c.lhs.column) }
+        if case .list = rhs, c.op != .in, c.op != .between {
+            throw PredicateError("a list { } can only stand after IN or BETWEEN", column: c.rhs.column)
+        }
+        if c.op == .in, c.modifier == .direct, !isList(rhs), rhs.typeAttribute?.type == .string || isText(rhs) {
+            // `'ell' IN title`: with a string on the right, IN tests for a substring.
+            try requireString(rhs, .in, c.rhs)
+            try requireString(lhs, .in, c.lhs)
+            return .comparison(lhs: rhs, op: .contains, rhs: lhs, options: c.options)
+        }
+        if c.op == .in || c.op == .between {
+            guard case .list(let values) = rhs else {
+                throw PredicateError("\(c.op.rawValue) needs a list such as {1, 2} or a list argument; for a to-many key path write ANY path == value", column: c.rhs.column)
+            }
+            if let a = lhs.typeAttribute { rhs = .list(try values.map { try convert($0, to: a, at: c.rhs) }) }
+            return .comparison(lhs: lhs, op: c.op, rhs: rhs, options: c.options)
+        }
+        if c.op.isStringOperator {
+            try requireString(lhs, c.op, c.lhs)
+            try requireString(rhs, c.op, c.rhs)
+            if c.op == .matches, case .value(.text(let pattern)) = rhs, StringMatching.regex(pattern, c.options) == nil {
+                throw PredicateError("MATCHES: '\(pattern)' is not a valid regular expression", column: c.rhs.column)
+            }
+            return .comparison(lhs: lhs, op: c.op, rhs: rhs, options: c.options)
+        }
+        for (side, other, expression, otherExpression) in [(lhs, rhs, c.lhs, c.rhs), (rhs, lhs, c.rhs, c.lhs)] {
+            let objects = Self.objects(in: otherExpression)
+            var target: String?
+            // A path to the destination's key stands for the relationship, unless the key
+            // is an attribute of its own (a foreign file's `id`: `author.id == 7` compares it).
+            if case .path(let steps, let a) = side, let last = steps.last, a.name == last.destination.primaryKey,
+               last.destination.attribute(named: a.name) == nil { target = last.destination.name }
+            if case .attribute(let a) = side, a.name == entity.primaryKey, entity.attribute(named: a.name) == nil { target = entity.name }
+            guard let target else { continue }
+            if let objects {
+                for object in objects where object.entity.name != target {
+                    throw PredicateError("'\(Self.describe(expression))' holds \(target) objects, not \(object.entity.name)", column: otherExpression.column)
+                }
+                continue
+            }
+            guard case .value(.null) = other, c.op == .equal || c.op == .notEqual else {
+                throw PredicateError("a relationship compares with an object (%@) or nil; compare one of its keys otherwise", column: expression.column)
+            }
+        }
+        try checkComputed(lhs, against: rhs, c.lhs, c.rhs)
+        try checkComputed(rhs, against: lhs, c.rhs, c.lhs)
+        if case .value(.bool(let b)) = rhs, lhs.isComputedNumber { rhs = .value(.integer(b ? 1 : 0)) }
+        if case .value(.bool(let b)) = lhs, rhs.isComputedNumber { lhs = .value(.integer(b ? 1 : 0)) }
+        if let a = lhs.typeAttribute, let b = rhs.typeAttribute, (a.type == .string) != (b.type == .string) {
+            // SQLite would convert the text by column affinity; Foundation would refuse.
+            throw PredicateError("'\(a.name)' is \(a.type.rawValue) and cannot be compared with '\(b.name)', which is \(b.type.rawValue)", column: c.lhs.column)
+        }
+        if let a = lhs.typeAttribute, case .value(let v) = rhs { rhs = .value(try convert(v, to: a, at: c.rhs)) }
+        if case .value(let v) = lhs, let a = rhs.typeAttribute { lhs = .value(try convert(v, to: a, at: c.lhs)) }
+        return .comparison(lhs: lhs, op: c.op, rhs: rhs, options: c.options)
+    }
+
+    private func isList(_ operand: BoundPredicate.Operand) -> Bool {
+        if case .list = operand { return true }
+        return false
+    }
+    private func isText(_ operand: BoundPredicate.Operand) -> Bool {
+        if case .value(.text) = operand { return true }
+        return false
+    }
+
+    /// The objects an expression stands for (`%@` given an object or a list of them).
+    private static func objects(in expression: Expression) -> [ManagedObject]? {
+        switch expression {
+        case .object(let reference, _): return [reference.object]
+        case .aggregate(let elements, _):
+            let objects = elements.compactMap { e -> ManagedObject? in if case .object(let r, _) = e { return r.object } else { return nil } }
+            return objects.isEmpty ? nil : objects
+        default: return nil
+        }
+    }
+
+    /// The key an object argument compares by; an object of another store would compare
+    /// equal to whatever row of this one has its key, so it is refused.
+    func identityKey(_ reference: ObjectReference, _ column: Int) throws -> Int64 {
+        if let context, reference.object.isForeign(to: context) {
+            throw PredicateError("the object \(reference.object.objectID) comes from another store than the one open (closed by .open?); fetch it again from this store", column: column)
+        }
+        return reference.object.identityKey
+    }
+
+    private static func describe(_ expression: Expression) -> String {
+        if case .keyPath(let k) = expression { return k.string }
+        return "value"
+    }
+
+    private func requireString(_ operand: BoundPredicate.Operand, _ op: ComparisonOperator, _ expression: Expression) throws {
+        switch operand {
+        case .value(let v):
+            switch v {
+            case .text, .null: break
+            default: throw PredicateError("\(op.rawValue) compares strings, got \(v.kindName) \(v.displayString)", column: expression.column)
+            }
+        default:
+            if let a = operand.typeAttribute, a.type != .string {
+                throw PredicateError("\(op.rawValue) compares strings, but '\(a.name)' is \(a.type.rawValue)", column: expression.column)
+            }
+        }
+    }
+
+    func step(_ name: String, from entity: EntityDescription, path: KeyPath) throws -> PathStep {
+        guard let relationship = entity.relationship(named: name) else {
+            if entity.attribute(named: name) != nil {
+                throw PredicateError("'\(name)' in '\(path.string)' is an attribute of \(entity.name), not a relationship", column: path.column)
+            }
+            throw unknown(path, entity, name)
+        }
+        guard let context, let storage = context.storage(of: relationship, in: entity.name),
+              let destination = try? context.entity(named: relationship.destination) else {
+            throw PredicateError("'\(path.string)' crosses '\(name)', whose entity \(relationship.destination) is not available here", column: path.column)
+        }
+        return PathStep(relationship: relationship, storage: storage, destination: destination)
+    }
+
+    func unknown(_ path: KeyPath, _ entity: EntityDescription, _ name: String) -> PredicateError {
+        let subject = path.components.count == 1 ? "key path '\(path.string)'" : "key '\(name)' in key path '\(path.string)'"
+        return PredicateError("unknown \(subject) on entity \(entity.name)", column: path.column,
+                              suggestion: closestMatch(to: name, in: entity.keyNames))
+    }
+
+    func operand(_ expression: Expression, _ entity: EntityDescription) throws -> BoundPredicate.Operand {
+        switch expression {
+        case .constant(let value, _): return .value(value)
+        case .object(let reference, let column): return .value(.integer(try identityKey(reference, column)))
+        case .aggregate(let elements, _):
+            return .list(try elements.map { element in
+                if case .object(let reference, let column) = element { return .integer(try identityKey(reference, column)) }
+                guard case .constant(let value, _) = element else {
+                    throw PredicateError("a list { } holds values, not key paths", column: element.column)
+                }
+                return value
+            })
+        case let .subqueryCount(collection, _, predicate, _):
+            var steps: [PathStep] = []
+            var current = entity
+            for name in collection.components {
+                let step = try self.step(name, from: current, path: collection)
+                steps.append(step)
+                current = step.destination
+            }
+            guard steps.last?.relationship.isToMany == true, steps.dropLast().allSatisfy({ !$0.relationship.isToMany }) else {
+                throw PredicateError("SUBQUERY needs a key path that ends in a to-many relationship", column: collection.column)
+            }
+            return .collection(.count, path: steps, nil, filter: try bind(predicate, current))
+        case .arithmetic, .negate, .index, .function:
+            return try computed(expression, entity)
+        case .keyPath(let path):
+            if path.components == ["SELF"] { return .attribute(entity.keyAttribute) }
+            if path.components.count == 1 {
+                guard let attribute = entity.attribute(named: path.components[0]) else {
+                    if let relationship = entity.relationship(named: path.components[0]) {
+                        if !relationship.isToMany, context != nil {
+                            // `owner == nil`: the related object's key, nil when there is none.
+                            let step = try self.step(relationship.name, from: entity, path: path)
+                            return .path([step], step.destination.keyAttribute)
+                        }
+                        throw PredicateError("'\(path.string)' is a relationship; compare one of its keys, as \(path.string).name, or use @count", column: path.column)
+                    }
+                    throw unknown(path, entity, path.components[0])
+                }
+                return .attribute(attribute)
+            }
+            var steps: [PathStep] = []
+            var current = entity
+            var index = 0
+            while index < path.components.count {
+                let name = path.components[index]
+                if name.hasPrefix("@") {
+                    guard let function = BoundPredicate.CollectionFunction(rawValue: String(name.dropFirst()).lowercased()),
+                          let last = steps.last, last.relationship.isToMany else {
+                        throw PredicateError("'\(name)' must follow a to-many relationship, as tags.@count", column: path.column)
+                    }
+                    if function == .count {
+                        guard index == path.components.count - 1 else { throw PredicateError("nothing may follow @count", column: path.column) }
+                        return .collection(.count, path: steps, nil)
+                    }
+                    guard index == path.components.count - 2, let attribute = current.attribute(named: path.components[index + 1]) else {
+                        throw PredicateError("@\(function.rawValue) needs one attribute after it, as items.@\(function.rawValue).price", column: path.column)
+                    }
+                    return .collection(function, path: steps, attribute)
+                }
+                if index == path.components.count - 1 {
+                    if let relationship = current.relationship(named: name), !relationship.isToMany {
+                        let step = try self.step(name, from: current, path: path)
+                        return .path(steps + [step], step.destination.keyAttribute)
+                    }
+                    guard let attribute = current.attribute(named: name) else { throw unknown(path, current, name) }
+                    if let toMany = steps.first(where: { $0.relationship.isToMany }) {
+                        throw PredicateError("'\(path.string)' crosses the to-many relationship '\(toMany.relationship.name)'; write ANY \(path.string), ALL or NONE, or use @count", column: path.column)
+                    }
+                    return .path(steps, attribute)
+                }
+                let step = try self.step(name, from: current, path: path)
+                if step.relationship.isToMany, index + 1 < path.components.count, !path.components[index + 1].hasPrefix("@"),
+                   steps.contains(where: { $0.relationship.isToMany }) {
+                    throw PredicateError("'\(path.string)' crosses more than one to-many relationship", column: path.column)
+                }
+                // A collection function reads the members of the last relationship, so
+                // nothing may come between a to-many step and it (found by fuzzing:
+                // owner.items.owner.items.@max.s compiled to SQL that names no table).
+                if let toMany = steps.first(where: { $0.relationship.isToMany }),
+                   path.components[index...].contains(where: { $0.hasPrefix("@") }) {
+                    throw PredicateError("'\(path.string)' continues past the to-many relationship '\(toMany.relationship.name)'; @count, @sum, @avg, @min and @max must follow it directly", column: path.column)
+                }
+                steps.append(step)
+                current = step.destination
+                index += 1
+            }
+            throw unknown(path, current, path.components.last ?? "")
+        }
+    }
+
+    func convert(_ value: Value, to attribute: AttributeDescription, at expression: Expression) throws -> Value {
+        if case .null = value { return value }
+        if attribute.type == .bool, case .integer(let i) = value, i == 0 || i == 1 { return .bool(i == 1) }
+        // `qty == YES`: Foundation's booleans are NSNumbers, 1 and 0.
+        if case .bool(let b) = value, [.int16, .int32, .int64, .double, .decimal].contains(attribute.type) {
+            return try convert(.integer(b ? 1 : 0), to: attribute, at: expression)
+        }
+        // `n < 2.5` on an integer attribute compares numerically, as SQLite and Foundation do.
+        if [.int16, .int32, .int64].contains(attribute.type), case .real(let d) = value, d.isFinite, d != d.rounded() || abs(d) >= 9.2e18 { return value }
+        switch attribute.type.coerce(value) {
+        case .success(let v): return v
+        case .failure:
+            let shown: String
+            var why = ""
+            if case .text(let s) = value {
+                shown = "string \"\(s)\""
+                // A string attribute holds no NUL byte (SQLite's text API would cut it there): say so.
+                if attribute.type == .string, s.utf8.contains(0) { why = " (a string attribute holds no NUL bytes)" }
+            } else { shown = "\(value.kindName) \(value.displayString)" }
+            throw PredicateError("'\(attribute.name)' is \(attribute.type.rawValue) and cannot be compared with \(shown)\(why)", column: expression.column)
+        }
+    }
+}
