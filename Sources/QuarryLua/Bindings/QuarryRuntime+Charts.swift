@@ -48,7 +48,8 @@ extension QuarryRuntime {
 
     /// Dictionary rows at 1 and the indexes of the columns named at 2 and 3.
     private func chartRows(_ call: LuaCall, _ function: String) throws -> (DictionaryRows, Int, Int) {
-        guard let rows = readDictionaryRows(call.state, 1) else {
+        let named = [2, 3].compactMap { (try? call.string(Int32($0))) }
+        guard let rows = readDictionaryRows(call.state, 1, including: named) else {
             throw call.typeError(1, expected: "dictionary rows (fetch{ ..., group = ... } or sql())")
         }
         func column(_ index: Int32) throws -> Int {

@@ -107,15 +107,13 @@ extension QuarryRuntime {
             let rows = try context.fetchDictionaries(DictionaryRequest(
                 base: request.request, properties: request.properties, group: request.group,
                 having: request.having, distinct: request.distinct))
-            lua_createtable(s, Int32(rows.count), 0)
-            for (i, row) in rows.enumerated() {
-                lua_createtable(s, 0, Int32(row.count))
-                for (key, value) in row {
-                    pushValue(s, value)
-                    LuaTable.setField(s, -2, key)
-                }
-                lua_rawseti(s, -2, lua_Integer(i + 1))
-            }
+            // The rows remember their columns in the order the properties named them, so
+            // they print and export as a table in that order.
+            let columns = rows.first.map { $0.map(\.key) } ?? []
+            let named = request.properties.filter(columns.contains)
+            pushDictionaryRows(s, DictionaryRows(columns: columns, rows: rows.map { row in
+                columns.map { column in row.first { $0.key == column }?.value ?? .null }
+            }, shown: named.isEmpty ? nil : named))
             return 1
         }
     }

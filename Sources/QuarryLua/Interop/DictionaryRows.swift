@@ -7,6 +7,9 @@ import QuarryStore
 struct DictionaryRows {
     var columns: [String]
     var rows: [[Value]]
+    /// The columns a table shows, when not all of them (group/having rows also answer to
+    /// aliases such as `count` for `count(*)`, which would print twice).
+    var shown: [String]? = nil
 }
 
 /// The registry's weak-keyed table from a rows list to its column names, so rows made by
@@ -27,8 +30,9 @@ func pushDictionaryRows(_ state: OpaquePointer, _ rows: DictionaryRows) {
     }
     pushColumnTable(state)
     lua_pushvalue(state, -2)
-    lua_createtable(state, Int32(rows.columns.count), 0)
-    for (i, column) in rows.columns.enumerated() {
+    let shown = rows.shown ?? rows.columns
+    lua_createtable(state, Int32(shown.count), 0)
+    for (i, column) in shown.enumerated() {
         pushString(state, column)
         lua_rawseti(state, -2, lua_Integer(i + 1))
     }
@@ -55,7 +59,9 @@ private func pushColumnTable(_ state: OpaquePointer) {
 /// Quarry (which may be empty). Columns are the remembered order, else the keys in
 /// sorted order, leaving out a key such as `count(*)` that carries the same values as a
 /// shorter name (`count`), since group/having rows hold both.
-func readDictionaryRows(_ state: OpaquePointer, _ index: Int32) -> DictionaryRows? {
+/// `including`: keys to read as columns too when the rows have them (a chart may name an
+/// alias such as `count`, which the table does not show).
+func readDictionaryRows(_ state: OpaquePointer, _ index: Int32, including extra: [String] = []) -> DictionaryRows? {
     guard lua_type(state, index) == LUA_TTABLE else { return nil }
     let table = lua_absindex(state, index)
     var known: [String]?
@@ -86,7 +92,8 @@ func readDictionaryRows(_ state: OpaquePointer, _ index: Int32) -> DictionaryRow
         quarry_pop(state, 1)
         records.append(record)
     }
-    let columns = known ?? inferredColumns(records)
+    var columns = known ?? inferredColumns(records)
+    for key in extra where !columns.contains(key) && records.contains(where: { $0[key] != nil }) { columns.append(key) }
     return DictionaryRows(columns: columns, rows: records.map { record in columns.map { record[$0] ?? .null } })
 }
 
