@@ -212,6 +212,7 @@ public final class QuarryRuntime {
         installDataFunctions()
         installOnceWriter()
         installModelFunctions()
+        installWatch()
         installSeeingFunctions()
         installChartFunctions()
         try runPrelude()

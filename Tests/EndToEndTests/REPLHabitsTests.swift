@@ -50,3 +50,26 @@ import Testing
         #expect(lines.contains(#"  owner = { many = "Owner", inverse = "pets" },"#), "\(lines)")
     }
 }
+
+/// `watch(r)` redraws the table in place when another process commits, until Ctrl-C.
+@Suite struct WatchTests {
+    @Test func watchRedrawsOnAnotherProcessesCommitAndCtrlCReturns() async throws {
+        let sandbox = try Sandbox()
+        let made = try await sandbox.quarry(["w.db", "-e", #"entity "T" { n = "int64" }; T:new{ n = 1 }; save()"#])
+        try #require(made.status == 0, "\(made)")
+        let repl = try await TmuxSession(sandbox, arguments: ["w.db"])
+        try await repl.waitForPrompt()
+        try await repl.type(#"watch(fetch{ "T", sort = "-n" })"#)
+        try await repl.press("Enter")
+        _ = try await repl.waitUntil("the table") { $0.contains("(1 object)") }
+        let insert = try await sandbox.run(HostileFileTests.sqlite3, [sandbox.path("w.db"), "INSERT INTO T (n) VALUES (42)"])
+        try #require(insert.status == 0, "\(insert)")
+        let redrawn = try await repl.waitUntil("the table redrawn with the new row") { $0.contains("(2 objects)") }
+        // In place: one table on the screen, the new row first (sorted by -n).
+        #expect(redrawn.filter { $0.hasPrefix("id ") }.count == 1, "\(redrawn)")
+        #expect(redrawn.contains { $0.hasPrefix("T/2 | 42") }, "\(redrawn)")
+        try await repl.press("C-c")
+        try await repl.waitForPrompt()
+        #expect(try await repl.enter("1 + 1") == ["2"])
+    }
+}
