@@ -73,3 +73,31 @@ import Testing
         #expect(try await repl.enter("1 + 1") == ["2"])
     }
 }
+
+extension WatchTests {
+    /// Keys sort as a click on a column header does, through r.sort: 1-9 pick an
+    /// attribute (again: the other way), r reverses, q ends the watch.
+    @Test func keysSortTheWatchedResultsThroughTheirRequest() async throws {
+        let sandbox = try Sandbox()
+        let made = try await sandbox.quarry(["k.db", "-e", #"entity "T" { a = "int64", b = "string" }; T:new{ a = 1, b = "z" }; T:new{ a = 2, b = "y" }; save()"#])
+        try #require(made.status == 0, "\(made)")
+        let repl = try await TmuxSession(sandbox, arguments: ["k.db"])
+        try await repl.waitForPrompt()
+        try await repl.type(#"r = fetch("T"); watch(r)"#)
+        try await repl.press("Enter")
+        _ = try await repl.waitUntil("the table") { $0.contains("(2 objects)") }
+        try await repl.type("2")  // by b: y before z
+        _ = try await repl.waitUntil("sorted by b") { lines in
+            guard let y = lines.firstIndex(where: { $0.hasPrefix("T/2") }), let z = lines.firstIndex(where: { $0.hasPrefix("T/1") }) else { return false }
+            return y < z
+        }
+        try await repl.type("r")  // reversed: z before y
+        _ = try await repl.waitUntil("reversed") { lines in
+            guard let y = lines.firstIndex(where: { $0.hasPrefix("T/2") }), let z = lines.firstIndex(where: { $0.hasPrefix("T/1") }) else { return false }
+            return z < y
+        }
+        try await repl.type("q")
+        try await repl.waitForPrompt()
+        #expect(try await repl.enter("print(r.sort[1])") == ["-b"])
+    }
+}
