@@ -51,4 +51,16 @@ import Testing
         #expect(h.string(#"fetch("wr")[2].t .. wr:get(3).t"#) == "cc")
         #expect(h.string(#"count("wr", "t != 'a'")"#) == "1")
     }
+
+    /// relate() takes both names: the relationship's (fifth) and its inverse's (sixth).
+    @Test func relateTakesBothNames() throws {
+        let h = try Harness()
+        h.run(#"""
+            entity "P" { b = "string" }; entity "Q" { b = "string", c = "int64" }
+            P:new{ b = "x" }; Q:new{ b = "x", c = 2 }; save()
+            assert(relate("P", "b", "Q", "b", "target", "sources") == "target")
+            assert(#Q:first().sources == 1 and P:first().target.c == 2)
+            """#)
+        #expect(h.error(#"relate("P", "b", "Q", "b", "again", "c")"#).contains("'c' is taken"))
+    }
 }

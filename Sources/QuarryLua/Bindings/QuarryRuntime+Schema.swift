@@ -54,7 +54,7 @@ extension QuarryRuntime {
             }
             let relationship: RelationshipDescription
             relationship = try self.context.relate(try name(1), try call.string(2), try name(3), try call.string(4),
-                                                   name: try call.optionalString(5))
+                                                   name: try call.optionalString(5), inverse: try call.optionalString(6))
             return call.push(relationship.name)
         }
         defineGlobal("entities") { [unowned self] call in

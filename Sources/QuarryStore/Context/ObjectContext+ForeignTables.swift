@@ -103,17 +103,17 @@ extension ObjectContext {
     /// store Quarry manages; in memory only for a file it did not create.
     @discardableResult
     public func relate(_ source: String, _ sourceColumn: String, _ destinationName: String, _ destinationColumn: String,
-                       name: String? = nil) throws -> RelationshipDescription {
+                       name: String? = nil, inverse: String? = nil) throws -> RelationshipDescription {
         let from = try entity(named: source), to = try entity(named: destinationName)
         guard from.attribute(named: sourceColumn) != nil || sourceColumn == from.primaryKey else { throw from.unknownKey(sourceColumn) }
         guard to.attribute(named: destinationColumn) != nil || destinationColumn == to.primaryKey else { throw to.unknownKey(destinationColumn) }
         let targetKey = destinationColumn == to.primaryKey ? nil : destinationColumn
         return try link(source, column: sourceColumn, to: destinationName, targetKey: targetKey, name: name,
-                        persist: !from.isForeign && !to.isForeign)
+                        inverse: inverse, persist: !from.isForeign && !to.isForeign)
     }
 
     private func link(_ source: String, column: String, to destinationName: String, targetKey: String?, name: String?,
-                      persist: Bool) throws -> RelationshipDescription {
+                      inverse givenInverse: String? = nil, persist: Bool) throws -> RelationshipDescription {
         var from = try entity(named: source)
         var to = try entity(named: destinationName)
         func free(_ candidate: String, in entity: EntityDescription) -> Bool {
@@ -133,11 +133,18 @@ extension ObjectContext {
         guard free(relationshipName, in: from) else {
             throw StoreError.invalidSchema(entity: source, reason: "'\(relationshipName)' is taken; pass a name as the fifth argument")
         }
-        var inverseName = source.lowercased() + "_set"
-        if !free(inverseName, in: to) || (source == destinationName && inverseName == relationshipName) {
-            inverseName = source.lowercased() + "_" + relationshipName + "_set"
+        var inverseName = givenInverse ?? source.lowercased() + "_set"
+        if let givenInverse {
+            // A name the user gave is used as given, or refused.
+            guard free(givenInverse, in: to), !(source == destinationName && givenInverse == relationshipName) else {
+                throw StoreError.invalidSchema(entity: destinationName, reason: "'\(givenInverse)' is taken; pass another inverse name as the sixth argument")
+            }
+        } else {
+            if !free(inverseName, in: to) || (source == destinationName && inverseName == relationshipName) {
+                inverseName = source.lowercased() + "_" + relationshipName + "_set"
+            }
+            while !free(inverseName, in: to) || (source == destinationName && inverseName == relationshipName) { inverseName += "_" }
         }
-        while !free(inverseName, in: to) || (source == destinationName && inverseName == relationshipName) { inverseName += "_" }
         let relationship = RelationshipDescription(name: relationshipName, destination: destinationName, inverse: inverseName,
                                                    isToMany: false, column: column, targetKey: targetKey)
         from.relationships.append(relationship)
