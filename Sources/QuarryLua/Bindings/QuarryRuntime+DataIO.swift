@@ -17,13 +17,19 @@ extension QuarryRuntime {
             let name = entity ?? Self.defaultEntityName(for: path)
             let showProgress = isatty(STDERR_FILENO) != 0
             let summary: ImportSummary
+            var progressShown = false
             do {
                 summary = try self.context.importFile(path, into: name) { done, total in
                     guard showProgress, total > 0 else { return }
                     let text = "\rimport \((path as NSString).lastPathComponent): \(done)/\(total) rows"
                     FileHandle.standardError.write(Data((done == total ? text + "\r\u{1B}[K" : text).utf8))
+                    progressShown = done != total
                 }
-            } catch { throw luaError(error) }
+            } catch {
+                // Ctrl-C or an error halfway: the progress line goes before the message does.
+                if progressShown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+                throw luaError(error)
+            }
             if summary.createdEntity { self.bindEntityGlobals() }
             return call.push(summary.rows)
         }
