@@ -66,19 +66,17 @@ public struct SwiftModelSource: Sendable {
 
     /// A Swift string literal holding `text`.
     static func stringLiteral(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
+        "\"" + escaping(text) { scalar in
             switch scalar {
-            case "\\": out += "\\\\"
-            case "\"": out += "\\\""
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F: out += "\\u{\(String(scalar.value, radix: 16))}"
-            default: out.unicodeScalars.append(scalar)
+            case "\\": return "\\\\"
+            case "\"": return "\\\""
+            case "\n": return "\\n"
+            case "\r": return "\\r"
+            case "\t": return "\\t"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F: return "\\u{\(String(scalar.value, radix: 16))}"
+            default: return nil
             }
-        }
-        return out + "\""
+        } + "\""
     }
 
     /// Xcode's `defaultValueString` as a Swift expression of the attribute's type; nil when

@@ -153,21 +153,18 @@ public enum XCDataModelWriter {
     /// XML attribute text: markup characters as entities, and whitespace other than the
     /// space as character references, which a parser would otherwise fold into spaces.
     static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
+        escaping(text) { scalar in
             switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "\n": out += "&#10;"
-            case "\r": out += "&#13;"
-            case "\t": out += "&#9;"
-            default: out.unicodeScalars.append(scalar)
+            case "&": return "&amp;"
+            case "<": return "&lt;"
+            case ">": return "&gt;"
+            case "\"": return "&quot;"
+            case "\n": return "&#10;"
+            case "\r": return "&#13;"
+            case "\t": return "&#9;"
+            default: return nil
             }
         }
-        return out
     }
 }
 

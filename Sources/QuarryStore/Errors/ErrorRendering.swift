@@ -59,18 +59,16 @@ public enum ErrorRendering {
     /// `\27`, `\u{2028}`): a name holding them stays readable and the line stays one.
     public static func escaped(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: needsEscape) else { return text }
-        var out = ""
-        for scalar in text.unicodeScalars {
+        return escaping(text) { scalar in
             switch scalar {
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F: out += "\\" + String(scalar.value)
-            case _ where needsEscape(scalar): out += "\\u{" + String(scalar.value, radix: 16) + "}"
-            default: out.unicodeScalars.append(scalar)
+            case "\n": return "\\n"
+            case "\r": return "\\r"
+            case "\t": return "\\t"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F: return "\\" + String(scalar.value)
+            case _ where needsEscape(scalar): return "\\u{" + String(scalar.value, radix: 16) + "}"
+            default: return nil
             }
         }
-        return out
     }
 
     /// C0 and C1 controls, DEL, and the Unicode line and paragraph separators: each would
