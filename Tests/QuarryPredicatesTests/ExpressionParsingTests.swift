@@ -59,7 +59,7 @@ import Testing
 
     /// Found by fuzzing: a string whose first scalar is a combining mark joined the quote
     /// before it into one character, so its text did not parse back.
-    @Test(arguments: ["\u{0899}R", "\u{0301}", "a\u{0600}", "\u{1D165}x", "cafe\u{301}"])
+    @Test(arguments: ["\u{0899}R", "\u{0301}", "a\u{0600}", "\u{1D165}x", "cafe\u{301}", "\u{0602}\"\\q", "\u{0602}\u{0301}", "\"\u{0301}"])
     func stringsThatWouldJoinAQuoteAreEscaped(_ text: String) throws {
         let parsed = try parse("s == %@", [.text(text)])
         let again = try parse(parsed.description)

@@ -81,22 +81,32 @@ private func format(_ e: Expression, apple: Bool, variable: String? = nil) -> St
     }
 }
 
-/// `s` as a double-quoted literal. A scalar that would join a quote into one character
-/// (a combining mark first, a prepended mark last) is written as `\u` escape, since the
-/// lexer reads characters (found by fuzzing: `"\u{0899}…"` lost its opening quote).
+/// `s` as a double-quoted literal. The lexer reads characters, so a scalar that would
+/// join the syntax around it into one character is written as a `\u` escape: a mark
+/// after the opening quote or an escape, a prepended mark before a quote or backslash
+/// (found by fuzzing: `"\u{0899}…"` lost its opening quote, `"؂\""` closed early).
 private func quotedString(_ s: String) -> String {
-    var scalars = Array(s.unicodeScalars)
+    func joins(_ a: String, _ b: String) -> Bool { (a + b).count == 1 }
     func escaped(_ scalar: Unicode.Scalar) -> String {
         let hex = String(scalar.value, radix: 16, uppercase: true)
         return scalar.value <= 0xFFFF ? "\\u" + String(repeating: "0", count: 4 - hex.count) + hex : "\\u{" + hex + "}"
     }
-    var head = "", tail = ""
-    while let first = scalars.first, ("\"" + String(String.UnicodeScalarView(scalars))).first != "\"" {
-        head += escaped(first); scalars.removeFirst()
+    var out = "\""
+    var syntax: String? = "\""  // the last character written when it is syntax, not text
+    for scalar in s.unicodeScalars {
+        let text = String(scalar)
+        if syntax.map({ joins($0, text) }) == true || joins(text, "\"") || joins(text, "\\") {
+            let escape = escaped(scalar)
+            out += escape
+            syntax = String(escape.last ?? "0")
+            continue
+        }
+        syntax = nil
+        switch scalar {
+        case "\\": out += "\\\\"; syntax = "\\"
+        case "\"": out += "\\\""; syntax = "\""
+        default: out += text
+        }
     }
-    while let last = scalars.last, (String(String.UnicodeScalarView(scalars)) + "\"").last != "\"" {
-        tail = escaped(last) + tail; scalars.removeLast()
-    }
-    let body = String(String.UnicodeScalarView(scalars)).replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-    return "\"" + head + body + tail + "\""
+    return out + "\""
 }
