@@ -97,6 +97,8 @@ func luaValue(_ state: OpaquePointer, _ index: Int32) -> Value? {
     case LUA_TUSERDATA:
         if let seconds = dateValue(state, index) { return .date(seconds) }
         return nil
+    // `null` (quarry.null) is nil where a table cannot hold nil: new{}, updateall, args.
+    case LUA_TTABLE where isNullMarker(state, index): return .null
     default: return nil
     }
 }

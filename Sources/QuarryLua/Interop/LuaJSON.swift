@@ -32,6 +32,9 @@ enum LuaJSON {
         case LUA_TUSERDATA:
             if let seconds = dateValue(state, index) { return Value.date(seconds).displayString }
             throw LuaError("json: a \(typeName(state, index)) has no JSON form")
+        case LUA_TTABLE where isNullMarker(state, index):
+            // `null` keeps a key whose value is JSON null, which a Lua table cannot hold.
+            return NSNull()
         case LUA_TTABLE:
             // Each level holds a key and a value on the stack while it reads its table.
             guard lua_checkstack(state, 4) != 0 else { throw LuaError("json: the table nests too deeply") }
