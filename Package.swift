@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Layers, each depending only on those below it:
-// C interop (CLua, CReadline, CZlib, CQuarrySignals, CQuarryRows, CQuarryShim) → QuarryStore → QuarryPredicates → QuarryFetch
+// C interop (CLua, CReadline, CZlib, CQuarrySQLite, CQuarrySignals, CQuarryRows, CQuarryShim) → QuarryStore → QuarryPredicates → QuarryFetch
 // → QuarryFormat → QuarryLua → QuarryShell → quarry (the executable).
 let swift5: [SwiftSetting] = [.swiftLanguageMode(.v5)]
 
