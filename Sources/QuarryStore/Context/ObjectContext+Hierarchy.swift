@@ -29,8 +29,9 @@ extension ObjectContext {
         entities.filter { $0.name != name && isKind($0.name, of: name) }
     }
 
+    /// Asked whenever an object is made: no array of entities is built for it.
     func hasSubentities(_ name: String) -> Bool {
-        entities.contains { $0.parent == name }
+        entitiesByName.values.contains { $0.parent == name }
     }
 
     /// Whether `name` has a parent or sub-entities.

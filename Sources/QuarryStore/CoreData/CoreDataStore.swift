@@ -35,8 +35,6 @@ public struct CoreDataStore {
     public var entities: [Mapped]
     /// Join tables of many-to-many pairs, as the link views Quarry's relationships read.
     var linkViews: [String]
-    /// Entity names by `Z_ENT`.
-    public var names: [Int64: String]
     /// How the model was found ("the store's model cache", a file, or inferred).
     public var modelSource: String
     /// What could not be mapped, said once on stderr.
@@ -48,13 +46,6 @@ public struct CoreDataStore {
     /// Whether `db` is a store written by Core Data: its bookkeeping tables are there.
     public static func isCoreDataStore(_ db: Database) throws -> Bool {
         try db.tableExists("Z_PRIMARYKEY") && db.tableExists("Z_METADATA")
-    }
-
-    /// Core Data's own tables: never entities.
-    public static func isInternalTable(_ name: String) -> Bool {
-        let upper = name.uppercased()
-        if ["Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE", "ATRANSACTION", "ACHANGE", "ATRANSACTIONSTRING"].contains(upper) { return true }
-        return upper.hasPrefix("ANSCK") || upper.hasPrefix("Z_") || upper.hasPrefix("ACHANGE") || upper.hasPrefix("ATRANSACTION")
     }
 
     /// Reads the store's layout and its model: the store's cache, else `modelPath`, else
@@ -75,7 +66,7 @@ public struct CoreDataStore {
             source = "inferred"
             notes.append("\(path): the store holds no model and none was given (--model MODEL): entity, attribute and relationship names were inferred from its tables")
         }
-        var store = CoreDataStore(entities: [], linkViews: [], names: numbers.names, modelSource: source, notes: notes, model: nil)
+        var store = CoreDataStore(entities: [], linkViews: [], modelSource: source, notes: notes, model: nil)
         try store.map(model, numbers: numbers, db: db)
         store.model = model
         return store
@@ -102,8 +93,6 @@ public struct CoreDataStore {
 
     public func mapped(_ name: String) -> Mapped? { entities.first { $0.entity.name == name } }
 
-    /// The name of the entity whose number is `code`.
-    public func entityName(code: Int64) -> String? { names[code] }
 }
 
 extension CoreDataStore {
