@@ -243,4 +243,20 @@ import Testing
         h.run("rollback()")
         #expect(try Data(contentsOf: URL(fileURLWithPath: opened.path)) == before)
     }
+
+    /// A store that keeps persistent history is read, but a save is refused whole (Quarry
+    /// does not write that history yet), with nothing written.
+    @Test func aStoreWithPersistentHistoryRefusesSaves() throws {
+        let path = try CoreDataFixtures.copyOfStore("cars/SampleModel_V1.sqlite")
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in try db.execute(sql: "CREATE TABLE ATRANSACTION (Z_PK INTEGER PRIMARY KEY, ZAUTHOR VARCHAR)") }
+        try queue.close()
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let h = try Harness(context: try ObjectContext.open(path))
+        #expect(h.string(#"count("Car")"#) == "125")
+        let message = h.error(#"Car:get("Car/1").model = "x"; save()"#)
+        #expect(message.contains("persistent history") && message.contains("nothing was written"), "\(message)")
+        #expect(h.string("haschanges()") == "true")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    }
 }

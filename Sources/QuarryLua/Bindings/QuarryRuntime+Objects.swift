@@ -12,8 +12,8 @@ extension QuarryRuntime {
                 return 0
             }),
             ("objectID", { [unowned self] call in call.push(try self.object(call, 1).objectID) }),
-            // The row's own entity: a SportCar fetched as a Car is a SportCar.
-            ("entity", { [unowned self] call in self.pushEntity(try self.context.ownEntity(of: try self.object(call, 1)).name) }),
+            // The row's own entity: objects are made as it (a SportCar fetched as a Car is a SportCar).
+            ("entity", { [unowned self] call in self.pushEntity(try self.object(call, 1).entity.name) }),
             ("isInserted", { [unowned self] call in call.push(try self.object(call, 1).isInserted) }),
             ("isDeleted", { [unowned self] call in call.push(try self.object(call, 1).isDeleted) }),
             ("hasChanges", { [unowned self] call in call.push(try self.object(call, 1).hasChanges) }),

@@ -30,8 +30,7 @@ extension ObjectContext {
     /// is written: the store's persistent history (which the app's history processing
     /// reads) is not written by Quarry yet.
     func refuseUnfaithfulCoreDataWrite(_ operation: String) throws {
-        guard coreData != nil else { return }
-        if try read({ db in try CoreDataStore.keepsPersistentHistory(db) }) {
+        if coreData?.keepsPersistentHistory == true {
             throw StoreError.database(message: "\(operation): this Core Data store keeps persistent history, which Quarry does not write yet; nothing was written")
         }
     }

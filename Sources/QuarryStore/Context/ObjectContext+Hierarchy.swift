@@ -52,13 +52,6 @@ extension ObjectContext {
         return ([entity] + descendants(of: entity.name)).first { entityTag(of: $0.name) == tag }
     }
 
-    /// The entity a row of `object`'s entity really is: a fetch of a parent entity includes
-    /// its sub-entities' rows, each of which is its own entity.
-    public func ownEntity(of object: ManagedObject) throws -> EntityDescription {
-        guard hasSubentities(object.entity.name), let key = object.primaryKey else { return object.entity }
-        return try rowEntity(of: object.entity, primaryKey: key) ?? object.entity
-    }
-
     /// The SQL condition that keeps only `entity`'s own rows, leaving out its sub-entities'
     /// (`subentities = false`); nil when it has none.
     public func ownRowsCondition(of entity: EntityDescription, qualifier: String) -> (sql: String, argument: DatabaseValue)? {

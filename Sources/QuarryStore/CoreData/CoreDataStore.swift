@@ -37,6 +37,9 @@ public struct CoreDataStore {
     var linkViews: [String]
     /// How the model was found ("the store's model cache", a file, or inferred).
     public var modelSource: String
+    /// Whether the store keeps Core Data's persistent history (SwiftData stores always do),
+    /// read once at open: Quarry does not write that history yet, so saves are refused.
+    public var keepsPersistentHistory = false
     /// What could not be mapped, said once on stderr.
     public var notes: [String]
     /// The model as read: the mapped entities flatten inheritance (a parent's view holds
@@ -67,6 +70,7 @@ public struct CoreDataStore {
             notes.append("\(path): the store holds no model and none was given (--model MODEL): entity, attribute and relationship names were inferred from its tables")
         }
         var store = CoreDataStore(entities: [], linkViews: [], modelSource: source, notes: notes, model: nil)
+        store.keepsPersistentHistory = try db.tableExists("ATRANSACTION") || db.tableExists("ACHANGE")
         try store.map(model, numbers: numbers, db: db)
         store.model = model
         return store
@@ -86,10 +90,6 @@ public struct CoreDataStore {
         return try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM main.Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [mapped.rootCode])
     }
 
-    /// Whether the store keeps Core Data's persistent history (SwiftData stores always do).
-    public static func keepsPersistentHistory(_ db: Database) throws -> Bool {
-        try db.tableExists("ATRANSACTION") || db.tableExists("ACHANGE")
-    }
 
     public func mapped(_ name: String) -> Mapped? { entities.first { $0.entity.name == name } }
 
