@@ -7,6 +7,10 @@ public struct ResultsTable {
     let results: FetchResults
     let format: TableFormat
     var mode: OutputMode { format.mode }
+    /// For the live view: the rows from this index (`format.maxRows` of them) instead of
+    /// the first and last, and a mark after a row (by its key; nil: no marks).
+    public var pageStart: Int?
+    public var mark: ((Int64) -> String?)?
 
     public init(_ results: FetchResults, format: TableFormat = TableFormat()) { self.results = results; self.format = format }
 
@@ -34,17 +38,33 @@ public struct ResultsTable {
     }
 
     private func table(start: Int, count total: Int, shown: Int) throws -> String {
-        // Data modes (CSV, JSON) hold every row; the aligned ones abbreviate.
-        let head = mode.isData || total <= shown ? total : (shown + 1) / 2
-        let tail = mode.isData || total <= shown ? 0 : shown - head
+        var indexes: [Int]
+        var footer: String
+        var gap: Int?
+        if let pageStart, !results.isSectioned {
+            // One page of the live view: "rows 21-40 of 336,776".
+            let first = min(max(0, pageStart), max(0, total - 1))
+            indexes = Array(first..<min(total, first + shown))
+            footer = indexes.isEmpty ? "(0 objects)"
+                : total > shown ? "rows \(grouped(first + 1))–\(grouped(first + indexes.count)) of \(grouped(total))" : "(\(total) \(total == 1 ? "object" : "objects"))"
+        } else {
+            // Data modes (CSV, JSON) hold every row; the aligned ones abbreviate.
+            let head = mode.isData || total <= shown ? total : (shown + 1) / 2
+            let tail = mode.isData || total <= shown ? 0 : shown - head
+            indexes = Array(start..<(start + head)) + Array((start + total - tail)..<(start + total))
+            footer = total > head + tail ? "\(grouped(total)) rows" : "(\(total) \(total == 1 ? "object" : "objects"))"
+            gap = total > head + tail && tail > 0 ? head : nil
+        }
         var rows: [[Value]] = []
-        for index in Array(start..<(start + head)) + Array((start + total - tail)..<(start + total)) {
+        var marks: [String] = []
+        for index in indexes {
             guard let object = try results.object(at: index) else { break }
             rows.append([.text(object.objectID)] + object.values.map(\.value))
+            marks.append(object.primaryKey.flatMap { mark?($0) } ?? "")
         }
-        let footer = total > rows.count ? "\(grouped(total)) rows" : "(\(total) \(total == 1 ? "object" : "objects"))"
-        return TextTable(headers: ["id"] + results.entity.attributeNames, values: rows, footer: mode.isData ? nil : footer,
-                         gap: total > rows.count && tail > 0 ? head : nil).render(format)
+        var table = TextTable(headers: ["id"] + results.entity.attributeNames, values: rows, footer: mode.isData ? nil : footer, gap: gap)
+        if mark != nil { table.marks = marks }
+        return table.render(format)
     }
 }
 

@@ -11,13 +11,16 @@ public enum OutputMode: String, CaseIterable {
 
 /// How the REPL prints tables: the mode, whether headers show, colour (a terminal only,
 /// never with NO_COLOR), the terminal's width that aligned tables fit into (0: none),
-/// and how many rows a long result shows (`.maxrows`).
+/// how many rows a long result shows (`.maxrows`), dates in local time rather than UTC
+/// (`.dates local`), and the columns to show when a table has them (`.columns`).
 public struct TableFormat {
     public var mode: OutputMode = .table
     public var headers = true
     public var colors = false
     public var width = 0
     public var maxRows = 20
+    public var localTime = false
+    public var columns: [String] = []
     public init() {}
 }
 
@@ -31,6 +34,9 @@ public struct TextTable {
     /// A row index before which rows were left out (a long result shows its first and
     /// last rows): the aligned modes mark the gap with a line of "…".
     public var gap: Int?
+    /// A mark after each row, outside the columns (the live view's +, ↕ and ~), in the
+    /// aligned modes; nil: none.
+    public var marks: [String]?
 
     public init(headers: [String], values: [[Value]], footer: String? = nil, gap: Int? = nil) {
         self.headers = headers; self.rows = values; self.footer = footer; self.gap = gap
@@ -50,11 +56,13 @@ public struct TextTable {
     }
 
     public func render(_ format: TableFormat, maxWidth: Int = 40) -> String {
+        let chosen = choosing(format.columns)
+        guard chosen.headers.count == headers.count else { return chosen.render(format, maxWidth: maxWidth) }
         switch format.mode {
         case .table: return aligned(maxWidth: maxWidth, style: .plain, format: format)
         case .box: return aligned(maxWidth: maxWidth, style: .box, format: format)
         case .markdown:
-            let cells = rows.map { $0.map { CellText.display($0).replacingOccurrences(of: "|", with: "\\|") } }
+            let cells = rows.map { $0.map { CellText.display($0, local: format.localTime).replacingOccurrences(of: "|", with: "\\|") } }
             var lines = format.headers ? ["| " + headers.joined(separator: " | ") + " |", "|" + headers.map { _ in "---" }.joined(separator: "|") + "|"] : []
             lines += cells.map { "| " + $0.joined(separator: " | ") + " |" }
             return lines.joined(separator: "\n") + (footer.map { "\n" + $0 } ?? "")
@@ -70,7 +78,7 @@ public struct TextTable {
         case .line:
             let width = headers.map(\.count).max() ?? 0
             return rows.map { row in
-                zip(headers, row).map { String(repeating: " ", count: width - $0.count) + $0 + " = " + CellText.display($1) }.joined(separator: "\n")
+                zip(headers, row).map { String(repeating: " ", count: width - $0.count) + $0 + " = " + CellText.display($1, local: format.localTime) }.joined(separator: "\n")
             }.joined(separator: "\n\n")
         }
     }
@@ -83,14 +91,14 @@ public struct TextTable {
 
     private func aligned(maxWidth: Int, style: Style, format: TableFormat) -> String {
         let showHeaders = format.headers
-        let texts = rows.map { $0.map { CellText.flat(CellText.display($0)) } }
+        let texts = rows.map { $0.map { CellText.flat(CellText.display($0, local: format.localTime)) } }
         // Headers are never cut: a column that cannot show its whole name is left out.
         var widths = headers.map { showHeaders ? CellText.flat($0).count : 0 }
         for row in texts { for (i, cell) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], min(cell.count, maxWidth)) } }
         // Wide tables fit the terminal: the columns that fit, left to right, and a note of the rest.
         var shown = widths.count
         if format.width > 0 {
-            var used = style.edges ? 4 : 0
+            var used = (style.edges ? 4 : 0) + (marks == nil ? 0 : 2)
             for (i, width) in widths.enumerated() {
                 let needed = width + (i > 0 ? style.separator.count : 0)
                 if used + needed > format.width, i > 0 { shown = i; break }
@@ -122,6 +130,7 @@ public struct TextTable {
         for (i, row) in texts.enumerated() {
             if i == gap { lines.append(line(widths.map { _ in "…" }, values: widths.map { _ in .text("…") })) }
             lines.append(line(row, values: rows[i]))
+            if let marks, i < marks.count, !marks[i].isEmpty { lines[lines.count - 1] += " " + marks[i] }
         }
         if style.edges { lines.append(border("└─", "─┴─", "─┘")) }
         var notes: [String] = []
@@ -134,10 +143,14 @@ public struct TextTable {
 
 /// How one value reads in each mode.
 public enum CellText {
-    /// For reading: nil as nil, floating values to six significant digits.
-    static func display(_ value: Value) -> String {
-        if case .real(let d) = value { return rounded(d) }
-        return value.displayString
+    /// For reading: nil as nil, floating values to six significant digits, dates in UTC
+    /// or (`local`) in the machine's time zone.
+    static func display(_ value: Value, local: Bool = false) -> String {
+        switch value {
+        case .real(let d): return rounded(d)
+        case .date(let seconds) where local: return Value.localISO8601(seconds)
+        default: return value.displayString
+        }
     }
 
     /// Six significant digits without an exponent for everyday magnitudes, trailing zeros
@@ -195,6 +208,45 @@ private extension String {
 }
 
 extension TextTable {
+    /// Only the `columns` this table has (an `id` column stays first), in their order;
+    /// the whole table when it has none of them.
+    func choosing(_ columns: [String]) -> TextTable {
+        guard !columns.isEmpty else { return self }
+        var indexes = columns.compactMap { headers.firstIndex(of: $0) }
+        guard !indexes.isEmpty else { return self }
+        if let id = headers.firstIndex(of: "id"), !indexes.contains(id) { indexes.insert(id, at: 0) }
+        var seen = Set<Int>()
+        indexes = indexes.filter { seen.insert($0).inserted }
+        var chosen = TextTable(headers: indexes.map { headers[$0] }, values: rows.map { row in indexes.map { $0 < row.count ? row[$0] : .null } },
+                               footer: footer, gap: gap)
+        chosen.marks = marks
+        return chosen
+    }
+
+    /// One record (an object) as the REPL prints it: a one-row table when every column
+    /// fits the terminal, else vertically, one `key | value` line per column, so that no
+    /// column is left out or cut.
+    public static func record(headers: [String], values: [Value], format: TableFormat) -> String {
+        let table = TextTable(headers: headers, values: [values]).choosing(format.columns)
+        guard !format.mode.isData, format.width > 0 else { return table.render(format) }
+        let cells = (table.rows.first ?? []).map { CellText.flat(CellText.display($0, local: format.localTime)).count }
+        let cut = cells.contains { $0 > 40 }
+        let needed = zip(table.headers, cells).map { max($0.count, min($1, 40)) }.reduce(0, +) + 3 * (table.headers.count - 1)
+            + (format.mode == .box ? 4 : 0)
+        if !cut, needed <= format.width { return table.render(format) }
+        var vertical = format
+        vertical.headers = false
+        // Both columns always show; a value too long for the line is cut instead.
+        vertical.width = 0
+        let keyWidth = table.headers.map(\.count).max() ?? 0
+        // Values read left-aligned under one another; nil stays nil.
+        let pairs: [[Value]] = zip(table.headers, table.rows.first ?? []).map { key, value in
+            [.text(key), value.isNull ? .null : .text(CellText.display(value, local: format.localTime))]
+        }
+        return TextTable(headers: ["key", "value"], values: pairs)
+            .render(vertical, maxWidth: max(20, format.width - keyWidth - 7))
+    }
+
     /// Dictionary rows as the REPL prints them: every row in the data modes; in the
     /// aligned ones the first and last of a long list, with how many there are.
     public static func rows(headers: [String], values: [[Value]], format: TableFormat) -> TextTable {

@@ -6,15 +6,23 @@ extension QuarryRuntime {
     static let keywords = ["and", "break", "do", "else", "elseif", "end", "false", "for", "function", "goto", "if",
                            "in", "local", "nil", "not", "or", "repeat", "return", "then", "true", "until", "while"]
 
-    /// What Tab may complete `word` to, given the text before it: keys after `o.` and
-    /// `Item.`, methods after `:`, attribute names inside a predicate string, and globals,
+    /// What Tab may complete `word` to, given the text before it: entity names as the first
+    /// string of `fetch(`, `count(`...; inside a predicate or sort string, the keys of the
+    /// entity the call names, through relationships (`"airline.` offers Airline's keys);
+    /// keys after `o.`, `name` and `attributes` after `Item.`, methods after `:`; globals,
     /// keywords and entity names otherwise. Reads Lua with raw access only.
     public func completions(before: String, word: String) -> [String] {
         let top = lua_gettop(state)
         defer { lua_settop(state, top) }
         var candidates: [String]
-        if let entity = predicateEntity(before) {
-            candidates = (try? context.entity(named: entity).keyNames) ?? []
+        if let string = OpenString(before) {
+            if string.takesEntityName {
+                candidates = context.entities.map(\.name)
+            } else if let entity = lastEntityNamed(in: string.code) {
+                candidates = keys(of: entity, through: string.keyPathBeforeWord)
+            } else {
+                candidates = []
+            }
         } else if let separator = before.last, separator == "." || separator == ":", let chain = trailingChain(String(before.dropLast())) {
             candidates = pushChain(chain) ? keys(at: lua_gettop(state), methods: separator == ":") : []
         } else {
@@ -23,17 +31,29 @@ extension QuarryRuntime {
         return Array(Set(candidates.filter { $0.hasPrefix(word) })).sorted()
     }
 
-    /// Inside `fetch("Item", "ti` (or count, Item:fetch...): the entity whose keys apply.
-    private func predicateEntity(_ before: String) -> String? {
-        let quotes = before.filter { $0 == "\"" || $0 == "'" }.count
-        guard quotes % 2 == 1 else { return nil }
+    /// The entity a call names last before an open string: `"Item"` (or `'Item'`) as a
+    /// string of its own, or `Item:` as a handle's method call.
+    private func lastEntityNamed(in code: String) -> String? {
+        var best: (position: String.Index, name: String)?
         for entity in context.entities {
-            for pattern in ["(\"\(entity.name)\", \"", "('\(entity.name)', '", "(\"\(entity.name)\",\"", "\(entity.name):fetch(\"", "\(entity.name):count(\"",
-                            "\(entity.name):first(\"", "{ \"\(entity.name)\", predicate = \""] where before.contains(pattern) {
-                return entity.name
+            for pattern in ["\"\(entity.name)\"", "'\(entity.name)'", "\(entity.name):"] {
+                guard let range = code.range(of: pattern, options: .backwards) else { continue }
+                if let found = best, found.position >= range.lowerBound { continue }
+                best = (range.lowerBound, entity.name)
             }
         }
-        return nil
+        return best?.name
+    }
+
+    /// The keys of `entity`, or of the entity `path` leads to through its relationships.
+    private func keys(of entity: String, through path: [String]) -> [String] {
+        guard var description = try? context.entity(named: entity) else { return [] }
+        for name in path {
+            guard let relationship = description.relationship(named: name),
+                  let next = try? context.entity(named: relationship.destination) else { return [] }
+            description = next
+        }
+        return description.keyNames
     }
 
     /// `a.b.c` at the end of `text`, as names.
@@ -72,8 +92,9 @@ extension QuarryRuntime {
         if let object = swiftObject(state, index, kind: .object, as: ManagedObject.self) {
             return methods ? methodNames(.object) : context.currentEntityDescription(of: object).keyNames
         }
-        if let entity = swiftObject(state, index, kind: .entity, as: EntityHandle.self) {
-            return methods ? methodNames(.entity) : ((try? context.entity(named: entity.name).keyNames) ?? []) + ["name", "attributes"]
+        if swiftObject(state, index, kind: .entity, as: EntityHandle.self) != nil {
+            // `Item.` reads the handle's fields; keys belong to objects, methods follow `:`.
+            return methods ? methodNames(.entity) : ["name", "attributes"]
         }
         for kind in [UserdataKind.results, .set, .predicate, .observer, .namespace, .binding, .state] where userdataKind(state, index) == kind.rawValue {
             return methodNames(kind) + (methods ? [] : (kind == .results ? ["predicate", "args", "sort", "limit", "offset", "section"] : ["value"]))
@@ -96,5 +117,70 @@ extension QuarryRuntime {
         quarry_pushglobaltable(state)
         defer { quarry_pop(state, 1) }
         return LuaTable.stringKeys(state, -1).keys.filter { !$0.hasPrefix("__") }
+    }
+}
+
+/// A string literal left open at the end of a line being completed: the code before its
+/// quote and its text up to the word.
+struct OpenString {
+    let code: String
+    let text: String
+
+    init?(_ before: String) {
+        var quote: Character?
+        var start = before.startIndex
+        var index = before.startIndex
+        while index < before.endIndex {
+            let c = before[index]
+            if let open = quote {
+                if c == "\\" {
+                    index = before.index(after: index)
+                    if index == before.endIndex { break }
+                } else if c == open {
+                    quote = nil
+                }
+            } else if c == "\"" || c == "'" {
+                quote = c
+                start = index
+            }
+            index = before.index(after: index)
+        }
+        guard quote != nil else { return nil }
+        code = String(before[..<start])
+        text = String(before[before.index(after: start)...])
+    }
+
+    /// The string is the first argument of a call that takes an entity's name
+    /// (`fetch("`, `count('`, `fetch{ "`, `entity = "`).
+    var takesEntityName: Bool {
+        var code = Substring(self.code)
+        func trim() { while code.last == " " { code.removeLast() } }
+        trim()
+        if code.last == "(" || code.last == "{" {
+            code.removeLast()
+            trim()
+            // `Item:fetch("` is a predicate string: the entity is the handle.
+            return ["fetch", "count", "first", "summarize", "entity"].contains { name in
+                code.hasSuffix(name) && !code.dropLast(name.count).hasSuffix(":") && !code.dropLast(name.count).hasSuffix(".")
+            }
+        }
+        guard code.last == "=" else { return false }
+        code.removeLast()
+        trim()
+        return code.hasSuffix("entity")
+    }
+
+    /// The relationship names before the word: `airline.` gives ["airline"]; a sort's
+    /// `-` and any text before the key path are not part of it.
+    var keyPathBeforeWord: [String] {
+        func isName(_ c: Character) -> Bool { c.isLetter || c.isNumber || c == "_" }
+        var chars = Substring(text)
+        while let last = chars.last, isName(last) { chars.removeLast() }
+        guard chars.last == "." else { return [] }
+        var start = chars.endIndex
+        while start > chars.startIndex, isName(chars[chars.index(before: start)]) || chars[chars.index(before: start)] == "." {
+            start = chars.index(before: start)
+        }
+        return chars[start...].split(separator: ".").map(String.init)
     }
 }

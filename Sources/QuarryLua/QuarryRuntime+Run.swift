@@ -140,8 +140,8 @@ extension QuarryRuntime {
 /// metamethods, so it runs in Lua under `pcall`, never in Swift.
 private let prelude = #"""
 local quarry = ...
-local writeOnce = quarry.__writeonce
-quarry.__writeonce = nil
+local writeOnce, page = quarry.__writeonce, quarry.__page
+quarry.__writeonce, quarry.__page = nil, nil
 local objectTable, rowsTable = quarry.__objecttable, quarry.__rowstable
 quarry.__objecttable, quarry.__rowstable = nil, nil
 rawset(_G, "__objecttable", nil); rawset(_G, "__rowstable", nil)
@@ -190,6 +190,7 @@ function quarry.show(...)
     writeOnce(once, text)
     return
   end
+  if page(text) then return end
   io.write(text)
   io.flush()
 end

@@ -42,6 +42,9 @@ public final class QuarryRuntime {
         guard let (format, error) = lastPredicateSyntaxError, let column = error.column, message.hasSuffix(error.description) else { return nil }
         return PredicateError.pointer(to: column, in: format)
     }
+    /// Shows text that the REPL prints through a pager when it is too long for the
+    /// terminal, returning true when it did (set by the shell; nil: never).
+    public var pager: ((String) -> Bool)?
     /// How results print (`.mode`, `.headers`, colour, terminal width).
     public var tableFormat = TableFormat()
     public var outputMode: OutputMode {

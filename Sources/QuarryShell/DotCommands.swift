@@ -116,6 +116,21 @@ struct DotCommands {
             shell.runtime.tableFormat.maxRows = n
             return .ok
         },
+        Command(name: "columns", usage: ".columns [NAME ...]", summary: "show only these columns of tables that have them (none: all)") { shell, args in
+            // Names may be given with spaces or commas between them, as in a SELECT list.
+            shell.runtime.tableFormat.columns = args.flatMap { $0.split(separator: ",").map(String.init) }.filter { !$0.isEmpty }
+            let chosen = shell.runtime.tableFormat.columns
+            print(chosen.isEmpty ? "tables show every column" : "tables show: " + chosen.joined(separator: ", "))
+            return .ok
+        },
+        Command(name: "dates", usage: ".dates utc|local", summary: "show dates in UTC (default) or in local time (TZ)") { shell, args in
+            guard args.count == 1, let choice = args.first, choice == "utc" || choice == "local" else {
+                reportError("usage: .dates utc|local (now \(shell.runtime.tableFormat.localTime ? "local" : "utc"))")
+                return .ok
+            }
+            shell.runtime.tableFormat.localTime = choice == "local"
+            return .ok
+        },
         Command(name: "headers", usage: ".headers on|off", summary: "show or hide column headers") { shell, args in
             guard let flag = onOff(args, ".headers") else { return .ok }
             shell.runtime.tableFormat.headers = flag
@@ -128,6 +143,11 @@ struct DotCommands {
                 return .ok
             }
             shell.runLua("quarry.__once = \(luaQuote(args[0]))")
+            return .ok
+        },
+        Command(name: "pager", usage: ".pager on|off", summary: "page output longer than the terminal (less -S, or $PAGER)") { shell, args in
+            guard let flag = onOff(args, ".pager") else { return .ok }
+            shell.settings.pager.enabled = flag
             return .ok
         },
         Command(name: "timer", usage: ".timer on|off", summary: "show the time each line takes") { shell, args in
@@ -229,4 +249,5 @@ func luaQuote(_ text: String) -> String {
 /// The REPL's switches that dot-commands set.
 final class REPLSettings {
     var timer = false
+    let pager = Pager()
 }

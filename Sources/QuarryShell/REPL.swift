@@ -31,7 +31,9 @@ final class REPL {
 
     func run() {
         REPL.current = self
-        defer { REPL.current = nil }
+        let pager = settings.pager
+        runtime.pager = { text in pager.show(text) }
+        defer { REPL.current = nil; runtime.pager = nil }
         rl_readline_name = UnsafePointer(strdup("quarry"))
         rl_catch_signals = 0
         rl_attempted_completion_function = { text, start, _ in REPL.complete(text, start) }

@@ -101,3 +101,90 @@ extension WatchTests {
         #expect(try await repl.enter("print(r.sort[1])") == ["-b"])
     }
 }
+
+/// Seeing long and wide data at the REPL: the live view's marks and pages, a pager for
+/// output longer than the terminal, one wide object per line, and a choice of columns.
+@Suite struct SeeingAtTheREPLTests {
+    @Test func watchMarksANewRowAndPagesThroughLongResults() async throws {
+        let sandbox = try Sandbox()
+        let made = try await sandbox.quarry(["w.db", "-e", #"entity "T" { n = "int64" }; for i = 1, 45 do T:new{ n = i * 10 } end; save()"#])
+        try #require(made.status == 0, "\(made)")
+        let repl = try await TmuxSession(sandbox, arguments: ["w.db"])
+        try await repl.waitForPrompt()
+        try await repl.type(#"watch(fetch{ "T", sort = "n" })"#)
+        try await repl.press("Enter")
+        _ = try await repl.waitUntil("the first page") { $0.contains("rows 1–20 of 45") }
+        let insert = try await sandbox.run(HostileFileTests.sqlite3, [sandbox.path("w.db"), "INSERT INTO T (n) VALUES (5)"])
+        try #require(insert.status == 0, "\(insert)")
+        // The new row comes first, marked for a moment; then the mark goes.
+        let marked = try await repl.waitUntil("the new row marked") { $0.contains { $0.hasPrefix("T/46 |") && $0.hasSuffix(" +") } }
+        #expect(marked.contains("rows 1–20 of 46"), "\(marked)")
+        _ = try await repl.waitUntil("the mark gone") { $0.contains { $0.hasPrefix("T/46 |") && !$0.hasSuffix(" +") } }
+        try await repl.type("n")
+        let second = try await repl.waitUntil("the second page") { $0.contains("rows 21–40 of 46") }
+        #expect(second.contains { $0.hasPrefix("T/20 |") } && !second.contains { $0.hasPrefix("T/46 |") }, "\(second)")
+        try await repl.type("G")
+        _ = try await repl.waitUntil("the last page") { $0.contains("rows 41–46 of 46") }
+        try await repl.type("q")
+        try await repl.waitForPrompt()
+    }
+
+    @Test func longOutputGoesThroughThePagerUnlessItIsOff() async throws {
+        let sandbox = try Sandbox()
+        let repl = try await TmuxSession(sandbox)
+        try await repl.waitForPrompt()
+        // 60 lines in a 40-line pane: less shows the first screen and waits.
+        try await repl.type("=string.rep('line\\n', 59) .. 'last'")
+        try await repl.press("Enter")
+        let paged = try await repl.waitUntil("less's prompt") { $0.last == ":" }
+        #expect(!paged.contains("last"), "the pager holds the rest: \(paged.suffix(3))")
+        try await repl.type("q")
+        try await repl.waitForPrompt()
+        _ = try await repl.enter(".pager off")
+        let plain = try await repl.enter("=string.rep('line\\n', 59) .. 'last'")
+        #expect(plain.last == "last", "\(plain.suffix(3))")
+        // Short output never pages.
+        _ = try await repl.enter(".pager on")
+        #expect(try await repl.enter("=1 + 1") == ["2"])
+    }
+
+    @Test func aWideObjectPrintsVerticallyAndColumnsCanBeChosen() async throws {
+        let sandbox = try Sandbox()
+        let attributes = (1...14).map { "attribute_number_\($0) = \"int64\"" }.joined(separator: ", ")
+        let values = (1...14).map { "attribute_number_\($0) = \($0)" }.joined(separator: ", ")
+        let made = try await sandbox.quarry(["v.db", "-e", "entity \"W\" { \(attributes) }; W:new{ \(values) }; save()"])
+        try #require(made.status == 0, "\(made)")
+        let repl = try await TmuxSession(sandbox, arguments: ["v.db"])
+        try await repl.waitForPrompt()
+        let object = try await repl.enter("W:first()")
+        #expect(object.count == 15 && object.first == "id                  | W/1", "\(object)")
+        #expect(object.contains("attribute_number_14 | 14"), "\(object)")
+        #expect(try await repl.enter(".columns attribute_number_3,attribute_number_1") == ["tables show: attribute_number_3, attribute_number_1"])
+        let table = try await repl.enter("fetch('W')")
+        #expect(table.first == "id  | attribute_number_3 | attribute_number_1", "\(table)")
+        _ = try await repl.enter(".columns")
+        let all = try await repl.enter("fetch('W')")
+        #expect(all.last?.hasSuffix("columns") == true, "every column again, as many as fit: \(all)")
+    }
+
+    @Test func tabCompletesEntityNamesAndKeyPathsThroughRelationships() async throws {
+        let sandbox = try Sandbox()
+        let made = try await sandbox.quarry(["c.db", "-e", #"""
+            entity "Airline" { name = "string" }
+            entity "Flight" { n = "int64", airline = { one = "Airline", inverse = "flights" } }
+            Flight:new{ n = 1, airline = Airline:new{ name = "Delta" } }; save()
+            """#])
+        try #require(made.status == 0, "\(made)")
+        let repl = try await TmuxSession(sandbox, arguments: ["c.db"])
+        try await repl.waitForPrompt()
+        try await repl.type(#"count("Fl"#)
+        try await repl.press("Tab")
+        try await repl.type(#"", "airline.na"#)
+        try await repl.press("Tab")
+        try await repl.type(#" == 'Delta'")"#)
+        let echoed = try await repl.waitUntil("the completed line") { $0.last == #"> count("Flight", "airline.name == 'Delta'")"# }
+        try await repl.press("Enter")
+        let answer = try await repl.waitForPrompt(">", after: echoed.count)
+        #expect(answer[answer.count - 2] == "1", "\(answer.suffix(3))")
+    }
+}

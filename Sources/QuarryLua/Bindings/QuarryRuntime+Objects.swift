@@ -34,7 +34,8 @@ extension QuarryRuntime {
     }
 
     func installObjectFunctions() {
-        // The REPL shows an object as a one-row table (the prelude's quarry.show).
+        // The REPL shows an object as a one-row table, or one line per key when that
+        // would not fit (the prelude's quarry.show).
         defineGlobal("__objecttable") { [unowned self] call in
             let object = try self.object(call, 1)
             let entity = self.context.currentEntityDescription(of: object)
@@ -44,7 +45,7 @@ extension QuarryRuntime {
                 headers.append(relationship.name)
                 row.append((try? self.context.relatedObject(relationship.name, of: object))?.map { .text($0.objectID) } ?? .null)
             }
-            return call.push(TextTable(headers: headers, values: [row]).render(self.tableFormat))
+            return call.push(TextTable.record(headers: headers, values: row, format: self.tableFormat))
         }
         // o:refresh() drops that object's unsaved changes; the global refresh() notices
         // other processes' commits (and refresh(o) refreshes o).

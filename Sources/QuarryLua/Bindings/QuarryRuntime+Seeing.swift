@@ -27,6 +27,15 @@ extension QuarryRuntime {
             pushDictionaryRows(call.state, DictionaryRows(columns: rows.columns, rows: rows.rows))
             return 1
         }
+        // The prelude's quarry.show hands what it prints to the shell's pager first
+        // (true: the pager showed it).
+        pushQuarryTable()
+        pushFunction("__page") { [unowned self] call in
+            let text = try call.string(1)
+            return call.push(self.pager?(text) ?? false)
+        }
+        LuaTable.setField(state, -2, "__page")
+        quarry_pop(state, 1)
         // The prelude's quarry.show prints a list of records with this (nil: not one).
         defineGlobal("__rowstable") { [unowned self] call in
             guard let rows = readDictionaryRows(call.state, 1) else { return call.pushNil() }

@@ -6,10 +6,11 @@ import QuarryFormat
 import QuarryStore
 
 /// `watch(r)`: results as a table that redraws in place whenever they change, the way a
-/// SwiftUI List over @FetchRequest does, until Ctrl-C (or --timeout). Changes are noticed
-/// as the REPL notices them at its prompt: another process's commit moves SQLite's
-/// data_version, `refreshFromStore` tells the observers, and the context's generation
-/// moves; only then are the results drawn again.
+/// SwiftUI List over @FetchRequest does, until Ctrl-C or q (or --timeout). Changes are
+/// noticed as the REPL notices them at its prompt: another process's commit moves
+/// SQLite's data_version and `refreshFromStore` announces it; a save here is announced
+/// at once. Each announcement goes through the results' own tracker (the observers'
+/// diff), whose inserted, moved and updated rows are marked (+, ↕, ~) for a moment.
 extension QuarryRuntime {
     func installWatch() {
         defineGlobal("watch") { [unowned self] call in
@@ -20,39 +21,36 @@ extension QuarryRuntime {
     }
 
     private func watch(_ results: FetchResults) throws {
-        var lines = 0
-        var shown = ""
-        func draw() throws {
-            let text = try ResultsTable(results, format: tableFormat).render()
-            guard text != shown else { return }
-            // Back to the table's first line and clear below it, then the new table.
-            let back = lines > 0 ? "\u{1B}[\(lines)A\r\u{1B}[J" : ""
-            FileHandle.standardOutput.write(Data((back + text + "\n").utf8))
-            lines = text.split(separator: "\n", omittingEmptySubsequences: false).count
-            shown = text
-        }
-        try draw()
+        let view = WatchView(results: results, format: tableFormat)
+        try view.draw()
         // Not a terminal (a script, a pipe): the table once, as print would.
         guard isatty(STDOUT_FILENO) != 0 else { return }
-        var generation = context.generation
+        try view.startTracking()
+        let listener = context.addChangeListener { [weak view] changes in view?.heard(changes) }
+        defer { listener.cancel() }
         let keys = WatchKeys()
         defer { keys.restore() }
+        var generation = context.generation
         while quarry_should_stop() == 0 {
-            // Keys change the request as a click on a SwiftUI Table's column header does:
-            // 1-9 sort by that attribute (again: the other way), r reverses, q ends.
+            // Keys change the request as a click on a SwiftUI Table's column header does
+            // (1-9 sort by that attribute, again: the other way; r reverses), page through
+            // long results (n or space, p or b, g first, G last), and q ends.
             if let key = keys.next(waiting: 100) {
                 if key == UInt8(ascii: "q") { break }
                 if let sort = Self.sort(after: key, results.request.sortDescriptors, attributes: results.entity.attributeNames) {
                     try results.reconfigure { $0.sortDescriptors = sort }
                     deliver()
-                    try draw()
+                    try view.reconfigured()
+                } else {
+                    try view.page(key)
                 }
                 continue
             }
             noticeOutsideChanges()
-            guard context.generation != generation else { continue }
+            // Drawn again only when something changed, or a mark's moment is over.
+            guard context.generation != generation || view.marksExpired else { continue }
             generation = context.generation
-            try draw()
+            try view.draw()
         }
         // Ctrl-C ends the watch as it ends any statement; the prompt comes on a line of its
         // own, below the terminal's "^C".
@@ -72,6 +70,88 @@ extension QuarryRuntime {
         let name = attributes[index]
         let ascending = current.first?.key == name ? !(current.first?.ascending ?? false) : true
         return [QuarryFetch.SortDescriptor(key: name, ascending: ascending)]
+    }
+}
+
+/// What a watch shows: a page of the results, with the rows the last changes touched
+/// marked until `markSeconds` have passed, drawn over the previous drawing.
+final class WatchView {
+    static let markSeconds = 2.0
+    let results: FetchResults
+    let format: TableFormat
+    private var tracker: ResultsTracker?
+    private var marks: [Int64: String] = [:]
+    private var markedAt = Date.distantPast
+    private var pageStart: Int?
+    private var lines = 0
+    private var shown = ""
+
+    init(results: FetchResults, format: TableFormat) {
+        self.results = results
+        self.format = format
+    }
+
+    var marksExpired: Bool { !marks.isEmpty && Date().timeIntervalSince(markedAt) > Self.markSeconds }
+
+    /// The table as it is now; drawn only when it differs from what is on the screen.
+    func draw() throws {
+        if marksExpired { marks = [:] }
+        var table = ResultsTable(results, format: format)
+        table.pageStart = pageStart
+        if tracker != nil {
+            let marks = self.marks
+            table.mark = { marks[$0] }
+        }
+        let text = try table.render()
+        guard text != shown else { return }
+        // Back to the table's first line and clear below it, then the new table.
+        let back = lines > 0 ? "\u{1B}[\(lines)A\r\u{1B}[J" : ""
+        FileHandle.standardOutput.write(Data((back + text + "\n").utf8))
+        lines = text.split(separator: "\n", omittingEmptySubsequences: false).count
+        shown = text
+    }
+
+    /// From here on the results' changes are diffed, as observers hear them, to mark rows.
+    func startTracking() throws {
+        tracker = try ResultsTracker(results)
+        if !results.isSectioned { pageStart = 0 }
+        try draw()
+    }
+
+    /// A save here or another process's commit, announced by the context.
+    func heard(_ changes: ChangeSet) {
+        guard let tracker, let change = try? tracker.apply(changes) else { return }
+        mark(change)
+    }
+
+    /// After the request changed (a new sort): every row that moved is marked.
+    func reconfigured() throws {
+        if let tracker { mark(try tracker.reload()) }
+        try draw()
+    }
+
+    private func mark(_ change: ResultsChange) {
+        guard !change.isEmpty else { return }
+        if Date().timeIntervalSince(markedAt) > Self.markSeconds { marks = [:] }
+        for row in change.inserted { marks[row.key] = "+" }
+        for row in change.moved { marks[row.key] = "↕" }
+        for row in change.updated { marks[row.key] = "~" }
+        markedAt = Date()
+    }
+
+    /// Paging keys: n or space the next page, p or b the previous, g the first, G the last.
+    func page(_ key: UInt8) throws {
+        guard let start = pageStart else { return }
+        let size = max(1, format.maxRows), total = try results.count()
+        let last = max(0, (total - 1) / size * size)
+        switch key {
+        case UInt8(ascii: "n"), UInt8(ascii: " "): pageStart = min(last, start + size)
+        case UInt8(ascii: "p"), UInt8(ascii: "b"): pageStart = max(0, start - size)
+        case UInt8(ascii: "g"): pageStart = 0
+        case UInt8(ascii: "G"): pageStart = last
+        default: return
+        }
+        try draw()
     }
 }
 

@@ -53,6 +53,12 @@ public enum Value: Hashable, Sendable {
         iso8601(seconds, digits: 3)
     }
 
+    /// ISO 8601 in the machine's time zone (`TZ`), with its offset ("2013-01-01T05:15:00-05:00"),
+    /// as tables show dates when asked for local time.
+    public static func localISO8601(_ seconds: Double) -> String {
+        iso8601(seconds, digits: 3, local: true)
+    }
+
     /// ISO 8601 with as many fractional digits (up to nine) as it takes to read back as
     /// exactly `seconds`, for text that must round-trip.
     public static func exactISO8601(_ seconds: Double) -> String {
@@ -66,7 +72,7 @@ public enum Value: Hashable, Sendable {
     /// The dates Quarry can write: years 0001 to 9999, as ISO 8601 allows.
     public static let dateRange: ClosedRange<Double> = -62_135_596_800 ... 253_402_300_799.999
 
-    private static func iso8601(_ seconds: Double, digits: Int) -> String {
+    private static func iso8601(_ seconds: Double, digits: Int, local: Bool = false) -> String {
         guard dateRange.contains(seconds) else { return seconds.isNaN ? "invalid date" : "date out of range" }
         // The fraction is rounded first, so 59.9996 s carries into the next minute.
         let scale = pow(10, Double(digits))
@@ -75,15 +81,22 @@ public enum Value: Hashable, Sendable {
         let fraction = Int((scaled - whole * scale).rounded())
         var t = time_t(whole)
         var parts = tm()
-        gmtime_r(&t, &parts)
+        if local { localtime_r(&t, &parts) } else { gmtime_r(&t, &parts) }
+        let zone: String
+        if local {
+            let offset = Int(parts.tm_gmtoff) / 60
+            zone = (offset < 0 ? "-" : "+") + String(format: "%02d:%02d", abs(offset) / 60, abs(offset) % 60)
+        } else {
+            zone = "Z"
+        }
         let base = String(format: "%04d-%02d-%02dT%02d:%02d:%02d",
                           Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
                           Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
-        if fraction == 0 { return base + "Z" }
+        if fraction == 0 { return base + zone }
         var text = String(fraction)
         text = String(repeating: "0", count: max(0, digits - text.count)) + text
         while text.hasSuffix("0") { text.removeLast() }
-        return base + "." + text + "Z"
+        return base + "." + text + zone
     }
 
     /// Parses "2024-01-22", "2024-01-22T16:26:12Z", "2024-01-22 16:26", with optional

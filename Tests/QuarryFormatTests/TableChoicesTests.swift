@@ -1,0 +1,72 @@
+import Foundation
+import QuarryFormat
+import QuarryStore
+import Testing
+
+/// How tables are shown: one object vertically when it would not fit, a choice of
+/// columns, dates in local time, and the live view's row marks.
+@Suite(.serialized) struct TableChoicesTests {
+    private func format(width: Int) -> TableFormat {
+        var format = TableFormat()
+        format.width = width
+        return format
+    }
+
+    @Test func anObjectThatFitsIsAOneRowTable() {
+        let text = TextTable.record(headers: ["id", "n", "title"], values: [.text("T/1"), .integer(5), .text("a")], format: format(width: 80))
+        #expect(text == "id  | n | title\n----+---+------\nT/1 | 5 | a", "\(text)")
+    }
+
+    @Test func aWideObjectPrintsOneKeyPerLineLeavingNothingOut() {
+        let headers = ["id"] + (1...12).map { "column_\($0)" }
+        let values: [Value] = [.text("W/1")] + (1...12).map { .integer(Int64($0 * 1000)) }
+        let text = TextTable.record(headers: headers, values: values, format: format(width: 60))
+        let lines = text.split(separator: "\n").map(String.init)
+        #expect(lines.count == 13, "\(text)")
+        #expect(lines[0] == "id        | W/1", "\(text)")
+        #expect(lines[12] == "column_12 | 12000", "\(text)")
+        #expect(!text.contains("+") && !text.contains("…"), "nothing cut or left out: \(text)")
+        // A long value is not cut at 40 characters when the line has room for it.
+        let long = String(repeating: "x", count: 50)
+        let one = TextTable.record(headers: ["id", "text"], values: [.text("L/1"), .text(long)], format: format(width: 80))
+        #expect(one.contains(long) && one.split(separator: "\n").count == 2, "\(one)")
+        // Nil stays visible.
+        let empty = TextTable.record(headers: ["id", "text"], values: [.text("L/2"), .null], format: format(width: 9))
+        #expect(empty.split(separator: "\n").last == "text | nil", "\(empty)")
+    }
+
+    @Test func chosenColumnsKeepTheIdAndTheirOrder() {
+        var chosen = format(width: 0)
+        chosen.columns = ["b", "nothing", "a"]
+        let table = TextTable(headers: ["id", "a", "b", "c"], values: [[.text("T/1"), .integer(1), .integer(2), .integer(3)]])
+        #expect(table.render(chosen) == "id  | b | a\n----+---+--\nT/1 | 2 | 1", "\(table.render(chosen))")
+        chosen.columns = ["nothing"]
+        #expect(table.render(chosen).hasPrefix("id  | a | b | c"), "none of them: every column")
+        chosen.mode = .csv
+        chosen.columns = ["c"]
+        #expect(table.render(chosen) == "id,c\nT/1,3")
+    }
+
+    @Test func datesShowInLocalTimeWhenAsked() throws {
+        let saved = ProcessInfo.processInfo.environment["TZ"]
+        setenv("TZ", "America/New_York", 1)
+        tzset()
+        defer {
+            if let saved { setenv("TZ", saved, 1) } else { unsetenv("TZ") }
+            tzset()
+        }
+        var local = format(width: 0)
+        local.localTime = true
+        let table = TextTable(headers: ["when"], values: [[.date(1_357_034_400)], [.date(1_372_680_000.5)]])
+        #expect(table.render(local) == "when\n---------------------------\n2013-01-01T05:00:00-05:00\n2013-07-01T08:00:00.5-04:00", "\(table.render(local))")
+        #expect(table.render(format(width: 0)).contains("2013-01-01T10:00:00Z"), "UTC by default")
+        local.mode = .csv
+        #expect(table.render(local) == "when\n2013-01-01T10:00:00Z\n2013-07-01T12:00:00.5Z", "data modes stay in UTC")
+    }
+
+    @Test func marksFollowTheirRowsOutsideTheColumns() {
+        var table = TextTable(headers: ["id", "n"], values: [[.text("T/1"), .integer(1)], [.text("T/2"), .integer(22)]])
+        table.marks = ["", "+"]
+        #expect(table.render(format(width: 0)) == "id  | n\n----+---\nT/1 |  1\nT/2 | 22 +", "\(table.render(format(width: 0)))")
+    }
+}

@@ -1,0 +1,51 @@
+import QuarryLua
+import Testing
+
+/// Tab completion as the REPL asks for it: the text before the word and the word.
+struct CompletionTests {
+    private func harness() throws -> Harness {
+        let h = try Harness()
+        h.run("""
+        entity "Airline" { carrier = "string", name = "string" }
+        entity "Flight" { carrier = "string", dep_delay = "double?", airline = { one = "Airline", inverse = "flights" } }
+        """)
+        return h
+    }
+
+    @Test func theFirstStringOfAFetchTakesEntityNamesOnly() throws {
+        let h = try harness()
+        #expect(h.runtime.completions(before: "fetch(\"", word: "Fl") == ["Flight"])
+        #expect(h.runtime.completions(before: "count('", word: "") == ["Airline", "Flight"])
+        #expect(h.runtime.completions(before: "fetch{ \"", word: "A") == ["Airline"])
+        #expect(h.runtime.completions(before: "fetch{ entity = \"", word: "") == ["Airline", "Flight"])
+        // Not globals, keywords or Lua names: "fetch" would be a wrong answer here.
+        #expect(h.runtime.completions(before: "fetch(\"", word: "f").isEmpty)
+    }
+
+    @Test func predicateStringsOfferKeysThroughRelationships() throws {
+        let h = try harness()
+        #expect(h.runtime.completions(before: "count(\"Flight\", \"", word: "dep") == ["dep_delay"])
+        #expect(h.runtime.completions(before: "count(\"Flight\", \"airline.", word: "") == ["carrier", "flights", "name"])
+        #expect(h.runtime.completions(before: "Flight:fetch(\"dep_delay > 3 AND airline.", word: "na") == ["name"])
+        #expect(h.runtime.completions(before: "fetch(\"Flight\", \"airline.flights.", word: "dep") == ["dep_delay"])
+        #expect(h.runtime.completions(before: "count(\"Flight\", \"nothing.", word: "").isEmpty)
+        // Quotes inside the predicate do not end it.
+        #expect(h.runtime.completions(before: "count(\"Flight\", \"carrier == 'UA' AND ", word: "air") == ["airline"])
+    }
+
+    @Test func sortStringsOfferTheEntitysKeys() throws {
+        let h = try harness()
+        #expect(h.runtime.completions(before: "fetch{ \"Flight\", sort = { \"", word: "dep") == ["dep_delay"])
+        #expect(h.runtime.completions(before: "fetch{ \"Flight\", sort = { \"carrier\", \"-", word: "airline") == ["airline"])
+        #expect(h.runtime.completions(before: "fetch{ \"Flight\", sort = \"airline.", word: "") == ["carrier", "flights", "name"])
+    }
+
+    @Test func anEntityHandleOffersItsFieldsAndMethods() throws {
+        let h = try harness()
+        #expect(h.runtime.completions(before: "Flight.", word: "") == ["attributes", "name"])
+        #expect(h.runtime.completions(before: "Flight:", word: "fe") == ["fetch"])
+        h.run("o = Flight:new{ carrier = 'UA' }")
+        #expect(h.runtime.completions(before: "o.", word: "dep") == ["dep_delay"])
+        #expect(h.runtime.completions(before: "", word: "Fli") == ["Flight"])
+    }
+}
