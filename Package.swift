@@ -40,7 +40,7 @@ let package = Package(
         .target(name: "QuarryFormat", dependencies: ["QuarryStore", "QuarryFetch"], swiftSettings: swift5),
         .target(name: "QuarryLua", dependencies: ["CQuarryShim", "CLua", "QuarryStore", "QuarryPredicates", "QuarryFetch", "QuarryFormat"], swiftSettings: swift5),
         .target(name: "QuarryShell", dependencies: [
-            "QuarryLua", "QuarryStore", "QuarryFormat", "CReadline", "CQuarryShim", "CQuarrySignals",
+            "QuarryLua", "QuarryStore", "QuarryFormat", "CReadline",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], swiftSettings: swift5),
         .executableTarget(name: "quarry", dependencies: ["QuarryShell"], swiftSettings: swift5),

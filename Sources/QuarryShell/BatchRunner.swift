@@ -1,6 +1,3 @@
-import CLua
-import CQuarryShim
-import CQuarrySignals
 import Foundation
 import QuarryLua
 
@@ -12,7 +9,7 @@ struct BatchRunner {
 
     func runChunk(_ code: String) -> Bool {
         switch runtime.load(code, chunkName: "=(command line)") {
-        case .loaded: return call(argumentCount: 0)
+        case .loaded: return report(runtime.runGuarded())
         case .incomplete(let message), .failed(let message):
             reportError(message)
             return false
@@ -41,14 +38,10 @@ struct BatchRunner {
             return false
         }
         runtime.setScriptArguments(script: path, arguments: arguments)
-        return call(argumentCount: runtime.push(strings: arguments))
+        return report(runtime.runGuarded(arguments: arguments))
     }
 
-    private func call(argumentCount: Int32) -> Bool {
-        quarry_set_running(1)
-        let failure = runtime.call(argumentCount: argumentCount, resultCount: 0)
-        quarry_set_running(0)
-        if quarry_take_sigint() != 0 { quarry_clear_hooks(runtime.state) }
+    private func report(_ failure: LuaFailure?) -> Bool {
         guard let failure else { return true }
         reportError(failure.message)
         if showTraceback, let traceback = failure.traceback { writeError(traceback) }

@@ -1,4 +1,3 @@
-import CLua
 import Foundation
 import QuarryFormat
 import QuarryLua
@@ -11,7 +10,7 @@ struct DotCommands {
 
     /// Runs a line of Lua for a command, reporting its error as the REPL does.
     func runLua(_ code: String) {
-        if let failure = runtime.run(code, chunkName: "=(dot-command)") { reportError(failure.message) }
+        if let failure = runtime.runGuarded(code, chunkName: "=(dot-command)") { reportError(failure.message) }
     }
 
     enum Outcome { case ok, quit }
@@ -142,7 +141,7 @@ struct DotCommands {
                 reportError(".once: --safe does not write files (export() and .export do)")
                 return .ok
             }
-            shell.runLua("quarry.__once = \(luaQuote(args[0]))")
+            shell.runtime.sendNextPrintedValue(toFile: args[0])
             return .ok
         },
         Command(name: "pager", usage: ".pager on|off", summary: "page output longer than the terminal (less -S, or $PAGER)") { shell, args in
@@ -157,7 +156,7 @@ struct DotCommands {
         },
         Command(name: "explain", usage: ".explain on|off", summary: "show the SQL and query plan of results printed") { shell, args in
             guard let flag = onOff(args, ".explain") else { return .ok }
-            shell.runLua("quarry.__explaining = \(flag)")
+            shell.runtime.explainsPrintedResults = flag
             return .ok
         },
         Command(name: "import", usage: ".import FILE ENTITY", summary: "import a CSV or JSON file into ENTITY") { shell, args in

@@ -1,6 +1,4 @@
 import ArgumentParser
-import CQuarryShim
-import CQuarrySignals
 import Foundation
 import QuarryLua
 import QuarryPredicates
@@ -71,10 +69,10 @@ public enum QuarryMain {
                 return Status.failure.rawValue
             }
         }
-        quarry_catch_sigint()
+        QuarryRuntime.catchInterrupts()
         let batch = BatchRunner(runtime: runtime, showTraceback: options.traceback)
         // One deadline for the whole run: every chunk and the script.
-        quarry_set_deadline(runtime.state, options.timeout ?? 0)
+        runtime.setDeadline(seconds: options.timeout ?? 0)
         for chunk in options.chunks {
             guard batch.runChunk(chunk) else { return Status.failure.rawValue }
         }
@@ -85,7 +83,7 @@ public enum QuarryMain {
         if let script {
             guard batch.runScript(script, arguments: invocation.scriptArguments) else { return Status.failure.rawValue }
         }
-        quarry_clear_hooks(runtime.state)
+        runtime.clearStopRequests()
         if options.interactive || (!ranSomething && script == nil) {
             REPL(runtime: runtime).run()
         }

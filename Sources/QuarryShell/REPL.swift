@@ -1,6 +1,3 @@
-import CLua
-import CQuarryShim
-import CQuarrySignals
 import CReadline
 import Foundation
 import QuarryLua
@@ -58,7 +55,7 @@ final class REPL {
             // Wake twice a second to notice other processes' commits while waiting.
             var wait = timeval(tv_sec: 0, tv_usec: 500_000)
             let ready = select(STDIN_FILENO + 1, &readable, nil, nil, &wait)
-            if quarry_take_sigint() != 0 {
+            if QuarryRuntime.takeInterrupt() {
                 cancelLine()
                 continue
             }
@@ -123,33 +120,19 @@ final class REPL {
         }
         // `=expr` prints expr, as the lua shell has always taken it.
         pendingLines.append(pendingLines.isEmpty && line.hasPrefix("=") ? "return " + line.dropFirst() : line)
-        let chunk = pendingLines.joined(separator: "\n")
-        let top = lua_gettop(runtime.state)
-        defer { lua_settop(runtime.state, top) }
-        // As `lua`: an expression is printed, so `return <chunk>` is tried first.
-        let asExpression = runtime.load("return " + chunk, chunkName: "=stdin")
-        let loaded = asExpression == .loaded ? asExpression : runtime.load(chunk, chunkName: "=stdin")
-        switch (asExpression, loaded) {
-        case (_, .loaded):
-            pendingLines = []
-        case (.incomplete, _), (_, .incomplete):
+        switch runtime.evaluateLine(pendingLines.joined(separator: "\n")) {
+        case .incomplete:
             return  // unfinished as an expression or as statements: keep reading lines
-        case (_, .failed(let message)):
+        case .failed(let message):
             pendingLines = []
             reportError(message)
-            return
+        case .ran(let failure):
+            pendingLines = []
+            if let failure {
+                reportError(failure.message)
+                pointAtPredicateColumn(failure.message)
+            }
         }
-        runtime.lastPredicateSyntaxError = nil
-        quarry_set_running(1)
-        let failure = runtime.call()
-        quarry_set_running(0)
-        if quarry_take_sigint() != 0 { quarry_clear_hooks(runtime.state) }
-        if let failure {
-            reportError(failure.message)
-            pointAtPredicateColumn(failure.message)
-            return
-        }
-        if let failure = runtime.showValues(from: top + 1) { reportError(failure.message) }
         fflush(stdout)
     }
 }

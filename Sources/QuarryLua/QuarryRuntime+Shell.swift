@@ -1,0 +1,98 @@
+import CLua
+import CQuarryShim
+import CQuarrySignals
+
+/// What the shell asks of the runtime, in Swift terms only, so the shell imports no C
+/// and holds no Lua stack: one guarded way to run what the user typed or wrote, the
+/// interrupt and deadline requests, and the printing settings that live in Lua.
+extension QuarryRuntime {
+    /// From now on Ctrl-C stops the running statement instead of the process.
+    public static func catchInterrupts() { quarry_catch_sigint() }
+
+    /// Whether Ctrl-C was pressed since the last call (the record is cleared).
+    public static func takeInterrupt() -> Bool { quarry_take_sigint() != 0 }
+
+    /// One deadline for everything this runtime runs from now (`--timeout`; 0: none).
+    public func setDeadline(seconds: Double) { quarry_set_deadline(state, seconds) }
+
+    /// Clears the interrupt and the deadline once the batch part of a run is over.
+    public func clearStopRequests() { quarry_clear_hooks(state) }
+
+    /// Runs the chunk `load` pushed (below `arguments` strings) as one statement the user
+    /// can stop with Ctrl-C; nothing stays on the stack.
+    public func runGuarded(arguments: [String] = []) -> LuaFailure? {
+        let count = push(strings: arguments)
+        return guardedCall(argumentCount: count, resultCount: 0)
+    }
+
+    /// Compiles and runs `code` (a dot-command's) as one statement Ctrl-C can stop.
+    public func runGuarded(_ code: String, chunkName: String) -> LuaFailure? {
+        let top = lua_gettop(state)
+        defer { lua_settop(state, top) }
+        switch load(code, chunkName: chunkName) {
+        case .loaded: return guardedCall(argumentCount: 0, resultCount: 0)
+        case .incomplete(let message), .failed(let message): return LuaFailure(message: message, traceback: nil)
+        }
+    }
+
+    /// What one REPL line came to.
+    public enum LineOutcome {
+        /// Lua wants more lines to finish the chunk.
+        case incomplete
+        /// It did not compile.
+        case failed(String)
+        /// It ran; a failure when it raised (its values were shown otherwise).
+        case ran(LuaFailure?)
+    }
+
+    /// Compiles and runs `chunk` as the `lua` shell does (`return <chunk>` is tried first,
+    /// so an expression prints), shows its values and leaves the stack as it was.
+    public func evaluateLine(_ chunk: String) -> LineOutcome {
+        let top = lua_gettop(state)
+        defer { lua_settop(state, top) }
+        let asExpression = load("return " + chunk, chunkName: "=stdin")
+        let loaded = asExpression == .loaded ? asExpression : load(chunk, chunkName: "=stdin")
+        switch (asExpression, loaded) {
+        case (_, .loaded): break
+        case (.incomplete, _), (_, .incomplete): return .incomplete
+        case (_, .failed(let message)): return .failed(message)
+        }
+        lastPredicateSyntaxError = nil
+        if let failure = guardedCall(argumentCount: 0, resultCount: LUA_MULTRET) { return .ran(failure) }
+        return .ran(showValues(from: top + 1))
+    }
+
+    /// The next value the REPL prints goes to `path` instead (`.once FILE`).
+    public func sendNextPrintedValue(toFile path: String) {
+        pushQuarryTable()
+        pushString(state, path)
+        LuaTable.setField(state, -2, "__once")
+        quarry_pop(state, 1)
+    }
+
+    /// Results the REPL prints come with their SQL and query plan (`.explain on`).
+    public var explainsPrintedResults: Bool {
+        get {
+            pushQuarryTable()
+            _ = LuaTable.field(state, -1, "__explaining")
+            defer { quarry_pop(state, 2) }
+            return lua_toboolean(state, -1) != 0
+        }
+        set {
+            pushQuarryTable()
+            lua_pushboolean(state, newValue ? 1 : 0)
+            LuaTable.setField(state, -2, "__explaining")
+            quarry_pop(state, 1)
+        }
+    }
+
+    /// The one guarded call: running is marked for SIGINT, and a Ctrl-C that arrived
+    /// is taken with the hooks it set cleared, after Lua returned.
+    private func guardedCall(argumentCount: Int32, resultCount: Int32) -> LuaFailure? {
+        quarry_set_running(1)
+        let failure = call(argumentCount: argumentCount, resultCount: resultCount)
+        quarry_set_running(0)
+        if quarry_take_sigint() != 0 { quarry_clear_hooks(state) }
+        return failure
+    }
+}
