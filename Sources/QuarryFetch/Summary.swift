@@ -62,48 +62,60 @@ extension ObjectContext {
         let columns = attributes.map { columnSQL(compiled.from, $0, in: entity) }
 
         // Booleans and blobs have a min and max of their storage; text compares as text.
-        var selects: [String] = ["count(*)"]
-        for (attribute, column) in zip(attributes, columns) {
-            selects += ["count(\(column))", "count(DISTINCT \(column))", "min(\(column))", "max(\(column))",
-                        attribute.type.isMeasured ? "avg(\(column))" : "NULL"]
-        }
-        let first = try read { db in
-            try Row.fetchOne(db, sql: "SELECT \(selects.joined(separator: ", ")) FROM \(compiled.from)\(whereSQL)",
-                             arguments: StatementArguments(whereArguments))
-        }
-        guard let first else { return [] }
-        let total: Int = first[0]
+        // Five aggregates an attribute: a wide table is scanned in groups, so no statement
+        // passes SQLite's limit of 2,000 result columns.
         var summaries: [AttributeSummary] = []
         var means: [Double?] = []
-        for (i, attribute) in attributes.enumerated() {
-            let at = 1 + i * 5
-            let count: Int = first[at]
-            let mean: Double? = first[at + 4]
-            means.append(mean)
-            summaries.append(AttributeSummary(
-                column: attribute.name, type: attribute.type, count: count, nulls: total - count, distinct: first[at + 1],
-                min: attribute.type.decode(Value(first[at + 2] as DatabaseValue)),
-                max: attribute.type.decode(Value(first[at + 3] as DatabaseValue)),
-                mean: attribute.type.isMeasured ? measured(mean, attribute.type) : nil))
+        for group in stride(from: 0, to: attributes.count, by: Self.summaryGroup) {
+            let indexes = group..<min(attributes.count, group + Self.summaryGroup)
+            var selects: [String] = ["count(*)"]
+            for i in indexes {
+                let column = columns[i]
+                selects += ["count(\(column))", "count(DISTINCT \(column))", "min(\(column))", "max(\(column))",
+                            attributes[i].type.isMeasured ? "avg(\(column))" : "NULL"]
+            }
+            let row = try read { db in
+                try Row.fetchOne(db, sql: "SELECT \(selects.joined(separator: ", ")) FROM \(compiled.from)\(whereSQL)",
+                                 arguments: StatementArguments(whereArguments))
+            }
+            guard let row else { return [] }
+            let total: Int = row[0]
+            for (j, i) in indexes.enumerated() {
+                let attribute = attributes[i]
+                let at = 1 + j * 5
+                let count: Int = row[at]
+                let mean: Double? = row[at + 4]
+                means.append(mean)
+                summaries.append(AttributeSummary(
+                    column: attribute.name, type: attribute.type, count: count, nulls: total - count, distinct: row[at + 1],
+                    min: attribute.type.decode(Value(row[at + 2] as DatabaseValue)),
+                    max: attribute.type.decode(Value(row[at + 3] as DatabaseValue)),
+                    mean: attribute.type.isMeasured ? measured(mean, attribute.type) : nil))
+            }
         }
 
         // The deviations from the means just read, so the variance is not the difference
         // of two large sums (which loses every digit on dates in seconds).
         let measuredIndexes = attributes.indices.filter { attributes[$0].type.isMeasured && means[$0] != nil }
         guard !measuredIndexes.isEmpty else { return summaries }
-        var deviations: [String] = []
-        var deviationArguments: [DatabaseValue] = []
-        for i in measuredIndexes {
-            deviations.append("sum((\(columns[i]) - ?) * (\(columns[i]) - ?))")
-            deviationArguments += [(means[i] ?? 0).databaseValue, (means[i] ?? 0).databaseValue]
-        }
-        let second = try read { db in
-            try Row.fetchOne(db, sql: "SELECT \(deviations.joined(separator: ", ")) FROM \(compiled.from)\(whereSQL)",
-                             arguments: StatementArguments(deviationArguments + whereArguments))
+        var squaredDeviations: [Double?] = []
+        for group in stride(from: 0, to: measuredIndexes.count, by: Self.summaryGroup) {
+            let indexes = measuredIndexes[group..<min(measuredIndexes.count, group + Self.summaryGroup)]
+            var deviations: [String] = []
+            var deviationArguments: [DatabaseValue] = []
+            for i in indexes {
+                deviations.append("sum((\(columns[i]) - ?) * (\(columns[i]) - ?))")
+                deviationArguments += [(means[i] ?? 0).databaseValue, (means[i] ?? 0).databaseValue]
+            }
+            let row = try read { db in
+                try Row.fetchOne(db, sql: "SELECT \(deviations.joined(separator: ", ")) FROM \(compiled.from)\(whereSQL)",
+                                 arguments: StatementArguments(deviationArguments + whereArguments))
+            }
+            for j in indexes.indices { squaredDeviations.append(row?[j - indexes.startIndex]) }
         }
         for (j, i) in measuredIndexes.enumerated() {
             let count = summaries[i].count
-            let squares: Double? = second?[j]
+            let squares = squaredDeviations[j]
             if count > 1, let squares {
                 let deviation = (squares / Double(count - 1)).squareRoot()
                 summaries[i].stddev = .real(deviation)
@@ -117,6 +129,9 @@ extension ObjectContext {
         }
         return summaries
     }
+
+    /// Attributes summarised by one statement (five aggregates each).
+    static let summaryGroup = 300
 
     /// The `q` quantile of the `count` non-nil values of `column`: linear between the
     /// values at ranks floor and ceil of q·(count − 1), read with one seek.

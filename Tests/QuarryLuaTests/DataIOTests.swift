@@ -198,6 +198,7 @@ private let booksSQL = """
                 CREATE VIEW per_author AS SELECT author_id AS id, count(*) AS books FROM book GROUP BY author_id;
                 CREATE VIEW titles AS SELECT title FROM book;
                 CREATE VIEW book_or_not AS SELECT b.id, a.name FROM author a LEFT JOIN book b ON b.author_id = a.id AND b.year > 1970;
+                CREATE VIEW by_author AS SELECT a.id, b.title FROM author a JOIN book b ON b.author_id = a.id;
             """)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -208,10 +209,14 @@ private let booksSQL = """
             assert(#r == 1 and r[1].title == "Earthsea" and r[1]:objectID() == "old_book/1", r[1]:objectID())
             assert(count("old_book") == 2 and per_author:get(1).books == 2)
             assert(rawequal(old_book:get(1), r[1]))
-            assert(count("book_or_not") == 1 and #fetch("book_or_not") == 1, "rows whose id is NULL are not objects")
-            local names = {}
-            for _, e in ipairs(entities()) do names[#names + 1] = tostring(e) end
-            assert(not table.concat(names, ","):find("titles"), "a view without an integer key is left out: " .. table.concat(names, ","))
+            -- Rows without an id, rows that share one, and a view with no integer column:
+            -- every row is an object of its own.
+            assert(count("book_or_not") == 2 and #fetch("book_or_not") == 2 and count("book_or_not", "id == nil") == 1)
+            assert(count("titles") == 3 and fetch{ "titles", sort = "-title" }[1].title == "The Dispossessed")
+            assert(count("by_author") == 3 and count("by_author", "id == 1") == 2)
+            local shared = fetch{ "by_author", predicate = "id == 1", sort = "title" }
+            assert(shared[1].title == "Earthsea" and shared[2].title == "The Dispossessed" and not rawequal(shared[1], shared[2]))
+            assert(rawequal(by_author:get(tonumber(shared[1]:objectID():match("%d+$"))), shared[1]))
             local function fails(f, ...)
               local ok, message = pcall(f, ...)
               assert(not ok and message:find("old_book is a view: its rows cannot be changed"), tostring(message))
@@ -228,6 +233,34 @@ private let booksSQL = """
             #expect(failure == nil, "\(failure?.message ?? "")")
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "reading views wrote to the file")
+    }
+
+    @Test func aTableOfTwoThousandColumnsIsReadable() throws {
+        let columns = (0..<2000).map { "c\($0) INT" }.joined(separator: ", ")
+        let values = (0..<2000).map { String($0 * 2) }.joined(separator: ", ")
+        let keyed = (0..<1998).map { "k\($0) INT" }.joined(separator: ", ")
+        let path = try sqliteFile("wide", """
+            CREATE TABLE w (\(columns)); INSERT INTO w VALUES (\(values)); INSERT INTO w VALUES (\(values));
+            CREATE TABLE k (id INTEGER PRIMARY KEY, \(keyed)); INSERT INTO k (id, k1997) VALUES (7, 3);
+            """)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        do {
+            let context = try ObjectContext.open(path)
+            // With its key the first table needs 2,001 result columns: its last is left
+            // out, and said so; the second, 1,999 columns and its key, is whole.
+            #expect(context.openingNotes == ["w has 2000 columns, more than SQLite returns in one row (2000, with its key): the last 1 are left out"])
+            let runtime = try QuarryRuntime(context: context)
+            let failure = runtime.run(#"""
+            local r = fetch{ "w", predicate = "c1998 == %@", args = { 3996 } }
+            assert(#r == 2 and r[1].c0 == 0 and r[2].c1998 == 3996)
+            local s = summarize("w")
+            assert(#s == 1999 and s[1999].column == "c1998" and s[1999].count == 2 and s[1999].mean == 3996)
+            assert(k:get(7).k1997 == 3 and #summarize("k") == 1999)
+            """#, chunkName: "=t")
+            #expect(failure == nil, "\(failure?.message ?? "")")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "reading wrote to the file")
     }
 
     @Test func relateLinksImportedEntitiesThroughMatchingColumns() throws {

@@ -1,4 +1,5 @@
 import GRDB
+import GRDBSQLite
 
 /// Any SQLite file opens: tables Quarry did not create become entities (columns by their
 /// declared affinity, `INTEGER PRIMARY KEY` or rowid as identity), and their foreign keys
@@ -22,26 +23,52 @@ extension ObjectContext {
         }
     }
 
-    /// A view becomes a read-only entity when it has a column to identify its rows: an
-    /// integer one named `id`, `rowid` or `_pk`, else its first column when that is an
-    /// integer (a view has no rowid of its own). Other views are left out.
+    /// A view becomes a read-only entity. Its rows are identified by an integer column
+    /// named `id`, `rowid` or `_pk` (else its first column, when an integer) if that
+    /// column holds a distinct integer in every row. Otherwise (no such column, or rows
+    /// that share an id or have none) every row is an object of its own, numbered by its
+    /// place: a TEMP view of the same name shadows the file's and adds the number, so
+    /// nothing is written to the file.
     private func viewEntity(_ view: String) throws -> EntityDescription? {
-        // A view that no longer compiles (a table it reads was dropped) is left out too.
-        guard let columns = try? read({ db in try Row.fetchAll(db, sql: "PRAGMA table_info(\(quoteIdentifier(view)))") }), !columns.isEmpty else { return nil }
-        let names: [String] = columns.map { $0["name"] }
+        // A view that no longer compiles (a table it reads was dropped) is left out.
+        guard let columns = try? read({ db in try Row.fetchAll(db, sql: "PRAGMA main.table_info(\(quoteIdentifier(view)))") }), !columns.isEmpty else { return nil }
+        let names: [String] = columns.compactMap { $0["name"] }
+        guard names.count == columns.count else { return nil }
         let types: [AttributeType] = columns.map { Self.attributeType(declared: $0["type"] ?? "") }
-        let identity = names.indices.first { ["id", "rowid", "_pk"].contains(names[$0].lowercased()) && types[$0] == .int64 }
-            ?? (types.first == .int64 ? 0 : nil)
-        guard let key = identity else { return nil }
         let attributes = names.indices.map { AttributeDescription(name: names[$0], type: types[$0], isOptional: true) }
-        var entity = EntityDescription(name: view, attributes: attributes, primaryKey: names[key])
+        let candidate = names.indices.first { ["id", "rowid", "_pk"].contains(names[$0].lowercased()) && types[$0] == .int64 }
+            ?? (types.first == .int64 ? 0 : nil)
+        let key: String
+        if let candidate, try viewKeyIsDistinct(view, names[candidate]) {
+            key = names[candidate]
+        } else {
+            let lowered = Set(names.map { $0.lowercased() })
+            guard let place = ["_row", "_row_", "_view_row"].first(where: { !lowered.contains($0) }) else { return nil }
+            let v = quoteIdentifier(view)
+            do {
+                try database.writeWithoutTransaction { db in
+                    try db.execute(sql: "CREATE TEMP VIEW IF NOT EXISTS \(v) AS SELECT row_number() OVER () AS \(quoteIdentifier(place)), * FROM main.\(v)")
+                }
+            } catch {
+                return nil
+            }
+            key = place
+        }
+        var entity = EntityDescription(name: view, attributes: attributes, primaryKey: key)
         entity.isForeign = true
         entity.isView = true
         return entity
     }
 
+    /// Whether `column` holds an integer in every row of the view, no two alike.
+    private func viewKeyIsDistinct(_ view: String, _ column: String) throws -> Bool {
+        let (v, c) = ("main." + quoteIdentifier(view), quoteIdentifier(column))
+        let sql = "SELECT NOT EXISTS (SELECT 1 FROM \(v) WHERE typeof(\(c)) != 'integer') AND NOT EXISTS (SELECT 1 FROM \(v) GROUP BY \(c) HAVING count(*) > 1)"
+        return (try? read { db in try Bool.fetchOne(db, sql: sql) ?? false }) ?? false
+    }
+
     private func foreignEntity(_ table: String) throws -> EntityDescription? {
-        let columns = try read { db in try Row.fetchAll(db, sql: "PRAGMA table_info(\(quoteIdentifier(table)))") }
+        var columns = try read { db in try Row.fetchAll(db, sql: "PRAGMA table_info(\(quoteIdentifier(table)))") }
         let keyColumns = columns.filter { ($0["pk"] as Int? ?? 0) > 0 }
         var primaryKey = "rowid"
         var keyMayHoldOthers = false
@@ -57,6 +84,17 @@ extension ObjectContext {
             // A WITHOUT ROWID table has no stable integer identity to give its objects.
             let hasRowid = (try? read { db in try db.execute(sql: "SELECT \(alias) FROM \(quoteIdentifier(table)) LIMIT 0") }) != nil
             guard hasRowid else { return nil }
+        }
+        // SQLite returns at most SQLITE_LIMIT_COLUMN columns (2,000) per row; an object's
+        // row has the key and each foreign key's column once more: a wider table is read
+        // without its last columns.
+        let limit = (try? read { db in Int(sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_COLUMN, -1)) }) ?? 2000
+        let foreignKeys = (try? read { db in try Row.fetchAll(db, sql: "PRAGMA foreign_key_list(\(quoteIdentifier(table)))") }) ?? []
+        let room = limit - 1 - foreignKeys.count
+        if columns.count > room {
+            openingNotes.append("\(table) has \(columns.count) columns, more than SQLite returns in one row (\(limit), with its key): "
+                + "the last \(columns.count - room) are left out")
+            columns = Array(columns.prefix(room))
         }
         let attributes = columns.map { column -> AttributeDescription in
             let name: String = column["name"]
