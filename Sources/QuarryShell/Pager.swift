@@ -23,9 +23,10 @@ final class Pager {
         guard enabled, let command, isatty(STDOUT_FILENO) != 0, isatty(STDIN_FILENO) != 0 else { return false }
         var size = winsize()
         guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 else { return false }
-        // A line of the terminal stays for the prompt that follows.
+        // Output that fits the screen (the prompt after it may scroll one line away, as
+        // a 20-row table does on a 24-line terminal) is printed as it is.
         let lines = text.reduce(0) { $1 == "\n" ? $0 + 1 : $0 }
-        guard lines >= Int(size.ws_row) else { return false }
+        guard lines > Int(size.ws_row) else { return false }
         fflush(stdout)
         guard let pipe = popen(command, "w") else { return false }
         // The user may quit the pager before reading everything: the write then fails
