@@ -235,7 +235,8 @@ extension TextTable {
             + (format.mode == .box ? 4 : 0)
         if !cut, needed <= format.width { return table.render(format) }
         var vertical = format
-        vertical.headers = false
+        // Markdown needs its header row to be a table at all.
+        vertical.headers = format.mode == .markdown
         // Both columns always show; a value too long for the line is cut instead.
         vertical.width = 0
         let keyWidth = table.headers.map(\.count).max() ?? 0

@@ -2,24 +2,28 @@ import Foundation
 
 /// Long output in the REPL goes through a pager, as psql and git do: when stdout is a
 /// terminal and the text has more lines than the terminal, it is piped to `$PAGER`
-/// (`QUARRY_PAGER` first; an empty value means none), else to `less -SRFX`: whole lines
-/// (`-S` scrolls sideways instead of wrapping), colours kept, gone at once when it fits,
-/// and the text left on the screen afterwards. `.pager off` turns it off.
+/// (`QUARRY_PAGER` first; an empty value means none), else to `less`. Like git, `LESS`
+/// defaults to `FRSX` when unset: whole lines (`-S` scrolls sideways instead of
+/// wrapping), colours kept, gone at once when it fits, the text left on the screen.
+/// A pager that cannot run or fails hands the text back to be printed. `.pager off`.
 final class Pager {
     var enabled = true
     private let command: String?
 
     init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+        let path = environment["PATH"] ?? "/usr/bin:/bin"
         if let chosen = environment["QUARRY_PAGER"] ?? environment["PAGER"] {
-            command = chosen.trimmingCharacters(in: .whitespaces).isEmpty ? nil : chosen
+            let program = chosen.split(separator: " ").first.map(String.init) ?? ""
+            command = !program.isEmpty && Pager.runnable(program, path: path) ? chosen : nil
         } else {
-            command = Pager.onPath("less") ? "less -SRFX" : nil
+            command = Pager.runnable("less", path: path) ? "less" : nil
         }
     }
 
     /// Shows `text` through the pager when it is too long for the terminal; false when
-    /// the caller should print it itself.
-    func show(_ text: String) -> Bool {
+    /// the caller should print it itself. Under `--safe` (`secure`) less runs without
+    /// its commands that write files or start a shell.
+    func show(_ text: String, secure: Bool) -> Bool {
         guard enabled, let command, isatty(STDOUT_FILENO) != 0, isatty(STDIN_FILENO) != 0 else { return false }
         var size = winsize()
         guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 else { return false }
@@ -28,20 +32,24 @@ final class Pager {
         let lines = text.reduce(0) { $1 == "\n" ? $0 + 1 : $0 }
         guard lines > Int(size.ws_row) else { return false }
         fflush(stdout)
+        setenv("LESS", "FRSX", 0)
+        if secure { setenv("LESSSECURE", "1", 1) }
+        defer { if secure { unsetenv("LESSSECURE") } }
         guard let pipe = popen(command, "w") else { return false }
         // The user may quit the pager before reading everything: the write then fails
         // with EPIPE instead of SIGPIPE ending the session.
         let previous = signal(SIGPIPE, SIG_IGN)
-        text.utf8CString.withUnsafeBufferPointer { bytes in
-            _ = fwrite(bytes.baseAddress, 1, bytes.count - 1, pipe)
-        }
-        pclose(pipe)
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBufferPointer { fwrite($0.baseAddress, 1, $0.count, pipe) }
+        let status = pclose(pipe)
         signal(SIGPIPE, previous)
-        return true
+        // Quitting early is a success (the pager showed what was read); a pager that
+        // failed has not shown the text, so it is printed after all.
+        return status == 0
     }
 
-    private static func onPath(_ program: String) -> Bool {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+    private static func runnable(_ program: String, path: String) -> Bool {
+        if program.contains("/") { return access(program, X_OK) == 0 }
         return path.split(separator: ":").contains { access("\($0)/\(program)", X_OK) == 0 }
     }
 }

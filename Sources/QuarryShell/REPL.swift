@@ -29,7 +29,7 @@ final class REPL {
     func run() {
         REPL.current = self
         let pager = settings.pager
-        runtime.pager = { text in pager.show(text) }
+        runtime.pager = { [unowned runtime] text in pager.show(text, secure: runtime.isSandboxed) }
         defer { REPL.current = nil; runtime.pager = nil }
         rl_readline_name = UnsafePointer(strdup("quarry"))
         rl_catch_signals = 0

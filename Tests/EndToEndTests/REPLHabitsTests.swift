@@ -125,8 +125,18 @@ extension WatchTests {
         #expect(second.contains { $0.hasPrefix("T/20 |") } && !second.contains { $0.hasPrefix("T/46 |") }, "\(second)")
         try await repl.type("G")
         _ = try await repl.waitUntil("the last page") { $0.contains("rows 41–46 of 46") }
+        // Page Up is a key of its own, not the digit in its escape sequence (a sort).
+        try await repl.press("PageUp")
+        _ = try await repl.waitUntil("the page before") { $0.contains("rows 21–40 of 46") }
+        // Rows deleted under the last page: the view moves back to the page that exists.
+        try await repl.type("G")
+        _ = try await repl.waitUntil("the last page again") { $0.contains("rows 41–46 of 46") }
+        let delete = try await sandbox.run(HostileFileTests.sqlite3, [sandbox.path("w.db"), "DELETE FROM T WHERE n > 300"])
+        try #require(delete.status == 0, "\(delete)")
+        _ = try await repl.waitUntil("the last page that exists") { $0.contains("rows 21–31 of 31") }
         try await repl.type("q")
         try await repl.waitForPrompt()
+        #expect(try await repl.enter("=#fetch('T')") == ["31"])
     }
 
     @Test func longOutputGoesThroughThePagerUnlessItIsOff() async throws {
@@ -146,6 +156,16 @@ extension WatchTests {
         // Short output never pages.
         _ = try await repl.enter(".pager on")
         #expect(try await repl.enter("=1 + 1") == ["2"])
+    }
+
+    @Test func aPagerThatFailsLosesNothing() async throws {
+        let sandbox = try Sandbox()
+        for pager in ["false", "no-such-pager-anywhere"] {
+            let repl = try await TmuxSession(sandbox, environment: ["PAGER": pager])
+            try await repl.waitForPrompt()
+            let lines = try await repl.enter("=string.rep('line\\n', 59) .. 'last'")
+            #expect(lines.last == "last" && lines.filter { $0 == "line" }.count == 59, "PAGER=\(pager): \(lines.suffix(3))")
+        }
     }
 
     @Test func aWideObjectPrintsVerticallyAndColumnsCanBeChosen() async throws {

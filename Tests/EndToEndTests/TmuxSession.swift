@@ -15,13 +15,14 @@ final class TmuxSession {
     private static let target = "repl"
     static let exitMarker = "[quarry exited: "
 
-    init(_ sandbox: Sandbox, arguments: [String] = []) async throws {
+    init(_ sandbox: Sandbox, arguments: [String] = [], environment: [String: String] = [:]) async throws {
         self.sandbox = sandbox
         tmux = try Self.locateTmux()
         // A socket inside the sandbox: private to this test, and removed with it.
         socket = sandbox.path("tmux.sock")
         let run = ([Self.quote(sandbox.binary.path)] + arguments.map(Self.quote)).joined(separator: " ")
-        let command = "cd \(Self.quote(sandbox.directory.path)) && HOME=\(Self.quote(sandbox.home.path)) \(run); "
+        let assignments = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\(Self.quote($0.value)) " }.joined()
+        let command = "cd \(Self.quote(sandbox.directory.path)) && HOME=\(Self.quote(sandbox.home.path)) \(assignments)\(run); "
             + #"echo "\#(Self.exitMarker)$?]"; sleep 600"#
         try await tmux(["new-session", "-d", "-s", Self.target, "-x", "120", "-y", "40", command])
         serverPID = pid_t(try await tmux(["display-message", "-p", "#{pid}"]).stdout

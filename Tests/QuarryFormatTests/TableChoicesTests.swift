@@ -60,6 +60,8 @@ import Testing
         let table = TextTable(headers: ["when"], values: [[.date(1_357_034_400)], [.date(1_372_680_000.5)]])
         #expect(table.render(local) == "when\n---------------------------\n2013-01-01T05:00:00-05:00\n2013-07-01T08:00:00.5-04:00", "\(table.render(local))")
         #expect(table.render(format(width: 0)).contains("2013-01-01T10:00:00Z"), "UTC by default")
+        let old = TextTable(headers: ["when"], values: [[.date(-5_364_662_400)]])
+        #expect(old.render(local).hasSuffix("1799-12-31T19:03:58-04:56:02"), "local mean time keeps its seconds: \(old.render(local))")
         local.mode = .csv
         #expect(table.render(local) == "when\n2013-01-01T10:00:00Z\n2013-07-01T12:00:00.5Z", "data modes stay in UTC")
     }

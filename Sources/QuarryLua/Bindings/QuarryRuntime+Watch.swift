@@ -36,8 +36,9 @@ extension QuarryRuntime {
             // (1-9 sort by that attribute, again: the other way; r reverses), page through
             // long results (n or space, p or b, g first, G last), and q ends.
             if let key = keys.next(waiting: 100) {
-                if key == UInt8(ascii: "q") { break }
-                if let sort = Self.sort(after: key, results.request.sortDescriptors, attributes: results.entity.attributeNames) {
+                if key == .character(UInt8(ascii: "q")) { break }
+                if case .character(let byte) = key,
+                   let sort = Self.sort(after: byte, results.request.sortDescriptors, attributes: view.sortableColumns) {
                     try results.reconfigure { $0.sortDescriptors = sort }
                     deliver()
                     try view.reconfigured()
@@ -46,6 +47,7 @@ extension QuarryRuntime {
                 }
                 continue
             }
+            if let failure = view.failure { throw failure }
             noticeOutsideChanges()
             // Drawn again only when something changed, or a mark's moment is over.
             guard context.generation != generation || view.marksExpired else { continue }
@@ -96,6 +98,8 @@ final class WatchView {
     /// The table as it is now; drawn only when it differs from what is on the screen.
     func draw() throws {
         if marksExpired { marks = [:] }
+        // Results that shrank under a later page: their last page is shown.
+        if let start = pageStart { pageStart = min(start, try lastPageStart()) }
         var table = ResultsTable(results, format: format)
         table.pageStart = pageStart
         if tracker != nil {
@@ -104,10 +108,12 @@ final class WatchView {
         }
         let text = try table.render()
         guard text != shown else { return }
-        // Back to the table's first line and clear below it, then the new table.
+        // Back to the table's first line and clear below it, then the new table. A line
+        // wider than the terminal (resized since) took several rows of it.
         let back = lines > 0 ? "\u{1B}[\(lines)A\r\u{1B}[J" : ""
         FileHandle.standardOutput.write(Data((back + text + "\n").utf8))
-        lines = text.split(separator: "\n", omittingEmptySubsequences: false).count
+        let width = max(1, terminalColumns())
+        lines = text.split(separator: "\n", omittingEmptySubsequences: false).reduce(0) { $0 + max(1, ($1.count + width - 1) / width) }
         shown = text
     }
 
@@ -118,10 +124,21 @@ final class WatchView {
         try draw()
     }
 
+    /// Why the results cannot be shown any more (their table dropped by another
+    /// process, say): the watch ends with it.
+    private(set) var failure: Error?
+
     /// A save here or another process's commit, announced by the context.
     func heard(_ changes: ChangeSet) {
-        guard let tracker, let change = try? tracker.apply(changes) else { return }
-        mark(change)
+        guard let tracker else { return }
+        do { mark(try tracker.apply(changes)) } catch { failure = error }
+    }
+
+    /// The attributes keys 1-9 sort by: the columns shown (`.columns`), else all.
+    var sortableColumns: [String] {
+        let names = results.entity.attributeNames
+        let chosen = format.columns.filter { names.contains($0) }
+        return chosen.isEmpty ? names : chosen
     }
 
     /// After the request changed (a new sort): every row that moved is marked.
@@ -139,20 +156,40 @@ final class WatchView {
         markedAt = Date()
     }
 
-    /// Paging keys: n or space the next page, p or b the previous, g the first, G the last.
-    func page(_ key: UInt8) throws {
+    /// Paging keys: n, space or Page Down the next page; p, b or Page Up the previous;
+    /// g or Home the first; G or End the last.
+    func page(_ key: WatchKey) throws {
         guard let start = pageStart else { return }
-        let size = max(1, format.maxRows), total = try results.count()
-        let last = max(0, (total - 1) / size * size)
+        let size = max(1, format.maxRows), last = try lastPageStart()
         switch key {
-        case UInt8(ascii: "n"), UInt8(ascii: " "): pageStart = min(last, start + size)
-        case UInt8(ascii: "p"), UInt8(ascii: "b"): pageStart = max(0, start - size)
-        case UInt8(ascii: "g"): pageStart = 0
-        case UInt8(ascii: "G"): pageStart = last
+        case .character(UInt8(ascii: "n")), .character(UInt8(ascii: " ")), .pageDown: pageStart = min(last, start + size)
+        case .character(UInt8(ascii: "p")), .character(UInt8(ascii: "b")), .pageUp: pageStart = max(0, start - size)
+        case .character(UInt8(ascii: "g")), .home: pageStart = 0
+        case .character(UInt8(ascii: "G")), .end: pageStart = last
         default: return
         }
         try draw()
     }
+
+    private func lastPageStart() throws -> Int {
+        let size = max(1, format.maxRows), total = try results.count()
+        return max(0, (total - 1) / size * size)
+    }
+}
+
+/// A key pressed in a watch: a plain character, or one of the keys whose escape
+/// sequence is read whole (so its digits are never taken for sort keys).
+enum WatchKey: Equatable {
+    case character(UInt8)
+    case pageUp, pageDown, home, end
+    case other
+}
+
+/// The terminal's width in columns (80 when it cannot be read).
+private func terminalColumns() -> Int {
+    var size = winsize()
+    guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
+    return Int(size.ws_col)
 }
 
 /// The terminal's keys, one at a time, without echo or waiting for Enter, while a watch
@@ -170,8 +207,28 @@ private final class WatchKeys {
     }
 
     /// A key pressed within `milliseconds`, else nil.
-    func next(waiting milliseconds: Int32) -> UInt8? {
+    func next(waiting milliseconds: Int32) -> WatchKey? {
         guard active else { usleep(useconds_t(milliseconds) * 1000); return nil }
+        guard let byte = readByte(waiting: milliseconds) else { return nil }
+        guard byte == 0x1B else { return .character(byte) }
+        // An escape sequence: ESC [ parameters final, or ESC O final (Home and End on
+        // some terminals); its bytes arrive together.
+        var sequence: [UInt8] = []
+        while let next = readByte(waiting: 10) {
+            sequence.append(next)
+            if sequence.count > 1, (0x40...0x7E).contains(next) { break }
+            if sequence.count > 16 { break }
+        }
+        switch sequence {
+        case Array("[5~".utf8): return .pageUp
+        case Array("[6~".utf8): return .pageDown
+        case Array("[H".utf8), Array("OH".utf8), Array("[1~".utf8), Array("[7~".utf8): return .home
+        case Array("[F".utf8), Array("OF".utf8), Array("[4~".utf8), Array("[8~".utf8): return .end
+        default: return .other
+        }
+    }
+
+    private func readByte(waiting milliseconds: Int32) -> UInt8? {
         var descriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
         guard poll(&descriptor, 1, milliseconds) > 0 else { return nil }
         var byte: UInt8 = 0

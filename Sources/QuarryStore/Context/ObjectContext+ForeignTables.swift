@@ -32,9 +32,15 @@ extension ObjectContext {
     private func viewEntity(_ view: String) throws -> EntityDescription? {
         // A view that no longer compiles (a table it reads was dropped) is left out.
         guard let columns = try? read({ db in try Row.fetchAll(db, sql: "PRAGMA main.table_info(\(quoteIdentifier(view)))") }), !columns.isEmpty else { return nil }
-        let names: [String] = columns.compactMap { $0["name"] }
+        var names: [String] = columns.compactMap { $0["name"] }
         guard names.count == columns.count else { return nil }
-        let types: [AttributeType] = columns.map { Self.attributeType(declared: $0["type"] ?? "") }
+        // As for tables: a row has the key besides, within SQLite's 2,000 columns.
+        let room = columnLimit() - 1
+        if names.count > room {
+            openingNotes.append(tooWideNote(view, columns: names.count, kept: room))
+            names = Array(names.prefix(room))
+        }
+        let types: [AttributeType] = columns.prefix(names.count).map { Self.attributeType(declared: $0["type"] ?? "") }
         let attributes = names.indices.map { AttributeDescription(name: names[$0], type: types[$0], isOptional: true) }
         let candidate = names.indices.first { ["id", "rowid", "_pk"].contains(names[$0].lowercased()) && types[$0] == .int64 }
             ?? (types.first == .int64 ? 0 : nil)
@@ -47,7 +53,8 @@ extension ObjectContext {
             let v = quoteIdentifier(view)
             do {
                 try database.writeWithoutTransaction { db in
-                    try db.execute(sql: "CREATE TEMP VIEW IF NOT EXISTS \(v) AS SELECT row_number() OVER () AS \(quoteIdentifier(place)), * FROM main.\(v)")
+                    let kept = names.map(quoteIdentifier).joined(separator: ", ")
+                    try db.execute(sql: "CREATE TEMP VIEW IF NOT EXISTS \(v) AS SELECT row_number() OVER () AS \(quoteIdentifier(place)), \(kept) FROM main.\(v)")
                 }
             } catch {
                 return nil
@@ -88,12 +95,10 @@ extension ObjectContext {
         // SQLite returns at most SQLITE_LIMIT_COLUMN columns (2,000) per row; an object's
         // row has the key and each foreign key's column once more: a wider table is read
         // without its last columns.
-        let limit = (try? read { db in Int(sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_COLUMN, -1)) }) ?? 2000
         let foreignKeys = (try? read { db in try Row.fetchAll(db, sql: "PRAGMA foreign_key_list(\(quoteIdentifier(table)))") }) ?? []
-        let room = limit - 1 - foreignKeys.count
+        let room = columnLimit() - 1 - foreignKeys.count
         if columns.count > room {
-            openingNotes.append("\(table) has \(columns.count) columns, more than SQLite returns in one row (\(limit), with its key): "
-                + "the last \(columns.count - room) are left out")
+            openingNotes.append(tooWideNote(table, columns: columns.count, kept: room))
             columns = Array(columns.prefix(room))
         }
         let attributes = columns.map { column -> AttributeDescription in
@@ -108,6 +113,18 @@ extension ObjectContext {
         entity.isForeign = true
         entity.keyMayHoldOthers = keyMayHoldOthers
         return entity
+    }
+
+    /// The most columns SQLite returns in one row (SQLITE_LIMIT_COLUMN, 2,000 by default).
+    private func columnLimit() -> Int {
+        (try? read { db in Int(sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_COLUMN, -1)) }) ?? 2000
+    }
+
+    /// The note for a table or view wider than an object's row can be.
+    func tooWideNote(_ name: String, columns: Int, kept: Int) -> String {
+        let left = columns - kept
+        return "\(name) has \(columns) columns, more than one row can hold with its key (SQLite returns at most \(columnLimit())): "
+            + (left == 1 ? "the last is left out" : "the last \(left) are left out")
     }
 
     /// SQLite's affinity rules, read as Quarry's types.

@@ -84,8 +84,10 @@ public enum Value: Hashable, Sendable {
         if local { localtime_r(&t, &parts) } else { gmtime_r(&t, &parts) }
         let zone: String
         if local {
-            let offset = Int(parts.tm_gmtoff) / 60
-            zone = (offset < 0 ? "-" : "+") + String(format: "%02d:%02d", abs(offset) / 60, abs(offset) % 60)
+            // Old dates fall in local mean time, whose offset has seconds (-04:56:02).
+            let offset = abs(Int(parts.tm_gmtoff))
+            zone = (parts.tm_gmtoff < 0 ? "-" : "+") + String(format: "%02d:%02d", offset / 3600, offset / 60 % 60)
+                + (offset % 60 == 0 ? "" : String(format: ":%02d", offset % 60))
         } else {
             zone = "Z"
         }
