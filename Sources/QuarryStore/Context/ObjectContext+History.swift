@@ -155,6 +155,7 @@ extension ObjectContext {
                 changes.inserted.append(object)
             }
         }
+        refreshCoreDataVersions()
         changes.isExternal = true
         bumpGeneration()
         notify(changes)

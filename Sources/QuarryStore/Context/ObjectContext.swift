@@ -91,6 +91,8 @@ public final class ObjectContext {
     var pendingLinks: [PendingLink] = []
     /// Related rows read ahead by prefetching and batch loading.
     var relatedRows = RelatedRows()
+    /// Ordered relationships of a Core Data store (see `ObjectContext+CoreData`).
+    var coreDataState = CoreDataBookkeeping()
 
     /// Opens (or creates) the store at `path`; nil or ":memory:" is an in-memory store.
     /// `functions` are SQL functions installed on the connection (the predicate layer's).
@@ -269,6 +271,7 @@ public final class ObjectContext {
         object.isDeleted = true
         updatedObjects[ObjectIdentifier(object)] = nil
         deletedObjects[ObjectIdentifier(object)] = object
+        noteCoreDataVersion(object)
     }
 
     func noteChanged(_ object: ManagedObject) {
@@ -276,6 +279,7 @@ public final class ObjectContext {
         guard !object.isInserted, !object.isDeleted else { return }
         let id = ObjectIdentifier(object)
         updatedObjects[id] = object.pending.isEmpty && object.pendingToOne.isEmpty ? nil : object
+        if updatedObjects[id] != nil { noteCoreDataVersion(object) }
     }
 
     /// The unsaved changes, for `.changes`.
