@@ -160,6 +160,11 @@ extension ObjectContext {
         }
     }
 
+    /// An object whose changes were dropped starts from its row's version when next changed.
+    func forgetCoreDataVersion(_ object: ManagedObject) {
+        coreDataState.versions[ObjectIdentifier(object)] = nil
+    }
+
     /// Whether the row's `Z_OPT` differs from the one noted (inside the save's transaction).
     func coreDataVersionMoved(_ object: ManagedObject, in db: Database) throws -> Bool {
         guard let store = coreData, let key = object.primaryKey, let noted = coreDataState.versions[ObjectIdentifier(object)],

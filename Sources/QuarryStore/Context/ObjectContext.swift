@@ -279,7 +279,7 @@ public final class ObjectContext {
         guard !object.isInserted, !object.isDeleted else { return }
         let id = ObjectIdentifier(object)
         updatedObjects[id] = object.pending.isEmpty && object.pendingToOne.isEmpty ? nil : object
-        if updatedObjects[id] != nil { noteCoreDataVersion(object) }
+        if updatedObjects[id] != nil { noteCoreDataVersion(object) } else { forgetCoreDataVersion(object) }
     }
 
     /// The unsaved changes, for `.changes`.
