@@ -30,8 +30,27 @@ extension ObjectContext {
     /// is written: the store's persistent history (which the app's history processing
     /// reads) is not written by Quarry yet.
     func refuseUnfaithfulCoreDataWrite(_ operation: String) throws {
-        if coreData?.keepsPersistentHistory == true {
+        guard let store = coreData else { return }
+        if store.keepsPersistentHistory {
             throw StoreError.database(message: "\(operation): this Core Data store keeps persistent history, which Quarry does not write yet; nothing was written")
+        }
+        if let trigger = store.triggersMissingFunctions.first {
+            throw StoreError.database(message: "\(operation): the store's trigger \(trigger) calls a function of Core Data's that Quarry does not provide, so it cannot run; nothing was written")
+        }
+        guard operation == "save", !store.derivedAttributes.isEmpty else { return }
+        for object in updatedObjects.values.sorted(by: { ($0.primaryKey ?? 0) < ($1.primaryKey ?? 0) }) {
+            try refuseDerivedAttributes(object.entity.name, keys: object.pending.keys, operation: operation)
+        }
+    }
+
+    /// Derived attributes are computed by the store's triggers: setting one is refused,
+    /// naming it (a new object's are left to the triggers, as Core Data leaves them).
+    public func refuseDerivedAttributes(_ entity: String, keys: some Sequence<String>, operation: String) throws {
+        guard let derived = coreData?.derivedAttributes[entity] else { return }
+        for key in keys.sorted() {
+            guard let expression = derived[key] else { continue }
+            let how = expression.isEmpty ? "" : " (\(expression))"
+            throw StoreError.database(message: "\(operation): \(entity).\(key) is derived by the store\(how) and cannot be set; nothing was written")
         }
     }
 }

@@ -103,7 +103,7 @@ public final class ObjectContext {
             for function in functions { db.add(function: function) }
             // Ctrl-C and --timeout stop a long statement too, not only Lua code.
             sqlite3_progress_handler(db.sqliteConnection, 10_000, { _ in quarry_should_stop() }, nil)
-            db.add(function: CoreDataStore.uuidBlob)
+            for function in CoreDataStore.sqlFunctions { db.add(function: function) }
             // Closing checkpoints a WAL into the file, changing its bytes: allowed only for
             // Quarry's own files and after a save (`allowCheckpointOnClose`).
             quarry_sqlite_checkpoint_on_close(db.sqliteConnection, 0)

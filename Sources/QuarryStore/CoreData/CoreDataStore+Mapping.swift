@@ -61,7 +61,12 @@ extension CoreDataStore {
                 attributes.append(AttributeDescription(name: attribute.name, type: type,
                                                        isOptional: attribute.isOptional || !declared))
                 selections.append("\(Self.reading(column, as: type)) AS \(quoteIdentifier(attribute.name))")
-                writes.append(ColumnWrite(key: attribute.name, column: column, type: type))
+                // A derived attribute is the store's to compute (its triggers): never written.
+                if attribute.isDerived {
+                    derivedAttributes[name, default: [:]][attribute.name] = attribute.derivationExpression ?? ""
+                } else {
+                    writes.append(ColumnWrite(key: attribute.name, column: column, type: type))
+                }
             }
 
             // To-one relationships: a column of the destination's Z_PK.

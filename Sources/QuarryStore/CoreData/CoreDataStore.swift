@@ -43,6 +43,12 @@ public struct CoreDataStore {
     /// Where each ordered to-many relationship keeps its order, by "Entity.relationship"
     /// (see `CoreDataStore+Ordering`).
     public var orderings: [String: Ordering] = [:]
+    /// Derived attributes (computed by the store's triggers, read-only in Quarry): entity
+    /// name to attribute name to its derivation, when the model gives one.
+    public var derivedAttributes: [String: [String: String]] = [:]
+    /// Triggers of the store that call a function of Core Data's Quarry does not provide,
+    /// read once at open: saves are refused while there are any.
+    public var triggersMissingFunctions: [String] = []
     /// What could not be mapped, said once on stderr.
     public var notes: [String]
     /// The model as read: the mapped entities flatten inheritance (a parent's view holds
@@ -74,6 +80,7 @@ public struct CoreDataStore {
         }
         var store = CoreDataStore(entities: [], linkViews: [], modelSource: source, notes: notes, model: nil)
         store.keepsPersistentHistory = try db.tableExists("ATRANSACTION") || db.tableExists("ACHANGE")
+        store.triggersMissingFunctions = try triggersCallingMissingFunctions(db)
         try store.map(model, numbers: numbers, db: db)
         store.model = model
         return store
