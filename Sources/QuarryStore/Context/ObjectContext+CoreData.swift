@@ -205,3 +205,31 @@ extension ObjectContext {
         coreDataState.stamps = [:]
     }
 }
+
+extension ObjectContext {
+    /// After a save, the values the store's triggers derived reach the objects in use, as
+    /// Core Data's trigger notices bring them to its objects: the derived attributes of
+    /// every registered object of an entity that has some are read again. (The save has
+    /// committed: should this read fail, the objects keep their values until refreshed.)
+    func refreshDerivedAttributes() {
+        guard let store = coreData, !store.derivedAttributes.isEmpty else { return }
+        for (entityName, keys) in registeredKeysByEntity() {
+            guard let derived = store.derivedAttributes[entityName], let entity = entitiesByName[entityName] else { continue }
+            let names = derived.keys.sorted()
+            let columns = ([entity.primaryKey] + names).map(quoteIdentifier).joined(separator: ", ")
+            for start in stride(from: 0, to: keys.count, by: 500) {
+                let chunk = Array(keys[start..<min(keys.count, start + 500)])
+                let sql = "SELECT \(columns) FROM \(quoteIdentifier(entity.name)) WHERE \(quoteIdentifier(entity.primaryKey)) IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
+                guard let rows = try? read({ db in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(chunk)) }) else { continue }
+                for row in rows {
+                    guard let key = row[0] as Int64?, let object = registeredObject(entity: entityName, primaryKey: key) else { continue }
+                    for (i, name) in names.enumerated() {
+                        guard let attribute = entity.attribute(named: name) else { continue }
+                        let value = attribute.type.decode(Value(row[i + 1] as DatabaseValue))
+                        if object.committedValue(name) != value { object.committed[name] = value }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -173,6 +173,7 @@ extension ObjectContext {
         updatedObjects = [:]
         deletedObjects = [:]
         pruneRegistrations()
+        refreshDerivedAttributes()
         bumpGeneration()
         // The user wrote to the file: closing may now checkpoint it.
         allowCheckpointOnClose()
