@@ -77,6 +77,30 @@ import Testing
         }
     }
 
+    /// A store with no model (Apple's Recipes sample): the `Z_FOK_` column beside a to-one
+    /// key makes the inferred inverse ordered.
+    @Test func anInferredModelReadsTheOrderToo() throws {
+        let path = try CoreDataFixtures.copyOfStore("recipes/Recipes.sqlite")
+        let writer = try DatabaseQueue(path: path)
+        try writer.write { db in
+            try db.execute(sql: """
+                ALTER TABLE ZINGREDIENT ADD COLUMN Z_FOK_RECIPE INTEGER;
+                UPDATE ZINGREDIENT SET Z_FOK_RECIPE = 1024 * (SELECT count(*) FROM ZINGREDIENT i WHERE i.ZRECIPE = ZINGREDIENT.ZRECIPE AND i.Z_PK >= ZINGREDIENT.Z_PK) WHERE ZRECIPE IS NOT NULL;
+                """)
+        }
+        let recipes = try writer.read { db in try Int64.fetchAll(db, sql: "SELECT ZRECIPE FROM ZINGREDIENT WHERE ZRECIPE IS NOT NULL GROUP BY ZRECIPE HAVING count(*) > 1") }
+        let orders = try writer.read { db in
+            try recipes.map { try Int64.fetchAll(db, sql: "SELECT Z_PK FROM ZINGREDIENT WHERE ZRECIPE = ? ORDER BY Z_FOK_RECIPE", arguments: [$0]).map(String.init).joined(separator: ",") }
+        }
+        try writer.close()
+        #expect(recipes.count >= 2)
+        let h = try Harness(context: try ObjectContext.open(path))
+        h.run(#"function keys(s) local t = {} for _, o in ipairs(s) do t[#t + 1] = o:objectID():match("%d+$") end return table.concat(t, ",") end"#)
+        for (recipe, expected) in zip(recipes, orders) {
+            #expect(h.string(#"keys(Recipe:get("Recipe/\#(recipe)").ingredients)"#) == expected)
+        }
+    }
+
     @Test func addingAndRemovingMembersWritesTheOrderCoreDataReads() throws {
         let fixture = try Self.cars()
         let owner = try #require(try fixture.sql.read { db in
