@@ -58,6 +58,21 @@ import Testing
         #expect(try o.sql.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") } == "ok")
     }
 
+    /// A new row's Z_OPT is 1, even when the save points it at a row inserted after it.
+    @Test func newRowsStartAtVersionOne() throws {
+        let o = try Opened()
+        o.h.run(#"""
+            local c = Car:new{ maker = "A", model = "B", numberPlate = "VERSION-1" }
+            c.owner = Person:new{ firstName = "New", lastName = "Owner", id = "1CD6E50D-94D1-4E02-B82A-BB220F6AFCA5", updatedAt = now() }
+            save()
+            """#)
+        let rows = try o.sql.read { db in
+            try Row.fetchAll(db, sql: "SELECT c.Z_OPT, p.Z_OPT, c.ZOWNER = p.Z_PK FROM ZCAR c, ZPERSON p WHERE c.ZNUMBERPLATE = 'VERSION-1' AND p.ZFIRSTNAME = 'New'")
+                .map { Array($0.databaseValues.map { Int64.fromDatabaseValue($0) }) }
+        }
+        #expect(rows == [[1, 1, 1]] as [[Int64?]])
+    }
+
     @Test func aDeleteOverARowTheAppWroteIsAConflict() throws {
         let o = try Opened()
         let start = try o.row(3)

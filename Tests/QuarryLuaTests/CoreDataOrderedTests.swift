@@ -194,6 +194,24 @@ import Testing
         #expect(try fixture.sql.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") } == "ok")
     }
 
+    /// Order values that are not integers (a file may hold anything) are no positions:
+    /// those members come last, by key, and nothing traps.
+    @Test func orderValuesThatAreNotIntegersComeLast() throws {
+        let fixture = try Self.cars()
+        let owner = try #require(try fixture.sql.read { db in
+            try Int64.fetchOne(db, sql: "SELECT ZOWNER FROM ZCAR WHERE ZOWNER IS NOT NULL GROUP BY ZOWNER HAVING count(*) >= 3 ORDER BY ZOWNER LIMIT 1")
+        })
+        let writer = try DatabaseQueue(path: fixture.path)
+        let odd = try writer.write { db -> Int64 in
+            let key = try Int64.fetchOne(db, sql: "SELECT Z_PK FROM ZCAR WHERE ZOWNER = ? ORDER BY Z_FOK_OWNER LIMIT 1", arguments: [owner]) ?? -1
+            try db.execute(sql: "UPDATE ZCAR SET Z_FOK_OWNER = 'first' WHERE Z_PK = ?", arguments: [key])
+            return key
+        }
+        try writer.close()
+        let rest = try fixture.keys("SELECT Z_PK FROM ZCAR WHERE ZOWNER = ? AND Z_PK <> ? ORDER BY Z_FOK_OWNER", [owner, odd])
+        #expect(try fixture.open().string(#"keys(Person:get("Person/\#(owner)").cars)"#) == rest + ",\(odd)")
+    }
+
     @Test func orderValuesAreSpacedAndNeverOverflow() {
         // Members in order keep their values; the others follow the one before.
         #expect(CoreDataStore.newPositions([1, 2, 3], old: [1: 10, 2: 20]).map(\.position) == [1044])

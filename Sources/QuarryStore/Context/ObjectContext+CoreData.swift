@@ -151,11 +151,29 @@ extension ObjectContext {
         }
     }
 
+    /// What a save into a Core Data store does once its rows are written, planned before
+    /// its transaction (while the context can still read).
+    struct CoreDataSavePlan {
+        var rewrites: [OrderedRewrite] = []
+        var inserts: [ManagedObject] = []
+    }
+
+    func plannedCoreDataSave(inserts: [ManagedObject]) throws -> CoreDataSavePlan {
+        guard coreData != nil else { return CoreDataSavePlan() }
+        return CoreDataSavePlan(rewrites: try plannedOrderRewrites(), inserts: inserts)
+    }
+
     /// Inside the save's transaction, once every row and join row is written: the order
-    /// values of the planned relationships, as Core Data keeps them.
-    func writeOrder(_ rewrites: [OrderedRewrite], key: (ManagedObject?) -> DatabaseValue, in db: Database) throws {
+    /// values of the planned relationships, as Core Data keeps them; and a new row's
+    /// `Z_OPT` is 1, as Core Data writes it, even when the save pointed it at a row
+    /// inserted after it (a second write through its view, which counted as an update).
+    func finishCoreDataSave(_ plan: CoreDataSavePlan, key: (ManagedObject?) -> DatabaseValue, in db: Database) throws {
         guard let store = coreData else { return }
-        for rewrite in rewrites {
+        for object in plan.inserts {
+            guard let table = store.table(of: object.entity.name), let key = Int64.fromDatabaseValue(key(object)) else { continue }
+            try db.execute(sql: "UPDATE main.\(quoteIdentifier(table)) SET Z_OPT = 1 WHERE Z_PK = ? AND Z_OPT IS NOT 1", arguments: [key])
+        }
+        for rewrite in plan.rewrites {
             guard let owner = Int64.fromDatabaseValue(key(rewrite.owner)) else { continue }
             let members = rewrite.members.compactMap { Int64.fromDatabaseValue(key($0)) }
             for change in CoreDataStore.newPositions(members, old: rewrite.old) {
@@ -222,7 +240,7 @@ extension ObjectContext {
                 let sql = "SELECT \(columns) FROM \(quoteIdentifier(entity.name)) WHERE \(quoteIdentifier(entity.primaryKey)) IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
                 guard let rows = try? read({ db in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(chunk)) }) else { continue }
                 for row in rows {
-                    guard let key = row[0] as Int64?, let object = registeredObject(entity: entityName, primaryKey: key) else { continue }
+                    guard let key = Int64.fromDatabaseValue(row[0] as DatabaseValue), let object = registeredObject(entity: entityName, primaryKey: key) else { continue }
                     for (i, name) in names.enumerated() {
                         guard let attribute = entity.attribute(named: name) else { continue }
                         let value = attribute.type.decode(Value(row[i + 1] as DatabaseValue))

@@ -31,7 +31,7 @@ extension ObjectContext {
         var updates = updatedObjects.values.sorted { ($0.primaryKey ?? 0) < ($1.primaryKey ?? 0) }
         var deletes = deletedObjects.values.sorted { ($0.primaryKey ?? 0) < ($1.primaryKey ?? 0) }
         try validateForSave(inserts + updates)
-        let orderRewrites = try plannedOrderRewrites()
+        let coreDataPlan = try plannedCoreDataSave(inserts: inserts)
 
         var newKeys: [Int64] = []
         let links = pendingLinks
@@ -112,7 +112,7 @@ extension ObjectContext {
                         : "DELETE FROM \(quoteIdentifier(link.table)) WHERE source = ? AND target = ?"
                     try db.execute(sql: sql, arguments: [key(link.source), key(link.target)])
                 }
-                try writeOrder(orderRewrites, key: key, in: db)
+                try finishCoreDataSave(coreDataPlan, key: key, in: db)
                 try recordHistory(inserted: inserts.compactMap { object in inserted[ObjectIdentifier(object)].map { "\(object.entity.name)/\($0)" } },
                                   updated: updates.map(\.objectID), deleted: deletes.map(\.objectID), in: db)
                 for object in deletes {

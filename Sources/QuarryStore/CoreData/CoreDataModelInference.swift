@@ -20,7 +20,7 @@ enum CoreDataModelInference {
             let table = "Z" + name.uppercased()
             guard tables.contains(table) else { continue }
             let columns = try Row.fetchAll(db, sql: "PRAGMA table_info(\(quoteIdentifier(table)))")
-            let upperNames = Set(columns.compactMap { ($0[1] as String?)?.uppercased() })
+            let upperNames = Set(columns.compactMap { String.fromDatabaseValue($0[1] as DatabaseValue)?.uppercased() })
             for column in columns {
                 let columnName: String = try column.stored(1, table: table, column: "name")
                 let declared: String = (try column.storedIfPresent(2, table: table, column: "type")) ?? ""

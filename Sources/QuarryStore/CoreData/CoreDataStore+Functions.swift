@@ -35,7 +35,7 @@ extension CoreDataStore {
     static func triggersCallingMissingFunctions(_ db: Database) throws -> [String] {
         var found: [String] = []
         for row in try Row.fetchAll(db, sql: "SELECT name, sql FROM main.sqlite_master WHERE type = 'trigger' ORDER BY name") {
-            guard let name = row[0] as String?, let sql = row[1] as String? else { continue }
+            guard let name = String.fromDatabaseValue(row[0] as DatabaseValue), let sql = String.fromDatabaseValue(row[1] as DatabaseValue) else { continue }
             for function in calledFunctions(sql) where function.hasPrefix("NS") && !providedFunctions.contains(function.lowercased()) {
                 found.append("\(name) (\(function))")
             }

@@ -33,7 +33,8 @@ extension CoreDataStore {
         let sql = "SELECT \(quoteIdentifier(ordering.memberColumn)), \(quoteIdentifier(ordering.orderColumn)) FROM main.\(quoteIdentifier(ordering.table)) WHERE \(quoteIdentifier(ordering.ownerColumn)) = ?"
         var result: [Int64: Int64] = [:]
         for row in try Row.fetchAll(db, sql: sql, arguments: [owner]) {
-            guard let member = row[0] as Int64?, let position = row[1] as Int64? else { continue }
+            // Whatever a file holds there: only integers are positions (no decoding that could trap).
+            guard let member = Int64.fromDatabaseValue(row[0] as DatabaseValue), let position = Int64.fromDatabaseValue(row[1] as DatabaseValue) else { continue }
             result[member] = position
         }
         return result
