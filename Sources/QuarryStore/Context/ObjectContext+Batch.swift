@@ -15,6 +15,7 @@ extension ObjectContext {
         try refuseUnfaithfulCoreDataWrite("updateall")
         let entity = try entity(named: entityName)
         if entity.isView { throw StoreError.viewIsReadOnly(entity: entity.name) }
+        try refuseDerivedAttributes(entity.name, keys: values.keys, operation: "updateall")
         var assignments: [(String, Value)] = []
         for (key, value) in values.sorted(by: { $0.key < $1.key }) {
             guard let attribute = entity.attribute(named: key) else { throw entity.unknownKey(key) }

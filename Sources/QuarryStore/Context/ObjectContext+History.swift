@@ -88,6 +88,7 @@ extension ObjectContext {
         pendingLinks.removeAll { $0.source === object || $0.target === object }
         updatedObjects[ObjectIdentifier(object)] = nil
         deletedObjects[ObjectIdentifier(object)] = nil
+        forgetCoreDataVersion(object)
         guard let row else {
             unregister(object)
             object.isDeleted = true
@@ -155,6 +156,7 @@ extension ObjectContext {
                 changes.inserted.append(object)
             }
         }
+        refreshCoreDataVersions()
         changes.isExternal = true
         bumpGeneration()
         notify(changes)

@@ -104,6 +104,7 @@ extension ObjectContext {
         } else {
             object.pendingToOne[name] = .some(target)
         }
+        if target != nil { noteOrderedAddition(object) }
         noteChanged(object)
     }
 
@@ -122,7 +123,7 @@ extension ObjectContext {
         case .inverseForeignKey(_, let column, let ownerKey, let inverse):
             let ownValue: Value? = ownerKey.map { object.currentValue($0) } ?? object.primaryKey.map(Value.integer)
             if ownerKey == nil {
-                result = try savedMembers(name, of: object, destination).filter { target in
+                result = try inStoredOrder(savedMembers(name, of: object, destination), name, of: object).filter { target in
                     if let pending = target.pendingToOne[inverse] { return pending === object }
                     return true
                 }
@@ -137,9 +138,11 @@ extension ObjectContext {
             let pendingMembers = (insertedObjects + Array(updatedObjects.values)).filter { candidate in
                 candidate.entity.name == destination.name && candidate.pendingToOne[inverse].map { $0 === object } == true
             }
-            for member in pendingMembers.sorted(by: order) where !result.contains(where: { $0 === member }) { result.append(member) }
+            // An ordered relationship (Core Data's) appends in the order members were added.
+            let added = coreData?.ordering(of: object.entity.name, name) != nil ? inAdditionOrder(pendingMembers.sorted(by: order)) : pendingMembers.sorted(by: order)
+            for member in added where !result.contains(where: { $0 === member }) { result.append(member) }
         case .linkTable(let table, let sourceColumn, let targetColumn):
-            result = try savedMembers(name, of: object, destination)
+            result = try inStoredOrder(savedMembers(name, of: object, destination), name, of: object)
             let mineIsSource = sourceColumn == "source"
             for link in pendingLinks where link.table == table {
                 let (me, other) = mineIsSource ? (link.source, link.target) : (link.target, link.source)

@@ -31,6 +31,7 @@ extension ObjectContext {
         var updates = updatedObjects.values.sorted { ($0.primaryKey ?? 0) < ($1.primaryKey ?? 0) }
         var deletes = deletedObjects.values.sorted { ($0.primaryKey ?? 0) < ($1.primaryKey ?? 0) }
         try validateForSave(inserts + updates)
+        let coreDataPlan = try plannedCoreDataSave(inserts: inserts)
 
         var newKeys: [Int64] = []
         let links = pendingLinks
@@ -111,6 +112,7 @@ extension ObjectContext {
                         : "DELETE FROM \(quoteIdentifier(link.table)) WHERE source = ? AND target = ?"
                     try db.execute(sql: sql, arguments: [key(link.source), key(link.target)])
                 }
+                try finishCoreDataSave(coreDataPlan, key: key, in: db)
                 try recordHistory(inserted: inserts.compactMap { object in inserted[ObjectIdentifier(object)].map { "\(object.entity.name)/\($0)" } },
                                   updated: updates.map(\.objectID), deleted: deletes.map(\.objectID), in: db)
                 for object in deletes {
@@ -162,6 +164,7 @@ extension ObjectContext {
             object.pendingToOne = [:]
         }
         pendingLinks = []
+        forgetCoreDataPending()
         for object in deletes {
             unregister(object)
             object.context = nil
@@ -170,6 +173,7 @@ extension ObjectContext {
         updatedObjects = [:]
         deletedObjects = [:]
         pruneRegistrations()
+        refreshDerivedAttributes()
         bumpGeneration()
         // The user wrote to the file: closing may now checkpoint it.
         allowCheckpointOnClose()
@@ -198,6 +202,8 @@ extension ObjectContext {
             let stored = values(of: entity, row: row)
             let changed = Set(stored.keys.filter { stored[$0] != (object.committed[$0] ?? .null) })
             if !changed.isEmpty { conflicts.append(Conflict(object: object, keys: changed, stored: stored)) }
+            // Core Data's version counter also sees writes to columns the model does not map.
+            else if try coreDataVersionMoved(object, in: db) { conflicts.append(Conflict(object: object, keys: ["Z_OPT"], stored: stored)) }
         }
         return conflicts
     }
@@ -243,6 +249,7 @@ extension ObjectContext {
             object.pendingToOne = [:]
         }
         pendingLinks = []
+        forgetCoreDataPending()
         insertedObjects = []
         updatedObjects = [:]
         deletedObjects = [:]

@@ -91,6 +91,8 @@ public final class ObjectContext {
     var pendingLinks: [PendingLink] = []
     /// Related rows read ahead by prefetching and batch loading.
     var relatedRows = RelatedRows()
+    /// Ordered relationships of a Core Data store (see `ObjectContext+CoreData`).
+    var coreDataState = CoreDataBookkeeping()
 
     /// Opens (or creates) the store at `path`; nil or ":memory:" is an in-memory store.
     /// `functions` are SQL functions installed on the connection (the predicate layer's).
@@ -101,7 +103,7 @@ public final class ObjectContext {
             for function in functions { db.add(function: function) }
             // Ctrl-C and --timeout stop a long statement too, not only Lua code.
             sqlite3_progress_handler(db.sqliteConnection, 10_000, { _ in quarry_should_stop() }, nil)
-            db.add(function: CoreDataStore.uuidBlob)
+            for function in CoreDataStore.sqlFunctions { db.add(function: function) }
             // Closing checkpoints a WAL into the file, changing its bytes: allowed only for
             // Quarry's own files and after a save (`allowCheckpointOnClose`).
             quarry_sqlite_checkpoint_on_close(db.sqliteConnection, 0)
@@ -269,6 +271,7 @@ public final class ObjectContext {
         object.isDeleted = true
         updatedObjects[ObjectIdentifier(object)] = nil
         deletedObjects[ObjectIdentifier(object)] = object
+        noteCoreDataVersion(object)
     }
 
     func noteChanged(_ object: ManagedObject) {
@@ -276,6 +279,7 @@ public final class ObjectContext {
         guard !object.isInserted, !object.isDeleted else { return }
         let id = ObjectIdentifier(object)
         updatedObjects[id] = object.pending.isEmpty && object.pendingToOne.isEmpty ? nil : object
+        if updatedObjects[id] != nil { noteCoreDataVersion(object) } else { forgetCoreDataVersion(object) }
     }
 
     /// The unsaved changes, for `.changes`.

@@ -4,7 +4,8 @@ import GRDB
 /// `Z_PRIMARYKEY` (names and super-entities), attributes from their table's `Z` columns
 /// (`ZPREPTIME` becomes `preptime`; types from the declared column types, `TIMESTAMP` a
 /// date), and an integer column named after an entity a to-one relationship to it, with a
-/// to-many inverse. Names come out lowercased: the store does not keep their case.
+/// to-many inverse (ordered when a `Z_FOK_` column beside the key keeps its order). Names
+/// come out lowercased: the store does not keep their case.
 enum CoreDataModelInference {
     static func infer(_ db: Database, numbers: CoreDataNumbers) throws -> CoreDataModel {
         let tables = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'"))
@@ -18,7 +19,9 @@ enum CoreDataModelInference {
         for name in numbers.codes.keys.sorted() where numbers.supers[name] == nil {
             let table = "Z" + name.uppercased()
             guard tables.contains(table) else { continue }
-            for column in try Row.fetchAll(db, sql: "PRAGMA table_info(\(quoteIdentifier(table)))") {
+            let columns = try Row.fetchAll(db, sql: "PRAGMA table_info(\(quoteIdentifier(table)))")
+            let upperNames = Set(columns.compactMap { String.fromDatabaseValue($0[1] as DatabaseValue)?.uppercased() })
+            for column in columns {
                 let columnName: String = try column.stored(1, table: table, column: "name")
                 let declared: String = (try column.storedIfPresent(2, table: table, column: "type")) ?? ""
                 let upper = columnName.uppercased()
@@ -27,7 +30,9 @@ enum CoreDataModelInference {
                 if let destination = byUpper[key], declared.uppercased().contains("INT") {
                     let inverse = name.lowercased() + "s"
                     entities[name]?.relationships.append(CoreDataRelationship(name: key.lowercased(), destination: destination, inverse: inverse))
-                    entities[destination]?.relationships.append(CoreDataRelationship(name: inverse, destination: name, inverse: key.lowercased(), isToMany: true))
+                    // A `Z_FOK_` column beside the key keeps the order of an ordered to-many.
+                    entities[destination]?.relationships.append(CoreDataRelationship(name: inverse, destination: name, inverse: key.lowercased(), isToMany: true,
+                                                                                      isOrdered: upperNames.contains("Z_FOK_" + key)))
                     continue
                 }
                 entities[name]?.attributes.append(CoreDataAttribute(name: key.lowercased(), type: type(declared)))

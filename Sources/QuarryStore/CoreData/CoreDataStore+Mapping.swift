@@ -61,7 +61,12 @@ extension CoreDataStore {
                 attributes.append(AttributeDescription(name: attribute.name, type: type,
                                                        isOptional: attribute.isOptional || !declared))
                 selections.append("\(Self.reading(column, as: type)) AS \(quoteIdentifier(attribute.name))")
-                writes.append(ColumnWrite(key: attribute.name, column: column, type: type))
+                // A derived attribute is the store's to compute (its triggers): never written.
+                if attribute.isDerived {
+                    derivedAttributes[name, default: [:]][attribute.name] = attribute.derivationExpression ?? ""
+                } else {
+                    writes.append(ColumnWrite(key: attribute.name, column: column, type: type))
+                }
             }
 
             // To-one relationships: a column of the destination's Z_PK.
@@ -89,6 +94,15 @@ extension CoreDataStore {
                     let destinationTable = "Z" + (model.rootEntity(of: r.destination)?.name ?? r.destination).uppercased()
                     writes.append(ColumnWrite(key: r.name, column: column, type: .int64, entityColumn: typeColumn, destinationTable: destinationTable))
                 }
+                if r.isToMany, r.isOrdered, let inverseName = r.inverse,
+                   model.allRelationships(of: r.destination).contains(where: { $0.name == inverseName && !$0.isToMany }) {
+                    let destinationTable = "Z" + (model.rootEntity(of: r.destination)?.name ?? r.destination).uppercased()
+                    let destinationColumns = tables.contains(destinationTable) ? try columns(destinationTable) : []
+                    if let keyColumn = destinationColumns.first(where: { $0.uppercased() == "Z" + inverseName.uppercased() }) {
+                        noteOrdering(entity: name, relationship: r.name, table: destinationTable, keyColumn: keyColumn,
+                                     inverse: inverseName, columns: destinationColumns)
+                    }
+                }
                 relationships.append(RelationshipDescription(name: r.name, destination: r.destination, inverse: r.inverse,
                                                              isToMany: r.isToMany, deleteRule: DeleteRule(r.deleteRule)))
             }
@@ -113,6 +127,7 @@ extension CoreDataStore {
                                    viewSQL: sql, triggerSQL: triggers))
         }
         try mapLinkTables(model, numbers: numbers, tables: tables, columns: columns)
+        shareOrderings(model)
     }
 
     /// A column read as Quarry holds the type: dates from Core Data's 2001 epoch to Unix
@@ -199,6 +214,8 @@ extension CoreDataStore {
                 let sides: [(EntityDescription, RelationshipDescription, EntityDescription, RelationshipDescription)] =
                     [(entity, r, destination, inverse), (destination, inverse, entity, r)]
                 var found: (table: String, sourceColumn: String, targetColumn: String)?
+                // The columns of `entity`'s keys and of `destination`'s, for ordered sides.
+                var ownColumns: (mine: String, theirs: String)?
                 for (a, ra, b, rb) in sides where found == nil {
                     for codeA in Self.codes(of: a.name, model: model, numbers: numbers) {
                         let table = "Z_\(codeA)\(ra.name.uppercased())"
@@ -211,6 +228,7 @@ extension CoreDataStore {
                         // The link view's "source" is the side whose name sorts first.
                         let aIsSource = "\(a.name)_\(ra.name)" == min(mine, theirs)
                         found = (table, aIsSource ? aColumn : bColumn, aIsSource ? bColumn : aColumn)
+                        ownColumns = a.name == entity.name && ra.name == r.name ? (aColumn, bColumn) : (bColumn, aColumn)
                         break
                     }
                 }
@@ -218,11 +236,41 @@ extension CoreDataStore {
                     notes.append("\(entity.name).\(r.name): no join table for the many-to-many pair with \(destination.name).\(inverse.name)")
                     continue
                 }
+                if let ownColumns {
+                    let joinColumns = try columns(found.table)
+                    if Self.isOrdered(r.name, of: entity.name, in: model) {
+                        noteOrdering(entity: entity.name, relationship: r.name, joinTable: found.table, ownerColumn: ownColumns.mine,
+                                     memberColumn: ownColumns.theirs, columns: joinColumns)
+                    }
+                    if Self.isOrdered(inverse.name, of: destination.name, in: model) {
+                        noteOrdering(entity: destination.name, relationship: inverse.name, joinTable: found.table, ownerColumn: ownColumns.theirs,
+                                     memberColumn: ownColumns.mine, columns: joinColumns)
+                    }
+                }
                 let (link, join) = (quoteIdentifier(linkName), quoteIdentifier(found.table))
                 let (source, target) = (quoteIdentifier(found.sourceColumn), quoteIdentifier(found.targetColumn))
                 linkViews.append("CREATE TEMP VIEW \(link) AS SELECT \(source) AS source, \(target) AS target FROM main.\(join)")
                 linkViews.append("CREATE TEMP TRIGGER \(quoteIdentifier(linkName + "_insert")) INSTEAD OF INSERT ON \(link) BEGIN INSERT INTO \(join) (\(source), \(target)) VALUES (NEW.source, NEW.target); END")
                 linkViews.append("CREATE TEMP TRIGGER \(quoteIdentifier(linkName + "_delete")) INSTEAD OF DELETE ON \(link) BEGIN DELETE FROM \(join) WHERE \(source) = OLD.source AND \(target) = OLD.target; END")
+            }
+        }
+    }
+
+    /// Whether the model says `entity.relationship` (its own, inherited or a sub-entity's) is ordered.
+    static func isOrdered(_ relationship: String, of entity: String, in model: CoreDataModel) -> Bool {
+        (model.allRelationships(of: entity) + model.descendants(of: entity).flatMap(\.relationships))
+            .contains { $0.name == relationship && $0.isOrdered }
+    }
+
+    /// An ordering found for one entity of a hierarchy holds for every entity that has the
+    /// relationship (many-to-many pairs are mapped once, from the first entity met).
+    mutating func shareOrderings(_ model: CoreDataModel) {
+        for mapped in entities {
+            for r in mapped.entity.relationships where r.isToMany && ordering(of: mapped.entity.name, r.name) == nil {
+                let family = model.ancestors(of: mapped.entity.name).map(\.name) + model.descendants(of: mapped.entity.name).map(\.name)
+                if let shared = family.compactMap({ orderings[$0 + "." + r.name] }).first {
+                    orderings[mapped.entity.name + "." + r.name] = shared
+                }
             }
         }
     }

@@ -40,6 +40,15 @@ public struct CoreDataStore {
     /// Whether the store keeps Core Data's persistent history (SwiftData stores always do),
     /// read once at open: Quarry does not write that history yet, so saves are refused.
     public var keepsPersistentHistory = false
+    /// Where each ordered to-many relationship keeps its order, by "Entity.relationship"
+    /// (see `CoreDataStore+Ordering`).
+    public var orderings: [String: Ordering] = [:]
+    /// Derived attributes (computed by the store's triggers, read-only in Quarry): entity
+    /// name to attribute name to its derivation, when the model gives one.
+    public var derivedAttributes: [String: [String: String]] = [:]
+    /// Triggers of the store that call a function of Core Data's Quarry does not provide,
+    /// read once at open: saves are refused while there are any.
+    public var triggersMissingFunctions: [String] = []
     /// What could not be mapped, said once on stderr.
     public var notes: [String]
     /// The model as read: the mapped entities flatten inheritance (a parent's view holds
@@ -71,6 +80,7 @@ public struct CoreDataStore {
         }
         var store = CoreDataStore(entities: [], linkViews: [], modelSource: source, notes: notes, model: nil)
         store.keepsPersistentHistory = try db.tableExists("ATRANSACTION") || db.tableExists("ACHANGE")
+        store.triggersMissingFunctions = try triggersCallingMissingFunctions(db)
         try store.map(model, numbers: numbers, db: db)
         store.model = model
         return store
@@ -92,6 +102,14 @@ public struct CoreDataStore {
 
 
     public func mapped(_ name: String) -> Mapped? { entities.first { $0.entity.name == name } }
+
+    /// The Z-table that holds `entity`'s rows.
+    public func table(of entity: String) -> String? { mapped(entity)?.table }
+
+    /// A row's `Z_OPT` (nil when the row is gone or has none).
+    static func version(in table: String, key: Int64, _ db: Database) throws -> Int64? {
+        try Int64.fetchOne(db, sql: "SELECT Z_OPT FROM main.\(quoteIdentifier(table)) WHERE Z_PK = ?", arguments: [key])
+    }
 
 }
 
