@@ -1,3 +1,4 @@
+import CQuarrySQLite
 import Foundation
 import GRDB
 import QuarryStore
@@ -33,21 +34,12 @@ public enum PredicateFunctions {
     static func code(_ op: ArithmeticOperator) -> Int { ArithmeticOperator.allCases.firstIndex(of: op) ?? -1 }
     static func code(_ function: BuiltinFunction) -> Int { BuiltinFunction.allCases.firstIndex(of: function) ?? -1 }
 
-    /// Every function, for the store to install on each connection it opens.
+    /// Every function, for the store to install on each connection it opens. The text
+    /// functions (quarry_fold, quarry_string_op) are C, installed on every connection by
+    /// `installTextFunctions` (see text_match.c), with the Swift below for what C leaves.
     public static var all: [DatabaseFunction] {
-        [
-            DatabaseFunction(fold, argumentCount: 2, pure: true) { values in
-                guard let text = String.fromDatabaseValue(values[0]) else { return values[0] }
-                let options = ComparisonOptions(rawValue: Int.fromDatabaseValue(values[1]) ?? 0)
-                return Self.fold(text, options)
-            },
-            // quarry_string_op(text, pattern, operator, options): NULL when either is NULL.
-            DatabaseFunction(stringOperation, argumentCount: 4, pure: true) { values in
-                guard let text = String.fromDatabaseValue(values[0]), let pattern = String.fromDatabaseValue(values[1]),
-                      let code = Int.fromDatabaseValue(values[2]), stringOperators.indices.contains(code) else { return nil }
-                let options = ComparisonOptions(rawValue: Int.fromDatabaseValue(values[3]) ?? 0)
-                return StringMatching.matches(stringOperators[code], text, pattern, options)
-            },
+        _ = installTextFunctions
+        return [
             // quarry_arith(operator, a, b) and quarry_fn(function, a): ExpressionValues' answer.
             DatabaseFunction(arithmetic, argumentCount: 3, pure: true) { values in
                 let operators = ArithmeticOperator.allCases
@@ -60,5 +52,31 @@ public enum PredicateFunctions {
                 return ExpressionValues.apply(functions[code], Value(values[1])).databaseValue
             },
         ]
+    }
+
+    /// Installed once per process, before the first connection opens.
+    static let installTextFunctions: Void = {
+        quarry_sqlite_install_text_functions({ text, textCount, textIsBlob, pattern, patternCount, patternIsBlob, op, options in
+            // quarry_string_op(text, pattern, operator, options): NULL when either is not text.
+            guard let text = string(text, textCount, textIsBlob), let pattern = string(pattern, patternCount, patternIsBlob),
+                  stringOperators.indices.contains(Int(op)) else { return -1 }
+            return StringMatching.matches(stringOperators[Int(op)], text, pattern, ComparisonOptions(rawValue: Int(options))) ? 1 : 0
+        }, { bytes, count, isBlob, options, length in
+            guard let text = string(bytes, count, isBlob) else { return nil }
+            let folded = Array(fold(text, ComparisonOptions(rawValue: Int(options))).utf8)
+            guard let out = malloc(folded.count + 1)?.assumingMemoryBound(to: UInt8.self) else { return nil }
+            folded.withUnsafeBufferPointer { out.update(from: $0.baseAddress!, count: folded.count) }
+            out[folded.count] = 0
+            length?.pointee = Int32(folded.count)
+            return UnsafeMutableRawPointer(out).assumingMemoryBound(to: CChar.self)
+        })
+    }()
+
+    /// A value's bytes as GRDB reads them into a String: text as UTF-8 (repaired), a blob
+    /// only when it is UTF-8.
+    private static func string(_ bytes: UnsafePointer<UInt8>?, _ count: Int32, _ isBlob: Int32) -> String? {
+        let buffer = UnsafeBufferPointer(start: bytes, count: bytes == nil ? 0 : Int(count))
+        if isBlob != 0 { return String(data: Data(buffer), encoding: .utf8) }
+        return String(decoding: buffer, as: UTF8.self)
     }
 }
