@@ -80,9 +80,11 @@ static int like(const unsigned char *t, int tn, const unsigned char *p, int pn, 
     return pi == pn;
 }
 
-/* The pattern folded for `options`, made once per statement. */
-static folded_pattern *pattern_for(sqlite3_context *ctx, sqlite3_value *value, int options) {
+/* The pattern folded for `options`: the one kept for this statement, or a new one (*fresh
+   set) for the caller to keep with keep_pattern once it is done with it. */
+static folded_pattern *pattern_for(sqlite3_context *ctx, sqlite3_value *value, int options, int *fresh) {
     folded_pattern *f = sqlite3_get_auxdata(ctx, 1);
+    *fresh = 0;
     if (f && f->options == options) return f;
     const unsigned char *raw;
     int n = text_length(value, &raw);
@@ -100,9 +102,14 @@ static folded_pattern *pattern_for(sqlite3_context *ctx, sqlite3_value *value, i
     }
     if (!f->bytes) { free(f); return NULL; }
     f->ascii = is_ascii(f->bytes, f->length);
+    *fresh = 1;
+    return f;
+}
+
+/* SQLite keeps it for the next row when the pattern is a constant (a bound argument), and
+   may free it at once otherwise: so it is handed over only after its last use. */
+static void keep_pattern(sqlite3_context *ctx, folded_pattern *f) {
     sqlite3_set_auxdata(ctx, 1, f, free_pattern);
-    /* SQLite may free it at once (a pattern that is not constant); ask again. */
-    return sqlite3_get_auxdata(ctx, 1);
 }
 
 static void string_op(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
@@ -113,7 +120,8 @@ static void string_op(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
         const unsigned char *t;
         int tn = text_length(argv[0], &t);
         if (is_ascii(t, tn)) {
-            folded_pattern *f = pattern_for(ctx, argv[1], options);
+            int fresh;
+            folded_pattern *f = pattern_for(ctx, argv[1], options, &fresh);
             if (f) {
                 int found = 0;
                 if (f->ascii) {
@@ -126,6 +134,7 @@ static void string_op(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
                 }
                 /* A non-ASCII folded pattern holds a character that ASCII text, folded,
                    cannot: it neither contains, starts, ends with nor is like it. */
+                if (fresh) keep_pattern(ctx, f);
                 sqlite3_result_int(ctx, found);
                 return;
             }

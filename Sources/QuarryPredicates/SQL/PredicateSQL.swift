@@ -59,8 +59,10 @@ private struct PredicateSQLWriter {
 
     /// `positive`: the node's NULL and false lead to the same answer (it is not under a
     /// NOT within its WHERE clause), so `a = ?` may stand for `a IS ?` with a non-nil
-    /// value. SQLite reads `=` as rejecting a LEFT JOIN's missing row and so may make the
-    /// join an inner one and start from the joined table; `IS` would keep it from that.
+    /// value. For a joined column that matters: SQLite reads `=` as rejecting a LEFT
+    /// JOIN's missing row and so may make the join an inner one and start from the joined
+    /// table (`destination.tzone == "x"` scans airports, then flights by index); `IS`
+    /// would keep it from that. Other comparisons keep `IS`.
     mutating func render(_ node: BoundPredicate.Node, _ qualifier: String, _ entity: EntityDescription, positive: Bool) -> String {
         switch node {
         case .constant(let b): return b ? "1" : "0"
@@ -99,7 +101,8 @@ private struct PredicateSQLWriter {
                 let r = operand(rhs, options, qualifier, entity)
                 let symbol: String
                 switch op {
-                case .equal where positive && (rhs.isNonNilValue || lhs.isNonNilValue): symbol = "="
+                case .equal where positive && joins != nil && ((lhs.isPath && rhs.isNonNilValue) || (rhs.isPath && lhs.isNonNilValue)):
+                    symbol = "="
                 case .equal: symbol = "IS"
                 case .notEqual: symbol = "IS NOT"
                 default: symbol = op.rawValue
@@ -191,6 +194,11 @@ private struct PredicateSQLWriter {
 }
 
 private extension BoundPredicate.Operand {
+    var isPath: Bool {
+        if case .path = self { return true }
+        return false
+    }
+
     var isNonNilValue: Bool {
         if case .value(let v) = self { return !v.isNull }
         return false
