@@ -65,7 +65,7 @@ struct CompiledRequest {
         predicate = try request.predicate.map { try BoundPredicate($0, entity: entity, context: context) }
         let from = quoteIdentifier(entity.name)
         table = from
-        var joins = ToOneJoins(root: from)
+        var joins = ToOneJoins(root: from, holdsEachValueOnce: { [weak context] in context?.holdsEachValueOnce($0, $1) ?? false })
         var whereClause = predicate?.sql(joins: &joins)
         if entity.isView || entity.keyMayHoldOthers {
             // A view's rows are objects only where its id column holds an integer (a view

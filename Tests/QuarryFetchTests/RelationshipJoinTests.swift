@@ -235,6 +235,35 @@ import Testing
         #expect(plan.contains("quarry_rel_Port_code") || plan.contains("quarry_rel_Flight_dest"), "\(plan)")
     }
 
+    /// A matched column that holds each value once (NULLs aside) needs no guard against
+    /// several matches; one that repeats a value keeps it. The answers stay the same.
+    @Test func theGuardAgainstRepeatedValuesGoesWhenTheyDo() throws {
+        let context = try store()
+        let predicate = try PredicateParser.parse("destination.tzone == nil OR plane.maker == %@", arguments: PredicateArguments([.text("AIRBUS")]))
+        func sql() throws -> String { try context.fetch(FetchRequest(entityName: "Flight", predicate: predicate)).explain() }
+        func answers() throws -> ([String], [String]) {
+            let bound = try BoundPredicate(predicate, entity: try context.entity(named: "Flight"), context: context)
+            return (try context.fetchIDs(FetchRequest(entityName: "Flight", predicate: predicate)),
+                    try all(context, "Flight").filter { bound.matches($0) }.map(\.objectID))
+        }
+        let before = try sql()
+        #expect(before.components(separatedBy: "NOT EXISTS").count == 3, "\(before)")
+        let (joined, inMemory) = try answers()
+        #expect(joined == inMemory)
+        // The later "JFK" and "N1" go: each code once, the nil code aside.
+        for (entity, key) in [("Port", "code"), ("Plane", "tail")] {
+            let repeated = try all(context, entity).filter { try $0.value(forKey: key) == .text(key == "code" ? "JFK" : "N1") }
+            #expect(repeated.count == 2)
+            try context.delete(repeated[1])
+        }
+        _ = try context.save()
+        let after = try sql()
+        #expect(!after.contains("NOT EXISTS"), "\(after)")
+        let (joinedAfter, inMemoryAfter) = try answers()
+        #expect(joinedAfter == inMemoryAfter)
+        #expect(joinedAfter == joined)  // the deleted rows were never the ones linked
+    }
+
     /// A file Quarry did not create: relate() adds no index and writes nothing; the join
     /// still answers (SQLite makes a transient index when it wants one).
     @Test func aForeignFileKeepsItsBytes() throws {

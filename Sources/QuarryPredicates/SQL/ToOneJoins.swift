@@ -13,15 +13,22 @@ import QuarryStore
 ///
 /// A link matched by value (`relate`, or a foreign key to a non-key column) may find more
 /// than one row; Quarry's answer, in memory and in SQL, is the one with the smallest key.
-/// Unless the matched column is known to be unique, the join keeps only that row, so a
-/// JOIN never multiplies the source's rows.
+/// Unless the matched column is known to be unique (declared so, or found so by
+/// `holdsEachValueOnce`), the join keeps only that row, so a JOIN never multiplies the
+/// source's rows.
 public struct ToOneJoins {
     /// The root table's qualifier, quoted, as the rest of the query names it.
     public let root: String
+    /// Asked, once per joined path, whether a destination's column holds no value twice
+    /// in the rows the statement will read (the caller looks at the data); nil: assume not.
+    public var holdsEachValueOnce: ((EntityDescription, String) -> Bool)?
     private var aliases: [String: String] = [:]
     private var clauses: [String] = []
 
-    public init(root: String) { self.root = root }
+    public init(root: String, holdsEachValueOnce: ((EntityDescription, String) -> Bool)? = nil) {
+        self.root = root
+        self.holdsEachValueOnce = holdsEachValueOnce
+    }
 
     public var isEmpty: Bool { clauses.isEmpty }
 
@@ -46,7 +53,8 @@ public struct ToOneJoins {
                 let table = quoteIdentifier(step.destination.name)
                 let match = quoteIdentifier(targetKey ?? step.destination.primaryKey)
                 var clause = "LEFT JOIN \(table) AS \(alias) ON \(alias).\(match) = \(owner).\(quoteIdentifier(column))"
-                if !matchesOneRow(targetKey, step.destination) {
+                if !matchesOneRow(targetKey, step.destination),
+                   !(targetKey.map { key in holdsEachValueOnce?(step.destination, key) ?? false } ?? false) {
                     let key = quoteIdentifier(step.destination.primaryKey)
                     let other = quoteIdentifier("quarry_j\(aliases.count + 1)_d")
                     clause += " AND NOT EXISTS (SELECT 1 FROM \(table) AS \(other) WHERE \(other).\(match) = \(alias).\(match) AND \(other).\(key) < \(alias).\(key))"
