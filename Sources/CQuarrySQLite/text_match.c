@@ -181,16 +181,11 @@ static void fold(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     sqlite3_result_text(ctx, folded, length, free);
 }
 
-static int install(sqlite3 *db, const char **error, const void *api) {
-    (void)error; (void)api;
+int quarry_sqlite_add_text_functions(sqlite3 *db, quarry_text_match_fn match, quarry_text_fold_fn fold_fn) {
+    swift_match = match;
+    swift_fold = fold_fn;
     int flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC;
     int rc = sqlite3_create_function_v2(db, "quarry_string_op", 4, flags, NULL, string_op, NULL, NULL, NULL);
     if (rc == SQLITE_OK) rc = sqlite3_create_function_v2(db, "quarry_fold", 2, flags, NULL, fold, NULL, NULL, NULL);
     return rc;
-}
-
-void quarry_sqlite_install_text_functions(quarry_text_match_fn match, quarry_text_fold_fn fold_fn) {
-    swift_match = match;
-    swift_fold = fold_fn;
-    sqlite3_auto_extension((void (*)(void))install);
 }

@@ -19,8 +19,7 @@ typedef int (*quarry_text_match_fn)(const unsigned char *text, int text_count, i
                                     int op, int options);
 typedef char *(*quarry_text_fold_fn)(const unsigned char *bytes, int count, int is_blob, int options, int *length);
 
-/* Installs quarry_string_op and quarry_fold on every connection opened from now on
-   (sqlite3_auto_extension). */
-void quarry_sqlite_install_text_functions(quarry_text_match_fn match, quarry_text_fold_fn fold);
+/* Adds quarry_string_op and quarry_fold to the connection; SQLite's result code. */
+int quarry_sqlite_add_text_functions(sqlite3 *db, quarry_text_match_fn match, quarry_text_fold_fn fold);
 
 #endif

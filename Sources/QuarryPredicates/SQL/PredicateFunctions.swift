@@ -34,12 +34,10 @@ public enum PredicateFunctions {
     static func code(_ op: ArithmeticOperator) -> Int { ArithmeticOperator.allCases.firstIndex(of: op) ?? -1 }
     static func code(_ function: BuiltinFunction) -> Int { BuiltinFunction.allCases.firstIndex(of: function) ?? -1 }
 
-    /// Every function, for the store to install on each connection it opens. The text
-    /// functions (quarry_fold, quarry_string_op) are C, installed on every connection by
-    /// `installTextFunctions` (see text_match.c), with the Swift below for what C leaves.
+    /// Every function but the text ones, for the store to install on each connection it
+    /// opens; `addTextFunctions` adds those.
     public static var all: [DatabaseFunction] {
-        _ = installTextFunctions
-        return [
+        [
             // quarry_arith(operator, a, b) and quarry_fn(function, a): ExpressionValues' answer.
             DatabaseFunction(arithmetic, argumentCount: 3, pure: true) { values in
                 let operators = ArithmeticOperator.allCases
@@ -54,23 +52,27 @@ public enum PredicateFunctions {
         ]
     }
 
-    /// Installed once per process, before the first connection opens.
-    static let installTextFunctions: Void = {
-        quarry_sqlite_install_text_functions({ text, textCount, textIsBlob, pattern, patternCount, patternIsBlob, op, options in
+    /// quarry_fold and quarry_string_op, which SQLite calls once per row: C (text_match.c)
+    /// with the pattern folded once per statement and ASCII matched there, and the Swift
+    /// below (the evaluator's own code) for the rest.
+    public static func addTextFunctions(_ db: Database) {
+        quarry_sqlite_add_text_functions(db.sqliteConnection, { text, textCount, textIsBlob, pattern, patternCount, patternIsBlob, op, options in
             // quarry_string_op(text, pattern, operator, options): NULL when either is not text.
-            guard let text = string(text, textCount, textIsBlob), let pattern = string(pattern, patternCount, patternIsBlob),
-                  stringOperators.indices.contains(Int(op)) else { return -1 }
-            return StringMatching.matches(stringOperators[Int(op)], text, pattern, ComparisonOptions(rawValue: Int(options))) ? 1 : 0
+            let operators = PredicateFunctions.stringOperators
+            guard let text = PredicateFunctions.string(text, textCount, textIsBlob),
+                  let pattern = PredicateFunctions.string(pattern, patternCount, patternIsBlob),
+                  operators.indices.contains(Int(op)) else { return -1 }
+            return StringMatching.matches(operators[Int(op)], text, pattern, ComparisonOptions(rawValue: Int(options))) ? 1 : 0
         }, { bytes, count, isBlob, options, length in
-            guard let text = string(bytes, count, isBlob) else { return nil }
-            let folded = Array(fold(text, ComparisonOptions(rawValue: Int(options))).utf8)
+            guard let text = PredicateFunctions.string(bytes, count, isBlob) else { return nil }
+            let folded = Array(PredicateFunctions.fold(text, ComparisonOptions(rawValue: Int(options))).utf8)
             guard let out = malloc(folded.count + 1)?.assumingMemoryBound(to: UInt8.self) else { return nil }
-            folded.withUnsafeBufferPointer { out.update(from: $0.baseAddress!, count: folded.count) }
+            for (i, byte) in folded.enumerated() { out[i] = byte }
             out[folded.count] = 0
             length?.pointee = Int32(folded.count)
             return UnsafeMutableRawPointer(out).assumingMemoryBound(to: CChar.self)
         })
-    }()
+    }
 
     /// A value's bytes as GRDB reads them into a String: text as UTF-8 (repaired), a blob
     /// only when it is UTF-8.
