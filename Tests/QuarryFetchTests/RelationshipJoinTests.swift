@@ -11,8 +11,10 @@ import Testing
 /// old form (a scalar subquery per row, still used where no join can go) gives.
 @Suite struct RelationshipJoinTests {
     /// Ports, planes, flights related by value (`relate`), and people owning items by key.
-    private func store(path: String? = nil) throws -> ObjectContext {
-        let context = try ObjectContext.open(path)
+    private func store() throws -> ObjectContext { try Self.flightStore() }
+
+    static func flightStore() throws -> ObjectContext {
+        let context = try ObjectContext.open(nil)
         _ = try context.define(EntityDescription(name: "Port", attributes: [
             AttributeDescription(name: "code", type: .string, isOptional: true),
             AttributeDescription(name: "tzone", type: .string, isOptional: true),
