@@ -34,7 +34,7 @@ let package = Package(
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "GRDBSQLite", package: "GRDB.swift"),
         ], swiftSettings: swift5),
-        .target(name: "QuarryPredicates", dependencies: ["QuarryStore", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swift5),
+        .target(name: "QuarryPredicates", dependencies: ["QuarryStore", "CQuarrySQLite", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swift5),
         .target(name: "QuarryFetch", dependencies: ["QuarryStore", "QuarryPredicates", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swift5),
         // Tables and charts as text: no Lua, no terminal; the Lua layer and the shell use it.
         .target(name: "QuarryFormat", dependencies: ["QuarryStore", "QuarryFetch"], swiftSettings: swift5),

@@ -28,7 +28,8 @@ struct ResultColumn {
 
     static let functions = ["count", "sum", "avg", "min", "max"]
 
-    init(_ text: String, entity: EntityDescription, context: ObjectContext? = nil) throws {
+    /// `joins`: the request's joins, which key paths through to-one relationships join into.
+    init(_ text: String, entity: EntityDescription, context: ObjectContext? = nil, joins: inout ToOneJoins) throws {
         let spec = trimmed(text)
         var alias: String?
         var body = spec
@@ -43,7 +44,7 @@ struct ResultColumn {
             if name.contains("."), let context {
                 let (steps, a) = try BoundPredicate.attributePath(name, in: entity, context: context)
                 var aliases = 300
-                return (a, pathSQL(steps, a, from: quoteIdentifier(entity.name), in: entity, aliases: &aliases))
+                return (a, joins.column(steps, a, in: entity) ?? pathSQL(steps, a, from: quoteIdentifier(entity.name), in: entity, aliases: &aliases))
             }
             guard let a = entity.attribute(named: name) else {
                 throw FetchError.unknownKey(option: "properties", key: name, entity: entity.name,
@@ -92,11 +93,11 @@ extension ObjectContext {
         // Sort keys name the result's keys, so they are compiled against its shape below.
         var base = request.base
         base.sortDescriptors = []
-        let compiled = try CompiledRequest(base, context: self)
+        var compiled = try CompiledRequest(base, context: self)
         let entity = compiled.entity
         guard !request.properties.isEmpty else { throw FetchError.invalid("fetch: dictionaries need properties") }
-        let columns = try request.properties.map { try ResultColumn($0, entity: entity, context: self) }
-        let groups = try request.group.map { try ResultColumn($0, entity: entity, context: self) }
+        let columns = try request.properties.map { try ResultColumn($0, entity: entity, context: self, joins: &compiled.joins) }
+        let groups = try request.group.map { try ResultColumn($0, entity: entity, context: self, joins: &compiled.joins) }
         // The result's own shape, so `having` and `sort` can name its keys.
         let shape = EntityDescription(name: entity.name, attributes: columns.map {
             AttributeDescription(name: $0.name, type: $0.type, isOptional: true)
@@ -105,7 +106,7 @@ extension ObjectContext {
         var arguments: [Value] = []
         var inner = "SELECT " + (request.distinct ? "DISTINCT " : "")
             + columns.map { "\($0.sql) AS \(quoteIdentifier($0.name))" }.joined(separator: ", ")
-            + " FROM \(compiled.from)"
+            + " FROM \(compiled.source)"
         if let whereClause = compiled.whereClause { inner += " WHERE " + whereClause.sql; arguments += whereClause.arguments }
         if !groups.isEmpty { inner += " GROUP BY " + groups.map(\.sql).joined(separator: ", ") }
         var sql = "SELECT * FROM (\(inner)) AS \"q\""
@@ -147,7 +148,7 @@ extension ObjectContext {
         if request.includesPendingChanges, hasPendingChanges(of: compiled.entity.name) {
             return try fetch(request).objects().map(\.objectID)
         }
-        let key = "\(compiled.from).\(quoteIdentifier(compiled.entity.primaryKey))"
+        let key = "\(compiled.table).\(quoteIdentifier(compiled.entity.primaryKey))"
         let query = compiled.select(key, start: 0, count: nil)
         let keys = try readKeys(query.sql, arguments: query.arguments)
         return keys.map { "\(compiled.entity.name)/\($0)" }

@@ -38,7 +38,12 @@ public struct FetchRequest {
 struct CompiledRequest {
     let entity: EntityDescription
     let predicate: BoundPredicate?
-    let from: String
+    /// The entity's table as the query names it (quoted), to qualify its columns.
+    let table: String
+    /// The LEFT JOINs that the request's to-one key paths need, each path joined once.
+    var joins: ToOneJoins
+    /// The FROM clause: the table and its joins.
+    var source: String { table + joins.sql }
     let whereClause: SQLFragment?
     let orderBy: String
     let limit: Int?
@@ -59,8 +64,9 @@ struct CompiledRequest {
         self.entity = entity
         predicate = try request.predicate.map { try BoundPredicate($0, entity: entity, context: context) }
         let from = quoteIdentifier(entity.name)
-        self.from = from
-        var whereClause = predicate?.sql()
+        table = from
+        var joins = ToOneJoins(root: from, holdsEachValueOnce: { [weak context] in context?.holdsEachValueOnce($0, $1) ?? false })
+        var whereClause = predicate?.sql(joins: &joins)
         if entity.isView || entity.keyMayHoldOthers {
             // A view's rows are objects only where its id column holds an integer (a view
             // has no rowid, and a LEFT JOIN may leave the column NULL); so are those of a
@@ -79,7 +85,7 @@ struct CompiledRequest {
             if key.contains(".") {
                 let (steps, reached) = try BoundPredicate.attributePath(key, in: entity, context: context)
                 var aliases = 200
-                sectionSQL = pathSQL(steps, reached, from: from, in: entity, aliases: &aliases)
+                sectionSQL = joins.column(steps, reached, in: entity) ?? pathSQL(steps, reached, from: from, in: entity, aliases: &aliases)
                 // Named by the whole path, so the sort key that leads is recognised as it.
                 sectionAttribute = AttributeDescription(name: key, type: reached.type, isOptional: true)
             } else {
@@ -108,9 +114,10 @@ struct CompiledRequest {
         // The primary key breaks ties, so pages never overlap or skip rows. It runs in the
         // direction of the last key, so an index on that key serves the whole ORDER BY.
         let tieBreak = (sort.last?.ascending ?? true) ? "ASC" : "DESC"
-        let terms = try sort.map { try $0.sql(for: entity, qualifier: entity.name, context: context) }
+        let terms = try sort.map { try $0.sql(for: entity, qualifier: entity.name, context: context, joins: &joins) }
             + ["\(from).\(quoteIdentifier(entity.primaryKey)) \(tieBreak)"]
         orderBy = terms.joined(separator: ", ")
+        self.joins = joins
         limit = (request.limit ?? 0) > 0 ? request.limit : nil
         offset = request.offset
         for name in request.prefetch where entity.relationship(named: name) == nil {
@@ -120,12 +127,12 @@ struct CompiledRequest {
     }
 
     /// True when the request takes a table's rows unfiltered, in key order.
-    var takesRowsInKeyOrder: Bool { whereClause == nil && sort.isEmpty && !entity.isView && !entity.keyMayHoldOthers }
+    var takesRowsInKeyOrder: Bool { whereClause == nil && sort.isEmpty && joins.isEmpty && !entity.isView && !entity.keyMayHoldOthers }
 
     /// `SELECT <columns> FROM t [WHERE ...] ORDER BY ...` for rows `start..<start+count`
     /// of the request's window.
     func select(_ columns: String, start: Int, count: Int?) -> SQLFragment {
-        var sql = "SELECT \(columns) FROM \(from)"
+        var sql = "SELECT \(columns) FROM \(source)"
         var arguments: [Value] = []
         if let whereClause { sql += " WHERE " + whereClause.sql; arguments += whereClause.arguments }
         sql += " ORDER BY " + orderBy
@@ -139,7 +146,7 @@ struct CompiledRequest {
 
     /// Every matching row in order, without the window (for results with unsaved changes).
     func selectAll(_ columns: String) -> SQLFragment {
-        var sql = "SELECT \(columns) FROM \(from)"
+        var sql = "SELECT \(columns) FROM \(source)"
         var arguments: [Value] = []
         if let whereClause { sql += " WHERE " + whereClause.sql; arguments += whereClause.arguments }
         return SQLFragment(sql + " ORDER BY " + orderBy, arguments)
@@ -147,7 +154,7 @@ struct CompiledRequest {
 
     /// `SELECT count(*)` of the request's window.
     func countQuery() -> SQLFragment {
-        var inner = "SELECT 1 FROM \(from)"
+        var inner = "SELECT 1 FROM \(source)"
         var arguments: [Value] = []
         if let whereClause { inner += " WHERE " + whereClause.sql; arguments += whereClause.arguments }
         if limit == nil && offset == 0 { return SQLFragment("SELECT count(*) FROM (\(inner))", arguments) }

@@ -25,23 +25,23 @@ extension ObjectContext {
         guard attribute.type.isMeasured else {
             throw FetchError.badOption(option: "histogram", reason: "'\(key)' is \(attribute.type.rawValue); a histogram needs numbers or dates (barchart counts other values)")
         }
-        let column = columnSQL(compiled.from, attribute, in: compiled.entity)
+        let column = columnSQL(compiled.table, attribute, in: compiled.entity)
         let notNull = (compiled.whereClause.map { " WHERE (" + $0.sql + ") AND " } ?? " WHERE ") + "\(column) IS NOT NULL"
         let arguments = (compiled.whereClause?.arguments ?? []).map(\.databaseValue)
         let range = try read { db in
-            try Row.fetchOne(db, sql: "SELECT min(\(column)), max(\(column)) FROM \(compiled.from)\(notNull)", arguments: StatementArguments(arguments))
+            try Row.fetchOne(db, sql: "SELECT min(\(column)), max(\(column)) FROM \(compiled.source)\(notNull)", arguments: StatementArguments(arguments))
         }
         guard let range, let low = range[0] as Double?, let high = range[1] as Double? else { return (attribute.type, []) }
         let width = (high - low) / Double(bins)
         let counts: [Int: Int]
         if width > 0 {
-            let sql = "SELECT min(CAST((\(column) - ?) / ? AS INTEGER), ?) AS b, count(*) FROM \(compiled.from)\(notNull) GROUP BY b"
+            let sql = "SELECT min(CAST((\(column) - ?) / ? AS INTEGER), ?) AS b, count(*) FROM \(compiled.source)\(notNull) GROUP BY b"
             let rows = try read { db in
                 try Row.fetchAll(db, sql: sql, arguments: StatementArguments([low.databaseValue, width.databaseValue, (bins - 1).databaseValue] + arguments))
             }
             counts = Dictionary(rows.map { ($0[0] as Int, $0[1] as Int) }, uniquingKeysWith: +)
         } else {
-            counts = [0: try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(compiled.from)\(notNull)", arguments: StatementArguments(arguments)) ?? 0 }]
+            counts = [0: try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(compiled.source)\(notNull)", arguments: StatementArguments(arguments)) ?? 0 }]
         }
         let buckets = width > 0 ? bins : 1
         return (attribute.type, (0..<buckets).map { i in

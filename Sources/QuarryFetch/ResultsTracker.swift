@@ -92,7 +92,7 @@ public final class ResultsTracker {
         let entity = compiled.entity
         let order = MemoryOrder(sort: compiled.sort)
         let attributes = compiled.sort.map { entity.attribute(named: $0.key)! }
-        let columns = ([entity.primaryKey] + attributes.map(\.name)).map { "\(compiled.from).\(quoteIdentifier($0))" }
+        let columns = ([entity.primaryKey] + attributes.map(\.name)).map { "\(compiled.table).\(quoteIdentifier($0))" }
         let query = compiled.select(columns.joined(separator: ", "), start: 0, count: nil)
         var loadedKeys: [Int64] = []
         var loadedValues: [Int64: [Value]] = [:]

@@ -39,17 +39,17 @@ extension FetchResults {
 extension CompiledRequest {
     /// `SELECT key, count(*)` per section, ordered by where each section starts.
     func sectionQuery(_ attribute: AttributeDescription) -> SQLFragment {
-        let key = sectionSQL ?? "\(from).\(quoteIdentifier(attribute.name))"
+        let key = sectionSQL ?? "\(table).\(quoteIdentifier(attribute.name))"
         // Over the whole result, sorted by the raw key first, sections are a plain GROUP BY
         // in the key's order (NULL first when ascending, as ORDER BY puts it).
         if limit == nil, offset == 0, let first = sort.first, first.key == attribute.name, first.comparison == .binary {
-            var sql = "SELECT \(key), count(*) FROM \(from)"
+            var sql = "SELECT \(key), count(*) FROM \(source)"
             var arguments: [Value] = []
             if let whereClause { sql += " WHERE " + whereClause.sql; arguments += whereClause.arguments }
             sql += " GROUP BY \(key) ORDER BY \(key) \(first.ascending ? "ASC" : "DESC")"
             return SQLFragment(sql, arguments)
         }
-        var inner = "SELECT \(key) AS key, row_number() OVER (ORDER BY \(orderBy)) AS position FROM \(from)"
+        var inner = "SELECT \(key) AS key, row_number() OVER (ORDER BY \(orderBy)) AS position FROM \(source)"
         var arguments: [Value] = []
         if let whereClause { inner += " WHERE " + whereClause.sql; arguments += whereClause.arguments }
         var window = "position > ?"

@@ -21,7 +21,20 @@ public struct SortDescriptor: Equatable {
 
     /// The ORDER BY term for `entity`, or an error naming the unknown key. A key path
     /// through to-one relationships (`owner.name`) sorts by the related row's value.
+    /// With `joins`, a key path reads a joined table's column (the request's one JOIN per
+    /// path); without, a correlated subquery.
     func sql(for entity: EntityDescription, qualifier: String, context: ObjectContext? = nil) throws -> String {
+        var none: ToOneJoins? = nil
+        return try sql(for: entity, qualifier: qualifier, context: context, joins: &none)
+    }
+
+    func sql(for entity: EntityDescription, qualifier: String, context: ObjectContext?, joins: inout ToOneJoins) throws -> String {
+        var some: ToOneJoins? = joins
+        defer { if let some { joins = some } }
+        return try sql(for: entity, qualifier: qualifier, context: context, joins: &some)
+    }
+
+    private func sql(for entity: EntityDescription, qualifier: String, context: ObjectContext?, joins: inout ToOneJoins?) throws -> String {
         let steps: [PathStep]
         let attribute: AttributeDescription
         if key.contains("."), context != nil {
@@ -34,7 +47,8 @@ public struct SortDescriptor: Equatable {
             (steps, attribute) = ([], found)
         }
         var aliases = 100
-        var term = pathSQL(steps, attribute, from: quoteIdentifier(qualifier), in: entity, aliases: &aliases)
+        var term = (steps.isEmpty ? nil : joins?.column(steps, attribute, in: entity))
+            ?? pathSQL(steps, attribute, from: quoteIdentifier(qualifier), in: entity, aliases: &aliases)
         if comparison != .binary, attribute.type == .string {
             term = PredicateFunctions.sqlFold(term, comparison == .localized ? [.caseInsensitive, .diacriticInsensitive] : [.caseInsensitive])
         }

@@ -59,7 +59,7 @@ extension ObjectContext {
         guard !attributes.isEmpty else { return [] }
         let whereSQL = compiled.whereClause.map { " WHERE (" + $0.sql + ")" } ?? ""
         let whereArguments = (compiled.whereClause?.arguments ?? []).map(\.databaseValue)
-        let columns = attributes.map { columnSQL(compiled.from, $0, in: entity) }
+        let columns = attributes.map { columnSQL(compiled.table, $0, in: entity) }
 
         // Booleans and blobs have a min and max of their storage; text compares as text.
         // Five aggregates an attribute: a wide table is scanned in groups, so no statement
@@ -75,7 +75,7 @@ extension ObjectContext {
                             attributes[i].type.isMeasured ? "avg(\(column))" : "NULL"]
             }
             let row = try read { db in
-                try Row.fetchOne(db, sql: "SELECT \(selects.joined(separator: ", ")) FROM \(compiled.from)\(whereSQL)",
+                try Row.fetchOne(db, sql: "SELECT \(selects.joined(separator: ", ")) FROM \(compiled.source)\(whereSQL)",
                                  arguments: StatementArguments(whereArguments))
             }
             guard let row else { return [] }
@@ -108,7 +108,7 @@ extension ObjectContext {
                 deviationArguments += [(means[i] ?? 0).databaseValue, (means[i] ?? 0).databaseValue]
             }
             let row = try read { db in
-                try Row.fetchOne(db, sql: "SELECT \(deviations.joined(separator: ", ")) FROM \(compiled.from)\(whereSQL)",
+                try Row.fetchOne(db, sql: "SELECT \(deviations.joined(separator: ", ")) FROM \(compiled.source)\(whereSQL)",
                                  arguments: StatementArguments(deviationArguments + whereArguments))
             }
             for j in indexes.indices { squaredDeviations.append(row?[j - indexes.startIndex]) }
@@ -121,7 +121,7 @@ extension ObjectContext {
                 summaries[i].stddev = .real(deviation)
             }
             let quantiles = try [0.25, 0.5, 0.75].map {
-                try quantile($0, of: columns[i], count: count, from: compiled.from, whereSQL: whereSQL, arguments: whereArguments)
+                try quantile($0, of: columns[i], count: count, from: compiled.source, whereSQL: whereSQL, arguments: whereArguments)
             }
             summaries[i].q25 = measured(quantiles[0], attributes[i].type)
             summaries[i].q50 = measured(quantiles[1], attributes[i].type)

@@ -9,4 +9,17 @@
    Quarry did not create must keep its bytes (and its -wal's) until the user saves. */
 int quarry_sqlite_checkpoint_on_close(sqlite3 *db, int allowed);
 
+/* The Swift side of the text functions (text_match.c), for what C leaves to it.
+   Each value comes as its bytes, a blob's flagged (GRDB reads one as text only when it
+   is UTF-8). match: quarry_string_op's answer, 1, 0, or -1 for NULL.
+   fold: the value folded for `options`, malloc'd UTF-8 with its length in *length;
+   NULL when it is not text. */
+typedef int (*quarry_text_match_fn)(const unsigned char *text, int text_count, int text_is_blob,
+                                    const unsigned char *pattern, int pattern_count, int pattern_is_blob,
+                                    int op, int options);
+typedef char *(*quarry_text_fold_fn)(const unsigned char *bytes, int count, int is_blob, int options, int *length);
+
+/* Adds quarry_string_op and quarry_fold to the connection; SQLite's result code. */
+int quarry_sqlite_add_text_functions(sqlite3 *db, quarry_text_match_fn match, quarry_text_fold_fn fold);
+
 #endif

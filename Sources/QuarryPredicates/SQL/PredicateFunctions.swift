@@ -1,3 +1,4 @@
+import CQuarrySQLite
 import Foundation
 import GRDB
 import QuarryStore
@@ -33,21 +34,10 @@ public enum PredicateFunctions {
     static func code(_ op: ArithmeticOperator) -> Int { ArithmeticOperator.allCases.firstIndex(of: op) ?? -1 }
     static func code(_ function: BuiltinFunction) -> Int { BuiltinFunction.allCases.firstIndex(of: function) ?? -1 }
 
-    /// Every function, for the store to install on each connection it opens.
+    /// Every function but the text ones, for the store to install on each connection it
+    /// opens; `addTextFunctions` adds those.
     public static var all: [DatabaseFunction] {
         [
-            DatabaseFunction(fold, argumentCount: 2, pure: true) { values in
-                guard let text = String.fromDatabaseValue(values[0]) else { return values[0] }
-                let options = ComparisonOptions(rawValue: Int.fromDatabaseValue(values[1]) ?? 0)
-                return Self.fold(text, options)
-            },
-            // quarry_string_op(text, pattern, operator, options): NULL when either is NULL.
-            DatabaseFunction(stringOperation, argumentCount: 4, pure: true) { values in
-                guard let text = String.fromDatabaseValue(values[0]), let pattern = String.fromDatabaseValue(values[1]),
-                      let code = Int.fromDatabaseValue(values[2]), stringOperators.indices.contains(code) else { return nil }
-                let options = ComparisonOptions(rawValue: Int.fromDatabaseValue(values[3]) ?? 0)
-                return StringMatching.matches(stringOperators[code], text, pattern, options)
-            },
             // quarry_arith(operator, a, b) and quarry_fn(function, a): ExpressionValues' answer.
             DatabaseFunction(arithmetic, argumentCount: 3, pure: true) { values in
                 let operators = ArithmeticOperator.allCases
@@ -60,5 +50,35 @@ public enum PredicateFunctions {
                 return ExpressionValues.apply(functions[code], Value(values[1])).databaseValue
             },
         ]
+    }
+
+    /// quarry_fold and quarry_string_op, which SQLite calls once per row: C (text_match.c)
+    /// with the pattern folded once per statement and ASCII matched there, and the Swift
+    /// below (the evaluator's own code) for the rest.
+    public static func addTextFunctions(_ db: Database) {
+        quarry_sqlite_add_text_functions(db.sqliteConnection, { text, textCount, textIsBlob, pattern, patternCount, patternIsBlob, op, options in
+            // quarry_string_op(text, pattern, operator, options): NULL when either is not text.
+            let operators = PredicateFunctions.stringOperators
+            guard let text = PredicateFunctions.string(text, textCount, textIsBlob),
+                  let pattern = PredicateFunctions.string(pattern, patternCount, patternIsBlob),
+                  operators.indices.contains(Int(op)) else { return -1 }
+            return StringMatching.matches(operators[Int(op)], text, pattern, ComparisonOptions(rawValue: Int(options))) ? 1 : 0
+        }, { bytes, count, isBlob, options, length in
+            guard let text = PredicateFunctions.string(bytes, count, isBlob) else { return nil }
+            let folded = Array(PredicateFunctions.fold(text, ComparisonOptions(rawValue: Int(options))).utf8)
+            guard let out = malloc(folded.count + 1)?.assumingMemoryBound(to: UInt8.self) else { return nil }
+            for (i, byte) in folded.enumerated() { out[i] = byte }
+            out[folded.count] = 0
+            length?.pointee = Int32(folded.count)
+            return UnsafeMutableRawPointer(out).assumingMemoryBound(to: CChar.self)
+        })
+    }
+
+    /// A value's bytes as GRDB reads them into a String: text as UTF-8 (repaired), a blob
+    /// only when it is UTF-8.
+    private static func string(_ bytes: UnsafePointer<UInt8>?, _ count: Int32, _ isBlob: Int32) -> String? {
+        let buffer = UnsafeBufferPointer(start: bytes, count: bytes == nil ? 0 : Int(count))
+        if isBlob != 0 { return String(data: Data(buffer), encoding: .utf8) }
+        return String(decoding: buffer, as: UTF8.self)
     }
 }

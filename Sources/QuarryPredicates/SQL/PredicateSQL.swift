@@ -3,16 +3,29 @@ import QuarryStore
 extension BoundPredicate {
     /// The predicate as a WHERE clause over the entity's table (named by `qualifier`).
     /// Equality is `IS`/`IS NOT`, so nil compares as Foundation compares it (nil == nil).
-    /// Key paths through relationships become correlated subqueries.
+    /// Key paths through to-one relationships become correlated subqueries, so the clause
+    /// stands alone (an UPDATE or DELETE takes no joins).
     public func sql(qualifier: String? = nil) -> SQLFragment {
-        var writer = PredicateSQLWriter()
-        let sql = writer.render(root, quoteIdentifier(qualifier ?? entity.name), entity)
+        var writer = PredicateSQLWriter(joins: nil)
+        let sql = writer.render(root, quoteIdentifier(qualifier ?? entity.name), entity, positive: true)
+        return SQLFragment(sql, writer.arguments)
+    }
+
+    /// The predicate as a WHERE clause whose to-one key paths read columns of `joins`,
+    /// which gains the LEFT JOINs they need (for a SELECT over `joins.root`). Paths inside
+    /// ANY/ALL/NONE, SUBQUERY and collection operators stay correlated subqueries.
+    public func sql(joins: inout ToOneJoins) -> SQLFragment {
+        var writer = PredicateSQLWriter(joins: joins)
+        let sql = writer.render(root, joins.root, entity, positive: true)
+        if let grown = writer.joins { joins = grown }
         return SQLFragment(sql, writer.arguments)
     }
 }
 
-/// The SQL for a key path through to-one relationships: nested scalar subqueries, each
-/// finding the next row by its key. Also used for sort keys.
+/// The SQL for a key path through to-one relationships as nested scalar subqueries, each
+/// finding the next row by its key (the smallest key of several matches, as in memory);
+/// where no join can be used (an UPDATE's WHERE, inside a subquery). `ToOneJoins` is
+/// the form for a SELECT.
 public func pathSQL(_ steps: [PathStep], _ attribute: AttributeDescription, from qualifier: String, in entity: EntityDescription,
                     aliases: inout Int) -> String {
     guard let step = steps.first, case .foreignKey(let column, let targetKey) = step.storage else {
@@ -22,7 +35,8 @@ public func pathSQL(_ steps: [PathStep], _ attribute: AttributeDescription, from
     let alias = quoteIdentifier("t\(aliases)")
     let inner = pathSQL(Array(steps.dropFirst()), attribute, from: alias, in: step.destination, aliases: &aliases)
     let match = quoteIdentifier(targetKey ?? step.destination.primaryKey)
-    return "(SELECT \(inner) FROM \(quoteIdentifier(step.destination.name)) AS \(alias) WHERE \(alias).\(match) = \(qualifier).\(quoteIdentifier(column)) LIMIT 1)"
+    let order = matchesOneRow(targetKey, step.destination) ? "" : " ORDER BY \(alias).\(quoteIdentifier(step.destination.primaryKey))"
+    return "(SELECT \(inner) FROM \(quoteIdentifier(step.destination.name)) AS \(alias) WHERE \(alias).\(match) = \(qualifier).\(quoteIdentifier(column))\(order) LIMIT 1)"
 }
 
 /// An attribute's column as SQL compares it. A date column of a file Quarry did not
@@ -38,20 +52,31 @@ public func columnSQL(_ qualifier: String, _ attribute: AttributeDescription, in
 private struct PredicateSQLWriter {
     var arguments: [Value] = []
     var aliases = 0
+    /// The request's joins, for key paths from its root table; nil: subqueries only.
+    var joins: ToOneJoins?
 
-    mutating func render(_ node: BoundPredicate.Node, _ qualifier: String, _ entity: EntityDescription) -> String {
+    init(joins: ToOneJoins?) { self.joins = joins }
+
+    /// `positive`: the node's NULL and false lead to the same answer (it is not under a
+    /// NOT within its WHERE clause), so `a = ?` may stand for `a IS ?` with a non-nil
+    /// value. For a joined column that matters: SQLite reads `=` as rejecting a LEFT
+    /// JOIN's missing row and so may make the join an inner one and start from the joined
+    /// table (`destination.tzone == "x"` scans airports, then flights by index); `IS`
+    /// would keep it from that. Other comparisons keep `IS`.
+    mutating func render(_ node: BoundPredicate.Node, _ qualifier: String, _ entity: EntityDescription, positive: Bool) -> String {
         switch node {
         case .constant(let b): return b ? "1" : "0"
-        case .not(let n): return "NOT (\(render(n, qualifier, entity)))"
-        case .and(let ns): return ns.map { "(\(render($0, qualifier, entity)))" }.joined(separator: " AND ")
-        case .or(let ns): return ns.map { "(\(render($0, qualifier, entity)))" }.joined(separator: " OR ")
+        case .not(let n): return "NOT (\(render(n, qualifier, entity, positive: !positive)))"
+        case .and(let ns): return ns.map { "(\(render($0, qualifier, entity, positive: positive)))" }.joined(separator: " AND ")
+        case .or(let ns): return ns.map { "(\(render($0, qualifier, entity, positive: positive)))" }.joined(separator: " OR ")
         case let .quantified(quantifier, path, inner):
             let (from, alias) = members(path, of: qualifier, root: entity)
             let destination = path.last!.destination
+            // Inside EXISTS only truth counts, so the subquery's WHERE starts positive again.
             switch quantifier {
-            case .all: return "NOT EXISTS (SELECT 1 \(from) AND NOT (\(render(inner, alias, destination))))"
-            case .none: return "NOT EXISTS (SELECT 1 \(from) AND (\(render(inner, alias, destination))))"
-            default: return "EXISTS (SELECT 1 \(from) AND (\(render(inner, alias, destination))))"
+            case .all: return "NOT EXISTS (SELECT 1 \(from) AND NOT (\(render(inner, alias, destination, positive: false))))"
+            case .none: return "NOT EXISTS (SELECT 1 \(from) AND (\(render(inner, alias, destination, positive: true))))"
+            default: return "EXISTS (SELECT 1 \(from) AND (\(render(inner, alias, destination, positive: true))))"
             }
         case let .comparison(lhs, op, rhs, options):
             if op.isStringOperator {
@@ -76,6 +101,8 @@ private struct PredicateSQLWriter {
                 let r = operand(rhs, options, qualifier, entity)
                 let symbol: String
                 switch op {
+                case .equal where positive && joins != nil && ((lhs.isPath && rhs.isNonNilValue) || (rhs.isPath && lhs.isNonNilValue)):
+                    symbol = "="
                 case .equal: symbol = "IS"
                 case .notEqual: symbol = "IS NOT"
                 default: symbol = op.rawValue
@@ -133,11 +160,15 @@ private struct PredicateSQLWriter {
             text = columnSQL(qualifier, a, in: entity)
             isString = a.type == .string
         case .path(let steps, let a):
-            text = pathSQL(steps, a, from: qualifier, in: entity, aliases: &aliases)
+            if qualifier == joins?.root, let column = joins?.column(steps, a, in: entity) {
+                text = column
+            } else {
+                text = pathSQL(steps, a, from: qualifier, in: entity, aliases: &aliases)
+            }
             isString = a.type == .string
         case .collection(let function, let path, let attribute, let filter):
             var (from, alias) = members(path, of: qualifier, root: entity)
-            if let filter { from += " AND (\(render(filter, alias, path.last!.destination)))" }
+            if let filter { from += " AND (\(render(filter, alias, path.last!.destination, positive: true)))" }
             let argument = attribute.map { "\(alias).\(quoteIdentifier($0.name))" } ?? "*"
             // KVC's @sum of no members is 0, where SQLite's sum() gives NULL.
             let aggregate = "\(function.rawValue)(\(argument))"
@@ -159,6 +190,18 @@ private struct PredicateSQLWriter {
         }
         guard !options.isEmpty, isString else { return text }
         return PredicateFunctions.sqlFold(text, options)
+    }
+}
+
+private extension BoundPredicate.Operand {
+    var isPath: Bool {
+        if case .path = self { return true }
+        return false
+    }
+
+    var isNonNilValue: Bool {
+        if case .value(let v) = self { return !v.isNull }
+        return false
     }
 }
 

@@ -214,6 +214,14 @@ extension ObjectContext {
                     if source != destinationName { try write(to, replacing: entitiesByName[destinationName], in: db) }
                     // Inverse sets look rows up by the column.
                     try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(quoteIdentifier("quarry_rel_\(source)_\(column)")) ON \(quoteIdentifier(source)) (\(quoteIdentifier(column)))")
+                    // Key paths (`airline.name`) join the destination by the matched column;
+                    // its index serves the join and the check for an earlier row with the
+                    // same value (a table's key needs none). Only in Quarry's own stores: a
+                    // file Quarry did not create keeps its bytes, and SQLite builds a
+                    // transient index there when a join needs one.
+                    if let targetKey, !to.isView {
+                        try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(quoteIdentifier("quarry_rel_\(destinationName)_\(targetKey)")) ON \(quoteIdentifier(destinationName)) (\(quoteIdentifier(targetKey)))")
+                    }
                 }
             } catch let error as DatabaseError { throw StoreError(error) }
         }

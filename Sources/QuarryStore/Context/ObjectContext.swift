@@ -95,12 +95,15 @@ public final class ObjectContext {
     var coreDataState = CoreDataBookkeeping()
 
     /// Opens (or creates) the store at `path`; nil or ":memory:" is an in-memory store.
-    /// `functions` are SQL functions installed on the connection (the predicate layer's).
-    public init(path: String?, readOnly: Bool = false, functions: [DatabaseFunction] = [], model: String? = nil) throws {
+    /// `functions` are SQL functions installed on the connection (the predicate layer's);
+    /// `setUp` adds those that are C (the predicate layer's text functions).
+    public init(path: String?, readOnly: Bool = false, functions: [DatabaseFunction] = [], setUp: ((Database) -> Void)? = nil,
+                model: String? = nil) throws {
         modelPath = model
         var configuration = Configuration()
         configuration.prepareDatabase { db in
             for function in functions { db.add(function: function) }
+            setUp?(db)
             // Ctrl-C and --timeout stop a long statement too, not only Lua code.
             sqlite3_progress_handler(db.sqliteConnection, 10_000, { _ in quarry_should_stop() }, nil)
             for function in CoreDataStore.sqlFunctions { db.add(function: function) }

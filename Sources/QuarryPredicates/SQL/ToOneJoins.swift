@@ -1,0 +1,78 @@
+import QuarryStore
+
+/// The LEFT JOINs that bring a request's to-one key paths (`destination.tzone`,
+/// `airline.name`) into its FROM clause, as a person writes them in SQL. One value is
+/// shared by a request's predicate, sort keys, section key and dictionary columns, so each
+/// path is joined once whoever names it.
+///
+/// Why LEFT JOIN: a missing or dangling link leaves the joined columns NULL, which is what
+/// nil has always meant (`destination.tzone == nil` is true, `!= "x"` true). Where the
+/// WHERE clause rejects NULL (`destination.tzone = ?`), SQLite turns the LEFT JOIN into an
+/// inner one by itself and may start from the destination's side, using the index on the
+/// source's column that `relate()` makes.
+///
+/// A link matched by value (`relate`, or a foreign key to a non-key column) may find more
+/// than one row; Quarry's answer, in memory and in SQL, is the one with the smallest key.
+/// Unless the matched column is known to be unique (declared so, or found so by
+/// `holdsEachValueOnce`), the join keeps only that row, so a JOIN never multiplies the
+/// source's rows.
+public struct ToOneJoins {
+    /// The root table's qualifier, quoted, as the rest of the query names it.
+    public let root: String
+    /// Asked, once per joined path, whether a destination's column holds no value twice
+    /// in the rows the statement will read (the caller looks at the data); nil: assume not.
+    public var holdsEachValueOnce: ((EntityDescription, String) -> Bool)?
+    private var aliases: [String: String] = [:]
+    private var clauses: [String] = []
+
+    public init(root: String, holdsEachValueOnce: ((EntityDescription, String) -> Bool)? = nil) {
+        self.root = root
+        self.holdsEachValueOnce = holdsEachValueOnce
+    }
+
+    public var isEmpty: Bool { clauses.isEmpty }
+
+    /// The joins, to follow the root table in a FROM clause (empty when none).
+    public var sql: String { clauses.map { " " + $0 }.joined() }
+
+    /// `attribute` at the end of `steps` (to-one steps from the root entity `entity`) as a
+    /// column of a joined table, adding the joins it needs; nil when a step is not a link
+    /// kept in a column (the caller then falls back to `pathSQL`).
+    public mutating func column(_ steps: [PathStep], _ attribute: AttributeDescription, in entity: EntityDescription) -> String? {
+        var owner = root
+        var reached = entity
+        var names: [String] = []
+        for step in steps {
+            guard case .foreignKey(let column, let targetKey) = step.storage else { return nil }
+            names.append(step.relationship.name)
+            let path = names.joined(separator: ".")
+            if let alias = aliases[path] {
+                owner = alias
+            } else {
+                let alias = quoteIdentifier("quarry_j\(aliases.count + 1)")
+                let table = quoteIdentifier(step.destination.name)
+                let match = quoteIdentifier(targetKey ?? step.destination.primaryKey)
+                var clause = "LEFT JOIN \(table) AS \(alias) ON \(alias).\(match) = \(owner).\(quoteIdentifier(column))"
+                if !matchesOneRow(targetKey, step.destination),
+                   !(targetKey.map { key in holdsEachValueOnce?(step.destination, key) ?? false } ?? false) {
+                    let key = quoteIdentifier(step.destination.primaryKey)
+                    let other = quoteIdentifier("quarry_j\(aliases.count + 1)_d")
+                    clause += " AND NOT EXISTS (SELECT 1 FROM \(table) AS \(other) WHERE \(other).\(match) = \(alias).\(match) AND \(other).\(key) < \(alias).\(key))"
+                }
+                aliases[path] = alias
+                clauses.append(clause)
+                owner = alias
+            }
+            reached = step.destination
+        }
+        return columnSQL(owner, attribute, in: reached)
+    }
+}
+
+/// True when at most one row of `destination` can match a link to `targetKey` (nil: its
+/// key): a table's key, or a column declared unique.
+func matchesOneRow(_ targetKey: String?, _ destination: EntityDescription) -> Bool {
+    guard let targetKey else { return !destination.isView }
+    if targetKey == destination.primaryKey { return !destination.isView }
+    return destination.attribute(named: targetKey)?.isUnique == true || destination.uniqueness.contains([targetKey])
+}

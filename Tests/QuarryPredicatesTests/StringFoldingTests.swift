@@ -1,0 +1,105 @@
+import GRDB
+import QuarryPredicates
+import QuarryStore
+import Testing
+
+/// `[c]`, `[d]` and `[cd]` with BEGINSWITH, ENDSWITH, CONTAINS, LIKE, MATCHES and ==: the
+/// C functions SQLite runs (ASCII byte by byte, the rest through Swift) must answer as the
+/// in-memory evaluator on tricky Unicode as well as plain ASCII.
+@Suite struct StringFoldingTests {
+    /// The C fast path folds ASCII text itself (A-Z to a-z for [c], nothing for [d]): that
+    /// must be what Unicode folding does to every ASCII character.
+    @Test func unicodeFoldingOfASCIIIsASCIILowercasing() {
+        for byte in UInt8(1)...UInt8(127) {
+            let text = String(UnicodeScalar(byte))
+            let lower = String(UnicodeScalar(byte >= 65 && byte <= 90 ? byte + 32 : byte))
+            #expect(PredicateFunctions.fold(text, [.caseInsensitive]) == lower, "\(byte)")
+            #expect(PredicateFunctions.fold(text, [.diacriticInsensitive]) == text, "\(byte)")
+            #expect(PredicateFunctions.fold(text, [.caseInsensitive, .diacriticInsensitive]) == lower, "\(byte)")
+        }
+    }
+
+    static let texts: [String] = [
+        "Straße", "STRASSE", "strasse", "café", "CAFÉ", "cafe\u{301}", "Café au lait", "naïve", "NAÏVE",
+        "İstanbul", "ıi", "ǅ", "ǆ", "ß", "ẞ", "\u{212A}elvin", "kelvin", "ſun", "sun", "日本語テキスト", "Ωmega", "ωMEGA",
+        "", "plain ascii", "N14228", "n1", "a*b?c\\d", "tab\there", "👍🏽 ok", "Zoë", "ZOE", "zoe", "Ångström", "angstrom",
+    ]
+
+    static let patterns: [String] = [
+        "e", "É", "é", "e\u{301}", "ss", "ß", "SS", "k", "K", "\u{212A}", "s", "ſ", "cafe", "CAFE", "n1", "N1",
+        "*e*", "?a*", "a\\*b*", "", "日本", "ω", "Ω", "zoe", "ZOË", "👍", "ANG*", "*ROM", ".*e.*", "[a-z]+",
+    ]
+
+    @Test func sqlAgreesWithTheEvaluator() throws {
+        let context = try ObjectContext.open(nil)
+        let entity = try context.define(EntityDescription(name: "Item", attributes: [
+            AttributeDescription(name: "s", type: .string, isOptional: true),
+            AttributeDescription(name: "t", type: .string, isOptional: true),
+        ]))
+        var objects: [ManagedObject] = []
+        for (i, text) in Self.texts.enumerated() {
+            // `t` holds a pattern per row, so patterns that are not constants are tried too.
+            objects.append(try context.insert(into: "Item", values: ["s": .text(text), "t": .text(Self.patterns[i % Self.patterns.count])]))
+        }
+        objects.append(try context.insert(into: "Item", values: ["s": .null, "t": .text("e")]))
+        try context.save()
+
+        var mismatches: [String] = []
+        var matchedSome = 0, cases = 0
+        var refused = 0
+        func check(_ format: String, _ arguments: [Value]) throws {
+            let bound: BoundPredicate
+            do {
+                bound = try BoundPredicate(try PredicateParser.parse(format, arguments: PredicateArguments(arguments)), entity: entity, context: context)
+            } catch let error as PredicateError where format.contains("MATCHES") {
+                // A pattern that is no regular expression (`*e*`) is refused before either runs.
+                #expect(error.description.contains("regular expression"))
+                refused += 1
+                return
+            }
+            let fragment = bound.sql()
+            let bySQL = try context.read { db in
+                try Int64.fetchAll(db, sql: "SELECT _pk FROM Item WHERE \(fragment.sql) ORDER BY _pk",
+                                   arguments: StatementArguments(fragment.arguments.map(\.databaseValue)))
+            }
+            let inMemory = objects.filter { bound.matches($0) }.map { $0.primaryKey! }
+            cases += 1
+            if !inMemory.isEmpty && inMemory.count < objects.count { matchedSome += 1 }
+            if bySQL != inMemory {
+                let differing = Set(bySQL).symmetricDifference(inMemory).map { key in
+                    (try? objects.first { $0.primaryKey == key }?.value(forKey: "s").displayString) ?? "?"
+                }
+                mismatches.append("\(format) \(arguments): \(differing)")
+            }
+        }
+        for op in ["BEGINSWITH", "ENDSWITH", "CONTAINS", "LIKE", "MATCHES", "=="] {
+            for options in ["", "[c]", "[d]", "[cd]"] {
+                for pattern in Self.patterns { try check("s \(op)\(options) %@", [.text(pattern)]) }
+                try check("s \(op)\(options) t", [])
+                try check("NOT (s \(op)\(options) %@)", [.text("e")])
+            }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.count) disagreements:\n\(mismatches.prefix(10).joined(separator: "\n"))")
+        #expect(matchedSome > cases / 3)
+        #expect(refused > 0 && refused < 20)
+    }
+
+    /// quarry_fold in SQL gives the Swift fold, ASCII or not.
+    @Test func sqlFoldIsTheSwiftFold() throws {
+        let context = try ObjectContext.open(nil)
+        for text in Self.texts + Self.patterns {
+            for options: ComparisonOptions in [[.caseInsensitive], [.diacriticInsensitive], [.caseInsensitive, .diacriticInsensitive]] {
+                let folded = try context.read { db in
+                    try String.fetchOne(db, sql: "SELECT \(PredicateFunctions.sqlFold("?", options))", arguments: [text])
+                }
+                #expect(folded == PredicateFunctions.fold(text, options), "\(text) \(options.rawValue)")
+            }
+        }
+        // Numbers and NULL pass through; a NULL text or pattern matches nothing.
+        let passed = try context.read { db in try Row.fetchOne(db, sql: "SELECT quarry_fold(42, 1), quarry_fold(NULL, 1), quarry_string_op(NULL, 'a', 2, 1), quarry_string_op(7, '7', 2, 0)") }
+        #expect(passed?[0] as Int64? == 42)
+        #expect((passed?[1] as DatabaseValue?)?.isNull == true)
+        #expect((passed?[2] as DatabaseValue?)?.isNull == true)
+        #expect((passed?[3] as DatabaseValue?)?.isNull == true)
+    }
+}
