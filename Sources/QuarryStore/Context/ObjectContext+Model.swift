@@ -10,12 +10,24 @@ extension ObjectContext {
             throw StoreError.invalidSchema(entity: model.entities.first?.name ?? "model",
                                            reason: "this is a Core Data store: its entities are its own model's")
         }
-        if let sub = model.entities.first(where: { $0.parent != nil }) {
-            // Quarry's own files do not hold hierarchies yet (Core Data stores do).
-            throw ModelFileError(.unsupported, path: path,
-                                 "entity \(sub.name) inherits from \(sub.parent ?? "?"): inheritance in a Quarry store is not supported yet; nothing was defined")
+        // Parents before their sub-entities, so each is defined into a hierarchy that exists.
+        let all = model.quarryEntities()
+        let names = Set(all.map(\.name))
+        var definitions: [EntityDescription] = []
+        var placed: Set<String> = []
+        while definitions.count < all.count {
+            let ready = all.filter { !placed.contains($0.name) && ($0.parent.map { placed.contains($0) || !names.contains($0) } ?? true) }
+            guard !ready.isEmpty else {
+                let stuck = all.first { !placed.contains($0.name) }
+                throw ModelFileError(.danglingReference, path: path, "entity \(stuck?.name ?? "?") is in a cycle of parents; nothing was defined")
+            }
+            for entity in ready { definitions.append(entity); placed.insert(entity.name) }
         }
-        let definitions = model.quarryEntities()
+        for definition in definitions {
+            if let parent = definition.parent, !names.contains(parent), entitiesByName[parent] == nil {
+                throw ModelFileError(.danglingReference, path: path, "entity \(definition.name) inherits from \(parent), which is neither in the model nor in the store; nothing was defined")
+            }
+        }
         for definition in definitions {
             guard let existing = entitiesByName[definition.name] else { continue }
             for attribute in definition.attributes {

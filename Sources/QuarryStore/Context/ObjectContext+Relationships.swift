@@ -34,7 +34,8 @@ extension ObjectContext {
     }
 
     private func checkTarget(_ target: ManagedObject, for relationship: RelationshipDescription, of object: ManagedObject) throws {
-        guard target.entity.name == relationship.destination else {
+        // A relationship to a parent holds its sub-entities' objects too.
+        guard isKind(target.entity.name, of: relationship.destination) else {
             throw StoreError.typeMismatch(entity: object.entity.name, key: relationship.name,
                                           expected: "\(relationship.destination) object", given: "\(target.entity.name) object")
         }
@@ -135,7 +136,7 @@ extension ObjectContext {
                 }
             }
             let pendingMembers = (insertedObjects + Array(updatedObjects.values)).filter { candidate in
-                candidate.entity.name == destination.name && candidate.pendingToOne[inverse].map { $0 === object } == true
+                isKind(candidate.entity.name, of: destination.name) && candidate.pendingToOne[inverse].map { $0 === object } == true
             }
             for member in pendingMembers.sorted(by: order) where !result.contains(where: { $0 === member }) { result.append(member) }
         case .linkTable(let table, let sourceColumn, let targetColumn):

@@ -86,7 +86,7 @@ extension ObjectContext {
                         values.append(key(target))
                     }
                     try db.execute(sql: sql, arguments: StatementArguments(values))
-                    let newKey = try coreData?.lastInsertedKey(of: entity.name, in: db) ?? db.lastInsertedRowID
+                    let newKey = try insertedKey(of: entity, in: db)
                     newKeys.append(newKey)
                     inserted[ObjectIdentifier(object)] = newKey
                 }

@@ -12,6 +12,9 @@ public final class ObjectContext {
     public let path: String?
 
     var entitiesByName: [String: EntityDescription] = [:]
+    /// Quarry's own entities as declared (their own keys only; see `effective`), for
+    /// entities in a hierarchy; `entitiesByName` holds them as objects and queries see them.
+    var declaredByName: [String: EntityDescription] = [:]
     /// Entity names in the order they were defined or found.
     var entityOrder: [String] = []
 

@@ -157,6 +157,6 @@ extension ObjectContext {
             return CoreDataModel(entities: model.entities.filter { wanted.contains($0.name) },
                                  fetchRequests: model.fetchRequests.filter { wanted.contains($0.entity) })
         }
-        return CoreDataModel(entities: entities.filter { wanted?.contains($0.name) ?? true })
+        return CoreDataModel(entities: declaredEntities.filter { wanted?.contains($0.name) ?? true })
     }
 }
