@@ -141,7 +141,7 @@ import Testing
         let xcdatamodeld = try CoreDataFixtures.path("cars/SampleModel.xcdatamodeld")
         let momd = try CoreDataFixtures.path("cars/SampleModel.momd")
         do {
-            let h = try Harness(context: ObjectContext(path: path))
+            let h = try Harness(context: ObjectContext.open(path))
             h.run(#"""
                 model("\#(xcdatamodeld)")
                 local p = Person:new{ id = "8E6F2B8C-37B4-4E9B-9F8E-1A2B3C4D5E6F", updatedAt = "2024-01-01", firstName = "Ann" }
@@ -151,7 +151,7 @@ import Testing
                 save()
                 """#)
         }
-        let h = try Harness(context: ObjectContext(path: path))
+        let h = try Harness(context: ObjectContext.open(path))
         h.run(#"""
             assert(count("Car") == 3 and count("SportCar") == 2 and count("ExpensiveSportCar") == 1)
             assert(count{ "Car", subentities = false } == 1)
