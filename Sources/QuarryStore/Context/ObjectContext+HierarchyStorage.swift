@@ -230,7 +230,8 @@ extension ObjectContext {
         if let key = try coreData?.lastInsertedKey(of: entity.name, in: db) { return key }
         if coreData == nil, entity.parent != nil {
             let root = rootName(of: entity.name)
-            if let key = try Int64.fetchOne(db, sql: "SELECT max(\(quoteIdentifier(entity.primaryKey))) FROM \(quoteIdentifier(root))") { return key }
+            let statement = try db.cachedStatement(sql: "SELECT max(\(quoteIdentifier(entity.primaryKey))) FROM \(quoteIdentifier(root))")
+            if let key = try Int64.fetchOne(statement) { return key }
         }
         return db.lastInsertedRowID
     }
