@@ -124,6 +124,7 @@ import Testing
             (#"entity("SportCar", { parent = "Car" }) { topSpeed = "string" }"#, "'topSpeed' would change type"),
             (#"entity("X", { parent = "Car", bogus = 1 }, { a = "int" })"#, "unknown option 'bogus'"),
             (#"Car:new{ make = "x" }"#, "Car is abstract"),
+            (#"entity("SportCar", { parent = "Car" }) { topSpeed = "int", wings = "int" }"#, "'wings' is required"),
         ]
         for (code, expected) in cases {
             let message = h.error(code)

@@ -120,6 +120,13 @@ extension ObjectContext {
                 return "'\(key)' is also a key of \(other.name), in the same hierarchy (one table holds them both; declare it on a common parent)"
             }
         }
+        // A sub-entity's rows are not all its root table's: its own are counted here (the
+        // root table's migration sees its new columns as optional).
+        if let previous, previous.parent == definition.parent, definition.parent != nil,
+           let added = definition.attributes.first(where: { !$0.isOptional && $0.defaultValue == nil && $0.renamedFrom == nil && previous.attribute(named: $0.name) == nil }) {
+            let rows = try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoteIdentifier(definition.name))") ?? 0 }
+            if rows > 0 { return "new attribute '\(added.name)' is required, so the \(rows) existing rows need a default" }
+        }
         // Moving an entity to another hierarchy (or out of one) moves no rows: only an empty one moves.
         if let previous, previous.parent != definition.parent {
             if hasSubentities(definition.name) {
