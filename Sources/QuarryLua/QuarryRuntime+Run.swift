@@ -206,7 +206,9 @@ local function isOptions(t)
   for k, v in pairs(t) do
     if k == "abstract" then if type(v) ~= "boolean" then return false end
     elseif k == "parent" then
-      if type(v) ~= "string" or types[(v:gsub("%?$", ""))] then return false end
+      if type(v) == "string" then
+        if types[(v:gsub("%?$", ""))] then return false end
+      elseif type(v) ~= "userdata" then return false end
     elseif k == "uniqueness" then if type(v) ~= "table" or type(v[1]) ~= "table" then return false end
     else return false end
   end

@@ -99,6 +99,8 @@ import Testing
             Boat:new{ name = "Ark" }
             save()
             entity("Yacht", { parent = "Boat" }) { length = "double?" }
+            entity("Dinghy", { parent = Boat }) { oars = "int?" }
+            assert(Dinghy.name == "Dinghy" and count("Dinghy") == 0, "an entity handle names the parent too")
             Yacht:new{ name = "Sea", length = 30 }
             save()
             assert(count("Boat") == 2 and count{ "Boat", subentities = false } == 1)
@@ -134,6 +136,25 @@ import Testing
         // An empty entity may change its parent: it is moved, not refused.
         h.run(#"entity("Kart", { parent = "Car" }) { engine = "string?" }; entity("Kart") { engine = "string?" }; Kart:new{}; save()"#)
         #expect(h.string("count('Kart') .. count('Car')") == "12")
+    }
+
+    @Test func aModelWhoseParentsCannotBeResolvedIsRefusedWhole() throws {
+        let folder = try CoreDataFixtures.temporaryFolder()
+        let h = try Harness()
+        h.run(#"entity "Keep" { name = "string" }"#)
+        let before = try Self.dump(h.context)
+        for (name, entities) in [
+            ("Cycle", #"<entity name="A" parentEntity="B"/><entity name="B" parentEntity="A"/>"#),
+            ("Missing", #"<entity name="A" parentEntity="Nowhere"/>"#),
+        ] {
+            let model = folder.appendingPathComponent("\(name).xcdatamodel")
+            try FileManager.default.createDirectory(at: model, withIntermediateDirectories: true)
+            try #"<?xml version="1.0" encoding="UTF-8"?><model type="com.apple.IDECoreDataModeler.DataModel">\#(entities)</model>"#
+                .write(to: model.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
+            let message = h.error(#"model("\#(model.path)")"#)
+            #expect(message.contains(model.path) && !message.contains("\n"), "\(message)")
+        }
+        #expect(try Self.dump(h.context) == before, "the store changed")
     }
 
     @Test func aModelWithAHierarchyLoadsIntoAQuarryStoreAndRoundTrips() throws {
