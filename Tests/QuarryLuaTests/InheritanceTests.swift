@@ -138,6 +138,30 @@ import Testing
         #expect(h.string("count('Kart') .. count('Car')") == "12")
     }
 
+    @Test func uniquenessConstraintsHoldForTheirEntitysRowsOnly() throws {
+        let h = try Harness()
+        h.run(#"""
+            entity("Pair", { uniqueness = { {"a", "b"} } }) { a = "int", b = "int" }
+            Pair:new{ a = 1, b = 1 }; Pair:new{ a = 1, b = 2 }
+            save()
+            entity("Car") { make = "string" }
+            entity("SportCar", { parent = "Car", uniqueness = { {"make"} } }) { topSpeed = "int" }
+            Car:new{ make = "Ferrari" }; Car:new{ make = "Ferrari" }; SportCar:new{ make = "Ferrari", topSpeed = 1 }
+            save()
+            """#)
+        #expect(h.error("Pair:new{ a = 1, b = 1 }; save()").contains("UNIQUE"))
+        h.run("rollback()")
+        #expect(h.error("SportCar:new{ make = 'Ferrari', topSpeed = 2 }; save()").contains("UNIQUE"))
+        h.run("rollback()")
+        let before = try Self.dump(h.context)
+        let unknown = h.error(#"entity("Pair", { uniqueness = { {"a", "c"} } }) { a = "int", b = "int" }"#)
+        #expect(unknown.contains("names 'c'") && !unknown.contains("\n"), "\(unknown)")
+        #expect(h.error(#"entity("Pair", { uniqueness = { "a" } }) { a = "int", b = "int" }"#).contains("uniqueness"))
+        #expect(try Self.dump(h.context) == before)
+        // Dropping the constraint drops its index.
+        h.run(#"entity("Pair") { a = "int", b = "int" }; Pair:new{ a = 1, b = 1 }; save(); assert(count("Pair") == 3)"#)
+    }
+
     @Test func aModelWhoseParentsCannotBeResolvedIsRefusedWhole() throws {
         let folder = try CoreDataFixtures.temporaryFolder()
         let h = try Harness()

@@ -176,7 +176,10 @@ extension ObjectContext {
                 try refuseTaken(root, in: db)
                 try createTable(storage, in: db)
             }
-            guard newFamily.count > 1 else { continue }
+            guard newFamily.count > 1 else {
+                if let alone = new[root] { try syncUniqueness(table: root, members: [(alone, nil)], in: db) }
+                continue
+            }
             let table = quoteIdentifier(root), column = quoteIdentifier(Self.entityColumn)
             let columns = try Row.fetchAll(db, sql: "PRAGMA table_info(\(table))").map { row -> String in row["name"] }
             if !columns.contains(Self.entityColumn) {
@@ -190,6 +193,9 @@ extension ObjectContext {
                 let tags = ([member] + Self.below(member, in: new, order: order).map(\.name)).map(Self.literal)
                 for sql in Self.viewSQL(entity, table: root, tags: tags) { try db.execute(sql: sql) }
             }
+            try syncUniqueness(table: root, members: newFamily.compactMap { member in
+                new[member].map { ($0, [member] + Self.below(member, in: new, order: order).map(\.name)) }
+            }, in: db)
             // New sub-entity attributes with defaults: the entity's existing rows take them.
             for member in newFamily where member != root {
                 guard let before = old[member], let after = new[member] else { continue }

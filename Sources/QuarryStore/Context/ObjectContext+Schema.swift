@@ -69,6 +69,9 @@ extension ObjectContext {
         if let problem = try hierarchyProblem(entity, declared: declared) {
             throw StoreError.invalidSchema(entity: entity.name, reason: problem)
         }
+        if let problem = uniquenessProblem(entity, declared: declared) {
+            throw StoreError.invalidSchema(entity: entity.name, reason: problem)
+        }
         for changed in changes {
             if let problem = try hierarchyProblem(changed, declared: declared.merging([(entity.name, entity)]) { $1 }) {
                 throw StoreError.invalidSchema(entity: changed.name, reason: problem)
@@ -85,6 +88,7 @@ extension ObjectContext {
                 } else {
                     try write(entity, replacing: existing, in: db)
                     for changed in changes { try write(changed, replacing: declaredEntity(changed.name), in: db) }
+                    try syncUniqueness(table: entity.name, members: [(entity, nil)], in: db)
                 }
                 // Link tables once both ends are known.
                 for e in [entity] + changes { try createLinkTables(e, in: db, defining: entity) }
