@@ -56,12 +56,18 @@ import Testing
             assert(count("Person", "ANY cars.topSpeed > 300") == 1)
             """#)
         #expect(h.error("Car:new{ make = 'x' }").contains("Car is abstract"))
+        // Sample data imports into a sub-entity, never into an abstract entity.
+        let csv = try CoreDataFixtures.temporaryFolder().appendingPathComponent("cars.csv")
+        try "make,topSpeed\nLotus,250\n".write(to: csv, atomically: true, encoding: .utf8)
+        #expect(h.string(#"import("\#(csv.path)", { entity = "SportCar" }) .. count("Car")"#) == "14")
+        #expect(h.error(#"import("\#(csv.path)", { entity = "Car" })"#).contains("Car is abstract"))
+        #expect(h.string(#"count("Car")"#) == "4")
         #expect(h.error("local _ = Truck:first().topSpeed").contains("topSpeed"), "a Truck has no topSpeed")
         // One table for the hierarchy, with a column naming each row's entity.
         let tables = try h.context.read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'quarry%' AND name NOT LIKE 'sqlite%' ORDER BY name") }
         #expect(tables == ["Car", "Person"])
         let tags = try h.context.read { db in try String.fetchAll(db, sql: "SELECT _entity FROM Car ORDER BY _pk") }
-        #expect(tags == ["SportCar", "Truck", "RaceCar"])
+        #expect(tags == ["SportCar", "Truck", "RaceCar", "SportCar"])
     }
 
     @Test func changesThroughSubEntitiesAreSavedAndHeardByAParentsObservers() throws {
