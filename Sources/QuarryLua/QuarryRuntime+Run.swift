@@ -196,10 +196,32 @@ function quarry.show(...)
 end
 -- entity "Item" { ... } as well as entity("Item", { ... }): the curried form is a Lua
 -- closure, so no Swift function is made per call.
+-- entity("Car", { abstract = true }) { ... } and entity("SportCar", { parent = "Car" }, { ... }):
+-- a table of options only (abstract, parent naming no attribute type, uniqueness as a
+-- list of lists) is the options, not the definition.
 local define = quarry.entity
-local function entity(name, definition)
+local types = { string = 1, int16 = 1, int32 = 1, int64 = 1, int = 1, double = 1, decimal = 1,
+                bool = 1, date = 1, uuid = 1, binary = 1, json = 1 }
+local function isOptions(t)
+  if type(t) ~= "table" or next(t) == nil then return false end
+  for k, v in pairs(t) do
+    if k == "abstract" then if type(v) ~= "boolean" then return false end
+    elseif k == "parent" then
+      if type(v) == "string" then
+        if types[(v:gsub("%?$", ""))] then return false end
+      elseif type(v) ~= "userdata" then return false end
+    elseif k == "uniqueness" then if type(v) ~= "table" or type(v[1]) ~= "table" then return false end
+    else return false end
+  end
+  return true
+end
+local function entity(name, definition, more)
   if definition == nil and type(name) == "string" then
     return function(d) return define(name, d) end
+  end
+  if more ~= nil then return define(name, more, definition) end
+  if isOptions(definition) then
+    return function(d) return define(name, d, definition) end
   end
   return define(name, definition)
 end

@@ -56,13 +56,20 @@ struct DotCommands {
                 print(SwiftModelSource(model: context.coreDataModel(of: args.isEmpty ? nil : args)).source(style: .swiftData), terminator: "")
                 return .ok
             }
-            let entities = shell.runtime.context.entities.filter { args.isEmpty || args.contains($0.name) }
+            // As declared (a sub-entity's own keys, with its parent), so the output runs again.
+            let entities = shell.runtime.context.declaredEntities.filter { args.isEmpty || args.contains($0.name) }
             if entities.isEmpty, let name = args.first {
                 let names = shell.runtime.context.entities.map(\.name)
                 reportError(StoreError.unknownEntity(name: name, suggestion: closestMatch(to: name, in: names)))
             }
             for entity in entities {
-                print("entity \"\(entity.name)\" {")
+                var header: [String] = []
+                if let parent = entity.parent { header.append("parent = \"\(parent)\"") }
+                if entity.isAbstract { header.append("abstract = true") }
+                if !entity.uniqueness.isEmpty {
+                    header.append("uniqueness = { " + entity.uniqueness.map { "{ " + $0.map { "\"\($0)\"" }.joined(separator: ", ") + " }" }.joined(separator: ", ") + " }")
+                }
+                print(header.isEmpty ? "entity \"\(entity.name)\" {" : "entity(\"\(entity.name)\", { \(header.joined(separator: ", ")) }) {")
                 for a in entity.attributes {
                     var options = ""
                     if a.isIndexed { options += ", indexed = true" }

@@ -179,7 +179,7 @@ extension QuarryRuntime {
     private func tableRequest(_ call: LuaCall, at index: Int32, entity: String?) throws -> LuaRequest {
         let s = call.state
         let allowed: Set<String> = ["entity", "predicate", "args", "vars", "sort", "limit", "offset", "batch", "section",
-                                    "result", "properties", "group", "having", "distinct", "includesPending", "prefetch", "subentities"]
+                                    "result", "properties", "group", "having", "distinct", "includesPending", "prefetch", "subentities", "template"]
         let (keys, _) = LuaTable.stringKeys(s, index)
         for key in keys where !allowed.contains(key) {
             throw LuaError("unknown option '\(key)'", operation: "fetch", suggestion: closestMatch(to: key, in: Array(allowed)))
@@ -193,6 +193,7 @@ extension QuarryRuntime {
             if LuaTable.field(s, index, "entity") == LUA_TSTRING { entityName = luaString(s, -1) }
             quarry_pop(s, 1)
         }
+        let template = try fetchTemplate(s, index, entity: &entityName)
         guard let entityName else { throw LuaError("the request names no entity; write fetch{ \"Item\", ... }", operation: "fetch") }
 
         var format: String?
@@ -205,6 +206,10 @@ extension QuarryRuntime {
             if object == nil { quarry_pop(s, 1); throw LuaError("predicate must be a format string or a predicate(...) object", operation: "fetch") }
         }
         quarry_pop(s, 1)
+        if let template {
+            if format != nil || object != nil { throw LuaError("a template holds its predicate; give vars, not predicate", operation: "fetch") }
+            format = template
+        }
         let arguments = try argumentField(s, index, "args")
         var variables: [String: PredicateArgument] = [:]
         let varsType = LuaTable.field(s, index, "vars")
@@ -248,6 +253,30 @@ extension QuarryRuntime {
         }
         quarry_pop(s, 1)
         return request
+    }
+
+    /// `template = "name"`: the model's fetch request template of that name gives the
+    /// entity (when none is named) and the predicate, whose `$NAME`s `vars` fill.
+    private func fetchTemplate(_ s: OpaquePointer, _ index: Int32, entity: inout String?) throws -> String? {
+        let type = LuaTable.field(s, index, "template")
+        let name = type == LUA_TSTRING ? luaString(s, -1) : nil
+        quarry_pop(s, 1)
+        if type == LUA_TNIL { return nil }
+        guard let name else { throw LuaError("template must be the name of a fetch request template", operation: "fetch") }
+        let templates = try context.fetchTemplates()
+        guard let template = templates.first(where: { $0.name == name }) else {
+            throw LuaError("no fetch request template '\(name)' in the model" + (templates.isEmpty ? " (it has none)" : ""),
+                           operation: "fetch", suggestion: closestMatch(to: name, in: templates.map(\.name)))
+        }
+        if let named = entity, !context.isKind(named, of: template.entity) {
+            throw LuaError("template '\(name)' fetches \(template.entity), not \(named)", operation: "fetch")
+        }
+        entity = entity ?? template.entity
+        switch template.predicate {
+        case .format(let text)?: return text
+        case .unsupported(let why)?: throw LuaError("template '\(name)': its predicate cannot be read (\(why))", operation: "fetch")
+        case nil: return nil
+        }
     }
 
     private func readResultShape(_ s: OpaquePointer, _ index: Int32, into request: inout LuaRequest) throws {

@@ -192,7 +192,11 @@ extension QuarryRuntime {
 
     private func defineEntity(_ name: String, _ call: LuaCall, definitionAt index: Int32) throws -> Int32 {
         try call.table(index)
-        let description = try EntityDefinitionReader(state: call.state, entity: name).read(table: index)
+        var description = try EntityDefinitionReader(state: call.state, entity: name).read(table: index)
+        if !call.isNoneOrNil(index + 1) {
+            try call.table(index + 1)
+            try readOptions(into: &description, call, at: index + 1)
+        }
         do {
             try context.define(description)
         } catch let error as StoreError {
@@ -202,6 +206,50 @@ extension QuarryRuntime {
         }
         bindGlobalIfFree(name)
         return pushEntity(name)
+    }
+
+    /// `{ parent = "Car", abstract = true, uniqueness = { {"a"}, {"b", "c"} } }`.
+    private func readOptions(into description: inout EntityDescription, _ call: LuaCall, at index: Int32) throws {
+        let state = call.state
+        let operation = "entity \(description.name)"
+        let (keys, nonString) = LuaTable.stringKeys(state, index)
+        if let unknown = keys.first(where: { !["parent", "abstract", "uniqueness"].contains($0) }) ?? (nonString ? "?" : nil) {
+            throw LuaError("unknown option '\(unknown)' (options: parent, abstract, uniqueness)", operation: operation)
+        }
+        switch LuaTable.field(state, index, "parent") {
+        case LUA_TNIL: break
+        case LUA_TSTRING: description.parent = luaString(state, -1)
+        default:
+            if let handle = swiftObject(state, -1, kind: .entity, as: EntityHandle.self) { description.parent = handle.name; break }
+            quarry_pop(state, 1)
+            throw LuaError("parent must name an entity", operation: operation)
+        }
+        quarry_pop(state, 1)
+        if LuaTable.field(state, index, "abstract") != LUA_TNIL { description.isAbstract = lua_toboolean(state, -1) != 0 }
+        quarry_pop(state, 1)
+        if LuaTable.field(state, index, "uniqueness") != LUA_TNIL {
+            defer { quarry_pop(state, 1) }
+            let list = lua_gettop(state)
+            guard lua_type(state, list) == LUA_TTABLE else { throw LuaError("uniqueness must be a list of lists of attribute names", operation: operation) }
+            var constraints: [[String]] = []
+            for i in 1...max(1, LuaTable.length(state, list)) where LuaTable.length(state, list) > 0 {
+                lua_rawgeti(state, list, lua_Integer(i))
+                defer { quarry_pop(state, 1) }
+                let item = lua_gettop(state)
+                guard lua_type(state, item) == LUA_TTABLE, LuaTable.length(state, item) > 0 else {
+                    throw LuaError("uniqueness must be a list of lists of attribute names", operation: operation)
+                }
+                var names: [String] = []
+                for j in 1...LuaTable.length(state, item) {
+                    lua_rawgeti(state, item, lua_Integer(j))
+                    defer { quarry_pop(state, 1) }
+                    guard lua_type(state, -1) == LUA_TSTRING else { throw LuaError("uniqueness must be a list of lists of attribute names", operation: operation) }
+                    names.append(luaString(state, -1))
+                }
+                constraints.append(names)
+            }
+            description.uniqueness = constraints
+        }
     }
 
     func entityMetamethods() -> [(String, LuaFunctionBody)] {

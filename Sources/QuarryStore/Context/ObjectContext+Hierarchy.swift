@@ -46,10 +46,34 @@ extension ObjectContext {
     }
 
     /// The entity a stored row is (nil when the row is gone or names no known entity).
+    /// Asked for every row of a parent's results: one cached statement, outside the
+    /// savepoint `read` makes (whose `PRAGMA query_only` expires every prepared statement).
     func rowEntity(of entity: EntityDescription, primaryKey: Int64) throws -> EntityDescription? {
         let sql = "SELECT \(quoteIdentifier(Self.entityColumn)) FROM \(quoteIdentifier(entity.name)) WHERE \(quoteIdentifier(entity.primaryKey)) = ?"
-        guard let tag = try read({ db in try DatabaseValue.fetchOne(db, sql: sql, arguments: [primaryKey]) }) else { return nil }
+        let tag: DatabaseValue?
+        do {
+            tag = try database.unsafeRead { db in try DatabaseValue.fetchOne(db.cachedStatement(sql: sql), arguments: [primaryKey]) }
+        } catch let error as DatabaseError { throw StoreError(error) }
+        guard let tag else { return nil }
         return ([entity] + descendants(of: entity.name)).first { entityTag(of: $0.name) == tag }
+    }
+
+    /// A parent's row (as `selectionSQL` reads it) as the row of its sub-entity `own`: a
+    /// parent's columns include every sub-entity's, so no second query is needed. Nil when
+    /// a column is missing (the caller then reads the row through `own`'s view).
+    func values(_ values: [DatabaseValue], of parent: EntityDescription, as own: EntityDescription) -> [DatabaseValue]? {
+        let parentToOne = parent.toOneRelationships.map(\.name)
+        guard values.count == 1 + parent.attributes.count + parentToOne.count else { return nil }
+        var result = [values[0]]
+        for name in own.attributeNames {
+            guard let i = parent.rowColumn(of: name) else { return nil }
+            result.append(values[i])
+        }
+        for r in own.toOneRelationships {
+            guard let j = parentToOne.firstIndex(of: r.name) else { return nil }
+            result.append(values[1 + parent.attributes.count + j])
+        }
+        return result
     }
 
     /// The SQL condition that keeps only `entity`'s own rows, leaving out its sub-entities'

@@ -1,3 +1,5 @@
+import GRDB
+
 /// `model("App.xcdatamodeld")`: a Core Data model's entities defined in a Quarry store,
 /// as `entity` defines them (new entities created, existing ones migrated in place).
 extension ObjectContext {
@@ -10,12 +12,24 @@ extension ObjectContext {
             throw StoreError.invalidSchema(entity: model.entities.first?.name ?? "model",
                                            reason: "this is a Core Data store: its entities are its own model's")
         }
-        if let sub = model.entities.first(where: { $0.parent != nil }) {
-            // Quarry's own files do not hold hierarchies yet (Core Data stores do).
-            throw ModelFileError(.unsupported, path: path,
-                                 "entity \(sub.name) inherits from \(sub.parent ?? "?"): inheritance in a Quarry store is not supported yet; nothing was defined")
+        // Parents before their sub-entities, so each is defined into a hierarchy that exists.
+        let all = model.quarryEntities()
+        let names = Set(all.map(\.name))
+        var definitions: [EntityDescription] = []
+        var placed: Set<String> = []
+        while definitions.count < all.count {
+            let ready = all.filter { !placed.contains($0.name) && ($0.parent.map { placed.contains($0) || !names.contains($0) } ?? true) }
+            guard !ready.isEmpty else {
+                let stuck = all.first { !placed.contains($0.name) }
+                throw ModelFileError(.danglingReference, path: path, "entity \(stuck?.name ?? "?") is in a cycle of parents; nothing was defined")
+            }
+            for entity in ready { definitions.append(entity); placed.insert(entity.name) }
         }
-        let definitions = model.quarryEntities()
+        for definition in definitions {
+            if let parent = definition.parent, !names.contains(parent), entitiesByName[parent] == nil {
+                throw ModelFileError(.danglingReference, path: path, "entity \(definition.name) inherits from \(parent), which is neither in the model nor in the store; nothing was defined")
+            }
+        }
         for definition in definitions {
             guard let existing = entitiesByName[definition.name] else { continue }
             for attribute in definition.attributes {
@@ -26,6 +40,50 @@ extension ObjectContext {
             }
         }
         for definition in definitions { try define(definition) }
+        try keep(templates: model.fetchRequests)
         return definitions.map(\.name)
+    }
+}
+
+/// A model's fetch request templates (`fetch{ template = "name", vars = { ... } }`): a
+/// Core Data store's come from its own model; `model()` keeps a model's in a Quarry store's
+/// table `quarry_fetch_template`, so they survive reopening.
+extension ObjectContext {
+    static let templateTable = "quarry_fetch_template"
+
+    /// The store's fetch request templates, by name.
+    public func fetchTemplates() throws -> [CoreDataFetchRequest] {
+        if let model = coreData?.model { return model.fetchRequests }
+        return try read { db in
+            guard try db.tableExists(Self.templateTable) else { return [] }
+            return try Row.fetchAll(db, sql: "SELECT name, entity, predicate, problem FROM \(Self.templateTable) ORDER BY name").map { row in
+                let predicate: CoreDataPredicate?
+                if let problem: String = row["problem"] { predicate = .unsupported(problem) }
+                else { predicate = (row["predicate"] as String?).map(CoreDataPredicate.format) }
+                return CoreDataFetchRequest(name: try row.stored(0, table: Self.templateTable, column: "name"),
+                                            entity: try row.stored(1, table: Self.templateTable, column: "entity"), predicate: predicate)
+            }
+        }
+    }
+
+    /// Keeps `templates` (those of entities the store has), replacing any of the same name.
+    func keep(templates: [CoreDataFetchRequest]) throws {
+        let kept = templates.filter { entitiesByName[$0.entity] != nil }
+        guard !kept.isEmpty else { return }
+        do {
+            try database.write { db in
+                try db.execute(sql: "CREATE TABLE IF NOT EXISTS \(Self.templateTable) (name TEXT PRIMARY KEY, entity TEXT NOT NULL, predicate TEXT, problem TEXT)")
+                for template in kept {
+                    var format: String?, problem: String?
+                    switch template.predicate {
+                    case .format(let text)?: format = text
+                    case .unsupported(let why)?: problem = why
+                    case nil: break
+                    }
+                    try db.execute(sql: "INSERT OR REPLACE INTO \(Self.templateTable) (name, entity, predicate, problem) VALUES (?, ?, ?, ?)",
+                                   arguments: [template.name, template.entity, format, problem])
+                }
+            }
+        } catch let error as DatabaseError { throw StoreError(error) }
     }
 }

@@ -34,7 +34,8 @@ extension ObjectContext {
     }
 
     private func checkTarget(_ target: ManagedObject, for relationship: RelationshipDescription, of object: ManagedObject) throws {
-        guard target.entity.name == relationship.destination else {
+        // A relationship to a parent holds its sub-entities' objects too.
+        guard isKind(target.entity.name, of: relationship.destination) else {
             throw StoreError.typeMismatch(entity: object.entity.name, key: relationship.name,
                                           expected: "\(relationship.destination) object", given: "\(target.entity.name) object")
         }
@@ -136,7 +137,7 @@ extension ObjectContext {
                 }
             }
             let pendingMembers = (insertedObjects + Array(updatedObjects.values)).filter { candidate in
-                candidate.entity.name == destination.name && candidate.pendingToOne[inverse].map { $0 === object } == true
+                isKind(candidate.entity.name, of: destination.name) && candidate.pendingToOne[inverse].map { $0 === object } == true
             }
             // An ordered relationship (Core Data's) appends in the order members were added.
             let added = coreData?.ordering(of: object.entity.name, name) != nil ? inAdditionOrder(pendingMembers.sorted(by: order)) : pendingMembers.sorted(by: order)

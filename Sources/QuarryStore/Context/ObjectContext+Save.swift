@@ -86,8 +86,9 @@ extension ObjectContext {
                         if let target, target.primaryKey == nil, inserted[ObjectIdentifier(target)] == nil { laterLinks.append(object) }
                         values.append(key(target))
                     }
-                    try db.execute(sql: sql, arguments: StatementArguments(values))
-                    let newKey = try coreData?.lastInsertedKey(of: entity.name, in: db) ?? db.lastInsertedRowID
+                    // Cached: compiling an insert through a sub-entity's view compiles its trigger too.
+                    try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(values))
+                    let newKey = try insertedKey(of: entity, in: db)
                     newKeys.append(newKey)
                     inserted[ObjectIdentifier(object)] = newKey
                 }

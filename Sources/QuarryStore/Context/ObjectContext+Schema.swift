@@ -20,7 +20,10 @@ extension ObjectContext {
                 throw StoreError.database(message: "the stored model of entity \(name) is unreadable")
             }
             remember(entity)
+            declaredByName[entity.name] = entity
         }
+        // Entities in a hierarchy are seen with their inherited and sub-entities' keys.
+        if declaredByName.values.contains(where: { $0.parent != nil }) { rememberEffective(entityOrder) }
         // A Core Data store is its model's entities; its Z-tables are not entities.
         if try loadCoreDataStore() { return }
         try introspectForeignTables()
@@ -47,22 +50,46 @@ extension ObjectContext {
         // come in, and this one's inverses are added to entities already defined.
         var kept = definition
         // Relationships made by relate() (through existing columns) survive a redefinition.
-        for r in entitiesByName[definition.name]?.relationships ?? [] where r.column != nil && kept.relationship(named: r.name) == nil {
+        for r in declaredEntity(definition.name)?.relationships ?? [] where r.column != nil && kept.relationship(named: r.name) == nil {
             kept.relationships.append(r)
         }
         let entity = withInversesDeclaredElsewhere(kept)
         let changes = try inverseChanges(for: entity)
-        let existing = entitiesByName[entity.name]
-        if existing?.isView == true { throw StoreError.viewIsReadOnly(entity: entity.name) }
+        let existing = declaredEntity(entity.name)
+        if existing?.isView == true || existing?.isForeign == true && entity.parent != nil {
+            throw StoreError.viewIsReadOnly(entity: entity.name)
+        }
         if existing == entity, changes.isEmpty { return entity }
         if isReadOnly { throw StoreError.readOnly(operation: "entity \(entity.name)") }
         if existing != nil || !changes.isEmpty, hasChanges {
             throw StoreError.migrationRefused(entity: entity.name, reason: "there are unsaved changes; save() or rollback() first")
         }
+        // Inheritance: checked against the hierarchies as they are, before anything is written.
+        let declared = declaredMap
+        if let problem = try hierarchyProblem(entity, declared: declared) {
+            throw StoreError.invalidSchema(entity: entity.name, reason: problem)
+        }
+        if let problem = uniquenessProblem(entity, declared: declared) {
+            throw StoreError.invalidSchema(entity: entity.name, reason: problem)
+        }
+        for changed in changes {
+            if let problem = try hierarchyProblem(changed, declared: declared.merging([(entity.name, entity)]) { $1 }) {
+                throw StoreError.invalidSchema(entity: changed.name, reason: problem)
+            }
+        }
+        let hierarchical = ([entity] + changes).contains { e in
+            e.parent != nil || isInHierarchy(e.name) || declared[e.name]?.parent != nil
+        }
+        var touched: [String] = []
         do {
             try database.write { db in
-                try write(entity, replacing: existing, in: db)
-                for changed in changes { try write(changed, replacing: entitiesByName[changed.name], in: db) }
+                if hierarchical {
+                    touched = try writeDeclarations([entity] + changes, in: db)
+                } else {
+                    try write(entity, replacing: existing, in: db)
+                    for changed in changes { try write(changed, replacing: declaredEntity(changed.name), in: db) }
+                    try syncUniqueness(table: entity.name, members: [(entity, nil)], in: db)
+                }
                 // Link tables once both ends are known.
                 for e in [entity] + changes { try createLinkTables(e, in: db, defining: entity) }
             }
@@ -71,12 +98,13 @@ extension ObjectContext {
         }
         didDefine(entity)
         for changed in changes { didDefine(changed) }
-        return entity
+        if hierarchical { rememberEffective(touched) }
+        return entitiesByName[entity.name] ?? entity
     }
 
     private func withInversesDeclaredElsewhere(_ entity: EntityDescription) -> EntityDescription {
         var result = entity
-        for other in entities where other.name != entity.name {
+        for other in declaredEntities where other.name != entity.name {
             for r in other.relationships where r.destination == entity.name {
                 guard let inverse = r.inverse, result.relationship(named: inverse) == nil else { continue }
                 result.relationships.append(RelationshipDescription(name: inverse, destination: other.name, inverse: r.name, isToMany: true))
@@ -95,7 +123,7 @@ extension ObjectContext {
     private func inverseChanges(for entity: EntityDescription) throws -> [EntityDescription] {
         var changed: [String: EntityDescription] = [:]
         for r in entity.relationships {
-            guard r.destination != entity.name, let destination = changed[r.destination] ?? entitiesByName[r.destination] else { continue }
+            guard r.destination != entity.name, let destination = changed[r.destination] ?? declaredEntity(r.destination) else { continue }
             guard let inverseName = r.inverse else { continue }
             if let inverse = destination.relationship(named: inverseName) {
                 if inverse.destination != entity.name {
@@ -172,11 +200,12 @@ extension ObjectContext {
     }
 
     func didDefine(_ entity: EntityDescription) {
+        if !entity.isForeign { declaredByName[entity.name] = entity }
         remember(entity)
         bumpGeneration()
     }
 
-    private func validate(_ entity: EntityDescription) throws {
+    func validate(_ entity: EntityDescription) throws {
         for name in [entity.name] + entity.keyNames {
             if let problem = SchemaName.problem(name) { throw StoreError.invalidSchema(entity: entity.name, reason: "\(SchemaName.shown(name)) \(problem)") }
         }
@@ -202,7 +231,7 @@ extension ObjectContext {
         }
     }
 
-    private func createTable(_ entity: EntityDescription, in db: Database) throws {
+    func createTable(_ entity: EntityDescription, in db: Database) throws {
         let columns = ["\(quoteIdentifier(entity.primaryKey)) INTEGER PRIMARY KEY AUTOINCREMENT"]
             + entity.attributes.map { "\(quoteIdentifier($0.name)) \($0.type.sqlType)" }
             + entity.ownKeyColumns.map { "\(quoteIdentifier($0.name)) INTEGER" }
@@ -226,7 +255,7 @@ extension ObjectContext {
         try db.execute(sql: "CREATE \(unique)INDEX \(indexName(entity, attribute.name)) ON \(quoteIdentifier(entity)) (\(quoteIdentifier(attribute.name)))")
     }
 
-    private func migrate(_ old: EntityDescription, to new: EntityDescription, in db: Database) throws {
+    func migrate(_ old: EntityDescription, to new: EntityDescription, in db: Database) throws {
         let table = quoteIdentifier(new.name)
         let rowCount = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? 0
         // Renames first, so the checks below see each column under its new name.

@@ -12,6 +12,9 @@ public final class ObjectContext {
     public let path: String?
 
     var entitiesByName: [String: EntityDescription] = [:]
+    /// Quarry's own entities as declared (their own keys only; see `effective`), for
+    /// entities in a hierarchy; `entitiesByName` holds them as objects and queries see them.
+    var declaredByName: [String: EntityDescription] = [:]
     /// Entity names in the order they were defined or found.
     var entityOrder: [String] = []
 
@@ -314,6 +317,7 @@ public final class ObjectContext {
         // A row of a parent's results that is a sub-entity's is made as that entity, read
         // through its own view, so one row is one object whatever it was fetched as.
         if hasSubentities(entity.name), let own = try rowEntity(of: entity, primaryKey: primaryKey), own.name != entity.name {
+            if let mapped = self.values(values, of: entity, as: own) { return try object(for: own, values: mapped) }
             let sql = "SELECT \(own.selectionSQL()) FROM \(quoteIdentifier(own.name)) WHERE \(quoteIdentifier(own.primaryKey)) = ?"
             if let row = try read({ db in try Row.fetchOne(db, sql: sql, arguments: [primaryKey]) }) {
                 return try object(for: own, values: Array(row.databaseValues))

@@ -157,6 +157,10 @@ extension ObjectContext {
             return CoreDataModel(entities: model.entities.filter { wanted.contains($0.name) },
                                  fetchRequests: model.fetchRequests.filter { wanted.contains($0.entity) })
         }
-        return CoreDataModel(entities: entities.filter { wanted?.contains($0.name) ?? true })
+        // Templates kept from a model go out with their entities.
+        let templates = ((try? fetchTemplates()) ?? []).filter { wanted?.contains($0.entity) ?? true }
+        var model = CoreDataModel(entities: declaredEntities.filter { wanted?.contains($0.name) ?? true })
+        model.fetchRequests = templates
+        return model
     }
 }

@@ -38,6 +38,9 @@ extension ObjectContext {
     private func load(_ table: ImportTable, into entityName: String, path: String,
                       progress: ((Int, Int) -> Void)?) throws -> ImportSummary {
         let existing = entitiesByName[entityName]
+        if existing?.isAbstract == true {
+            throw StoreError.importFailed(path: path, line: nil, reason: "\(entityName) is abstract: it makes no objects (import into one of its sub-entities)")
+        }
         let entity = try existing ?? EntityDescription(name: entityName, attributes: table.columns.enumerated().map { i, name in
             if name == EntityDescription.defaultPrimaryKey || name.isEmpty {
                 throw StoreError.importFailed(path: path, line: 1, reason: "'\(name)' cannot be a column name")

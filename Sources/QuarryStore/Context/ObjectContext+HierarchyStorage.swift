@@ -1,0 +1,251 @@
+import Foundation
+import GRDB
+
+/// Inheritance in Quarry's own files, stored as Core Data stores it: one table per root
+/// entity, holding the columns of its whole hierarchy and `_entity` naming each row's
+/// entity; every other entity of the hierarchy is a view of that table (its own rows and
+/// its sub-entities') whose INSTEAD OF triggers write the table. So all SQL written against
+/// an entity's name (fetches, predicates, saves, batch changes, delete rules) works
+/// unchanged, as it does over a Core Data store's views; and the views are kept in the
+/// file, so reopening it needs only the model.
+///
+/// `quarry_model` keeps each entity as declared (its own attributes and relationships,
+/// `declaredByName`); `entitiesByName` holds it as objects and queries see it (`effective`).
+extension ObjectContext {
+    /// An entity as declared: its own attributes and relationships, with its parent.
+    public func declaredEntity(_ name: String) -> EntityDescription? { declaredByName[name] ?? entitiesByName[name] }
+
+    /// Every entity as declared, in definition order (what export and Swift write).
+    public var declaredEntities: [EntityDescription] { entityOrder.compactMap { declaredEntity($0) } }
+
+    /// The declared entities by name.
+    var declaredMap: [String: EntityDescription] {
+        var map = entitiesByName
+        for (name, entity) in declaredByName { map[name] = entity }
+        return map
+    }
+
+    /// The top of `name`'s hierarchy in `declared` (stops at a cycle or a missing parent).
+    static func root(of name: String, in declared: [String: EntityDescription]) -> String {
+        var current = name
+        var seen: Set<String> = [name]
+        while let parent = declared[current]?.parent, declared[parent] != nil, seen.insert(parent).inserted { current = parent }
+        return current
+    }
+
+    /// The ancestors of `name` in `declared`, root first.
+    static func ancestors(of name: String, in declared: [String: EntityDescription]) -> [EntityDescription] {
+        var result: [EntityDescription] = []
+        var seen: Set<String> = [name]
+        var next = declared[name]?.parent
+        while let parent = next, seen.insert(parent).inserted, let entity = declared[parent] {
+            result.insert(entity, at: 0)
+            next = entity.parent
+        }
+        return result
+    }
+
+    /// `name`'s sub-entities at every depth, in `order`.
+    static func below(_ name: String, in declared: [String: EntityDescription], order: [String]) -> [EntityDescription] {
+        order.compactMap { declared[$0] }.filter { $0.name != name && ancestors(of: $0.name, in: declared).contains { $0.name == name } }
+    }
+
+    /// `name` as objects and queries see it: its inherited attributes and relationships
+    /// first, then its own, then its sub-entities' (optional, without defaults: nil on rows
+    /// that lack them), so that a predicate over a parent may name any of them. A root's is
+    /// also its table's columns.
+    static func effective(_ name: String, in declared: [String: EntityDescription], order: [String]) -> EntityDescription? {
+        guard let own = declared[name] else { return nil }
+        let above = ancestors(of: name, in: declared), under = below(name, in: declared, order: order)
+        if above.isEmpty && under.isEmpty { return own }
+        var seen: Set<String> = []
+        var attributes: [AttributeDescription] = []
+        var relationships: [RelationshipDescription] = []
+        for entity in above + [own] {
+            for a in entity.attributes where seen.insert(a.name.lowercased()).inserted { attributes.append(a) }
+            for r in entity.relationships where seen.insert(r.name.lowercased()).inserted { relationships.append(r) }
+        }
+        for entity in under {
+            for var a in entity.attributes where seen.insert(a.name.lowercased()).inserted {
+                a.isOptional = true; a.defaultValue = nil; a.renamedFrom = nil
+                attributes.append(a)
+            }
+            for r in entity.relationships where seen.insert(r.name.lowercased()).inserted { relationships.append(r) }
+        }
+        var result = EntityDescription(name: name, attributes: attributes, relationships: relationships, primaryKey: own.primaryKey)
+        result.parent = own.parent
+        result.isAbstract = own.isAbstract
+        result.uniqueness = own.uniqueness
+        return result
+    }
+
+    /// Puts every entity of a hierarchy in `entitiesByName` as objects see it.
+    func rememberEffective(_ names: [String]) {
+        let declared = declaredMap
+        for name in names {
+            guard let entity = Self.effective(name, in: declared, order: entityOrder) else { continue }
+            remember(entity)
+        }
+    }
+
+    /// Why `definition` cannot take its place in the hierarchies of `declared`; nil when it can.
+    func hierarchyProblem(_ definition: EntityDescription, declared old: [String: EntityDescription]) throws -> String? {
+        var declared = old
+        declared[definition.name] = definition
+        let previous = old[definition.name]
+        if let parent = definition.parent {
+            if parent == definition.name { return "it cannot be its own parent" }
+            guard let entity = entitiesByName[parent] else {
+                return "its parent \(parent) is not defined (define the parent first)"
+            }
+            if entity.isForeign || entity.isView { return "its parent \(parent) is not an entity of Quarry's (a table or view of the file)" }
+            var seen: Set<String> = [definition.name]
+            var next: String? = parent
+            while let name = next {
+                if !seen.insert(name).inserted { return "parent \(parent) would make a cycle (\(parent) inherits from \(definition.name))" }
+                next = declared[name]?.parent
+            }
+        }
+        // One table holds the whole hierarchy: a key means one column in it.
+        let root = Self.root(of: definition.name, in: declared)
+        let order = entityOrder + (entityOrder.contains(definition.name) ? [] : [definition.name])
+        let family = [declared[root]].compactMap { $0 } + Self.below(root, in: declared, order: order)
+        let related = Set(Self.ancestors(of: definition.name, in: declared).map(\.name) + Self.below(definition.name, in: declared, order: order).map(\.name))
+        for key in definition.keyNames {
+            for other in family where other.name != definition.name && other.keyNames.contains(where: { $0.lowercased() == key.lowercased() }) {
+                if related.contains(other.name) {
+                    let isAncestor = Self.ancestors(of: definition.name, in: declared).contains { $0.name == other.name }
+                    return "'\(key)' is already a key of \(isAncestor ? "its ancestor" : "its sub-entity") \(other.name)"
+                }
+                return "'\(key)' is also a key of \(other.name), in the same hierarchy (one table holds them both; declare it on a common parent)"
+            }
+        }
+        // A sub-entity's rows are not all its root table's: its own are counted here (the
+        // root table's migration sees its new columns as optional).
+        if let previous, previous.parent == definition.parent, definition.parent != nil,
+           let added = definition.attributes.first(where: { !$0.isOptional && $0.defaultValue == nil && $0.renamedFrom == nil && previous.attribute(named: $0.name) == nil }) {
+            let rows = try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoteIdentifier(definition.name))") ?? 0 }
+            if rows > 0 { return "new attribute '\(added.name)' is required, so the \(rows) existing rows need a default" }
+        }
+        // Moving an entity to another hierarchy (or out of one) moves no rows: only an empty one moves.
+        if let previous, previous.parent != definition.parent {
+            if hasSubentities(definition.name) {
+                return "changing its parent from \(previous.parent ?? "none") to \(definition.parent ?? "none") would move its sub-entities too; not supported"
+            }
+            let rows = try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoteIdentifier(definition.name))") ?? 0 }
+            if rows > 0 {
+                return "changing its parent from \(previous.parent ?? "none") to \(definition.parent ?? "none") with \(rows) \(rows == 1 ? "row" : "rows") in it is not supported (Quarry moves no rows between tables)"
+            }
+        }
+        return nil
+    }
+
+    /// Writes the declarations `changed` and brings every hierarchy they touch to its new
+    /// shape (root tables migrated, views remade), inside the caller's transaction.
+    /// `rememberEffective` must follow once that commits.
+    func writeDeclarations(_ changed: [EntityDescription], in db: Database) throws -> [String] {
+        let old = declaredMap
+        var new = old
+        for entity in changed { new[entity.name] = entity }
+        let order = entityOrder + changed.map(\.name).filter { !entityOrder.contains($0) }
+        try db.execute(sql: "CREATE TABLE IF NOT EXISTS \(Self.modelTable) (name TEXT PRIMARY KEY, definition TEXT NOT NULL)")
+        var roots: [String] = []
+        for entity in changed {
+            try validate(entity)
+            let definition = String(decoding: try JSONEncoder().encode(entity), as: UTF8.self)
+            try db.execute(sql: "INSERT OR REPLACE INTO \(Self.modelTable) (name, definition) VALUES (?, ?)", arguments: [entity.name, definition])
+            if old[entity.name] != nil { roots.append(Self.root(of: entity.name, in: old)) }
+            roots.append(Self.root(of: entity.name, in: new))
+        }
+        var touched: [String] = []
+        var seenRoots: Set<String> = []
+        for root in roots where seenRoots.insert(root).inserted {
+            let wasRoot = old[root].map { $0.parent == nil } ?? false
+            let isRoot = new[root].map { $0.parent == nil } ?? false
+            let oldFamily = wasRoot ? [root] + Self.below(root, in: old, order: order).map(\.name) : []
+            let newFamily = isRoot ? [root] + Self.below(root, in: new, order: order).map(\.name) : []
+            for member in oldFamily + newFamily where member != root {
+                try db.execute(sql: "DROP VIEW IF EXISTS \(quoteIdentifier(member))")
+            }
+            touched += oldFamily + newFamily
+            if wasRoot, !isRoot { try db.execute(sql: "DROP TABLE \(quoteIdentifier(root))") }
+            guard isRoot, let storage = Self.effective(root, in: new, order: order) else { continue }
+            if wasRoot, let before = Self.effective(root, in: old, order: order) {
+                try migrate(before, to: storage, in: db)
+            } else {
+                try refuseTaken(root, in: db)
+                try createTable(storage, in: db)
+            }
+            guard newFamily.count > 1 else {
+                if let alone = new[root] { try syncUniqueness(table: root, members: [(alone, nil)], in: db) }
+                continue
+            }
+            let table = quoteIdentifier(root), column = quoteIdentifier(Self.entityColumn)
+            let columns = try Row.fetchAll(db, sql: "PRAGMA table_info(\(table))").map { row -> String in row["name"] }
+            if !columns.contains(Self.entityColumn) {
+                // Rows already there are the root's own.
+                try db.execute(sql: "ALTER TABLE \(table) ADD COLUMN \(column) TEXT NOT NULL DEFAULT \(Self.literal(root))")
+                try db.execute(sql: "CREATE INDEX \(quoteIdentifier("quarry_entity_\(root)")) ON \(table) (\(column))")
+            }
+            for member in newFamily where member != root {
+                if !oldFamily.contains(member) { try refuseTaken(member, in: db) }
+                guard let entity = Self.effective(member, in: new, order: order) else { continue }
+                let tags = ([member] + Self.below(member, in: new, order: order).map(\.name)).map(Self.literal)
+                for sql in Self.viewSQL(entity, table: root, tags: tags) { try db.execute(sql: sql) }
+            }
+            try syncUniqueness(table: root, members: newFamily.compactMap { member in
+                new[member].map { ($0, [member] + Self.below(member, in: new, order: order).map(\.name)) }
+            }, in: db)
+            // New sub-entity attributes with defaults: the entity's existing rows take them.
+            for member in newFamily where member != root {
+                guard let before = old[member], let after = new[member] else { continue }
+                for attribute in after.attributes where before.attribute(named: attribute.name) == nil && attribute.renamedFrom == nil {
+                    guard let value = attribute.defaultValue, case .success(let coerced) = attribute.type.coerce(value) else { continue }
+                    try db.execute(sql: "UPDATE \(quoteIdentifier(member)) SET \(quoteIdentifier(attribute.name)) = ?", arguments: [coerced.databaseValue])
+                }
+            }
+        }
+        return touched + changed.map(\.name)
+    }
+
+    /// A new table or view may not take the name of something already in the file.
+    private func refuseTaken(_ name: String, in db: Database) throws {
+        if try Bool.fetchOne(db, sql: "SELECT count(*) > 0 FROM sqlite_master WHERE name = ? COLLATE NOCASE AND type IN ('table', 'view')", arguments: [name]) == true {
+            throw StoreError.invalidSchema(entity: name, reason: "a table or view of that name already exists")
+        }
+    }
+
+    static func literal(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }
+
+    /// A sub-entity's view over its root's table (its rows are those whose `_entity` is it or
+    /// one of its sub-entities) and the triggers that write through it: an insert tags the
+    /// row with the entity, an update writes every column back (NEW holds the old value of
+    /// each column not assigned), a delete deletes.
+    static func viewSQL(_ entity: EntityDescription, table root: String, tags: [String]) -> [String] {
+        let view = quoteIdentifier(entity.name), table = quoteIdentifier(root)
+        let key = quoteIdentifier(entity.primaryKey), tag = quoteIdentifier(entityColumn)
+        let columns = (entity.attributeNames + entity.ownKeyColumns.map(\.name)).map(quoteIdentifier)
+        func trigger(_ what: String) -> String { quoteIdentifier("quarry_\(entity.name)_\(what)") }
+        let selected = ([key, tag] + columns).joined(separator: ", ")
+        let assignments = columns.isEmpty ? ["\(key) = OLD.\(key)"] : columns.map { "\($0) = NEW.\($0)" }
+        return [
+            "CREATE VIEW \(view) AS SELECT \(selected) FROM \(table) WHERE \(tag) IN (\(tags.joined(separator: ", ")))",
+            "CREATE TRIGGER \(trigger("insert")) INSTEAD OF INSERT ON \(view) BEGIN INSERT INTO \(table) (\(([key, tag] + columns).joined(separator: ", "))) VALUES (\((["NEW.\(key)", literal(entity.name)] + columns.map { "NEW.\($0)" }).joined(separator: ", "))); END",
+            "CREATE TRIGGER \(trigger("update")) INSTEAD OF UPDATE ON \(view) BEGIN UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE \(key) = OLD.\(key); END",
+            "CREATE TRIGGER \(trigger("delete")) INSTEAD OF DELETE ON \(view) BEGIN DELETE FROM \(table) WHERE \(key) = OLD.\(key); END",
+        ]
+    }
+
+    /// The key of the row an INSERT just made. Through a view's trigger SQLite's
+    /// last_insert_rowid is restored when the trigger ends, so a sub-entity's key is read
+    /// from its root's table (keys only grow: AUTOINCREMENT).
+    func insertedKey(of entity: EntityDescription, in db: Database) throws -> Int64 {
+        if let key = try coreData?.lastInsertedKey(of: entity.name, in: db) { return key }
+        if coreData == nil, entity.parent != nil {
+            let root = rootName(of: entity.name)
+            let statement = try db.cachedStatement(sql: "SELECT max(\(quoteIdentifier(entity.primaryKey))) FROM \(quoteIdentifier(root))")
+            if let key = try Int64.fetchOne(statement) { return key }
+        }
+        return db.lastInsertedRowID
+    }
+}

@@ -1,0 +1,234 @@
+import Foundation
+import GRDB
+import QuarryLua
+import QuarryStore
+import QuarryTestSupport
+import Testing
+
+/// Entity inheritance in Quarry's own stores: `entity("Car", { abstract = true })`,
+/// `entity("SportCar", { parent = "Car" })`, stored as Core Data stores it.
+@Suite struct InheritanceTests {
+    static let cars = #"""
+        entity("Person") { name = "string", cars = { many = "Car", inverse = "owner" } }
+        entity("Car", { abstract = true }) { make = "string", owner = { one = "Person", inverse = "cars" } }
+        entity("SportCar", { parent = "Car" }) { topSpeed = "int" }
+        entity("Truck", { parent = "Car" }) { load = "double?" }
+        entity("RaceCar", { parent = "SportCar" }) { team = "string?" }
+
+        """#
+
+    /// Everything the file holds: schema objects (views and triggers included) and rows.
+    static func dump(_ context: ObjectContext) throws -> String {
+        try context.database.read { db in
+            var text = try Row.fetchAll(db, sql: "SELECT type, name, sql FROM sqlite_master ORDER BY name").map { "\($0)" }.joined(separator: "\n")
+            for table in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%' ORDER BY name") {
+                text += "\n" + (try Row.fetchAll(db, sql: "SELECT * FROM \(quoteIdentifier(table)) ORDER BY 1").map { "\($0)" }.joined(separator: "\n"))
+            }
+            return text
+        }
+    }
+
+    @Test func subEntitiesInheritAndParentsIncludeTheirRows() throws {
+        let h = try Harness()
+        h.run(Self.cars + #"""
+            local ann = Person:new{ name = "Ann" }
+            local f = SportCar:new{ make = "Ferrari", topSpeed = 320, owner = ann }
+            local v = Truck:new{ make = "Volvo", load = 12.5 }
+            v.owner = ann
+            RaceCar:new{ make = "McLaren", topSpeed = 350, team = "Papaya" }
+            save()
+            assert(count("Car") == 3, "a parent counts its sub-entities' rows")
+            assert(count("SportCar") == 2 and count("RaceCar") == 1 and count("Truck") == 1)
+            assert(count{ "Car", subentities = false } == 0)
+            assert(count{ "SportCar", subentities = false } == 1)
+            assert(#fetch{ "SportCar", subentities = false } == 1)
+            local kinds = {}
+            for _, c in ipairs(fetch{ "Car", sort = "make" }) do kinds[#kinds + 1] = c:entity().name end
+            assert(table.concat(kinds, ",") == "SportCar,RaceCar,Truck", table.concat(kinds, ","))
+            -- A predicate or sort over a parent may name a sub-entity's attributes (nil elsewhere).
+            assert(count("Car", "topSpeed > 300") == 2)
+            assert(count("Car", "load == nil") == 2)
+            assert(fetch{ "Car", predicate = "team != nil" }[1].make == "McLaren")
+            assert(fetch{ "Car", sort = "-topSpeed" }[1].make == "McLaren")
+            -- A relationship to the parent holds sub-entity objects, both ways.
+            assert(#ann.cars == 2 and ann.cars[1].owner == ann)
+            assert(f.owner.name == "Ann" and f.make == "Ferrari")
+            assert(count("Person", "ANY cars.topSpeed > 300") == 1)
+            """#)
+        #expect(h.error("Car:new{ make = 'x' }").contains("Car is abstract"))
+        // Sample data imports into a sub-entity, never into an abstract entity.
+        let csv = try CoreDataFixtures.temporaryFolder().appendingPathComponent("cars.csv")
+        try "make,topSpeed\nLotus,250\n".write(to: csv, atomically: true, encoding: .utf8)
+        #expect(h.string(#"import("\#(csv.path)", { entity = "SportCar" }) .. count("Car")"#) == "14")
+        #expect(h.error(#"import("\#(csv.path)", { entity = "Car" })"#).contains("Car is abstract"))
+        #expect(h.string(#"count("Car")"#) == "4")
+        #expect(h.error("local _ = Truck:first().topSpeed").contains("topSpeed"), "a Truck has no topSpeed")
+        // One table for the hierarchy, with a column naming each row's entity.
+        let tables = try h.context.read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'quarry%' AND name NOT LIKE 'sqlite%' ORDER BY name") }
+        #expect(tables == ["Car", "Person"])
+        let tags = try h.context.read { db in try String.fetchAll(db, sql: "SELECT _entity FROM Car ORDER BY _pk") }
+        #expect(tags == ["SportCar", "Truck", "RaceCar", "SportCar"])
+    }
+
+    @Test func changesThroughSubEntitiesAreSavedAndHeardByAParentsObservers() throws {
+        let h = try Harness()
+        h.run(Self.cars + #"""
+            local r = fetch{ "Car", sort = "make" }
+            heard = 0
+            observe(r, function() heard = heard + 1 end)
+            local s = SportCar:new{ make = "Lotus", topSpeed = 250 }
+            save()
+            assert(#r == 1 and r[1].make == "Lotus", "inserted sub-entity rows are in the parent's results")
+            s.topSpeed = 260
+            save()
+            assert(SportCar:first().topSpeed == 260)
+            assert(Car:updateall("topSpeed > 200", {}, { make = "Lotus Evora" }) == 1)
+            assert(SportCar:first().make == "Lotus Evora")
+            assert(Car:deleteall("make BEGINSWITH 'Lotus'", {}) == 1 and count("Car") == 0)
+            """#)
+        #expect((Int(h.string("heard") ?? "") ?? 0) >= 3, "observers of Car heard the SportCar changes")
+    }
+
+    @Test func redefiningAMemberMigratesTheRootTableInPlace() throws {
+        let h = try Harness()
+        h.run(Self.cars + #"""
+            SportCar:new{ make = "Ferrari", topSpeed = 320 }
+            Truck:new{ make = "Volvo" }
+            save()
+            entity("SportCar", { parent = "Car" }) { topSpeed = "int", turbo = { "bool", default = true } }
+            assert(SportCar:first().turbo == true, "the sub-entity's rows take the default")
+            assert(count("Car", "turbo == nil") == 1, "other rows are nil there")
+            entity("Car", { abstract = true }) { make = "string", year = { "int", default = 2020 }, owner = { one = "Person", inverse = "cars" } }
+            assert(Truck:first().year == 2020 and SportCar:first().year == 2020, "a parent's new attribute reaches every sub-entity")
+            -- A plain entity with rows becomes a parent: its rows stay its own.
+            entity("Boat") { name = "string" }
+            Boat:new{ name = "Ark" }
+            save()
+            entity("Yacht", { parent = "Boat" }) { length = "double?" }
+            entity("Dinghy", { parent = Boat }) { oars = "int?" }
+            assert(Dinghy.name == "Dinghy" and count("Dinghy") == 0, "an entity handle names the parent too")
+            Yacht:new{ name = "Sea", length = 30 }
+            save()
+            assert(count("Boat") == 2 and count{ "Boat", subentities = false } == 1)
+            assert(Boat:first("name == 'Ark'"):entity().name == "Boat")
+            """#)
+        let columns = try h.context.read { db in try Row.fetchAll(db, sql: "PRAGMA table_info(Car)").map { row -> String in row["name"] } }
+        #expect(columns.contains("turbo") && columns.contains("year"), "\(columns)")
+    }
+
+    @Test func hostileDefinitionsAreRefusedWithOneLineAndTheStoreUnchanged() throws {
+        let h = try Harness()
+        h.run(Self.cars + #"SportCar:new{ make = "Ferrari", topSpeed = 320 }; Truck:new{ make = "Volvo" }; save()"#)
+        let before = try Self.dump(h.context)
+        let cases: [(String, String)] = [
+            (#"entity("Bike", { parent = "Vehicle" }) { wheels = "int" }"#, "parent Vehicle is not defined"),
+            (#"entity("Car", { parent = "RaceCar", abstract = true }) { make = "string" }"#, "cycle"),
+            (#"entity("Car", { parent = "Car" }) { make = "string" }"#, "its own parent"),
+            (#"entity("Van", { parent = "Car" }) { make = "string" }"#, "'make' is already a key of its ancestor Car"),
+            (#"entity("Van", { parent = "Car" }) { topSpeed = "double" }"#, "'topSpeed' is also a key of SportCar"),
+            (#"entity("Car", { abstract = true }) { make = "string", load = "int" }"#, "'load' is already a key of its sub-entity Truck"),
+            (#"entity("Truck") { load = "double?" }"#, "changing its parent from Car to none with 1 row"),
+            (#"entity("Truck", { parent = "SportCar" }) { load = "double?" }"#, "changing its parent"),
+            (#"entity("SportCar", { parent = "Car" }) { topSpeed = "string" }"#, "'topSpeed' would change type"),
+            (#"entity("X", { parent = "Car", bogus = 1 }, { a = "int" })"#, "unknown option 'bogus'"),
+            (#"Car:new{ make = "x" }"#, "Car is abstract"),
+            (#"entity("SportCar", { parent = "Car" }) { topSpeed = "int", wings = "int" }"#, "'wings' is required"),
+        ]
+        for (code, expected) in cases {
+            let message = h.error(code)
+            #expect(message.contains(expected) && !message.contains("\n"), "\(code): \(message)")
+        }
+        #expect(try Self.dump(h.context) == before, "the store changed")
+        // An empty entity may change its parent: it is moved, not refused.
+        h.run(#"entity("Kart", { parent = "Car" }) { engine = "string?" }; entity("Kart") { engine = "string?" }; Kart:new{}; save()"#)
+        #expect(h.string("count('Kart') .. count('Car')") == "12")
+    }
+
+    @Test func uniquenessConstraintsHoldForTheirEntitysRowsOnly() throws {
+        let h = try Harness()
+        h.run(#"""
+            entity("Pair", { uniqueness = { {"a", "b"} } }) { a = "int", b = "int" }
+            Pair:new{ a = 1, b = 1 }; Pair:new{ a = 1, b = 2 }
+            save()
+            entity("Car") { make = "string" }
+            entity("SportCar", { parent = "Car", uniqueness = { {"make"} } }) { topSpeed = "int" }
+            Car:new{ make = "Ferrari" }; Car:new{ make = "Ferrari" }; SportCar:new{ make = "Ferrari", topSpeed = 1 }
+            save()
+            """#)
+        #expect(h.error("Pair:new{ a = 1, b = 1 }; save()").contains("UNIQUE"))
+        h.run("rollback()")
+        #expect(h.error("SportCar:new{ make = 'Ferrari', topSpeed = 2 }; save()").contains("UNIQUE"))
+        h.run("rollback()")
+        let before = try Self.dump(h.context)
+        let unknown = h.error(#"entity("Pair", { uniqueness = { {"a", "c"} } }) { a = "int", b = "int" }"#)
+        #expect(unknown.contains("names 'c'") && !unknown.contains("\n"), "\(unknown)")
+        #expect(h.error(#"entity("Pair", { uniqueness = { "a" } }) { a = "int", b = "int" }"#).contains("uniqueness"))
+        #expect(try Self.dump(h.context) == before)
+        // Dropping the constraint drops its index.
+        h.run(#"entity("Pair") { a = "int", b = "int" }; Pair:new{ a = 1, b = 1 }; save(); assert(count("Pair") == 3)"#)
+    }
+
+    @Test func aModelWhoseParentsCannotBeResolvedIsRefusedWhole() throws {
+        let folder = try CoreDataFixtures.temporaryFolder()
+        let h = try Harness()
+        h.run(#"entity "Keep" { name = "string" }"#)
+        let before = try Self.dump(h.context)
+        for (name, entities) in [
+            ("Cycle", #"<entity name="A" parentEntity="B"/><entity name="B" parentEntity="A"/>"#),
+            ("Missing", #"<entity name="A" parentEntity="Nowhere"/>"#),
+        ] {
+            let model = folder.appendingPathComponent("\(name).xcdatamodel")
+            try FileManager.default.createDirectory(at: model, withIntermediateDirectories: true)
+            try #"<?xml version="1.0" encoding="UTF-8"?><model type="com.apple.IDECoreDataModeler.DataModel">\#(entities)</model>"#
+                .write(to: model.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
+            let message = h.error(#"model("\#(model.path)")"#)
+            #expect(message.contains(model.path) && !message.contains("\n"), "\(message)")
+        }
+        #expect(try Self.dump(h.context) == before, "the store changed")
+    }
+
+    @Test func aModelWithAHierarchyLoadsIntoAQuarryStoreAndRoundTrips() throws {
+        let folder = try CoreDataFixtures.temporaryFolder()
+        let path = folder.appendingPathComponent("cars.db").path
+        let xcdatamodeld = try CoreDataFixtures.path("cars/SampleModel.xcdatamodeld")
+        let momd = try CoreDataFixtures.path("cars/SampleModel.momd")
+        do {
+            let h = try Harness(context: ObjectContext.open(path))
+            h.run(#"""
+                model("\#(xcdatamodeld)")
+                local p = Person:new{ id = "8E6F2B8C-37B4-4E9B-9F8E-1A2B3C4D5E6F", updatedAt = "2024-01-01", firstName = "Ann" }
+                ExpensiveSportCar:new{ numberPlate = "E1", maker = "Bugatti", owner = p, isLimitedEdition = true }
+                SportCar:new{ numberPlate = "S1", owner = p }
+                Car:new{ numberPlate = "C1" }
+                save()
+                """#)
+        }
+        let h = try Harness(context: ObjectContext.open(path))
+        h.run(#"""
+            assert(count("Car") == 3 and count("SportCar") == 2 and count("ExpensiveSportCar") == 1)
+            assert(count{ "Car", subentities = false } == 1)
+            local p = Person:first()
+            assert(#p.cars == 2)
+            assert(Car:first("numberPlate == 'E1'"):entity().name == "ExpensiveSportCar")
+            assert(count("Car", "isLimitedEdition == true") == 1)
+            """#)
+        // The same model as .momd changes nothing.
+        let before = try Self.dump(h.context)
+        h.run(#"model("\#(momd)")"#)
+        #expect(try Self.dump(h.context) == before)
+        // Exported and loaded back, the hierarchy is the same.
+        let out = folder.appendingPathComponent("Cars.xcdatamodel").path
+        h.run(#"export(entities(), "\#(out)")"#)
+        let exported = try CoreDataModel.load(contentsOf: out), original = try CoreDataModel.load(contentsOf: xcdatamodeld)
+        for entity in original.entities {
+            let back = exported.entity(named: entity.name)
+            #expect(back?.parent == entity.parent && back?.isAbstract == entity.isAbstract, "\(entity.name)")
+            #expect(back?.attributes.filter { !$0.isTransient }.map(\.name) == entity.attributes.filter { !$0.isTransient }.map(\.name), "\(entity.name)")
+        }
+        let fresh = try Harness()
+        fresh.run(#"model("\#(out)")"#)
+        #expect(try fresh.context.declaredEntities.map(\.parent) == h.context.declaredEntities.map(\.parent))
+        #expect(fresh.string("ExpensiveSportCar:swift()")?.contains("final class ExpensiveSportCar: SportCar {") == true)
+        #expect(fresh.string(#"SportCar:swift("coredata")"#)?.contains("class SportCar: Car") == true)
+    }
+}

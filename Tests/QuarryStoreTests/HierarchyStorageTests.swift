@@ -1,0 +1,69 @@
+import Foundation
+import GRDB
+import Testing
+@testable import QuarryStore
+
+/// How a Quarry store keeps a hierarchy: one table per root, `_entity`, views for the
+/// other entities; declared definitions in `quarry_model`, effective ones in memory.
+@Suite struct HierarchyStorageTests {
+    static func entity(_ name: String, parent: String? = nil, abstract: Bool = false, _ attributes: [AttributeDescription]) -> EntityDescription {
+        var e = EntityDescription(name: name, attributes: attributes)
+        e.parent = parent
+        e.isAbstract = abstract
+        return e
+    }
+
+    static let car = entity("Car", abstract: true, [AttributeDescription(name: "make", type: .string)])
+    static let sport = entity("SportCar", parent: "Car", [AttributeDescription(name: "topSpeed", type: .int64)])
+    static let race = entity("RaceCar", parent: "SportCar", [AttributeDescription(name: "team", type: .string, isOptional: true)])
+
+    func temporaryPath() throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-hierarchy-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder.appendingPathComponent("cars.db").path
+    }
+
+    @Test func oneTablePerRootViewsForTheRestAndTheModelAsDeclared() throws {
+        let path = try temporaryPath()
+        do {
+            let context = try ObjectContext(path: path)
+            for e in [Self.car, Self.sport, Self.race] { try context.define(e) }
+            _ = try context.insert(into: "SportCar", values: ["make": .text("Ferrari"), "topSpeed": .integer(320)])
+            _ = try context.insert(into: "RaceCar", values: ["make": .text("McLaren"), "topSpeed": .integer(350), "team": .text("P")])
+            try context.save()
+            let kinds = try context.read { db in
+                try Row.fetchAll(db, sql: "SELECT type, name FROM sqlite_master WHERE name IN ('Car', 'SportCar', 'RaceCar') ORDER BY name")
+                    .map { "\($0[0] as String) \($0[1] as String)" }
+            }
+            #expect(kinds == ["table Car", "view RaceCar", "view SportCar"])
+            // The keys handed out through the views are the root table's.
+            let keys = try context.read { db in try Int64.fetchAll(db, sql: "SELECT _pk FROM Car ORDER BY _pk") }
+            #expect(keys == [1, 2])
+            // quarry_model keeps what was declared: a sub-entity's own attributes only.
+            let stored = try context.read { db in try String.fetchOne(db, sql: "SELECT definition FROM quarry_model WHERE name = 'RaceCar'") } ?? ""
+            let decoded = try JSONDecoder().decode(EntityDescription.self, from: Data(stored.utf8))
+            #expect(decoded.attributeNames == ["team"] && decoded.parent == "SportCar")
+        }
+        // Reopened: declared and effective descriptions as they were.
+        let context = try ObjectContext(path: path)
+        #expect(context.declaredEntity("SportCar")?.attributeNames == ["topSpeed"])
+        #expect(try context.entity(named: "SportCar").attributeNames == ["make", "topSpeed", "team"])
+        #expect(try context.entity(named: "SportCar").attribute(named: "team")?.isOptional == true)
+        #expect(try context.entity(named: "Car").attributeNames == ["make", "topSpeed", "team"])
+        #expect(try context.entity(named: "Car").attribute(named: "topSpeed")?.isOptional == true, "nil on rows lacking it")
+        #expect(try context.entity(named: "RaceCar").attribute(named: "topSpeed")?.isOptional == false, "inherited as declared")
+        #expect(context.rootName(of: "RaceCar") == "Car" && context.isKind("RaceCar", of: "Car"))
+        let object = try #require(try context.object(entityName: "Car", primaryKey: 2))
+        #expect(object.entity.name == "RaceCar", "a row fetched through its parent is made as its own entity")
+        #expect(CoreDataModel(entities: context.declaredEntities).entity(named: "RaceCar")?.attributes.map(\.name) == ["team"])
+    }
+
+    @Test func anAbstractEntityMakesNoObjectsAndACycleIsRefused() throws {
+        let context = try ObjectContext(path: nil)
+        for e in [Self.car, Self.sport] { try context.define(e) }
+        #expect(throws: StoreError.self) { try context.insert(into: "Car", values: ["make": .text("x")]) }
+        let cycle = Self.entity("Car", parent: "SportCar", [AttributeDescription(name: "make", type: .string)])
+        #expect(throws: StoreError.self) { try context.define(cycle) }
+        #expect(context.declaredEntity("Car")?.parent == nil)
+    }
+}
