@@ -84,8 +84,9 @@ struct Options: ParsableCommand {
 
 extension Options {
     /// The options of an ordinary command line (`-e CODE`, `--memory 10M`, flags), read
-    /// without ArgumentParser, whose reflection of `Options` is most of a batch run's
-    /// start-up (about 70% of `quarry -e 'local x = 1'`'s CPU time, measured with perf).
+    /// without ArgumentParser, whose reflection of `Options` was most of the user-space
+    /// time of a batch run's start-up (perf: about 70% of the user-space samples of
+    /// `quarry -e 'local x = 1'`; the kernel's exec and page faults are the rest).
     /// Nil for anything else (help, `--name=value`, a repeated flag, a value that does not
     /// read or validate): ArgumentParser then reads it, and says what is wrong as ever.
     static func quickOptions(_ head: [String], _ positionals: [String]) -> Options? {
