@@ -92,9 +92,12 @@ static int trampoline(lua_State *L) {
            or a loop that allocates only through Quarry's functions would never collect. */
         /* Swift memory that userdata hold (an object each) counts too: the collector
            cannot see it, and a loop that makes objects would otherwise let them pile up. */
+        /* Calls that each make one object add up until they are worth a step. */
         size_t grown = (heap->used > used_before ? heap->used - used_before : 0) + heap->outside;
-        heap->outside = 0;
-        if (grown > 4096) lua_gc(L, LUA_GCSTEP, (int)(grown / 1024));
+        if (grown > 4096) {
+            heap->outside = 0;
+            lua_gc(L, LUA_GCSTEP, (int)(grown / 1024));
+        }
         /* What Swift pushed for Lua (a table of every row) counts against --memory as
            Lua's own allocations do: Swift is never refused memory (it cannot be unwound),
            so the call that took the heap over the limit raises now, back in C, unless
