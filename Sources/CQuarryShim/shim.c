@@ -26,6 +26,7 @@ typedef struct {
     int gc_held;       /* > 0 while the trampoline keeps the collector stopped for Swift */
     uint64_t epoch;    /* see quarry_bump_epoch */
     int over_limit;    /* Lua code passed the limit since the guard hook last looked */
+    size_t outside;    /* bytes Swift holds for userdata made in the current call */
 } quarry_heap;
 
 static quarry_heap *heap_of(lua_State *L) {
@@ -89,7 +90,35 @@ static int trampoline(lua_State *L) {
         lua_gc(L, LUA_GCRESTART);
         /* What Swift allocated was not paid for in collector steps; pay now, back in C,
            or a loop that allocates only through Quarry's functions would never collect. */
-        if (heap->used > used_before + 4096) lua_gc(L, LUA_GCSTEP, (int)((heap->used - used_before) / 1024));
+        /* Swift memory that userdata hold (an object each) counts too: the collector
+           cannot see it, and a loop that makes objects would otherwise let them pile up. */
+        /* Calls that each make one object add up until they are worth a step. */
+        size_t grown = (heap->used > used_before ? heap->used - used_before : 0) + heap->outside;
+        if (grown > 4096) {
+            heap->outside = 0;
+            lua_gc(L, LUA_GCSTEP, (int)(grown / 1024));
+        }
+        /* What Swift pushed for Lua (a table of every row) counts against --memory as
+           Lua's own allocations do: Swift is never refused memory (it cannot be unwound),
+           so the call that took the heap over the limit raises now, back in C, unless
+           collecting brings it under. */
+        if (n >= 0 && was_running_lua && heap->limit && heap->used > used_before && heap->used > heap->limit) {
+            lua_gc(L, LUA_GCCOLLECT);
+            if (heap->used > heap->limit) {
+                /* What the call built is dropped first, its objects finalized by one
+                   collection and freed by the next, so a script that catches the error
+                   goes on under the limit. The message is never refused memory. */
+                lua_pop(L, n);
+                lua_gc(L, LUA_GCCOLLECT);
+                lua_gc(L, LUA_GCCOLLECT);
+                heap->running_lua = 0;
+                push_position(L);
+                lua_pushfstring(L, "not enough memory: the Lua heap is over the --memory limit (%d MB)", (int)(heap->limit >> 20));
+                lua_concat(L, 2);
+                heap->running_lua = was_running_lua;
+                return lua_error(L);
+            }
+        }
     }
     if (n == QUARRY_RAISE) {
         push_position(L);
@@ -114,6 +143,20 @@ lua_State *quarry_newstate(size_t limit) {
     if (!L) { free(heap); return NULL; }
     quarry_install_guard(L);
     return L;
+}
+
+void quarry_note_outside_bytes(lua_State *L, size_t bytes) {
+    heap_of(L)->outside += bytes;
+}
+
+size_t quarry_memory_room(lua_State *L) {
+    quarry_heap *heap = heap_of(L);
+    if (!heap->limit) return (size_t)-1;
+    return heap->used >= heap->limit ? 0 : heap->limit - heap->used;
+}
+
+size_t quarry_memory_limit(lua_State *L) {
+    return heap_of(L)->limit;
 }
 
 void quarry_close(lua_State *L) {

@@ -16,7 +16,7 @@ public final class FetchResults {
     private var cachedCount: Int?
     /// The keys of every row in order, read once on first access: batches then load by
     /// key, so walking all rows is linear (paging by OFFSET would rescan for each batch).
-    private var keys: [Int64]?
+    private var keys: OrderedKeys?
     private var sectionCache: [SectionInfo]?
     /// Loaded batches by batch number; a few are kept so a walk over all rows stays flat.
     private var batches: [Int: [ManagedObject]] = [:]
@@ -154,21 +154,19 @@ public final class FetchResults {
     /// Rows `start..<start+count` as cells: whole rows (to make objects of), or the
     /// columns read so far.
     private func readRows(start: Int, count: Int, whole: Bool) throws -> RowBatch {
-        let allKeys = try orderedKeys()
-        let start = min(allKeys.count, start)
+        let keys = try orderedKeys().slice(from: start, count: count)
         let source = rowSource ?? RowSource(entity: compiled.entity)
         rowSource = source
-        let keys = Array(allKeys[start..<min(allKeys.count, start + count)])
         return try whole ? source.read(keys: keys, context: context, whole: true) : source.read(keys: keys, context: context)
     }
 
     /// The keys of the rows in order, as of now.
     func currentKeys() throws -> [Int64] {
         if let list = try withPending() { return list.compactMap(\.primaryKey) }
-        return try orderedKeys()
+        return try orderedKeys().all
     }
 
-    private func orderedKeys() throws -> [Int64] {
+    private func orderedKeys() throws -> OrderedKeys {
         if let keys { return keys }
         if let dense = try denseKeys() {
             keys = dense
@@ -176,7 +174,7 @@ public final class FetchResults {
         }
         let entity = compiled.entity
         let query = compiled.select("\(quoteIdentifier(entity.name)).\(quoteIdentifier(entity.primaryKey))", start: 0, count: nil)
-        let loaded = try context.readKeys(query.sql, arguments: query.arguments)
+        let loaded = OrderedKeys.listed(try context.readKeys(query.sql, arguments: query.arguments))
         keys = loaded
         return loaded
     }
@@ -184,7 +182,7 @@ public final class FetchResults {
     /// The keys without reading them, when the request takes a table's rows in key order
     /// and the keys have no gaps (a table imported and not deleted from): they are then
     /// `min...max`, and a walk over every row reads the table once instead of twice.
-    private func denseKeys() throws -> [Int64]? {
+    private func denseKeys() throws -> OrderedKeys? {
         guard compiled.takesRowsInKeyOrder else { return nil }
         let entity = compiled.entity
         let (key, table) = (quoteIdentifier(entity.primaryKey), quoteIdentifier(entity.name))
@@ -193,15 +191,15 @@ public final class FetchResults {
                                           arguments: [], columns: 3)
         guard bounds.count == 3 else { return nil }
         let (low, high, count) = (bounds[0], bounds[1], bounds[2])
-        if count == 0 { return [] }
+        if count == 0 { return .empty }
         let (span, overflow) = high.subtractingReportingOverflow(low)
         guard !overflow, span == count - 1 else { return nil }
         let skip = Int64(min(compiled.offset, Int(count)))
         let take = min(count - skip, Int64(compiled.limit ?? Int(count)))
-        guard take > 0 else { return [] }
+        guard take > 0 else { return .empty }
         // Closed, so a table whose last key is Int64.max needs no key past it.
         let start = low + skip
-        return Array(start...(start + (take - 1)))
+        return .dense(start...(start + (take - 1)))
     }
 
     /// Every object in order, fetched batch by batch.

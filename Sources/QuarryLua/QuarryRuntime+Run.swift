@@ -239,9 +239,16 @@ local helpers = {}
 local objectAt = quarry.__objectat
 quarry.__objectat = nil
 rawset(_G, "__objectat", nil)
--- r:objects(): every object in order, sectioned or not.
+-- r:objects(): every object in order, sectioned or not. Unsectioned, r[i] itself (read
+-- in batches of rows, as ipairs(r) is); sectioned, r[i] is a section, so the flat i-th.
 function helpers.objects(r)
   local i = 0
+  if r.section == nil then
+    return function()
+      i = i + 1
+      return r[i]
+    end
+  end
   return function()
     i = i + 1
     return objectAt(r, i)

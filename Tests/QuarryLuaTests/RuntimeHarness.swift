@@ -15,9 +15,9 @@ final class Harness {
     }
 
     /// A runtime over `context` (a file, say).
-    init(context: ObjectContext) throws {
+    init(context: ObjectContext, memoryLimit: Int = 0) throws {
         self.context = context
-        runtime = try QuarryRuntime(context: context)
+        runtime = try QuarryRuntime(context: context, memoryLimit: memoryLimit)
     }
 
     /// Runs code that must succeed.

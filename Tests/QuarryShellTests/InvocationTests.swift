@@ -57,4 +57,28 @@ import Testing
         #expect(Options.bytes("-1M") == nil)
         #expect(Options.bytes("M") == nil)
     }
+
+    /// The quick reading of ordinary command lines (no ArgumentParser, for start-up)
+    /// gives the options ArgumentParser gives, and leaves anything unusual to it.
+    @Test func quickOptionsAgreeWithArgumentParser() throws {
+        let lines: [[String]] = [
+            ["-e", "local x = 1"], ["-e", "a", "-e", "b", "--traceback"], ["--memory", "10M", "-i", "--readonly"],
+            ["--timeout", "2.5", "--safe", "--demo"], ["--model", "M.xcdatamodel", "--version"], [],
+        ]
+        for line in lines {
+            guard let quick = Options.quickOptions(line, ["db"]) else {
+                Issue.record("\(line) was not read quickly")
+                continue
+            }
+            let full = try Options.parse(line + ["--", "db"])
+            #expect(quick.chunks == full.chunks && quick.interactive == full.interactive && quick.readonly == full.readonly
+                    && quick.demo == full.demo && quick.safe == full.safe && quick.timeout == full.timeout
+                    && quick.memory == full.memory && quick.model == full.model && quick.traceback == full.traceback
+                    && quick.version == full.version && quick.positionals == full.positionals, "\(line)")
+        }
+        for unusual in [["--memory=10M"], ["-h"], ["--help"], ["-i", "-i"], ["--timeout", "soon"], ["--timeout", "-1"],
+                        ["--memory", "lots"], ["-e"], ["--memory", "1M", "--memory", "2M"]] {
+            #expect(Options.quickOptions(unusual, []) == nil, "\(unusual)")
+        }
+    }
 }

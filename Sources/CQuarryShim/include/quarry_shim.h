@@ -37,6 +37,14 @@ void quarry_push_swift_function(lua_State *L, void *context);
 lua_State *quarry_newstate(size_t limit);
 /// Closes a state made by quarry_newstate.
 void quarry_close(lua_State *L);
+/// The bytes the heap may still grow by under the limit (SIZE_MAX: no limit), so Swift
+/// can refuse up front to build a value that could not fit.
+size_t quarry_memory_room(lua_State *L);
+/// The limit in bytes (0: none).
+size_t quarry_memory_limit(lua_State *L);
+/// Notes that a userdata made in this call holds `bytes` of Swift memory the collector
+/// cannot see: the trampoline pays for them in collector steps when the call returns.
+void quarry_note_outside_bytes(lua_State *L, size_t bytes);
 
 /// lua_pcall with a message handler that records a traceback in the registry field
 /// "quarry.traceback" and keeps the message itself as the error value.

@@ -56,7 +56,9 @@ extension QuarryRuntime {
                 return self.pushObject(try handle.results.object(at: 0))
             }),
             ("ids", { [unowned self] call in
-                let objects = try self.allObjects(try self.results(call, 1))
+                let handle = try self.results(call, 1)
+                try self.reserve(handle, LuaMemoryBudget.perID, "r:ids()")
+                let objects = try self.allObjects(handle)
                 lua_createtable(call.state, Int32(objects.count), 0)
                 for (i, object) in objects.enumerated() {
                     pushString(call.state, object.objectID)
@@ -65,7 +67,9 @@ extension QuarryRuntime {
                 return 1
             }),
             ("totable", { [unowned self] call in
-                let objects = try self.allObjects(try self.results(call, 1))
+                let handle = try self.results(call, 1)
+                try self.reserve(handle, LuaMemoryBudget.perObject, "r:totable()")
+                let objects = try self.allObjects(handle)
                 lua_createtable(call.state, Int32(objects.count), 0)
                 for (i, object) in objects.enumerated() {
                     _ = self.pushObject(object)
@@ -74,6 +78,13 @@ extension QuarryRuntime {
                 return 1
             }),
         ])
+    }
+
+    /// Refuses up front a list of every result that `--memory` has no room for.
+    private func reserve(_ handle: ResultsHandle, _ perElement: Int, _ what: String) throws {
+        guard quarry_memory_limit(state) > 0 else { return }
+        let n = try handle.results.count()
+        try LuaMemoryBudget.reserve(state, n.multipliedReportingOverflow(by: perElement).partialValue, for: "\(what) of \(n) rows")
     }
 
     private func allObjects(_ handle: ResultsHandle) throws -> [ManagedObject] {
@@ -97,6 +108,7 @@ extension QuarryRuntime {
             return 1
         case "ids":
             let ids = try context.fetchIDs(request.request)
+            try LuaMemoryBudget.reserve(s, ids.count * LuaMemoryBudget.perID, for: "a list of \(ids.count) ids")
             lua_createtable(s, Int32(ids.count), 0)
             for (i, id) in ids.enumerated() {
                 pushString(s, id)
@@ -110,6 +122,8 @@ extension QuarryRuntime {
             // The rows remember their columns in the order the properties named them, so
             // they print and export as a table in that order.
             let columns = rows.first.map { $0.map(\.key) } ?? []
+            try LuaMemoryBudget.reserve(s, rows.count * (LuaMemoryBudget.perRow + columns.count * LuaMemoryBudget.perColumn),
+                                        for: "a result of \(rows.count) rows")
             let named = request.properties.filter(columns.contains)
             pushDictionaryRows(s, DictionaryRows(columns: columns, rows: rows.map { row in
                 columns.map { column in row.first { $0.key == column }?.value ?? .null }

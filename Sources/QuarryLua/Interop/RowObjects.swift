@@ -146,6 +146,9 @@ func makeRowObjectsInUse(_ state: OpaquePointer) {
 func cacheBatchObjects(_ state: OpaquePointer, results: Int32, _ batch: RowBatch, window: Range<Int>, first: Int) {
     let results = lua_absindex(state, results)
     let count = window.count
+    // The batch's cells (Swift memory the collector cannot see) are not told: they are
+    // smaller than the rows' userdata and identity entries, which the collector sees and
+    // which pace it, so batches go with their rows without making a loop collect more.
     lua_createtable(state, Int32(count), 0)
     let objects = lua_gettop(state)
     pushRows(state, batch)

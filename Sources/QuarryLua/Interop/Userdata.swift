@@ -82,6 +82,7 @@ func pushSwiftObject(_ state: OpaquePointer, _ object: AnyObject, kind: Userdata
     quarry_pop(state, 1)
     let block = lua_newuserdatauv(state, Block.size(kind), kind.userValues)!
     block.initializeMemory(as: UInt8.self, repeating: 0, count: Block.size(kind))
+    if kind == .object { quarry_note_outside_bytes(state, objectOutsideBytes) }
     Block.write(block, kind: kind, payload: UInt(bitPattern: Unmanaged.passRetained(object).toOpaque()))
     pushRegistryField(state, kind.metatableKey)
     lua_setmetatable(state, -2)
@@ -100,11 +101,17 @@ func swiftObject<T: AnyObject>(_ state: OpaquePointer, _ index: Int32, kind: Use
     return Unmanaged<AnyObject>.fromOpaque(pointer).takeUnretainedValue() as? T
 }
 
+/// About what a ManagedObject costs Swift (the object, its row of values, its
+/// registration), told to the collector for each object userdata made, so garbage
+/// objects are collected at the pace they take memory.
+let objectOutsideBytes = 512
+
 /// Makes the userdata at `index` (of kind `kind`, holding nothing yet) hold `object`.
 func adopt(_ state: OpaquePointer, _ index: Int32, _ object: AnyObject, kind: UserdataKind) {
     guard let block = lua_touserdata(state, index) else { return }
     let index = lua_absindex(state, index)
     Block.write(block, kind: kind, payload: UInt(bitPattern: Unmanaged.passRetained(object).toOpaque()))
+    if kind == .object { quarry_note_outside_bytes(state, objectOutsideBytes) }
     pushRegistryField(state, kind.metatableKey)
     lua_setmetatable(state, index)
 }
