@@ -45,6 +45,15 @@ struct ColumnType {
         sawValue = true
     }
 
+    /// Whether the column `before` was would be made another way now: another type, or
+    /// optional where it was not.
+    func differs(from before: ColumnType) -> Bool {
+        isOptional != before.isOptional || attributeType != before.attributeType
+    }
+
+    /// Whether the attribute made for this column may be nil.
+    var isOptional: Bool { sawNil || !sawValue }
+
     /// The attribute type: the narrowest that every value fits exactly.
     var attributeType: AttributeType {
         guard sawValue else { return .string }

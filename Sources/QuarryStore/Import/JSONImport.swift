@@ -40,7 +40,7 @@ struct JSONImport {
         var types = Array(repeating: ColumnType(), count: columns.count)
         for row in rows { for (i, name) in columns.enumerated() { types[i].observe(row[name] ?? .null) } }
         let path = self.path
-        return ImportTable(columns: columns, types: types, count: rows.count) { body in
+        return ImportTable(columns: columns, types: types, count: rows.count) { _, body in
             for (n, row) in rows.enumerated() {
                 try body(n + 1) { i, attribute in
                     var value = row[columns[i]] ?? .null

@@ -20,22 +20,53 @@ extension ObjectContext {
         if let problem = SchemaName.problem(entityName) {
             throw StoreError.importFailed(path: path, line: nil, reason: "the entity name \(SchemaName.shown(entityName)) \(problem)")
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            var isDirectory: ObjCBool = false
-            let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-            let reason = !exists ? "no such file" : isDirectory.boolValue ? "it is a directory" : "permission denied"
-            throw StoreError.importFailed(path: path, line: nil, reason: "cannot read the file: \(reason)")
-        }
-        let table: ImportTable
+        var table: ImportTable
         if path.lowercased().hasSuffix(".json") {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                var isDirectory: ObjCBool = false
+                let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+                let reason = !exists ? "no such file" : isDirectory.boolValue ? "it is a directory" : "permission denied"
+                throw StoreError.importFailed(path: path, line: nil, reason: "cannot read the file: \(reason)")
+            }
             table = try JSONImport(path: path, data: data).table()
         } else {
-            table = try CSVImport(path: path, bytes: [UInt8](data)).table()
+            let first = try FileSource(path: path)
+            if first.isRewindable {
+                // Read twice (the sample, then every row) and again after a widening:
+                // each pass opens the file anew, so none holds more than a chunk.
+                var unused: FileSource? = first
+                table = try CSVImport(path: path, open: {
+                    if let source = unused { unused = nil; return source }
+                    return try FileSource(path: path)
+                }).table()
+                table.progress.size = first.size
+            } else {
+                // A FIFO or a device reads once: its bytes are kept to be read again.
+                var bytes: [UInt8] = []
+                var source: ByteSource = first
+                var chunk = [UInt8](repeating: 0, count: CSVReader.chunkSize)
+                while true {
+                    let n = try chunk.withUnsafeMutableBytes { try source.read(into: $0) }
+                    if n == 0 { break }
+                    bytes.append(contentsOf: chunk[0..<n])
+                }
+                table = try CSVImport(path: path, open: { BytesSource(bytes) }).table()
+            }
         }
-        return try load(table, into: entityName, path: path, progress: progress)
+        // Types inferred from a sample are checked on every row of a new entity; a cell
+        // that widens a column starts the import again (nothing of the first try stays).
+        var check: [ColumnType]? = table.count == nil && entitiesByName[entityName] == nil ? table.types : nil
+        while true {
+            do {
+                return try load(table, check: check, into: entityName, path: path, progress: progress)
+            } catch let restart as ImportRestart {
+                table.types = restart.types
+                check = restart.types
+            }
+        }
     }
 
-    private func load(_ table: ImportTable, into entityName: String, path: String,
+    private func load(_ table: ImportTable, check: [ColumnType]?, into entityName: String, path: String,
                       progress: ((Int, Int) -> Void)?) throws -> ImportSummary {
         let existing = entitiesByName[entityName]
         let entity = try existing ?? EntityDescription(name: entityName, attributes: table.columns.enumerated().map { i, name in
@@ -43,7 +74,7 @@ extension ObjectContext {
                 throw StoreError.importFailed(path: path, line: 1, reason: "'\(name)' cannot be a column name")
             }
             let type = table.types[i]
-            return AttributeDescription(name: name, type: type.attributeType, isOptional: type.sawNil || !type.sawValue)
+            return AttributeDescription(name: name, type: type.attributeType, isOptional: type.isOptional)
         })
         if table.columns.isEmpty, existing == nil {
             throw StoreError.importFailed(path: path, line: nil, reason: "no columns to make entity \(entityName) from (the file names no keys)")
@@ -84,7 +115,7 @@ extension ObjectContext {
                 }
                 let inserter = try RowInserter(db, sql: sql)
                 let fixed = defaults.map { $0.defaultValue!.databaseValue }
-                try table.rows { line, cells in
+                try table.rows(check) { line, cells in
                     // Rows are short statements SQLite's progress handler may never see: ask here.
                     if rows % 1000 == 0, quarry_should_stop() != 0 { throw StoreError(DatabaseError(resultCode: .SQLITE_INTERRUPT)) }
                     var values: [DatabaseValue] = []
@@ -102,24 +133,47 @@ extension ObjectContext {
                         throw StoreError.importFailed(path: path, line: line, reason: error.message ?? "\(error)")
                     }
                     rows += 1
-                    if rows % 10_000 == 0 { progress?(rows, table.count) }
+                    if rows % 10_000 == 0 { progress?(rows, table.count ?? table.progress.estimate(rows)) }
                 }
             }
         } catch let error as DatabaseError {
             if error.resultCode == .SQLITE_INTERRUPT { throw StoreError(error) }
             throw StoreError.importFailed(path: path, line: nil, reason: error.message ?? "\(error)")
         }
-        progress?(rows, table.count)
+        progress?(rows, rows)
         if existing == nil { didDefine(entity) } else { bumpGeneration() }
         return ImportSummary(rows: rows, createdEntity: existing == nil)
     }
 }
 
-/// Rows to import, read twice: once to infer column types, once to insert.
+/// Rows to import: the columns, their types (inferred from every row, or from a sample),
+/// and the rows, read from the start each time `rows` is called.
 struct ImportTable {
     var columns: [String]
     var types: [ColumnType]
-    var count: Int
-    /// Calls `body` with each row's line and a reader that converts cell i to an attribute's type.
-    var rows: (_ body: (Int, (Int, AttributeDescription) throws -> Value) throws -> Void) throws -> Void
+    /// How many rows there are, when the types were inferred from all of them.
+    var count: Int?
+    var progress = ReadProgress()
+    /// Calls `body` with each row's line and a reader that converts cell i to an
+    /// attribute's type. With `check`, each row's cells are first observed into those
+    /// types, and a cell that changes one throws `ImportRestart`.
+    var rows: (_ check: [ColumnType]?, _ body: (Int, (Int, AttributeDescription) throws -> Value) throws -> Void) throws -> Void
+}
+
+/// A row read after the sample holds a cell the inferred types do not fit: the import
+/// starts again, in a new transaction, with `types`.
+struct ImportRestart: Error {
+    let types: [ColumnType]
+}
+
+/// How far a streamed read has gone, for an estimate of the rows in all.
+final class ReadProgress {
+    var bytesRead = 0
+    var size = 0
+
+    /// The rows in all, estimated from the share of the file read so far.
+    func estimate(_ rows: Int) -> Int {
+        guard size > 0, bytesRead > 0 else { return rows }
+        return max(rows, Int(Double(rows) * Double(size) / Double(bytesRead)))
+    }
 }
