@@ -7,7 +7,7 @@ struct CSVReader {
     /// How many bytes one read of the source asks for.
     static let chunkSize = 1 << 20
 
-    private var source: ByteSource
+    private(set) var source: ByteSource
     private var bytes: [UInt8] = []
     /// Bytes of `bytes` that hold data; the rest is room for the next read.
     private var filled = 0

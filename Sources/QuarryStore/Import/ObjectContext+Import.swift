@@ -115,11 +115,13 @@ extension ObjectContext {
                 }
                 let inserter = try RowInserter(db, sql: sql)
                 let fixed = defaults.map { $0.defaultValue!.databaseValue }
+                // One array for every row: its storage is kept, not made again per row.
+                var values: [DatabaseValue] = []
+                values.reserveCapacity(attributes.count + fixed.count)
                 try table.rows(check) { line, cells in
                     // Rows are short statements SQLite's progress handler may never see: ask here.
                     if rows % 1000 == 0, quarry_should_stop() != 0 { throw StoreError(DatabaseError(resultCode: .SQLITE_INTERRUPT)) }
-                    var values: [DatabaseValue] = []
-                    values.reserveCapacity(attributes.count + fixed.count)
+                    values.removeAll(keepingCapacity: true)
                     for (i, attribute) in attributes.enumerated() {
                         let value = try cells(i, attribute)
                         if value.isNull, !attribute.isOptional {
