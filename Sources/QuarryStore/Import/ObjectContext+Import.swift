@@ -20,39 +20,11 @@ extension ObjectContext {
         if let problem = SchemaName.problem(entityName) {
             throw StoreError.importFailed(path: path, line: nil, reason: "the entity name \(SchemaName.shown(entityName)) \(problem)")
         }
-        var table: ImportTable
-        if path.lowercased().hasSuffix(".json") {
-            guard let data = FileManager.default.contents(atPath: path) else {
-                var isDirectory: ObjCBool = false
-                let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-                let reason = !exists ? "no such file" : isDirectory.boolValue ? "it is a directory" : "permission denied"
-                throw StoreError.importFailed(path: path, line: nil, reason: "cannot read the file: \(reason)")
-            }
-            table = try JSONImport(path: path, data: data).table()
-        } else {
-            let first = try FileSource(path: path)
-            if first.isRewindable {
-                // Read twice (the sample, then every row) and again after a widening:
-                // each pass opens the file anew, so none holds more than a chunk.
-                var unused: FileSource? = first
-                table = try CSVImport(path: path, open: {
-                    if let source = unused { unused = nil; return source }
-                    return try FileSource(path: path)
-                }).table()
-                table.progress.size = first.size
-            } else {
-                // A FIFO or a device reads once: its bytes are kept to be read again.
-                var bytes: [UInt8] = []
-                var source: ByteSource = first
-                var chunk = [UInt8](repeating: 0, count: CSVReader.chunkSize)
-                while true {
-                    let n = try chunk.withUnsafeMutableBytes { try source.read(into: $0) }
-                    if n == 0 { break }
-                    bytes.append(contentsOf: chunk[0..<n])
-                }
-                table = try CSVImport(path: path, open: { BytesSource(bytes) }).table()
-            }
-        }
+        let (open, size) = try Self.reopenable(path)
+        var table = path.lowercased().hasSuffix(".json")
+            ? try JSONImport(path: path, open: open).table()
+            : try CSVImport(path: path, open: open).table()
+        table.progress.size = size
         // Types inferred from a sample are checked on every row of a new entity; a cell
         // that widens a column starts the import again (nothing of the first try stays).
         var check: [ColumnType]? = table.count == nil && entitiesByName[entityName] == nil ? table.types : nil
@@ -64,6 +36,30 @@ extension ObjectContext {
                 check = restart.types
             }
         }
+    }
+
+    /// Opens `path` once, and gives a way to read it again from the start as often as an
+    /// import needs (the sample, every row, again after a widening), with its size. A plain
+    /// file is opened anew each time, so no pass holds more than a chunk; a FIFO or a
+    /// device reads once, so its bytes are kept to be read again.
+    private static func reopenable(_ path: String) throws -> (() throws -> ByteSource, Int) {
+        let first = try FileSource(path: path)
+        if first.isRewindable {
+            var unused: FileSource? = first
+            return ({
+                if let source = unused { unused = nil; return source }
+                return try FileSource(path: path)
+            }, first.size)
+        }
+        var bytes: [UInt8] = []
+        var source: ByteSource = first
+        var chunk = [UInt8](repeating: 0, count: CSVReader.chunkSize)
+        while true {
+            let n = try chunk.withUnsafeMutableBytes { try source.read(into: $0) }
+            if n == 0 { break }
+            bytes.append(contentsOf: chunk[0..<n])
+        }
+        return ({ BytesSource(bytes) }, bytes.count)
     }
 
     private func load(_ table: ImportTable, check: [ColumnType]?, into entityName: String, path: String,
