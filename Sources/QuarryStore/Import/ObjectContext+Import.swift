@@ -11,7 +11,10 @@ public struct ImportSummary: Equatable, Sendable {
 
 extension ObjectContext {
     /// Imports a CSV file (header row, RFC 4180) or a JSON array of objects into `entityName`,
-    /// creating the entity when missing with types inferred over each whole column.
+    /// creating the entity when missing with types inferred over each whole column: a CSV
+    /// file's from its first rows, widened (the import starts again) when a later cell
+    /// does not fit; a JSON document's in a first pass over every element. Both are read
+    /// a chunk at a time, so memory does not grow with the file.
     /// One transaction: a bad row stops the import, names its line, and leaves the store
     /// as it was. `progress` hears rows done and rows in all.
     public func importFile(_ path: String, into entityName: String,
