@@ -43,7 +43,7 @@ import Testing
         }
         let bytes = Array(text.utf8)
         #expect(bytes.count > 2 * CSVReader.chunkSize)
-        var reader = CSVReader(source: CountingSource(bytes: bytes))
+        let reader = CSVReader(source: CountingSource(bytes: bytes))
         #expect(try reader.next())
         var read: [[String]] = []
         while try reader.next() {
@@ -58,7 +58,7 @@ import Testing
 
     @Test func aRecordLongerThanAChunkIsReadWhole() throws {
         let long = String(repeating: "é", count: CSVReader.chunkSize)  // two chunks of bytes
-        var reader = CSVReader(source: CountingSource(bytes: Array("a,b\n1,\"\(long)\"\n2,x\n".utf8)))
+        let reader = CSVReader(source: CountingSource(bytes: Array("a,b\n1,\"\(long)\"\n2,x\n".utf8)))
         #expect(try reader.next())
         #expect(try reader.next())
         #expect(reader.withField(1) { b, _ in String(decoding: b, as: UTF8.self) } == long)

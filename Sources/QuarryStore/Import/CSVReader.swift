@@ -1,24 +1,27 @@
-/// An RFC 4180 reader over a stream of bytes: comma-separated fields, double-quoted
+/// An RFC 4180 reader over a stream of bytes (a class: each cell is read through it, and
+/// a struct was copied, arrays retained, at every read): comma-separated fields, double-quoted
 /// fields with `""` for a quote, CRLF or LF line ends. It reads its source a chunk at a
 /// time (`chunkSize`), keeping only the unread part of the last chunk and the record being
 /// read, so a file of any size is read in the memory of its longest record. Each record's
 /// fields are byte ranges into that buffer, so reading allocates nothing per field.
-struct CSVReader {
+final class CSVReader {
     /// How many bytes one read of the source asks for.
     static let chunkSize = 1 << 20
 
     private(set) var source: ByteSource
-    private var bytes: [UInt8] = []
+    // Unchecked exclusivity: each access to a class's stored property is otherwise checked
+    // at run time, a tenth of an import's time; the reader is used by one caller at a time.
+    @exclusivity(unchecked) private var bytes: [UInt8] = []
     /// Bytes of `bytes` that hold data; the rest is room for the next read.
-    private var filled = 0
-    private var atEnd = false
-    private var position = 0
+    @exclusivity(unchecked) private var filled = 0
+    @exclusivity(unchecked) private var atEnd = false
+    @exclusivity(unchecked) private var position = 0
     /// The line on which the current record starts (1-based).
-    private(set) var line = 1
-    private var nextLine = 1
+    @exclusivity(unchecked) private(set) var line = 1
+    @exclusivity(unchecked) private var nextLine = 1
     /// Fields of the current record; quoted fields with `""` are unescaped into `scratch`.
-    private(set) var fields: [Field] = []
-    private var scratch: [[UInt8]] = []
+    @exclusivity(unchecked) private(set) var fields: [Field] = []
+    @exclusivity(unchecked) private var scratch: [[UInt8]] = []
     private var startedBOM = false
 
     enum Field {
@@ -34,12 +37,12 @@ struct CSVReader {
         self.source = source
     }
 
-    init(bytes: [UInt8]) {
+    convenience init(bytes: [UInt8]) {
         self.init(source: BytesSource(bytes))
     }
 
     /// Reads the next record; false at the end of the input.
-    mutating func next() throws -> Bool {
+    func next() throws -> Bool {
         if !startedBOM {
             startedBOM = true
             while filled < 3, !atEnd { try fill(compactingFrom: position) }
@@ -57,7 +60,7 @@ struct CSVReader {
 
     /// Moves the bytes from `start` on to the front and reads more after them, growing
     /// the buffer when one record fills it.
-    private mutating func fill(compactingFrom start: Int) throws {
+    private func fill(compactingFrom start: Int) throws {
         if start > 0 {
             let kept = filled - start
             bytes.withUnsafeMutableBufferPointer { b in
@@ -86,7 +89,7 @@ struct CSVReader {
         throw NeedMore()
     }
 
-    private mutating func readRecord() throws -> Bool {
+    private func readRecord() throws -> Bool {
         fields.removeAll(keepingCapacity: true)
         scratch.removeAll(keepingCapacity: true)
         // Blank lines between records are skipped, as the sqlite3 shell does.
@@ -107,7 +110,7 @@ struct CSVReader {
         }
     }
 
-    private mutating func readField() throws {
+    private func readField() throws {
         if try peek() == 34 {  // '"'
             position += 1
             let start = position

@@ -121,10 +121,11 @@ extension ObjectContext {
                     // Rows are short statements SQLite's progress handler may never see: ask here.
                     if rows % 1000 == 0, quarry_should_stop() != 0 { throw StoreError(DatabaseError(resultCode: .SQLITE_INTERRUPT)) }
                     values.removeAll(keepingCapacity: true)
-                    for (i, attribute) in attributes.enumerated() {
-                        let value = try cells(i, attribute)
-                        if value.isNull, !attribute.isOptional {
-                            throw StoreError.importFailed(path: path, line: line, reason: "'\(attribute.name)' is required but empty")
+                    // By index: `enumerated()` copied each attribute (names, defaults) for every cell.
+                    for i in attributes.indices {
+                        let value = try cells(i, attributes[i])
+                        if value.isNull, !attributes[i].isOptional {
+                            throw StoreError.importFailed(path: path, line: line, reason: "'\(attributes[i].name)' is required but empty")
                         }
                         values.append(value.databaseValue)
                     }
