@@ -67,14 +67,11 @@ public struct TextTable {
             lines += cells.map { "| " + $0.joined(separator: " | ") + " |" }
             return lines.joined(separator: "\n") + (footer.map { "\n" + $0 } ?? "")
         case .csv:
-            let lines = (format.headers ? [headers.map(CellText.csv).joined(separator: ",")] : [])
-                + rows.map { $0.map { $0.isNull ? "" : CellText.csv($0.displayString) }.joined(separator: ",") }
-            return lines.joined(separator: "\n")
+            // The one CSV and JSON writer, as export uses: what `.once` saves reads back
+            // as what `export` writes.
+            return TableWriter.render(format: .csv, columns: headers, rows: rows, header: format.headers)
         case .json:
-            let objects = rows.map { row in
-                "{" + zip(headers, row).map { "\(jsonQuoted($0)): \(CellText.json($1))" }.joined(separator: ", ") + "}"
-            }
-            return "[" + objects.joined(separator: ",\n ") + "]"
+            return TableWriter.render(format: .json, columns: headers, rows: rows)
         case .line:
             let width = headers.map(\.count).max() ?? 0
             return rows.map { row in
@@ -164,20 +161,6 @@ public enum CellText {
         var text = String(format: "%.\(decimals)f", d)
         while text.hasSuffix("0"), !text.hasSuffix(".0") { text.removeLast() }
         return text
-    }
-
-    static func json(_ value: Value) -> String {
-        switch value {
-        case .null: return "null"
-        case .integer(let i): return String(i)
-        case .real(let d): return d.isFinite ? "\(d)" : "null"
-        case .bool(let b): return b ? "true" : "false"
-        default: return jsonQuoted(value.displayString)
-        }
-    }
-
-    static func csv(_ s: String) -> String {
-        s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) ? "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : s
     }
 
     static func flat(_ s: String) -> String {

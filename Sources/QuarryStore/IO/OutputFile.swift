@@ -116,6 +116,14 @@ public final class OutputFile {
         if buffer.count >= Self.chunkSize { try flush() }
     }
 
+    /// Lets `body` append to the output's buffer in place (a `TableWriter` row, say),
+    /// then writes a chunk out once the buffer holds one.
+    public func append(_ body: (inout [UInt8]) throws -> Void) throws {
+        guard !done else { throw failure(EBADF) }
+        try body(&buffer)
+        if buffer.count >= Self.chunkSize { try flush() }
+    }
+
     /// Finishes the output: the last bytes written, the temporary renamed or copied into
     /// place, everything closed. After an error nothing of the destination has changed,
     /// except for a direct (FIFO, device) or in-place copy that failed partway.

@@ -1,14 +1,19 @@
 import CQuarrySignals
 import GRDB
-/// A CSV file as an import table: the header names the columns, the first pass checks
-/// every row's shape and infers the types, the second converts the cells.
+/// A CSV file as an import table, streamed: the header names the columns, the first
+/// `sampleRows` records are read to infer the types, and the rows are then read again
+/// from the start, a chunk at a time, as they are inserted. A later cell that does not
+/// fit what the sample inferred is found as it is read (see `ImportRestart`).
 struct CSVImport {
     let path: String
-    let bytes: [UInt8]
+    /// A new source over the input from its first byte.
+    let open: () throws -> ByteSource
+    /// How many records the types are inferred from before inserting starts.
+    var sampleRows = 20_000
 
     func table() throws -> ImportTable {
-        var reader = CSVReader(bytes: bytes)
-        guard try read(&reader) else { throw StoreError.importFailed(path: path, line: nil, reason: "the file is empty") }
+        let reader = CSVReader(source: try open())
+        guard try read(reader) else { throw StoreError.importFailed(path: path, line: nil, reason: "the file is empty") }
         var columns: [String] = []
         // A set beside the list: a header of 100,000 names is checked in linear time.
         var seen = Set<String>()
@@ -26,18 +31,38 @@ struct CSVImport {
         }
         var types = Array(repeating: ColumnType(), count: columns.count)
         var count = 0
-        while try read(&reader) {
+        var complete = false
+        while true {
+            guard count < sampleRows else { break }
+            guard try read(reader) else { complete = true; break }
             if count % 4096 == 0, quarry_should_stop() != 0 { throw StoreError(DatabaseError(resultCode: .SQLITE_INTERRUPT)) }
             try checkShape(reader, columns.count)
             for i in columns.indices { reader.withField(i) { b, quoted in types[i].observe(b, quoted: quoted) } }
             count += 1
         }
-        let path = self.path, bytes = self.bytes
-        return ImportTable(columns: columns, types: types, count: count) { body in
-            var reader = CSVReader(bytes: bytes)
+        let path = self.path, open = self.open, width = columns.count
+        let progress = ReadProgress()
+        return ImportTable(columns: columns, types: types, count: complete ? count : nil, progress: progress) { check, body in
+            let reader = CSVReader(source: try open())
             _ = try reader.next()
-            while try reader.next() {
+            var types = check
+            var n = 0
+            while try Self.read(reader, path: path) {
                 let line = reader.line
+                if n % 4096 == 0 { progress.bytesRead = reader.bytesRead }
+                n += 1
+                if reader.fields.count != width {
+                    throw StoreError.importFailed(path: path, line: line, reason: "expected \(width) fields, got \(reader.fields.count)")
+                }
+                if types != nil {
+                    // Types from a sample: a cell that would change a column's type (or
+                    // make it optional) starts the import again with the wider type.
+                    for i in 0..<width where !reader.withField(i, { b, quoted in types![i].fits(b, quoted: quoted) }) {
+                        let before = types![i]
+                        reader.withField(i) { b, quoted in types![i].observe(b, quoted: quoted) }
+                        if types![i].differs(from: before) { throw ImportRestart(types: types!) }
+                    }
+                }
                 try body(line) { i, attribute in
                     try reader.withField(i) { b, quoted in try CSVImport.value(b, quoted: quoted, attribute, path: path, line: line) }
                 }
@@ -45,10 +70,14 @@ struct CSVImport {
         }
     }
 
-    private func read(_ reader: inout CSVReader) throws -> Bool {
+    private static func read(_ reader: CSVReader, path: String) throws -> Bool {
         do { return try reader.next() } catch let error as CSVReader.Malformed {
             throw StoreError.importFailed(path: path, line: error.line, reason: error.message)
         }
+    }
+
+    private func read(_ reader: CSVReader) throws -> Bool {
+        try Self.read(reader, path: path)
     }
 
     private func checkShape(_ reader: CSVReader, _ expected: Int) throws {
@@ -67,6 +96,8 @@ struct CSVImport {
         switch attribute.type {
         case .int16, .int32, .int64:
             guard let i = ColumnType.integer(b) else { throw fail() }
+            // Every Int64 is an int64: coerce (a Result and a closure per cell) only checks narrower ranges.
+            if attribute.type == .int64 { return .integer(i) }
             return try attribute.type.coerce(.integer(i)).mapError { _ in fail() }.get()
         case .double, .decimal:
             let integer = ColumnType.integer(b)
@@ -95,8 +126,12 @@ struct CSVImport {
             guard let text = String(validating: b, as: UTF8.self) else {
                 throw StoreError.importFailed(path: path, line: line, reason: "'\(attribute.name)' is not valid UTF-8")
             }
-            if attribute.type == .string, text.utf8.contains(0) {
-                throw StoreError.importFailed(path: path, line: line, reason: "'\(attribute.name)' holds a NUL byte, which a string cannot (import into a binary attribute)")
+            if attribute.type == .string {
+                if b.contains(0) {
+                    throw StoreError.importFailed(path: path, line: line, reason: "'\(attribute.name)' holds a NUL byte, which a string cannot (import into a binary attribute)")
+                }
+                // Valid UTF-8 without NUL is all a string needs: coerce would check again.
+                return .text(text)
             }
             return try attribute.type.coerce(.text(text)).mapError { _ in fail() }.get()
         }

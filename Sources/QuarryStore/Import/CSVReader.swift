@@ -1,15 +1,28 @@
-/// An RFC 4180 reader over a file's bytes: comma-separated fields, double-quoted fields
-/// with `""` for a quote, CRLF or LF line ends. It hands out each record's fields as byte
-/// ranges into one buffer, so reading allocates nothing per field.
-struct CSVReader {
-    private let bytes: [UInt8]
-    private var position = 0
+/// An RFC 4180 reader over a stream of bytes (a class: each cell is read through it, and
+/// a struct was copied, arrays retained, at every read): comma-separated fields, double-quoted
+/// fields with `""` for a quote, CRLF or LF line ends. It reads its source a chunk at a
+/// time (`chunkSize`), keeping only the unread part of the last chunk and the record being
+/// read, so a file of any size is read in the memory of its longest record. Each record's
+/// fields are byte ranges into that buffer, so reading allocates nothing per field.
+final class CSVReader {
+    /// How many bytes one read of the source asks for.
+    static let chunkSize = 1 << 20
+
+    private(set) var source: ByteSource
+    // Unchecked exclusivity: each access to a class's stored property is otherwise checked
+    // at run time, a tenth of an import's time; the reader is used by one caller at a time.
+    @exclusivity(unchecked) private var bytes: [UInt8] = []
+    /// Bytes of `bytes` that hold data; the rest is room for the next read.
+    @exclusivity(unchecked) private var filled = 0
+    @exclusivity(unchecked) private var atEnd = false
+    @exclusivity(unchecked) private var position = 0
     /// The line on which the current record starts (1-based).
-    private(set) var line = 1
-    private var nextLine = 1
+    @exclusivity(unchecked) private(set) var line = 1
+    @exclusivity(unchecked) private var nextLine = 1
     /// Fields of the current record; quoted fields with `""` are unescaped into `scratch`.
-    private(set) var fields: [Field] = []
-    private var scratch: [[UInt8]] = []
+    @exclusivity(unchecked) private(set) var fields: [Field] = []
+    @exclusivity(unchecked) private var scratch: [[UInt8]] = []
+    private var startedBOM = false
 
     enum Field {
         case range(Range<Int>, quoted: Bool)
@@ -17,55 +30,105 @@ struct CSVReader {
     }
 
     struct Malformed: Error { let line: Int; let message: String }
+    /// The record runs past the bytes read so far: read more, then read it again.
+    private struct NeedMore: Error {}
 
-    init(bytes: [UInt8]) {
-        self.bytes = bytes
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { position = 3 }  // a UTF-8 byte-order mark
+    init(source: ByteSource) {
+        self.source = source
+    }
+
+    convenience init(bytes: [UInt8]) {
+        self.init(source: BytesSource(bytes))
     }
 
     /// Reads the next record; false at the end of the input.
-    mutating func next() throws -> Bool {
+    func next() throws -> Bool {
+        if !startedBOM {
+            startedBOM = true
+            while filled < 3, !atEnd { try fill(compactingFrom: position) }
+            if filled >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { position = 3 }  // a UTF-8 byte-order mark
+        }
+        while true {
+            let (start, startLine) = (position, nextLine)
+            do { return try readRecord() } catch is NeedMore {
+                position = start
+                nextLine = startLine
+                try fill(compactingFrom: start)
+            }
+        }
+    }
+
+    /// Moves the bytes from `start` on to the front and reads more after them, growing
+    /// the buffer when one record fills it.
+    private func fill(compactingFrom start: Int) throws {
+        if start > 0 {
+            let kept = filled - start
+            bytes.withUnsafeMutableBufferPointer { b in
+                guard let base = b.baseAddress, kept > 0 else { return }
+                (base).update(from: base + start, count: kept)
+            }
+            filled = kept
+            position -= start
+        }
+        if bytes.count - filled < Self.chunkSize {
+            bytes.append(contentsOf: repeatElement(0, count: Self.chunkSize - (bytes.count - filled)))
+        }
+        let n = try bytes.withUnsafeMutableBytes { b in
+            try source.read(into: UnsafeMutableRawBufferPointer(rebasing: b[filled..<(filled + Self.chunkSize)]))
+        }
+        if n == 0 { atEnd = true }
+        filled += n
+    }
+
+    /// The byte at `position`, or nil at the end of the input; throws NeedMore at the
+    /// end of the bytes read so far.
+    @inline(__always)
+    private func peek() throws -> UInt8? {
+        if position < filled { return bytes[position] }
+        if atEnd { return nil }
+        throw NeedMore()
+    }
+
+    private func readRecord() throws -> Bool {
         fields.removeAll(keepingCapacity: true)
         scratch.removeAll(keepingCapacity: true)
         // Blank lines between records are skipped, as the sqlite3 shell does.
-        while position < bytes.count, bytes[position] == 10 || bytes[position] == 13 {
-            if bytes[position] == 10 { nextLine += 1 }
+        while let c = try peek(), c == 10 || c == 13 {
+            if c == 10 { nextLine += 1 }
             position += 1
         }
-        guard position < bytes.count else { return false }
+        guard try peek() != nil else { return false }
         line = nextLine
         while true {
             try readField()
-            guard position < bytes.count else { return true }
-            let c = bytes[position]
+            guard let c = try peek() else { return true }
             position += 1
             if c == 44 { continue }  // ','
-            if c == 13, position < bytes.count, bytes[position] == 10 { position += 1 }
+            if c == 13, try peek() == 10 { position += 1 }
             nextLine += 1
             return true
         }
     }
 
-    private mutating func readField() throws {
-        if position < bytes.count, bytes[position] == 34 {  // '"'
+    private func readField() throws {
+        if try peek() == 34 {  // '"'
             position += 1
             let start = position
             var unescaped: [UInt8]? = nil
             while true {
-                guard position < bytes.count else {
+                guard let c = try peek() else {
                     throw Malformed(line: line, message: "a quoted field is not closed")
                 }
-                let c = bytes[position]
                 if c == 34 {
-                    if position + 1 < bytes.count, bytes[position + 1] == 34 {
-                        if unescaped == nil { unescaped = Array(bytes[start..<position]) }
+                    position += 1
+                    if try peek() == 34 {
+                        if unescaped == nil { unescaped = Array(bytes[start..<(position - 1)]) }
                         unescaped!.append(34)
-                        position += 2
+                        position += 1
                         continue
                     }
-                    let end = position
-                    position += 1
-                    if position < bytes.count, bytes[position] != 44, bytes[position] != 10, bytes[position] != 13 {
+                    let end = position - 1
+                    if let next = try peek(), next != 44, next != 10, next != 13 {
                         throw Malformed(line: line, message: "unexpected text after a closing quote")
                     }
                     if let unescaped {
@@ -82,12 +145,22 @@ struct CSVReader {
             }
         }
         let start = position
-        while position < bytes.count {
-            let c = bytes[position]
-            if c == 44 || c == 10 || c == 13 { break }
-            if c == 34 { throw Malformed(line: line, message: "a quote inside an unquoted field") }
-            position += 1
+        // The common case in one tight loop over the buffer; the end of the bytes read
+        // so far is handled by peek.
+        let end = filled
+        let found = bytes.withUnsafeBufferPointer { b -> (Int, Bool) in
+            var p = start
+            while p < end {
+                let c = b[p]
+                if c == 44 || c == 10 || c == 13 { break }
+                if c == 34 { return (p, true) }
+                p += 1
+            }
+            return (p, false)
         }
+        position = found.0
+        if found.1 { throw Malformed(line: line, message: "a quote inside an unquoted field") }
+        if position == end, !atEnd { throw NeedMore() }
         fields.append(.range(start..<position, quoted: false))
     }
 
@@ -100,4 +173,7 @@ struct CSVReader {
             return try scratch[index].withUnsafeBufferPointer { try body($0, true) }
         }
     }
+
+    /// How many bytes of the source have been read (for progress estimates).
+    var bytesRead: Int { source.bytesRead }
 }

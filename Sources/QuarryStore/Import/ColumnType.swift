@@ -45,6 +45,33 @@ struct ColumnType {
         sawValue = true
     }
 
+    /// Whether the column `before` was would be made another way now: another type, or
+    /// optional where it was not.
+    func differs(from before: ColumnType) -> Bool {
+        isOptional != before.isOptional || attributeType != before.attributeType
+    }
+
+    /// Whether a cell fits the type inferred so far without observing it: cheaper than
+    /// `observe` (one parse for the column's own type), and false only where `observe`
+    /// may change the type or make the column optional. A cell that fits leaves the
+    /// type as it is; flags it would have cleared for wider types can only make a later
+    /// widening pick a type that a new pass then widens again.
+    func fits(_ b: UnsafeBufferPointer<UInt8>, quoted: Bool) -> Bool {
+        if Self.isNil(b, quoted: quoted) { return isOptional }
+        switch attributeType {
+        case .int64: return Self.integer(b) != nil
+        case .double:
+            if let i = Self.integer(b) { return Double(exactly: i) != nil }
+            return Self.isExactDouble(b, nil) && Self.double(b) != nil
+        case .bool: return Self.bool(b) != nil
+        case .date: return Value.parseISO8601(bytes: b) != nil
+        default: return sawValue
+        }
+    }
+
+    /// Whether the attribute made for this column may be nil.
+    var isOptional: Bool { sawNil || !sawValue }
+
     /// The attribute type: the narrowest that every value fits exactly.
     var attributeType: AttributeType {
         guard sawValue else { return .string }

@@ -1,12 +1,141 @@
+import CQuarrySignals
 import Foundation
+import GRDB
 
 /// A JSON array of objects as an import table: columns in the order keys first appear,
 /// nested arrays and objects kept as JSON text.
 struct JSONImport {
     let path: String
-    let data: Data
+    /// A new source over the document from its first byte.
+    let open: () throws -> ByteSource
 
+    /// Streams the document twice, an element at a time: once to check it whole and infer
+    /// the columns and their types from every element (so no error comes after a row was
+    /// inserted that the whole document would not have given first), then to insert.
     func table() throws -> ImportTable {
+        var probe = [UInt8](repeating: 0, count: 4)
+        var first = try open()
+        let n = try probe.withUnsafeMutableBytes { try first.read(into: $0) }
+        // Not an array (or UTF-16/32, which JSONSerialization detects): read whole, as before.
+        if n == 0 || probe[0..<n].contains(0) || probe[0..<n].first(where: { ![32, 10, 13, 9].contains($0) }).map({ $0 != 91 }) ?? true {
+            var bytes = Array(probe[0..<n])
+            var chunk = [UInt8](repeating: 0, count: CSVReader.chunkSize)
+            while true {
+                let got = try chunk.withUnsafeMutableBytes { try first.read(into: $0) }
+                if got == 0 { break }
+                bytes.append(contentsOf: chunk[0..<got])
+            }
+            return try wholeTable(Data(bytes))
+        }
+        let path = self.path
+        func invalid() -> StoreError { .importFailed(path: path, line: nil, reason: "not valid JSON") }
+        var columns: [String] = []
+        var index: [String: Int] = [:]
+        var types: [ColumnType] = []
+        var count = 0
+        // The first element that is refused; reported once the whole document is known to be JSON.
+        var refusal: StoreError?
+        var reader = JSONArrayReader(source: try open())
+        do {
+            guard try reader.begin() else { throw invalid() }
+            while let element = try reader.next() {
+                count += 1
+                if count % 4096 == 0, quarry_should_stop() != 0 { throw StoreError(DatabaseError(resultCode: .SQLITE_INTERRUPT)) }
+                guard refusal == nil else { continue }
+                guard case .object(let members, let beyond) = element else {
+                    refusal = .importFailed(path: path, line: nil, reason: "element \(count) is not an object")
+                    continue
+                }
+                for (key, _) in members where index[key] == nil {
+                    if !key.isEmpty, let problem = SchemaName.problem(key) {
+                        refusal = .importFailed(path: path, line: nil, reason: "element \(count): the key \(SchemaName.shown(key)) \(problem)")
+                        break
+                    }
+                    index[key] = columns.count; columns.append(key); types.append(ColumnType())
+                    // Earlier elements lacked this key: nil there.
+                    if count > 1 { types[types.count - 1].observe(.null) }
+                }
+                if refusal != nil { continue }
+                if let beyond {
+                    refusal = .importFailed(path: path, line: nil,
+                        reason: "element \(count): '\(beyond.key)' holds \(beyond.text), an integer beyond the 64-bit integers Quarry holds")
+                    continue
+                }
+                var present = 0
+                for (key, value) in members {
+                    guard let i = index[key] else { continue }
+                    types[i].observe(value)
+                    present += 1
+                }
+                if present < columns.count {
+                    let given = Set(members.map(\.key))
+                    for (i, name) in columns.enumerated() where !given.contains(name) { types[i].observe(.null) }
+                }
+            }
+        } catch is JSONArrayReader.Syntax {
+            throw invalid()
+        }
+        if let refusal { throw refusal }
+        let progress = ReadProgress()
+        let width = columns.count
+        return ImportTable(columns: columns, types: types, count: count, progress: progress) { _, body in
+            var reader = JSONArrayReader(source: try open())
+            var n = 0
+            var row = [Value](repeating: .null, count: width)
+            do {
+                _ = try reader.begin()
+                while let element = try reader.next() {
+                    n += 1
+                    guard case .object(let members, _) = element else { continue }
+                    for i in 0..<width { row[i] = .null }
+                    for (key, value) in members { if let i = index[key] { row[i] = value } }
+                    try body(n) { i, attribute in try Self.convert(row[i], attribute, element: n - 1, path: path) }
+                }
+            } catch is JSONArrayReader.Syntax {
+                throw invalid()
+            }
+        }
+    }
+
+    /// A JSON value as `attribute`'s type, or why it cannot be; `n` counts elements from 0.
+    static func convert(_ value: Value, _ attribute: AttributeDescription, element n: Int, path: String) throws -> Value {
+        var value = value
+        if value.isNull { return .null }
+        func failure(_ reason: String) -> StoreError {
+            .importFailed(path: path, line: nil, reason: "element \(n + 1): '\(attribute.name)' " + reason)
+        }
+        switch (attribute.type, value) {
+        case (.double, .integer(let i)), (.decimal, .integer(let i)):
+            // A double would keep 9007199254740992 for 9007199254740993: refused, not rounded.
+            if Double(exactly: i) == nil { throw failure("expects \(attribute.type.rawValue), got \(i), an integer a double cannot hold exactly") }
+        case (.string, .integer(let i)):
+            // A column of numbers and text (or of integers too large to sit
+            // beside fractions in a double) is text: numbers keep their digits.
+            value = .text(String(i))
+        case (.string, .real(let d)):
+            value = .text(d.isFinite ? "\(d)" : Value.format(d))
+        default:
+            break
+        }
+        switch attribute.type.coerce(value) {
+        case .success(.date(let d)) where !Value.dateRange.contains(d):
+            // coerce accepts any ISO 8601 text, year 0000 too, which reads back as "date out of range".
+            throw StoreError.importFailed(path: path, line: nil, reason: "element \(n + 1): " + outOfRange(attribute, value.displayString))
+        case .success(let v): return v
+        case .failure:
+            // A date text outside the range is refused by coerce: say which.
+            if attribute.type == .date, case .text(let text) = value, let seconds = Value.parseISO8601(text),
+               !Value.dateRange.contains(seconds) {
+                throw StoreError.importFailed(path: path, line: nil, reason: "element \(n + 1): " + outOfRange(attribute, text))
+            }
+            throw StoreError.importFailed(path: path, line: nil,
+                reason: "element \(n + 1): '\(attribute.name)' expects \(attribute.type.rawValue), got \(describe(value))")
+        }
+    }
+
+    /// The whole document parsed at once: a document that is not an array (refused with
+    /// the message it always had) or not UTF-8.
+    func wholeTable(_ data: Data) throws -> ImportTable {
         let parsed: Any
         do { parsed = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) } catch {
             throw StoreError.importFailed(path: path, line: nil, reason: "not valid JSON")
@@ -40,42 +169,9 @@ struct JSONImport {
         var types = Array(repeating: ColumnType(), count: columns.count)
         for row in rows { for (i, name) in columns.enumerated() { types[i].observe(row[name] ?? .null) } }
         let path = self.path
-        return ImportTable(columns: columns, types: types, count: rows.count) { body in
+        return ImportTable(columns: columns, types: types, count: rows.count) { _, body in
             for (n, row) in rows.enumerated() {
-                try body(n + 1) { i, attribute in
-                    var value = row[columns[i]] ?? .null
-                    if value.isNull { return .null }
-                    func failure(_ reason: String) -> StoreError {
-                        .importFailed(path: path, line: nil, reason: "element \(n + 1): '\(attribute.name)' " + reason)
-                    }
-                    switch (attribute.type, value) {
-                    case (.double, .integer(let i)), (.decimal, .integer(let i)):
-                        // A double would keep 9007199254740992 for 9007199254740993: refused, not rounded.
-                        if Double(exactly: i) == nil { throw failure("expects \(attribute.type.rawValue), got \(i), an integer a double cannot hold exactly") }
-                    case (.string, .integer(let i)):
-                        // A column of numbers and text (or of integers too large to sit
-                        // beside fractions in a double) is text: numbers keep their digits.
-                        value = .text(String(i))
-                    case (.string, .real(let d)):
-                        value = .text(d.isFinite ? "\(d)" : Value.format(d))
-                    default:
-                        break
-                    }
-                    switch attribute.type.coerce(value) {
-                    case .success(.date(let d)) where !Value.dateRange.contains(d):
-                        // coerce accepts any ISO 8601 text, year 0000 too, which reads back as "date out of range".
-                        throw StoreError.importFailed(path: path, line: nil, reason: "element \(n + 1): " + outOfRange(attribute, value.displayString))
-                    case .success(let v): return v
-                    case .failure:
-                        // A date text outside the range is refused by coerce: say which.
-                        if attribute.type == .date, case .text(let text) = value, let seconds = Value.parseISO8601(text),
-                           !Value.dateRange.contains(seconds) {
-                            throw StoreError.importFailed(path: path, line: nil, reason: "element \(n + 1): " + outOfRange(attribute, text))
-                        }
-                        throw StoreError.importFailed(path: path, line: nil,
-                            reason: "element \(n + 1): '\(attribute.name)' expects \(attribute.type.rawValue), got \(describe(value))")
-                    }
-                }
+                try body(n + 1) { i, attribute in try Self.convert(row[columns[i]] ?? .null, attribute, element: n, path: path) }
             }
         }
     }

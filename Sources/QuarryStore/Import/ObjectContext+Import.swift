@@ -11,7 +11,10 @@ public struct ImportSummary: Equatable, Sendable {
 
 extension ObjectContext {
     /// Imports a CSV file (header row, RFC 4180) or a JSON array of objects into `entityName`,
-    /// creating the entity when missing with types inferred over each whole column.
+    /// creating the entity when missing with types inferred over each whole column: a CSV
+    /// file's from its first rows, widened (the import starts again) when a later cell
+    /// does not fit; a JSON document's in a first pass over every element. Both are read
+    /// a chunk at a time, so memory does not grow with the file.
     /// One transaction: a bad row stops the import, names its line, and leaves the store
     /// as it was. `progress` hears rows done and rows in all.
     public func importFile(_ path: String, into entityName: String,
@@ -20,22 +23,49 @@ extension ObjectContext {
         if let problem = SchemaName.problem(entityName) {
             throw StoreError.importFailed(path: path, line: nil, reason: "the entity name \(SchemaName.shown(entityName)) \(problem)")
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            var isDirectory: ObjCBool = false
-            let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-            let reason = !exists ? "no such file" : isDirectory.boolValue ? "it is a directory" : "permission denied"
-            throw StoreError.importFailed(path: path, line: nil, reason: "cannot read the file: \(reason)")
+        let (open, size) = try Self.reopenable(path)
+        var table = path.lowercased().hasSuffix(".json")
+            ? try JSONImport(path: path, open: open).table()
+            : try CSVImport(path: path, open: open).table()
+        table.progress.size = size
+        // Types inferred from a sample are checked on every row of a new entity; a cell
+        // that widens a column starts the import again (nothing of the first try stays).
+        var check: [ColumnType]? = table.count == nil && entitiesByName[entityName] == nil ? table.types : nil
+        while true {
+            do {
+                return try load(table, check: check, into: entityName, path: path, progress: progress)
+            } catch let restart as ImportRestart {
+                table.types = restart.types
+                check = restart.types
+            }
         }
-        let table: ImportTable
-        if path.lowercased().hasSuffix(".json") {
-            table = try JSONImport(path: path, data: data).table()
-        } else {
-            table = try CSVImport(path: path, bytes: [UInt8](data)).table()
-        }
-        return try load(table, into: entityName, path: path, progress: progress)
     }
 
-    private func load(_ table: ImportTable, into entityName: String, path: String,
+    /// Opens `path` once, and gives a way to read it again from the start as often as an
+    /// import needs (the sample, every row, again after a widening), with its size. A plain
+    /// file is opened anew each time, so no pass holds more than a chunk; a FIFO or a
+    /// device reads once, so its bytes are kept to be read again.
+    private static func reopenable(_ path: String) throws -> (() throws -> ByteSource, Int) {
+        let first = try FileSource(path: path)
+        if first.isRewindable {
+            var unused: FileSource? = first
+            return ({
+                if let source = unused { unused = nil; return source }
+                return try FileSource(path: path)
+            }, first.size)
+        }
+        var bytes: [UInt8] = []
+        var source: ByteSource = first
+        var chunk = [UInt8](repeating: 0, count: CSVReader.chunkSize)
+        while true {
+            let n = try chunk.withUnsafeMutableBytes { try source.read(into: $0) }
+            if n == 0 { break }
+            bytes.append(contentsOf: chunk[0..<n])
+        }
+        return ({ BytesSource(bytes) }, bytes.count)
+    }
+
+    private func load(_ table: ImportTable, check: [ColumnType]?, into entityName: String, path: String,
                       progress: ((Int, Int) -> Void)?) throws -> ImportSummary {
         let existing = entitiesByName[entityName]
         if existing?.isAbstract == true {
@@ -46,7 +76,7 @@ extension ObjectContext {
                 throw StoreError.importFailed(path: path, line: 1, reason: "'\(name)' cannot be a column name")
             }
             let type = table.types[i]
-            return AttributeDescription(name: name, type: type.attributeType, isOptional: type.sawNil || !type.sawValue)
+            return AttributeDescription(name: name, type: type.attributeType, isOptional: type.isOptional)
         })
         if table.columns.isEmpty, existing == nil {
             throw StoreError.importFailed(path: path, line: nil, reason: "no columns to make entity \(entityName) from (the file names no keys)")
@@ -87,15 +117,18 @@ extension ObjectContext {
                 }
                 let inserter = try RowInserter(db, sql: sql)
                 let fixed = defaults.map { $0.defaultValue!.databaseValue }
-                try table.rows { line, cells in
+                // One array for every row: its storage is kept, not made again per row.
+                var values: [DatabaseValue] = []
+                values.reserveCapacity(attributes.count + fixed.count)
+                try table.rows(check) { line, cells in
                     // Rows are short statements SQLite's progress handler may never see: ask here.
                     if rows % 1000 == 0, quarry_should_stop() != 0 { throw StoreError(DatabaseError(resultCode: .SQLITE_INTERRUPT)) }
-                    var values: [DatabaseValue] = []
-                    values.reserveCapacity(attributes.count + fixed.count)
-                    for (i, attribute) in attributes.enumerated() {
-                        let value = try cells(i, attribute)
-                        if value.isNull, !attribute.isOptional {
-                            throw StoreError.importFailed(path: path, line: line, reason: "'\(attribute.name)' is required but empty")
+                    values.removeAll(keepingCapacity: true)
+                    // By index: `enumerated()` copied each attribute (names, defaults) for every cell.
+                    for i in attributes.indices {
+                        let value = try cells(i, attributes[i])
+                        if value.isNull, !attributes[i].isOptional {
+                            throw StoreError.importFailed(path: path, line: line, reason: "'\(attributes[i].name)' is required but empty")
                         }
                         values.append(value.databaseValue)
                     }
@@ -105,24 +138,47 @@ extension ObjectContext {
                         throw StoreError.importFailed(path: path, line: line, reason: error.message ?? "\(error)")
                     }
                     rows += 1
-                    if rows % 10_000 == 0 { progress?(rows, table.count) }
+                    if rows % 10_000 == 0 { progress?(rows, table.count ?? table.progress.estimate(rows)) }
                 }
             }
         } catch let error as DatabaseError {
             if error.resultCode == .SQLITE_INTERRUPT { throw StoreError(error) }
             throw StoreError.importFailed(path: path, line: nil, reason: error.message ?? "\(error)")
         }
-        progress?(rows, table.count)
+        progress?(rows, rows)
         if existing == nil { didDefine(entity) } else { bumpGeneration() }
         return ImportSummary(rows: rows, createdEntity: existing == nil)
     }
 }
 
-/// Rows to import, read twice: once to infer column types, once to insert.
+/// Rows to import: the columns, their types (inferred from every row, or from a sample),
+/// and the rows, read from the start each time `rows` is called.
 struct ImportTable {
     var columns: [String]
     var types: [ColumnType]
-    var count: Int
-    /// Calls `body` with each row's line and a reader that converts cell i to an attribute's type.
-    var rows: (_ body: (Int, (Int, AttributeDescription) throws -> Value) throws -> Void) throws -> Void
+    /// How many rows there are, when the types were inferred from all of them.
+    var count: Int?
+    var progress = ReadProgress()
+    /// Calls `body` with each row's line and a reader that converts cell i to an
+    /// attribute's type. With `check`, each row's cells are first observed into those
+    /// types, and a cell that changes one throws `ImportRestart`.
+    var rows: (_ check: [ColumnType]?, _ body: (Int, (Int, AttributeDescription) throws -> Value) throws -> Void) throws -> Void
+}
+
+/// A row read after the sample holds a cell the inferred types do not fit: the import
+/// starts again, in a new transaction, with `types`.
+struct ImportRestart: Error {
+    let types: [ColumnType]
+}
+
+/// How far a streamed read has gone, for an estimate of the rows in all.
+final class ReadProgress {
+    var bytesRead = 0
+    var size = 0
+
+    /// The rows in all, estimated from the share of the file read so far.
+    func estimate(_ rows: Int) -> Int {
+        guard size > 0, bytesRead > 0 else { return rows }
+        return max(rows, Int(Double(rows) * Double(size) / Double(bytesRead)))
+    }
 }

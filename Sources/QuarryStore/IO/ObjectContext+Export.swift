@@ -1,0 +1,79 @@
+import CQuarrySignals
+import GRDB
+import GRDBSQLite
+
+extension ObjectContext {
+    /// Streams the rows of one SELECT into `file` through `writer`: a row is read from
+    /// SQLite's statement and written as it comes, with no object, `Value` or string made
+    /// for a cell, so memory stays at the file's chunk however many rows there are.
+    /// Column `firstColumn + i` holds `attributes[i]`, read as that attribute's type reads
+    /// it (booleans and dates kept as integers or reals, dates as text in foreign files).
+    /// Returns how many rows were written.
+    public func streamRows(_ sql: String, arguments: [Value], attributes: [AttributeDescription], firstColumn: Int32,
+                           writer: inout TableWriter, file: OutputFile) throws -> Int {
+        let types = attributes.map(\.type)
+        var count = 0
+        var failure: Error?
+        try readStatement(sql) { statement in
+            bind(arguments.map(\.databaseValue), to: statement)
+            while true {
+                let code = sqlite3_step(statement)
+                if code == SQLITE_DONE { return }
+                guard code == SQLITE_ROW else { throw StepFailure(code: code) }
+                if count % 4096 == 0, quarry_should_stop() != 0 { throw StoreError(DatabaseError(resultCode: .SQLITE_INTERRUPT)) }
+                do {
+                    try file.append { out in
+                        writer.beginRow(into: &out)
+                        for (i, type) in types.enumerated() {
+                            Self.writeColumn(statement, firstColumn + Int32(i), as: type, writer: &writer, into: &out)
+                        }
+                        writer.endRow(into: &out)
+                    }
+                } catch {
+                    // A write error is the file's, not SQLite's: kept apart from StepFailure.
+                    failure = error
+                    return
+                }
+                count += 1
+            }
+        }
+        if let failure { throw failure }
+        return count
+    }
+
+    private static func writeColumn(_ statement: OpaquePointer, _ column: Int32, as type: AttributeType,
+                                    writer: inout TableWriter, into out: inout [UInt8]) {
+        switch sqlite3_column_type(statement, column) {
+        case SQLITE_NULL:
+            writer.null(into: &out)
+        case SQLITE_INTEGER:
+            let i = sqlite3_column_int64(statement, column)
+            switch type {
+            case .bool: writer.bool(i != 0, into: &out)
+            case .date: writer.date(Double(i), into: &out)
+            case .double, .decimal: writer.real(Double(i), into: &out)
+            default: writer.integer(i, into: &out)
+            }
+        case SQLITE_FLOAT:
+            let d = sqlite3_column_double(statement, column)
+            switch type {
+            case .bool: writer.bool(d != 0, into: &out)
+            case .date: writer.date(d, into: &out)
+            default: writer.real(d, into: &out)
+            }
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_column_bytes(statement, column))
+            let start = sqlite3_column_blob(statement, column)
+            writer.blob(UnsafeRawBufferPointer(start: count > 0 ? start : nil, count: count), into: &out)
+        default:
+            let start = sqlite3_column_text(statement, column)
+            let count = Int(sqlite3_column_bytes(statement, column))
+            let bytes = UnsafeBufferPointer(start: count > 0 ? start : nil, count: count)
+            if type == .date, let seconds = Value.parseISO8601(bytes: bytes) {
+                writer.date(seconds, into: &out)
+            } else {
+                writer.text(bytes, into: &out)
+            }
+        }
+    }
+}

@@ -1,0 +1,92 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CQuarrySignals
+import GRDB
+
+/// Where an import reads its bytes: a chunk at a time, so no reader needs the whole
+/// input in memory. `read` fills at most the buffer given and returns 0 at the end.
+protocol ByteSource {
+    mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int
+    /// How many bytes were read so far.
+    var bytesRead: Int { get }
+}
+
+/// Bytes already in memory (tests, fuzzing, and inputs too small to matter).
+struct BytesSource: ByteSource {
+    private let bytes: [UInt8]
+    private(set) var bytesRead = 0
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        let n = min(buffer.count, bytes.count - bytesRead)
+        guard n > 0 else { return 0 }
+        bytes.withUnsafeBytes { buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[bytesRead..<(bytesRead + n)])) }
+        bytesRead += n
+        return n
+    }
+}
+
+/// An open file descriptor, read with read(2); the reader owns and closes it.
+final class FileSource: ByteSource {
+    private var descriptor: Int32
+    private(set) var bytesRead = 0
+    let path: String
+
+    /// Opens `path` for reading, or says why it cannot be read as the import's message does.
+    init(path: String) throws {
+        self.path = path
+        var fd: Int32
+        repeat { fd = open(path, O_RDONLY | O_CLOEXEC) } while fd < 0 && errno == EINTR
+        guard fd >= 0 else {
+            let code = errno
+            let reason = code == ENOENT ? "no such file" : code == EACCES ? "permission denied" : OutputFile.reason(code)
+            throw StoreError.importFailed(path: path, line: nil, reason: "cannot read the file: \(reason)")
+        }
+        var info = stat()
+        if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+            _ = close(fd)
+            throw StoreError.importFailed(path: path, line: nil, reason: "cannot read the file: it is a directory")
+        }
+        descriptor = fd
+    }
+
+    deinit { if descriptor >= 0 { _ = close(descriptor) } }
+
+    /// Whether the file can be read again from its start (a plain file, not a FIFO).
+    var isRewindable: Bool {
+        var info = stat()
+        return fstat(descriptor, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+    }
+
+    /// The file's size in bytes, for progress estimates (0 when unknown).
+    var size: Int {
+        var info = stat()
+        return fstat(descriptor, &info) == 0 && info.st_mode & S_IFMT == S_IFREG ? Int(info.st_size) : 0
+    }
+
+    func rewind() throws {
+        guard lseek(descriptor, 0, SEEK_SET) == 0 else {
+            throw StoreError.importFailed(path: path, line: nil, reason: "cannot read the file: \(OutputFile.reason(errno))")
+        }
+        bytesRead = 0
+    }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
+        while true {
+            let n = readFile(descriptor, base, buffer.count)
+            if n >= 0 { bytesRead += n; return n }
+            if errno == EINTR {
+                if quarry_should_stop() != 0 { throw StoreError(DatabaseError(resultCode: .SQLITE_INTERRUPT)) }
+                continue
+            }
+            throw StoreError.importFailed(path: path, line: nil, reason: "cannot read the file: \(OutputFile.reason(errno))")
+        }
+    }
+}
+
+// read(2) under a name of its own: inside FileSource, `read` is its method.
+private func readFile(_ fd: Int32, _ bytes: UnsafeMutableRawPointer, _ count: Int) -> Int { read(fd, bytes, count) }
