@@ -391,16 +391,24 @@ public final class ObjectContext {
     /// in the query's order).
     public func readKeys(_ sql: String, arguments: [Value], columns: Int32 = 1) throws -> [Int64] {
         var keys: [Int64] = []
+        try forEachRow(sql, arguments: arguments) { statement in
+            for column in 0..<columns { keys.append(sqlite3_column_int64(statement, column)) }
+        }
+        return keys
+    }
+
+    /// Steps `sql`'s rows (`arguments` bound), handing the statement to `row` at each; an
+    /// error `row` throws ends the stepping and comes out as it is.
+    func forEachRow(_ sql: String, arguments: [Value], _ row: (OpaquePointer) throws -> Void) throws {
         try readStatement(sql) { statement in
             bind(arguments.map(\.databaseValue), to: statement)
             while true {
                 let code = sqlite3_step(statement)
                 if code == SQLITE_DONE { return }
                 guard code == SQLITE_ROW else { throw StepFailure(code: code) }
-                for column in 0..<columns { keys.append(sqlite3_column_int64(statement, column)) }
+                try row(statement)
             }
         }
-        return keys
     }
 
     /// A `sqlite3_step` result other than a row or done, thrown inside `readStatement`.

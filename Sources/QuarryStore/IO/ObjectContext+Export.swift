@@ -13,31 +13,18 @@ extension ObjectContext {
                            writer: inout TableWriter, file: OutputFile) throws -> Int {
         let types = attributes.map(\.type)
         var count = 0
-        var failure: Error?
-        try readStatement(sql) { statement in
-            bind(arguments.map(\.databaseValue), to: statement)
-            while true {
-                let code = sqlite3_step(statement)
-                if code == SQLITE_DONE { return }
-                guard code == SQLITE_ROW else { throw StepFailure(code: code) }
-                if count % 4096 == 0, quarry_should_stop() != 0 { throw StoreError(DatabaseError(resultCode: .SQLITE_INTERRUPT)) }
-                do {
-                    try file.append { out in
-                        writer.beginRow(into: &out)
-                        for (i, type) in types.enumerated() {
-                            Self.writeColumn(statement, firstColumn + Int32(i), as: type, writer: &writer, into: &out)
-                        }
-                        writer.endRow(into: &out)
-                    }
-                } catch {
-                    // A write error is the file's, not SQLite's: kept apart from StepFailure.
-                    failure = error
-                    return
+        // A write error is the file's, not SQLite's: it comes out of the stepping as it is.
+        try forEachRow(sql, arguments: arguments) { statement in
+            if count % 4096 == 0, quarry_should_stop() != 0 { throw StoreError(DatabaseError(resultCode: .SQLITE_INTERRUPT)) }
+            try file.append { out in
+                writer.beginRow(into: &out)
+                for (i, type) in types.enumerated() {
+                    Self.writeColumn(statement, firstColumn + Int32(i), as: type, writer: &writer, into: &out)
                 }
-                count += 1
+                writer.endRow(into: &out)
             }
+            count += 1
         }
-        if let failure { throw failure }
         return count
     }
 
