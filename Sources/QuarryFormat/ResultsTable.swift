@@ -57,12 +57,16 @@ public struct ResultsTable {
         }
         var rows: [[Value]] = []
         var marks: [String] = []
+        let names = results.entity.attributeNames
         for index in indexes {
             guard let object = try results.object(at: index) else { break }
-            rows.append([.text(object.objectID)] + object.values.map(\.value))
+            // By name: in a hierarchy the results' entity has every sub-entity's keys, and
+            // an object only its own entity's (the others read nil).
+            let values = Dictionary(object.values.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
+            rows.append([.text(object.objectID)] + names.map { values[$0] ?? .null })
             marks.append(object.primaryKey.flatMap { mark?($0) } ?? "")
         }
-        var table = TextTable(headers: ["id"] + results.entity.attributeNames, values: rows, footer: mode.isData ? nil : footer, gap: gap)
+        var table = TextTable(headers: ["id"] + names, values: rows, footer: mode.isData ? nil : footer, gap: gap)
         if mark != nil { table.marks = marks }
         return table.render(format)
     }

@@ -232,3 +232,28 @@ import Testing
         #expect(fresh.string(#"SportCar:swift("coredata")"#)?.contains("class SportCar: Car") == true)
     }
 }
+
+extension InheritanceTests {
+    /// A parent's results print every row under the union of the hierarchy's columns,
+    /// each value under its own name and nil where the row's entity lacks the key.
+    @Test func aParentsResultsPrintEveryRowUnderItsOwnColumns() throws {
+        let h = try Harness()
+        h.run(Self.cars + #"""
+        Truck:new{ make = "t", load = 2.5 }; SportCar:new{ make = "s", topSpeed = 300 }; RaceCar:new{ make = "r", topSpeed = 350, team = "x" }
+        save()
+        """#)
+        let text = try #require(h.string(#"fetch{ "Car", sort = "make" }"#))
+        // Sectioned, and one section alone, print too.
+        #expect(h.string(#"fetch{ "Car", section = "make", sort = "make" }"#)?.contains("[make = t]") == true)
+        #expect(h.string(#"fetch{ "Car", section = "make", sort = "make" }[1]"#)?.contains("RaceCar/3") == true)
+        let lines = text.split(separator: "\n").map(String.init)
+        let headers = lines[0].split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(headers == ["id", "make", "topSpeed", "load", "team"], "\(text)")
+        func cells(_ id: String) -> [String] {
+            (lines.first { $0.hasPrefix(id + " ") } ?? "").split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+        #expect(cells("RaceCar/3") == ["RaceCar/3", "r", "350", "nil", "x"], "\(text)")
+        #expect(cells("SportCar/2") == ["SportCar/2", "s", "300", "nil", "nil"], "\(text)")
+        #expect(cells("Truck/1") == ["Truck/1", "t", "nil", "2.5", "nil"], "\(text)")
+    }
+}

@@ -1,4 +1,5 @@
 import CLua
+import CQuarryShim
 import CQuarrySignals
 import Foundation
 import QuarryFetch
@@ -15,13 +16,20 @@ extension QuarryRuntime {
     func installWatch() {
         defineGlobal("watch") { [unowned self] call in
             let handle = try self.results(call, 1)
-            try self.watch(handle.results)
+            // watch(r, { marks = seconds }): how long changed rows stay marked.
+            var markSeconds = WatchView.markSeconds
+            if call.argumentCount >= 2, call.type(2) == LUA_TTABLE {
+                _ = LuaTable.field(call.state, 2, "marks")
+                if lua_type(call.state, -1) == LUA_TNUMBER { markSeconds = max(0, lua_tonumberx(call.state, -1, nil)) }
+                quarry_pop(call.state, 1)
+            }
+            try self.watch(handle.results, markSeconds: markSeconds)
             return 0
         }
     }
 
-    private func watch(_ results: FetchResults) throws {
-        let view = WatchView(results: results, format: tableFormat)
+    private func watch(_ results: FetchResults, markSeconds: Double) throws {
+        let view = WatchView(results: results, format: tableFormat, markSeconds: markSeconds)
         try view.draw()
         // Not a terminal (a script, a pipe): the table once, as print would.
         guard isatty(STDOUT_FILENO) != 0 else { return }
@@ -78,6 +86,7 @@ extension QuarryRuntime {
 /// What a watch shows: a page of the results, with the rows the last changes touched
 /// marked until `markSeconds` have passed, drawn over the previous drawing.
 final class WatchView {
+    /// How long changed rows stay marked unless `watch(r, { marks = seconds })` says.
     static let markSeconds = 2.0
     let results: FetchResults
     let format: TableFormat
@@ -88,12 +97,15 @@ final class WatchView {
     private var lines = 0
     private var shown = ""
 
-    init(results: FetchResults, format: TableFormat) {
+    let markSeconds: Double
+
+    init(results: FetchResults, format: TableFormat, markSeconds: Double = WatchView.markSeconds) {
         self.results = results
         self.format = format
+        self.markSeconds = markSeconds
     }
 
-    var marksExpired: Bool { !marks.isEmpty && Date().timeIntervalSince(markedAt) > Self.markSeconds }
+    var marksExpired: Bool { !marks.isEmpty && Date().timeIntervalSince(markedAt) > markSeconds }
 
     /// The table as it is now; drawn only when it differs from what is on the screen.
     func draw() throws {
@@ -149,7 +161,7 @@ final class WatchView {
 
     private func mark(_ change: ResultsChange) {
         guard !change.isEmpty else { return }
-        if Date().timeIntervalSince(markedAt) > Self.markSeconds { marks = [:] }
+        if Date().timeIntervalSince(markedAt) > markSeconds { marks = [:] }
         for row in change.inserted { marks[row.key] = "+" }
         for row in change.moved { marks[row.key] = "↕" }
         for row in change.updated { marks[row.key] = "~" }
