@@ -91,11 +91,27 @@ extension ObjectContext {
         return deleted[entity.name]?.count ?? 0
     }
 
+    /// Deletes the rows and, level by level, what their delete rules reach: a worklist,
+    /// not recursion, since a cascade may run thousands of rows deep. Each level's related
+    /// keys are read before its rows go.
     private func deleteRows(_ entity: EntityDescription, _ keys: [Int64], in db: Database, deleted: inout [String: [Int64]]) throws {
+        var pending: [(EntityDescription, [Int64])] = [(entity, keys)]
+        while !pending.isEmpty {
+            let (entity, keys) = pending.removeFirst()
+            let cascaded = try deleteLevel(entity, keys, in: db, deleted: &deleted)
+            pending += cascaded
+        }
+    }
+
+    /// One level of `deleteRows`: these rows, their nullified and linked rows; returns
+    /// the rows their cascade rules reach.
+    private func deleteLevel(_ entity: EntityDescription, _ keys: [Int64], in db: Database,
+                             deleted: inout [String: [Int64]]) throws -> [(EntityDescription, [Int64])] {
         let already = Set(deleted[entity.name] ?? [])
         let keys = keys.filter { !already.contains($0) }
-        guard !keys.isEmpty else { return }
+        guard !keys.isEmpty else { return [] }
         deleted[entity.name, default: []] += keys
+        var cascaded: [(EntityDescription, [Int64])] = []
         for relationship in entity.relationships {
             guard let storage = storage(of: relationship, in: entity.name),
                   let destination = entitiesByName[relationship.destination] else { continue }
@@ -105,7 +121,7 @@ extension ObjectContext {
                 let names = related.prefix(5).map { "\(destination.name)/\($0)" }.joined(separator: ", ")
                 throw StoreError.validation(message: "deleteall: '\(relationship.name)' denies deleting \(entity.name) rows while they hold \(names)")
             case .cascade:
-                try deleteRows(destination, related, in: db, deleted: &deleted)
+                if !related.isEmpty { cascaded.append((destination, related)) }
             case .nullify:
                 if case .inverseForeignKey(_, let column, nil, _) = storage {
                     try forEachChunk(keys) { chunk in
@@ -126,6 +142,7 @@ extension ObjectContext {
             try db.execute(sql: "DELETE FROM \(quoteIdentifier(entity.name)) WHERE \(quoteIdentifier(entity.primaryKey)) IN (\(marks(chunk.count)))",
                            arguments: StatementArguments(chunk))
         }
+        return cascaded
     }
 
     private func relatedKeys(_ storage: RelationshipStorage, from source: EntityDescription, to destination: EntityDescription,

@@ -233,22 +233,30 @@ extension ObjectContext {
     }
 
     private func collect(_ object: ManagedObject, into doomed: inout [ManagedObject]) throws {
-        if doomed.contains(where: { $0 === object }) || object.isDeleted { return }
-        doomed.append(object)
-        for relationship in currentEntity(of: object).relationships {
-            guard storage(of: relationship, in: object.entity.name) != nil else { continue }
-            switch relationship.deleteRule {
-            case .deny:
-                let blocking = try relatedObjects(relationship.name, of: object)
-                if !blocking.isEmpty {
-                    let names = blocking.prefix(5).map(\.objectID).joined(separator: ", ") + (blocking.count > 5 ? ", ..." : "")
-                    throw StoreError.validation(message: "delete: \(object.objectID) cannot be deleted: '\(relationship.name)' denies it while it holds \(names)")
+        // A worklist, not recursion: a cascade may run thousands of objects deep. Popped
+        // in the order the recursion visited them (each object before what it cascades to).
+        var seen = Set(doomed.map(ObjectIdentifier.init))
+        var pending = [object]
+        while let next = pending.popLast() {
+            guard !next.isDeleted, seen.insert(ObjectIdentifier(next)).inserted else { continue }
+            doomed.append(next)
+            var reached: [ManagedObject] = []
+            for relationship in currentEntity(of: next).relationships {
+                guard storage(of: relationship, in: next.entity.name) != nil else { continue }
+                switch relationship.deleteRule {
+                case .deny:
+                    let blocking = try relatedObjects(relationship.name, of: next)
+                    if !blocking.isEmpty {
+                        let names = blocking.prefix(5).map(\.objectID).joined(separator: ", ") + (blocking.count > 5 ? ", ..." : "")
+                        throw StoreError.validation(message: "delete: \(next.objectID) cannot be deleted: '\(relationship.name)' denies it while it holds \(names)")
+                    }
+                case .cascade:
+                    reached += try relatedObjects(relationship.name, of: next)
+                case .nullify, .noaction:
+                    break
                 }
-            case .cascade:
-                for related in try relatedObjects(relationship.name, of: object) { try collect(related, into: &doomed) }
-            case .nullify, .noaction:
-                break
             }
+            pending += reached.reversed()
         }
     }
 }
