@@ -257,3 +257,15 @@ extension InheritanceTests {
         #expect(cells("Truck/1") == ["Truck/1", "t", "nil", "2.5", "nil"], "\(text)")
     }
 }
+
+extension InheritanceTests {
+    /// `_entity` names each row's entity in a hierarchy: an attribute or an imported
+    /// column of that name is refused with one line, and nothing is defined.
+    @Test func theEntityColumnIsReserved() throws {
+        let h = try Harness()
+        let message = h.error(#"entity("R") { _entity = "string?" }"#)
+        #expect(message == "t:1: entity R: '_entity' is reserved: it names each row's entity in a hierarchy", "\(message)")
+        #expect(h.error(#"entity("S") { _Entity = "string" }"#).contains("'_Entity' is reserved"))
+        h.run(#"assert(#entities() == 0)"#)
+    }
+}

@@ -212,6 +212,10 @@ extension ObjectContext {
         guard !entity.name.isEmpty, !entity.name.hasPrefix("quarry_"), !entity.name.hasPrefix("sqlite_") else {
             throw StoreError.invalidSchema(entity: entity.name, reason: "the name is reserved or empty")
         }
+        // The column that names each row's entity in a hierarchy is Quarry's own.
+        if let name = entity.keyNames.first(where: { $0.lowercased() == Self.entityColumn.lowercased() }) {
+            throw StoreError.invalidSchema(entity: entity.name, reason: "'\(name)' is reserved: it names each row's entity in a hierarchy")
+        }
         var seen: Set<String> = []
         for name in entity.keyNames where !seen.insert(name.lowercased()).inserted {
             // SQLite's column names ignore case.
