@@ -269,3 +269,26 @@ extension InheritanceTests {
         h.run(#"assert(#entities() == 0)"#)
     }
 }
+
+extension InheritanceTests {
+    /// A model whose sub-entity repeats its parent's key is refused whole: the clash is
+    /// found by a rehearsal before anything is defined, so the store is as it was.
+    @Test func aModelRefusedWhileDefiningChangesNothing() throws {
+        let folder = try CoreDataFixtures.temporaryFolder()
+        let model = folder.appendingPathComponent("Clash.xcdatamodel")
+        try FileManager.default.createDirectory(at: model, withIntermediateDirectories: true)
+        try #"""
+            <model><entity name="A"><attribute name="x" attributeType="String"/><attribute name="y" optional="YES" attributeType="Integer 64"/></entity>
+            <entity name="C"><attribute name="z" attributeType="String"/></entity>
+            <entity name="B" parentEntity="A"><attribute name="x" attributeType="Integer 64"/></entity></model>
+            """#.write(to: model.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
+        let context = try ObjectContext.open(folder.appendingPathComponent("s.db").path)
+        let h = try Harness(context: context)
+        h.run(#"entity("A") { x = "string" }; A:new{ x = "1" }; save()"#)
+        let before = try Self.dump(context)
+        let message = h.error(#"model("\#(model.path)")"#)
+        #expect(message.hasSuffix("Clash.xcdatamodel: cannot define this model here: entity B: 'x' is already a key of its ancestor A; nothing was defined"), "\(message)")
+        #expect(try Self.dump(context) == before, "the store changed")
+        h.run(#"assert(#entities() == 1 and A:first().x == "1")"#)
+    }
+}

@@ -39,9 +39,32 @@ extension ObjectContext {
                 }
             }
         }
+        try rehearse(definitions, from: path)
         for definition in definitions { try define(definition) }
         try keep(templates: model.fetchRequests)
         return definitions.map(\.name)
+    }
+}
+
+extension ObjectContext {
+    /// Defines `definitions` first in an empty in-memory store that holds this store's
+    /// declarations, so a refusal that `define` finds only while defining (a key that
+    /// clashes with an ancestor's, a reserved name) comes before anything is written
+    /// here. Refusals that depend on rows (a required attribute with no default) can
+    /// still come later, from the store itself.
+    private func rehearse(_ definitions: [EntityDescription], from path: String) throws {
+        let rehearsal = try ObjectContext(path: nil)
+        defer { rehearsal.close() }
+        for name in entityOrder {
+            // What the rehearsal cannot hold (a relationship to a table of the file) is
+            // left out; only the model's own definitions must pass.
+            if let declared = declaredByName[name] { _ = try? rehearsal.define(declared) }
+        }
+        for definition in definitions {
+            do { _ = try rehearsal.define(definition) } catch {
+                throw ModelFileError(.unsupported, path: path, "\(error); nothing was defined")
+            }
+        }
     }
 }
 
