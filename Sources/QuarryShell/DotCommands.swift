@@ -56,8 +56,9 @@ struct DotCommands {
                 print(SwiftModelSource(model: context.coreDataModel(of: args.isEmpty ? nil : args)).source(style: .swiftData), terminator: "")
                 return .ok
             }
-            // As declared (a sub-entity's own keys, with its parent), so the output runs again.
-            let entities = shell.runtime.context.declaredEntities.filter { args.isEmpty || args.contains($0.name) }
+            // As declared (a sub-entity's own keys, with its parent), so the output runs
+            // again: parents before their sub-entities, whatever order they were defined in.
+            let entities = parentsFirst(shell.runtime.context.declaredEntities).filter { args.isEmpty || args.contains($0.name) }
             if entities.isEmpty, let name = args.first {
                 let names = shell.runtime.context.entities.map(\.name)
                 reportError(StoreError.unknownEntity(name: name, suggestion: closestMatch(to: name, in: names)))
@@ -240,6 +241,24 @@ struct DotCommands {
 }
 
 private func onOff(_ args: [String], _ name: String) -> Bool? { DotCommands.onOff(args, name) }
+
+/// `entities` in their order, except that an entity whose parent is among them comes
+/// after it (a parent must be defined before its sub-entities).
+func parentsFirst(_ entities: [EntityDescription]) -> [EntityDescription] {
+    let names = Set(entities.map(\.name))
+    var placed: Set<String> = []
+    var ordered: [EntityDescription] = []
+    var waiting = entities
+    while !waiting.isEmpty {
+        let ready = waiting.filter { entity in entity.parent.map { placed.contains($0) || !names.contains($0) } ?? true }
+        // A cycle cannot be stored; should one be found, the rest keep their order.
+        guard !ready.isEmpty else { ordered += waiting; break }
+        for entity in ready { placed.insert(entity.name) }
+        ordered += ready
+        waiting.removeAll { placed.contains($0.name) }
+    }
+    return ordered
+}
 
 /// A Lua string literal for any text.
 func luaQuote(_ text: String) -> String {
