@@ -292,3 +292,25 @@ extension InheritanceTests {
         h.run(#"assert(#entities() == 1 and A:first().x == "1")"#)
     }
 }
+
+extension InheritanceTests {
+    /// A many-to-many relationship declared on a sub-entity is read through its parent
+    /// too (predicates and deleteall on the parent), and one a parent declares through a
+    /// sub-entity: each side's link table is named after the entity that declares it.
+    @Test func manyToManyRelationshipsAcrossAHierarchy() throws {
+        let h = try Harness()
+        h.run(#"""
+        entity("Tag") { name = "string" }
+        entity("Car", { abstract = true }) { make = "string", labels = { many = "Tag", inverse = "cars" } }
+        entity("Truck", { parent = "Car" }) { load = "double?", tags = { many = "Tag", inverse = "trucks" } }
+        entity("Tag") { name = "string", trucks = { many = "Truck", inverse = "tags" }, cars = { many = "Car", inverse = "labels" } }
+        local g = Tag:new{ name = "g" }
+        local t = Truck:new{ make = "m" }; t.tags:add(g); t.labels:add(g)
+        Truck:new{ make = "n" }
+        save()
+        assert(count("Car", "ANY tags.name == %@", "g") == 1 and count("Car", "tags.@count > 0") == 1)
+        assert(count("Truck", "ANY labels.name == %@", "g") == 1 and #g.trucks == 1 and #g.cars == 1)
+        assert(Car:deleteall("make == %@", { "m" }) == 1 and count("Car") == 1 and count("Tag") == 1)
+        """#)
+    }
+}

@@ -160,13 +160,26 @@ extension ObjectContext {
         if let inverse, !inverse.isToMany {
             return .inverseForeignKey(destination: destination.name, column: inverse.keyColumn, ownerKey: inverse.targetKey, inverse: inverse.name)
         }
-        // A many-to-many pair shares one table, named after the side that sorts first.
-        let mine = "\(entity)_\(relationship.name)"
-        let theirs = inverse.map { "\(destination.name)_\($0.name)" }
+        // A many-to-many pair shares one table, named after the side that sorts first,
+        // each side by the entity that declares it (in a hierarchy, a parent's results
+        // also read a sub-entity's relationships, and a sub-entity inherits its parent's).
+        let mine = "\(declaringEntity(relationship.name, in: entity))_\(relationship.name)"
+        let theirs = inverse.map { "\(declaringEntity($0.name, in: destination.name))_\($0.name)" }
         if let theirs, theirs < mine {
             return .linkTable(table: "quarry_link_" + theirs, sourceColumn: "target", targetColumn: "source")
         }
         return .linkTable(table: "quarry_link_" + mine, sourceColumn: "source", targetColumn: "target")
+    }
+
+    /// The member of `entity`'s hierarchy whose declaration holds the relationship `name`
+    /// (a key appears once per hierarchy); `entity` itself outside hierarchies.
+    private func declaringEntity(_ name: String, in entity: String) -> String {
+        if declaredByName[entity]?.relationship(named: name) != nil || declaredByName[entity] == nil { return entity }
+        let root = Self.root(of: entity, in: declaredByName)
+        for (member, declared) in declaredByName where declared.relationship(named: name) != nil && Self.root(of: member, in: declaredByName) == root {
+            return member
+        }
+        return entity
     }
 
     private func createLinkTables(_ entity: EntityDescription, in db: Database, defining: EntityDescription) throws {
