@@ -185,10 +185,17 @@ extension QuarryRuntime {
                 // A sub-entity's objects are the entity's too.
                 let inserted = changes.inserted.filter { self.context.isKind($0.entity.name, of: name) }
                 var updated = changes.updated.filter { self.context.isKind($0.object.entity.name, of: name) }.map(\.object)
-                let deleted = changes.deleted.filter { self.context.isKind($0.entity.name, of: name) }
-                // Batch changes also name rows no object held: load those that still exist.
+                var deleted = changes.deleted.filter { self.context.isKind($0.entity.name, of: name) }
+                // Batch changes also name rows no object held: load those that still exist,
+                // and tell of those deleted by their IDs.
                 for key in (changes.batchUpdated[name] ?? []).sorted() where !updated.contains(where: { $0.primaryKey == key }) {
                     if let object = try? self.context.object(entityName: name, primaryKey: key) { updated.append(object) }
+                }
+                for (entity, keys) in changes.batchDeleted.sorted(by: { $0.key < $1.key }) where self.context.isKind(entity, of: name) {
+                    let held = Set(deleted.filter { $0.entity.name == entity }.compactMap(\.primaryKey))
+                    for key in keys.sorted() where !held.contains(key) {
+                        if let object = self.context.deletedObject(entityName: entity, primaryKey: key) { deleted.append(object) }
+                    }
                 }
                 guard !(inserted.isEmpty && updated.isEmpty && deleted.isEmpty) else { continue }
                 enqueue { [unowned self] in

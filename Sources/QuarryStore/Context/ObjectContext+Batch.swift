@@ -58,6 +58,17 @@ extension ObjectContext {
         return keys.count
     }
 
+    /// An object for a row that a batch delete removed while no object held it: its ID
+    /// only, already deleted, so that entity observers hear of every row (as Core Data's
+    /// merge of a batch delete gives the deleted objects' IDs).
+    public func deletedObject(entityName: String, primaryKey: Int64) -> ManagedObject? {
+        guard let entity = entitiesByName[entityName] else { return nil }
+        let object = ManagedObject(entity: entity, primaryKey: primaryKey, temporaryNumber: 0, committed: [:], context: self)
+        object.isDeleted = true
+        object.context = nil
+        return object
+    }
+
     /// `Item:deleteall(...)`: DELETE statements, no objects loaded, with the delete rules
     /// applied in SQL: `deny` refuses (naming what blocks), `cascade` deletes the related
     /// rows too, `nullify` clears their keys. All in one transaction.
