@@ -59,22 +59,14 @@ extension QuarryRuntime {
                 let handle = try self.results(call, 1)
                 try self.reserve(handle, LuaMemoryBudget.perID, "r:ids()")
                 let objects = try self.allObjects(handle)
-                lua_createtable(call.state, Int32(objects.count), 0)
-                for (i, object) in objects.enumerated() {
-                    pushString(call.state, object.objectID)
-                    lua_rawseti(call.state, -2, lua_Integer(i + 1))
-                }
+                LuaTable.pushList(call.state, objects) { pushString(call.state, $0.objectID) }
                 return 1
             }),
             ("totable", { [unowned self] call in
                 let handle = try self.results(call, 1)
                 try self.reserve(handle, LuaMemoryBudget.perObject, "r:totable()")
                 let objects = try self.allObjects(handle)
-                lua_createtable(call.state, Int32(objects.count), 0)
-                for (i, object) in objects.enumerated() {
-                    _ = self.pushObject(object)
-                    lua_rawseti(call.state, -2, lua_Integer(i + 1))
-                }
+                LuaTable.pushList(call.state, objects) { _ = self.pushObject($0) }
                 return 1
             }),
         ])
@@ -109,11 +101,7 @@ extension QuarryRuntime {
         case "ids":
             let ids = try context.fetchIDs(request.request)
             try LuaMemoryBudget.reserve(s, ids.count * LuaMemoryBudget.perID, for: "a list of \(ids.count) ids")
-            lua_createtable(s, Int32(ids.count), 0)
-            for (i, id) in ids.enumerated() {
-                pushString(s, id)
-                lua_rawseti(s, -2, lua_Integer(i + 1))
-            }
+            LuaTable.pushList(s, ids) { pushString(s, $0) }
             return 1
         default:
             let rows = try context.fetchDictionaries(DictionaryRequest(

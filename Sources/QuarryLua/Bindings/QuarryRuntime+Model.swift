@@ -7,11 +7,7 @@ extension QuarryRuntime {
         defineGlobal("model") { [unowned self] call in
             let path = try call.string(1)
             let names = try self.loadModel(path)
-            lua_createtable(call.state, Int32(names.count), 0)
-            for (i, name) in names.enumerated() {
-                _ = self.pushEntity(name)
-                lua_rawseti(call.state, -2, lua_Integer(i + 1))
-            }
+            LuaTable.pushList(call.state, names) { _ = self.pushEntity($0) }
             return 1
         }
     }

@@ -202,8 +202,7 @@ extension QuarryRuntime {
                     self.invoke(observer) {
                         lua_createtable(self.state, 0, 3)
                         for (field, objects) in [("inserted", inserted), ("updated", updated), ("deleted", deleted)] {
-                            lua_createtable(self.state, Int32(objects.count), 0)
-                            for (i, o) in objects.enumerated() { _ = self.pushObject(o); lua_rawseti(self.state, -2, lua_Integer(i + 1)) }
+                            LuaTable.pushList(self.state, objects) { _ = self.pushObject($0) }
                             LuaTable.setField(self.state, -2, field)
                         }
                         return 1

@@ -61,11 +61,7 @@ extension QuarryRuntime {
             }
             return handle.format.map { call.push($0) } ?? call.pushNil()
         case "args":
-            lua_createtable(call.state, Int32(handle.arguments.count), 0)
-            for (i, argument) in handle.arguments.enumerated() {
-                pushArgument(call.state, argument)
-                lua_rawseti(call.state, -2, lua_Integer(i + 1))
-            }
+            LuaTable.pushList(call.state, handle.arguments) { pushArgument(call.state, $0) }
             return 1
         case "sort":
             lua_createtable(call.state, Int32(request.sortDescriptors.count), 0)

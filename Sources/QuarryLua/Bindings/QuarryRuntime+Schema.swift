@@ -59,11 +59,7 @@ extension QuarryRuntime {
         }
         defineGlobal("entities") { [unowned self] call in
             let entities = self.context.entities
-            lua_createtable(call.state, Int32(entities.count), 0)
-            for (i, entity) in entities.enumerated() {
-                _ = self.pushEntity(entity.name)
-                lua_rawseti(call.state, -2, lua_Integer(i + 1))
-            }
+            LuaTable.pushList(call.state, entities) { _ = self.pushEntity($0.name) }
             return 1
         }
         registerMethods(.entity, [
@@ -261,11 +257,7 @@ extension QuarryRuntime {
                 if key == "name" { return call.push(name) }
                 if key == "attributes" {
                     let names = (try? self.context.entity(named: name).attributeNames) ?? []
-                    lua_createtable(call.state, Int32(names.count), 0)
-                    for (i, attribute) in names.enumerated() {
-                        pushString(call.state, attribute)
-                        lua_rawseti(call.state, -2, lua_Integer(i + 1))
-                    }
+                    LuaTable.pushList(call.state, names) { pushString(call.state, $0) }
                     return 1
                 }
                 throw LuaError("entity \(name) has no method or field '\(key)' (methods: new, fetch, count, first, get, swift)")

@@ -31,11 +31,7 @@ func pushDictionaryRows(_ state: OpaquePointer, _ rows: DictionaryRows) {
     pushColumnTable(state)
     lua_pushvalue(state, -2)
     let shown = rows.shown ?? rows.columns
-    lua_createtable(state, Int32(shown.count), 0)
-    for (i, column) in shown.enumerated() {
-        pushString(state, column)
-        lua_rawseti(state, -2, lua_Integer(i + 1))
-    }
+    LuaTable.pushList(state, shown) { pushString(state, $0) }
     lua_rawset(state, -3)
     quarry_pop(state, 1)
 }

@@ -43,6 +43,15 @@ enum LuaTable {
         return (keys.sorted(), nonString)
     }
 
+    /// Pushes a new list of `items`, each pushed by `push` and stored at `t[1..n]`.
+    static func pushList<T>(_ state: OpaquePointer, _ items: [T], _ push: (T) -> Void) {
+        lua_createtable(state, Int32(items.count), 0)
+        for (i, item) in items.enumerated() {
+            push(item)
+            lua_rawseti(state, -2, lua_Integer(i + 1))
+        }
+    }
+
     /// Values of `t[1..n]` converted by `read`, which sees each at the top of the stack.
     static func array<T>(_ state: OpaquePointer, _ table: Int32, _ read: (Int) throws -> T) rethrows -> [T] {
         let table = lua_absindex(state, table)

@@ -40,19 +40,11 @@ func pushArgument(_ state: OpaquePointer, _ argument: PredicateArgument) {
     switch argument {
     case .value(let value): pushValue(state, value)
     case .list(let values):
-        lua_createtable(state, Int32(values.count), 0)
-        for (i, value) in values.enumerated() {
-            pushValue(state, value)
-            lua_rawseti(state, -2, lua_Integer(i + 1))
-        }
+        LuaTable.pushList(state, values) { pushValue(state, $0) }
     case .object(let reference):
         pushManagedObject(state, reference.object)
     case .objects(let references):
-        lua_createtable(state, Int32(references.count), 0)
-        for (i, reference) in references.enumerated() {
-            pushManagedObject(state, reference.object)
-            lua_rawseti(state, -2, lua_Integer(i + 1))
-        }
+        LuaTable.pushList(state, references) { pushManagedObject(state, $0.object) }
     }
 }
 
