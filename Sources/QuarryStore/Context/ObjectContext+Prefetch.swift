@@ -25,7 +25,16 @@ struct RelatedRows {
     struct MemberKey: Hashable { let entity: String; let primaryKey: Int64; let relationship: String }
     struct RowKey: Hashable { let entity: String; let primaryKey: Int64 }
     /// A value of a destination column that a relationship matches by value (`relate`).
-    struct ValueKey: Hashable { let entity: String; let column: String; let value: Value }
+    struct ValueKey: Hashable { let entity: String; let column: String; let value: StoredValue }
+    /// A value as SQLite's `=` tells values apart: text by its bytes, where Swift's `==`
+    /// on strings would equate canonically equivalent ones ("é" and "e\u{301}").
+    enum StoredValue: Hashable {
+        case text([UInt8])
+        case other(Value)
+        init(_ value: Value) {
+            if case .text(let text) = value { self = .text(Array(text.utf8)) } else { self = .other(value) }
+        }
+    }
     var generation = -1
     var members: [MemberKey: [Int64]] = [:]
     var rows: [RowKey: Row] = [:]
@@ -60,8 +69,8 @@ extension ObjectContext {
         let destination = try entity(named: relationship.destination)
         let table = quoteIdentifier(destination.name), key = quoteIdentifier(destination.primaryKey)
         switch storage {
-        case .foreignKey(_, let targetKey?):
-            try prefetchByValue(name, of: owner, keys: keys, destination, targetKey)
+        case .foreignKey(let column, let targetKey?):
+            try prefetchByValue(column: column, of: owner, keys: keys, destination, targetKey)
         case .foreignKey:
             guard let column = owner.rowIndex[name] else { return }
             let targets = Set(keys.compactMap { ownerKey -> Int64? in
@@ -92,42 +101,37 @@ extension ObjectContext {
         }
     }
 
-    /// Targets of a link matched by value (`relate`): every destination row whose column
-    /// holds one of the owners' values, one query per 500 values.
-    private func prefetchByValue(_ name: String, of owner: EntityDescription, keys: [Int64], _ destination: EntityDescription, _ targetKey: String) throws {
-        guard let column = owner.rowIndex[name] else { return }
-        var values: [Value] = []
-        var seen = Set<Value>()
-        for ownerKey in keys {
-            let value = registeredObject(entity: owner.name, primaryKey: ownerKey)?.committedValue(name)
-                ?? relatedRows.rows[.init(entity: owner.name, primaryKey: ownerKey)].map { Value($0[column] as DatabaseValue) }
-            guard let value, !value.isNull, relatedRows.byValue[.init(entity: destination.name, column: targetKey, value: value)] == nil,
-                  seen.insert(value).inserted else { continue }
-            values.append(value)
+    /// Targets of a link matched by value (`relate`): every owner's row joined to the
+    /// destination rows its column matches, as the predicates' JOIN matches them (the
+    /// owner column's type conversions included), one query per 500 owners; each value
+    /// leads to the matching row with the smallest key.
+    private func prefetchByValue(column: String, of owner: EntityDescription, keys: [Int64], _ destination: EntityDescription, _ targetKey: String) throws {
+        guard let index = owner.rowIndex[column] else { return }
+        func known(_ ownerKey: Int64) -> Value? {
+            registeredObject(entity: owner.name, primaryKey: ownerKey)?.committedValue(column)
+                ?? relatedRows.rows[.init(entity: owner.name, primaryKey: ownerKey)].map { Value($0[index] as DatabaseValue) }
         }
-        guard !values.isEmpty else { return }
+        func valueKey(_ value: Value) -> RelatedRows.ValueKey { .init(entity: destination.name, column: targetKey, value: .init(value)) }
+        let wanted = keys.filter { ownerKey in
+            guard let value = known(ownerKey) else { return true }
+            return !value.isNull && relatedRows.byValue[valueKey(value)] == nil
+        }
+        guard !wanted.isEmpty else { return }
         var loaded: [Int64] = []
-        let table = quoteIdentifier(destination.name), key = quoteIdentifier(destination.primaryKey)
-        var start = 0
-        while start < values.count {
-            let chunk = Array(values[start..<min(values.count, start + 500)])
-            start += chunk.count
-            let sql = "SELECT \(destination.selectionSQL()), \(quoteIdentifier(targetKey)) FROM \(table) WHERE \(quoteIdentifier(targetKey)) IN ("
-                + Array(repeating: "?", count: chunk.count).joined(separator: ",") + ") ORDER BY \(key)"
-            try read { db in
-                let rows = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(chunk.map(\.databaseValue)))
-                while let row = try rows.next() {
-                    let primaryKey: Int64 = try row.stored(0, table: destination.name, column: destination.primaryKey)
-                    let value = Value(row[row.count - 1] as DatabaseValue)
-                    let valueKey = RelatedRows.ValueKey(entity: destination.name, column: targetKey, value: value)
-                    if relatedRows.byValue[valueKey] == nil { relatedRows.byValue[valueKey] = .some(primaryKey) }
-                    relatedRows.rows[.init(entity: destination.name, primaryKey: primaryKey)] = row.copy()
-                    loaded.append(primaryKey)
-                }
-            }
+        let select = "SELECT \(destination.selectionSQL(qualifier: "d")), \"o\".\(quoteIdentifier(column)) FROM \(quoteIdentifier(owner.name)) AS \"o\" "
+            + "JOIN \(quoteIdentifier(destination.name)) AS \"d\" ON \"d\".\(quoteIdentifier(targetKey)) = \"o\".\(quoteIdentifier(column)) "
+            + "WHERE \"o\".\(quoteIdentifier(owner.primaryKey)) IN"
+        try readInChunks(wanted, select, order: " ORDER BY \"d\".\(quoteIdentifier(destination.primaryKey))") { row, width in
+            let primaryKey: Int64 = try row.stored(0, table: destination.name, column: destination.primaryKey)
+            let key = valueKey(Value(row[width - 1] as DatabaseValue))
+            guard relatedRows.byValue[key] == nil else { return }
+            relatedRows.byValue[key] = .some(primaryKey)
+            relatedRows.rows[.init(entity: destination.name, primaryKey: primaryKey)] = row
+            loaded.append(primaryKey)
         }
-        for value in values where relatedRows.byValue[.init(entity: destination.name, column: targetKey, value: value)] == nil {
-            relatedRows.byValue[.init(entity: destination.name, column: targetKey, value: value)] = .some(nil)
+        for ownerKey in wanted {
+            guard let value = known(ownerKey), !value.isNull, relatedRows.byValue[valueKey(value)] == nil else { continue }
+            relatedRows.byValue[valueKey(value)] = .some(nil)
         }
         let group = LoadGroup(entity: destination.name, keys: loaded)
         for primaryKey in loaded { relatedRows.groups[.init(entity: destination.name, primaryKey: primaryKey)] = group }
@@ -137,11 +141,15 @@ extension ObjectContext {
     /// it has one, else on its own.
     func valueMatchedTarget(_ name: String, value: Value, of object: ManagedObject, _ destination: EntityDescription, _ targetKey: String) throws -> ManagedObject? {
         currentRelatedRows()
-        let valueKey = RelatedRows.ValueKey(entity: destination.name, column: targetKey, value: value)
+        let valueKey = RelatedRows.ValueKey(entity: destination.name, column: targetKey, value: .init(value))
         if relatedRows.byValue[valueKey] == nil {
             let ownKey = object.primaryKey
             let owners = ownKey.map { peers(of: object, $0) } ?? []
-            if !owners.isEmpty { try prefetchByValue(name, of: currentEntity(of: object), keys: owners, destination, targetKey) }
+            let owner = currentEntity(of: object)
+            if !owners.isEmpty, let relationship = owner.relationship(named: name),
+               case .foreignKey(let column, _)? = storage(of: relationship, in: owner.name) {
+                try prefetchByValue(column: column, of: owner, keys: owners, destination, targetKey)
+            }
         }
         if let found = relatedRows.byValue[valueKey] {
             guard let primaryKey = found else { return nil }
