@@ -313,4 +313,25 @@ extension InheritanceTests {
         assert(Car:deleteall("make == %@", { "m" }) == 1 and count("Car") == 1 and count("Tag") == 1)
         """#)
     }
+
+    /// A batch change made through a parent names each row by its own entity, so a
+    /// sub-entity's observers hear it, and the parent's observers hear every row.
+    @Test func batchChangesThroughAParentReachSubEntityObservers() throws {
+        let h = try Harness()
+        h.run(Self.cars + #"""
+            SportCar:new{ make = "Lotus", topSpeed = 250 }; Truck:new{ make = "Volvo" }; RaceCar:new{ make = "Lotus", topSpeed = 300 }
+            save()
+            heard = {}
+            observe("Truck", function(ch) heard[#heard + 1] = "Truck u" .. #ch.updated .. " d" .. #ch.deleted end)
+            observe("SportCar", function(ch) heard[#heard + 1] = "SportCar u" .. #ch.updated .. " d" .. #ch.deleted end)
+            observe("Car", function(ch) heard[#heard + 1] = "Car u" .. #ch.updated .. " d" .. #ch.deleted end)
+            assert(Car:updateall("make != nil", {}, { make = "X" }) == 3)
+            """#)
+        #expect(h.string(#"table.concat(heard, ",")"#) == "Truck u1 d0,SportCar u2 d0,Car u3 d0")
+        h.run(#"""
+            heard = {}
+            assert(Car:deleteall() == 3 and count("Car") == 0)
+            """#)
+        #expect(h.string(#"table.concat(heard, ",")"#) == "Truck u0 d1,SportCar u0 d2,Car u0 d3")
+    }
 }

@@ -188,8 +188,10 @@ extension QuarryRuntime {
                 var deleted = changes.deleted.filter { self.context.isKind($0.entity.name, of: name) }
                 // Batch changes also name rows no object held: load those that still exist,
                 // and tell of those deleted by their IDs.
-                for key in (changes.batchUpdated[name] ?? []).sorted() where !updated.contains(where: { $0.primaryKey == key }) {
-                    if let object = try? self.context.object(entityName: name, primaryKey: key) { updated.append(object) }
+                for (entity, keys) in changes.batchUpdated.sorted(by: { $0.key < $1.key }) where self.context.isKind(entity, of: name) {
+                    for key in keys.sorted() where !updated.contains(where: { $0.primaryKey == key && self.context.isKind($0.entity.name, of: entity) }) {
+                        if let object = try? self.context.object(entityName: entity, primaryKey: key) { updated.append(object) }
+                    }
                 }
                 for (entity, keys) in changes.batchDeleted.sorted(by: { $0.key < $1.key }) where self.context.isKind(entity, of: name) {
                     let held = Set(deleted.filter { $0.entity.name == entity }.compactMap(\.primaryKey))

@@ -32,16 +32,18 @@ extension ObjectContext {
         guard !assignments.isEmpty else { return 0 }
         let table = quoteIdentifier(entity.name), key = quoteIdentifier(entity.primaryKey)
         var keys: [Int64] = []
+        var byEntity: [String: [Int64]] = [:]
         do {
             try database.write { db in
                 keys = try matchingKeys(entity, filter, in: db)
                 guard !keys.isEmpty else { return }
+                byEntity = try keysByOwnEntity(entity, keys, in: db)
                 let set = assignments.map { "\(quoteIdentifier($0.0)) = ?" }.joined(separator: ", ")
                 try forEachChunk(keys) { chunk in
                     try db.execute(sql: "UPDATE \(table) SET \(set) WHERE \(key) IN (\(marks(chunk.count)))",
                                    arguments: StatementArguments(assignments.map { $0.1.databaseValue } + chunk.map { $0.databaseValue }))
                 }
-                try recordHistory(inserted: [], updated: keys.map { "\(entity.name)/\($0)" }, deleted: [], in: db)
+                try recordHistory(inserted: [], updated: byEntity.sorted { $0.key < $1.key }.flatMap { name, keys in keys.map { "\(name)/\($0)" } }, deleted: [], in: db)
             }
         } catch let error as DatabaseError { throw StoreError(error) }
         guard !keys.isEmpty else { return 0 }
@@ -52,7 +54,7 @@ extension ObjectContext {
             for (name, value) in assignments { object.committed[name] = value }
             changes.updated.append((object, Set(assignments.map(\.0))))
         }
-        changes.batchUpdated[entity.name] = Set(keys)
+        for (name, keys) in byEntity { changes.batchUpdated[name] = Set(keys) }
         bumpGeneration()
         notify(changes)
         return keys.count
@@ -99,7 +101,7 @@ extension ObjectContext {
         }
         bumpGeneration()
         notify(changes)
-        return deleted[entity.name]?.count ?? 0
+        return deleted.filter { isKind($0.key, of: entity.name) }.reduce(0) { $0 + $1.value.count }
     }
 
     /// Deletes the rows and, level by level, what their delete rules reach: a worklist,
@@ -118,10 +120,12 @@ extension ObjectContext {
     /// the rows their cascade rules reach.
     private func deleteLevel(_ entity: EntityDescription, _ keys: [Int64], in db: Database,
                              deleted: inout [String: [Int64]]) throws -> [(EntityDescription, [Int64])] {
-        let already = Set(deleted[entity.name] ?? [])
+        // A hierarchy's rows share one table and one run of keys, named by their own entity.
+        let root = rootName(of: entity.name)
+        let already = Set(deleted.filter { rootName(of: $0.key) == root }.flatMap(\.value))
         let keys = keys.filter { !already.contains($0) }
         guard !keys.isEmpty else { return [] }
-        deleted[entity.name, default: []] += keys
+        for (own, ownKeys) in try keysByOwnEntity(entity, keys, in: db) { deleted[own, default: []] += ownKeys }
         var cascaded: [(EntityDescription, [Int64])] = []
         for relationship in entity.relationships {
             guard let storage = storage(of: relationship, in: entity.name),
