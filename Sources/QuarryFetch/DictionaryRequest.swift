@@ -89,7 +89,8 @@ struct ResultColumn {
 extension ObjectContext {
     /// Runs a dictionary request: each row as (key, value) pairs, every key of a column
     /// carrying its value.
-    public func fetchDictionaries(_ request: DictionaryRequest) throws -> [[(key: String, value: Value)]] {
+    /// `admit` may refuse the result as its rows arrive (see `RowAdmission`).
+    public func fetchDictionaries(_ request: DictionaryRequest, admit: RowAdmission? = nil) throws -> [[(key: String, value: Value)]] {
         // Sort keys name the result's keys, so they are compiled against its shape below.
         var base = request.base
         base.sortDescriptors = []
@@ -127,16 +128,21 @@ extension ObjectContext {
             sql += " LIMIT ? OFFSET ?"
             arguments += [.integer(Int64(compiled.limit ?? -1)), .integer(Int64(compiled.offset))]
         }
-        let rows = try read { db in
-            try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments.map(\.databaseValue)))
-        }
-        return rows.map { row in
-            var pairs: [(key: String, value: Value)] = []
-            for (i, column) in columns.enumerated() {
-                let value = column.type.decode(Value(row[i] as DatabaseValue))
-                for key in column.keys { pairs.append((key, value)) }
+        let width = columns.reduce(0) { $0 + $1.keys.count }
+        return try read { db in
+            var result: [[(key: String, value: Value)]] = []
+            let cursor = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(arguments.map(\.databaseValue)))
+            while let row = try cursor.next() {
+                var pairs: [(key: String, value: Value)] = []
+                for (i, column) in columns.enumerated() {
+                    let value = column.type.decode(Value(row[i] as DatabaseValue))
+                    for key in column.keys { pairs.append((key, value)) }
+                }
+                result.append(pairs)
+                if let admit, result.count % RowAdmission.stride == 0 { try admit.check(result.count, width) }
             }
-            return pairs
+            try admit?.check(result.count, width)
+            return result
         }
     }
 

@@ -14,7 +14,7 @@ import Testing
 
         let own = try await sandbox.quarry(["--memory", "2M", db, "-e", "local t = {} for i = 1, 1e7 do t[i] = i end"])
         #expect(own.status == 1 && own.errorLines.count == 1 && own.stderr.contains("not enough memory"), "\(own)")
-        for call in [#"fetch("T"):totable()"#, #"fetch{ "T", result = "ids" }"#, #"fetch{ "T", properties = { "n", "s" } }"#] {
+        for call in [#"fetch("T"):totable()"#, #"fetch{ "T", result = "ids" }"#, #"fetch{ "T", properties = { "n", "s" } }"#, #"sql("SELECT * FROM T")"#] {
             let result = try await sandbox.quarry(["--memory", "2M", db, "-e", "local t = \(call)"])
             #expect(result.status == own.status, "\(call): \(result)")
             #expect(result.errorLines.count == 1, "\(call): \(result)")

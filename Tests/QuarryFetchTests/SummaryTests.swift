@@ -82,6 +82,29 @@ struct SummaryTests {
         #expect(real(summary.q75) == linearQuantile(values, 0.75))
     }
 
+    /// A budget refuses a big result while its rows arrive, not after all of them were
+    /// built: `admit` is asked every few thousand rows, and its refusal stops the read.
+    @Test func aBudgetStopsBigResultsAsTheyArrive() throws {
+        struct Over: Error {}
+        let context = try flightsContext()
+        for run in [
+            { (admit: RowAdmission) in _ = try context.readOnlyQuery("SELECT * FROM Flight", arguments: [], admit: admit) },
+            { (admit: RowAdmission) in
+                _ = try context.fetchDictionaries(DictionaryRequest(base: FetchRequest(entityName: "Flight"), properties: ["carrier", "dep_delay"]), admit: admit)
+            },
+        ] {
+            var largest = 0
+            #expect(throws: Over.self) {
+                try run(RowAdmission { rows, columns in
+                    largest = max(largest, rows)
+                    #expect(columns >= 2)
+                    if rows >= 10_000 { throw Over() }
+                })
+            }
+            #expect(largest < 10_000 + RowAdmission.stride, "stopped at \(largest) of 336,776 rows")
+        }
+    }
+
     @Test func sqlReadsWithBoundArgumentsAndRefusesWrites() throws {
         let context = try flightsContext()
         let rows = try context.readOnlyQuery("SELECT carrier, count(*) AS n FROM Flight WHERE origin = ? GROUP BY carrier ORDER BY n DESC, carrier", arguments: [.text("LGA")])

@@ -97,7 +97,7 @@ import Testing
         let (h, folder) = try bigFile(rows: 300_000, memoryLimit: limit)
         defer { withExtendedLifetime(folder) {} }
         for call in [#"fetch("t"):totable()"#, #"fetch{ "t", result = "ids" }"#, #"fetch("t"):ids()"#,
-                     #"fetch{ "t", properties = { "n", "s" } }"#] {
+                     #"fetch{ "t", properties = { "n", "s" } }"#, #"sql("SELECT * FROM t")"#] {
             let message = h.error("local t = \(call)")
             #expect(message.hasPrefix("t:1: not enough memory:") && message.contains("--memory limit (10 MB)"), "\(call): \(message)")
             #expect(!message.contains("\n"))

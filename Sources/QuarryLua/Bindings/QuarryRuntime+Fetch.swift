@@ -106,12 +106,10 @@ extension QuarryRuntime {
         default:
             let rows = try context.fetchDictionaries(DictionaryRequest(
                 base: request.request, properties: request.properties, group: request.group,
-                having: request.having, distinct: request.distinct))
+                having: request.having, distinct: request.distinct), admit: LuaMemoryBudget.rowAdmission(s))
             // The rows remember their columns in the order the properties named them, so
             // they print and export as a table in that order.
             let columns = rows.first.map { $0.map(\.key) } ?? []
-            try LuaMemoryBudget.reserve(s, rows.count * (LuaMemoryBudget.perRow + columns.count * LuaMemoryBudget.perColumn),
-                                        for: "a result of \(rows.count) rows")
             let named = request.properties.filter(columns.contains)
             pushDictionaryRows(s, DictionaryRows(columns: columns, rows: rows.map { row in
                 columns.map { column in row.first { $0.key == column }?.value ?? .null }

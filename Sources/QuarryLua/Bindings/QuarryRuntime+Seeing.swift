@@ -23,7 +23,7 @@ extension QuarryRuntime {
                     arguments.append(value)
                 }
             }
-            let rows = try self.context.readOnlyQuery(text, arguments: arguments)
+            let rows = try self.context.readOnlyQuery(text, arguments: arguments, admit: LuaMemoryBudget.rowAdmission(call.state))
             pushDictionaryRows(call.state, DictionaryRows(columns: rows.columns, rows: rows.rows))
             return 1
         }

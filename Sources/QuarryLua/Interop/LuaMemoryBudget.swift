@@ -1,4 +1,5 @@
 import CQuarryShim
+import QuarryFetch
 
 /// Values Quarry builds for Lua in one call (a `totable()` of every row, a big list of
 /// dictionaries or ids) are paid for from `--memory` as Lua's own allocations are. Swift
@@ -25,6 +26,15 @@ enum LuaMemoryBudget {
         let room = quarry_memory_room(state)
         guard bytes > 0, UInt(bytes) > UInt(room) else { return }
         throw LuaError("not enough memory: \(what()) needs about \(megabytes(bytes)) MB of the Lua heap, over the --memory limit (\(limit >> 20) MB)")
+    }
+
+    /// Refuses rows as a query reads them, once their Lua size would pass the limit
+    /// (nil without a limit): the Swift rows are never all built first.
+    static func rowAdmission(_ state: OpaquePointer) -> RowAdmission? {
+        guard quarry_memory_limit(state) > 0 else { return nil }
+        return RowAdmission { rows, columns in
+            try reserve(state, rows * (perRow + columns * perColumn), for: "a result of \(rows) rows or more")
+        }
     }
 
     private static func megabytes(_ bytes: Int) -> Int { max(1, (bytes + (1 << 20) - 1) >> 20) }
