@@ -185,19 +185,22 @@ import Testing
         let untouched = try opened.sql.read { db in try Row.fetchOne(db, sql: "SELECT ZMARKEDFORDELETIONASOF, ZCOLOR, Z_OPT FROM ZCAR WHERE Z_PK = 1") }
         h.run(#"""
             local owner = Person:get("Person/1")
-            local c = SportCar:new{ maker = "Ferrari", model = "F40", numberPlate = "Q-1", isLimitedEdition = true,
+            assert(not pcall(SportCar.new, SportCar, { maker = "Ferrari", numberPlate = "Q-0", isLimitedEdition = true }),
+                   "a SportCar has no isLimitedEdition (its sub-entity's)")
+            local c = ExpensiveSportCar:new{ maker = "Ferrari", model = "F40", numberPlate = "Q-1", isLimitedEdition = true,
                                     markedForDeletionAsOf = date("2024-01-02T03:04:05Z") }
             c.owner = owner
             local p = Person:new{ firstName = "Quarry", lastName = "Test", id = "1CD6E50D-94D1-4E02-B82A-BB220F6AFCA4", updatedAt = date(1700000000) }
             save()
-            assert(c:objectID() == "SportCar/\#(maxBefore + 1)", c:objectID())
+            assert(c:objectID() == "ExpensiveSportCar/\#(maxBefore + 1)", c:objectID())
             Car:get("Car/1").model = "Panda 2"
             save()
             """#)
         try opened.sql.read { db in
             #expect(try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Car'") == maxBefore + 1)
             let row = try #require(try Row.fetchOne(db, sql: "SELECT Z_ENT, Z_OPT, ZOWNER, ZMAKER, ZMARKEDFORDELETIONASOF, ZISLIMITEDEDITION FROM ZCAR WHERE Z_PK = ?", arguments: [maxBefore + 1]))
-            #expect(row[0] as Int64 == 2 && row[1] as Int64 == 1 && row[2] as Int64 == 1 && row[3] as String == "Ferrari")
+            let expensive = try Int64.fetchOne(db, sql: "SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = 'ExpensiveSportCar'")
+            #expect(row[0] as Int64? == expensive && row[1] as Int64 == 1 && row[2] as Int64 == 1 && row[3] as String == "Ferrari")
             #expect(row[4] as Double == 1_704_164_645 - CoreDataStore.epochOffset && row[5] as Int64 == 1)
             let person = try #require(try Row.fetchOne(db, sql: "SELECT Z_ENT, Z_OPT, hex(ZID), ZUPDATEDAT FROM ZPERSON WHERE ZFIRSTNAME = 'Quarry'"))
             #expect(person[0] as Int64 == 4 && person[1] as Int64 == 1 && person[2] as String == "1CD6E50D94D14E02B82ABB220F6AFCA4")

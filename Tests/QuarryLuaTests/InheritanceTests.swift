@@ -334,4 +334,26 @@ extension InheritanceTests {
             """#)
         #expect(h.string(#"table.concat(heard, ",")"#) == "Truck u0 d1,SportCar u0 d2,Car u0 d3")
     }
+
+    /// A concrete parent's own objects take no value for keys only its sub-entities
+    /// declare (Core Data would refuse the key), though predicates over it may name them.
+    @Test func aParentsObjectsRefuseSubEntityKeys() throws {
+        let h = try Harness()
+        h.run(#"""
+            entity("Person") { name = "string", cars = { many = "Lorry", inverse = "owner" } }
+            entity("Vehicle") { make = "string" }
+            entity("Lorry", { parent = "Vehicle" }) { load = "double?", owner = { one = "Person", inverse = "cars" } }
+            v = Vehicle:new{ make = "A" }; l = Lorry:new{ make = "B", load = 2 }; p = Person:new{ name = "P" }
+            """#)
+        #expect(h.error("v.load = 5").contains("unknown key 'load' on entity Vehicle"))
+        #expect(!h.error("v.load = 5").contains("did you mean"))
+        #expect(h.error(#"Vehicle:new{ make = "C", load = 3 }"#).contains("load"))
+        #expect(h.error("v.owner = p").contains("owner"))
+        #expect(h.error(#"Vehicle:updateall("make != nil", {}, { load = 1 })"#).contains("unknown key 'load' on entity Vehicle"))
+        h.run(#"""
+            l.load = 4; l.owner = p; save()
+            assert(count("Vehicle") == 2 and count("Vehicle", "load == 4") == 1 and count("Vehicle", "load == nil") == 1)
+            assert(#p.cars == 1)
+            """#)
+    }
 }

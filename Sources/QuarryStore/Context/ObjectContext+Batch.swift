@@ -18,7 +18,7 @@ extension ObjectContext {
         try refuseDerivedAttributes(entity.name, keys: values.keys, operation: "updateall")
         var assignments: [(String, Value)] = []
         for (key, value) in values.sorted(by: { $0.key < $1.key }) {
-            guard let attribute = entity.attribute(named: key) else { throw entity.unknownKey(key) }
+            guard let attribute = entity.writableAttribute(named: key) else { throw entity.unknownKey(key) }
             switch attribute.type.coerce(value) {
             case .success(let v):
                 if v.isNull, !attribute.isOptional {

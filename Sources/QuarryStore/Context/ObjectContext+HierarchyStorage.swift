@@ -65,14 +65,20 @@ extension ObjectContext {
             for a in entity.attributes where seen.insert(a.name.lowercased()).inserted { attributes.append(a) }
             for r in entity.relationships where seen.insert(r.name.lowercased()).inserted { relationships.append(r) }
         }
+        var subentityKeys: Set<String> = []
         for entity in under {
             for var a in entity.attributes where seen.insert(a.name.lowercased()).inserted {
                 a.isOptional = true; a.defaultValue = nil; a.renamedFrom = nil
                 attributes.append(a)
+                subentityKeys.insert(a.name)
             }
-            for r in entity.relationships where seen.insert(r.name.lowercased()).inserted { relationships.append(r) }
+            for r in entity.relationships where seen.insert(r.name.lowercased()).inserted {
+                relationships.append(r)
+                subentityKeys.insert(r.name)
+            }
         }
         var result = EntityDescription(name: name, attributes: attributes, relationships: relationships, primaryKey: own.primaryKey)
+        result.subentityKeys = subentityKeys
         result.parent = own.parent
         result.isAbstract = own.isAbstract
         result.uniqueness = own.uniqueness

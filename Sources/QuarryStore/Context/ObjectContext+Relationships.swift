@@ -24,6 +24,12 @@ extension ObjectContext {
 
     public func currentEntityDescription(of object: ManagedObject) -> EntityDescription { currentEntity(of: object) }
 
+    /// Only a sub-entity's objects may be linked through the relationships it declares.
+    private func refuseSubentityKey(_ name: String, of object: ManagedObject) throws {
+        let entity = currentEntity(of: object)
+        if entity.subentityKeys.contains(name) { throw entity.unknownKey(name) }
+    }
+
     public func relationship(_ name: String, of object: ManagedObject) throws -> (RelationshipDescription, RelationshipStorage) {
         let entity = currentEntity(of: object)
         guard let relationship = entity.relationship(named: name) else { throw entity.unknownKey(name) }
@@ -69,6 +75,7 @@ extension ObjectContext {
     /// in step; a to-many inverse follows by itself, as it is read from this side.
     public func setRelatedObject(_ target: ManagedObject?, _ name: String, of object: ManagedObject) throws {
         let (relationship, _) = try self.relationship(name, of: object)
+        try refuseSubentityKey(name, of: object)
         if object.entity.isView { throw StoreError.viewIsReadOnly(entity: object.entity.name) }
         guard !relationship.isToMany else {
             throw StoreError.typeMismatch(entity: object.entity.name, key: name, expected: "a set of \(relationship.destination) objects", given: "one object")
@@ -178,6 +185,7 @@ extension ObjectContext {
     private func changeLink(_ target: ManagedObject, _ name: String, _ object: ManagedObject, add: Bool) throws {
         if object.entity.isView { throw StoreError.viewIsReadOnly(entity: object.entity.name) }
         let (relationship, storage) = try self.relationship(name, of: object)
+        try refuseSubentityKey(name, of: object)
         if object.isDeleted || object.context == nil { throw StoreError.objectDeleted(objectID: object.objectID) }
         try checkTarget(target, for: relationship, of: object)
         switch storage {

@@ -45,6 +45,7 @@ extension CoreDataStore {
                               "\(quoteIdentifier("Z_ENT")) AS \(quoteIdentifier(ObjectContext.entityColumn))"]
             var seen: Set<String> = []
             var writes: [ColumnWrite] = []
+            var subentityKeys: Set<String> = []
             let candidates = model.allAttributes(of: name)
                 + model.descendants(of: name).flatMap { model.entity(named: $0.name)?.attributes ?? [] }
             for attribute in candidates where !attribute.isTransient && seen.insert(attribute.name.lowercased()).inserted {
@@ -58,6 +59,7 @@ extension CoreDataStore {
                 }
                 let declared = model.entity(named: name)?.attribute(named: attribute.name) != nil
                     || model.ancestors(of: name).contains { $0.attribute(named: attribute.name) != nil }
+                if !declared { subentityKeys.insert(attribute.name) }
                 attributes.append(AttributeDescription(name: attribute.name, type: type,
                                                        isOptional: attribute.isOptional || !declared))
                 selections.append("\(Self.reading(column, as: type)) AS \(quoteIdentifier(attribute.name))")
@@ -105,6 +107,7 @@ extension CoreDataStore {
                 }
                 relationships.append(RelationshipDescription(name: r.name, destination: r.destination, inverse: r.inverse,
                                                              isToMany: r.isToMany, deleteRule: DeleteRule(r.deleteRule)))
+                if !model.allRelationships(of: name).contains(where: { $0.name == r.name }) { subentityKeys.insert(r.name) }
             }
 
             var entity = EntityDescription(name: name, attributes: attributes, relationships: relationships)
@@ -113,6 +116,7 @@ extension CoreDataStore {
             entity.parent = model.entity(named: name)?.parent
             entity.isAbstract = model.entity(named: name)?.isAbstract ?? false
             entity.storeNumber = code
+            entity.subentityKeys = subentityKeys
             // A root whose table holds no other entity needs no filter on Z_ENT.
             let codes = ([code] + descendantCodes).map(String.init).joined(separator: ", ")
             let onlyFamily = root == name && Set(numbers.codes.filter { model.rootEntity(of: $0.key)?.name == root }.keys) == Set(family)

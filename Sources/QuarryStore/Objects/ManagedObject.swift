@@ -100,7 +100,7 @@ public final class ManagedObject {
     /// Assigns an attribute after checking the value against its type; the change is
     /// pending until the context saves.
     public func setValue(_ value: Value, forKey key: String) throws {
-        guard let attribute = entity.attribute(named: key) else { throw entity.unknownKey(key) }
+        guard let attribute = entity.writableAttribute(named: key) else { throw entity.unknownKey(key) }
         if entity.isView { throw StoreError.viewIsReadOnly(entity: entity.name) }
         if isDeleted { throw StoreError.objectDeleted(objectID: objectID) }
         if context == nil { throw StoreError.objectDeleted(objectID: objectID) }

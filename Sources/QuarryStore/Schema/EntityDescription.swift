@@ -50,8 +50,19 @@ public struct EntityDescription: Codable, Equatable, Sendable {
     /// Uniqueness constraints, compound ones included (Core Data's `uniquenessConstraints`):
     /// each a list of attribute names whose values together are unique.
     public var uniqueness: [[String]] = []
+    /// Keys only sub-entities declare: a parent's description carries them so predicates,
+    /// sorts and sections over it may name them (nil on its own rows), but its own
+    /// objects take no value for them, as Core Data's would not. Not stored: it follows
+    /// from the hierarchy.
+    public var subentityKeys: Set<String> = []
 
     public static let defaultPrimaryKey = "_pk"
+
+    /// The key `name` as something an object of this very entity may be given: nil when
+    /// the entity has no such attribute, or only its sub-entities have.
+    public func writableAttribute(named name: String) -> AttributeDescription? {
+        subentityKeys.contains(name) ? nil : attribute(named: name)
+    }
 
     public init(name: String, attributes: [AttributeDescription], relationships: [RelationshipDescription] = [],
                 primaryKey: String = EntityDescription.defaultPrimaryKey) {
@@ -109,8 +120,9 @@ public struct EntityDescription: Codable, Equatable, Sendable {
     }
 
     /// The error for a key this entity does not have, with the closest name as a hint.
+    /// (A key only sub-entities have gets no hint: the closest name would be itself.)
     public func unknownKey(_ key: String) -> StoreError {
-        .unknownKey(entity: name, key: key, suggestion: closestMatch(to: key, in: keyNames))
+        .unknownKey(entity: name, key: key, suggestion: closestMatch(to: key, in: keyNames.filter { !subentityKeys.contains($0) }))
     }
 }
 
