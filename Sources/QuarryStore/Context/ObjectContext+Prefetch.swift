@@ -71,22 +71,33 @@ extension ObjectContext {
         switch storage {
         case .foreignKey(let column, let targetKey?):
             try prefetchByValue(column: column, of: owner, keys: keys, destination, targetKey)
-        case .foreignKey:
-            guard let column = owner.rowIndex[name] else { return }
+        case .foreignKey(let column, nil):
+            guard let index = owner.rowIndex[name] else { return }
+            // Owners whose key Quarry holds (objects, rows read ahead) name their targets;
+            // the others (rows a loop reads as cells, not objects) are joined in SQL.
+            var unheld: [Int64] = []
             let targets = Set(keys.compactMap { ownerKey -> Int64? in
                 let value = registeredObject(entity: entityName, primaryKey: ownerKey)?.committedValue(name)
-                    ?? relatedRows.rows[.init(entity: entityName, primaryKey: ownerKey)].map { Value($0[column] as DatabaseValue) }
-                guard case .integer(let k)? = value else { return nil }
+                    ?? relatedRows.rows[.init(entity: entityName, primaryKey: ownerKey)].map { Value($0[index] as DatabaseValue) }
+                guard let value else { unheld.append(ownerKey); return nil }
+                guard case .integer(let k) = value else { return nil }
                 let known = registeredObject(entity: destination.name, primaryKey: k) != nil
                     || relatedRows.rows[.init(entity: destination.name, primaryKey: k)] != nil
                 return known ? nil : k
             }).sorted()
-            let group = LoadGroup(entity: destination.name, keys: targets)
-            try readInChunks(targets, "SELECT \(destination.selectionSQL()) FROM \(table) WHERE \(key) IN") { row, _ in
-                let rowKey = RelatedRows.RowKey(entity: destination.name, primaryKey: try row.stored(0, table: destination.name, column: destination.primaryKey))
+            var loaded: [Int64] = []
+            func keep(_ row: Row) throws {
+                let primaryKey: Int64 = try row.stored(0, table: destination.name, column: destination.primaryKey)
+                let rowKey = RelatedRows.RowKey(entity: destination.name, primaryKey: primaryKey)
+                guard relatedRows.rows[rowKey] == nil, registeredObject(entity: destination.name, primaryKey: primaryKey) == nil else { return }
                 relatedRows.rows[rowKey] = row
-                relatedRows.groups[rowKey] = group
+                loaded.append(primaryKey)
             }
+            try readInChunks(targets, "SELECT \(destination.selectionSQL()) FROM \(table) WHERE \(key) IN") { row, _ in try keep(row) }
+            try readInChunks(unheld, "SELECT \(destination.selectionSQL(qualifier: "d")) FROM \(quoteIdentifier(entityName)) AS \"o\" JOIN \(table) AS \"d\" "
+                             + "ON \"d\".\(key) = \"o\".\(quoteIdentifier(column)) WHERE \"o\".\(quoteIdentifier(owner.primaryKey)) IN") { row, _ in try keep(row) }
+            let group = LoadGroup(entity: destination.name, keys: loaded)
+            for primaryKey in loaded { relatedRows.groups[.init(entity: destination.name, primaryKey: primaryKey)] = group }
         case .inverseForeignKey(_, let column, let ownerKey, _):
             // Keyed by the owner's primary key only; links through another column are read
             // one object at a time.
