@@ -63,4 +63,42 @@ import Testing
         let check = try await sandbox.run(HostileFileTests.sqlite3, [sandbox.path(store), "SELECT Z_ENT, Z_OPT, ZMARKEDFORDELETIONASOF FROM ZCAR WHERE Z_PK = 126; SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Car'; PRAGMA integrity_check"])
         #expect(check.lines == ["2|1|725857445", "126", "ok"], "\(check)")
     }
+
+    /// `--readonly` on a store whose rows live in its `-wal`, in a folder Quarry may not
+    /// write: every row is read (from a private copy), with a note saying so, and neither
+    /// the folder nor its files change.
+    @Test func readonlyInAFolderNobodyMayWriteReadsTheWAL() async throws {
+        let sandbox = try Sandbox()
+        let folder = sandbox.path("ro")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let source = try CoreDataFixtures.path("surfjournal/SurfJournalModel.sqlite")
+        for suffix in ["", "-wal"] { try FileManager.default.copyItem(atPath: source + suffix, toPath: folder + "/store.sqlite" + suffix) }
+        // What plain SQLite reads from the store with its -wal (in a writable copy).
+        let check = sandbox.path("check.sqlite")
+        for suffix in ["", "-wal"] { try FileManager.default.copyItem(atPath: source + suffix, toPath: check + suffix) }
+        let expected = try await sandbox.run(URL(fileURLWithPath: "/usr/bin/sqlite3"), [check, "SELECT count(*) FROM ZJOURNALENTRY"], environment: sandbox.environment())
+        #expect(expected.status == 0 && (Int(expected.lines.first ?? "") ?? 0) > 0, "\(expected)")
+
+        let files = ["store.sqlite", "store.sqlite-wal"]
+        let before = try files.map { try Data(contentsOf: URL(fileURLWithPath: folder + "/" + $0)) }
+        for file in files { try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: folder + "/" + file) }
+        try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: folder)
+        try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: sandbox.directory.path)
+        defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder) }
+        var arguments = ["--readonly", folder + "/store.sqlite", "-e", #"print(count("JournalEntry"))"#]
+        var executable = sandbox.binary
+        if getuid() == 0 {
+            // Root may write anywhere: drop to nobody so the folder's mode holds.
+            let setpriv = URL(fileURLWithPath: "/usr/bin/setpriv")
+            try #require(FileManager.default.isExecutableFile(atPath: setpriv.path), "setpriv (util-linux) is needed to drop root for this test")
+            arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", sandbox.binary.path] + arguments
+            executable = setpriv
+        }
+        let result = try await sandbox.run(executable, arguments, environment: sandbox.environment(["TMPDIR": "/tmp"]))
+        #expect(result.status == 0 && result.lines == [expected.lines.first ?? "?"], "\(result)")
+        // (The store carries no model, so a second note says its names were inferred.)
+        #expect(result.errorLines.allSatisfy { $0.hasPrefix("note: ") } && result.errorLines.contains { $0.contains("private copy") }, "\(result)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == files)
+        #expect(try files.map { try Data(contentsOf: URL(fileURLWithPath: folder + "/" + $0)) } == before)
+    }
 }

@@ -120,12 +120,18 @@ public final class ObjectContext {
         do {
             if let path, path != ":memory:" {
                 createdByOpen = !FileManager.default.fileExists(atPath: path)
-                let opening = Self.openingPath(path, readOnly: readOnly)
+                var opening = Self.openingPath(path, readOnly: readOnly)
+                if readOnly, let copy = try ReadOnlyCopy.ifNeeded(for: path) {
+                    readOnlyCopy = copy
+                    opening = copy.path
+                    openingNotes.append(copy.note(for: path))
+                }
                 if opening == path { sidecars = Sidecars(database: path) }
                 do {
                     database = try DatabaseQueue(path: opening, configuration: configuration)
                 } catch {
                     sidecars?.closed()
+                    readOnlyCopy?.remove()
                     throw error
                 }
                 self.path = path
@@ -143,6 +149,9 @@ public final class ObjectContext {
         try loadModel()
         try useWriteAheadLog(opening: true)
     }
+
+    /// The private copy read instead of a WAL store in a folder Quarry may not write.
+    private var readOnlyCopy: ReadOnlyCopy?
 
     /// The Core Data store's layout, when the file is one.
     public internal(set) var coreData: CoreDataStore?
@@ -164,6 +173,7 @@ public final class ObjectContext {
         isClosed = true
         try? database.close()
         sidecars?.closed()
+        readOnlyCopy?.remove()
     }
 
     deinit { close() }
