@@ -214,6 +214,17 @@ import Testing
         }
     }
 
+    /// A new object takes the model's defaults (`defaultValueString`), as Core Data's does.
+    @Test func newObjectsTakeTheModelsDefaults() throws {
+        let opened = try Opened("cars/SampleModel_V1.sqlite")
+        let h = try Harness(context: opened.context)
+        h.run(#"ExpensiveSportCar:new{ maker = "Kia", numberPlate = "D-1" }; save()"#)
+        try opened.sql.read { db in
+            let stored = try Row.fetchOne(db, sql: "SELECT ZISLIMITEDEDITION FROM ZCAR WHERE ZNUMBERPLATE = 'D-1'")
+            #expect(stored?[0] as Int64? == 0, "the model's default NO was not written")
+        }
+    }
+
     @Test func manyToManyPairsWriteTheJoinTable() throws {
         let opened = try Opened("authors/TestModel.sqlite")
         let h = try Harness(context: opened.context)

@@ -60,8 +60,10 @@ extension CoreDataStore {
                 let declared = model.entity(named: name)?.attribute(named: attribute.name) != nil
                     || model.ancestors(of: name).contains { $0.attribute(named: attribute.name) != nil }
                 if !declared { subentityKeys.insert(attribute.name) }
+                // A new object starts from the model's default, as Core Data's does.
                 attributes.append(AttributeDescription(name: attribute.name, type: type,
-                                                       isOptional: attribute.isOptional || !declared))
+                                                       isOptional: attribute.isOptional || !declared,
+                                                       defaultValue: declared ? attribute.defaultValue.flatMap { CoreDataModel.quarryDefault($0, type: type) } : nil))
                 selections.append("\(Self.reading(column, as: type)) AS \(quoteIdentifier(attribute.name))")
                 // A derived attribute is the store's to compute (its triggers): never written.
                 if attribute.isDerived {
