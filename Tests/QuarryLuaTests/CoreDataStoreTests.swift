@@ -225,6 +225,23 @@ import Testing
         }
     }
 
+    /// A to-one relationship the model makes required (Post.color) must have a target
+    /// when saved, as Core Data validates it; nothing is written otherwise.
+    @Test func requiredToOneRelationshipsAreValidated() throws {
+        let opened = try Opened("posts/CoreDataMigration_Example_3.sqlite")
+        let h = try Harness(context: opened.context)
+        let before = try opened.sql.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM ZPOST") }
+        #expect(h.error(#"Post:new{ postID = "x" }; save()"#).contains("Post/t1.color is required but nil"))
+        h.run(#"""
+            rollback()
+            local p = Post:new{ postID = "y" }
+            p.color = Color:new{ colorID = "c", hex = "#ffffff" }
+            save()
+            """#)
+        let after = try opened.sql.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM ZPOST") }
+        #expect(after == (before ?? 0) + 1)
+    }
+
     @Test func manyToManyPairsWriteTheJoinTable() throws {
         let opened = try Opened("authors/TestModel.sqlite")
         let h = try Harness(context: opened.context)

@@ -220,12 +220,27 @@ extension ObjectContext {
                        arguments: StatementArguments(values))
     }
 
+    /// Whether a to-one relationship has a target that is not being deleted, without
+    /// loading it (a stored link to a row deleted in this save counts as none).
+    private func hasTarget(_ name: String, _ object: ManagedObject) -> Bool {
+        if let pending = object.pendingToOne[name] { return pending.map { !$0.isDeleted } ?? false }
+        guard let value = object.committedValue(name), !value.isNull else { return false }
+        guard case .integer(let key) = value, let relationship = currentEntity(of: object).relationship(named: name),
+              relationship.targetKey == nil, let target = registeredObject(entity: relationship.destination, primaryKey: key) else { return true }
+        return !target.isDeleted
+    }
+
     private func validateForSave(_ objects: [ManagedObject]) throws {
         var problems: [String] = []
         for object in objects {
             for attribute in object.entity.attributes where !attribute.isOptional {
                 if object.currentValue(attribute.name).isNull {
                     problems.append("\(object.objectID).\(attribute.name) is required but nil")
+                }
+            }
+            for relationship in currentEntity(of: object).relationships where relationship.isRequired == true && !relationship.isToMany {
+                if !hasTarget(relationship.name, object) {
+                    problems.append("\(object.objectID).\(relationship.name) is required but nil")
                 }
             }
         }

@@ -52,8 +52,10 @@ extension CoreDataModel {
                 return result
             }
             let relationships = source.relationships.filter { !$0.isTransient }.map {
-                RelationshipDescription(name: $0.name, destination: $0.destination, inverse: $0.inverse,
-                                        isToMany: $0.isToMany, deleteRule: DeleteRule($0.deleteRule))
+                var relationship = RelationshipDescription(name: $0.name, destination: $0.destination, inverse: $0.inverse,
+                                                           isToMany: $0.isToMany, deleteRule: DeleteRule($0.deleteRule))
+                if !$0.isToMany, !$0.isOptional { relationship.isRequired = true }
+                return relationship
             }
             var entity = EntityDescription(name: source.name, attributes: attributes, relationships: relationships)
             entity.parent = source.parent
@@ -132,7 +134,7 @@ extension CoreDataAttribute {
 }
 
 extension CoreDataRelationship {
-    /// A Quarry relationship as Core Data's: optional (Quarry requires no link), unordered.
+    /// A Quarry relationship as Core Data's: optional unless required, unordered.
     init(quarry relationship: RelationshipDescription) {
         let rule: CoreDataDeleteRule
         switch relationship.deleteRule {
@@ -143,6 +145,7 @@ extension CoreDataRelationship {
         }
         self.init(name: relationship.name, destination: relationship.destination, inverse: relationship.inverse,
                   isToMany: relationship.isToMany, deleteRule: rule)
+        isOptional = relationship.isRequired != true
     }
 }
 

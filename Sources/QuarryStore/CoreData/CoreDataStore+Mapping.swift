@@ -107,9 +107,14 @@ extension CoreDataStore {
                                      inverse: inverseName, columns: destinationColumns)
                     }
                 }
-                relationships.append(RelationshipDescription(name: r.name, destination: r.destination, inverse: r.inverse,
-                                                             isToMany: r.isToMany, deleteRule: DeleteRule(r.deleteRule)))
-                if !model.allRelationships(of: name).contains(where: { $0.name == r.name }) { subentityKeys.insert(r.name) }
+                var relationship = RelationshipDescription(name: r.name, destination: r.destination, inverse: r.inverse,
+                                                           isToMany: r.isToMany, deleteRule: DeleteRule(r.deleteRule))
+                if !model.allRelationships(of: name).contains(where: { $0.name == r.name }) {
+                    subentityKeys.insert(r.name)
+                } else if !r.isToMany, !r.isOptional {
+                    relationship.isRequired = true
+                }
+                relationships.append(relationship)
             }
 
             var entity = EntityDescription(name: name, attributes: attributes, relationships: relationships)

@@ -15,6 +15,10 @@ public struct RelationshipDescription: Codable, Equatable, Sendable {
     public var column: String?
     /// The destination's column that `column` matches; nil for its primary key.
     public var targetKey: String?
+    /// A to-one relationship the model makes required (Core Data's non-optional): a save
+    /// with an object that has no target for it is refused. Nil (optional) when absent,
+    /// so models stored before it read as they were.
+    public var isRequired: Bool?
 
     public init(name: String, destination: String, inverse: String? = nil, isToMany: Bool, deleteRule: DeleteRule = .nullify,
                 column: String? = nil, targetKey: String? = nil) {
