@@ -35,6 +35,7 @@ import Testing
             entity\t1\t1\t0
             noticed\ttrue
             results\t0\t0\t0\t1
+            entity\t0\t1\t0
             noticed\ttrue
             noticed\tfalse
             1\tother\tItem/4\tItem/2

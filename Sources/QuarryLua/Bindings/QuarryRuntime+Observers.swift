@@ -110,6 +110,12 @@ extension QuarryRuntime {
            !registry.observers.contains(where: { if case .results(let h) = $0.target { return h === handle } else { return false } }) {
             registry.trackers[ObjectIdentifier(handle)] = nil
         }
+        if case .entity = observer.target { try? context.watchRows(of: watchedEntityNames) }
+    }
+
+    /// The entities that live entity observers listen to.
+    var watchedEntityNames: Set<String> {
+        Set(observerRegistry.observers.compactMap { if case .entity(let name) = $0.target { return name } else { return nil } })
     }
 
     // MARK: Delivery
@@ -334,6 +340,8 @@ extension QuarryRuntime {
                 let name = swiftObject(call.state, 1, kind: .entity, as: EntityHandle.self)?.name ?? luaString(call.state, 1)
                 do { _ = try self.context.entity(named: name) } catch { self.release(callback); throw error }
                 observer = ObserverHandle(target: .entity(name), callback: callback, runtime: self)
+                // Another process's changes to rows no object holds reach it too.
+                do { try self.context.watchRows(of: self.watchedEntityNames.union([name])) } catch { self.release(callback); throw error }
             } else {
                 self.release(callback)
                 throw call.typeError(1, expected: "results, object or entity name")

@@ -38,6 +38,7 @@ extension ObjectContext {
 
     func notify(_ changes: ChangeSet) {
         guard !changes.isEmpty else { return }
+        rehashWatchedRows(changes)
         for id in changeListeners.keys.sorted() { changeListeners[id]?(changes) }
     }
 }

@@ -28,6 +28,8 @@ extension ObjectContext {
         func json(_ ids: [String]) -> String { "[" + ids.map(jsonQuoted).joined(separator: ",") + "]" }
         try db.execute(sql: "INSERT INTO \(Self.historyTable) (time, author, inserted, updated, deleted) VALUES (?, ?, ?, ?, ?)",
                        arguments: [Date().timeIntervalSince1970, author, json(inserted), json(updated), json(deleted)])
+        // This context's own transactions are no outside change when it next looks for some.
+        ownHistoryTokens.insert(db.lastInsertedRowID)
     }
 
     /// The token of the latest recorded transaction (0 when there is none).
@@ -115,8 +117,9 @@ extension ObjectContext {
         outsideChangeNoticed()
         var changes = ChangeSet()
         let token = try historyToken()
-        let transactions = try history(since: lastHistoryToken ?? token)
+        let transactions = try history(since: lastHistoryToken ?? token).filter { !ownHistoryTokens.contains($0.token) }
         lastHistoryToken = token
+        ownHistoryTokens = []
         var updatedIDs = Set(transactions.flatMap(\.updated))
         let insertedIDs = Set(transactions.flatMap(\.inserted))
         // Reload every registered object: a writer that keeps no history is seen this way.
@@ -156,6 +159,7 @@ extension ObjectContext {
                 changes.inserted.append(object)
             }
         }
+        addOutsideRowChanges(to: &changes)
         refreshCoreDataVersions()
         changes.isExternal = true
         bumpGeneration()

@@ -84,10 +84,14 @@ public final class ObjectContext {
     }
 
     var changeListeners: [Int: (ChangeSet) -> Void] = [:]
+    /// Row hashes of the entities observers watch (see `watchRows`).
+    var watchedRows: [String: RowHashes] = [:]
     /// Who the recorded transactions name as their author.
     public var author: String?
     var lastDataVersion: Int?
     var lastHistoryToken: Int64?
+    /// Transactions this context recorded since `lastHistoryToken`.
+    var ownHistoryTokens: Set<Int64> = []
     var nextListenerID = 0
 
     /// Link-table changes not yet saved, in the order made.
