@@ -242,6 +242,15 @@ import Testing
         #expect(after == (before ?? 0) + 1)
     }
 
+    /// `explain` over a Core Data store shows the Z-table SQL each entity reads.
+    @Test func explainShowsTheZTables() throws {
+        let opened = try Opened("cars/SampleModel_V1.sqlite")
+        let h = try Harness(context: opened.context)
+        let text = h.string(#"explain(fetch("Car", "owner.firstName == %@", "x"))"#) ?? ""
+        #expect(text.contains(#""Car" reads: SELECT "Z_PK" AS "_pk""#) && text.contains(#"FROM main."ZCAR""#), "\(text)")
+        #expect(text.contains(#"FROM main."ZPERSON""#) && text.contains("978307200"), "\(text)")
+    }
+
     @Test func manyToManyPairsWriteTheJoinTable() throws {
         let opened = try Opened("authors/TestModel.sqlite")
         let h = try Harness(context: opened.context)

@@ -103,6 +103,15 @@ public struct CoreDataStore {
 
     public func mapped(_ name: String) -> Mapped? { entities.first { $0.entity.name == name } }
 
+    /// The Z-table SQL each entity named in `sql` reads (its view's query), for `explain`:
+    /// `("Car", "SELECT \"Z_PK\" AS ... FROM main.\"ZCAR\" WHERE ...")`.
+    public func tableSQL(readBy sql: String) -> [(entity: String, sql: String)] {
+        entities.compactMap { mapped in
+            guard sql.contains(quoteIdentifier(mapped.entity.name)), let range = mapped.viewSQL.range(of: " AS SELECT ") else { return nil }
+            return (mapped.entity.name, "SELECT " + mapped.viewSQL[range.upperBound...])
+        }
+    }
+
     /// The Z-table that holds `entity`'s rows.
     public func table(of entity: String) -> String? { mapped(entity)?.table }
 
