@@ -251,6 +251,18 @@ import Testing
         #expect(text.contains(#"FROM main."ZPERSON""#) && text.contains("978307200"), "\(text)")
     }
 
+    /// A model cache that cannot be decoded is said to be so (not "no model"), and the
+    /// names are inferred.
+    @Test func anUnreadableModelCacheIsNamedInTheNote() throws {
+        let path = try CoreDataFixtures.copyOfStore("cars/SampleModel_V1.sqlite")
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in try db.execute(sql: "UPDATE Z_MODELCACHE SET Z_CONTENT = x'0102030405'") }
+        try queue.close()
+        let context = try ObjectContext.open(path)
+        #expect(context.openingNotes.contains { $0.contains("its model cache could not be read") && $0.contains("inferred") }, "\(context.openingNotes)")
+        #expect(try context.count(FetchRequest(entityName: "Car")) == 125, "inferred names read the rows")
+    }
+
     @Test func manyToManyPairsWriteTheJoinTable() throws {
         let opened = try Opened("authors/TestModel.sqlite")
         let h = try Harness(context: opened.context)

@@ -67,7 +67,15 @@ public struct CoreDataStore {
         var model: CoreDataModel
         var source: String
         var notes: [String] = []
-        if try CoreDataModel.hasModelCache(db), let cached = try? CoreDataModel.fromModelCache(db, path: path) {
+        var unreadableCache: String?
+        var cached: CoreDataModel?
+        if try CoreDataModel.hasModelCache(db) {
+            do { cached = try CoreDataModel.fromModelCache(db, path: path) } catch {
+                let text = "\(error)"
+                unreadableCache = text.hasPrefix(path + ": ") ? String(text.dropFirst(path.count + 2)) : text
+            }
+        }
+        if let cached {
             model = cached
             source = "the store's model cache"
         } else if let modelPath {
@@ -76,7 +84,8 @@ public struct CoreDataStore {
         } else {
             model = try CoreDataModelInference.infer(db, numbers: numbers)
             source = "inferred"
-            notes.append("\(path): the store holds no model and none was given (--model MODEL): entity, attribute and relationship names were inferred from its tables")
+            let why = unreadableCache.map { "its model cache could not be read (\($0))" } ?? "the store holds no model"
+            notes.append("\(path): \(why) and none was given (--model MODEL): entity, attribute and relationship names were inferred from its tables")
         }
         var store = CoreDataStore(entities: [], linkViews: [], modelSource: source, notes: notes, model: nil)
         store.keepsPersistentHistory = try db.tableExists("ATRANSACTION") || db.tableExists("ACHANGE")
