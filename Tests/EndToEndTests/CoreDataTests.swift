@@ -44,6 +44,12 @@ import Testing
         #expect(given.status == 0 && given.stderr.isEmpty, "\(given)")
         #expect(Int(given.lines.first ?? "") ?? 0 > 0, "\(given)")
 
+        // A model that maps none of the store's entities gives way to inferred names, saying so.
+        let other = try CoreDataFixtures.path("cars/SampleModel.xcdatamodeld")
+        let mismatched = try await sandbox.quarry(["--model", other, journal, "-e", #"print(count("JournalEntry"))"#])
+        #expect(mismatched.status == 0 && (Int(mismatched.lines.first ?? "") ?? 0) > 0, "\(mismatched)")
+        #expect(mismatched.errorLines.count == 1 && mismatched.stderr.contains("matches none of the store's entities (JournalEntry)"), "\(mismatched)")
+
         let notAModel = try await sandbox.quarry(["--model", sandbox.path("missing.momd"), journal, "-e", "print(1)"])
         #expect(notAModel.status == 1 && notAModel.errorLines.count == 1 && notAModel.stderr.contains("missing.momd"), "\(notAModel)")
     }

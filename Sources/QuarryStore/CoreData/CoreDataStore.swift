@@ -92,6 +92,24 @@ public struct CoreDataStore {
         store.triggersMissingFunctions = try triggersCallingMissingFunctions(db)
         try store.map(model, numbers: numbers, db: db)
         store.model = model
+        // Entities whose rows the store holds but the model does not map would be silently
+        // unreadable: a model matching none of them gives way to inferred names; else each
+        // is named in a note.
+        let unread = try numbers.entitiesWithTables(db).filter { name in !store.entities.contains { $0.entity.name == name } }
+        guard source != "inferred", !unread.isEmpty else { return store }
+        let listed = unread.prefix(5).joined(separator: ", ") + (unread.count > 5 ? " and \(unread.count - 5) more" : "")
+        if store.entities.isEmpty {
+            var inferred = CoreDataStore(entities: [], linkViews: [], modelSource: "inferred", notes: [
+                "\(path): the model (\(source)) matches none of the store's entities (\(listed)): entity, attribute and relationship names were inferred from its tables",
+            ], model: nil)
+            inferred.keepsPersistentHistory = store.keepsPersistentHistory
+            inferred.triggersMissingFunctions = store.triggersMissingFunctions
+            let model = try CoreDataModelInference.infer(db, numbers: numbers)
+            try inferred.map(model, numbers: numbers, db: db)
+            inferred.model = model
+            return inferred
+        }
+        store.notes.append("\(path): the model (\(source)) does not map the store's entities \(listed): their rows are not read")
         return store
     }
 
@@ -153,6 +171,18 @@ struct CoreDataNumbers {
     var names: [Int64: String] = [:]
     var codes: [String: Int64] = [:]
     var supers: [String: String] = [:]
+
+    /// The entities of `Z_PRIMARYKEY` whose root has a table (`Z<ROOT>`), sorted: those
+    /// that can hold rows (the history's entities, kept in `A...` tables, are not).
+    func entitiesWithTables(_ db: Database) throws -> [String] {
+        let tables = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'").map { $0.uppercased() })
+        return codes.keys.sorted().filter { name in
+            var root = name
+            var seen: Set<String> = [name]
+            while let parent = supers[root], seen.insert(parent).inserted { root = parent }
+            return tables.contains("Z" + root.uppercased())
+        }
+    }
 
     init(_ db: Database, path: String) throws {
         for row in try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME, Z_SUPER FROM Z_PRIMARYKEY") {
