@@ -61,9 +61,9 @@ public enum StoreError: QuarryError, Equatable {
             return "cannot write \(path): \(reason)"
         case let .conflict(objects):
             let described = objects.prefix(5).map { o in
-                o.deleted ? "\(o.objectID) was deleted" : "\(o.objectID) (\(o.keys.joined(separator: ", ")))"
+                o.deleted ? "deleted \(o.objectID)" : "changed \(o.objectID) (\(o.keys.joined(separator: ", ")))"
             }.joined(separator: "; ") + (objects.count > 5 ? "; and \(objects.count - 5) more" : "")
-            return "conflict: another process changed \(described) since they were read; nothing was written (save{ merge = \"store\" } keeps theirs, save{ merge = \"mine\" } keeps yours)"
+            return "conflict: since they were read, another process \(described); nothing was written (save{ merge = \"store\" } keeps theirs, save{ merge = \"mine\" } keeps yours)"
         case let .missingColumn(table, column):
             return "\(table): expected a column \(column), found none"
         case let .unexpectedValue(table, column, found, expected):

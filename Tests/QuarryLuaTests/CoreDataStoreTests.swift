@@ -263,6 +263,14 @@ import Testing
         #expect(try context.count(FetchRequest(entityName: "Car")) == 125, "inferred names read the rows")
     }
 
+    /// A save SQLite refuses is told in the model's names, not the Z-table's.
+    @Test func refusalsNameTheModelsKeys() throws {
+        let opened = try Opened("cars/SampleModel_V1.sqlite")
+        let h = try Harness(context: opened.context)
+        let message = h.error(#"Car:new{ maker = "x", numberPlate = Car:first().numberPlate }; save()"#)
+        #expect(message.contains("UNIQUE constraint failed: Car.numberPlate") && !message.contains("ZCAR"), "\(message)")
+    }
+
     @Test func manyToManyPairsWriteTheJoinTable() throws {
         let opened = try Opened("authors/TestModel.sqlite")
         let h = try Harness(context: opened.context)

@@ -127,6 +127,8 @@ extension ObjectContext {
                 }
             }
         } catch let error as DatabaseError {
+            // Over a Core Data store, SQLite names Z-tables and Z-columns: say the model's names.
+            if let store = coreData, case .database(let message) = StoreError(error) { throw StoreError.database(message: store.inModelNames(message)) }
             throw StoreError(error)
         }
 

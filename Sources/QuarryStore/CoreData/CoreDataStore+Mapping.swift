@@ -70,6 +70,7 @@ extension CoreDataStore {
                     derivedAttributes[name, default: [:]][attribute.name] = attribute.derivationExpression ?? ""
                 } else {
                     writes.append(ColumnWrite(key: attribute.name, column: column, type: type))
+                    if name == root { columnNames["\(table).\(column)"] = "\(name).\(attribute.name)" }
                 }
             }
 

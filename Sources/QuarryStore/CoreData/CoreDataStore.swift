@@ -46,6 +46,9 @@ public struct CoreDataStore {
     /// Derived attributes (computed by the store's triggers, read-only in Quarry): entity
     /// name to attribute name to its derivation, when the model gives one.
     public var derivedAttributes: [String: [String: String]] = [:]
+    /// The model's names of the store's columns, as SQLite's messages name them:
+    /// `ZCAR.ZNUMBERPLATE` is `Car.numberPlate` (its root entity's key).
+    var columnNames: [String: String] = [:]
     /// Triggers of the store that call a function of Core Data's Quarry does not provide,
     /// read once at open: saves are refused while there are any.
     public var triggersMissingFunctions: [String] = []
@@ -129,6 +132,20 @@ public struct CoreDataStore {
 
 
     public func mapped(_ name: String) -> Mapped? { entities.first { $0.entity.name == name } }
+
+    /// An SQLite message about the store's tables in the model's names, so a refused save
+    /// says `Car.numberPlate`, not `ZCAR.ZNUMBERPLATE`.
+    public func inModelNames(_ message: String) -> String {
+        var text = message
+        for (column, name) in columnNames.sorted(by: { $0.key.count > $1.key.count }) where text.contains(column) {
+            text = text.replacingOccurrences(of: column, with: name)
+        }
+        if let mapped = entities.first(where: { text.contains("\($0.table).Z_PK") }) {
+            let root = entities.first { $0.code == mapped.rootCode }?.entity.name ?? mapped.entity.name
+            text = text.replacingOccurrences(of: "\(mapped.table).Z_PK", with: "\(root)'s key (Z_PK: Z_PRIMARYKEY.Z_MAX is behind the keys in \(mapped.table))")
+        }
+        return text
+    }
 
     /// The Z-table SQL each entity named in `sql` reads (its view's query), for `explain`:
     /// `("Car", "SELECT \"Z_PK\" AS ... FROM main.\"ZCAR\" WHERE ...")`.
