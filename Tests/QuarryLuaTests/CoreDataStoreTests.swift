@@ -271,6 +271,17 @@ import Testing
         #expect(message.contains("UNIQUE constraint failed: Car.numberPlate") && !message.contains("ZCAR"), "\(message)")
     }
 
+    /// Rows whose Z_ENT names no entity of the table's family are read as its root, and a
+    /// note says how many.
+    @Test func rowsOfAnUnknownEntityAreNoted() throws {
+        let path = try CoreDataFixtures.copyOfStore("cars/SampleModel_V1.sqlite")
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in try db.execute(sql: "UPDATE ZCAR SET Z_ENT = 99 WHERE Z_PK IN (1, 2)") }
+        try queue.close()
+        let context = try ObjectContext.open(path)
+        #expect(context.openingNotes.contains("ZCAR: 2 rows whose Z_ENT names no entity of Car's family are read as Car"), "\(context.openingNotes)")
+    }
+
     @Test func manyToManyPairsWriteTheJoinTable() throws {
         let opened = try Opened("authors/TestModel.sqlite")
         let h = try Harness(context: opened.context)

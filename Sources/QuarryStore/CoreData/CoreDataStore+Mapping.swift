@@ -132,6 +132,13 @@ extension CoreDataStore {
             // one): left out, so counts and fetches agree.
             let keyed = "typeof(\(quoteIdentifier("Z_PK"))) = 'integer'"
             let filter = onlyFamily ? " WHERE \(keyed)" : " WHERE \(quoteIdentifier("Z_ENT")) IN (\(codes)) AND \(keyed)"
+            // A root with sub-entities reads rows of any Z_ENT: those naming no entity of
+            // its family are read as the root itself, which is worth a note.
+            if onlyFamily, !descendantCodes.isEmpty,
+               let strays = try Int.fetchOne(db, sql: "SELECT count(*) FROM main.\(quoteIdentifier(table)) WHERE \(keyed) AND (\(quoteIdentifier("Z_ENT")) IS NULL OR \(quoteIdentifier("Z_ENT")) NOT IN (\(codes)))"),
+               strays > 0 {
+                notes.append("\(table): \(strays) row\(strays == 1 ? "" : "s") whose Z_ENT names no entity of \(name)'s family \(strays == 1 ? "is" : "are") read as \(name)")
+            }
             let sql = "CREATE TEMP VIEW \(quoteIdentifier(name)) AS SELECT \(selections.joined(separator: ", ")) FROM main.\(quoteIdentifier(table))\(filter)"
             let rootCode = numbers.codes[root] ?? code
             let triggers = Self.triggers(view: name, table: table, code: code, rootCode: rootCode, writes: writes)
