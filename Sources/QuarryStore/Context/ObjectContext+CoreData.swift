@@ -27,13 +27,18 @@ extension ObjectContext {
 
 extension ObjectContext {
     /// A change Quarry cannot write as Core Data would is refused whole, before anything
-    /// is written: the store's persistent history (which the app's history processing
-    /// reads) is not written by Quarry yet; a trigger that calls a function of Core
-    /// Data's Quarry lacks cannot run; derived attributes are the store's to compute.
+    /// is written: a store's persistent history (which the app's history processing
+    /// reads) is written for a save when Quarry can write it as Core Data does (see
+    /// `refuseUnwritableHistory`), and not yet for batch changes; a trigger that calls a
+    /// function of Core Data's Quarry lacks cannot run; derived attributes are the
+    /// store's to compute.
     func refuseUnfaithfulCoreDataWrite(_ operation: String) throws {
         guard let store = coreData else { return }
         if store.keepsPersistentHistory {
-            throw StoreError.database(message: "\(operation): this Core Data store keeps persistent history, which Quarry does not write yet; nothing was written")
+            guard operation == "save" else {
+                throw StoreError.database(message: "\(operation): this Core Data store keeps persistent history, which Quarry writes for save() but not yet for \(operation); nothing was written")
+            }
+            try refuseUnwritableHistory(store)
         }
         if let trigger = store.triggersMissingFunctions.first {
             throw StoreError.database(message: "\(operation): the store's trigger \(trigger) calls a function of Core Data's that Quarry does not provide, so it cannot run; nothing was written")
@@ -81,5 +86,80 @@ extension ObjectContext {
                 }
             }
         }
+    }
+}
+
+extension ObjectContext {
+    /// A save into a store with persistent history writes that history (see
+    /// `PersistentHistoryWriter`), or is refused before anything is written when it could
+    /// not be written as Core Data writes it: history tables that are not the ones Core
+    /// Data makes; a delete when the store keeps tombstones (the attributes they hold are
+    /// marked in the model, and the model as Quarry reads it does not say which); an
+    /// update when the model was inferred (an update records its properties by their
+    /// place in the model's property list, which an inferred model does not have).
+    func refuseUnwritableHistory(_ store: CoreDataStore) throws {
+        let layout: PersistentHistoryLayout
+        switch try read({ db in try PersistentHistoryLayout.read(db) }) {
+        case .success(let found): layout = found
+        case .failure(let problem):
+            throw StoreError.database(message: "save: this Core Data store's persistent history \(problem.text), so Quarry cannot write it as Core Data does; nothing was written")
+        }
+        if layout.tombstoneColumns > 0, !deletedObjects.isEmpty {
+            throw StoreError.database(message: "save: this Core Data store's persistent history keeps tombstones of deleted objects (\(PersistentHistoryLayout.changeTable).ZTOMBSTONE0...), and Quarry cannot tell which attributes they hold; nothing was written")
+        }
+        if store.modelSource == "inferred", !updatedObjects.isEmpty || !pendingLinks.isEmpty {
+            throw StoreError.database(message: "save: this Core Data store's persistent history records an update's properties in the model's order, and its model was inferred (give --model MODEL); nothing was written")
+        }
+    }
+
+    /// Inside the save's transaction, once its rows are written: the history Core Data
+    /// would write for it, when the store keeps history. `inserted` are the new objects
+    /// with their keys; `updated` the objects whose rows the save changed; `deleted` the
+    /// deleted ones; `links` the join rows added and removed (each end not inserted or
+    /// deleted is updated in its to-many relationship, as the save's observers hear it).
+    func writeCoreDataHistory(inserted: [(ManagedObject, Int64)], updated: [ManagedObject], deleted: [ManagedObject],
+                              links: [PendingLink], in db: Database) throws {
+        guard let store = coreData, store.keepsPersistentHistory else { return }
+        let layout: PersistentHistoryLayout
+        switch try PersistentHistoryLayout.read(db) {
+        case .success(let found): layout = found
+        case .failure(let problem):
+            throw StoreError.database(message: "save: this Core Data store's persistent history \(problem.text), so Quarry cannot write it as Core Data does; nothing was written")
+        }
+        func code(_ object: ManagedObject) -> Int64? { store.mapped(object.entity.name)?.code }
+        var changes: [PersistentHistoryWriter.Change] = []
+        for (object, key) in inserted.sorted(by: { $0.1 < $1.1 }) {
+            guard let entity = code(object) else { continue }
+            changes.append(.init(type: .insert, entity: entity, key: key))
+        }
+        // What each updated object changed: its written keys, and the to-many
+        // relationships whose join rows changed.
+        var changedKeys: [ObjectIdentifier: (object: ManagedObject, keys: Set<String>)] = [:]
+        for object in updated {
+            let own = Set(currentEntity(of: object).ownKeyColumns.map(\.name))
+            let keys = Set(object.pending.keys).union(object.pendingToOne.keys.filter(own.contains))
+            guard !keys.isEmpty else { continue }
+            changedKeys[ObjectIdentifier(object), default: (object, [])].keys.formUnion(keys)
+        }
+        let gone = Set((inserted.map(\.0) + deleted).map(ObjectIdentifier.init))
+        for link in links {
+            for object in [link.source, link.target] where !gone.contains(ObjectIdentifier(object)) && object.primaryKey != nil {
+                let names = currentEntity(of: object).relationships.filter { relationship in
+                    guard case .linkTable(let table, _, _)? = storage(of: relationship, in: object.entity.name) else { return false }
+                    return table == link.table
+                }.map(\.name)
+                changedKeys[ObjectIdentifier(object), default: (object, [])].keys.formUnion(names)
+            }
+        }
+        for (object, keys) in changedKeys.values.sorted(by: { ($0.object.primaryKey ?? 0) < ($1.object.primaryKey ?? 0) }) {
+            guard let entity = code(object), let key = object.primaryKey, let model = store.model else { continue }
+            let order = PersistentHistoryColumns.propertyOrder(of: object.entity.name, in: model)
+            changes.append(.init(type: .update, entity: entity, key: key, columns: PersistentHistoryColumns.bitmap(changed: keys, order: order)))
+        }
+        for object in deleted.sorted(by: { ($0.primaryKey ?? 0) < ($1.primaryKey ?? 0) }) {
+            guard let entity = code(object), let key = object.primaryKey else { continue }
+            changes.append(.init(type: .delete, entity: entity, key: key))
+        }
+        try PersistentHistoryWriter(layout: layout, author: author ?? "quarry").write(changes, in: db)
     }
 }

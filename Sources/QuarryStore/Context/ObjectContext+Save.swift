@@ -125,6 +125,9 @@ extension ObjectContext {
                         try db.execute(sql: "DELETE FROM \(quoteIdentifier(table)) WHERE \(sourceColumn) = ?", arguments: [object.primaryKey!])
                     }
                 }
+                // A Core Data store's persistent history, in the same transaction.
+                try writeCoreDataHistory(inserted: inserts.compactMap { o in inserted[ObjectIdentifier(o)].map { (o, $0) } },
+                                         updated: updates, deleted: deletes, links: links, in: db)
             }
         } catch let error as DatabaseError {
             throw StoreError(error)
