@@ -1,0 +1,68 @@
+/// Persistent history of relationship changes, written from Lua: a to-one change records
+/// the relationship's bit in the changed row's ACHANGE.ZCOLUMNS; a many-to-many change
+/// records both ends as updated in their to-many relationships. Batch changes on such a
+/// store are still refused. (History tables added by `CoreDataFixtures.persistentHistorySQL`.)
+import Foundation
+import GRDB
+import QuarryTestSupport
+import Testing
+@testable import QuarryLua
+@testable import QuarryPredicates
+@testable import QuarryStore
+
+@Suite struct CoreDataHistoryTests {
+    func storeWithHistory(_ relative: String) throws -> String {
+        let path = try CoreDataFixtures.copyOfStore(relative)
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in try db.execute(sql: CoreDataFixtures.persistentHistorySQL()) }
+        try queue.close()
+        return path
+    }
+
+    func rows(_ path: String, _ sql: String) throws -> [[DatabaseValue]] {
+        let queue = try DatabaseQueue(path: path)
+        defer { try? queue.close() }
+        return try queue.read { db in try Row.fetchAll(db, sql: sql).map { Array($0.databaseValues) } }
+    }
+
+    @Test func aToOneChangeRecordsTheRelationshipsBit() throws {
+        let path = try storeWithHistory("cars/SampleModel_V1.sqlite")
+        let h = try Harness(context: try ObjectContext.open(path))
+        h.run(#"local c = Car:get("Car/5"); c.owner = Person:get("Person/3"); save{ author = "fixer" }"#)
+        let entity = try rows(path, "SELECT p.Z_NAME, c.Z_ENT FROM ZCAR c JOIN Z_PRIMARYKEY p ON p.Z_ENT = c.Z_ENT WHERE c.Z_PK = 5").first ?? []
+        let name = entity.first.flatMap { String.fromDatabaseValue($0) }
+        // owner is the 6th of Car's stored properties by name (color, maker,
+        // markedForDeletionAsOf, model, numberPlate, owner), the 7th of ExpensiveSportCar's.
+        let bits: [UInt8] = name == "ExpensiveSportCar" ? [0x02] : [0x04]
+        #expect(try rows(path, "SELECT ZCHANGETYPE, ZENTITY, ZENTITYPK, ZCOLUMNS FROM ACHANGE WHERE ZTRANSACTIONID = 2")
+                == [[1.databaseValue, entity.last ?? .null, 5.databaseValue, Data(bits).databaseValue]])
+        #expect(try rows(path, "SELECT s.ZNAME FROM ATRANSACTION t JOIN ATRANSACTIONSTRING s ON s.Z_PK = t.ZAUTHORTS WHERE t.Z_PK = 2") == [["fixer".databaseValue]])
+        #expect(try rows(path, "PRAGMA integrity_check") == [["ok".databaseValue]])
+    }
+
+    @Test func aManyToManyChangeUpdatesBothEnds() throws {
+        let path = try storeWithHistory("authors/TestModel.sqlite")
+        let h = try Harness(context: try ObjectContext.open(path))
+        h.run(#"a = Author:new{ firstName = "Ursula", lastName = "Le Guin" }; b = Book:new{ title = "The Dispossessed" }; save()"#)
+        let codes = try rows(path, "SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME IN ('Author', 'Book') ORDER BY Z_NAME").map { $0[0] }
+        #expect(try rows(path, "SELECT ZCHANGETYPE, ZENTITY, ZENTITYPK, ZCOLUMNS FROM ACHANGE WHERE ZTRANSACTIONID = 2 ORDER BY Z_PK")
+                == [[0.databaseValue, codes[0], 1.databaseValue, .null], [0.databaseValue, codes[1], 1.databaseValue, .null]])
+        h.run("a.books:add(b); save()")
+        #expect(try rows(path, "SELECT Z_2BOOKS FROM Z_1BOOKS") == [[1.databaseValue]])
+        // books is the first of Author's properties by name, authors the first of Book's.
+        let changes = try rows(path, "SELECT ZCHANGETYPE, ZENTITY, ZENTITYPK, ZCOLUMNS FROM ACHANGE WHERE ZTRANSACTIONID = 3 ORDER BY ZENTITY")
+        #expect(changes == [[1.databaseValue, codes[0], 1.databaseValue, Data([0x80]).databaseValue],
+                            [1.databaseValue, codes[1], 1.databaseValue, Data([0x80]).databaseValue]], "\(changes)")
+        #expect(try rows(path, "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME IN ('CHANGE', 'TRANSACTION') ORDER BY Z_NAME") == [[5.databaseValue], [3.databaseValue]])
+        #expect(try rows(path, "PRAGMA integrity_check") == [["ok".databaseValue]])
+    }
+
+    @Test func batchChangesAreStillRefused() throws {
+        let path = try storeWithHistory("cars/SampleModel_V1.sqlite")
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let h = try Harness(context: try ObjectContext.open(path))
+        let message = h.error(#"Car:updateall("maker == 'McLaren'", {}, { model = "x" })"#)
+        #expect(message.contains("persistent history") && message.contains("updateall") && message.contains("nothing was written"), "\(message)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    }
+}
