@@ -57,6 +57,27 @@ import Testing
         #expect(try rows(path, "PRAGMA integrity_check") == [["ok".databaseValue]])
     }
 
+    /// `history{}` and `historytoken()` read the store's own history: the app's earlier
+    /// transaction (the fixture's, by "app") and Quarry's saves, by Core Data's transaction
+    /// numbers, with object IDs by the row's own entity.
+    @Test func historyReadsCoreDatasOwnTransactions() throws {
+        let path = try storeWithHistory("cars/SampleModel_V1.sqlite")
+        let h = try Harness(context: try ObjectContext.open(path))
+        #expect(h.string("historytoken()") == "1")
+        // The fixture's transaction: author "app", an insert of entity 1 (Car), key 1.
+        let carEntity = try rows(path, "SELECT p.Z_NAME FROM ZCAR c JOIN Z_PRIMARYKEY p ON p.Z_ENT = c.Z_ENT WHERE c.Z_PK = 9").first?.first
+            .flatMap { String.fromDatabaseValue($0) } ?? "?"
+        #expect(h.string(#"(function() local t = history{}[1]; return t.token .. " " .. t.author .. " " .. t.inserted[1] end)()"#) == "1 app Car/1")
+        // 700000000.5 seconds after 2001-01-01 (the fixture's ZTIMESTAMP).
+        #expect(h.string("history{}[1].time")?.hasPrefix("2023-03-08T20:26:40") == true, "\(h.string("history{}[1].time") ?? "")")
+        h.run(#"Car:get("Car/9").maker = "Q"; save{ author = "me" }; Car:get("Car/10"):delete(); save()"#)
+        #expect(h.string("historytoken()") == "3")
+        #expect(h.string(#"(function() local t = history{ since = 1, author = "me" }; return #t .. " " .. t[1].token .. " " .. t[1].updated[1] end)()"#)
+                == "1 2 \(carEntity)/9")
+        #expect(h.string(#"(function() local t = history{ since = 2 }; return #t .. " " .. t[1].author .. " " .. #t[1].deleted .. " " .. tostring(tostring(t[1].time) > "2020") end)()"#)
+                == "1 quarry 1 true")
+    }
+
     @Test func batchChangesAreStillRefused() throws {
         let path = try storeWithHistory("cars/SampleModel_V1.sqlite")
         let before = try Data(contentsOf: URL(fileURLWithPath: path))

@@ -163,3 +163,34 @@ extension ObjectContext {
         try PersistentHistoryWriter(layout: layout, author: author ?? "quarry").write(changes, in: db)
     }
 }
+
+extension ObjectContext {
+    /// `history{}` on a Core Data store reads the store's own persistent history (the app's
+    /// saves and Quarry's alike): tokens are Core Data's transaction numbers, times are
+    /// seconds since 1970 as for Quarry's own history, and changes name objects by the
+    /// row's own entity. Rows of entities the model does not map are left out.
+    func coreDataHistory(since: Int64?, author: String?) throws -> [HistoryTransaction] {
+        guard let store = coreData else { return [] }
+        let names = Dictionary(store.entities.map { ($0.code, $0.entity.name) }, uniquingKeysWith: { first, _ in first })
+        let transactions = try read { db in try PersistentHistoryReader.transactions(after: since ?? 0, author: author, in: db) }
+        return transactions.map { transaction in
+            var result = HistoryTransaction(token: transaction.token, time: transaction.timestamp + CoreDataStore.epochOffset,
+                                            author: transaction.author, inserted: [], updated: [], deleted: [])
+            for change in transaction.changes {
+                guard let name = names[change.entity] else { continue }
+                let id = "\(name)/\(change.key)"
+                switch change.type {
+                case .insert: result.inserted.append(id)
+                case .update: result.updated.append(id)
+                case .delete: result.deleted.append(id)
+                }
+            }
+            return result
+        }
+    }
+
+    /// `historytoken()` on a Core Data store: its latest transaction number.
+    func coreDataHistoryToken() throws -> Int64 {
+        try read { db in try PersistentHistoryReader.lastToken(db) }
+    }
+}
