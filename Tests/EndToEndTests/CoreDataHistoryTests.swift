@@ -10,7 +10,7 @@ import Testing
         let source = try CoreDataFixtures.path("cars/SampleModel_V1.sqlite")
         let name = "App.sqlite"
         try FileManager.default.copyItem(atPath: source, toPath: sandbox.path(name))
-        let made = try await sandbox.run(HostileFileTests.sqlite3, [sandbox.path(name)], stdin: CoreDataFixtures.persistentHistorySQL())
+        let made = try await sandbox.run(HostileFileTests.sqlite3, [sandbox.path(name)], stdin: CoreDataFixtures.persistentHistorySQL(tombstones: 1))
         #expect(made.status == 0, "\(made)")
         return name
     }
@@ -46,5 +46,15 @@ import Testing
                                 "0|Person|\(personKey)|NULL",
                                 "1|\(carEntity.lines.first ?? "?")|7|\(makerBit)",
                                 "3,2,3", "ok"], "\(check)")
+
+        // A deleted Person keeps its id (preserved after deletion in the model) as a tombstone.
+        let id = try await sandbox.run(HostileFileTests.sqlite3, [sandbox.path(store), "SELECT hex(ZID) FROM ZPERSON WHERE Z_PK = 2"])
+        let deleted = try await sandbox.quarry([store, "-e", #"Person:get("Person/2"):delete(); save()"#])
+        #expect(deleted.status == 0 && deleted.stderr.isEmpty, "\(deleted)")
+        let tombstone = try await sandbox.run(HostileFileTests.sqlite3, [sandbox.path(store), """
+            SELECT hex(c.ZTOMBSTONE0) FROM ACHANGE c JOIN Z_PRIMARYKEY p ON p.Z_ENT = c.ZENTITY WHERE c.ZTRANSACTIONID = 3 AND c.ZCHANGETYPE = 2 AND p.Z_NAME = 'Person' AND c.ZENTITYPK = 2;
+            PRAGMA integrity_check;
+            """])
+        #expect(id.lines.count == 1 && id.lines[0].count == 32 && tombstone.lines == [id.lines[0], "ok"], "\(id) \(tombstone)")
     }
 }

@@ -11,10 +11,13 @@ import Testing
 @testable import QuarryStore
 
 @Suite struct CoreDataHistoryTests {
+    /// A copy of a store with history tables: one tombstone column for cars (whose model
+    /// preserves Person.id after deletion), none for authors.
     func storeWithHistory(_ relative: String) throws -> String {
         let path = try CoreDataFixtures.copyOfStore(relative)
         let queue = try DatabaseQueue(path: path)
-        try queue.write { db in try db.execute(sql: CoreDataFixtures.persistentHistorySQL()) }
+        let tombstones = relative.hasPrefix("cars/") ? 1 : 0
+        try queue.write { db in try db.execute(sql: CoreDataFixtures.persistentHistorySQL(tombstones: tombstones)) }
         try queue.close()
         return path
     }

@@ -10,8 +10,10 @@ import Testing
 @testable import QuarryStore
 
 @Suite struct CoreDataHistoryWriteTests {
-    /// A copy of the cars store with history tables (and `extra` SQL run after them).
-    func storeWithHistory(tombstones: Int = 0, extra: String = "") throws -> String {
+    /// A copy of the cars store with history tables (and `extra` SQL run after them). Its
+    /// model preserves one attribute after deletion (Person.id), so Core Data would give
+    /// ACHANGE one tombstone column.
+    func storeWithHistory(tombstones: Int = 1, extra: String = "") throws -> String {
         let path = try CoreDataFixtures.copyOfStore("cars/SampleModel_V1.sqlite")
         let queue = try DatabaseQueue(path: path)
         try queue.write { db in
@@ -134,7 +136,7 @@ import Testing
             ("ALTER TABLE ATRANSACTION ADD COLUMN ZSOMETHINGNEW INTEGER", ["ATRANSACTION", "ZSOMETHINGNEW"]),
             ("DROP TABLE ATRANSACTIONSTRING", ["ATRANSACTIONSTRING"]),
             ("DELETE FROM Z_PRIMARYKEY WHERE Z_NAME = 'CHANGE'", ["CHANGE", "Z_PRIMARYKEY"]),
-            ("ALTER TABLE ACHANGE ADD COLUMN ZTOMBSTONE1 BLOB", ["ACHANGE", "ZTOMBSTONE1"]),
+            ("ALTER TABLE ACHANGE ADD COLUMN ZTOMBSTONE2 BLOB", ["ACHANGE", "ZTOMBSTONE2"]),
         ]
         for (extra, names) in cases {
             let path = try storeWithHistory(extra: extra)
@@ -156,19 +158,53 @@ import Testing
         }
     }
 
-    /// Tombstones hold attributes the model marks; a delete is refused when the store keeps
-    /// them (Quarry cannot tell which), while an update is still written.
-    @Test func aDeleteIsRefusedWhenTheStoreKeepsTombstones() throws {
+    /// The cars model marks Person.id "Preserve After Deletion" (its XML says
+    /// preserveAfterDeletion="YES"): a deleted Person's history row keeps the id's stored
+    /// value (the 16-byte blob) in ZTOMBSTONE0; a deleted Car keeps none.
+    @Test func aDeletedObjectsPreservedAttributeIsItsTombstone() throws {
         let path = try storeWithHistory(tombstones: 1)
+        let stored = try #require(try rows(path, "SELECT ZID FROM ZPERSON WHERE Z_PK = 1").first?.first)
+        #expect(Data.fromDatabaseValue(stored)?.count == 16)
+        let personCode = try #require(try int(path, "SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = 'Person'"))
+        let carCode = try #require(try int(path, "SELECT Z_ENT FROM ZCAR WHERE Z_PK = 3"))
+        let context = try ObjectContext(path: path)
+        try context.delete(try #require(try context.object(entityName: "Person", primaryKey: 1)))
+        try context.delete(try #require(try context.object(entityName: "Car", primaryKey: 3)))
+        try context.save()
+        let deletes = try rows(path, "SELECT ZENTITY, ZENTITYPK, ZTOMBSTONE0 FROM ACHANGE WHERE ZTRANSACTIONID = 2 AND ZCHANGETYPE = 2 ORDER BY ZENTITY = \(personCode) DESC, ZENTITYPK")
+        #expect(deletes == [[personCode.databaseValue, 1.databaseValue, stored], [carCode.databaseValue, 3.databaseValue, .null]], "\(deletes)")
+        #expect(try rows(path, "PRAGMA integrity_check") == [["ok".databaseValue]])
+    }
+
+    /// A store whose history has no tombstone column for an attribute the model preserves
+    /// is not the store Core Data would have made from this model: a delete is refused.
+    @Test func aDeleteIsRefusedWhenTheStoreHasNoTombstoneColumnForIt() throws {
+        let path = try storeWithHistory(tombstones: 0)
         let context = try ObjectContext(path: path)
         try context.delete(try #require(try context.object(entityName: "Person", primaryKey: 1)))
         let before = bytes(path)
-        #expect(throws: StoreError.self) { try context.save() }
+        let error = #expect(throws: StoreError.self) { try context.save() }
+        #expect("\(error.map { "\($0)" } ?? "")".contains("Person.id"))
         #expect(bytes(path) == before)
         context.rollback()
         try (try #require(try context.object(entityName: "Person", primaryKey: 1))).setValue(.text("Grace-Q-History"), forKey: "firstName")
         try context.save()
-        #expect(try rows(path, "SELECT ZCHANGETYPE, ZTOMBSTONE0 FROM ACHANGE WHERE ZTRANSACTIONID = 2") == [[1.databaseValue, .null]])
+        #expect(try rows(path, "SELECT ZCHANGETYPE FROM ACHANGE WHERE ZTRANSACTIONID = 2") == [[1.databaseValue]])
+    }
+
+    /// "Preserve After Deletion" is read from the model file and from the compiled model
+    /// (bit 0x10 of the attribute's NSFlagsKey) and the store's cache alike.
+    @Test func preserveAfterDeletionIsReadFromEveryModelSource() throws {
+        let copy = try CoreDataFixtures.copyOfStore("cars/SampleModel_V1.sqlite")
+        let models = [
+            try CoreDataModel.load(contentsOf: CoreDataFixtures.path("cars/SampleModel.xcdatamodeld/SampleModel.xcdatamodel")),
+            try CoreDataModel.load(contentsOf: CoreDataFixtures.path("cars/SampleModel.momd/SampleModel.mom")),
+            try CoreDataModel.fromStore(atPath: copy),
+        ]
+        for model in models {
+            let preserved = model.entities.flatMap { e in e.attributes.filter(\.preservesValueInHistoryOnDeletion).map { "\(e.name).\($0.name)" } }
+            #expect(preserved == ["Person.id"])
+        }
     }
 
     @Test func readingAStoreWithHistoryChangesNoByte() throws {

@@ -13,7 +13,9 @@ import Foundation
 /// Core Data writes the rest of these stores' schemas (`Z<TABLE>_<COLUMN>_INDEX` for a
 /// to-one key, `Z_<Entity>_UNIQUE_<name>` for a uniqueness constraint, as in cars/).
 extension CoreDataFixtures {
-    /// The SQL that adds the history tables, with `tombstones` `ZTOMBSTONE<n>` columns, and
+    /// The SQL that adds the history tables, with `tombstones` `ZTOMBSTONE<n>` columns (as
+    /// many as the model's entity with the most "Preserve After Deletion" attributes has:
+    /// 1 for cars, whose Person.id is, 0 for authors), and
     /// one earlier transaction by the app (author "app", bundle "com.example.app", one
     /// insert of entity 1, key 1), so that `Z_MAX`s start above zero and strings exist.
     public static func persistentHistorySQL(tombstones: Int = 0) -> String {

@@ -93,23 +93,64 @@ extension ObjectContext {
     /// A save into a store with persistent history writes that history (see
     /// `PersistentHistoryWriter`), or is refused before anything is written when it could
     /// not be written as Core Data writes it: history tables that are not the ones Core
-    /// Data makes; a delete when the store keeps tombstones (the attributes they hold are
-    /// marked in the model, and the model as Quarry reads it does not say which); an
-    /// update when the model was inferred (an update records its properties by their
-    /// place in the model's property list, which an inferred model does not have).
+    /// Data makes; a delete of an object whose entity preserves more than one attribute
+    /// after deletion (Core Data's order of their tombstones is not known), or more than
+    /// the store has tombstone columns for; with an inferred model, a delete when the
+    /// store keeps tombstones (which attributes they hold is the model's) and an update
+    /// (it records its properties by their place in the model's property list).
     func refuseUnwritableHistory(_ store: CoreDataStore) throws {
+        func refuse(_ reason: String) -> StoreError {
+            StoreError.database(message: "save: this Core Data store's persistent history \(reason), so Quarry cannot write it as Core Data does; nothing was written")
+        }
         let layout: PersistentHistoryLayout
         switch try read({ db in try PersistentHistoryLayout.read(db) }) {
         case .success(let found): layout = found
-        case .failure(let problem):
-            throw StoreError.database(message: "save: this Core Data store's persistent history \(problem.text), so Quarry cannot write it as Core Data does; nothing was written")
+        case .failure(let problem): throw refuse(problem.text)
         }
-        if layout.tombstoneColumns > 0, !deletedObjects.isEmpty {
-            throw StoreError.database(message: "save: this Core Data store's persistent history keeps tombstones of deleted objects (\(PersistentHistoryLayout.changeTable).ZTOMBSTONE0...), and Quarry cannot tell which attributes they hold; nothing was written")
+        let inferred = store.modelSource == "inferred"
+        if inferred, layout.tombstoneColumns > 0, !deletedObjects.isEmpty {
+            throw refuse("keeps tombstones of deleted objects (\(PersistentHistoryLayout.changeTable).ZTOMBSTONE0...) whose attributes an inferred model does not say (give --model MODEL)")
         }
-        if store.modelSource == "inferred", !updatedObjects.isEmpty || !pendingLinks.isEmpty {
-            throw StoreError.database(message: "save: this Core Data store's persistent history records an update's properties in the model's order, and its model was inferred (give --model MODEL); nothing was written")
+        if inferred, !updatedObjects.isEmpty || !pendingLinks.isEmpty {
+            throw refuse("records an update's properties in the model's order, and this store's model was inferred (give --model MODEL)")
         }
+        for object in deletedObjects.values.sorted(by: { ($0.primaryKey ?? 0) < ($1.primaryKey ?? 0) }) {
+            let preserved = tombstonedAttributes(of: object.entity.name, in: store)
+            if preserved.count > 1 {
+                throw refuse("keeps tombstones of \(object.entity.name)'s \(preserved.count) preserved attributes (\(preserved.joined(separator: ", "))) in an order Quarry does not know")
+            }
+            if preserved.count > layout.tombstoneColumns {
+                throw refuse("has no tombstone column for \(object.entity.name).\(preserved[0]), which the model preserves after deletion")
+            }
+        }
+    }
+
+    /// The attributes of `entity` (inherited ones too) the model preserves after deletion.
+    func tombstonedAttributes(of entity: String, in store: CoreDataStore) -> [String] {
+        guard let model = store.model else { return [] }
+        return model.allAttributes(of: entity).filter { $0.preservesValueInHistoryOnDeletion && !$0.isTransient }.map(\.name)
+    }
+
+    /// Inside the save's transaction, before its deletes: each deleted object's tombstone
+    /// values, read from its row as Core Data's delete copies them (the raw column values).
+    func coreDataTombstones(_ deleted: [ManagedObject], in db: Database) throws -> [ObjectIdentifier: [DatabaseValue]] {
+        guard let store = coreData, store.keepsPersistentHistory else { return [:] }
+        var result: [ObjectIdentifier: [DatabaseValue]] = [:]
+        for object in deleted {
+            let preserved = tombstonedAttributes(of: object.entity.name, in: store)
+            guard !preserved.isEmpty, let key = object.primaryKey, let table = store.table(of: object.entity.name) else { continue }
+            let columns = try db.columns(in: table).map(\.name)
+            var values: [DatabaseValue] = []
+            for name in preserved {
+                guard let column = columns.first(where: { $0.uppercased() == "Z" + name.uppercased() }) else {
+                    throw StoreError.database(message: "save: \(object.entity.name).\(name) is preserved after deletion but \(table) has no column for it; nothing was written")
+                }
+                values.append(try DatabaseValue.fetchOne(db, sql: "SELECT \(quoteIdentifier(column)) FROM main.\(quoteIdentifier(table)) WHERE Z_PK = ?",
+                                                         arguments: [key]) ?? .null)
+            }
+            result[ObjectIdentifier(object)] = values
+        }
+        return result
     }
 
     /// Inside the save's transaction, once its rows are written: the history Core Data
@@ -118,7 +159,7 @@ extension ObjectContext {
     /// deleted ones; `links` the join rows added and removed (each end not inserted or
     /// deleted is updated in its to-many relationship, as the save's observers hear it).
     func writeCoreDataHistory(inserted: [(ManagedObject, Int64)], updated: [ManagedObject], deleted: [ManagedObject],
-                              links: [PendingLink], in db: Database) throws {
+                              tombstones: [ObjectIdentifier: [DatabaseValue]], links: [PendingLink], in db: Database) throws {
         guard let store = coreData, store.keepsPersistentHistory else { return }
         let layout: PersistentHistoryLayout
         switch try PersistentHistoryLayout.read(db) {
@@ -158,9 +199,13 @@ extension ObjectContext {
         }
         for object in deleted.sorted(by: { ($0.primaryKey ?? 0) < ($1.primaryKey ?? 0) }) {
             guard let entity = code(object), let key = object.primaryKey else { continue }
-            changes.append(.init(type: .delete, entity: entity, key: key))
+            changes.append(.init(type: .delete, entity: entity, key: key, tombstones: tombstones[ObjectIdentifier(object)] ?? []))
         }
-        try PersistentHistoryWriter(layout: layout, author: author ?? "quarry").write(changes, in: db)
+        do {
+            try PersistentHistoryWriter(layout: layout, author: author ?? "quarry").write(changes, in: db)
+        } catch let problem as PersistentHistoryLayout.Problem {
+            throw StoreError.database(message: "save: this Core Data store's persistent history \(problem.text), so Quarry cannot write it as Core Data does; nothing was written")
+        }
     }
 }
 

@@ -116,6 +116,7 @@ extension ObjectContext {
                 try finishCoreDataSave(coreDataPlan, key: key, in: db)
                 try recordHistory(inserted: inserts.compactMap { object in inserted[ObjectIdentifier(object)].map { "\(object.entity.name)/\($0)" } },
                                   updated: updates.map(\.objectID), deleted: deletes.map(\.objectID), in: db)
+                let tombstones = try coreDataTombstones(deletes, in: db)
                 for object in deletes {
                     try db.execute(sql: "DELETE FROM \(quoteIdentifier(object.entity.name)) WHERE \(quoteIdentifier(object.entity.primaryKey)) = ?",
                                    arguments: [object.primaryKey!])
@@ -127,7 +128,7 @@ extension ObjectContext {
                 }
                 // A Core Data store's persistent history, in the same transaction.
                 try writeCoreDataHistory(inserted: inserts.compactMap { o in inserted[ObjectIdentifier(o)].map { (o, $0) } },
-                                         updated: updates, deleted: deletes, links: links, in: db)
+                                         updated: updates, deleted: deletes, tombstones: tombstones, links: links, in: db)
             }
         } catch let error as DatabaseError {
             throw StoreError(error)

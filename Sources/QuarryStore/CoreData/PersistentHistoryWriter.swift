@@ -18,9 +18,13 @@ public struct PersistentHistoryWriter {
         public var key: Int64
         /// `ZCOLUMNS` for an update; nil otherwise.
         public var columns: Data?
+        /// For a delete, the stored values of the attributes the model preserves after
+        /// deletion, as `ZTOMBSTONE0`, `ZTOMBSTONE1`, ... (the columns' raw values, as
+        /// Core Data copies them from the deleted row).
+        public var tombstones: [DatabaseValue]
 
-        public init(type: PersistentHistoryLayout.ChangeType, entity: Int64, key: Int64, columns: Data? = nil) {
-            self.type = type; self.entity = entity; self.key = key; self.columns = columns
+        public init(type: PersistentHistoryLayout.ChangeType, entity: Int64, key: Int64, columns: Data? = nil, tombstones: [DatabaseValue] = []) {
+            self.type = type; self.entity = entity; self.key = key; self.columns = columns; self.tombstones = tombstones
         }
     }
 
@@ -53,13 +57,19 @@ public struct PersistentHistoryWriter {
             VALUES (?, ?, NULL, ?, ?, NULL, ?, ?, NULL, NULL, NULL, NULL, NULL)
             """, arguments: [transaction, layout.transactionEntity, authorKey, bundleKey, processKey, date.timeIntervalSinceReferenceDate])
         let first = try nextKeys(of: layout.changeEntity, count: Int64(changes.count), in: db)
+        let tombstoneCount = changes.map(\.tombstones.count).max() ?? 0
+        guard tombstoneCount <= layout.tombstoneColumns else {
+            throw PersistentHistoryLayout.Problem("table \(PersistentHistoryLayout.changeTable) has \(layout.tombstoneColumns) tombstone columns, fewer than the model preserves (\(tombstoneCount))")
+        }
+        let tombstoneColumns = (0..<tombstoneCount).map { ", ZTOMBSTONE\($0)" }.joined()
         let statement = try db.cachedStatement(sql: """
-            INSERT INTO main.\(PersistentHistoryLayout.changeTable) (Z_PK, Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS)
-            VALUES (?, ?, NULL, ?, ?, ?, ?, ?)
+            INSERT INTO main.\(PersistentHistoryLayout.changeTable) (Z_PK, Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS\(tombstoneColumns))
+            VALUES (?, ?, NULL, ?, ?, ?, ?, ?\(String(repeating: ", ?", count: tombstoneCount)))
             """)
         for (offset, change) in changes.enumerated() {
-            try statement.execute(arguments: [first + Int64(offset), layout.changeEntity, change.type.rawValue, change.entity, change.key,
-                                              transaction, change.columns])
+            let tombstones = (0..<tombstoneCount).map { $0 < change.tombstones.count ? change.tombstones[$0] : .null }
+            try statement.execute(arguments: StatementArguments([first + Int64(offset), layout.changeEntity, change.type.rawValue, change.entity, change.key,
+                                                                 transaction, change.columns] + tombstones.map { $0 as DatabaseValueConvertible? }))
         }
         return transaction
     }
