@@ -315,8 +315,9 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: opened.path)) == before)
     }
 
-    /// A store that keeps persistent history is read, but a save is refused whole (Quarry
-    /// does not write that history yet), with nothing written.
+    /// A store whose history table is not the one Core Data makes is read, but a save is
+    /// refused whole (its history cannot be written as Core Data writes it), with nothing
+    /// written. (Stores with Core Data's own history tables: CoreDataHistoryWriteTests.)
     @Test func aStoreWithPersistentHistoryRefusesSaves() throws {
         let path = try CoreDataFixtures.copyOfStore("cars/SampleModel_V1.sqlite")
         let queue = try DatabaseQueue(path: path)

@@ -34,7 +34,8 @@ extension ObjectContext {
 
     /// The token of the latest recorded transaction (0 when there is none).
     public func historyToken() throws -> Int64 {
-        try read { db in
+        if coreData != nil { return try coreDataHistoryToken() }
+        return try read { db in
             guard try db.tableExists(Self.historyTable) else { return 0 }
             return try Int64.fetchOne(db, sql: "SELECT max(token) FROM \(Self.historyTable)") ?? 0
         }
@@ -42,7 +43,8 @@ extension ObjectContext {
 
     /// Transactions after `since` (all when nil), optionally by one author, oldest first.
     public func history(since: Int64? = nil, author: String? = nil) throws -> [HistoryTransaction] {
-        try read { db in
+        if coreData != nil { return try coreDataHistory(since: since, author: author) }
+        return try read { db in
             guard try db.tableExists(Self.historyTable) else { return [] }
             var sql = "SELECT token, time, author, inserted, updated, deleted FROM \(Self.historyTable) WHERE token > ?"
             var arguments: [DatabaseValueConvertible?] = [since ?? 0]

@@ -116,6 +116,7 @@ extension ObjectContext {
                 try finishCoreDataSave(coreDataPlan, key: key, in: db)
                 try recordHistory(inserted: inserts.compactMap { object in inserted[ObjectIdentifier(object)].map { "\(object.entity.name)/\($0)" } },
                                   updated: updates.map(\.objectID), deleted: deletes.map(\.objectID), in: db)
+                let tombstones = try coreDataTombstones(deletes, in: db)
                 for object in deletes {
                     try db.execute(sql: "DELETE FROM \(quoteIdentifier(object.entity.name)) WHERE \(quoteIdentifier(object.entity.primaryKey)) = ?",
                                    arguments: [object.primaryKey!])
@@ -125,6 +126,9 @@ extension ObjectContext {
                         try db.execute(sql: "DELETE FROM \(quoteIdentifier(table)) WHERE \(sourceColumn) = ?", arguments: [object.primaryKey!])
                     }
                 }
+                // A Core Data store's persistent history, in the same transaction.
+                try writeCoreDataHistory(inserted: inserts.compactMap { o in inserted[ObjectIdentifier(o)].map { (o, $0) } },
+                                         updated: updates, deleted: deletes, tombstones: tombstones, links: links, in: db)
             }
         } catch let error as DatabaseError {
             // Over a Core Data store, SQLite names Z-tables and Z-columns: say the model's names.

@@ -107,7 +107,10 @@ enum ArchivedModelDecoder {
             defaultValue: try defaultValue(p.referenced("NSDefaultValue"), archive: p.archive),
             isIndexed: try p.bool("NSIsIndexed"),
             allowsExternalBinaryDataStorage: try p.bool("NSAllowsExternalBinaryDataStorage"),
-            valueTransformerName: try p.string("NSValueTransformerName"))
+            valueTransformerName: try p.string("NSValueTransformerName"),
+            // Bit 0x10 of NSFlagsKey: set on the one attribute marked "Preserve After
+            // Deletion" in the compiled cars model (coredata/cars), on no other.
+            preservesValueInHistoryOnDeletion: ((try p.int("NSFlagsKey")) ?? 0) & 0x10 != 0)
     }
 
     /// A default value written as Xcode's `defaultValueString` would be.

@@ -117,10 +117,14 @@ public struct CoreDataAttribute: Equatable, Sendable {
     public var allowsExternalBinaryDataStorage: Bool
     /// For transformable attributes: the `NSValueTransformer` name, if any.
     public var valueTransformerName: String?
+    /// Xcode's "Preserve After Deletion": a deleted object's value is kept in the store's
+    /// persistent history (a tombstone, `ACHANGE.ZTOMBSTONE<n>`).
+    public var preservesValueInHistoryOnDeletion: Bool
 
     public init(name: String, type: CoreDataAttributeType, isOptional: Bool = true, isTransient: Bool = false,
                 isDerived: Bool = false, derivationExpression: String? = nil, defaultValue: String? = nil,
-                isIndexed: Bool = false, allowsExternalBinaryDataStorage: Bool = false, valueTransformerName: String? = nil) {
+                isIndexed: Bool = false, allowsExternalBinaryDataStorage: Bool = false, valueTransformerName: String? = nil,
+                preservesValueInHistoryOnDeletion: Bool = false) {
         self.name = name
         self.type = type
         self.isOptional = isOptional
@@ -131,6 +135,7 @@ public struct CoreDataAttribute: Equatable, Sendable {
         self.isIndexed = isIndexed
         self.allowsExternalBinaryDataStorage = allowsExternalBinaryDataStorage
         self.valueTransformerName = valueTransformerName
+        self.preservesValueInHistoryOnDeletion = preservesValueInHistoryOnDeletion
     }
 }
 

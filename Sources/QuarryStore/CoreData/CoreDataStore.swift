@@ -38,7 +38,7 @@ public struct CoreDataStore {
     /// How the model was found ("the store's model cache", a file, or inferred).
     public var modelSource: String
     /// Whether the store keeps Core Data's persistent history (SwiftData stores always do),
-    /// read once at open: Quarry does not write that history yet, so saves are refused.
+    /// read once at open: a save then writes that history too (`PersistentHistoryWriter`).
     public var keepsPersistentHistory = false
     /// Where each ordered to-many relationship keeps its order, by "Entity.relationship"
     /// (see `CoreDataStore+Ordering`).
@@ -91,7 +91,7 @@ public struct CoreDataStore {
             notes.append("\(path): \(why) and none was given (--model MODEL): entity, attribute and relationship names were inferred from its tables")
         }
         var store = CoreDataStore(entities: [], linkViews: [], modelSource: source, notes: notes, model: nil)
-        store.keepsPersistentHistory = try db.tableExists("ATRANSACTION") || db.tableExists("ACHANGE")
+        store.keepsPersistentHistory = try PersistentHistoryLayout.isPresent(db)
         store.triggersMissingFunctions = try triggersCallingMissingFunctions(db)
         try store.map(model, numbers: numbers, db: db)
         store.model = model

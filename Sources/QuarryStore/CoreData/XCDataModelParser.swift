@@ -98,7 +98,8 @@ final class XCDataModelParser: NSObject, XMLParserDelegate {
                 isDerived: flag(attributes, "derived") || expression != nil, derivationExpression: expression,
                 defaultValue: attributes["defaultValueString"], isIndexed: flag(attributes, "indexed"),
                 allowsExternalBinaryDataStorage: flag(attributes, "allowsExternalBinaryDataStorage"),
-                valueTransformerName: attributes["valueTransformerName"]))
+                valueTransformerName: attributes["valueTransformerName"],
+                preservesValueInHistoryOnDeletion: flag(attributes, "preserveAfterDeletion")))
         case "relationship":
             guard let relationshipName = required(attributes, "name", of: name),
                   let destination = required(attributes, "destinationEntity", of: name) else { return }

@@ -107,6 +107,7 @@ public enum XCDataModelWriter {
         case .date, .uuid, .uri: out.add("usesScalarValueType", "NO")
         default: break
         }
+        out.flag("preserveAfterDeletion", attribute.preservesValueInHistoryOnDeletion)
         return out
     }
 
