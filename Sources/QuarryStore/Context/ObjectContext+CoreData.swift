@@ -202,7 +202,10 @@ extension ObjectContext {
             changes.append(.init(type: .delete, entity: entity, key: key, tombstones: tombstones[ObjectIdentifier(object)] ?? []))
         }
         do {
-            try PersistentHistoryWriter(layout: layout, author: author ?? "quarry").write(changes, in: db)
+            // This context's own transaction is no outside change when it next looks for some.
+            if let token = try PersistentHistoryWriter(layout: layout, author: author ?? "quarry").write(changes, in: db) {
+                ownHistoryTokens.insert(token)
+            }
         } catch let problem as PersistentHistoryLayout.Problem {
             throw StoreError.database(message: "save: this Core Data store's persistent history \(problem.text), so Quarry cannot write it as Core Data does; nothing was written")
         }
