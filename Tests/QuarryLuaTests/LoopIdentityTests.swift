@@ -23,7 +23,7 @@ import Testing
         return (try Harness(context: try ObjectContext.open(path)), folder)
     }
 
-    /// Rows kept from a walk in key order over several chunks (2,048 keys each) are the
+    /// Rows kept from a walk in key order over several chunks (512 keys each) are the
     /// values every other way of reaching them gives, after the rest were collected: a
     /// sorted fetch (recorded by key), get(), a second walk, and once one is made.
     @Test func rowsKeptFromAWalkKeepTheirIdentity() throws {

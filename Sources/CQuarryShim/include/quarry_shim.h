@@ -168,7 +168,7 @@ void quarry_install_ipairs(lua_State *L);
 /// key order) records its rows in chunks: array slots, with no hashing or rehashing per row
 /// as a table by key costs; the batch's field table holds its chunks, so a chunk lives
 /// while any row read in it does. Everything else is recorded in `identities`.
-#define QUARRY_CHUNK_BITS 11
+#define QUARRY_CHUNK_BITS 9
 
 /// Pushes the userdata recorded for `key` (its chunk first, then `identities`), or nil;
 /// returns its Lua type.
