@@ -303,6 +303,8 @@ void quarry_gc_resume(lua_State *L, int paused) {
 
 uint64_t quarry_epoch(lua_State *L) { return heap_of(L)->epoch; }
 
+const uint64_t *quarry_epoch_address(lua_State *L) { return &heap_of(L)->epoch; }
+
 /* The same values for every state (they name userdata kinds); atomic because runtimes
    on other threads (parallel tests) set and read them. */
 static uint64_t object_cookie, results_cookie, section_cookie, date_cookie;
@@ -398,7 +400,8 @@ static int object_index(lua_State *L) {
         || lua_getiuservalue(L, 1, 1) != LUA_TUSERDATA || lua_touserdata(L, 3) != (const void *)object->batch)
         return call_swift_index(L);
     const quarry_rows_block *batch = object->batch;
-    if (batch->epoch != heap_of(L)->epoch || object->row < 0 || object->row >= batch->rows) return call_swift_index(L);
+    uint64_t epoch = batch->current_epoch ? *batch->current_epoch : heap_of(L)->epoch;
+    if (batch->epoch != epoch || object->row < 0 || object->row >= batch->rows) return call_swift_index(L);
     lua_Integer code = field_code(L, batch, lua_tostring(L, 2));
     lua_Integer column = (code >> 3) & 0x1FFF, attribute = code >> 16;
     if (code < 0 || column >= batch->columns) return call_swift_index(L);
@@ -433,14 +436,133 @@ void quarry_wrap_results_index(lua_State *L) {
     lua_pushcclosure(L, results_index, 1);
 }
 
-void quarry_fill_batch_objects(lua_State *L, int objects, int rows, int identities, int metatable,
+/* ipairs's step: as the standard one (the next index, then t[i] through any __index), but
+   for results and sections whose cached objects hold index i, the object straight from
+   them, without the call of __index for every row of a loop. */
+static int ipairs_step(lua_State *L) {
+    int isnum = 0;
+    lua_Integer i = lua_tointegerx(L, 2, &isnum);
+    if (!isnum) i = luaL_checkinteger(L, 2);
+    i = (lua_Integer)((lua_Unsigned)i + 1);
+    if (lua_type(L, 1) == LUA_TUSERDATA && lua_rawlen(L, 1) == sizeof(quarry_results_block)) {
+        const quarry_results_block *results = lua_touserdata(L, 1);
+        lua_Unsigned offset = (lua_Unsigned)i - (lua_Unsigned)results->first;
+        if ((results->cookie == __atomic_load_n(&results_cookie, __ATOMIC_RELAXED)
+             || results->cookie == __atomic_load_n(&section_cookie, __ATOMIC_RELAXED))
+            && results->epoch == heap_of(L)->epoch && i >= results->first && offset < (lua_Unsigned)results->count
+            && lua_getiuservalue(L, 1, 1) == LUA_TTABLE) {
+            /* Stack: r, i, objects, i, object: the last two are the results. */
+            lua_pushinteger(L, i);
+            if (lua_rawgeti(L, 3, (lua_Integer)offset + 1) == LUA_TUSERDATA) return 2;
+        }
+        lua_settop(L, 2);
+    }
+    lua_pushinteger(L, i);
+    return lua_geti(L, 1, i) == LUA_TNIL ? 1 : 2;
+}
+
+static int ipairs(lua_State *L) {
+    luaL_checkany(L, 1);
+    lua_pushcfunction(L, ipairs_step);
+    lua_pushvalue(L, 1);
+    lua_pushinteger(L, 0);
+    return 3;
+}
+
+void quarry_install_ipairs(lua_State *L) {
+    lua_pushcfunction(L, ipairs);
+    lua_setglobal(L, "ipairs");
+}
+
+#define CHUNK_SIZE ((lua_Integer)1 << QUARRY_CHUNK_BITS)
+#define CHUNK_OF(key) ((key) >> QUARRY_CHUNK_BITS)
+#define SLOT_OF(key) (((key) & (CHUNK_SIZE - 1)) + 1)
+
+int quarry_find_row(lua_State *L, int identities, int chunks, lua_Integer key) {
+    identities = lua_absindex(L, identities);
+    chunks = lua_absindex(L, chunks);
+    if (lua_rawgeti(L, chunks, CHUNK_OF(key)) == LUA_TTABLE) {
+        int type = lua_rawgeti(L, -1, SLOT_OF(key));
+        lua_remove(L, -2);
+        if (type == LUA_TUSERDATA) return type;
+    }
+    lua_pop(L, 1);
+    return lua_rawgeti(L, identities, key);
+}
+
+/* Keys that rise, spanning less than twice their count: a walk in key order, whose rows
+   fill a chunk's slots densely. */
+static int rises_densely(const int64_t *keys, int64_t from, int64_t count) {
+    if (count <= 0) return 0;
+    for (int64_t i = from + 1; i < from + count; i++)
+        if (keys[i] <= keys[i - 1]) return 0;
+    /* Rising, so the unsigned difference is the exact span. */
+    uint64_t span = (uint64_t)keys[from + count - 1] - (uint64_t)keys[from];
+    return span < 2 * (uint64_t)count;
+}
+
+static int is_empty(lua_State *L, int table) {
+    lua_pushnil(L);
+    if (lua_next(L, table) == 0) return 1;
+    lua_pop(L, 2);
+    return 0;
+}
+
+void quarry_fill_batch_objects(lua_State *L, int objects, int rows, int identities, int chunks, int weak, int metatable,
                                const int64_t *keys, const unsigned char *skip, int64_t from, int64_t count) {
     const quarry_rows_block *batch = lua_touserdata(L, rows);
     uint64_t cookie = __atomic_load_n(&object_cookie, __ATOMIC_RELAXED);
+    int dense = rises_densely(keys, from, count);
+    /* Looked in only when they hold something: a first walk then asks nothing per row. */
+    int look_identities = !is_empty(L, identities), look_chunks = !is_empty(L, chunks);
+    int fields = 0, chunk = 0, linked = 0, fresh = 0;
+    lua_Integer current = 0;
+    if (dense) {
+        if (lua_getiuservalue(L, rows, 1) != LUA_TTABLE) {
+            lua_pop(L, 1);
+            dense = 0;
+        } else {
+            fields = lua_gettop(L);
+            lua_pushnil(L);
+            chunk = lua_gettop(L);
+        }
+    }
     for (int64_t i = from; i < from + count; i++) {
         if (skip && skip[i]) continue;
+        lua_Integer key = keys[i];
+        if (dense && (lua_type(L, chunk) != LUA_TTABLE || CHUNK_OF(key) != current)) {
+            current = CHUNK_OF(key);
+            fresh = 0;
+            if (lua_rawgeti(L, chunks, current) != LUA_TTABLE) {
+                fresh = 1;
+                lua_pop(L, 1);
+                lua_createtable(L, (int)CHUNK_SIZE, 0);
+                lua_pushvalue(L, weak);
+                lua_setmetatable(L, -2);
+                lua_pushvalue(L, -1);
+                lua_rawseti(L, chunks, current);
+            }
+            /* The batch's field table holds its chunks (by number, beside the names). */
+            lua_pushvalue(L, -1);
+            lua_rawseti(L, fields, ++linked);
+            lua_replace(L, chunk);
+        }
+        int type, recorded = 0;
+        if (dense) {
+            /* A chunk made by this batch holds nothing yet. */
+            type = fresh ? (lua_pushnil(L), LUA_TNIL) : lua_rawgeti(L, chunk, SLOT_OF(key));
+            if (type != LUA_TUSERDATA && look_identities) {
+                lua_pop(L, 1);
+                type = lua_rawgeti(L, identities, key);
+            }
+        } else if (look_chunks) {
+            type = quarry_find_row(L, identities, chunks, key);
+        } else {
+            type = lua_rawgeti(L, identities, key);
+            recorded = 1;
+        }
         quarry_object_block *object = NULL;
-        if (lua_rawgeti(L, identities, keys[i]) == LUA_TUSERDATA) {
+        if (type == LUA_TUSERDATA) {
             object = lua_touserdata(L, -1);
             if (lua_rawlen(L, -1) != sizeof *object || object->cookie != cookie || object->payload != 0) object = NULL;
         }
@@ -451,14 +573,22 @@ void quarry_fill_batch_objects(lua_State *L, int objects, int rows, int identiti
             object->payload = 0;
             lua_pushvalue(L, metatable);
             lua_setmetatable(L, -2);
+            recorded = 0;
+        }
+        /* Recorded where this batch keeps it findable. */
+        if (dense) {
             lua_pushvalue(L, -1);
-            lua_rawseti(L, identities, keys[i]);
+            lua_rawseti(L, chunk, SLOT_OF(key));
+        } else if (!recorded) {
+            lua_pushvalue(L, -1);
+            lua_rawseti(L, identities, key);
         }
         object->row = i;
-        object->key = keys[i];
+        object->key = key;
         object->batch = batch;
         lua_pushvalue(L, rows);
         lua_setiuservalue(L, -2, 1);
         lua_rawseti(L, objects, i - from + 1);
     }
+    if (dense) lua_pop(L, 2);
 }

@@ -89,6 +89,8 @@ typedef struct {
     uint64_t epoch;
     /// Bit i is set when attribute i (< 64) is read, so later batches read that column.
     uint64_t *attributes_read;
+    /// Where the state's current epoch is (quarry_epoch_address), read without a call.
+    const uint64_t *current_epoch;
     /// The first field names as Lua interned them (keys of the user value table, which
     /// keeps them alive), with their codes: a short string key is the same pointer.
     int64_t fast_count;
@@ -139,6 +141,8 @@ enum {
 /// refresh): every batch read before then is answered by Swift again.
 void quarry_bump_epoch(lua_State *L);
 uint64_t quarry_epoch(lua_State *L);
+/// Where the state keeps its epoch (for as long as the state lives).
+const uint64_t *quarry_epoch_address(lua_State *L);
 
 /// The cookies (see Userdata.swift) the C functions below check blocks by, or write.
 /// Sections have results' blocks (their `first` counts within the section).
@@ -153,14 +157,30 @@ void quarry_wrap_object_index(lua_State *L);
 /// The same for results and sections: `r[i]` from the cached objects (see
 /// quarry_results_block).
 void quarry_wrap_results_index(lua_State *L);
+/// Replaces the global `ipairs` with one that behaves the same for every value, and for
+/// results and sections takes the cached objects without calling `__index` per row.
+void quarry_install_ipairs(lua_State *L);
+
+/// Rows' identities (the one userdata of each stored row, see RowObjects.swift) are kept
+/// in two weak places per entity: `identities`, a table by key, and `chunks`, a table by
+/// `key >> QUARRY_CHUNK_BITS` of tables with an array of 2^QUARRY_CHUNK_BITS slots
+/// (slot `(key & (2^bits - 1)) + 1`). A batch whose keys rise without many gaps (a walk in
+/// key order) records its rows in chunks: array slots, with no hashing or rehashing per row
+/// as a table by key costs; the batch's field table holds its chunks, so a chunk lives
+/// while any row read in it does. Everything else is recorded in `identities`.
+#define QUARRY_CHUNK_BITS 9
+
+/// Pushes the userdata recorded for `key` (its chunk first, then `identities`), or nil;
+/// returns its Lua type.
+int quarry_find_row(lua_State *L, int identities, int chunks, lua_Integer key);
 
 /// Sets t[1...count] of the table at `objects` to the userdata of rows `from..<from+count`
-/// of a batch (the rows userdata at `rows`), `keys` the batch's keys: the one
-/// `identities` (a weak table by key) holds when it is still only a row, which then
-/// reads from this batch, else a new one with the metatable at `metatable`, recorded in
-/// `identities`. Rows whose `skip` is set are left for Swift: they have objects. In C
-/// because it runs for every row read.
-void quarry_fill_batch_objects(lua_State *L, int objects, int rows, int identities, int metatable,
+/// of a batch (the rows userdata at `rows`), `keys` the batch's keys: the one already
+/// recorded for its key (see above) when it is still only a row, which then reads from
+/// this batch, else a new one with the metatable at `metatable`. Either is recorded where
+/// this batch keeps it (a new chunk gets the weak metatable at `weak`). Rows whose `skip`
+/// is set are left for Swift: they have objects. In C because it runs for every row read.
+void quarry_fill_batch_objects(lua_State *L, int objects, int rows, int identities, int chunks, int weak, int metatable,
                                const int64_t *keys, const unsigned char *skip, int64_t from, int64_t count);
 
 // Lua's macros, as functions Swift can call.

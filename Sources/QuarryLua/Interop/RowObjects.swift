@@ -10,39 +10,72 @@ import QuarryStore
 // any object's does.
 //
 // Identity: the same stored row is the same Lua value while it is referenced, so rows
-// are found by entity and key in weak tables (registry "quarry.rows"), both for rows and
-// for made objects; objects without a key yet are found by their Swift pointer.
+// are found by entity and key in weak tables, both for rows and for made objects;
+// objects without a key yet are found by their Swift pointer. Per entity there are two
+// (see QUARRY_CHUNK_BITS in quarry_shim.h): a table by key (registry "quarry.rows"), and
+// chunks of array slots ("quarry.rows.chunks") where a walk in key order records its rows
+// without hashing each one.
 
 private let rowsKey = "quarry.rows"
+private let chunksKey = "quarry.rows.chunks"
+private let weakValuesKey = "quarry.weak.values"
 
 /// Forgets which userdata stands for which row (`.open` replaced the store: the same
 /// keys now name other rows).
 func resetRowIdentities(_ state: OpaquePointer) {
     lua_createtable(state, 0, 4)
     setRegistryField(state, rowsKey)
+    lua_createtable(state, 0, 4)
+    setRegistryField(state, chunksKey)
 }
 
-/// Pushes the weak table from key to userdata for `entity`.
-private func pushRowIdentities(_ state: OpaquePointer, entity: String) {
-    pushRegistryField(state, rowsKey)
-    if lua_type(state, -1) != LUA_TTABLE {
-        quarry_pop(state, 1)
-        resetRowIdentities(state)
-        pushRegistryField(state, rowsKey)
-    }
-    if LuaTable.field(state, -1, entity) == LUA_TTABLE {
-        quarry_remove(state, -2)
-        return
-    }
+/// Pushes the metatable that makes a table's values weak.
+private func pushWeakValuesMetatable(_ state: OpaquePointer) {
+    pushRegistryField(state, weakValuesKey)
+    guard lua_type(state, -1) != LUA_TTABLE else { return }
     quarry_pop(state, 1)
-    lua_createtable(state, 0, 0)
     lua_createtable(state, 0, 1)
     pushString(state, "v")
     lua_setfield(state, -2, "__mode")
+    lua_pushvalue(state, -1)
+    setRegistryField(state, weakValuesKey)
+}
+
+/// Pushes the weak table for `entity` in the registry table `registryKey`; a new one
+/// when `renewIfEmpty` and all it held was collected (a table does not shrink until it
+/// grows again, and C asks whether it is empty for every batch).
+private func pushEntityTable(_ state: OpaquePointer, _ registryKey: String, entity: String, renewIfEmpty: Bool = false) {
+    pushRegistryField(state, registryKey)
+    if lua_type(state, -1) != LUA_TTABLE {
+        quarry_pop(state, 1)
+        resetRowIdentities(state)
+        pushRegistryField(state, registryKey)
+    }
+    if LuaTable.field(state, -1, entity) == LUA_TTABLE {
+        var keep = true
+        if renewIfEmpty {
+            lua_pushnil(state)
+            if lua_next(state, -2) != 0 { quarry_pop(state, 2) } else { keep = false }
+        }
+        if keep {
+            quarry_remove(state, -2)
+            return
+        }
+    }
+    quarry_pop(state, 1)
+    lua_createtable(state, 0, 0)
+    pushWeakValuesMetatable(state)
     lua_setmetatable(state, -2)
     lua_pushvalue(state, -1)
     LuaTable.setField(state, -3, entity)
     quarry_remove(state, -2)
+}
+
+/// Pushes the two weak tables that record the userdata of `entity`'s rows: by key, then
+/// by chunk (see `quarry_find_row`).
+private func pushRowIdentities(_ state: OpaquePointer, entity: String, renewIfEmpty: Bool = false) {
+    pushEntityTable(state, rowsKey, entity: entity, renewIfEmpty: renewIfEmpty)
+    pushEntityTable(state, chunksKey, entity: entity, renewIfEmpty: renewIfEmpty)
 }
 
 /// Pushes the userdata for `object`: the one Lua already has for its row, if any.
@@ -52,14 +85,21 @@ func pushManagedObject(_ state: OpaquePointer, _ object: ManagedObject) {
         return
     }
     pushRowIdentities(state, entity: object.entity.name)
-    if lua_rawgeti(state, -1, lua_Integer(key)) == LUA_TUSERDATA, let payload = userdataPayload(state, -1, kind: .object) {
+    let identities = lua_gettop(state) - 1
+    // Leaves the value on top in place of the two tables.
+    func dropTables() {
+        quarry_remove(state, identities)
+        quarry_remove(state, identities)
+    }
+    if quarry_find_row(state, identities, identities + 1, lua_Integer(key)) == LUA_TUSERDATA,
+       let payload = userdataPayload(state, -1, kind: .object) {
         if payload == 0 {
             adopt(state, -1, object, kind: .object)
-            quarry_remove(state, -2)
+            dropTables()
             return
         }
         if payload == UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque()) {
-            quarry_remove(state, -2)
+            dropTables()
             return
         }
     }
@@ -67,8 +107,8 @@ func pushManagedObject(_ state: OpaquePointer, _ object: ManagedObject) {
     // Not found by key: perhaps pushed before it had one (an insert since saved).
     pushSwiftObject(state, object, kind: .object)
     lua_pushvalue(state, -1)
-    lua_rawseti(state, -3, lua_Integer(key))
-    quarry_remove(state, -2)
+    lua_rawseti(state, identities, lua_Integer(key))
+    dropTables()
 }
 
 /// Notes that attribute `key` of the row userdata at `index` was asked of Swift (its
@@ -123,18 +163,23 @@ func makeRowObjectsInUse(_ state: OpaquePointer) {
         lua_settop(state, top)
         quarry_gc_resume(state, paused)
     }
-    pushRegistryField(state, rowsKey)
-    guard lua_type(state, -1) == LUA_TTABLE else { return }
-    let entities = lua_gettop(state)
+    // The rows by key, and the rows in chunks (one level deeper).
+    for (registryKey, depth) in [(rowsKey, 1), (chunksKey, 2)] {
+        pushRegistryField(state, registryKey)
+        if lua_type(state, -1) == LUA_TTABLE { makeRowObjects(state, in: lua_gettop(state), depth: depth) }
+        quarry_pop(state, 1)
+    }
+}
+
+/// `makeRowObjectsInUse` for the table of tables at `table`, `depth` levels above the
+/// userdata.
+private func makeRowObjects(_ state: OpaquePointer, in table: Int32, depth: Int) {
     lua_pushnil(state)
-    while lua_next(state, entities) != 0 {
-        if lua_type(state, -1) == LUA_TTABLE {
-            let identities = lua_gettop(state)
-            lua_pushnil(state)
-            while lua_next(state, identities) != 0 {
-                if userdataPayload(state, -1, kind: .object) == 0 { _ = try? makeObject(state, -1, beforeOutsideChange: true) }
-                quarry_pop(state, 1)
-            }
+    while lua_next(state, table) != 0 {
+        if depth > 0, lua_type(state, -1) == LUA_TTABLE {
+            makeRowObjects(state, in: lua_gettop(state), depth: depth - 1)
+        } else if depth == 0, userdataPayload(state, -1, kind: .object) == 0 {
+            _ = try? makeObject(state, -1, beforeOutsideChange: true)
         }
         quarry_pop(state, 1)
     }
@@ -149,12 +194,26 @@ func cacheBatchObjects(_ state: OpaquePointer, results: Int32, _ batch: RowBatch
     // The batch's cells (Swift memory the collector cannot see) are not told: they are
     // smaller than the rows' userdata and identity entries, which the collector sees and
     // which pace it, so batches go with their rows without making a loop collect more.
-    lua_createtable(state, Int32(count), 0)
+    // The table of the batch before is reused (only C reads it), emptied past this one.
+    if lua_getiuservalue(state, results, 1) == LUA_TTABLE {
+        var extra = lua_Integer(count) + 1
+        while lua_rawgeti(state, -1, extra) != LUA_TNIL {
+            quarry_pop(state, 1)
+            lua_pushnil(state)
+            lua_rawseti(state, -2, extra)
+            extra += 1
+        }
+        quarry_pop(state, 1)
+    } else {
+        quarry_pop(state, 1)
+        lua_createtable(state, Int32(count), 0)
+    }
     let objects = lua_gettop(state)
     pushRows(state, batch)
     let rows = lua_gettop(state)
-    pushRowIdentities(state, entity: batch.entity.name)
-    let identities = lua_gettop(state)
+    pushRowIdentities(state, entity: batch.entity.name, renewIfEmpty: true)
+    let identities = lua_gettop(state) - 1
+    pushWeakValuesMetatable(state)
     pushRegistryField(state, rowObjectMetatableKey)
     var skip: [UInt8] = []
     if !batch.registered.isEmpty {
@@ -163,7 +222,7 @@ func cacheBatchObjects(_ state: OpaquePointer, results: Int32, _ batch: RowBatch
     }
     batch.keys.withUnsafeBufferPointer { keys in
         skip.withUnsafeBufferPointer { skip in
-            quarry_fill_batch_objects(state, objects, rows, identities, lua_gettop(state),
+            quarry_fill_batch_objects(state, objects, rows, identities, identities + 1, identities + 2, lua_gettop(state),
                                       keys.baseAddress, skip.isEmpty ? nil : skip.baseAddress, Int64(window.lowerBound), Int64(count))
         }
     }
@@ -198,6 +257,7 @@ private func pushRows(_ state: OpaquePointer, _ batch: RowBatch) {
     block.pointee.columns = Int64(batch.columnCount)
     block.pointee.epoch = quarry_epoch(state)
     block.pointee.attributes_read = batch.source.attributesRead
+    block.pointee.current_epoch = quarry_epoch_address(state)
     let attributes = batch.entity.attributes
     var fast: [(name: UnsafePointer<CChar>, code: Int64)] = []
     lua_createtable(state, 0, Int32(batch.attributes.count))

@@ -57,6 +57,8 @@ func installUserdataSupport(_ state: OpaquePointer, configure: (UserdataKind) ->
     }
     setRegistryField(state, rowObjectMetatableKey)
     quarry_pop(state, 1)
+    // A loop over results steps through their cached objects in C.
+    quarry_install_ipairs(state)
 }
 
 let rowObjectMetatableKey = "quarry.kind.object.row"

@@ -87,6 +87,7 @@ public final class RowBatch {
                         let code = sqlite3_step(statement)
                         if code == SQLITE_DONE { break }
                         guard code == SQLITE_ROW else { throw ObjectContext.StepFailure(code: code) }
+                        let keyType = sqlite3_column_type(statement, 0)
                         let key = sqlite3_column_int64(statement, 0)
                         let slot: Int
                         if ranged {
@@ -100,7 +101,12 @@ public final class RowBatch {
                         guard !filled[slot] else { continue }
                         filled[slot] = true
                         let row = cells + slot * width
-                        for column in 0..<width { row[column] = bytes.cell(statement, Int32(column)) }
+                        // The key, read already, is cell 0 (as it is read whenever it is an integer).
+                        if width > 0 {
+                            row[0] = keyType == SQLITE_INTEGER ? quarry_cell(value: key, length: 0, tag: Int32(QUARRY_CELL_INTEGER))
+                                : bytes.cell(statement, 0)
+                        }
+                        for column in stride(from: 1, to: width, by: 1) { row[column] = bytes.cell(statement, Int32(column)) }
                     }
                 }
             }
