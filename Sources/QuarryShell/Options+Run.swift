@@ -1,12 +1,14 @@
 /// What the command line asks for, as the shell uses it: plain values, no ArgumentParser.
 ///
 /// Why not `Options` itself: making one, even without parsing, instantiates
-/// ArgumentParser's generic property wrappers (`Option<[String]>`, `Flag<Bool>`, ...),
-/// and the Swift runtime checks their requirements by searching every protocol
-/// conformance in the binary; with `Set<String>` statics that was most of the user-space
-/// time of `quarry -e 'local x = 1'` past the dynamic loader (perf, release build). So an
-/// ordinary command line is read by hand into this (`Options.quickOptions`), and only
-/// anything unusual goes through ArgumentParser (`Options.run`).
+/// ArgumentParser's generic property wrappers (`Option<[String]>`, `Flag<Bool>`, ...), and
+/// the Swift runtime checks their generic requirements by searching every protocol
+/// conformance in the binary (some 6,000 records, tens of microseconds a search, more for
+/// the first). A batch run that names no database now makes no such search at all
+/// (`quarry -e 'local x = 1'`: none, against 14 lookups and 11 full searches before; the
+/// rest were GRDB's, in the store that is now opened only when used). So an ordinary
+/// command line is read by hand into this (`Options.quickOptions`), and only anything
+/// unusual goes through ArgumentParser (`Options.run`).
 struct RunOptions: Equatable {
     var chunks: [String] = []
     var interactive = false
@@ -23,11 +25,9 @@ struct RunOptions: Equatable {
 
 extension Options {
     /// The options of an ordinary command line (`-e CODE`, `--memory 10M`, flags), read
-    /// without ArgumentParser, whose reflection of `Options` was most of the user-space
-    /// time of a batch run's start-up (perf: about 70% of the user-space samples of
-    /// `quarry -e 'local x = 1'`; the kernel's exec and page faults are the rest).
-    /// Nil for anything else (help, `--name=value`, a repeated flag, a value that does not
-    /// read or validate): ArgumentParser then reads it, and says what is wrong as ever.
+    /// without ArgumentParser (see `RunOptions`). Nil for anything else (help,
+    /// `--name=value`, a repeated flag, a value that does not read or validate):
+    /// ArgumentParser then reads it, and says what is wrong as ever.
     static func quickOptions(_ head: [String], _ positionals: [String]) -> RunOptions? {
         var options = RunOptions(positionals: positionals)
         // Flags and valued options seen, to leave a repeated one to ArgumentParser. Arrays,
