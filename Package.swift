@@ -20,8 +20,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
-        .systemLibrary(name: "CLua", pkgConfig: "lua5.4", providers: [.apt(["liblua5.4-dev"])]),
-        .systemLibrary(name: "CReadline", pkgConfig: "readline", providers: [.apt(["libreadline-dev"])]),
+        // No pkgConfig for these two: their .pc files put -L/usr/lib/x86_64-linux-gnu ahead of
+        // quarry's Linking folder (see below), which would then not be searched first. The
+        // shims include <lua5.4/...> and <readline/...> by full path; scripts/setup installs both.
+        .systemLibrary(name: "CLua", providers: [.apt(["liblua5.4-dev"])]),
+        .systemLibrary(name: "CReadline", providers: [.apt(["libreadline-dev"])]),
         // zlib has no pkg-config file on every distribution; the module map links `z` itself.
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "CQuarrySignals"),
@@ -43,7 +46,8 @@ let package = Package(
             "QuarryLua", "QuarryStore", "QuarryFormat", "CReadline",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], swiftSettings: swift5),
-        .executableTarget(name: "quarry", dependencies: ["QuarryShell"], swiftSettings: swift5),
+        .executableTarget(name: "quarry", dependencies: ["QuarryShell"], exclude: ["Linking"], swiftSettings: swift5,
+                          linkerSettings: [.unsafeFlags(["-L\(Context.packageDirectory)/Sources/quarry/Linking"])]),
 
         // What several test targets share (a seeded random generator).
         .target(name: "QuarryTestSupport", path: "Tests/Support", swiftSettings: swift5),

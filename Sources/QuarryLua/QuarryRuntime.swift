@@ -12,7 +12,29 @@ public final class QuarryRuntime {
     private let mainState: OpaquePointer
     private var activeState: OpaquePointer?
     public var state: OpaquePointer { activeState ?? mainState }
-    public private(set) var context: ObjectContext
+    /// The store. One opened lazily (`init(memoryLimit:opening:)`) is opened on first use.
+    public var context: ObjectContext {
+        switch store {
+        case .open(let context):
+            return context
+        case .pending(let open):
+            let context = open()
+            store = .open(context)
+            attach(context)
+            return context
+        }
+    }
+    /// The store, once it is open (nil while a lazily opened one has not been needed yet).
+    public var openedContext: ObjectContext? {
+        if case .open(let context) = store { return context }
+        return nil
+    }
+    private enum Store {
+        case open(ObjectContext)
+        /// Not needed yet: what opens it.
+        case pending(() -> ObjectContext)
+    }
+    private var store: Store
     /// `--safe` is in force (see `enterSandbox`): files load as text only, and the shell
     /// refuses what would create or write files.
     public internal(set) var isSandboxed = false
@@ -58,7 +80,29 @@ public final class QuarryRuntime {
         guard let state = quarry_newstate(memoryLimit) else { throw LuaError("cannot create a Lua state") }
         self.memoryLimit = memoryLimit
         self.mainState = state
-        self.context = context
+        self.store = .open(context)
+        try setUp()
+        attach(context)
+    }
+
+    /// Makes a state whose store `open` makes when something first uses it: a batch run
+    /// that never touches the store (`quarry -e 'local x = 1'`) then never pays for opening
+    /// one, which was most of its start-up past the dynamic loader (GRDB's set-up, the
+    /// schema read, closing). For a new in-memory store only, where opening later changes
+    /// nothing the user can see: it starts empty, with no notes to print. `open` cannot
+    /// fail in a way it can report as a value (it runs inside whatever first needs the
+    /// store), so it must say what went wrong and end the process itself.
+    public init(memoryLimit: Int = 0, opening open: @escaping () -> ObjectContext) throws {
+        guard let state = quarry_newstate(memoryLimit) else { throw LuaError("cannot create a Lua state") }
+        self.memoryLimit = memoryLimit
+        self.mainState = state
+        self.store = .pending(open)
+        try setUp()
+    }
+
+    /// The standard libraries and Quarry's functions, as globals and in the table `quarry`.
+    private func setUp() throws {
+        let state = mainState
         quarry_set_dispatcher(swiftDispatcher)
         luaL_openlibs(state)
         installUserdataSupport(state) { kind in self.installMetamethods(kind) }
@@ -67,6 +111,11 @@ public final class QuarryRuntime {
         setRegistryField(state, "quarry.api")
         lua_setglobal(state, "quarry")
         try installGlobals()
+    }
+
+    /// What the runtime does with a store once it has it: its entities as globals, and
+    /// watches on its changes.
+    private func attach(_ context: ObjectContext) {
         bindEntityGlobals()
         watch(context)
         try? context.startNoticingOtherConnections()
@@ -90,7 +139,7 @@ public final class QuarryRuntime {
         // Closing runs every pending __gc, which may call bound functions: they see
         // `closing` and refuse, and the function boxes outlive the close.
         lifetime.closing = true
-        stopWatching(context)
+        if let openedContext { stopWatching(openedContext) }
         quarry_close(mainState)
     }
 
@@ -98,11 +147,14 @@ public final class QuarryRuntime {
     public func use(_ context: ObjectContext) {
         observerRegistryStorage?.token?.cancel()
         observerRegistryStorage = nil
-        stopWatching(self.context)
-        // As the sqlite3 shell's .open: the old store is closed now, not when the last
-        // result that holds it goes (which then says its connection is closed).
-        if self.context !== context { self.context.close() }
-        self.context = context
+        // A store never opened is not opened now only to be closed.
+        if let old = openedContext {
+            stopWatching(old)
+            // As the sqlite3 shell's .open: the old store is closed now, not when the last
+            // result that holds it goes (which then says its connection is closed).
+            if old !== context { old.close() }
+        }
+        store = .open(context)
         watch(context)
         resetRowIdentities(state)
         bindEntityGlobals()

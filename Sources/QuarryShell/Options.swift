@@ -45,10 +45,14 @@ struct Options: ParsableCommand {
     var positionals: [String] = []
 
     /// Options that take a value, for splitting the script's own arguments off first.
-    static let valued: Set<String> = ["-e", "--timeout", "--memory", "--model"]
+    /// Arrays, not sets: a `Set<String>` made at start-up costs the Swift runtime a
+    /// search of every protocol conformance in the binary (see `RunOptions`).
+    static let valued: [String] = ["-e", "--timeout", "--memory", "--model"]
+    /// The flags (options without a value).
+    static let flags: [String] = ["-i", "--readonly", "--safe", "--traceback", "--demo", "--version"]
     /// Every option name; anything else that starts with '-' is bad usage (not a cluster
     /// of short flags: `-dash.lua` must not read as `-d -a -s -h`).
-    static let known: Set<String> = valued.union(["-i", "-h", "--help", "--version", "--readonly", "--safe", "--traceback", "--demo"])
+    static let known: [String] = valued + flags + ["-h", "--help"]
 
     static var usage: String {
         """
@@ -60,11 +64,25 @@ struct Options: ParsableCommand {
     }
 
     func validate() throws {
-        if positionals.count > 2 { throw ValidationError("too many arguments: '\(positionals[2])'") }
-        if let timeout, !(timeout > 0 && timeout < 1e9) { throw ValidationError("--timeout takes a number of seconds above 0") }
-        if let memory, Options.bytes(memory) == nil {
-            throw ValidationError("--memory takes a size of at least 1M, such as 512M or 2G, got '\(memory)'")
+        if let problem = Options.problem(positionals: positionals, timeout: timeout, memory: memory) {
+            throw ValidationError(problem)
         }
+    }
+
+    /// What is wrong with these values, if anything: the one check both readings make.
+    static func problem(positionals: [String], timeout: Double?, memory: String?) -> String? {
+        if positionals.count > 2 { return "too many arguments: '\(positionals[2])'" }
+        if let timeout, !(timeout > 0 && timeout < 1e9) { return "--timeout takes a number of seconds above 0" }
+        if let memory, Options.bytes(memory) == nil {
+            return "--memory takes a size of at least 1M, such as 512M or 2G, got '\(memory)'"
+        }
+        return nil
+    }
+
+    /// The values ArgumentParser read, as the rest of the shell takes them.
+    var run: RunOptions {
+        RunOptions(chunks: chunks, interactive: interactive, readonly: readonly, demo: demo, safe: safe, timeout: timeout,
+                   memory: memory, model: model, traceback: traceback, version: version, positionals: positionals)
     }
 
     /// "512M" → bytes.
@@ -82,58 +100,9 @@ struct Options: ParsableCommand {
     }
 }
 
-extension Options {
-    /// The options of an ordinary command line (`-e CODE`, `--memory 10M`, flags), read
-    /// without ArgumentParser, whose reflection of `Options` was most of the user-space
-    /// time of a batch run's start-up (perf: about 70% of the user-space samples of
-    /// `quarry -e 'local x = 1'`; the kernel's exec and page faults are the rest).
-    /// Nil for anything else (help, `--name=value`, a repeated flag, a value that does not
-    /// read or validate): ArgumentParser then reads it, and says what is wrong as ever.
-    static func quickOptions(_ head: [String], _ positionals: [String]) -> Options? {
-        var chunks: [String] = []
-        var flags: Set<String> = []
-        var values: [String: String] = [:]
-        var index = 0
-        while index < head.count {
-            let argument = head[index]
-            index += 1
-            if valued.contains(argument) {
-                guard index < head.count else { return nil }
-                let value = head[index]
-                index += 1
-                if argument == "-e" { chunks.append(value); continue }
-                guard values.updateValue(value, forKey: argument) == nil else { return nil }
-                continue
-            }
-            guard ["-i", "--readonly", "--safe", "--traceback", "--demo", "--version"].contains(argument),
-                  flags.insert(argument).inserted else { return nil }
-        }
-        var timeout: Double?
-        if let text = values["--timeout"] {
-            guard let seconds = Double(text) else { return nil }
-            timeout = seconds
-        }
-        // Every property is assigned: ArgumentParser's wrappers may not be read before.
-        var options = Options()
-        options.chunks = chunks
-        options.interactive = flags.contains("-i")
-        options.readonly = flags.contains("--readonly")
-        options.demo = flags.contains("--demo")
-        options.safe = flags.contains("--safe")
-        options.timeout = timeout
-        options.memory = values["--memory"]
-        options.model = values["--model"]
-        options.traceback = flags.contains("--traceback")
-        options.version = flags.contains("--version")
-        options.positionals = positionals
-        guard (try? options.validate()) != nil else { return nil }
-        return options
-    }
-}
-
 /// What to run, once the arguments are understood.
 struct Invocation {
-    var options: Options
+    var options: RunOptions
     var database: String?
     var script: String?
     var scriptArguments: [String]
@@ -153,7 +122,7 @@ struct Invocation {
             if !optionsEnded, argument.hasPrefix("-"), argument != "-" {
                 let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
                 guard Options.known.contains(name) else {
-                    let error = ShellError.unknownOption(argument, suggestion: closestMatch(to: name, in: Array(Options.known)))
+                    let error = ShellError.unknownOption(argument, suggestion: closestMatch(to: name, in: Options.known))
                     throw ValidationError(error.description)
                 }
                 head.append(argument)
@@ -170,7 +139,7 @@ struct Invocation {
                 break
             }
         }
-        var options = try Options.quickOptions(head, positionals) ?? Options.parse(head + ["--"] + positionals)
+        var options = try Options.quickOptions(head, positionals) ?? Options.parse(head + ["--"] + positionals).run
         options.positionals = positionals
         var invocation = Invocation(options: options, database: nil, script: nil, scriptArguments: tail)
         if let last = positionals.last, positionals.count == 2 || last.hasSuffix(".lua") || last == "-" {

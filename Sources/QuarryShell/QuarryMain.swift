@@ -42,20 +42,29 @@ public enum QuarryMain {
                 // Read before the store is opened, so a bad model makes no new file.
                 _ = try CoreDataModel.load(contentsOf: model)
             }
-            let isNew = invocation.database.map(NewFileNote.isNew) ?? false
-            let context = try ObjectContext.open(invocation.database, readOnly: options.readonly, model: options.model)
-            for note in context.openingNotes { reportNote(note) }
-            if isNew, let path = invocation.database, let note = NewFileNote.note(for: path) { reportNote(note) }
-            runtime = try QuarryRuntime(context: context, memoryLimit: options.memory.flatMap(Options.bytes) ?? 0)
-            // A Core Data store was read with the model; any other store gets its entities.
-            if let model = options.model, context.coreData == nil { try runtime.loadModel(model) }
+            let memoryLimit = options.memory.flatMap(Options.bytes) ?? 0
+            if invocation.database == nil, options.model == nil, !options.demo {
+                // A new, empty in-memory store: opened when first used (most batch runs
+                // that name no database never use it), as it would have been now.
+                let readOnly = options.readonly
+                runtime = try QuarryRuntime(memoryLimit: memoryLimit) { openInMemoryStore(readOnly: readOnly) }
+            } else {
+                let isNew = invocation.database.map(NewFileNote.isNew) ?? false
+                let context = try ObjectContext.open(invocation.database, readOnly: options.readonly, model: options.model)
+                for note in context.openingNotes { reportNote(note) }
+                if isNew, let path = invocation.database, let note = NewFileNote.note(for: path) { reportNote(note) }
+                runtime = try QuarryRuntime(context: context, memoryLimit: memoryLimit)
+                // A Core Data store was read with the model; any other store gets its entities.
+                if let model = options.model, context.coreData == nil { try runtime.loadModel(model) }
+            }
             runtime.opensReadOnly = options.readonly
         } catch {
             reportError("quarry: \(error)")
             return Status.failure.rawValue
         }
-        // At exit the store is closed, so a read-only open leaves no -wal or -shm behind.
-        defer { runtime.context.close() }
+        // At exit the store is closed, so a read-only open leaves no -wal or -shm behind
+        // (one never opened stays so).
+        defer { runtime.openedContext?.close() }
         if options.demo {
             if let failure = Demo.load(into: runtime) {
                 reportError("quarry: the demo data failed to load: \(failure)")
@@ -88,6 +97,20 @@ public enum QuarryMain {
             REPL(runtime: runtime).run()
         }
         return Status.success.rawValue
+    }
+}
+
+/// The in-memory store of a run that names no database, opened when first used. Opening
+/// one fails only when SQLite cannot allocate it; then, as when any store fails to open,
+/// the run stops with one line (exit status 1), wherever the Lua code had got to.
+private func openInMemoryStore(readOnly: Bool) -> ObjectContext {
+    do {
+        let context = try ObjectContext.open(nil, readOnly: readOnly, model: nil)
+        for note in context.openingNotes { reportNote(note) }
+        return context
+    } catch {
+        reportError("quarry: \(error)")
+        exit(QuarryMain.Status.failure.rawValue)
     }
 }
 
