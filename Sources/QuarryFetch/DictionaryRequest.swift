@@ -148,12 +148,11 @@ extension ObjectContext {
 
     /// The object IDs a request matches, in order, without loading the objects.
     public func fetchIDs(_ request: FetchRequest) throws -> [String] {
-        let compiled = try CompiledRequest(request, context: self)
+        let results = try fetch(request)
+        let compiled = results.compiled
         // With unsaved changes included (Core Data's default), the IDs are those of the
         // objects the results hold; otherwise one query of keys.
-        if request.includesPendingChanges, hasPendingChanges(of: compiled.entity.name) {
-            return try fetch(request).objects().map(\.objectID)
-        }
+        if results.usesPendingChanges { return try results.objects().map(\.objectID) }
         let entity = compiled.entity
         let key = "\(compiled.table).\(quoteIdentifier(entity.primaryKey))"
         guard !descendants(of: entity.name).isEmpty else {

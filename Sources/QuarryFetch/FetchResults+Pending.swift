@@ -8,7 +8,36 @@ import QuarryStore
 /// Built in memory, and only while the entity has unsaved changes.
 extension FetchResults {
     var usesPendingChanges: Bool {
-        request.includesPendingChanges && context.hasPendingChanges(of: entity.name)
+        request.includesPendingChanges && (context.hasPendingChanges(of: entity.name) || readsPendingRelatedChanges)
+    }
+
+    /// True when the predicate, sort or section key reads through relationships and an
+    /// entity they may reach has unsaved changes: then any saved row may match or sort
+    /// differently (a Car by `owner.firstName` when a Person is renamed).
+    var readsPendingRelatedChanges: Bool {
+        let readsThrough = !(compiled.predicate?.readsOnlyOwnAttributes ?? true) || compiled.sort.contains { $0.key.contains(".") }
+        guard readsThrough, context.hasChanges else { return false }
+        let pending = context.pendingChanges
+        let objects = pending.inserted + pending.updated + pending.deleted
+        // Only links of many-to-many relationships are pending: they may be read.
+        if objects.isEmpty { return true }
+        let reached = reachableRoots()
+        return objects.contains { reached.contains(context.rootName(of: $0.entity.name)) }
+    }
+
+    /// The hierarchies (by root) that relationships lead to from the entity, at any depth.
+    private func reachableRoots() -> Set<String> {
+        var roots: Set<String> = []
+        var queue = [context.rootName(of: entity.name)]
+        while let root = queue.popLast() {
+            guard roots.insert(root).inserted else { continue }
+            let family = [root] + context.descendants(of: root).map(\.name)
+            for name in family {
+                guard let description = try? context.entity(named: name) else { continue }
+                for relationship in description.relationships { queue.append(context.rootName(of: relationship.destination)) }
+            }
+        }
+        return roots
     }
 
     func pendingObjects() throws -> [ManagedObject] {
@@ -16,11 +45,18 @@ extension FetchResults {
         let pending = context.pendingChanges
         let changed = pending.updated.filter(belongs)
         let changedIDs = Set(changed.map(ObjectIdentifier.init))
-        // Every saved row that matches in the store, whatever the window.
-        let query = compiled.selectAll("\(quoteIdentifier(entity.name)).\(quoteIdentifier(entity.primaryKey))")
-        let keys = try context.readKeys(query.sql, arguments: query.arguments)
-        var objects = try load(keys)
-        objects.removeAll { object in object.isDeleted || (changedIDs.contains(ObjectIdentifier(object)) && !matches(object)) }
+        var objects: [ManagedObject]
+        if readsPendingRelatedChanges {
+            // Any saved row's answer may have changed: every row is tested in memory.
+            let query = compiled.selectEveryRow("\(quoteIdentifier(entity.name)).\(quoteIdentifier(entity.primaryKey))")
+            objects = try load(try context.readKeys(query.sql, arguments: query.arguments))
+            objects.removeAll { object in object.isDeleted || !matches(object) }
+        } else {
+            // Every saved row that matches in the store, whatever the window.
+            let query = compiled.selectAll("\(quoteIdentifier(entity.name)).\(quoteIdentifier(entity.primaryKey))")
+            objects = try load(try context.readKeys(query.sql, arguments: query.arguments))
+            objects.removeAll { object in object.isDeleted || (changedIDs.contains(ObjectIdentifier(object)) && !matches(object)) }
+        }
         let present = Set(objects.map(ObjectIdentifier.init))
         for object in changed where !present.contains(ObjectIdentifier(object)) && matches(object) { objects.append(object) }
         for object in pending.inserted where belongs(object) && matches(object) { objects.append(object) }

@@ -258,4 +258,63 @@ import Testing
         #expect(h.string("pending") == h.string("saved"))
         #expect(h.string("got") == "b")
     }
+    /// A change to a related object alone (the fetched entity has none) changes what key
+    /// paths through it read: predicates, sorts and sections over `owner.*`, and a
+    /// to-many predicate from the other side.
+    @Test func aChangeToARelatedObjectShowsInFetchesThroughIt() throws {
+        let cars = try Cars()
+        let (bmwOwner, someCar) = try cars.sql.read { db in
+            (try Int64.fetchOne(db, sql: "SELECT ZOWNER FROM ZCAR WHERE ZMAKER = 'BMW' AND ZOWNER IS NOT NULL ORDER BY Z_PK"),
+             try Int64.fetchOne(db, sql: "SELECT Z_PK FROM ZCAR WHERE ZOWNER IS NOT NULL ORDER BY Z_PK DESC"))
+        }
+        let owner = try #require(bmwOwner), car = try #require(someCar)
+        cars.h.run(#"""
+            function answers()
+              local r = fetch{ "Car", section = "owner.firstName", sort = { "owner.firstName", "model" }, predicate = "maker == 'BMW'" }
+              local t = {}
+              for i = 1, #r do t[#t + 1] = r[i].name .. ":" .. #r[i] end
+              return table.concat(t, ",")
+                .. " | " .. count{ "Car", predicate = "owner.firstName == 'Zed'" }
+                .. " | " .. table.concat(fetch{ "Car", result = "ids", sort = { "owner.firstName", "-model" }, limit = 7 }, ",")
+                .. " | " .. count("Person", "ANY cars.model == 'Zeta'")
+                .. " | " .. table.concat(fetch{ "Person", result = "ids", predicate = "ANY cars.model == 'Zeta'" }, ",")
+            end
+            before = answers()
+            Person:get(\#(owner)).firstName = "Zed"
+            onlyPerson = answers()
+            Car:get(\#(car)).model = "Zeta"
+            pending = answers()
+            save()
+            saved = answers()
+            """#)
+        #expect(cars.h.string("pending") == cars.h.string("saved"))
+        #expect(cars.h.string("before") != cars.h.string("saved"), "the changes must change some answer")
+        // With only the Person changed, the Car requests already read the new name.
+        let onlyPerson = try #require(cars.h.string("onlyPerson")).split(separator: "|").prefix(3)
+        let saved = try #require(cars.h.string("saved")).split(separator: "|").prefix(3)
+        #expect(Array(onlyPerson) == Array(saved))
+    }
+
+    /// A middle entity of a three-level hierarchy (its view ordered by the entity column's
+    /// index) fetches every row of its own and of its sub-entity, saved and pending alike.
+    @Test func aMiddleEntityFetchesEveryRow() throws {
+        let h = try Harness()
+        h.run(#"""
+            entity "Car" { maker = "string?" }
+            entity("SportCar", { parent = "Car" }) {}
+            entity("RaceCar", { parent = "SportCar" }) {}
+            Car:new{ maker = "a" }; SportCar:new{ maker = "b" }; RaceCar:new{ maker = "c" }
+            save()
+            function ids()
+              local t = {}
+              for _, o in ipairs(fetch{ "SportCar" }) do t[#t + 1] = o:objectID() .. "=" .. o.maker end
+              return table.concat(t, ",")
+            end
+            saved = ids()
+            fetch{ "SportCar", predicate = "maker == 'b'" }[1].maker = "d"
+            pending = ids()
+            """#)
+        #expect(h.string("saved") == "SportCar/2=b,RaceCar/3=c")
+        #expect(h.string("pending") == "SportCar/2=d,RaceCar/3=c")
+    }
 }
