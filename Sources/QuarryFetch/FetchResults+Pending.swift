@@ -7,8 +7,13 @@ import QuarryStore
 /// match), plus inserted and changed objects that match, in the order the sort gives.
 /// Built in memory, and only while the entity has unsaved changes.
 extension FetchResults {
+    /// Worked out once per state of the context's changes (see `pendingUse`).
     var usesPendingChanges: Bool {
-        request.includesPendingChanges && (context.hasPendingChanges(of: entity.name) || readsPendingRelatedChanges)
+        refreshIfStale()
+        if let pendingUse { return pendingUse }
+        let use = request.includesPendingChanges && (context.hasPendingChanges(of: entity.name) || readsPendingRelatedChanges)
+        pendingUse = use
+        return use
     }
 
     /// True when the predicate, sort or section key reads through relationships and an
