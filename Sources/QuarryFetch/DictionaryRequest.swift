@@ -148,16 +148,33 @@ extension ObjectContext {
 
     /// The object IDs a request matches, in order, without loading the objects.
     public func fetchIDs(_ request: FetchRequest) throws -> [String] {
-        let compiled = try CompiledRequest(request, context: self)
+        let results = try fetch(request)
+        let compiled = results.compiled
         // With unsaved changes included (Core Data's default), the IDs are those of the
         // objects the results hold; otherwise one query of keys.
-        if request.includesPendingChanges, hasPendingChanges(of: compiled.entity.name) {
-            return try fetch(request).objects().map(\.objectID)
+        if results.usesPendingChanges { return try results.objects().map(\.objectID) }
+        let entity = compiled.entity
+        let key = "\(compiled.table).\(quoteIdentifier(entity.primaryKey))"
+        guard !descendants(of: entity.name).isEmpty else {
+            let query = compiled.select(key, start: 0, count: nil)
+            return try readKeys(query.sql, arguments: query.arguments).map { "\(entity.name)/\($0)" }
         }
-        let key = "\(compiled.table).\(quoteIdentifier(compiled.entity.primaryKey))"
-        let query = compiled.select(key, start: 0, count: nil)
-        let keys = try readKeys(query.sql, arguments: query.arguments)
-        return keys.map { "\(compiled.entity.name)/\($0)" }
+        // An object's ID names its own entity (a SportCar fetched as a Car is SportCar/7),
+        // as the object itself gives it: the entity column names each row's.
+        let query = compiled.select("\(key), \(compiled.table).\(quoteIdentifier(Self.entityColumn))", start: 0, count: nil)
+        return try read { db in
+            var ids: [String] = []
+            var names: [DatabaseValue: String] = [:]
+            let rows = try Row.fetchCursor(db, sql: query.sql, arguments: StatementArguments(query.arguments.map(\.databaseValue)))
+            while let row = try rows.next() {
+                let primaryKey: Int64 = try row.stored(0, table: entity.name, column: entity.primaryKey)
+                let tag = row[1] as DatabaseValue
+                let name = names[tag] ?? ownEntity(of: entity, tag: tag)?.name ?? entity.name
+                names[tag] = name
+                ids.append("\(name)/\(primaryKey)")
+            }
+            return ids
+        }
     }
 }
 

@@ -45,6 +45,9 @@ struct CompiledRequest {
     /// The FROM clause: the table and its joins.
     var source: String { table + joins.sql }
     let whereClause: SQLFragment?
+    /// The part of the WHERE clause that is not the predicate: rows that can be objects,
+    /// the entity's own rows when sub-entities are left out (nil: every row).
+    let rowsCondition: SQLFragment?
     let orderBy: String
     let limit: Int?
     let offset: Int
@@ -67,19 +70,23 @@ struct CompiledRequest {
         table = from
         var joins = ToOneJoins(root: from, holdsEachValueOnce: { [weak context] in context?.holdsEachValueOnce($0, $1) ?? false })
         var whereClause = predicate?.sql(joins: &joins)
+        var rows: [(sql: String, arguments: [Value])] = []
         if entity.isView || entity.keyMayHoldOthers {
             // A view's rows are objects only where its id column holds an integer (a view
             // has no rowid, and a LEFT JOIN may leave the column NULL); so are those of a
             // WITHOUT ROWID table, whose INTEGER PRIMARY KEY takes text too.
             let identified = "typeof(\(from).\(quoteIdentifier(entity.primaryKey))) = 'integer'"
+            rows.append((identified, []))
             whereClause = SQLFragment(whereClause.map { "\(identified) AND (\($0.sql))" } ?? identified, whereClause?.arguments ?? [])
         }
         if !request.includesSubentities, let own = context.ownRowsCondition(of: entity, qualifier: from) {
             // The condition comes first, so its argument does too.
+            rows.insert((own.sql, [Value(own.argument)]), at: 0)
             whereClause = SQLFragment(whereClause.map { "\(own.sql) AND (\($0.sql))" } ?? own.sql,
                                       [Value(own.argument)] + (whereClause?.arguments ?? []))
         }
         self.whereClause = whereClause
+        rowsCondition = rows.isEmpty ? nil : SQLFragment(rows.map(\.sql).joined(separator: " AND "), rows.flatMap(\.arguments))
         var sort = request.sortDescriptors
         if let key = request.sectionKey {
             if key.contains(".") {
@@ -150,6 +157,13 @@ struct CompiledRequest {
         var arguments: [Value] = []
         if let whereClause { sql += " WHERE " + whereClause.sql; arguments += whereClause.arguments }
         return SQLFragment(sql + " ORDER BY " + orderBy, arguments)
+    }
+
+    /// Every row of the entity the request may fetch, whatever the predicate: the entity's
+    /// own rows when sub-entities are left out, and only rows that can be objects.
+    func selectEveryRow(_ columns: String) -> SQLFragment {
+        guard let rowsCondition else { return SQLFragment("SELECT \(columns) FROM \(table)", []) }
+        return SQLFragment("SELECT \(columns) FROM \(table) WHERE \(rowsCondition.sql)", rowsCondition.arguments)
     }
 
     /// `SELECT count(*)` of the request's window.

@@ -13,6 +13,9 @@ public final class FetchResults {
     private var pendingGeneration: Int
     /// The objects, while the entity has unsaved changes and they are included.
     private var pendingList: [ManagedObject]?
+    /// Whether unsaved changes are included, once known for the current changes: asked at
+    /// every object read, and finding it out walks the pending changes.
+    var pendingUse: Bool?
     private var cachedCount: Int?
     /// The keys of every row in order, read once on first access: batches then load by
     /// key, so walking all rows is linear (paging by OFFSET would rescan for each batch).
@@ -69,6 +72,7 @@ public final class FetchResults {
     private func invalidate() {
         cachedCount = nil
         pendingList = nil
+        pendingUse = nil
         pendingGeneration = context.pendingGeneration
         keys = nil
         sectionCache = nil
@@ -79,7 +83,7 @@ public final class FetchResults {
         generation = context.generation
     }
 
-    private func refreshIfStale() {
+    func refreshIfStale() {
         if generation != context.generation || pendingGeneration != context.pendingGeneration { invalidate() }
     }
 

@@ -103,6 +103,15 @@ func longestIncreasing(_ values: [Int]) -> [Int] {
 extension FetchResults {
     /// The current contents, by key: one grouped query for sections and one for keys.
     public func snapshot() throws -> ResultsSnapshot {
+        if usesPendingChanges {
+            // Sections and keys from one list of objects, so they line up; unsaved objects,
+            // which have no key yet, are left out of both.
+            let objects = try self.objects()
+            guard isSectioned else { return ResultsSnapshot(sections: [.init(id: .null, keys: objects.compactMap(\.primaryKey))]) }
+            return ResultsSnapshot(sections: pendingSections(objects).map { info in
+                .init(id: info.id, keys: objects[info.start..<info.start + info.count].compactMap(\.primaryKey))
+            })
+        }
         let keys = try currentKeys()
         guard isSectioned else { return ResultsSnapshot(sections: [.init(id: .null, keys: keys)]) }
         return ResultsSnapshot(sections: try sections().map { info in

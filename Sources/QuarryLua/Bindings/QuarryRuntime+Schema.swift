@@ -144,13 +144,17 @@ extension QuarryRuntime {
                 call.push(try self.swiftSource(of: try self.entityName(call), style: try call.optionalString(2), call))
             }),
             ("get", { [unowned self] call in
-                let entity = try self.entityName(call)
+                var entity = try self.entityName(call)
                 let key: Int64
                 if call.type(2) == LUA_TSTRING {
+                    // The ID may name a sub-entity, as an object fetched through its parent
+                    // gives it (Car:get("SportCar/7")); that entity's rows are looked in.
                     let id = try call.string(2)
-                    guard id.hasPrefix(entity + "/"), let n = Int64(id.dropFirst(entity.count + 1)) else {
+                    let parts = id.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
+                    guard parts.count == 2, self.context.isKind(String(parts[0]), of: entity), let n = Int64(parts[1]) else {
                         throw call.argumentError(2, "expected an object ID such as '\(entity)/1', got '\(id)'")
                     }
+                    entity = String(parts[0])
                     key = n
                 } else {
                     key = try call.integer(2)

@@ -55,7 +55,13 @@ extension ObjectContext {
             tag = try database.unsafeRead { db in try DatabaseValue.fetchOne(db.cachedStatement(sql: sql), arguments: [primaryKey]) }
         } catch let error as DatabaseError { throw StoreError(error) }
         guard let tag else { return nil }
-        return ([entity] + descendants(of: entity.name)).first { entityTag(of: $0.name) == tag }
+        return ownEntity(of: entity, tag: tag)
+    }
+
+    /// Which of `entity` and its sub-entities a row whose entity column holds `tag` is
+    /// (nil when the tag names none of them).
+    public func ownEntity(of entity: EntityDescription, tag: DatabaseValue) -> EntityDescription? {
+        ([entity] + descendants(of: entity.name)).first { entityTag(of: $0.name) == tag }
     }
 
     /// `keys` of `entity`'s rows grouped by the entity each row is, so that a batch change

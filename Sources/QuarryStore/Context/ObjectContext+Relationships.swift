@@ -206,6 +206,8 @@ extension ObjectContext {
             } else {
                 pendingLinks.append(PendingLink(table: table, source: source, target: other, isAdd: add))
             }
+            // Results that read the relationship answer again.
+            bumpPendingGeneration()
         }
     }
 

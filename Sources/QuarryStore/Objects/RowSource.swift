@@ -59,7 +59,9 @@ public final class RowSource {
         var sql = "SELECT \(columns) FROM \(table) WHERE \(key) "
         switch filter {
         case .keys(let n): sql += "IN (" + Array(repeating: "?", count: n).joined(separator: ",") + ")"
-        case .range: sql += "BETWEEN ? AND ?"
+        // In key order, which the reader of a range relies on: a view over a hierarchy's
+        // table may otherwise come back in the order of its entity column's index.
+        case .range: sql += "BETWEEN ? AND ? ORDER BY \(key)"
         }
         statements[id] = sql
         return sql
