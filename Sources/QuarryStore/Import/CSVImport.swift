@@ -1,4 +1,5 @@
 import CQuarrySignals
+import CQuarrySQLite
 import GRDB
 /// A CSV file as an import table, streamed: the header names the columns, the first
 /// `sampleRows` records are read to infer the types, and the rows are then read again
@@ -42,7 +43,10 @@ struct CSVImport {
         }
         let path = self.path, open = self.open, width = columns.count
         let progress = ReadProgress()
-        return ImportTable(columns: columns, types: types, count: complete ? count : nil, progress: progress) { check, body in
+        return ImportTable(columns: columns, types: types, count: complete ? count : nil, progress: progress, produce: { check, attributes, fixed, pipeline in
+            try Self.produce(reader: CSVReader(source: try open()), width: width, check: check, attributes: attributes,
+                             fixed: fixed, pipeline: pipeline, path: path)
+        }) { check, body in
             let reader = CSVReader(source: try open())
             _ = try reader.next()
             var types = check
@@ -67,6 +71,115 @@ struct CSVImport {
                     try reader.withField(i) { b, quoted in try CSVImport.value(b, quoted: quoted, attribute, path: path, line: line) }
                 }
             }
+        }
+    }
+
+    /// How the fast path reads a column's cells (`produce`); `other` always takes the slow one.
+    private enum FastKind { case int64, double, bool, date, string, other }
+
+    /// Every row into the pipeline's batches, on the parser thread. Each cell is taken
+    /// straight from the read buffer where it plainly fits its attribute (an integer, a
+    /// double, a date, text that is valid UTF-8) and fits the sampled types; a row with a
+    /// cell that does not is read again the way `rows` reads it (the sampled types
+    /// widened, or the cell converted and refused), so both give the same rows and errors.
+    static func produce(reader: CSVReader, width: Int, check: [ColumnType]?, attributes: [AttributeDescription],
+                        fixed: [Value], pipeline: ImportPipeline, path: String) throws {
+        _ = try reader.next()
+        var types = check
+        let kinds: [FastKind] = attributes.map { a in
+            switch a.type {
+            case .int64: return .int64
+            case .double, .decimal: return .double
+            case .bool: return .bool
+            case .date: return .date
+            case .string: return .string
+            default: return .other
+            }
+        }
+        let optional = attributes.map(\.isOptional)
+        var batch: CellBatch?
+        var n = 0
+        while try Self.read(reader, path: path) {
+            let line = reader.line
+            n += 1
+            if n % 4096 == 0, quarry_should_stop() != 0 { throw StoreError(DatabaseError(resultCode: .SQLITE_INTERRUPT)) }
+            if reader.fields.count != width {
+                throw StoreError.importFailed(path: path, line: line, reason: "expected \(width) fields, got \(reader.fields.count)")
+            }
+            if batch == nil { batch = pipeline.take() }
+            guard let current = batch else { throw ImportPipeline.Stopped() }
+            let mark = current.arenaUsed
+            current.beginRow(line: line)
+            var fast = true
+            for i in 0..<width {
+                let kind = kinds[i]
+                // Text fits a column the sample saw only nil in no more than any other value.
+                let textFits = types.map { $0[i].sawValue } ?? true
+                fast = reader.withField(i) { b, quoted in
+                    if ColumnType.isNil(b, quoted: quoted) {
+                        guard optional[i] else { return false }
+                        current.putNull()
+                        return true
+                    }
+                    switch kind {
+                    case .int64:
+                        guard let v = ColumnType.integer(b) else { return false }
+                        current.put(v)
+                    case .double:
+                        if let v = ColumnType.integer(b) {
+                            guard let d = Double(exactly: v) else { return false }
+                            current.put(d)
+                        } else {
+                            guard ColumnType.isExactDouble(b, nil), let d = ColumnType.double(b) else { return false }
+                            current.put(d)
+                        }
+                    case .bool:
+                        guard let flag = ColumnType.bool(b) else { return false }
+                        current.put(Int64(flag ? 1 : 0))
+                    case .date:
+                        guard let seconds = Value.parseISO8601(bytes: b), Value.dateRange.contains(seconds) else { return false }
+                        current.put(seconds)
+                    case .string:
+                        guard textFits, quarry_utf8_without_nul(b.baseAddress, b.count) != 0 else { return false }
+                        current.put(b, blob: false)
+                    case .other:
+                        return false
+                    }
+                    return true
+                }
+                if !fast { break }
+            }
+            if !fast {
+                current.abandonRow(arenaMark: mark)
+                if types != nil {
+                    // Types from a sample: a cell that would change a column's type (or
+                    // make it optional) starts the import again with the wider type.
+                    for i in 0..<width where !reader.withField(i, { b, quoted in types![i].fits(b, quoted: quoted) }) {
+                        let before = types![i]
+                        reader.withField(i) { b, quoted in types![i].observe(b, quoted: quoted) }
+                        if types![i].differs(from: before) { throw ImportRestart(types: types!) }
+                    }
+                }
+                current.beginRow(line: line)
+                for i in 0..<width {
+                    let value = try reader.withField(i) { b, quoted in try CSVImport.value(b, quoted: quoted, attributes[i], path: path, line: line) }
+                    if value.isNull, !attributes[i].isOptional {
+                        throw StoreError.importFailed(path: path, line: line, reason: "'\(attributes[i].name)' is required but empty")
+                    }
+                    current.put(value)
+                }
+            }
+            for value in fixed { current.put(value) }
+            current.endRow()
+            if current.isFull {
+                current.bytesRead = reader.bytesRead
+                pipeline.send(current)
+                batch = nil
+            }
+        }
+        if let batch {
+            batch.bytesRead = reader.bytesRead
+            pipeline.send(batch)
         }
     }
 

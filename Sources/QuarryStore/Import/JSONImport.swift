@@ -36,6 +36,7 @@ struct JSONImport {
         // The first element that is refused; reported once the whole document is known to be JSON.
         var refusal: StoreError?
         var reader = JSONArrayReader(source: try open())
+        var slots = KeySlots()
         do {
             guard try reader.begin() else { throw invalid() }
             while let element = try reader.next() {
@@ -46,7 +47,8 @@ struct JSONImport {
                     refusal = .importFailed(path: path, line: nil, reason: "element \(count) is not an object")
                     continue
                 }
-                for (key, _) in members where index[key] == nil {
+                for (k, member) in members.enumerated() where slots.slot(k, member.key, index) == nil {
+                    let key = member.key
                     if !key.isEmpty, let problem = SchemaName.problem(key) {
                         refusal = .importFailed(path: path, line: nil, reason: "element \(count): the key \(SchemaName.shown(key)) \(problem)")
                         break
@@ -62,8 +64,8 @@ struct JSONImport {
                     continue
                 }
                 var present = 0
-                for (key, value) in members {
-                    guard let i = index[key] else { continue }
+                for (k, (key, value)) in members.enumerated() {
+                    guard let i = slots.slot(k, key, index) else { continue }
                     types[i].observe(value)
                     present += 1
                 }
@@ -82,13 +84,14 @@ struct JSONImport {
             var reader = JSONArrayReader(source: try open())
             var n = 0
             var row = [Value](repeating: .null, count: width)
+            var slots = KeySlots()
             do {
                 _ = try reader.begin()
                 while let element = try reader.next() {
                     n += 1
                     guard case .object(let members, _) = element else { continue }
                     for i in 0..<width { row[i] = .null }
-                    for (key, value) in members { if let i = index[key] { row[i] = value } }
+                    for (k, (key, value)) in members.enumerated() { if let i = slots.slot(k, key, index) { row[i] = value } }
                     try body(n) { i, attribute in try Self.convert(row[i], attribute, element: n - 1, path: path) }
                 }
             } catch is JSONArrayReader.Syntax {
@@ -196,5 +199,26 @@ struct JSONImport {
             let json = try JSONSerialization.data(withJSONObject: any, options: [.sortedKeys])
             return .text(String(decoding: json, as: UTF8.self))
         }
+    }
+}
+
+/// Each key's column, remembered by its place among an element's members: the elements
+/// of an array mostly share their keys, so comparing a key with the last element's at the
+/// same place spares hashing it (a dictionary lookup per member was a sixth of a JSON
+/// import's time).
+struct KeySlots {
+    private var keys: [String] = []
+    private var columns: [Int] = []
+
+    /// The column of `key`, the `k`th member of its element, or nil when `index` has none.
+    mutating func slot(_ k: Int, _ key: String, _ index: [String: Int]) -> Int? {
+        if k < keys.count, keys[k] == key { return columns[k] }
+        guard let column = index[key] else { return nil }
+        if k < keys.count {
+            keys[k] = key; columns[k] = column
+        } else if k == keys.count {
+            keys.append(key); columns.append(column)
+        }
+        return column
     }
 }

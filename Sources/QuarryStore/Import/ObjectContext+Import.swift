@@ -2,6 +2,7 @@ import CQuarrySignals
 import Foundation
 import GRDB
 import GRDBSQLite
+import CQuarrySQLite
 
 /// What an import did.
 public struct ImportSummary: Equatable, Sendable {
@@ -115,31 +116,9 @@ extension ObjectContext {
                     }
                     try write(entity, replacing: nil, in: db)
                 }
-                let inserter = try RowInserter(db, sql: sql)
-                let fixed = defaults.map { $0.defaultValue!.databaseValue }
-                // One array for every row: its storage is kept, not made again per row.
-                var values: [DatabaseValue] = []
-                values.reserveCapacity(attributes.count + fixed.count)
-                try table.rows(check) { line, cells in
-                    // Rows are short statements SQLite's progress handler may never see: ask here.
-                    if rows % 1000 == 0, quarry_should_stop() != 0 { throw StoreError(DatabaseError(resultCode: .SQLITE_INTERRUPT)) }
-                    values.removeAll(keepingCapacity: true)
-                    // By index: `enumerated()` copied each attribute (names, defaults) for every cell.
-                    for i in attributes.indices {
-                        let value = try cells(i, attributes[i])
-                        if value.isNull, !attributes[i].isOptional {
-                            throw StoreError.importFailed(path: path, line: line, reason: "'\(attributes[i].name)' is required but empty")
-                        }
-                        values.append(value.databaseValue)
-                    }
-                    // A constraint a row breaks (UNIQUE, say) is reported at that row's line.
-                    values.append(contentsOf: fixed)
-                    do { try inserter.insert(values) } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
-                        throw StoreError.importFailed(path: path, line: line, reason: error.message ?? "\(error)")
-                    }
-                    rows += 1
-                    if rows % 10_000 == 0 { progress?(rows, table.count ?? table.progress.estimate(rows)) }
-                }
+                let fixed = defaults.compactMap(\.defaultValue)
+                rows = try insert(table, check: check, attributes: attributes, fixed: fixed, sql: sql,
+                                  into: entityName, path: path, progress: progress, db)
             }
         } catch let error as DatabaseError {
             if error.resultCode == .SQLITE_INTERRUPT { throw StoreError(error) }
@@ -148,6 +127,56 @@ extension ObjectContext {
         progress?(rows, rows)
         if existing == nil { didDefine(entity) } else { bumpGeneration() }
         return ImportSummary(rows: rows, createdEntity: existing == nil)
+    }
+}
+
+extension ObjectContext {
+    /// Inserts every row of `table`: a parser thread reads and converts the cells into
+    /// batches (`ImportPipeline`) while this thread, the connection's, binds and steps
+    /// them, several rows per INSERT. Returns the rows inserted; the parser thread has
+    /// ended by the time this returns or throws.
+    func insert(_ table: ImportTable, check: [ColumnType]?, attributes: [AttributeDescription], fixed: [Value],
+                sql: String, into entityName: String, path: String, progress: ((Int, Int) -> Void)?,
+                _ db: Database) throws -> Int {
+        guard let connection = db.sqliteConnection else { return 0 }
+        let width = attributes.count + fixed.count
+        let variables = Int(sqlite3_limit(connection, SQLITE_LIMIT_VARIABLE_NUMBER, -1))
+        // 32 rows a statement take most of what fewer statements save (one INSERT per row
+        // spent half its time starting the statement and updating sqlite_sequence).
+        let perStatement = width == 0 ? 1 : max(1, min(32, variables / width))
+        let one = try db.makeStatement(sql: sql)
+        let many = perStatement > 1
+            ? try db.makeStatement(sql: sql + String(repeating: ", (" + Array(repeating: "?", count: width).joined(separator: ", ") + ")", count: perStatement - 1))
+            : nil
+        // About 64k cells a batch (a wide table gets fewer rows), a whole number of statements.
+        let rowsPerBatch = max(perStatement, min(1024, 65_536 / max(width, 1)) / perStatement * perStatement)
+        let pipeline = ImportPipeline(path: path, width: width, rowsPerBatch: rowsPerBatch, slots: 4)
+        let produce = table.produce
+        try pipeline.start { pipeline in try produce(check, attributes, fixed, pipeline) }
+        defer { pipeline.finish() }
+        var rows = 0
+        while let batch = try pipeline.next() {
+            // Rows are short statements SQLite's progress handler may never see: ask here.
+            if quarry_should_stop() != 0 { throw StoreError(DatabaseError(resultCode: .SQLITE_INTERRUPT)) }
+            var failed: Int32 = 0
+            let code = quarry_insert_cells(many?.sqliteStatement, Int32(perStatement), one.sqliteStatement, Int32(width),
+                                           Int32(batch.rows), batch.kinds, batch.values, batch.lengths,
+                                           batch.arena.assumingMemoryBound(to: UInt8.self), &failed)
+            if code != SQLITE_DONE {
+                let message = String(cString: sqlite3_errmsg(connection))
+                // A constraint a row breaks (UNIQUE, say) is reported at that row's line.
+                if code & 0xff == SQLITE_CONSTRAINT, Int(failed) < batch.lines.count {
+                    throw StoreError.importFailed(path: path, line: batch.lines[Int(failed)], reason: message)
+                }
+                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message)
+            }
+            let before = rows
+            rows += batch.rows
+            table.progress.bytesRead = batch.bytesRead
+            if rows / 10_000 != before / 10_000 { progress?(rows, table.count ?? table.progress.estimate(rows)) }
+            pipeline.recycle(batch)
+        }
+        return rows
     }
 }
 
@@ -163,6 +192,50 @@ struct ImportTable {
     /// attribute's type. With `check`, each row's cells are first observed into those
     /// types, and a cell that changes one throws `ImportRestart`.
     var rows: (_ check: [ColumnType]?, _ body: (Int, (Int, AttributeDescription) throws -> Value) throws -> Void) throws -> Void
+    /// Fills the pipeline's batches with every row's cells as `attributes` take them,
+    /// then `fixed` (the defaults of attributes no column names); run on the parser
+    /// thread. The same checks and errors as `rows`, which it reads through unless a
+    /// table has a faster way (CSV).
+    var produce: Producer
+
+    typealias Producer = (_ check: [ColumnType]?, _ attributes: [AttributeDescription], _ fixed: [Value],
+                          _ pipeline: ImportPipeline) throws -> Void
+
+    init(columns: [String], types: [ColumnType], count: Int?, progress: ReadProgress = ReadProgress(),
+         produce: Producer? = nil,
+         rows: @escaping (_ check: [ColumnType]?, _ body: (Int, (Int, AttributeDescription) throws -> Value) throws -> Void) throws -> Void) {
+        self.columns = columns
+        self.types = types
+        self.count = count
+        self.progress = progress
+        self.rows = rows
+        self.produce = produce ?? { check, attributes, fixed, pipeline in
+            try Self.produce(through: rows, check, attributes, fixed, pipeline)
+        }
+    }
+
+    /// `produce` through `rows`: each cell converted to a `Value`, then stored in the batch.
+    static func produce(through rows: (_ check: [ColumnType]?, _ body: (Int, (Int, AttributeDescription) throws -> Value) throws -> Void) throws -> Void,
+                        _ check: [ColumnType]?, _ attributes: [AttributeDescription], _ fixed: [Value],
+                        _ pipeline: ImportPipeline) throws {
+        var batch: CellBatch?
+        try rows(check) { line, cells in
+            if batch == nil { batch = pipeline.take() }
+            guard let current = batch else { throw ImportPipeline.Stopped() }
+            current.beginRow(line: line)
+            for i in attributes.indices {
+                let value = try cells(i, attributes[i])
+                if value.isNull, !attributes[i].isOptional {
+                    throw StoreError.importFailed(path: pipeline.path, line: line, reason: "'\(attributes[i].name)' is required but empty")
+                }
+                current.put(value)
+            }
+            for value in fixed { current.put(value) }
+            current.endRow()
+            if current.isFull { pipeline.send(current); batch = nil }
+        }
+        if let batch { pipeline.send(batch) }
+    }
 }
 
 /// A row read after the sample holds a cell the inferred types do not fit: the import

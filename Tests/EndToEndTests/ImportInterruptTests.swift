@@ -1,0 +1,46 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Testing
+
+/// Ctrl-C during an import, while its parser thread reads ahead of the inserts: the
+/// import stops with one line, the parser thread is joined (the process exits), and the
+/// store is as it was.
+@Suite struct ImportInterruptTests {
+    @Test func ctrlCDuringAnImportLeavesTheStoreAsItWas() async throws {
+        let sandbox = try Sandbox()
+        _ = try await sandbox.quarry(["store.db", "-e", #"entity "Keep" { n = "int64" }; Keep:new{ n = 7 }; save()"#])
+        // Enough rows that the import is still running when the signal comes.
+        var text = "a,b,c,when\n"
+        text.reserveCapacity(40_000_000)
+        for i in 0..<800_000 { text += "\(i),row \(i),\(Double(i) / 8),2024-01-02T03:04:05Z\n" }
+        try sandbox.write("big.csv", text)
+        try sandbox.write("imp.lua", """
+            io.stderr:write("importing\\n")
+            import("big.csv", { entity = "Big" })
+            print("finished")
+            """)
+        let err = sandbox.path("imp.err"), out = sandbox.path("imp.out")
+        let pid = try ChildProcess.spawn(sandbox.binary.path, ["store.db", "imp.lua"], environment: sandbox.environment(),
+                                         directory: sandbox.directory.path, stdin: "/dev/null", stdout: out, stderr: err)
+        var started = false
+        for _ in 0..<600 where !started {
+            try await Task.sleep(nanoseconds: 50_000_000)
+            started = ((try? String(contentsOfFile: err, encoding: .utf8)) ?? "").contains("importing")
+        }
+        #expect(started)
+        try await Task.sleep(nanoseconds: 300_000_000)
+        kill(pid, SIGINT)
+        let status = try await ChildProcess.wait(pid, timeout: 60)
+        #expect(status != nil && status != 0, "status \(String(describing: status))")
+        let stderr = (try? String(contentsOfFile: err, encoding: .utf8)) ?? ""
+        let lines = stderr.split(separator: "\n")
+        #expect(lines.count == 2 && lines[1].lowercased().contains("interrupt"), "\(stderr)")
+        #expect(!((try? String(contentsOfFile: out, encoding: .utf8)) ?? "").contains("finished"))
+        let check = try await sandbox.quarry(["store.db", "-e", #"print(count("Keep")); print((pcall(count, "Big")))"#])
+        #expect(check.stdout == "1\nfalse\n", "\(check)")
+    }
+}
