@@ -189,6 +189,13 @@ extension QuarryRuntime {
             if LuaTable.element(s, index, 1) == LUA_TSTRING { entityName = luaString(s, -1) }
             quarry_pop(s, 1)
         }
+        // A list item after the entity would be dropped silently (and a "filtered" fetch
+        // then holds every row): the table form names its predicate.
+        let extra = LuaTable.element(s, index, 2) != LUA_TNIL
+        quarry_pop(s, 1)
+        if extra {
+            throw LuaError("the table form takes no predicate or arguments in its list; write fetch{ \"Item\", predicate = \"...\", args = { ... } } or fetch(\"Item\", \"...\", ...)", operation: "fetch")
+        }
         if entityName == nil {
             if LuaTable.field(s, index, "entity") == LUA_TSTRING { entityName = luaString(s, -1) }
             quarry_pop(s, 1)
