@@ -106,5 +106,16 @@ import Testing
         #expect(result.errorLines.allSatisfy { $0.hasPrefix("note: ") } && result.errorLines.contains { $0.contains("private copy") }, "\(result)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == files)
         #expect(try files.map { try Data(contentsOf: URL(fileURLWithPath: folder + "/" + $0)) } == before)
+
+        // Ended by SIGTERM while running, it still removes its private copy.
+        let temporary = sandbox.path("tmp")
+        try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o777])
+        try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: temporary)
+        let looping = (executable == sandbox.binary ? [] : [executable.path]) + arguments.dropLast(1).map { $0 } + ["while true do end"]
+        let quoted = ([executable == sandbox.binary ? sandbox.binary.path : ""] + looping).filter { !$0.isEmpty }.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        let killed = try await sandbox.run(URL(fileURLWithPath: "/bin/sh"), ["-c", quoted.joined(separator: " ") + " & p=$!; sleep 2; kill -TERM $p; wait $p; echo status $?"],
+                                           environment: sandbox.environment(["TMPDIR": temporary]))
+        #expect(killed.lines == ["status 143"], "\(killed)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary).isEmpty, "the private copy was left behind")
     }
 }

@@ -25,4 +25,10 @@ int quarry_should_stop(void);
 /// Clears the interrupt and the deadline (after the top-level call has returned).
 void quarry_clear_stop_requests(void);
 
+/// Removes `copy`, its -wal and -shm, then `folder`, should SIGTERM or SIGHUP end the
+/// process (which then ends as the signal would have); one copy at a time.
+void quarry_remove_on_termination(const char *copy, const char *folder);
+/// The copy was removed: nothing to remove on those signals.
+void quarry_forget_removal(void);
+
 #endif

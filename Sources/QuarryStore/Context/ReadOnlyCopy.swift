@@ -1,3 +1,4 @@
+import CQuarrySignals
 import Foundation
 
 /// A store with a `-wal` in a folder Quarry may not write, opened `--readonly`: SQLite
@@ -23,6 +24,7 @@ struct ReadOnlyCopy {
             let copy = folder + "/" + (path.split(separator: "/").last.map(String.init) ?? "store")
             try files.copyItem(atPath: path, toPath: copy)
             try files.copyItem(atPath: log, toPath: copy + "-wal")
+            quarry_remove_on_termination(copy, folder)
             return ReadOnlyCopy(path: copy, folder: folder)
         } catch {
             try? files.removeItem(atPath: folder)
@@ -35,5 +37,8 @@ struct ReadOnlyCopy {
         "\(original): its folder is not writable, so a private copy of the store and its -wal is read (changes made to it after opening are not seen)"
     }
 
-    func remove() { try? FileManager.default.removeItem(atPath: folder) }
+    func remove() {
+        quarry_forget_removal()
+        try? FileManager.default.removeItem(atPath: folder)
+    }
 }
