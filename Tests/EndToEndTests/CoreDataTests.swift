@@ -111,8 +111,8 @@ import Testing
         let temporary = sandbox.path("tmp")
         try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o777])
         try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: temporary)
-        let looping = (executable == sandbox.binary ? [] : [executable.path]) + arguments.dropLast(1).map { $0 } + ["while true do end"]
-        let quoted = ([executable == sandbox.binary ? sandbox.binary.path : ""] + looping).filter { !$0.isEmpty }.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        let looping = [executable.path] + arguments.dropLast() + ["while true do end"]
+        let quoted = looping.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
         let killed = try await sandbox.run(URL(fileURLWithPath: "/bin/sh"), ["-c", quoted.joined(separator: " ") + " & p=$!; sleep 2; kill -TERM $p; wait $p; echo status $?"],
                                            environment: sandbox.environment(["TMPDIR": temporary]))
         #expect(killed.lines == ["status 143"], "\(killed)")

@@ -251,14 +251,19 @@ import Testing
         #expect(text.contains(#"FROM main."ZPERSON""#) && text.contains("978307200"), "\(text)")
     }
 
+    /// A copy of the cars store changed by `sql` (as another program might leave it), opened.
+    private func carsOpened(after sql: String) throws -> ObjectContext {
+        let path = try CoreDataFixtures.copyOfStore("cars/SampleModel_V1.sqlite")
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in try db.execute(sql: sql) }
+        try queue.close()
+        return try ObjectContext.open(path)
+    }
+
     /// A model cache that cannot be decoded is said to be so (not "no model"), and the
     /// names are inferred.
     @Test func anUnreadableModelCacheIsNamedInTheNote() throws {
-        let path = try CoreDataFixtures.copyOfStore("cars/SampleModel_V1.sqlite")
-        let queue = try DatabaseQueue(path: path)
-        try queue.write { db in try db.execute(sql: "UPDATE Z_MODELCACHE SET Z_CONTENT = x'0102030405'") }
-        try queue.close()
-        let context = try ObjectContext.open(path)
+        let context = try carsOpened(after: "UPDATE Z_MODELCACHE SET Z_CONTENT = x'0102030405'")
         #expect(context.openingNotes.contains { $0.contains("its model cache could not be read") && $0.contains("inferred") }, "\(context.openingNotes)")
         #expect(try context.count(FetchRequest(entityName: "Car")) == 125, "inferred names read the rows")
     }
@@ -274,11 +279,7 @@ import Testing
     /// Rows whose Z_ENT names no entity of the table's family are read as its root, and a
     /// note says how many.
     @Test func rowsOfAnUnknownEntityAreNoted() throws {
-        let path = try CoreDataFixtures.copyOfStore("cars/SampleModel_V1.sqlite")
-        let queue = try DatabaseQueue(path: path)
-        try queue.write { db in try db.execute(sql: "UPDATE ZCAR SET Z_ENT = 99 WHERE Z_PK IN (1, 2)") }
-        try queue.close()
-        let context = try ObjectContext.open(path)
+        let context = try carsOpened(after: "UPDATE ZCAR SET Z_ENT = 99 WHERE Z_PK IN (1, 2)")
         #expect(context.openingNotes.contains("ZCAR: 2 rows whose Z_ENT names no entity of Car's family are read as Car"), "\(context.openingNotes)")
     }
 

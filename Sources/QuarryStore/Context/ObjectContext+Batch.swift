@@ -191,7 +191,8 @@ extension ObjectContext {
 
 private func marks(_ count: Int) -> String { Array(repeating: "?", count: count).joined(separator: ",") }
 
-private func forEachChunk(_ keys: [Int64], _ body: ([Int64]) throws -> Void) rethrows {
+/// Keys 500 at a time: as many as one statement's `IN (?, ...)` takes comfortably.
+func forEachChunk(_ keys: [Int64], _ body: ([Int64]) throws -> Void) rethrows {
     var start = 0
     while start < keys.count {
         let end = min(keys.count, start + 500)

@@ -72,10 +72,7 @@ extension ObjectContext {
         let family = [entity] + descendants(of: entity.name)
         let key = quoteIdentifier(entity.primaryKey)
         var grouped: [String: [Int64]] = [:]
-        var start = 0
-        while start < keys.count {
-            let chunk = Array(keys[start..<min(keys.count, start + 500)])
-            start += chunk.count
+        try forEachChunk(keys) { chunk in
             let sql = "SELECT \(key), \(quoteIdentifier(Self.entityColumn)) FROM \(quoteIdentifier(entity.name)) WHERE \(key) IN ("
                 + Array(repeating: "?", count: chunk.count).joined(separator: ",") + ")"
             for row in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(chunk)) {

@@ -35,8 +35,7 @@ extension ObjectContext {
         }
         try read { db in
             guard let keys else { return try take(Row.fetchCursor(db, sql: select)) }
-            for start in stride(from: 0, to: keys.count, by: 500) {
-                let chunk = Array(keys[start..<min(keys.count, start + 500)])
+            try forEachChunk(keys) { chunk in
                 let sql = select + " WHERE \(quoteIdentifier(entity.primaryKey)) IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
                 try take(Row.fetchCursor(db, sql: sql, arguments: StatementArguments(chunk)))
             }

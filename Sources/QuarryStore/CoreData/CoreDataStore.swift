@@ -90,11 +90,17 @@ public struct CoreDataStore {
             let why = unreadableCache.map { "its model cache could not be read (\($0))" } ?? "the store holds no model"
             notes.append("\(path): \(why) and none was given (--model MODEL): entity, attribute and relationship names were inferred from its tables")
         }
-        var store = CoreDataStore(entities: [], linkViews: [], modelSource: source, notes: notes, model: nil)
-        store.keepsPersistentHistory = try PersistentHistoryLayout.isPresent(db)
-        store.triggersMissingFunctions = try triggersCallingMissingFunctions(db)
-        try store.map(model, numbers: numbers, db: db)
-        store.model = model
+        let keepsHistory = try PersistentHistoryLayout.isPresent(db)
+        let missingFunctions = try triggersCallingMissingFunctions(db)
+        func mapping(_ model: CoreDataModel, source: String, notes: [String]) throws -> CoreDataStore {
+            var store = CoreDataStore(entities: [], linkViews: [], modelSource: source, notes: notes, model: nil)
+            store.keepsPersistentHistory = keepsHistory
+            store.triggersMissingFunctions = missingFunctions
+            try store.map(model, numbers: numbers, db: db)
+            store.model = model
+            return store
+        }
+        var store = try mapping(model, source: source, notes: notes)
         // Entities whose rows the store holds but the model does not map would be silently
         // unreadable: a model matching none of them gives way to inferred names; else each
         // is named in a note.
@@ -102,15 +108,9 @@ public struct CoreDataStore {
         guard source != "inferred", !unread.isEmpty else { return store }
         let listed = unread.prefix(5).joined(separator: ", ") + (unread.count > 5 ? " and \(unread.count - 5) more" : "")
         if store.entities.isEmpty {
-            var inferred = CoreDataStore(entities: [], linkViews: [], modelSource: "inferred", notes: [
+            return try mapping(CoreDataModelInference.infer(db, numbers: numbers), source: "inferred", notes: [
                 "\(path): the model (\(source)) matches none of the store's entities (\(listed)): entity, attribute and relationship names were inferred from its tables",
-            ], model: nil)
-            inferred.keepsPersistentHistory = store.keepsPersistentHistory
-            inferred.triggersMissingFunctions = store.triggersMissingFunctions
-            let model = try CoreDataModelInference.infer(db, numbers: numbers)
-            try inferred.map(model, numbers: numbers, db: db)
-            inferred.model = model
-            return inferred
+            ])
         }
         store.notes.append("\(path): the model (\(source)) does not map the store's entities \(listed): their rows are not read")
         return store
