@@ -44,7 +44,8 @@ struct ResultColumn {
             if name.contains("."), let context {
                 let (steps, a) = try BoundPredicate.attributePath(name, in: entity, context: context)
                 var aliases = 300
-                return (a, joins.column(steps, a, in: entity) ?? pathSQL(steps, a, from: quoteIdentifier(entity.name), in: entity, aliases: &aliases))
+                let storage = context.mapped(entity)
+                return (a, joins.column(steps, a, in: storage) ?? pathSQL(steps, a, from: storage.table, in: storage, aliases: &aliases))
             }
             guard let a = entity.attribute(named: name) else {
                 throw FetchError.unknownKey(option: "properties", key: name, entity: entity.name,
@@ -102,7 +103,7 @@ extension ObjectContext {
         // The result's own shape, so `having` and `sort` can name its keys.
         let shape = EntityDescription(name: entity.name, attributes: columns.map {
             AttributeDescription(name: $0.name, type: $0.type, isOptional: true)
-        }, primaryKey: "_pk")
+        })
 
         var arguments: [Value] = []
         var inner = "SELECT " + (request.distinct ? "DISTINCT " : "")
@@ -154,20 +155,20 @@ extension ObjectContext {
         // objects the results hold; otherwise one query of keys.
         if results.usesPendingChanges { return try results.objects().map(\.objectID) }
         let entity = compiled.entity
-        let key = "\(compiled.table).\(quoteIdentifier(entity.primaryKey))"
+        let key = "\(compiled.table).\(compiled.storage.key)"
         guard !descendants(of: entity.name).isEmpty else {
             let query = compiled.select(key, start: 0, count: nil)
             return try readKeys(query.sql, arguments: query.arguments).map { "\(entity.name)/\($0)" }
         }
         // An object's ID names its own entity (a SportCar fetched as a Car is SportCar/7),
         // as the object itself gives it: the entity column names each row's.
-        let query = compiled.select("\(key), \(compiled.table).\(quoteIdentifier(Self.entityColumn))", start: 0, count: nil)
+        let query = compiled.select("\(key), \(compiled.table).\(quoteIdentifier(EntityStorage.entityColumn))", start: 0, count: nil)
         return try read { db in
             var ids: [String] = []
             var names: [DatabaseValue: String] = [:]
             let rows = try Row.fetchCursor(db, sql: query.sql, arguments: StatementArguments(query.arguments.map(\.databaseValue)))
             while let row = try rows.next() {
-                let primaryKey: Int64 = try row.stored(0, table: entity.name, column: entity.primaryKey)
+                let primaryKey: Int64 = try row.stored(0, table: entity.name, column: compiled.storage.keyColumn)
                 let tag = row[1] as DatabaseValue
                 let name = names[tag] ?? ownEntity(of: entity, tag: tag)?.name ?? entity.name
                 names[tag] = name

@@ -38,10 +38,14 @@ public struct FetchRequest {
 struct CompiledRequest {
     let entity: EntityDescription
     let predicate: BoundPredicate?
+    /// Where the entity's rows are (the store's mapping).
+    let storage: EntityStorage
     /// The entity's table as the query names it (quoted), to qualify its columns.
     let table: String
     /// The LEFT JOINs that the request's to-one key paths need, each path joined once.
     var joins: ToOneJoins
+    /// The key column, qualified by the table.
+    var keySQL: String { "\(table).\(storage.key)" }
     /// The FROM clause: the table and its joins.
     var source: String { table + joins.sql }
     let whereClause: SQLFragment?
@@ -66,16 +70,18 @@ struct CompiledRequest {
         let entity = try context.entity(named: request.entityName)
         self.entity = entity
         predicate = try request.predicate.map { try BoundPredicate($0, entity: entity, context: context) }
-        let from = quoteIdentifier(entity.name)
+        let storage = context.mapped(entity)
+        self.storage = storage
+        let from = storage.table
         table = from
         var joins = ToOneJoins(root: from, holdsEachValueOnce: { [weak context] in context?.holdsEachValueOnce($0, $1) ?? false })
         var whereClause = predicate?.sql(joins: &joins)
         var rows: [(sql: String, arguments: [Value])] = []
-        if entity.isView || entity.keyMayHoldOthers {
+        if storage.needsIntegerKeyCheck {
             // A view's rows are objects only where its id column holds an integer (a view
             // has no rowid, and a LEFT JOIN may leave the column NULL); so are those of a
             // WITHOUT ROWID table, whose INTEGER PRIMARY KEY takes text too.
-            let identified = "typeof(\(from).\(quoteIdentifier(entity.primaryKey))) = 'integer'"
+            let identified = "typeof(\(from).\(storage.key)) = 'integer'"
             rows.append((identified, []))
             whereClause = SQLFragment(whereClause.map { "\(identified) AND (\($0.sql))" } ?? identified, whereClause?.arguments ?? [])
         }
@@ -92,7 +98,7 @@ struct CompiledRequest {
             if key.contains(".") {
                 let (steps, reached) = try BoundPredicate.attributePath(key, in: entity, context: context)
                 var aliases = 200
-                sectionSQL = joins.column(steps, reached, in: entity) ?? pathSQL(steps, reached, from: from, in: entity, aliases: &aliases)
+                sectionSQL = joins.column(steps, reached, in: storage) ?? pathSQL(steps, reached, from: from, in: storage, aliases: &aliases)
                 // Named by the whole path, so the sort key that leads is recognised as it.
                 sectionAttribute = AttributeDescription(name: key, type: reached.type, isOptional: true)
             } else {
@@ -100,7 +106,7 @@ struct CompiledRequest {
                     throw FetchError.unknownKey(option: "section", key: key, entity: entity.name,
                                                 suggestion: closestMatch(to: key, in: entity.attributeNames))
                 }
-                sectionSQL = "\(from).\(quoteIdentifier(key))"
+                sectionSQL = "\(from).\(storage.column(key))"
                 sectionAttribute = found
             }
             // Sections must be contiguous, so the section key leads the sort (as
@@ -121,8 +127,8 @@ struct CompiledRequest {
         // The primary key breaks ties, so pages never overlap or skip rows. It runs in the
         // direction of the last key, so an index on that key serves the whole ORDER BY.
         let tieBreak = (sort.last?.ascending ?? true) ? "ASC" : "DESC"
-        let terms = try sort.map { try $0.sql(for: entity, qualifier: entity.name, context: context, joins: &joins) }
-            + ["\(from).\(quoteIdentifier(entity.primaryKey)) \(tieBreak)"]
+        let terms = try sort.map { try $0.sql(for: entity, qualifier: storage.relation, context: context, joins: &joins) }
+            + ["\(from).\(storage.key) \(tieBreak)"]
         orderBy = terms.joined(separator: ", ")
         self.joins = joins
         limit = (request.limit ?? 0) > 0 ? request.limit : nil
@@ -134,7 +140,7 @@ struct CompiledRequest {
     }
 
     /// True when the request takes a table's rows unfiltered, in key order.
-    var takesRowsInKeyOrder: Bool { whereClause == nil && sort.isEmpty && joins.isEmpty && !entity.isView && !entity.keyMayHoldOthers }
+    var takesRowsInKeyOrder: Bool { whereClause == nil && sort.isEmpty && joins.isEmpty && !storage.needsIntegerKeyCheck }
 
     /// `SELECT <columns> FROM t [WHERE ...] ORDER BY ...` for rows `start..<start+count`
     /// of the request's window.

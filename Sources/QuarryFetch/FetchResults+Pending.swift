@@ -53,12 +53,12 @@ extension FetchResults {
         var objects: [ManagedObject]
         if readsPendingRelatedChanges {
             // Any saved row's answer may have changed: every row is tested in memory.
-            let query = compiled.selectEveryRow("\(quoteIdentifier(entity.name)).\(quoteIdentifier(entity.primaryKey))")
+            let query = compiled.selectEveryRow(compiled.keySQL)
             objects = try load(try context.readKeys(query.sql, arguments: query.arguments))
             objects.removeAll { object in object.isDeleted || !matches(object) }
         } else {
             // Every saved row that matches in the store, whatever the window.
-            let query = compiled.selectAll("\(quoteIdentifier(entity.name)).\(quoteIdentifier(entity.primaryKey))")
+            let query = compiled.selectAll(compiled.keySQL)
             objects = try load(try context.readKeys(query.sql, arguments: query.arguments))
             objects.removeAll { object in object.isDeleted || (changedIDs.contains(ObjectIdentifier(object)) && !matches(object)) }
         }
@@ -99,7 +99,8 @@ extension FetchResults {
                 if let o = context.registeredObject(entity: entity.name, primaryKey: key) { found[key] = o } else { missing.append(key) }
             }
             if !missing.isEmpty {
-                let sql = "SELECT \(entity.selectionSQL()) FROM \(quoteIdentifier(entity.name)) WHERE \(quoteIdentifier(entity.primaryKey)) IN (\(Array(repeating: "?", count: missing.count).joined(separator: ",")))"
+                let storage = compiled.storage
+                let sql = "SELECT \(storage.selection(of: entity)) FROM \(storage.table) WHERE \(storage.key) IN (\(Array(repeating: "?", count: missing.count).joined(separator: ",")))"
                 for row in try context.read({ db in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(missing)) }) {
                     let o = try context.object(for: entity, row: row)
                     if let key = o.primaryKey { found[key] = o }

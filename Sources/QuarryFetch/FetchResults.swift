@@ -159,7 +159,7 @@ public final class FetchResults {
     /// columns read so far.
     private func readRows(start: Int, count: Int, whole: Bool) throws -> RowBatch {
         let keys = try orderedKeys().slice(from: start, count: count)
-        let source = rowSource ?? RowSource(entity: compiled.entity)
+        let source = rowSource ?? RowSource(entity: compiled.entity, storage: compiled.storage)
         rowSource = source
         return try whole ? source.read(keys: keys, context: context, whole: true) : source.read(keys: keys, context: context)
     }
@@ -176,8 +176,7 @@ public final class FetchResults {
             keys = dense
             return dense
         }
-        let entity = compiled.entity
-        let query = compiled.select("\(quoteIdentifier(entity.name)).\(quoteIdentifier(entity.primaryKey))", start: 0, count: nil)
+        let query = compiled.select(compiled.keySQL, start: 0, count: nil)
         let loaded = OrderedKeys.listed(try context.readKeys(query.sql, arguments: query.arguments))
         keys = loaded
         return loaded
@@ -188,8 +187,7 @@ public final class FetchResults {
     /// `min...max`, and a walk over every row reads the table once instead of twice.
     private func denseKeys() throws -> OrderedKeys? {
         guard compiled.takesRowsInKeyOrder else { return nil }
-        let entity = compiled.entity
-        let (key, table) = (quoteIdentifier(entity.primaryKey), quoteIdentifier(entity.name))
+        let (key, table) = (compiled.storage.key, compiled.storage.table)
         // Three queries, as SQLite answers min() and max() alone from the b-tree's ends.
         let bounds = try context.readKeys("SELECT (SELECT min(\(key)) FROM \(table)), (SELECT max(\(key)) FROM \(table)), (SELECT count(*) FROM \(table))",
                                           arguments: [], columns: 3)
@@ -216,6 +214,6 @@ public final class FetchResults {
 
     /// The SQL that loads the objects, with its arguments, for `explain`.
     public func sql() -> SQLFragment {
-        compiled.select(compiled.entity.selectionSQL(qualifier: compiled.entity.name), start: 0, count: nil)
+        compiled.select(compiled.storage.selection(of: compiled.entity, qualifier: compiled.storage.relation), start: 0, count: nil)
     }
 }

@@ -25,7 +25,7 @@ extension ObjectContext {
         guard attribute.type.isMeasured else {
             throw FetchError.badOption(option: "histogram", reason: "'\(key)' is \(attribute.type.rawValue); a histogram needs numbers or dates (barchart counts other values)")
         }
-        let column = columnSQL(compiled.table, attribute, in: compiled.entity)
+        let column = columnSQL(compiled.table, attribute, in: compiled.storage)
         let notNull = (compiled.whereClause.map { " WHERE (" + $0.sql + ") AND " } ?? " WHERE ") + "\(column) IS NOT NULL"
         let arguments = (compiled.whereClause?.arguments ?? []).map(\.databaseValue)
         let range = try read { db in

@@ -11,8 +11,9 @@ extension ObjectContext {
     /// row and needs no guard against several. One grouped scan, served by the index that
     /// `relate()` makes; only for tables of up to `uniqueCheckLimit` rows. Reads only.
     func holdsEachValueOnce(_ entity: EntityDescription, _ column: String) -> Bool {
-        guard !entity.isView else { return false }
-        let table = quoteIdentifier(entity.name), quoted = quoteIdentifier(column)
+        let storage = mapped(entity)
+        guard !storage.isView else { return false }
+        let table = storage.table, quoted = storage.column(column)
         return (try? read { db -> Bool in
             guard let size = try Int64.fetchOne(db, sql: "SELECT max(rowid) FROM \(table)") else { return true }
             guard size <= Self.uniqueCheckLimit else { return false }

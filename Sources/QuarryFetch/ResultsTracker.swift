@@ -92,14 +92,14 @@ public final class ResultsTracker {
         let entity = compiled.entity
         let order = MemoryOrder(sort: compiled.sort)
         let attributes = compiled.sort.map { entity.attribute(named: $0.key)! }
-        let columns = ([entity.primaryKey] + attributes.map(\.name)).map { "\(compiled.table).\(quoteIdentifier($0))" }
+        let columns = [compiled.keySQL] + attributes.map { "\(compiled.table).\(compiled.storage.column($0.name))" }
         let query = compiled.select(columns.joined(separator: ", "), start: 0, count: nil)
         var loadedKeys: [Int64] = []
         var loadedValues: [Int64: [Value]] = [:]
         try results.context.read { db in
             let rows = try Row.fetchCursor(db, sql: query.sql, arguments: StatementArguments(query.arguments.map(\.databaseValue)))
             while let row = try rows.next() {
-                let key: Int64 = try row.stored(0, table: entity.name, column: entity.primaryKey)
+                let key: Int64 = try row.stored(0, table: entity.name, column: compiled.storage.keyColumn)
                 loadedKeys.append(key)
                 loadedValues[key] = attributes.enumerated().map { i, attribute in
                     order.sortValue(attribute.type.decode(Value(row[i + 1] as DatabaseValue)), compiled.sort[i])

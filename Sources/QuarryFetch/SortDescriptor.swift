@@ -47,8 +47,9 @@ public struct SortDescriptor: Equatable {
             (steps, attribute) = ([], found)
         }
         var aliases = 100
-        var term = (steps.isEmpty ? nil : joins?.column(steps, attribute, in: entity))
-            ?? pathSQL(steps, attribute, from: quoteIdentifier(qualifier), in: entity, aliases: &aliases)
+        let storage = context?.mapped(entity) ?? .quarry(entity.name)
+        var term = (steps.isEmpty ? nil : joins?.column(steps, attribute, in: storage))
+            ?? pathSQL(steps, attribute, from: quoteIdentifier(qualifier), in: storage, aliases: &aliases)
         if comparison != .binary, attribute.type == .string {
             term = PredicateFunctions.sqlFold(term, comparison == .localized ? [.caseInsensitive, .diacriticInsensitive] : [.caseInsensitive])
         }

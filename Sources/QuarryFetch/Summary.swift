@@ -59,7 +59,7 @@ extension ObjectContext {
         guard !attributes.isEmpty else { return [] }
         let whereSQL = compiled.whereClause.map { " WHERE (" + $0.sql + ")" } ?? ""
         let whereArguments = (compiled.whereClause?.arguments ?? []).map(\.databaseValue)
-        let columns = attributes.map { columnSQL(compiled.table, $0, in: entity) }
+        let columns = attributes.map { columnSQL(compiled.table, $0, in: compiled.storage) }
 
         // Booleans and blobs have a min and max of their storage; text compares as text.
         // Five aggregates an attribute: a wide table is scanned in groups, so no statement

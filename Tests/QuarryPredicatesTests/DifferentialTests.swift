@@ -221,7 +221,7 @@ import QuarryTestSupport
         // The same predicates over objects read back from the store.
         objects = []
         let rows = try context.read { db in
-            try Row.fetchAll(db, sql: "SELECT \(Self.entity.selectionSQL()) FROM Item ORDER BY _pk")
+            try Row.fetchAll(db, sql: "SELECT \(context.mapped(Self.entity).selection(of: Self.entity)) FROM Item ORDER BY _pk")
         }
         let reloaded = try rows.map { try context.object(for: Self.entity, row: $0) }
         #expect(reloaded.count == 300)

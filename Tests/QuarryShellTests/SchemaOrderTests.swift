@@ -6,7 +6,7 @@ import Testing
 /// when a parent was redefined (and so stored) after its sub-entities.
 struct SchemaOrderTests {
     private func entity(_ name: String, parent: String? = nil) -> EntityDescription {
-        var entity = EntityDescription(name: name, attributes: [], primaryKey: EntityDescription.defaultPrimaryKey)
+        var entity = EntityDescription(name: name, attributes: [])
         entity.parent = parent
         return entity
     }

@@ -40,7 +40,7 @@ func stored(_ context: ObjectContext, _ column: String, table: String = "Item") 
 func fetchAll(_ context: ObjectContext, _ name: String = "Item") throws -> [ManagedObject] {
     let entity = try context.entity(named: name)
     let rows = try context.read { db in
-        try Row.fetchAll(db, sql: "SELECT \(entity.selectionSQL()) FROM \(quoteIdentifier(name)) ORDER BY _pk")
+        try Row.fetchAll(db, sql: "SELECT \(context.mapped(entity).selection(of: entity)) FROM \(quoteIdentifier(name)) ORDER BY _pk")
     }
     return try rows.map { try context.object(for: entity, row: $0) }
 }

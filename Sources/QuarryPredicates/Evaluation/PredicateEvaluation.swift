@@ -108,7 +108,7 @@ extension BoundPredicate {
     private func value(_ operand: Operand, _ object: ManagedObject, _ options: ComparisonOptions) -> Value {
         let v: Value
         switch operand {
-        case .attribute(let a) where a.name == entity.primaryKey && object.entity.attribute(named: a.name) == nil:
+        case .attribute(let a) where a.name == storage.keyColumn && object.entity.attribute(named: a.name) == nil:
             v = .integer(object.identityKey)  // SELF
         case .attribute(let a): v = (try? object.value(forKey: a.name)) ?? .null
         case .value(let value): v = value
@@ -119,7 +119,7 @@ extension BoundPredicate {
             v = ExpressionValues.apply(function, value(argument, object, []))
         case .path(let steps, let a):
             let target = follow(steps, from: object)
-            if a.name == steps.last?.destination.primaryKey {
+            if a.name == steps.last?.destinationStorage.keyColumn {
                 // Only compared with nil: any related object, saved or not, is "not nil".
                 v = target.map { .integer($0.identityKey) } ?? .null
             } else {

@@ -43,7 +43,7 @@ private struct SwiftPredicateWriter {
         case .path(let steps, let a):
             var text = variable + "." + steps.map(\.relationship.name).joined(separator: "?.")
             // A path to the destination's key stands for the related object (`owner == nil`).
-            if let last = steps.last, a.name == last.destination.primaryKey, last.destination.attribute(named: a.name) == nil { return (text, true) }
+            if let last = steps.last, a.name == last.destinationStorage.keyColumn, last.destination.attribute(named: a.name) == nil { return (text, true) }
             text += "?." + a.name
             return (text, true)
         case let .collection(function, steps, _, filter):

@@ -7,7 +7,7 @@ extension BoundPredicate {
     /// stands alone (an UPDATE or DELETE takes no joins).
     public func sql(qualifier: String? = nil) -> SQLFragment {
         var writer = PredicateSQLWriter(joins: nil)
-        let sql = writer.render(root, quoteIdentifier(qualifier ?? entity.name), entity, positive: true)
+        let sql = writer.render(root, qualifier.map(quoteIdentifier) ?? storage.table, storage, positive: true)
         return SQLFragment(sql, writer.arguments)
     }
 
@@ -16,7 +16,7 @@ extension BoundPredicate {
     /// ANY/ALL/NONE, SUBQUERY and collection operators stay correlated subqueries.
     public func sql(joins: inout ToOneJoins) -> SQLFragment {
         var writer = PredicateSQLWriter(joins: joins)
-        let sql = writer.render(root, joins.root, entity, positive: true)
+        let sql = writer.render(root, joins.root, storage, positive: true)
         if let grown = writer.joins { joins = grown }
         return SQLFragment(sql, writer.arguments)
     }
@@ -26,27 +26,23 @@ extension BoundPredicate {
 /// finding the next row by its key (the smallest key of several matches, as in memory);
 /// where no join can be used (an UPDATE's WHERE, inside a subquery). `ToOneJoins` is
 /// the form for a SELECT.
-public func pathSQL(_ steps: [PathStep], _ attribute: AttributeDescription, from qualifier: String, in entity: EntityDescription,
+public func pathSQL(_ steps: [PathStep], _ attribute: AttributeDescription, from qualifier: String, in storage: EntityStorage,
                     aliases: inout Int) -> String {
     guard let step = steps.first, case .foreignKey(let column, let targetKey) = step.storage else {
-        return columnSQL(qualifier, attribute, in: entity)
+        return columnSQL(qualifier, attribute, in: storage)
     }
     aliases += 1
     let alias = quoteIdentifier("t\(aliases)")
-    let inner = pathSQL(Array(steps.dropFirst()), attribute, from: alias, in: step.destination, aliases: &aliases)
-    let match = quoteIdentifier(targetKey ?? step.destination.primaryKey)
-    let order = matchesOneRow(targetKey, step.destination) ? "" : " ORDER BY \(alias).\(quoteIdentifier(step.destination.primaryKey))"
-    return "(SELECT \(inner) FROM \(quoteIdentifier(step.destination.name)) AS \(alias) WHERE \(alias).\(match) = \(qualifier).\(quoteIdentifier(column))\(order) LIMIT 1)"
+    let destination = step.destinationStorage
+    let inner = pathSQL(Array(steps.dropFirst()), attribute, from: alias, in: destination, aliases: &aliases)
+    let match = targetKey.map(destination.column) ?? destination.key
+    let order = matchesOneRow(targetKey, step) ? "" : " ORDER BY \(alias).\(destination.key)"
+    return "(SELECT \(inner) FROM \(destination.table) AS \(alias) WHERE \(alias).\(match) = \(qualifier).\(storage.column(column))\(order) LIMIT 1)"
 }
 
-/// An attribute's column as SQL compares it. A date column of a file Quarry did not
-/// create may hold ISO 8601 text as well as numbers; its text is read as Unix seconds
-/// (to the millisecond), as Quarry reads it in memory, so both agree. Quarry's own date
-/// columns hold numbers only and stay bare, so their indexes serve.
-public func columnSQL(_ qualifier: String, _ attribute: AttributeDescription, in entity: EntityDescription) -> String {
-    let column = "\(qualifier).\(quoteIdentifier(attribute.name))"
-    guard entity.isForeign, attribute.type == .date else { return column }
-    return "(CASE WHEN typeof(\(column)) = 'text' THEN round((julianday(\(column)) - 2440587.5) * 86400000.0) / 1000.0 ELSE \(column) END)"
+/// An attribute's column as SQL compares it (see `EntityStorage.comparable`).
+public func columnSQL(_ qualifier: String, _ attribute: AttributeDescription, in storage: EntityStorage) -> String {
+    storage.comparable(qualifier, attribute)
 }
 
 private struct PredicateSQLWriter {
@@ -63,7 +59,7 @@ private struct PredicateSQLWriter {
     /// JOIN's missing row and so may make the join an inner one and start from the joined
     /// table (`destination.tzone == "x"` scans airports, then flights by index); `IS`
     /// would keep it from that. Other comparisons keep `IS`.
-    mutating func render(_ node: BoundPredicate.Node, _ qualifier: String, _ entity: EntityDescription, positive: Bool) -> String {
+    mutating func render(_ node: BoundPredicate.Node, _ qualifier: String, _ entity: EntityStorage, positive: Bool) -> String {
         switch node {
         case .constant(let b): return b ? "1" : "0"
         case .not(let n): return "NOT (\(render(n, qualifier, entity, positive: !positive)))"
@@ -71,7 +67,7 @@ private struct PredicateSQLWriter {
         case .or(let ns): return ns.map { "(\(render($0, qualifier, entity, positive: positive)))" }.joined(separator: " OR ")
         case let .quantified(quantifier, path, inner):
             let (from, alias) = members(path, of: qualifier, root: entity)
-            let destination = path.last!.destination
+            let destination = path.last!.destinationStorage
             // Inside EXISTS only truth counts, so the subquery's WHERE starts positive again.
             switch quantifier {
             case .all: return "NOT EXISTS (SELECT 1 \(from) AND NOT (\(render(inner, alias, destination, positive: false))))"
@@ -114,7 +110,7 @@ private struct PredicateSQLWriter {
 
     /// `FROM ... WHERE <joined to qualifier>` for the members of the to-many relationship
     /// at the end of `path` (to-one steps before it are followed by key), and their alias.
-    mutating func members(_ path: [PathStep], of qualifier: String, root: EntityDescription) -> (String, String) {
+    mutating func members(_ path: [PathStep], of qualifier: String, root: EntityStorage) -> (String, String) {
         var owner = qualifier
         var prefix = path
         let toMany = prefix.removeLast()
@@ -124,14 +120,15 @@ private struct PredicateSQLWriter {
             guard case .foreignKey(let column, let targetKey) = step.storage else { continue }
             aliases += 1
             let alias = quoteIdentifier("t\(aliases)")
-            tables.append("\(quoteIdentifier(step.destination.name)) AS \(alias)")
-            conditions.append("\(alias).\(quoteIdentifier(targetKey ?? step.destination.primaryKey)) = \(owner).\(quoteIdentifier(column))")
+            let destination = step.destinationStorage
+            tables.append("\(destination.table) AS \(alias)")
+            conditions.append("\(alias).\(targetKey.map(destination.column) ?? destination.key) = \(owner).\(quoteIdentifier(column))")
             owner = alias
         }
         aliases += 1
         let alias = quoteIdentifier("t\(aliases)")
-        let destination = toMany.destination
-        tables.append("\(quoteIdentifier(destination.name)) AS \(alias)")
+        let destination = toMany.destinationStorage
+        tables.append("\(destination.table) AS \(alias)")
         switch toMany.storage {
         case .inverseForeignKey(_, let column, let matched, _):
             conditions.append("\(alias).\(quoteIdentifier(column)) = \(owner).\(quoteIdentifier(matched ?? ownerKey(path, root)))")
@@ -140,19 +137,19 @@ private struct PredicateSQLWriter {
             let link = quoteIdentifier("l\(aliases)")
             tables.append("\(quoteIdentifier(table)) AS \(link)")
             conditions.append("\(link).\(sourceColumn) = \(owner).\(quoteIdentifier(ownerKey(path, root)))")
-            conditions.append("\(alias).\(quoteIdentifier(destination.primaryKey)) = \(link).\(targetColumn)")
+            conditions.append("\(alias).\(destination.key) = \(link).\(targetColumn)")
         case .foreignKey(let column, let targetKey):
-            conditions.append("\(alias).\(quoteIdentifier(targetKey ?? destination.primaryKey)) = \(owner).\(quoteIdentifier(column))")
+            conditions.append("\(alias).\(targetKey.map(destination.column) ?? destination.key) = \(owner).\(quoteIdentifier(column))")
         }
         return ("FROM " + tables.joined(separator: ", ") + " WHERE " + conditions.joined(separator: " AND "), alias)
     }
 
     /// The key column of the entity that owns the last step.
-    private func ownerKey(_ path: [PathStep], _ root: EntityDescription) -> String {
-        path.count >= 2 ? path[path.count - 2].destination.primaryKey : root.primaryKey
+    private func ownerKey(_ path: [PathStep], _ root: EntityStorage) -> String {
+        path.count >= 2 ? path[path.count - 2].destinationStorage.keyColumn : root.keyColumn
     }
 
-    mutating func operand(_ o: BoundPredicate.Operand, _ options: ComparisonOptions, _ qualifier: String, _ entity: EntityDescription) -> String {
+    mutating func operand(_ o: BoundPredicate.Operand, _ options: ComparisonOptions, _ qualifier: String, _ entity: EntityStorage) -> String {
         let text: String
         let isString: Bool
         switch o {
@@ -168,7 +165,7 @@ private struct PredicateSQLWriter {
             isString = a.type == .string
         case .collection(let function, let path, let attribute, let filter):
             var (from, alias) = members(path, of: qualifier, root: entity)
-            if let filter { from += " AND (\(render(filter, alias, path.last!.destination, positive: true)))" }
+            if let filter { from += " AND (\(render(filter, alias, path.last!.destinationStorage, positive: true)))" }
             let argument = attribute.map { "\(alias).\(quoteIdentifier($0.name))" } ?? "*"
             // KVC's @sum of no members is 0, where SQLite's sum() gives NULL.
             let aggregate = "\(function.rawValue)(\(argument))"

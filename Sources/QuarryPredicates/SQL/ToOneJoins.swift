@@ -38,9 +38,9 @@ public struct ToOneJoins {
     /// `attribute` at the end of `steps` (to-one steps from the root entity `entity`) as a
     /// column of a joined table, adding the joins it needs; nil when a step is not a link
     /// kept in a column (the caller then falls back to `pathSQL`).
-    public mutating func column(_ steps: [PathStep], _ attribute: AttributeDescription, in entity: EntityDescription) -> String? {
+    public mutating func column(_ steps: [PathStep], _ attribute: AttributeDescription, in storage: EntityStorage) -> String? {
         var owner = root
-        var reached = entity
+        var reached = storage
         var names: [String] = []
         for step in steps {
             guard case .foreignKey(let column, let targetKey) = step.storage else { return nil }
@@ -50,12 +50,13 @@ public struct ToOneJoins {
                 owner = alias
             } else {
                 let alias = quoteIdentifier("quarry_j\(aliases.count + 1)")
-                let table = quoteIdentifier(step.destination.name)
-                let match = quoteIdentifier(targetKey ?? step.destination.primaryKey)
+                let destination = step.destinationStorage
+                let table = destination.table
+                let match = targetKey.map(destination.column) ?? destination.key
                 var clause = "LEFT JOIN \(table) AS \(alias) ON \(alias).\(match) = \(owner).\(quoteIdentifier(column))"
-                if !matchesOneRow(targetKey, step.destination),
+                if !matchesOneRow(targetKey, step),
                    !(targetKey.map { key in holdsEachValueOnce?(step.destination, key) ?? false } ?? false) {
-                    let key = quoteIdentifier(step.destination.primaryKey)
+                    let key = destination.key
                     let other = quoteIdentifier("quarry_j\(aliases.count + 1)_d")
                     clause += " AND NOT EXISTS (SELECT 1 FROM \(table) AS \(other) WHERE \(other).\(match) = \(alias).\(match) AND \(other).\(key) < \(alias).\(key))"
                 }
@@ -63,16 +64,16 @@ public struct ToOneJoins {
                 clauses.append(clause)
                 owner = alias
             }
-            reached = step.destination
+            reached = step.destinationStorage
         }
         return columnSQL(owner, attribute, in: reached)
     }
 }
 
-/// True when at most one row of `destination` can match a link to `targetKey` (nil: its
-/// key): a table's key, or a column declared unique.
-func matchesOneRow(_ targetKey: String?, _ destination: EntityDescription) -> Bool {
-    guard let targetKey else { return !destination.isView }
-    if targetKey == destination.primaryKey { return !destination.isView }
+/// True when at most one row of the step's destination can match a link to `targetKey`
+/// (nil: its key): a table's key, or a column declared unique.
+func matchesOneRow(_ targetKey: String?, _ step: PathStep) -> Bool {
+    let (destination, storage) = (step.destination, step.destinationStorage)
+    guard let targetKey, targetKey != storage.keyColumn else { return !storage.isView }
     return destination.attribute(named: targetKey)?.isUnique == true || destination.uniqueness.contains([targetKey])
 }

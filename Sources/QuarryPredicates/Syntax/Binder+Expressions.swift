@@ -35,7 +35,7 @@ extension Binder {
         case .value(let v):
             throw PredicateError("arithmetic takes numbers, got \(v.kindName) \(v.displayString)", column: expression.column)
         case .list: throw PredicateError("arithmetic takes numbers, not a list", column: expression.column)
-        case .path(let steps, let a) where steps.last.map({ a.name == $0.destination.primaryKey && $0.destination.attribute(named: a.name) == nil }) == true:
+        case .path(let steps, let a) where steps.last.map({ a.name == $0.destinationStorage.keyColumn && $0.destination.attribute(named: a.name) == nil }) == true:
             throw PredicateError("'\(Self.text(expression))' is a relationship; arithmetic takes numbers", column: expression.column)
         default:
             if bound.isComputedNumber { return bound }

@@ -6,6 +6,10 @@ import QuarryStore
 struct Binder {
     let context: ObjectContext?
 
+    /// Where `entity`'s rows are: the context's mapping, else Quarry's own layout (a
+    /// predicate bound with no store).
+    func storage(of entity: EntityDescription) -> EntityStorage { context?.mapped(entity) ?? .quarry(entity.name) }
+
     func bind(_ predicate: Predicate, _ entity: EntityDescription) throws -> BoundPredicate.Node {
         switch predicate {
         case .constant(let b): return .constant(b)
@@ -100,9 +104,9 @@ struct Binder {
             var target: String?
             // A path to the destination's key stands for the relationship, unless the key
             // is an attribute of its own (a foreign file's `id`: `author.id == 7` compares it).
-            if case .path(let steps, let a) = side, let last = steps.last, a.name == last.destination.primaryKey,
+            if case .path(let steps, let a) = side, let last = steps.last, a.name == last.destinationStorage.keyColumn,
                last.destination.attribute(named: a.name) == nil { target = last.destination.name }
-            if case .attribute(let a) = side, a.name == entity.primaryKey, entity.attribute(named: a.name) == nil { target = entity.name }
+            if case .attribute(let a) = side, a.name == storage(of: entity).keyColumn, entity.attribute(named: a.name) == nil { target = entity.name }
             guard let target else { continue }
             if let objects {
                 for object in objects where object.entity.name != target {
@@ -186,7 +190,7 @@ struct Binder {
               let destination = try? context.entity(named: relationship.destination) else {
             throw PredicateError("'\(path.string)' crosses '\(name)', whose entity \(relationship.destination) is not available here", column: path.column)
         }
-        return PathStep(relationship: relationship, storage: storage, destination: destination)
+        return PathStep(relationship: relationship, storage: storage, destination: destination, destinationStorage: context.mapped(destination))
     }
 
     func unknown(_ path: KeyPath, _ entity: EntityDescription, _ name: String) -> PredicateError {
@@ -222,14 +226,14 @@ struct Binder {
         case .arithmetic, .negate, .index, .function:
             return try computed(expression, entity)
         case .keyPath(let path):
-            if path.components == ["SELF"] { return .attribute(entity.keyAttribute) }
+            if path.components == ["SELF"] { return .attribute(storage(of: entity).keyAttribute) }
             if path.components.count == 1 {
                 guard let attribute = entity.attribute(named: path.components[0]) else {
                     if let relationship = entity.relationship(named: path.components[0]) {
                         if !relationship.isToMany, context != nil {
                             // `owner == nil`: the related object's key, nil when there is none.
                             let step = try self.step(relationship.name, from: entity, path: path)
-                            return .path([step], step.destination.keyAttribute)
+                            return .path([step], step.destinationStorage.keyAttribute)
                         }
                         throw PredicateError("'\(path.string)' is a relationship; compare one of its keys, as \(path.string).name, or use @count", column: path.column)
                     }
@@ -259,7 +263,7 @@ struct Binder {
                 if index == path.components.count - 1 {
                     if let relationship = current.relationship(named: name), !relationship.isToMany {
                         let step = try self.step(name, from: current, path: path)
-                        return .path(steps + [step], step.destination.keyAttribute)
+                        return .path(steps + [step], step.destinationStorage.keyAttribute)
                     }
                     guard let attribute = current.attribute(named: name) else { throw unknown(path, current, name) }
                     if let toMany = steps.first(where: { $0.relationship.isToMany }) {

@@ -6,6 +6,8 @@ import QuarryStore
 /// values.
 public struct BoundPredicate {
     public let entity: EntityDescription
+    /// Where the entity's rows are (the store's mapping): the SQL reads its columns there.
+    public let storage: EntityStorage
     public let root: Node
     /// The predicate as parsed, for formatting.
     public let source: Predicate
@@ -80,6 +82,7 @@ public struct BoundPredicate {
     /// which knows the other entities and where links are kept.
     public init(_ predicate: Predicate, entity: EntityDescription, context: ObjectContext? = nil) throws {
         self.entity = entity
+        self.storage = Binder(context: context).storage(of: entity)
         self.source = predicate
         self.root = try Binder(context: context).bind(predicate, entity)
         // SQLite's parser has a small stack (100 entries): a predicate nested much deeper
@@ -118,11 +121,13 @@ public struct PathStep {
     public let relationship: RelationshipDescription
     public let storage: RelationshipStorage
     public let destination: EntityDescription
+    /// Where the destination's rows are (the store's mapping).
+    public let destinationStorage: EntityStorage
 }
 
-extension EntityDescription {
+extension EntityStorage {
     /// The key column as an attribute, so `owner == nil` reads the related row's key.
-    var keyAttribute: AttributeDescription { AttributeDescription(name: primaryKey, type: .int64, isOptional: true) }
+    var keyAttribute: AttributeDescription { AttributeDescription(name: keyColumn, type: .int64, isOptional: true) }
 }
 
 extension BoundPredicate {

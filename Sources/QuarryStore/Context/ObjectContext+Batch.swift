@@ -14,7 +14,7 @@ extension ObjectContext {
         if isReadOnly { throw StoreError.readOnly(operation: "updateall") }
         try refuseUnfaithfulCoreDataWrite("updateall")
         let entity = try entity(named: entityName)
-        if entity.isView { throw StoreError.viewIsReadOnly(entity: entity.name) }
+        if mapped(entity).isView { throw StoreError.viewIsReadOnly(entity: entity.name) }
         try refuseDerivedAttributes(entity.name, keys: values.keys, operation: "updateall")
         var assignments: [(String, Value)] = []
         for (key, value) in values.sorted(by: { $0.key < $1.key }) {
@@ -30,7 +30,7 @@ extension ObjectContext {
             }
         }
         guard !assignments.isEmpty else { return 0 }
-        let table = quoteIdentifier(entity.name), key = quoteIdentifier(entity.primaryKey)
+        let table = mapped(entity).table, key = mapped(entity).key
         var keys: [Int64] = []
         var byEntity: [String: [Int64]] = [:]
         do {
@@ -78,7 +78,7 @@ extension ObjectContext {
         if isReadOnly { throw StoreError.readOnly(operation: "deleteall") }
         try refuseUnfaithfulCoreDataWrite("deleteall")
         let entity = try entity(named: entityName)
-        if entity.isView { throw StoreError.viewIsReadOnly(entity: entity.name) }
+        if mapped(entity).isView { throw StoreError.viewIsReadOnly(entity: entity.name) }
         var deleted: [String: [Int64]] = [:]
         do {
             try database.write { db in
@@ -140,7 +140,7 @@ extension ObjectContext {
             case .nullify:
                 if case .inverseForeignKey(_, let column, nil, _) = storage {
                     try forEachChunk(keys) { chunk in
-                        try db.execute(sql: "UPDATE \(quoteIdentifier(destination.name)) SET \(quoteIdentifier(column)) = NULL WHERE \(quoteIdentifier(column)) IN (\(marks(chunk.count)))",
+                        try db.execute(sql: "UPDATE \(mapped(destination).table) SET \(quoteIdentifier(column)) = NULL WHERE \(quoteIdentifier(column)) IN (\(marks(chunk.count)))",
                                        arguments: StatementArguments(chunk))
                     }
                 }
@@ -154,7 +154,7 @@ extension ObjectContext {
             }
         }
         try forEachChunk(keys) { chunk in
-            try db.execute(sql: "DELETE FROM \(quoteIdentifier(entity.name)) WHERE \(quoteIdentifier(entity.primaryKey)) IN (\(marks(chunk.count)))",
+            try db.execute(sql: "DELETE FROM \(mapped(entity).table) WHERE \(mapped(entity).key) IN (\(marks(chunk.count)))",
                            arguments: StatementArguments(chunk))
         }
         return cascaded
@@ -169,13 +169,13 @@ extension ObjectContext {
             case .inverseForeignKey(_, _, _?, _):
                 return  // matched by value (relate): the rules act through objects only
             case .inverseForeignKey(_, let column, nil, _):
-                sql = "SELECT \(quoteIdentifier(destination.primaryKey)) FROM \(quoteIdentifier(destination.name)) WHERE \(quoteIdentifier(column)) IN (\(marks(chunk.count)))"
+                sql = "SELECT \(mapped(destination).key) FROM \(mapped(destination).table) WHERE \(quoteIdentifier(column)) IN (\(marks(chunk.count)))"
             case .linkTable(let table, let sourceColumn, let targetColumn):
                 sql = "SELECT \(targetColumn) FROM \(quoteIdentifier(table)) WHERE \(sourceColumn) IN (\(marks(chunk.count)))"
             case .foreignKey(_, _?):
                 return
             case .foreignKey(let column, nil):
-                sql = "SELECT \(quoteIdentifier(column)) FROM \(quoteIdentifier(source.name)) WHERE \(quoteIdentifier(source.primaryKey)) IN (\(marks(chunk.count))) AND \(quoteIdentifier(column)) IS NOT NULL"
+                sql = "SELECT \(quoteIdentifier(column)) FROM \(mapped(source).table) WHERE \(mapped(source).key) IN (\(marks(chunk.count))) AND \(quoteIdentifier(column)) IS NOT NULL"
             }
             result += try Int64.fetchAll(db, sql: sql, arguments: StatementArguments(chunk))
         }
@@ -183,7 +183,7 @@ extension ObjectContext {
     }
 
     private func matchingKeys(_ entity: EntityDescription, _ filter: BatchFilter?, in db: Database) throws -> [Int64] {
-        var sql = "SELECT \(quoteIdentifier(entity.primaryKey)) FROM \(quoteIdentifier(entity.name))"
+        var sql = "SELECT \(mapped(entity).key) FROM \(mapped(entity).table)"
         if let filter { sql += " WHERE " + filter.sql }
         return try Int64.fetchAll(db, sql: sql, arguments: StatementArguments((filter?.arguments ?? []).map(\.databaseValue)))
     }

@@ -67,7 +67,7 @@ extension ObjectContext {
             throw owner.unknownKey(name)
         }
         let destination = try entity(named: relationship.destination)
-        let table = quoteIdentifier(destination.name), key = quoteIdentifier(destination.primaryKey)
+        let table = mapped(destination).table, key = mapped(destination).key
         switch storage {
         case .foreignKey(let column, let targetKey?):
             try prefetchByValue(column: column, of: owner, keys: keys, destination, targetKey)
@@ -87,15 +87,15 @@ extension ObjectContext {
             }).sorted()
             var loaded: [Int64] = []
             func keep(_ row: Row) throws {
-                let primaryKey: Int64 = try row.stored(0, table: destination.name, column: destination.primaryKey)
+                let primaryKey: Int64 = try row.stored(0, table: destination.name, column: mapped(destination).keyColumn)
                 let rowKey = RelatedRows.RowKey(entity: destination.name, primaryKey: primaryKey)
                 guard relatedRows.rows[rowKey] == nil, registeredObject(entity: destination.name, primaryKey: primaryKey) == nil else { return }
                 relatedRows.rows[rowKey] = row
                 loaded.append(primaryKey)
             }
-            try readInChunks(targets, "SELECT \(destination.selectionSQL()) FROM \(table) WHERE \(key) IN") { row, _ in try keep(row) }
-            try readInChunks(unheld, "SELECT \(destination.selectionSQL(qualifier: "d")) FROM \(quoteIdentifier(entityName)) AS \"o\" JOIN \(table) AS \"d\" "
-                             + "ON \"d\".\(key) = \"o\".\(quoteIdentifier(column)) WHERE \"o\".\(quoteIdentifier(owner.primaryKey)) IN") { row, _ in try keep(row) }
+            try readInChunks(targets, "SELECT \(mapped(destination).selection(of: destination)) FROM \(table) WHERE \(key) IN") { row, _ in try keep(row) }
+            try readInChunks(unheld, "SELECT \(mapped(destination).selection(of: destination, qualifier: "d")) FROM \(mapping.storage(of: entityName).table) AS \"o\" JOIN \(table) AS \"d\" "
+                             + "ON \"d\".\(key) = \"o\".\(quoteIdentifier(column)) WHERE \"o\".\(mapped(owner).key) IN") { row, _ in try keep(row) }
             let group = LoadGroup(entity: destination.name, keys: loaded)
             for primaryKey in loaded { relatedRows.groups[.init(entity: destination.name, primaryKey: primaryKey)] = group }
         case .inverseForeignKey(_, let column, let ownerKey, _):
@@ -103,11 +103,11 @@ extension ObjectContext {
             // one object at a time.
             guard ownerKey == nil else { return }
             try loadMembers(keys, of: entityName, name, destination,
-                            "SELECT \(destination.selectionSQL()), \(quoteIdentifier(column)) FROM \(table) WHERE \(quoteIdentifier(column)) IN",
+                            "SELECT \(mapped(destination).selection(of: destination)), \(quoteIdentifier(column)) FROM \(table) WHERE \(quoteIdentifier(column)) IN",
                             order: " ORDER BY \(key)")
         case .linkTable(let link, let sourceColumn, let targetColumn):
             try loadMembers(keys, of: entityName, name, destination,
-                            "SELECT \(destination.selectionSQL(qualifier: "d")), \"l\".\(sourceColumn) FROM \(table) AS \"d\" JOIN \(quoteIdentifier(link)) AS \"l\" ON \"l\".\(targetColumn) = \"d\".\(key) WHERE \"l\".\(sourceColumn) IN",
+                            "SELECT \(mapped(destination).selection(of: destination, qualifier: "d")), \"l\".\(sourceColumn) FROM \(table) AS \"d\" JOIN \(quoteIdentifier(link)) AS \"l\" ON \"l\".\(targetColumn) = \"d\".\(key) WHERE \"l\".\(sourceColumn) IN",
                             order: " ORDER BY \"d\".\(key)")
         }
     }
@@ -129,11 +129,11 @@ extension ObjectContext {
         }
         guard !wanted.isEmpty else { return }
         var loaded: [Int64] = []
-        let select = "SELECT \(destination.selectionSQL(qualifier: "d")), \"o\".\(quoteIdentifier(column)) FROM \(quoteIdentifier(owner.name)) AS \"o\" "
-            + "JOIN \(quoteIdentifier(destination.name)) AS \"d\" ON \"d\".\(quoteIdentifier(targetKey)) = \"o\".\(quoteIdentifier(column)) "
-            + "WHERE \"o\".\(quoteIdentifier(owner.primaryKey)) IN"
-        try readInChunks(wanted, select, order: " ORDER BY \"d\".\(quoteIdentifier(destination.primaryKey))") { row, width in
-            let primaryKey: Int64 = try row.stored(0, table: destination.name, column: destination.primaryKey)
+        let select = "SELECT \(mapped(destination).selection(of: destination, qualifier: "d")), \"o\".\(quoteIdentifier(column)) FROM \(mapped(owner).table) AS \"o\" "
+            + "JOIN \(mapped(destination).table) AS \"d\" ON \"d\".\(quoteIdentifier(targetKey)) = \"o\".\(quoteIdentifier(column)) "
+            + "WHERE \"o\".\(mapped(owner).key) IN"
+        try readInChunks(wanted, select, order: " ORDER BY \"d\".\(mapped(destination).key)") { row, width in
+            let primaryKey: Int64 = try row.stored(0, table: destination.name, column: mapped(destination).keyColumn)
             let key = valueKey(Value(row[width - 1] as DatabaseValue))
             guard relatedRows.byValue[key] == nil else { return }
             relatedRows.byValue[key] = .some(primaryKey)
@@ -167,7 +167,7 @@ extension ObjectContext {
             return try objects(of: destination, keys: [primaryKey]).first
         }
         // Not read ahead (an unsaved object): one query.
-        let sql = "SELECT \(destination.selectionSQL()) FROM \(quoteIdentifier(destination.name)) WHERE \(quoteIdentifier(targetKey)) = ? ORDER BY \(quoteIdentifier(destination.primaryKey)) LIMIT 1"
+        let sql = "SELECT \(mapped(destination).selection(of: destination)) FROM \(mapped(destination).table) WHERE \(quoteIdentifier(targetKey)) = ? ORDER BY \(mapped(destination).key) LIMIT 1"
         guard let row = try read({ db in try Row.fetchOne(db, sql: sql, arguments: [value.databaseValue]) }) else { return nil }
         return try self.object(for: destination, row: row)
     }
@@ -181,7 +181,7 @@ extension ObjectContext {
         var members: [Int64: [Int64]] = [:]
         var loaded: [RelatedRows.RowKey] = []
         try readInChunks(owners, select, order: order) { row, width in
-            let memberKey: Int64 = try row.stored(0, table: destination.name, column: destination.primaryKey)
+            let memberKey: Int64 = try row.stored(0, table: destination.name, column: mapped(destination).keyColumn)
             guard let owner: Int64 = try row.storedIfPresent(width - 1, table: entityName, column: name) else { return }
             members[owner, default: []].append(memberKey)
             let rowKey = RelatedRows.RowKey(entity: destination.name, primaryKey: memberKey)
@@ -253,7 +253,7 @@ extension ObjectContext {
             }
             else { missing.append(key) }
         }
-        try readInChunks(missing, "SELECT \(entity.selectionSQL()) FROM \(quoteIdentifier(entity.name)) WHERE \(quoteIdentifier(entity.primaryKey)) IN") { row, _ in
+        try readInChunks(missing, "SELECT \(mapped(entity).selection(of: entity)) FROM \(mapped(entity).table) WHERE \(mapped(entity).key) IN") { row, _ in
             let object = try self.object(for: entity, row: row)
             if let key = object.primaryKey { found[key] = object }
         }

@@ -76,7 +76,7 @@ extension ObjectContext {
     public func setRelatedObject(_ target: ManagedObject?, _ name: String, of object: ManagedObject) throws {
         let (relationship, _) = try self.relationship(name, of: object)
         try refuseSubentityKey(name, of: object)
-        if object.entity.isView { throw StoreError.viewIsReadOnly(entity: object.entity.name) }
+        if mapped(object.entity).isView { throw StoreError.viewIsReadOnly(entity: object.entity.name) }
         guard !relationship.isToMany else {
             throw StoreError.typeMismatch(entity: object.entity.name, key: name, expected: "a set of \(relationship.destination) objects", given: "one object")
         }
@@ -136,7 +136,7 @@ extension ObjectContext {
                     return true
                 }
             } else if let ownValue, !ownValue.isNull {
-                let sql = "SELECT \(destination.selectionSQL()) FROM \(quoteIdentifier(destination.name)) WHERE \(quoteIdentifier(column)) = ? ORDER BY \(quoteIdentifier(destination.primaryKey))"
+                let sql = "SELECT \(mapped(destination).selection(of: destination)) FROM \(mapped(destination).table) WHERE \(quoteIdentifier(column)) = ? ORDER BY \(mapped(destination).key)"
                 let rows = try read { db in try Row.fetchAll(db, sql: sql, arguments: [ownValue.databaseValue]) }
                 result = try rows.map { try self.object(for: destination, row: $0) }.filter { target in
                     if let pending = target.pendingToOne[inverse] { return pending === object }
@@ -183,7 +183,7 @@ extension ObjectContext {
     }
 
     private func changeLink(_ target: ManagedObject, _ name: String, _ object: ManagedObject, add: Bool) throws {
-        if object.entity.isView { throw StoreError.viewIsReadOnly(entity: object.entity.name) }
+        if mapped(object.entity).isView { throw StoreError.viewIsReadOnly(entity: object.entity.name) }
         let (relationship, storage) = try self.relationship(name, of: object)
         try refuseSubentityKey(name, of: object)
         if object.isDeleted || object.context == nil { throw StoreError.objectDeleted(objectID: object.objectID) }
@@ -224,7 +224,7 @@ extension ObjectContext {
     /// (naming them), `cascade` deletes them too, `nullify` clears their way back here,
     /// `noaction` leaves them as they are. Nothing changes when any rule refuses.
     public func delete(_ object: ManagedObject) throws {
-        if object.entity.isView { throw StoreError.viewIsReadOnly(entity: object.entity.name) }
+        if mapped(object.entity).isView { throw StoreError.viewIsReadOnly(entity: object.entity.name) }
         guard object.context === self, !object.isDeleted else { return }
         var doomed: [ManagedObject] = []
         try collect(object, into: &doomed)

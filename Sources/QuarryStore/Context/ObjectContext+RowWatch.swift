@@ -24,7 +24,7 @@ extension ObjectContext {
     /// Hashes of `entity`'s rows (those with `keys`, or all).
     private func hashes(of entity: EntityDescription, keys: [Int64]?) throws -> RowHashes {
         var result = RowHashes()
-        let select = "SELECT \(entity.selectionSQL()) FROM \(quoteIdentifier(entity.name))"
+        let select = "SELECT \(mapped(entity).selection(of: entity)) FROM \(mapped(entity).table)"
         func take(_ cursor: RowCursor) throws {
             while let row = try cursor.next() {
                 guard let key = Int64.fromDatabaseValue(row[0] as DatabaseValue) else { continue }
@@ -36,7 +36,7 @@ extension ObjectContext {
         try read { db in
             guard let keys else { return try take(Row.fetchCursor(db, sql: select)) }
             try forEachChunk(keys) { chunk in
-                let sql = select + " WHERE \(quoteIdentifier(entity.primaryKey)) IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
+                let sql = select + " WHERE \(mapped(entity).key) IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
                 try take(Row.fetchCursor(db, sql: sql, arguments: StatementArguments(chunk)))
             }
         }

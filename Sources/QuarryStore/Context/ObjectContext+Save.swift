@@ -78,8 +78,8 @@ extension ObjectContext {
                     let columns = names.map(quoteIdentifier).joined(separator: ", ")
                     let marks = Array(repeating: "?", count: names.count).joined(separator: ", ")
                     let sql = names.isEmpty
-                        ? "INSERT INTO \(quoteIdentifier(entity.name)) DEFAULT VALUES"
-                        : "INSERT INTO \(quoteIdentifier(entity.name)) (\(columns)) VALUES (\(marks))"
+                        ? "INSERT INTO \(mapped(entity).table) DEFAULT VALUES"
+                        : "INSERT INTO \(mapped(entity).table) (\(columns)) VALUES (\(marks))"
                     var values = entity.attributeNames.map { object.currentValue($0).databaseValue }
                     for name in toOne {
                         let target = object.pendingToOne[name] ?? nil
@@ -104,7 +104,7 @@ extension ObjectContext {
                     let assignments = (changed + links).map { "\(quoteIdentifier($0)) = ?" }.joined(separator: ", ")
                     let values = changed.map { (object.pending[$0] ?? .null).databaseValue }
                         + links.map { key(object.pendingToOne[$0] ?? nil) } + [primaryKey.databaseValue]
-                    try db.execute(sql: "UPDATE \(quoteIdentifier(object.entity.name)) SET \(assignments) WHERE \(quoteIdentifier(object.entity.primaryKey)) = ?",
+                    try db.execute(sql: "UPDATE \(mapped(object.entity).table) SET \(assignments) WHERE \(mapped(object.entity).key) = ?",
                                    arguments: StatementArguments(values))
                 }
                 for link in links {
@@ -118,7 +118,7 @@ extension ObjectContext {
                                   updated: updates.map(\.objectID), deleted: deletes.map(\.objectID), in: db)
                 let tombstones = try coreDataTombstones(deletes, in: db)
                 for object in deletes {
-                    try db.execute(sql: "DELETE FROM \(quoteIdentifier(object.entity.name)) WHERE \(quoteIdentifier(object.entity.primaryKey)) = ?",
+                    try db.execute(sql: "DELETE FROM \(mapped(object.entity).table) WHERE \(mapped(object.entity).key) = ?",
                                    arguments: [object.primaryKey!])
                     // Its links go with it, whatever the rules did to the objects.
                     for relationship in currentEntity(of: object).relationships {
@@ -201,7 +201,7 @@ extension ObjectContext {
         for object in objects {
             guard let key = object.primaryKey else { continue }
             let entity = currentEntity(of: object)
-            let sql = "SELECT \(entity.selectionSQL()) FROM \(quoteIdentifier(entity.name)) WHERE \(quoteIdentifier(entity.primaryKey)) = ?"
+            let sql = "SELECT \(mapped(entity).selection(of: entity)) FROM \(mapped(entity).table) WHERE \(mapped(entity).key) = ?"
             guard let row = try Row.fetchOne(db, sql: sql, arguments: [key]) else {
                 conflicts.append(Conflict(object: object, keys: [], stored: nil))
                 continue
@@ -222,7 +222,7 @@ extension ObjectContext {
         guard !names.isEmpty, let ownKey = object.primaryKey.map({ $0.databaseValue }) ?? Optional(key(object)), !ownKey.isNull else { return }
         let assignments = names.map { "\(quoteIdentifier($0)) = ?" }.joined(separator: ", ")
         let values = names.map { key(object.pendingToOne[$0] ?? nil) } + [ownKey]
-        try db.execute(sql: "UPDATE \(quoteIdentifier(object.entity.name)) SET \(assignments) WHERE \(quoteIdentifier(object.entity.primaryKey)) = ?",
+        try db.execute(sql: "UPDATE \(mapped(object.entity).table) SET \(assignments) WHERE \(mapped(object.entity).key) = ?",
                        arguments: StatementArguments(values))
     }
 

@@ -27,7 +27,7 @@ extension ObjectContext {
         for (entity, tags) in members {
             for constraint in entity.uniqueness {
                 let name = "quarry_unique_\(entity.name)_" + constraint.joined(separator: "_")
-                let condition = tags.map { " WHERE \(quoteIdentifier(Self.entityColumn)) IN (\($0.map(Self.literal).joined(separator: ", ")))" } ?? ""
+                let condition = tags.map { " WHERE \(quoteIdentifier(EntityStorage.entityColumn)) IN (\($0.map(Self.literal).joined(separator: ", ")))" } ?? ""
                 wanted[name] = "CREATE UNIQUE INDEX \(quoteIdentifier(name)) ON \(quoteIdentifier(table)) (\(constraint.map(quoteIdentifier).joined(separator: ", ")))\(condition)"
             }
         }

@@ -1,3 +1,4 @@
+import Foundation
 import CQuarrySignals
 import CQuarrySQLite
 import GRDB
@@ -12,17 +13,17 @@ public final class ObjectContext {
     public let path: String?
 
     var entitiesByName: [String: EntityDescription] = [:]
+    /// Where each entity's rows are in the file: the only source of table and column
+    /// names for the SQL this context and the layers above write.
+    public internal(set) var mapping = StoreMapping()
     /// Quarry's own entities as declared (their own keys only; see `effective`), for
     /// entities in a hierarchy; `entitiesByName` holds them as objects and queries see them.
     var declaredByName: [String: EntityDescription] = [:]
     /// Entity names in the order they were defined or found.
     var entityOrder: [String] = []
 
-    final class WeakObject { weak var object: ManagedObject?; init(_ o: ManagedObject) { object = o } }
-    /// By entity, then key: a batch of rows looks its keys up in one entity's map.
-    private var registered: [String: [Int64: WeakObject]] = [:]
-    private var registrationCount = 0
-    private var registrationsAfterSweep = 1024
+    /// One object per row in use.
+    private var identityMap = IdentityMap()
 
     /// Pending changes, in the order they were made. The context holds these objects
     /// strongly; everything else is held only by whoever uses it.
@@ -257,7 +258,7 @@ public final class ObjectContext {
     /// Inserts a new object; values are type-checked now, required ones at save.
     public func insert(into entityName: String, values: [String: Value]) throws -> ManagedObject {
         let entity = try entity(named: entityName)
-        if entity.isView { throw StoreError.viewIsReadOnly(entity: entity.name) }
+        if mapped(entity).isView { throw StoreError.viewIsReadOnly(entity: entity.name) }
         if entity.isAbstract {
             throw StoreError.validation(message: "\(entity.name) is abstract: it makes no objects (make one of its sub-entities)")
         }
@@ -315,7 +316,7 @@ public final class ObjectContext {
     /// The object for a fetched row: the registered one when the row is already in use
     /// (its unsaved changes kept), a new one otherwise. Columns: key, then attributes.
     public func object(for entity: EntityDescription, row: Row) throws -> ManagedObject {
-        let primaryKey: Int64 = try row.stored(0, table: entity.name, column: entity.primaryKey)
+        let primaryKey: Int64 = try row.stored(0, table: entity.name, column: mapped(entity).keyColumn)
         if let existing = registeredObject(entity: entity.name, primaryKey: primaryKey) { return existing }
         return try object(for: entity, values: Array(row.databaseValues))
     }
@@ -325,14 +326,14 @@ public final class ObjectContext {
         // A foreign file's key column may hold anything (a WITHOUT ROWID table's INTEGER
         // PRIMARY KEY is no rowid alias): such a row cannot be an object.
         guard case .int64(let primaryKey)? = values.first?.storage else {
-            throw StoreError.database(message: "\(entity.name).\(entity.primaryKey) holds \(values.first.map { "\($0)" } ?? "nothing") where an integer key is expected")
+            throw StoreError.database(message: "\(entity.name).\(mapped(entity).keyColumn) holds \(values.first.map { "\($0)" } ?? "nothing") where an integer key is expected")
         }
         if let existing = registeredObject(entity: entity.name, primaryKey: primaryKey) { return existing }
         // A row of a parent's results that is a sub-entity's is made as that entity, read
         // through its own view, so one row is one object whatever it was fetched as.
         if hasSubentities(entity.name), let own = try rowEntity(of: entity, primaryKey: primaryKey), own.name != entity.name {
             if let mapped = self.values(values, of: entity, as: own) { return try object(for: own, values: mapped) }
-            let sql = "SELECT \(own.selectionSQL()) FROM \(quoteIdentifier(own.name)) WHERE \(quoteIdentifier(own.primaryKey)) = ?"
+            let sql = "SELECT \(mapped(own).selection(of: own)) FROM \(mapped(own).table) WHERE \(mapped(own).key) = ?"
             if let row = try read({ db in try Row.fetchOne(db, sql: sql, arguments: [primaryKey]) }) {
                 return try object(for: own, values: Array(row.databaseValues))
             }
@@ -345,50 +346,35 @@ public final class ObjectContext {
     /// The object already registered for a row, if any (no query). Rows of one hierarchy
     /// share their root's keys, so they are registered under the root.
     public func registeredObject(entity: String, primaryKey: Int64) -> ManagedObject? {
-        registered[rootName(of: entity)]?[primaryKey]?.object
+        identityMap.object(root: rootName(of: entity), key: primaryKey)
     }
 
     /// One entity's registrations (their objects may be gone): its hierarchy's.
-    func registrations(of entity: String) -> [Int64: WeakObject]? { registered[rootName(of: entity)] }
+    func registrations(of entity: String) -> [Int64: IdentityMap.WeakObject]? { identityMap.registrations(root: rootName(of: entity)) }
 
     /// The object with this primary key, registered once like any fetched object.
     public func object(entityName: String, primaryKey: Int64) throws -> ManagedObject? {
         let entity = try entity(named: entityName)
-        let sql = "SELECT \(entity.selectionSQL()) FROM \(quoteIdentifier(entity.name)) WHERE \(quoteIdentifier(entity.primaryKey)) = ?"
+        let sql = "SELECT \(mapped(entity).selection(of: entity)) FROM \(mapped(entity).table) WHERE \(mapped(entity).key) = ?"
         guard let row = try read({ db in try Row.fetchOne(db, sql: sql, arguments: [primaryKey]) }) else { return nil }
         return try object(for: entity, row: row)
     }
 
     func register(_ object: ManagedObject) {
         guard let primaryKey = object.primaryKey else { return }
-        if registered[rootName(of: object.entity.name), default: [:]].updateValue(WeakObject(object), forKey: primaryKey) == nil {
-            registrationCount += 1
-        }
-        // Entries of objects no longer in use are swept once the map doubles, so a long
-        // read-only session does not keep one per row it ever read.
-        if registrationCount > registrationsAfterSweep * 2 { pruneRegistrations() }
+        identityMap.register(object, root: rootName(of: object.entity.name), key: primaryKey)
     }
 
     func unregister(_ object: ManagedObject) {
         guard let primaryKey = object.primaryKey else { return }
-        if registered[rootName(of: object.entity.name)]?.removeValue(forKey: primaryKey) != nil { registrationCount -= 1 }
+        identityMap.unregister(root: rootName(of: object.entity.name), key: primaryKey)
     }
 
     /// The keys of the objects in use, by entity, in order.
-    func registeredKeysByEntity() -> [String: [Int64]] {
-        var result: [String: [Int64]] = [:]
-        for objects in registered.values {
-            for (key, weak) in objects { if let object = weak.object { result[object.entity.name, default: []].append(key) } }
-        }
-        return result.mapValues { $0.sorted() }
-    }
+    func registeredKeysByEntity() -> [String: [Int64]] { identityMap.keysByEntity() }
 
-    /// Forgets registrations whose objects are gone, so the map does not grow without end.
-    func pruneRegistrations() {
-        registered = registered.mapValues { $0.filter { $0.value.object != nil } }.filter { !$0.value.isEmpty }
-        registrationCount = registered.values.reduce(0) { $0 + $1.count }
-        registrationsAfterSweep = max(1024, registrationCount)
-    }
+    /// Forgets registrations whose objects are gone.
+    func pruneRegistrations() { identityMap.prune() }
 
     /// Runs a read against the store, turning SQLite's errors into store errors.
     public func read<T>(_ body: (Database) throws -> T) throws -> T {
@@ -400,99 +386,9 @@ public final class ObjectContext {
         generation += 1
         stateMoved()
     }
-
-    /// The integers of the first `columns` columns of `sql`'s rows, row after row (keys,
-    /// in the query's order).
-    public func readKeys(_ sql: String, arguments: [Value], columns: Int32 = 1) throws -> [Int64] {
-        var keys: [Int64] = []
-        try forEachRow(sql, arguments: arguments) { statement in
-            for column in 0..<columns { keys.append(sqlite3_column_int64(statement, column)) }
-        }
-        return keys
-    }
-
-    /// Steps `sql`'s rows (`arguments` bound), handing the statement to `row` at each; an
-    /// error `row` throws ends the stepping and comes out as it is.
-    func forEachRow(_ sql: String, arguments: [Value], _ row: (OpaquePointer) throws -> Void) throws {
-        try readStatement(sql) { statement in
-            bind(arguments.map(\.databaseValue), to: statement)
-            while true {
-                let code = sqlite3_step(statement)
-                if code == SQLITE_DONE { return }
-                guard code == SQLITE_ROW else { throw StepFailure(code: code) }
-                try row(statement)
-            }
-        }
-    }
-
-    /// A `sqlite3_step` result other than a row or done, thrown inside `readStatement`.
-    struct StepFailure: Error { let code: Int32 }
-
-    /// Runs one statement outside any transaction (a single SELECT is consistent on its
-    /// own) with its raw SQLite handle, reset and with no bindings. `read` would wrap it in
-    /// a savepoint and `PRAGMA query_only`, and that pragma expires every prepared
-    /// statement, so each batch would compile its SQL again.
-    func readStatement(_ sql: String, _ body: (OpaquePointer) throws -> Void) throws {
-        do {
-            try database.unsafeRead { db in
-                let handle = try db.cachedStatement(sql: sql).sqliteStatement
-                sqlite3_reset(handle)
-                sqlite3_clear_bindings(handle)
-                defer { sqlite3_reset(handle) }
-                do { try body(handle) } catch let failure as StepFailure {
-                    throw DatabaseError(resultCode: ResultCode(rawValue: failure.code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: sql)
-                }
-            }
-        } catch let error as DatabaseError { throw StoreError(error) }
-    }
 }
 
-extension StoreError {
-    init(_ error: DatabaseError) {
-        if error.resultCode == .SQLITE_INTERRUPT {
-            // Stopped by Quarry's own progress handler: say why, as the Lua hook does.
-            let deadline = quarry_process_deadline()
-            self = .database(message: deadline > 0 && quarry_monotonic_now() >= deadline
-                ? "timeout: the script ran past its time limit" : "interrupted!")
-            return
-        }
-        let message = error.message ?? "\(error)"
-        switch error.resultCode {
-        case .SQLITE_BUSY:
-            // The busy timeout (five seconds) ran out while another connection held the lock.
-            self = .database(message: message + " (another connection held it for more than 5 seconds)")
-        case .SQLITE_IOERR where [.SQLITE_IOERR_WRITE, .SQLITE_IOERR_FSYNC, .SQLITE_IOERR_TRUNCATE].contains(error.extendedResultCode):
-            self = .database(message: message + " while writing (is the disk full, or the file at its size limit?)")
-        default:
-            self = .database(message: message)
-        }
-    }
+extension ObjectContext {
+    /// Where `entity`'s rows are in the file (see `StoreMapping`).
+    public func mapped(_ entity: EntityDescription) -> EntityStorage { mapping.storage(of: entity) }
 }
-
-extension Value {
-    /// A value read from SQLite, by storage class.
-    public init(_ databaseValue: DatabaseValue) {
-        switch databaseValue.storage {
-        case .null: self = .null
-        case .int64(let i): self = .integer(i)
-        case .double(let d): self = .real(d)
-        case .string(let s): self = .text(s)
-        case .blob(let data): self = .blob([UInt8](data))
-        }
-    }
-
-    /// The value as SQLite stores it: booleans as 0/1, dates as seconds since 1970.
-    public var databaseValue: DatabaseValue {
-        switch self {
-        case .null: return .null
-        case .integer(let i): return i.databaseValue
-        case .real(let d): return d.databaseValue
-        case .text(let s): return s.databaseValue
-        case .blob(let b): return Data(b).databaseValue
-        case .bool(let b): return (b ? 1 : 0).databaseValue
-        case .date(let d): return d.databaseValue
-        }
-    }
-}
-
-import Foundation

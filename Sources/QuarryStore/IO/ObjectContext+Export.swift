@@ -28,13 +28,13 @@ extension ObjectContext {
         return count
     }
 
-    private static func writeColumn(_ statement: OpaquePointer, _ column: Int32, as type: AttributeType,
+    private static func writeColumn(_ statement: Statement, _ column: Int32, as type: AttributeType,
                                     writer: inout TableWriter, into out: inout [UInt8]) {
-        switch sqlite3_column_type(statement, column) {
+        switch statement.type(column) {
         case SQLITE_NULL:
             writer.null(into: &out)
         case SQLITE_INTEGER:
-            let i = sqlite3_column_int64(statement, column)
+            let i = statement.int64(column)
             switch type {
             case .bool: writer.bool(i != 0, into: &out)
             case .date: writer.date(Double(i), into: &out)
@@ -42,20 +42,16 @@ extension ObjectContext {
             default: writer.integer(i, into: &out)
             }
         case SQLITE_FLOAT:
-            let d = sqlite3_column_double(statement, column)
+            let d = statement.double(column)
             switch type {
             case .bool: writer.bool(d != 0, into: &out)
             case .date: writer.date(d, into: &out)
             default: writer.real(d, into: &out)
             }
         case SQLITE_BLOB:
-            let count = Int(sqlite3_column_bytes(statement, column))
-            let start = sqlite3_column_blob(statement, column)
-            writer.blob(UnsafeRawBufferPointer(start: count > 0 ? start : nil, count: count), into: &out)
+            writer.blob(statement.blob(column), into: &out)
         default:
-            let start = sqlite3_column_text(statement, column)
-            let count = Int(sqlite3_column_bytes(statement, column))
-            let bytes = UnsafeBufferPointer(start: count > 0 ? start : nil, count: count)
+            let bytes = statement.text(column)
             if type == .date, let seconds = Value.parseISO8601(bytes: bytes) {
                 writer.date(seconds, into: &out)
             } else {

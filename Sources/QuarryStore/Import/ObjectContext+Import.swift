@@ -73,7 +73,7 @@ extension ObjectContext {
             throw StoreError.importFailed(path: path, line: nil, reason: "\(entityName) is abstract: it makes no objects (import into one of its sub-entities)")
         }
         let entity = try existing ?? EntityDescription(name: entityName, attributes: table.columns.enumerated().map { i, name in
-            if name == EntityDescription.defaultPrimaryKey || name.isEmpty {
+            if name == EntityStorage.quarryKeyColumn || name.isEmpty {
                 throw StoreError.importFailed(path: path, line: 1, reason: "'\(name)' cannot be a column name")
             }
             let type = table.types[i]
@@ -101,8 +101,8 @@ extension ObjectContext {
         let columns = (attributes.map(\.name) + defaults.map(\.name)).map(quoteIdentifier).joined(separator: ", ")
         let marks = Array(repeating: "?", count: attributes.count + defaults.count).joined(separator: ", ")
         let sql = columns.isEmpty
-            ? "INSERT INTO \(quoteIdentifier(entityName)) DEFAULT VALUES"
-            : "INSERT INTO \(quoteIdentifier(entityName)) (\(columns)) VALUES (\(marks))"
+            ? "INSERT INTO \(mapping.storage(of: entityName).table) DEFAULT VALUES"
+            : "INSERT INTO \(mapping.storage(of: entityName).table) (\(columns)) VALUES (\(marks))"
         var rows = 0
         do {
             try database.write { db in

@@ -21,32 +21,21 @@ public struct AttributeDescription: Codable, Equatable, Sendable {
     }
 }
 
-/// An entity: a table whose rows are objects.
+/// An entity: a kind of object, with its attributes, relationships and place in a
+/// hierarchy. Where its rows are kept is the store mapping's business (`EntityStorage`).
 public struct EntityDescription: Codable, Equatable, Sendable {
     public var name: String
     /// Attributes in the order given (a CSV's column order; by name from Lua), which is
     /// also the order tables print in.
     public private(set) var attributes: [AttributeDescription]
-    /// The column that identifies a row.
-    public var primaryKey: String
     public var relationships: [RelationshipDescription] { didSet { rowIndex = Self.index(attributes, relationships) } }
     /// Where each attribute and to-one relationship sits in a fetched row (after the key),
     /// so reading a key is a lookup, not a scan.
     private(set) var rowIndex: [String: Int] = [:]
-    /// A table of a file Quarry did not create: never written to Quarry's model.
-    public var isForeign = false
-    /// A view of such a file: an entity to read, never to change.
-    public var isView = false
-    /// The key column may hold values that are not integers (a view's id column, a WITHOUT
-    /// ROWID table's INTEGER PRIMARY KEY, which is no rowid alias): such rows are no objects,
-    /// and every request leaves them out, so counts and fetches agree.
-    public var keyMayHoldOthers = false
     /// The entity this one inherits from (Core Data's super-entity), and whether it makes
     /// objects of its own.
     public var parent: String?
     public var isAbstract = false
-    /// The entity's number in a Core Data store (`Z_ENT`); nil elsewhere.
-    public var storeNumber: Int64?
     /// Uniqueness constraints, compound ones included (Core Data's `uniquenessConstraints`):
     /// each a list of attribute names whose values together are unique.
     public var uniqueness: [[String]] = []
@@ -56,20 +45,16 @@ public struct EntityDescription: Codable, Equatable, Sendable {
     /// from the hierarchy.
     public var subentityKeys: Set<String> = []
 
-    public static let defaultPrimaryKey = "_pk"
-
     /// The key `name` as something an object of this very entity may be given: nil when
     /// the entity has no such attribute, or only its sub-entities have.
     public func writableAttribute(named name: String) -> AttributeDescription? {
         subentityKeys.contains(name) ? nil : attribute(named: name)
     }
 
-    public init(name: String, attributes: [AttributeDescription], relationships: [RelationshipDescription] = [],
-                primaryKey: String = EntityDescription.defaultPrimaryKey) {
+    public init(name: String, attributes: [AttributeDescription], relationships: [RelationshipDescription] = []) {
         self.name = name
         self.attributes = attributes
         self.relationships = relationships
-        self.primaryKey = primaryKey
         self.rowIndex = Self.index(attributes, relationships)
     }
 
@@ -80,13 +65,12 @@ public struct EntityDescription: Codable, Equatable, Sendable {
         return index
     }
 
-    private enum CodingKeys: String, CodingKey { case name, attributes, primaryKey, relationships, parent, isAbstract, uniqueness }
+    private enum CodingKeys: String, CodingKey { case name, attributes, relationships, parent, isAbstract, uniqueness }
 
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         name = try c.decode(String.self, forKey: .name)
         attributes = try c.decode([AttributeDescription].self, forKey: .attributes)
-        primaryKey = try c.decode(String.self, forKey: .primaryKey)
         relationships = try c.decodeIfPresent([RelationshipDescription].self, forKey: .relationships) ?? []
         parent = try c.decodeIfPresent(String.self, forKey: .parent)
         isAbstract = try c.decodeIfPresent(Bool.self, forKey: .isAbstract) ?? false
@@ -100,7 +84,6 @@ public struct EntityDescription: Codable, Equatable, Sendable {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(name, forKey: .name)
         try c.encode(attributes, forKey: .attributes)
-        try c.encode(primaryKey, forKey: .primaryKey)
         try c.encode(relationships, forKey: .relationships)
         try c.encodeIfPresent(parent, forKey: .parent)
         if isAbstract { try c.encode(isAbstract, forKey: .isAbstract) }

@@ -101,7 +101,7 @@ public final class ManagedObject {
     /// pending until the context saves.
     public func setValue(_ value: Value, forKey key: String) throws {
         guard let attribute = entity.writableAttribute(named: key) else { throw entity.unknownKey(key) }
-        if entity.isView { throw StoreError.viewIsReadOnly(entity: entity.name) }
+        if context?.mapped(entity).isView == true { throw StoreError.viewIsReadOnly(entity: entity.name) }
         if isDeleted { throw StoreError.objectDeleted(objectID: objectID) }
         if context == nil { throw StoreError.objectDeleted(objectID: objectID) }
         let coerced: Value

@@ -77,18 +77,15 @@ public final class RowBatch {
         do {
             for (sql, parameters) in chunks {
                 try context.readStatement(sql) { statement in
-                    for (i, key) in parameters.enumerated() { sqlite3_bind_int64(statement, Int32(i + 1), key) }
+                    statement.bind(keys: parameters)
                     if allocated == nil {
-                        width = Int(sqlite3_column_count(statement))
+                        width = statement.columnCount
                         allocated = .allocate(capacity: max(1, keys.count * width))
                     }
                     let cells = allocated!
-                    while true {
-                        let code = sqlite3_step(statement)
-                        if code == SQLITE_DONE { break }
-                        guard code == SQLITE_ROW else { throw ObjectContext.StepFailure(code: code) }
-                        let keyType = sqlite3_column_type(statement, 0)
-                        let key = sqlite3_column_int64(statement, 0)
+                    while try statement.step() {
+                        let keyType = statement.type(0)
+                        let key = statement.int64(0)
                         let slot: Int
                         if ranged {
                             while cursor < keys.count, keys[cursor] < key { cursor += 1 }
@@ -232,20 +229,21 @@ private struct ByteArena {
     private var capacity = 4096
     private var used = 0
 
-    mutating func cell(_ statement: OpaquePointer, _ column: Int32) -> quarry_cell {
-        switch sqlite3_column_type(statement, column) {
-        case SQLITE_INTEGER: return quarry_cell(value: sqlite3_column_int64(statement, column), length: 0, tag: Int32(QUARRY_CELL_INTEGER))
+    mutating func cell(_ statement: Statement, _ column: Int32) -> quarry_cell {
+        switch statement.type(column) {
+        case SQLITE_INTEGER: return quarry_cell(value: statement.int64(column), length: 0, tag: Int32(QUARRY_CELL_INTEGER))
         case SQLITE_FLOAT:
-            return quarry_cell(value: Int64(bitPattern: sqlite3_column_double(statement, column).bitPattern), length: 0, tag: Int32(QUARRY_CELL_REAL))
+            return quarry_cell(value: Int64(bitPattern: statement.double(column).bitPattern), length: 0, tag: Int32(QUARRY_CELL_REAL))
         case SQLITE_TEXT:
-            let text = sqlite3_column_text(statement, column)
-            let count = Int(sqlite3_column_bytes(statement, column))
-            let offset = append(text, count)
-            let plain = text.map { quarry_is_plain_utf8($0, count) != 0 } ?? true
+            let text = statement.text(column)
+            let count = text.count
+            let offset = append(text.baseAddress, count)
+            let plain = text.baseAddress.map { quarry_is_plain_utf8($0, count) != 0 } ?? true
             return quarry_cell(value: Int64(offset), length: Int32(count), tag: Int32(plain ? QUARRY_CELL_TEXT : QUARRY_CELL_RAW_TEXT))
         case SQLITE_BLOB:
-            let count = Int(sqlite3_column_bytes(statement, column))
-            let offset = append(sqlite3_column_blob(statement, column)?.assumingMemoryBound(to: UInt8.self), count)
+            let blob = statement.blob(column)
+            let count = blob.count
+            let offset = append(blob.baseAddress?.assumingMemoryBound(to: UInt8.self), count)
             return quarry_cell(value: Int64(offset), length: Int32(count), tag: Int32(QUARRY_CELL_BLOB))
         default: return quarry_cell(value: 0, length: 0, tag: Int32(QUARRY_CELL_NULL))
         }

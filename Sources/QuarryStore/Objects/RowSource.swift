@@ -5,6 +5,8 @@
 /// after that is answered by making the object, and is read from the next batch on.
 public final class RowSource {
     public let entity: EntityDescription
+    /// Where the entity's rows are (the store's mapping).
+    let storage: EntityStorage
     /// Bit `i` set: attribute `i` of `entity.attributes` has been read (attributes past
     /// the 64th are always read).
     public let attributesRead: UnsafeMutablePointer<UInt64>
@@ -15,8 +17,9 @@ public final class RowSource {
     var objectsMade = false
     private var statements: [StatementKey: String] = [:]
 
-    public init(entity: EntityDescription) {
+    public init(entity: EntityDescription, storage: EntityStorage) {
         self.entity = entity
+        self.storage = storage
         attributesRead = .allocate(capacity: 1)
         attributesRead.pointee = 0
     }
@@ -52,10 +55,10 @@ public final class RowSource {
     private func statement(_ attributes: [Int], whole: Bool, filter: Filter) -> String {
         let id = StatementKey(whole: whole, attributes: attributes, filter: filter)
         if let sql = statements[id] { return sql }
-        let table = quoteIdentifier(entity.name)
-        let key = "\(table).\(quoteIdentifier(entity.primaryKey))"
-        let columns = whole ? entity.selectionSQL(qualifier: entity.name)
-            : ([key] + attributes.map { "\(table).\(quoteIdentifier(entity.attributes[$0].name))" }).joined(separator: ", ")
+        let table = storage.table
+        let key = "\(table).\(storage.key)"
+        let columns = whole ? storage.selection(of: entity, qualifier: storage.relation)
+            : ([key] + attributes.map { "\(table).\(storage.column(entity.attributes[$0].name))" }).joined(separator: ", ")
         var sql = "SELECT \(columns) FROM \(table) WHERE \(key) "
         switch filter {
         case .keys(let n): sql += "IN (" + Array(repeating: "?", count: n).joined(separator: ",") + ")"

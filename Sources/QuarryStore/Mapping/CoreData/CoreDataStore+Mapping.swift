@@ -41,8 +41,8 @@ extension CoreDataStore {
             // Attributes: the entity's own and inherited ones, then its sub-entities' (nil
             // on rows that lack them), so predicates over a parent may name them.
             var attributes: [AttributeDescription] = []
-            var selections = ["\(quoteIdentifier("Z_PK")) AS \(quoteIdentifier(EntityDescription.defaultPrimaryKey))",
-                              "\(quoteIdentifier("Z_ENT")) AS \(quoteIdentifier(ObjectContext.entityColumn))"]
+            var selections = ["\(quoteIdentifier("Z_PK")) AS \(quoteIdentifier(EntityStorage.quarryKeyColumn))",
+                              "\(quoteIdentifier("Z_ENT")) AS \(quoteIdentifier(EntityStorage.entityColumn))"]
             var seen: Set<String> = []
             var writes: [ColumnWrite] = []
             var subentityKeys: Set<String> = []
@@ -119,11 +119,8 @@ extension CoreDataStore {
             }
 
             var entity = EntityDescription(name: name, attributes: attributes, relationships: relationships)
-            // Not a file of Quarry's: relationships made by relate() are not written into it.
-            entity.isForeign = true
             entity.parent = model.entity(named: name)?.parent
             entity.isAbstract = model.entity(named: name)?.isAbstract ?? false
-            entity.storeNumber = code
             entity.subentityKeys = subentityKeys
             // A root whose table holds no other entity needs no filter on Z_ENT.
             let codes = ([code] + descendantCodes).map(String.init).joined(separator: ", ")
@@ -193,7 +190,7 @@ extension CoreDataStore {
     /// temporary object has their names.)
     static func triggers(view: String, table: String, code: Int64, rootCode: Int64, writes: [ColumnWrite]) -> [String] {
         let v = quoteIdentifier(view), t = quoteIdentifier(table)
-        let pk = quoteIdentifier(EntityDescription.defaultPrimaryKey)
+        let pk = quoteIdentifier(EntityStorage.quarryKeyColumn)
         func name(_ suffix: String) -> String { quoteIdentifier("quarry_\(view)_\(suffix)") }
         var columns = ["Z_PK", "Z_ENT", "Z_OPT"], values = ["(SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = \(rootCode))", "\(code)", "1"]
         var sql: [String] = []

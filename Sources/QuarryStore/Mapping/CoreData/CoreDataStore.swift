@@ -24,6 +24,11 @@ public struct CoreDataStore {
         public var rootCode: Int64
         public var descendantCodes: [Int64]
         public var table: String
+        /// Where the rest of Quarry reads its rows: the entity's view, keyed by `_pk`.
+        /// Not a file of Quarry's: relationships made by relate() are not written into it.
+        public var storage: EntityStorage {
+            EntityStorage(layout: .coreData(number: code), relation: entity.name, keyColumn: EntityStorage.quarryKeyColumn)
+        }
         /// The view's SQL (`CREATE TEMP VIEW ...`), and the triggers that write through it.
         var viewSQL: String
         var triggerSQL: [String]

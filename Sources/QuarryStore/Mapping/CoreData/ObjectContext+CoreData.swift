@@ -20,7 +20,7 @@ extension ObjectContext {
         }
         coreData = store
         openingNotes += store.notes
-        for mapped in store.entities { remember(mapped.entity) }
+        for mapped in store.entities { remember(mapped.entity, storage: mapped.storage) }
         return true
     }
 }
@@ -71,10 +71,10 @@ extension ObjectContext {
         for (entityName, keys) in registeredKeysByEntity() {
             guard let derived = store.derivedAttributes[entityName], let entity = entitiesByName[entityName] else { continue }
             let names = derived.keys.sorted()
-            let columns = ([entity.primaryKey] + names).map(quoteIdentifier).joined(separator: ", ")
+            let columns = ([mapped(entity).keyColumn] + names).map(quoteIdentifier).joined(separator: ", ")
             for start in stride(from: 0, to: keys.count, by: 500) {
                 let chunk = Array(keys[start..<min(keys.count, start + 500)])
-                let sql = "SELECT \(columns) FROM \(quoteIdentifier(entity.name)) WHERE \(quoteIdentifier(entity.primaryKey)) IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
+                let sql = "SELECT \(columns) FROM \(mapped(entity).table) WHERE \(mapped(entity).key) IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
                 guard let rows = try? read({ db in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(chunk)) }) else { continue }
                 for row in rows {
                     guard let key = Int64.fromDatabaseValue(row[0] as DatabaseValue), let object = registeredObject(entity: entityName, primaryKey: key) else { continue }

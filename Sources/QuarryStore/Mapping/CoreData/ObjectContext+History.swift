@@ -84,7 +84,7 @@ extension ObjectContext {
     public func refresh(_ object: ManagedObject) throws -> Bool {
         guard object.context === self, let key = object.primaryKey, !object.isInserted else { return false }
         let entity = currentEntity(of: object)
-        let sql = "SELECT \(entity.selectionSQL()) FROM \(quoteIdentifier(entity.name)) WHERE \(quoteIdentifier(entity.primaryKey)) = ?"
+        let sql = "SELECT \(mapped(entity).selection(of: entity)) FROM \(mapped(entity).table) WHERE \(mapped(entity).key) = ?"
         let row = try read { db in try Row.fetchOne(db, sql: sql, arguments: [key]) }
         let hadChanges = object.hasChanges
         object.pending = [:]
@@ -129,9 +129,9 @@ extension ObjectContext {
             guard let entity = entitiesByName[entityName] else { continue }
             var rows: [Int64: Row] = [:]
             for chunk in stride(from: 0, to: keys.count, by: 500).map({ Array(keys[$0..<min(keys.count, $0 + 500)]) }) {
-                let sql = "SELECT \(entity.selectionSQL()) FROM \(quoteIdentifier(entity.name)) WHERE \(quoteIdentifier(entity.primaryKey)) IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
+                let sql = "SELECT \(mapped(entity).selection(of: entity)) FROM \(mapped(entity).table) WHERE \(mapped(entity).key) IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
                 for row in try read({ db in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(chunk)) }) {
-                    rows[try row.stored(0, table: entity.name, column: entity.primaryKey)] = row
+                    rows[try row.stored(0, table: entity.name, column: mapped(entity).keyColumn)] = row
                 }
             }
             for key in keys {

@@ -9,17 +9,17 @@ extension ObjectContext {
         let tables = try read { db in
             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE 'quarry\\_%' ESCAPE '\\' ORDER BY name")
         }
-        var found: [EntityDescription] = []
+        var found: [(entity: EntityDescription, storage: EntityStorage)] = []
         for table in tables where entitiesByName[table] == nil {
-            if let entity = try foreignEntity(table) { found.append(entity) }
+            if let mapped = try foreignEntity(table) { found.append(mapped) }
         }
-        for entity in found { remember(entity) }
-        for entity in found { try addForeignKeys(of: entity.name) }
+        for (entity, storage) in found { remember(entity, storage: storage) }
+        for (entity, _) in found { try addForeignKeys(of: entity.name) }
         let views = try read { db in
             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'view' AND name NOT LIKE 'quarry\\_%' ESCAPE '\\' ORDER BY name")
         }
         for view in views where entitiesByName[view] == nil {
-            if let entity = try viewEntity(view) { remember(entity) }
+            if let (entity, storage) = try viewEntity(view) { remember(entity, storage: storage) }
         }
     }
 
@@ -29,7 +29,7 @@ extension ObjectContext {
     /// that share an id or have none) every row is an object of its own, numbered by its
     /// place: a TEMP view of the same name shadows the file's and adds the number, so
     /// nothing is written to the file.
-    private func viewEntity(_ view: String) throws -> EntityDescription? {
+    private func viewEntity(_ view: String) throws -> (EntityDescription, EntityStorage)? {
         // A view that no longer compiles (a table it reads was dropped) is left out.
         guard let columns = try? read({ db in try Row.fetchAll(db, sql: "PRAGMA main.table_info(\(quoteIdentifier(view)))") }), !columns.isEmpty else { return nil }
         var names: [String] = columns.compactMap { $0["name"] }
@@ -61,10 +61,7 @@ extension ObjectContext {
             }
             key = place
         }
-        var entity = EntityDescription(name: view, attributes: attributes, primaryKey: key)
-        entity.isForeign = true
-        entity.isView = true
-        return entity
+        return (EntityDescription(name: view, attributes: attributes), EntityStorage(layout: .foreignView, relation: view, keyColumn: key))
     }
 
     /// Whether `column` holds an integer in every row of the view, no two alike.
@@ -74,7 +71,7 @@ extension ObjectContext {
         return (try? read { db in try Bool.fetchOne(db, sql: sql) ?? false }) ?? false
     }
 
-    private func foreignEntity(_ table: String) throws -> EntityDescription? {
+    private func foreignEntity(_ table: String) throws -> (entity: EntityDescription, storage: EntityStorage)? {
         var columns = try read { db in try Row.fetchAll(db, sql: "PRAGMA table_info(\(quoteIdentifier(table)))") }
         let keyColumns = columns.filter { ($0["pk"] as Int? ?? 0) > 0 }
         var primaryKey = "rowid"
@@ -109,10 +106,8 @@ extension ObjectContext {
             return AttributeDescription(name: name, type: Self.attributeType(declared: declared),
                                         isOptional: !notNull || hasDefault || name == primaryKey)
         }
-        var entity = EntityDescription(name: table, attributes: attributes, primaryKey: primaryKey)
-        entity.isForeign = true
-        entity.keyMayHoldOthers = keyMayHoldOthers
-        return entity
+        return (EntityDescription(name: table, attributes: attributes),
+                EntityStorage(layout: .foreignTable, relation: table, keyColumn: primaryKey, keyMayHoldOthers: keyMayHoldOthers))
     }
 
     /// The most columns SQLite returns in one row (SQLITE_LIMIT_COLUMN, 2,000 by default).
@@ -147,7 +142,7 @@ extension ObjectContext {
             let column: String = key["from"]
             guard let destination = entitiesByName[parent] else { continue }
             let to: String? = key["to"]
-            let targetKey = (to == nil || to == destination.primaryKey) ? nil : to
+            let targetKey = (to == nil || to == mapped(destination).keyColumn) ? nil : to
             try link(table, column: column, to: parent, targetKey: targetKey, name: nil, persist: false)
         }
     }
@@ -160,11 +155,11 @@ extension ObjectContext {
     public func relate(_ source: String, _ sourceColumn: String, _ destinationName: String, _ destinationColumn: String,
                        name: String? = nil, inverse: String? = nil) throws -> RelationshipDescription {
         let from = try entity(named: source), to = try entity(named: destinationName)
-        guard from.attribute(named: sourceColumn) != nil || sourceColumn == from.primaryKey else { throw from.unknownKey(sourceColumn) }
-        guard to.attribute(named: destinationColumn) != nil || destinationColumn == to.primaryKey else { throw to.unknownKey(destinationColumn) }
-        let targetKey = destinationColumn == to.primaryKey ? nil : destinationColumn
+        guard from.attribute(named: sourceColumn) != nil || sourceColumn == mapped(from).keyColumn else { throw from.unknownKey(sourceColumn) }
+        guard to.attribute(named: destinationColumn) != nil || destinationColumn == mapped(to).keyColumn else { throw to.unknownKey(destinationColumn) }
+        let targetKey = destinationColumn == mapped(to).keyColumn ? nil : destinationColumn
         return try link(source, column: sourceColumn, to: destinationName, targetKey: targetKey, name: name,
-                        inverse: inverse, persist: !from.isForeign && !to.isForeign)
+                        inverse: inverse, persist: !mapped(from).isForeign && !mapped(to).isForeign)
     }
 
     private func link(_ source: String, column: String, to destinationName: String, targetKey: String?, name: String?,
@@ -172,7 +167,7 @@ extension ObjectContext {
         var from = try entity(named: source)
         var to = try entity(named: destinationName)
         func free(_ candidate: String, in entity: EntityDescription) -> Bool {
-            !entity.keyNames.contains(candidate) && candidate != entity.primaryKey
+            !entity.keyNames.contains(candidate) && candidate != mapped(entity).keyColumn
         }
         // The names, as the contract says: the column minus a trailing `_id`, else the
         // destination's name; for a foreign key of a file (which must open whatever its
@@ -219,7 +214,7 @@ extension ObjectContext {
                     // same value (a table's key needs none). Only in Quarry's own stores: a
                     // file Quarry did not create keeps its bytes, and SQLite builds a
                     // transient index there when a join needs one.
-                    if let targetKey, !to.isView {
+                    if let targetKey, !mapped(to).isView {
                         try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(quoteIdentifier("quarry_rel_\(destinationName)_\(targetKey)")) ON \(quoteIdentifier(destinationName)) (\(quoteIdentifier(targetKey)))")
                     }
                 }

@@ -40,16 +40,13 @@ extension ObjectContext {
     }
 
     /// The value of the entity column that marks `name`'s own rows.
-    func entityTag(of name: String) -> DatabaseValue {
-        if let number = entitiesByName[name]?.storeNumber { return number.databaseValue }
-        return name.databaseValue
-    }
+    func entityTag(of name: String) -> DatabaseValue { mapping.storage(of: name).entityTag(of: name) }
 
     /// The entity a stored row is (nil when the row is gone or names no known entity).
     /// Asked for every row of a parent's results: one cached statement, outside the
     /// savepoint `read` makes (whose `PRAGMA query_only` expires every prepared statement).
     func rowEntity(of entity: EntityDescription, primaryKey: Int64) throws -> EntityDescription? {
-        let sql = "SELECT \(quoteIdentifier(Self.entityColumn)) FROM \(quoteIdentifier(entity.name)) WHERE \(quoteIdentifier(entity.primaryKey)) = ?"
+        let sql = "SELECT \(quoteIdentifier(EntityStorage.entityColumn)) FROM \(mapped(entity).table) WHERE \(mapped(entity).key) = ?"
         let tag: DatabaseValue?
         do {
             tag = try database.unsafeRead { db in try DatabaseValue.fetchOne(db.cachedStatement(sql: sql), arguments: [primaryKey]) }
@@ -70,10 +67,10 @@ extension ObjectContext {
     func keysByOwnEntity(_ entity: EntityDescription, _ keys: [Int64], in db: Database) throws -> [String: [Int64]] {
         guard hasSubentities(entity.name), !keys.isEmpty else { return keys.isEmpty ? [:] : [entity.name: keys] }
         let family = [entity] + descendants(of: entity.name)
-        let key = quoteIdentifier(entity.primaryKey)
+        let key = mapped(entity).key
         var grouped: [String: [Int64]] = [:]
         try forEachChunk(keys) { chunk in
-            let sql = "SELECT \(key), \(quoteIdentifier(Self.entityColumn)) FROM \(quoteIdentifier(entity.name)) WHERE \(key) IN ("
+            let sql = "SELECT \(key), \(quoteIdentifier(EntityStorage.entityColumn)) FROM \(mapped(entity).table) WHERE \(key) IN ("
                 + Array(repeating: "?", count: chunk.count).joined(separator: ",") + ")"
             for row in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(chunk)) {
                 guard let primaryKey = Int64.fromDatabaseValue(row[0] as DatabaseValue) else { continue }
@@ -107,9 +104,6 @@ extension ObjectContext {
     /// (`subentities = false`); nil when it has none.
     public func ownRowsCondition(of entity: EntityDescription, qualifier: String) -> (sql: String, argument: DatabaseValue)? {
         guard hasSubentities(entity.name) else { return nil }
-        return ("\(qualifier).\(quoteIdentifier(Self.entityColumn)) = ?", entityTag(of: entity.name))
+        return ("\(qualifier).\(quoteIdentifier(EntityStorage.entityColumn)) = ?", entityTag(of: entity.name))
     }
-
-    /// The column that says which entity a row is, in a hierarchy's table or view.
-    public static let entityColumn = "_entity"
 }

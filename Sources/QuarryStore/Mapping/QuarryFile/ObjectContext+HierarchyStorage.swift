@@ -77,7 +77,7 @@ extension ObjectContext {
                 subentityKeys.insert(r.name)
             }
         }
-        var result = EntityDescription(name: name, attributes: attributes, relationships: relationships, primaryKey: own.primaryKey)
+        var result = EntityDescription(name: name, attributes: attributes, relationships: relationships)
         result.subentityKeys = subentityKeys
         result.parent = own.parent
         result.isAbstract = own.isAbstract
@@ -104,7 +104,7 @@ extension ObjectContext {
             guard let entity = entitiesByName[parent] else {
                 return "its parent \(parent) is not defined (define the parent first)"
             }
-            if entity.isForeign || entity.isView { return "its parent \(parent) is not an entity of Quarry's (a table or view of the file)" }
+            if mapped(entity).isForeign || mapped(entity).isView { return "its parent \(parent) is not an entity of Quarry's (a table or view of the file)" }
             var seen: Set<String> = [definition.name]
             var next: String? = parent
             while let name = next {
@@ -186,9 +186,9 @@ extension ObjectContext {
                 if let alone = new[root] { try syncUniqueness(table: root, members: [(alone, nil)], in: db) }
                 continue
             }
-            let table = quoteIdentifier(root), column = quoteIdentifier(Self.entityColumn)
+            let table = quoteIdentifier(root), column = quoteIdentifier(EntityStorage.entityColumn)
             let columns = try Row.fetchAll(db, sql: "PRAGMA table_info(\(table))").map { row -> String in row["name"] }
-            if !columns.contains(Self.entityColumn) {
+            if !columns.contains(EntityStorage.entityColumn) {
                 // Rows already there are the root's own.
                 try db.execute(sql: "ALTER TABLE \(table) ADD COLUMN \(column) TEXT NOT NULL DEFAULT \(Self.literal(root))")
                 try db.execute(sql: "CREATE INDEX \(quoteIdentifier("quarry_entity_\(root)")) ON \(table) (\(column))")
@@ -228,8 +228,9 @@ extension ObjectContext {
     /// row with the entity, an update writes every column back (NEW holds the old value of
     /// each column not assigned), a delete deletes.
     static func viewSQL(_ entity: EntityDescription, table root: String, tags: [String]) -> [String] {
-        let view = quoteIdentifier(entity.name), table = quoteIdentifier(root)
-        let key = quoteIdentifier(entity.primaryKey), tag = quoteIdentifier(entityColumn)
+        let storage = EntityStorage.quarry(entity.name)
+        let view = storage.table, table = quoteIdentifier(root)
+        let key = storage.key, tag = quoteIdentifier(EntityStorage.entityColumn)
         let columns = (entity.attributeNames + entity.ownKeyColumns.map(\.name)).map(quoteIdentifier)
         func trigger(_ what: String) -> String { quoteIdentifier("quarry_\(entity.name)_\(what)") }
         let selected = ([key, tag] + columns).joined(separator: ", ")
@@ -249,7 +250,7 @@ extension ObjectContext {
         if let key = try coreData?.lastInsertedKey(of: entity.name, in: db) { return key }
         if coreData == nil, entity.parent != nil {
             let root = rootName(of: entity.name)
-            let statement = try db.cachedStatement(sql: "SELECT max(\(quoteIdentifier(entity.primaryKey))) FROM \(quoteIdentifier(root))")
+            let statement = try db.cachedStatement(sql: "SELECT max(\(mapped(entity).key)) FROM \(quoteIdentifier(root))")
             if let key = try Int64.fetchOne(statement) { return key }
         }
         return db.lastInsertedRowID

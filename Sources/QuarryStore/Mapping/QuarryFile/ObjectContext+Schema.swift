@@ -29,9 +29,13 @@ extension ObjectContext {
         try introspectForeignTables()
     }
 
-    func remember(_ entity: EntityDescription) {
+    /// Adds or replaces `entity`, its rows kept where `storage` says (Quarry's own table
+    /// when nil and the mapping has not placed it yet).
+    func remember(_ entity: EntityDescription, storage: EntityStorage? = nil) {
         if entitiesByName[entity.name] == nil { entityOrder.append(entity.name) }
         entitiesByName[entity.name] = entity
+        if let storage { mapping.place(entity.name, storage) }
+        else if !mapping.places(entity.name) { mapping.place(entity.name, .quarry(entity.name)) }
     }
 
     /// Creates the entity, or migrates the existing one in place to this definition, in
@@ -56,7 +60,7 @@ extension ObjectContext {
         let entity = withInversesDeclaredElsewhere(kept)
         let changes = try inverseChanges(for: entity)
         let existing = declaredEntity(entity.name)
-        if existing?.isView == true || existing?.isForeign == true && entity.parent != nil {
+        if existing != nil, mapped(entity).isView || mapped(entity).isForeign && entity.parent != nil {
             throw StoreError.viewIsReadOnly(entity: entity.name)
         }
         if existing == entity, changes.isEmpty { return entity }
@@ -213,7 +217,7 @@ extension ObjectContext {
     }
 
     func didDefine(_ entity: EntityDescription) {
-        if !entity.isForeign { declaredByName[entity.name] = entity }
+        if !mapped(entity).isForeign { declaredByName[entity.name] = entity }
         remember(entity)
         bumpGeneration()
     }
@@ -226,7 +230,7 @@ extension ObjectContext {
             throw StoreError.invalidSchema(entity: entity.name, reason: "the name is reserved or empty")
         }
         // The column that names each row's entity in a hierarchy is Quarry's own.
-        if let name = entity.keyNames.first(where: { $0.lowercased() == Self.entityColumn.lowercased() }) {
+        if let name = entity.keyNames.first(where: { $0.lowercased() == EntityStorage.entityColumn.lowercased() }) {
             throw StoreError.invalidSchema(entity: entity.name, reason: "'\(name)' is reserved: it names each row's entity in a hierarchy")
         }
         var seen: Set<String> = []
@@ -234,11 +238,11 @@ extension ObjectContext {
             // SQLite's column names ignore case.
             throw StoreError.invalidSchema(entity: entity.name, reason: "'\(name)' differs from another key only in case")
         }
-        for r in entity.relationships where r.name.isEmpty || r.name.lowercased() == entity.primaryKey.lowercased() {
+        for r in entity.relationships where r.name.isEmpty || r.name.lowercased() == EntityStorage.quarryKeyColumn {
             throw StoreError.invalidSchema(entity: entity.name, reason: "'\(r.name)' cannot be a relationship name")
         }
         for attribute in entity.attributes {
-            if attribute.name.lowercased() == entity.primaryKey.lowercased() || attribute.name.isEmpty {
+            if attribute.name.lowercased() == EntityStorage.quarryKeyColumn || attribute.name.isEmpty {
                 throw StoreError.invalidSchema(entity: entity.name, reason: "'\(attribute.name)' cannot be an attribute name")
             }
             if let value = attribute.defaultValue, case .failure = attribute.type.coerce(value) {
@@ -249,10 +253,10 @@ extension ObjectContext {
     }
 
     func createTable(_ entity: EntityDescription, in db: Database) throws {
-        let columns = ["\(quoteIdentifier(entity.primaryKey)) INTEGER PRIMARY KEY AUTOINCREMENT"]
+        let columns = ["\(mapped(entity).key) INTEGER PRIMARY KEY AUTOINCREMENT"]
             + entity.attributes.map { "\(quoteIdentifier($0.name)) \($0.type.sqlType)" }
             + entity.ownKeyColumns.map { "\(quoteIdentifier($0.name)) INTEGER" }
-        try db.execute(sql: "CREATE TABLE \(quoteIdentifier(entity.name)) (\(columns.joined(separator: ", ")))")
+        try db.execute(sql: "CREATE TABLE \(mapped(entity).table) (\(columns.joined(separator: ", ")))")
         for attribute in entity.attributes { try createIndex(entity.name, attribute, in: db) }
         for r in entity.ownKeyColumns { try createForeignKeyIndex(entity.name, r.name, in: db) }
     }

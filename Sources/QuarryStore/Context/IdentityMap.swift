@@ -1,0 +1,44 @@
+/// The context's identity map: one object per stored row while anyone holds it (Core
+/// Data's uniquing). Objects are held weakly, by their hierarchy's root entity and key
+/// (rows of one hierarchy share their root's keys), so a row fetched as a `Car` and as a
+/// `SportCar` is one object.
+struct IdentityMap {
+    final class WeakObject { weak var object: ManagedObject?; init(_ o: ManagedObject) { object = o } }
+
+    private var byRoot: [String: [Int64: WeakObject]] = [:]
+    private var count = 0
+    private var countAfterSweep = 1024
+
+    /// The object registered for key `key` of the hierarchy rooted at `root`, if still held.
+    func object(root: String, key: Int64) -> ManagedObject? { byRoot[root]?[key]?.object }
+
+    /// A hierarchy's registrations (their objects may be gone).
+    func registrations(root: String) -> [Int64: WeakObject]? { byRoot[root] }
+
+    mutating func register(_ object: ManagedObject, root: String, key: Int64) {
+        if byRoot[root, default: [:]].updateValue(WeakObject(object), forKey: key) == nil { count += 1 }
+        // Entries of objects no longer in use are swept once the map doubles, so a long
+        // read-only session does not keep one per row it ever read.
+        if count > countAfterSweep * 2 { prune() }
+    }
+
+    mutating func unregister(root: String, key: Int64) {
+        if byRoot[root]?.removeValue(forKey: key) != nil { count -= 1 }
+    }
+
+    /// The keys of the objects in use, by their own entity, in order.
+    func keysByEntity() -> [String: [Int64]] {
+        var result: [String: [Int64]] = [:]
+        for objects in byRoot.values {
+            for (key, weak) in objects { if let object = weak.object { result[object.entity.name, default: []].append(key) } }
+        }
+        return result.mapValues { $0.sorted() }
+    }
+
+    /// Forgets registrations whose objects are gone, so the map does not grow without end.
+    mutating func prune() {
+        byRoot = byRoot.mapValues { $0.filter { $0.value.object != nil } }.filter { !$0.value.isEmpty }
+        count = byRoot.values.reduce(0) { $0 + $1.count }
+        countAfterSweep = max(1024, count)
+    }
+}

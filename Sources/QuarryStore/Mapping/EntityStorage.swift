@@ -1,0 +1,93 @@
+import GRDB
+
+/// Where one entity's rows are kept, as the store's mapping lays them out: the relation
+/// SQL reads them from, the column that identifies a row, and how values are encoded.
+/// The model (`EntityDescription`) knows none of this; every SQL writer asks here, so a
+/// layout is decided in one place per kind of file (see `StoreMapping`).
+public struct EntityStorage: Equatable, Sendable {
+    public enum Layout: Equatable, Sendable {
+        /// A table of Quarry's own, or its hierarchy's view over the root's table.
+        case quarry
+        /// A table of a file Quarry did not create.
+        case foreignTable
+        /// A view of such a file: rows to read, never to change.
+        case foreignView
+        /// An entity of a Core Data store, numbered `Z_ENT` = `number`: a temporary view
+        /// over its root's Z-table (see `CoreDataStore`).
+        case coreData(number: Int64)
+    }
+
+    public var layout: Layout
+    /// The table or view holding the rows, unquoted.
+    public var relation: String
+    /// The column identifying a row, unquoted.
+    public var keyColumn: String
+    /// The key column may hold values that are not integers (a view's id column, a WITHOUT
+    /// ROWID table's INTEGER PRIMARY KEY, which is no rowid alias): such rows are no objects,
+    /// and every request leaves them out, so counts and fetches agree.
+    public var keyMayHoldOthers = false
+
+    /// The key column of Quarry's own tables (and of Core Data's views, which show `Z_PK` as it).
+    public static let quarryKeyColumn = "_pk"
+    /// The column telling a hierarchy's rows apart: the row's entity (Quarry's own stores
+    /// keep its name; Core Data's views show `Z_ENT` as it).
+    public static let entityColumn = "_entity"
+
+    public init(layout: Layout, relation: String, keyColumn: String, keyMayHoldOthers: Bool = false) {
+        self.layout = layout
+        self.relation = relation
+        self.keyColumn = keyColumn
+        self.keyMayHoldOthers = keyMayHoldOthers
+    }
+
+    /// Quarry's own table for entity `name`.
+    public static func quarry(_ name: String) -> EntityStorage {
+        EntityStorage(layout: .quarry, relation: name, keyColumn: quarryKeyColumn)
+    }
+
+    /// Rows to read only: a view of a foreign file.
+    public var isView: Bool { layout == .foreignView }
+    /// Not laid out by Quarry (a foreign file's table or view, or a Core Data store's
+    /// entity): Quarry adds no columns or tables for it, and relate() keeps no record there.
+    public var isForeign: Bool { layout != .quarry }
+    /// The entity's number in a Core Data store (`Z_ENT`).
+    public var storeNumber: Int64? {
+        if case .coreData(let number) = layout { return number }
+        return nil
+    }
+    /// Every row of the relation is an object only when its key is an integer (see
+    /// `keyMayHoldOthers`); a view's rows need the same check.
+    public var needsIntegerKeyCheck: Bool { isView || keyMayHoldOthers }
+
+    // MARK: SQL
+
+    /// The relation, quoted for SQL.
+    public var table: String { quoteIdentifier(relation) }
+    /// The key column, quoted for SQL.
+    public var key: String { quoteIdentifier(keyColumn) }
+    /// The column of attribute (or to-one relationship) `name`, quoted for SQL.
+    public func column(_ name: String) -> String { quoteIdentifier(name) }
+
+    /// The key column, every attribute column, then each to-one relationship's key
+    /// column, as `ObjectContext.object(for:row:)` reads them.
+    public func selection(of entity: EntityDescription, qualifier: String? = nil) -> String {
+        let prefix = qualifier.map { quoteIdentifier($0) + "." } ?? ""
+        return ([keyColumn] + entity.attributeNames + entity.toOneRelationships.map(\.keyColumn))
+            .map { prefix + quoteIdentifier($0) }.joined(separator: ", ")
+    }
+
+    /// An attribute's column as SQL compares it. A date column of a file Quarry did not
+    /// create may hold ISO 8601 text as well as numbers; its text is read as Unix seconds
+    /// (to the millisecond), as Quarry reads it in memory, so both agree. Quarry's own date
+    /// columns hold numbers only and stay bare, so their indexes serve.
+    public func comparable(_ qualifier: String, _ attribute: AttributeDescription) -> String {
+        let column = "\(qualifier).\(self.column(attribute.name))"
+        guard isForeign, attribute.type == .date else { return column }
+        return "(CASE WHEN typeof(\(column)) = 'text' THEN round((julianday(\(column)) - 2440587.5) * 86400000.0) / 1000.0 ELSE \(column) END)"
+    }
+
+    /// The value of the entity column that marks entity `name`'s own rows.
+    public func entityTag(of name: String) -> DatabaseValue {
+        storeNumber?.databaseValue ?? name.databaseValue
+    }
+}

@@ -1,0 +1,105 @@
+import GRDB
+import GRDBSQLite
+
+/// One prepared SQLite statement, lent by GRDB's statement cache for one use (GRDB owns
+/// it and finalizes it): the one place Swift binds, steps and reads a raw statement.
+/// Every step's result code is checked here; a code other than a row or done is thrown
+/// (as `StepFailure`, which `ObjectContext.readStatement` turns into SQLite's message).
+/// Reads that go row by row without making GRDB rows (batches of cells, export, keys)
+/// use it; everything else uses GRDB's own API.
+struct Statement {
+    let handle: OpaquePointer
+
+    /// A `sqlite3_step` result other than a row or done.
+    struct StepFailure: Error { let code: Int32 }
+
+    private static let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
+
+    /// Binds `values` to parameters 1... (SQLite copies texts and blobs).
+    func bind(_ values: [DatabaseValue]) {
+        for (i, value) in values.enumerated() {
+            let index = Int32(i + 1)
+            switch value.storage {
+            case .null: sqlite3_bind_null(handle, index)
+            case .int64(let v): sqlite3_bind_int64(handle, index, v)
+            case .double(let v): sqlite3_bind_double(handle, index, v)
+            case .string(let s): sqlite3_bind_text(handle, index, s, -1, Self.transient)
+            case .blob(let data):
+                _ = data.withUnsafeBytes { sqlite3_bind_blob(handle, index, $0.baseAddress, Int32($0.count), Self.transient) }
+            }
+        }
+    }
+
+    /// Binds integer keys to parameters 1...
+    func bind<Keys: Collection>(keys: Keys) where Keys.Element == Int64 {
+        for (i, key) in keys.enumerated() { sqlite3_bind_int64(handle, Int32(i + 1), key) }
+    }
+
+    /// Steps to the next row: true at a row, false when the statement is done.
+    func step() throws -> Bool {
+        let code = sqlite3_step(handle)
+        if code == SQLITE_ROW { return true }
+        if code == SQLITE_DONE { return false }
+        throw StepFailure(code: code)
+    }
+
+    var columnCount: Int { Int(sqlite3_column_count(handle)) }
+
+    /// The storage class of `column` in the current row (`SQLITE_INTEGER`, ...).
+    func type(_ column: Int32) -> Int32 { sqlite3_column_type(handle, column) }
+    func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+    func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
+
+    /// The column's text as bytes (valid until the next step).
+    func text(_ column: Int32) -> UnsafeBufferPointer<UInt8> {
+        let start = sqlite3_column_text(handle, column)
+        let count = Int(sqlite3_column_bytes(handle, column))
+        return UnsafeBufferPointer(start: count > 0 ? start : nil, count: count)
+    }
+
+    /// The column's blob (valid until the next step).
+    func blob(_ column: Int32) -> UnsafeRawBufferPointer {
+        let start = sqlite3_column_blob(handle, column)
+        let count = Int(sqlite3_column_bytes(handle, column))
+        return UnsafeRawBufferPointer(start: count > 0 ? start : nil, count: count)
+    }
+}
+
+extension ObjectContext {
+    /// The integers of the first `columns` columns of `sql`'s rows, row after row (keys,
+    /// in the query's order).
+    public func readKeys(_ sql: String, arguments: [Value], columns: Int32 = 1) throws -> [Int64] {
+        var keys: [Int64] = []
+        try forEachRow(sql, arguments: arguments) { statement in
+            for column in 0..<columns { keys.append(statement.int64(column)) }
+        }
+        return keys
+    }
+
+    /// Steps `sql`'s rows (`arguments` bound), handing the statement to `row` at each; an
+    /// error `row` throws ends the stepping and comes out as it is.
+    func forEachRow(_ sql: String, arguments: [Value], _ row: (Statement) throws -> Void) throws {
+        try readStatement(sql) { statement in
+            statement.bind(arguments.map(\.databaseValue))
+            while try statement.step() { try row(statement) }
+        }
+    }
+
+    /// Runs one statement outside any transaction (a single SELECT is consistent on its
+    /// own), reset and with no bindings. `read` would wrap it in a savepoint and
+    /// `PRAGMA query_only`, and that pragma expires every prepared statement, so each
+    /// batch would compile its SQL again.
+    func readStatement(_ sql: String, _ body: (Statement) throws -> Void) throws {
+        do {
+            try database.unsafeRead { db in
+                let handle = try db.cachedStatement(sql: sql).sqliteStatement
+                sqlite3_reset(handle)
+                sqlite3_clear_bindings(handle)
+                defer { sqlite3_reset(handle) }
+                do { try body(Statement(handle: handle)) } catch let failure as Statement.StepFailure {
+                    throw DatabaseError(resultCode: ResultCode(rawValue: failure.code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: sql)
+                }
+            }
+        } catch let error as DatabaseError { throw StoreError(error) }
+    }
+}
