@@ -51,7 +51,8 @@ struct ResultColumn {
                 throw FetchError.unknownKey(option: "properties", key: name, entity: entity.name,
                                             suggestion: closestMatch(to: name, in: entity.attributeNames))
             }
-            return (a, "\(quoteIdentifier(entity.name)).\(quoteIdentifier(a.name))")
+            let storage = context?.mapped(entity) ?? .quarry(entity.name)
+            return (a, "\(storage.table).\(storage.column(a.name))")
         }
         if let open = body.firstIndex(of: "("), body.hasSuffix(")") {
             let function = body[..<open].lowercased()

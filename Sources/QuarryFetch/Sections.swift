@@ -39,7 +39,7 @@ extension FetchResults {
 extension CompiledRequest {
     /// `SELECT key, count(*)` per section, ordered by where each section starts.
     func sectionQuery(_ attribute: AttributeDescription) -> SQLFragment {
-        let key = sectionSQL ?? "\(table).\(quoteIdentifier(attribute.name))"
+        let key = sectionSQL ?? "\(table).\(storage.column(attribute.name))"
         // Over the whole result, sorted by the raw key first, sections are a plain GROUP BY
         // in the key's order (NULL first when ascending, as ORDER BY puts it).
         if limit == nil, offset == 0, let first = sort.first, first.key == attribute.name, first.comparison == .binary {

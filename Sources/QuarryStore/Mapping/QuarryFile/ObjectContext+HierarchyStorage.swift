@@ -158,7 +158,7 @@ extension ObjectContext {
         var roots: [String] = []
         for entity in changed {
             try validate(entity)
-            let definition = String(decoding: try JSONEncoder().encode(entity), as: UTF8.self)
+            let definition = try StoredDefinition.text(entity)
             try db.execute(sql: "INSERT OR REPLACE INTO \(Self.modelTable) (name, definition) VALUES (?, ?)", arguments: [entity.name, definition])
             if old[entity.name] != nil { roots.append(Self.root(of: entity.name, in: old)) }
             roots.append(Self.root(of: entity.name, in: new))

@@ -16,7 +16,7 @@ extension ObjectContext {
                 }
         }
         for (name, definition) in rows {
-            guard let entity = try? JSONDecoder().decode(EntityDescription.self, from: Data(definition.utf8)) else {
+            guard let entity = (try? JSONDecoder().decode(StoredDefinition.self, from: Data(definition.utf8)))?.entity else {
                 throw StoreError.database(message: "the stored model of entity \(name) is unreadable")
             }
             remember(entity)
@@ -202,7 +202,7 @@ extension ObjectContext {
     /// caller's transaction; `didDefine` must follow once that transaction commits.
     func write(_ entity: EntityDescription, replacing existing: EntityDescription?, in db: Database) throws {
         try validate(entity)
-        let definition = String(decoding: try JSONEncoder().encode(entity), as: UTF8.self)
+        let definition = try StoredDefinition.text(entity)
         try db.execute(sql: "CREATE TABLE IF NOT EXISTS \(Self.modelTable) (name TEXT PRIMARY KEY, definition TEXT NOT NULL)")
         if let existing {
             try migrate(existing, to: entity, in: db)
