@@ -113,6 +113,9 @@ import Testing
         answers = try results.map(Self.answer)
         let fresh = try Self.cases.map { try Self.answer(context.fetch($0.request())) }
         #expect(answers == fresh, "seed \(seed): brought up to date vs merged at once")
+        for (i, c) in Self.cases.enumerated() {
+            #expect(try context.fetchIDs(c.request()) == answers[i].objects.map(\.objectID), "seed \(seed) case \(i): IDs")
+        }
         try context.save()
         for (i, c) in Self.cases.enumerated() {
             let saved = try Self.answer(context.fetch(c.request()))
