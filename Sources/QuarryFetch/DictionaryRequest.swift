@@ -154,8 +154,17 @@ extension ObjectContext {
         let compiled = results.compiled
         // With unsaved changes included (Core Data's default), the IDs are those of the
         // objects the results hold; otherwise one query of keys.
-        if results.usesPendingChanges { return try results.objects().map(\.objectID) }
         let entity = compiled.entity
+        if let merge = try results.merged() {
+            // A saved row's ID is its key, unless a sub-entity's row may name its own entity.
+            guard descendants(of: entity.name).isEmpty else { return try results.objects().map(\.objectID) }
+            return results.pendingEntries(merge).map { entry in
+                switch entry {
+                case .key(let key): return "\(entity.name)/\(key)"
+                case .object(let object): return object.objectID
+                }
+            }
+        }
         let key = "\(compiled.table).\(compiled.storage.key)"
         guard !descendants(of: entity.name).isEmpty else {
             let query = compiled.select(key, start: 0, count: nil)

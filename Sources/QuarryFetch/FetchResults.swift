@@ -11,11 +11,18 @@ public final class FetchResults {
     private(set) var compiled: CompiledRequest
     private var generation: Int
     private var pendingGeneration: Int
-    /// The objects, while the entity has unsaved changes and they are included.
-    private var pendingList: [ManagedObject]?
+    /// The unsaved changes merged into the saved rows, while the results include some;
+    /// kept across changes (brought up to date by each) until a save or rollback.
+    var merge: PendingMerge?
     /// Whether unsaved changes are included, once known for the current changes: asked at
-    /// every object read, and finding it out walks the pending changes.
+    /// every object read.
     var pendingUse: Bool?
+    /// Whether changes to related objects may change any row (see `readsPendingRelatedChanges`).
+    var pendingRelated: Bool?
+    var pendingSectionCache: (generation: Int, sections: [SectionInfo])?
+    /// Objects of the merged rows loaded by batch, kept alive a few batches at a time
+    /// (they are found again through the context's registrations).
+    private var pendingBatches: [[ManagedObject]] = []
     private var cachedCount: Int?
     /// The keys of every row in order, read once on first access: batches then load by
     /// key, so walking all rows is linear (paging by OFFSET would rescan for each batch).
@@ -34,16 +41,6 @@ public final class FetchResults {
         self.compiled = try CompiledRequest(request, context: context)
         self.generation = context.generation
         self.pendingGeneration = context.pendingGeneration
-    }
-
-    /// The objects with unsaved changes included, when the entity has any.
-    private func withPending() throws -> [ManagedObject]? {
-        refreshIfStale()
-        guard usesPendingChanges else { return nil }
-        if let pendingList { return pendingList }
-        let list = try pendingObjects()
-        pendingList = list
-        return list
     }
 
     public var entity: EntityDescription { compiled.entity }
@@ -71,9 +68,10 @@ public final class FetchResults {
 
     private func invalidate() {
         cachedCount = nil
-        pendingList = nil
-        pendingUse = nil
-        pendingGeneration = context.pendingGeneration
+        merge = nil
+        pendingBatches = []
+        pendingSectionCache = nil
+        pendingMoved()
         keys = nil
         sectionCache = nil
         batches = [:]
@@ -84,12 +82,21 @@ public final class FetchResults {
     }
 
     func refreshIfStale() {
-        if generation != context.generation || pendingGeneration != context.pendingGeneration { invalidate() }
+        if generation != context.generation { invalidate() }
+        else if pendingGeneration != context.pendingGeneration { pendingMoved() }
+    }
+
+    /// After an unsaved change: what the saved rows gave stays (the keys, counts, batches
+    /// of live objects); whether and how the changes show is worked out again.
+    private func pendingMoved() {
+        pendingUse = nil
+        pendingRelated = nil
+        pendingGeneration = context.pendingGeneration
     }
 
     /// The number of objects, counted by SQLite.
     public func count() throws -> Int {
-        if let list = try withPending() { return list.count }
+        if let merge = try merged() { return window(merge).count }
         if let cachedCount { return cachedCount }
         if let keys { return keys.count }
         let query = compiled.countQuery()
@@ -104,7 +111,7 @@ public final class FetchResults {
     public func object(at index: Int) throws -> ManagedObject? {
         // Past SQLite's reach (offset plus index beyond Int64) there is nothing.
         guard index >= 0, index <= Int(Int32.max) * 1024 else { return nil }
-        if let list = try withPending() { return index < list.count ? list[index] : nil }
+        if let merge = try merged() { return try object(at: index, merged: merge) }
         let size = max(1, request.batchSize)
         let number = index / size
         let batch = try loadBatch(number, size: size)
@@ -125,10 +132,45 @@ public final class FetchResults {
         return batch
     }
 
+    /// Row `index` of the window of merged rows: a placed object, or a saved row's object,
+    /// found registered or loaded with the rest of its batch.
+    private func object(at index: Int, merged merge: PendingMerge) throws -> ManagedObject? {
+        let window = self.window(merge)
+        guard index < window.count, let entry = merge.entry(at: window.lowerBound + index) else { return nil }
+        switch entry {
+        case .object(let object): return object
+        case .key(let key):
+            if let object = context.registeredObject(entity: entity.name, primaryKey: key) { return object }
+            let size = max(1, request.batchSize)
+            let start = index / size * size
+            let entries = (start..<min(window.count, start + size)).compactMap { merge.entry(at: window.lowerBound + $0) }
+            let missing = entries.compactMap { entry -> Int64? in
+                guard case .key(let k) = entry, context.registeredObject(entity: entity.name, primaryKey: k) == nil else { return nil }
+                return k
+            }
+            let source = rowSource ?? RowSource(entity: compiled.entity, storage: compiled.storage)
+            rowSource = source
+            let rows = try source.read(keys: missing, context: context, whole: true)
+            var loaded: [Int64: ManagedObject] = [:]
+            for row in 0..<rows.keys.count { if let object = try rows.object(at: row) { loaded[rows.keys[row]] = object } }
+            let batch = entries.compactMap { entry -> ManagedObject? in
+                switch entry {
+                case .object(let object): return object
+                case .key(let k): return loaded[k] ?? context.registeredObject(entity: entity.name, primaryKey: k)
+                }
+            }
+            LoadGroup.adopt(batch)
+            for name in request.prefetch { try context.prefetch(name, for: batch) }
+            pendingBatches.append(batch)
+            if pendingBatches.count > Self.batchesKept { pendingBatches.removeFirst() }
+            return loaded[key]
+        }
+    }
+
     /// Whether `rows(around:)` may answer: not when the results must be objects (unsaved
     /// changes are included, or relationships are prefetched).
     public func servesRows() throws -> Bool {
-        try request.prefetch.isEmpty && withPending() == nil
+        request.prefetch.isEmpty && !usesPendingChanges
     }
 
     /// The rows of the batch holding the 0-based `index`, as cells, with the index of
@@ -166,7 +208,14 @@ public final class FetchResults {
 
     /// The keys of the rows in order, as of now.
     func currentKeys() throws -> [Int64] {
-        if let list = try withPending() { return list.compactMap(\.primaryKey) }
+        if let merge = try merged() {
+            return pendingEntries(merge).compactMap { entry in
+                switch entry {
+                case .key(let key): return key
+                case .object(let object): return object.primaryKey
+                }
+            }
+        }
         return try orderedKeys().all
     }
 
@@ -185,7 +234,7 @@ public final class FetchResults {
     /// The keys without reading them, when the request takes a table's rows in key order
     /// and the keys have no gaps (a table imported and not deleted from): they are then
     /// `min...max`, and a walk over every row reads the table once instead of twice.
-    private func denseKeys() throws -> OrderedKeys? {
+    func denseKeys(windowed: Bool = true) throws -> OrderedKeys? {
         guard compiled.takesRowsInKeyOrder else { return nil }
         let (key, table) = (compiled.storage.key, compiled.storage.table)
         // Three queries, as SQLite answers min() and max() alone from the b-tree's ends.
@@ -196,6 +245,7 @@ public final class FetchResults {
         if count == 0 { return .empty }
         let (span, overflow) = high.subtractingReportingOverflow(low)
         guard !overflow, span == count - 1 else { return nil }
+        if !windowed { return .dense(low...high) }
         let skip = Int64(min(compiled.offset, Int(count)))
         let take = min(count - skip, Int64(compiled.limit ?? Int(count)))
         guard take > 0 else { return .empty }

@@ -41,4 +41,28 @@ struct MemoryOrder {
         if order != 0 { return order < 0 }
         return keysAscending ? aKey < bKey : aKey > bKey
     }
+
+    /// What breaks a tie for an object with or without a key: an unsaved object gets its
+    /// key at save, above every saved row's and in the order the objects were inserted, so
+    /// it ties as that key will (after equal saved rows ascending, before them descending).
+    struct Tie: Comparable {
+        let unsaved: Bool
+        let key: Int64
+
+        init(_ object: ManagedObject) {
+            unsaved = object.primaryKey == nil
+            key = object.primaryKey ?? object.identityKey
+        }
+
+        init(key: Int64) { unsaved = false; self.key = key }
+
+        static func < (a: Tie, b: Tie) -> Bool { a.unsaved != b.unsaved ? !a.unsaved : a.key < b.key }
+    }
+
+    /// The same for ties that may be unsaved objects.
+    func precedes(_ a: [Value], _ aTie: Tie, _ b: [Value], _ bTie: Tie) -> Bool {
+        let order = compare(a, b)
+        if order != 0 { return order < 0 }
+        return keysAscending ? aTie < bTie : bTie < aTie
+    }
 }

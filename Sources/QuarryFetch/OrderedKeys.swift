@@ -35,3 +35,13 @@ enum OrderedKeys {
         }
     }
 }
+
+extension OrderedKeys {
+    /// The key at `position` (0-based, within `count`).
+    func key(at position: Int) -> Int64 {
+        switch self {
+        case .dense(let range): return range.lowerBound + Int64(position)
+        case .listed(let keys): return keys[position]
+        }
+    }
+}

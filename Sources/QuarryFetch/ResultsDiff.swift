@@ -103,13 +103,18 @@ func longestIncreasing(_ values: [Int]) -> [Int] {
 extension FetchResults {
     /// The current contents, by key: one grouped query for sections and one for keys.
     public func snapshot() throws -> ResultsSnapshot {
-        if usesPendingChanges {
-            // Sections and keys from one list of objects, so they line up; unsaved objects,
-            // which have no key yet, are left out of both.
-            let objects = try self.objects()
-            guard isSectioned else { return ResultsSnapshot(sections: [.init(id: .null, keys: objects.compactMap(\.primaryKey))]) }
-            return ResultsSnapshot(sections: pendingSections(objects).map { info in
-                .init(id: info.id, keys: objects[info.start..<info.start + info.count].compactMap(\.primaryKey))
+        if let merge = try merged() {
+            // Sections and keys from one merge, so they line up; unsaved objects, which
+            // have no key yet, are left out of both.
+            let keys = pendingEntries(merge).map { entry -> Int64? in
+                switch entry {
+                case .key(let key): return key
+                case .object(let object): return object.primaryKey
+                }
+            }
+            guard isSectioned else { return ResultsSnapshot(sections: [.init(id: .null, keys: keys.compactMap { $0 })]) }
+            return ResultsSnapshot(sections: try pendingSections().map { info in
+                .init(id: info.id, keys: keys[min(info.start, keys.count)..<min(info.start + info.count, keys.count)].compactMap { $0 })
             })
         }
         let keys = try currentKeys()

@@ -18,7 +18,7 @@ extension FetchResults {
     /// each key's row count, in the order its first row appears under the sort.
     public func sections() throws -> [SectionInfo] {
         guard let attribute = compiledSectionAttribute else { return [] }
-        if usesPendingChanges { return pendingSections(try objects()) }
+        if usesPendingChanges { return try pendingSections() }
         if let cached = cachedSections() { return cached }
         let query = compiled.sectionQuery(attribute)
         let rows = try context.read { db in
@@ -38,8 +38,10 @@ extension FetchResults {
 
 extension CompiledRequest {
     /// `SELECT key, count(*)` per section, ordered by where each section starts.
-    func sectionQuery(_ attribute: AttributeDescription) -> SQLFragment {
+    /// `whole`: over every matching row, whatever the window.
+    func sectionQuery(_ attribute: AttributeDescription, whole: Bool = false) -> SQLFragment {
         let key = sectionSQL ?? "\(table).\(storage.column(attribute.name))"
+        let (limit, offset): (Int?, Int) = whole ? (nil, 0) : (self.limit, self.offset)
         // Over the whole result, sorted by the raw key first, sections are a plain GROUP BY
         // in the key's order (NULL first when ascending, as ORDER BY puts it).
         if limit == nil, offset == 0, let first = sort.first, first.key == attribute.name, first.comparison == .binary {

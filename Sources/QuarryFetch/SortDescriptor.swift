@@ -35,6 +35,17 @@ public struct SortDescriptor: Equatable {
     }
 
     private func sql(for entity: EntityDescription, qualifier: String, context: ObjectContext?, joins: inout ToOneJoins?) throws -> String {
+        var (term, attribute) = try column(for: entity, qualifier: qualifier, context: context, joins: &joins)
+        if comparison != .binary, attribute.type == .string {
+            term = PredicateFunctions.sqlFold(term, comparison == .localized ? [.caseInsensitive, .diacriticInsensitive] : [.caseInsensitive])
+        }
+        return term + (ascending ? " ASC" : " DESC")
+    }
+
+    /// The key's value as SQL (unfolded, no direction) and the attribute it reaches, so a
+    /// row's sort values can be read by key and decoded as its object's would be.
+    func column(for entity: EntityDescription, qualifier: String, context: ObjectContext?,
+                joins: inout ToOneJoins?) throws -> (sql: String, attribute: AttributeDescription) {
         let steps: [PathStep]
         let attribute: AttributeDescription
         if key.contains("."), context != nil {
@@ -48,11 +59,8 @@ public struct SortDescriptor: Equatable {
         }
         var aliases = 100
         let storage = context?.mapped(entity) ?? .quarry(entity.name)
-        var term = (steps.isEmpty ? nil : joins?.column(steps, attribute, in: storage))
+        let term = (steps.isEmpty ? nil : joins?.column(steps, attribute, in: storage))
             ?? pathSQL(steps, attribute, from: quoteIdentifier(qualifier), in: storage, aliases: &aliases)
-        if comparison != .binary, attribute.type == .string {
-            term = PredicateFunctions.sqlFold(term, comparison == .localized ? [.caseInsensitive, .diacriticInsensitive] : [.caseInsensitive])
-        }
-        return term + (ascending ? " ASC" : " DESC")
+        return (term, attribute)
     }
 }

@@ -207,7 +207,7 @@ extension ObjectContext {
                 pendingLinks.append(PendingLink(table: table, source: source, target: other, isAdd: add))
             }
             // Results that read the relationship answer again.
-            bumpPendingGeneration()
+            bumpPendingGeneration(touching: source, other)
         }
     }
 

@@ -37,8 +37,12 @@ public final class ObjectContext {
     /// Increases on every unsaved change, so results that include them re-run.
     public private(set) var pendingGeneration = 0
 
-    func bumpPendingGeneration() {
+    /// What each unsaved change touched (see `objectsTouched(after:)`).
+    var pendingTouches = PendingTouches()
+
+    func bumpPendingGeneration(touching objects: ManagedObject...) {
         pendingGeneration += 1
+        pendingTouches.note(objects, at: pendingGeneration)
         stateMoved()
     }
 
@@ -273,14 +277,14 @@ public final class ObjectContext {
         }
         nextTemporaryNumber += 1
         insertedObjects.append(object)
-        bumpPendingGeneration()
+        bumpPendingGeneration(touching: object)
         return object
     }
 
     /// Marks one object deleted, without delete rules; the row goes at the next save.
     func markDeleted(_ object: ManagedObject) {
         guard object.context === self, !object.isDeleted else { return }
-        bumpPendingGeneration()
+        bumpPendingGeneration(touching: object)
         pendingLinks.removeAll { $0.source === object || $0.target === object }
         if object.isInserted {
             insertedObjects.removeAll { $0 === object }
@@ -296,7 +300,7 @@ public final class ObjectContext {
     }
 
     func noteChanged(_ object: ManagedObject) {
-        bumpPendingGeneration()
+        bumpPendingGeneration(touching: object)
         guard !object.isInserted, !object.isDeleted else { return }
         let id = ObjectIdentifier(object)
         updatedObjects[id] = object.pending.isEmpty && object.pendingToOne.isEmpty ? nil : object
@@ -384,6 +388,7 @@ public final class ObjectContext {
 
     func bumpGeneration() {
         generation += 1
+        pendingTouches.restart(at: pendingGeneration)
         stateMoved()
     }
 }

@@ -97,14 +97,14 @@ extension ObjectContext {
             unregister(object)
             object.isDeleted = true
             object.context = nil
-            bumpPendingGeneration()
+            bumpPendingGeneration(touching: object)
             return true
         }
         object.isDeleted = false
         let fresh = values(of: entity, row: row)
         let changed = fresh != object.committed
         object.committed = fresh
-        bumpPendingGeneration()
+        bumpPendingGeneration(touching: object)
         return changed || hadChanges
     }
 
