@@ -94,7 +94,7 @@ extension ObjectContext {
                 guard let object = registeredObject(entity: name, primaryKey: k) else { continue }
                 changes.deleted.append(object)
                 markDeleted(object)
-                deletedObjects[ObjectIdentifier(object)] = nil
+                unsaved.deleted[ObjectIdentifier(object)] = nil
                 unregister(object)
                 object.context = nil
             }

@@ -143,7 +143,7 @@ extension ObjectContext {
                     return true
                 }
             }
-            let pendingMembers = (insertedObjects + Array(updatedObjects.values)).filter { candidate in
+            let pendingMembers = (unsaved.inserted + Array(unsaved.updated.values)).filter { candidate in
                 isKind(candidate.entity.name, of: destination.name) && candidate.pendingToOne[inverse].map { $0 === object } == true
             }
             // An ordered relationship (Core Data's) appends in the order members were added.
@@ -152,7 +152,7 @@ extension ObjectContext {
         case .linkTable(let table, let sourceColumn, let targetColumn):
             result = try inStoredOrder(savedMembers(name, of: object, destination), name, of: object)
             let mineIsSource = sourceColumn == "source"
-            for link in pendingLinks where link.table == table {
+            for link in unsaved.links where link.table == table {
                 let (me, other) = mineIsSource ? (link.source, link.target) : (link.target, link.source)
                 guard me === object else { continue }
                 if link.isAdd { if !result.contains(where: { $0 === other }) { result.append(other) } }
@@ -201,10 +201,10 @@ extension ObjectContext {
             if isMember == add { return }
             let (source, other) = sourceColumn == "source" ? (object, target) : (target, object)
             // Undoing a pending change cancels it rather than recording its opposite.
-            if let index = pendingLinks.lastIndex(where: { $0.table == table && $0.source === source && $0.target === other && $0.isAdd != add }) {
-                pendingLinks.remove(at: index)
+            if let index = unsaved.links.lastIndex(where: { $0.table == table && $0.source === source && $0.target === other && $0.isAdd != add }) {
+                unsaved.links.remove(at: index)
             } else {
-                pendingLinks.append(PendingLink(table: table, source: source, target: other, isAdd: add))
+                unsaved.links.append(PendingLink(table: table, source: source, target: other, isAdd: add))
             }
             // Results that read the relationship answer again.
             bumpPendingGeneration(touching: source, other)

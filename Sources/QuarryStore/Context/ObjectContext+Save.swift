@@ -27,14 +27,14 @@ extension ObjectContext {
         guard hasChanges else { return SaveSummary() }
         if isReadOnly { throw StoreError.readOnly(operation: "save") }
         try refuseUnfaithfulCoreDataWrite("save")
-        let inserts = insertedObjects
-        var updates = updatedObjects.values.sorted { ($0.primaryKey ?? 0) < ($1.primaryKey ?? 0) }
-        var deletes = deletedObjects.values.sorted { ($0.primaryKey ?? 0) < ($1.primaryKey ?? 0) }
+        let inserts = unsaved.inserted
+        var updates = unsaved.updated.values.sorted { ($0.primaryKey ?? 0) < ($1.primaryKey ?? 0) }
+        var deletes = unsaved.deleted.values.sorted { ($0.primaryKey ?? 0) < ($1.primaryKey ?? 0) }
         try validateForSave(inserts + updates)
         let coreDataPlan = try plannedCoreDataSave(inserts: inserts)
 
         var newKeys: [Int64] = []
-        let links = pendingLinks
+        let links = unsaved.links
         // What the merge policy did, applied to the objects only once the save commits.
         var adopted: [(ManagedObject, [String: Value])] = []
         var dropped: [(ManagedObject, Set<String>)] = []
@@ -170,15 +170,15 @@ extension ObjectContext {
             }
             object.pendingToOne = [:]
         }
-        pendingLinks = []
+        unsaved.links = []
         forgetCoreDataPending()
         for object in deletes {
             unregister(object)
             object.context = nil
         }
-        insertedObjects = []
-        updatedObjects = [:]
-        deletedObjects = [:]
+        unsaved.inserted = []
+        unsaved.updated = [:]
+        unsaved.deleted = [:]
         pruneRegistrations()
         refreshDerivedAttributes()
         bumpGeneration()
@@ -259,22 +259,22 @@ extension ObjectContext {
     /// Discards every pending change: inserted objects are forgotten, changed ones go
     /// back to their stored values, deleted ones come back.
     public func rollback() {
-        for object in insertedObjects {
+        for object in unsaved.inserted {
             object.isInserted = false
             object.isDeleted = true
             object.context = nil
         }
-        for object in updatedObjects.values { object.pending = [:]; object.pendingToOne = [:] }
-        for object in deletedObjects.values {
+        for object in unsaved.updated.values { object.pending = [:]; object.pendingToOne = [:] }
+        for object in unsaved.deleted.values {
             object.isDeleted = false
             object.pending = [:]
             object.pendingToOne = [:]
         }
-        pendingLinks = []
+        unsaved.links = []
         forgetCoreDataPending()
-        insertedObjects = []
-        updatedObjects = [:]
-        deletedObjects = [:]
+        unsaved.inserted = []
+        unsaved.updated = [:]
+        unsaved.deleted = [:]
         bumpGeneration()
     }
 }

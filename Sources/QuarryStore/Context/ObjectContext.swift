@@ -25,24 +25,17 @@ public final class ObjectContext {
     /// One object per row in use.
     private var identityMap = IdentityMap()
 
-    /// Pending changes, in the order they were made. The context holds these objects
-    /// strongly; everything else is held only by whoever uses it.
-    var insertedObjects: [ManagedObject] = []
-    var updatedObjects: [ObjectIdentifier: ManagedObject] = [:]
-    var deletedObjects: [ObjectIdentifier: ManagedObject] = [:]
-    private var nextTemporaryNumber = 1
+    /// What is inserted, updated and deleted until the next save or rollback.
+    var unsaved = PendingChanges()
 
     /// Increases on every save and rollback, so results know to re-run.
     public private(set) var generation = 0
     /// Increases on every unsaved change, so results that include them re-run.
     public private(set) var pendingGeneration = 0
 
-    /// What each unsaved change touched (see `objectsTouched(after:)`).
-    var pendingTouches = PendingTouches()
-
     func bumpPendingGeneration(touching objects: ManagedObject...) {
         pendingGeneration += 1
-        pendingTouches.note(objects, at: pendingGeneration)
+        unsaved.touches.note(objects, at: pendingGeneration)
         stateMoved()
     }
 
@@ -83,9 +76,7 @@ public final class ObjectContext {
     /// Whether unsaved changes touch objects of this entity.
     public func hasPendingChanges(of entityName: String) -> Bool {
         // A sub-entity's objects are the entity's too.
-        insertedObjects.contains { isKind($0.entity.name, of: entityName) }
-            || updatedObjects.values.contains { isKind($0.entity.name, of: entityName) }
-            || deletedObjects.values.contains { isKind($0.entity.name, of: entityName) }
+        unsaved.contains { isKind($0.entity.name, of: entityName) }
     }
 
     var changeListeners: [Int: (ChangeSet) -> Void] = [:]
@@ -99,8 +90,6 @@ public final class ObjectContext {
     var ownHistoryTokens: Set<Int64> = []
     var nextListenerID = 0
 
-    /// Link-table changes not yet saved, in the order made.
-    var pendingLinks: [PendingLink] = []
     /// Related rows read ahead by prefetching and batch loading.
     var relatedRows = RelatedRows()
     /// Ordered relationships of a Core Data store (see `ObjectContext+CoreData`).
@@ -268,15 +257,14 @@ public final class ObjectContext {
         }
         var initial: [String: Value] = [:]
         for attribute in entity.attributes { initial[attribute.name] = attribute.defaultValue ?? .null }
-        let object = ManagedObject(entity: entity, primaryKey: nil, temporaryNumber: nextTemporaryNumber,
+        let object = ManagedObject(entity: entity, primaryKey: nil, temporaryNumber: unsaved.takeTemporaryNumber(),
                                    committed: [:], context: self)
         object.pending = initial
         object.isInserted = true
         for (key, value) in values.sorted(by: { $0.key < $1.key }) {
             try object.setValue(value, forKey: key)
         }
-        nextTemporaryNumber += 1
-        insertedObjects.append(object)
+        unsaved.inserted.append(object)
         bumpPendingGeneration(touching: object)
         return object
     }
@@ -285,17 +273,17 @@ public final class ObjectContext {
     func markDeleted(_ object: ManagedObject) {
         guard object.context === self, !object.isDeleted else { return }
         bumpPendingGeneration(touching: object)
-        pendingLinks.removeAll { $0.source === object || $0.target === object }
+        unsaved.links.removeAll { $0.source === object || $0.target === object }
         if object.isInserted {
-            insertedObjects.removeAll { $0 === object }
+            unsaved.inserted.removeAll { $0 === object }
             object.isInserted = false
             object.isDeleted = true
             object.context = nil
             return
         }
         object.isDeleted = true
-        updatedObjects[ObjectIdentifier(object)] = nil
-        deletedObjects[ObjectIdentifier(object)] = object
+        unsaved.updated[ObjectIdentifier(object)] = nil
+        unsaved.deleted[ObjectIdentifier(object)] = object
         noteCoreDataVersion(object)
     }
 
@@ -303,18 +291,18 @@ public final class ObjectContext {
         bumpPendingGeneration(touching: object)
         guard !object.isInserted, !object.isDeleted else { return }
         let id = ObjectIdentifier(object)
-        updatedObjects[id] = object.pending.isEmpty && object.pendingToOne.isEmpty ? nil : object
-        if updatedObjects[id] != nil { noteCoreDataVersion(object) } else { forgetCoreDataVersion(object) }
+        unsaved.updated[id] = object.pending.isEmpty && object.pendingToOne.isEmpty ? nil : object
+        if unsaved.updated[id] != nil { noteCoreDataVersion(object) } else { forgetCoreDataVersion(object) }
     }
 
     /// The unsaved changes, for `.changes`.
     public var pendingChanges: (inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]) {
-        (insertedObjects, updatedObjects.values.sorted { ($0.primaryKey ?? 0) < ($1.primaryKey ?? 0) },
-         deletedObjects.values.sorted { ($0.primaryKey ?? 0) < ($1.primaryKey ?? 0) })
+        (unsaved.inserted, unsaved.updated.values.sorted { ($0.primaryKey ?? 0) < ($1.primaryKey ?? 0) },
+         unsaved.deleted.values.sorted { ($0.primaryKey ?? 0) < ($1.primaryKey ?? 0) })
     }
 
     public var hasChanges: Bool {
-        !insertedObjects.isEmpty || !updatedObjects.isEmpty || !deletedObjects.isEmpty || !pendingLinks.isEmpty
+        !unsaved.isEmpty
     }
 
     /// The object for a fetched row: the registered one when the row is already in use
@@ -388,7 +376,7 @@ public final class ObjectContext {
 
     func bumpGeneration() {
         generation += 1
-        pendingTouches.restart(at: pendingGeneration)
+        unsaved.touches.restart(at: pendingGeneration)
         stateMoved()
     }
 }

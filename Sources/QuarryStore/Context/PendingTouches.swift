@@ -38,6 +38,6 @@ extension ObjectContext {
     /// touches the object changed, inserted or deleted, and both ends of a link), or nil
     /// when that is no longer known; undefined across a save or rollback (`generation`).
     public func objectsTouched(after pendingGeneration: Int) -> [ManagedObject]? {
-        pendingTouches.objects(after: pendingGeneration)
+        unsaved.touches.objects(after: pendingGeneration)
     }
 }

@@ -44,7 +44,7 @@ extension ObjectContext {
             throw StoreError.database(message: "\(operation): the store's trigger \(trigger) calls a function of Core Data's that Quarry does not provide, so it cannot run; nothing was written")
         }
         guard operation == "save", !store.derivedAttributes.isEmpty else { return }
-        for object in updatedObjects.values.sorted(by: { ($0.primaryKey ?? 0) < ($1.primaryKey ?? 0) }) {
+        for object in unsaved.updated.values.sorted(by: { ($0.primaryKey ?? 0) < ($1.primaryKey ?? 0) }) {
             try refuseDerivedAttributes(object.entity.name, keys: object.pending.keys, operation: operation)
         }
     }
@@ -108,13 +108,13 @@ extension ObjectContext {
         case .failure(let problem): throw refuse(problem.text)
         }
         let inferred = store.modelSource == "inferred"
-        if inferred, layout.tombstoneColumns > 0, !deletedObjects.isEmpty {
+        if inferred, layout.tombstoneColumns > 0, !unsaved.deleted.isEmpty {
             throw refuse("keeps tombstones of deleted objects (\(PersistentHistoryLayout.changeTable).ZTOMBSTONE0...) whose attributes an inferred model does not say (give --model MODEL)")
         }
-        if inferred, !updatedObjects.isEmpty || !pendingLinks.isEmpty {
+        if inferred, !unsaved.updated.isEmpty || !unsaved.links.isEmpty {
             throw refuse("records an update's properties in the model's order, and this store's model was inferred (give --model MODEL)")
         }
-        for object in deletedObjects.values.sorted(by: { ($0.primaryKey ?? 0) < ($1.primaryKey ?? 0) }) {
+        for object in unsaved.deleted.values.sorted(by: { ($0.primaryKey ?? 0) < ($1.primaryKey ?? 0) }) {
             let preserved = tombstonedAttributes(of: object.entity.name, in: store)
             if preserved.count > 1 {
                 throw refuse("keeps tombstones of \(object.entity.name)'s \(preserved.count) preserved attributes (\(preserved.joined(separator: ", "))) in an order Quarry does not know")

@@ -29,7 +29,7 @@ extension ObjectContext {
     /// After the context took in the store's current values (`refreshFromStore`), their
     /// versions are the ones its changes start from.
     func refreshCoreDataVersions() {
-        let pending = Array(updatedObjects.values) + Array(deletedObjects.values)
+        let pending = Array(unsaved.updated.values) + Array(unsaved.deleted.values)
         coreDataState.versions = [:]
         for object in pending { noteCoreDataVersion(object) }
     }

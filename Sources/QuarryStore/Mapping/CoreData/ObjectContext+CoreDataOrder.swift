@@ -73,7 +73,7 @@ extension ObjectContext {
             if seen.insert(Touched(owner: ObjectIdentifier(owner), name: name)).inserted { touched.append((owner, name)) }
         }
         // One-to-many: members pointed at an owner.
-        for member in insertedObjects + updatedObjects.values.sorted(by: { ($0.primaryKey ?? 0) < ($1.primaryKey ?? 0) }) {
+        for member in unsaved.inserted + unsaved.updated.values.sorted(by: { ($0.primaryKey ?? 0) < ($1.primaryKey ?? 0) }) {
             for (name, target) in member.pendingToOne {
                 guard let owner = target ?? nil, !owner.isDeleted,
                       let inverse = currentEntity(of: member).relationship(named: name)?.inverse,
@@ -82,7 +82,7 @@ extension ObjectContext {
             }
         }
         // Many-to-many: join rows added, seen from each end.
-        for link in pendingLinks where link.isAdd {
+        for link in unsaved.links where link.isAdd {
             for owner in [link.source, link.target] where !owner.isDeleted {
                 for r in currentEntity(of: owner).relationships where r.isToMany && store.ordering(of: owner.entity.name, r.name) != nil {
                     guard case .linkTable(let table, let sourceColumn, _)? = storage(of: r, in: owner.entity.name), table == link.table,

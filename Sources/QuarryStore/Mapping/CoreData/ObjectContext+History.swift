@@ -89,9 +89,9 @@ extension ObjectContext {
         let hadChanges = object.hasChanges
         object.pending = [:]
         object.pendingToOne = [:]
-        pendingLinks.removeAll { $0.source === object || $0.target === object }
-        updatedObjects[ObjectIdentifier(object)] = nil
-        deletedObjects[ObjectIdentifier(object)] = nil
+        unsaved.links.removeAll { $0.source === object || $0.target === object }
+        unsaved.updated[ObjectIdentifier(object)] = nil
+        unsaved.deleted[ObjectIdentifier(object)] = nil
         forgetCoreDataVersion(object)
         guard let row else {
             unregister(object)
