@@ -327,19 +327,21 @@ void quarry_end_guarded_statement(lua_State *L) {
     __atomic_compare_exchange_n(&guarded_state, &expected, NULL, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
 }
 
-/* coroutine.create, and the coarse guard on the thread it made. */
+/* coroutine.create as Lua's own (lcorolib.c's luaB_cocreate), then the coarse guard on
+   the new thread. Made here rather than calling the original, so an error names
+   'create' as before and no unguarded original stays reachable. */
 static int create_guarded(lua_State *L) {
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_insert(L, 1);
-    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
-    if (lua_type(L, 1) == LUA_TTHREAD) lua_sethook(lua_tothread(L, 1), guard_hook, LUA_MASKCOUNT, 1000);
-    return lua_gettop(L);
+    luaL_checktype(L, 1, LUA_TFUNCTION);
+    lua_State *thread = lua_newthread(L);
+    lua_pushvalue(L, 1);
+    lua_xmove(L, thread, 1);
+    lua_sethook(thread, guard_hook, LUA_MASKCOUNT, 1000);
+    return 1;
 }
 
 void quarry_guard_coroutines(lua_State *L) {
     if (lua_getglobal(L, "coroutine") == LUA_TTABLE) {
-        lua_getfield(L, -1, "create");
-        lua_pushcclosure(L, create_guarded, 1);
+        lua_pushcfunction(L, create_guarded);
         lua_setfield(L, -2, "create");
     }
     lua_pop(L, 1);
