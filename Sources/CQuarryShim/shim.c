@@ -17,6 +17,17 @@ void quarry_set_dispatcher(quarry_dispatcher dispatcher) {
     __atomic_store_n(&swift_dispatcher, dispatcher, __ATOMIC_RELEASE);
 }
 
+/* Small blocks Lua frees are kept, up to SMALL_CACHE bytes, for its next allocations of
+   the same 16-byte size class. A loop over rows makes and frees one userdata per row, in
+   bursts (a batch's objects made together, then swept together) that overflow malloc's
+   per-size cache; a list here costs a few instructions instead. Every block of up to
+   SMALL_MAX bytes is allocated rounded up to its class, so any block of a class fits
+   any request of it. The blocks are malloc's, so realloc and free take them as well. */
+#define SMALL_MAX 256
+#define SMALL_CLASSES (SMALL_MAX / 16)
+#define SMALL_CACHE (256 * 1024)
+#define SMALL_ROUND(n) (((n) + 15) & ~(size_t)15)
+
 /* Per-state allocator bookkeeping, kept in the state's allocator userdata. */
 typedef struct {
     size_t used;
@@ -27,6 +38,8 @@ typedef struct {
     uint64_t epoch;    /* see quarry_bump_epoch */
     int over_limit;    /* Lua code passed the limit since the guard hook last looked */
     size_t outside;    /* bytes Swift holds for userdata made in the current call */
+    void *small[SMALL_CLASSES];  /* freed small blocks by size class, see quarry_alloc */
+    size_t small_cached;         /* the bytes they hold */
 } quarry_heap;
 
 static quarry_heap *heap_of(lua_State *L) {
@@ -40,7 +53,14 @@ static void *quarry_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     size_t old = ptr ? osize : 0;
     if (nsize == 0) {
         heap->used -= old;
-        free(ptr);
+        if (ptr && old > 0 && old <= SMALL_MAX && heap->small_cached + SMALL_ROUND(old) <= SMALL_CACHE) {
+            size_t c = SMALL_ROUND(old) / 16 - 1;
+            *(void **)ptr = heap->small[c];
+            heap->small[c] = ptr;
+            heap->small_cached += SMALL_ROUND(old);
+        } else {
+            free(ptr);
+        }
         return NULL;
     }
     /* Only Lua code is refused memory: a refusal while Swift runs would raise across
@@ -52,9 +72,33 @@ static void *quarry_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
         heap->over_limit = 1;
         if (heap->used - old + nsize > heap->limit + heap->limit / 4) return NULL;
     }
-    void *block = realloc(ptr, nsize);
+    void *block;
+    if (nsize > SMALL_MAX) {
+        block = realloc(ptr, nsize);
+    } else if (ptr == NULL && heap->small[SMALL_ROUND(nsize) / 16 - 1]) {
+        size_t c = SMALL_ROUND(nsize) / 16 - 1;
+        block = heap->small[c];
+        heap->small[c] = *(void **)block;
+        heap->small_cached -= SMALL_ROUND(nsize);
+    } else if (ptr && old > 0 && old <= SMALL_MAX && SMALL_ROUND(old) == SMALL_ROUND(nsize)) {
+        block = ptr;  /* the same class: the block already has room */
+    } else {
+        block = realloc(ptr, SMALL_ROUND(nsize));
+    }
     if (block) heap->used = heap->used - old + nsize;
     return block;
+}
+
+/* Gives back the small blocks kept for reuse (the state is closed). */
+static void free_small_blocks(quarry_heap *heap) {
+    for (int c = 0; c < SMALL_CLASSES; c++) {
+        while (heap->small[c]) {
+            void *next = *(void **)heap->small[c];
+            free(heap->small[c]);
+            heap->small[c] = next;
+        }
+    }
+    heap->small_cached = 0;
 }
 
 /* The position of the innermost Lua code that led here ("script.lua:3: "), skipping
@@ -162,6 +206,7 @@ size_t quarry_memory_limit(lua_State *L) {
 void quarry_close(lua_State *L) {
     quarry_heap *heap = heap_of(L);
     lua_close(L);
+    free_small_blocks(heap);
     free(heap);
 }
 
@@ -207,10 +252,17 @@ const char *quarry_last_traceback(lua_State *L) {
     return s;
 }
 
-/* One permanent count hook, set before any coroutine exists so every thread inherits
-   it, checks two requests: an interrupt (SIGINT) and the deadline (--timeout). Once a
-   request is made it raises at every check until Swift clears it after the top-level
-   call returns, so a script that wraps its loop in pcall cannot swallow it. */
+/* The guard: a count hook that checks three requests, an interrupt (SIGINT), the
+   deadline (--timeout) and the memory limit (--memory). Once an interrupt or the deadline
+   is seen it raises at every check until Swift clears it after the top-level call
+   returns, so a script that wraps its loop in pcall cannot swallow it.
+
+   In Lua 5.4 a count hook costs a call on every instruction, whatever its count (a
+   plain loop runs about twice as slowly), so the main thread has it only while something
+   needs checking from inside Lua: a deadline or a memory limit. An interrupt sets it
+   from the SIGINT handler (lua_sethook may be called asynchronously, as lua.c does for
+   Ctrl-C) on the state of the statement running. A coroutine is another thread, which
+   the handler cannot know is running: each gets the coarse hook when it is made. */
 static void guard_hook(lua_State *L, lua_Debug *ar) {
     (void)ar;
     const char *reason = NULL;
@@ -243,8 +295,56 @@ static void guard_hook(lua_State *L, lua_Debug *ar) {
     lua_error(L);
 }
 
+/* Whether Lua code on the main thread must be checked without a signal's help. */
+static int needs_guard(lua_State *L) {
+    quarry_heap *heap = heap_of(L);
+    return heap->deadline > 0 || heap->limit > 0 || quarry_interrupt_requested();
+}
+
 void quarry_install_guard(lua_State *L) {
-    lua_sethook(L, guard_hook, LUA_MASKCOUNT, 1000);
+    if (needs_guard(L)) lua_sethook(L, guard_hook, LUA_MASKCOUNT, 1000);
+    else lua_sethook(L, NULL, 0, 0);
+}
+
+/* The state whose statement runs (quarry_guard_statement), for the SIGINT handler. */
+static lua_State *guarded_state = NULL;
+
+static void interrupt_guarded_state(void) {
+    lua_State *L = __atomic_load_n(&guarded_state, __ATOMIC_ACQUIRE);
+    /* Count 1: the next instruction looks; the hook then keeps itself on every one. */
+    if (L) lua_sethook(L, guard_hook, LUA_MASKCOUNT, 1);
+}
+
+int quarry_guard_statement(lua_State *L) {
+    quarry_on_interrupt(interrupt_guarded_state);
+    lua_State *none = NULL;
+    /* One state at a time (the first): several runtimes may share a test process. */
+    return __atomic_compare_exchange_n(&guarded_state, &none, L, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+}
+
+void quarry_end_guarded_statement(lua_State *L) {
+    lua_State *expected = L;
+    __atomic_compare_exchange_n(&guarded_state, &expected, NULL, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+}
+
+/* coroutine.create as Lua's own (lcorolib.c's luaB_cocreate), then the coarse guard on
+   the new thread. Made here rather than calling the original, so an error names
+   'create' as before and no unguarded original stays reachable. */
+static int create_guarded(lua_State *L) {
+    luaL_checktype(L, 1, LUA_TFUNCTION);
+    lua_State *thread = lua_newthread(L);
+    lua_pushvalue(L, 1);
+    lua_xmove(L, thread, 1);
+    lua_sethook(thread, guard_hook, LUA_MASKCOUNT, 1000);
+    return 1;
+}
+
+void quarry_guard_coroutines(lua_State *L) {
+    if (lua_getglobal(L, "coroutine") == LUA_TTABLE) {
+        lua_pushcfunction(L, create_guarded);
+        lua_setfield(L, -2, "create");
+    }
+    lua_pop(L, 1);
 }
 
 /* A finalizer or message handler runs with hooks off and could spin past the deadline:
@@ -300,6 +400,8 @@ void quarry_set_deadline(lua_State *L, double seconds) {
         quarry_set_process_deadline(0);
     }
     setitimer(ITIMER_REAL, &timer, NULL);
+    /* The main thread is checked from now on only while there is a deadline to check. */
+    quarry_install_guard(L);
 }
 
 int quarry_loadfile(lua_State *L, const char *path, const char *mode) {
@@ -366,7 +468,7 @@ static int call_swift_index(lua_State *L) {
 /* Pushes the value of cell `c` for an attribute read as `kind`, as Swift would push it
    (AttributeType.decode, then pushValue or LuaJSON); returns 0, pushing nothing, where
    Swift must answer. */
-static int push_cell(lua_State *L, const quarry_rows_block *batch, const quarry_cell *c, int kind) {
+static inline __attribute__((always_inline)) int push_cell(lua_State *L, const quarry_rows_block *batch, const quarry_cell *c, int kind) {
     switch (c->tag) {
     case QUARRY_CELL_NULL:
         lua_pushnil(L);
@@ -399,10 +501,17 @@ static int push_cell(lua_State *L, const quarry_rows_block *batch, const quarry_
     }
 }
 
+static lua_Integer slow_field_code(lua_State *L);
+
 /* The field code of key `name` (the string at index 2) in `batch`, or -1. */
-static lua_Integer field_code(lua_State *L, const quarry_rows_block *batch, const char *name) {
+static inline __attribute__((always_inline)) lua_Integer field_code(lua_State *L, const quarry_rows_block *batch, const char *name) {
     for (int64_t i = 0; i < batch->fast_count; i++)
         if (batch->fast_names[i] == name) return batch->fast_codes[i];
+    return slow_field_code(L);
+}
+
+/* field_code past the interned names: the user value table of the batch at index 3. */
+static __attribute__((noinline)) lua_Integer slow_field_code(lua_State *L) {
     /* A long name (not interned), or one past the first QUARRY_FAST_FIELDS: the table. */
     if (lua_getiuservalue(L, 3, 1) != LUA_TTABLE) return -1;
     lua_pushvalue(L, 2);
@@ -533,7 +642,7 @@ void quarry_fill_batch_objects(lua_State *L, int objects, int rows, int identiti
     int dense = rises_densely(keys, from, count);
     /* Looked in only when they hold something: a first walk then asks nothing per row. */
     int look_identities = !is_empty(L, identities), look_chunks = !is_empty(L, chunks);
-    int fields = 0, chunk = 0, linked = 0, fresh = 0;
+    int fields = 0, chunk = 0, linked = 0, fresh = 0, have_chunk = 0;
     lua_Integer current = 0;
     if (dense) {
         if (lua_getiuservalue(L, rows, 1) != LUA_TTABLE) {
@@ -548,7 +657,7 @@ void quarry_fill_batch_objects(lua_State *L, int objects, int rows, int identiti
     for (int64_t i = from; i < from + count; i++) {
         if (skip && skip[i]) continue;
         lua_Integer key = keys[i];
-        if (dense && (lua_type(L, chunk) != LUA_TTABLE || CHUNK_OF(key) != current)) {
+        if (dense && (!have_chunk || CHUNK_OF(key) != current)) {
             current = CHUNK_OF(key);
             fresh = 0;
             if (lua_rawgeti(L, chunks, current) != LUA_TTABLE) {
@@ -564,10 +673,15 @@ void quarry_fill_batch_objects(lua_State *L, int objects, int rows, int identiti
             lua_pushvalue(L, -1);
             lua_rawseti(L, fields, ++linked);
             lua_replace(L, chunk);
+            have_chunk = 1;
         }
         int type, recorded = 0;
-        if (dense) {
-            /* A chunk made by this batch holds nothing yet. */
+        quarry_object_block *object = NULL;
+        if (dense && fresh && !look_identities) {
+            /* A chunk made by this batch holds nothing yet, and nothing is recorded by key:
+               a new userdata, with no look (the first walk over a table). */
+            type = LUA_TNONE;
+        } else if (dense) {
             type = fresh ? (lua_pushnil(L), LUA_TNIL) : lua_rawgeti(L, chunk, SLOT_OF(key));
             if (type != LUA_TUSERDATA && look_identities) {
                 lua_pop(L, 1);
@@ -579,13 +693,12 @@ void quarry_fill_batch_objects(lua_State *L, int objects, int rows, int identiti
             type = lua_rawgeti(L, identities, key);
             recorded = 1;
         }
-        quarry_object_block *object = NULL;
         if (type == LUA_TUSERDATA) {
             object = lua_touserdata(L, -1);
             if (lua_rawlen(L, -1) != sizeof *object || object->cookie != cookie || object->payload != 0) object = NULL;
         }
         if (object == NULL) {
-            lua_pop(L, 1);
+            if (type != LUA_TNONE) lua_pop(L, 1);
             object = lua_newuserdatauv(L, sizeof *object, 1);
             object->cookie = cookie;
             object->payload = 0;

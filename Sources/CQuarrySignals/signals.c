@@ -24,6 +24,13 @@ double quarry_monotonic_now(void) {
 
 static double last_running_sigint = -10;
 
+/* Called in the handler once an interrupt is requested (see quarry_on_interrupt). */
+static void (*interrupt_callback)(void) = NULL;
+
+void quarry_on_interrupt(void (*callback)(void)) {
+    __atomic_store_n(&interrupt_callback, callback, __ATOMIC_RELEASE);
+}
+
 static void on_sigint(int sig) {
     (void)sig;
     STORE(sigint_pending, 1);
@@ -39,6 +46,8 @@ static void on_sigint(int sig) {
     }
     last_running_sigint = now;
     STORE(interrupt_requested, 1);
+    void (*callback)(void) = __atomic_load_n(&interrupt_callback, __ATOMIC_ACQUIRE);
+    if (callback) callback();
 }
 
 void quarry_catch_sigint(void) {

@@ -89,8 +89,11 @@ extension QuarryRuntime {
     /// The one guarded call: running is marked for SIGINT, and a Ctrl-C that arrived
     /// is taken with the hooks it set cleared, after Lua returned.
     private func guardedCall(argumentCount: Int32, resultCount: Int32) -> LuaFailure? {
+        // The state SIGINT sets the guard hook on (Lua runs without one otherwise).
+        let guarded = quarry_guard_statement(mainState) != 0
         quarry_set_running(1)
         let failure = call(argumentCount: argumentCount, resultCount: resultCount)
+        if guarded { quarry_end_guarded_statement(mainState) }
         quarry_set_running(0)
         if quarry_take_sigint() != 0 { quarry_clear_hooks(state) }
         return failure

@@ -9,7 +9,7 @@ import QuarryStore
 public final class QuarryRuntime {
     /// The main thread; `state` is the thread of the call in progress (a coroutine's own),
     /// which is where bound functions must push their results.
-    private let mainState: OpaquePointer
+    let mainState: OpaquePointer
     private var activeState: OpaquePointer?
     public var state: OpaquePointer { activeState ?? mainState }
     /// The store. One opened lazily (`init(memoryLimit:opening:)`) is opened on first use.
@@ -105,6 +105,8 @@ public final class QuarryRuntime {
         let state = mainState
         quarry_set_dispatcher(swiftDispatcher)
         luaL_openlibs(state)
+        // Before the prelude captures coroutine.create (its coroutine.wrap uses it).
+        quarry_guard_coroutines(state)
         installUserdataSupport(state) { kind in self.installMetamethods(kind) }
         lua_createtable(state, 0, 32)
         lua_pushvalue(state, -1)

@@ -31,6 +31,15 @@ import time
 
 # (key, title, peer, target ratio Quarry/peer or None, limit on Quarry's peak RSS in
 # MiB or None, timings judged: "both" or "process" for a workload timed only whole)
+# Workloads judged on each side's fastest run rather than its median. The Lua loop runs
+# for a few hundred milliseconds on a machine shared with other work, where both sides'
+# runs fall into a fast and a slow group (another process on the other core): a median
+# of seven then compares one side's fast group with the other's slow one, by chance
+# (1.25x in one run, 1.78x in the next, the same binaries). Interference only adds
+# time, so the fastest run of each side is the least disturbed; both sides are treated
+# alike, and the medians are still shown (for information).
+FASTEST = {"loop"}
+
 WORKLOADS = [
     ("startup", "0 start-up, no work", "sqlite3", None, None, "both"),
     ("startup_e", "0b start-up, -e 'local x = 1'", "lua5.4 -e", 3.0, None, "process"),
@@ -286,18 +295,20 @@ def report(args):
                 notes.append(f"{title}: {s} run {r['status']} after {r['wall']:.1f} s: "
                              + (r["stderr"].strip().splitlines() or [""])[-1][:160])
         timings = (("process", "wall"), ("in-process", "inproc")) if target is not None and judged == "both" else (("process", "wall"),)
+        if key in FASTEST:
+            timings = tuple((f"{t}, fastest", f) for t, f in timings) + tuple((f"{t}, median", f) for t, f in timings)
         for timing, field in timings:
             med = {}
             for s in ("quarry", "peer"):
                 values = [r[field] for r in ok[s] if r[field] is not None]
-                med[s] = statistics.median(values) if values else None
+                med[s] = (min(values) if timing.endswith("fastest") else statistics.median(values)) if values else None
             if med["quarry"] is not None and med["peer"]:
                 ratio = med["quarry"] / med["peer"]
                 ratio_s = f"{ratio:.2f}x"
             else:
                 ratio = None
                 ratio_s = "-"
-            if target is None:
+            if target is None or timing.endswith(", median"):
                 target_s, verdict = "-", "-"
             else:
                 target_s = f"<= {target:g}x"
@@ -309,8 +320,9 @@ def report(args):
                     verdict = "PASS" if ratio <= target else "MISS"
             q = fmt_time(med["quarry"]) if ok["quarry"] else (failed["quarry"][0]["status"] if failed["quarry"] else "-")
             p = fmt_time(med["peer"]) if ok["peer"] else (failed["peer"][0]["status"] if failed["peer"] else "-")
-            rows.append((title if timing == "process" else "", peer if timing == "process" else "",
-                         timing, q, p, ratio_s, target_s, verdict, same if timing == "process" else ""))
+            first = timing == timings[0][0]
+            rows.append((title if first else "", peer if first else "",
+                         timing, q, p, ratio_s, target_s, verdict, same if first else ""))
         if ok["quarry"] and (rss_limit is not None or scale is not None or key.startswith("export")):
             # MiB, as ru_maxrss is in KiB.
             peak = max(r["rss_kb"] for r in ok["quarry"]) / 1024
@@ -339,6 +351,7 @@ def report(args):
     print("Times are medians (Quarry and peer runs interleaved). 'process': whole-process wall time,")
     print("start-up included on both sides. 'in-process': wall time measured inside each process")
     print("around the work alone. Peak RSS: the largest ru_maxrss over each side's runs (MiB).")
+    print("5: judged on each side's fastest run ('fastest'); the medians are for information.")
     if scale is not None:
         print(f"({scale}x): on flights.csv repeated {scale} times (header once).")
     if any(r[0].startswith(("6 ", "7")) for r in rows):

@@ -54,8 +54,18 @@ const char *quarry_last_traceback(lua_State *L);
 
 /// Clears the interrupt and the deadline (after the top-level call has returned).
 void quarry_clear_hooks(lua_State *L);
-/// Installs the permanent hook that checks for interrupts and the deadline.
+/// Sets the hook that checks for interrupts, the deadline and the memory limit on `L`
+/// when one of them needs checking from inside Lua, and removes it otherwise (a count
+/// hook slows every Lua instruction); an interrupt sets it from the SIGINT handler.
 void quarry_install_guard(lua_State *L);
+/// Makes `L` the state a SIGINT interrupts (it returns 0, changing nothing, when another
+/// state already is: the first statement of several runtimes in one process keeps it).
+int quarry_guard_statement(lua_State *L);
+/// `L` is no longer the state a SIGINT interrupts.
+void quarry_end_guarded_statement(lua_State *L);
+/// Replaces `coroutine.create` with one that gives each new thread the coarse guard,
+/// which the SIGINT handler cannot set on a thread it does not know is running.
+void quarry_guard_coroutines(lua_State *L);
 /// Sets the deadline: Lua code raises "timeout: ..." once `seconds` have passed, until
 /// quarry_clear_hooks; two seconds later a hard stop ends the process (0: none).
 void quarry_set_deadline(lua_State *L, double seconds);

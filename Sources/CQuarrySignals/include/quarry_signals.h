@@ -11,6 +11,10 @@ void quarry_set_running(int running);
 /// Whether SIGINT arrived since the last call; clears the record.
 int quarry_take_sigint(void);
 
+/// `callback` runs inside the SIGINT handler right after it requests an interrupt (so
+/// it must be async-signal-safe): Lua uses it to set its hook only when needed.
+void quarry_on_interrupt(void (*callback)(void));
+
 /// Asks running work to stop ("interrupted!"); safe in a signal handler.
 void quarry_request_interrupt(void);
 int quarry_interrupt_requested(void);
