@@ -181,8 +181,12 @@ extension ObjectContext {
         }
         for object in inserts + updates {
             object.committed.merge(object.pending) { _, new in new }
-            object.pending = [:]
             let entity = currentEntity(of: object)
+            // A link column written as an attribute is the relationship's stored value now.
+            for relationship in entity.toOneRelationships {
+                if let column = relationship.column, let value = object.pending[column] { object.committed[relationship.name] = value }
+            }
+            object.pending = [:]
             for (name, target) in object.pendingToOne {
                 let targetKey = entity.relationship(named: name)?.targetKey
                 object.committed[name] = target.flatMap { t in targetKey.map { t.currentValue($0) } ?? t.primaryKey.map(Value.integer) } ?? .null
