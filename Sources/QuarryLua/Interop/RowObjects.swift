@@ -84,7 +84,8 @@ func pushManagedObject(_ state: OpaquePointer, _ object: ManagedObject) {
         pushSwiftObject(state, object, kind: .object)
         return
     }
-    pushRowIdentities(state, entity: object.entity.name)
+    // By hierarchy root, as batches record their rows (see RowBatch.identityRoot).
+    pushRowIdentities(state, entity: object.managedObjectContext?.rootName(of: object.entity.name) ?? object.entity.name)
     let identities = lua_gettop(state) - 1
     // Leaves the value on top in place of the two tables.
     func dropTables() {
@@ -211,7 +212,7 @@ func cacheBatchObjects(_ state: OpaquePointer, results: Int32, _ batch: RowBatch
     let objects = lua_gettop(state)
     pushRows(state, batch)
     let rows = lua_gettop(state)
-    pushRowIdentities(state, entity: batch.entity.name, renewIfEmpty: true)
+    pushRowIdentities(state, entity: batch.identityRoot, renewIfEmpty: true)
     let identities = lua_gettop(state) - 1
     pushWeakValuesMetatable(state)
     pushRegistryField(state, rowObjectMetatableKey)

@@ -60,13 +60,15 @@ extension ObjectContext {
     private func toOneTarget(_ name: String, of object: ManagedObject, destination: String) throws -> ManagedObject? {
         if let pending = object.pendingToOne[name] { return pending.flatMap { $0.isDeleted ? nil : $0 } }
         let relationship = currentEntity(of: object).relationship(named: name)
+        // A link kept in an attribute column reads that column's unsaved value, if any.
+        let stored = relationship?.column.flatMap { object.pending[$0] } ?? object.committedValue(name)
         if let targetKey = relationship?.targetKey {
             // Matched by value (relate, or a foreign key to a non-key column).
-            guard let value = object.committedValue(name), !value.isNull else { return nil }
+            guard let value = stored, !value.isNull else { return nil }
             guard let target = try valueMatchedTarget(name, value: value, of: object, try entity(named: destination), targetKey) else { return nil }
             return target.isDeleted ? nil : target
         }
-        guard case .integer(let key)? = object.committedValue(name) else { return nil }
+        guard case .integer(let key)? = stored else { return nil }
         guard let target = try toOneTarget(name, key: key, of: object, destination) else { return nil }
         return target.isDeleted ? nil : target
     }
@@ -132,19 +134,19 @@ extension ObjectContext {
             let ownValue: Value? = ownerKey.map { object.currentValue($0) } ?? object.primaryKey.map(Value.integer)
             if ownerKey == nil {
                 result = try inStoredOrder(savedMembers(name, of: object, destination), name, of: object).filter { target in
-                    if let pending = target.pendingToOne[inverse] { return pending === object }
+                    if let pending = pendingInverse(inverse, of: target) { return pending === object }
                     return true
                 }
             } else if let ownValue, !ownValue.isNull {
                 let sql = "SELECT \(mapped(destination).selection(of: destination)) FROM \(mapped(destination).table) WHERE \(quoteIdentifier(column)) = ? ORDER BY \(mapped(destination).key)"
                 let rows = try read { db in try Row.fetchAll(db, sql: sql, arguments: [ownValue.databaseValue]) }
                 result = try rows.map { try self.object(for: destination, row: $0) }.filter { target in
-                    if let pending = target.pendingToOne[inverse] { return pending === object }
+                    if let pending = pendingInverse(inverse, of: target) { return pending === object }
                     return true
                 }
             }
             let pendingMembers = (unsaved.inserted + Array(unsaved.updated.values)).filter { candidate in
-                isKind(candidate.entity.name, of: destination.name) && candidate.pendingToOne[inverse].map { $0 === object } == true
+                isKind(candidate.entity.name, of: destination.name) && pendingInverse(inverse, of: candidate).map { $0 === object } == true
             }
             // An ordered relationship (Core Data's) appends in the order members were added.
             let added = coreData?.ordering(of: object.entity.name, name) != nil ? inAdditionOrder(pendingMembers.sorted(by: order)) : pendingMembers.sorted(by: order)
@@ -162,6 +164,15 @@ extension ObjectContext {
             break
         }
         return result.filter { !$0.isDeleted }
+    }
+
+    /// A member's unsaved link back to its owner (`inverse`), nil when unchanged: set
+    /// through the relationship, or through the attribute column that keeps it (author_id).
+    private func pendingInverse(_ inverse: String, of member: ManagedObject) -> ManagedObject?? {
+        if let pending = member.pendingToOne[inverse] { return pending }
+        guard let relationship = currentEntity(of: member).relationship(named: inverse),
+              let column = relationship.column, member.pending[column] != nil else { return nil }
+        return .some(try? toOneTarget(inverse, of: member, destination: relationship.destination))
     }
 
     private func order(_ a: ManagedObject, _ b: ManagedObject) -> Bool {

@@ -88,7 +88,9 @@ extension ObjectContext {
                     }
                     // Cached: compiling an insert through a sub-entity's view compiles its trigger too.
                     try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(values))
-                    let newKey = try insertedKey(of: entity, in: db)
+                    // A WITHOUT ROWID table sets no last rowid: its key is the one the row was given.
+                    let given: Int64? = { if case .integer(let k) = object.currentValue(mapped(entity).keyColumn) { return k } else { return nil } }()
+                    let newKey = try mapped(entity).keyMayHoldOthers ? (given ?? insertedKey(of: entity, in: db)) : insertedKey(of: entity, in: db)
                     newKeys.append(newKey)
                     inserted[ObjectIdentifier(object)] = newKey
                 }
@@ -106,6 +108,18 @@ extension ObjectContext {
                         + links.map { key(object.pendingToOne[$0] ?? nil) } + [primaryKey.databaseValue]
                     try db.execute(sql: "UPDATE \(mapped(object.entity).table) SET \(assignments) WHERE \(mapped(object.entity).key) = ?",
                                    arguments: StatementArguments(values))
+                }
+                // A file Quarry did not create keeps a link in an attribute column (author_id),
+                // which held no key while its target was unsaved: it learns the new key here.
+                for object in inserts + updates {
+                    let entity = currentEntity(of: object)
+                    for (name, target) in object.pendingToOne {
+                        guard let target, target.primaryKey == nil, let newKey = inserted[ObjectIdentifier(target)],
+                              let relationship = entity.relationship(named: name), relationship.targetKey == nil,
+                              let column = relationship.column, entity.attribute(named: column) != nil else { continue }
+                        try db.execute(sql: "UPDATE \(mapped(object.entity).table) SET \(quoteIdentifier(column)) = ? WHERE \(mapped(object.entity).key) = ?",
+                                       arguments: [newKey, key(object)])
+                    }
                 }
                 for link in links {
                     let sql = link.isAdd
@@ -156,17 +170,31 @@ extension ObjectContext {
         for (object, key) in zip(inserts, newKeys) {
             object.primaryKey = key
             object.committed = object.pending
+            // A key column that is also an attribute (a file Quarry did not create: `id`)
+            // reads the key SQLite gave the row.
+            if (object.pending[mapped(object.entity).keyColumn] ?? .null).isNull, currentEntity(of: object).attribute(named: mapped(object.entity).keyColumn) != nil {
+                object.committed[mapped(object.entity).keyColumn] = .integer(key)
+            }
             object.pending = [:]
             object.isInserted = false
             register(object)
         }
         for object in inserts + updates {
             object.committed.merge(object.pending) { _, new in new }
-            object.pending = [:]
             let entity = currentEntity(of: object)
+            // A link column written as an attribute is the relationship's stored value now.
+            for relationship in entity.toOneRelationships {
+                if let column = relationship.column, let value = object.pending[column] { object.committed[relationship.name] = value }
+            }
+            object.pending = [:]
             for (name, target) in object.pendingToOne {
                 let targetKey = entity.relationship(named: name)?.targetKey
                 object.committed[name] = target.flatMap { t in targetKey.map { t.currentValue($0) } ?? t.primaryKey.map(Value.integer) } ?? .null
+                // Its attribute column too, when the target was inserted in this save.
+                if let relationship = entity.relationship(named: name), targetKey == nil, let column = relationship.column,
+                   entity.attribute(named: column) != nil, let t = target, let k = t.primaryKey {
+                    object.committed[column] = .integer(k)
+                }
             }
             object.pendingToOne = [:]
         }

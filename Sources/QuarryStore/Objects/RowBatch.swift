@@ -29,6 +29,9 @@ public final class RowBatch {
     /// The objects registered for rows of the batch when it was read: those rows must be
     /// shown through their objects (which may hold unsaved changes), not the cells.
     public let registered: [Int: ManagedObject]
+    /// The root of the entity's hierarchy: rows are one Lua value per root and key, as
+    /// a row fetched as a `Car` and as a `SportCar` is one object.
+    public let identityRoot: String
     private weak var context: ObjectContext?
     /// The context's generation when read: after a save or refresh the cells may be stale.
     private let generation: Int
@@ -48,6 +51,7 @@ public final class RowBatch {
         self.isComplete = isComplete
         self.context = context
         self.generation = context.generation
+        self.identityRoot = context.rootName(of: source.entity.name)
         var filled = [Bool](repeating: false, count: keys.count)
         var width = 0
         var allocated: UnsafeMutablePointer<quarry_cell>?

@@ -1,0 +1,51 @@
+import Foundation
+import GRDB
+import QuarryLua
+import QuarryStore
+import Testing
+
+/// A foreign key column of a file Quarry did not create (author_id) is both an attribute
+/// and the relationship's link: writing the attribute moves the link, before saving (the
+/// relationship, its inverse, predicates in memory and in results) and after.
+@Suite struct ForeignKeyColumnWriteTests {
+    func file(_ sql: String) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-fk-column-\(UUID().uuidString).db").path
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in try db.execute(sql: sql) }
+        try queue.close()
+        return path
+    }
+
+    @Test func writingTheColumnMovesTheLink() throws {
+        let path = try file("""
+            CREATE TABLE author (id INTEGER PRIMARY KEY, name TEXT);
+            CREATE TABLE book (id INTEGER PRIMARY KEY, title TEXT, author_id INTEGER REFERENCES author(id));
+            INSERT INTO author VALUES (3, 'ann'), (7, 'bob');
+            INSERT INTO book VALUES (1, 'a', 7), (2, 'b', 3), (5, 'c', NULL);
+            """)
+        let h = try Harness(context: try ObjectContext.open(path))
+        h.run(#"b = book:get(5); b.author = author:get(7); b.author_id = 3; book:get(1).author_id = 3"#)
+        let expected = "ann|true|3|0|3|1"
+        let probe = #"b.author.name .. "|" .. tostring(predicate("author.name == 'ann'"):matches(b)) .. "|" .. #author:get(3).book_set .. "|" .. #author:get(7).book_set .. "|" .. #fetch("book", "author.name == 'ann'") .. "|" .. count("author", "book_set.@count >= 3")"#
+        #expect(h.string(probe) == expected)
+        h.run("save()")
+        #expect(h.string(probe) == expected)
+        #expect(h.string(#"sql("SELECT count(*) AS n FROM book WHERE author_id = 3")[1].n"#) == "3")
+    }
+
+    /// relate() links by value: changing the column changes the partner.
+    @Test func writingARelatedColumnMovesTheLink() throws {
+        let path = try file("""
+            CREATE TABLE Airline (carrier TEXT, name TEXT);
+            CREATE TABLE Flight (carrier TEXT, num INT);
+            INSERT INTO Airline VALUES ('AA', 'American'), ('UA', 'United');
+            INSERT INTO Flight VALUES ('AA', 1), ('AA', 2), ('UA', 3);
+            """)
+        let h = try Harness(context: try ObjectContext.open(path))
+        h.run(#"relate("Flight", "carrier", "Airline", "carrier"); f = Flight:first("num == 1"); f.carrier = "UA""#)
+        let probe = #"f.airline.name .. "|" .. #fetch{ "Airline", predicate = "flight_set.@count >= 2" } .. "|" .. fetch{ "Flight", sort = { "airline.name", "num" } }[2].num"#
+        #expect(h.string(probe) == "United|1|1")
+        h.run("save()")
+        #expect(h.string(probe) == "United|1|1")
+    }
+}
