@@ -259,18 +259,7 @@ extension FetchResults {
         if let known = merge.baseSections { saved = known }
         else if merge.keys.base.count == 0 { saved = [] }
         else {
-            let query = compiled.sectionQuery(attribute, whole: true)
-            let rows = try context.read { db in
-                try Row.fetchAll(db, sql: query.sql, arguments: StatementArguments(query.arguments.map(\.databaseValue)))
-            }
-            var start = 0
-            var list: [SectionInfo] = []
-            for row in rows {
-                let count: Int = row[1]
-                list.append(SectionInfo(id: attribute.type.decode(Value(row[0] as DatabaseValue)), start: start, count: count))
-                start += count
-            }
-            saved = list
+            saved = try readSections(compiled.sectionQuery(attribute, whole: true), attribute)
         }
         merge.baseSections = saved
         var runs: [SectionInfo] = []

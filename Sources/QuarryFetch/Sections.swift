@@ -20,7 +20,15 @@ extension FetchResults {
         guard let attribute = compiledSectionAttribute else { return [] }
         if usesPendingChanges { return try pendingSections() }
         if let cached = cachedSections() { return cached }
-        let query = compiled.sectionQuery(attribute)
+        let sections = try readSections(compiled.sectionQuery(attribute), attribute)
+        store(sections)
+        return sections
+    }
+}
+
+extension FetchResults {
+    /// The sections a `sectionQuery` gives (`key, count` rows, in order), placed one after another.
+    func readSections(_ query: SQLFragment, _ attribute: AttributeDescription) throws -> [SectionInfo] {
         let rows = try context.read { db in
             try Row.fetchAll(db, sql: query.sql, arguments: StatementArguments(query.arguments.map(\.databaseValue)))
         }
@@ -31,7 +39,6 @@ extension FetchResults {
             sections.append(SectionInfo(id: attribute.type.decode(Value(row[0] as DatabaseValue)), start: start, count: count))
             start += count
         }
-        store(sections)
         return sections
     }
 }

@@ -24,13 +24,7 @@ import Testing
             print("finished")
             """)
         let err = sandbox.path("imp.err"), out = sandbox.path("imp.out")
-        let pid = try ChildProcess.spawn(sandbox.binary.path, ["store.db", "imp.lua"], environment: sandbox.environment(),
-                                         directory: sandbox.directory.path, stdin: "/dev/null", stdout: out, stderr: err)
-        var started = false
-        for _ in 0..<600 where !started {
-            try await Task.sleep(nanoseconds: 50_000_000)
-            started = ((try? String(contentsOfFile: err, encoding: .utf8)) ?? "").contains("importing")
-        }
+        let (pid, started) = try await sandbox.startInBackground(["store.db", "imp.lua"], name: "imp", marker: "importing")
         #expect(started)
         try await Task.sleep(nanoseconds: 300_000_000)
         kill(pid, SIGINT)

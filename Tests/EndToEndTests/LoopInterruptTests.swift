@@ -30,13 +30,7 @@ import Testing
         _ = try await sandbox.quarry(["store.db", "-e", #"entity "T" { n = "int64" }; for i = 1, 500 do T:new{ n = i } end; save()"#])
         try sandbox.write("loop.lua", "io.stderr:write(\"looping\\n\")\n\(code)\nprint(\"after the loop\")\n")
         let err = sandbox.path("loop.err"), out = sandbox.path("loop.out")
-        let pid = try ChildProcess.spawn(sandbox.binary.path, ["store.db", "loop.lua"], environment: sandbox.environment(),
-                                         directory: sandbox.directory.path, stdin: "/dev/null", stdout: out, stderr: err)
-        var started = false
-        for _ in 0..<600 where !started {
-            try await Task.sleep(nanoseconds: 50_000_000)
-            started = ((try? String(contentsOfFile: err, encoding: .utf8)) ?? "").contains("looping")
-        }
+        let (pid, started) = try await sandbox.startInBackground(["store.db", "loop.lua"], name: "loop", marker: "looping")
         #expect(started, "\(name): the script started")
         try await Task.sleep(nanoseconds: 200_000_000)
         kill(pid, SIGINT)

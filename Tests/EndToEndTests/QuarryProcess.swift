@@ -68,6 +68,22 @@ final class Sandbox {
 
     deinit { try? FileManager.default.removeItem(at: directory) }
 
+    /// Starts quarry on `arguments` in the background (stdout and stderr to `<name>.out`
+    /// and `<name>.err`), and waits up to 30 s until its stderr holds `marker`, so a
+    /// signal sent next reaches the script, not quarry's start-up. Returns the pid and
+    /// whether the marker came.
+    func startInBackground(_ arguments: [String], name: String, marker: String) async throws -> (pid: pid_t, started: Bool) {
+        let err = path(name + ".err"), out = path(name + ".out")
+        let pid = try ChildProcess.spawn(binary.path, arguments, environment: environment(),
+                                         directory: directory.path, stdin: "/dev/null", stdout: out, stderr: err)
+        var started = false
+        for _ in 0..<600 where !started {
+            try await Task.sleep(nanoseconds: 50_000_000)
+            started = ((try? String(contentsOfFile: err, encoding: .utf8)) ?? "").contains(marker)
+        }
+        return (pid, started)
+    }
+
     /// The absolute path of `name` inside the sandbox.
     func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 
