@@ -123,6 +123,33 @@ import Testing
         #expect(h.string(#"count("Car", "isLimitedEdition == YES")"#) == "\(limited)")
     }
 
+    /// A tampered store whose Z_PRIMARYKEY lacks a middle entity (SportCar): its own rows
+    /// are not read, and its sub-entity's rows are still their own entity when fetched
+    /// through the root, one object each, with counts and rows in agreement.
+    @Test func aSubEntityWhoseParentZPrimaryKeyLacksHangsFromTheRoot() throws {
+        let path = try CoreDataFixtures.copyOfStore("cars/SampleModel_V1.sqlite")
+        let writer = try DatabaseQueue(path: path)
+        try writer.write { db in try db.execute(sql: "DELETE FROM Z_PRIMARYKEY WHERE Z_NAME = 'SportCar'") }
+        let expected = try writer.read { db in
+            (try Int.fetchOne(db, sql: "SELECT count(*) FROM ZCAR WHERE Z_ENT IN (SELECT Z_ENT FROM Z_PRIMARYKEY)") ?? -1,
+             try Int64.fetchAll(db, sql: "SELECT Z_PK FROM ZCAR WHERE Z_ENT = (SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = 'ExpensiveSportCar') ORDER BY Z_PK"))
+        }
+        try writer.close()
+        #expect(!expected.1.isEmpty, "the store has ExpensiveSportCar rows")
+        let context = try ObjectContext.open(path)
+        let h = try Harness(context: context)
+        #expect(h.string(#"count("Car")"#) == "\(expected.0)")
+        #expect(h.string(#"#fetch("Car")"#) == "\(expected.0)")
+        h.run(#"walked = 0; for _ in ipairs(fetch("Car")) do walked = walked + 1 end"#)
+        #expect(h.string("walked") == "\(expected.0)")
+        for key in expected.1 {
+            #expect(h.string(#"Car:get("Car/\#(key)"):entity().name"#) == "ExpensiveSportCar")
+            #expect(h.string(#"rawequal(Car:get("Car/\#(key)"), ExpensiveSportCar:get("ExpensiveSportCar/\#(key)"))"#) == "true")
+        }
+        h.run(#"seen = {}; for _, c in ipairs(fetch("Car")) do seen[c:entity().name] = (seen[c:entity().name] or 0) + 1 end"#)
+        #expect(h.string("seen.ExpensiveSportCar") == "\(expected.1.count)")
+    }
+
     @Test func relationshipsFollowTheKeysOfSQL() throws {
         let opened = try Opened("cars/SampleModel_V1.sqlite")
         let h = try Harness(context: opened.context)

@@ -119,7 +119,10 @@ extension CoreDataStore {
             }
 
             var entity = EntityDescription(name: name, attributes: attributes, relationships: relationships)
-            entity.parent = model.entity(named: name)?.parent
+            // The nearest ancestor the store numbers: a parent missing from Z_PRIMARYKEY is
+            // left out (above), and its sub-entities hang from the entity above it, so a row
+            // fetched through the root is still made as its own entity.
+            entity.parent = model.ancestors(of: name).first { numbers.codes[$0.name] != nil }?.name
             entity.isAbstract = model.entity(named: name)?.isAbstract ?? false
             entity.subentityKeys = subentityKeys
             // A root whose table holds no other entity needs no filter on Z_ENT.
