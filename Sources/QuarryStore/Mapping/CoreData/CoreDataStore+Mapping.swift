@@ -126,7 +126,7 @@ extension CoreDataStore {
             entity.isAbstract = model.entity(named: name)?.isAbstract ?? false
             entity.subentityKeys = subentityKeys
             // A root whose table holds no other entity needs no filter on Z_ENT.
-            let codes = ([code] + descendantCodes).map(String.init).joined(separator: ", ")
+            let codes = ([code] + descendantCodes.filter { $0 != code }).map(String.init).joined(separator: ", ")
             let onlyFamily = root == name && Set(numbers.codes.filter { model.rootEntity(of: $0.key)?.name == root }.keys) == Set(family)
             // A row whose key is not an integer cannot be an object (Core Data never writes
             // one): left out, so counts and fetches agree.
