@@ -8,16 +8,6 @@ public enum AttributeType: String, Codable, CaseIterable, Sendable {
         self.init(rawValue: name)
     }
 
-    /// The column type used when Quarry creates the table.
-    public var sqlType: String {
-        switch self {
-        case .string, .uuid, .json: return "TEXT"
-        case .int16, .int32, .int64, .bool: return "INTEGER"
-        case .double, .decimal, .date: return "REAL"
-        case .binary: return "BLOB"
-        }
-    }
-
     var integerRange: ClosedRange<Int64>? {
         switch self {
         case .int16: return Int64(Int16.min)...Int64(Int16.max)

@@ -97,7 +97,8 @@ public struct EntityDescription: Codable, Equatable, Sendable {
 
     public var attributeNames: [String] { attributes.map(\.name) }
 
-    /// The column holding attribute `name` in a row read by `selectionSQL` (the key is 0).
+    /// Where attribute `name` sits in an object's row: after the key (0), the attributes in
+    /// order, then the to-one relationships (the order `EntityStorage.selection` reads).
     public func rowColumn(of name: String) -> Int? {
         attribute(named: name) == nil ? nil : rowIndex[name]
     }
