@@ -51,7 +51,7 @@ struct ResultColumn {
                 throw FetchError.unknownKey(option: "properties", key: name, entity: entity.name,
                                             suggestion: closestMatch(to: name, in: entity.attributeNames))
             }
-            let storage = context?.mapped(entity) ?? .quarry(entity.name)
+            let storage = StoreMapping.storage(of: entity, in: context)
             return (a, "\(storage.table).\(storage.column(a.name))")
         }
         if let open = body.firstIndex(of: "("), body.hasSuffix(")") {

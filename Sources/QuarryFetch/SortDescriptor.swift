@@ -58,7 +58,7 @@ public struct SortDescriptor: Equatable {
             (steps, attribute) = ([], found)
         }
         var aliases = 100
-        let storage = context?.mapped(entity) ?? .quarry(entity.name)
+        let storage = StoreMapping.storage(of: entity, in: context)
         let term = (steps.isEmpty ? nil : joins?.column(steps, attribute, in: storage))
             ?? pathSQL(steps, attribute, from: quoteIdentifier(qualifier), in: storage, aliases: &aliases)
         return (term, attribute)

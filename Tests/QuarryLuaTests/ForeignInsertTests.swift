@@ -8,16 +8,8 @@ import Testing
 /// a WITHOUT ROWID table's `k`) and whose links are attribute columns (`author_id`): what
 /// save writes, and what the saved objects read, must be what the file then holds.
 @Suite struct ForeignInsertTests {
-    func file(_ sql: String) throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-foreign-insert-\(UUID().uuidString).db").path
-        let queue = try DatabaseQueue(path: path)
-        try queue.write { db in try db.execute(sql: sql) }
-        try queue.close()
-        return path
-    }
-
     func schema() throws -> String {
-        try file("""
+        try foreignFile("""
             CREATE TABLE author (id INTEGER PRIMARY KEY, name TEXT);
             CREATE TABLE book (id INTEGER PRIMARY KEY, title TEXT, author_id INTEGER REFERENCES author(id));
             CREATE TABLE wr (k INTEGER PRIMARY KEY, v TEXT, book_id INTEGER REFERENCES book(id)) WITHOUT ROWID;

@@ -8,16 +8,8 @@ import Testing
 /// and the relationship's link: writing the attribute moves the link, before saving (the
 /// relationship, its inverse, predicates in memory and in results) and after.
 @Suite struct ForeignKeyColumnWriteTests {
-    func file(_ sql: String) throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-fk-column-\(UUID().uuidString).db").path
-        let queue = try DatabaseQueue(path: path)
-        try queue.write { db in try db.execute(sql: sql) }
-        try queue.close()
-        return path
-    }
-
     @Test func writingTheColumnMovesTheLink() throws {
-        let path = try file("""
+        let path = try foreignFile("""
             CREATE TABLE author (id INTEGER PRIMARY KEY, name TEXT);
             CREATE TABLE book (id INTEGER PRIMARY KEY, title TEXT, author_id INTEGER REFERENCES author(id));
             INSERT INTO author VALUES (3, 'ann'), (7, 'bob');
@@ -35,7 +27,7 @@ import Testing
 
     /// relate() links by value: changing the column changes the partner.
     @Test func writingARelatedColumnMovesTheLink() throws {
-        let path = try file("""
+        let path = try foreignFile("""
             CREATE TABLE Airline (carrier TEXT, name TEXT);
             CREATE TABLE Flight (carrier TEXT, num INT);
             INSERT INTO Airline VALUES ('AA', 'American'), ('UA', 'United');

@@ -8,16 +8,8 @@ import Testing
 /// Files Quarry did not create, shaped the way real schemas are: several foreign keys to
 /// one table, a column named like the relationship its foreign key would get.
 @Suite struct ForeignKeyNamingTests {
-    func file(_ sql: String) throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-foreign-\(UUID().uuidString).db").path
-        let queue = try DatabaseQueue(path: path)
-        try queue.write { db in try db.execute(sql: sql) }
-        try queue.close()
-        return path
-    }
-
     @Test func everyForeignKeyGetsAUniquePredictableName() throws {
-        let path = try file("""
+        let path = try foreignFile("""
             CREATE TABLE author (id INTEGER PRIMARY KEY, name TEXT);
             CREATE TABLE book (id INTEGER PRIMARY KEY, title TEXT, author_id INTEGER REFERENCES author(id), editor_id INTEGER REFERENCES author(id));
             CREATE TABLE note (id INTEGER PRIMARY KEY, book_id INTEGER REFERENCES book(id), book TEXT);
@@ -42,7 +34,7 @@ import Testing
     /// A WITHOUT ROWID table's INTEGER PRIMARY KEY is no rowid alias and takes text: rows
     /// whose key is not an integer are no objects, and count, fetch and get agree on that.
     @Test func aWithoutRowidTableWithTextInItsIntegerKeyAnswersConsistently() throws {
-        let path = try file("""
+        let path = try foreignFile("""
             CREATE TABLE wr (id INTEGER PRIMARY KEY, t TEXT) WITHOUT ROWID;
             INSERT INTO wr VALUES (1, 'a'), ('x', 'b'), (3, 'c');
             """)

@@ -8,7 +8,7 @@ struct Binder {
 
     /// Where `entity`'s rows are: the context's mapping, else Quarry's own layout (a
     /// predicate bound with no store).
-    func storage(of entity: EntityDescription) -> EntityStorage { context?.mapped(entity) ?? .quarry(entity.name) }
+    func storage(of entity: EntityDescription) -> EntityStorage { StoreMapping.storage(of: entity, in: context) }
 
     func bind(_ predicate: Predicate, _ entity: EntityDescription) throws -> BoundPredicate.Node {
         switch predicate {

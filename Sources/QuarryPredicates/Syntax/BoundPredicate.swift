@@ -82,7 +82,7 @@ public struct BoundPredicate {
     /// which knows the other entities and where links are kept.
     public init(_ predicate: Predicate, entity: EntityDescription, context: ObjectContext? = nil) throws {
         self.entity = entity
-        self.storage = Binder(context: context).storage(of: entity)
+        self.storage = StoreMapping.storage(of: entity, in: context)
         self.source = predicate
         self.root = try Binder(context: context).bind(predicate, entity)
         // SQLite's parser has a small stack (100 entries): a predicate nested much deeper

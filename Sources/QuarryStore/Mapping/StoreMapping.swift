@@ -19,10 +19,11 @@ public struct StoreMapping: Sendable {
 
     public func storage(of name: String) -> EntityStorage { storages[name] ?? .quarry(name) }
 
-    /// Whether the mapping has placed entity `name`.
-    public func places(_ name: String) -> Bool { storages[name] != nil }
+    /// Where `entity`'s rows are in `context`'s store; Quarry's own layout when there is
+    /// no store (a predicate bound to an entity alone).
+    public static func storage(of entity: EntityDescription, in context: ObjectContext?) -> EntityStorage {
+        context?.mapped(entity) ?? .quarry(entity.name)
+    }
 
     mutating func place(_ name: String, _ storage: EntityStorage) { storages[name] = storage }
-
-    mutating func remove(_ name: String) { storages[name] = nil }
 }

@@ -29,13 +29,12 @@ extension ObjectContext {
         try introspectForeignTables()
     }
 
-    /// Adds or replaces `entity`, its rows kept where `storage` says (Quarry's own table
-    /// when nil and the mapping has not placed it yet).
+    /// Adds or replaces `entity`, its rows kept where `storage` says (when nil, where the
+    /// mapping already placed them, else in Quarry's own table).
     func remember(_ entity: EntityDescription, storage: EntityStorage? = nil) {
         if entitiesByName[entity.name] == nil { entityOrder.append(entity.name) }
         entitiesByName[entity.name] = entity
         if let storage { mapping.place(entity.name, storage) }
-        else if !mapping.places(entity.name) { mapping.place(entity.name, .quarry(entity.name)) }
     }
 
     /// Creates the entity, or migrates the existing one in place to this definition, in

@@ -1,0 +1,12 @@
+import Foundation
+import GRDB
+
+/// A SQLite file Quarry did not create, made by running `sql` in a new temporary file;
+/// returns its path.
+func foreignFile(_ sql: String) throws -> String {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-foreign-\(UUID().uuidString).db").path
+    let queue = try DatabaseQueue(path: path)
+    try queue.write { db in try db.execute(sql: sql) }
+    try queue.close()
+    return path
+}
