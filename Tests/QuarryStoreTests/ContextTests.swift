@@ -79,7 +79,7 @@ final class CommitCounter: TransactionObserver {
         }
         #expect(types == ["_pk": "INTEGER", "code": "TEXT", "count": "INTEGER", "title": "TEXT"])
         #expect(uniqueIndexes == ["code"])
-        let decoded = try JSONDecoder().decode(EntityDescription.self, from: Data(try #require(model).utf8))
+        let decoded = try StoredDefinition(text: try #require(model)).entity
         #expect(decoded == itemEntity)
         #expect(context.entities == [itemEntity])
         #expect(try context.entity(named: "Item") == itemEntity)

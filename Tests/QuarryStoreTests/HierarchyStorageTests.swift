@@ -41,7 +41,7 @@ import Testing
             #expect(keys == [1, 2])
             // quarry_model keeps what was declared: a sub-entity's own attributes only.
             let stored = try context.read { db in try String.fetchOne(db, sql: "SELECT definition FROM quarry_model WHERE name = 'RaceCar'") } ?? ""
-            let decoded = try JSONDecoder().decode(EntityDescription.self, from: Data(stored.utf8))
+            let decoded = try StoredDefinition(text: stored).entity
             #expect(decoded.attributeNames == ["team"] && decoded.parent == "SportCar")
         }
         // Reopened: declared and effective descriptions as they were.

@@ -64,7 +64,7 @@ import Testing
         try objects[0].setValue(.text("hello"), forKey: "note")
         #expect(try context.save() == SaveSummary(updated: 1))
         #expect(try stored(context, "note")[objects[0].primaryKey!] == "hello".databaseValue)
-        let model = try JSONDecoder().decode(EntityDescription.self, from: Data(try #require(try storedModel(context)).utf8))
+        let model = try StoredDefinition(text: try #require(try storedModel(context))).entity
         #expect(model == v2)
     }
 

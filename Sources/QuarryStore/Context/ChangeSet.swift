@@ -24,7 +24,7 @@ public final class ChangeListenerToken {
     fileprivate weak var context: ObjectContext?
     fileprivate let id: Int
     fileprivate init(context: ObjectContext, id: Int) { self.context = context; self.id = id }
-    public func cancel() { context?.changeListeners[id] = nil }
+    public func cancel() { context?.changeListeners.remove(id) }
 }
 
 extension ObjectContext {
@@ -32,13 +32,13 @@ extension ObjectContext {
     /// has committed and the objects hold their new state.
     public func addChangeListener(_ listener: @escaping (ChangeSet) -> Void) -> ChangeListenerToken {
         nextListenerID += 1
-        changeListeners[nextListenerID] = listener
+        changeListeners.add(nextListenerID, listener)
         return ChangeListenerToken(context: self, id: nextListenerID)
     }
 
     func notify(_ changes: ChangeSet) {
         guard !changes.isEmpty else { return }
         rehashWatchedRows(changes)
-        for id in changeListeners.keys.sorted() { changeListeners[id]?(changes) }
+        for id in changeListeners.ids { changeListeners[id]?(changes) }
     }
 }

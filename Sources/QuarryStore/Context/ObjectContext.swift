@@ -41,13 +41,13 @@ public final class ObjectContext {
 
     /// Called whenever `generation` or `pendingGeneration` moves: whoever keeps copies of
     /// values read from this context (the Lua layer's row cells) learns they may be stale.
-    private var stateWatchers: [Int: () -> Void] = [:]
+    private var stateWatchers = Listeners<() -> Void>()
 
     /// Calls `watcher` whenever the context's objects may have changed; returns the id
     /// that `stopWatchingState` takes.
     public func watchState(_ watcher: @escaping () -> Void) -> Int {
         nextListenerID += 1
-        stateWatchers[nextListenerID] = watcher
+        stateWatchers.add(nextListenerID, watcher)
         return nextListenerID
     }
 
@@ -57,21 +57,21 @@ public final class ObjectContext {
     /// comparison (and the observers) see what changed in them.
     public func watchOutsideChanges(_ watcher: @escaping () -> Void) -> Int {
         nextListenerID += 1
-        outsideChangeWatchers[nextListenerID] = watcher
+        outsideChangeWatchers.add(nextListenerID, watcher)
         return nextListenerID
     }
 
-    private var outsideChangeWatchers: [Int: () -> Void] = [:]
+    private var outsideChangeWatchers = Listeners<() -> Void>()
 
-    func outsideChangeNoticed() { for watcher in outsideChangeWatchers.values { watcher() } }
+    func outsideChangeNoticed() { for watcher in outsideChangeWatchers.calls { watcher() } }
 
     /// Ends a watch begun by `watchState` or `watchOutsideChanges`.
     public func stopWatchingState(_ id: Int) {
-        stateWatchers[id] = nil
-        outsideChangeWatchers[id] = nil
+        stateWatchers.remove(id)
+        outsideChangeWatchers.remove(id)
     }
 
-    private func stateMoved() { for watcher in stateWatchers.values { watcher() } }
+    private func stateMoved() { for watcher in stateWatchers.calls { watcher() } }
 
     /// Whether unsaved changes touch objects of this entity.
     public func hasPendingChanges(of entityName: String) -> Bool {
@@ -79,7 +79,7 @@ public final class ObjectContext {
         unsaved.contains { isKind($0.entity.name, of: entityName) }
     }
 
-    var changeListeners: [Int: (ChangeSet) -> Void] = [:]
+    var changeListeners = Listeners<(ChangeSet) -> Void>()
     /// Row hashes of the entities observers watch (see `watchRows`).
     var watchedRows: [String: RowHashes] = [:]
     /// Who the recorded transactions name as their author.
@@ -190,7 +190,7 @@ public final class ObjectContext {
     func useWriteAheadLog(opening: Bool = false) throws {
         guard let path, !isReadOnly else { return }
         let ours = try read { db in
-            try db.tableExists(Self.modelTable)
+            try db.hasTable(Self.modelTable)
                 || ((!opening || createdByOpen) && Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") == 0)
         }
         guard ours else { return }

@@ -4,9 +4,7 @@ import Foundation
 /// a time from its `ByteSource`), so a document of any size is read in the memory of one
 /// element. Scalars become `Value`s as `JSONImport.value` makes them; a nested array or
 /// object is kept as JSON text with sorted keys, as before.
-struct JSONArrayReader {
-    struct Syntax: Error {}
-
+struct JSONArrayReader: JSONScanning {
     /// One element of the array.
     enum Element {
         /// An object's members, keys sorted; `beyond` names a key whose integer does not fit Int64.
@@ -28,7 +26,7 @@ struct JSONArrayReader {
 
     var bytesRead: Int { source.bytesRead }
 
-    private mutating func peek() throws -> UInt8? {
+    mutating func peek() throws -> UInt8? {
         if position < filled { return buffer[position] }
         if atEnd { return nil }
         let n = try buffer.withUnsafeMutableBytes { try source.read(into: $0) }
@@ -38,19 +36,7 @@ struct JSONArrayReader {
         return buffer[0]
     }
 
-    private mutating func take() throws -> UInt8 {
-        guard let c = try peek() else { throw Syntax() }
-        position += 1
-        return c
-    }
-
-    private mutating func skipSpace() throws {
-        while let c = try peek(), c == 32 || c == 10 || c == 13 || c == 9 { position += 1 }
-    }
-
-    private mutating func expect(_ c: UInt8) throws {
-        guard try take() == c else { throw Syntax() }
-    }
+    mutating func advance() { position += 1 }
 
     /// Reads up to the array's `[`: false when the document is not an array.
     mutating func begin() throws -> Bool {
@@ -68,7 +54,7 @@ struct JSONArrayReader {
         } else {
             let c = try take()
             if c == 93 { try finish(); return nil }
-            guard c == 44 else { throw Syntax() }
+            guard c == 44 else { throw JSONSyntax() }
             try skipSpace()
             // A comma before the closing bracket: JSONSerialization takes it, and so does this.
             if try peek() == 93 { position += 1; try finish(); return nil }
@@ -101,7 +87,7 @@ struct JSONArrayReader {
                 try skipSpace()
                 let c = try take()
                 if c == 125 { break }
-                guard c == 44 else { throw Syntax() }
+                guard c == 44 else { throw JSONSyntax() }
                 try skipSpace()
                 if try peek() == 125 { position += 1; break }
             }
@@ -117,13 +103,13 @@ struct JSONArrayReader {
 
     private mutating func finish() throws {
         try skipSpace()
-        guard try peek() == nil else { throw Syntax() }
+        guard try peek() == nil else { throw JSONSyntax() }
     }
 
     private enum Parsed { case value(Value), beyond(String) }
 
     private mutating func value() throws -> Parsed {
-        guard let c = try peek() else { throw Syntax() }
+        guard let c = try peek() else { throw JSONSyntax() }
         switch c {
         case 34: return .value(.text(try string()))
         case 123, 91:
@@ -131,7 +117,7 @@ struct JSONArrayReader {
             scratch.removeAll(keepingCapacity: true)
             try skipValue(depth: 1, keeping: true)
             guard let any = try? JSONSerialization.jsonObject(with: Data(scratch), options: [.fragmentsAllowed]),
-                  let value = try? JSONImport.value(any) else { throw Syntax() }
+                  let value = try? JSONImport.value(any) else { throw JSONSyntax() }
             return .value(value)
         case 116: try word("true"); return .value(.bool(true))
         case 102: try word("false"); return .value(.bool(false))
@@ -140,99 +126,21 @@ struct JSONArrayReader {
         }
     }
 
-    private mutating func word(_ w: StaticString) throws {
-        let bytes = UnsafeBufferPointer(start: w.utf8Start, count: w.utf8CodeUnitCount)
-        for b in bytes { guard try take() == b else { throw Syntax() } }
-    }
-
     private mutating func number() throws -> Parsed {
-        var text: [UInt8] = []
-        var integral = true
-        if try peek() == 45 { text.append(try take()) }
-        func digits(_ reader: inout JSONArrayReader) throws -> Int {
-            var n = 0
-            while let c = try reader.peek(), c >= 48, c <= 57 { text.append(c); reader.position += 1; n += 1 }
-            return n
+        let number = try numberText()
+        if number.integral {
+            if let i = Int64(number.text) { return .value(.integer(i)) }
+            return .beyond(number.text)
         }
-        let first = try peek()
-        guard try digits(&self) > 0 else { throw Syntax() }
-        if first == 48, text.count > (text.first == 45 ? 2 : 1) { throw Syntax() }  // no leading zeros
-        if try peek() == 46 {
-            integral = false
-            text.append(try take())
-            guard try digits(&self) > 0 else { throw Syntax() }
-        }
-        if let c = try peek(), c == 101 || c == 69 {
-            integral = false
-            text.append(try take())
-            if let s = try peek(), s == 43 || s == 45 { text.append(try take()) }
-            guard try digits(&self) > 0 else { throw Syntax() }
-        }
-        let string = String(decoding: text, as: UTF8.self)
-        if integral {
-            if let i = Int64(string) { return .value(.integer(i)) }
-            return .beyond(string)
-        }
-        guard let d = Double(string), d.isFinite else { throw Syntax() }
+        guard let d = Double(number.text), d.isFinite else { throw JSONSyntax() }
         return .value(.real(d))
-    }
-
-    private mutating func string() throws -> String {
-        guard try take() == 34 else { throw Syntax() }
-        var bytes: [UInt8] = []
-        while true {
-            let c = try take()
-            if c == 34 { break }
-            if c < 0x20 { throw Syntax() }
-            guard c == 92 else { bytes.append(c); continue }
-            let e = try take()
-            switch e {
-            case 34, 92, 47: bytes.append(e)
-            case 98: bytes.append(8)
-            case 102: bytes.append(12)
-            case 110: bytes.append(10)
-            case 114: bytes.append(13)
-            case 116: bytes.append(9)
-            case 117:
-                var scalar = try hex4()
-                if (0xD800...0xDBFF).contains(scalar) {
-                    guard try take() == 92, try take() == 117 else { throw Syntax() }
-                    let low = try hex4()
-                    guard (0xDC00...0xDFFF).contains(low) else { throw Syntax() }
-                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                } else if (0xDC00...0xDFFF).contains(scalar) {
-                    throw Syntax()
-                }
-                guard let u = Unicode.Scalar(scalar) else { throw Syntax() }
-                bytes.append(contentsOf: String(Character(u)).utf8)
-            default: throw Syntax()
-            }
-        }
-        guard let text = String(validating: bytes, as: UTF8.self) else { throw Syntax() }
-        return text
-    }
-
-    private mutating func hex4() throws -> UInt32 {
-        var v: UInt32 = 0
-        for _ in 0..<4 {
-            let c = try take()
-            let d: UInt32
-            switch c {
-            case 48...57: d = UInt32(c - 48)
-            case 97...102: d = UInt32(c - 87)
-            case 65...70: d = UInt32(c - 55)
-            default: throw Syntax()
-            }
-            v = v * 16 + d
-        }
-        return v
     }
 
     /// Reads past one value, checking its syntax; with `keeping`, its bytes go to `scratch`.
     private mutating func skipValue(depth: Int, keeping: Bool = false) throws {
-        guard depth <= Self.maxDepth else { throw Syntax() }
+        guard depth <= Self.maxDepth else { throw JSONSyntax() }
         try skipSpace()
-        guard let c = try peek() else { throw Syntax() }
+        guard let c = try peek() else { throw JSONSyntax() }
         func keep(_ reader: inout JSONArrayReader, _ b: UInt8) { if keeping { reader.scratch.append(b) } }
         switch c {
         case 123, 91:
@@ -255,7 +163,7 @@ struct JSONArrayReader {
                 let next = try take()
                 keep(&self, next)
                 if next == close { return }
-                guard next == 44 else { throw Syntax() }
+                guard next == 44 else { throw JSONSyntax() }
                 try skipSpace()
                 if try peek() == close {
                     // A trailing comma, as above: the kept text leaves it out.

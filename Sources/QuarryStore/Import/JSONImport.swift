@@ -74,7 +74,7 @@ struct JSONImport {
                     for (i, name) in columns.enumerated() where !given.contains(name) { types[i].observe(.null) }
                 }
             }
-        } catch is JSONArrayReader.Syntax {
+        } catch is JSONSyntax {
             throw invalid()
         }
         if let refusal { throw refusal }
@@ -94,7 +94,7 @@ struct JSONImport {
                     for (k, (key, value)) in members.enumerated() { if let i = slots.slot(k, key, index) { row[i] = value } }
                     try body(n) { i, attribute in try Self.convert(row[i], attribute, element: n - 1, path: path) }
                 }
-            } catch is JSONArrayReader.Syntax {
+            } catch is JSONSyntax {
                 throw invalid()
             }
         }

@@ -1,5 +1,5 @@
 /// The type of an attribute, as the schema names it.
-public enum AttributeType: String, Codable, CaseIterable, Sendable {
+public enum AttributeType: String, Encodable, CaseIterable, Sendable {
     case string, int16, int32, int64, double, decimal, bool, date, uuid, binary, json
 
     /// Parses a type name from a schema (`"int"` is `int64`).

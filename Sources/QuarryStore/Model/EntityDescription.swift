@@ -1,5 +1,5 @@
 /// One attribute of an entity.
-public struct AttributeDescription: Codable, Equatable, Sendable {
+public struct AttributeDescription: Encodable, Equatable, Sendable {
     public var name: String
     public var type: AttributeType
     public var isOptional: Bool
@@ -23,7 +23,7 @@ public struct AttributeDescription: Codable, Equatable, Sendable {
 
 /// An entity: a kind of object, with its attributes, relationships and place in a
 /// hierarchy. Where its rows are kept is the store mapping's business (`EntityStorage`).
-public struct EntityDescription: Codable, Equatable, Sendable {
+public struct EntityDescription: Encodable, Equatable, Sendable {
     public var name: String
     /// Attributes in the order given (a CSV's column order; by name from Lua), which is
     /// also the order tables print in.
@@ -67,17 +67,6 @@ public struct EntityDescription: Codable, Equatable, Sendable {
 
     private enum CodingKeys: String, CodingKey { case name, attributes, relationships, parent, isAbstract, uniqueness }
 
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        name = try c.decode(String.self, forKey: .name)
-        attributes = try c.decode([AttributeDescription].self, forKey: .attributes)
-        relationships = try c.decodeIfPresent([RelationshipDescription].self, forKey: .relationships) ?? []
-        parent = try c.decodeIfPresent(String.self, forKey: .parent)
-        isAbstract = try c.decodeIfPresent(Bool.self, forKey: .isAbstract) ?? false
-        uniqueness = try c.decodeIfPresent([[String]].self, forKey: .uniqueness) ?? []
-        rowIndex = Self.index(attributes, relationships)
-    }
-
     /// What is stored in the file's model: the defaults are left out, so entities without
     /// inheritance or constraints are stored as they always were.
     public func encode(to encoder: Encoder) throws {
@@ -110,22 +99,10 @@ public struct EntityDescription: Codable, Equatable, Sendable {
     }
 }
 
-extension Value: Codable {
-    private enum Tag: String, Codable { case null, integer, real, text, blob, bool, date }
+/// How the file's model writes a default value (`StoredDefinition` reads it back).
+extension Value: Encodable {
+    private enum Tag: String, Encodable { case null, integer, real, text, blob, bool, date }
     private enum Keys: String, CodingKey { case type, value }
-
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: Keys.self)
-        switch try c.decode(Tag.self, forKey: .type) {
-        case .null: self = .null
-        case .integer: self = .integer(try c.decode(Int64.self, forKey: .value))
-        case .real: self = .real(try c.decode(Double.self, forKey: .value))
-        case .text: self = .text(try c.decode(String.self, forKey: .value))
-        case .blob: self = .blob(try c.decode([UInt8].self, forKey: .value))
-        case .bool: self = .bool(try c.decode(Bool.self, forKey: .value))
-        case .date: self = .date(try c.decode(Double.self, forKey: .value))
-        }
-    }
 
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: Keys.self)

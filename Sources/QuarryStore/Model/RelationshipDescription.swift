@@ -1,10 +1,10 @@
 /// What happens to related objects when an object is deleted (Core Data's rules).
-public enum DeleteRule: String, Codable, Sendable, CaseIterable {
+public enum DeleteRule: String, Encodable, Sendable, CaseIterable {
     case nullify, cascade, deny, noaction
 }
 
 /// A relationship: to one object or to many, with the inverse Quarry keeps in step.
-public struct RelationshipDescription: Codable, Equatable, Sendable {
+public struct RelationshipDescription: Encodable, Equatable, Sendable {
     public var name: String
     public var destination: String
     public var inverse: String?

@@ -17,8 +17,11 @@ struct Sidecars {
     /// Which files existed before the process first opened the file, and how many of
     /// its contexts have it open: its own connections share its locks, so the lock test
     /// below cannot see them, and a second open must not forget what the first made.
-    private struct Opening { var count: Int; var madeWAL: Bool; var madeSHM: Bool }
-    nonisolated(unsafe) private static var openings: [String: Opening] = [:]
+    private struct Opening { var database: String; var count: Int; var madeWAL: Bool; var madeSHM: Bool }
+    /// A list, not a dictionary by path: a process opens a file or two, and a dictionary
+    /// of this type would cost the Swift runtime a search of the binary's conformances
+    /// (0.3 ms) at every start.
+    nonisolated(unsafe) private static var openings: [Opening] = []
     private static let lock = NSLock()
 
     /// Call just before `path` is opened.
@@ -26,12 +29,11 @@ struct Sidecars {
         database = path
         let files = FileManager.default
         Self.lock.withLock {
-            if var opening = Self.openings[path] {
-                opening.count += 1
-                Self.openings[path] = opening
+            if let i = Self.openings.firstIndex(where: { $0.database == path }) {
+                Self.openings[i].count += 1
             } else {
-                Self.openings[path] = Opening(count: 1, madeWAL: !files.fileExists(atPath: path + "-wal"),
-                                              madeSHM: !files.fileExists(atPath: path + "-shm"))
+                Self.openings.append(Opening(database: path, count: 1, madeWAL: !files.fileExists(atPath: path + "-wal"),
+                                             madeSHM: !files.fileExists(atPath: path + "-shm")))
             }
         }
     }
@@ -39,11 +41,9 @@ struct Sidecars {
     /// Call once, after the connection is closed (or failed to open).
     func closed() {
         let last = Self.lock.withLock { () -> Opening? in
-            guard var opening = Self.openings[database] else { return nil }
-            opening.count -= 1
-            if opening.count > 0 { Self.openings[database] = opening; return nil }
-            Self.openings[database] = nil
-            return opening
+            guard let i = Self.openings.firstIndex(where: { $0.database == database }) else { return nil }
+            Self.openings[i].count -= 1
+            return Self.openings[i].count > 0 ? nil : Self.openings.remove(at: i)
         }
         guard let last, last.madeSHM else { return }
         let wal = database + "-wal", shm = database + "-shm"

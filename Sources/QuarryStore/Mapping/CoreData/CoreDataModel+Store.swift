@@ -9,14 +9,14 @@ import GRDB
 extension CoreDataModel {
     /// Whether `db` holds a model cache (a `Z_MODELCACHE` table).
     public static func hasModelCache(_ db: Database) throws -> Bool {
-        try db.tableExists("Z_MODELCACHE")
+        try db.hasTable("Z_MODELCACHE")
     }
 
     /// The model in `db`'s `Z_MODELCACHE`; `path` names the store in errors.
     public static func fromModelCache(_ db: Database, path: String) throws -> CoreDataModel {
         let blob: Data?
         do {
-            guard try db.tableExists("Z_MODELCACHE") else {
+            guard try db.hasTable("Z_MODELCACHE") else {
                 throw ModelFileError(.noModelCache, path: path, "the store has no Z_MODELCACHE table (a store older than iOS 10/macOS 10.12)")
             }
             let row = try Row.fetchOne(db, sql: "SELECT Z_CONTENT FROM Z_MODELCACHE LIMIT 1")

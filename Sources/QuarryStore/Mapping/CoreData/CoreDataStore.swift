@@ -65,7 +65,7 @@ public struct CoreDataStore {
 
     /// Whether `db` is a store written by Core Data: its bookkeeping tables are there.
     public static func isCoreDataStore(_ db: Database) throws -> Bool {
-        try db.tableExists("Z_PRIMARYKEY") && db.tableExists("Z_METADATA")
+        try db.hasTable("Z_PRIMARYKEY") && db.hasTable("Z_METADATA")
     }
 
     /// Reads the store's layout and its model: the store's cache, else `modelPath`, else

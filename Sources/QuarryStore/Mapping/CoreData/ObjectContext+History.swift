@@ -36,7 +36,7 @@ extension ObjectContext {
     public func historyToken() throws -> Int64 {
         if coreData != nil { return try coreDataHistoryToken() }
         return try read { db in
-            guard try db.tableExists(Self.historyTable) else { return 0 }
+            guard try db.hasTable(Self.historyTable) else { return 0 }
             return try Int64.fetchOne(db, sql: "SELECT max(token) FROM \(Self.historyTable)") ?? 0
         }
     }
@@ -45,12 +45,12 @@ extension ObjectContext {
     public func history(since: Int64? = nil, author: String? = nil) throws -> [HistoryTransaction] {
         if coreData != nil { return try coreDataHistory(since: since, author: author) }
         return try read { db in
-            guard try db.tableExists(Self.historyTable) else { return [] }
+            guard try db.hasTable(Self.historyTable) else { return [] }
             var sql = "SELECT token, time, author, inserted, updated, deleted FROM \(Self.historyTable) WHERE token > ?"
             var arguments: [DatabaseValueConvertible?] = [since ?? 0]
             if let author { sql += " AND author IS ?"; arguments.append(author) }
             return try Row.fetchAll(db, sql: sql + " ORDER BY token", arguments: StatementArguments(arguments)!).map { row in
-                func ids(_ text: String) -> [String] { (try? JSONDecoder().decode([String].self, from: Data(text.utf8))) ?? [] }
+                func ids(_ text: String) -> [String] { (try? JSONTree(parsing: text))?.strings ?? [] }
                 let table = Self.historyTable
                 return HistoryTransaction(
                     token: try row.stored(0, table: table, column: "token"), time: try row.stored(1, table: table, column: "time"),
@@ -68,7 +68,7 @@ extension ObjectContext {
         if isReadOnly { throw StoreError.readOnly(operation: "history.prune") }
         do {
             return try database.write { db in
-                guard try db.tableExists(Self.historyTable) else { return 0 }
+                guard try db.hasTable(Self.historyTable) else { return 0 }
                 try db.execute(sql: "DELETE FROM \(Self.historyTable) WHERE token <= ?", arguments: [token])
                 return db.changesCount
             }

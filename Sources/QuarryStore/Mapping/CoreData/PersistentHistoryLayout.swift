@@ -50,7 +50,7 @@ public struct PersistentHistoryLayout: Equatable, Sendable {
 
     /// Whether `db` has any of the history tables (then saves must write history or be refused).
     public static func isPresent(_ db: Database) throws -> Bool {
-        for table in [changeTable, transactionTable, stringTable] where try db.tableExists(table) { return true }
+        for table in [changeTable, transactionTable, stringTable] where try db.hasTable(table) { return true }
         return false
     }
 
@@ -58,7 +58,7 @@ public struct PersistentHistoryLayout: Equatable, Sendable {
     /// follows "persistent history", naming the table, column or row).
     public static func read(_ db: Database) throws -> Result<PersistentHistoryLayout, Problem> {
         for (table, known) in [(transactionTable, transactionColumns), (changeTable, changeColumns), (stringTable, stringColumns)] {
-            guard try db.tableExists(table) else { return .failure(Problem("has no \(table) table")) }
+            guard try db.hasTable(table) else { return .failure(Problem("has no \(table) table")) }
             let columns = try Row.fetchAll(db, sql: "PRAGMA main.table_info(\(quoteIdentifier(table)))").compactMap { row in
                 String.fromDatabaseValue(row["name"] as DatabaseValue)
             }

@@ -24,7 +24,7 @@ public enum PersistentHistoryReader {
 
     /// Whether `db` has the tables and columns this reader reads.
     public static func canRead(_ db: Database) throws -> Bool {
-        guard try db.tableExists(PersistentHistoryLayout.transactionTable), try db.tableExists(PersistentHistoryLayout.changeTable) else { return false }
+        guard try db.hasTable(PersistentHistoryLayout.transactionTable), try db.hasTable(PersistentHistoryLayout.changeTable) else { return false }
         let transaction = try db.columns(in: PersistentHistoryLayout.transactionTable).map(\.name)
         let change = try db.columns(in: PersistentHistoryLayout.changeTable).map(\.name)
         return ["Z_PK", "ZTIMESTAMP"].allSatisfy(transaction.contains)
@@ -41,7 +41,7 @@ public enum PersistentHistoryReader {
     public static func transactions(after since: Int64, author: String?, in db: Database) throws -> [Transaction] {
         guard try canRead(db) else { return [] }
         let columns = try db.columns(in: PersistentHistoryLayout.transactionTable).map(\.name)
-        let interned = try columns.contains("ZAUTHORTS") && db.tableExists(PersistentHistoryLayout.stringTable)
+        let interned = try columns.contains("ZAUTHORTS") && db.hasTable(PersistentHistoryLayout.stringTable)
         let inline = columns.contains("ZAUTHOR")
         let authorSQL = switch (interned, inline) {
         case (true, true): "coalesce(s.ZNAME, t.ZAUTHOR)"

@@ -78,7 +78,7 @@ extension ObjectContext {
     public func fetchTemplates() throws -> [CoreDataFetchRequest] {
         if let model = coreData?.model { return model.fetchRequests }
         return try read { db in
-            guard try db.tableExists(Self.templateTable) else { return [] }
+            guard try db.hasTable(Self.templateTable) else { return [] }
             return try Row.fetchAll(db, sql: "SELECT name, entity, predicate, problem FROM \(Self.templateTable) ORDER BY name").map { row in
                 let predicate: CoreDataPredicate?
                 if let problem: String = row["problem"] { predicate = .unsupported(problem) }

@@ -8,7 +8,7 @@ extension ObjectContext {
 
     func loadModel() throws {
         let rows: [(String, String)] = try read { db in
-            guard try db.tableExists(Self.modelTable) else { return [] }
+            guard try db.hasTable(Self.modelTable) else { return [] }
             return try Row.fetchAll(db, sql: "SELECT name, definition FROM \(Self.modelTable) ORDER BY rowid")
                 .map { row in
                     (try row.stored(0, table: Self.modelTable, column: "name"),
@@ -16,7 +16,7 @@ extension ObjectContext {
                 }
         }
         for (name, definition) in rows {
-            guard let entity = (try? JSONDecoder().decode(StoredDefinition.self, from: Data(definition.utf8)))?.entity else {
+            guard let entity = (try? StoredDefinition(text: definition))?.entity else {
                 throw StoreError.database(message: "the stored model of entity \(name) is unreadable")
             }
             remember(entity)
@@ -206,7 +206,7 @@ extension ObjectContext {
         if let existing {
             try migrate(existing, to: entity, in: db)
         } else {
-            if try db.tableExists(entity.name) {
+            if try db.hasTable(entity.name) {
                 throw StoreError.invalidSchema(entity: entity.name, reason: "a table of that name already exists")
             }
             try createTable(entity, in: db)
