@@ -137,8 +137,8 @@ public final class ObjectContext {
                 database = try DatabaseQueue(configuration: configuration)
                 self.path = nil
             }
-            // Reading the schema proves the file is a database before anything else is done.
-            try database.read { db in _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") }
+            // Opening read the schema already (GRDB's format check), which proves the file is
+            // a database before anything else is done.
         } catch let error as DatabaseError {
             let reason = StoreError(error).description
             throw StoreError.database(message: "cannot open \(path ?? ":memory:"): \(reason)" + (path.map { Self.openingHint($0, error) } ?? ""))
