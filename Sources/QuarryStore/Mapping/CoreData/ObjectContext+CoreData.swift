@@ -236,9 +236,4 @@ extension ObjectContext {
             return result
         }
     }
-
-    /// `historytoken()` on a Core Data store: its latest transaction number.
-    func coreDataHistoryToken() throws -> Int64 {
-        try read { db in try PersistentHistoryReader.lastToken(db) }
-    }
 }

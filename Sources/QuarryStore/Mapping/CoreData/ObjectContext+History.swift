@@ -34,11 +34,15 @@ extension ObjectContext {
 
     /// The token of the latest recorded transaction (0 when there is none).
     public func historyToken() throws -> Int64 {
-        if coreData != nil { return try coreDataHistoryToken() }
-        return try read { db in
-            guard try db.hasTable(Self.historyTable) else { return 0 }
-            return try Int64.fetchOne(db, sql: "SELECT max(token) FROM \(Self.historyTable)") ?? 0
-        }
+        try read { db in try historyToken(in: db) }
+    }
+
+    /// The latest token: of `quarry_history`, or on a Core Data store its persistent
+    /// history's latest transaction number.
+    private func historyToken(in db: Database) throws -> Int64 {
+        if coreData != nil { return try PersistentHistoryReader.lastToken(db) }
+        guard try db.hasTable(Self.historyTable) else { return 0 }
+        return try Int64.fetchOne(db, sql: "SELECT max(token) FROM \(Self.historyTable)") ?? 0
     }
 
     /// Transactions after `since` (all when nil), optionally by one author, oldest first.
@@ -182,7 +186,9 @@ extension ObjectContext {
 
     /// Starts watching for other connections' commits from now.
     public func startNoticingOtherConnections() throws {
-        lastDataVersion = try read { db in try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0 }
-        lastHistoryToken = try historyToken()
+        // One read for both: every read is a transaction of its own, set up and ended.
+        (lastDataVersion, lastHistoryToken) = try read { db in
+            (try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0, try historyToken(in: db))
+        }
     }
 }

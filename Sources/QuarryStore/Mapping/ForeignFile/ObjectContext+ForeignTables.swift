@@ -6,8 +6,10 @@ import GRDBSQLite
 /// become to-one relationships with an inverse to-many. Nothing is written to the file.
 extension ObjectContext {
     func introspectForeignTables() throws {
-        let tables = try read { db in
-            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE 'quarry\\_%' ESCAPE '\\' ORDER BY name")
+        // Tables and views in one read: every read is a transaction of its own.
+        let (tables, views) = try read { db in
+            (try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE 'quarry\\_%' ESCAPE '\\' ORDER BY name"),
+             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'view' AND name NOT LIKE 'quarry\\_%' ESCAPE '\\' ORDER BY name"))
         }
         var found: [(entity: EntityDescription, storage: EntityStorage)] = []
         for table in tables where entitiesByName[table] == nil {
@@ -15,9 +17,6 @@ extension ObjectContext {
         }
         for (entity, storage) in found { remember(entity, storage: storage) }
         for (entity, _) in found { try addForeignKeys(of: entity.name) }
-        let views = try read { db in
-            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'view' AND name NOT LIKE 'quarry\\_%' ESCAPE '\\' ORDER BY name")
-        }
         for view in views where entitiesByName[view] == nil {
             if let (entity, storage) = try viewEntity(view) { remember(entity, storage: storage) }
         }
