@@ -4,10 +4,8 @@ import GRDB
 /// found on open, without a flag, and read through temporary views, so opening changes
 /// nothing in the file.
 extension ObjectContext {
-    /// Maps a Core Data store's entities when the file is one; returns whether it was.
-    func loadCoreDataStore() throws -> Bool {
-        let isCoreData = try read { db in try CoreDataStore.isCoreDataStore(db) }
-        guard isCoreData else { return false }
+    /// Maps the entities of a file that is a Core Data store (`CoreDataStore.isCoreDataStore`).
+    func loadCoreDataStore() throws {
         let store: CoreDataStore
         do {
             store = try database.writeWithoutTransaction { db in
@@ -21,7 +19,6 @@ extension ObjectContext {
         coreData = store
         openingNotes += store.notes
         for mapped in store.entities { remember(mapped.entity, storage: mapped.storage) }
-        return true
     }
 }
 

@@ -7,13 +7,16 @@ extension ObjectContext {
     static let modelTable = "quarry_model"
 
     func loadModel() throws {
-        let rows: [(String, String)] = try read { db in
-            guard try db.hasTable(Self.modelTable) else { return [] }
-            return try Row.fetchAll(db, sql: "SELECT name, definition FROM \(Self.modelTable) ORDER BY rowid")
+        // One read: the stored model, and (when there is none) whether the file is a Core
+        // Data store. Quarry never writes its model into a Core Data store.
+        let (rows, isCoreData) = try read { db -> ([(String, String)], Bool) in
+            guard try db.hasTable(Self.modelTable) else { return ([], try CoreDataStore.isCoreDataStore(db)) }
+            let rows = try Row.fetchAll(db, sql: "SELECT name, definition FROM \(Self.modelTable) ORDER BY rowid")
                 .map { row in
-                    (try row.stored(0, table: Self.modelTable, column: "name"),
-                     try row.stored(1, table: Self.modelTable, column: "definition"))
+                    (try row.stored(0, table: Self.modelTable, column: "name") as String,
+                     try row.stored(1, table: Self.modelTable, column: "definition") as String)
                 }
+            return (rows, rows.isEmpty ? try CoreDataStore.isCoreDataStore(db) : false)
         }
         for (name, definition) in rows {
             guard let entity = (try? StoredDefinition(text: definition))?.entity else {
@@ -25,7 +28,10 @@ extension ObjectContext {
         // Entities in a hierarchy are seen with their inherited and sub-entities' keys.
         if declaredByName.values.contains(where: { $0.parent != nil }) { rememberEffective(entityOrder) }
         // A Core Data store is its model's entities; its Z-tables are not entities.
-        if try loadCoreDataStore() { return }
+        if isCoreData {
+            try loadCoreDataStore()
+            return
+        }
         try introspectForeignTables()
     }
 
