@@ -67,6 +67,24 @@ import Testing
         #expect(try !reader.next())
     }
 
+    @Test func aFieldOfManyChunksIsReadAFewTimesNotOncePerChunk() throws {
+        // 3 MiB in one quoted field, with escaped quotes, from a source of short reads.
+        let unit = "abc\"\"def,\n"
+        let count = 3 * CSVReader.chunkSize / unit.utf8.count
+        let long = String(repeating: unit, count: count)
+        let reader = CSVReader(source: CountingSource(bytes: Array("a,b\n1,\"\(long)\"\n2,x\n".utf8)))
+        #expect(try reader.next())
+        #expect(try reader.next())
+        #expect(reader.withField(1) { b, _ in b.count } == count * (unit.utf8.count - 1))
+        #expect(reader.withField(1) { b, _ in String(decoding: b.prefix(9), as: UTF8.self) } == "abc\"def,\n")
+        #expect(try reader.next())
+        #expect(reader.withField(1) { b, _ in String(decoding: b, as: UTF8.self) } == "x")
+        #expect(try !reader.next())
+        // Each fill doubles what the record has: about log2(3) + 2 of them, where one per
+        // short read of the source (32) read the field again from its start.
+        #expect(reader.refills <= 5, "\(reader.refills) fills")
+    }
+
     /// A file of `rows` rows of two columns, `a` an integer and `b` text, with `late`
     /// written into column `a` of row `at` (1-based, after the header).
     private func file(_ dir: URL, rows: Int, at: Int, late: String, name: String = "late.csv") throws -> String {
