@@ -62,7 +62,7 @@ import Testing
     @Test func deepNestingIsRefusedNotACrash() {
         let deep = #"{"name":"T","attributes":[],"x":"# + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000) + "}"
         #expect(throws: JSONSyntax.self) { try JSONTree(parsing: deep) }
-        let allowed = String(repeating: "[", count: JSONTree.maxDepth) + String(repeating: "]", count: JSONTree.maxDepth)
+        let allowed = String(repeating: "[", count: JSONSyntax.maxDepth) + String(repeating: "]", count: JSONSyntax.maxDepth)
         #expect(throws: Never.self) { try JSONTree(parsing: allowed) }
     }
 

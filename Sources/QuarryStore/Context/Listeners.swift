@@ -17,7 +17,8 @@ struct Listeners<Call> {
     /// The ids now present, in order: calling each by id lets a callback remove another.
     var ids: [Int] { entries.map(\.id) }
 
-    var calls: [Call] { entries.map(\.call) }
+    /// Calls `body` with each callback, in order (on the list as it was when called).
+    func forEach(_ body: (Call) -> Void) { for entry in entries { body(entry.call) } }
 
     private func index(of id: Int) -> Int? {
         var low = 0, high = entries.count

@@ -63,7 +63,7 @@ public final class ObjectContext {
 
     private var outsideChangeWatchers = Listeners<() -> Void>()
 
-    func outsideChangeNoticed() { for watcher in outsideChangeWatchers.calls { watcher() } }
+    func outsideChangeNoticed() { outsideChangeWatchers.forEach { $0() } }
 
     /// Ends a watch begun by `watchState` or `watchOutsideChanges`.
     public func stopWatchingState(_ id: Int) {
@@ -71,7 +71,7 @@ public final class ObjectContext {
         outsideChangeWatchers.remove(id)
     }
 
-    private func stateMoved() { for watcher in stateWatchers.calls { watcher() } }
+    private func stateMoved() { stateWatchers.forEach { $0() } }
 
     /// Whether unsaved changes touch objects of this entity.
     public func hasPendingChanges(of entityName: String) -> Bool {

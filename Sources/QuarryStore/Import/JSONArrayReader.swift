@@ -19,8 +19,6 @@ struct JSONArrayReader: JSONScanning {
     private var atEnd = false
     private var count = 0
     private var scratch: [UInt8] = []
-    /// Deeper nesting than this inside an element is refused, as JSONSerialization refuses it.
-    static let maxDepth = 512
 
     init(source: ByteSource) { self.source = source }
 
@@ -138,7 +136,7 @@ struct JSONArrayReader: JSONScanning {
 
     /// Reads past one value, checking its syntax; with `keeping`, its bytes go to `scratch`.
     private mutating func skipValue(depth: Int, keeping: Bool = false) throws {
-        guard depth <= Self.maxDepth else { throw JSONSyntax() }
+        guard depth <= JSONSyntax.maxDepth else { throw JSONSyntax() }
         try skipSpace()
         guard let c = try peek() else { throw JSONSyntax() }
         func keep(_ reader: inout JSONArrayReader, _ b: UInt8) { if keeping { reader.scratch.append(b) } }

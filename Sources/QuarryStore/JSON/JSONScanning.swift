@@ -10,7 +10,10 @@ protocol JSONScanning {
 }
 
 /// Bytes that are not the JSON a reader expects.
-struct JSONSyntax: Error {}
+struct JSONSyntax: Error {
+    /// Deeper nesting than this is refused, as JSONSerialization refuses it.
+    static let maxDepth = 512
+}
 
 /// A number as JSON writes it: its text and whether it has neither fraction nor exponent.
 struct JSONNumberText {

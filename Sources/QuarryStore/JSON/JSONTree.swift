@@ -13,9 +13,6 @@ enum JSONTree {
     /// Members in the order written; a key given twice keeps its last value.
     case object([(key: String, value: JSONTree)])
 
-    /// Deeper nesting than this is refused, as `JSONArrayReader` refuses it.
-    static let maxDepth = 512
-
     /// The document `text` holds: one value, with only white space around it.
     init(parsing text: String) throws {
         var reader = Reader(bytes: Array(text.utf8))
@@ -58,7 +55,7 @@ enum JSONTree {
         mutating func advance() { position += 1 }
 
         mutating func value(depth: Int) throws -> JSONTree {
-            guard depth <= JSONTree.maxDepth, let c = peek() else { throw JSONSyntax() }
+            guard depth <= JSONSyntax.maxDepth, let c = peek() else { throw JSONSyntax() }
             switch c {
             case 34: return .string(try string())
             case 116: try word("true"); return .bool(true)

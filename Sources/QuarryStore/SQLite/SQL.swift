@@ -13,7 +13,6 @@ public func quoteIdentifier(_ name: String) -> String {
 }
 
 import GRDB
-import GRDBSQLite
 
 /// The version of the SQLite library in use.
 public var sqliteVersion: String {
@@ -25,14 +24,9 @@ extension Database {
     /// names: ASCII letters case-blind). One query: GRDB's `tableExists` first reads and
     /// caches the whole schema, which costs every open 0.25 ms.
     func hasTable(_ name: String) throws -> Bool {
-        let prepared = try makeStatement(sql: "SELECT 1 FROM main.sqlite_master WHERE type = 'table' AND name = ? COLLATE NOCASE")
-        // `prepared` owns the handle: it finalizes it when released, so it outlives the step.
-        return try withExtendedLifetime(prepared) {
-            let statement = Statement(handle: prepared.sqliteStatement)
+        try withStatement("SELECT 1 FROM main.sqlite_master WHERE type = 'table' AND name = ? COLLATE NOCASE") { statement in
             statement.bind([name.databaseValue])
-            do { return try statement.step() } catch let failure as Statement.StepFailure {
-                throw DatabaseError(resultCode: ResultCode(rawValue: failure.code), message: String(cString: sqlite3_errmsg(sqliteConnection)))
-            }
+            return try statement.step()
         }
     }
 }

@@ -91,15 +91,21 @@ extension ObjectContext {
     /// batch would compile its SQL again.
     func readStatement(_ sql: String, _ body: (Statement) throws -> Void) throws {
         do {
-            try database.unsafeRead { db in
-                let handle = try db.cachedStatement(sql: sql).sqliteStatement
-                sqlite3_reset(handle)
-                sqlite3_clear_bindings(handle)
-                defer { sqlite3_reset(handle) }
-                do { try body(Statement(handle: handle)) } catch let failure as Statement.StepFailure {
-                    throw DatabaseError(resultCode: ResultCode(rawValue: failure.code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: sql)
-                }
-            }
+            try database.unsafeRead { db in try db.withStatement(sql, body) }
         } catch let error as DatabaseError { throw StoreError(error) }
+    }
+}
+
+extension Database {
+    /// `body` with `sql` as a `Statement` from GRDB's cache, reset and with no bindings; a
+    /// failed step comes out as SQLite's error for it.
+    func withStatement<T>(_ sql: String, _ body: (Statement) throws -> T) throws -> T {
+        let handle = try cachedStatement(sql: sql).sqliteStatement
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+        defer { sqlite3_reset(handle) }
+        do { return try body(Statement(handle: handle)) } catch let failure as Statement.StepFailure {
+            throw DatabaseError(resultCode: ResultCode(rawValue: failure.code), message: String(cString: sqlite3_errmsg(sqliteConnection)), sql: sql)
+        }
     }
 }

@@ -10,13 +10,12 @@ extension ObjectContext {
         // One read: the stored model, and (when there is none) whether the file is a Core
         // Data store. Quarry never writes its model into a Core Data store.
         let (rows, isCoreData) = try read { db -> ([(String, String)], Bool) in
-            guard try db.hasTable(Self.modelTable) else { return ([], try CoreDataStore.isCoreDataStore(db)) }
-            let rows = try Row.fetchAll(db, sql: "SELECT name, definition FROM \(Self.modelTable) ORDER BY rowid")
+            let rows = try !db.hasTable(Self.modelTable) ? [] : Row.fetchAll(db, sql: "SELECT name, definition FROM \(Self.modelTable) ORDER BY rowid")
                 .map { row in
                     (try row.stored(0, table: Self.modelTable, column: "name") as String,
                      try row.stored(1, table: Self.modelTable, column: "definition") as String)
                 }
-            return (rows, rows.isEmpty ? try CoreDataStore.isCoreDataStore(db) : false)
+            return (rows, try rows.isEmpty && CoreDataStore.isCoreDataStore(db))
         }
         for (name, definition) in rows {
             guard let entity = (try? StoredDefinition(text: definition))?.entity else {

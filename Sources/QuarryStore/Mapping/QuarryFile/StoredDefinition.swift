@@ -7,7 +7,7 @@ import Foundation
 /// Written by `JSONEncoder` from the model's `Encodable` conformances; read back by hand
 /// from a `JSONTree`, because the model is read at every open and `JSONDecoder` spends
 /// more on setting up its generic containers than on the reading.
-struct StoredDefinition {
+struct StoredDefinition: Encodable {
     var entity: EntityDescription
 
     init(_ entity: EntityDescription) { self.entity = entity }
@@ -35,7 +35,7 @@ struct StoredDefinition {
     static func text(_ entity: EntityDescription) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        return String(decoding: try encoder.encode(Written(entity: entity)), as: UTF8.self)
+        return String(decoding: try encoder.encode(StoredDefinition(entity)), as: UTF8.self)
     }
 
     struct Unreadable: Error {}
@@ -63,15 +63,13 @@ struct StoredDefinition {
         return r
     }
 
-    /// What `text` encodes: the definition and, beside its keys, the key column.
-    private struct Written: Encodable {
-        var entity: EntityDescription
-        private enum Keys: String, CodingKey { case primaryKey }
-        func encode(to encoder: Encoder) throws {
-            try entity.encode(to: encoder)
-            var keys = encoder.container(keyedBy: Keys.self)
-            try keys.encode(EntityStorage.quarryKeyColumn, forKey: .primaryKey)
-        }
+    private enum Keys: String, CodingKey { case primaryKey }
+
+    /// The definition and, beside its keys, the key column.
+    func encode(to encoder: Encoder) throws {
+        try entity.encode(to: encoder)
+        var keys = encoder.container(keyedBy: Keys.self)
+        try keys.encode(EntityStorage.quarryKeyColumn, forKey: .primaryKey)
     }
 }
 
