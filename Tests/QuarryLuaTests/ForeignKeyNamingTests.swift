@@ -55,4 +55,23 @@ import Testing
             """#)
         #expect(h.error(#"relate("P", "b", "Q", "b", "again", "c")"#).contains("'c' is taken"))
     }
+
+    /// An object kept from before the model changed answers by the new model: the
+    /// relationship `relate` added, an attribute a migration added (with the default it
+    /// filled the rows with), none it dropped; its unsaved change survives `relate`. It
+    /// stays the one object of its row.
+    @Test func objectsKeptAcrossAModelChangeTakeTheNewModel() throws {
+        let h = try Harness()
+        h.run(#"""
+            entity "P" { b = "string", n = "int64" }; entity "Q" { b = "string", c = "int64" }
+            kept = P:new{ b = "x", n = 1 }; Q:new{ b = "x", c = 2 }; save()
+            kept.n = 5
+            relate("P", "b", "Q", "b", "target", "sources")
+            assert(rawequal(kept, P:first()) and kept.target.c == 2 and kept.n == 5)
+            save()
+            entity "P" { b = "string", m = { "int64", default = 7 } }
+            assert(rawequal(kept, P:first()) and kept.m == 7 and kept.b == "x")
+            assert(not pcall(function() return kept.n end))
+            """#)
+    }
 }

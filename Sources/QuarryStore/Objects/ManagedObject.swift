@@ -3,7 +3,8 @@ import GRDB
 /// One row of an entity, as an object: its stored values, the changes not yet saved,
 /// and its place in the context's bookkeeping.
 public final class ManagedObject {
-    public let entity: EntityDescription
+    /// Its entity as the model now describes it (see `redescribe`).
+    public private(set) var entity: EntityDescription
     /// The row's key; nil until the object's insert is saved.
     public internal(set) var primaryKey: Int64?
     /// Distinguishes unsaved objects in `objectID` until they have a primary key.
@@ -38,6 +39,14 @@ public final class ManagedObject {
         let value = Value(row[index])
         return entity.attribute(named: key).map { $0.type.decode(value) } ?? value
     }
+    /// Takes `entity`'s new description (it was redefined while this object was in use):
+    /// the stored values are `stored` when read again in the new layout, else the values
+    /// as read, decoded by the old one before it goes.
+    func redescribe(as entity: EntityDescription, stored: [String: Value]?) {
+        committed = stored ?? committed
+        self.entity = entity
+    }
+
     /// Values assigned since then.
     var pending: [String: Value] = [:]
     /// To-one relationships assigned since then: the object, or nil for none.

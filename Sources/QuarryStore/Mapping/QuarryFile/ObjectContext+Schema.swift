@@ -37,9 +37,39 @@ extension ObjectContext {
     /// Adds or replaces `entity`, its rows kept where `storage` says (when nil, where the
     /// mapping already placed them, else in Quarry's own table).
     func remember(_ entity: EntityDescription, storage: EntityStorage? = nil) {
-        if entitiesByName[entity.name] == nil { entityOrder.append(entity.name) }
+        let previous = entitiesByName[entity.name]
+        if previous == nil { entityOrder.append(entity.name) }
         entitiesByName[entity.name] = entity
         if let storage { mapping.place(entity.name, storage) }
+        if let previous, previous != entity { redescribeObjects(as: entity) }
+    }
+
+    /// `entity` was redefined (`define`, `relate`, a member of its hierarchy) while
+    /// objects of it are in use: they take the new description, their stored values read
+    /// again in its layout (a migration may have filled a new column, and `relate` adds a
+    /// to-one's key), their unsaved changes kept. An object the store cannot give again
+    /// keeps the values it was read with. Without this an object kept from before
+    /// answered by the old description: no relationship `relate` had just added.
+    private func redescribeObjects(as entity: EntityDescription) {
+        var objects: [ManagedObject] = unsaved.inserted.filter { $0.entity.name == entity.name && $0.primaryKey == nil }
+        for box in registrations(of: entity.name)?.values ?? [:].values {
+            if let object = box.object, object.entity.name == entity.name { objects.append(object) }
+        }
+        guard !objects.isEmpty else { return }
+        var stored: [Int64: [String: Value]] = [:]
+        let keys = objects.compactMap { $0.isInserted ? nil : $0.primaryKey }
+        let storage = mapped(entity)
+        var offset = 0
+        while offset < keys.count {
+            let chunk = Array(keys[offset..<min(keys.count, offset + 500)])
+            offset += chunk.count
+            let sql = "SELECT \(storage.selection(of: entity)) FROM \(storage.table) WHERE \(storage.key) IN (\(chunk.map { _ in "?" }.joined(separator: ",")))"
+            guard let rows = try? read({ db in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(chunk)) }) else { break }
+            for row in rows {
+                if case .int64(let key) = (row[0] as DatabaseValue).storage { stored[key] = values(of: entity, row: row) }
+            }
+        }
+        for object in objects { object.redescribe(as: entity, stored: object.primaryKey.flatMap { stored[$0] }) }
     }
 
     /// Creates the entity, or migrates the existing one in place to this definition, in
