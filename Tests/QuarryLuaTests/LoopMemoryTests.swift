@@ -121,4 +121,45 @@ import Testing
         }
         #expect(refused > 0)
     }
+
+    /// A call into Quarry leaves the collector's pace as `collectgarbage` set it: with a
+    /// pause of 1000 the heap grows to several times its live size between cycles, even
+    /// though every turn of the loop calls a Quarry function. (It used to be held off by
+    /// stopping it, and restarting it set its debt to zero: every call ended its pause,
+    /// and the loop collected on every turn, a hundred times slower.) With the default
+    /// pause, objects made meanwhile are finalized as the loop goes.
+    @Test func callsIntoQuarryKeepTheCollectorsPace() throws {
+        let h = try Harness()
+        h.run("""
+            collectgarbage(); collectgarbage()
+            local keep = {}
+            for i = 1, 2000 do keep[i] = { i } end
+            collectgarbage(); collectgarbage()
+            local live = collectgarbage("count")
+            collectgarbage("incremental", 1000)
+            local peak = 0
+            for i = 1, 50000 do
+              local _ = now()
+              local t = { i }
+              peak = math.max(peak, collectgarbage("count"))
+            end
+            grown = peak / live
+            collectgarbage("incremental", 200)
+            collectgarbage(); collectgarbage()
+            after = collectgarbage("count") / live
+            finalized = 0
+            local mt = { __gc = function() finalized = finalized + 1 end }
+            for i = 1, 50000 do
+              local _ = now()
+              local t = setmetatable({ i }, mt)
+            end
+            during = finalized
+            """)
+        let grown = Double(h.string("grown") ?? "") ?? 0
+        #expect(grown > 3, "the heap peaked at \(grown)x its live size: the pause of 1000 was cut short")
+        #expect(grown < 15, "the heap peaked at \(grown)x its live size")
+        let after = Double(h.string("after") ?? "") ?? .infinity
+        #expect(after < 1.5, "after a full collection the heap is \(after)x its live size")
+        #expect(Int(h.string("during") ?? "") ?? 0 > 40_000, "\(h.string("during") ?? "-") of 50,000 finalized during the loop")
+    }
 }

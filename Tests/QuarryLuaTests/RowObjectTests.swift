@@ -171,6 +171,7 @@ import Testing
         entity "N" { n = "int64", g = "int64" }
         for i = 1, 300 do N:new{ n = i, g = i % 7 } end
         save()
+        collectgarbage(); collectgarbage()  -- the objects new() made: fetches then meet rows
         local flat = fetch{ "N", sort = { "g", "n" }, batch = 20 }
         local r = fetch{ "N", section = "g", sort = { "g", "n" }, batch = 20 }
         local k = 0
@@ -364,6 +365,7 @@ import Testing
         entity "Item" { title = "string?" }
         for i = 1, 3 do Item:new{ title = "title " .. i } end
         save()
+        collectgarbage(); collectgarbage()  -- the objects new() made: r[2] is then a row
         local r = fetch("Item")
         local o = r[2]
         assert(o.title == "title 2")

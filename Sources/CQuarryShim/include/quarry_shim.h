@@ -70,8 +70,9 @@ void quarry_guard_coroutines(lua_State *L);
 /// quarry_clear_hooks; two seconds later a hard stop ends the process (0: none).
 void quarry_set_deadline(lua_State *L, double seconds);
 
-/// Stops the collector if it runs (returning 1), for Swift code that walks tables while
-/// it is outside any Lua call; quarry_gc_resume restarts it when it was stopped here.
+/// Holds the collector off if it runs (returning 1), for Swift code that walks tables
+/// while it is outside any Lua call; quarry_gc_resume gives the hold back, and may run a
+/// collector step then (see gc_hold in shim.c).
 int quarry_gc_pause(lua_State *L);
 void quarry_gc_resume(lua_State *L, int paused);
 
