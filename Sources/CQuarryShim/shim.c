@@ -34,7 +34,8 @@ typedef struct {
     size_t limit;
     int running_lua;   /* 1 while Lua code runs under quarry_pcall and not inside Swift */
     double deadline;   /* CLOCK_MONOTONIC seconds; 0: none */
-    int gc_held;       /* holds (gc_hold) not given back: Swift runs, the collector waits */
+    int gc_held;       /* loans (gc_hold) not given back: Swift runs, the collector waits */
+    int swift_depth;   /* trampoline calls whose Swift function is running */
     uint64_t epoch;    /* see quarry_bump_epoch */
     int over_limit;    /* Lua code passed the limit since the guard hook last looked */
     size_t outside;    /* bytes Swift holds for userdata made in the current call */
@@ -58,8 +59,8 @@ static quarry_heap *heap_of(lua_State *L) {
    had been Lua's own, so the collector keeps the pace `collectgarbage` set. */
 #define GC_LOAN_KB (1 << 30)  /* 1 TiB: more than Swift can allocate in one call */
 
-/* Holds the collector off if it runs (not stopped by the script, not inside a finalizer);
-   returns whether it did, for gc_give_back. */
+/* Holds the collector off if it runs (not stopped by the script, not inside a finalizer),
+   by one more loan; returns whether it did. */
 static int gc_hold(lua_State *L) {
     if (lua_gc(L, LUA_GCISRUNNING) != 1) return 0;
     lua_gc(L, LUA_GCSTEP, -GC_LOAN_KB);
@@ -67,12 +68,23 @@ static int gc_hold(lua_State *L) {
     return 1;
 }
 
-/* Gives back a hold: the collector then runs a step if its own debt is due. Only where a
-   step may run: after Swift returned, or inside a protected call. */
-static void gc_give_back(lua_State *L, int held) {
-    if (!held) return;
-    heap_of(L)->gc_held--;
-    lua_gc(L, LUA_GCSTEP, GC_LOAN_KB);
+/* Gives back loans until `level` are left: the collector then runs a step if its own
+   debt is due. Only where a step may run: after Swift returned, or before Lua code runs.
+   A collector that a callback stopped meanwhile (collectgarbage("stop")) stays stopped:
+   its debt means nothing until a restart sets it to zero, so it is set to zero now,
+   without the step that LUA_GCSTEP would run even then. Loans are taken and given back
+   by count, so a callback may change how many are out (see quarry_pcall). */
+static void gc_give_back_to(lua_State *L, int level) {
+    quarry_heap *heap = heap_of(L);
+    while (heap->gc_held > level) {
+        heap->gc_held--;
+        if (lua_gc(L, LUA_GCISRUNNING) == 1) {
+            lua_gc(L, LUA_GCSTEP, GC_LOAN_KB);
+        } else {
+            lua_gc(L, LUA_GCRESTART);
+            lua_gc(L, LUA_GCSTOP);
+        }
+    }
 }
 
 static void *quarry_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
@@ -150,17 +162,21 @@ static int trampoline(lua_State *L) {
     int was_running_lua = heap->running_lua;
     heap->running_lua = 0;
     /* No collection while Swift runs (see gc_hold). */
+    int level = heap->gc_held;
     int held = gc_hold(L);
     size_t used_before = heap->used;
+    heap->swift_depth++;
     int n = __atomic_load_n(&swift_dispatcher, __ATOMIC_ACQUIRE)(L, lua_touserdata(L, lua_upvalueindex(1)));
+    heap->swift_depth--;
     heap->running_lua = was_running_lua;
+    /* What Swift allocated in Lua's heap is in the collector's debt already. */
+    held = held || heap->gc_held > level;
+    gc_give_back_to(L, level);
     if (held) {
-        /* What Swift allocated in Lua's heap is in the collector's debt already. */
-        gc_give_back(L, held);
         /* Swift memory that userdata hold (an object each) counts too: the collector
            cannot see it, and a loop that makes objects would otherwise let them pile up.
            Calls that each make one object add up until they are worth a step. */
-        if (heap->outside > 4096) {
+        if (heap->outside > 4096 && lua_gc(L, LUA_GCISRUNNING) == 1) {
             size_t outside = heap->outside;
             heap->outside = 0;
             lua_gc(L, LUA_GCSTEP, (int)(outside / 1024));
@@ -233,6 +249,15 @@ void quarry_close(lua_State *L) {
     free(heap);
 }
 
+/* Gives back the collector's loans, then calls its first argument with the others: in
+   the protected call of a callback, so the step the return may run (and its finalizers)
+   runs as part of the callback, as the callback's first allocation would run it. */
+static int call_given_back(lua_State *L) {
+    gc_give_back_to(L, 0);
+    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+    return lua_gettop(L);
+}
+
 static int message_handler(lua_State *L) {
     const char *msg = lua_tostring(L, 1);
     if (msg == NULL) {
@@ -255,19 +280,20 @@ int quarry_pcall(lua_State *L, int nargs, int nresults) {
     lua_pushcfunction(L, message_handler);
     lua_insert(L, base);
     quarry_heap *heap = heap_of(L);
-    /* A callback Swift runs (an observer) collects as Lua code normally does: the holds
-       are given back for it, and taken again after it. A step given back here may run a
-       finalizer, as the callback's first allocation would; nothing in it raises, as no
-       allocation is refused before running_lua is set. */
-    int holds = heap->gc_held;
-    for (int i = 0; i < holds; i++) gc_give_back(L, 1);
+    /* A callback Swift runs (an observer) collects as Lua code normally does: the loans
+       are given back for it, inside the protected call (call_given_back). */
+    if (heap->gc_held > 0) {
+        lua_pushcfunction(L, call_given_back);
+        lua_insert(L, base + 1);
+        nargs++;
+    }
     int was_running_lua = heap->running_lua;
     heap->running_lua = 1;
     int status = lua_pcall(L, nargs, nresults, base);
-    for (int i = 0; i < holds; i++) {
-        lua_gc(L, LUA_GCSTEP, -GC_LOAN_KB);
-        heap->gc_held++;
-    }
+    /* Back to Swift: one loan holds the collector off again (the trampolines around give
+       back what is out past their own level). Also when it was stopped as Swift was
+       called and the callback restarted it. */
+    if (heap->swift_depth > 0) gc_hold(L);
     heap->running_lua = was_running_lua;
     lua_remove(L, base);
     return status;
@@ -442,7 +468,9 @@ void quarry_bump_epoch(lua_State *L) { heap_of(L)->epoch++; }
 
 int quarry_gc_pause(lua_State *L) { return gc_hold(L); }
 
-void quarry_gc_resume(lua_State *L, int paused) { gc_give_back(L, paused); }
+void quarry_gc_resume(lua_State *L, int paused) {
+    if (paused) gc_give_back_to(L, heap_of(L)->gc_held - 1);
+}
 
 uint64_t quarry_epoch(lua_State *L) { return heap_of(L)->epoch; }
 

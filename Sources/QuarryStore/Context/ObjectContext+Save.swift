@@ -175,6 +175,11 @@ extension ObjectContext {
             if (object.pending[mapped(object.entity).keyColumn] ?? .null).isNull, currentEntity(of: object).attribute(named: mapped(object.entity).keyColumn) != nil {
                 object.committed[mapped(object.entity).keyColumn] = .integer(key)
             }
+            // A link column written as an attribute is the relationship's stored value
+            // (as for updates below, which read it from `pending`, cleared here).
+            for relationship in currentEntity(of: object).toOneRelationships {
+                if let column = relationship.column, let value = object.pending[column] { object.committed[relationship.name] = value }
+            }
             object.pending = [:]
             object.isInserted = false
             register(object)

@@ -39,11 +39,16 @@ public final class ManagedObject {
         let value = Value(row[index])
         return entity.attribute(named: key).map { $0.type.decode(value) } ?? value
     }
-    /// Takes `entity`'s new description (it was redefined while this object was in use):
-    /// the stored values are `stored` when read again in the new layout, else the values
-    /// as read, decoded by the old one before it goes.
+    /// Takes `entity`'s new description (it was redefined while this object was in use).
+    /// The values as read stay for the keys both layouts have: they are the snapshot a
+    /// save compares with the store, and what tells observers of a change by another
+    /// connection, so reading them again here would hide that change. Keys only the new
+    /// layout has (a migration's new column, a `relate`d to-one's key) come from `stored`,
+    /// the row read again in it; keys it dropped go.
     func redescribe(as entity: EntityDescription, stored: [String: Value]?) {
-        committed = stored ?? committed
+        var values = committed.filter { entity.rowIndex[$0.key] != nil }
+        for (key, value) in stored ?? [:] where self.entity.rowIndex[key] == nil { values[key] = value }
+        committed = values
         self.entity = entity
     }
 
