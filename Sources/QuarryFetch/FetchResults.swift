@@ -82,7 +82,16 @@ public final class FetchResults {
     }
 
     func refreshIfStale() {
-        if generation != context.generation { invalidate() }
+        if generation != context.generation {
+            // The model may have changed too (`relate`, a migration): the request is
+            // compiled again against it. One the new model refuses keeps the old
+            // compilation, whose SQL then says what is gone.
+            if let current = try? context.entity(named: compiled.entity.name), current != compiled.entity,
+               let recompiled = try? CompiledRequest(request, context: context) {
+                compiled = recompiled
+            }
+            invalidate()
+        }
         else if pendingGeneration != context.pendingGeneration { pendingMoved() }
     }
 

@@ -116,3 +116,26 @@ import Testing
         #expect(own.string(#"count("P", "n == 2")"#) == "1")
     }
 }
+
+extension CollectorAndModelChangeTests {
+    /// Results kept across a migration that drops an attribute read by the new model:
+    /// rows, counts and walks answer in it.
+    @Test func resultsKeptAcrossAMigrationStillRead() throws {
+        let h = try Harness()
+        h.run(#"""
+            entity "P" { b = "string", n = "int64" }
+            for i = 1, 30 do P:new{ b = string.format("x%02d", i), n = i } end
+            save()
+            collectgarbage(); collectgarbage()
+            r = fetch{ "P", sort = { "b" }, batch = 10 }
+            assert(r[2].n == 2)
+            entity "P" { b = "string", m = { "int64", default = 7 } }
+            """#)
+        h.run(#"""
+            assert(r[2].m == 7 and r[25].b == "x25" and #r == 30)
+            local walked = 0
+            for _, p in ipairs(r) do walked = walked + p.m end
+            assert(walked == 210)
+            """#)
+    }
+}
