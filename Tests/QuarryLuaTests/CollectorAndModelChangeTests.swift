@@ -139,3 +139,27 @@ extension CollectorAndModelChangeTests {
             """#)
     }
 }
+
+extension CollectorAndModelChangeTests {
+    /// Results and rows kept from a store `.open` replaced say so in one line, rather
+    /// than SQLite's message for a closed handle ("out of memory").
+    @Test func resultsOfAStoreOpenReplacedSaySo() throws {
+        let folder = try TemporaryFolder()
+        let h = try Harness(context: ObjectContext.open(folder.path("a.sqlite")))
+        h.run(#"""
+            entity "P" { n = "int64" }
+            for i = 1, 30 do P:new{ n = i } end
+            save()
+            collectgarbage(); collectgarbage()
+            r = fetch{ "P", batch = 10 }
+            first = r[1]
+            """#)
+        h.runtime.use(try ObjectContext.open(folder.path("b.sqlite")))
+        for code in ["local x = r[25].n", "local t = r:totable()", "for _, p in ipairs(r) do local x = p.n end"] {
+            let message = h.error(code)
+            #expect(message.contains("its store is closed (.open replaced it)"), "\(code): \(message)")
+            #expect(!message.contains("out of memory"), "\(code): \(message)")
+        }
+        #expect(h.string("first.n") == "1")
+    }
+}

@@ -87,7 +87,7 @@ import Testing
             .database(message: name), .missingColumn(table: name, column: name),
             .unexpectedValue(table: name, column: name, found: name, expected: name),
             .during(operation: name, .unknownKey(entity: name, key: name, suggestion: name)),
-            .cannotWrite(operation: name, path: name, reason: name),
+            .cannotWrite(operation: name, path: name, reason: name), .closed,
         ]
     }
 
@@ -109,11 +109,12 @@ import Testing
         case .unexpectedValue: 13
         case .during: 14
         case .cannotWrite: 15
+        case .closed: 16
         }
     }
 
     @Test func theSamplesCoverEveryKind() {
-        #expect(Set(Self.everyStoreError("x").map(Self.kind)) == Set(0...15))
+        #expect(Set(Self.everyStoreError("x").map(Self.kind)) == Set(0...16))
     }
 
     @Test(arguments: adversarial)

@@ -162,7 +162,7 @@ public final class ObjectContext {
     private var createdByOpen = false
     /// The `-wal`/`-shm` files the open made, removed at `close()` when empty and unused.
     private var sidecars: Sidecars?
-    private var isClosed = false
+    private(set) var isClosed = false
 
     /// Closes the connection (every later read fails), and removes what a read-only open
     /// made beside the file. Called at exit and when `.open` replaces the store.
@@ -370,6 +370,7 @@ public final class ObjectContext {
 
     /// Runs a read against the store, turning SQLite's errors into store errors.
     public func read<T>(_ body: (Database) throws -> T) throws -> T {
+        if isClosed { throw StoreError.closed }
         do { return try database.read(body) }
         catch let error as DatabaseError { throw StoreError(error) }
     }

@@ -20,6 +20,9 @@ public enum StoreError: QuarryError, Equatable {
     case missingColumn(table: String, column: String)
     /// A stored value of the wrong kind, e.g. text where Quarry wrote an integer.
     case unexpectedValue(table: String, column: String, found: String, expected: String)
+    /// The store was closed (`.open` replaced it): results and objects read from it
+    /// can no longer read it.
+    case closed
     /// Another error, inside an operation that names itself ("save: disk I/O error").
     indirect case during(operation: String, StoreError)
 
@@ -68,6 +71,8 @@ public enum StoreError: QuarryError, Equatable {
             return "\(table): expected a column \(column), found none"
         case let .unexpectedValue(table, column, found, expected):
             return "\(table).\(column) holds \(found) where \(expected) is expected"
+        case .closed:
+            return "its store is closed (.open replaced it): fetch again from the open one"
         case let .during(_, error):
             return error.message
         }

@@ -90,6 +90,7 @@ extension ObjectContext {
     /// `PRAGMA query_only`, and that pragma expires every prepared statement, so each
     /// batch would compile its SQL again.
     func readStatement(_ sql: String, _ body: (Statement) throws -> Void) throws {
+        if isClosed { throw StoreError.closed }
         do {
             try database.unsafeRead { db in try db.withStatement(sql, body) }
         } catch let error as DatabaseError { throw StoreError(error) }
