@@ -9,10 +9,9 @@ import Testing
 /// compares with, what observers hear, and the link of an inserted row.
 @Suite struct CollectorAndModelChangeTests {
     /// The script stopped the collector before save(), and an observer restarts it and
-    /// makes garbage with finalizers: Swift takes a loan again after that observer (so
-    /// the collector waits while it calls the others), every loan is given back (the
-    /// collector runs at its pace afterwards), and every finalizer runs, in a callback or
-    /// after Swift returned. (A finalizer that ran while Swift ran would have met
+    /// makes garbage with finalizers: afterwards the collector is running, every loan
+    /// Swift took meanwhile has been given back (the heap keeps its usual pace), and
+    /// every finalizer has run. (A finalizer that ran while Swift ran would have met
     /// Swift's state mid-call; where a finalizer runs is not visible from Lua more
     /// precisely than this: save's frame is on the stack until its trampoline returns.)
     @Test func anObserverThatRestartsTheCollectorLeavesItRunningAtItsPace() throws {

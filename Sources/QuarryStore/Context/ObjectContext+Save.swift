@@ -175,11 +175,8 @@ extension ObjectContext {
             if (object.pending[mapped(object.entity).keyColumn] ?? .null).isNull, currentEntity(of: object).attribute(named: mapped(object.entity).keyColumn) != nil {
                 object.committed[mapped(object.entity).keyColumn] = .integer(key)
             }
-            // A link column written as an attribute is the relationship's stored value
-            // (as for updates below, which read it from `pending`, cleared here).
-            for relationship in currentEntity(of: object).toOneRelationships {
-                if let column = relationship.column, let value = object.pending[column] { object.committed[relationship.name] = value }
-            }
+            // Read before `pending` is cleared here (updates below read it the same way).
+            object.commitLinkColumns(of: currentEntity(of: object))
             object.pending = [:]
             object.isInserted = false
             register(object)
@@ -187,10 +184,7 @@ extension ObjectContext {
         for object in inserts + updates {
             object.committed.merge(object.pending) { _, new in new }
             let entity = currentEntity(of: object)
-            // A link column written as an attribute is the relationship's stored value now.
-            for relationship in entity.toOneRelationships {
-                if let column = relationship.column, let value = object.pending[column] { object.committed[relationship.name] = value }
-            }
+            object.commitLinkColumns(of: entity)
             object.pending = [:]
             for (name, target) in object.pendingToOne {
                 let targetKey = entity.relationship(named: name)?.targetKey

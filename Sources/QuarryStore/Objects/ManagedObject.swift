@@ -52,6 +52,14 @@ public final class ManagedObject {
         self.entity = entity
     }
 
+    /// After a save: a link column written as an attribute (`author_id = 1`) is its
+    /// to-one relationship's stored value now, read from `pending` before it is cleared.
+    func commitLinkColumns(of entity: EntityDescription) {
+        for relationship in entity.toOneRelationships {
+            if let column = relationship.column, let value = pending[column] { committed[relationship.name] = value }
+        }
+    }
+
     /// Values assigned since then.
     var pending: [String: Value] = [:]
     /// To-one relationships assigned since then: the object, or nil for none.

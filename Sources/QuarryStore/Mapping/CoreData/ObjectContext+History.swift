@@ -131,13 +131,7 @@ extension ObjectContext {
         // Reload every registered object: a writer that keeps no history is seen this way.
         for (entityName, keys) in registeredKeysByEntity() {
             guard let entity = entitiesByName[entityName] else { continue }
-            var rows: [Int64: Row] = [:]
-            for chunk in stride(from: 0, to: keys.count, by: 500).map({ Array(keys[$0..<min(keys.count, $0 + 500)]) }) {
-                let sql = "SELECT \(mapped(entity).selection(of: entity)) FROM \(mapped(entity).table) WHERE \(mapped(entity).key) IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
-                for row in try read({ db in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(chunk)) }) {
-                    rows[try row.stored(0, table: entity.name, column: mapped(entity).keyColumn)] = row
-                }
-            }
+            let rows = try storedRows(of: entity, keys: keys)
             for key in keys {
                 guard let object = registeredObject(entity: entityName, primaryKey: key) else { continue }
                 guard let row = rows[key] else {

@@ -45,31 +45,22 @@ extension ObjectContext {
     }
 
     /// `entity` was redefined (`define`, `relate`, a member of its hierarchy) while
-    /// objects of it are in use: they take the new description, their stored values read
-    /// again in its layout (a migration may have filled a new column, and `relate` adds a
-    /// to-one's key), their unsaved changes kept. An object the store cannot give again
-    /// keeps the values it was read with. Without this an object kept from before
-    /// answered by the old description: no relationship `relate` had just added.
+    /// objects of it are in use: they take the new description (see `redescribe`), with
+    /// the values of keys new to its layout (a migration's new column, a `relate`d
+    /// to-one's key) read from the store. An object the store cannot give again keeps
+    /// the values it was read with. Without this an object kept from before answered by
+    /// the old description: no relationship `relate` had just added.
     private func redescribeObjects(as entity: EntityDescription) {
         var objects: [ManagedObject] = unsaved.inserted.filter { $0.entity.name == entity.name && $0.primaryKey == nil }
         for box in registrations(of: entity.name)?.values ?? [:].values {
             if let object = box.object, object.entity.name == entity.name { objects.append(object) }
         }
         guard !objects.isEmpty else { return }
-        var stored: [Int64: [String: Value]] = [:]
         let keys = objects.compactMap { $0.isInserted ? nil : $0.primaryKey }
-        let storage = mapped(entity)
-        var offset = 0
-        while offset < keys.count {
-            let chunk = Array(keys[offset..<min(keys.count, offset + 500)])
-            offset += chunk.count
-            let sql = "SELECT \(storage.selection(of: entity)) FROM \(storage.table) WHERE \(storage.key) IN (\(chunk.map { _ in "?" }.joined(separator: ",")))"
-            guard let rows = try? read({ db in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(chunk)) }) else { break }
-            for row in rows {
-                if case .int64(let key) = (row[0] as DatabaseValue).storage { stored[key] = values(of: entity, row: row) }
-            }
+        let rows = (try? storedRows(of: entity, keys: keys)) ?? [:]
+        for object in objects {
+            object.redescribe(as: entity, stored: object.primaryKey.flatMap { rows[$0] }.map { values(of: entity, row: $0) })
         }
-        for object in objects { object.redescribe(as: entity, stored: object.primaryKey.flatMap { stored[$0] }) }
     }
 
     /// Creates the entity, or migrates the existing one in place to this definition, in
