@@ -284,6 +284,15 @@ public final class QuarryRuntime {
         throw call.typeError(index, expected: "object")
     }
 
+    /// An object of the open store, for a change or a relationship: one of a store
+    /// `.open` closed keeps its attributes for reading, but through the open store its
+    /// key would name another row, and a change to it could never be saved.
+    func currentObject(_ call: LuaCall, _ index: Int32) throws -> ManagedObject {
+        let object = try self.object(call, index)
+        guard object.belongs(to: context) else { throw StoreError.closed }
+        return object
+    }
+
     func pushObject(_ object: ManagedObject?) -> Int32 {
         guard let object else { lua_pushnil(state); return 1 }
         pushManagedObject(state, object)

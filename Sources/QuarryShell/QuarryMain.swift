@@ -144,10 +144,12 @@ func writeError(_ text: String) {
 }
 
 /// A remark on stderr that is not an error (a model inferred, say): dim on a terminal.
+/// Escaped as error lines are: a note quotes names from the file (a model's entities),
+/// which could otherwise drive the terminal or forge a line of their own.
 func reportNote(_ message: String) {
     fflush(stdout)
     let dim = useColor(STDERR_FILENO)
-    FileHandle.standardError.write(Data(((dim ? "\u{1B}[2m" : "") + "note: " + message + (dim ? "\u{1B}[0m" : "") + "\n").utf8))
+    FileHandle.standardError.write(Data(((dim ? "\u{1B}[2m" : "") + "note: " + ErrorRendering.escaped(message) + (dim ? "\u{1B}[0m" : "") + "\n").utf8))
 }
 
 /// Whether `fd` gets colour: a terminal, and NO_COLOR unset (https://no-color.org).

@@ -8,8 +8,10 @@ extension QuarryRuntime {
             let summary: SaveSummary
             let previousAuthor = self.context.author
             if call.type(1) == LUA_TTABLE {
-                if LuaTable.field(call.state, 1, "author") == LUA_TSTRING { self.context.author = luaString(call.state, -1) }
-                quarry_pop(call.state, 1)
+                try Self.checkOptions(call, 1, allowed: ["author", "merge"], operation: "save")
+                if let author = try Self.author(call, 1, operation: "save") { self.context.author = author }
+            } else if !call.isNoneOrNil(1) {
+                throw call.typeError(1, expected: "table")
             }
             defer { self.context.author = previousAuthor }
             var policy = MergePolicy.error
@@ -50,7 +52,7 @@ extension QuarryRuntime {
         defineGlobal("refresh") { [unowned self] call in
             // refresh(o), as o:refresh(): that object only.
             if call.argumentCount >= 1, call.type(1) != LUA_TNIL {
-                let object = try self.object(call, 1)
+                let object = try self.currentObject(call, 1)
                 return call.push(try self.context.refresh(object))
             }
             let changed: Bool
@@ -72,8 +74,7 @@ extension QuarryRuntime {
                 default: quarry_pop(call.state, 1); throw LuaError("since must be a token from historytoken()", operation: "history")
                 }
                 quarry_pop(call.state, 1)
-                if LuaTable.field(call.state, 1, "author") == LUA_TSTRING { author = luaString(call.state, -1) }
-                quarry_pop(call.state, 1)
+                author = try Self.author(call, 1, operation: "history")
             }
             let transactions: [HistoryTransaction]
             transactions = try self.context.history(since: since, author: author)
@@ -97,5 +98,33 @@ extension QuarryRuntime {
             let token = try call.integer(1)
             return call.push(try self.context.pruneHistory(through: token))
         }
+    }
+
+    /// `t.author` of an options table: nil when absent, else a string without NUL bytes
+    /// (history keeps text, and C strings would cut it at the first NUL); anything else is
+    /// refused rather than ignored, so a mistyped author is never recorded as `quarry`.
+    static func author(_ call: LuaCall, _ index: Int32, operation: String) throws -> String? {
+        let s = call.state
+        defer { quarry_pop(s, 1) }
+        switch LuaTable.field(s, index, "author") {
+        case LUA_TNIL: return nil
+        case LUA_TSTRING:
+            let author = luaString(s, -1)
+            guard !author.utf8.contains(0) else { throw LuaError("author must be a string without NUL bytes", operation: operation) }
+            return author
+        default:
+            throw LuaError("author must be a string, got \(call.typeName(-1))", operation: operation)
+        }
+    }
+
+    /// Refuses a key of an options table that `operation` does not take, with the nearest
+    /// one it does, as `fetch{}` does.
+    static func checkOptions(_ call: LuaCall, _ index: Int32, allowed: [String], operation: String) throws {
+        let (keys, nonString) = LuaTable.stringKeys(call.state, index)
+        for key in keys where !allowed.contains(key) {
+            throw LuaError("unknown option '\(key)'", operation: operation, suggestion: closestMatch(to: key, in: allowed),
+                           remedy: "options: " + allowed.joined(separator: ", "))
+        }
+        if nonString { throw LuaError("options are named (" + allowed.joined(separator: ", ") + "), not listed", operation: operation) }
     }
 }

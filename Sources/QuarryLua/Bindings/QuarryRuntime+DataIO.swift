@@ -70,7 +70,8 @@ extension QuarryRuntime {
     /// A one-line notice on stderr, apart from the data on stdout.
     func writeNotice(_ text: String) {
         fflush(stdout)
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        // Escaped as errors are: a notice quotes user and file names.
+        FileHandle.standardError.write(Data((ErrorRendering.escaped(text) + "\n").utf8))
     }
 
     /// `flights.csv` → `Flights`.

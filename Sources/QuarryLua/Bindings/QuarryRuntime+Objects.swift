@@ -8,7 +8,7 @@ extension QuarryRuntime {
     private var objectMethods: [(String, LuaFunctionBody)] {
         [
             ("delete", { [unowned self] call in
-                try self.context.delete(try self.object(call, 1))
+                try self.context.delete(try self.currentObject(call, 1))
                 return 0
             }),
             ("objectID", { [unowned self] call in call.push(try self.object(call, 1).objectID) }),
@@ -50,7 +50,7 @@ extension QuarryRuntime {
         // o:refresh() drops that object's unsaved changes; the global refresh() notices
         // other processes' commits (and refresh(o) refreshes o).
         registerMethods(.object, objectMethods + [("refresh", { [unowned self] call in
-            let object = try self.object(call, 1)
+            let object = try self.currentObject(call, 1)
             return call.push(try self.context.refresh(object))
         })])
         for (name, body) in objectMethods where name != "entity" {
@@ -67,6 +67,11 @@ extension QuarryRuntime {
                 if let attribute = object.entity.attribute(named: key) {
                     pushAttributeValue(call.state, try object.value(forKey: key), of: attribute); return 1
                 }
+                // A closed store's object keeps its attributes and methods, nothing more.
+                guard object.belongs(to: self.context) else {
+                    if self.pushMethod(.object, key) { return 1 }
+                    throw StoreError.closed
+                }
                 if let relationship = self.context.entitiesRelationship(key, of: object) {
                     if relationship.isToMany {
                         pushSwiftObject(call.state, RelationshipSet(object: object, name: key), kind: .set)
@@ -78,7 +83,7 @@ extension QuarryRuntime {
                 throw object.entity.unknownKey(key)
             }),
             ("__newindex", { [unowned self] call in
-                let object = try self.object(call, 1)
+                let object = try self.currentObject(call, 1)
                 let key = try call.string(2)
                 if self.context.entitiesRelationship(key, of: object) != nil {
                     try self.assignRelationship(object, key, valueAt: 3, call)
@@ -93,7 +98,9 @@ extension QuarryRuntime {
             ("__tostring", { [unowned self] call in
                 let object = try self.object(call, 1)
                 var fields = object.values.map { "\($0.key) = \(literal($0.value))" }
-                for relationship in self.context.currentEntityDescription(of: object).toOneRelationships {
+                // Relationships are read through the open store: not for a closed store's object.
+                let relationships = object.belongs(to: self.context) ? self.context.currentEntityDescription(of: object).toOneRelationships : []
+                for relationship in relationships {
                     let target = try? self.context.relatedObject(relationship.name, of: object)
                     fields.append("\(relationship.name) = \(target.map { $0.objectID } ?? "nil")")
                 }

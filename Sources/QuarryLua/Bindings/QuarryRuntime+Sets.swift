@@ -15,6 +15,8 @@ extension QuarryRuntime {
         guard let set = swiftObject(call.state, index, kind: .set, as: RelationshipSet.self) else {
             throw call.typeError(index, expected: "set")
         }
+        // A set of an object of a store `.open` closed: its key names another row here.
+        guard set.object.belongs(to: context) else { throw StoreError.closed }
         return set
     }
 
@@ -26,7 +28,7 @@ extension QuarryRuntime {
         func change(_ add: Bool) -> LuaFunctionBody {
             { [unowned self] call in
                 let set = try self.set(call, 1)
-                let target = try self.object(call, 2)
+                let target = try self.currentObject(call, 2)
                 if add { try self.context.addRelated(target, to: set.name, of: set.object) }
                 else { try self.context.removeRelated(target, from: set.name, of: set.object) }
                 return 0

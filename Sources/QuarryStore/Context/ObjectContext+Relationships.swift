@@ -83,6 +83,8 @@ extension ObjectContext {
             throw StoreError.typeMismatch(entity: object.entity.name, key: name, expected: "a set of \(relationship.destination) objects", given: "one object")
         }
         if object.isDeleted || object.context == nil { throw StoreError.objectDeleted(objectID: object.objectID) }
+        try object.checkStoreOpen()
+        try target?.checkStoreOpen()
         if let target { try checkTarget(target, for: relationship, of: object) }
         let old = try toOneTarget(name, of: object, destination: relationship.destination)
         if old === target { return }
@@ -198,6 +200,8 @@ extension ObjectContext {
         let (relationship, storage) = try self.relationship(name, of: object)
         try refuseSubentityKey(name, of: object)
         if object.isDeleted || object.context == nil { throw StoreError.objectDeleted(objectID: object.objectID) }
+        try object.checkStoreOpen()
+        try target.checkStoreOpen()
         try checkTarget(target, for: relationship, of: object)
         switch storage {
         case .foreignKey:
@@ -236,6 +240,7 @@ extension ObjectContext {
     /// `noaction` leaves them as they are. Nothing changes when any rule refuses.
     public func delete(_ object: ManagedObject) throws {
         if mapped(object.entity).isView { throw StoreError.viewIsReadOnly(entity: object.entity.name) }
+        try object.checkStoreOpen()
         guard object.context === self, !object.isDeleted else { return }
         var doomed: [ManagedObject] = []
         try collect(object, into: &doomed)

@@ -126,6 +126,7 @@ public final class ManagedObject {
         if context?.mapped(entity).isView == true { throw StoreError.viewIsReadOnly(entity: entity.name) }
         if isDeleted { throw StoreError.objectDeleted(objectID: objectID) }
         if context == nil { throw StoreError.objectDeleted(objectID: objectID) }
+        try checkStoreOpen()
         let coerced: Value
         switch attribute.type.coerce(value) {
         case .success(let v): coerced = v
@@ -144,6 +145,15 @@ public final class ManagedObject {
         // set before through the relationship no longer stands.
         for relationship in entity.toOneRelationships where relationship.column == key { pendingToOne[relationship.name] = nil }
         context?.noteChanged(self)
+    }
+
+    /// Whether the object was read or made by `context` (not by a store `.open` closed).
+    public func belongs(to context: ObjectContext) -> Bool { self.context === context }
+
+    /// Refuses a change to an object whose store `.open` closed: no save can reach it, so
+    /// accepting the change would lose it without a word.
+    func checkStoreOpen() throws {
+        if context?.isClosed == true { throw StoreError.closed }
     }
 
     /// Changed keys with their old (stored) and new values.

@@ -33,14 +33,16 @@ extension ObjectContext {
         guard let store = coreData else { return }
         if store.keepsPersistentHistory {
             guard operation == "save" else {
-                throw StoreError.database(message: "\(operation): this Core Data store keeps persistent history, which Quarry writes for save() but not yet for \(operation); nothing was written")
+                throw StoreError.during(operation: operation, .database(message: "this Core Data store keeps persistent history, which Quarry writes for save() but not yet for \(operation); nothing was written"))
             }
             try refuseUnwritableHistory(store)
         }
         if let trigger = store.triggersMissingFunctions.first {
-            throw StoreError.database(message: "\(operation): the store's trigger \(trigger) calls a function of Core Data's that Quarry does not provide, so it cannot run; nothing was written")
+            throw StoreError.during(operation: operation, .database(message: "the store's trigger \(trigger) calls a function of Core Data's that Quarry does not provide, so it cannot run; nothing was written"))
         }
-        guard operation == "save", !store.derivedAttributes.isEmpty else { return }
+        guard operation == "save" else { return }
+        try refuseExhaustedCoreDataKeys(store)
+        guard !store.derivedAttributes.isEmpty else { return }
         for object in unsaved.updated.values.sorted(by: { ($0.primaryKey ?? 0) < ($1.primaryKey ?? 0) }) {
             try refuseDerivedAttributes(object.entity.name, keys: object.pending.keys, operation: operation)
         }
@@ -53,7 +55,7 @@ extension ObjectContext {
         for key in keys.sorted() {
             guard let expression = derived[key] else { continue }
             let how = expression.isEmpty ? "" : " (\(expression))"
-            throw StoreError.database(message: "\(operation): \(entity).\(key) is derived by the store\(how) and cannot be set; nothing was written")
+            throw StoreError.during(operation: operation, .database(message: "\(entity).\(key) is derived by the store\(how) and cannot be set; nothing was written"))
         }
     }
 }
@@ -97,7 +99,7 @@ extension ObjectContext {
     /// (it records its properties by their place in the model's property list).
     func refuseUnwritableHistory(_ store: CoreDataStore) throws {
         func refuse(_ reason: String) -> StoreError {
-            StoreError.database(message: "save: this Core Data store's persistent history \(reason), so Quarry cannot write it as Core Data does; nothing was written")
+            StoreError.during(operation: "save", .database(message: "this Core Data store's persistent history \(reason), so Quarry cannot write it as Core Data does; nothing was written"))
         }
         let layout: PersistentHistoryLayout
         switch try read({ db in try PersistentHistoryLayout.read(db) }) {
@@ -140,7 +142,7 @@ extension ObjectContext {
             var values: [DatabaseValue] = []
             for name in preserved {
                 guard let column = columns.first(where: { $0.uppercased() == "Z" + name.uppercased() }) else {
-                    throw StoreError.database(message: "save: \(object.entity.name).\(name) is preserved after deletion but \(table) has no column for it; nothing was written")
+                    throw StoreError.during(operation: "save", .database(message: "\(object.entity.name).\(name) is preserved after deletion but \(table) has no column for it; nothing was written"))
                 }
                 values.append(try DatabaseValue.fetchOne(db, sql: "SELECT \(quoteIdentifier(column)) FROM main.\(quoteIdentifier(table)) WHERE Z_PK = ?",
                                                          arguments: [key]) ?? .null)
@@ -162,7 +164,7 @@ extension ObjectContext {
         switch try PersistentHistoryLayout.read(db) {
         case .success(let found): layout = found
         case .failure(let problem):
-            throw StoreError.database(message: "save: this Core Data store's persistent history \(problem.text), so Quarry cannot write it as Core Data does; nothing was written")
+            throw StoreError.during(operation: "save", .database(message: "this Core Data store's persistent history \(problem.text), so Quarry cannot write it as Core Data does; nothing was written"))
         }
         func code(_ object: ManagedObject) -> Int64? { store.mapped(object.entity.name)?.code }
         var changes: [PersistentHistoryWriter.Change] = []
@@ -204,7 +206,7 @@ extension ObjectContext {
                 ownHistoryTokens.insert(token)
             }
         } catch let problem as PersistentHistoryLayout.Problem {
-            throw StoreError.database(message: "save: this Core Data store's persistent history \(problem.text), so Quarry cannot write it as Core Data does; nothing was written")
+            throw StoreError.during(operation: "save", .database(message: "this Core Data store's persistent history \(problem.text), so Quarry cannot write it as Core Data does; nothing was written"))
         }
     }
 }

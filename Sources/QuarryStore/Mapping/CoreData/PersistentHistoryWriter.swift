@@ -89,9 +89,19 @@ public struct PersistentHistoryWriter {
 
     /// Takes `count` keys of a history entity from its `Z_MAX` (advanced by `count`) and
     /// returns the first.
+    /// A `Z_MAX` with fewer than `count` keys left (or not an integer) refuses the save,
+    /// naming the history entity: `Z_MAX + count` would become a real number in SQLite,
+    /// and the keys taken from it would repeat the last one.
     func nextKeys(of entity: Int64, count: Int64, in db: Database) throws -> Int64 {
-        try db.execute(sql: "UPDATE main.Z_PRIMARYKEY SET Z_MAX = coalesce(Z_MAX, 0) + ? WHERE Z_ENT = ?", arguments: [count, entity])
-        let last = try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM main.Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [entity]) ?? count
+        let row = try Row.fetchOne(db, sql: "SELECT Z_MAX, Z_NAME FROM main.Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [entity])
+        var stored = DatabaseValue.null, name = "history entity \(entity)"
+        if let row {
+            stored = row[0]
+            if let text = String.fromDatabaseValue(row[1]) { name = "history entity \(text)" }
+        }
+        try ObjectContext.checkKeysLeft(stored, count: count, entity: name)
+        let last = (Int64.fromDatabaseValue(stored) ?? 0) + count
+        try db.execute(sql: "UPDATE main.Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", arguments: [last, entity])
         return last - count + 1
     }
 }

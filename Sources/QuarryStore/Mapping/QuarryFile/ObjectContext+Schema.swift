@@ -11,9 +11,11 @@ extension ObjectContext {
         // Data store. Quarry never writes its model into a Core Data store.
         let (rows, isCoreData) = try read { db -> ([(String, String)], Bool) in
             let rows = try !db.hasTable(Self.modelTable) ? [] : Row.fetchAll(db, sql: "SELECT name, definition FROM \(Self.modelTable) ORDER BY rowid")
-                .map { row in
-                    (try row.stored(0, table: Self.modelTable, column: "name") as String,
-                     try row.stored(1, table: Self.modelTable, column: "definition") as String)
+                .map { row -> (String, String) in
+                    let name: String = try row.stored(0, table: Self.modelTable, column: "name")
+                    // Another program's change to a row names the entity it belongs to.
+                    do { return (name, try row.stored(1, table: Self.modelTable, column: "definition") as String) }
+                    catch let error as StoreError { throw StoreError.during(operation: "the stored model of entity \(name)", error) }
                 }
             return (rows, try rows.isEmpty && CoreDataStore.isCoreDataStore(db))
         }
