@@ -114,7 +114,8 @@ extension ObjectContext {
         if !groups.isEmpty { inner += " GROUP BY " + groups.map(\.sql).joined(separator: ", ") }
         var sql = "SELECT * FROM (\(inner)) AS \"q\""
         if let having = request.having {
-            let bound = try BoundPredicate(having, entity: shape)
+            let bound: BoundPredicate
+            do { bound = try BoundPredicate(having, entity: shape) } catch let error as PredicateError { throw error.given(as: "having") }
             let fragment = bound.sql(qualifier: "q")
             sql += " WHERE " + fragment.sql
             arguments += fragment.arguments

@@ -38,6 +38,15 @@ extension QuarryRuntime {
         return outcome
     }
 
+    /// Whether `code` is not cut off mid-statement (it compiles, or fails for another
+    /// reason than ending too soon); nothing is run or left on the stack.
+    public func isFinishedChunk(_ code: String) -> Bool {
+        let top = lua_gettop(state)
+        defer { lua_settop(state, top) }
+        if case .incomplete = load(code, chunkName: "=check") { return false }
+        return true
+    }
+
     private func loadOutcome(_ status: Int32) -> LoadResult {
         if status == LUA_OK { return .loaded }
         let message = luaString(state, -1)
@@ -193,6 +202,21 @@ function quarry.show(...)
   if page(text) then return end
   io.write(text)
   io.flush()
+end
+-- print as Lua's (tostring of each argument, tabs, a newline, to standard output), except
+-- that rows Quarry made (sql(), summarize(), dictionary results) print as a table, as
+-- results do: in a script, print(sql(...)) shows the rows, not "table: 0x...".
+do
+  local stdout, tostring, select, type, getmetatable, concat = io.stdout, tostring, select, type, getmetatable, table.concat
+  rawset(_G, "print", function(...)
+    local out = {}
+    for i = 1, select("#", ...) do
+      local v = select(i, ...)
+      out[i] = (type(v) == "table" and getmetatable(v) == nil and rowsTable(v, true)) or tostring(v)
+    end
+    stdout:write(concat(out, "\t"), "\n")
+    stdout:flush()
+  end)
 end
 -- entity "Item" { ... } as well as entity("Item", { ... }): the curried form is a Lua
 -- closure, so no Swift function is made per call.

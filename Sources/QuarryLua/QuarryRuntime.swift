@@ -289,7 +289,7 @@ public final class QuarryRuntime {
     /// key would name another row, and a change to it could never be saved.
     func currentObject(_ call: LuaCall, _ index: Int32) throws -> ManagedObject {
         let object = try self.object(call, index)
-        guard object.belongs(to: context) else { throw StoreError.closed }
+        guard !object.isForeign(to: context) else { throw StoreError.closed }
         return object
     }
 

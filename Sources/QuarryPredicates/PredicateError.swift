@@ -7,6 +7,9 @@ public struct PredicateError: QuarryError, Equatable {
     public var column: Int?
     /// The key the predicate probably meant, for an unknown one.
     public var suggestion: String?
+    /// What the predicate was given as (`having` for a grouped request's filter), so the
+    /// line names the option the person wrote.
+    public var role = "predicate"
 
     public init(_ message: String, column: Int?, suggestion: String? = nil) {
         self.message = message
@@ -14,7 +17,14 @@ public struct PredicateError: QuarryError, Equatable {
         self.suggestion = suggestion
     }
 
-    public var operation: String? { "predicate" }
+    public var operation: String? { role }
+
+    /// The same error, for a predicate given as `role`.
+    public func given(as role: String) -> PredicateError {
+        var error = self
+        error.role = role
+        return error
+    }
     public var location: ErrorLocation? { column.map(ErrorLocation.column) }
 }
 

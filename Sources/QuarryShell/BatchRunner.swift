@@ -24,6 +24,10 @@ struct BatchRunner {
             var code = String(decoding: data, as: UTF8.self)
             if code.hasPrefix("#") { code = "--" + code }  // a shebang line, as lua skips it
             loaded = runtime.load(code, chunkName: "=stdin")
+            // Text that is not Lua as a whole may be REPL input with dot-commands in it.
+            if case .loaded = loaded {} else if let parts = PipedScript.parts(code, isFinished: runtime.isFinishedChunk) {
+                return runParts(parts, arguments: arguments)
+            }
         } else {
             guard FileManager.default.isReadableFile(atPath: path) else {
                 reportError("cannot open \(path): " + (FileManager.default.fileExists(atPath: path) ? "permission denied" : "no such file"))
@@ -39,6 +43,28 @@ struct BatchRunner {
         }
         runtime.setScriptArguments(script: path, arguments: arguments)
         return report(runtime.runGuarded(arguments: arguments))
+    }
+
+    /// Runs a piped script that holds dot-commands, as the sqlite3 shell runs one: each
+    /// stretch of Lua as a chunk (numbered as in the input), each command in its place; the
+    /// first failure of either ends the run.
+    private func runParts(_ parts: [PipedScript.Part], arguments: [String]) -> Bool {
+        runtime.setScriptArguments(script: "-", arguments: arguments)
+        let commands = DotCommands(runtime: runtime, settings: REPLSettings())
+        for part in parts {
+            switch part {
+            case let .lua(code):
+                switch runtime.load(code, chunkName: "=stdin") {
+                case .loaded: guard report(runtime.runGuarded(arguments: arguments)) else { return false }
+                case .incomplete(let message), .failed(let message): reportError(message); return false
+                }
+            case let .command(line):
+                let before = reportedErrors
+                if commands.run(line) == .quit { return true }
+                guard reportedErrors == before else { return false }
+            }
+        }
+        return true
     }
 
     private func report(_ failure: LuaFailure?) -> Bool {

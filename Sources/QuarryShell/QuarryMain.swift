@@ -92,6 +92,8 @@ public enum QuarryMain {
         let batch = BatchRunner(runtime: runtime, showTraceback: options.traceback)
         // One deadline for the whole run: every chunk and the script.
         runtime.setDeadline(seconds: options.timeout ?? 0)
+        // As lua's -e: `arg` exists (arg[0] names the program) even with no script.
+        if !options.chunks.isEmpty { runtime.setScriptArguments(script: "quarry", arguments: []) }
         for chunk in options.chunks {
             guard batch.runChunk(chunk) else { return Status.failure.rawValue }
         }
@@ -105,6 +107,10 @@ public enum QuarryMain {
         runtime.clearStopRequests()
         if options.interactive || (!ranSomething && script == nil) {
             REPL(runtime: runtime).run()
+        } else if let context = runtime.openedContext, context.hasChanges {
+            // Never written without save(), as the contract says; but not dropped unsaid.
+            let pending = context.pendingChanges
+            reportNote("the run ended with unsaved changes (\(pending.inserted.count) inserted, \(pending.updated.count) updated, \(pending.deleted.count) deleted), not written: call save() to keep them")
         }
         return Status.success.rawValue
     }
@@ -127,8 +133,13 @@ private func openInMemoryStore(readOnly: Bool) -> ObjectContext {
 /// Every error the shell prints goes through here, as one line: a Quarry error as its
 /// renderer makes it, any other text escaped and bounded by the same rules.
 func reportError(_ message: String) {
+    reportedErrors += 1
     writeError(ErrorRendering.oneLine(message))
 }
+
+/// How many errors have been reported: a dot-command in a piped script reports its own
+/// and returns no status, so the batch tells a failed one by this count.
+private(set) var reportedErrors = 0
 
 /// An error value, rendered once (`QuarryError.description` is `ErrorRendering`'s line).
 func reportError(_ error: Error) {

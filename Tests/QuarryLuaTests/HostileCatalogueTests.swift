@@ -165,7 +165,7 @@ struct HostileCase: Sendable, CustomTestStringConvertible {
         HostileCase(name: "predicate: unknown comparison option", code: #"count("Item", "title ==[x] 'a'")"#,
                     expected: ["unknown comparison option 'x'", "at column 10"]),
         HostileCase(name: "predicate: malformed having", code: #"fetch{ "Item", result = "dictionaries", properties = { "n" }, group = { "n" }, having = "count >" }"#,
-                    expected: ["predicate: expected a key path or a value", "at column 8"]),
+                    expected: ["having: expected a key path or a value", "at column 8"]),
         HostileCase(name: "predicate: unknown key in deleteall", code: #"Item:deleteall("nope > 0", {})"#,
                     expected: ["predicate: unknown key path 'nope' on entity Item at column 1"]),
         HostileCase(name: "predicate: reconfigured results", code: #"local r = fetch("Item"); r.predicate = "n == ("; return #r"#,

@@ -306,14 +306,14 @@ extension QuarryRuntime {
         case LUA_TSTRING:
             let format = luaString(s, -1)
             quarry_pop(s, 1)
-            request.having = try parsePredicate(format, [], [:])
+            do { request.having = try parsePredicate(format, [], [:]) } catch let error as PredicateError { throw error.given(as: "having") }
         case LUA_TTABLE:
             // having = { "count > %@", 1000 }
             let table = lua_gettop(s)
             let arguments = try predicateArguments(s, table, what: "fetch: having")
             quarry_pop(s, 1)
             guard case .value(.text(let format))? = arguments.first else { throw LuaError("having = { format, args... } needs the format first", operation: "fetch") }
-            request.having = try parsePredicate(format, Array(arguments.dropFirst()), [:])
+            do { request.having = try parsePredicate(format, Array(arguments.dropFirst()), [:]) } catch let error as PredicateError { throw error.given(as: "having") }
         default:
             defer { quarry_pop(s, 1) }
             guard let object = predicateObject(s, -1) else {

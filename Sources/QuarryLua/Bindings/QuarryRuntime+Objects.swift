@@ -68,7 +68,7 @@ extension QuarryRuntime {
                     pushAttributeValue(call.state, try object.value(forKey: key), of: attribute); return 1
                 }
                 // A closed store's object keeps its attributes and methods, nothing more.
-                guard object.belongs(to: self.context) else {
+                guard !object.isForeign(to: self.context) else {
                     if self.pushMethod(.object, key) { return 1 }
                     throw StoreError.closed
                 }
@@ -99,7 +99,7 @@ extension QuarryRuntime {
                 let object = try self.object(call, 1)
                 var fields = object.values.map { "\($0.key) = \(literal($0.value))" }
                 // Relationships are read through the open store: not for a closed store's object.
-                let relationships = object.belongs(to: self.context) ? self.context.currentEntityDescription(of: object).toOneRelationships : []
+                let relationships = !object.isForeign(to: self.context) ? self.context.currentEntityDescription(of: object).toOneRelationships : []
                 for relationship in relationships {
                     let target = try? self.context.relatedObject(relationship.name, of: object)
                     fields.append("\(relationship.name) = \(target.map { $0.objectID } ?? "nil")")

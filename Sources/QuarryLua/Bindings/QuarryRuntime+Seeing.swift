@@ -23,7 +23,12 @@ extension QuarryRuntime {
                     arguments.append(value)
                 }
             }
-            let rows = try self.context.readOnlyQuery(text, arguments: arguments, admit: LuaMemoryBudget.rowAdmission(call.state))
+            let rows: QueryRows
+            do { rows = try self.context.readOnlyQuery(text, arguments: arguments, admit: LuaMemoryBudget.rowAdmission(call.state)) }
+            catch let error as StoreError where error.operation == nil {
+                // SQLite's own words ("near "SELEC": syntax error") say which call failed.
+                throw StoreError.during(operation: "sql", error)
+            }
             pushDictionaryRows(call.state, DictionaryRows(columns: rows.columns, rows: rows.rows))
             return 1
         }
@@ -36,8 +41,10 @@ extension QuarryRuntime {
         }
         LuaTable.setField(state, -2, "__page")
         quarry_pop(state, 1)
-        // The prelude's quarry.show prints a list of records with this (nil: not one).
+        // The prelude's quarry.show prints a list of records with this (nil: not one);
+        // its print, only rows Quarry made (`__rowstable(v, true)`).
         defineGlobal("__rowstable") { [unowned self] call in
+            if call.type(2) == LUA_TBOOLEAN, lua_toboolean(call.state, 2) != 0, !isQuarryRows(call.state, 1) { return call.pushNil() }
             guard let rows = readDictionaryRows(call.state, 1) else { return call.pushNil() }
             return call.push(TextTable.rows(headers: rows.columns, values: rows.rows, format: self.tableFormat).render(self.tableFormat))
         }

@@ -16,7 +16,7 @@ extension QuarryRuntime {
             throw call.typeError(index, expected: "set")
         }
         // A set of an object of a store `.open` closed: its key names another row here.
-        guard set.object.belongs(to: context) else { throw StoreError.closed }
+        guard !set.object.isForeign(to: context) else { throw StoreError.closed }
         return set
     }
 

@@ -50,6 +50,18 @@ private func pushColumnTable(_ state: OpaquePointer) {
     setRegistryField(state, columnsKey)
 }
 
+/// Whether the value at `index` is a list of rows Quarry made (`sql()`, `summarize()`,
+/// dictionary results), as opposed to any table a script built.
+func isQuarryRows(_ state: OpaquePointer, _ index: Int32) -> Bool {
+    guard lua_type(state, index) == LUA_TTABLE else { return false }
+    let table = lua_absindex(state, index)
+    pushColumnTable(state)
+    lua_pushvalue(state, table)
+    let known = lua_rawget(state, -2) == LUA_TTABLE
+    quarry_pop(state, 2)
+    return known
+}
+
 /// The value at `index` as dictionary rows, or nil when it is not a non-empty list of
 /// records whose values are all scalars (string, number, boolean, date), or rows made by
 /// Quarry (which may be empty). Columns are the remembered order, else the keys in

@@ -147,9 +147,6 @@ public final class ManagedObject {
         context?.noteChanged(self)
     }
 
-    /// Whether the object was read or made by `context` (not by a store `.open` closed).
-    public func belongs(to context: ObjectContext) -> Bool { self.context === context }
-
     /// Refuses a change to an object whose store `.open` closed: no save can reach it, so
     /// accepting the change would lose it without a word.
     func checkStoreOpen() throws {

@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+
+/// Issue 32's "printing in scripts": rows Quarry made print as tables from print() too,
+/// `arg` exists under -e, and a batch run that leaves unsaved changes says so once.
+@Suite struct AnalystScriptTests {
+    /// print(sql(...)), print(summarize(...)) and print() of dictionary results show the
+    /// rows as the REPL does, where they printed `table: 0x...`; any other table prints as
+    /// Lua's print prints it, and print keeps Lua's tabs and order.
+    @Test func printShowsRowsQuarryMade() async throws {
+        let sandbox = try Sandbox()
+        try sandbox.write("t.lua", #"""
+            entity "Sale" { country = "string", total = "double" }
+            Sale:new{ country = "FR", total = 2 }; Sale:new{ country = "FR", total = 3 }; Sale:new{ country = "DE", total = 7 }
+            save()
+            print(sql("SELECT country, sum(total) AS revenue FROM Sale GROUP BY country ORDER BY country"))
+            print(fetch{ "Sale", result = "dictionaries", properties = { "country", "count(*)" }, group = { "country" }, sort = "country" })
+            print(summarize("Sale"))
+            print("a", 1, nil, true)
+            print({})
+            """#)
+        let result = try await sandbox.quarry(["store.db", "t.lua"])
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(result)")
+        let lines = result.lines
+        #expect(lines.prefix(5) == ["country | revenue", "--------+--------", "DE      |     7.0", "FR      |     5.0", "(2 rows)"], "\(result)")
+        #expect(lines.contains("country | count(*)"), "\(result)")
+        #expect(lines.contains { $0.hasPrefix("column ") && $0.contains("| distinct |") }, "\(result)")
+        #expect(lines.contains("a\t1\tnil\ttrue"), "\(result)")
+        #expect(lines.contains { $0.hasPrefix("table: 0x") }, "\(result)")
+        #expect(!lines.dropLast().contains { $0.hasPrefix("table: 0x") }, "\(result)")
+    }
+
+    /// `arg` is a table under -e, as in lua (arg[0] names the program).
+    @Test func argExistsUnderE() async throws {
+        let sandbox = try Sandbox()
+        let result = try await sandbox.quarry(["-e", "print(type(arg), arg[0], #arg)"])
+        #expect(result.status == 0 && result.lines == ["table\tquarry\t0"], "\(result)")
+    }
+
+    /// A batch run that ends with unsaved changes writes nothing and says so in one note;
+    /// one that saved, or failed, says nothing more.
+    @Test func unsavedChangesAtTheEndOfABatchRunAreNoted() async throws {
+        let sandbox = try Sandbox()
+        let made = try await sandbox.quarry(["store.db", "-e", #"entity "Item" { n = "int64" }; Item:new{ n = 1 }; save()"#])
+        #expect(made.status == 0 && made.stderr.isEmpty, "\(made)")
+        let left = try await sandbox.quarry(["store.db", "-e", "Item:new{ n = 2 }; Item:new{ n = 3 }; Item:first().n = 9"])
+        #expect(left.status == 0, "\(left)")
+        #expect(left.errorLines == ["note: the run ended with unsaved changes (2 inserted, 1 updated, 0 deleted), not written: call save() to keep them"], "\(left)")
+        let count = try await sandbox.quarry(["store.db", "-e", "print(count('Item'), Item:first().n)"])
+        #expect(count.lines == ["1\t1"] && count.stderr.isEmpty, "\(count)")
+        let failed = try await sandbox.quarry(["store.db", "-e", "Item:new{ n = 2 }; error('stop')"])
+        #expect(failed.status == 1 && failed.errorLines.count == 1, "\(failed)")
+    }
+
+    /// Dot-commands in a piped script run as the sqlite3 shell runs them: in their place,
+    /// between stretches of Lua; a long string holding a dot line stays Lua; an error names
+    /// the line of the input; an unknown command ends the run with status 1.
+    @Test func dotCommandsRunInPipedScripts() async throws {
+        let sandbox = try Sandbox()
+        let script = """
+            entity "I" { n = "int64" }
+            for i = 1, 2 do I:new{ n = i } end
+            save()
+            .mode csv
+            print(fetch{ "I", sort = "n" })
+            local s = [[
+            .mode box
+            ]]
+            print(#s)
+            .mode json
+            print(fetch{ "I", sort = "-n", limit = 1 })
+            error("stop here")
+            """
+        let result = try await sandbox.quarry(["store.db", "-"], stdin: script + "\n")
+        #expect(result.status == 1, "\(result)")
+        #expect(result.lines.prefix(4) == ["id,n", "I/1,1", "I/2,2", "10"], "\(result)")
+        #expect(result.stdout.contains(#""n": 2"#) || result.stdout.contains(#""n":2"#), "\(result)")
+        #expect(result.errorLines == ["stdin:12: stop here"], "\(result)")
+        let unknown = try await sandbox.quarry(["store.db", "-"], stdin: "print(1)\n.bogus\nprint(2)\n")
+        #expect(unknown.status == 1 && unknown.lines == ["1"], "\(unknown)")
+        #expect(unknown.errorLines.count == 1 && unknown.stderr.contains("unknown command '.bogus'"), "\(unknown)")
+    }
+}
