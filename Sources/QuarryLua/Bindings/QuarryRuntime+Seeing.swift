@@ -23,7 +23,8 @@ extension QuarryRuntime {
                     arguments.append(value)
                 }
             }
-            let rows = try self.context.readOnlyQuery(text, arguments: arguments, admit: LuaMemoryBudget.rowAdmission(call.state))
+            let rows = try self.context.readOnlyQuery(text, arguments: arguments, admit: LuaMemoryBudget.rowAdmission(
+                call.state, remedy: "add a LIMIT to the query, or export() fetch results, which stream to the file"))
             pushDictionaryRows(call.state, DictionaryRows(columns: rows.columns, rows: rows.rows))
             return 1
         }
