@@ -3,6 +3,7 @@ import GRDB
 import QuarryFetch
 import QuarryLua
 import QuarryStore
+import QuarryTestSupport
 import Testing
 
 /// The third hostile review's findings on `sql()`: `fts3_tokenizer` reached native code
@@ -90,6 +91,22 @@ import Testing
         expectRefused(h, #"sql("DELETE FROM Item")"#, ["would write"])
         expectRefused(h, #"sql("SELECT 1; DELETE FROM Item")"#, ["one statement at a time"])
         #expect(h.string(#"count("Item")"#) == "5")
+    }
+
+    /// The views a Core Data store is read through call functions (Quarry's UUID and
+    /// date conversions among them): `sql()` reads every entity of every test store.
+    @Test(arguments: CoreDataFixtures.stores.map(\.path))
+    func coreDataViewsStillRead(_ store: String) throws {
+        let h = try Harness(context: try ObjectContext.open(try CoreDataFixtures.copyOfStore(store)))
+        h.run("""
+            local n = 0
+            for _, e in ipairs(entities()) do
+              local rows = sql('SELECT * FROM "' .. e.name .. '" LIMIT 5')
+              assert(#rows == math.min(5, count(e.name)), e.name)
+              n = n + 1
+            end
+            assert(n > 0)
+            """)
     }
 
     /// A file with an FTS3 table: the attack is refused (through `sql()` and below it),
