@@ -59,9 +59,10 @@ public enum SQLFunctions {
         try explain.setArguments(StatementArguments(Array(repeating: DatabaseValue.null, count: parameters)))
         let program = try Row.fetchCursor(explain)
         while let instruction = try program.next() {
-            guard let opcode = String.fromDatabaseValue(instruction["opcode"] as DatabaseValue), callsFunction(opcode),
-                  let operand = String.fromDatabaseValue(instruction["p4"] as DatabaseValue),
-                  let name = functionName(operand) else { continue }
+            guard let opcode = String.fromDatabaseValue(instruction["opcode"] as DatabaseValue), callsFunction(opcode) else { continue }
+            // An operand that does not read as "name(n)" is given whole: no list allows it.
+            let operand = String.fromDatabaseValue(instruction["p4"] as DatabaseValue) ?? ""
+            let name = functionName(operand) ?? operand
             if seen.insert(name).inserted { names.append(name) }
         }
         return names
