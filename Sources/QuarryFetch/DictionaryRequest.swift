@@ -134,17 +134,20 @@ extension ObjectContext {
         let width = columns.reduce(0) { $0 + $1.keys.count }
         return try read { db in
             var result: [[(key: String, value: Value)]] = []
-            let cursor = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(arguments.map(\.databaseValue)))
+            let statement = try db.makeStatement(sql: sql)
+            try statement.setArguments(StatementArguments(arguments.map(\.databaseValue)))
+            var tally = RowTally(admit, columns: width)
+            let cursor = try Row.fetchCursor(statement)
             while let row = try cursor.next() {
+                try tally.add(statement.rowValueBytes)
                 var pairs: [(key: String, value: Value)] = []
                 for (i, column) in columns.enumerated() {
                     let value = column.type.decode(Value(row[i] as DatabaseValue))
                     for key in column.keys { pairs.append((key, value)) }
                 }
                 result.append(pairs)
-                if let admit, result.count % RowAdmission.stride == 0 { try admit.check(result.count, width) }
             }
-            try admit?.check(result.count, width)
+            try tally.finish()
             return result
         }
     }

@@ -95,7 +95,7 @@ struct SummaryTests {
         ] {
             var largest = 0
             #expect(throws: Over.self) {
-                try run(RowAdmission { rows, columns in
+                try run(RowAdmission { rows, columns, _ in
                     largest = max(largest, rows)
                     #expect(columns >= 2)
                     if rows >= 10_000 { throw Over() }

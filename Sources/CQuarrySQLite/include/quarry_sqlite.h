@@ -9,6 +9,12 @@
    Quarry did not create must keep its bytes (and its -wal's) until the user saves. */
 int quarry_sqlite_checkpoint_on_close(sqlite3 *db, int allowed);
 
+/* Turns off what lets SQL text reach native code: the two-argument fts3_tokenizer(),
+   which installs a tokenizer from a pointer given as a blob (Debian's SQLite is built
+   with SQLITE_ENABLE_FTS3_TOKENIZER, which turns it on for every connection), and the
+   load_extension() SQL function. SQLite's result code. */
+int quarry_sqlite_disable_native_hooks(sqlite3 *db);
+
 /* The Swift side of the text functions (text_match.c), for what C leaves to it.
    Each value comes as its bytes, a blob's flagged (GRDB reads one as text only when it
    is UTF-8). match: quarry_string_op's answer, 1, 0, or -1 for NULL.

@@ -106,7 +106,7 @@ extension QuarryRuntime {
         default:
             let rows = try context.fetchDictionaries(DictionaryRequest(
                 base: request.request, properties: request.properties, group: request.group,
-                having: request.having, distinct: request.distinct), admit: LuaMemoryBudget.rowAdmission(s))
+                having: request.having, distinct: request.distinct), admit: LuaMemoryBudget.rowAdmission(s, remedy: "give the request a limit"))
             // The rows remember their columns in the order the properties named them, so
             // they print and export as a table in that order.
             let columns = rows.first.map { $0.map(\.key) } ?? []

@@ -24,7 +24,8 @@ extension QuarryRuntime {
                 }
             }
             let rows: QueryRows
-            do { rows = try self.context.readOnlyQuery(text, arguments: arguments, admit: LuaMemoryBudget.rowAdmission(call.state)) }
+            let admit = LuaMemoryBudget.rowAdmission(call.state, remedy: "add a LIMIT to the query, or export() fetch results, which stream to the file")
+            do { rows = try self.context.readOnlyQuery(text, arguments: arguments, admit: admit) }
             catch let error as StoreError where error.operation == nil {
                 // SQLite's own words ("near "SELEC": syntax error") say which call failed.
                 throw StoreError.during(operation: "sql", error)

@@ -1,4 +1,5 @@
 import CQuarryShim
+import Foundation
 import QuarryFetch
 
 /// Values Quarry builds for Lua in one call (a `totable()` of every row, a big list of
@@ -20,20 +21,32 @@ enum LuaMemoryBudget {
 
     /// Throws the one-line memory error when `bytes` more would take the heap past the
     /// limit, naming what was asked for; nothing when there is no limit.
-    static func reserve(_ state: OpaquePointer, _ bytes: Int, for what: @autoclosure () -> String) throws {
+    static func reserve(_ state: OpaquePointer, _ bytes: Int, for what: @autoclosure () -> String, remedy: String? = nil) throws {
         let limit = quarry_memory_limit(state)
         guard limit > 0 else { return }
         let room = quarry_memory_room(state)
         guard bytes > 0, UInt(bytes) > UInt(room) else { return }
-        throw LuaError("not enough memory: \(what()) needs about \(megabytes(bytes)) MB of the Lua heap, over the --memory limit (\(limit >> 20) MB)")
+        throw LuaError("not enough memory: \(what()) needs about \(megabytes(bytes)) MB of the Lua heap, over the --memory limit (\(limit >> 20) MB)",
+                       remedy: remedy)
     }
 
-    /// Refuses rows as a query reads them, once their Lua size would pass the limit
-    /// (nil without a limit): the Swift rows are never all built first.
-    static func rowAdmission(_ state: OpaquePointer) -> RowAdmission? {
-        guard quarry_memory_limit(state) > 0 else { return nil }
-        return RowAdmission { rows, columns in
-            try reserve(state, rows * (perRow + columns * perColumn), for: "a result of \(rows) rows or more")
+    /// The most a result read without `--memory` may hold: a quarter of the machine's
+    /// memory, as it is held twice while Lua's copy is made (Swift's rows, then Lua's).
+    static let unlimitedResultBytes = Int(clamping: ProcessInfo.processInfo.physicalMemory / 4)
+
+    /// Refuses rows as a query reads them, once their Lua size (slots, and the bytes of
+    /// their text and blobs) would pass the limit, or without `--memory` a quarter of the
+    /// machine's memory: the Swift rows are never all built first, and a row of big
+    /// values is refused before it is copied. `remedy` says how to ask for less.
+    static func rowAdmission(_ state: OpaquePointer, remedy: String) -> RowAdmission {
+        RowAdmission { rows, columns, bytes in
+            let (slots, over) = rows.multipliedReportingOverflow(by: perRow + columns * perColumn)
+            let size = over ? Int.max : slots.addingReportingOverflow(bytes).overflow ? Int.max : slots + bytes
+            let what = "a result of \(rows) row\(rows == 1 ? "" : "s") or more"
+            if quarry_memory_limit(state) > 0 { return try reserve(state, size, for: what, remedy: remedy) }
+            guard size > unlimitedResultBytes else { return }
+            throw LuaError("not enough memory: \(what) needs about \(megabytes(size)) MB, over a quarter of this machine's memory (\(unlimitedResultBytes >> 20) MB)",
+                           remedy: remedy)
         }
     }
 

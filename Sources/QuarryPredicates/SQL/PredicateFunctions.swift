@@ -34,6 +34,10 @@ public enum PredicateFunctions {
     static func code(_ op: ArithmeticOperator) -> Int { ArithmeticOperator.allCases.firstIndex(of: op) ?? -1 }
     static func code(_ function: BuiltinFunction) -> Int { BuiltinFunction.allCases.firstIndex(of: function) ?? -1 }
 
+    /// The names of the functions this layer installs (`all` and the text ones): `sql()`
+    /// allows them, so SQL a predicate compiles to (`explain` shows it) runs there too.
+    public static var names: [String] { [arithmetic, function, fold, stringOperation] }
+
     /// Every function but the text ones, for the store to install on each connection it
     /// opens; `addTextFunctions` adds those.
     public static var all: [DatabaseFunction] {

@@ -101,7 +101,7 @@ public final class ObjectContext {
     public init(path: String?, readOnly: Bool = false, functions: [DatabaseFunction] = [], setUp: ((Database) -> Void)? = nil,
                 model: String? = nil) throws {
         modelPath = model
-        var configuration = Configuration()
+        var configuration = Configuration.hardened()
         configuration.prepareDatabase { db in
             for function in functions { db.add(function: function) }
             setUp?(db)

@@ -16,7 +16,7 @@ import GRDB
 
 /// The version of the SQLite library in use.
 public var sqliteVersion: String {
-    (try? DatabaseQueue().read { try String.fetchOne($0, sql: "SELECT sqlite_version()") } ?? nil) ?? "unknown"
+    (try? DatabaseQueue(configuration: .hardened()).read { try String.fetchOne($0, sql: "SELECT sqlite_version()") } ?? nil) ?? "unknown"
 }
 
 extension Database {

@@ -56,7 +56,7 @@ extension CoreDataModel {
     /// Opens the store at `path` read-only and reads its model cache.
     public static func fromStore(atPath path: String) throws -> CoreDataModel {
         guard FileManager.default.fileExists(atPath: path) else { throw ModelFileError(.missingFile, path: path, "") }
-        var configuration = Configuration()
+        var configuration = Configuration.hardened()
         configuration.readonly = true
         let queue: DatabaseQueue
         do {
