@@ -60,7 +60,7 @@ struct JSONImport {
                 if refusal != nil { continue }
                 if let beyond {
                     refusal = .importFailed(path: path, line: nil,
-                        reason: "element \(count): '\(beyond.key)' holds \(beyond.text), an integer beyond the 64-bit integers Quarry holds")
+                        reason: "element \(count): '\(beyond.key)' holds \(beyond.text), " + Self.beyondReason(beyond.text))
                     continue
                 }
                 var present = 0
@@ -178,6 +178,17 @@ struct JSONImport {
             }
         }
     }
+
+    /// Why a number is refused: an integer beyond Int64, or a number beyond a double's
+    /// range (1e400: valid JSON that no double holds; stored as text it would turn a
+    /// column of numbers into text, so it is refused by name, as a too large integer is).
+    static func beyondReason(_ text: String) -> String {
+        isIntegerText(text) ? "an integer beyond the 64-bit integers Quarry holds"
+            : "a number beyond the range of a double (about ±1.8e308)"
+    }
+
+    /// Whether a JSON number's text has neither fraction nor exponent.
+    static func isIntegerText(_ text: String) -> Bool { !text.contains { $0 == "." || $0 == "e" || $0 == "E" } }
 
     /// The value of a JSON element, or nil for an integer beyond Int64 (JSONSerialization
     /// hands those out as unsigned, which Int64 would read as negative).
