@@ -12,7 +12,7 @@ import Darwin
 /// memory, not the stream, and give the answers the same bytes give from a plain file;
 /// a JSON number no double holds is refused by name.
 @Suite struct StreamingImportHostileTests {
-    private func directory() throws -> URL {
+    fileprivate func directory() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-hostile-stream-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
@@ -20,7 +20,7 @@ import Darwin
 
     /// A FIFO at `path` and a thread that writes `bytes` into it (a chunk at a time, as
     /// a pipe takes them) and closes it; `join` waits for the writer.
-    private final class FIFOWriter: @unchecked Sendable {
+    fileprivate final class FIFOWriter: @unchecked Sendable {
         private let done = DispatchSemaphore(value: 0)
         private(set) var written = 0
 
@@ -167,5 +167,38 @@ import Darwin
             #expect(throws: JSONSyntax.self, "\(text)") { try JSONTree(parsing: text) }
         }
         #expect(try JSONTree(parsing: #"{"a": 1e-400}"#)["a"]?.double == 0)
+    }
+}
+
+extension StreamingImportHostileTests {
+    /// A document that is not an array is refused as the whole document's parse refuses
+    /// it, read a value at a time: from a FIFO, not held in memory.
+    @Test func aDocumentThatIsNotAnArrayIsRefusedWithTheWholeParsesMessage() throws {
+        let documents = ["{\"a\": 1}", " \"text\"", "12", "{\"a\": [1, 2}", "{", "nul", "{\"a\": 1} x", "true ", "{\"a\": 1,}"]
+        for document in documents {
+            let bytes = Array(document.utf8)
+            let importer = JSONImport(path: "t.json", open: { BytesSource(bytes) })
+            var streamed: String?, whole: String?
+            do { _ = try importer.table() } catch { streamed = "\(error)" }
+            do { _ = try importer.wholeTable(Data(bytes)) } catch { whole = "\(error)" }
+            #expect(streamed != nil && streamed == whole, "\(document): \(streamed ?? "taken") against \(whole ?? "taken")")
+        }
+        // A byte-order mark before an array still reads as before.
+        let marked = [0xEF, 0xBB, 0xBF] + Array(#"[{"a": 1}]"#.utf8)
+        #expect(try JSONImport(path: "t.json", open: { BytesSource(marked) }).table().count == 1)
+    }
+
+    @Test func aNotArrayDocumentFromAFIFOIsRefusedOnceReadThrough() throws {
+        let dir = try directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // 8 MB inside one object: refused as an object, once the whole stream is read.
+        let bytes = Array(("{\"a\": \"" + String(repeating: "x", count: 8 << 20) + "\"}").utf8)
+        let fifo = dir.appendingPathComponent("object.json").path
+        let writer = try FIFOWriter(path: fifo, bytes: bytes)
+        let context = try ObjectContext(path: nil)
+        #expect(throws: StoreError.importFailed(path: fifo, line: nil, reason: "expected a JSON array of objects")) {
+            try context.importFile(fifo, into: "Object")
+        }
+        #expect(writer.join() == bytes.count)
     }
 }

@@ -102,6 +102,13 @@ struct JSONArrayReader: JSONScanning {
         return .object(unique.sorted { $0.key < $1.key }, beyond: beyond)
     }
 
+    /// Reads past one whole document (any JSON value, white space around it), checking
+    /// its syntax: throws `JSONSyntax` where it is not JSON.
+    mutating func skipDocument() throws {
+        try skipValue(depth: 1)
+        try finish()
+    }
+
     private mutating func finish() throws {
         try skipSpace()
         guard try peek() == nil else { throw JSONSyntax() }

@@ -16,8 +16,20 @@ struct JSONImport {
         var probe = [UInt8](repeating: 0, count: 4)
         var first = try open()
         let n = try probe.withUnsafeMutableBytes { try first.read(into: $0) }
-        // Not an array (or UTF-16/32, which JSONSerialization detects): read whole, as before.
-        if n == 0 || probe[0..<n].contains(0) || probe[0..<n].first(where: { ![32, 10, 13, 9].contains($0) }).map({ $0 != 91 }) ?? true {
+        let start = probe[0..<n].first { ![32, 10, 13, 9].contains($0) }
+        // UTF-8 that is not an array: refused, once read through a value at a time (held
+        // whole, a document from an endless FIFO took all memory), with the message the
+        // whole document's parse gives.
+        // (A byte-order mark goes to JSONSerialization, which skips it.)
+        if n > 0, !probe[0..<n].contains(0), let start, start != 91, start != 0xEF {
+            var reader = JSONArrayReader(source: try open())
+            do { try reader.skipDocument() } catch is JSONSyntax {
+                throw StoreError.importFailed(path: path, line: nil, reason: "not valid JSON")
+            }
+            throw StoreError.importFailed(path: path, line: nil, reason: "expected a JSON array of objects")
+        }
+        // Empty, white space only, or UTF-16/32 (which JSONSerialization detects): read whole, as before.
+        if n == 0 || probe[0..<n].contains(0) || start.map({ $0 != 91 }) ?? true {
             var bytes = Array(probe[0..<n])
             var chunk = [UInt8](repeating: 0, count: CSVReader.chunkSize)
             while true {
