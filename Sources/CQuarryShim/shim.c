@@ -403,9 +403,10 @@ void quarry_guard_coroutines(lua_State *L) {
     lua_pop(L, 1);
 }
 
-/* At the deadline the alarm interrupts whatever the main thread waits in, and the hard
-   stop follows. The alarm is installed without SA_RESTART, so a read(2) that waits for a
-   writer (io.read on a FIFO) returns EINTR at the deadline, and the hook is set to look at
+/* At the deadline the alarm interrupts what the thread it reaches waits in (the main
+   thread, Lua's, which Linux prefers for a process's signals), and the hard stop follows.
+   It is installed without SA_RESTART, so a read(2) that waits for a writer (io.read on a
+   FIFO) returns EINTR at the deadline, and the hook is set to look at
    the very next instruction (as Ctrl-C does): the script ends with the usual timeout line
    at the deadline, not at the hard stop. Without this a script blocked in read(2), using
    no CPU, ran on until the wall-clock fallback, ten seconds past the deadline.
