@@ -1,6 +1,7 @@
 #include "quarry_shim.h"
 #include "quarry_signals.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -402,12 +403,21 @@ void quarry_guard_coroutines(lua_State *L) {
     lua_pop(L, 1);
 }
 
-/* A finalizer or message handler runs with hooks off and could spin past the deadline:
+/* At the deadline the alarm interrupts what the thread it reaches waits in (the main
+   thread, Lua's, which Linux prefers for a process's signals), and the hard stop follows.
+   It is installed without SA_RESTART, so a read(2) that waits for a writer (io.read on a
+   FIFO) returns EINTR at the deadline, and the hook is set to look at
+   the very next instruction (as Ctrl-C does): the script ends with the usual timeout line
+   at the deadline, not at the hard stop. Without this a script blocked in read(2), using
+   no CPU, ran on until the wall-clock fallback, ten seconds past the deadline.
+
+   A finalizer or message handler runs with hooks off and could spin past the deadline:
    the hard stop ends the process two seconds after it. Two seconds of the process's own
    CPU time, not of the clock: on a machine busy with other work a script stopping
    normally may take longer than that to be scheduled, and must not be killed for it. A
-   script blocked without spinning (reading a terminal) is ended ten seconds after. */
-static double hard_stop_cpu_start, hard_stop_cpu_budget, hard_stop_wall_end;
+   script blocked without spinning in a read that restarts after a signal is ended ten
+   seconds after. Every tick of the alarm interrupts a waiting read again. */
+static double hard_stop_cpu_start, hard_stop_cpu_budget, hard_stop_wall_end, hard_stop_at;
 
 static double process_cpu_seconds(void) {
     struct timespec t;
@@ -415,10 +425,29 @@ static double process_cpu_seconds(void) {
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
+static void arm_alarm(double seconds) {
+    struct itimerval timer;
+    memset(&timer, 0, sizeof timer);
+    if (seconds < 0.001) seconds = 0.001;
+    timer.it_value.tv_sec = (time_t)seconds;
+    timer.it_value.tv_usec = (suseconds_t)((seconds - (double)(time_t)seconds) * 1e6);
+    setitimer(ITIMER_REAL, &timer, NULL);
+}
+
 static void hard_stop(int sig) {
     (void)sig;
-    if (process_cpu_seconds() - hard_stop_cpu_start < hard_stop_cpu_budget && quarry_monotonic_now() < hard_stop_wall_end) {
-        alarm(1);
+    int saved = errno;
+    /* Lua's next instruction raises the timeout (the guard hook sees the deadline). */
+    interrupt_guarded_state();
+    double now = quarry_monotonic_now();
+    if (now < hard_stop_at) {
+        arm_alarm(hard_stop_at - now);
+        errno = saved;
+        return;
+    }
+    if (process_cpu_seconds() - hard_stop_cpu_start < hard_stop_cpu_budget && now < hard_stop_wall_end) {
+        arm_alarm(1.0);
+        errno = saved;
         return;
     }
     static const char message[] = "timeout: the script ran past its time limit (stopped)\n";
@@ -438,23 +467,27 @@ void quarry_clear_hooks(lua_State *L) {
 
 void quarry_set_deadline(lua_State *L, double seconds) {
     quarry_heap *heap = heap_of(L);
-    struct itimerval timer;
-    memset(&timer, 0, sizeof timer);
     if (seconds > 0) {
         heap->deadline = quarry_monotonic_now() + seconds;
         quarry_set_process_deadline(heap->deadline);
         double grace = seconds + 2.0;
         hard_stop_cpu_start = process_cpu_seconds();
         hard_stop_cpu_budget = grace;
+        hard_stop_at = heap->deadline + 2.0;
         hard_stop_wall_end = heap->deadline + 10.0;
-        timer.it_value.tv_sec = (time_t)grace;
-        timer.it_value.tv_usec = (suseconds_t)((grace - (double)(time_t)grace) * 1e6);
-        signal(SIGALRM, hard_stop);
+        struct sigaction action;
+        memset(&action, 0, sizeof action);
+        action.sa_handler = hard_stop;
+        sigemptyset(&action.sa_mask);
+        sigaction(SIGALRM, &action, NULL);   /* no SA_RESTART: a waiting read(2) returns */
+        arm_alarm(seconds);
     } else {
         heap->deadline = 0;
         quarry_set_process_deadline(0);
+        struct itimerval off;
+        memset(&off, 0, sizeof off);
+        setitimer(ITIMER_REAL, &off, NULL);
     }
-    setitimer(ITIMER_REAL, &timer, NULL);
     /* The main thread is checked from now on only while there is a deadline to check. */
     quarry_install_guard(L);
 }

@@ -7,7 +7,8 @@ import Foundation
 struct JSONArrayReader: JSONScanning {
     /// One element of the array.
     enum Element {
-        /// An object's members, keys sorted; `beyond` names a key whose integer does not fit Int64.
+        /// An object's members, keys sorted; `beyond` names a key whose number Quarry cannot
+        /// hold (an integer beyond Int64, or beyond a double's range, 1e400).
         case object([(key: String, value: Value)], beyond: (key: String, text: String)?)
         case notObject
     }
@@ -19,6 +20,8 @@ struct JSONArrayReader: JSONScanning {
     private var atEnd = false
     private var count = 0
     private var scratch: [UInt8] = []
+    /// The first number no double holds met inside the nested value being kept.
+    private var nestedBeyond: String?
 
     init(source: ByteSource) { self.source = source }
 
@@ -99,6 +102,13 @@ struct JSONArrayReader: JSONScanning {
         return .object(unique.sorted { $0.key < $1.key }, beyond: beyond)
     }
 
+    /// Reads past one whole document (any JSON value, white space around it), checking
+    /// its syntax: throws `JSONSyntax` where it is not JSON.
+    mutating func skipDocument() throws {
+        try skipValue(depth: 1)
+        try finish()
+    }
+
     private mutating func finish() throws {
         try skipSpace()
         guard try peek() == nil else { throw JSONSyntax() }
@@ -113,7 +123,10 @@ struct JSONArrayReader: JSONScanning {
         case 123, 91:
             // Nested: its text, parsed and written again with sorted keys, as before.
             scratch.removeAll(keepingCapacity: true)
+            nestedBeyond = nil
             try skipValue(depth: 1, keeping: true)
+            // A number no double holds, inside: the member is refused naming it, as above.
+            if let text = nestedBeyond { return .beyond(text) }
             guard let any = try? JSONSerialization.jsonObject(with: Data(scratch), options: [.fragmentsAllowed]),
                   let value = try? JSONImport.value(any) else { throw JSONSyntax() }
             return .value(value)
@@ -130,7 +143,11 @@ struct JSONArrayReader: JSONScanning {
             if let i = Int64(number.text) { return .value(.integer(i)) }
             return .beyond(number.text)
         }
-        guard let d = Double(number.text), d.isFinite else { throw JSONSyntax() }
+        // 1e400 is valid JSON, but no double holds it: refused by name (as an integer
+        // beyond Int64 is), not as "not valid JSON", nor kept as text (a column of
+        // numbers would then become a text column because of one cell).
+        guard let d = Double(number.text) else { throw JSONSyntax() }
+        guard d.isFinite else { return .beyond(number.text) }
         return .value(.real(d))
     }
 
@@ -186,6 +203,7 @@ struct JSONArrayReader: JSONScanning {
                 }
             case .beyond(let text):
                 if keeping { scratch.append(contentsOf: Array(text.utf8)) }
+                if keeping, nestedBeyond == nil, !JSONImport.isIntegerText(text) { nestedBeyond = text }
             }
         }
     }

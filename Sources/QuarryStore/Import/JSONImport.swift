@@ -16,8 +16,20 @@ struct JSONImport {
         var probe = [UInt8](repeating: 0, count: 4)
         var first = try open()
         let n = try probe.withUnsafeMutableBytes { try first.read(into: $0) }
-        // Not an array (or UTF-16/32, which JSONSerialization detects): read whole, as before.
-        if n == 0 || probe[0..<n].contains(0) || probe[0..<n].first(where: { ![32, 10, 13, 9].contains($0) }).map({ $0 != 91 }) ?? true {
+        let start = probe[0..<n].first { ![32, 10, 13, 9].contains($0) }
+        // UTF-8 that is not an array: refused, once read through a value at a time (held
+        // whole, a document from an endless FIFO took all memory), with the message the
+        // whole document's parse gives.
+        // (A byte-order mark goes to JSONSerialization, which skips it.)
+        if n > 0, !probe[0..<n].contains(0), let start, start != 91, start != 0xEF {
+            var reader = JSONArrayReader(source: try open())
+            do { try reader.skipDocument() } catch is JSONSyntax {
+                throw StoreError.importFailed(path: path, line: nil, reason: "not valid JSON")
+            }
+            throw StoreError.importFailed(path: path, line: nil, reason: "expected a JSON array of objects")
+        }
+        // Empty, white space only, or UTF-16/32 (which JSONSerialization detects): read whole, as before.
+        if n == 0 || probe[0..<n].contains(0) || start.map({ $0 != 91 }) ?? true {
             var bytes = Array(probe[0..<n])
             var chunk = [UInt8](repeating: 0, count: CSVReader.chunkSize)
             while true {
@@ -60,7 +72,7 @@ struct JSONImport {
                 if refusal != nil { continue }
                 if let beyond {
                     refusal = .importFailed(path: path, line: nil,
-                        reason: "element \(count): '\(beyond.key)' holds \(beyond.text), an integer beyond the 64-bit integers Quarry holds")
+                        reason: "element \(count): '\(beyond.key)' holds \(beyond.text), " + Self.beyondReason(beyond.text))
                     continue
                 }
                 var present = 0
@@ -178,6 +190,17 @@ struct JSONImport {
             }
         }
     }
+
+    /// Why a number is refused: an integer beyond Int64, or a number beyond a double's
+    /// range (1e400: valid JSON that no double holds; stored as text it would turn a
+    /// column of numbers into text, so it is refused by name, as a too large integer is).
+    static func beyondReason(_ text: String) -> String {
+        isIntegerText(text) ? "an integer beyond the 64-bit integers Quarry holds"
+            : "a number beyond the range of a double (about ±1.8e308)"
+    }
+
+    /// Whether a JSON number's text has neither fraction nor exponent.
+    static func isIntegerText(_ text: String) -> Bool { !text.contains { $0 == "." || $0 == "e" || $0 == "E" } }
 
     /// The value of a JSON element, or nil for an integer beyond Int64 (JSONSerialization
     /// hands those out as unsigned, which Int64 would read as negative).

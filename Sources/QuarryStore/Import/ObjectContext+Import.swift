@@ -15,7 +15,8 @@ extension ObjectContext {
     /// creating the entity when missing with types inferred over each whole column: a CSV
     /// file's from its first rows, widened (the import starts again) when a later cell
     /// does not fit; a JSON document's in a first pass over every element. Both are read
-    /// a chunk at a time, so memory does not grow with the file.
+    /// a chunk at a time, so memory does not grow with the file (a stream, such as a FIFO,
+    /// is first copied to a temporary file: `ImportSpool`).
     /// One transaction: a bad row stops the import, names its line, and leaves the store
     /// as it was. `progress` hears rows done and rows in all.
     public func importFile(_ path: String, into entityName: String,
@@ -44,8 +45,8 @@ extension ObjectContext {
 
     /// Opens `path` once, and gives a way to read it again from the start as often as an
     /// import needs (the sample, every row, again after a widening), with its size. A plain
-    /// file is opened anew each time, so no pass holds more than a chunk; a FIFO or a
-    /// device reads once, so its bytes are kept to be read again.
+    /// file is opened anew each time, so no pass holds more than a chunk; a FIFO, a pipe or
+    /// a device reads once, so it is first copied to a temporary file (`ImportSpool` says why).
     private static func reopenable(_ path: String) throws -> (() throws -> ByteSource, Int) {
         let first = try FileSource(path: path)
         if first.isRewindable {
@@ -55,15 +56,8 @@ extension ObjectContext {
                 return try FileSource(path: path)
             }, first.size)
         }
-        var bytes: [UInt8] = []
-        var source: ByteSource = first
-        var chunk = [UInt8](repeating: 0, count: CSVReader.chunkSize)
-        while true {
-            let n = try chunk.withUnsafeMutableBytes { try source.read(into: $0) }
-            if n == 0 { break }
-            bytes.append(contentsOf: chunk[0..<n])
-        }
-        return ({ BytesSource(bytes) }, bytes.count)
+        let spool = try ImportSpool(copying: first)
+        return ({ try spool.source() }, spool.size)
     }
 
     private func load(_ table: ImportTable, check: [ColumnType]?, into entityName: String, path: String,

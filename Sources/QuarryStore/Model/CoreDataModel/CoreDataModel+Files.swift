@@ -3,6 +3,11 @@
 /// (a folder with `contents` XML), the compiled `.momd` (`VersionInfo.plist` naming the
 /// current `.mom`) and `.mom` (a keyed archive), or a store holding `Z_MODELCACHE`.
 /// A folder without one of those extensions is recognized by what it holds.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Foundation
 
 extension CoreDataModel {
@@ -47,28 +52,25 @@ extension CoreDataModel {
         if path.lowercased().hasSuffix(".omo") {
             throw ModelFileError(.notAModel, path: path, "an optimized .omo model is not readable; use the .mom beside it")
         }
-        let head = try readHead(path)
-        if URL(fileURLWithPath: path).lastPathComponent == "contents" {
-            guard let data = FileManager.default.contents(atPath: path) else { throw ModelFileError(.missingFile, path: path, "cannot be read") }
-            return try decodeXML(data, path: path)
+        // Told apart by its first bytes. A plain file's head is read alone (a store may be
+        // large, and is read by SQLite); a FIFO cannot be read a second time, so it is read
+        // once, whole. A read that waits for a writer ends at Ctrl-C or --timeout.
+        var info = stat()
+        let regular = stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+        let sqlite = Array("SQLite format 3\0".utf8)
+        if regular, let head = try BlockedRead.contents(of: path, limit: sqlite.count), head.starts(with: sqlite) {
+            return try fromStore(atPath: path)
         }
-        if head.starts(with: Array("SQLite format 3\0".utf8)) { return try fromStore(atPath: path) }
-        let data: Data
-        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-            throw ModelFileError(.missingFile, path: path, "cannot be read")
-        }
+        guard let data = try BlockedRead.contents(of: path) else { throw ModelFileError(.missingFile, path: path, "cannot be read") }
+        let head = [UInt8](data.prefix(512))
+        if URL(fileURLWithPath: path).lastPathComponent == "contents" { return try decodeXML(data, path: path) }
+        if head.starts(with: sqlite) { throw ModelFileError(.notAModel, path: path, "a SQLite store read from a stream: give the store's own file") }
         if head.starts(with: Array("bplist".utf8)) { return try decodeArchive(data, path: path) }
         let text = String(decoding: head, as: UTF8.self)
         if text.contains("<plist") || text.contains("<!DOCTYPE plist") { return try decodeArchive(data, path: path) }
         if path.lowercased().hasSuffix(".mom") { return try decodeArchive(data, path: path) }
         if text.trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix("<") { return try decodeXML(data, path: path) }
         throw ModelFileError(.notAModel, path: path, "neither a model archive, model XML nor a SQLite store")
-    }
-
-    private static func readHead(_ path: String) throws -> [UInt8] {
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw ModelFileError(.missingFile, path: path, "cannot be read") }
-        defer { try? handle.close() }
-        return [UInt8](handle.readData(ofLength: 512))
     }
 
     /// The current `.xcdatamodel` of an `.xcdatamodeld`: the one `.xccurrentversion` names, else the only one.
