@@ -28,16 +28,17 @@ struct ResultColumn {
 
     static let functions = ["count", "sum", "avg", "min", "max"]
 
+    /// A property as its expression and its `AS` name, if it has one (`sum(t) AS revenue`).
+    static func split(_ text: String) -> (body: String, alias: String?) {
+        let spec = trimmed(text)
+        let words = spec.split(separator: " ", omittingEmptySubsequences: true)
+        if words.count == 3, words[1].lowercased() == "as" { return (String(words[0]), String(words[2])) }
+        return (spec, nil)
+    }
+
     /// `joins`: the request's joins, which key paths through to-one relationships join into.
     init(_ text: String, entity: EntityDescription, context: ObjectContext? = nil, joins: inout ToOneJoins) throws {
-        let spec = trimmed(text)
-        var alias: String?
-        var body = spec
-        let words = spec.split(separator: " ", omittingEmptySubsequences: true)
-        if words.count == 3, words[1].lowercased() == "as" {
-            alias = String(words[2])
-            body = String(words[0])
-        }
+        let (body, alias) = Self.split(text)
         /// The attribute `name` reaches and its SQL: a column, or a key path through to-one
         /// relationships (`airline.name`), which Core Data's dictionary requests take too.
         func attribute(_ name: String) throws -> (AttributeDescription, String) {
@@ -86,6 +87,15 @@ struct ResultColumn {
 
     /// The name the column has in SQL and in `having`.
     var name: String { keys.last! }
+}
+
+extension DictionaryRequest {
+    /// The key a property's column is shown and exported by: its `AS` name, else the
+    /// property as written (`count(*)`, not its alias `count`).
+    public static func shownKey(of property: String) -> String {
+        let (body, alias) = ResultColumn.split(property)
+        return alias ?? body
+    }
 }
 
 extension ObjectContext {

@@ -1,7 +1,8 @@
 import Foundation
 import QuarryStore
 
-/// Rows written to a file as CSV or, for a `.json` path, as JSON, by the one
+/// Rows written to a file (or standard output, "-") as CSV, TSV for a `.tsv` path, or
+/// JSON for a `.json` path, by the one
 /// `TableWriter` (see it for the quoting), in chunks as they come, through `OutputFile`
 /// (a symlink's target, a FIFO or a device is written as `>` would, and a plain file
 /// stays as it was when the export fails). Results and dictionary rows both use it.
@@ -12,7 +13,8 @@ struct ExportWriter {
 
     init(path: String, columns: [String]) throws {
         table = TableWriter(format: TableWriter.format(forPath: path), columns: columns)
-        file = try OutputFile(path: path, operation: "export")
+        // "-" is standard output, as for most shells' tools.
+        file = path == "-" ? try OutputFile(standardOutputFor: "export") : try OutputFile(path: path, operation: "export")
         let table = self.table
         try file.append { table.begin(into: &$0) }
     }

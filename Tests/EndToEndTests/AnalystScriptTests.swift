@@ -80,4 +80,14 @@ import Testing
         #expect(unknown.status == 1 && unknown.lines == ["1"], "\(unknown)")
         #expect(unknown.errorLines.count == 1 && unknown.stderr.contains("unknown command '.bogus'"), "\(unknown)")
     }
+
+    /// `export(x, "-")` writes CSV to standard output, after what was printed before, where
+    /// it made a file named "-".
+    @Test func exportToDashIsStandardOutput() async throws {
+        let sandbox = try Sandbox()
+        let result = try await sandbox.quarry(["-e", #"entity "I" { n = "int64" }; I:new{ n = 1 }; I:new{ n = 2 }; save(); print("before"); export(fetch{ "I", sort = "n" }, "-"); export(sql("SELECT 7 AS x"), "-"); print("after")"#])
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(result)")
+        #expect(result.lines == ["before", "n", "1", "2", "x", "7", "after"], "\(result)")
+        #expect(!sandbox.exists("-"))
+    }
 }

@@ -14,6 +14,7 @@ extension QuarryRuntime {
             var bins = 10
             if !call.isNoneOrNil(3) {
                 try call.table(3)
+                try Self.checkOptions(call, 3, allowed: ["bins"], operation: "histogram")
                 if LuaTable.field(call.state, 3, "bins") != LUA_TNIL { bins = Int(try call.integer(-1)) }
                 quarry_pop(call.state, 1)
             }
@@ -48,6 +49,8 @@ extension QuarryRuntime {
 
     /// Dictionary rows at 1 and the indexes of the columns named at 2 and 3.
     private func chartRows(_ call: LuaCall, _ function: String) throws -> (DictionaryRows, Int, Int) {
+        // No options today: a table given anyway is refused, not ignored.
+        if call.argumentCount > 3, !call.isNoneOrNil(4) { throw call.argumentError(4, "\(function) takes no options") }
         let named = [2, 3].compactMap { (try? call.string(Int32($0))) }
         guard let rows = readDictionaryRows(call.state, 1, including: named) else {
             throw call.typeError(1, expected: "dictionary rows (fetch{ ..., group = ... } or sql())")

@@ -9,17 +9,20 @@ extension QuarryRuntime {
         defineGlobal("import") { [unowned self] call in
             let path = try call.string(1)
             var entity: String?
+            var types: [String: AttributeType] = [:]
             if !call.isNoneOrNil(2) {
                 try call.table(2)
+                try Self.checkOptions(call, 2, allowed: ["entity", "types"], operation: "import")
                 if LuaTable.field(call.state, 2, "entity") == LUA_TSTRING { entity = luaString(call.state, -1) }
                 quarry_pop(call.state, 1)
+                types = try Self.importTypes(call, 2)
             }
             let name = entity ?? Self.defaultEntityName(for: path)
             let showProgress = isatty(STDERR_FILENO) != 0
             let summary: ImportSummary
             var progressShown = false
             do {
-                summary = try self.context.importFile(path, into: name) { done, total in
+                summary = try self.context.importFile(path, into: name, types: types) { done, total in
                     guard showProgress, total > 0 else { return }
                     let text = "\rimport \((path as NSString).lastPathComponent): \(done)/\(total) rows"
                     FileHandle.standardError.write(Data((done == total ? text + "\r\u{1B}[K" : text).utf8))
@@ -35,6 +38,10 @@ extension QuarryRuntime {
         }
         defineGlobal("export") { [unowned self] call in
             if self.isModelExport(call) { return try self.exportModel(call) }
+            // export(x, path) takes no options: a table after the path is a mistake, not ignored.
+            if call.argumentCount > 2, !call.isNoneOrNil(3) {
+                throw call.argumentError(3, "export takes no options; the path's suffix chooses the format (.csv, .tsv, .json; \"-\" is standard output as CSV)")
+            }
             // Dictionary rows (sql(), summarize(), group/having) export as results do.
             if call.type(1) == LUA_TTABLE, let rows = self.dictionaryRows(call, 1) {
                 let path = try call.string(2)
@@ -65,6 +72,35 @@ extension QuarryRuntime {
         }
         LuaTable.setField(state, -2, "__writeonce")
         quarry_pop(state, 1)
+    }
+
+    /// `types = { zip = "string", n = "int64" }` of import's options: column names to
+    /// attribute types (a trailing `?` is allowed; whether a column may be nil is read
+    /// from its cells).
+    static func importTypes(_ call: LuaCall, _ index: Int32) throws -> [String: AttributeType] {
+        let s = call.state
+        defer { quarry_pop(s, 1) }
+        switch LuaTable.field(s, index, "types") {
+        case LUA_TNIL: return [:]
+        case LUA_TTABLE: break
+        default: throw LuaError("types must be a table of column names to types, got \(call.typeName(-1))", operation: "import")
+        }
+        let table = lua_gettop(s)
+        var types: [String: AttributeType] = [:]
+        let (keys, nonString) = LuaTable.stringKeys(s, table)
+        if nonString { throw LuaError("types must name its columns (types = { zip = \"string\" })", operation: "import") }
+        let names = AttributeType.allCases.map(\.rawValue) + ["int"]
+        for key in keys {
+            let given = LuaTable.field(s, table, key) == LUA_TSTRING ? luaString(s, -1) : nil
+            quarry_pop(s, 1)
+            let name = given.map { $0.hasSuffix("?") ? String($0.dropLast()) : $0 } ?? ""
+            guard let type = AttributeType(name: name) else {
+                throw LuaError("types: '\(key)' must be a type name, got \(given.map { "'\($0)'" } ?? "no string")", operation: "import",
+                               suggestion: given.flatMap { closestMatch(to: $0, in: names) }, remedy: "types: " + names.joined(separator: ", "))
+            }
+            types[key] = type
+        }
+        return types
     }
 
     /// A one-line notice on stderr, apart from the data on stdout.

@@ -110,7 +110,8 @@ extension QuarryRuntime {
             // The rows remember their columns in the order the properties named them, so
             // they print and export as a table in that order.
             let columns = rows.first.map { $0.map(\.key) } ?? []
-            let named = request.properties.filter(columns.contains)
+            // A named aggregate (`sum(t) AS revenue`) shows as its name, never dropped.
+            let named = request.properties.map(DictionaryRequest.shownKey).filter(columns.contains)
             pushDictionaryRows(s, DictionaryRows(columns: columns, rows: rows.map { row in
                 columns.map { column in row.first { $0.key == column }?.value ?? .null }
             }, shown: named.isEmpty ? nil : named))

@@ -101,6 +101,19 @@ public final class OutputFile {
         mode = .inPlace(destination: destination)
     }
 
+    /// Standard output (`export(r, "-")`): written as it comes, after what was printed
+    /// before, and never replaced or truncated. The descriptor is a copy, so closing it
+    /// leaves standard output open.
+    public init(standardOutputFor operation: String) throws {
+        path = "-"
+        self.operation = operation
+        buffer.reserveCapacity(Self.chunkSize)
+        fflush(stdout)
+        descriptor = dup(STDOUT_FILENO)
+        mode = .direct
+        guard descriptor >= 0 else { throw StoreError.cannotWrite(operation: operation, path: "standard output", reason: Self.reason(errno)) }
+    }
+
     deinit { discard() }
 
     /// Adds `text` to the output.

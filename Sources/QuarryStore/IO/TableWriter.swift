@@ -4,7 +4,8 @@ import Foundation
 /// `.once` all go through it, so a value reads the same wherever it is written.
 ///
 /// CSV (RFC 4180): a header row of names, then one record a row, fields separated by
-/// commas and records by `\n`. A field is quoted (with `""` for a quote) when it holds
+/// commas and records by `\n`. TSV is the same with tabs between fields (a field holding
+/// a tab is quoted, as DuckDB writes it). A field is quoted (with `""` for a quote) when it holds
 /// `,` `"` `\r` or `\n`, when it is empty text, or when it is the text `NA`; nil is an
 /// empty unquoted field. Import reads an unquoted empty field and an unquoted `NA` as
 /// nil and a quoted one as text, so a text value "NA" comes back as "NA", not nil.
@@ -18,7 +19,7 @@ import Foundation
 /// Bytes are appended to a caller's buffer; `OutputFile` flushes it in chunks, so an
 /// export never holds more than a chunk and one row.
 public struct TableWriter {
-    public enum Format { case csv, json }
+    public enum Format { case csv, tsv, json }
     public let format: Format
     /// Each column's JSON key with its colon, encoded once.
     private let keys: [[UInt8]]
@@ -32,20 +33,26 @@ public struct TableWriter {
         keys = columns.map { Array((jsonQuoted($0) + ": ").utf8) }
     }
 
-    /// `.json` paths are JSON; every other path is CSV.
+    /// `.json` paths are JSON, `.tsv` and `.tab` TSV; every other path is CSV.
     public static func format(forPath path: String) -> Format {
-        path.lowercased().hasSuffix(".json") ? .json : .csv
+        let lowered = path.lowercased()
+        if lowered.hasSuffix(".json") { return .json }
+        if lowered.hasSuffix(".tsv") || lowered.hasSuffix(".tab") { return .tsv }
+        return .csv
     }
+
+    /// The byte between two fields of a delimited format.
+    private var separator: UInt8 { format == .tsv ? 9 : 44 }
 
     /// What goes before the first row: the CSV header (when `header`), or JSON's `[`.
     public func begin(into out: inout [UInt8], header: Bool = true) {
         switch format {
-        case .csv:
+        case .csv, .tsv:
             guard header else { return }
             for (i, name) in names.enumerated() {
-                if i > 0 { out.append(44) }
+                if i > 0 { out.append(separator) }
                 var name = name
-                name.withUTF8 { Self.csvText($0, into: &out) }
+                name.withUTF8 { Self.csvText($0, separator: separator, into: &out) }
             }
             out.append(10)
         case .json:
@@ -78,7 +85,7 @@ public struct TableWriter {
             if column > 0 { out.append(44); out.append(32) }
             if column < keys.count { out.append(contentsOf: keys[column]) }
         } else if column > 0 {
-            out.append(44)
+            out.append(separator)
         }
         column += 1
     }
@@ -90,7 +97,7 @@ public struct TableWriter {
 
     public mutating func text(_ b: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
         next(&out)
-        if format == .json { Self.jsonText(b, into: &out) } else { Self.csvText(b, into: &out) }
+        if format == .json { Self.jsonText(b, into: &out) } else { Self.csvText(b, separator: separator, into: &out) }
     }
 
     public mutating func text(_ s: String, into out: inout [UInt8]) {
@@ -155,14 +162,14 @@ public struct TableWriter {
     private static let nullBytes = Array("null".utf8), trueBytes = Array("true".utf8), falseBytes = Array("false".utf8)
 
     /// Whether a CSV field must be quoted to read back as this text (see the type's comment).
-    static func csvNeedsQuotes(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+    static func csvNeedsQuotes(_ b: UnsafeBufferPointer<UInt8>, separator: UInt8 = 44) -> Bool {
         if b.isEmpty || (b.count == 2 && b[0] == 78 && b[1] == 65) { return true }
-        for c in b where c == 44 || c == 34 || c == 10 || c == 13 { return true }
+        for c in b where c == separator || c == 34 || c == 10 || c == 13 { return true }
         return false
     }
 
-    static func csvText(_ b: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
-        guard csvNeedsQuotes(b) else { out.append(contentsOf: b); return }
+    static func csvText(_ b: UnsafeBufferPointer<UInt8>, separator: UInt8 = 44, into out: inout [UInt8]) {
+        guard csvNeedsQuotes(b, separator: separator) else { out.append(contentsOf: b); return }
         out.append(34)
         for c in b {
             if c == 34 { out.append(34) }
@@ -219,7 +226,7 @@ extension TableWriter {
         writer.begin(into: &out, header: header)
         for row in rows { writer.row(row, into: &out) }
         writer.end(into: &out)
-        if format == .csv, out.last == 10 { out.removeLast() }
+        if format != .json, out.last == 10 { out.removeLast() }
         return String(decoding: out, as: UTF8.self)
     }
 }

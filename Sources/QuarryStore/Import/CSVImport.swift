@@ -114,13 +114,15 @@ struct CSVImport {
             for i in 0..<width {
                 let kind = kinds[i]
                 // Text fits a column the sample saw only nil in no more than any other value.
-                let textFits = types.map { $0[i].sawValue } ?? true
+                let textFits = types.map { $0[i].sawValue || $0[i].declared != nil } ?? true
                 fast = reader.withField(i) { b, quoted in
                     if ColumnType.isNil(b, quoted: quoted) {
                         guard optional[i] else { return false }
                         current.putNull()
                         return true
                     }
+                    // A leading zero makes an inferred column text (see ColumnType).
+                    if types != nil, kind == .int64 || kind == .double, ColumnType.hasLeadingZero(b) { return false }
                     switch kind {
                     case .int64:
                         guard let v = ColumnType.integer(b) else { return false }

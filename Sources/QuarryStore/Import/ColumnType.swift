@@ -9,6 +9,10 @@ struct ColumnType {
     private(set) var sawValue = false
     /// An integer a double cannot hold exactly (beyond 2^53, or beyond Int64) was seen.
     private(set) var sawInexactInteger = false
+    /// The type the person gave for the column (`import(..., { types = { zip = "string" } })`):
+    /// it is the column's type whatever the cells look like, and a cell it cannot take is
+    /// an error of that row, not a reason to widen.
+    var declared: AttributeType?
 
     /// Empty fields and `NA` are nil, as R and the sqlite3 shell's users expect.
     static func isNil(_ b: UnsafeBufferPointer<UInt8>, quoted: Bool) -> Bool {
@@ -18,6 +22,9 @@ struct ColumnType {
     mutating func observe(_ b: UnsafeBufferPointer<UInt8>, quoted: Bool) {
         if Self.isNil(b, quoted: quoted) { sawNil = true; return }
         sawValue = true
+        // Digits with a leading zero (a ZIP code, an account number) are text, as DuckDB
+        // and VisiData take them: as a number the zeros would be lost.
+        if Self.hasLeadingZero(b) { canBeInteger = false; canBeDouble = false }
         if canBeInteger || canBeDouble {
             let integer = Self.integer(b)
             if integer == nil { canBeInteger = false }
@@ -58,8 +65,10 @@ struct ColumnType {
     /// widening pick a type that a new pass then widens again.
     func fits(_ b: UnsafeBufferPointer<UInt8>, quoted: Bool) -> Bool {
         if Self.isNil(b, quoted: quoted) { return isOptional }
+        if declared != nil { return true }
         switch attributeType {
-        case .int64: return Self.integer(b) != nil
+        case .int64: return Self.integer(b) != nil && !Self.hasLeadingZero(b)
+        case .double where Self.hasLeadingZero(b): return false
         case .double:
             if let i = Self.integer(b) { return Double(exactly: i) != nil }
             return Self.isExactDouble(b, nil) && Self.double(b) != nil
@@ -74,6 +83,7 @@ struct ColumnType {
 
     /// The attribute type: the narrowest that every value fits exactly.
     var attributeType: AttributeType {
+        if let declared { return declared }
         guard sawValue else { return .string }
         if canBeInteger { return .int64 }
         // Integers past 2^53 beside fractions (9007199254740993 and 1.5): a double would
@@ -85,6 +95,15 @@ struct ColumnType {
         if canBeBool { return .bool }
         if canBeDate { return .date }
         return .string
+    }
+
+    /// Whether the cell is a whole number written with a leading zero (`0171`, `-007`;
+    /// not `0`, `0.5` or `0e3`).
+    static func hasLeadingZero(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        var i = 0
+        if i < b.count, b[i] == 45 || b[i] == 43 { i += 1 }
+        guard b.count - i >= 2, b[i] == 48 else { return false }
+        return b[(i + 1)...].allSatisfy { $0 >= 48 && $0 <= 57 }
     }
 
     static func integer(_ b: UnsafeBufferPointer<UInt8>) -> Int64? {

@@ -19,7 +19,8 @@ extension ObjectContext {
     /// is first copied to a temporary file: `ImportSpool`).
     /// One transaction: a bad row stops the import, names its line, and leaves the store
     /// as it was. `progress` hears rows done and rows in all.
-    public func importFile(_ path: String, into entityName: String,
+    /// `types` gives some columns' types instead of inferring them (a new entity only).
+    public func importFile(_ path: String, into entityName: String, types declared: [String: AttributeType] = [:],
                            progress: ((_ done: Int, _ total: Int) -> Void)? = nil) throws -> ImportSummary {
         if isReadOnly { throw StoreError.readOnly(operation: "import") }
         if let problem = SchemaName.problem(entityName) {
@@ -30,6 +31,7 @@ extension ObjectContext {
             ? try JSONImport(path: path, open: open).table()
             : try CSVImport(path: path, open: open).table()
         table.progress.size = size
+        try declare(declared, in: &table, entityName: entityName, path: path)
         // Types inferred from a sample are checked on every row of a new entity; a cell
         // that widens a column starts the import again (nothing of the first try stays).
         var check: [ColumnType]? = table.count == nil && entitiesByName[entityName] == nil ? table.types : nil
@@ -40,6 +42,22 @@ extension ObjectContext {
                 table.types = restart.types
                 check = restart.types
             }
+        }
+    }
+
+    /// Sets the declared types on their columns: each must name a column of the file, and
+    /// only a new entity takes them (an existing one's attributes are its types).
+    private func declare(_ declared: [String: AttributeType], in table: inout ImportTable, entityName: String, path: String) throws {
+        guard !declared.isEmpty else { return }
+        if entitiesByName[entityName] != nil {
+            throw StoreError.importFailed(path: path, line: nil, reason: "types apply to a new entity; \(entityName) exists, and its attributes' types are the columns' types")
+        }
+        for (name, type) in declared.sorted(by: { $0.key < $1.key }) {
+            guard let index = table.columns.firstIndex(of: name) else {
+                throw StoreError.importFailed(path: path, line: 1, reason: "types names '\(name)', which is not a column of the file"
+                    + (closestMatch(to: name, in: table.columns).map { " (did you mean '\($0)'?)" } ?? ""))
+            }
+            table.types[index].declared = type
         }
     }
 
