@@ -154,4 +154,38 @@ struct SummaryApproximationTests {
         #expect(quick.map(\.values) == exact.map(\.values))
         #expect(quick.allSatisfy { $0.count == 0 && $0.distinct == 0 })
     }
+
+    /// A file Quarry did not create may mix kinds of values in a column (numbers, text,
+    /// blobs) and name collations: count, distinct, min and max still agree with SQLite's
+    /// own aggregates (the one scan orders values as SQLite does; a collation sends the
+    /// summary the exact way, which follows it).
+    @Test func foreignFilesAgreeWithSQLiteOnMixedValuesAndCollations() throws {
+        for (table, schema) in [
+            ("M", """
+             CREATE TABLE M(id INTEGER PRIMARY KEY, a NUMERIC, s TEXT);
+             INSERT INTO M(a, s) VALUES (1, 'b'), (2.5, 'B'), ('x', 'a'), (X'00', 'A'), (NULL, NULL), (-3, 'é'), ('Y', 'c'), (1.0, 'Z');
+             """),
+            ("C", """
+             CREATE TABLE C(id INTEGER PRIMARY KEY, s TEXT COLLATE NOCASE);
+             INSERT INTO C(s) VALUES ('b'), ('B'), ('a'), ('C');
+             """),
+        ] {
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-summary-\(UUID().uuidString).sqlite").path
+            defer { for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+            let queue = try DatabaseQueue(path: path)
+            try queue.write { db in try db.execute(sql: schema) }
+            try queue.close()
+            let context = try ObjectContext.open(path, readOnly: true)
+            defer { context.close() }
+            let summaries = try context.summarize(FetchRequest(entityName: table))
+            #expect(summaries.count >= 2, "\(table)")
+            for summary in summaries {
+                let c = "\"\(summary.column)\""
+                let row = try hand(context, "SELECT count(\(c)) AS n, count(DISTINCT \(c)) AS d, min(\(c)) AS lo, max(\(c)) AS hi FROM \(table)")
+                #expect(summary.count == row["n"] && summary.distinct == row["d"], "\(table).\(summary.column)")
+                #expect(summary.min == summary.type.decode(Value(row["lo"] as DatabaseValue)), "\(table).\(summary.column) min")
+                #expect(summary.max == summary.type.decode(Value(row["hi"] as DatabaseValue)), "\(table).\(summary.column) max")
+            }
+        }
+    }
 }
