@@ -12,7 +12,7 @@ extension ObjectContext {
     /// fraction of a second. `distinct` and the quartiles are exact up to the sizes of
     /// `options` and estimated past them, and say so; the rest is exact.
     func summarizeInOneScan(_ compiled: CompiledRequest, options: SummaryOptions,
-                            progress: ((_ done: Int, _ total: Int?) -> Void)?) throws -> [AttributeSummary] {
+                            progress: ((SummaryStep) -> Void)?) throws -> [AttributeSummary] {
         let attributes = compiled.entity.attributes
         guard !attributes.isEmpty else { return [] }
         let whereSQL = compiled.whereClause.map { " WHERE (" + $0.sql + ")" } ?? ""
@@ -21,7 +21,7 @@ extension ObjectContext {
         let total: Int? = progress != nil && compiled.whereClause == nil
             ? try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(compiled.source)") } : nil
         if let progress {
-            summaryProgress.report = { progress($0, total) }
+            summaryProgress.report = { progress(SummaryStep(done: $0, total: total, unit: "rows")) }
         }
         defer { summaryProgress.report = nil }
 

@@ -35,6 +35,15 @@ public struct AttributeSummary {
     }
 }
 
+/// How far `summarize` is: rows read by the one scan (`total` when known without a scan),
+/// or, the exact way, columns whose quartiles were sorted for.
+public struct SummaryStep {
+    public var done: Int
+    public var total: Int?
+    /// "rows" or "columns sorted".
+    public var unit: String
+}
+
 /// How `summarize` works. By default the table is read once, and `distinct` and the
 /// quartiles are exact up to a size and estimated past it, as DuckDB's SUMMARIZE estimates
 /// them; every other statistic is exact either way.
@@ -70,9 +79,9 @@ extension ObjectContext {
     /// are ignored. By default one scan computes everything (`summarizeInOneScan`);
     /// `options.exact`, or a table whose schema names a collation (min, max and DISTINCT
     /// would follow it, which the one-scan aggregate does not), takes the exact way.
-    /// `progress` hears rows read, and the rows in all when that is known without a scan.
+    /// `progress` hears how far it is, now and then.
     public func summarize(_ request: FetchRequest, options: SummaryOptions = SummaryOptions(),
-                          progress: ((_ done: Int, _ total: Int?) -> Void)? = nil) throws -> [AttributeSummary] {
+                          progress: ((SummaryStep) -> Void)? = nil) throws -> [AttributeSummary] {
         var base = request
         base.sortDescriptors = []
         base.limit = nil
@@ -82,13 +91,13 @@ extension ObjectContext {
         if !options.exact, try !schemaNamesCollation(compiled.storage) {
             return try summarizeInOneScan(compiled, options: options, progress: progress)
         }
-        return try summarizeExactly(compiled)
+        return try summarizeExactly(compiled, progress: progress)
     }
 
     /// The exact way: one aggregate scan for counts, extremes and means, one for the
     /// deviations from those means, and a seek per quantile (`ORDER BY ... LIMIT 2 OFFSET`,
     /// linear between the two neighbours, as pandas and numpy's default do).
-    private func summarizeExactly(_ compiled: CompiledRequest) throws -> [AttributeSummary] {
+    private func summarizeExactly(_ compiled: CompiledRequest, progress: ((SummaryStep) -> Void)?) throws -> [AttributeSummary] {
         let entity = compiled.entity
         let attributes = entity.attributes
         guard !attributes.isEmpty else { return [] }
@@ -161,6 +170,7 @@ extension ObjectContext {
             summaries[i].q25 = measured(quantiles[0], attributes[i].type)
             summaries[i].q50 = measured(quantiles[1], attributes[i].type)
             summaries[i].q75 = measured(quantiles[2], attributes[i].type)
+            progress?(SummaryStep(done: j + 1, total: measuredIndexes.count, unit: "columns sorted"))
         }
         return summaries
     }

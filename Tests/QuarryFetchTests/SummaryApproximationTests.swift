@@ -144,6 +144,16 @@ struct SummaryApproximationTests {
         #expect(first.contains { $0.quartilesAreEstimates } && first.contains { $0.distinctIsEstimate })
     }
 
+    /// The exact way reports each column it sorted for quartiles (the slow part).
+    @Test func theExactWayReportsColumnsSorted() throws {
+        let context = try flightsContext()
+        var steps: [SummaryStep] = []
+        let summaries = try context.summarize(FetchRequest(entityName: "Flight"), options: SummaryOptions(exact: true)) { steps.append($0) }
+        let measured = summaries.filter { $0.mean != nil }.count
+        #expect(measured == 15 && steps.map(\.done) == Array(1...measured), "\(steps.map(\.done))")
+        #expect(steps.allSatisfy { $0.total == measured && $0.unit == "columns sorted" })
+    }
+
     /// No row matched: counts are 0 and the rest nil, as the exact way has them.
     @Test func noRowsSummariseAsTheExactWayDoes() throws {
         let context = try flightsContext()

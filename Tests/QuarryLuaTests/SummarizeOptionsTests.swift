@@ -1,5 +1,7 @@
 import Foundation
+import QuarryFetch
 import QuarryLua
+import QuarryPredicates
 import QuarryStore
 import Testing
 
@@ -78,6 +80,21 @@ struct SummarizeOptionsTests {
         h.runtime.outputMode = .json
         let json = try shown(h, "summarize('Big')")
         #expect(json.contains("\"distinct\"") && !json.contains("~"), "\(json)")
+    }
+
+    /// What the terminal's progress line is made from: the one scan reports rows read
+    /// every 65,536 of them, out of all the entity's rows (counted without a scan); a
+    /// predicate leaves the total unknown. (The line itself is drawn only on a terminal.)
+    @Test func theScanReportsRowsRead() throws {
+        let h = try bigHarness()
+        var steps: [SummaryStep] = []
+        _ = try h.context.summarize(FetchRequest(entityName: "Big")) { steps.append($0) }
+        #expect(steps.map(\.done) == [65_536] && steps.map(\.total) == [70_000] && steps.map(\.unit) == ["rows"], "\(steps)")
+        steps = []
+        var request = FetchRequest(entityName: "Big")
+        request.predicate = try PredicateParser.parse("g >= 0", arguments: PredicateArguments([]))
+        _ = try h.context.summarize(request) { steps.append($0) }
+        #expect(steps.map(\.done) == [65_536] && steps.map(\.total) == [nil], "\(steps)")
     }
 
     @Test func smallInputsAreExactAndUnmarked() throws {

@@ -29,9 +29,9 @@ extension QuarryRuntime {
         guard isatty(STDERR_FILENO) != 0 else { return try context.summarize(request, options: options) }
         var shown = false
         defer { if shown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) } }
-        return try context.summarize(request, options: options) { done, total in
-            let of = total.map { "/\(grouped($0))" } ?? ""
-            FileHandle.standardError.write(Data("\rsummarize \(request.entityName): \(grouped(done))\(of) rows".utf8))
+        return try context.summarize(request, options: options) { step in
+            let of = step.total.map { "/\(grouped($0))" } ?? ""
+            FileHandle.standardError.write(Data("\rsummarize \(request.entityName): \(grouped(step.done))\(of) \(step.unit)".utf8))
             shown = true
         }
     }
