@@ -20,6 +20,10 @@ public struct AttributeSummary {
     public var q25: Value?
     public var q50: Value?
     public var q75: Value?
+    /// `distinct` was estimated (HyperLogLog), not counted: see `SummaryOptions`.
+    public var distinctIsEstimate = false
+    /// The quartiles were read from a sample of the values, not from all of them.
+    public var quartilesAreEstimates = false
 
     /// The summary's columns, in the order they print.
     public static let columns = ["column", "type", "count", "nulls", "distinct", "min", "max", "mean", "stddev", "q25", "q50", "q75"]
@@ -28,6 +32,34 @@ public struct AttributeSummary {
     public var values: [Value] {
         [.text(column), .text(type.rawValue), .integer(Int64(count)), .integer(Int64(nulls)), .integer(Int64(distinct)),
          min, max, mean ?? .null, stddev ?? .null, q25 ?? .null, q50 ?? .null, q75 ?? .null]
+    }
+}
+
+/// How far `summarize` is: rows read by the one scan (`total` when known without a scan),
+/// or, the exact way, columns whose quartiles were sorted for.
+public struct SummaryStep {
+    public var done: Int
+    public var total: Int?
+    /// "rows" or "columns sorted".
+    public var unit: String
+}
+
+/// How `summarize` works. By default the table is read once, and `distinct` and the
+/// quartiles are exact up to a size and estimated past it, as DuckDB's SUMMARIZE estimates
+/// them; every other statistic is exact either way.
+public struct SummaryOptions: Equatable {
+    /// Count distinct values and read quartiles from every value: a sort per quartile.
+    public var exact = false
+    /// Values a column's quartiles are read from: every one up to this many, then a
+    /// uniform sample of this many (quartiles within a fraction of a percent of rank).
+    public var sampleSize = 65_536
+    /// Distinct values counted exactly; past this many, estimated (about 0.8% standard error).
+    public var exactDistinctLimit = 16_384
+
+    public init(exact: Bool = false, sampleSize: Int = 65_536, exactDistinctLimit: Int = 16_384) {
+        self.exact = exact
+        self.sampleSize = sampleSize
+        self.exactDistinctLimit = exactDistinctLimit
     }
 }
 
@@ -42,18 +74,30 @@ extension AttributeType {
 }
 
 extension ObjectContext {
-    /// Summarises every attribute of the objects `request` matches, in SQLite: one
-    /// aggregate scan for counts, extremes and means, one for the deviations from those
-    /// means, and a seek per quantile (`ORDER BY ... LIMIT 2 OFFSET`, linear between the
-    /// two neighbours, as pandas and numpy's default do). Unsaved changes are not seen:
-    /// this reads the store. Sort, limit and offset of the request are ignored.
-    public func summarize(_ request: FetchRequest) throws -> [AttributeSummary] {
+    /// Summarises every attribute of the objects `request` matches, in SQLite. Unsaved
+    /// changes are not seen: this reads the store. Sort, limit and offset of the request
+    /// are ignored. By default one scan computes everything (`summarizeInOneScan`);
+    /// `options.exact`, or a table whose schema names a collation (min, max and DISTINCT
+    /// would follow it, which the one-scan aggregate does not), takes the exact way.
+    /// `progress` hears how far it is, now and then.
+    public func summarize(_ request: FetchRequest, options: SummaryOptions = SummaryOptions(),
+                          progress: ((SummaryStep) -> Void)? = nil) throws -> [AttributeSummary] {
         var base = request
         base.sortDescriptors = []
         base.limit = nil
         base.offset = 0
         base.sectionKey = nil
         let compiled = try CompiledRequest(base, context: self)
+        if !options.exact, try !schemaNamesCollation(compiled.storage) {
+            return try summarizeInOneScan(compiled, options: options, progress: progress)
+        }
+        return try summarizeExactly(compiled, progress: progress)
+    }
+
+    /// The exact way: one aggregate scan for counts, extremes and means, one for the
+    /// deviations from those means, and a seek per quantile (`ORDER BY ... LIMIT 2 OFFSET`,
+    /// linear between the two neighbours, as pandas and numpy's default do).
+    private func summarizeExactly(_ compiled: CompiledRequest, progress: ((SummaryStep) -> Void)?) throws -> [AttributeSummary] {
         let entity = compiled.entity
         let attributes = entity.attributes
         guard !attributes.isEmpty else { return [] }
@@ -126,6 +170,7 @@ extension ObjectContext {
             summaries[i].q25 = measured(quantiles[0], attributes[i].type)
             summaries[i].q50 = measured(quantiles[1], attributes[i].type)
             summaries[i].q75 = measured(quantiles[2], attributes[i].type)
+            progress?(SummaryStep(done: j + 1, total: measuredIndexes.count, unit: "columns sorted"))
         }
         return summaries
     }
@@ -150,7 +195,7 @@ extension ObjectContext {
     }
 
     /// A statistic in the attribute's terms: a date for a date, a number otherwise.
-    private func measured(_ value: Double?, _ type: AttributeType) -> Value {
+    func measured(_ value: Double?, _ type: AttributeType) -> Value {
         guard let value else { return .null }
         return type == .date ? .date(value) : .real(value)
     }

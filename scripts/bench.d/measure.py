@@ -55,6 +55,7 @@ WORKLOADS = [
     ("fold_cd", "9b CONTAINS[cd]", "sqlite3 LIKE", 2.0, None, "both"),
     ("export_csv", "10a export CSV", "sqlite3 -csv", 1.5, None, "both"),
     ("export_json", "10b export JSON", "sqlite3 -json", 1.5, None, "both"),
+    ("summarize", "11 summarize Flight", "DuckDB SUMMARIZE", 1.5, None, "both"),
 ]
 # With --scale, targets that the issue sets for the big file (import within 1.2x).
 SCALED_TARGETS = {"import": 1.2}

@@ -10,8 +10,12 @@ extension QuarryRuntime {
     func installSeeingFunctions() {
         defineGlobal("summarize") { [unowned self] call in
             let request = try self.sourceRequest(call, 1)
-            let summaries = try self.context.summarize(request)
+            let options = try Self.summaryOptions(call, 2)
+            let summaries = try self.summarizeShowingProgress(request, options: options)
             pushDictionaryRows(call.state, DictionaryRows(columns: AttributeSummary.columns, rows: summaries.map(\.values)))
+            // Estimated statistics say so in the printed header (`distinct~`, `q50~`).
+            let headers = AttributeSummary.headers(summaries)
+            if headers != AttributeSummary.columns { rememberHeaders(call.state, -1, headers) }
             return 1
         }
         defineGlobal("sql") { [unowned self] call in
@@ -47,7 +51,8 @@ extension QuarryRuntime {
         defineGlobal("__rowstable") { [unowned self] call in
             if call.type(2) == LUA_TBOOLEAN, lua_toboolean(call.state, 2) != 0, !isQuarryRows(call.state, 1) { return call.pushNil() }
             guard let rows = readDictionaryRows(call.state, 1) else { return call.pushNil() }
-            return call.push(TextTable.rows(headers: rows.columns, values: rows.rows, format: self.tableFormat).render(self.tableFormat))
+            let marked = self.tableFormat.mode.isData ? nil : rememberedHeaders(call.state, 1, count: rows.columns.count)
+            return call.push(TextTable.rows(headers: marked ?? rows.columns, values: rows.rows, format: self.tableFormat).render(self.tableFormat))
         }
     }
 

@@ -101,10 +101,14 @@ public final class ObjectContext {
     public init(path: String?, readOnly: Bool = false, functions: [DatabaseFunction] = [], setUp: ((Database) -> Void)? = nil,
                 model: String? = nil) throws {
         modelPath = model
+        let summaryProgress = SummaryProgress()
+        self.summaryProgress = summaryProgress
         var configuration = Configuration.hardened()
         configuration.prepareDatabase { db in
             for function in functions { db.add(function: function) }
             setUp?(db)
+            // summarize()'s one-scan aggregate (C: it runs once per row and column).
+            summaryProgress.install(on: db)
             // Ctrl-C and --timeout stop a long statement too, not only Lua code.
             sqlite3_progress_handler(db.sqliteConnection, 10_000, { _ in quarry_should_stop() }, nil)
             for function in CoreDataStore.sqlFunctions { db.add(function: function) }
@@ -147,6 +151,9 @@ public final class ObjectContext {
         try loadModel()
         try useWriteAheadLog(opening: true)
     }
+
+    /// Where summarize()'s aggregate reports the rows it has read.
+    public let summaryProgress: SummaryProgress
 
     /// The private copy read instead of a WAL store in a folder Quarry may not write.
     private var readOnlyCopy: ReadOnlyCopy?

@@ -1,0 +1,39 @@
+#ifndef QUARRY_SUMMARY_H
+#define QUARRY_SUMMARY_H
+
+#include <sqlite3.h>
+
+/* quarry_summary(value, options, sample_size, exact_distinct_limit): every statistic of
+   summarize() for one column in one aggregate (summary_stats.c), so a table is summarised
+   in one scan. Its result is a blob laid out as below (native byte order: only this
+   process reads it), or NULL when no row was seen. */
+
+enum {
+    QUARRY_SUMMARY_MEASURED = 1,   /* options: mean, stddev and quartiles (numbers, dates) */
+    QUARRY_SUMMARY_PROGRESS = 2,   /* options: this column reports rows seen to the callback */
+    QUARRY_SUMMARY_DISTINCT_ESTIMATED = 1,   /* flags: distinct is a HyperLogLog estimate */
+    QUARRY_SUMMARY_QUARTILES_ESTIMATED = 2,  /* flags: quartiles are read from a sample */
+};
+
+/* The blob: this header, then the minimum and the maximum, each as a quarry_summary_value
+   followed by its bytes for text and blobs. NaN where a statistic does not apply. */
+typedef struct {
+    sqlite3_int64 count;     /* non-NULL values */
+    sqlite3_int64 distinct;
+    sqlite3_int64 flags;
+    double mean, stddev, q25, q50, q75;
+} quarry_summary_header;
+
+typedef struct {
+    sqlite3_int64 type;      /* SQLITE_INTEGER, SQLITE_FLOAT, SQLITE_TEXT, SQLITE_BLOB; SQLITE_NULL: none */
+    sqlite3_int64 integer;   /* SQLITE_INTEGER: the value; text and blobs: their byte count */
+    double real;             /* SQLITE_FLOAT: the value */
+} quarry_summary_value;
+
+/* Rows seen so far by the column asked to report them (every 65,536 rows). */
+typedef void (*quarry_summary_progress_fn)(void *info, sqlite3_int64 rows);
+
+/* Adds quarry_summary to the connection; `info` goes back to `progress`. SQLite's result code. */
+int quarry_sqlite_add_summary_functions(sqlite3 *db, void *info, quarry_summary_progress_fn progress);
+
+#endif

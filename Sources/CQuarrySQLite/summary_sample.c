@@ -1,0 +1,101 @@
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "summary_parts.h"
+
+/* The values quarry_summary reads quartiles from: all of them up to `size`, then a
+   uniform sample of `size` (reservoir sampling with a fixed-seed generator, so the same
+   values in the same order give the same sample). Quartiles are read as pandas and
+   numpy's default read them, linear between the values at ranks floor and ceil of
+   q(n - 1): on every value (n <= size) they are exactly the exact way's. */
+
+#pragma STDC FP_CONTRACT OFF
+
+static uint64_t next_random(summary_sample *s) {
+    s->random += 0x9e3779b97f4a7c15ULL;
+    return summary_mix64(s->random);
+}
+
+int summary_sample_add(summary_sample *s, double x) {
+    s->seen++;
+    if (s->count < s->size) {
+        if (s->count == s->allocated) {
+            sqlite3_int64 size = s->allocated ? s->allocated * 2 : 1024;
+            if (size > s->size) size = s->size;
+            double *grown = realloc(s->values, (size_t)size * sizeof(double));
+            if (!grown) return 0;
+            s->values = grown;
+            s->allocated = size;
+        }
+        s->values[s->count++] = x;
+        return 1;
+    }
+    /* The seen-th value replaces a kept one with probability size / seen, which keeps
+       every value seen equally likely to be in the sample. */
+    uint64_t j = (uint64_t)(((unsigned __int128)next_random(s) * (uint64_t)s->seen) >> 64);
+    if (j < (uint64_t)s->size) s->values[j] = x;
+    return 1;
+}
+
+/* Doubles as unsigned integers in the same order (NaN never comes: SQLite stores none). */
+static uint64_t sort_key(double d) {
+    uint64_t bits;
+    memcpy(&bits, &d, 8);
+    return (bits >> 63) ? ~bits : bits | 0x8000000000000000ULL;
+}
+
+static double key_value(uint64_t key) {
+    uint64_t bits = (key >> 63) ? key & 0x7fffffffffffffffULL : ~key;
+    double d;
+    memcpy(&d, &bits, 8);
+    return d;
+}
+
+/* LSD radix sort, a byte at a time, skipping the bytes every value shares (most of them
+   for small integers): 65,536 values in well under a millisecond. */
+static int sort_values(double *values, sqlite3_int64 n) {
+    if (n < 2) return 1;
+    uint64_t *keys = malloc((size_t)n * sizeof(uint64_t)), *other = malloc((size_t)n * sizeof(uint64_t));
+    if (!keys || !other) { free(keys); free(other); return 0; }
+    for (sqlite3_int64 i = 0; i < n; i++) keys[i] = sort_key(values[i]);
+    for (int shift = 0; shift < 64; shift += 8) {
+        sqlite3_int64 counts[256] = {0};
+        for (sqlite3_int64 i = 0; i < n; i++) counts[(keys[i] >> shift) & 0xff]++;
+        if (counts[(keys[0] >> shift) & 0xff] == n) continue;
+        sqlite3_int64 position = 0;
+        for (int b = 0; b < 256; b++) { sqlite3_int64 c = counts[b]; counts[b] = position; position += c; }
+        for (sqlite3_int64 i = 0; i < n; i++) other[counts[(keys[i] >> shift) & 0xff]++] = keys[i];
+        uint64_t *swap = keys; keys = other; other = swap;
+    }
+    for (sqlite3_int64 i = 0; i < n; i++) values[i] = key_value(keys[i]);
+    free(keys);
+    free(other);
+    return 1;
+}
+
+/* Linear between neighbours, in the exact way's order of operations (Summary.swift), so
+   both give the same bits: low + (high - low) * (position - lower). */
+static double quantile(const double *sorted, sqlite3_int64 n, double q) {
+    double position = q * (double)(n - 1);
+    sqlite3_int64 lower = (sqlite3_int64)floor(position);
+    double low = sorted[lower];
+    double high = lower + 1 < n ? sorted[lower + 1] : low;
+    double fraction = position - (double)lower;
+    double step = (high - low) * fraction;
+    return low + step;
+}
+
+int summary_sample_quartiles(summary_sample *s, double q[3], int *estimated) {
+    *estimated = s->seen > s->count;
+    if (s->count == 0) { q[0] = q[1] = q[2] = NAN; return 1; }
+    if (!sort_values(s->values, s->count)) return 0;
+    q[0] = quantile(s->values, s->count, 0.25);
+    q[1] = quantile(s->values, s->count, 0.5);
+    q[2] = quantile(s->values, s->count, 0.75);
+    return 1;
+}
+
+void summary_sample_free(summary_sample *s) {
+    free(s->values);
+    s->values = NULL;
+}

@@ -1,0 +1,53 @@
+import CLua
+import CQuarryShim
+import Foundation
+import QuarryFetch
+import QuarryFormat
+import QuarryStore
+
+/// summarize()'s options and its progress line; the statistics are QuarryFetch's.
+extension QuarryRuntime {
+    /// `{ exact = true }` at `index`: distinct counts and quartiles from every value, not
+    /// estimated. Any other key is refused, as fetch{} refuses one.
+    static func summaryOptions(_ call: LuaCall, _ index: Int32) throws -> SummaryOptions {
+        var options = SummaryOptions()
+        guard !call.isNoneOrNil(index) else { return options }
+        guard call.type(index) == LUA_TTABLE else { throw call.typeError(index, expected: "table of options") }
+        try checkOptions(call, index, allowed: ["exact"], operation: "summarize")
+        defer { quarry_pop(call.state, 1) }
+        switch LuaTable.field(call.state, index, "exact") {
+        case LUA_TNIL: break
+        case LUA_TBOOLEAN: options.exact = lua_toboolean(call.state, -1) != 0
+        default: throw LuaError("exact must be true or false, got \(call.typeName(-1))", operation: "summarize")
+        }
+        return options
+    }
+
+    /// The summary, with a progress line on stderr while it reads when stderr is a
+    /// terminal (as import shows one), cleared before the answer or an error is shown.
+    func summarizeShowingProgress(_ request: FetchRequest, options: SummaryOptions) throws -> [AttributeSummary] {
+        guard isatty(STDERR_FILENO) != 0 else { return try context.summarize(request, options: options) }
+        var shown = false
+        defer { if shown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) } }
+        return try context.summarize(request, options: options) { step in
+            let of = step.total.map { "/\(grouped($0))" } ?? ""
+            FileHandle.standardError.write(Data("\rsummarize \(request.entityName): \(grouped(step.done))\(of) \(step.unit)".utf8))
+            shown = true
+        }
+    }
+}
+
+extension AttributeSummary {
+    /// The printed header of `summaries`: a column whose values are estimated in any row
+    /// ends in `~` (`distinct~`, `q25~`), so a table never shows an estimate as a count.
+    static func headers(_ summaries: [AttributeSummary]) -> [String] {
+        let distinct = summaries.contains { $0.distinctIsEstimate }
+        let quartiles = summaries.contains { $0.quartilesAreEstimates }
+        return columns.map { column in
+            switch column {
+            case "distinct" where distinct, "q25" where quartiles, "q50" where quartiles, "q75" where quartiles: return column + "~"
+            default: return column
+            }
+        }
+    }
+}

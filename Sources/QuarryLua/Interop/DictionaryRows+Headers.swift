@@ -1,0 +1,46 @@
+import CLua
+import CQuarryShim
+
+/// Headers a printed table of dictionary rows shows instead of its column names, where
+/// they differ: summarize() marks estimated statistics (`distinct~`) there, while the
+/// rows keep their plain keys (`s.distinct`) and data modes and exports their plain names.
+/// Kept as the column order is, in a weak-keyed registry table from the rows list.
+private let headersKey = "quarry.rowheaders"
+
+/// Pushes the weak table of headers, making it the first time.
+private func pushHeadersTable(_ state: OpaquePointer) {
+    pushRegistryField(state, headersKey)
+    if lua_type(state, -1) == LUA_TTABLE { return }
+    quarry_pop(state, 1)
+    lua_createtable(state, 0, 0)
+    lua_createtable(state, 0, 1)
+    pushString(state, "k")
+    LuaTable.setField(state, -2, "__mode")
+    lua_setmetatable(state, -2)
+    lua_pushvalue(state, -1)
+    setRegistryField(state, headersKey)
+}
+
+/// Remembers `headers` for the rows list at `index`.
+func rememberHeaders(_ state: OpaquePointer, _ index: Int32, _ headers: [String]) {
+    let rows = lua_absindex(state, index)
+    pushHeadersTable(state)
+    lua_pushvalue(state, rows)
+    LuaTable.pushList(state, headers) { pushString(state, $0) }
+    lua_rawset(state, -3)
+    quarry_pop(state, 1)
+}
+
+/// The headers remembered for the rows list at `index`, when they name `count` columns.
+func rememberedHeaders(_ state: OpaquePointer, _ index: Int32, count: Int) -> [String]? {
+    guard lua_type(state, index) == LUA_TTABLE else { return nil }
+    let rows = lua_absindex(state, index)
+    pushHeadersTable(state)
+    lua_pushvalue(state, rows)
+    var headers: [String]?
+    if lua_rawget(state, -2) == LUA_TTABLE {
+        headers = LuaTable.array(state, -1) { _ in luaString(state, -1) }
+    }
+    quarry_pop(state, 2)
+    return headers?.count == count ? headers : nil
+}
