@@ -41,34 +41,26 @@ extension CoreDataModel {
         try XCDataModelParser.parse(data, path: path)
     }
 
-    /// One file, by what its first bytes are: a binary or XML plist (a `.mom`), model XML, or SQLite.
+    /// One file, by what its first bytes are: a binary or XML plist (a `.mom`), model XML, or
+    /// SQLite. Read through `ModelFileReader` (bounded, regular files only, no trap on a
+    /// read error); a store is read by SQLite, so only its first bytes are read here.
     private static func loadFile(_ path: String) throws -> CoreDataModel {
         guard FileManager.default.fileExists(atPath: path) else { throw ModelFileError(.missingFile, path: path, "") }
         if path.lowercased().hasSuffix(".omo") {
             throw ModelFileError(.notAModel, path: path, "an optimized .omo model is not readable; use the .mom beside it")
         }
-        let head = try readHead(path)
+        let head = try ModelFileReader.head(path)
         if URL(fileURLWithPath: path).lastPathComponent == "contents" {
-            guard let data = FileManager.default.contents(atPath: path) else { throw ModelFileError(.missingFile, path: path, "cannot be read") }
-            return try decodeXML(data, path: path)
+            return try decodeXML(Data(ModelFileReader.read(path)), path: path)
         }
         if head.starts(with: Array("SQLite format 3\0".utf8)) { return try fromStore(atPath: path) }
-        let data: Data
-        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-            throw ModelFileError(.missingFile, path: path, "cannot be read")
-        }
+        let data = Data(try ModelFileReader.read(path))
         if head.starts(with: Array("bplist".utf8)) { return try decodeArchive(data, path: path) }
         let text = String(decoding: head, as: UTF8.self)
         if text.contains("<plist") || text.contains("<!DOCTYPE plist") { return try decodeArchive(data, path: path) }
         if path.lowercased().hasSuffix(".mom") { return try decodeArchive(data, path: path) }
         if text.trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix("<") { return try decodeXML(data, path: path) }
         throw ModelFileError(.notAModel, path: path, "neither a model archive, model XML nor a SQLite store")
-    }
-
-    private static func readHead(_ path: String) throws -> [UInt8] {
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw ModelFileError(.missingFile, path: path, "cannot be read") }
-        defer { try? handle.close() }
-        return [UInt8](handle.readData(ofLength: 512))
     }
 
     /// The current `.xcdatamodel` of an `.xcdatamodeld`: the one `.xccurrentversion` names, else the only one.
@@ -110,7 +102,9 @@ extension CoreDataModel {
     }
 
     private static func plistString(at path: String, key: String) throws -> String {
-        guard let data = FileManager.default.contents(atPath: path) else { throw ModelFileError(.missingFile, path: path, "cannot be read") }
+        // A version marker is a few hundred bytes: 64 KiB is plenty, and bounds the plist.
+        let data = Data(try ModelFileReader.read(path, limit: 64 << 10))
+        try BinaryPlistCheck.check(data, path: path)
         let plist: Any
         do { plist = try PropertyListSerialization.propertyList(from: data, options: [], format: nil) } catch {
             throw ModelFileError(.malformedPlist, path: path, "not a property list")
