@@ -30,6 +30,9 @@ final class XCDataModelParser: NSObject, XMLParserDelegate {
 
     /// Parses `data`, the XML of a `contents` file at `path`.
     static func parse(_ data: Data, path: String) throws -> CoreDataModel {
+        // Foundation's XMLParser traps (a force unwrap inside it) on a name that is not
+        // valid UTF-8, which libxml2 hands it as it found it; Xcode writes UTF-8 only.
+        if let problem = notUTF8(data) { throw ModelFileError(.malformedXML, path: path, problem) }
         let delegate = XCDataModelParser(path: path)
         let parser = XMLParser(data: data)
         parser.shouldResolveExternalEntities = false
@@ -53,6 +56,29 @@ final class XCDataModelParser: NSObject, XMLParserDelegate {
         let model = CoreDataModel(entities: delegate.entities, fetchRequests: delegate.fetchRequests)
         try ModelValidation.check(model, path: path)
         return model
+    }
+
+    /// Where `data` stops being UTF-8, or declares another encoding; nil when it is UTF-8.
+    static func notUTF8(_ data: Data) -> String? {
+        var iterator = data.makeIterator()
+        var parser = Unicode.UTF8.ForwardParser()
+        var offset = 0, line = 1
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let scalar):
+                offset += scalar.count
+                if scalar.count == 1, scalar.first == UInt8(ascii: "\n") { line += 1 }
+            case .emptyInput:
+                let prolog = String(decoding: data.prefix(200), as: UTF8.self).lowercased()
+                if let range = prolog.range(of: "encoding="), prolog.hasPrefix("<?xml") || prolog.hasPrefix("\u{FEFF}<?xml") {
+                    let declared = prolog[range.upperBound...].dropFirst().prefix { $0 != "\"" && $0 != "'" }
+                    if declared != "utf-8" && declared != "utf8" { return "line 1: the XML declares encoding \(declared); model XML is UTF-8" }
+                }
+                return nil
+            case .error:
+                return "line \(line): byte \(offset) is not UTF-8"
+            }
+        }
     }
 
     private func fail(_ kind: ModelFileError.Kind, _ detail: String) {
