@@ -120,6 +120,19 @@ import Testing
         }
     }
 
+    @Test func modelXMLThatIsNotUTF8IsRefusedBeforeFoundationParsesIt() {
+        // A stray byte in an attribute's name trapped inside Foundation's XMLParser.
+        var xml = Array(#"<?xml version="1.0" encoding="UTF-8"?>"#.utf8) + Array("\n<model><entity name=\"A\"><relationship name=\"r\" ".utf8)
+        xml += Array("inverse".utf8) + [0xD2] + Array(#"Name="x" destinationEntity="A"/></entity></model>"#.utf8)
+        expectRefusal(.malformedXML, mentioning: "line 2: byte 93 is not UTF-8", path: "contents") {
+            try CoreDataModel.decodeXML(Data(xml), path: "contents")
+        }
+        let latin1 = #"<?xml version="1.0" encoding="ISO-8859-1"?><model/>"#
+        expectRefusal(.malformedXML, mentioning: "declares encoding iso-8859-1", path: "contents") {
+            try CoreDataModel.decodeXML(Data(latin1.utf8), path: "contents")
+        }
+    }
+
     // MARK: Files that cannot be read, or are not files
 
     @Test func procSelfMemIsOneLineNotATrap() {
