@@ -32,7 +32,7 @@ final class XCDataModelParser: NSObject, XMLParserDelegate {
     static func parse(_ data: Data, path: String) throws -> CoreDataModel {
         // Foundation's XMLParser traps (a force unwrap inside it) on a name that is not
         // valid UTF-8, which libxml2 hands it as it found it; Xcode writes UTF-8 only.
-        if let problem = notUTF8(data) { throw ModelFileError(.malformedXML, path: path, problem) }
+        if let problem = notUTF8(data) ?? foreignMarkup(data) { throw ModelFileError(.malformedXML, path: path, problem) }
         let delegate = XCDataModelParser(path: path)
         let parser = XMLParser(data: data)
         parser.shouldResolveExternalEntities = false
@@ -79,6 +79,42 @@ final class XCDataModelParser: NSObject, XMLParserDelegate {
                 return "line \(line): byte \(offset) is not UTF-8"
             }
         }
+    }
+
+    /// Markup Xcode never writes and Foundation's parser mishandles: a processing
+    /// instruction without data (it reads a null pointer: found by FuzzModel), and a
+    /// document type declaration, whose declarations reach callbacks that read null
+    /// public and system ids likewise. So only the XML declaration at the start is taken,
+    /// and no `<!` but comments and CDATA sections (skipped whole: they may hold anything).
+    static func foreignMarkup(_ data: Data) -> String? {
+        let bytes = [UInt8](data)
+        func at(_ i: Int, _ text: String) -> Bool { bytes[i...].starts(with: text.utf8) }
+        func skip(from i: Int, past end: String) -> Int? {
+            var j = i
+            while j < bytes.count { if at(j, end) { return j + end.utf8.count }; j += 1 }
+            return nil
+        }
+        let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        var i = start, line = 1
+        while i < bytes.count - 1 {
+            if bytes[i] == UInt8(ascii: "\n") { line += 1 }
+            guard bytes[i] == UInt8(ascii: "<") else { i += 1; continue }
+            if at(i, "<!--") || at(i, "<![CDATA[") {
+                let end = at(i, "<!--") ? "-->" : "]]>"
+                guard let after = skip(from: i + 4, past: end) else { return nil }  // unclosed: the parser says so
+                line += bytes[i..<after].filter { $0 == UInt8(ascii: "\n") }.count
+                i = after
+                continue
+            }
+            if bytes[i + 1] == UInt8(ascii: "?") {
+                let declaration = i == start && at(i, "<?xml") && i + 5 < bytes.count && [9, 10, 13, 32].contains(bytes[i + 5])
+                if !declaration { return "line \(line): a processing instruction (<?...?>); model XML has none" }
+            } else if bytes[i + 1] == UInt8(ascii: "!") {
+                return "line \(line): a document type declaration or other <!...> markup; model XML has none"
+            }
+            i += 1
+        }
+        return nil
     }
 
     private func fail(_ kind: ModelFileError.Kind, _ detail: String) {
