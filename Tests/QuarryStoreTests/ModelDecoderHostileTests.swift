@@ -133,6 +133,23 @@ import Testing
         }
     }
 
+    @Test func markupXcodeNeverWritesIsRefusedBeforeFoundationParsesIt() throws {
+        // A processing instruction without data made Foundation's XMLParser read a null
+        // pointer; a DTD's declarations reach callbacks that do the same.
+        let cases = [
+            ("<?xml version=\"1.0\"?>\n<model><?pi?></model>", "line 2: a processing instruction"),
+            ("<?xml?><model/>", "line 1: a processing instruction"),
+            ("\n<?xml version=\"1.0\"?><model/>", "line 2: a processing instruction"),
+            ("<?xml version=\"1.0\"?>\n<!DOCTYPE model [<!NOTATION n SYSTEM \"x\">]><model/>", "line 2: a document type declaration"),
+        ]
+        for (xml, message) in cases {
+            expectRefusal(.malformedXML, mentioning: message, path: "contents") { try CoreDataModel.decodeXML(Data(xml.utf8), path: "contents") }
+        }
+        // Comments and CDATA may hold anything, and a real model still reads.
+        let commented = "<?xml version=\"1.0\"?>\n<!-- <?pi?> <!DOCTYPE x> -->\n<model><entity name=\"A\"/></model>"
+        #expect(try CoreDataModel.decodeXML(Data(commented.utf8), path: "contents").entities.map(\.name) == ["A"])
+    }
+
     // MARK: Files that cannot be read, or are not files
 
     @Test func procSelfMemIsOneLineNotATrap() {
