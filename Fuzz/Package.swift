@@ -30,5 +30,9 @@ let package = Package(
             "FuzzMain",
             .product(name: "QuarryLua", package: "Quarry"),
         ], swiftSettings: swift5),
+        .executableTarget(name: "FuzzModel", dependencies: [
+            "FuzzMain",
+            .product(name: "QuarryStore", package: "Quarry"),
+        ], swiftSettings: swift5),
     ]
 )

@@ -37,6 +37,9 @@ public enum QuarryMain {
     private static func execute(_ invocation: Invocation) -> Int32 {
         let options = invocation.options
         let runtime: QuarryRuntime
+        // One deadline for the whole run, from here: reading --model and opening the store
+        // count, as every chunk and the script do.
+        let deadline = ProcessDeadline.start(seconds: options.timeout ?? 0)
         do {
             if options.demo, invocation.database != nil {
                 throw ValidationFailure("--demo opens its own in-memory store; leave out DB")
@@ -58,7 +61,17 @@ public enum QuarryMain {
                 if isNew, let path = invocation.database, let note = NewFileNote.note(for: path) { reportNote(note) }
                 runtime = try QuarryRuntime(context: context, memoryLimit: memoryLimit)
                 // A Core Data store was read with the model; any other store gets its entities.
-                if let model = options.model, context.coreData == nil { try runtime.loadModel(model) }
+                if let model = options.model, context.coreData == nil {
+                    do { try runtime.loadModel(model) } catch {
+                        // A file this run made only to hold the model goes with it (a model
+                        // refused, or stopped by --timeout): the folder is left as it was.
+                        if isNew, let path = invocation.database {
+                            context.close()
+                            for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+                        }
+                        throw error
+                    }
+                }
             }
             runtime.opensReadOnly = options.readonly
         } catch {
@@ -90,8 +103,8 @@ public enum QuarryMain {
         }
         QuarryRuntime.catchInterrupts()
         let batch = BatchRunner(runtime: runtime, showTraceback: options.traceback)
-        // One deadline for the whole run: every chunk and the script.
-        runtime.setDeadline(seconds: options.timeout ?? 0)
+        // The same deadline, now also checked by Lua (with the hard stop behind it).
+        runtime.setDeadline(seconds: ProcessDeadline.remaining(until: deadline))
         // As lua's -e: `arg` exists (arg[0] names the program) even with no script.
         if !options.chunks.isEmpty { runtime.setScriptArguments(script: "quarry", arguments: []) }
         for chunk in options.chunks {

@@ -64,7 +64,7 @@ enum CSVFuzzDriver {
             return "reported \(summary.rows) rows but the table went from \(rowsBefore ?? 0) to \(rowsAfter)"
         }
         // Every row reads back as an object whose values fit the entity's types.
-        let rows = try context.read { db in try Row.fetchAll(db, sql: "SELECT \(entity.selectionSQL()) FROM \(quoteIdentifier(name))") }
+        let rows = try context.read { db in try Row.fetchAll(db, sql: "SELECT \(context.mapped(entity).selection(of: entity)) FROM \(quoteIdentifier(name))") }
         for row in rows {
             let object = try context.object(for: entity, row: row)
             for (key, value) in object.values {

@@ -13,3 +13,4 @@ int LLVMFuzzerRunDriver(int *argc, char ***argv, int (*callback)(const uint8_t *
 FUZZ_MAIN(FuzzPredicates_main)
 FUZZ_MAIN(FuzzCSV_main)
 FUZZ_MAIN(FuzzLua_main)
+FUZZ_MAIN(FuzzModel_main)

@@ -2,6 +2,7 @@
 #define QUARRY_SQLITE_H
 
 #include <sqlite3.h>
+#include "quarry_table.h"
 
 /* SQLite calls that Swift cannot make itself (variadic ones). */
 

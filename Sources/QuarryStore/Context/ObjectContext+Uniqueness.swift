@@ -7,6 +7,7 @@ import GRDB
 extension ObjectContext {
     /// Why a constraint of `entity` cannot be made: it names a key the entity does not have.
     func uniquenessProblem(_ entity: EntityDescription, declared: [String: EntityDescription]) -> String? {
+        if entity.uniqueness.isEmpty { return nil }
         var declared = declared
         declared[entity.name] = entity
         let keys = Set((Self.ancestors(of: entity.name, in: declared) + [entity]).flatMap { $0.attributeNames + $0.toOneRelationships.map(\.name) })

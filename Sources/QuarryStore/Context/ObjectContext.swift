@@ -169,6 +169,8 @@ public final class ObjectContext {
     private var createdByOpen = false
     /// The `-wal`/`-shm` files the open made, removed at `close()` when empty and unused.
     private var sidecars: Sidecars?
+    /// Set while a batch of definitions is defined (`withDefinitionIndex`).
+    var definitionIndex: DefinitionIndex?
     private(set) var isClosed = false
 
     /// Closes the connection (every later read fails), and removes what a read-only open

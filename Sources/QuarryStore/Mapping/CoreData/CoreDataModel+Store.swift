@@ -2,7 +2,7 @@
 /// compiled model (a keyed archive) compressed with raw DEFLATE. Core Data writes it in
 /// stores made since iOS 10/macOS 10.12; older stores have no such table. The store is
 /// opened read-only (immutable when it has no `-wal`), so reading changes no byte of it
-/// nor of its `-wal`, and adds no `-wal` beside it.
+/// nor of its `-wal`, and leaves no `-wal` or `-shm` beside it.
 import Foundation
 import GRDB
 
@@ -34,6 +34,12 @@ extension CoreDataModel {
             throw ModelFileError(.database, path: path, "\(error)")
         }
         guard let blob, !blob.isEmpty else { throw ModelFileError(.noModelCache, path: path, "Z_MODELCACHE.Z_CONTENT is empty") }
+        return try decodeModelCache(blob, path: path)
+    }
+
+    /// Decodes the bytes of a `Z_MODELCACHE.Z_CONTENT` (a DEFLATE-compressed keyed archive);
+    /// `path` names the store in errors.
+    public static func decodeModelCache(_ blob: Data, path: String) throws -> CoreDataModel {
         let archive = try Inflate.inflate([UInt8](blob), path: path)
         return try decodeArchive(Data(archive), path: path + " (Z_MODELCACHE)")
     }
@@ -53,16 +59,26 @@ extension CoreDataModel {
         return "file:\(encoded)?immutable=1"
     }
 
-    /// Opens the store at `path` read-only and reads its model cache.
+    /// Opens the store at `path` read-only and reads its model cache. A `-shm` (or empty
+    /// `-wal`) that reading a store with a `-wal` made is removed when done, as the store's
+    /// own read-only open does (`Sidecars`), so `model("store.sqlite")` leaves the folder as
+    /// it found it.
     public static func fromStore(atPath path: String) throws -> CoreDataModel {
         guard FileManager.default.fileExists(atPath: path) else { throw ModelFileError(.missingFile, path: path, "") }
         var configuration = Configuration.hardened()
         configuration.readonly = true
+        let openingPath = storeOpeningPath(path)
+        let sidecars = openingPath == path ? Sidecars(database: path) : nil
         let queue: DatabaseQueue
         do {
-            queue = try DatabaseQueue(path: storeOpeningPath(path), configuration: configuration)
+            queue = try DatabaseQueue(path: openingPath, configuration: configuration)
         } catch {
+            sidecars?.closed()
             throw ModelFileError(.database, path: path, "\(error)")
+        }
+        defer {
+            try? queue.close()
+            sidecars?.closed()
         }
         do {
             return try queue.read { db in try fromModelCache(db, path: path) }

@@ -31,7 +31,8 @@ extension ObjectContext {
 
     /// Asked whenever an object is made: no array of entities is built for it.
     func hasSubentities(_ name: String) -> Bool {
-        entitiesByName.values.contains { $0.parent == name }
+        if let definitionIndex { return definitionIndex.hasSubentities(name) }
+        return entitiesByName.values.contains { $0.parent == name }
     }
 
     /// Whether `name` has a parent or sub-entities.

@@ -96,6 +96,12 @@ extension ObjectContext {
 
     /// Why `definition` cannot take its place in the hierarchies of `declared`; nil when it can.
     func hierarchyProblem(_ definition: EntityDescription, declared old: [String: EntityDescription]) throws -> String? {
+        // Alone in its hierarchy, before and after: no family to clash with, no rows to
+        // move. Known at once in a batch (`DefinitionIndex`), else found below.
+        if definition.parent == nil, old[definition.name]?.parent == nil, let definitionIndex,
+           !definitionIndex.hasSubentities(definition.name) {
+            return nil
+        }
         var declared = old
         declared[definition.name] = definition
         let previous = old[definition.name]

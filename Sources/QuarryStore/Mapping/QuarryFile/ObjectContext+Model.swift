@@ -40,7 +40,12 @@ extension ObjectContext {
             }
         }
         try rehearse(definitions, from: path)
-        for definition in definitions { try define(definition) }
+        try withDefinitionIndex {
+            for definition in definitions {
+                try ModelFileError.stopIfAsked(path, at: "entity \(definition.name)")
+                try define(definition)
+            }
+        }
         try keep(templates: model.fetchRequests)
         return definitions.map(\.name)
     }
@@ -55,14 +60,18 @@ extension ObjectContext {
     private func rehearse(_ definitions: [EntityDescription], from path: String) throws {
         let rehearsal = try ObjectContext(path: nil)
         defer { rehearsal.close() }
-        for name in entityOrder {
-            // What the rehearsal cannot hold (a relationship to a table of the file) is
-            // left out; only the model's own definitions must pass.
-            if let declared = declaredByName[name] { _ = try? rehearsal.define(declared) }
-        }
-        for definition in definitions {
-            do { _ = try rehearsal.define(definition) } catch {
-                throw ModelFileError(.unsupported, path: path, "\(error); nothing was defined")
+        try rehearsal.withDefinitionIndex {
+            for name in entityOrder {
+                // What the rehearsal cannot hold (a relationship to a table of the file) is
+                // left out; only the model's own definitions must pass.
+                if let declared = declaredByName[name] { _ = try? rehearsal.define(declared) }
+            }
+            for definition in definitions {
+                try ModelFileError.stopIfAsked(path, at: "entity \(definition.name)")
+                do { _ = try rehearsal.define(definition) } catch {
+                    try ModelFileError.stopIfAsked(path, at: "entity \(definition.name)")
+                    throw ModelFileError(.unsupported, path: path, "\(error); nothing was defined")
+                }
             }
         }
     }

@@ -96,20 +96,27 @@ extension ObjectContext {
             throw StoreError.migrationRefused(entity: entity.name, reason: "there are unsaved changes; save() or rollback() first")
         }
         // Inheritance: checked against the hierarchies as they are, before anything is written.
-        let declared = declaredMap
-        if let problem = try hierarchyProblem(entity, declared: declared) {
-            throw StoreError.invalidSchema(entity: entity.name, reason: problem)
+        // In a batch, entities outside any hierarchy and without constraints have nothing
+        // to check, and building the map of every declaration for each would be quadratic.
+        let alone = definitionIndex != nil && entity.uniqueness.isEmpty && ([entity] + changes).allSatisfy { e in
+            e.parent == nil && declaredEntity(e.name)?.parent == nil && !hasSubentities(e.name)
         }
-        if let problem = uniquenessProblem(entity, declared: declared) {
-            throw StoreError.invalidSchema(entity: entity.name, reason: problem)
-        }
-        for changed in changes {
-            if let problem = try hierarchyProblem(changed, declared: declared.merging([(entity.name, entity)]) { $1 }) {
-                throw StoreError.invalidSchema(entity: changed.name, reason: problem)
+        if !alone {
+            let declared = declaredMap
+            if let problem = try hierarchyProblem(entity, declared: declared) {
+                throw StoreError.invalidSchema(entity: entity.name, reason: problem)
+            }
+            if let problem = uniquenessProblem(entity, declared: declared) {
+                throw StoreError.invalidSchema(entity: entity.name, reason: problem)
+            }
+            for changed in changes {
+                if let problem = try hierarchyProblem(changed, declared: declared.merging([(entity.name, entity)]) { $1 }) {
+                    throw StoreError.invalidSchema(entity: changed.name, reason: problem)
+                }
             }
         }
         let hierarchical = ([entity] + changes).contains { e in
-            e.parent != nil || isInHierarchy(e.name) || declared[e.name]?.parent != nil
+            e.parent != nil || isInHierarchy(e.name) || declaredEntity(e.name)?.parent != nil
         }
         var touched: [String] = []
         do {
@@ -119,7 +126,11 @@ extension ObjectContext {
                 } else {
                     try write(entity, replacing: existing, in: db)
                     for changed in changes { try write(changed, replacing: declaredEntity(changed.name), in: db) }
-                    try syncUniqueness(table: entity.name, members: [(entity, nil)], in: db)
+                    // A new entity without constraints has no unique index to make or drop
+                    // (and the look-up scans the whole schema).
+                    if existing != nil || !entity.uniqueness.isEmpty {
+                        try syncUniqueness(table: entity.name, members: [(entity, nil)], in: db)
+                    }
                 }
                 // Link tables once both ends are known.
                 for e in [entity] + changes { try createLinkTables(e, in: db, defining: entity) }
@@ -135,7 +146,13 @@ extension ObjectContext {
 
     private func withInversesDeclaredElsewhere(_ entity: EntityDescription) -> EntityDescription {
         var result = entity
-        for other in declaredEntities where other.name != entity.name {
+        // In a batch, only the entities that relate to this one (in definition order, as
+        // `declaredEntities` gives them), not all of them.
+        let others = definitionIndex.map { index in
+            let related = index.entities(relatedTo: entity.name)
+            return index.inOrder(related).compactMap { declaredEntity($0) }
+        } ?? declaredEntities
+        for other in others where other.name != entity.name {
             for r in other.relationships where r.destination == entity.name {
                 guard let inverse = r.inverse, result.relationship(named: inverse) == nil else { continue }
                 result.relationships.append(RelationshipDescription(name: inverse, destination: other.name, inverse: r.name, isToMany: true))
@@ -244,6 +261,7 @@ extension ObjectContext {
     }
 
     func didDefine(_ entity: EntityDescription) {
+        definitionIndex?.replace(declaredEntity(entity.name), with: entity)
         if !mapped(entity).isForeign { declaredByName[entity.name] = entity }
         remember(entity)
         bumpGeneration()

@@ -31,14 +31,15 @@ enum ArchivedModelDecoder {
             decoded.append(entry)
         }
         // A compiled subentity repeats its parent's properties: keep those it declares.
-        let propertiesByEntity = Dictionary(decoded.map { ($0.entity.name, $0.propertyNames) }, uniquingKeysWith: { a, _ in a })
+        // By name, so each entity finds its parent in constant time (linear in entities).
+        let byName = Dictionary(decoded.map { ($0.entity.name, $0) }, uniquingKeysWith: { a, _ in a })
         let entities = decoded.map { entry -> CoreDataEntity in
-            guard let parent = entry.entity.parent, let inherited = propertiesByEntity[parent] else { return entry.entity }
+            guard let parent = entry.entity.parent, let inherited = byName[parent]?.propertyNames else { return entry.entity }
             var own = entry.entity
             own.attributes.removeAll { inherited.contains($0.name) }
             own.relationships.removeAll { inherited.contains($0.name) }
             own.fetchedProperties.removeAll { inherited.contains($0.name) }
-            let parentConstraints = decoded.first { $0.entity.name == parent }?.entity.uniquenessConstraints ?? []
+            let parentConstraints = byName[parent]?.entity.uniquenessConstraints ?? []
             own.uniquenessConstraints.removeAll { parentConstraints.contains($0) }
             return own
         }

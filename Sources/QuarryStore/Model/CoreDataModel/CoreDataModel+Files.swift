@@ -46,25 +46,20 @@ extension CoreDataModel {
         try XCDataModelParser.parse(data, path: path)
     }
 
-    /// One file, by what its first bytes are: a binary or XML plist (a `.mom`), model XML, or SQLite.
+    /// One file, by what its first bytes are: a binary or XML plist (a `.mom`), model XML, or
+    /// SQLite. Read through `ModelFileReader` (bounded, regular files only, no trap on a
+    /// read error); a store is read by SQLite, so only its first bytes are read here.
     private static func loadFile(_ path: String) throws -> CoreDataModel {
         guard FileManager.default.fileExists(atPath: path) else { throw ModelFileError(.missingFile, path: path, "") }
         if path.lowercased().hasSuffix(".omo") {
             throw ModelFileError(.notAModel, path: path, "an optimized .omo model is not readable; use the .mom beside it")
         }
-        // Told apart by its first bytes. A plain file's head is read alone (a store may be
-        // large, and is read by SQLite); a FIFO cannot be read a second time, so it is read
-        // once, whole. A read that waits for a writer ends at Ctrl-C or --timeout.
-        var info = stat()
-        let regular = stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
-        let sqlite = Array("SQLite format 3\0".utf8)
-        if regular, let head = try BlockedRead.contents(of: path, limit: sqlite.count), head.starts(with: sqlite) {
-            return try fromStore(atPath: path)
+        let head = try ModelFileReader.head(path)
+        if URL(fileURLWithPath: path).lastPathComponent == "contents" {
+            return try decodeXML(Data(ModelFileReader.read(path)), path: path)
         }
-        guard let data = try BlockedRead.contents(of: path) else { throw ModelFileError(.missingFile, path: path, "cannot be read") }
-        let head = [UInt8](data.prefix(512))
-        if URL(fileURLWithPath: path).lastPathComponent == "contents" { return try decodeXML(data, path: path) }
-        if head.starts(with: sqlite) { throw ModelFileError(.notAModel, path: path, "a SQLite store read from a stream: give the store's own file") }
+        if head.starts(with: Array("SQLite format 3\0".utf8)) { return try fromStore(atPath: path) }
+        let data = Data(try ModelFileReader.read(path))
         if head.starts(with: Array("bplist".utf8)) { return try decodeArchive(data, path: path) }
         let text = String(decoding: head, as: UTF8.self)
         if text.contains("<plist") || text.contains("<!DOCTYPE plist") { return try decodeArchive(data, path: path) }
@@ -112,7 +107,9 @@ extension CoreDataModel {
     }
 
     private static func plistString(at path: String, key: String) throws -> String {
-        guard let data = FileManager.default.contents(atPath: path) else { throw ModelFileError(.missingFile, path: path, "cannot be read") }
+        // A version marker is a few hundred bytes: 64 KiB is plenty, and bounds the plist.
+        let data = Data(try ModelFileReader.read(path, limit: 64 << 10))
+        try BinaryPlistCheck.check(data, path: path)
         let plist: Any
         do { plist = try PropertyListSerialization.propertyList(from: data, options: [], format: nil) } catch {
             throw ModelFileError(.malformedPlist, path: path, "not a property list")

@@ -8,15 +8,24 @@
 /// class `_NSKeyedArchiverUID`, whose number is only reachable through reflection (a stored
 /// `value: UInt32`); re-encoded as XML (or on Darwin, sometimes) they are `{"CF$UID": n}`.
 /// Both are accepted.
+///
+/// Sharing: a binary plist whose objects would expand far past its size is refused before
+/// Foundation parses it (`BinaryPlistCheck`); and objects may name each other by UID many
+/// times over (a uniqueness constraint's array named by 10^6 entities, a subpredicate
+/// shared at each of 8 levels), so every step of the walk spends from `work`, a budget
+/// proportional to the archive's size that a real model never exhausts.
 import Foundation
 
 struct KeyedArchive {
     let objects: [Any]
     let path: String
     let root: Int
+    let work: WorkBudget
 
     init(data: Data, path: String) throws {
         self.path = path
+        work = WorkBudget(limit: 16 * data.count + (1 << 20), path: path)
+        try BinaryPlistCheck.check(data, path: path)
         let plist: Any
         do {
             plist = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
@@ -38,6 +47,9 @@ struct KeyedArchive {
     }
 
     func broken(_ detail: String) -> ModelFileError { ModelFileError(.brokenArchive, path: path, detail) }
+
+    /// Counts `units` of work (objects visited, UIDs listed, characters rendered).
+    func spend(_ units: Int) throws { try work.spend(units) }
 
     /// The number inside a keyed-archiver UID, or nil when `value` is not one.
     static func uid(_ value: Any) -> Int? {
@@ -64,6 +76,7 @@ struct KeyedArchive {
 
     /// The object at index `n` as a class instance (a dictionary with `$class`).
     func instance(_ n: Int) throws -> ArchivedObject {
+        try spend(1)
         guard n > 0, n < objects.count else { throw broken("UID \(n) is out of range (\(objects.count) objects)") }
         guard let fields = objects[n] as? [String: Any] else { throw broken("object \(n) is \(PlistValue.kind(objects[n])), not an instance") }
         guard let classRef = fields["$class"], let c = KeyedArchive.uid(classRef), c > 0, c < objects.count,
@@ -133,6 +146,7 @@ struct ArchivedObject {
     func uids(_ key: String) throws -> [Int] {
         guard let v = fields[key] else { return [] }
         guard let list = v as? [Any] else { throw broken(key, "expected an array, got \(PlistValue.kind(v))") }
+        try archive.spend(list.count)
         return try list.map { item in
             guard let n = KeyedArchive.uid(item) else { throw broken(key, "expected UIDs, got \(PlistValue.kind(item))") }
             guard n > 0, n < archive.objects.count else { throw broken(key, "UID \(n) is out of range (\(archive.objects.count) objects)") }
@@ -144,6 +158,7 @@ struct ArchivedObject {
 extension KeyedArchive {
     /// The string at UID `n`: inline, or an `NSString`-like instance with `NS.string`.
     func string(at n: Int, context: String) throws -> String? {
+        try spend(1)
         guard n >= 0, n < objects.count else { throw broken("\(context): UID \(n) is out of range (\(objects.count) objects)") }
         if n == 0 { return nil }
         if let s = objects[n] as? String { return s }
@@ -151,6 +166,33 @@ extension KeyedArchive {
         if let s = object.fields["NS.string"] as? String { return s }
         if let bytes = object.fields["NS.bytes"] as? Data, let s = String(data: bytes, encoding: .utf8) { return s }
         throw broken("\(context): expected a string, got \(object.className) (object \(n))")
+    }
+}
+
+/// How much walking an archive may take, shared by every object of it. Past the limit the
+/// archive is refused; every 4,096 units the walk also stops for Ctrl-C or `--timeout`.
+final class WorkBudget {
+    private var remaining: Int
+    private var sinceCheck = 0
+    private let limit: Int
+    private let path: String
+
+    init(limit: Int, path: String) {
+        self.limit = limit
+        self.remaining = limit
+        self.path = path
+    }
+
+    func spend(_ units: Int) throws {
+        remaining -= units
+        guard remaining >= 0 else {
+            throw ModelFileError(.brokenArchive, path: path, "its objects refer to each other so often that reading them takes more than \(limit) steps")
+        }
+        sinceCheck += units
+        if sinceCheck >= 4096 {
+            sinceCheck = 0
+            try ModelFileError.stopIfAsked(path)
+        }
     }
 }
 

@@ -21,6 +21,9 @@ enum ModelValidation {
                 }
             }
         }
+        // By name: `model.entity(named:)` is a linear search, and these loops look up every
+        // entity's parent and every relationship's destination (a quadratic check otherwise).
+        let byName = Dictionary(model.entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         for entity in model.entities {
             var visited: Set<String> = [entity.name]
             var current = entity.parent
@@ -28,16 +31,26 @@ enum ModelValidation {
                 guard visited.insert(parent).inserted else {
                     throw dangling("entity \(entity.name)'s parent entities form a cycle through \(parent)")
                 }
-                current = model.entity(named: parent)?.parent
+                current = byName[parent]?.parent
             }
+        }
+        let relationshipNames = byName.mapValues { Set($0.relationships.map(\.name)) }
+        /// Whether `name` or one of its ancestors declares the relationship `relationship`.
+        func hasRelationship(_ name: String, _ relationship: String) -> Bool {
+            var current: String? = name
+            var visited: Set<String> = []
+            while let next = current, visited.insert(next).inserted, let entity = byName[next] {
+                if relationshipNames[next]?.contains(relationship) == true { return true }
+                current = entity.parent
+            }
+            return false
         }
         for entity in model.entities {
             for relationship in entity.relationships {
                 guard names.contains(relationship.destination) else {
                     throw dangling("relationship \(entity.name).\(relationship.name) points to entity \(relationship.destination), which is not in the model")
                 }
-                if let inverse = relationship.inverse,
-                   !model.allRelationships(of: relationship.destination).contains(where: { $0.name == inverse }) {
+                if let inverse = relationship.inverse, !hasRelationship(relationship.destination, inverse) {
                     throw dangling("relationship \(entity.name).\(relationship.name) has inverse \(relationship.destination).\(inverse), which is not in the model")
                 }
             }

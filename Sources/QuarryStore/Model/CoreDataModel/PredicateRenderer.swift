@@ -5,7 +5,9 @@
 /// `NSPredicateOperator` with `NSOperatorType`/`NSModifier`/`NSOptions`, `NSExpressionType`,
 /// `NSConstantValue`, `NSKeyPath`, `NSVariable`, `NSSelectorName`/`NSArguments`); whatever
 /// else is met makes the predicate `.unsupported`, naming the class, rather than failing the
-/// model. Predicates nest, so the walk is bounded in depth and refuses cycles.
+/// model. Predicates nest, so the walk is bounded in depth and refuses cycles; a part shared
+/// by many (a DAG) is rendered at each use, so the text each part adds is spent from the
+/// archive's work budget (`KeyedArchive.work`), which stops an exponential expansion.
 import Foundation
 
 struct PredicateRenderer {
@@ -48,6 +50,7 @@ struct PredicateRenderer {
         case "NSCompoundPredicate":
             let parts = try object.elements("NSSubpredicates").map { n -> String in
                 var sub = try predicate(archive.instance(n), path: &path)
+                try archive.spend(sub.utf8.count)
                 if sub.contains(" ") { sub = "(\(sub))" }
                 return sub
             }
@@ -75,7 +78,9 @@ struct PredicateRenderer {
             default: modifier = ""
             }
             let lhs = try expression(left, path: &path)
+            try archive.spend(lhs.utf8.count)
             let rhs = try expression(right, path: &path)
+            try archive.spend(rhs.utf8.count)
             return "\(modifier)\(lhs) \(symbol)\(flags.isEmpty ? "" : "[\(flags)]") \(rhs)"
         default:
             throw Unsupported(what: object.className)
@@ -97,7 +102,11 @@ struct PredicateRenderer {
             return "$" + name
         case "NSFunctionExpression":
             let selector = try object.string("NSSelectorName") ?? ""
-            let arguments = try object.elements("NSArguments").map { try expression(archive.instance($0), path: &path) }
+            let arguments = try object.elements("NSArguments").map { n -> String in
+                let text = try expression(archive.instance(n), path: &path)
+                try archive.spend(text.utf8.count)
+                return text
+            }
             if selector == "valueForKey:" || selector == "valueForKeyPath:", arguments.count == 1 {
                 // A key path: the argument is a constant string, written here bare.
                 let key = arguments[0].hasPrefix("\"") ? String(arguments[0].dropFirst().dropLast()) : arguments[0]
@@ -106,7 +115,11 @@ struct PredicateRenderer {
             guard !selector.isEmpty else { throw Unsupported(what: "NSFunctionExpression without NSSelectorName") }
             return "FUNCTION(SELF, \"\(selector)\"\(arguments.map { ", " + $0 }.joined()))"
         case "NSAggregateExpression":
-            let items = try object.elements("NSCollection").map { try expression(archive.instance($0), path: &path) }
+            let items = try object.elements("NSCollection").map { n -> String in
+                let text = try expression(archive.instance(n), path: &path)
+                try archive.spend(text.utf8.count)
+                return text
+            }
             return "{" + items.joined(separator: ", ") + "}"
         default:
             throw Unsupported(what: object.className)
@@ -131,7 +144,11 @@ struct PredicateRenderer {
         if object.fields["NS.objects"] != nil, object.fields["NS.keys"] == nil {
             try enter(object, &path)
             defer { path.remove(object.index) }
-            let items = try object.elements().map { try constant(at: $0, path: &path) }
+            let items = try object.elements().map { n -> String in
+                let text = try constant(at: n, path: &path)
+                try archive.spend(text.utf8.count)
+                return text
+            }
             return "{" + items.joined(separator: ", ") + "}"
         }
         throw Unsupported(what: "a constant of class \(object.className)")

@@ -2,6 +2,7 @@
 /// `CoreDataModel`, with Foundation's `XMLParser`. Xcode writes a boolean only when it is
 /// YES, so an absent `optional` means required, as Core Data reads it. Layout elements
 /// (`elements`/`element`) and code-generation settings are ignored.
+import CQuarrySignals
 import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
@@ -21,11 +22,17 @@ final class XCDataModelParser: NSObject, XMLParserDelegate {
     private var depth = 0
     private var error: ModelFileError?
     private var parser: XMLParser?
+    /// Elements seen, to look for Ctrl-C and `--timeout` every 1,024 of them.
+    private var elements = 0
+    private var stopped = false
 
     private init(path: String) { self.path = path }
 
     /// Parses `data`, the XML of a `contents` file at `path`.
     static func parse(_ data: Data, path: String) throws -> CoreDataModel {
+        // Foundation's XMLParser traps (a force unwrap inside it) on a name that is not
+        // valid UTF-8, which libxml2 hands it as it found it; Xcode writes UTF-8 only.
+        if let problem = notUTF8(data) ?? foreignMarkup(data) { throw ModelFileError(.malformedXML, path: path, problem) }
         let delegate = XCDataModelParser(path: path)
         let parser = XMLParser(data: data)
         parser.shouldResolveExternalEntities = false
@@ -33,6 +40,10 @@ final class XCDataModelParser: NSObject, XMLParserDelegate {
         delegate.parser = parser
         let ok = parser.parse()
         delegate.parser = nil
+        if delegate.stopped {
+            try ModelFileError.stopIfAsked(path, at: "line \(parser.lineNumber)")
+            throw ModelFileError(.stopped, path: path, "line \(parser.lineNumber): interrupted!")
+        }
         if let error = delegate.error { throw error }
         guard ok else {
             let reason = parser.parserError.map { ($0 as NSError).localizedDescription } ?? "unknown error"
@@ -75,7 +86,12 @@ final class XCDataModelParser: NSObject, XMLParserDelegate {
     func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
                 attributes: [String: String] = [:]) {
         depth += 1
-        guard error == nil else { return }
+        guard error == nil, !stopped else { return }
+        elements += 1
+        if elements % 1024 == 0, quarry_should_stop() != 0 {
+            stopped = true
+            return parser.abortParsing()
+        }
         if !sawModel {
             guard name == "model" else { return fail(.notAModel, "the root element is <\(name)>, not <model>") }
             sawModel = true

@@ -1,0 +1,132 @@
+/// Refuses a binary property list whose objects, expanded as a tree, would be far more
+/// than its bytes: a "DAG bomb", where arrays share their elements (8 levels of 10 take
+/// 235 bytes and expand to 10^8 leaves). Foundation's `PropertyListSerialization` on Linux
+/// builds every shared object again at each reference (measured: 10^6 leaves took 2.8 s,
+/// 10^7 took 31 s and 630 MB), so the check reads the object table itself, before
+/// Foundation sees the bytes, counting each object's expanded size once (memoised).
+///
+/// A property list that Core Data or Foundation writes uniques only leaves (strings,
+/// numbers, UIDs), so its tree has at most one node per reference, and a reference takes
+/// at least one byte: `budget` nodes (a multiple of the size) is never reached by a real
+/// file. Also refused: a container that contains itself, and nesting deeper than
+/// `maximumDepth` (real archives nest 3 or 4 deep; Foundation's parser recurses).
+/// XML property lists cannot share objects and are left to Foundation.
+import Foundation
+
+enum BinaryPlistCheck {
+    static let maximumDepth = 256
+
+    /// The most nodes the tree of `count` bytes may expand to.
+    static func budget(_ count: Int) -> Int { 4 * count + 4096 }
+
+    static func check(_ data: Data, path: String) throws {
+        guard data.starts(with: Array("bplist0".utf8)) else { return }
+        try data.withUnsafeBytes { raw in
+            try Scan(bytes: raw.bindMemory(to: UInt8.self), path: path).run()
+        }
+    }
+
+    private struct Scan {
+        let bytes: UnsafeBufferPointer<UInt8>
+        let path: String
+
+        func fail(_ detail: String) -> ModelFileError { ModelFileError(.malformedPlist, path: path, detail) }
+
+        /// A big-endian unsigned integer of `width` bytes at `at`, or nil past the end.
+        func uint(at: Int, width: Int) -> Int? {
+            guard width >= 1, width <= 8, at >= 0, at <= bytes.count - width else { return nil }
+            var n: UInt64 = 0
+            for i in 0..<width { n = n << 8 | UInt64(bytes[at + i]) }
+            return n <= UInt64(Int.max) ? Int(n) : nil
+        }
+
+        func run() throws {
+            let count = bytes.count
+            guard count >= 8 + 32 else { throw fail("a binary property list of \(count) bytes is truncated") }
+            let trailer = count - 32
+            let offsetSize = Int(bytes[trailer + 6]), refSize = Int(bytes[trailer + 7])
+            guard (1...8).contains(offsetSize), (1...8).contains(refSize),
+                  let objectCount = uint(at: trailer + 8, width: 8), let top = uint(at: trailer + 16, width: 8),
+                  let table = uint(at: trailer + 24, width: 8),
+                  objectCount >= 1, objectCount <= count, top < objectCount,
+                  table >= 8, table <= trailer, (trailer - table) / offsetSize >= objectCount else {
+                throw fail("the binary property list's trailer is invalid")
+            }
+            func offset(_ i: Int) throws -> Int {
+                guard let offset = uint(at: table + i * offsetSize, width: offsetSize), offset >= 8, offset < table else {
+                    throw fail("object \(i) of the binary property list is out of range")
+                }
+                return offset
+            }
+            func child(_ frame: Frame, _ k: Int) throws -> Int {
+                guard let ref = uint(at: frame.start + k * refSize, width: refSize), ref < objectCount else {
+                    throw fail("object \(frame.object) of the binary property list refers past its \(objectCount) objects")
+                }
+                return ref
+            }
+            // Expanded sizes, depth first without recursion (the file sets the depth): 0 not
+            // seen yet, -1 on the path being walked. Int32: the budget is below 2^31.
+            let budget = BinaryPlistCheck.budget(count)
+            guard budget < Int(Int32.max) else { throw fail("a binary property list of \(count) bytes is too large") }
+            var size = [Int32](repeating: 0, count: objectCount)
+            var stack = [try container(at: offset(top), object: top, refSize: refSize)]
+            size[top] = -1
+            while let frame = stack.last {
+                if frame.next < frame.count {
+                    stack[stack.count - 1].next += 1
+                    let c = try child(frame, frame.next)
+                    if size[c] == -1 { throw fail("object \(c) of the binary property list contains itself") }
+                    if size[c] == 0 {
+                        guard stack.count < BinaryPlistCheck.maximumDepth else {
+                            throw fail("the property list nests deeper than \(BinaryPlistCheck.maximumDepth) levels")
+                        }
+                        size[c] = -1
+                        stack.append(try container(at: offset(c), object: c, refSize: refSize))
+                    }
+                    continue
+                }
+                stack.removeLast()
+                var total = 1
+                for k in 0..<frame.count {
+                    total += Int(size[try child(frame, k)])
+                    guard total <= budget else {
+                        throw fail("its objects are shared so as to expand to more than \(budget) values (from \(count) bytes)")
+                    }
+                }
+                size[frame.object] = Int32(total)
+            }
+        }
+
+        /// A container being walked: where its references start, how many, the next to visit.
+        struct Frame {
+            let object: Int
+            let start: Int
+            let count: Int
+            var next = 0
+        }
+
+        /// The references of the object at `at`: an array's or set's elements, a
+        /// dictionary's keys and values; none for a leaf.
+        func container(at: Int, object: Int, refSize: Int) throws -> Frame {
+            let marker = bytes[at]
+            let kind = marker >> 4
+            guard kind == 0xA || kind == 0xB || kind == 0xC || kind == 0xD else { return Frame(object: object, start: at, count: 0) }
+            var length = Int(marker & 0x0F)
+            var start = at + 1
+            if length == 0x0F {
+                // The length is an integer object: 0x1n, then 2^n bytes.
+                guard start < bytes.count, bytes[start] >> 4 == 0x1, bytes[start] & 0x0F <= 3,
+                      let n = uint(at: start + 1, width: 1 << Int(bytes[start] & 0x0F)) else {
+                    throw fail("object \(object) of the binary property list has an invalid length")
+                }
+                start += 1 + (1 << Int(bytes[start] & 0x0F))
+                length = n
+            }
+            let slots = kind == 0xD ? 2 : 1
+            guard start <= bytes.count, length <= (bytes.count - start) / (refSize * slots) else {
+                throw fail("object \(object) of the binary property list runs past its end")
+            }
+            return Frame(object: object, start: start, count: length * slots)
+        }
+    }
+}

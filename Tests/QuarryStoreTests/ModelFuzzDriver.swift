@@ -1,0 +1,1 @@
+../../Fuzz/Sources/FuzzModel/ModelFuzzDriver.swift
