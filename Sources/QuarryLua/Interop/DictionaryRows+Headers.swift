@@ -9,16 +9,7 @@ private let headersKey = "quarry.rowheaders"
 
 /// Pushes the weak table of headers, making it the first time.
 private func pushHeadersTable(_ state: OpaquePointer) {
-    pushRegistryField(state, headersKey)
-    if lua_type(state, -1) == LUA_TTABLE { return }
-    quarry_pop(state, 1)
-    lua_createtable(state, 0, 0)
-    lua_createtable(state, 0, 1)
-    pushString(state, "k")
-    LuaTable.setField(state, -2, "__mode")
-    lua_setmetatable(state, -2)
-    lua_pushvalue(state, -1)
-    setRegistryField(state, headersKey)
+    pushWeakKeyedRegistryTable(state, headersKey)
 }
 
 /// Remembers `headers` for the rows list at `index`.

@@ -38,7 +38,13 @@ func pushDictionaryRows(_ state: OpaquePointer, _ rows: DictionaryRows) {
 
 /// Pushes the weak table of column orders, making it the first time.
 private func pushColumnTable(_ state: OpaquePointer) {
-    pushRegistryField(state, columnsKey)
+    pushWeakKeyedRegistryTable(state, columnsKey)
+}
+
+/// Pushes the registry's table at `key`, weak in its keys (so what it says of a rows list
+/// goes with the list), making it the first time.
+func pushWeakKeyedRegistryTable(_ state: OpaquePointer, _ key: String) {
+    pushRegistryField(state, key)
     if lua_type(state, -1) == LUA_TTABLE { return }
     quarry_pop(state, 1)
     lua_createtable(state, 0, 0)
@@ -47,7 +53,7 @@ private func pushColumnTable(_ state: OpaquePointer) {
     LuaTable.setField(state, -2, "__mode")
     lua_setmetatable(state, -2)
     lua_pushvalue(state, -1)
-    setRegistryField(state, columnsKey)
+    setRegistryField(state, key)
 }
 
 /// Whether the value at `index` is a list of rows Quarry made (`sql()`, `summarize()`,
