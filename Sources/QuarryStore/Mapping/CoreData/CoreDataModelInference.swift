@@ -9,14 +9,19 @@ import GRDB
 enum CoreDataModelInference {
     static func infer(_ db: Database, numbers: CoreDataNumbers) throws -> CoreDataModel {
         let tables = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'"))
-        let byUpper = Dictionary(numbers.codes.keys.map { ($0.uppercased(), $0) }, uniquingKeysWith: { a, _ in a })
+        // Core Data's own history entities (CHANGE, TRANSACTION, TRANSACTIONSTRING, from
+        // 16001) are listed in Z_PRIMARYKEY but are no part of the app's model.
+        let history: Set = [PersistentHistoryLayout.changeEntityName, PersistentHistoryLayout.transactionEntityName,
+                            PersistentHistoryLayout.stringEntityName]
+        let codes = numbers.codes.filter { !(history.contains($0.key) && $0.value > 16000) }
+        let byUpper = Dictionary(codes.keys.map { ($0.uppercased(), $0) }, uniquingKeysWith: { a, _ in a })
         var entities: [String: CoreDataEntity] = [:]
-        for name in numbers.codes.keys.sorted() {
+        for name in codes.keys.sorted() {
             entities[name] = CoreDataEntity(name: name, parent: numbers.supers[name], attributes: [], relationships: [])
         }
         // Only roots own tables; their columns are shared by the whole hierarchy, so they
         // are given to the root.
-        for name in numbers.codes.keys.sorted() where numbers.supers[name] == nil {
+        for name in codes.keys.sorted() where numbers.supers[name] == nil {
             let table = "Z" + name.uppercased()
             guard tables.contains(table) else { continue }
             let columns = try Row.fetchAll(db, sql: "PRAGMA table_info(\(quoteIdentifier(table)))")

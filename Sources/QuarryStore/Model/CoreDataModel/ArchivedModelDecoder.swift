@@ -139,7 +139,10 @@ enum ArchivedModelDecoder {
         }
         let inverse = try p.string("_NSInverseRelationshipName") ?? p.object("NSInverseRelationship")?.string("NSPropertyName")
         let minCount = try p.int("NSMinCount") ?? 0
-        let maxCount = try p.int("NSMaxCount") ?? 0
+        // A model built in code archives a to-many with no maximum as NSMaxCount -1 (Core
+        // Data writes it so): that is no maximum, as 0 is, not a broken archive.
+        let archivedMax = try p.int("NSMaxCount") ?? 0
+        let maxCount = archivedMax == -1 ? 0 : archivedMax
         guard minCount >= 0, maxCount >= 0 else { throw p.archive.broken("relationship \(entity).\(name) has a negative count") }
         let code = try p.int("NSDeleteRule") ?? 1
         guard let rule = CoreDataDeleteRule(code: code) else { throw p.archive.broken("relationship \(entity).\(name) has NSDeleteRule \(code)") }
