@@ -233,7 +233,7 @@ extension QuarryRuntime {
     }
 
     /// Pushes the event table for a change of results.
-    private func pushEvent(_ change: ResultsChange, _ handle: ResultsHandle, _ known: [Int64: ManagedObject]) -> Int32 {
+    func pushEvent(_ change: ResultsChange, _ handle: ResultsHandle, _ known: [Int64: ManagedObject]) -> Int32 {
         let s = state
         let sectioned = handle.results.isSectioned
         let entity = handle.results.entity.name
