@@ -1,26 +1,66 @@
 import Foundation
+import QuarryPredicates
 import QuarryStore
 
 extension FetchResults {
     /// Writes every object to `path` as CSV or, for a `.json` path, as an array of
     /// objects (see `TableWriter`); returns the count. Results that SQLite alone answers
     /// stream from one SELECT (no object is made); results holding unsaved changes are
-    /// written object by object, as they are read.
+    /// written object by object, as they are read. The section key and sort keys that are
+    /// key paths (`artist.Name`) follow the attributes as columns named by the path: the
+    /// order and grouping of the rows is theirs, so a file without them could not be
+    /// read as the results were.
     @discardableResult
     public func export(to path: String) throws -> Int {
         let names = entity.attributeNames
-        var writer = try ExportWriter(path: path, columns: names)
+        let extras = try exportedKeyPaths()
+        var writer = try ExportWriter(path: path, columns: names + extras.map(\.key))
         if try servesRows() {
-            let query = sql()
-            // Column 0 is the key; the attributes follow in the entity's order.
-            _ = try context.streamRows(query.sql, arguments: query.arguments, attributes: entity.attributes, firstColumn: 1,
-                                       writer: &writer.table, file: writer.file)
+            let query = exportSQL(extras)
+            // Column 0 is the key; the attributes follow in the entity's order, then the
+            // key paths.
+            _ = try context.streamRows(query.sql, arguments: query.arguments, attributes: entity.attributes + extras.map(\.attribute),
+                                       firstColumn: 1, writer: &writer.table, file: writer.file)
             return try writer.finish()
         }
         while let object = try object(at: writer.count) {
             // A value that cannot be read stops the export (the file stays as it was).
-            try writer.write(try names.map { try object.value(forKey: $0) })
+            // A key path reads as the SQL's LEFT JOIN does: nil where a relationship is empty.
+            try writer.write(try names.map { try object.value(forKey: $0) } + extras.map { value(atPath: $0.key, of: object) })
         }
         return try writer.finish()
+    }
+
+    /// The section key, then the sort keys, that are not the entity's attributes (key
+    /// paths through to-one relationships), each once, with the attribute each reaches.
+    func exportedKeyPaths() throws -> [(key: String, attribute: AttributeDescription)] {
+        var keys: [String] = []
+        for key in [request.sectionKey].compactMap({ $0 }) + request.sortDescriptors.map(\.key)
+        where entity.attribute(named: key) == nil && !keys.contains(key) {
+            keys.append(key)
+        }
+        return try keys.map { key in (key, try BoundPredicate.attributePath(key, in: entity, context: context).1) }
+    }
+
+    /// The export's SELECT: the key, the attributes, then each key path's value, read
+    /// through the request's own joins (every key path here is a sort key, so joined
+    /// already), or by a subquery when a path could not be joined.
+    private func exportSQL(_ extras: [(key: String, attribute: AttributeDescription)]) -> SQLFragment {
+        // The key and the attributes only: `selection` adds to-one key columns after them.
+        let prefix = quoteIdentifier(compiled.storage.relation) + "."
+        var columns = ([compiled.storage.keyColumn] + compiled.entity.attributeNames).map { prefix + quoteIdentifier($0) }.joined(separator: ", ")
+        for extra in extras {
+            let descriptor = SortDescriptor(key: extra.key)
+            var joins: ToOneJoins? = compiled.joins
+            var term = try? descriptor.column(for: entity, qualifier: compiled.storage.relation, context: context, joins: &joins).sql
+            // A join the request does not have would name a table its FROM lacks.
+            if joins?.sql != compiled.joins.sql {
+                var none: ToOneJoins? = nil
+                term = try? descriptor.column(for: entity, qualifier: compiled.storage.relation, context: context, joins: &none).sql
+            }
+            // The request compiled with these keys, so each has a term.
+            columns += ", " + (term ?? "NULL")
+        }
+        return compiled.select(columns, start: 0, count: nil)
     }
 }

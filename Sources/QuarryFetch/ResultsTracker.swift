@@ -22,6 +22,9 @@ public final class ResultsTracker {
     private var updatesInMemory = false
     /// True when the last change was applied in memory, without a query.
     public private(set) var lastChangeWasInMemory = false
+    /// True when the contents were last read with the context's unsaved changes in them:
+    /// only then can a rollback change what the results hold.
+    public private(set) var holdsPendingChanges = false
 
     public init(_ results: FetchResults) throws {
         self.results = results
@@ -79,7 +82,8 @@ public final class ResultsTracker {
         let compiled = results.compiled
         // In a hierarchy the objects that change are of several entities, each with its own
         // keys: the results are read again instead.
-        updatesInMemory = compiled.updatesInMemory && !results.usesPendingChanges && !results.context.isInHierarchy(compiled.entity.name)
+        holdsPendingChanges = results.usesPendingChanges
+        updatesInMemory = compiled.updatesInMemory && !holdsPendingChanges && !results.context.isInHierarchy(compiled.entity.name)
         sortValues = [:]
         guard updatesInMemory else {
             let snapshot = try results.snapshot()

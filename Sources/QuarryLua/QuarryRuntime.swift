@@ -55,6 +55,9 @@ public final class QuarryRuntime {
     /// "Entity.key" for each section key whose sort Quarry had to complete (said once).
     var sectionNotices: Set<String> = []
     var observerRegistryStorage: ObserverRegistry?
+    /// How many observer callbacks have raised an error (each noticed and skipped, so the
+    /// work around it went on): a batch run that had one ends with status 1.
+    public internal(set) var observerFailures = 0
     /// The last predicate that failed to parse, so the REPL can point at the column.
     public var lastPredicateSyntaxError: (format: String, error: PredicateError)?
 

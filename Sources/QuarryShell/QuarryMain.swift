@@ -118,6 +118,10 @@ public enum QuarryMain {
             guard batch.runScript(script, arguments: invocation.scriptArguments) else { return Status.failure.rawValue }
         }
         runtime.clearStopRequests()
+        // An observer that failed in the chunks or the script was noticed and the run went
+        // on to its end; the failure still makes the status 1, as a script's own error
+        // would. The REPL's own observer failures are only noticed, as its errors are.
+        let observerFailed = runtime.observerFailures > 0
         if options.interactive || (!ranSomething && script == nil) {
             REPL(runtime: runtime).run()
         } else if let context = runtime.openedContext, context.hasChanges {
@@ -125,7 +129,7 @@ public enum QuarryMain {
             let pending = context.pendingChanges
             reportNote("the run ended with unsaved changes (\(pending.inserted.count) inserted, \(pending.updated.count) updated, \(pending.deleted.count) deleted), not written: call save() to keep them")
         }
-        return Status.success.rawValue
+        return observerFailed ? Status.failure.rawValue : Status.success.rawValue
     }
 }
 

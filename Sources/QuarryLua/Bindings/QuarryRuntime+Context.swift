@@ -42,8 +42,10 @@ extension QuarryRuntime {
             }
             return 1
         }
-        defineGlobal("rollback") { [unowned self] _ in
-            self.context.rollback()
+        defineGlobal("rollback") { [unowned self] call in
+            // Observers hear what went back before rollback() returns, as for save().
+            self.rolledBack(self.context.rollback())
+            lua_settop(call.state, 0)
             return 0
         }
         defineGlobal("haschanges") { [unowned self] call in

@@ -131,6 +131,9 @@ extension QuarryRuntime {
         // so once; only the observer's own errors are noticed here.
         if let failure = call(argumentCount: count, resultCount: 0), quarry_should_stop() == 0 {
             writeNotice("observer: " + failure.message)
+            // Counted, not raised: the save (and the other observers) finish; the shell
+            // decides what the failure means for the run's status.
+            observerFailures += 1
         }
     }
 
@@ -230,7 +233,7 @@ extension QuarryRuntime {
     }
 
     /// Pushes the event table for a change of results.
-    private func pushEvent(_ change: ResultsChange, _ handle: ResultsHandle, _ known: [Int64: ManagedObject]) -> Int32 {
+    func pushEvent(_ change: ResultsChange, _ handle: ResultsHandle, _ known: [Int64: ManagedObject]) -> Int32 {
         let s = state
         let sectioned = handle.results.isSectioned
         let entity = handle.results.entity.name

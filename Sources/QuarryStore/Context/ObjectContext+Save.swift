@@ -284,8 +284,11 @@ extension ObjectContext {
     }
 
     /// Discards every pending change: inserted objects are forgotten, changed ones go
-    /// back to their stored values, deleted ones come back.
-    public func rollback() {
+    /// back to their stored values, deleted ones come back. Returns what was discarded,
+    /// for observers (nothing stored changed, so change listeners hear nothing).
+    @discardableResult
+    public func rollback() -> RolledBack {
+        let discarded = changesToDiscard()
         for object in unsaved.inserted {
             object.isInserted = false
             object.isDeleted = true
@@ -303,5 +306,6 @@ extension ObjectContext {
         unsaved.updated = [:]
         unsaved.deleted = [:]
         bumpGeneration()
+        return discarded
     }
 }
