@@ -22,7 +22,7 @@ public struct FunctionHelp {
         FunctionHelp(name: "save", usage: #"save() | save{ author =, merge = "store" | "mine" }"#,
                      summary: "Writes every pending change in one transaction; returns { inserted =, updated =, deleted = }.",
                      example: #"Item:new{ title = "t4", n = 4 }; assert(save().inserted == 1)"#),
-        FunctionHelp(name: "rollback", usage: "rollback()", summary: "Discards every pending change.",
+        FunctionHelp(name: "rollback", usage: "rollback()", summary: "Discards every pending change; observers hear what went back.",
                      example: #"Item:new{ title = "gone", n = 0 }; rollback(); assert(not haschanges())"#),
         FunctionHelp(name: "haschanges", usage: "haschanges()", summary: "True while changes are pending.",
                      example: "assert(haschanges() == false)"),
