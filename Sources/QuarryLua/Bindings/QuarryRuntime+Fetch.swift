@@ -51,6 +51,7 @@ extension QuarryRuntime {
             return self.pushObject(try handle.results.object(at: Int(i - 1)))
         }
         registerMethods(.results, [
+            ("configure", { [unowned self] call in try self.configure(call) }),
             ("first", { [unowned self] call in
                 let handle = try self.results(call, 1)
                 return self.pushObject(try handle.results.object(at: 0))
