@@ -87,4 +87,24 @@ import Testing
         h.run(#"r:configure{ predicate = "n == %@", args = { 9 } }"#)
         #expect(h.string("#r .. ' ' .. r[1].n") == "1 9")
     }
+
+    @Test func wrongTypesGetOneLineEach() throws {
+        let h = try harness()
+        h.run(#"r = fetch("T", "n > %@", 5)"#)
+        let cases = [
+            (#"r:configure{ predicate = { 1 } }"#, "needs the format string first"),
+            (#"r:configure{ predicate = true }"#, "predicate must be"),
+            (#"r:configure{ args = "x" }"#, "args must be a table"),
+            (#"r:configure{ 3 }"#, "options are named"),
+            (#"r:configure{ section = 3 }"#, "section must be"),
+            (#"r:configure{ limit = 1.5 }"#, "limit must be an integer"),
+            (#"r:configure{ sort = 4 }"#, "sort must be"),
+            (#"r.configure(3, {})"#, "results expected"),
+        ]
+        for (code, expected) in cases {
+            let message = h.error(code)
+            #expect(message.contains(expected) && !message.contains("\n"), "\(code): \(message)")
+        }
+        #expect(h.string("#r .. ' ' .. r.predicate") == "5 n > %@")
+    }
 }
