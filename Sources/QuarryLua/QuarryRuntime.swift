@@ -239,7 +239,7 @@ public final class QuarryRuntime {
         case .observer, .namespace: metamethods = simpleMetamethods(kind)
         case .binding: metamethods = bindingMetamethods()
         case .state: metamethods = stateMetamethods()
-        case .rows: metamethods = []
+        case .rows, .query: metamethods = []
         }
         for (name, body) in metamethods {
             pushFunction(name, body)

@@ -51,6 +51,7 @@ extension QuarryRuntime {
             return self.pushObject(try handle.results.object(at: Int(i - 1)))
         }
         registerMethods(.results, [
+            ("configure", { [unowned self] call in try self.configure(call) }),
             ("first", { [unowned self] call in
                 let handle = try self.results(call, 1)
                 return self.pushObject(try handle.results.object(at: 0))
@@ -104,17 +105,12 @@ extension QuarryRuntime {
             LuaTable.pushList(s, ids) { pushString(s, $0) }
             return 1
         default:
-            let rows = try context.fetchDictionaries(DictionaryRequest(
+            // The rows remember their query, so watch() can run it again.
+            let query = RowsQuery(.dictionaries(DictionaryRequest(
                 base: request.request, properties: request.properties, group: request.group,
-                having: request.having, distinct: request.distinct), admit: LuaMemoryBudget.rowAdmission(s, remedy: "give the request a limit"))
-            // The rows remember their columns in the order the properties named them, so
-            // they print and export as a table in that order.
-            let columns = rows.first.map { $0.map(\.key) } ?? []
-            // A named aggregate (`sum(t) AS revenue`) shows as its name, never dropped.
-            let named = request.properties.map(DictionaryRequest.shownKey).filter(columns.contains)
-            pushDictionaryRows(s, DictionaryRows(columns: columns, rows: rows.map { row in
-                columns.map { column in row.first { $0.key == column }?.value ?? .null }
-            }, shown: named.isEmpty ? nil : named))
+                having: request.having, distinct: request.distinct)))
+            pushDictionaryRows(s, try rows(of: query))
+            rememberQuery(s, -1, query)
             return 1
         }
     }

@@ -88,7 +88,7 @@ extension QuarryRuntime {
             pushHelper("objects")
             return 1
         default:
-            let known = ["first", "ids", "totable", "objects", "predicate", "args", "sort", "limit", "offset", "entity", "section"]
+            let known = ["configure", "first", "ids", "totable", "objects", "predicate", "args", "sort", "limit", "offset", "entity", "section"]
             throw LuaError("results have no field or method '\(key)'", suggestion: closestMatch(to: key, in: known))
         }
     }

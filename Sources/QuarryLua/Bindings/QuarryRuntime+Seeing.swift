@@ -27,14 +27,9 @@ extension QuarryRuntime {
                     arguments.append(value)
                 }
             }
-            let rows: QueryRows
-            let admit = LuaMemoryBudget.rowAdmission(call.state, remedy: "add a LIMIT to the query, or export() fetch results, which stream to the file")
-            do { rows = try self.context.readOnlyQuery(text, arguments: arguments, admit: admit) }
-            catch let error as StoreError where error.operation == nil {
-                // SQLite's own words ("near "SELEC": syntax error") say which call failed.
-                throw StoreError.during(operation: "sql", error)
-            }
-            pushDictionaryRows(call.state, DictionaryRows(columns: rows.columns, rows: rows.rows))
+            let query = RowsQuery(.sql(text, arguments))
+            pushDictionaryRows(call.state, try self.rows(of: query))
+            rememberQuery(call.state, -1, query)
             return 1
         }
         // The prelude's quarry.show hands what it prints to the shell's pager first
@@ -62,6 +57,31 @@ extension QuarryRuntime {
         if let handle = swiftObject(call.state, index, kind: .entity, as: EntityHandle.self) { return FetchRequest(entityName: handle.name) }
         guard call.type(index) == LUA_TSTRING else { throw call.typeError(index, expected: "results or entity name") }
         return FetchRequest(entityName: try call.string(index))
+    }
+
+    /// The rows `query` gives now: when a script asks, and each time a watch redraws.
+    func rows(of query: RowsQuery) throws -> DictionaryRows {
+        switch query.source {
+        case .dictionaries(let request):
+            let rows = try context.fetchDictionaries(request, admit: LuaMemoryBudget.rowAdmission(state, remedy: "give the request a limit"))
+            // The rows remember their columns in the order the properties named them, so
+            // they print and export as a table in that order.
+            let columns = rows.first.map { $0.map(\.key) } ?? []
+            // A named aggregate (`sum(t) AS revenue`) shows as its name, never dropped.
+            let named = request.properties.map(DictionaryRequest.shownKey).filter(columns.contains)
+            return DictionaryRows(columns: columns, rows: rows.map { row in
+                columns.map { column in row.first { $0.key == column }?.value ?? .null }
+            }, shown: named.isEmpty ? nil : named)
+        case .sql(let text, let arguments):
+            let admit = LuaMemoryBudget.rowAdmission(state, remedy: "add a LIMIT to the query, or export() fetch results, which stream to the file")
+            do {
+                let rows = try context.readOnlyQuery(text, arguments: arguments, admit: admit)
+                return DictionaryRows(columns: rows.columns, rows: rows.rows)
+            } catch let error as StoreError where error.operation == nil {
+                // SQLite's own words ("near "SELEC": syntax error") say which call failed.
+                throw StoreError.during(operation: "sql", error)
+            }
+        }
     }
 
     /// Dictionary rows at `index` (a list of records), for export and charts.

@@ -15,13 +15,24 @@ import QuarryStore
 extension QuarryRuntime {
     func installWatch() {
         defineGlobal("watch") { [unowned self] call in
-            let handle = try self.results(call, 1)
             // watch(r, { marks = seconds }): how long changed rows stay marked.
             var markSeconds = WatchView.markSeconds
             if call.argumentCount >= 2, call.type(2) == LUA_TTABLE {
+                try Self.checkOptions(call, 2, allowed: ["marks"], operation: "watch")
                 _ = LuaTable.field(call.state, 2, "marks")
                 if lua_type(call.state, -1) == LUA_TNUMBER { markSeconds = max(0, lua_tonumberx(call.state, -1, nil)) }
                 quarry_pop(call.state, 1)
+            }
+            // Dictionary rows and sql() rows: their query runs again at each change.
+            if let query = rememberedQuery(call.state, 1) {
+                try self.watch(query, markSeconds: markSeconds)
+                return 0
+            }
+            guard let handle = swiftObject(call.state, 1, kind: .results, as: ResultsHandle.self) else {
+                if isQuarryRows(call.state, 1) {
+                    throw LuaError("these rows have no query to run again (summarize's); watch results, fetch{ ..., result = \"dictionaries\" } or sql(...)", operation: "watch")
+                }
+                throw call.typeError(1, expected: "results, dictionary results or sql() rows")
             }
             try self.watch(handle.results, markSeconds: markSeconds)
             return 0
@@ -94,8 +105,7 @@ final class WatchView {
     private var marks: [Int64: String] = [:]
     private var markedAt = Date.distantPast
     private var pageStart: Int?
-    private var lines = 0
-    private var shown = ""
+    private let screen = WatchScreen()
 
     let markSeconds: Double
 
@@ -118,15 +128,7 @@ final class WatchView {
             let marks = self.marks
             table.mark = { marks[$0] }
         }
-        let text = try table.render()
-        guard text != shown else { return }
-        // Back to the table's first line and clear below it, then the new table. A line
-        // wider than the terminal (resized since) took several rows of it.
-        let back = lines > 0 ? "\u{1B}[\(lines)A\r\u{1B}[J" : ""
-        FileHandle.standardOutput.write(Data((back + text + "\n").utf8))
-        let width = max(1, terminalColumns())
-        lines = text.split(separator: "\n", omittingEmptySubsequences: false).reduce(0) { $0 + max(1, ($1.count + width - 1) / width) }
-        shown = text
+        screen.show(try table.render())
     }
 
     /// From here on the results' changes are diffed, as observers hear them, to mark rows.
@@ -186,68 +188,5 @@ final class WatchView {
     private func lastPageStart() throws -> Int {
         let size = max(1, format.maxRows), total = try results.count()
         return max(0, (total - 1) / size * size)
-    }
-}
-
-/// A key pressed in a watch: a plain character, or one of the keys whose escape
-/// sequence is read whole (so its digits are never taken for sort keys).
-enum WatchKey: Equatable {
-    case character(UInt8)
-    case pageUp, pageDown, home, end
-    case other
-}
-
-/// The terminal's width in columns (80 when it cannot be read).
-private func terminalColumns() -> Int {
-    var size = winsize()
-    guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
-    return Int(size.ws_col)
-}
-
-/// The terminal's keys, one at a time, without echo or waiting for Enter, while a watch
-/// runs; the terminal is put back as it was.
-private final class WatchKeys {
-    private var saved = termios()
-    private let active: Bool
-
-    init() {
-        active = isatty(STDIN_FILENO) != 0 && tcgetattr(STDIN_FILENO, &saved) == 0
-        guard active else { return }
-        var raw = saved
-        raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
-        tcsetattr(STDIN_FILENO, TCSANOW, &raw)
-    }
-
-    /// A key pressed within `milliseconds`, else nil.
-    func next(waiting milliseconds: Int32) -> WatchKey? {
-        guard active else { usleep(useconds_t(milliseconds) * 1000); return nil }
-        guard let byte = readByte(waiting: milliseconds) else { return nil }
-        guard byte == 0x1B else { return .character(byte) }
-        // An escape sequence: ESC [ parameters final, or ESC O final (Home and End on
-        // some terminals); its bytes arrive together.
-        var sequence: [UInt8] = []
-        while let next = readByte(waiting: 10) {
-            sequence.append(next)
-            if sequence.count > 1, (0x40...0x7E).contains(next) { break }
-            if sequence.count > 16 { break }
-        }
-        switch sequence {
-        case Array("[5~".utf8): return .pageUp
-        case Array("[6~".utf8): return .pageDown
-        case Array("[H".utf8), Array("OH".utf8), Array("[1~".utf8), Array("[7~".utf8): return .home
-        case Array("[F".utf8), Array("OF".utf8), Array("[4~".utf8), Array("[8~".utf8): return .end
-        default: return .other
-        }
-    }
-
-    private func readByte(waiting milliseconds: Int32) -> UInt8? {
-        var descriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
-        guard poll(&descriptor, 1, milliseconds) > 0 else { return nil }
-        var byte: UInt8 = 0
-        return read(STDIN_FILENO, &byte, 1) == 1 ? byte : nil
-    }
-
-    func restore() {
-        if active { tcsetattr(STDIN_FILENO, TCSANOW, &saved) }
     }
 }

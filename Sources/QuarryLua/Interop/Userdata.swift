@@ -6,7 +6,9 @@ import CQuarryShim
 /// to its one userdata, so the same row is the same Lua value while Lua references it.
 enum UserdataKind: String, CaseIterable {
     /// `rows` is a batch of rows read as cells (a RowBatch); scripts never see one.
-    case object, results, section, set, entity, date, predicate, observer, namespace, binding, state, rows
+    /// `query` holds what made a list of dictionary rows (`RowsQuery`), kept in the
+    /// registry only, so scripts never see one either.
+    case object, results, section, set, entity, date, predicate, observer, namespace, binding, state, rows, query
 
     var metatableKey: String { "quarry.kind." + rawValue }
     /// Dates are plain numbers in a userdata; everything else holds a Swift object.
