@@ -20,16 +20,7 @@ private let queriesKey = "quarry.rowqueries"
 
 /// Pushes the weak-keyed table of queries, making it the first time.
 private func pushQueryTable(_ state: OpaquePointer) {
-    pushRegistryField(state, queriesKey)
-    if lua_type(state, -1) == LUA_TTABLE { return }
-    quarry_pop(state, 1)
-    lua_createtable(state, 0, 0)
-    lua_createtable(state, 0, 1)
-    pushString(state, "k")
-    LuaTable.setField(state, -2, "__mode")
-    lua_setmetatable(state, -2)
-    lua_pushvalue(state, -1)
-    setRegistryField(state, queriesKey)
+    pushWeakKeyedRegistryTable(state, queriesKey)
 }
 
 /// Remembers `query` for the rows list at `index`; the rows keep it alive, and it goes
