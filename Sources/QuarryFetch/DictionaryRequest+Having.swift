@@ -14,26 +14,14 @@ extension DictionaryRequest {
     public static func parseHaving(_ format: String, arguments: PredicateArguments = PredicateArguments()) throws -> Predicate {
         var characters = Array(format)
         var calls: [String: String] = [:]
-        var i = 0
-        while i < characters.count {
-            let c = characters[i]
-            if c == "'" || c == "\"" { i = Self.skipQuoted(characters, from: i); continue }
-            let startsWord = c.isLetter && (i == 0 || !Self.continuesName(characters[i - 1]))
-            guard startsWord else { i += 1; continue }
-            var end = i
-            while end < characters.count, Self.continuesName(characters[end]) { end += 1 }
-            let word = String(characters[i..<end]).lowercased()
-            var open = end
-            while open < characters.count, characters[open] == " " { open += 1 }
-            guard ResultColumn.functions.contains(word), open < characters.count, characters[open] == "(",
-                  let close = Self.closing(characters, from: open) else { i = end; continue }
+        // From the last, so the ranges before it stay where they are.
+        for range in aggregateCalls(in: characters).reversed() {
             // The same length as the call, so columns in messages stay where they were.
-            let text = String(characters[i...close])
+            let text = String(characters[range])
             var name = "_q\(calls.count + 1)"
             name += String(repeating: "_", count: max(0, text.count - name.count))
             calls[name] = text
-            characters.replaceSubrange(i...close, with: Array(name))
-            i += name.count
+            characters.replaceSubrange(range, with: Array(name))
         }
         let predicate: Predicate
         do {
@@ -50,6 +38,27 @@ extension DictionaryRequest {
             guard path.components.count == 1, let text = calls[path.components[0]] else { return path }
             return KeyPath([text], column: path.column)
         }
+    }
+
+    /// Where `characters` call count, sum, avg, min or max, in order (outside string
+    /// literals; the predicate grammar's `sum:(x)` is not one).
+    static func aggregateCalls(in characters: [Character]) -> [ClosedRange<Int>] {
+        var calls: [ClosedRange<Int>] = []
+        var i = 0
+        while i < characters.count {
+            let c = characters[i]
+            if c == "'" || c == "\"" { i = skipQuoted(characters, from: i); continue }
+            guard c.isLetter, i == 0 || !continuesName(characters[i - 1]) else { i += 1; continue }
+            var end = i
+            while end < characters.count, continuesName(characters[end]) { end += 1 }
+            var open = end
+            while open < characters.count, characters[open] == " " { open += 1 }
+            guard ResultColumn.functions.contains(String(characters[i..<end]).lowercased()), open < characters.count,
+                  characters[open] == "(", let close = closing(characters, from: open) else { i = end; continue }
+            calls.append(i...close)
+            i = close + 1
+        }
+        return calls
     }
 
     /// The index just past the string literal that starts at `start`.

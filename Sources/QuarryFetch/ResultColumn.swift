@@ -124,6 +124,13 @@ struct ResultColumn {
             throw FetchError.unknownKey(option: option, key: text, entity: entity.name,
                                         suggestion: closestMatch(to: text, in: entity.attributeNames))
         }
+        if let call = DictionaryRequest.aggregateCalls(in: Array(text)).first {
+            let inner = String(Array(text)[call])
+            // One aggregate per column, as Core Data's NSExpressionDescription computes.
+            throw FetchError.badOption(option: option, reason: inner == text
+                ? "aggregates do not nest ('\(text)' inside another)"
+                : "'\(text)' computes with \(inner); each aggregate is a property of its own, as '\(inner)'")
+        }
         do {
             let expression = try PredicateParser.parseExpression(text)
             let bound = try BoundExpression(expression, entity: entity, context: context)

@@ -143,6 +143,10 @@ import Testing
         #expect(message(properties: ["carrier", "sum(carrier * 2)"]).hasPrefix("properties: 'carrier' is string; arithmetic takes numbers"))
         #expect(message(properties: ["carrier", "sum(distance * )"]).hasSuffix("at column 15"))
         #expect(message(properties: ["carrier", "avg(*)"]) == "properties: only count takes *, in 'avg(*)'")
+        // One aggregate per property: combining or nesting them is refused, saying so.
+        #expect(message(properties: ["carrier", "max(distance) - min(distance)"])
+            == "properties: 'max(distance) - min(distance)' computes with max(distance); each aggregate is a property of its own, as 'max(distance)'")
+        #expect(message(properties: ["carrier", "sum(max(distance))"]) == "properties: aggregates do not nest ('max(distance)' inside another)")
         // A misspelt plain key keeps its suggestion.
         #expect(message(properties: ["carier", "count(*)"]).hasPrefix("properties: unknown key 'carier' on entity Flight"))
     }
