@@ -3,13 +3,15 @@ import QuarryPredicates
 import QuarryStore
 
 /// NSFetchRequest's dictionary result type: chosen properties and aggregates
-/// (`count(*)`, `sum(x)`, `avg(x)`, `min(x)`, `max(x)`), grouped, filtered by `having`,
-/// all computed by SQLite.
+/// (`count(*)`, `sum(x)`, `avg(x)`, `min(x)`, `max(x)`, `count(distinct x)`) of key paths
+/// or expressions (`sum(UnitPrice * Quantity) AS revenue`; see `ResultColumn`), grouped,
+/// filtered by `having`, all computed by SQLite.
 public struct DictionaryRequest {
     public var base: FetchRequest
     public var properties: [String]
     public var group: [String]
-    /// A predicate over the result's keys (e.g. `count > 1000`).
+    /// A predicate over the result's keys (e.g. `count > 1000`); `parseHaving` reads one
+    /// that names aggregates as written (`sum(Total) > 100`).
     public var having: Predicate?
     public var distinct: Bool
 
@@ -47,6 +49,10 @@ extension ObjectContext {
         }
         let having = try request.having.map { try BoundHaving($0, columns: columns, entity: entity, context: self, joins: &compiled.joins) }
         let hidden = having?.hidden ?? []
+        // An aggregate computed only for the test would fold rows that nothing groups into one.
+        if let first = hidden.first, groups.isEmpty, !columns.contains(where: { $0.function != nil }) {
+            throw FetchError.badOption(option: "having", reason: "'\(first.keys[0])' needs group = { ... }: without it each row stands alone")
+        }
         if request.distinct, !hidden.isEmpty {
             throw FetchError.badOption(option: "having", reason: "with distinct, test only aggregates among the properties (add '\(hidden[0].keys[0])' to them)")
         }

@@ -143,6 +143,8 @@ import Testing
         #expect(message(properties: ["carrier", "sum(carrier * 2)"]).hasPrefix("properties: 'carrier' is string; arithmetic takes numbers"))
         #expect(message(properties: ["carrier", "sum(distance * )"]).hasSuffix("at column 15"))
         #expect(message(properties: ["carrier", "avg(*)"]) == "properties: only count takes *, in 'avg(*)'")
+        // An aggregate only the test computes would fold ungrouped rows into one.
+        #expect(message(properties: ["carrier"], group: [], having: "count(*) > 1") == "having: 'count(*)' needs group = { ... }: without it each row stands alone")
         // One aggregate per property: combining or nesting them is refused, saying so.
         #expect(message(properties: ["carrier", "max(distance) - min(distance)"])
             == "properties: 'max(distance) - min(distance)' computes with max(distance); each aggregate is a property of its own, as 'max(distance)'")
