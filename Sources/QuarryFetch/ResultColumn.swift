@@ -144,6 +144,10 @@ struct ResultColumn {
             return (fragment.sql, fragment.arguments, bound.type)
         } catch var error as QuarryPredicates.PredicateError {
             error.column = error.column.map { $0 + offset }
+            // The predicate grammar lists its twenty functions; a property wants an aggregate.
+            if error.message.hasPrefix("unknown function"), let cut = error.message.firstIndex(of: ";") {
+                error.message = String(error.message[..<cut]) + "; aggregates are count, sum, avg, min and max"
+            }
             throw error.given(as: option)
         }
     }

@@ -149,6 +149,7 @@ import Testing
         #expect(message(properties: ["carrier", "max(distance) - min(distance)"])
             == "properties: 'max(distance) - min(distance)' computes with max(distance); each aggregate is a property of its own, as 'max(distance)'")
         #expect(message(properties: ["carrier", "sum(max(distance))"]) == "properties: aggregates do not nest ('max(distance)' inside another)")
+        #expect(message(properties: ["carrier", "median(distance)"]) == "properties: unknown function 'median'; aggregates are count, sum, avg, min and max at column 1")
         // A misspelt plain key keeps its suggestion.
         #expect(message(properties: ["carier", "count(*)"]).hasPrefix("properties: unknown key 'carier' on entity Flight"))
     }
