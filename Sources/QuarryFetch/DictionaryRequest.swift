@@ -3,90 +3,21 @@ import QuarryPredicates
 import QuarryStore
 
 /// NSFetchRequest's dictionary result type: chosen properties and aggregates
-/// (`count(*)`, `sum(x)`, `avg(x)`, `min(x)`, `max(x)`), grouped, filtered by `having`,
-/// all computed by SQLite.
+/// (`count(*)`, `sum(x)`, `avg(x)`, `min(x)`, `max(x)`, `count(distinct x)`) of key paths
+/// or expressions (`sum(UnitPrice * Quantity) AS revenue`; see `ResultColumn`), grouped,
+/// filtered by `having`, all computed by SQLite.
 public struct DictionaryRequest {
     public var base: FetchRequest
     public var properties: [String]
     public var group: [String]
-    /// A predicate over the result's keys (e.g. `count > 1000`).
+    /// A predicate over the result's keys (e.g. `count > 1000`); `parseHaving` reads one
+    /// that names aggregates as written (`sum(Total) > 100`).
     public var having: Predicate?
     public var distinct: Bool
 
     public init(base: FetchRequest, properties: [String], group: [String] = [], having: Predicate? = nil, distinct: Bool = false) {
         self.base = base; self.properties = properties; self.group = group; self.having = having; self.distinct = distinct
     }
-}
-
-/// One column of a dictionary result: the SQL that computes it and the keys it goes by.
-struct ResultColumn {
-    var sql: String
-    /// The key as written (`avg(dep_delay)`), then a name predicates can use (`avg_dep_delay`;
-    /// `count` for `count(*)`).
-    var keys: [String]
-    var type: AttributeType
-
-    static let functions = ["count", "sum", "avg", "min", "max"]
-
-    /// A property as its expression and its `AS` name, if it has one (`sum(t) AS revenue`).
-    static func split(_ text: String) -> (body: String, alias: String?) {
-        let spec = trimmed(text)
-        let words = spec.split(separator: " ", omittingEmptySubsequences: true)
-        if words.count == 3, words[1].lowercased() == "as" { return (String(words[0]), String(words[2])) }
-        return (spec, nil)
-    }
-
-    /// `joins`: the request's joins, which key paths through to-one relationships join into.
-    init(_ text: String, entity: EntityDescription, context: ObjectContext? = nil, joins: inout ToOneJoins) throws {
-        let (body, alias) = Self.split(text)
-        /// The attribute `name` reaches and its SQL: a column, or a key path through to-one
-        /// relationships (`airline.name`), which Core Data's dictionary requests take too.
-        func attribute(_ name: String) throws -> (AttributeDescription, String) {
-            if name.contains("."), let context {
-                let (steps, a) = try BoundPredicate.attributePath(name, in: entity, context: context)
-                var aliases = 300
-                let storage = context.mapped(entity)
-                return (a, joins.column(steps, a, in: storage) ?? pathSQL(steps, a, from: storage.table, in: storage, aliases: &aliases))
-            }
-            guard let a = entity.attribute(named: name) else {
-                throw FetchError.unknownKey(option: "properties", key: name, entity: entity.name,
-                                            suggestion: closestMatch(to: name, in: entity.attributeNames))
-            }
-            let storage = StoreMapping.storage(of: entity, in: context)
-            return (a, "\(storage.table).\(storage.column(a.name))")
-        }
-        if let open = body.firstIndex(of: "("), body.hasSuffix(")") {
-            let function = body[..<open].lowercased()
-            let argument = trimmed(String(body[body.index(after: open)..<body.index(before: body.endIndex)]))
-            guard Self.functions.contains(function) else {
-                throw FetchError.badOption(option: "properties", reason: "unknown function '\(function)' (use count, sum, avg, min or max)")
-            }
-            if argument == "*" {
-                guard function == "count" else { throw FetchError.badOption(option: "properties", reason: "only count takes *") }
-                sql = "count(*)"
-                keys = [body, alias ?? "count"]
-                type = .int64
-                return
-            }
-            let (a, column) = try attribute(argument)
-            sql = "\(function)(\(column))"
-            keys = [body, alias ?? "\(function)_\(argument.replacingOccurrences(of: ".", with: "_"))"]
-            switch function {
-            case "count": type = .int64
-            case "avg": type = .double
-            case "sum": type = [.int16, .int32, .int64, .bool].contains(a.type) ? .int64 : .double
-            default: type = a.type
-            }
-            return
-        }
-        let (a, column) = try attribute(body)
-        sql = column
-        keys = alias.map { [body, $0] } ?? [body]
-        type = a.type
-    }
-
-    /// The name the column has in SQL and in `having`.
-    var name: String { keys.last! }
 }
 
 extension DictionaryRequest {
@@ -110,22 +41,37 @@ extension ObjectContext {
         let entity = compiled.entity
         guard !request.properties.isEmpty else { throw FetchError.invalid("fetch: dictionaries need properties") }
         let columns = try request.properties.map { try ResultColumn($0, entity: entity, context: self, joins: &compiled.joins) }
-        let groups = try request.group.map { try ResultColumn($0, entity: entity, context: self, joins: &compiled.joins) }
+        let groups = try request.group.map { text in
+            let column = try ResultColumn(text, entity: entity, context: self, joins: &compiled.joins, option: "group")
+            // SQLite refuses an aggregate in GROUP BY with its own words; say it in ours.
+            if column.function != nil { throw FetchError.badOption(option: "group", reason: "'\(text)' is an aggregate; group by properties, as group = { \"carrier\" }") }
+            return column
+        }
+        let having = try request.having.map { try BoundHaving($0, columns: columns, entity: entity, context: self, joins: &compiled.joins) }
+        let hidden = having?.hidden ?? []
+        // An aggregate computed only for the test would fold rows that nothing groups into one.
+        if let first = hidden.first, groups.isEmpty, !columns.contains(where: { $0.function != nil }) {
+            throw FetchError.badOption(option: "having", reason: "'\(first.keys[0])' needs group = { ... }: without it each row stands alone")
+        }
+        if request.distinct, !hidden.isEmpty {
+            throw FetchError.badOption(option: "having", reason: "with distinct, test only aggregates among the properties (add '\(hidden[0].keys[0])' to them)")
+        }
         // The result's own shape, so `having` and `sort` can name its keys.
-        let shape = EntityDescription(name: entity.name, attributes: columns.map {
+        let shape = EntityDescription(name: entity.name, attributes: (columns + hidden).map {
             AttributeDescription(name: $0.name, type: $0.type, isOptional: true)
         })
 
-        var arguments: [Value] = []
+        // Arguments in the order their `?`s stand: columns, WHERE, GROUP BY, having.
+        var arguments: [Value] = (columns + hidden).flatMap(\.arguments)
         var inner = "SELECT " + (request.distinct ? "DISTINCT " : "")
-            + columns.map { "\($0.sql) AS \(quoteIdentifier($0.name))" }.joined(separator: ", ")
+            + (columns + hidden).map { "\($0.sql) AS \(quoteIdentifier($0.name))" }.joined(separator: ", ")
             + " FROM \(compiled.source)"
         if let whereClause = compiled.whereClause { inner += " WHERE " + whereClause.sql; arguments += whereClause.arguments }
-        if !groups.isEmpty { inner += " GROUP BY " + groups.map(\.sql).joined(separator: ", ") }
+        if !groups.isEmpty { inner += " GROUP BY " + groups.map(\.sql).joined(separator: ", "); arguments += groups.flatMap(\.arguments) }
         var sql = "SELECT * FROM (\(inner)) AS \"q\""
-        if let having = request.having {
+        if let having {
             let bound: BoundPredicate
-            do { bound = try BoundPredicate(having, entity: shape) } catch let error as PredicateError { throw error.given(as: "having") }
+            do { bound = try BoundPredicate(having.predicate, entity: shape) } catch let error as PredicateError { throw error.given(as: "having") }
             let fragment = bound.sql(qualifier: "q")
             sql += " WHERE " + fragment.sql
             arguments += fragment.arguments
@@ -203,7 +149,3 @@ extension ObjectContext {
     }
 }
 
-
-private func trimmed(_ s: String) -> String {
-    String(s.drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
-}

@@ -173,6 +173,17 @@ extension QuarryRuntime {
         }
     }
 
+    /// A `having` format, which may name aggregates as properties do (`sum(Total) > 100`).
+    private func parseHaving(_ format: String, _ arguments: [PredicateArgument]) throws -> Predicate {
+        do {
+            return try DictionaryRequest.parseHaving(format, arguments: PredicateArguments(arguments: arguments, variables: [:]))
+        } catch let error as PredicateError {
+            // Kept for the REPL, which shows the format with a caret under the column.
+            lastPredicateSyntaxError = (format, error)
+            throw error.given(as: "having")
+        }
+    }
+
     private func tableRequest(_ call: LuaCall, at index: Int32, entity: String?) throws -> LuaRequest {
         let s = call.state
         let allowed: Set<String> = ["entity", "predicate", "args", "vars", "sort", "limit", "offset", "batch", "section",
@@ -303,14 +314,14 @@ extension QuarryRuntime {
         case LUA_TSTRING:
             let format = luaString(s, -1)
             quarry_pop(s, 1)
-            do { request.having = try parsePredicate(format, [], [:]) } catch let error as PredicateError { throw error.given(as: "having") }
+            request.having = try parseHaving(format, [])
         case LUA_TTABLE:
             // having = { "count > %@", 1000 }
             let table = lua_gettop(s)
             let arguments = try predicateArguments(s, table, what: "fetch: having")
             quarry_pop(s, 1)
             guard case .value(.text(let format))? = arguments.first else { throw LuaError("having = { format, args... } needs the format first", operation: "fetch") }
-            do { request.having = try parsePredicate(format, Array(arguments.dropFirst()), [:]) } catch let error as PredicateError { throw error.given(as: "having") }
+            request.having = try parseHaving(format, Array(arguments.dropFirst()))
         default:
             defer { quarry_pop(s, 1) }
             guard let object = predicateObject(s, -1) else {

@@ -60,6 +60,20 @@ public struct PredicateParser {
         return predicate
     }
 
+    /// One expression (`UnitPrice * Quantity`, `airline.name`, `abs(delay)`), as it stands
+    /// on either side of a comparison: what a dictionary request's column computes.
+    public static func parseExpression(_ text: String, arguments: PredicateArguments = PredicateArguments()) throws -> Expression {
+        var parser = PredicateParser(arguments: arguments)
+        var lexer = Lexer(text)
+        parser.tokens = try lexer.tokens()
+        if parser.tokens.first?.kind == .end { throw PredicateError("the expression is empty", column: 1) }
+        let expression = try parser.parseExpression()
+        guard parser.current.kind == .end else {
+            throw PredicateError("unexpected \(parser.describe(parser.current)) after a complete expression", column: parser.current.column)
+        }
+        return expression
+    }
+
     private init(arguments: PredicateArguments) { self.arguments = arguments }
 
     var current: Token { tokens[position] }

@@ -22,6 +22,17 @@ extension BoundPredicate {
     }
 }
 
+extension BoundExpression {
+    /// The expression as SQL over `joins.root`, whose to-one key paths read columns of
+    /// `joins` (which gains the LEFT JOINs they need), as a predicate's would.
+    public func sql(joins: inout ToOneJoins) -> SQLFragment {
+        var writer = PredicateSQLWriter(joins: joins)
+        let sql = writer.operand(operand, [], joins.root, storage)
+        if let grown = writer.joins { joins = grown }
+        return SQLFragment(sql, writer.arguments)
+    }
+}
+
 /// The SQL for a key path through to-one relationships as nested scalar subqueries, each
 /// finding the next row by its key (the smallest key of several matches, as in memory);
 /// where no join can be used (an UPDATE's WHERE, inside a subquery). `ToOneJoins` is

@@ -1,0 +1,165 @@
+import Foundation
+import QuarryPredicates
+import QuarryStore
+
+/// One column of a dictionary result: the SQL that computes it and the keys it goes by.
+/// A column is an attribute or a key path through to-one relationships (`airline.name`),
+/// an expression (`arr_delay - dep_delay`), or an aggregate of one of those
+/// (`sum(UnitPrice * Quantity)`, `count(distinct tailnum)`, `count(*)`), with an optional
+/// `AS name`. Expressions are read by the predicate grammar and compiled as a predicate's
+/// are, so their arithmetic is the same in both.
+struct ResultColumn {
+    var sql: String
+    /// Values `?` in `sql` stands for, in order.
+    var arguments: [Value] = []
+    /// The key as written (`avg(dep_delay)`), then a name predicates can use (`avg_dep_delay`;
+    /// `count` for `count(*)`).
+    var keys: [String]
+    var type: AttributeType
+    /// The aggregate function, lowercased, for an aggregate column.
+    var function: String?
+    /// The aggregate as written, spaced one way (`sum(a*b)`), so `having` finds it
+    /// however it spaces it.
+    var canonical: String?
+
+    static let functions = ["count", "sum", "avg", "min", "max"]
+
+    /// A property as its expression and its `AS` name, if it has one (`sum(t) AS revenue`).
+    static func split(_ text: String) -> (body: String, alias: String?) {
+        let spec = trimmed(text)
+        if let range = spec.range(of: #"\s+[Aa][Ss]\s+[A-Za-z_][A-Za-z0-9_]*$"#, options: .regularExpression) {
+            let body = trimmed(String(spec[..<range.lowerBound]))
+            let alias = spec[range].split(whereSeparator: \.isWhitespace).last.map(String.init)
+            if !body.isEmpty, let alias { return (body, alias) }
+        }
+        return (spec, nil)
+    }
+
+    /// An aggregate call as function, argument and where the argument starts (0-based, in
+    /// `body`); nil when `body` is not one call of count, sum, avg, min or max.
+    static func aggregateCall(_ body: String) -> (function: String, argument: String, offset: Int)? {
+        guard let open = body.firstIndex(of: "("), body.hasSuffix(")") else { return nil }
+        let function = trimmed(String(body[..<open])).lowercased()
+        guard functions.contains(function) else { return nil }
+        let inside = body[body.index(after: open)..<body.index(before: body.endIndex)]
+        // `max(a) - min(a)` also ends in ')': the parentheses must close only at the end.
+        var level = 0
+        for c in inside {
+            if c == "(" { level += 1 } else if c == ")" { level -= 1; if level < 0 { return nil } }
+        }
+        let lead = inside.prefix(while: { $0 == " " }).count
+        return (function, trimmed(String(inside)), body.distance(from: body.startIndex, to: open) + 1 + lead)
+    }
+
+    /// `text` spaced one way: the function and DISTINCT lowercased, spaces dropped.
+    static func canonical(_ body: String) -> String? {
+        guard let call = aggregateCall(body) else { return nil }
+        var (argument, distinct) = (call.argument, "")
+        if let rest = Self.afterDistinct(argument) { (argument, distinct) = (rest, "distinct ") }
+        return call.function + "(" + distinct + argument.filter { !$0.isWhitespace } + ")"
+    }
+
+    /// What follows `distinct ` (any case) at the start of an argument, or nil.
+    private static func afterDistinct(_ argument: String) -> String? {
+        let words = argument.split(maxSplits: 1, whereSeparator: \.isWhitespace)
+        guard words.count == 2, words[0].lowercased() == "distinct" else { return nil }
+        return trimmed(String(words[1]))
+    }
+
+    /// `joins`: the request's joins, which key paths through to-one relationships join into.
+    /// `option`: the option the column was given in, for messages.
+    init(_ text: String, entity: EntityDescription, context: ObjectContext? = nil, joins: inout ToOneJoins, option: String = "properties") throws {
+        let (body, alias) = Self.split(text)
+        guard let call = Self.aggregateCall(body) else {
+            let value = try Self.value(body, offset: 0, entity: entity, context: context, joins: &joins, option: option)
+            (sql, arguments, type) = (value.sql, value.arguments, value.type ?? .double)
+            keys = alias.map { [body, $0] } ?? [body]
+            return
+        }
+        function = call.function
+        canonical = Self.canonical(body)
+        if call.argument == "*" {
+            guard call.function == "count" else { throw FetchError.badOption(option: option, reason: "only count takes *, in '\(body)'") }
+            sql = "count(*)"
+            keys = [body, alias ?? "count"]
+            type = .int64
+            return
+        }
+        var argument = call.argument, offset = call.offset, distinct = ""
+        if let rest = Self.afterDistinct(argument) {
+            offset += argument.count - rest.count
+            (argument, distinct) = (rest, "DISTINCT ")
+        }
+        guard !argument.isEmpty else {
+            throw FetchError.badOption(option: option, reason: "'\(body)' needs a property, as \(call.function)(price) or count(*)")
+        }
+        let value = try Self.value(argument, offset: offset, entity: entity, context: context, joins: &joins, option: option)
+        sql = "\(call.function)(\(distinct)\(value.sql))"
+        arguments = value.arguments
+        // A key path keeps its name for predicates (`avg_dep_delay`); an expression goes by
+        // what was written, or its AS name.
+        let isPath = argument.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." }
+        let named = isPath ? "\(call.function)_\(distinct.isEmpty ? "" : "distinct_")\(argument.replacingOccurrences(of: ".", with: "_"))" : nil
+        keys = [body] + (alias ?? named).map { [$0] }.orEmpty
+        let integers: [AttributeType] = [.int16, .int32, .int64, .bool]
+        switch call.function {
+        case "count": type = .int64
+        case "avg": type = .double
+        case "sum": type = value.type.map(integers.contains) == true ? .int64 : .double
+        default: type = value.type ?? .double
+        }
+    }
+
+    /// A value of one row: an attribute, a key path through to-one relationships, or an
+    /// expression of them, with its SQL, arguments and type.
+    private static func value(_ text: String, offset: Int, entity: EntityDescription, context: ObjectContext?,
+                              joins: inout ToOneJoins, option: String) throws -> (sql: String, arguments: [Value], type: AttributeType?) {
+        // A plain attribute reads its column as it is stored, as dictionaries always have.
+        if let a = entity.attribute(named: text) {
+            let storage = StoreMapping.storage(of: entity, in: context)
+            return ("\(storage.table).\(storage.column(a.name))", [], a.type)
+        }
+        let isName = !text.isEmpty && text.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
+        if isName {
+            throw FetchError.unknownKey(option: option, key: text, entity: entity.name,
+                                        suggestion: closestMatch(to: text, in: entity.attributeNames))
+        }
+        if let call = DictionaryRequest.aggregateCalls(in: Array(text)).first {
+            let inner = String(Array(text)[call])
+            // One aggregate per column, as Core Data's NSExpressionDescription computes.
+            throw FetchError.badOption(option: option, reason: inner == text
+                ? "aggregates do not nest ('\(text)' inside another)"
+                : "'\(text)' computes with \(inner); each aggregate is a property of its own, as '\(inner)'")
+        }
+        do {
+            let expression = try PredicateParser.parseExpression(text)
+            let bound = try BoundExpression(expression, entity: entity, context: context)
+            if case .path(let steps, let a) = bound.operand, let context {
+                // A key path reads its column, joined, as a group's or a sort's does.
+                var aliases = 300
+                let storage = context.mapped(entity)
+                return (joins.column(steps, a, in: storage) ?? pathSQL(steps, a, from: storage.table, in: storage, aliases: &aliases), [], a.type)
+            }
+            let fragment = bound.sql(joins: &joins)
+            return (fragment.sql, fragment.arguments, bound.type)
+        } catch var error as QuarryPredicates.PredicateError {
+            error.column = error.column.map { $0 + offset }
+            // The predicate grammar lists its twenty functions; a property wants an aggregate.
+            if error.message.hasPrefix("unknown function"), let cut = error.message.firstIndex(of: ";") {
+                error.message = String(error.message[..<cut]) + "; aggregates are count, sum, avg, min and max"
+            }
+            throw error.given(as: option)
+        }
+    }
+
+    /// The name the column has in SQL and in `having`.
+    var name: String { keys.last ?? sql }
+}
+
+private extension Optional where Wrapped == [String] {
+    var orEmpty: [String] { self ?? [] }
+}
+
+func trimmed(_ s: String) -> String {
+    String(s.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+}
