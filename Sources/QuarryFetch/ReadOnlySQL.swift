@@ -60,6 +60,8 @@ extension ObjectContext {
     /// is refused before it is all built.
     public func readOnlyQuery(_ sql: String, arguments: [Value], admit: RowAdmission? = nil) throws -> QueryRows {
         func refuse(_ reason: String) -> FetchError { .badOption(option: "sql", reason: reason) }
+        // Before anything is compiled: SQLite carries out a pragma while compiling it.
+        if let reason = SQLPragmas.refusal(in: sql) { throw refuse(reason) }
         return try read { db in
             let statements = try db.allStatements(sql: sql)
             guard let statement = try statements.next() else { throw refuse("no statement to run") }

@@ -41,7 +41,8 @@ struct DotCommands {
         Command(name: "entities", usage: ".entities", summary: "list the entities") { shell, _ in
             let names = shell.runtime.context.entities.map(\.name).sorted()
             if names.isEmpty { print("no entities yet (entity \"Name\" { ... } or .import FILE NAME makes one)") }
-            for name in names { print(name) }
+            // Names come from files: shown escaped, as notes are (no escape reaches the terminal).
+            for name in names { print(ErrorRendering.escaped(name)) }
             return .ok
         },
         Command(name: "schema", usage: ".schema [--swift] [NAME]", summary: "show entity definitions (--swift: as SwiftData classes)") { shell, arguments in
@@ -65,32 +66,32 @@ struct DotCommands {
             }
             for entity in entities {
                 var header: [String] = []
-                if let parent = entity.parent { header.append("parent = \"\(parent)\"") }
+                if let parent = entity.parent { header.append("parent = \(luaQuote(parent))") }
                 if entity.isAbstract { header.append("abstract = true") }
                 if !entity.uniqueness.isEmpty {
-                    header.append("uniqueness = { " + entity.uniqueness.map { "{ " + $0.map { "\"\($0)\"" }.joined(separator: ", ") + " }" }.joined(separator: ", ") + " }")
+                    header.append("uniqueness = { " + entity.uniqueness.map { "{ " + $0.map(luaQuote).joined(separator: ", ") + " }" }.joined(separator: ", ") + " }")
                 }
-                print(header.isEmpty ? "entity \"\(entity.name)\" {" : "entity(\"\(entity.name)\", { \(header.joined(separator: ", ")) }) {")
+                print(header.isEmpty ? "entity \(luaQuote(entity.name)) {" : "entity(\(luaQuote(entity.name)), { \(header.joined(separator: ", ")) }) {")
                 for a in entity.attributes {
                     var options = ""
                     if a.isIndexed { options += ", indexed = true" }
                     if a.isUnique { options += ", unique = true" }
                     if let d = a.defaultValue { options += ", default = \(d.displayString)" }
                     let type = "\"\(a.type.rawValue)\(a.isOptional ? "?" : "")\""
-                    print("  \(a.name) = " + (options.isEmpty ? type : "{ \(type)\(options) }") + ",")
+                    print("  \(luaKey(a.name)) = " + (options.isEmpty ? type : "{ \(type)\(options) }") + ",")
                 }
                 // Relationships: declared ones as entity writes them; those through columns
                 // (relate(), a foreign key) as the relate() call that makes them.
                 var related: [String] = []
                 for r in entity.relationships {
                     if let column = r.column {
-                        related.append("-- relate(\"\(entity.name)\", \"\(column)\", \"\(r.destination)\", \"\(r.targetKey ?? "(key)")\", \"\(r.name)\")")
+                        related.append("-- relate(" + [entity.name, column, r.destination, r.targetKey ?? "(key)", r.name].map(luaQuote).joined(separator: ", ") + ")")
                         continue
                     }
-                    var spec = "\(r.isToMany ? "many" : "one") = \"\(r.destination)\""
-                    if let inverse = r.inverse { spec += ", inverse = \"\(inverse)\"" }
+                    var spec = "\(r.isToMany ? "many" : "one") = \(luaQuote(r.destination))"
+                    if let inverse = r.inverse { spec += ", inverse = \(luaQuote(inverse))" }
                     if r.deleteRule != .nullify { spec += ", delete = \"\(r.deleteRule.rawValue)\"" }
-                    print("  \(r.name) = { \(spec) },")
+                    print("  \(luaKey(r.name)) = { \(spec) },")
                 }
                 print("}")
                 for line in related { print(line) }
@@ -200,7 +201,7 @@ struct DotCommands {
         Command(name: "changes", usage: ".changes", summary: "list unsaved inserts, updates and deletes") { shell, _ in
             let pending = shell.runtime.context.pendingChanges
             for (label, objects) in [("inserted", pending.inserted), ("updated", pending.updated), ("deleted", pending.deleted)] {
-                print("\(label): " + (objects.isEmpty ? "none" : objects.map(\.objectID).joined(separator: ", ")))
+                print("\(label): " + (objects.isEmpty ? "none" : ErrorRendering.escaped(objects.map(\.objectID).joined(separator: ", "))))
             }
             return .ok
         },
@@ -209,7 +210,7 @@ struct DotCommands {
             do {
                 let all = try shell.runtime.context.history()
                 for t in all.suffix(count) {
-                    print("\(t.token)  \(Value.iso8601(t.time))  \(t.author ?? "-")  +\(t.inserted.count) ~\(t.updated.count) -\(t.deleted.count)")
+                    print("\(t.token)  \(Value.iso8601(t.time))  \(ErrorRendering.escaped(t.author ?? "-"))  +\(t.inserted.count) ~\(t.updated.count) -\(t.deleted.count)")
                 }
                 if all.isEmpty { print("no transactions recorded yet") }
             } catch {
@@ -266,9 +267,24 @@ func luaQuote(_ text: String) -> String {
         switch scalar {
         case "\"": return "\\\""
         case "\\": return "\\\\"
-        default: return scalar.value < 0x20 || scalar.value == 0x7F ? String(format: "\\%03d", scalar.value) : String(scalar)
+        case _ where scalar.value < 0x20 || scalar.value == 0x7F: return String(format: "\\%03d", scalar.value)
+        // C1 controls and the line separators would act on a terminal or end a line.
+        case _ where (0x80...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029:
+            return "\\u{" + String(scalar.value, radix: 16) + "}"
+        default: return String(scalar)
         }
     }.joined() + "\""
+}
+
+/// A table key as Lua source writes it: bare when it is a name Lua takes (`title`), else
+/// quoted in brackets (`["my col"]`, `["end"]`), so `.schema`'s output loads again.
+func luaKey(_ name: String) -> String {
+    let reserved: Set<String> = ["and", "break", "do", "else", "elseif", "end", "false", "for", "function", "goto", "if", "in",
+                                 "local", "nil", "not", "or", "repeat", "return", "then", "true", "until", "while"]
+    let bytes = Array(name.utf8)
+    let isName = !bytes.isEmpty && !(bytes[0] >= 48 && bytes[0] <= 57)
+        && bytes.allSatisfy { $0 == 95 || ($0 >= 48 && $0 <= 57) || ($0 >= 65 && $0 <= 90) || ($0 >= 97 && $0 <= 122) }
+    return isName && !reserved.contains(name) ? name : "[" + luaQuote(name) + "]"
 }
 
 /// The REPL's switches that dot-commands set.

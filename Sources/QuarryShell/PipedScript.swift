@@ -14,7 +14,8 @@ enum PipedScript {
         var parts: [Part] = []
         var stretch: [Substring] = []
         var stretchStart = 0
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        // "\r\n" is one Character in Swift: lines end at either, so CRLF input splits too.
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
         func flush(upTo line: Int) {
             if stretch.contains(where: { !$0.allSatisfy(\.isWhitespace) }) {
                 parts.append(.lua(String(repeating: "\n", count: stretchStart) + stretch.joined(separator: "\n")))
@@ -27,7 +28,7 @@ enum PipedScript {
                 && isFinished(stretch.joined(separator: "\n"))
             if isCommand {
                 flush(upTo: number)
-                parts.append(.command(String(line.hasSuffix("\r") ? line.dropLast() : line)))
+                parts.append(.command(String(line)))
             } else {
                 stretch.append(line)
             }

@@ -91,3 +91,31 @@ import Testing
         #expect(!sandbox.exists("-"))
     }
 }
+
+extension AnalystScriptTests {
+    /// Piped input with CRLF line endings runs its dot-commands too ("\r\n" is one
+    /// Character in Swift, so the text was one line).
+    @Test func crlfPipedInputRunsItsDotCommands() async throws {
+        let sandbox = try Sandbox()
+        let result = try await sandbox.quarry(["-"], stdin: "print(\"a\")\r\n.mode csv\r\nprint(sql(\"SELECT 1 AS x\"))\r\n")
+        #expect(result.status == 0 && result.lines == ["a", "x", "1"], "\(result)")
+    }
+
+    /// `.entities`, `.schema` and `.history` show names from a file escaped, and `.schema`
+    /// writes keys Lua cannot take bare in brackets, so its output loads again.
+    @Test func dotCommandsEscapeNamesFromTheFile() async throws {
+        let sandbox = try Sandbox()
+        let made = try await sandbox.run(URL(fileURLWithPath: "/usr/bin/sqlite3"), [sandbox.path("f.db"),
+            "CREATE TABLE items (id INTEGER PRIMARY KEY, \"my col\" TEXT, \"end\" INT, \"a\"\"b\" TEXT); CREATE TABLE \"T\u{1B}[2J\nquarry: x\" (id INTEGER PRIMARY KEY, c TEXT)"])
+        #expect(made.status == 0, "\(made)")
+        let shown = try await sandbox.quarry(["f.db", "-"], stdin: ".entities\n.schema\n")
+        #expect(shown.status == 0, "\(shown)")
+        #expect(!shown.stdout.unicodeScalars.contains("\u{1B}") && !shown.lines.contains { $0.hasPrefix("quarry:") }, "\(shown)")
+        #expect(shown.lines.contains(#"  ["my col"] = "string?","#) && shown.lines.contains(#"  ["end"] = "int64?","#), "\(shown)")
+        // The schema, run in an empty store, makes the same entities.
+        let schema = shown.stdout.components(separatedBy: "\n").drop { !$0.hasPrefix("entity") }.joined(separator: "\n")
+        try sandbox.write("schema.lua", schema + "\nprint(#entities())\n")
+        let again = try await sandbox.quarry([":memory:", "schema.lua"])
+        #expect(again.status == 0 && again.lines == ["2"], "\(again)")
+    }
+}

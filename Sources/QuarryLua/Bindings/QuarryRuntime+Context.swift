@@ -70,6 +70,7 @@ extension QuarryRuntime {
             var since: Int64?
             var author: String?
             if call.type(1) == LUA_TTABLE {
+                try Self.checkOptions(call, 1, allowed: ["since", "author"], operation: "history")
                 switch LuaTable.field(call.state, 1, "since") {
                 case LUA_TNIL: break
                 case LUA_TNUMBER where quarry_isinteger(call.state, -1) != 0: since = quarry_tointeger(call.state, -1, nil)

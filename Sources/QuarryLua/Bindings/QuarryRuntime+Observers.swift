@@ -333,6 +333,8 @@ extension QuarryRuntime {
                 }
                 observer = ObserverHandle(target: .results(results), callback: callback, runtime: self)
             } else if let object = swiftObject(call.state, 1, kind: .object, as: ManagedObject.self) {
+                // An object of a store `.open` closed would never be heard of again.
+                if object.isForeign(to: self.context) { self.release(callback); throw StoreError.closed }
                 var keys: Set<String> = []
                 if last == 3 {
                     guard call.type(2) == LUA_TTABLE else { self.release(callback); throw call.typeError(2, expected: "table of keys") }
@@ -356,9 +358,14 @@ extension QuarryRuntime {
             return 1
         }
         defineGlobal("bind") { [unowned self] call in
-            let object = try self.object(call, 1)
+            let object = try self.currentObject(call, 1)
             let key = try call.string(2)
-            guard object.entity.attribute(named: key) != nil else { throw object.entity.unknownKey(key) }
+            guard object.entity.attribute(named: key) != nil else {
+                if object.entity.relationship(named: key) != nil {
+                    throw LuaError("\(object.entity.name).\(key) is a relationship; bind takes an attribute", operation: "bind")
+                }
+                throw object.entity.unknownKey(key)
+            }
             let namespace = call.type(3) == LUA_TTABLE ? self.namespaceOption(call, 3) : nil
             pushSwiftObject(call.state, BindingHandle(object: object, key: key, namespace: namespace), kind: .binding)
             return 1

@@ -57,6 +57,14 @@ final class FileSource: ByteSource {
             _ = close(fd)
             throw StoreError.importFailed(path: path, line: nil, reason: "cannot read the file: it is a directory")
         }
+        // A device other than a terminal (/dev/zero, /dev/urandom) is an endless stream of
+        // bytes that are no table: refused, as model files refuse it, rather than copied
+        // toward a full disk. A FIFO, a pipe and a terminal (/dev/stdin) are read.
+        let kind = info.st_mode & S_IFMT
+        if kind == S_IFCHR || kind == S_IFBLK, isatty(fd) == 0 {
+            _ = close(fd)
+            throw StoreError.importFailed(path: path, line: nil, reason: "cannot read the file: it is a device, not a file of rows")
+        }
         descriptor = fd
         isRegular = info.st_mode & S_IFMT == S_IFREG
         positional = false

@@ -4,7 +4,8 @@ extension ObjectContext {
     /// Core Data hands out a new row's key from its root entity's `Z_MAX`. At 2^63-1 no
     /// key is left: SQLite would turn `Z_MAX + 1` into a real number and refuse the row
     /// with only "datatype mismatch". The save is refused first, naming the entity and
-    /// `Z_MAX`, with nothing written (as a `Z_MAX` that is not an integer is).
+    /// `Z_MAX`, with nothing written (as a `Z_MAX` that is not an integer, or is negative, is:
+    /// new rows would take keys no row of Core Data's has).
     func refuseExhaustedCoreDataKeys(_ store: CoreDataStore) throws {
         var wanted: [Int64: Int64] = [:]
         for object in unsaved.inserted {
@@ -31,6 +32,7 @@ extension ObjectContext {
         }
         switch value.storage {
         case .null: return
+        case .int64(let last) where last < 0: throw refuse("is \(last), below Core Data's first key")
         case .int64(let last) where last <= Int64.max - count: return
         case .int64(let last): throw refuse("is \(last), the largest key SQLite has")
         default: throw refuse("is not an integer")
