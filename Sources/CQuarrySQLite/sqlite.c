@@ -7,5 +7,8 @@ int quarry_sqlite_checkpoint_on_close(sqlite3 *db, int allowed) {
 int quarry_sqlite_disable_native_hooks(sqlite3 *db) {
     int rc = sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_FTS3_TOKENIZER, 0, (int *)0);
     if (rc == SQLITE_OK) rc = sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, (int *)0);
+    /* Defensive: no write can corrupt the file through SQL, such as a row set in a
+       full-text index's own tables (which show as entities of a foreign file). */
+    if (rc == SQLITE_OK) rc = sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, (int *)0);
     return rc;
 }

@@ -76,6 +76,25 @@ import Testing
         #expect(message.contains("save: Person: no key is left for a new row (Z_PRIMARYKEY.Z_MAX is -5, below Core Data's first key)"), "\(message)")
     }
 
+    /// A full-text index's own tables show as entities of a foreign file; a write to one
+    /// would corrupt the index. Connections are defensive, so SQLite refuses it.
+    @Test func aFullTextIndexsOwnTablesCannotBeWritten() throws {
+        let path = try CoreDataFixtures.temporaryFolder().appendingPathComponent("fts.db").path
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in
+            try db.execute(sql: "CREATE VIRTUAL TABLE f3 USING fts3(body); INSERT INTO f3 VALUES ('hello world'); INSERT INTO f3 VALUES ('other text')")
+        }
+        try queue.close()
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let h = try Harness(context: try ObjectContext.open(path))
+        let message = h.error(#"local r = fetch{ "f3_segdir" }[1]; r.root = ("­"):rep(40); save()"#)
+        #expect(message.contains("save: table f3_segdir may not be modified"), "\(message)")
+        h.run("rollback()")
+        #expect(h.string(#"sql("SELECT body FROM f3 WHERE f3 MATCH 'hello'")[1].body"#) == "hello world")
+        h.context.close()
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    }
+
     private func luaLiteral(_ text: String) -> String {
         "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(of: "\n", with: "\\n") + "\""
     }
