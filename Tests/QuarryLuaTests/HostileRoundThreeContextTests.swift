@@ -9,6 +9,18 @@ import Testing
 @testable import QuarryStore
 
 @Suite struct HostileRoundThreeContextTests {
+    /// A copy of the cars store with Core Data's history tables, then `sql` run on it.
+    func carsWithHistory(then sql: String) throws -> String {
+        let path = try CoreDataFixtures.copyOfStore("cars/SampleModel_V1.sqlite")
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in
+            try db.execute(sql: CoreDataFixtures.persistentHistorySQL(tombstones: 1))
+            try db.execute(sql: sql)
+        }
+        try queue.close()
+        return path
+    }
+
     func rows(_ path: String, _ sql: String) throws -> [[DatabaseValue]] {
         let queue = try DatabaseQueue(path: path)
         defer { try? queue.close() }
@@ -104,13 +116,7 @@ import Testing
     /// the save is refused naming the history entity, where the last key was reused and
     /// `Z_MAX` became a real number.
     @Test func theLastKeyOfTheHistoryIsRefusedByName() throws {
-        let path = try CoreDataFixtures.copyOfStore("cars/SampleModel_V1.sqlite")
-        let queue = try DatabaseQueue(path: path)
-        try queue.write { db in
-            try db.execute(sql: CoreDataFixtures.persistentHistorySQL(tombstones: 1))
-            try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = 9223372036854775807 WHERE Z_NAME = 'CHANGE'")
-        }
-        try queue.close()
+        let path = try carsWithHistory(then: "UPDATE Z_PRIMARYKEY SET Z_MAX = 9223372036854775807 WHERE Z_NAME = 'CHANGE'")
         let before = try rows(path, "SELECT * FROM Z_PRIMARYKEY ORDER BY Z_ENT") + rows(path, "SELECT count(*) FROM ATRANSACTION")
         let h = try Harness(context: try ObjectContext.open(path))
         let message = h.error(#"local p = Person:first(); p.firstName = "Zed"; save()"#)
@@ -125,13 +131,7 @@ import Testing
     /// (A store with history whose model was inferred: Quarry cannot record an update's
     /// properties in the model's order, so the save is refused from inside.)
     @Test func aSaveRefusalNamesTheOperationOnce() throws {
-        let path = try CoreDataFixtures.copyOfStore("cars/SampleModel_V1.sqlite")
-        let queue = try DatabaseQueue(path: path)
-        try queue.write { db in
-            try db.execute(sql: CoreDataFixtures.persistentHistorySQL(tombstones: 1))
-            try db.execute(sql: "DELETE FROM Z_MODELCACHE")
-        }
-        try queue.close()
+        let path = try carsWithHistory(then: "DELETE FROM Z_MODELCACHE")
         let h = try Harness(context: try ObjectContext.open(path))
         let message = h.error(#"local p = Person:first(); p.firstname = "x"; save()"#)
         #expect(message.hasPrefix("t:1: save: this Core Data store's persistent history"), "\(message)")
