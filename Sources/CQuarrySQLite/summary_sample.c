@@ -74,13 +74,15 @@ static int sort_values(double *values, sqlite3_int64 n) {
 }
 
 /* Linear between neighbours, in the exact way's order of operations (Summary.swift), so
-   both give the same bits: low + (high - low) * (position - lower). */
+   both give the same bits: low + (high - low) * (position - lower). A rank that falls
+   on a value is that value (an infinite neighbour would make it NaN: (inf - 4) * 0). */
 static double quantile(const double *sorted, sqlite3_int64 n, double q) {
     double position = q * (double)(n - 1);
     sqlite3_int64 lower = (sqlite3_int64)floor(position);
     double low = sorted[lower];
     double high = lower + 1 < n ? sorted[lower + 1] : low;
     double fraction = position - (double)lower;
+    if (fraction == 0 || high == low) return low;
     double step = (high - low) * fraction;
     return low + step;
 }

@@ -203,8 +203,11 @@ static void summary_final(sqlite3_context *context) {
     if (estimated) header.flags |= QUARRY_SUMMARY_DISTINCT_ESTIMATED;
     if ((s->options & QUARRY_SUMMARY_MEASURED) && s->count > 0) {
         if (s->all_integers && !s->int_overflow) header.mean = (double)s->int_sum / (double)s->count;
-        else header.mean = (s->sum + s->compensation) / (double)s->count;
-        if (s->count > 1) header.stddev = sqrt(s->m2 / (double)(s->count - 1));
+        /* An infinite value makes the compensation NaN: the plain sum is the answer
+           (±inf, or NaN for both), as SQLite's avg() gives it. */
+        else header.mean = (isfinite(s->sum) ? s->sum + s->compensation : s->sum) / (double)s->count;
+        /* The spread of values one of which is infinite is no number (nil), both ways. */
+        if (s->count > 1 && isfinite(header.mean)) header.stddev = sqrt(s->m2 / (double)(s->count - 1));
         double q[3];
         if (!summary_sample_quartiles(&s->sample, q, &estimated)) { release(s); sqlite3_result_error_nomem(context); return; }
         header.q25 = q[0];

@@ -140,7 +140,9 @@ extension ObjectContext {
 
         // The deviations from the means just read, so the variance is not the difference
         // of two large sums (which loses every digit on dates in seconds).
-        let measuredIndexes = attributes.indices.filter { attributes[$0].type.isMeasured && means[$0] != nil }
+        // Every measured column with values has quartiles, even one whose mean is no number
+        // (both infinities), as the one scan gives them.
+        let measuredIndexes = attributes.indices.filter { attributes[$0].type.isMeasured && summaries[$0].count > 0 }
         guard !measuredIndexes.isEmpty else { return summaries }
         var squaredDeviations: [Double?] = []
         for group in stride(from: 0, to: measuredIndexes.count, by: Self.summaryGroup) {
@@ -160,9 +162,11 @@ extension ObjectContext {
         for (j, i) in measuredIndexes.enumerated() {
             let count = summaries[i].count
             let squares = squaredDeviations[j]
-            if count > 1, let squares {
+            // The spread of values one of which is infinite is no number: nil, as the one
+            // scan gives it.
+            if count > 1, let squares, let mean = means[i], mean.isFinite {
                 let deviation = (squares / Double(count - 1)).squareRoot()
-                summaries[i].stddev = .real(deviation)
+                if deviation.isFinite { summaries[i].stddev = .real(deviation) }
             }
             let quantiles = try [0.25, 0.5, 0.75].map {
                 try quantile($0, of: columns[i], count: count, from: compiled.source, whereSQL: whereSQL, arguments: whereArguments)
@@ -191,7 +195,10 @@ extension ObjectContext {
         }
         guard let low = values.first else { return nil }
         let high = values.count > 1 ? values[1] : low
-        return low + (high - low) * (position - Double(lower))
+        // A rank that falls on a value is that value (an infinite neighbour would give NaN).
+        let fraction = position - Double(lower)
+        if fraction == 0 || high == low { return low }
+        return low + (high - low) * fraction
     }
 
     /// A statistic in the attribute's terms: a date for a date, a number otherwise.
