@@ -314,4 +314,39 @@ import Testing
         #expect(own.string(#"format("Item", "when")"#) == "nil")
         #expect(own.error(#"format("Item", "when", "unix")"#).contains("Quarry's own"))
     }
+
+    /// Text with a fraction only when there is one (as Python writes datetimes) is one
+    /// layout: Quarry writes the most digits seen. Dates and times told apart, or a `Z`
+    /// on some values only, are two.
+    @Test func fractionsShownWhenPresentAreOneLayout() throws {
+        let path = try foreignFile("""
+            CREATE TABLE t (id INTEGER PRIMARY KEY, d DATETIME, e DATETIME, f DATETIME);
+            INSERT INTO t VALUES (1, '2021-01-01 00:00:00', '2021-01-01', '2021-01-01T00:00:00Z'),
+                                 (2, '2021-01-01 00:00:00.123456', '2021-01-01 10:00:00', '2021-01-01T00:00:00');
+            """)
+        let h = try Harness(context: try ObjectContext.open(path))
+        #expect(h.string(#"format("t", "d")"#) == "2021-01-01 00:00:00.000000")
+        h.run("t:get(1).d = date(1.5); save()")
+        let queue = try DatabaseQueue(path: path)
+        defer { try? queue.close() }
+        #expect(try queue.read { db in try String.fetchOne(db, sql: "SELECT d FROM t WHERE id = 1") } == "1970-01-01 00:00:01.500000")
+        #expect(h.error(#"format("t", "e")"#).contains("more than one format ('2021-01-01', '2021-01-01 00:00:00')"))
+        #expect(h.error(#"format("t", "f")"#).contains("more than one format"))
+    }
+
+    /// Decimals: a column with numeric affinity (DECIMAL, NUMERIC, REAL) keeps numbers as
+    /// SQLite's affinity makes them, as its owner's writes are: SQLite turns numeric text
+    /// into numbers there, so such a column holds no text to keep.
+    @Test func decimalsAreWrittenAsTheColumnsNumbers() throws {
+        let path = try foreignFile("""
+            CREATE TABLE t (id INTEGER PRIMARY KEY, price DECIMAL(10,2), weight REAL);
+            INSERT INTO t VALUES (1, '1.50', 2), (2, 3, 2.5);
+            """)
+        let h = try Harness(context: try ObjectContext.open(path))
+        h.run("t:get(1).price = 2.25; t:get(2).price = 4.0; t:get(1).weight = 7; save()")
+        let queue = try DatabaseQueue(path: path)
+        defer { try? queue.close() }
+        let kinds = try queue.read { db in try String.fetchAll(db, sql: "SELECT typeof(price) || ':' || price || ':' || typeof(weight) FROM t ORDER BY id") }
+        #expect(kinds == ["real:2.25:real", "integer:4:real"])
+    }
 }

@@ -52,6 +52,13 @@ extension ColumnFormat {
         if formats.contains(.unixSeconds(real: true)) {
             merged = formats.map { $0 == .unixSeconds(real: false) ? .unixSeconds(real: true) : $0 }
         }
+        // Text that shows a fraction only when there is one (Python's isoformat) is one
+        // layout, with the most digits seen.
+        let layouts = merged.compactMap { format -> ISOLayout? in if case .isoText(let l)? = format { return l } else { return nil } }
+        if layouts.count == merged.count, let most = layouts.map(\.fractionDigits).max(),
+           Set(layouts.map { l -> String in var bare = l; bare.fractionDigits = 0; return bare.example }).count == 1 {
+            merged = layouts.map { l in var widest = l; widest.fractionDigits = most; return .isoText(widest) }
+        }
         return single(merged)
     }
 
