@@ -157,6 +157,10 @@ import Testing
             // The objects read the file's spelling as booleans.
             #expect(h.string("t:get(1).b") == "true")
             #expect(h.string("t:get(\(rows + 1)).b") == "false")
+            // Rows fetched afresh (read from their cells, not made objects) agree.
+            let fresh = try Harness(context: try ObjectContext.open(path))
+            #expect(fresh.string("fetch('t', 'id == 1')[1].b") == "true")
+            #expect(fresh.string("fetch('t', 'id == \(rows + 1)')[1].b") == "false")
             try queue.read { db in
                 for (id, value) in expected {
                     let stored = try DatabaseValue.fetchOne(db, sql: "SELECT b FROM t WHERE id = ?", arguments: [id]) ?? .null
