@@ -77,7 +77,7 @@ public enum StoreError: QuarryError, Equatable {
             return "\(table).\(column) holds \(found) where \(expected) is expected"
         case let .unknownFormat(entity, column, found, example):
             let held = found.isEmpty ? "has no values to show the format it keeps"
-                : "holds values in more than one format (" + found.map { "'\($0)'" }.joined(separator: ", ") + ")"
+                : "holds values in no one format Quarry can write (found " + found.map { "'\($0)'" }.joined(separator: ", ") + ")"
             return "\(entity).\(column) \(held); nothing was written: declare its format, e.g. format(\"\(entity)\", \"\(column)\", \"\(example)\")"
         case .closed:
             return "its store is closed (.open replaced it): fetch again from the open one"

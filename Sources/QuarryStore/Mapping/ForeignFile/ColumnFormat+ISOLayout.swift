@@ -11,8 +11,9 @@ extension ColumnFormat.ISOLayout {
             self.init(separator: nil, seconds: false)
             return
         }
-        // parseISO8601 accepted it: a date, 'T' or ' ', hh:mm, then optional parts.
-        guard b.count >= 16 else { return nil }
+        // parseISO8601 accepted it: a date, 'T' or ' ', hh:mm, then optional parts. A date
+        // with a zone but no time ("2021-01-01Z") is no layout Quarry writes.
+        guard b.count >= 16, b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: " ") else { return nil }
         var layout = Self(separator: b[10] == UInt8(ascii: "T") ? "T" : " ", seconds: false)
         var i = 16
         if i < b.count, b[i] == UInt8(ascii: ":") {
