@@ -88,6 +88,7 @@ import Testing
             .unexpectedValue(table: name, column: name, found: name, expected: name),
             .during(operation: name, .unknownKey(entity: name, key: name, suggestion: name)),
             .cannotWrite(operation: name, path: name, reason: name), .closed,
+            .unknownFormat(entity: name, column: name, found: [name, name], example: name),
         ]
     }
 
@@ -110,11 +111,12 @@ import Testing
         case .during: 14
         case .cannotWrite: 15
         case .closed: 16
+        case .unknownFormat: 17
         }
     }
 
     @Test func theSamplesCoverEveryKind() {
-        #expect(Set(Self.everyStoreError("x").map(Self.kind)) == Set(0...16))
+        #expect(Set(Self.everyStoreError("x").map(Self.kind)) == Set(0...17))
     }
 
     @Test(arguments: adversarial)

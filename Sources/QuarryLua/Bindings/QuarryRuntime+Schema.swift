@@ -57,6 +57,15 @@ extension QuarryRuntime {
                                                    name: try call.optionalString(5), inverse: try call.optionalString(6))
             return call.push(relationship.name)
         }
+        // format("Entity", "column" [, "format"]): declares how a column of a file Quarry did
+        // not create keeps its values; returns the format its writes use.
+        defineGlobal("format") { [unowned self] call in
+            let entity = try swiftObject(call.state, 1, kind: .entity, as: EntityHandle.self)?.name ?? call.string(1)
+            let column = try call.string(2)
+            if let declared = try call.optionalString(3) { try self.context.declareFormat(entity, column, declared) }
+            guard let name = try self.context.columnFormat(entity, column) else { return call.pushNil() }
+            return call.push(name)
+        }
         defineGlobal("entities") { [unowned self] call in
             let entities = self.context.entities
             LuaTable.pushList(call.state, entities) { _ = self.pushEntity($0.name) }

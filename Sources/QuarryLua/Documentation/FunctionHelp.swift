@@ -59,6 +59,9 @@ public struct FunctionHelp {
         FunctionHelp(name: "relate", usage: #"relate("Entity", "column", "Destination", "column" [, "name"])"#,
                      summary: "A to-one relationship through matching columns, with its inverse <entity>_set.",
                      example: #"entity "Owner" { title = "string" }; assert(relate("Item", "title", "Owner", "title") == "owner")"#),
+        FunctionHelp(name: "format", usage: #"format("Entity", "column" [, "format"])"#,
+                     summary: "How Quarry writes a column of a file it did not create (iso-space, iso-t, iso-date, an ISO example, unix, unix-real, unix-ms, julian, 0/1, Y/N, true/false, uuid, UUID, uuid-compact, uuid-blob, plain): declares it for this session; returns it (nil for Quarry's own stores).",
+                     example: #"assert(format("Item", "when") == nil)"#),
     ]
 
     public static func named(_ name: String) -> FunctionHelp? { all.first { $0.name == name } }

@@ -39,9 +39,16 @@ extension ObjectContext {
                 guard !keys.isEmpty else { return }
                 byEntity = try keysByOwnEntity(entity, keys, in: db)
                 let set = assignments.map { "\(quoteIdentifier($0.0)) = ?" }.joined(separator: ", ")
+                // In a file Quarry did not create, each value in its column's format; objects
+                // take the values as they read back.
+                var formats = ColumnFormats()
+                let written: [DatabaseValue]
+                do { written = try assignments.map { try storedValue($0.1, entity, $0.0, in: db, cache: &formats) } }
+                catch let error as StoreError { throw StoreError.during(operation: "updateall", error) }
+                assignments = zip(assignments, written).map { ($0.0, $0.1.databaseValue == $1 ? $0.1 : readBack($1, entity, $0.0)) }
                 try forEachChunk(keys) { chunk in
                     try db.execute(sql: "UPDATE \(table) SET \(set) WHERE \(key) IN (\(marks(chunk.count)))",
-                                   arguments: StatementArguments(assignments.map { $0.1.databaseValue } + chunk.map { $0.databaseValue }))
+                                   arguments: StatementArguments(written + chunk.map { $0.databaseValue }))
                 }
                 try recordHistory(inserted: [], updated: byEntity.sorted { $0.key < $1.key }.flatMap { name, keys in keys.map { "\(name)/\($0)" } }, deleted: [], in: db)
             }

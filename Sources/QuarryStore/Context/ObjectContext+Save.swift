@@ -38,6 +38,9 @@ extension ObjectContext {
         // What the merge policy did, applied to the objects only once the save commits.
         var adopted: [(ManagedObject, [String: Value])] = []
         var dropped: [(ManagedObject, Set<String>)] = []
+        // Values a file Quarry did not create keeps in another form: the objects take them as
+        // they read back, once the save commits.
+        var readBacks: [(ManagedObject, String, Value)] = []
         do {
             try database.write { db in
                 // Optimistic locking: a row changed by another connection since it was read
@@ -71,6 +74,15 @@ extension ObjectContext {
                     return (object.primaryKey ?? inserted[ObjectIdentifier(object)])?.databaseValue ?? .null
                 }
                 var laterLinks: [ManagedObject] = []
+                var formats = ColumnFormats()
+                func stored(_ object: ManagedObject, _ name: String, _ value: Value) throws -> DatabaseValue {
+                    let entity = currentEntity(of: object)
+                    let written: DatabaseValue
+                    do { written = try storedValue(value, entity, name, in: db, cache: &formats) }
+                    catch let error as StoreError { throw StoreError.during(operation: "save", error) }
+                    if written != value.databaseValue { readBacks.append((object, name, readBack(written, entity, name))) }
+                    return written
+                }
                 for object in inserts {
                     let entity = currentEntity(of: object)
                     let toOne = entity.ownKeyColumns.map(\.name)
@@ -80,7 +92,7 @@ extension ObjectContext {
                     let sql = names.isEmpty
                         ? "INSERT INTO \(mapped(entity).table) DEFAULT VALUES"
                         : "INSERT INTO \(mapped(entity).table) (\(columns)) VALUES (\(marks))"
-                    var values = entity.attributeNames.map { object.currentValue($0).databaseValue }
+                    var values = try entity.attributeNames.map { try stored(object, $0, object.currentValue($0)) }
                     for name in toOne {
                         let target = object.pendingToOne[name] ?? nil
                         if let target, target.primaryKey == nil, inserted[ObjectIdentifier(target)] == nil { laterLinks.append(object) }
@@ -104,7 +116,7 @@ extension ObjectContext {
                     let links = object.pendingToOne.keys.sorted().filter(ownKeys.contains)
                     guard let primaryKey = object.primaryKey, !(changed.isEmpty && links.isEmpty) else { continue }
                     let assignments = (changed + links).map { "\(quoteIdentifier($0)) = ?" }.joined(separator: ", ")
-                    let values = changed.map { (object.pending[$0] ?? .null).databaseValue }
+                    let values = try changed.map { try stored(object, $0, object.pending[$0] ?? .null) }
                         + links.map { key(object.pendingToOne[$0] ?? nil) } + [primaryKey.databaseValue]
                     try db.execute(sql: "UPDATE \(mapped(object.entity).table) SET \(assignments) WHERE \(mapped(object.entity).key) = ?",
                                    arguments: StatementArguments(values))
@@ -197,6 +209,7 @@ extension ObjectContext {
             }
             object.pendingToOne = [:]
         }
+        for (object, name, value) in readBacks { object.committed[name] = value }
         unsaved.links = []
         forgetCoreDataPending()
         for object in deletes {

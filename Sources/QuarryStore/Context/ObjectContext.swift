@@ -19,6 +19,9 @@ public final class ObjectContext {
     /// Quarry's own entities as declared (their own keys only; see `effective`), for
     /// entities in a hierarchy; `entitiesByName` holds them as objects and queries see them.
     var declaredByName: [String: EntityDescription] = [:]
+    /// Formats the user declared for columns of a file Quarry did not create, by entity
+    /// then column (see `ObjectContext+ColumnFormats`); for this session only.
+    var declaredFormats: [String: [String: ColumnFormat]] = [:]
     /// Entity names in the order they were defined or found.
     var entityOrder: [String] = []
 

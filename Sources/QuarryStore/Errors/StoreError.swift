@@ -20,6 +20,10 @@ public enum StoreError: QuarryError, Equatable {
     case missingColumn(table: String, column: String)
     /// A stored value of the wrong kind, e.g. text where Quarry wrote an integer.
     case unexpectedValue(table: String, column: String, found: String, expected: String)
+    /// A column of a file Quarry did not create whose values show no one format (`found`:
+    /// the formats seen; none when it has no values), so a value cannot be written as its
+    /// owner keeps them; `example` is a format to declare.
+    case unknownFormat(entity: String, column: String, found: [String], example: String)
     /// The store was closed (`.open` replaced it): results and objects read from it
     /// can no longer read it.
     case closed
@@ -71,6 +75,10 @@ public enum StoreError: QuarryError, Equatable {
             return "\(table): expected a column \(column), found none"
         case let .unexpectedValue(table, column, found, expected):
             return "\(table).\(column) holds \(found) where \(expected) is expected"
+        case let .unknownFormat(entity, column, found, example):
+            let held = found.isEmpty ? "has no values to show the format it keeps"
+                : "holds values in no one format Quarry can write (found " + found.map { "'\($0)'" }.joined(separator: ", ") + ")"
+            return "\(entity).\(column) \(held); nothing was written: declare its format, e.g. format(\"\(entity)\", \"\(column)\", \"\(example)\")"
         case .closed:
             return "its store is closed (.open replaced it): fetch again from the open one"
         case let .during(_, error):

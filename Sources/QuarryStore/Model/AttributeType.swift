@@ -60,6 +60,8 @@ public enum AttributeType: String, Encodable, CaseIterable, Sendable {
         case (.date, .real(let d)): return .date(d)
         case (.date, .integer(let i)): return .date(Double(i))
         case (.date, .text(let s)): return Value.parseISO8601(s).map(Value.date) ?? value
+        // Booleans kept as text ('Y'/'N', 'true'/'false'), as Quarry writes them there.
+        case (.bool, .text(let s)): return booleanTexts[s.lowercased()].map(Value.bool) ?? value
         case (.double, .integer(let i)), (.decimal, .integer(let i)): return .real(Double(i))
         default: return value
         }
@@ -71,6 +73,10 @@ public struct CoercionFailure: Error, Sendable {
     public let expected: String
     public let given: Value
 }
+
+/// The texts a file may keep booleans as, in lower case (see `ColumnFormat`).
+let booleanTexts: [String: Bool] = ["true": true, "false": false, "t": true, "f": false, "yes": true, "no": false,
+                                    "y": true, "n": false, "on": true, "off": false]
 
 private func isUUID(_ s: String) -> Bool {
     let hex = Set("0123456789abcdefABCDEF")
