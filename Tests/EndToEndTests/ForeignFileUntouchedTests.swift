@@ -82,4 +82,22 @@ import Testing
         #expect(reopened.stdout == "false\t2\n")
         #expect(try await schema(sandbox) == after)
     }
+
+    /// entity{} in a foreign file (a hierarchy too) keeps its model in the sidecar: the file
+    /// gains the entities' tables and views, no quarry_model, and reopening knows them.
+    @Test func definedEntitiesLiveInTheSidecar() async throws {
+        let sandbox = try Sandbox()
+        try await music(sandbox)
+        let made = try await sandbox.quarry(["music.sqlite", "-e", """
+            entity "Note" { text = "string", done = "bool" }
+            entity("Memo", { parent = "Note" }) { due = "date" }
+            Note:new{ text = "a", done = true }; Memo:new{ text = "b", done = false, due = date("2024-05-06T00:00:00Z") }
+            save()
+            """])
+        #expect(made.status == 0, "\(made)")
+        #expect(!(try await schema(sandbox)).contains { $0.contains("'quarry_model'") || $0.contains("'quarry_history'") })
+        let reopened = try await sandbox.quarry(["music.sqlite", "-e", #"local m = Memo:first(); print(count("Note"), Note:first("text == 'a'").done, m.done, m.due)"#])
+        #expect(reopened.status == 0, "\(reopened)")
+        #expect(reopened.stdout == "2\ttrue\tfalse\t2024-05-06T00:00:00Z\n")
+    }
 }

@@ -7,13 +7,18 @@ extension ObjectContext {
     /// rows are read for Quarry's own files.
     func loadSidecarEntities() throws {
         for (name, definition) in sidecar.entities {
-            guard (try? read({ db in try db.hasTable(name) })) == true else { continue }
+            // A sub-entity is a view over its root's table.
+            let present = try? read { db in
+                try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM main.sqlite_master WHERE type IN ('table', 'view') AND name = ?)", arguments: [name])
+            }
+            guard present == true else { continue }
             guard let entity = (try? StoredDefinition(text: definition))?.entity else {
                 throw StoreError.database(message: "the model of entity \(name) in \(ForeignSidecar.path(for: path ?? "")) is unreadable")
             }
             remember(entity)
             declaredByName[entity.name] = entity
         }
+        if declaredByName.values.contains(where: { $0.parent != nil }) { rememberEffective(entityOrder) }
     }
 
     /// Repeats the sidecar's `relate()` calls; one that no longer applies (a column
