@@ -100,4 +100,18 @@ import Testing
         #expect(reopened.status == 0, "\(reopened)")
         #expect(reopened.stdout == "2\ttrue\tfalse\t2024-05-06T00:00:00Z\n")
     }
+
+    /// A sidecar that does not read refuses the open in one line naming it, and neither
+    /// file changes.
+    @Test func aBrokenSidecarIsRefusedInOneLine() async throws {
+        let sandbox = try Sandbox()
+        try await music(sandbox)
+        _ = try sandbox.write("music.sqlite.quarry", "{not json")
+        let before = try Data(contentsOf: URL(fileURLWithPath: sandbox.path("music.sqlite")))
+        let opened = try await sandbox.quarry(["music.sqlite", "-e", #"print(count("artist"))"#])
+        #expect(opened.status != 0)
+        #expect(opened.errorLines.count == 1 && opened.stderr.contains("music.sqlite.quarry"), "\(opened)")
+        #expect(try sandbox.read("music.sqlite.quarry") == "{not json")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: sandbox.path("music.sqlite"))) == before)
+    }
 }
