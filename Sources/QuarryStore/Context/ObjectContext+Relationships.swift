@@ -300,11 +300,4 @@ extension ObjectContext {
             pending += reached.reversed()
         }
     }
-
-    /// Where a foreign file's deny rule comes from, for the refusal: its foreign key.
-    func foreignKeyNote(_ relationship: RelationshipDescription, of entity: String) -> String {
-        guard let e = entitiesByName[entity], mapped(e).layout == .foreignTable,
-              case .inverseForeignKey(let child, let column, _, _)? = storage(of: relationship, in: entity) else { return "" }
-        return " (the file's foreign key \(child).\(column) is ON DELETE NO ACTION or RESTRICT)"
-    }
 }

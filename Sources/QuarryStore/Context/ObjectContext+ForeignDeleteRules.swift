@@ -1,6 +1,7 @@
 import GRDB
 
-/// `ON DELETE SET DEFAULT` of a foreign file's key: when a parent row goes, its children's
+/// The delete rules a foreign file's keys give (`deleteRule(onDelete:)`): a deny names
+/// the key it comes from, and `ON DELETE SET DEFAULT`: when a parent row goes, its children's
 /// column takes the default the file declares for it. SQLite (with `PRAGMA foreign_keys=ON`)
 /// then checks the key, and refuses the delete when no remaining parent row has the
 /// default: Quarry refuses it the same way, before anything changes.
@@ -52,5 +53,12 @@ extension ObjectContext {
     private func within<T>(_ db: Database?, _ body: (Database) throws -> T) throws -> T {
         guard let db else { return try read(body) }
         do { return try body(db) } catch let error as DatabaseError { throw StoreError(error) }
+    }
+
+    /// Where a foreign file's deny rule comes from, for the refusal: its foreign key.
+    func foreignKeyNote(_ relationship: RelationshipDescription, of entity: String) -> String {
+        guard let e = entitiesByName[entity], mapped(e).layout == .foreignTable,
+              case .inverseForeignKey(let child, let column, _, _)? = storage(of: relationship, in: entity) else { return "" }
+        return " (the file's foreign key \(child).\(column) is ON DELETE NO ACTION or RESTRICT)"
     }
 }
