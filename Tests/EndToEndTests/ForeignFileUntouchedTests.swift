@@ -114,4 +114,24 @@ import Testing
         #expect(try sandbox.read("music.sqlite.quarry") == "{not json")
         #expect(try Data(contentsOf: URL(fileURLWithPath: sandbox.path("music.sqlite"))) == before)
     }
+
+    /// relate() whose sidecar cannot be written (a folder the user may not write) is
+    /// refused in one line and leaves no relationship behind.
+    @Test func relateThatCannotBeKeptIsNotMade() async throws {
+        let sandbox = try Sandbox()
+        try await music(sandbox)
+        // A directory where the sidecar would go: the rename onto it fails.
+        try FileManager.default.createDirectory(atPath: sandbox.path("music.sqlite.quarry.tmp"), withIntermediateDirectories: true)
+        let result = try await sandbox.quarry(["music.sqlite", "-e", """
+            print(pcall(relate, "album", "label", "label", "code"))
+            print(pcall(function() return album:get(1).label_rel end))
+            """])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.lines.count == 2 && result.lines[0].hasPrefix("false") && result.lines[0].contains("music.sqlite.quarry"), "\(result)")
+        #expect(result.lines.count == 2 && result.lines[1].hasPrefix("false"), "\(result)")
+        // What was in the way is left as it was.
+        var isDirectory: ObjCBool = false
+        #expect(FileManager.default.fileExists(atPath: sandbox.path("music.sqlite.quarry.tmp"), isDirectory: &isDirectory) && isDirectory.boolValue)
+        #expect(!sandbox.exists("music.sqlite.quarry"))
+    }
 }

@@ -73,12 +73,19 @@ struct ForeignSidecar: Equatable {
     func save(for database: String) throws {
         let path = Self.path(for: database)
         let temporary = path + ".tmp"
+        func refusal(_ why: String) -> StoreError {
+            StoreError.database(message: "cannot write \(path), which keeps the declarations of \(database): \(why)")
+        }
         do {
             try Data(text.utf8).write(to: URL(fileURLWithPath: temporary))
-            guard rename(temporary, path) == 0 else { throw CocoaError(.fileWriteUnknown) }
         } catch {
+            // Nothing was made: whatever is at the temporary path stays.
+            throw refusal(error.localizedDescription)
+        }
+        guard rename(temporary, path) == 0 else {
+            let why = String(cString: strerror(errno))
             try? FileManager.default.removeItem(atPath: temporary)
-            throw StoreError.database(message: "cannot write \(path), which keeps the declarations of \(database): \(error.localizedDescription)")
+            throw refusal(why)
         }
     }
 }

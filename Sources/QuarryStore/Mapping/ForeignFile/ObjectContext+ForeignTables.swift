@@ -175,8 +175,16 @@ extension ObjectContext {
         let relationship = try link(source, column: sourceColumn, to: destinationName, targetKey: targetKey, name: name,
                                     inverse: inverse, persist: !isForeignFile && !mapped(from).isForeign && !mapped(to).isForeign)
         if keep, isForeignFile {
-            try keepInSidecar(ForeignSidecar.Relation(source: source, column: sourceColumn, destination: destinationName,
-                                                      destinationColumn: destinationColumn, name: name, inverse: inverse))
+            do {
+                try keepInSidecar(ForeignSidecar.Relation(source: source, column: sourceColumn, destination: destinationName,
+                                                          destinationColumn: destinationColumn, name: name, inverse: inverse))
+            } catch {
+                // A relationship that could not be kept is not made: the model stays as it was.
+                remember(from)
+                if source != destinationName { remember(to) }
+                bumpGeneration()
+                throw error
+            }
         }
         return relationship
     }
