@@ -76,11 +76,9 @@ struct ForeignSidecar: Equatable {
         func refusal(_ why: String) -> StoreError {
             StoreError.database(message: "cannot write \(path), which keeps the declarations of \(database): \(why)")
         }
-        do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: temporary))
-        } catch {
-            // Nothing was made: whatever is at the temporary path stays.
-            throw refusal(error.localizedDescription)
+        // When nothing was made, whatever is at the temporary path stays.
+        guard FileManager.default.createFile(atPath: temporary, contents: Data(text.utf8)) else {
+            throw refusal("\(temporary) cannot be made")
         }
         guard rename(temporary, path) == 0 else {
             let why = String(cString: strerror(errno))
