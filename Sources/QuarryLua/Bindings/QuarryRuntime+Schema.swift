@@ -324,7 +324,8 @@ struct EntityDefinitionReader {
         if one != nil, many != nil { throw LuaError("'\(name)' cannot be both one and many", operation: "entity \(entity)") }
         var rule = DeleteRule.nullify
         if let text = try string("delete") {
-            guard let parsed = DeleteRule(rawValue: text.lowercased()) else {
+            // setdefault comes only from a foreign file's keys: Quarry's links have no default.
+            guard let parsed = DeleteRule(rawValue: text.lowercased()), parsed != .setdefault else {
                 throw LuaError("'\(name)': delete must be nullify, cascade, deny or noaction, got '\(text)'", operation: "entity \(entity)")
             }
             rule = parsed

@@ -141,7 +141,8 @@ extension ObjectContext {
             switch relationship.deleteRule {
             case .deny where !related.isEmpty:
                 let names = related.prefix(5).map { "\(destination.name)/\($0)" }.joined(separator: ", ")
-                throw StoreError.validation(message: "deleteall: '\(relationship.name)' denies deleting \(entity.name) rows while they hold \(names)")
+                throw StoreError.validation(message: "deleteall: '\(relationship.name)' denies deleting \(entity.name) rows while they hold \(names)"
+                                            + foreignKeyNote(relationship, of: entity.name))
             case .cascade:
                 if !related.isEmpty { cascaded.append((destination, related)) }
             case .nullify:
@@ -149,6 +150,18 @@ extension ObjectContext {
                     try forEachChunk(keys) { chunk in
                         try db.execute(sql: "UPDATE \(mapped(destination).table) SET \(quoteIdentifier(column)) = NULL WHERE \(quoteIdentifier(column)) IN (\(marks(chunk.count)))",
                                        arguments: StatementArguments(chunk))
+                    }
+                }
+            case .setdefault:
+                if case .inverseForeignKey(_, let column, let ownerKey, _) = storage, !related.isEmpty {
+                    // As SQLite does: the children's column takes its default, which must
+                    // name a parent row that stays.
+                    let value = try columnDefault(column, of: destination, in: db)
+                    let going = Set(keys + (deleted[entity.name] ?? []))
+                    try checkDefaultParent(value, parent: entity, matchedBy: ownerKey, child: destination.name, column: column, doomed: going, in: db)
+                    try forEachChunk(related) { chunk in
+                        try db.execute(sql: "UPDATE \(mapped(destination).table) SET \(quoteIdentifier(column)) = ? WHERE \(mapped(destination).key) IN (\(marks(chunk.count)))",
+                                       arguments: StatementArguments([value.databaseValue] + chunk.map(\.databaseValue)))
                     }
                 }
             default:

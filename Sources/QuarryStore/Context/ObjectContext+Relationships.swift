@@ -237,24 +237,38 @@ extension ObjectContext {
 
     /// Deletes an object as Core Data does: `deny` refuses while related objects exist
     /// (naming them), `cascade` deletes them too, `nullify` clears their way back here,
-    /// `noaction` leaves them as they are. Nothing changes when any rule refuses.
+    /// `noaction` leaves them as they are, `setdefault` (a foreign file's key) gives their
+    /// column its declared default. Nothing changes when any rule refuses.
     public func delete(_ object: ManagedObject) throws {
         if mapped(object.entity).isView { throw StoreError.viewIsReadOnly(entity: object.entity.name) }
         try object.checkStoreOpen()
         guard object.context === self, !object.isDeleted else { return }
         var doomed: [ManagedObject] = []
         try collect(object, into: &doomed)
+        // Every change is worked out before any is made: a default that names no parent
+        // left refuses the delete (setdefault), as SQLite's key check would.
+        var clears: [(ManagedObject, String)] = []
+        var defaults: [(ManagedObject, String, String, Value)] = []
         for victim in doomed {
-            for relationship in currentEntity(of: victim).relationships where relationship.deleteRule == .nullify {
+            for relationship in currentEntity(of: victim).relationships where [.nullify, .setdefault].contains(relationship.deleteRule) {
                 guard let inverseName = relationship.inverse, storage(of: relationship, in: victim.entity.name) != nil else { continue }
                 for related in try relatedObjects(relationship.name, of: victim) where !doomed.contains(where: { $0 === related }) {
                     let inverse = entitiesByName[relationship.destination]?.relationship(named: inverseName)
-                    if inverse?.isToMany == false, try relatedObject(inverseName, of: related) === victim {
-                        assignToOne(nil, inverseName, of: related)
+                    guard let inverse, !inverse.isToMany, try relatedObject(inverseName, of: related) === victim else { continue }
+                    if relationship.deleteRule == .setdefault, let column = inverse.column {
+                        let value = try columnDefault(column, of: currentEntity(of: related))
+                        let going = Set(doomed.filter { $0.entity.name == victim.entity.name }.compactMap(\.primaryKey))
+                        try checkDefaultParent(value, parent: currentEntity(of: victim), matchedBy: inverse.targetKey,
+                                               child: related.entity.name, column: column, doomed: going)
+                        defaults.append((related, inverseName, column, value))
+                    } else {
+                        clears.append((related, inverseName))
                     }
                 }
             }
         }
+        for (related, name) in clears { assignToOne(nil, name, of: related) }
+        for (related, name, column, value) in defaults { assignColumn(value, name, column: column, of: related) }
         for victim in doomed { markDeleted(victim) }
     }
 
@@ -274,11 +288,12 @@ extension ObjectContext {
                     let blocking = try relatedObjects(relationship.name, of: next)
                     if !blocking.isEmpty {
                         let names = blocking.prefix(5).map(\.objectID).joined(separator: ", ") + (blocking.count > 5 ? ", ..." : "")
-                        throw StoreError.validation(message: "delete: \(next.objectID) cannot be deleted: '\(relationship.name)' denies it while it holds \(names)")
+                        throw StoreError.validation(message: "delete: \(next.objectID) cannot be deleted: '\(relationship.name)' denies it while it holds \(names)"
+                                                    + foreignKeyNote(relationship, of: next.entity.name))
                     }
                 case .cascade:
                     reached += try relatedObjects(relationship.name, of: next)
-                case .nullify, .noaction:
+                case .nullify, .noaction, .setdefault:
                     break
                 }
             }

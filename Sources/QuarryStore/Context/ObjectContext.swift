@@ -170,6 +170,11 @@ public final class ObjectContext {
 
     /// Whether the file did not exist before this open (so Quarry made it).
     private var createdByOpen = false
+    /// Whether the file is one Quarry did not create (tables, no model of Quarry's, not
+    /// Core Data): it gains no table of Quarry's, and its declarations live in `sidecar`.
+    var isForeignFile = false
+    /// The declarations kept beside a foreign file (`ForeignSidecar`).
+    var sidecar = ForeignSidecar()
     /// The `-wal`/`-shm` files the open made, removed at `close()` when empty and unused.
     private var sidecars: Sidecars?
     /// Set while a batch of definitions is defined (`withDefinitionIndex`).

@@ -1,6 +1,9 @@
 /// What happens to related objects when an object is deleted (Core Data's rules).
 public enum DeleteRule: String, Encodable, Sendable, CaseIterable {
     case nullify, cascade, deny, noaction
+    /// A foreign file's `ON DELETE SET DEFAULT`: the members' column takes the default
+    /// the file declares for it (NULL when it declares none).
+    case setdefault
 }
 
 /// A relationship: to one object or to many, with the inverse Quarry keeps in step.

@@ -19,7 +19,9 @@ extension ObjectContext {
 
     func recordHistory(inserted: [String], updated: [String], deleted: [String], in db: Database) throws {
         // A Core Data store gets no table of Quarry's: its history is Core Data's own.
-        guard coreData == nil, !(inserted.isEmpty && updated.isEmpty && deleted.isEmpty) else { return }
+        // Nor does a file Quarry did not create: other processes see its changes through
+        // data_version and row hashes, as they see any writer's that keeps no history.
+        guard coreData == nil, !isForeignFile, !(inserted.isEmpty && updated.isEmpty && deleted.isEmpty) else { return }
         try db.execute(sql: """
             CREATE TABLE IF NOT EXISTS \(Self.historyTable) (token INTEGER PRIMARY KEY AUTOINCREMENT, time REAL NOT NULL,
                 author TEXT, inserted TEXT NOT NULL, updated TEXT NOT NULL, deleted TEXT NOT NULL)

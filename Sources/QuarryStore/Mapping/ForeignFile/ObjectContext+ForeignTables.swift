@@ -142,27 +142,55 @@ extension ObjectContext {
             guard let destination = entitiesByName[parent] else { continue }
             let to: String? = key["to"]
             let targetKey = (to == nil || to == mapped(destination).keyColumn) ? nil : to
-            try link(table, column: column, to: parent, targetKey: targetKey, name: nil, persist: false)
+            try link(table, column: column, to: parent, targetKey: targetKey, name: nil, persist: false,
+                     inverseRule: Self.deleteRule(onDelete: key["on_delete"]))
+        }
+    }
+
+    /// The delete rule of a foreign key's to-many side (the parent, whose deletion the
+    /// action answers), as SQLite carries the action out with `PRAGMA foreign_keys=ON`:
+    /// NO ACTION and RESTRICT refuse while children exist, CASCADE deletes them, SET NULL
+    /// clears their column and SET DEFAULT gives it the column's declared default.
+    static func deleteRule(onDelete action: String?) -> DeleteRule {
+        switch (action ?? "NO ACTION").uppercased() {
+        case "CASCADE": return .cascade
+        case "SET NULL": return .nullify
+        case "SET DEFAULT": return .setdefault
+        default: return .deny
         }
     }
 
     /// `relate("Flight", "carrier", "Airline", "carrier")`: a to-one relationship from
     /// `source` through its column to the `destination` rows whose `destinationColumn`
     /// matches, with its inverse to-many (`Airline.flight_set`). Kept in the model of a
-    /// store Quarry manages; in memory only for a file it did not create.
+    /// store Quarry manages; for a file it did not create, in its sidecar (`ForeignSidecar`),
+    /// which reopening replays (`keep` false), so the file's schema stays as it was.
     @discardableResult
     public func relate(_ source: String, _ sourceColumn: String, _ destinationName: String, _ destinationColumn: String,
-                       name: String? = nil, inverse: String? = nil) throws -> RelationshipDescription {
+                       name: String? = nil, inverse: String? = nil, keep: Bool = true) throws -> RelationshipDescription {
         let from = try entity(named: source), to = try entity(named: destinationName)
         guard from.attribute(named: sourceColumn) != nil || sourceColumn == mapped(from).keyColumn else { throw from.unknownKey(sourceColumn) }
         guard to.attribute(named: destinationColumn) != nil || destinationColumn == mapped(to).keyColumn else { throw to.unknownKey(destinationColumn) }
         let targetKey = destinationColumn == mapped(to).keyColumn ? nil : destinationColumn
-        return try link(source, column: sourceColumn, to: destinationName, targetKey: targetKey, name: name,
-                        inverse: inverse, persist: !mapped(from).isForeign && !mapped(to).isForeign)
+        let relationship = try link(source, column: sourceColumn, to: destinationName, targetKey: targetKey, name: name,
+                                    inverse: inverse, persist: !isForeignFile && !mapped(from).isForeign && !mapped(to).isForeign)
+        if keep, isForeignFile {
+            do {
+                try keepInSidecar(ForeignSidecar.Relation(source: source, column: sourceColumn, destination: destinationName,
+                                                          destinationColumn: destinationColumn, name: name, inverse: inverse))
+            } catch {
+                // A relationship that could not be kept is not made: the model stays as it was.
+                remember(from)
+                if source != destinationName { remember(to) }
+                bumpGeneration()
+                throw error
+            }
+        }
+        return relationship
     }
 
     private func link(_ source: String, column: String, to destinationName: String, targetKey: String?, name: String?,
-                      inverse givenInverse: String? = nil, persist: Bool) throws -> RelationshipDescription {
+                      inverse givenInverse: String? = nil, persist: Bool, inverseRule: DeleteRule = .nullify) throws -> RelationshipDescription {
         var from = try entity(named: source)
         var to = try entity(named: destinationName)
         func free(_ candidate: String, in entity: EntityDescription) -> Bool {
@@ -198,7 +226,8 @@ extension ObjectContext {
                                                    isToMany: false, column: column, targetKey: targetKey)
         from.relationships.append(relationship)
         if source == destinationName { to = from }
-        to.relationships.append(RelationshipDescription(name: inverseName, destination: source, inverse: relationshipName, isToMany: true))
+        to.relationships.append(RelationshipDescription(name: inverseName, destination: source, inverse: relationshipName, isToMany: true,
+                                                        deleteRule: inverseRule))
         if source == destinationName { from = to }
         if persist {
             if isReadOnly { throw StoreError.readOnly(operation: "relate") }

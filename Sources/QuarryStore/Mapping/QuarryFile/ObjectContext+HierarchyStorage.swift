@@ -160,12 +160,19 @@ extension ObjectContext {
         var new = old
         for entity in changed { new[entity.name] = entity }
         let order = entityOrder + changed.map(\.name).filter { !entityOrder.contains($0) }
-        try db.execute(sql: "CREATE TABLE IF NOT EXISTS \(Self.modelTable) (name TEXT PRIMARY KEY, definition TEXT NOT NULL)")
+        // A file Quarry did not create keeps its declarations in its sidecar (ForeignSidecar).
+        if !isForeignFile {
+            try db.execute(sql: "CREATE TABLE IF NOT EXISTS \(Self.modelTable) (name TEXT PRIMARY KEY, definition TEXT NOT NULL)")
+        }
         var roots: [String] = []
         for entity in changed {
             try validate(entity)
             let definition = try StoredDefinition.text(entity)
-            try db.execute(sql: "INSERT OR REPLACE INTO \(Self.modelTable) (name, definition) VALUES (?, ?)", arguments: [entity.name, definition])
+            if isForeignFile {
+                try keepInSidecar(entity.name, definition: definition)
+            } else {
+                try db.execute(sql: "INSERT OR REPLACE INTO \(Self.modelTable) (name, definition) VALUES (?, ?)", arguments: [entity.name, definition])
+            }
             if old[entity.name] != nil { roots.append(Self.root(of: entity.name, in: old)) }
             roots.append(Self.root(of: entity.name, in: new))
         }

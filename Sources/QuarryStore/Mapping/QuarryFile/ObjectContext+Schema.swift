@@ -9,7 +9,7 @@ extension ObjectContext {
     func loadModel() throws {
         // One read: the stored model, and (when there is none) whether the file is a Core
         // Data store. Quarry never writes its model into a Core Data store.
-        let (rows, isCoreData) = try read { db -> ([(String, String)], Bool) in
+        let (rows, isCoreData, hasSchema) = try read { db -> ([(String, String)], Bool, Bool) in
             let rows = try !db.hasTable(Self.modelTable) ? [] : Row.fetchAll(db, sql: "SELECT name, definition FROM \(Self.modelTable) ORDER BY rowid")
                 .map { row -> (String, String) in
                     let name: String = try row.stored(0, table: Self.modelTable, column: "name")
@@ -17,7 +17,8 @@ extension ObjectContext {
                     do { return (name, try row.stored(1, table: Self.modelTable, column: "definition") as String) }
                     catch let error as StoreError { throw StoreError.during(operation: "the stored model of entity \(name)", error) }
                 }
-            return (rows, try rows.isEmpty && CoreDataStore.isCoreDataStore(db))
+            return (rows, try rows.isEmpty && CoreDataStore.isCoreDataStore(db),
+                    try rows.isEmpty && Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM main.sqlite_master)") == true)
         }
         for (name, definition) in rows {
             guard let entity = (try? StoredDefinition(text: definition))?.entity else {
@@ -33,7 +34,15 @@ extension ObjectContext {
             try loadCoreDataStore()
             return
         }
+        // A file with a schema and no model of Quarry's is someone else's: what Quarry
+        // keeps about it is in its sidecar (ForeignSidecar), never in the file.
+        isForeignFile = hasSchema && !isCoreData && path != nil && path != ":memory:"
+        if isForeignFile, let path {
+            sidecar = try ForeignSidecar.load(for: path)
+            try loadSidecarEntities()
+        }
         try introspectForeignTables()
+        if isForeignFile { restoreSidecarRelations() }
     }
 
     /// Adds or replaces `entity`, its rows kept where `storage` says (when nil, where the
@@ -247,7 +256,9 @@ extension ObjectContext {
     func write(_ entity: EntityDescription, replacing existing: EntityDescription?, in db: Database) throws {
         try validate(entity)
         let definition = try StoredDefinition.text(entity)
-        try db.execute(sql: "CREATE TABLE IF NOT EXISTS \(Self.modelTable) (name TEXT PRIMARY KEY, definition TEXT NOT NULL)")
+        if !isForeignFile {
+            try db.execute(sql: "CREATE TABLE IF NOT EXISTS \(Self.modelTable) (name TEXT PRIMARY KEY, definition TEXT NOT NULL)")
+        }
         if let existing {
             try migrate(existing, to: entity, in: db)
         } else {
@@ -256,8 +267,15 @@ extension ObjectContext {
             }
             try createTable(entity, in: db)
         }
-        try db.execute(sql: "INSERT OR REPLACE INTO \(Self.modelTable) (name, definition) VALUES (?, ?)",
-                       arguments: [entity.name, definition])
+        if isForeignFile {
+            // Written before the transaction commits: a sidecar that cannot be written
+            // rolls the table back; a transaction that fails after leaves a definition
+            // whose table is missing, which the next open passes over.
+            try keepInSidecar(entity.name, definition: definition)
+        } else {
+            try db.execute(sql: "INSERT OR REPLACE INTO \(Self.modelTable) (name, definition) VALUES (?, ?)",
+                           arguments: [entity.name, definition])
+        }
     }
 
     func didDefine(_ entity: EntityDescription) {

@@ -138,7 +138,8 @@ extension CoreDataRelationship {
     init(quarry relationship: RelationshipDescription) {
         let rule: CoreDataDeleteRule
         switch relationship.deleteRule {
-        case .nullify: rule = .nullify
+        // Core Data has no column defaults for links: the nearest is clearing them.
+        case .nullify, .setdefault: rule = .nullify
         case .cascade: rule = .cascade
         case .deny: rule = .deny
         case .noaction: rule = .noAction

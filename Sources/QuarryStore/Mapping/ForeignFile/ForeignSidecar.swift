@@ -1,0 +1,89 @@
+import Foundation
+
+/// What Quarry keeps about a SQLite file it did not create, outside that file: the file
+/// gains only what its user asks for (rows saved, a table imported), never a table of
+/// Quarry's. The declarations that should outlast a session live in a sidecar beside
+/// it, `<file>.quarry` (`music.sqlite` → `music.sqlite.quarry`), a small JSON document
+/// Quarry owns and rewrites whole (through a temporary file and a rename):
+///
+///     {"quarry": 1,
+///      "relate": [{"source": "Flight", "column": "carrier", "destination": "Airline",
+///                  "destinationColumn": "carrier", "name": null, "inverse": null}],
+///      "entities": [{"name": "cars", "definition": "<the stored definition, as quarry_model keeps it>"}]}
+///
+/// `relate` lists the `relate()` calls to repeat on reopening; `entities` the model of
+/// each entity imported (or defined) into the file, which its table alone cannot give
+/// back (dates, booleans, optionality). Nothing else is kept: history needs no table
+/// (other processes' changes are seen through `PRAGMA data_version` and row hashes).
+struct ForeignSidecar: Equatable {
+    struct Relation: Equatable {
+        var source: String, column: String, destination: String, destinationColumn: String
+        var name: String?, inverse: String?
+    }
+    var relations: [Relation] = []
+    var entities: [(name: String, definition: String)] = []
+
+    static func == (a: ForeignSidecar, b: ForeignSidecar) -> Bool {
+        a.relations == b.relations && a.entities.map(\.name) == b.entities.map(\.name) && a.entities.map(\.definition) == b.entities.map(\.definition)
+    }
+
+    static func path(for database: String) -> String { database + ".quarry" }
+
+    /// The sidecar of `database`: empty when there is none; a sidecar that does not read
+    /// is refused in one line, and left as it is.
+    static func load(for database: String) throws -> ForeignSidecar {
+        let path = path(for: database)
+        guard FileManager.default.fileExists(atPath: path) else { return ForeignSidecar() }
+        func broken(_ why: String) -> StoreError {
+            StoreError.database(message: "\(path): \(why); it keeps the declarations (relate, imported entities) of \(database): mend it or move it away")
+        }
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+            throw broken("cannot be read")
+        }
+        guard let tree = try? JSONTree(parsing: text), tree["quarry"]?.integer == 1 else { throw broken("is not a Quarry sidecar (JSON with \"quarry\": 1)") }
+        var sidecar = ForeignSidecar()
+        for item in tree["relate"]?.array ?? [] {
+            guard let source = item["source"]?.string, let column = item["column"]?.string,
+                  let destination = item["destination"]?.string, let destinationColumn = item["destinationColumn"]?.string else {
+                throw broken("a \"relate\" entry lacks source, column, destination or destinationColumn")
+            }
+            sidecar.relations.append(Relation(source: source, column: column, destination: destination, destinationColumn: destinationColumn,
+                                              name: item["name"]?.string, inverse: item["inverse"]?.string))
+        }
+        for item in tree["entities"]?.array ?? [] {
+            guard let name = item["name"]?.string, let definition = item["definition"]?.string else {
+                throw broken("an \"entities\" entry lacks name or definition")
+            }
+            sidecar.entities.append((name, definition))
+        }
+        return sidecar
+    }
+
+    var text: String {
+        func optional(_ s: String?) -> String { s.map(jsonQuoted) ?? "null" }
+        let relate = relations.map { r in
+            "{\"source\": \(jsonQuoted(r.source)), \"column\": \(jsonQuoted(r.column)), \"destination\": \(jsonQuoted(r.destination)), "
+                + "\"destinationColumn\": \(jsonQuoted(r.destinationColumn)), \"name\": \(optional(r.name)), \"inverse\": \(optional(r.inverse))}"
+        }
+        let entities = entities.map { "{\"name\": \(jsonQuoted($0.name)), \"definition\": \(jsonQuoted($0.definition))}" }
+        return "{\"quarry\": 1,\n \"relate\": [" + relate.joined(separator: ",\n  ") + "],\n \"entities\": [" + entities.joined(separator: ",\n  ") + "]}\n"
+    }
+
+    /// Writes the sidecar whole: a crash leaves the old one or the new one, never half.
+    func save(for database: String) throws {
+        let path = Self.path(for: database)
+        let temporary = path + ".tmp"
+        func refusal(_ why: String) -> StoreError {
+            StoreError.database(message: "cannot write \(path), which keeps the declarations of \(database): \(why)")
+        }
+        // When nothing was made, whatever is at the temporary path stays.
+        guard FileManager.default.createFile(atPath: temporary, contents: Data(text.utf8)) else {
+            throw refusal("\(temporary) cannot be made")
+        }
+        guard rename(temporary, path) == 0 else {
+            let why = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(atPath: temporary)
+            throw refusal(why)
+        }
+    }
+}
