@@ -90,10 +90,17 @@ public struct CoreDataStore {
             model = try CoreDataModel.load(contentsOf: modelPath)
             source = modelPath
         } else {
-            model = try CoreDataModelInference.infer(db, numbers: numbers)
-            source = "inferred"
             let why = unreadableCache.map { "its model cache could not be read (\($0))" } ?? "the store holds no model"
-            notes.append("\(path): \(why) and none was given (--model MODEL): entity, attribute and relationship names were inferred from its tables")
+            switch besideModel(path, why: why) {
+            case .found(let found, let file, let note):
+                model = found
+                source = file
+                notes.append(note)
+            case .none(let besideNote):
+                model = try CoreDataModelInference.infer(db, numbers: numbers)
+                source = "inferred"
+                notes.append("\(path): \(why) and none was given (--model MODEL)\(besideNote): entity, attribute and relationship names were inferred from its tables")
+            }
         }
         let keepsHistory = try PersistentHistoryLayout.isPresent(db)
         let missingFunctions = try triggersCallingMissingFunctions(db)
@@ -119,6 +126,25 @@ public struct CoreDataStore {
         }
         store.notes.append("\(path): the model (\(source)) does not map the store's entities \(listed): their rows are not read")
         return store
+    }
+
+    enum BesideModel {
+        case found(CoreDataModel, file: String, note: String)
+        /// Nothing found, or what was found and could not be read (said in the note).
+        case none(String)
+    }
+
+    /// The model beside a store that carries none (`CoreDataModel.modelBeside`), with a
+    /// note naming the file used. One that cannot be read is not an error (the user did
+    /// not ask for it): the note says why and the names are inferred.
+    static func besideModel(_ path: String, why: String) -> BesideModel {
+        guard path != ":memory:", let file = CoreDataModel.modelBeside(store: path) else { return .none("") }
+        do {
+            let model = try CoreDataModel.load(contentsOf: file)
+            return .found(model, file: file, note: "\(path): \(why); the model beside it was used: \(file)")
+        } catch {
+            return .none(", and the model beside it could not be read (\(error))")
+        }
     }
 
     /// Creates the views on `db`'s connection (temporary: nothing is written to the file).
