@@ -127,3 +127,33 @@ extension CoreDataWildRoundThreeTests {
         #expect(try SiblingStore.int(store, "SELECT count(*) FROM Z_1TAGS") == 0)
     }
 }
+
+extension CoreDataWildRoundThreeTests {
+    /// `photos/` (Core Data's own layout, read from its model cache) has each case:
+    /// Album (28) and FetchingAlbum (35) each declare `searchIndexRebuildState`
+    /// (`ZSEARCHINDEXREBUILDSTATE`, `ZSEARCHINDEXREBUILDSTATE1`); Asset (3)'s
+    /// `libraryScopeAssetContributors` has no inverse (`ZASSETCONTRIBUTOR.Z3LIBRARYSCOPEASSETCONTRIBUTORS`);
+    /// the join table of Asset's `suggestionsBeingRepresentativeAssets` keys Assets in the
+    /// suffixed `Z_3REPRESENTATIVEASSETS1`.
+    @Test func photosMapsItsSuffixedAndHiddenColumns() throws {
+        let path = try CoreDataFixtures.copyOfStore("photos/Photos.sqlite")
+        let context = try ObjectContext(path: path)
+        defer { context.close() }
+        #expect(context.openingNotes.isEmpty, "\(context.openingNotes)")
+        let store = try #require(context.coreData)
+        let fetching = try #require(store.mapped("FetchingAlbum")?.viewSQL)
+        #expect(fetching.contains("\"ZSEARCHINDEXREBUILDSTATE1\" AS \"searchIndexRebuildState\""), "\(fetching)")
+        let album = try #require(store.mapped("Album")?.viewSQL)
+        #expect(album.contains("\"ZSEARCHINDEXREBUILDSTATE\" AS \"searchIndexRebuildState\""), "\(album)")
+        let generic = try #require(store.mapped("GenericAlbum")?.viewSQL)
+        #expect(generic.contains("WHEN \"Z_ENT\" IN (35) THEN \"ZSEARCHINDEXREBUILDSTATE1\""), "\(generic)")
+        #expect(store.linkViews.contains { $0.contains("quarry_link_Asset_libraryScopeAssetContributors") && $0.contains("\"Z3LIBRARYSCOPEASSETCONTRIBUTORS\" AS source") })
+        #expect(store.linkViews.contains { $0.contains("FROM main.\"Z_3SUGGESTIONSBEINGREPRESENTATIVEASSETS\"") && $0.contains("\"Z_3REPRESENTATIVEASSETS1\"") })
+        // Reading the hidden column's relationship no longer fails (no such table).
+        let asset = try #require(try context.read { db in try Int64.fetchOne(db, sql: "SELECT _pk FROM \"Asset\" LIMIT 1") })
+        let object = try #require(try context.object(entityName: "Asset", primaryKey: asset))
+        let contributors = try context.relatedObjects("libraryScopeAssetContributors", of: object)
+        let stored = try context.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM main.ZASSETCONTRIBUTOR WHERE Z3LIBRARYSCOPEASSETCONTRIBUTORS = ?", arguments: [asset]) }
+        #expect(contributors.count == stored)
+    }
+}
