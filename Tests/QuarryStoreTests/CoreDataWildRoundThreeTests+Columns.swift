@@ -36,10 +36,18 @@ enum SiblingStore {
     """
 
     /// The store and its model (`contents`) in a fresh folder: (store, model).
-    static func make() throws -> (store: String, model: String) {
+    /// `withHistory`: the store keeps persistent history, and the model preserves Box's
+    /// `height` after deletion (its tombstone comes from `ZHEIGHT1`).
+    static func make(withHistory: Bool = false) throws -> (store: String, model: String) {
         let folder = try CoreDataFixtures.temporaryFolder()
         let model = folder.appendingPathComponent("contents").path
-        try Data(Self.model.utf8).write(to: URL(fileURLWithPath: model))
+        var text = Self.model
+        if withHistory {
+            let plain = #"<entity name="Box" parentEntity="Shape" syncable="YES">"# + "\n" + #"        <attribute name="height" optional="YES""#
+            text = text.replacingOccurrences(of: plain, with: plain + #" preserveAfterDeletion="YES""#)
+            if text == Self.model { throw CocoaError(.featureUnsupported, userInfo: [NSDebugDescriptionErrorKey: "the model's Box entity changed shape"]) }
+        }
+        try Data(text.utf8).write(to: URL(fileURLWithPath: model))
         let store = folder.appendingPathComponent("Shapes.sqlite").path
         let queue = try DatabaseQueue(path: store)
         try queue.write { db in
@@ -58,6 +66,7 @@ enum SiblingStore {
                 INSERT INTO ZTAG VALUES (1, 5, 1, 'red');
                 INSERT INTO Z_1TAGS1 VALUES (1, 1);
                 """)
+            if withHistory { try db.execute(sql: CoreDataFixtures.persistentHistorySQL(tombstones: 1)) }
         }
         try queue.close()
         return (store, model)
@@ -94,6 +103,16 @@ extension CoreDataWildRoundThreeTests {
         #expect(try SiblingStore.int(store, "SELECT ZHEIGHT1 FROM ZSHAPE WHERE Z_PK = 1") == nil)
         #expect(try SiblingStore.int(store, "SELECT ZHEIGHT1 FROM ZSHAPE WHERE ZNAME = 'new'") == 40)
         #expect(try SiblingStore.int(store, "SELECT count(*) FROM ZSHAPE WHERE ZNAME = 'new' AND ZHEIGHT IS NULL") == 1)
+    }
+
+    @Test func aTombstoneIsReadFromTheSiblingsSuffixedColumn() throws {
+        let (store, model) = try SiblingStore.make(withHistory: true)
+        let context = try ObjectContext(path: store, model: model)
+        defer { context.close() }
+        let box = try #require(try context.object(entityName: "Box", primaryKey: 2))
+        try context.delete(box)
+        try context.save()
+        #expect(try SiblingStore.int(store, "SELECT ZTOMBSTONE0 FROM ACHANGE WHERE ZCHANGETYPE = 2 AND ZENTITYPK = 2") == 20)
     }
 
     @Test func aToManyWithNoInverseIsTheDestinationsHiddenColumn() throws {

@@ -63,6 +63,9 @@ extension CoreDataStore {
                     continue
                 }
                 let byEntity = placed.count > 1 ? placed : []
+                if let own = byEntity.isEmpty ? column : byEntity.first(where: { $0.codes.contains(code) })?.column {
+                    attributeColumns[name, default: [:]][attribute.name] = own
+                }
                 let declared = model.entity(named: name)?.attribute(named: attribute.name) != nil
                     || model.ancestors(of: name).contains { $0.attribute(named: attribute.name) != nil }
                 if !declared { subentityKeys.insert(attribute.name) }

@@ -54,6 +54,9 @@ public struct CoreDataStore {
     /// The model's names of the store's columns, as SQLite's messages name them:
     /// `ZCAR.ZNUMBERPLATE` is `Car.numberPlate` (its root entity's key).
     var columnNames: [String: String] = [:]
+    /// The column each entity's own rows keep an attribute in, by entity and attribute
+    /// name: sibling sub-entities may keep a same-named one in suffixed columns.
+    var attributeColumns: [String: [String: String]] = [:]
     /// Triggers of the store that call a function of Core Data's Quarry does not provide,
     /// read once at open: saves are refused while there are any.
     public var triggersMissingFunctions: [String] = []
