@@ -13,6 +13,7 @@ extension CoreDataStore {
             return names
         }
         let tables = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'").map { $0.uppercased() })
+        let propertyColumns = PropertyColumns(model, numbers: numbers)
 
         for modelEntity in model.entities {
             let name = modelEntity.name
@@ -53,9 +54,17 @@ extension CoreDataStore {
                     notes.append("\(name).\(attribute.name): type \(attribute.type.rawValue) is not read")
                     continue
                 }
-                guard let column = upper["Z" + attribute.name.uppercased()] else {
+                // Sibling sub-entities that each declare it keep it in columns of their own.
+                let placed = propertyColumns.declarers(of: attribute.name, for: name, model: model, numbers: numbers).compactMap { d in
+                    propertyColumns.column(of: attribute.name, declaredBy: d.entity, upper: upper).map { (codes: d.codes, column: $0) }
+                }
+                guard let column = placed.first?.column ?? upper["Z" + attribute.name.uppercased()] else {
                     notes.append("\(name).\(attribute.name): no column Z\(attribute.name.uppercased()) in \(table)")
                     continue
+                }
+                let byEntity = placed.count > 1 ? placed : []
+                if let own = byEntity.isEmpty ? column : byEntity.first(where: { $0.codes.contains(code) })?.column {
+                    attributeColumns[name, default: [:]][attribute.name] = own
                 }
                 let declared = model.entity(named: name)?.attribute(named: attribute.name) != nil
                     || model.ancestors(of: name).contains { $0.attribute(named: attribute.name) != nil }
@@ -64,12 +73,14 @@ extension CoreDataStore {
                 attributes.append(AttributeDescription(name: attribute.name, type: type,
                                                        isOptional: attribute.isOptional || !declared,
                                                        defaultValue: declared ? attribute.defaultValue.flatMap { CoreDataModel.quarryDefault($0, type: type) } : nil))
-                selections.append("\(Self.reading(column, as: type)) AS \(quoteIdentifier(attribute.name))")
+                let read = byEntity.isEmpty ? Self.reading(column, as: type)
+                    : "CASE " + byEntity.map { "WHEN \(quoteIdentifier("Z_ENT")) IN (\($0.codes.map(String.init).joined(separator: ", "))) THEN \(Self.reading($0.column, as: type))" }.joined(separator: " ") + " END"
+                selections.append("\(read) AS \(quoteIdentifier(attribute.name))")
                 // A derived attribute is the store's to compute (its triggers): never written.
                 if attribute.isDerived {
                     derivedAttributes[name, default: [:]][attribute.name] = attribute.derivationExpression ?? ""
                 } else {
-                    writes.append(ColumnWrite(key: attribute.name, column: column, type: type))
+                    writes.append(ColumnWrite(key: attribute.name, column: column, type: type, byEntity: byEntity))
                     if name == root { columnNames["\(table).\(column)"] = "\(name).\(attribute.name)" }
                 }
             }
@@ -84,7 +95,8 @@ extension CoreDataStore {
                     continue
                 }
                 if !r.isToMany {
-                    guard let column = upper["Z" + r.name.uppercased()] else {
+                    let declarer = propertyColumns.declarers(of: r.name, for: name, model: model, numbers: numbers).first?.entity ?? name
+                    guard let column = propertyColumns.column(of: r.name, declaredBy: declarer, upper: upper) else {
                         notes.append("\(name).\(r.name): no column Z\(r.name.uppercased()) in \(table)")
                         continue
                     }
@@ -146,6 +158,7 @@ extension CoreDataStore {
                                    viewSQL: sql, triggerSQL: triggers))
         }
         try mapLinkTables(model, numbers: numbers, tables: tables, columns: columns)
+        try mapHiddenToManyColumns(model, numbers: numbers, columns: columns)
         shareOrderings(model)
     }
 
@@ -162,57 +175,6 @@ extension CoreDataStore {
         default:
             return c
         }
-    }
-
-    /// One column a view's writes reach: an attribute, or a to-one relationship's key
-    /// (with the column that keeps the target's entity, when the destination has sub-entities).
-    struct ColumnWrite {
-        var key: String
-        var column: String
-        var type: AttributeType
-        var entityColumn: String? = nil
-        var destinationTable: String? = nil
-    }
-
-    /// A value of Quarry's encoding written as Core Data keeps it.
-    static func writing(_ value: String, as type: AttributeType) -> String {
-        switch type {
-        case .date: return "(\(value) - \(epochOffset))"
-        case .uuid: return "\(uuidBlobFunction)(\(value))"
-        default: return value
-        }
-    }
-
-    /// The SQL function that turns UUID text into Core Data's 16-byte blob.
-    public static let uuidBlobFunction = "quarry_uuid_blob"
-
-    /// Writes through the view, as Core Data writes: a new row takes `Z_PK` from its root
-    /// entity's `Z_MAX` (advanced in the same statement) with `Z_ENT` set and `Z_OPT` 1; a
-    /// change writes only the columns assigned and adds 1 to `Z_OPT`; a delete removes the
-    /// row. (Trigger bodies may not name a schema: the Z-tables are found in main, as no
-    /// temporary object has their names.)
-    static func triggers(view: String, table: String, code: Int64, rootCode: Int64, writes: [ColumnWrite]) -> [String] {
-        let v = quoteIdentifier(view), t = quoteIdentifier(table)
-        let pk = quoteIdentifier(EntityStorage.quarryKeyColumn)
-        func name(_ suffix: String) -> String { quoteIdentifier("quarry_\(view)_\(suffix)") }
-        var columns = ["Z_PK", "Z_ENT", "Z_OPT"], values = ["(SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = \(rootCode))", "\(code)", "1"]
-        var sql: [String] = []
-        for w in writes {
-            columns.append(quoteIdentifier(w.column))
-            values.append(writing("NEW.\(quoteIdentifier(w.key))", as: w.type))
-            var assignments = ["\(quoteIdentifier(w.column)) = \(writing("NEW.\(quoteIdentifier(w.key))", as: w.type))"]
-            if let entityColumn = w.entityColumn, let destination = w.destinationTable {
-                let target = "(SELECT Z_ENT FROM \(quoteIdentifier(destination)) WHERE Z_PK = NEW.\(quoteIdentifier(w.key)))"
-                columns.append(quoteIdentifier(entityColumn))
-                values.append(target)
-                assignments.append("\(quoteIdentifier(entityColumn)) = \(target)")
-            }
-            sql.append("CREATE TEMP TRIGGER \(name("set_" + w.key)) INSTEAD OF UPDATE OF \(quoteIdentifier(w.key)) ON \(v) BEGIN UPDATE \(t) SET \(assignments.joined(separator: ", ")) WHERE Z_PK = OLD.\(pk); END")
-        }
-        sql.append("CREATE TEMP TRIGGER \(name("insert")) INSTEAD OF INSERT ON \(v) BEGIN UPDATE Z_PRIMARYKEY SET Z_MAX = coalesce(Z_MAX, 0) + 1 WHERE Z_ENT = \(rootCode); INSERT INTO \(t) (\(columns.joined(separator: ", "))) VALUES (\(values.joined(separator: ", "))); END")
-        sql.append("CREATE TEMP TRIGGER \(name("update")) INSTEAD OF UPDATE ON \(v) BEGIN UPDATE \(t) SET Z_OPT = coalesce(Z_OPT, 0) + 1 WHERE Z_PK = OLD.\(pk); END")
-        sql.append("CREATE TEMP TRIGGER \(name("delete")) INSTEAD OF DELETE ON \(v) BEGIN DELETE FROM \(t) WHERE Z_PK = OLD.\(pk); END")
-        return sql
     }
 
     /// Many-to-many pairs: Core Data's join table `Z_<n><NAME>` (n the number of one
@@ -237,12 +199,11 @@ extension CoreDataStore {
                 var ownColumns: (mine: String, theirs: String)?
                 for (a, ra, b, rb) in sides where found == nil {
                     for codeA in Self.codes(of: a.name, model: model, numbers: numbers) {
-                        let table = "Z_\(codeA)\(ra.name.uppercased())"
-                        guard tables.contains(table) else { continue }
-                        let keys = try columns(table).filter { !$0.uppercased().hasPrefix("Z_FOK") }
-                        guard keys.count == 2 else { continue }
+                        guard let (table, keys) = try Self.joinTable("Z_\(codeA)\(ra.name.uppercased())", keyColumn: "Z_\(codeA)\(rb.name.uppercased())",
+                                                                     tables: tables, columns: columns) else { continue }
                         // The column of a's key is named after b's relationship back to a.
-                        let aColumn = keys.first { $0.uppercased().hasSuffix(rb.name.uppercased()) && $0.uppercased().hasPrefix("Z_\(codeA)") } ?? keys[0]
+                        let aColumn = keys.first { Self.isNamed($0, "Z_\(codeA)\(rb.name.uppercased())") }
+                            ?? keys.first { $0.uppercased().hasSuffix(rb.name.uppercased()) && $0.uppercased().hasPrefix("Z_\(codeA)") } ?? keys[0]
                         let bColumn = keys.first { $0 != aColumn } ?? keys[1]
                         // The link view's "source" is the side whose name sorts first.
                         let aIsSource = "\(a.name)_\(ra.name)" == min(mine, theirs)
@@ -295,7 +256,7 @@ extension CoreDataStore {
     }
 
     /// An entity's number, then its ancestors'.
-    private static func codes(of name: String, model: CoreDataModel, numbers: CoreDataNumbers) -> [Int64] {
+    static func codes(of name: String, model: CoreDataModel, numbers: CoreDataNumbers) -> [Int64] {
         ([name] + model.ancestors(of: name).map(\.name)).compactMap { numbers.codes[$0] }
     }
 }

@@ -54,6 +54,9 @@ public struct CoreDataStore {
     /// The model's names of the store's columns, as SQLite's messages name them:
     /// `ZCAR.ZNUMBERPLATE` is `Car.numberPlate` (its root entity's key).
     var columnNames: [String: String] = [:]
+    /// The column each entity's own rows keep an attribute in, by entity and attribute
+    /// name: sibling sub-entities may keep a same-named one in suffixed columns.
+    var attributeColumns: [String: [String: String]] = [:]
     /// Triggers of the store that call a function of Core Data's Quarry does not provide,
     /// read once at open: saves are refused while there are any.
     public var triggersMissingFunctions: [String] = []
@@ -90,10 +93,17 @@ public struct CoreDataStore {
             model = try CoreDataModel.load(contentsOf: modelPath)
             source = modelPath
         } else {
-            model = try CoreDataModelInference.infer(db, numbers: numbers)
-            source = "inferred"
             let why = unreadableCache.map { "its model cache could not be read (\($0))" } ?? "the store holds no model"
-            notes.append("\(path): \(why) and none was given (--model MODEL): entity, attribute and relationship names were inferred from its tables")
+            switch besideModel(path, why: why) {
+            case .found(let found, let file, let note):
+                model = found
+                source = file
+                notes.append(note)
+            case .none(let besideNote):
+                model = try CoreDataModelInference.infer(db, numbers: numbers)
+                source = "inferred"
+                notes.append("\(path): \(why) and none was given (--model MODEL)\(besideNote): entity, attribute and relationship names were inferred from its tables")
+            }
         }
         let keepsHistory = try PersistentHistoryLayout.isPresent(db)
         let missingFunctions = try triggersCallingMissingFunctions(db)
@@ -119,6 +129,25 @@ public struct CoreDataStore {
         }
         store.notes.append("\(path): the model (\(source)) does not map the store's entities \(listed): their rows are not read")
         return store
+    }
+
+    enum BesideModel {
+        case found(CoreDataModel, file: String, note: String)
+        /// Nothing found, or what was found and could not be read (said in the note).
+        case none(String)
+    }
+
+    /// The model beside a store that carries none (`CoreDataModel.modelBeside`), with a
+    /// note naming the file used. One that cannot be read is not an error (the user did
+    /// not ask for it): the note says why and the names are inferred.
+    static func besideModel(_ path: String, why: String) -> BesideModel {
+        guard path != ":memory:", let file = CoreDataModel.modelBeside(store: path) else { return .none("") }
+        do {
+            let model = try CoreDataModel.load(contentsOf: file)
+            return .found(model, file: file, note: "\(path): \(why); the model beside it was used: \(file)")
+        } catch {
+            return .none(", and the model beside it could not be read (\(error))")
+        }
     }
 
     /// Creates the views on `db`'s connection (temporary: nothing is written to the file).

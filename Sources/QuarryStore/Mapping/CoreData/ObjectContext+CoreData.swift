@@ -141,7 +141,9 @@ extension ObjectContext {
             let columns = try db.columns(in: table).map(\.name)
             var values: [DatabaseValue] = []
             for name in preserved {
-                guard let column = columns.first(where: { $0.uppercased() == "Z" + name.uppercased() }) else {
+                // The column the object's own entity keeps it in (suffixed for a sibling's).
+                guard let column = store.attributeColumns[object.entity.name]?[name]
+                    ?? columns.first(where: { $0.uppercased() == "Z" + name.uppercased() }) else {
                     throw StoreError.during(operation: "save", .database(message: "\(object.entity.name).\(name) is preserved after deletion but \(table) has no column for it; nothing was written"))
                 }
                 values.append(try DatabaseValue.fetchOne(db, sql: "SELECT \(quoteIdentifier(column)) FROM main.\(quoteIdentifier(table)) WHERE Z_PK = ?",

@@ -4,7 +4,8 @@
 /// `NSSuperentity`, `NSProperties`, `NSUniqueTuples`, `NSFetchIndexDescriptions`,
 /// `NSAttributeType`, `NSIsOptional`, `NSIsTransient`, `NSDefaultValue`,
 /// `_NSDestinationEntityName`, `_NSInverseRelationshipName`, `NSMinCount`, `NSMaxCount`,
-/// `NSDeleteRule`. A false flag is left out of the archive, so absent means false.
+/// `NSDeleteRule`, and a property proxy's `NSUnderlyingProperty`. A false flag is left out
+/// of the archive, so absent means false.
 ///
 /// The walk follows the model's shape (model → entities → properties) and reads
 /// back-references (superentity, destination, inverse) by name only, so the object graph's
@@ -64,7 +65,7 @@ enum ArchivedModelDecoder {
         var fetched: [CoreDataFetchedProperty] = []
         var names: Set<String> = []
         for (propertyKey, n) in try object.entries("NSProperties") {
-            let property = try object.archive.instance(n)
+            let property = try resolvingProxies(object.archive.instance(n), entity: name, key: propertyKey)
             let propertyName = try property.string("NSPropertyName") ?? propertyKey
             names.insert(propertyName)
             if property.isKind(of: "NSRelationshipDescription") {
@@ -93,6 +94,26 @@ enum ArchivedModelDecoder {
             attributes: attributes, relationships: relationships, uniquenessConstraints: constraints,
             fetchIndexes: indexes, fetchedProperties: fetched)
         return (entity, names)
+    }
+
+    /// Some models (Photos.app's on macOS 13; an app's with an abstract parent) archive a
+    /// sub-entity's inherited properties as `_NSPropertyDescriptionProxy` objects, whose
+    /// `NSUnderlyingProperty` is the parent's property (Core Data's `encodeWithCoder:`
+    /// writes it with `NSReferenceID` and `NSEntityDescription`, the sub-entity): read
+    /// the property it stands for. A proxy of a proxy is followed a few steps, so a cycle
+    /// of proxies is a broken archive, not a hang.
+    private static func resolvingProxies(_ object: ArchivedObject, entity: String, key: String) throws -> ArchivedObject {
+        var property = object
+        var steps = 0
+        while property.isKind(of: "_NSPropertyDescriptionProxy") {
+            guard steps < 8 else { throw object.archive.broken("entity \(entity) property \(key): a chain of property proxies that does not end") }
+            guard let underlying = try property.object("NSUnderlyingProperty") else {
+                throw object.archive.broken("entity \(entity) property \(key): a property proxy with no NSUnderlyingProperty")
+            }
+            property = underlying
+            steps += 1
+        }
+        return property
     }
 
     private static func attribute(_ p: ArchivedObject, name: String, entity: String) throws -> CoreDataAttribute {
