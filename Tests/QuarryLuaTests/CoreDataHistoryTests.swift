@@ -11,22 +11,9 @@ import Testing
 @testable import QuarryStore
 
 @Suite struct CoreDataHistoryTests {
-    /// A copy of a store with history tables: one tombstone column for cars (whose model
-    /// preserves Person.id after deletion), none for authors.
-    func storeWithHistory(_ relative: String) throws -> String {
-        let path = try CoreDataFixtures.copyOfStore(relative)
-        let queue = try DatabaseQueue(path: path)
-        let tombstones = relative.hasPrefix("cars/") ? 1 : 0
-        try queue.write { db in try db.execute(sql: CoreDataFixtures.persistentHistorySQL(tombstones: tombstones)) }
-        try queue.close()
-        return path
-    }
+    func storeWithHistory(_ relative: String) throws -> String { try CoreDataHistoryStores.copy(relative) }
 
-    func rows(_ path: String, _ sql: String) throws -> [[DatabaseValue]] {
-        let queue = try DatabaseQueue(path: path)
-        defer { try? queue.close() }
-        return try queue.read { db in try Row.fetchAll(db, sql: sql).map { Array($0.databaseValues) } }
-    }
+    func rows(_ path: String, _ sql: String) throws -> [[DatabaseValue]] { try CoreDataHistoryStores.rows(path, sql) }
 
     @Test func aToOneChangeRecordsTheRelationshipsBit() throws {
         let path = try storeWithHistory("cars/SampleModel_V1.sqlite")

@@ -9,23 +9,11 @@ import Testing
 @testable import QuarryStore
 
 @Suite struct HostileRoundThreeContextTests {
-    /// A copy of the cars store with Core Data's history tables, then `sql` run on it.
     func carsWithHistory(then sql: String) throws -> String {
-        let path = try CoreDataFixtures.copyOfStore("cars/SampleModel_V1.sqlite")
-        let queue = try DatabaseQueue(path: path)
-        try queue.write { db in
-            try db.execute(sql: CoreDataFixtures.persistentHistorySQL(tombstones: 1))
-            try db.execute(sql: sql)
-        }
-        try queue.close()
-        return path
+        try CoreDataHistoryStores.copy("cars/SampleModel_V1.sqlite", then: sql)
     }
 
-    func rows(_ path: String, _ sql: String) throws -> [[DatabaseValue]] {
-        let queue = try DatabaseQueue(path: path)
-        defer { try? queue.close() }
-        return try queue.read { db in try Row.fetchAll(db, sql: sql).map { Array($0.databaseValues) } }
-    }
+    func rows(_ path: String, _ sql: String) throws -> [[DatabaseValue]] { try CoreDataHistoryStores.rows(path, sql) }
 
     /// After `.open`, every change to an object of the closed store is refused with one
     /// line, where it was accepted and then lost (save reported 0/0/0).
