@@ -12,7 +12,7 @@ extension ObjectContext {
     /// take the new stored values (their own unsaved edits stay), and listeners hear it.
     public func batchUpdate(_ entityName: String, where filter: BatchFilter?, set values: [String: Value]) throws -> Int {
         if isReadOnly { throw StoreError.readOnly(operation: "updateall") }
-        try refuseUnfaithfulCoreDataWrite("updateall")
+        try store.refuseUnfaithfulWrite("updateall", in: self)
         let entity = try entity(named: entityName)
         if mapped(entity).isView { throw StoreError.viewIsReadOnly(entity: entity.name) }
         try refuseDerivedAttributes(entity.name, keys: values.keys, operation: "updateall")
@@ -50,7 +50,7 @@ extension ObjectContext {
                     try db.execute(sql: "UPDATE \(table) SET \(set) WHERE \(key) IN (\(marks(chunk.count)))",
                                    arguments: StatementArguments(written + chunk.map { $0.databaseValue }))
                 }
-                try recordHistory(inserted: [], updated: byEntity.sorted { $0.key < $1.key }.flatMap { name, keys in keys.map { "\(name)/\($0)" } }, deleted: [], in: db)
+                try store.recordHistory(inserted: [], updated: byEntity.sorted { $0.key < $1.key }.flatMap { name, keys in keys.map { "\(name)/\($0)" } }, deleted: [], in: db, context: self)
             }
         } catch let error as DatabaseError { throw StoreError(error) }
         guard !keys.isEmpty else { return 0 }
@@ -71,7 +71,7 @@ extension ObjectContext {
     /// only, already deleted, so that entity observers hear of every row (as Core Data's
     /// merge of a batch delete gives the deleted objects' IDs).
     public func deletedObject(entityName: String, primaryKey: Int64) -> ManagedObject? {
-        guard let entity = entitiesByName[entityName] else { return nil }
+        guard let entity = managedObjectModel.entitiesByName[entityName] else { return nil }
         let object = ManagedObject(entity: entity, primaryKey: primaryKey, temporaryNumber: 0, committed: [:], context: self)
         object.isDeleted = true
         object.context = nil
@@ -83,7 +83,7 @@ extension ObjectContext {
     /// rows too, `nullify` clears their keys. All in one transaction.
     public func batchDelete(_ entityName: String, where filter: BatchFilter?) throws -> Int {
         if isReadOnly { throw StoreError.readOnly(operation: "deleteall") }
-        try refuseUnfaithfulCoreDataWrite("deleteall")
+        try store.refuseUnfaithfulWrite("deleteall", in: self)
         let entity = try entity(named: entityName)
         if mapped(entity).isView { throw StoreError.viewIsReadOnly(entity: entity.name) }
         var deleted: [String: [Int64]] = [:]
@@ -91,7 +91,7 @@ extension ObjectContext {
             try database.write { db in
                 let keys = try matchingKeys(entity, filter, in: db)
                 try deleteRows(entity, keys, in: db, deleted: &deleted)
-                try recordHistory(inserted: [], updated: [], deleted: deleted.sorted { $0.key < $1.key }.flatMap { name, keys in keys.map { "\(name)/\($0)" } }, in: db)
+                try store.recordHistory(inserted: [], updated: [], deleted: deleted.sorted { $0.key < $1.key }.flatMap { name, keys in keys.map { "\(name)/\($0)" } }, in: db, context: self)
             }
         } catch let error as DatabaseError { throw StoreError(error) }
         var changes = ChangeSet()
@@ -136,7 +136,7 @@ extension ObjectContext {
         var cascaded: [(EntityDescription, [Int64])] = []
         for relationship in entity.relationships {
             guard let storage = storage(of: relationship, in: entity.name),
-                  let destination = entitiesByName[relationship.destination] else { continue }
+                  let destination = managedObjectModel.entitiesByName[relationship.destination] else { continue }
             let related = try relatedKeys(storage, from: entity, to: destination, of: keys, in: db)
             switch relationship.deleteRule {
             case .deny where !related.isEmpty:

@@ -14,7 +14,7 @@ extension ObjectContext {
     /// The current description of an object's entity (it may have gained inverses since
     /// the object was loaded).
     func currentEntity(of object: ManagedObject) -> EntityDescription {
-        entitiesByName[object.entity.name] ?? object.entity
+        managedObjectModel.entitiesByName[object.entity.name] ?? object.entity
     }
 
     /// The relationship `name` of the object's entity, or nil when `name` is not one.
@@ -90,7 +90,7 @@ extension ObjectContext {
         if old === target { return }
         assignToOne(target, name, of: object)
         if let inverseName = relationship.inverse,
-           let inverse = entitiesByName[relationship.destination]?.relationship(named: inverseName), !inverse.isToMany {
+           let inverse = managedObjectModel.entitiesByName[relationship.destination]?.relationship(named: inverseName), !inverse.isToMany {
             if let old { assignToOne(nil, inverseName, of: old) }
             if let target {
                 if let previous = try toOneTarget(inverseName, of: target, destination: object.entity.name), previous !== object {
@@ -151,7 +151,7 @@ extension ObjectContext {
                 isKind(candidate.entity.name, of: destination.name) && pendingInverse(inverse, of: candidate).map { $0 === object } == true
             }
             // An ordered relationship (Core Data's) appends in the order members were added.
-            let added = coreData?.ordering(of: object.entity.name, name) != nil ? inAdditionOrder(pendingMembers.sorted(by: order)) : pendingMembers.sorted(by: order)
+            let added = store.isOrdered(name, of: object.entity.name) ? inAdditionOrder(pendingMembers.sorted(by: order)) : pendingMembers.sorted(by: order)
             for member in added where !result.contains(where: { $0 === member }) { result.append(member) }
         case .linkTable(let table, let sourceColumn, let targetColumn):
             result = try inStoredOrder(savedMembers(name, of: object, destination), name, of: object)
@@ -253,7 +253,7 @@ extension ObjectContext {
             for relationship in currentEntity(of: victim).relationships where [.nullify, .setdefault].contains(relationship.deleteRule) {
                 guard let inverseName = relationship.inverse, storage(of: relationship, in: victim.entity.name) != nil else { continue }
                 for related in try relatedObjects(relationship.name, of: victim) where !doomed.contains(where: { $0 === related }) {
-                    let inverse = entitiesByName[relationship.destination]?.relationship(named: inverseName)
+                    let inverse = managedObjectModel.entitiesByName[relationship.destination]?.relationship(named: inverseName)
                     guard let inverse, !inverse.isToMany, try relatedObject(inverseName, of: related) === victim else { continue }
                     if relationship.deleteRule == .setdefault, let column = inverse.column {
                         let value = try columnDefault(column, of: currentEntity(of: related))

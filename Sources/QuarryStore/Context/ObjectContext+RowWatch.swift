@@ -16,7 +16,7 @@ extension ObjectContext {
     public func watchRows(of names: Set<String>) throws {
         for name in watchedRows.keys where !names.contains(name) { watchedRows[name] = nil }
         for name in names.sorted() where watchedRows[name] == nil {
-            guard let entity = entitiesByName[name] else { continue }
+            guard let entity = managedObjectModel.entitiesByName[name] else { continue }
             watchedRows[name] = try hashes(of: entity, keys: nil)
         }
     }
@@ -52,7 +52,7 @@ extension ObjectContext {
         for (name, keys) in changes.batchUpdated { touched[name, default: []].formUnion(keys) }
         for (name, keys) in changes.batchDeleted { touched[name, default: []].formUnion(keys) }
         for watched in watchedRows.keys.sorted() {
-            guard let entity = entitiesByName[watched] else { continue }
+            guard let entity = managedObjectModel.entitiesByName[watched] else { continue }
             let keys = touched.filter { isKind($0.key, of: watched) || isKind(watched, of: $0.key) }.flatMap(\.value)
             guard !keys.isEmpty else { continue }
             guard let fresh = try? hashes(of: entity, keys: Array(Set(keys)).sorted()) else {
@@ -74,7 +74,7 @@ extension ObjectContext {
             for key in keys { reported.insert("\(rootName(of: name))/\(key)") }
         }
         for watched in watchedRows.keys.sorted() {
-            guard let entity = entitiesByName[watched], let old = watchedRows[watched] else { continue }
+            guard let entity = managedObjectModel.entitiesByName[watched], let old = watchedRows[watched] else { continue }
             guard let new = try? hashes(of: entity, keys: nil) else { watchedRows[watched] = nil; continue }
             watchedRows[watched] = new
             let root = rootName(of: watched)

@@ -7,23 +7,24 @@ import GRDBSQLite
 /// Core Data's managed object context over one SQLite database: the entities, the
 /// objects registered once each (identity map), and the changes pending until `save()`.
 public final class ObjectContext {
-    public let database: any DatabaseWriter
-    public let isReadOnly: Bool
+    /// The store's SQLite handle and side files.
+    public let connection: StoreConnection
+    public var database: any DatabaseWriter { connection.database }
+    public var isReadOnly: Bool { connection.isReadOnly }
     /// Where the store lives; nil for an in-memory store.
-    public let path: String?
+    public var path: String? { connection.path }
+    /// Where summarize()'s aggregate reports the rows it has read.
+    public var summaryProgress: SummaryProgress { connection.summaryProgress }
+    var isClosed: Bool { connection.isClosed }
 
-    var entitiesByName: [String: EntityDescription] = [:]
+    /// The entities the store holds (see `ManagedObjectModel`).
+    public internal(set) var managedObjectModel = ManagedObjectModel()
     /// Where each entity's rows are in the file: the only source of table and column
     /// names for the SQL this context and the layers above write.
     public internal(set) var mapping = StoreMapping()
-    /// Quarry's own entities as declared (their own keys only; see `effective`), for
-    /// entities in a hierarchy; `entitiesByName` holds them as objects and queries see them.
-    var declaredByName: [String: EntityDescription] = [:]
     /// Formats the user declared for columns of a file Quarry did not create, by entity
     /// then column (see `ObjectContext+ColumnFormats`); for this session only.
     var declaredFormats: [String: [String: ColumnFormat]] = [:]
-    /// Entity names in the order they were defined or found.
-    var entityOrder: [String] = []
 
     /// One object per row in use.
     private var identityMap = IdentityMap()
@@ -95,8 +96,6 @@ public final class ObjectContext {
 
     /// Related rows read ahead by prefetching and batch loading.
     var relatedRows = RelatedRows()
-    /// Ordered relationships of a Core Data store (see `ObjectContext+CoreData`).
-    var coreDataState = CoreDataBookkeeping()
 
     /// Opens (or creates) the store at `path`; nil or ":memory:" is an in-memory store.
     /// `functions` are SQL functions installed on the connection (the predicate layer's);
@@ -104,163 +103,52 @@ public final class ObjectContext {
     public init(path: String?, readOnly: Bool = false, functions: [DatabaseFunction] = [], setUp: ((Database) -> Void)? = nil,
                 model: String? = nil) throws {
         modelPath = model
-        let summaryProgress = SummaryProgress()
-        self.summaryProgress = summaryProgress
-        var configuration = Configuration.hardened()
-        configuration.prepareDatabase { db in
-            for function in functions { db.add(function: function) }
-            setUp?(db)
-            // summarize()'s one-scan aggregate (C: it runs once per row and column).
-            summaryProgress.install(on: db)
-            // Ctrl-C and --timeout stop a long statement too, not only Lua code.
-            sqlite3_progress_handler(db.sqliteConnection, 10_000, { _ in quarry_should_stop() }, nil)
-            for function in CoreDataStore.sqlFunctions { db.add(function: function) }
-            // Closing checkpoints a WAL into the file, changing its bytes: allowed only for
-            // Quarry's own files and after a save (`allowCheckpointOnClose`).
-            quarry_sqlite_checkpoint_on_close(db.sqliteConnection, 0)
-        }
-        configuration.readonly = readOnly
-        configuration.busyMode = .timeout(5)
-        configuration.label = "quarry"
-        do {
-            if let path, path != ":memory:" {
-                createdByOpen = !FileManager.default.fileExists(atPath: path)
-                var opening = Self.openingPath(path, readOnly: readOnly)
-                if readOnly, let copy = try ReadOnlyCopy.ifNeeded(for: path) {
-                    readOnlyCopy = copy
-                    opening = copy.path
-                    openingNotes.append(copy.note(for: path))
-                }
-                if opening == path { sidecars = Sidecars(database: path) }
-                do {
-                    database = try DatabaseQueue(path: opening, configuration: configuration)
-                } catch {
-                    sidecars?.closed()
-                    readOnlyCopy?.remove()
-                    throw error
-                }
-                self.path = path
-            } else {
-                database = try DatabaseQueue(configuration: configuration)
-                self.path = nil
-            }
-            // Opening read the schema already (GRDB's format check), which proves the file is
-            // a database before anything else is done.
-        } catch let error as DatabaseError {
-            let reason = StoreError(error).description
-            throw StoreError.database(message: "cannot open \(path ?? ":memory:"): \(reason)" + (path.map { Self.openingHint($0, error) } ?? ""))
-        }
-        isReadOnly = readOnly
+        connection = try StoreConnection(path: path, readOnly: readOnly, functions: functions, setUp: setUp)
+        openingNotes = connection.notes
         try loadModel()
         try useWriteAheadLog(opening: true)
     }
 
-    /// Where summarize()'s aggregate reports the rows it has read.
-    public let summaryProgress: SummaryProgress
-
-    /// The private copy read instead of a WAL store in a folder Quarry may not write.
-    private var readOnlyCopy: ReadOnlyCopy?
-
     /// The Core Data store's layout, when the file is one.
-    public internal(set) var coreData: CoreDataStore?
+    public var coreData: CoreDataStore? { store as? CoreDataStore }
+    /// The kind of file behind the context, chosen when it is opened (`loadModel`).
+    var store: any PersistentStore = QuarryFileStore()
     /// The model file to read a Core Data store with when it carries none (`--model`).
     let modelPath: String?
     /// What the open had to say (a model inferred, parts of a model left out): for stderr.
     public internal(set) var openingNotes: [String] = []
 
-    /// Whether the file did not exist before this open (so Quarry made it).
-    private var createdByOpen = false
     /// Whether the file is one Quarry did not create (tables, no model of Quarry's, not
-    /// Core Data): it gains no table of Quarry's, and its declarations live in `sidecar`.
-    var isForeignFile = false
-    /// The declarations kept beside a foreign file (`ForeignSidecar`).
-    var sidecar = ForeignSidecar()
-    /// The `-wal`/`-shm` files the open made, removed at `close()` when empty and unused.
-    private var sidecars: Sidecars?
-    /// Set while a batch of definitions is defined (`withDefinitionIndex`).
-    var definitionIndex: DefinitionIndex?
-    private(set) var isClosed = false
+    /// Core Data): it gains no table of Quarry's (see `ForeignFileStore`).
+    var isForeignFile: Bool { store is ForeignFileStore }
 
     /// Closes the connection (every later read fails), and removes what a read-only open
     /// made beside the file. Called at exit and when `.open` replaces the store.
-    public func close() {
-        guard !isClosed else { return }
-        isClosed = true
-        try? database.close()
-        sidecars?.closed()
-        readOnlyCopy?.remove()
-    }
+    public func close() { connection.close() }
 
-    deinit { close() }
+    /// Lets closing checkpoint the WAL into the file (see `StoreConnection`).
+    func allowCheckpointOnClose() { connection.allowCheckpointOnClose() }
 
-    /// Lets closing checkpoint the WAL into the file: for Quarry's own files, and for any
-    /// file once the user has saved into it.
-    func allowCheckpointOnClose() {
-        try? database.writeWithoutTransaction { db in _ = quarry_sqlite_checkpoint_on_close(db.sqliteConnection, 1) }
-    }
-
-    /// Quarry's own files (new ones, or ones holding its model) use WAL with
-    /// synchronous=NORMAL: a commit survives a crash of the process, readers never block
-    /// the writer, and a power loss can cost at most the last commits, never consistency.
-    /// A file Quarry did not create keeps its journal mode: opening it writes nothing, an
-    /// existing empty file included (it becomes Quarry's at its first entity).
+    /// Quarry's own files (new ones, or ones holding its model) use WAL (see
+    /// `StoreConnection.useWriteAheadLog`). A file Quarry did not create keeps its journal
+    /// mode: opening it writes nothing, an existing empty file included (it becomes
+    /// Quarry's at its first entity).
     func useWriteAheadLog(opening: Bool = false) throws {
-        guard let path, !isReadOnly else { return }
+        guard path != nil, !isReadOnly else { return }
         let ours = try read { db in
             try db.hasTable(Self.modelTable)
-                || ((!opening || createdByOpen) && Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") == 0)
+                || ((!opening || connection.createdByOpen) && Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") == 0)
         }
-        guard ours else { return }
-        allowCheckpointOnClose()
-        do {
-            try database.writeWithoutTransaction { db in
-                _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
-                try db.execute(sql: "PRAGMA synchronous = NORMAL")
-            }
-        } catch let error as DatabaseError {
-            throw StoreError.database(message: "cannot open \(path): \(error.message ?? "\(error)")")
-        }
-    }
-
-    /// The name SQLite opens. Reading a WAL file needs its `-shm` file next to it, which
-    /// SQLite cannot make in a folder it may not write; `--readonly` there opens the file
-    /// as immutable (no locks, no -shm), which is what reading a file nobody can write
-    /// beside needs.
-    static func openingPath(_ path: String, readOnly: Bool) -> String {
-        let folder = Self.folder(of: path)
-        guard readOnly, FileManager.default.fileExists(atPath: path), !FileManager.default.isWritableFile(atPath: folder),
-              let encoded = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) else { return path }
-        return "file:\(encoded)?immutable=1"
-    }
-
-    /// The folder holding `path` ("." for a bare name). Done by hand: Foundation's
-    /// `deletingLastPathComponent` stops the process on one-character paths on Linux.
-    static func folder(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        let folder = path[..<slash]
-        return folder.isEmpty ? "/" : String(folder)
-    }
-
-    /// Why SQLite could not open `path`, when the file system says more than SQLite does.
-    static func openingHint(_ path: String, _ error: DatabaseError) -> String {
-        let files = FileManager.default
-        var isDirectory: ObjCBool = false
-        if files.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue { return " (it is a directory)" }
-        let folder = Self.folder(of: path)
-        if !files.fileExists(atPath: folder) { return " (the folder \(folder) does not exist)" }
-        if error.resultCode == .SQLITE_READONLY || error.resultCode == .SQLITE_CANTOPEN, !files.isWritableFile(atPath: folder) {
-            return " (the folder \(folder) is not writable, and SQLite needs to make its -wal and -shm files there)"
-        }
-        return ""
+        if ours { try connection.useWriteAheadLog() }
     }
 
     // MARK: Entities
 
-    public var entities: [EntityDescription] { entityOrder.compactMap { entitiesByName[$0] } }
+    public var entities: [EntityDescription] { managedObjectModel.entities }
 
     public func entity(named name: String) throws -> EntityDescription {
-        if let entity = entitiesByName[name] { return entity }
-        throw StoreError.unknownEntity(name: name, suggestion: closestMatch(to: name, in: entityOrder))
+        if let entity = managedObjectModel.entitiesByName[name] { return entity }
+        throw StoreError.unknownEntity(name: name, suggestion: closestMatch(to: name, in: managedObjectModel.entityOrder))
     }
 
     // MARK: Objects
@@ -301,7 +189,7 @@ public final class ObjectContext {
         object.isDeleted = true
         unsaved.updated[ObjectIdentifier(object)] = nil
         unsaved.deleted[ObjectIdentifier(object)] = object
-        noteCoreDataVersion(object)
+        store.objectChanged(object, in: self)
     }
 
     func noteChanged(_ object: ManagedObject) {
@@ -309,7 +197,7 @@ public final class ObjectContext {
         guard !object.isInserted, !object.isDeleted else { return }
         let id = ObjectIdentifier(object)
         unsaved.updated[id] = object.pending.isEmpty && object.pendingToOne.isEmpty ? nil : object
-        if unsaved.updated[id] != nil { noteCoreDataVersion(object) } else { forgetCoreDataVersion(object) }
+        if unsaved.updated[id] != nil { store.objectChanged(object, in: self) } else { store.objectUnchanged(object, in: self) }
     }
 
     /// The unsaved changes, for `.changes`.
@@ -400,11 +288,7 @@ public final class ObjectContext {
     func pruneRegistrations() { identityMap.prune() }
 
     /// Runs a read against the store, turning SQLite's errors into store errors.
-    public func read<T>(_ body: (Database) throws -> T) throws -> T {
-        if isClosed { throw StoreError.closed }
-        do { return try database.read(body) }
-        catch let error as DatabaseError { throw StoreError(error) }
-    }
+    public func read<T>(_ body: (Database) throws -> T) throws -> T { try connection.read(body) }
 
     func bumpGeneration() {
         generation += 1

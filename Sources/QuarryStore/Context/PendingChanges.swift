@@ -18,6 +18,14 @@ struct PendingChanges {
         return nextTemporaryNumber
     }
 
+    /// Forgets every change (saved or rolled back); the touches and the numbering go on.
+    mutating func clear() {
+        inserted = []
+        updated = [:]
+        deleted = [:]
+        links = []
+    }
+
     var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty && links.isEmpty }
 
     /// Whether any pending object satisfies `test` (an entity's own, say).

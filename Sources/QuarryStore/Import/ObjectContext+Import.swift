@@ -34,7 +34,7 @@ extension ObjectContext {
         try declare(declared, in: &table, entityName: entityName, path: path)
         // Types inferred from a sample are checked on every row of a new entity; a cell
         // that widens a column starts the import again (nothing of the first try stays).
-        var check: [ColumnType]? = table.count == nil && entitiesByName[entityName] == nil ? table.types : nil
+        var check: [ColumnType]? = table.count == nil && managedObjectModel.entitiesByName[entityName] == nil ? table.types : nil
         while true {
             do {
                 return try load(table, check: check, into: entityName, path: path, progress: progress)
@@ -49,7 +49,7 @@ extension ObjectContext {
     /// only a new entity takes them (an existing one's attributes are its types).
     private func declare(_ declared: [String: AttributeType], in table: inout ImportTable, entityName: String, path: String) throws {
         guard !declared.isEmpty else { return }
-        if entitiesByName[entityName] != nil {
+        if managedObjectModel.entitiesByName[entityName] != nil {
             throw StoreError.importFailed(path: path, line: nil, reason: "types apply to a new entity; \(entityName) exists, and its attributes' types are the columns' types")
         }
         for (name, type) in declared.sorted(by: { $0.key < $1.key }) {
@@ -80,7 +80,7 @@ extension ObjectContext {
 
     private func load(_ table: ImportTable, check: [ColumnType]?, into entityName: String, path: String,
                       progress: ((Int, Int) -> Void)?) throws -> ImportSummary {
-        let existing = entitiesByName[entityName]
+        let existing = managedObjectModel.entitiesByName[entityName]
         if existing?.isAbstract == true {
             throw StoreError.importFailed(path: path, line: nil, reason: "\(entityName) is abstract: it makes no objects (import into one of its sub-entities)")
         }

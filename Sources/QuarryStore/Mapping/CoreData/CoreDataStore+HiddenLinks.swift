@@ -32,7 +32,7 @@ extension CoreDataStore {
     /// holding the owner's `Z_PK` (`photos/`: Asset's `libraryScopeAssetContributors` is
     /// `ZASSETCONTRIBUTOR.Z3LIBRARYSCOPEASSETCONTRIBUTORS`). Shown as the link view
     /// Quarry's relationship storage names; linking sets the column, unlinking clears it.
-    mutating func mapHiddenToManyColumns(_ model: CoreDataModel, numbers: CoreDataNumbers,
+    func mapHiddenToManyColumns(_ model: CoreDataModel, numbers: CoreDataNumbers,
                                          columns: (String) throws -> [String]) throws {
         var done: Set<String> = []
         for mapped in entities {

@@ -3,7 +3,7 @@ import GRDB
 /// The model's entities laid over the store's tables: which table and column holds what,
 /// and the view SQL that shows it under the model's names.
 extension CoreDataStore {
-    mutating func map(_ model: CoreDataModel, numbers: CoreDataNumbers, db: Database) throws {
+    func map(_ model: CoreDataModel, numbers: CoreDataNumbers, db: Database) throws {
         var columnsByTable: [String: [String]] = [:]
         func columns(_ table: String) throws -> [String] {
             if let known = columnsByTable[table] { return known }
@@ -180,7 +180,7 @@ extension CoreDataStore {
     /// Many-to-many pairs: Core Data's join table `Z_<n><NAME>` (n the number of one
     /// side's entity, NAME its relationship) with a key column per side, shown as the
     /// link view Quarry's relationship storage names (`quarry_link_<Entity>_<name>`).
-    private mutating func mapLinkTables(_ model: CoreDataModel, numbers: CoreDataNumbers, tables: Set<String>,
+    private func mapLinkTables(_ model: CoreDataModel, numbers: CoreDataNumbers, tables: Set<String>,
                                         columns: (String) throws -> [String]) throws {
         var done: Set<String> = []
         for mapped in entities {
@@ -244,7 +244,7 @@ extension CoreDataStore {
 
     /// An ordering found for one entity of a hierarchy holds for every entity that has the
     /// relationship (many-to-many pairs are mapped once, from the first entity met).
-    mutating func shareOrderings(_ model: CoreDataModel) {
+    func shareOrderings(_ model: CoreDataModel) {
         for mapped in entities {
             for r in mapped.entity.relationships where r.isToMany && ordering(of: mapped.entity.name, r.name) == nil {
                 let family = model.ancestors(of: mapped.entity.name).map(\.name) + model.descendants(of: mapped.entity.name).map(\.name)

@@ -78,7 +78,7 @@ extension CoreDataStore {
 extension CoreDataStore {
     /// Records the ordering of a one-to-many relationship `owner.name` whose inverse is
     /// the to-one `inverse` (its key in `keyColumn` of the destination's `table`).
-    mutating func noteOrdering(entity: String, relationship: String, table: String, keyColumn: String,
+    func noteOrdering(entity: String, relationship: String, table: String, keyColumn: String,
                                inverse: String, columns: [String]) {
         let wanted = "Z_FOK_" + inverse.uppercased()
         guard let column = columns.first(where: { $0.uppercased() == wanted }) else {
@@ -90,7 +90,7 @@ extension CoreDataStore {
 
     /// Records the ordering of a many-to-many relationship kept in `joinTable`, whose
     /// member keys are in `memberColumn`.
-    mutating func noteOrdering(entity: String, relationship: String, joinTable: String, ownerColumn: String,
+    func noteOrdering(entity: String, relationship: String, joinTable: String, ownerColumn: String,
                                memberColumn: String, columns: [String]) {
         let wanted = "Z_FOK_" + memberColumn.uppercased().dropFirst(2)
         guard let column = columns.first(where: { $0.uppercased() == wanted }) else {

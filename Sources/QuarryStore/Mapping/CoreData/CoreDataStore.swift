@@ -14,7 +14,7 @@ import GRDB
 /// its model name in Quarry's encoding, and the rows of the entity and its sub-entities.
 /// Predicates, sorts, sections, counts and observers then run on the views; SQLite
 /// flattens them into queries on the Z-tables, which `explain` shows.
-public struct CoreDataStore {
+public final class CoreDataStore {
     /// An entity as the store holds it.
     public struct Mapped {
         public var entity: EntityDescription
@@ -65,6 +65,16 @@ public struct CoreDataStore {
     /// The model as read: the mapped entities flatten inheritance (a parent's view holds
     /// its sub-entities' columns), so exporting the model or its Swift starts from this.
     public var model: CoreDataModel?
+    /// What the context keeps about its objects for this store (versions, order stamps).
+    var bookkeeping = CoreDataBookkeeping()
+
+    init(entities: [Mapped], linkViews: [String], modelSource: String, notes: [String], model: CoreDataModel?) {
+        self.entities = entities
+        self.linkViews = linkViews
+        self.modelSource = modelSource
+        self.notes = notes
+        self.model = model
+    }
 
     /// Whether `db` is a store written by Core Data: its bookkeeping tables are there.
     public static func isCoreDataStore(_ db: Database) throws -> Bool {
@@ -108,14 +118,14 @@ public struct CoreDataStore {
         let keepsHistory = try PersistentHistoryLayout.isPresent(db)
         let missingFunctions = try triggersCallingMissingFunctions(db)
         func mapping(_ model: CoreDataModel, source: String, notes: [String]) throws -> CoreDataStore {
-            var store = CoreDataStore(entities: [], linkViews: [], modelSource: source, notes: notes, model: nil)
+            let store = CoreDataStore(entities: [], linkViews: [], modelSource: source, notes: notes, model: nil)
             store.keepsPersistentHistory = keepsHistory
             store.triggersMissingFunctions = missingFunctions
             try store.map(model, numbers: numbers, db: db)
             store.model = model
             return store
         }
-        var store = try mapping(model, source: source, notes: notes)
+        let store = try mapping(model, source: source, notes: notes)
         // Entities whose rows the store holds but the model does not map would be silently
         // unreadable: a model matching none of them gives way to inferred names; else each
         // is named in a note.

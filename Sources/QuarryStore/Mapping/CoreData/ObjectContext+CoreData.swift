@@ -16,7 +16,7 @@ extension ObjectContext {
         } catch let error as ModelFileError {
             throw StoreError.database(message: "\(error)")
         }
-        coreData = store
+        self.store = store
         openingNotes += store.notes
         for mapped in store.entities { remember(mapped.entity, storage: mapped.storage) }
     }
@@ -68,7 +68,7 @@ extension ObjectContext {
     func refreshDerivedAttributes() {
         guard let store = coreData, !store.derivedAttributes.isEmpty else { return }
         for (entityName, keys) in registeredKeysByEntity() {
-            guard let derived = store.derivedAttributes[entityName], let entity = entitiesByName[entityName] else { continue }
+            guard let derived = store.derivedAttributes[entityName], let entity = managedObjectModel.entitiesByName[entityName] else { continue }
             let names = derived.keys.sorted()
             let columns = ([mapped(entity).keyColumn] + names).map(quoteIdentifier).joined(separator: ", ")
             for start in stride(from: 0, to: keys.count, by: 500) {

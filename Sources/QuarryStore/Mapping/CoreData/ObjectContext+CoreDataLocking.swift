@@ -7,21 +7,21 @@ extension ObjectContext {
     /// Notes the `Z_OPT` of an object as it is first changed or deleted (when the store
     /// cannot be read now, the comparison of values alone guards it).
     func noteCoreDataVersion(_ object: ManagedObject) {
-        guard let store = coreData, let key = object.primaryKey, coreDataState.versions[ObjectIdentifier(object)] == nil,
+        guard let store = coreData, let key = object.primaryKey, coreData?.bookkeeping.versions[ObjectIdentifier(object)] == nil,
               let table = store.table(of: object.entity.name) else { return }
         if let version = try? read({ db in try CoreDataStore.version(in: table, key: key, db) }) {
-            coreDataState.versions[ObjectIdentifier(object)] = version
+            coreData?.bookkeeping.versions[ObjectIdentifier(object)] = version
         }
     }
 
     /// An object whose changes were dropped starts from its row's version when next changed.
     func forgetCoreDataVersion(_ object: ManagedObject) {
-        coreDataState.versions[ObjectIdentifier(object)] = nil
+        coreData?.bookkeeping.versions[ObjectIdentifier(object)] = nil
     }
 
     /// Whether the row's `Z_OPT` differs from the one noted (inside the save's transaction).
     func coreDataVersionMoved(_ object: ManagedObject, in db: Database) throws -> Bool {
-        guard let store = coreData, let key = object.primaryKey, let noted = coreDataState.versions[ObjectIdentifier(object)],
+        guard let store = coreData, let key = object.primaryKey, let noted = coreData?.bookkeeping.versions[ObjectIdentifier(object)],
               let table = store.table(of: object.entity.name) else { return false }
         return try CoreDataStore.version(in: table, key: key, db) != noted
     }
@@ -30,13 +30,13 @@ extension ObjectContext {
     /// versions are the ones its changes start from.
     func refreshCoreDataVersions() {
         let pending = Array(unsaved.updated.values) + Array(unsaved.deleted.values)
-        coreDataState.versions = [:]
+        coreData?.bookkeeping.versions = [:]
         for object in pending { noteCoreDataVersion(object) }
     }
 
     /// Once a save committed or changes were rolled back, nothing is pending.
     func forgetCoreDataPending() {
-        coreDataState.versions = [:]
-        coreDataState.stamps = [:]
+        coreData?.bookkeeping.versions = [:]
+        coreData?.bookkeeping.stamps = [:]
     }
 }

@@ -26,14 +26,14 @@ extension ObjectContext {
     /// Notes that `member` was just pointed at a new owner through a to-one relationship.
     func noteOrderedAddition(_ member: ManagedObject) {
         guard coreData?.orderings.isEmpty == false else { return }
-        coreDataState.nextStamp += 1
-        coreDataState.stamps[ObjectIdentifier(member)] = coreDataState.nextStamp
+        coreData?.bookkeeping.nextStamp += 1
+        coreData?.bookkeeping.stamps[ObjectIdentifier(member)] = coreData?.bookkeeping.nextStamp
     }
 
     /// Members not yet saved in the relationship, in the order they were added.
     func inAdditionOrder(_ members: [ManagedObject]) -> [ManagedObject] {
         members.enumerated().sorted { a, b in
-            let x = coreDataState.stamps[ObjectIdentifier(a.element)] ?? Int.max, y = coreDataState.stamps[ObjectIdentifier(b.element)] ?? Int.max
+            let x = coreData?.bookkeeping.stamps[ObjectIdentifier(a.element)] ?? Int.max, y = coreData?.bookkeeping.stamps[ObjectIdentifier(b.element)] ?? Int.max
             return x != y ? x < y : a.offset < b.offset
         }.map(\.element)
     }
@@ -50,15 +50,15 @@ extension ObjectContext {
     }
 
     private func storedPositions(_ ordering: CoreDataStore.Ordering, owner: Int64) throws -> [Int64: Int64] {
-        if coreDataState.generation != generation {
-            coreDataState.positions = [:]
-            coreDataState.generation = generation
+        if coreData?.bookkeeping.generation != generation {
+            coreData?.bookkeeping.positions = [:]
+            coreData?.bookkeeping.generation = generation
         }
         let cacheKey = "\(ordering.table).\(ordering.orderColumn).\(owner)"
-        if let known = coreDataState.positions[cacheKey] { return known }
+        if let known = coreData?.bookkeeping.positions[cacheKey] { return known }
         guard let store = coreData else { return [:] }
         let positions = try read { db in try store.positions(ordering, owner: owner, in: db) }
-        coreDataState.positions[cacheKey] = positions
+        coreData?.bookkeeping.positions[cacheKey] = positions
         return positions
     }
 

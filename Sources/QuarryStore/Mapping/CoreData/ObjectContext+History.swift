@@ -17,11 +17,10 @@ public struct HistoryTransaction {
 extension ObjectContext {
     static let historyTable = "quarry_history"
 
-    func recordHistory(inserted: [String], updated: [String], deleted: [String], in db: Database) throws {
-        // A Core Data store gets no table of Quarry's: its history is Core Data's own.
-        // Nor does a file Quarry did not create: other processes see its changes through
-        // data_version and row hashes, as they see any writer's that keeps no history.
-        guard coreData == nil, !isForeignFile, !(inserted.isEmpty && updated.isEmpty && deleted.isEmpty) else { return }
+    /// Called by Quarry's own files only (`QuarryFileStore`): a Core Data store's history
+    /// is Core Data's own, and a file Quarry did not create gets no table of Quarry's.
+    func recordQuarryHistory(inserted: [String], updated: [String], deleted: [String], in db: Database) throws {
+        guard !(inserted.isEmpty && updated.isEmpty && deleted.isEmpty) else { return }
         try db.execute(sql: """
             CREATE TABLE IF NOT EXISTS \(Self.historyTable) (token INTEGER PRIMARY KEY AUTOINCREMENT, time REAL NOT NULL,
                 author TEXT, inserted TEXT NOT NULL, updated TEXT NOT NULL, deleted TEXT NOT NULL)
@@ -132,7 +131,7 @@ extension ObjectContext {
         let insertedIDs = Set(transactions.flatMap(\.inserted))
         // Reload every registered object: a writer that keeps no history is seen this way.
         for (entityName, keys) in registeredKeysByEntity() {
-            guard let entity = entitiesByName[entityName] else { continue }
+            guard let entity = managedObjectModel.entitiesByName[entityName] else { continue }
             let rows = try storedRows(of: entity, keys: keys)
             for key in keys {
                 guard let object = registeredObject(entity: entityName, primaryKey: key) else { continue }

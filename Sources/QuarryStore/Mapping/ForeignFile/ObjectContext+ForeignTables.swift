@@ -12,12 +12,12 @@ extension ObjectContext {
              try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'view' AND name NOT LIKE 'quarry\\_%' ESCAPE '\\' ORDER BY name"))
         }
         var found: [(entity: EntityDescription, storage: EntityStorage)] = []
-        for table in tables where entitiesByName[table] == nil {
+        for table in tables where managedObjectModel.entitiesByName[table] == nil {
             if let mapped = try foreignEntity(table) { found.append(mapped) }
         }
         for (entity, storage) in found { remember(entity, storage: storage) }
         for (entity, _) in found { try addForeignKeys(of: entity.name) }
-        for view in views where entitiesByName[view] == nil {
+        for view in views where managedObjectModel.entitiesByName[view] == nil {
             if let (entity, storage) = try viewEntity(view) { remember(entity, storage: storage) }
         }
     }
@@ -139,7 +139,7 @@ extension ObjectContext {
         for key in single.sorted(by: { ($0["from"] as String) < ($1["from"] as String) }) {
             let parent: String = key["table"]
             let column: String = key["from"]
-            guard let destination = entitiesByName[parent] else { continue }
+            guard let destination = managedObjectModel.entitiesByName[parent] else { continue }
             let to: String? = key["to"]
             let targetKey = (to == nil || to == mapped(destination).keyColumn) ? nil : to
             try link(table, column: column, to: parent, targetKey: targetKey, name: nil, persist: false,
@@ -174,10 +174,10 @@ extension ObjectContext {
         let targetKey = destinationColumn == mapped(to).keyColumn ? nil : destinationColumn
         let relationship = try link(source, column: sourceColumn, to: destinationName, targetKey: targetKey, name: name,
                                     inverse: inverse, persist: !isForeignFile && !mapped(from).isForeign && !mapped(to).isForeign)
-        if keep, isForeignFile {
+        if keep, let foreign = store as? ForeignFileStore {
             do {
-                try keepInSidecar(ForeignSidecar.Relation(source: source, column: sourceColumn, destination: destinationName,
-                                                          destinationColumn: destinationColumn, name: name, inverse: inverse))
+                try foreign.keep(ForeignSidecar.Relation(source: source, column: sourceColumn, destination: destinationName,
+                                                          destinationColumn: destinationColumn, name: name, inverse: inverse), context: self)
             } catch {
                 // A relationship that could not be kept is not made: the model stays as it was.
                 remember(from)
@@ -233,8 +233,8 @@ extension ObjectContext {
             if isReadOnly { throw StoreError.readOnly(operation: "relate") }
             do {
                 try database.write { db in
-                    try write(from, replacing: entitiesByName[source], in: db)
-                    if source != destinationName { try write(to, replacing: entitiesByName[destinationName], in: db) }
+                    try write(from, replacing: managedObjectModel.entitiesByName[source], in: db)
+                    if source != destinationName { try write(to, replacing: managedObjectModel.entitiesByName[destinationName], in: db) }
                     // Inverse sets look rows up by the column.
                     try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(quoteIdentifier("quarry_rel_\(source)_\(column)")) ON \(quoteIdentifier(source)) (\(quoteIdentifier(column)))")
                     // Key paths (`airline.name`) join the destination by the matched column;

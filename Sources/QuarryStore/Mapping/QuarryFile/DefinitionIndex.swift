@@ -8,7 +8,7 @@
 final class DefinitionIndex {
     private var subentities: [String: Set<String>] = [:]
     private var incoming: [String: Set<String>] = [:]
-    /// Each entity's place in definition order (`entityOrder`).
+    /// Each entity's place in definition order (`managedObjectModel.entityOrder`).
     private var position: [String: Int] = [:]
 
     init(_ declared: [String: EntityDescription], order: [String]) {
@@ -48,9 +48,9 @@ final class DefinitionIndex {
 extension ObjectContext {
     /// Runs `body` (a batch of `define`s) with a `DefinitionIndex` in place.
     func withDefinitionIndex<T>(_ body: () throws -> T) rethrows -> T {
-        guard definitionIndex == nil else { return try body() }
-        definitionIndex = DefinitionIndex(declaredMap, order: entityOrder)
-        defer { definitionIndex = nil }
+        guard managedObjectModel.definitionIndex == nil else { return try body() }
+        managedObjectModel.definitionIndex = DefinitionIndex(managedObjectModel.declaredMap, order: managedObjectModel.entityOrder)
+        defer { managedObjectModel.definitionIndex = nil }
         return try body()
     }
 }

@@ -6,39 +6,19 @@ import GRDB
 /// is `Z_ENT`, read through views as `_entity`) and Quarry's own files.
 extension ObjectContext {
     /// The top of `name`'s hierarchy (itself when it has no parent).
-    public func rootName(of name: String) -> String {
-        var current = name
-        var seen: Set<String> = [name]
-        while let parent = entitiesByName[current]?.parent, seen.insert(parent).inserted { current = parent }
-        return current
-    }
+    public func rootName(of name: String) -> String { managedObjectModel.root(of: name) }
 
     /// Whether `name` is `ancestor` or one of its sub-entities at any depth.
-    public func isKind(_ name: String, of ancestor: String) -> Bool {
-        var current: String? = name
-        var seen: Set<String> = []
-        while let c = current, seen.insert(c).inserted {
-            if c == ancestor { return true }
-            current = entitiesByName[c]?.parent
-        }
-        return false
-    }
+    public func isKind(_ name: String, of ancestor: String) -> Bool { managedObjectModel.isKind(name, of: ancestor) }
 
     /// The entities that inherit from `name`, at every depth, in definition order.
-    public func descendants(of name: String) -> [EntityDescription] {
-        entities.filter { $0.name != name && isKind($0.name, of: name) }
-    }
+    public func descendants(of name: String) -> [EntityDescription] { managedObjectModel.subentities(of: name) }
 
     /// Asked whenever an object is made: no array of entities is built for it.
-    func hasSubentities(_ name: String) -> Bool {
-        if let definitionIndex { return definitionIndex.hasSubentities(name) }
-        return entitiesByName.values.contains { $0.parent == name }
-    }
+    func hasSubentities(_ name: String) -> Bool { managedObjectModel.hasSubentities(name) }
 
     /// Whether `name` has a parent or sub-entities.
-    public func isInHierarchy(_ name: String) -> Bool {
-        entitiesByName[name]?.parent != nil || hasSubentities(name)
-    }
+    public func isInHierarchy(_ name: String) -> Bool { managedObjectModel.isInHierarchy(name) }
 
     /// The value of the entity column that marks `name`'s own rows.
     func entityTag(of name: String) -> DatabaseValue { mapping.storage(of: name).entityTag(of: name) }

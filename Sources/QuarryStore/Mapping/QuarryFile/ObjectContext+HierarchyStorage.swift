@@ -10,86 +10,19 @@ import GRDB
 /// file, so reopening it needs only the model.
 ///
 /// `quarry_model` keeps each entity as declared (its own attributes and relationships,
-/// `declaredByName`); `entitiesByName` holds it as objects and queries see it (`effective`).
+/// `managedObjectModel.declaredByName`); `managedObjectModel.entitiesByName` holds it as objects and queries see it (`effective`).
 extension ObjectContext {
     /// An entity as declared: its own attributes and relationships, with its parent.
-    public func declaredEntity(_ name: String) -> EntityDescription? { declaredByName[name] ?? entitiesByName[name] }
+    public func declaredEntity(_ name: String) -> EntityDescription? { managedObjectModel.declaredEntity(name) }
 
     /// Every entity as declared, in definition order (what export and Swift write).
-    public var declaredEntities: [EntityDescription] { entityOrder.compactMap { declaredEntity($0) } }
+    public var declaredEntities: [EntityDescription] { managedObjectModel.declaredEntities }
 
-    /// The declared entities by name.
-    var declaredMap: [String: EntityDescription] {
-        var map = entitiesByName
-        for (name, entity) in declaredByName { map[name] = entity }
-        return map
-    }
-
-    /// The top of `name`'s hierarchy in `declared` (stops at a cycle or a missing parent).
-    static func root(of name: String, in declared: [String: EntityDescription]) -> String {
-        var current = name
-        var seen: Set<String> = [name]
-        while let parent = declared[current]?.parent, declared[parent] != nil, seen.insert(parent).inserted { current = parent }
-        return current
-    }
-
-    /// The ancestors of `name` in `declared`, root first.
-    static func ancestors(of name: String, in declared: [String: EntityDescription]) -> [EntityDescription] {
-        var result: [EntityDescription] = []
-        var seen: Set<String> = [name]
-        var next = declared[name]?.parent
-        while let parent = next, seen.insert(parent).inserted, let entity = declared[parent] {
-            result.insert(entity, at: 0)
-            next = entity.parent
-        }
-        return result
-    }
-
-    /// `name`'s sub-entities at every depth, in `order`.
-    static func below(_ name: String, in declared: [String: EntityDescription], order: [String]) -> [EntityDescription] {
-        order.compactMap { declared[$0] }.filter { $0.name != name && ancestors(of: $0.name, in: declared).contains { $0.name == name } }
-    }
-
-    /// `name` as objects and queries see it: its inherited attributes and relationships
-    /// first, then its own, then its sub-entities' (optional, without defaults: nil on rows
-    /// that lack them), so that a predicate over a parent may name any of them. A root's is
-    /// also its table's columns.
-    static func effective(_ name: String, in declared: [String: EntityDescription], order: [String]) -> EntityDescription? {
-        guard let own = declared[name] else { return nil }
-        let above = ancestors(of: name, in: declared), under = below(name, in: declared, order: order)
-        if above.isEmpty && under.isEmpty { return own }
-        var seen: Set<String> = []
-        var attributes: [AttributeDescription] = []
-        var relationships: [RelationshipDescription] = []
-        for entity in above + [own] {
-            for a in entity.attributes where seen.insert(a.name.lowercased()).inserted { attributes.append(a) }
-            for r in entity.relationships where seen.insert(r.name.lowercased()).inserted { relationships.append(r) }
-        }
-        var subentityKeys: Set<String> = []
-        for entity in under {
-            for var a in entity.attributes where seen.insert(a.name.lowercased()).inserted {
-                a.isOptional = true; a.defaultValue = nil; a.renamedFrom = nil
-                attributes.append(a)
-                subentityKeys.insert(a.name)
-            }
-            for r in entity.relationships where seen.insert(r.name.lowercased()).inserted {
-                relationships.append(r)
-                subentityKeys.insert(r.name)
-            }
-        }
-        var result = EntityDescription(name: name, attributes: attributes, relationships: relationships)
-        result.subentityKeys = subentityKeys
-        result.parent = own.parent
-        result.isAbstract = own.isAbstract
-        result.uniqueness = own.uniqueness
-        return result
-    }
-
-    /// Puts every entity of a hierarchy in `entitiesByName` as objects see it.
+    /// Puts every entity of a hierarchy in `managedObjectModel.entitiesByName` as objects see it.
     func rememberEffective(_ names: [String]) {
-        let declared = declaredMap
+        let declared = managedObjectModel.declaredMap
         for name in names {
-            guard let entity = Self.effective(name, in: declared, order: entityOrder) else { continue }
+            guard let entity = ManagedObjectModel.effective(name, in: declared, order: managedObjectModel.entityOrder) else { continue }
             remember(entity)
         }
     }
@@ -98,7 +31,7 @@ extension ObjectContext {
     func hierarchyProblem(_ definition: EntityDescription, declared old: [String: EntityDescription]) throws -> String? {
         // Alone in its hierarchy, before and after: no family to clash with, no rows to
         // move. Known at once in a batch (`DefinitionIndex`), else found below.
-        if definition.parent == nil, old[definition.name]?.parent == nil, let definitionIndex,
+        if definition.parent == nil, old[definition.name]?.parent == nil, let definitionIndex = managedObjectModel.definitionIndex,
            !definitionIndex.hasSubentities(definition.name) {
             return nil
         }
@@ -107,7 +40,7 @@ extension ObjectContext {
         let previous = old[definition.name]
         if let parent = definition.parent {
             if parent == definition.name { return "it cannot be its own parent" }
-            guard let entity = entitiesByName[parent] else {
+            guard let entity = managedObjectModel.entitiesByName[parent] else {
                 return "its parent \(parent) is not defined (define the parent first)"
             }
             if mapped(entity).isForeign || mapped(entity).isView { return "its parent \(parent) is not an entity of Quarry's (a table or view of the file)" }
@@ -119,14 +52,14 @@ extension ObjectContext {
             }
         }
         // One table holds the whole hierarchy: a key means one column in it.
-        let root = Self.root(of: definition.name, in: declared)
-        let order = entityOrder + (entityOrder.contains(definition.name) ? [] : [definition.name])
-        let family = [declared[root]].compactMap { $0 } + Self.below(root, in: declared, order: order)
-        let related = Set(Self.ancestors(of: definition.name, in: declared).map(\.name) + Self.below(definition.name, in: declared, order: order).map(\.name))
+        let root = ManagedObjectModel.root(of: definition.name, in: declared)
+        let order = managedObjectModel.entityOrder + (managedObjectModel.entityOrder.contains(definition.name) ? [] : [definition.name])
+        let family = [declared[root]].compactMap { $0 } + ManagedObjectModel.below(root, in: declared, order: order)
+        let related = Set(ManagedObjectModel.ancestors(of: definition.name, in: declared).map(\.name) + ManagedObjectModel.below(definition.name, in: declared, order: order).map(\.name))
         for key in definition.keyNames {
             for other in family where other.name != definition.name && other.keyNames.contains(where: { $0.lowercased() == key.lowercased() }) {
                 if related.contains(other.name) {
-                    let isAncestor = Self.ancestors(of: definition.name, in: declared).contains { $0.name == other.name }
+                    let isAncestor = ManagedObjectModel.ancestors(of: definition.name, in: declared).contains { $0.name == other.name }
                     return "'\(key)' is already a key of \(isAncestor ? "its ancestor" : "its sub-entity") \(other.name)"
                 }
                 return "'\(key)' is also a key of \(other.name), in the same hierarchy (one table holds them both; declare it on a common parent)"
@@ -156,40 +89,32 @@ extension ObjectContext {
     /// shape (root tables migrated, views remade), inside the caller's transaction.
     /// `rememberEffective` must follow once that commits.
     func writeDeclarations(_ changed: [EntityDescription], in db: Database) throws -> [String] {
-        let old = declaredMap
+        let old = managedObjectModel.declaredMap
         var new = old
         for entity in changed { new[entity.name] = entity }
-        let order = entityOrder + changed.map(\.name).filter { !entityOrder.contains($0) }
-        // A file Quarry did not create keeps its declarations in its sidecar (ForeignSidecar).
-        if !isForeignFile {
-            try db.execute(sql: "CREATE TABLE IF NOT EXISTS \(Self.modelTable) (name TEXT PRIMARY KEY, definition TEXT NOT NULL)")
-        }
+        let order = managedObjectModel.entityOrder + changed.map(\.name).filter { !managedObjectModel.entityOrder.contains($0) }
         var roots: [String] = []
         for entity in changed {
             try validate(entity)
             let definition = try StoredDefinition.text(entity)
-            if isForeignFile {
-                try keepInSidecar(entity.name, definition: definition)
-            } else {
-                try db.execute(sql: "INSERT OR REPLACE INTO \(Self.modelTable) (name, definition) VALUES (?, ?)", arguments: [entity.name, definition])
-            }
-            if old[entity.name] != nil { roots.append(Self.root(of: entity.name, in: old)) }
-            roots.append(Self.root(of: entity.name, in: new))
+            try store.keepDeclaration(entity.name, definition: definition, in: db, context: self)
+            if old[entity.name] != nil { roots.append(ManagedObjectModel.root(of: entity.name, in: old)) }
+            roots.append(ManagedObjectModel.root(of: entity.name, in: new))
         }
         var touched: [String] = []
         var seenRoots: Set<String> = []
         for root in roots where seenRoots.insert(root).inserted {
             let wasRoot = old[root].map { $0.parent == nil } ?? false
             let isRoot = new[root].map { $0.parent == nil } ?? false
-            let oldFamily = wasRoot ? [root] + Self.below(root, in: old, order: order).map(\.name) : []
-            let newFamily = isRoot ? [root] + Self.below(root, in: new, order: order).map(\.name) : []
+            let oldFamily = wasRoot ? [root] + ManagedObjectModel.below(root, in: old, order: order).map(\.name) : []
+            let newFamily = isRoot ? [root] + ManagedObjectModel.below(root, in: new, order: order).map(\.name) : []
             for member in oldFamily + newFamily where member != root {
                 try db.execute(sql: "DROP VIEW IF EXISTS \(quoteIdentifier(member))")
             }
             touched += oldFamily + newFamily
             if wasRoot, !isRoot { try db.execute(sql: "DROP TABLE \(quoteIdentifier(root))") }
-            guard isRoot, let storage = Self.effective(root, in: new, order: order) else { continue }
-            if wasRoot, let before = Self.effective(root, in: old, order: order) {
+            guard isRoot, let storage = ManagedObjectModel.effective(root, in: new, order: order) else { continue }
+            if wasRoot, let before = ManagedObjectModel.effective(root, in: old, order: order) {
                 try migrate(before, to: storage, in: db)
             } else {
                 try refuseTaken(root, in: db)
@@ -208,12 +133,12 @@ extension ObjectContext {
             }
             for member in newFamily where member != root {
                 if !oldFamily.contains(member) { try refuseTaken(member, in: db) }
-                guard let entity = Self.effective(member, in: new, order: order) else { continue }
-                let tags = ([member] + Self.below(member, in: new, order: order).map(\.name)).map(Self.literal)
+                guard let entity = ManagedObjectModel.effective(member, in: new, order: order) else { continue }
+                let tags = ([member] + ManagedObjectModel.below(member, in: new, order: order).map(\.name)).map(Self.literal)
                 for sql in Self.viewSQL(entity, table: root, tags: tags) { try db.execute(sql: sql) }
             }
             try syncUniqueness(table: root, members: newFamily.compactMap { member in
-                new[member].map { ($0, [member] + Self.below(member, in: new, order: order).map(\.name)) }
+                new[member].map { ($0, [member] + ManagedObjectModel.below(member, in: new, order: order).map(\.name)) }
             }, in: db)
             // New sub-entity attributes with defaults: the entity's existing rows take them.
             for member in newFamily where member != root {

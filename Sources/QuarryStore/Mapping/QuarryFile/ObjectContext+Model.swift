@@ -26,12 +26,12 @@ extension ObjectContext {
             for entity in ready { definitions.append(entity); placed.insert(entity.name) }
         }
         for definition in definitions {
-            if let parent = definition.parent, !names.contains(parent), entitiesByName[parent] == nil {
+            if let parent = definition.parent, !names.contains(parent), managedObjectModel.entitiesByName[parent] == nil {
                 throw ModelFileError(.danglingReference, path: path, "entity \(definition.name) inherits from \(parent), which is neither in the model nor in the store; nothing was defined")
             }
         }
         for definition in definitions {
-            guard let existing = entitiesByName[definition.name] else { continue }
+            guard let existing = managedObjectModel.entitiesByName[definition.name] else { continue }
             for attribute in definition.attributes {
                 if let old = existing.attribute(named: attribute.name), old.type != attribute.type {
                     throw StoreError.migrationRefused(entity: definition.name,
@@ -61,10 +61,10 @@ extension ObjectContext {
         let rehearsal = try ObjectContext(path: nil)
         defer { rehearsal.close() }
         try rehearsal.withDefinitionIndex {
-            for name in entityOrder {
+            for name in managedObjectModel.entityOrder {
                 // What the rehearsal cannot hold (a relationship to a table of the file) is
                 // left out; only the model's own definitions must pass.
-                if let declared = declaredByName[name] { _ = try? rehearsal.define(declared) }
+                if let declared = managedObjectModel.declaredByName[name] { _ = try? rehearsal.define(declared) }
             }
             for definition in definitions {
                 try ModelFileError.stopIfAsked(path, at: "entity \(definition.name)")
@@ -100,7 +100,7 @@ extension ObjectContext {
 
     /// Keeps `templates` (those of entities the store has), replacing any of the same name.
     func keep(templates: [CoreDataFetchRequest]) throws {
-        let kept = templates.filter { entitiesByName[$0.entity] != nil }
+        let kept = templates.filter { managedObjectModel.entitiesByName[$0.entity] != nil }
         guard !kept.isEmpty else { return }
         do {
             try database.write { db in

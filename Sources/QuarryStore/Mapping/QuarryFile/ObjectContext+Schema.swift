@@ -24,11 +24,8 @@ extension ObjectContext {
             guard let entity = (try? StoredDefinition(text: definition))?.entity else {
                 throw StoreError.database(message: "the stored model of entity \(name) is unreadable")
             }
-            remember(entity)
-            declaredByName[entity.name] = entity
+            rememberDeclared(entity)
         }
-        // Entities in a hierarchy are seen with their inherited and sub-entities' keys.
-        if declaredByName.values.contains(where: { $0.parent != nil }) { rememberEffective(entityOrder) }
         // A Core Data store is its model's entities; its Z-tables are not entities.
         if isCoreData {
             try loadCoreDataStore()
@@ -36,21 +33,30 @@ extension ObjectContext {
         }
         // A file with a schema and no model of Quarry's is someone else's: what Quarry
         // keeps about it is in its sidecar (ForeignSidecar), never in the file.
-        isForeignFile = hasSchema && !isCoreData && path != nil && path != ":memory:"
-        if isForeignFile, let path {
-            sidecar = try ForeignSidecar.load(for: path)
-            try loadSidecarEntities()
+        var foreign: ForeignFileStore?
+        if hasSchema && !isCoreData, let path, path != ":memory:" {
+            foreign = try ForeignFileStore(path: path)
+            store = foreign ?? store
+            try foreign?.loadEntities(into: self)
         }
+        // Entities in a hierarchy are seen with their inherited and sub-entities' keys.
+        if managedObjectModel.declaredByName.values.contains(where: { $0.parent != nil }) { rememberEffective(managedObjectModel.entityOrder) }
         try introspectForeignTables()
-        if isForeignFile { restoreSidecarRelations() }
+        foreign?.restoreRelations(in: self)
+    }
+
+    /// Adds an entity as stored (`quarry_model`, a sidecar), its declaration kept.
+    func rememberDeclared(_ entity: EntityDescription) {
+        remember(entity)
+        managedObjectModel.declaredByName[entity.name] = entity
     }
 
     /// Adds or replaces `entity`, its rows kept where `storage` says (when nil, where the
     /// mapping already placed them, else in Quarry's own table).
     func remember(_ entity: EntityDescription, storage: EntityStorage? = nil) {
-        let previous = entitiesByName[entity.name]
-        if previous == nil { entityOrder.append(entity.name) }
-        entitiesByName[entity.name] = entity
+        let previous = managedObjectModel.entitiesByName[entity.name]
+        if previous == nil { managedObjectModel.entityOrder.append(entity.name) }
+        managedObjectModel.entitiesByName[entity.name] = entity
         if let storage { mapping.place(entity.name, storage) }
         if let previous, previous != entity { redescribeObjects(as: entity) }
     }
@@ -85,7 +91,7 @@ extension ObjectContext {
         }
         try validate(definition)
         // An existing empty file becomes Quarry's with its first entity: WAL from then on.
-        if entitiesByName.isEmpty, !isReadOnly { try useWriteAheadLog() }
+        if managedObjectModel.entitiesByName.isEmpty, !isReadOnly { try useWriteAheadLog() }
         // Inverses are kept in step: relationships other entities declare toward this one
         // come in, and this one's inverses are added to entities already defined.
         var kept = definition
@@ -107,11 +113,11 @@ extension ObjectContext {
         // Inheritance: checked against the hierarchies as they are, before anything is written.
         // In a batch, entities outside any hierarchy and without constraints have nothing
         // to check, and building the map of every declaration for each would be quadratic.
-        let alone = definitionIndex != nil && entity.uniqueness.isEmpty && ([entity] + changes).allSatisfy { e in
+        let alone = managedObjectModel.definitionIndex != nil && entity.uniqueness.isEmpty && ([entity] + changes).allSatisfy { e in
             e.parent == nil && declaredEntity(e.name)?.parent == nil && !hasSubentities(e.name)
         }
         if !alone {
-            let declared = declaredMap
+            let declared = managedObjectModel.declaredMap
             if let problem = try hierarchyProblem(entity, declared: declared) {
                 throw StoreError.invalidSchema(entity: entity.name, reason: problem)
             }
@@ -150,14 +156,14 @@ extension ObjectContext {
         didDefine(entity)
         for changed in changes { didDefine(changed) }
         if hierarchical { rememberEffective(touched) }
-        return entitiesByName[entity.name] ?? entity
+        return managedObjectModel.entitiesByName[entity.name] ?? entity
     }
 
     private func withInversesDeclaredElsewhere(_ entity: EntityDescription) -> EntityDescription {
         var result = entity
         // In a batch, only the entities that relate to this one (in definition order, as
         // `declaredEntities` gives them), not all of them.
-        let others = definitionIndex.map { index in
+        let others = managedObjectModel.definitionIndex.map { index in
             let related = index.entities(relatedTo: entity.name)
             return index.inOrder(related).compactMap { declaredEntity($0) }
         } ?? declaredEntities
@@ -211,7 +217,7 @@ extension ObjectContext {
 
     /// How a relationship's links are stored, or nil while its destination is undefined.
     public func storage(of relationship: RelationshipDescription, in entity: String) -> RelationshipStorage? {
-        guard let destination = entitiesByName[relationship.destination] ?? (relationship.destination == entity ? entitiesByName[entity] : nil) else { return nil }
+        guard let destination = managedObjectModel.entitiesByName[relationship.destination] ?? (relationship.destination == entity ? managedObjectModel.entitiesByName[entity] : nil) else { return nil }
         if !relationship.isToMany { return .foreignKey(column: relationship.keyColumn, targetKey: relationship.targetKey) }
         let inverse = relationship.inverse.flatMap { destination.relationship(named: $0) }
         if let inverse, !inverse.isToMany {
@@ -231,9 +237,9 @@ extension ObjectContext {
     /// The member of `entity`'s hierarchy whose declaration holds the relationship `name`
     /// (a key appears once per hierarchy); `entity` itself outside hierarchies.
     private func declaringEntity(_ name: String, in entity: String) -> String {
-        if declaredByName[entity]?.relationship(named: name) != nil || declaredByName[entity] == nil { return entity }
-        let root = Self.root(of: entity, in: declaredByName)
-        for (member, declared) in declaredByName where declared.relationship(named: name) != nil && Self.root(of: member, in: declaredByName) == root {
+        if managedObjectModel.declaredByName[entity]?.relationship(named: name) != nil || managedObjectModel.declaredByName[entity] == nil { return entity }
+        let root = ManagedObjectModel.root(of: entity, in: managedObjectModel.declaredByName)
+        for (member, declared) in managedObjectModel.declaredByName where declared.relationship(named: name) != nil && ManagedObjectModel.root(of: member, in: managedObjectModel.declaredByName) == root {
             return member
         }
         return entity
@@ -241,9 +247,9 @@ extension ObjectContext {
 
     private func createLinkTables(_ entity: EntityDescription, in db: Database, defining: EntityDescription) throws {
         // The entity being defined is not yet remembered; resolve against it directly.
-        let saved = entitiesByName[defining.name]
-        entitiesByName[defining.name] = defining
-        defer { entitiesByName[defining.name] = saved }
+        let saved = managedObjectModel.entitiesByName[defining.name]
+        managedObjectModel.entitiesByName[defining.name] = defining
+        defer { managedObjectModel.entitiesByName[defining.name] = saved }
         for r in entity.relationships where r.isToMany {
             guard case .linkTable(let table, _, _)? = storage(of: r, in: entity.name) else { continue }
             try db.execute(sql: "CREATE TABLE IF NOT EXISTS \(quoteIdentifier(table)) (source INTEGER NOT NULL, target INTEGER NOT NULL, PRIMARY KEY (source, target)) WITHOUT ROWID")
@@ -256,9 +262,6 @@ extension ObjectContext {
     func write(_ entity: EntityDescription, replacing existing: EntityDescription?, in db: Database) throws {
         try validate(entity)
         let definition = try StoredDefinition.text(entity)
-        if !isForeignFile {
-            try db.execute(sql: "CREATE TABLE IF NOT EXISTS \(Self.modelTable) (name TEXT PRIMARY KEY, definition TEXT NOT NULL)")
-        }
         if let existing {
             try migrate(existing, to: entity, in: db)
         } else {
@@ -267,20 +270,12 @@ extension ObjectContext {
             }
             try createTable(entity, in: db)
         }
-        if isForeignFile {
-            // Written before the transaction commits: a sidecar that cannot be written
-            // rolls the table back; a transaction that fails after leaves a definition
-            // whose table is missing, which the next open passes over.
-            try keepInSidecar(entity.name, definition: definition)
-        } else {
-            try db.execute(sql: "INSERT OR REPLACE INTO \(Self.modelTable) (name, definition) VALUES (?, ?)",
-                           arguments: [entity.name, definition])
-        }
+        try store.keepDeclaration(entity.name, definition: definition, in: db, context: self)
     }
 
     func didDefine(_ entity: EntityDescription) {
-        definitionIndex?.replace(declaredEntity(entity.name), with: entity)
-        if !mapped(entity).isForeign { declaredByName[entity.name] = entity }
+        managedObjectModel.definitionIndex?.replace(declaredEntity(entity.name), with: entity)
+        if !mapped(entity).isForeign { managedObjectModel.declaredByName[entity.name] = entity }
         remember(entity)
         bumpGeneration()
     }

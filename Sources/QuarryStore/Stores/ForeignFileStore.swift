@@ -1,0 +1,66 @@
+import GRDB
+
+/// A SQLite file Quarry did not create: its tables and views as they are, written in the
+/// formats its columns keep, and nothing of Quarry's added to it. What Quarry keeps about
+/// it (entities imported, `relate()` calls) is in its sidecar (`ForeignSidecar`); other
+/// processes see its changes through `data_version` and row hashes, as they see any
+/// writer's that keeps no history.
+final class ForeignFileStore: PersistentStore {
+    /// The file the sidecar is kept beside.
+    let path: String
+    /// The declarations kept beside the file.
+    private(set) var sidecar: ForeignSidecar
+
+    init(path: String) throws {
+        self.path = path
+        sidecar = try ForeignSidecar.load(for: path)
+    }
+
+    /// Written before the transaction commits: a sidecar that cannot be written rolls the
+    /// table back; a transaction that fails after leaves a definition whose table is
+    /// missing, which the next open passes over.
+    func keepDeclaration(_ name: String, definition: String, in db: Database, context: ObjectContext) throws {
+        var next = sidecar
+        if let i = next.entities.firstIndex(where: { $0.name == name }) { next.entities[i].definition = definition }
+        else { next.entities.append((name, definition)) }
+        try next.save(for: path)
+        sidecar = next
+    }
+
+    /// Adds a `relate()` call to the sidecar (once). A read-only open keeps it in memory.
+    func keep(_ relation: ForeignSidecar.Relation, context: ObjectContext) throws {
+        guard !context.isReadOnly, !sidecar.relations.contains(relation) else { return }
+        var next = sidecar
+        next.relations.append(relation)
+        try next.save(for: path)
+        sidecar = next
+    }
+
+    /// The entities the sidecar defines whose table the file still has, as `quarry_model`'s
+    /// rows are read for Quarry's own files.
+    func loadEntities(into context: ObjectContext) throws {
+        for (name, definition) in sidecar.entities {
+            // A sub-entity is a view over its root's table.
+            let present = try? context.read { db in
+                try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM main.sqlite_master WHERE type IN ('table', 'view') AND name = ?)", arguments: [name])
+            }
+            guard present == true else { continue }
+            guard let entity = (try? StoredDefinition(text: definition))?.entity else {
+                throw StoreError.database(message: "the model of entity \(name) in \(ForeignSidecar.path(for: path)) is unreadable")
+            }
+            context.rememberDeclared(entity)
+        }
+    }
+
+    /// Repeats the sidecar's `relate()` calls; one that no longer applies (a column
+    /// dropped, a table renamed) is left out with a note, and kept for a later open.
+    func restoreRelations(in context: ObjectContext) {
+        for r in sidecar.relations {
+            do {
+                try context.relate(r.source, r.column, r.destination, r.destinationColumn, name: r.name, inverse: r.inverse, keep: false)
+            } catch {
+                context.openingNotes.append("relate(\"\(r.source)\", \"\(r.column)\", \"\(r.destination)\", \"\(r.destinationColumn)\") kept in \(ForeignSidecar.path(for: path)) no longer applies: \(error)")
+            }
+        }
+    }
+}

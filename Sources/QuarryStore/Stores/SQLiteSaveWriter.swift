@@ -1,0 +1,181 @@
+import GRDB
+
+/// Writes a `SaveChangesRequest` into a SQLite store in one transaction: conflicts found
+/// and settled first (optimistic locking, as Core Data's), then inserts, updates, links
+/// and deletes, with the store asked for what it keeps besides the rows. Nothing of the
+/// objects changes here: the context applies the result once the transaction committed.
+struct SQLiteSaveWriter {
+    let context: ObjectContext
+    let store: any PersistentStore
+
+    func write(_ request: SaveChangesRequest, _ work: StoreSaveWork) throws -> SaveChangesResult {
+        var result = SaveChangesResult(request: request)
+        var work = work
+        do {
+            try context.database.write { db in try write(&result, &work, in: db) }
+        } catch let error as DatabaseError {
+            throw store.inModelNames(StoreError(error))
+        }
+        return result
+    }
+
+    private func write(_ result: inout SaveChangesResult, _ work: inout StoreSaveWork, in db: Database) throws {
+        try settleConflicts(&result, in: db)
+        let request = result.request
+        var keys = SaveChangesRequest.Keys()
+        var laterLinks: [ManagedObject] = []
+        var formats = ColumnFormats()
+        var readBacks: [(ManagedObject, String, Value)] = []
+        func stored(_ object: ManagedObject, _ name: String, _ value: Value) throws -> DatabaseValue {
+            let entity = context.currentEntity(of: object)
+            let written: DatabaseValue
+            do { written = try context.storedValue(value, entity, name, in: db, cache: &formats) }
+            catch let error as StoreError { throw StoreError.during(operation: "save", error) }
+            if written != value.databaseValue { readBacks.append((object, name, context.readBack(written, entity, name))) }
+            return written
+        }
+        for object in request.inserts {
+            let entity = context.currentEntity(of: object)
+            let storage = context.mapped(entity)
+            let toOne = entity.ownKeyColumns.map(\.name)
+            let names = entity.attributeNames + toOne
+            let columns = names.map(quoteIdentifier).joined(separator: ", ")
+            let marks = Array(repeating: "?", count: names.count).joined(separator: ", ")
+            let sql = names.isEmpty
+                ? "INSERT INTO \(storage.table) DEFAULT VALUES"
+                : "INSERT INTO \(storage.table) (\(columns)) VALUES (\(marks))"
+            var values = try entity.attributeNames.map { try stored(object, $0, object.currentValue($0)) }
+            for name in toOne {
+                let target = object.pendingToOne[name] ?? nil
+                if let target, target.primaryKey == nil, keys.byObject[ObjectIdentifier(target)] == nil { laterLinks.append(object) }
+                values.append(keys.of(target))
+            }
+            // Cached: compiling an insert through a sub-entity's view compiles its trigger too.
+            try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(values))
+            // A WITHOUT ROWID table sets no last rowid: its key is the one the row was given.
+            let given: Int64? = { if case .integer(let k) = object.currentValue(storage.keyColumn) { return k } else { return nil } }()
+            let newKey = try storage.keyMayHoldOthers ? (given ?? context.insertedKey(of: entity, in: db)) : context.insertedKey(of: entity, in: db)
+            result.newKeys.append(newKey)
+            keys.byObject[ObjectIdentifier(object)] = newKey
+        }
+        // Inserted objects pointing at objects inserted after them.
+        for object in laterLinks { try writeToOne(object, keys, in: db) }
+        for object in request.updates {
+            // Attributes and to-one keys in one statement: one change of a row is one
+            // UPDATE (a Core Data store's Z_OPT goes up once per save, as Core Data's).
+            let changed = object.pending.keys.sorted()
+            let ownKeys = Set(context.currentEntity(of: object).ownKeyColumns.map(\.name))
+            let links = object.pendingToOne.keys.sorted().filter(ownKeys.contains)
+            guard let primaryKey = object.primaryKey, !(changed.isEmpty && links.isEmpty) else { continue }
+            let assignments = (changed + links).map { "\(quoteIdentifier($0)) = ?" }.joined(separator: ", ")
+            let values = try changed.map { try stored(object, $0, object.pending[$0] ?? .null) }
+                + links.map { keys.of(object.pendingToOne[$0] ?? nil) } + [primaryKey.databaseValue]
+            let storage = context.mapped(object.entity)
+            try db.execute(sql: "UPDATE \(storage.table) SET \(assignments) WHERE \(storage.key) = ?", arguments: StatementArguments(values))
+        }
+        try writeAttributeLinks(request, keys, in: db)
+        for link in request.links {
+            let sql = link.isAdd
+                ? "INSERT OR IGNORE INTO \(quoteIdentifier(link.table)) (source, target) VALUES (?, ?)"
+                : "DELETE FROM \(quoteIdentifier(link.table)) WHERE source = ? AND target = ?"
+            try db.execute(sql: sql, arguments: [keys.of(link.source), keys.of(link.target)])
+        }
+        try store.willDeleteRows(request, &work, keys: keys, in: db, context: context)
+        for object in request.deletes {
+            guard let primaryKey = object.primaryKey else { continue }
+            let storage = context.mapped(object.entity)
+            try db.execute(sql: "DELETE FROM \(storage.table) WHERE \(storage.key) = ?", arguments: [primaryKey])
+            // Its links go with it, whatever the rules did to the objects.
+            for relationship in context.currentEntity(of: object).relationships {
+                guard case .linkTable(let table, let sourceColumn, _)? = context.storage(of: relationship, in: object.entity.name) else { continue }
+                try db.execute(sql: "DELETE FROM \(quoteIdentifier(table)) WHERE \(sourceColumn) = ?", arguments: [primaryKey])
+            }
+        }
+        try store.didWriteRows(request, work, keys: keys, in: db, context: context)
+        result.readBacks = readBacks
+    }
+
+    /// A file Quarry did not create keeps a link in an attribute column (author_id), which
+    /// held no key while its target was unsaved: it learns the new key here.
+    private func writeAttributeLinks(_ request: SaveChangesRequest, _ keys: SaveChangesRequest.Keys, in db: Database) throws {
+        for object in request.inserts + request.updates {
+            let entity = context.currentEntity(of: object)
+            for (name, target) in object.pendingToOne {
+                guard let target, target.primaryKey == nil, let newKey = keys.byObject[ObjectIdentifier(target)],
+                      let relationship = entity.relationship(named: name), relationship.targetKey == nil,
+                      let column = relationship.column, entity.attribute(named: column) != nil else { continue }
+                let storage = context.mapped(object.entity)
+                try db.execute(sql: "UPDATE \(storage.table) SET \(quoteIdentifier(column)) = ? WHERE \(storage.key) = ?",
+                               arguments: [newKey, keys.of(object)])
+            }
+        }
+    }
+
+    /// Writes an object's pending to-one keys.
+    private func writeToOne(_ object: ManagedObject, _ keys: SaveChangesRequest.Keys, in db: Database) throws {
+        let own = Set(context.currentEntity(of: object).ownKeyColumns.map(\.name))
+        let names = object.pendingToOne.keys.sorted().filter(own.contains)
+        let ownKey = keys.of(object)
+        guard !names.isEmpty, !ownKey.isNull else { return }
+        let assignments = names.map { "\(quoteIdentifier($0)) = ?" }.joined(separator: ", ")
+        let values = names.map { keys.of(object.pendingToOne[$0] ?? nil) } + [ownKey]
+        let storage = context.mapped(object.entity)
+        try db.execute(sql: "UPDATE \(storage.table) SET \(assignments) WHERE \(storage.key) = ?", arguments: StatementArguments(values))
+    }
+
+    // MARK: Conflicts
+
+    private struct Conflict {
+        let object: ManagedObject
+        let keys: Set<String>
+        /// The row as stored now; nil when another connection deleted it.
+        let stored: [String: Value]?
+    }
+
+    /// Optimistic locking: a row changed by another connection since it was read is a
+    /// conflict, settled by the policy or refused with nothing written.
+    private func settleConflicts(_ result: inout SaveChangesResult, in db: Database) throws {
+        let conflicts = try findConflicts(result.request.updates + result.request.deletes, in: db)
+        guard !conflicts.isEmpty else { return }
+        if result.request.policy == .error {
+            throw StoreError.conflict(conflicts.map { ConflictedObject(objectID: $0.object.objectID, keys: $0.keys.sorted(), deleted: $0.stored == nil) })
+        }
+        // Both policies take the stored row as the new snapshot; store trump also gives up
+        // this context's edits of the keys the other side changed. A row the other side
+        // deleted is neither updated nor deleted again.
+        var dropped: [ObjectIdentifier: Set<String>] = [:]
+        for conflict in conflicts {
+            guard let stored = conflict.stored else { continue }
+            result.adopted.append((conflict.object, stored))
+            if result.request.policy == .store { dropped[ObjectIdentifier(conflict.object), default: []].formUnion(conflict.keys) }
+        }
+        let gone = Set(conflicts.filter { $0.stored == nil }.map { ObjectIdentifier($0.object) })
+        result.request.updates.removeAll { gone.contains(ObjectIdentifier($0)) }
+        result.request.deletes.removeAll { gone.contains(ObjectIdentifier($0)) }
+        // Under "store", their values win for the keys they changed.
+        for object in result.request.updates {
+            for key in dropped[ObjectIdentifier(object)] ?? [] { object.pending[key] = nil }
+        }
+    }
+
+    /// Rows that differ from what this context read (Core Data's snapshots).
+    private func findConflicts(_ objects: [ManagedObject], in db: Database) throws -> [Conflict] {
+        var conflicts: [Conflict] = []
+        for object in objects {
+            guard let key = object.primaryKey else { continue }
+            let entity = context.currentEntity(of: object)
+            let storage = context.mapped(entity)
+            let sql = "SELECT \(storage.selection(of: entity)) FROM \(storage.table) WHERE \(storage.key) = ?"
+            guard let row = try Row.fetchOne(db, sql: sql, arguments: [key]) else {
+                conflicts.append(Conflict(object: object, keys: [], stored: nil))
+                continue
+            }
+            let stored = context.values(of: entity, row: row)
+            let changed = Set(stored.keys.filter { stored[$0] != (object.committed[$0] ?? .null) })
+            if !changed.isEmpty { conflicts.append(Conflict(object: object, keys: changed, stored: stored)) }
+            // A version counter also sees writes to columns the model does not map.
+            else if try store.versionMoved(object, in: db, context: context) { conflicts.append(Conflict(object: object, keys: ["Z_OPT"], stored: stored)) }
+        }
+        return conflicts
+    }
+}

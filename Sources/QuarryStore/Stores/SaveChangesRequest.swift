@@ -1,0 +1,47 @@
+import GRDB
+
+/// What one `save()` asks of the store (Core Data's `NSSaveChangesRequest`): the objects
+/// to insert, update and delete, the links to add and remove, and how to settle a
+/// conflict with another connection's change.
+struct SaveChangesRequest {
+    let inserts: [ManagedObject]
+    /// Updated and deleted objects by key; a conflict settled by the policy may take an
+    /// object out (a row the other side deleted).
+    var updates: [ManagedObject]
+    var deletes: [ManagedObject]
+    let links: [PendingLink]
+    let policy: MergePolicy
+
+    /// The keys the inserted rows were given, as the transaction goes on.
+    struct Keys {
+        var byObject: [ObjectIdentifier: Int64] = [:]
+
+        /// The key an object's row has or was just given; NULL for none.
+        func of(_ object: ManagedObject?) -> DatabaseValue {
+            guard let object else { return .null }
+            return (object.primaryKey ?? byObject[ObjectIdentifier(object)])?.databaseValue ?? .null
+        }
+
+        /// The object IDs of the inserted objects that have a row now.
+        func insertedIDs(_ request: SaveChangesRequest) -> [String] {
+            request.inserts.compactMap { object in byObject[ObjectIdentifier(object)].map { "\(object.entity.name)/\($0)" } }
+        }
+
+        /// The inserted objects with their new keys.
+        func inserted(_ request: SaveChangesRequest) -> [(ManagedObject, Int64)] {
+            request.inserts.compactMap { object in byObject[ObjectIdentifier(object)].map { (object, $0) } }
+        }
+    }
+}
+
+/// What the store wrote, for the context to apply to its objects once the save committed.
+struct SaveChangesResult {
+    /// The request as written (conflicts settled).
+    var request: SaveChangesRequest
+    /// The new keys of the inserted objects, in order.
+    var newKeys: [Int64] = []
+    /// Stored rows the objects take as their new snapshot (a conflict settled).
+    var adopted: [(ManagedObject, [String: Value])] = []
+    /// Values a file Quarry did not create keeps in another form, as they read back.
+    var readBacks: [(ManagedObject, String, Value)] = []
+}
