@@ -24,21 +24,21 @@ public final class ChangeListenerToken {
     fileprivate weak var context: ObjectContext?
     fileprivate let id: Int
     fileprivate init(context: ObjectContext, id: Int) { self.context = context; self.id = id }
-    public func cancel() { context?.changeListeners.remove(id) }
+    public func cancel() { context?.observers.changeListeners.remove(id) }
 }
 
 extension ObjectContext {
     /// Calls `listener` after every save that changed something, once the transaction
     /// has committed and the objects hold their new state.
     public func addChangeListener(_ listener: @escaping (ChangeSet) -> Void) -> ChangeListenerToken {
-        nextListenerID += 1
-        changeListeners.add(nextListenerID, listener)
-        return ChangeListenerToken(context: self, id: nextListenerID)
+        let id = observers.nextID()
+        observers.changeListeners.add(id, listener)
+        return ChangeListenerToken(context: self, id: id)
     }
 
     func notify(_ changes: ChangeSet) {
         guard !changes.isEmpty else { return }
         rehashWatchedRows(changes)
-        for id in changeListeners.ids { changeListeners[id]?(changes) }
+        for id in observers.changeListeners.ids { observers.changeListeners[id]?(changes) }
     }
 }

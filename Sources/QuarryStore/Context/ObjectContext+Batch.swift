@@ -15,7 +15,7 @@ extension ObjectContext {
         try store.refuseUnfaithfulWrite("updateall", in: self)
         let entity = try entity(named: entityName)
         if mapped(entity).isView { throw StoreError.viewIsReadOnly(entity: entity.name) }
-        try refuseDerivedAttributes(entity.name, keys: values.keys, operation: "updateall")
+        try store.refuseSetting(values.keys, of: entity.name, operation: "updateall")
         var assignments: [(String, Value)] = []
         for (key, value) in values.sorted(by: { $0.key < $1.key }) {
             guard let attribute = entity.writableAttribute(named: key) else { throw entity.unknownKey(key) }

@@ -116,7 +116,7 @@ extension ObjectContext {
         } else {
             object.pendingToOne[name] = .some(target)
         }
-        if target != nil { noteOrderedAddition(object) }
+        if target != nil { store.noteAddition(object) }
         noteChanged(object)
     }
 
@@ -135,7 +135,7 @@ extension ObjectContext {
         case .inverseForeignKey(_, let column, let ownerKey, let inverse):
             let ownValue: Value? = ownerKey.map { object.currentValue($0) } ?? object.primaryKey.map(Value.integer)
             if ownerKey == nil {
-                result = try inStoredOrder(savedMembers(name, of: object, destination), name, of: object).filter { target in
+                result = try store.inStoredOrder(savedMembers(name, of: object, destination), name, of: object, context: self).filter { target in
                     if let pending = pendingInverse(inverse, of: target) { return pending === object }
                     return true
                 }
@@ -151,10 +151,10 @@ extension ObjectContext {
                 isKind(candidate.entity.name, of: destination.name) && pendingInverse(inverse, of: candidate).map { $0 === object } == true
             }
             // An ordered relationship (Core Data's) appends in the order members were added.
-            let added = store.isOrdered(name, of: object.entity.name) ? inAdditionOrder(pendingMembers.sorted(by: order)) : pendingMembers.sorted(by: order)
+            let added = store.isOrdered(name, of: object.entity.name) ? store.inAdditionOrder(pendingMembers.sorted(by: order)) : pendingMembers.sorted(by: order)
             for member in added where !result.contains(where: { $0 === member }) { result.append(member) }
         case .linkTable(let table, let sourceColumn, let targetColumn):
-            result = try inStoredOrder(savedMembers(name, of: object, destination), name, of: object)
+            result = try store.inStoredOrder(savedMembers(name, of: object, destination), name, of: object, context: self)
             let mineIsSource = sourceColumn == "source"
             for link in unsaved.links where link.table == table {
                 let (me, other) = mineIsSource ? (link.source, link.target) : (link.target, link.source)

@@ -14,10 +14,10 @@ extension ObjectContext {
     /// Keeps row hashes for exactly these entities (an entity observer's), taking them for
     /// the ones not watched yet.
     public func watchRows(of names: Set<String>) throws {
-        for name in watchedRows.keys where !names.contains(name) { watchedRows[name] = nil }
-        for name in names.sorted() where watchedRows[name] == nil {
+        for name in observers.watchedRows.keys where !names.contains(name) { observers.watchedRows[name] = nil }
+        for name in names.sorted() where observers.watchedRows[name] == nil {
             guard let entity = managedObjectModel.entitiesByName[name] else { continue }
-            watchedRows[name] = try hashes(of: entity, keys: nil)
+            observers.watchedRows[name] = try hashes(of: entity, keys: nil)
         }
     }
 
@@ -45,21 +45,21 @@ extension ObjectContext {
 
     /// After a local change: the watched rows it touched are hashed again.
     func rehashWatchedRows(_ changes: ChangeSet) {
-        guard !watchedRows.isEmpty, !changes.isExternal else { return }
+        guard !observers.watchedRows.isEmpty, !changes.isExternal else { return }
         var touched: [String: Set<Int64>] = [:]
         let objects = changes.inserted + changes.updated.map(\.object) + changes.deleted
         for object in objects { if let key = object.primaryKey { touched[object.entity.name, default: []].insert(key) } }
         for (name, keys) in changes.batchUpdated { touched[name, default: []].formUnion(keys) }
         for (name, keys) in changes.batchDeleted { touched[name, default: []].formUnion(keys) }
-        for watched in watchedRows.keys.sorted() {
+        for watched in observers.watchedRows.keys.sorted() {
             guard let entity = managedObjectModel.entitiesByName[watched] else { continue }
             let keys = touched.filter { isKind($0.key, of: watched) || isKind(watched, of: $0.key) }.flatMap(\.value)
             guard !keys.isEmpty else { continue }
             guard let fresh = try? hashes(of: entity, keys: Array(Set(keys)).sorted()) else {
-                watchedRows[watched] = nil
+                observers.watchedRows[watched] = nil
                 continue
             }
-            for key in keys { watchedRows[watched]?.byKey[key] = fresh.byKey[key] }
+            for key in keys { observers.watchedRows[watched]?.byKey[key] = fresh.byKey[key] }
         }
     }
 
@@ -73,10 +73,10 @@ extension ObjectContext {
         for (name, keys) in changes.batchUpdated.merging(changes.batchDeleted, uniquingKeysWith: { $0.union($1) }) {
             for key in keys { reported.insert("\(rootName(of: name))/\(key)") }
         }
-        for watched in watchedRows.keys.sorted() {
-            guard let entity = managedObjectModel.entitiesByName[watched], let old = watchedRows[watched] else { continue }
-            guard let new = try? hashes(of: entity, keys: nil) else { watchedRows[watched] = nil; continue }
-            watchedRows[watched] = new
+        for watched in observers.watchedRows.keys.sorted() {
+            guard let entity = managedObjectModel.entitiesByName[watched], let old = observers.watchedRows[watched] else { continue }
+            guard let new = try? hashes(of: entity, keys: nil) else { observers.watchedRows[watched] = nil; continue }
+            observers.watchedRows[watched] = new
             let root = rootName(of: watched)
             func fresh(_ key: Int64) -> Bool { !reported.contains("\(root)/\(key)") }
             let updated = new.byKey.filter { key, hash in old.byKey[key].map { $0 != hash } ?? false }.keys.filter(fresh)

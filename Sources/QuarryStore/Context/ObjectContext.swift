@@ -22,9 +22,6 @@ public final class ObjectContext {
     /// Where each entity's rows are in the file: the only source of table and column
     /// names for the SQL this context and the layers above write.
     public internal(set) var mapping = StoreMapping()
-    /// Formats the user declared for columns of a file Quarry did not create, by entity
-    /// then column (see `ObjectContext+ColumnFormats`); for this session only.
-    var declaredFormats: [String: [String: ColumnFormat]] = [:]
 
     /// One object per row in use.
     private var identityMap = IdentityMap()
@@ -32,27 +29,29 @@ public final class ObjectContext {
     /// What is inserted, updated and deleted until the next save or rollback.
     var unsaved = PendingChanges()
 
+    /// Listeners, watchers and the generations results compare (`ContextObservers`).
+    var observers = ContextObservers()
     /// Increases on every save and rollback, so results know to re-run.
-    public private(set) var generation = 0
+    public var generation: Int { observers.generation }
     /// Increases on every unsaved change, so results that include them re-run.
-    public private(set) var pendingGeneration = 0
+    public var pendingGeneration: Int { observers.pendingGeneration }
 
     func bumpPendingGeneration(touching objects: ManagedObject...) {
-        pendingGeneration += 1
+        observers.pendingGeneration += 1
         unsaved.touches.note(objects, at: pendingGeneration)
         stateMoved()
     }
 
-    /// Called whenever `generation` or `pendingGeneration` moves: whoever keeps copies of
-    /// values read from this context (the Lua layer's row cells) learns they may be stale.
-    private var stateWatchers = Listeners<() -> Void>()
+    // Whenever `generation` or `pendingGeneration` moves, the state watchers are called:
+    // whoever keeps copies of values read from this context (the Lua layer's row cells)
+    // learns they may be stale.
 
     /// Calls `watcher` whenever the context's objects may have changed; returns the id
     /// that `stopWatchingState` takes.
     public func watchState(_ watcher: @escaping () -> Void) -> Int {
-        nextListenerID += 1
-        stateWatchers.add(nextListenerID, watcher)
-        return nextListenerID
+        let id = observers.nextID()
+        observers.stateWatchers.add(id, watcher)
+        return id
     }
 
     /// Calls `watcher` when a commit by another connection has been noticed, before the
@@ -60,22 +59,20 @@ public final class ObjectContext {
     /// objects makes them now, from the values they were read with, so that the
     /// comparison (and the observers) see what changed in them.
     public func watchOutsideChanges(_ watcher: @escaping () -> Void) -> Int {
-        nextListenerID += 1
-        outsideChangeWatchers.add(nextListenerID, watcher)
-        return nextListenerID
+        let id = observers.nextID()
+        observers.outsideChangeWatchers.add(id, watcher)
+        return id
     }
 
-    private var outsideChangeWatchers = Listeners<() -> Void>()
-
-    func outsideChangeNoticed() { outsideChangeWatchers.forEach { $0() } }
+    func outsideChangeNoticed() { observers.outsideChangeWatchers.forEach { $0() } }
 
     /// Ends a watch begun by `watchState` or `watchOutsideChanges`.
     public func stopWatchingState(_ id: Int) {
-        stateWatchers.remove(id)
-        outsideChangeWatchers.remove(id)
+        observers.stateWatchers.remove(id)
+        observers.outsideChangeWatchers.remove(id)
     }
 
-    private func stateMoved() { stateWatchers.forEach { $0() } }
+    private func stateMoved() { observers.stateWatchers.forEach { $0() } }
 
     /// Whether unsaved changes touch objects of this entity.
     public func hasPendingChanges(of entityName: String) -> Bool {
@@ -83,16 +80,10 @@ public final class ObjectContext {
         unsaved.contains { isKind($0.entity.name, of: entityName) }
     }
 
-    var changeListeners = Listeners<(ChangeSet) -> Void>()
-    /// Row hashes of the entities observers watch (see `watchRows`).
-    var watchedRows: [String: RowHashes] = [:]
     /// Who the recorded transactions name as their author.
     public var author: String?
-    var lastDataVersion: Int?
-    var lastHistoryToken: Int64?
-    /// Transactions this context recorded since `lastHistoryToken`.
-    var ownHistoryTokens: Set<Int64> = []
-    var nextListenerID = 0
+    /// Other connections' commits as last seen (`OutsideChanges`).
+    var outsideChanges = OutsideChanges()
 
     /// Related rows read ahead by prefetching and batch loading.
     var relatedRows = RelatedRows()
@@ -102,25 +93,18 @@ public final class ObjectContext {
     /// `setUp` adds those that are C (the predicate layer's text functions).
     public init(path: String?, readOnly: Bool = false, functions: [DatabaseFunction] = [], setUp: ((Database) -> Void)? = nil,
                 model: String? = nil) throws {
-        modelPath = model
         connection = try StoreConnection(path: path, readOnly: readOnly, functions: functions, setUp: setUp)
         openingNotes = connection.notes
-        try loadModel()
+        try loadModel(modelPath: model)
         try useWriteAheadLog(opening: true)
     }
 
     /// The Core Data store's layout, when the file is one.
-    public var coreData: CoreDataStore? { store as? CoreDataStore }
     /// The kind of file behind the context, chosen when it is opened (`loadModel`).
     var store: any PersistentStore = QuarryFileStore()
-    /// The model file to read a Core Data store with when it carries none (`--model`).
-    let modelPath: String?
     /// What the open had to say (a model inferred, parts of a model left out): for stderr.
     public internal(set) var openingNotes: [String] = []
 
-    /// Whether the file is one Quarry did not create (tables, no model of Quarry's, not
-    /// Core Data): it gains no table of Quarry's (see `ForeignFileStore`).
-    var isForeignFile: Bool { store is ForeignFileStore }
 
     /// Closes the connection (every later read fails), and removes what a read-only open
     /// made beside the file. Called at exit and when `.open` replaces the store.
@@ -205,6 +189,9 @@ public final class ObjectContext {
         (unsaved.inserted, unsaved.updated.values.sorted { ($0.primaryKey ?? 0) < ($1.primaryKey ?? 0) },
          unsaved.deleted.values.sorted { ($0.primaryKey ?? 0) < ($1.primaryKey ?? 0) })
     }
+
+    /// Whether many-to-many links are added or removed.
+    var hasPendingLinks: Bool { !unsaved.links.isEmpty }
 
     public var hasChanges: Bool {
         !unsaved.isEmpty
@@ -291,7 +278,7 @@ public final class ObjectContext {
     public func read<T>(_ body: (Database) throws -> T) throws -> T { try connection.read(body) }
 
     func bumpGeneration() {
-        generation += 1
+        observers.generation += 1
         unsaved.touches.restart(at: pendingGeneration)
         stateMoved()
     }

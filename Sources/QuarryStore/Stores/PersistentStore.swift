@@ -16,6 +16,14 @@ protocol PersistentStore: AnyObject {
 
     /// Whether a to-many relationship keeps an order in the store.
     func isOrdered(_ relationship: String, of entity: String) -> Bool
+    /// `member` was just pointed at a new owner through a to-one relationship.
+    func noteAddition(_ member: ManagedObject)
+    /// Unsaved members of an ordered relationship, in the order they were added.
+    func inAdditionOrder(_ members: [ManagedObject]) -> [ManagedObject]
+    /// The saved members of `owner.name`, in the order the store keeps them.
+    func inStoredOrder(_ saved: [ManagedObject], _ name: String, of owner: ManagedObject, context: ObjectContext) throws -> [ManagedObject]
+    /// Refuses setting keys the store computes itself (a Core Data store's derived attributes).
+    func refuseSetting(_ keys: some Sequence<String>, of entity: String, operation: String) throws
 
     /// An object's pending changes began (or grew): note what optimistic locking compares.
     func objectChanged(_ object: ManagedObject, in context: ObjectContext)
@@ -23,10 +31,14 @@ protocol PersistentStore: AnyObject {
     func objectUnchanged(_ object: ManagedObject, in context: ObjectContext)
     /// The pending changes were saved or rolled back.
     func pendingChangesEnded(in context: ObjectContext)
+    /// The context took in the store's current values (`refreshFromStore`).
+    func pendingChangesRefreshed(in context: ObjectContext)
 
     /// Before the save's transaction: what the store will write besides the rows, decided
     /// from the pending changes (nothing is written yet).
     func prepare(_ request: SaveChangesRequest, in context: ObjectContext) throws -> StoreSaveWork
+    /// The key of the row an INSERT into `entity` just made.
+    func insertedKey(of entity: EntityDescription, in db: Database, context: ObjectContext) throws -> Int64
     /// Whether a row changed in a way the values read cannot show (a version counter).
     func versionMoved(_ object: ManagedObject, in db: Database, context: ObjectContext) throws -> Bool
     /// Inside the transaction, after rows were inserted and updated and links written,
@@ -47,12 +59,16 @@ protocol PersistentStore: AnyObject {
 
     /// Records a batch change or save in the store's own history, where it keeps one.
     func recordHistory(inserted: [String], updated: [String], deleted: [String], in db: Database, context: ObjectContext) throws
+    /// The token of the latest transaction of the store's history (0 when there is none).
+    func historyToken(in db: Database) throws -> Int64
+    /// The store's history after `since` (all when nil), optionally by one author, oldest first.
+    func history(since: Int64?, author: String?, context: ObjectContext) throws -> [HistoryTransaction]
 }
 
 /// What a store decided to write besides the rows, from `prepare` to the end of the save.
 struct StoreSaveWork {
-    /// Ordered relationships' positions to write (a Core Data store).
-    var order = ObjectContext.CoreDataSavePlan()
+    /// Ordered relationships whose positions the save rewrites (a Core Data store).
+    var rewrites: [OrderedRewrite] = []
     /// Values of deleted rows kept in the store's history (Core Data's tombstones).
     var tombstones: [ObjectIdentifier: [DatabaseValue]] = [:]
 }
@@ -60,10 +76,18 @@ struct StoreSaveWork {
 extension PersistentStore {
     func refuseUnfaithfulWrite(_ operation: String, in context: ObjectContext) throws {}
     func isOrdered(_ relationship: String, of entity: String) -> Bool { false }
+    func noteAddition(_ member: ManagedObject) {}
+    func inAdditionOrder(_ members: [ManagedObject]) -> [ManagedObject] { members }
+    func inStoredOrder(_ saved: [ManagedObject], _ name: String, of owner: ManagedObject, context: ObjectContext) throws -> [ManagedObject] { saved }
+    func refuseSetting(_ keys: some Sequence<String>, of entity: String, operation: String) throws {}
     func objectChanged(_ object: ManagedObject, in context: ObjectContext) {}
     func objectUnchanged(_ object: ManagedObject, in context: ObjectContext) {}
     func pendingChangesEnded(in context: ObjectContext) {}
+    func pendingChangesRefreshed(in context: ObjectContext) {}
     func prepare(_ request: SaveChangesRequest, in context: ObjectContext) throws -> StoreSaveWork { StoreSaveWork() }
+    func insertedKey(of entity: EntityDescription, in db: Database, context: ObjectContext) throws -> Int64 {
+        try context.insertedKey(of: entity, in: db)
+    }
     func versionMoved(_ object: ManagedObject, in db: Database, context: ObjectContext) throws -> Bool { false }
     func willDeleteRows(_ request: SaveChangesRequest, _ work: inout StoreSaveWork, keys: SaveChangesRequest.Keys,
                         in db: Database, context: ObjectContext) throws {
@@ -75,4 +99,18 @@ extension PersistentStore {
     func didSave(in context: ObjectContext) {}
     func inModelNames(_ error: StoreError) -> StoreError { error }
     func recordHistory(inserted: [String], updated: [String], deleted: [String], in db: Database, context: ObjectContext) throws {}
+    /// Quarry's history table, wherever it is.
+    func historyToken(in db: Database) throws -> Int64 { try QuarryHistory.lastToken(in: db) }
+    func history(since: Int64?, author: String?, context: ObjectContext) throws -> [HistoryTransaction] {
+        try context.read { db in try QuarryHistory.transactions(since: since, author: author, in: db) }
+    }
+}
+
+extension ObjectContext {
+    /// The Core Data store behind the context, when it is one (its layout, for `explain`
+    /// and for the Core Data layer's own code).
+    public var coreData: CoreDataStore? { store as? CoreDataStore }
+    /// Whether the file is one Quarry did not create (tables, no model of Quarry's, not
+    /// Core Data): it gains no table of Quarry's (see `ForeignFileStore`).
+    var isForeignFile: Bool { store is ForeignFileStore }
 }

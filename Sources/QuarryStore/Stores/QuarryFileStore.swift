@@ -4,12 +4,16 @@ import GRDB
 /// `quarry_model`, a table per root entity, and every save and batch change recorded in
 /// `quarry_history` for other processes and later sessions.
 final class QuarryFileStore: PersistentStore {
+    /// In `quarry_model`, so reopening the file restores the entity without a script.
     func keepDeclaration(_ name: String, definition: String, in db: Database, context: ObjectContext) throws {
         try db.execute(sql: "CREATE TABLE IF NOT EXISTS \(ObjectContext.modelTable) (name TEXT PRIMARY KEY, definition TEXT NOT NULL)")
         try db.execute(sql: "INSERT OR REPLACE INTO \(ObjectContext.modelTable) (name, definition) VALUES (?, ?)", arguments: [name, definition])
     }
 
     func recordHistory(inserted: [String], updated: [String], deleted: [String], in db: Database, context: ObjectContext) throws {
-        try context.recordQuarryHistory(inserted: inserted, updated: updated, deleted: deleted, in: db)
+        if let token = try QuarryHistory.record(inserted: inserted, updated: updated, deleted: deleted, author: context.author, in: db) {
+            // This context's own transactions are no outside change when it next looks for some.
+            context.outsideChanges.ownHistoryTokens.insert(token)
+        }
     }
 }

@@ -54,7 +54,7 @@ struct SQLiteSaveWriter {
             try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(values))
             // A WITHOUT ROWID table sets no last rowid: its key is the one the row was given.
             let given: Int64? = { if case .integer(let k) = object.currentValue(storage.keyColumn) { return k } else { return nil } }()
-            let newKey = try storage.keyMayHoldOthers ? (given ?? context.insertedKey(of: entity, in: db)) : context.insertedKey(of: entity, in: db)
+            let newKey = try storage.keyMayHoldOthers ? (given ?? insertedKey(of: entity, in: db)) : insertedKey(of: entity, in: db)
             result.newKeys.append(newKey)
             keys.byObject[ObjectIdentifier(object)] = newKey
         }
@@ -93,6 +93,10 @@ struct SQLiteSaveWriter {
         }
         try store.didWriteRows(request, work, keys: keys, in: db, context: context)
         result.readBacks = readBacks
+    }
+
+    private func insertedKey(of entity: EntityDescription, in db: Database) throws -> Int64 {
+        try store.insertedKey(of: entity, in: db, context: context)
     }
 
     /// A file Quarry did not create keeps a link in an attribute column (author_id), which

@@ -4,40 +4,48 @@ import GRDB
 /// Core Data would, `Z_OPT` versions for optimistic locking, ordered relationships'
 /// positions, new rows' `Z_OPT` of 1, and its persistent history with tombstones.
 extension CoreDataStore: PersistentStore {
-    func refuseUnfaithfulWrite(_ operation: String, in context: ObjectContext) throws {
-        try context.refuseUnfaithfulCoreDataWrite(operation)
-    }
-
     func isOrdered(_ relationship: String, of entity: String) -> Bool { ordering(of: entity, relationship) != nil }
 
-    func objectChanged(_ object: ManagedObject, in context: ObjectContext) { context.noteCoreDataVersion(object) }
+    func objectChanged(_ object: ManagedObject, in context: ObjectContext) { noteVersion(object, in: context) }
 
-    func objectUnchanged(_ object: ManagedObject, in context: ObjectContext) { context.forgetCoreDataVersion(object) }
+    func objectUnchanged(_ object: ManagedObject, in context: ObjectContext) { forgetVersion(object) }
 
-    func pendingChangesEnded(in context: ObjectContext) { context.forgetCoreDataPending() }
+    func pendingChangesEnded(in context: ObjectContext) { forgetPending() }
+
+    func pendingChangesRefreshed(in context: ObjectContext) { refreshVersions(in: context) }
+
+    /// Core Data's own persistent history: the app's saves and Quarry's alike.
+    func historyToken(in db: Database) throws -> Int64 { try PersistentHistoryReader.lastToken(db) }
+
+
 
     func prepare(_ request: SaveChangesRequest, in context: ObjectContext) throws -> StoreSaveWork {
-        StoreSaveWork(order: try context.plannedCoreDataSave(inserts: request.inserts))
+        StoreSaveWork(rewrites: try plannedOrderRewrites(request, context: context))
+    }
+
+    /// Core Data's key comes from `Z_MAX`, which the view's trigger raised.
+    func insertedKey(of entity: EntityDescription, in db: Database, context: ObjectContext) throws -> Int64 {
+        try lastInsertedKey(of: entity.name, in: db) ?? db.lastInsertedRowID
     }
 
     func versionMoved(_ object: ManagedObject, in db: Database, context: ObjectContext) throws -> Bool {
-        try context.coreDataVersionMoved(object, in: db)
+        try versionMoved(object, in: db)
     }
 
     func willDeleteRows(_ request: SaveChangesRequest, _ work: inout StoreSaveWork, keys: SaveChangesRequest.Keys,
                         in db: Database, context: ObjectContext) throws {
-        try context.finishCoreDataSave(work.order, key: keys.of, in: db)
+        try finishSave(request, rewrites: work.rewrites, keys: keys, in: db)
         // Read before the rows go: Core Data's delete copies them into the history.
-        work.tombstones = try context.coreDataTombstones(request.deletes, in: db)
+        work.tombstones = try tombstones(request.deletes, in: db)
     }
 
     func didWriteRows(_ request: SaveChangesRequest, _ work: StoreSaveWork, keys: SaveChangesRequest.Keys,
                       in db: Database, context: ObjectContext) throws {
-        try context.writeCoreDataHistory(inserted: keys.inserted(request), updated: request.updates, deleted: request.deletes,
-                                         tombstones: work.tombstones, links: request.links, in: db)
+        try writeHistory(inserted: keys.inserted(request), updated: request.updates, deleted: request.deletes,
+                         tombstones: work.tombstones, links: request.links, in: db, context: context)
     }
 
-    func didSave(in context: ObjectContext) { context.refreshDerivedAttributes() }
+    func didSave(in context: ObjectContext) { refreshDerivedAttributes(in: context) }
 
     /// Never reached: `define` refuses a Core Data store's entities before writing.
     func keepDeclaration(_ name: String, definition: String, in db: Database, context: ObjectContext) throws {

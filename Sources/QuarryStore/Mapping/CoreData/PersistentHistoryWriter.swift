@@ -99,7 +99,7 @@ public struct PersistentHistoryWriter {
             stored = row[0]
             if let text = String.fromDatabaseValue(row[1]) { name = "history entity \(text)" }
         }
-        try ObjectContext.checkKeysLeft(stored, count: count, entity: name)
+        try CoreDataStore.checkKeysLeft(stored, count: count, entity: name)
         let last = (Int64.fromDatabaseValue(stored) ?? 0) + count
         try db.execute(sql: "UPDATE main.Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", arguments: [last, entity])
         return last - count + 1

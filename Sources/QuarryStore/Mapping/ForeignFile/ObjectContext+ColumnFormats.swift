@@ -20,7 +20,7 @@ extension ObjectContext {
             throw StoreError.invalidSchema(entity: entity.name, reason: "'\(name)' is no format for \(attribute.type.rawValue) column \(column): "
                 + Self.formatNames(for: attribute.type))
         }
-        declaredFormats[entity.name, default: [:]][column] = format
+        mapping.declaredFormats[entity.name, default: [:]][column] = format
     }
 
     /// `format("Invoice", "InvoiceDate")`: the format Quarry writes the column in, declared
@@ -81,7 +81,7 @@ extension ObjectContext {
 
     private func format(of entity: EntityDescription, _ attribute: AttributeDescription, in db: Database,
                         cache: inout ColumnFormats) throws -> ColumnFormat {
-        if let declared = declaredFormats[entity.name]?[attribute.name] { return declared }
+        if let declared = mapping.declaredFormats[entity.name]?[attribute.name] { return declared }
         if let known = cache.byColumn[entity.name]?[attribute.name] { return known }
         let storage = mapped(entity)
         let column = quoteIdentifier(attribute.name)

@@ -185,8 +185,7 @@ extension ObjectContext {
     /// last_insert_rowid is restored when the trigger ends, so a sub-entity's key is read
     /// from its root's table (keys only grow: AUTOINCREMENT).
     func insertedKey(of entity: EntityDescription, in db: Database) throws -> Int64 {
-        if let key = try coreData?.lastInsertedKey(of: entity.name, in: db) { return key }
-        if coreData == nil, entity.parent != nil {
+        if entity.parent != nil {
             let root = rootName(of: entity.name)
             let statement = try db.cachedStatement(sql: "SELECT max(\(mapped(entity).key)) FROM \(quoteIdentifier(root))")
             if let key = try Int64.fetchOne(statement) { return key }

@@ -6,7 +6,9 @@ import GRDB
 extension ObjectContext {
     static let modelTable = "quarry_model"
 
-    func loadModel() throws {
+    /// Reads the model: Quarry's own (`quarry_model`), a Core Data store's (its cache, else
+    /// `modelPath`, else inferred), or a foreign file's tables and sidecar.
+    func loadModel(modelPath: String?) throws {
         // One read: the stored model, and (when there is none) whether the file is a Core
         // Data store. Quarry never writes its model into a Core Data store.
         let (rows, isCoreData, hasSchema) = try read { db -> ([(String, String)], Bool, Bool) in
@@ -28,7 +30,7 @@ extension ObjectContext {
         }
         // A Core Data store is its model's entities; its Z-tables are not entities.
         if isCoreData {
-            try loadCoreDataStore()
+            try loadCoreDataStore(modelPath: modelPath)
             return
         }
         // A file with a schema and no model of Quarry's is someone else's: what Quarry

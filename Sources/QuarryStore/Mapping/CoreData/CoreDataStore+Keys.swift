@@ -1,19 +1,20 @@
 import GRDB
 
-extension ObjectContext {
+extension CoreDataStore {
     /// Core Data hands out a new row's key from its root entity's `Z_MAX`. At 2^63-1 no
     /// key is left: SQLite would turn `Z_MAX + 1` into a real number and refuse the row
     /// with only "datatype mismatch". The save is refused first, naming the entity and
     /// `Z_MAX`, with nothing written (as a `Z_MAX` that is not an integer, or is negative, is:
     /// new rows would take keys no row of Core Data's has).
-    func refuseExhaustedCoreDataKeys(_ store: CoreDataStore) throws {
+    func refuseExhaustedKeys(in context: ObjectContext) throws {
+        let store = self
         var wanted: [Int64: Int64] = [:]
-        for object in unsaved.inserted {
+        for object in context.pendingChanges.inserted {
             guard let mapped = store.mapped(object.entity.name) else { continue }
             wanted[mapped.rootCode, default: 0] += 1
         }
         guard !wanted.isEmpty else { return }
-        let maxima = try read { db in
+        let maxima = try context.read { db in
             try wanted.keys.sorted().map { code in
                 (code, try DatabaseValue.fetchOne(db, sql: "SELECT Z_MAX FROM main.Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [code]) ?? .null)
             }

@@ -1,0 +1,223 @@
+import GRDB
+
+extension CoreDataStore {
+    /// A change Quarry cannot write as Core Data would is refused whole, before anything
+    /// is written: a store's persistent history (which the app's history processing
+    /// reads) is written for a save when Quarry can write it as Core Data does (see
+    /// `refuseUnwritableHistory`), and not yet for batch changes; a trigger that calls a
+    /// function of Core Data's Quarry lacks cannot run; derived attributes are the
+    /// store's to compute.
+    func refuseUnfaithfulWrite(_ operation: String, in context: ObjectContext) throws {
+        let store = self
+        if store.keepsPersistentHistory {
+            guard operation == "save" else {
+                throw StoreError.during(operation: operation, .database(message: "this Core Data store keeps persistent history, which Quarry writes for save() but not yet for \(operation); nothing was written"))
+            }
+            try refuseUnwritableHistory(in: context)
+        }
+        if let trigger = store.triggersMissingFunctions.first {
+            throw StoreError.during(operation: operation, .database(message: "the store's trigger \(trigger) calls a function of Core Data's that Quarry does not provide, so it cannot run; nothing was written"))
+        }
+        guard operation == "save" else { return }
+        try refuseExhaustedKeys(in: context)
+        guard !store.derivedAttributes.isEmpty else { return }
+        for object in context.pendingChanges.updated {
+            try refuseSetting(object.pending.keys, of: object.entity.name, operation: operation)
+        }
+    }
+
+    /// Derived attributes are computed by the store's triggers: setting one is refused,
+    /// naming it (a new object's are left to the triggers, as Core Data leaves them).
+    func refuseSetting(_ keys: some Sequence<String>, of entity: String, operation: String) throws {
+        guard let derived = derivedAttributes[entity] else { return }
+        for key in keys.sorted() {
+            guard let expression = derived[key] else { continue }
+            let how = expression.isEmpty ? "" : " (\(expression))"
+            throw StoreError.during(operation: operation, .database(message: "\(entity).\(key) is derived by the store\(how) and cannot be set; nothing was written"))
+        }
+    }
+}
+
+extension CoreDataStore {
+    /// After a save, the values the store's triggers derived reach the objects in use, as
+    /// Core Data's trigger notices bring them to its objects: the derived attributes of
+    /// every registered object of an entity that has some are read again. (The save has
+    /// committed: should this read fail, the objects keep their values until refreshed.)
+    func refreshDerivedAttributes(in context: ObjectContext) {
+        guard !derivedAttributes.isEmpty else { return }
+        for (entityName, keys) in context.registeredKeysByEntity() {
+            guard let derived = derivedAttributes[entityName], let entity = context.managedObjectModel.entitiesByName[entityName] else { continue }
+            let storage = context.mapped(entity)
+            let names = derived.keys.sorted()
+            let columns = ([storage.keyColumn] + names).map(quoteIdentifier).joined(separator: ", ")
+            for start in stride(from: 0, to: keys.count, by: 500) {
+                let chunk = Array(keys[start..<min(keys.count, start + 500)])
+                let sql = "SELECT \(columns) FROM \(storage.table) WHERE \(storage.key) IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
+                guard let rows = try? context.read({ db in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(chunk)) }) else { continue }
+                for row in rows {
+                    guard let key = Int64.fromDatabaseValue(row[0] as DatabaseValue), let object = context.registeredObject(entity: entityName, primaryKey: key) else { continue }
+                    for (i, name) in names.enumerated() {
+                        guard let attribute = entity.attribute(named: name) else { continue }
+                        let value = attribute.type.decode(Value(row[i + 1] as DatabaseValue))
+                        if object.committedValue(name) != value { object.committed[name] = value }
+                    }
+                }
+            }
+        }
+    }
+}
+
+extension CoreDataStore {
+    /// A save into a store with persistent history writes that history (see
+    /// `PersistentHistoryWriter`), or is refused before anything is written when it could
+    /// not be written as Core Data writes it: history tables that are not the ones Core
+    /// Data makes; a delete of an object whose entity preserves more than one attribute
+    /// after deletion (Core Data's order of their tombstones is not known), or more than
+    /// the store has tombstone columns for; with an inferred model, a delete when the
+    /// store keeps tombstones (which attributes they hold is the model's) and an update
+    /// (it records its properties by their place in the model's property list).
+    func refuseUnwritableHistory(in context: ObjectContext) throws {
+        let store = self
+        let pending = context.pendingChanges
+        func refuse(_ reason: String) -> StoreError {
+            StoreError.during(operation: "save", .database(message: "this Core Data store's persistent history \(reason), so Quarry cannot write it as Core Data does; nothing was written"))
+        }
+        let layout: PersistentHistoryLayout
+        switch try context.read({ db in try PersistentHistoryLayout.read(db) }) {
+        case .success(let found): layout = found
+        case .failure(let problem): throw refuse(problem.text)
+        }
+        let inferred = store.modelSource == "inferred"
+        if inferred, layout.tombstoneColumns > 0, !pending.deleted.isEmpty {
+            throw refuse("keeps tombstones of deleted objects (\(PersistentHistoryLayout.changeTable).ZTOMBSTONE0...) whose attributes an inferred model does not say (give --model MODEL)")
+        }
+        if inferred, !pending.updated.isEmpty || context.hasPendingLinks {
+            throw refuse("records an update's properties in the model's order, and this store's model was inferred (give --model MODEL)")
+        }
+        for object in pending.deleted {
+            let preserved = tombstonedAttributes(of: object.entity.name)
+            if preserved.count > 1 {
+                throw refuse("keeps tombstones of \(object.entity.name)'s \(preserved.count) preserved attributes (\(preserved.joined(separator: ", "))) in an order Quarry does not know")
+            }
+            if preserved.count > layout.tombstoneColumns {
+                throw refuse("has no tombstone column for \(object.entity.name).\(preserved[0]), which the model preserves after deletion")
+            }
+        }
+    }
+
+    /// The attributes of `entity` (inherited ones too) the model preserves after deletion.
+    func tombstonedAttributes(of entity: String) -> [String] {
+        guard let model else { return [] }
+        return model.allAttributes(of: entity).filter { $0.preservesValueInHistoryOnDeletion && !$0.isTransient }.map(\.name)
+    }
+
+    /// Inside the save's transaction, before its deletes: each deleted object's tombstone
+    /// values, read from its row as Core Data's delete copies them (the raw column values).
+    func tombstones(_ deleted: [ManagedObject], in db: Database) throws -> [ObjectIdentifier: [DatabaseValue]] {
+        let store = self
+        guard keepsPersistentHistory else { return [:] }
+        var result: [ObjectIdentifier: [DatabaseValue]] = [:]
+        for object in deleted {
+            let preserved = tombstonedAttributes(of: object.entity.name)
+            guard !preserved.isEmpty, let key = object.primaryKey, let table = store.table(of: object.entity.name) else { continue }
+            let columns = try db.columns(in: table).map(\.name)
+            var values: [DatabaseValue] = []
+            for name in preserved {
+                // The column the object's own entity keeps it in (suffixed for a sibling's).
+                guard let column = store.attributeColumns[object.entity.name]?[name]
+                    ?? columns.first(where: { $0.uppercased() == "Z" + name.uppercased() }) else {
+                    throw StoreError.during(operation: "save", .database(message: "\(object.entity.name).\(name) is preserved after deletion but \(table) has no column for it; nothing was written"))
+                }
+                values.append(try DatabaseValue.fetchOne(db, sql: "SELECT \(quoteIdentifier(column)) FROM main.\(quoteIdentifier(table)) WHERE Z_PK = ?",
+                                                         arguments: [key]) ?? .null)
+            }
+            result[ObjectIdentifier(object)] = values
+        }
+        return result
+    }
+
+    /// Inside the save's transaction, once its rows are written: the history Core Data
+    /// would write for it, when the store keeps history. `inserted` are the new objects
+    /// with their keys; `updated` the objects whose rows the save changed; `deleted` the
+    /// deleted ones; `links` the join rows added and removed (each end not inserted or
+    /// deleted is updated in its to-many relationship, as the save's observers hear it).
+    func writeHistory(inserted: [(ManagedObject, Int64)], updated: [ManagedObject], deleted: [ManagedObject],
+                      tombstones: [ObjectIdentifier: [DatabaseValue]], links: [PendingLink], in db: Database, context: ObjectContext) throws {
+        let store = self
+        guard keepsPersistentHistory else { return }
+        let layout: PersistentHistoryLayout
+        switch try PersistentHistoryLayout.read(db) {
+        case .success(let found): layout = found
+        case .failure(let problem):
+            throw StoreError.during(operation: "save", .database(message: "this Core Data store's persistent history \(problem.text), so Quarry cannot write it as Core Data does; nothing was written"))
+        }
+        func code(_ object: ManagedObject) -> Int64? { store.mapped(object.entity.name)?.code }
+        var changes: [PersistentHistoryWriter.Change] = []
+        for (object, key) in inserted.sorted(by: { $0.1 < $1.1 }) {
+            guard let entity = code(object) else { continue }
+            changes.append(.init(type: .insert, entity: entity, key: key))
+        }
+        // What each updated object changed: its written keys, and the to-many
+        // relationships whose join rows changed.
+        var changedKeys: [ObjectIdentifier: (object: ManagedObject, keys: Set<String>)] = [:]
+        for object in updated {
+            let own = Set(context.currentEntity(of: object).ownKeyColumns.map(\.name))
+            let keys = Set(object.pending.keys).union(object.pendingToOne.keys.filter(own.contains))
+            guard !keys.isEmpty else { continue }
+            changedKeys[ObjectIdentifier(object), default: (object, [])].keys.formUnion(keys)
+        }
+        let gone = Set((inserted.map(\.0) + deleted).map(ObjectIdentifier.init))
+        for link in links {
+            for object in [link.source, link.target] where !gone.contains(ObjectIdentifier(object)) && object.primaryKey != nil {
+                let names = context.currentEntity(of: object).relationships.filter { relationship in
+                    guard case .linkTable(let table, _, _)? = context.storage(of: relationship, in: object.entity.name) else { return false }
+                    return table == link.table
+                }.map(\.name)
+                changedKeys[ObjectIdentifier(object), default: (object, [])].keys.formUnion(names)
+            }
+        }
+        for (object, keys) in changedKeys.values.sorted(by: { ($0.object.primaryKey ?? 0) < ($1.object.primaryKey ?? 0) }) {
+            guard let entity = code(object), let key = object.primaryKey, let model = store.model else { continue }
+            let order = PersistentHistoryColumns.propertyOrder(of: object.entity.name, in: model)
+            changes.append(.init(type: .update, entity: entity, key: key, columns: PersistentHistoryColumns.bitmap(changed: keys, order: order)))
+        }
+        for object in deleted.sorted(by: { ($0.primaryKey ?? 0) < ($1.primaryKey ?? 0) }) {
+            guard let entity = code(object), let key = object.primaryKey else { continue }
+            changes.append(.init(type: .delete, entity: entity, key: key, tombstones: tombstones[ObjectIdentifier(object)] ?? []))
+        }
+        do {
+            // This context's own transaction is no outside change when it next looks for some.
+            if let token = try PersistentHistoryWriter(layout: layout, author: context.author ?? "quarry").write(changes, in: db) {
+                context.outsideChanges.ownHistoryTokens.insert(token)
+            }
+        } catch let problem as PersistentHistoryLayout.Problem {
+            throw StoreError.during(operation: "save", .database(message: "this Core Data store's persistent history \(problem.text), so Quarry cannot write it as Core Data does; nothing was written"))
+        }
+    }
+}
+
+extension CoreDataStore {
+    /// `history{}` on a Core Data store reads the store's own persistent history (the app's
+    /// saves and Quarry's alike): tokens are Core Data's transaction numbers, times are
+    /// seconds since 1970 as for Quarry's own history, and changes name objects by the
+    /// row's own entity. Rows of entities the model does not map are left out.
+    func history(since: Int64?, author: String?, context: ObjectContext) throws -> [HistoryTransaction] {
+        let store = self
+        let names = Dictionary(store.entities.map { ($0.code, $0.entity.name) }, uniquingKeysWith: { first, _ in first })
+        let transactions = try context.read { db in try PersistentHistoryReader.transactions(after: since ?? 0, author: author, in: db) }
+        return transactions.map { transaction in
+            var result = HistoryTransaction(token: transaction.token, time: transaction.timestamp + CoreDataStore.epochOffset,
+                                            author: transaction.author, inserted: [], updated: [], deleted: [])
+            for change in transaction.changes {
+                guard let name = names[change.entity] else { continue }
+                let id = "\(name)/\(change.key)"
+                switch change.type {
+                case .insert: result.inserted.append(id)
+                case .update: result.updated.append(id)
+                case .delete: result.deleted.append(id)
+                }
+            }
+            return result
+        }
+    }
+}
