@@ -1,0 +1,159 @@
+import QuarryPredicates
+import QuarryStore
+
+/// A request checked against its entity and turned into SQL pieces.
+struct CompiledRequest {
+    let entity: EntityDescription
+    let predicate: BoundPredicate?
+    /// Where the entity's rows are (the store's mapping).
+    let storage: EntityStorage
+    /// The entity's table as the query names it (quoted), to qualify its columns.
+    let table: String
+    /// The LEFT JOINs that the request's to-one key paths need, each path joined once.
+    var joins: ToOneJoins
+    /// The key column, qualified by the table.
+    var keySQL: String { "\(table).\(storage.key)" }
+    /// The FROM clause: the table and its joins.
+    var source: String { table + joins.sql }
+    let whereClause: SQLFragment?
+    /// The part of the WHERE clause that is not the predicate: rows that can be objects,
+    /// the entity's own rows when sub-entities are left out (nil: every row).
+    let rowsCondition: SQLFragment?
+    let orderBy: String
+    let limit: Int?
+    let offset: Int
+    let sectionAttribute: AttributeDescription?
+    /// The section key as SQL: a column, or a subquery for a key path through to-one
+    /// relationships (`airline.name`), as Core Data allows.
+    let sectionSQL: String?
+    /// The sort as run, the section key first when Quarry put it there.
+    let sort: [SortDescriptor]
+    /// True when the sort did not start with the section key and Quarry put it first.
+    let sortedBySectionFirst: Bool
+
+    init(_ request: FetchRequest, context: ObjectContext) throws {
+        guard request.offset >= 0 else { throw FetchError.invalid("fetch: offset must be 0 or more, got \(request.offset)") }
+        if let limit = request.limit, limit < 0 { throw FetchError.invalid("fetch: limit must be 0 or more, got \(limit)") }
+        let entity = try context.entity(named: request.entityName)
+        self.entity = entity
+        predicate = try request.predicate.map { try BoundPredicate($0, entity: entity, context: context) }
+        let storage = context.mapped(entity)
+        self.storage = storage
+        let from = storage.table
+        table = from
+        var joins = ToOneJoins(root: from)
+        var whereClause = predicate?.sql(joins: &joins)
+        var rows: [(sql: String, arguments: [Value])] = []
+        if storage.needsIntegerKeyCheck {
+            // A view's rows are objects only where its id column holds an integer (a view
+            // has no rowid, and a LEFT JOIN may leave the column NULL); so are those of a
+            // WITHOUT ROWID table, whose INTEGER PRIMARY KEY takes text too.
+            let identified = "typeof(\(from).\(storage.key)) = 'integer'"
+            rows.append((identified, []))
+            whereClause = SQLFragment(whereClause.map { "\(identified) AND (\($0.sql))" } ?? identified, whereClause?.arguments ?? [])
+        }
+        if !request.includesSubentities, let own = context.ownRowsCondition(of: entity, qualifier: from) {
+            // The condition comes first, so its argument does too.
+            rows.insert((own.sql, [Value(own.argument)]), at: 0)
+            whereClause = SQLFragment(whereClause.map { "\(own.sql) AND (\($0.sql))" } ?? own.sql,
+                                      [Value(own.argument)] + (whereClause?.arguments ?? []))
+        }
+        self.whereClause = whereClause
+        rowsCondition = rows.isEmpty ? nil : SQLFragment(rows.map(\.sql).joined(separator: " AND "), rows.flatMap(\.arguments))
+        var sort = request.sortDescriptors
+        if let key = request.sectionKey {
+            if key.contains(".") {
+                let (steps, reached) = try BoundPredicate.attributePath(key, in: entity, context: context)
+                var aliases = 200
+                sectionSQL = joins.column(steps, reached, in: storage) ?? pathSQL(steps, reached, from: from, in: storage, aliases: &aliases)
+                // Named by the whole path, so the sort key that leads is recognised as it.
+                sectionAttribute = AttributeDescription(name: key, type: reached.type, isOptional: true)
+            } else {
+                guard let found = entity.attribute(named: key) else {
+                    throw FetchError.unknownKey(option: "section", key: key, entity: entity.name,
+                                                suggestion: closestMatch(to: key, in: entity.attributeNames))
+                }
+                sectionSQL = "\(from).\(storage.column(key))"
+                sectionAttribute = found
+            }
+            // Sections must be contiguous, so the section key leads the sort (as
+            // NSFetchedResultsController requires); equal keys stay together under folding too.
+            if sort.first?.key != key {
+                sort.insert(SortDescriptor(key: key), at: 0)
+                sortedBySectionFirst = true
+            } else {
+                sortedBySectionFirst = false
+                if sort[0].comparison != .binary { sort.insert(SortDescriptor(key: key, ascending: sort[0].ascending), at: 1) }
+            }
+        } else {
+            sectionAttribute = nil
+            sectionSQL = nil
+            sortedBySectionFirst = false
+        }
+        self.sort = sort
+        // The primary key breaks ties, so pages never overlap or skip rows. It runs in the
+        // direction of the last key, so an index on that key serves the whole ORDER BY.
+        let tieBreak = (sort.last?.ascending ?? true) ? "ASC" : "DESC"
+        let terms = try sort.map { try $0.sql(for: entity, qualifier: storage.relation, context: context, joins: &joins) }
+            + ["\(from).\(storage.key) \(tieBreak)"]
+        orderBy = terms.joined(separator: ", ")
+        joins.facts = UniqueValues.facts(answering: joins, in: context)
+        self.joins = joins
+        limit = (request.limit ?? 0) > 0 ? request.limit : nil
+        offset = request.offset
+        for name in request.prefetch where entity.relationship(named: name) == nil {
+            throw FetchError.notARelationship(option: "prefetch", name: name, entity: entity.name,
+                                              suggestion: closestMatch(to: name, in: entity.relationships.map(\.name)))
+        }
+    }
+
+    /// Looks at the data for the joins added since `init` (by a dictionary request's
+    /// columns), so their SQL is written knowing it too.
+    mutating func learnJoinFacts(in context: ObjectContext) {
+        joins.facts = UniqueValues.facts(answering: joins, in: context)
+    }
+
+    /// True when the request takes a table's rows unfiltered, in key order.
+    var takesRowsInKeyOrder: Bool { whereClause == nil && sort.isEmpty && joins.isEmpty && !storage.needsIntegerKeyCheck }
+
+    /// `SELECT <columns> FROM t [WHERE ...] ORDER BY ...` for rows `start..<start+count`
+    /// of the request's window.
+    func select(_ columns: String, start: Int, count: Int?) -> SQLFragment {
+        var sql = "SELECT \(columns) FROM \(source)"
+        var arguments: [Value] = []
+        if let whereClause { sql += " WHERE " + whereClause.sql; arguments += whereClause.arguments }
+        sql += " ORDER BY " + orderBy
+        var take = count
+        if let limit { take = min(take ?? limit, max(0, limit - start)) }
+        sql += " LIMIT ? OFFSET ?"
+        let (skip, overflow) = offset.addingReportingOverflow(start)
+        arguments += [.integer(Int64(take ?? -1)), .integer(overflow ? Int64.max : Int64(skip))]
+        return SQLFragment(sql, arguments)
+    }
+
+    /// Every matching row in order, without the window (for results with unsaved changes).
+    func selectAll(_ columns: String) -> SQLFragment {
+        var sql = "SELECT \(columns) FROM \(source)"
+        var arguments: [Value] = []
+        if let whereClause { sql += " WHERE " + whereClause.sql; arguments += whereClause.arguments }
+        return SQLFragment(sql + " ORDER BY " + orderBy, arguments)
+    }
+
+    /// Every row of the entity the request may fetch, whatever the predicate: the entity's
+    /// own rows when sub-entities are left out, and only rows that can be objects.
+    func selectEveryRow(_ columns: String) -> SQLFragment {
+        guard let rowsCondition else { return SQLFragment("SELECT \(columns) FROM \(table)", []) }
+        return SQLFragment("SELECT \(columns) FROM \(table) WHERE \(rowsCondition.sql)", rowsCondition.arguments)
+    }
+
+    /// `SELECT count(*)` of the request's window.
+    func countQuery() -> SQLFragment {
+        var inner = "SELECT 1 FROM \(source)"
+        var arguments: [Value] = []
+        if let whereClause { inner += " WHERE " + whereClause.sql; arguments += whereClause.arguments }
+        if limit == nil && offset == 0 { return SQLFragment("SELECT count(*) FROM (\(inner))", arguments) }
+        inner += " LIMIT ? OFFSET ?"
+        arguments += [.integer(Int64(limit ?? -1)), .integer(Int64(offset))]
+        return SQLFragment("SELECT count(*) FROM (\(inner))", arguments)
+    }
+}
