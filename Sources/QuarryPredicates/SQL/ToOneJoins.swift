@@ -55,9 +55,8 @@ public struct ToOneJoins {
     /// The joins, to follow the root table in a FROM clause (empty when none).
     public var sql: String {
         joins.map { join in
-            guard let guardClause = join.guardClause,
-                  join.unless.flatMap(facts.holdsEachValueOnce) != true else { return " " + join.clause }
-            return " " + join.clause + guardClause
+            let holdsEachValueOnce = join.unless.flatMap(facts.holdsEachValueOnce) == true
+            return " " + join.clause + (holdsEachValueOnce ? "" : join.guardClause ?? "")
         }.joined()
     }
 
