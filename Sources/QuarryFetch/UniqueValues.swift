@@ -1,4 +1,3 @@
-import GRDB
 import QuarryPredicates
 import QuarryStore
 
@@ -33,17 +32,17 @@ enum UniqueValues {
         guard !storage.isView else { return false }
         let table = storage.table, quoted = storage.column(column.column)
         do {
-            return try context.read { db -> Bool in
-                guard let size = try Int64.fetchOne(db, sql: "SELECT max(rowid) FROM \(table)") else { return true }
-                guard size <= checkLimit else { return false }
-                // As many distinct values as values. Both counts walk the index in order with no
-                // aggregate per value: 40% less than GROUP BY ... HAVING count(*) > 1, the cost
-                // of a one-question run that goes through a `relate`d link.
-                return try Bool.fetchOne(db, sql: """
-                    SELECT (SELECT count(*) FROM \(table) WHERE \(quoted) IS NOT NULL)
-                         = (SELECT count(*) FROM (SELECT DISTINCT \(quoted) FROM \(table) WHERE \(quoted) IS NOT NULL))
-                    """) ?? false
-            }
+            // Integers, read as keys: an empty table's max(rowid) is NULL, read as 0, and
+            // its count comparison is then true, as "no value twice" is.
+            guard let size = try context.readKeys("SELECT max(rowid) FROM \(table)", arguments: []).first else { return true }
+            guard size <= checkLimit else { return false }
+            // As many distinct values as values. Both counts walk the index in order with no
+            // aggregate per value: 40% less than GROUP BY ... HAVING count(*) > 1, the cost
+            // of a one-question run that goes through a `relate`d link.
+            return try context.readKeys("""
+                SELECT (SELECT count(*) FROM \(table) WHERE \(quoted) IS NOT NULL)
+                     = (SELECT count(*) FROM (SELECT DISTINCT \(quoted) FROM \(table) WHERE \(quoted) IS NOT NULL))
+                """, arguments: []).first == 1
         } catch {
             return false
         }
