@@ -32,34 +32,6 @@ public struct AttributeSummary {
     }
 }
 
-/// How far `summarize` is: rows read by the one scan (`total` when known without a scan),
-/// or, the exact way, columns whose quartiles were sorted for.
-public struct SummaryStep {
-    public var done: Int
-    public var total: Int?
-    /// "rows" or "columns sorted".
-    public var unit: String
-}
-
-/// How `summarize` works. By default the table is read once, and `distinct` and the
-/// quartiles are exact up to a size and estimated past it, as DuckDB's SUMMARIZE estimates
-/// them; every other statistic is exact either way.
-public struct SummaryOptions: Equatable {
-    /// Count distinct values and read quartiles from every value: a sort per quartile.
-    public var exact = false
-    /// Values a column's quartiles are read from: every one up to this many, then a
-    /// uniform sample of this many (quartiles within a fraction of a percent of rank).
-    public var sampleSize = 65_536
-    /// Distinct values counted exactly; past this many, estimated (about 0.8% standard error).
-    public var exactDistinctLimit = 16_384
-
-    public init(exact: Bool = false, sampleSize: Int = 65_536, exactDistinctLimit: Int = 16_384) {
-        self.exact = exact
-        self.sampleSize = sampleSize
-        self.exactDistinctLimit = exactDistinctLimit
-    }
-}
-
 extension AttributeType {
     /// Types with a mean and quantiles: numbers, and dates (as seconds).
     var isMeasured: Bool {

@@ -2,39 +2,11 @@ import GRDB
 import QuarryPredicates
 import QuarryStore
 
-/// `summarize`: every attribute of the objects a request matches, summarised in SQLite.
-/// Unsaved changes are not seen: this reads the store. Sort, limit and offset of the
-/// request are ignored.
-public struct SummaryRequest {
-    public var base: FetchRequest
-    public var options: SummaryOptions
-
-    public init(_ base: FetchRequest, options: SummaryOptions = SummaryOptions()) {
-        self.base = base
-        self.options = options
-    }
-
-    /// Runs the summary. By default one scan computes everything (`oneScan`);
-    /// `options.exact`, or a table whose schema names a collation (min, max and DISTINCT
-    /// would follow it, which the one-scan aggregate does not), takes the exact way.
-    /// `progress` hears how far it is, now and then.
-    public func execute(in context: ObjectContext, progress: ((SummaryStep) -> Void)? = nil) throws -> [AttributeSummary] {
-        var base = base
-        base.sortDescriptors = []
-        base.limit = nil
-        base.offset = 0
-        base.sectionKey = nil
-        let compiled = try CompiledRequest(base, context: context)
-        if !options.exact, try !Self.schemaNamesCollation(compiled.storage, in: context) {
-            return try oneScan(compiled, in: context, progress: progress)
-        }
-        return try exactly(compiled, in: context, progress: progress)
-    }
-
+extension SummaryRequest {
     /// The exact way: one aggregate scan for counts, extremes and means, one for the
     /// deviations from those means, and a seek per quantile (`ORDER BY ... LIMIT 2 OFFSET`,
     /// linear between the two neighbours, as pandas and numpy's default do).
-    private func exactly(_ compiled: CompiledRequest, in context: ObjectContext, progress: ((SummaryStep) -> Void)?) throws -> [AttributeSummary] {
+    func exactly(_ compiled: CompiledRequest, in context: ObjectContext, progress: ((SummaryStep) -> Void)?) throws -> [AttributeSummary] {
         let entity = compiled.entity
         let attributes = entity.attributes
         guard !attributes.isEmpty else { return [] }
@@ -116,9 +88,6 @@ public struct SummaryRequest {
         return summaries
     }
 
-    /// Attributes summarised by one statement (five aggregates each).
-    static let summaryGroup = 300
-
     /// The `q` quantile of the `count` non-nil values of `column`: linear between the
     /// values at ranks floor and ceil of q·(count − 1), read with one seek.
     private static func quantile(_ q: Double, of column: String, count: Int, in context: ObjectContext, from: String, whereSQL: String, arguments: [DatabaseValue]) throws -> Double? {
@@ -136,11 +105,5 @@ public struct SummaryRequest {
         let fraction = position - Double(lower)
         if fraction == 0 || high == low { return low }
         return low + (high - low) * fraction
-    }
-
-    /// A statistic in the attribute's terms: a date for a date, a number otherwise.
-    static func measured(_ value: Double?, _ type: AttributeType) -> Value {
-        guard let value else { return .null }
-        return type == .date ? .date(value) : .real(value)
     }
 }
