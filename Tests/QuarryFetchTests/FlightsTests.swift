@@ -18,7 +18,7 @@ import Testing
         func column(_ name: String) throws -> Int { try #require(header.firstIndex(of: name), "no column \(name)") }
         let (carrierAt, monthAt, delayAt, destAt) = (try column("carrier"), try column("month"), try column("dep_delay"), try column("dest"))
 
-        let context = try ObjectContext.open(nil)
+        let context = try StoreOpener.open(nil)
         try context.define(EntityDescription(name: "Flight", attributes: [
             AttributeDescription(name: "carrier", type: .string),
             AttributeDescription(name: "month", type: .int64),
@@ -45,7 +45,7 @@ import Testing
                                    predicate: try PredicateParser.parse("dest == 'LAX' AND month == 1"),
                                    sortDescriptors: [SortDescriptor(parsing: "-dep_delay")],
                                    batchSize: 50)
-        let results = try context.fetch(request)
+        let results = try request.execute(in: context)
         let objects = try results.objects()
         let quarryKeys = objects.map { $0.primaryKey! }
         let quarryDelays = try objects.map { object -> Int64? in
@@ -63,7 +63,7 @@ import Testing
             return (count, rows)
         }
         #expect(try results.count() == handCount)
-        #expect(try context.count(request) == handCount)
+        #expect(try request.count(in: context) == handCount)
         #expect(handCount == expectedDelays.count)
         // The order of the delays is fully determined; rows with equal delays may come in
         // either key order, so those compare as sets.
@@ -80,7 +80,7 @@ import Testing
         #expect(groups(quarryKeys, quarryDelays) == groups(handKeys, handDelays))
         #expect(Set(quarryKeys).count == quarryKeys.count)
         // Fetching again gives the same order.
-        #expect(try context.fetch(request).objects().map { $0.primaryKey! } == quarryKeys)
+        #expect(try request.execute(in: context).objects().map { $0.primaryKey! } == quarryKeys)
         // Descending puts nil last, as SQLite does; every delay is in order.
         #expect(quarryDelays.last! == nil)
         let known = quarryDelays.compactMap { $0 }
@@ -95,12 +95,12 @@ import Testing
                              arguments: StatementArguments(fragment.arguments.map(\.databaseValue)))
         }
         #expect(viaFragment == handCount)
-        let all = try context.fetch(FetchRequest(entityName: "Flight")).objects()
+        let all = try FetchRequest(entityName: "Flight").execute(in: context).objects()
         #expect(all.count == 4_999)
         #expect(all.filter { bound.matches($0) }.count == handCount)
 
         // A carrier breakdown, for a second query shape.
-        let ua = try context.count(FetchRequest(entityName: "Flight", predicate: try PredicateParser.parse("carrier == %@ AND dep_delay > %d", arguments: PredicateArguments([.text("UA"), .integer(30)]))))
+        let ua = try FetchRequest(entityName: "Flight", predicate: try PredicateParser.parse("carrier == %@ AND dep_delay > %d", arguments: PredicateArguments([.text("UA"), .integer(30)]))).count(in: context)
         let handUA = try context.read { db in
             try Int.fetchOne(db, sql: "SELECT count(*) FROM Flight WHERE carrier = 'UA' AND dep_delay > 30")
         }

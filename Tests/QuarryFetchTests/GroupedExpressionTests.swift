@@ -15,7 +15,7 @@ import Testing
                       predicate: String? = nil, sort: [String] = []) throws -> [[String: Value]] {
         let request = DictionaryRequest(base: try flightRequest(predicate, sort: sort), properties: properties, group: group,
                                         having: try having.map { try DictionaryRequest.parseHaving($0) })
-        return try context.fetchDictionaries(request).map { pairs in
+        return try request.execute(in: context).map { pairs in
             Dictionary(pairs.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
         }
     }

@@ -68,7 +68,7 @@ import Testing
     }
 
     static func seededStore(_ rng: inout SplitMix64, rows: Int) throws -> ObjectContext {
-        let context = try ObjectContext.open(nil)
+        let context = try StoreOpener.open(nil)
         try context.define(itemEntity)
         for _ in 0..<rows { _ = try context.insert(into: "Item", values: randomValues(&rng)) }
         try context.save()
@@ -96,8 +96,8 @@ import Testing
         let context = try Self.seededStore(&rng, rows: rng.int(0...40))
         var everything = FetchRequest(entityName: "Item")
         everything.includesPendingChanges = false
-        var live = try context.fetch(everything).objects()
-        let results = try Self.cases.map { try context.fetch($0.request()) }
+        var live = try everything.execute(in: context).objects()
+        let results = try Self.cases.map { try $0.request().execute(in: context) }
         for result in results { _ = try Self.answer(result) }
         var answers: [Answer] = []
         for step in 0..<rng.int(1...30) {
@@ -105,20 +105,20 @@ import Testing
             // Asked now and then, so the merge is brought up to date over several changes too.
             if step % 3 == 0 || rng.chance(0.3) {
                 for (i, result) in results.enumerated() {
-                    let fresh = try context.fetch(Self.cases[i].request())
+                    let fresh = try Self.cases[i].request().execute(in: context)
                     #expect(try Self.answer(result) == Self.answer(fresh), "seed \(seed) step \(step) case \(i)")
                 }
             }
         }
         answers = try results.map(Self.answer)
-        let fresh = try Self.cases.map { try Self.answer(context.fetch($0.request())) }
+        let fresh = try Self.cases.map { try Self.answer($0.request().execute(in: context)) }
         #expect(answers == fresh, "seed \(seed): brought up to date vs merged at once")
         for (i, c) in Self.cases.enumerated() {
-            #expect(try context.fetchIDs(c.request()) == answers[i].objects.map(\.objectID), "seed \(seed) case \(i): IDs")
+            #expect(try c.request().objectIDs(in: context) == answers[i].objects.map(\.objectID), "seed \(seed) case \(i): IDs")
         }
         try context.save()
         for (i, c) in Self.cases.enumerated() {
-            let saved = try Self.answer(context.fetch(c.request()))
+            let saved = try Self.answer(c.request().execute(in: context))
             #expect(answers[i] == saved, "seed \(seed) case \(i): with the changes pending vs saved")
             #expect(try Self.answer(results[i]) == saved, "seed \(seed) case \(i): the live results after save")
         }
@@ -132,7 +132,7 @@ import Testing
         var rng = SplitMix64(seed: 41)
         let context = try Self.seededStore(&rng, rows: 150)
         let request = try Case(predicate: "n != 3", sort: sort).request()
-        let results = try context.fetch(request)
+        let results = try request.execute(in: context)
         var index = 0
         var kept: [ManagedObject] = []
         while let object = try results.object(at: index), index < 400 {
@@ -143,7 +143,7 @@ import Testing
             default: try object.setValue(.integer(Int64(rng.int(0...4))), forKey: "n")
             }
             if index % 25 == 0 {
-                let a = try Self.answer(results), b = try Self.answer(context.fetch(request))
+                let a = try Self.answer(results), b = try Self.answer(request.execute(in: context))
                 #expect(a == b, "step \(index)")
             }
             index += 1
@@ -151,7 +151,7 @@ import Testing
         #expect(index > 80)
         let pending = try Self.answer(results)
         try context.save()
-        #expect(pending == (try Self.answer(context.fetch(request))))
+        #expect(pending == (try Self.answer(request.execute(in: context))))
         _ = kept
     }
 
@@ -159,7 +159,7 @@ import Testing
     /// place, and a walk reads the results' objects without loading the matching ones all.
     @Test func aChangeOutsideTheSortKeepsTheRowsPlace() throws {
         let context = try numbered(50)
-        let results = try context.fetch(request("n >= 10", sort: ["-x"]))
+        let results = try request("n >= 10", sort: ["-x"]).execute(in: context)
         let held = try results.objects()
         let before = held.map(ObjectIdentifier.init)
         let object = try #require(try results.object(at: 7))
@@ -179,13 +179,13 @@ import Testing
         let context = try numbered(6)
         let first = try context.insert(into: "Item", values: ["name": .text("new1"), "n": .integer(2)])
         let second = try context.insert(into: "Item", values: ["name": .text("new2"), "n": .integer(2)])
-        let up = try context.fetch(request(sort: ["n"])).objects()
-        let down = try context.fetch(request(sort: ["-n"])).objects()
+        let up = try request(sort: ["n"]).execute(in: context).objects()
+        let down = try request(sort: ["-n"]).execute(in: context).objects()
         #expect(up[2 ... 4].map { try? $0.value(forKey: "name") } == [.text("item2"), .text("new1"), .text("new2")])
         #expect(down[3 ... 5].map { try? $0.value(forKey: "name") } == [.text("new2"), .text("new1"), .text("item2")])
         try context.save()
-        #expect(zip(try context.fetch(request(sort: ["n"])).objects(), up).allSatisfy { $0 === $1 })
-        #expect(zip(try context.fetch(request(sort: ["-n"])).objects(), down).allSatisfy { $0 === $1 })
+        #expect(zip(try request(sort: ["n"]).execute(in: context).objects(), up).allSatisfy { $0 === $1 })
+        #expect(zip(try request(sort: ["-n"]).execute(in: context).objects(), down).allSatisfy { $0 === $1 })
         _ = (first, second)
     }
 
@@ -198,27 +198,27 @@ import Testing
                          sortDescriptors: sort.map(QuarryFetch.SortDescriptor.init(parsing:)), batchSize: 2)
         }
         let requests = try [items(nil, ["owner.name", "-title"]), items("owner.name != 'bob'", ["-owner.name"]), items(nil, ["title"])]
-        let results = try requests.map { try context.fetch($0) }
+        let results = try requests.map { try $0.execute(in: context) }
         for result in results { _ = try Self.answer(result) }
         var all = FetchRequest(entityName: "Item", sortDescriptors: [QuarryFetch.SortDescriptor(key: "title")])
         all.includesPendingChanges = false
-        let list = try context.fetch(all).objects()
+        let list = try all.execute(in: context).objects()
         var people = FetchRequest(entityName: "Person", sortDescriptors: [QuarryFetch.SortDescriptor(key: "name")])
         people.includesPendingChanges = false
-        let persons = try context.fetch(people).objects()
+        let persons = try people.execute(in: context).objects()
         // Only items change: each is placed by its new owner's name.
         try context.setRelatedObject(persons[2], "owner", of: list[0])
         try context.setRelatedObject(nil, "owner", of: list[3])
         let added = try context.insert(into: "Item", values: ["title": .text("b0")])
         try context.setRelatedObject(persons[1], "owner", of: added)
         var answers = try results.map(Self.answer)
-        for (i, request) in requests.enumerated() { #expect(answers[i] == (try Self.answer(context.fetch(request)))) }
+        for (i, request) in requests.enumerated() { #expect(answers[i] == (try Self.answer(request.execute(in: context)))) }
         // A person renamed: every row may move.
         try persons[0].setValue(.text("zed"), forKey: "name")
         answers = try results.map(Self.answer)
-        for (i, request) in requests.enumerated() { #expect(answers[i] == (try Self.answer(context.fetch(request)))) }
+        for (i, request) in requests.enumerated() { #expect(answers[i] == (try Self.answer(request.execute(in: context)))) }
         try context.save()
-        for (i, request) in requests.enumerated() { #expect(answers[i] == (try Self.answer(context.fetch(request))), "request \(i)") }
+        for (i, request) in requests.enumerated() { #expect(answers[i] == (try Self.answer(request.execute(in: context))), "request \(i)") }
         _ = (list, persons, added)
     }
 }

@@ -60,7 +60,7 @@ import Testing
     @Test func joinsSubqueriesAndMemoryAgree() throws {
         let context = try RelationshipJoinTests.flightStore()
         let entity = try context.entity(named: "Flight")
-        let flights = try context.fetch(FetchRequest(entityName: "Flight")).objects()
+        let flights = try FetchRequest(entityName: "Flight").execute(in: context).objects()
         let environment = ProcessInfo.processInfo.environment
         let caseCount = environment["QUARRY_DIFFERENTIAL_CASES"].flatMap(Int.init) ?? 1500
         var generator = Generator(rng: SplitMix64(seed: environment["QUARRY_DIFFERENTIAL_SEED"].flatMap(UInt64.init) ?? 20261122))
@@ -78,7 +78,7 @@ import Testing
                 refused += 1
                 continue
             }
-            let joined = try context.fetchIDs(FetchRequest(entityName: "Flight", predicate: predicate))
+            let joined = try FetchRequest(entityName: "Flight", predicate: predicate).objectIDs(in: context)
             let old = bound.sql()
             let subquery = try context.read { db in
                 try Int64.fetchAll(db, sql: "SELECT _pk FROM Flight WHERE \(old.sql) ORDER BY _pk", arguments: StatementArguments(old.arguments.map(\.databaseValue)))

@@ -14,7 +14,7 @@ import Testing
     private func store() throws -> ObjectContext { try Self.flightStore() }
 
     static func flightStore() throws -> ObjectContext {
-        let context = try ObjectContext.open(nil)
+        let context = try StoreOpener.open(nil)
         _ = try context.define(EntityDescription(name: "Port", attributes: [
             AttributeDescription(name: "code", type: .string, isOptional: true),
             AttributeDescription(name: "tzone", type: .string, isOptional: true),
@@ -63,7 +63,7 @@ import Testing
     }
 
     private func all(_ context: ObjectContext, _ entity: String) throws -> [ManagedObject] {
-        try context.fetch(FetchRequest(entityName: entity)).objects()
+        try FetchRequest(entityName: entity).execute(in: context).objects()
     }
 
     private func keys(_ context: ObjectContext, _ sql: String, _ arguments: [Value] = []) throws -> [Int64] {
@@ -115,14 +115,14 @@ import Testing
             let entity = try context.entity(named: entityName)
             let predicate = try PredicateParser.parse(format, arguments: PredicateArguments(arguments))
             let bound = try BoundPredicate(predicate, entity: entity, context: context)
-            let byJoin = try context.fetchIDs(FetchRequest(entityName: entityName, predicate: predicate))
+            let byJoin = try FetchRequest(entityName: entityName, predicate: predicate).objectIDs(in: context)
             let old = bound.sql()
             let bySubquery = try keys(context, "SELECT _pk FROM \(entityName) WHERE \(old.sql) ORDER BY _pk", old.arguments)
                 .map { "\(entityName)/\($0)" }
             let inMemory = try all(context, entityName).filter { bound.matches($0) }.map(\.objectID)
             #expect(byJoin == inMemory, "\(entityName) \(format): SQL \(byJoin) memory \(inMemory)")
             #expect(byJoin == bySubquery, "\(entityName) \(format): join \(byJoin) subquery \(bySubquery)")
-            #expect(try context.count(FetchRequest(entityName: entityName, predicate: predicate)) == inMemory.count, "\(format)")
+            #expect(try FetchRequest(entityName: entityName, predicate: predicate).count(in: context) == inMemory.count, "\(format)")
             let total = try all(context, entityName).count
             if !inMemory.isEmpty && inMemory.count < total { nonTrivial += 1 }
         }
@@ -135,7 +135,7 @@ import Testing
     @Test func nilAndDuplicateLinksKeepTheirMeaning() throws {
         let context = try store()
         func count(_ format: String, _ arguments: [Value] = []) throws -> Int {
-            try context.count(FetchRequest(entityName: "Flight", predicate: try PredicateParser.parse(format, arguments: PredicateArguments(arguments))))
+            try FetchRequest(entityName: "Flight", predicate: try PredicateParser.parse(format, arguments: PredicateArguments(arguments))).count(in: context)
         }
         #expect(try count("destination.tzone == %@", [.text("America/New_York")]) == 5)
         #expect(try count("destination.tzone == %@", [.text("Europe/Duplicate")]) == 0)
@@ -167,7 +167,7 @@ import Testing
     @Test func sortsBySortKeyPathsAsInMemory() throws {
         let context = try store()
         let request = FetchRequest(entityName: "Flight", sortDescriptors: [SortDescriptor(key: "destination.tzone"), SortDescriptor(key: "plane.maker", ascending: false)])
-        let results = try context.fetch(request)
+        let results = try request.execute(in: context)
         let sorted = try results.objects().map(\.objectID)
         let expected = try all(context, "Flight").map { o in
             (o, try value(context, ["destination", "tzone"], of: o), try value(context, ["plane", "maker"], of: o))
@@ -188,7 +188,7 @@ import Testing
         let context = try store()
         var request = FetchRequest(entityName: "Flight")
         request.sectionKey = "destination.tzone"
-        let sections = try context.fetch(request).sections()
+        let sections = try request.execute(in: context).sections()
         var counts: [Value: Int] = [:]
         for o in try all(context, "Flight") { counts[try value(context, ["destination", "tzone"], of: o), default: 0] += 1 }
         let expected = counts.keys.sorted(by: precedes).map { ($0.isNull ? "" : $0.displayString, counts[$0]!) }
@@ -202,7 +202,7 @@ import Testing
         let request = DictionaryRequest(base: FetchRequest(entityName: "Flight", sortDescriptors: [SortDescriptor(key: "plane.maker")]),
                                         properties: ["plane.maker", "count(*)", "max(destination.tzone)"], group: ["plane.maker"],
                                         having: try PredicateParser.parse("count > 5", arguments: PredicateArguments([])))
-        let rows = try context.fetchDictionaries(request)
+        let rows = try request.execute(in: context)
         var counts: [Value: Int] = [:]
         for o in try all(context, "Flight") { counts[try value(context, ["plane", "maker"], of: o), default: 0] += 1 }
         let expected = counts.filter { $0.value > 5 }.keys.sorted(by: precedes)
@@ -225,7 +225,7 @@ import Testing
         defer { try? context.database.writeWithoutTransaction { db in db.trace(options: [], nil) } }
         let predicate = try PredicateParser.parse("destination.tzone == %@ AND destination.name != nil AND plane.maker == %@",
                                                   arguments: PredicateArguments([.text("America/New_York"), .text("BOEING")]))
-        #expect(try context.count(FetchRequest(entityName: "Flight", predicate: predicate)) == 1)
+        #expect(try FetchRequest(entityName: "Flight", predicate: predicate).count(in: context) == 1)
         let counted = statements.filter { $0.contains("count(*)") && $0.contains("FROM \"Flight\"") }
         #expect(counted.count == 1)
         let sql = counted.first ?? ""
@@ -233,7 +233,7 @@ import Testing
         #expect(sql.components(separatedBy: "LEFT JOIN \"Port\"").count == 2, "\(sql)")
         #expect(sql.contains("LEFT JOIN \"Plane\""), "\(sql)")
         #expect(!sql.contains("LIMIT 1)"), "\(sql)")
-        let plan = try context.fetch(FetchRequest(entityName: "Flight", predicate: predicate)).explain()
+        let plan = try FetchRequest(entityName: "Flight", predicate: predicate).execute(in: context).explain()
         #expect(plan.contains("quarry_rel_Port_code") || plan.contains("quarry_rel_Flight_dest"), "\(plan)")
     }
 
@@ -242,10 +242,10 @@ import Testing
     @Test func theGuardAgainstRepeatedValuesGoesWhenTheyDo() throws {
         let context = try store()
         let predicate = try PredicateParser.parse("destination.tzone == nil OR plane.maker == %@", arguments: PredicateArguments([.text("AIRBUS")]))
-        func sql() throws -> String { try context.fetch(FetchRequest(entityName: "Flight", predicate: predicate)).explain() }
+        func sql() throws -> String { try FetchRequest(entityName: "Flight", predicate: predicate).execute(in: context).explain() }
         func answers() throws -> ([String], [String]) {
             let bound = try BoundPredicate(predicate, entity: try context.entity(named: "Flight"), context: context)
-            return (try context.fetchIDs(FetchRequest(entityName: "Flight", predicate: predicate)),
+            return (try FetchRequest(entityName: "Flight", predicate: predicate).objectIDs(in: context),
                     try all(context, "Flight").filter { bound.matches($0) }.map(\.objectID))
         }
         let before = try sql()
@@ -285,10 +285,10 @@ import Testing
         }
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         do {
-            let context = try ObjectContext.open(path)
+            let context = try StoreOpener.open(path)
             try context.relate("flight", "dest", "port", "code", name: "destination")
             func count(_ format: String, _ arguments: [Value] = []) throws -> Int {
-                try context.count(FetchRequest(entityName: "flight", predicate: try PredicateParser.parse(format, arguments: PredicateArguments(arguments))))
+                try FetchRequest(entityName: "flight", predicate: try PredicateParser.parse(format, arguments: PredicateArguments(arguments))).count(in: context)
             }
             #expect(try count("destination.tzone == %@", [.text("America/New_York")]) == 2)
             #expect(try count("destination.tzone == nil") == 2)

@@ -1,5 +1,6 @@
 import GRDB
 import QuarryFetch
+import QuarryPredicates
 import QuarryStore
 import Testing
 
@@ -8,7 +9,7 @@ import Testing
 @Suite struct RelationshipLoadingTests {
     /// 60 people, each owning 0-3 items, with tags (many-to-many); saved.
     private func store() throws -> ObjectContext {
-        let context = try ObjectContext.open(nil)
+        let context = try StoreOpener.open(nil)
         _ = try context.define(EntityDescription(name: "Tag", attributes: [AttributeDescription(name: "label", type: .string)],
                                                  relationships: [RelationshipDescription(name: "items", destination: "Item", inverse: "tags", isToMany: true)]))
         _ = try context.define(EntityDescription(name: "Person", attributes: [AttributeDescription(name: "name", type: .string)],
@@ -44,7 +45,7 @@ import Testing
     /// Every person's item titles and every item's owner and tags, read one by one.
     private func walk(_ context: ObjectContext, _ request: FetchRequest) throws -> [String] {
         var lines: [String] = []
-        let results = try context.fetch(request)
+        let results = try request.execute(in: context)
         for person in try results.objects() {
             let items = try context.relatedObjects("items", of: person)
             let titles = try items.map { item -> String in
@@ -80,7 +81,7 @@ import Testing
         request.prefetch = ["owner", "tags"]
         var names: [String] = []
         let count = try selects(context) {
-            let results = try context.fetch(request)
+            let results = try request.execute(in: context)
             for item in try results.objects() {
                 let owner = try context.relatedObject("owner", of: item)
                 names.append("\(try owner?.value(forKey: "name").displayString ?? "-"):\(try context.relatedObjects("tags", of: item).count)")
@@ -94,12 +95,12 @@ import Testing
         }
         #expect(names == expected)
         request.prefetch = ["ownr"]
-        #expect(throws: (any Error).self) { _ = try context.fetch(request) }
+        #expect(throws: (any Error).self) { _ = try request.execute(in: context) }
     }
 
     @Test func unsavedChangesShowOverLoadedMembers() throws {
         let context = try store()
-        let results = try context.fetch(FetchRequest(entityName: "Person", sortDescriptors: [SortDescriptor(key: "name")]))
+        let results = try FetchRequest(entityName: "Person", sortDescriptors: [SortDescriptor(key: "name")]).execute(in: context)
         let people = try results.objects()
         let p1 = people.first { (try? $0.value(forKey: "name")) == .text("p1") }!
         let p2 = people.first { (try? $0.value(forKey: "name")) == .text("p2") }!

@@ -48,7 +48,7 @@ import QuarryTestSupport
         var request = try request(shape.predicate, sort: shape.sort, limit: shape.limit, offset: shape.offset)
         if shape.caseInsensitive { request.sortDescriptors[0].comparison = .caseInsensitive }
         request.sectionKey = shape.section
-        let tracker = try ResultsTracker(try context.fetch(request))
+        let tracker = try ResultsTracker(try request.execute(in: context))
         var copy = tracker.snapshot
         var heard = 0, inMemory = 0
         let token = context.addChangeListener { changes in
@@ -61,7 +61,7 @@ import QuarryTestSupport
         for step in 1...Self.steps {
             let before = heard
             var batch = false
-            let objects = try context.fetch(FetchRequest(entityName: "Item")).objects()
+            let objects = try FetchRequest(entityName: "Item").execute(in: context).objects()
             for _ in 0..<random.int(1...4) {
                 let choice = random.int(0...99)
                 if choice < 30 || objects.isEmpty {
@@ -76,15 +76,14 @@ import QuarryTestSupport
                     for key in ["name", "n", "x", "tag"] where random.int(0...2) == 0 { try o.setValue(values[key]!, forKey: key) }
                 } else if choice < 96, !context.hasPendingChanges(of: "Item") {
                     batch = true
-                    _ = try context.updateAll("Item", where: try PredicateParser.parse("n == \(random.int(0...6))", arguments: PredicateArguments([])),
-                                              set: ["x": random.int(0...1) == 0 ? Value.null : Value.real(Double(random.int(0...3)))])
+                    _ = try BatchUpdateRequest("Item", where: try PredicateParser.parse("n == \(random.int(0...6))", arguments: PredicateArguments([])), set: ["x": random.int(0...1) == 0 ? Value.null : Value.real(Double(random.int(0...3)))]).execute(in: context)
                 } else if !context.hasPendingChanges(of: "Item") {
                     batch = true
-                    _ = try context.deleteAll("Item", where: try PredicateParser.parse("name == 't\(random.int(0...40))'", arguments: PredicateArguments([])))
+                    _ = try BatchDeleteRequest("Item", where: try PredicateParser.parse("name == 't\(random.int(0...40))'", arguments: PredicateArguments([]))).execute(in: context)
                 }
             }
             if context.hasPendingChanges(of: "Item") { _ = try context.save() }
-            let fresh = try context.fetch(request).snapshot()
+            let fresh = try request.execute(in: context).snapshot()
             #expect(copy == fresh, "step \(step): the changes did not lead to the new contents")
             #expect(tracker.snapshot == fresh, "step \(step): the tracker's contents differ from a new fetch")
             if heard > before, !batch { #expect(tracker.lastChangeWasInMemory == shape.inMemory, "step \(step)") }
@@ -95,7 +94,7 @@ import QuarryTestSupport
     }
 
     @Test func aKeyPathThroughARelationshipIsReadAgain() throws {
-        let context = try ObjectContext.open(nil)
+        let context = try StoreOpener.open(nil)
         _ = try context.define(EntityDescription(name: "Person", attributes: [AttributeDescription(name: "name", type: .string)]))
         var item = itemEntity
         item.relationships = [RelationshipDescription(name: "owner", destination: "Person", isToMany: false)]
@@ -104,7 +103,7 @@ import QuarryTestSupport
         let o = try context.insert(into: "Item", values: ["name": .text("a"), "n": .integer(1)])
         try context.setRelatedObject(ann, "owner", of: o)
         _ = try context.save()
-        let tracker = try ResultsTracker(try context.fetch(request("owner.name == 'bob'")))
+        let tracker = try ResultsTracker(try request("owner.name == 'bob'").execute(in: context))
         var change: ResultsChange?
         let token = context.addChangeListener { change = try! tracker.apply($0) }
         defer { token.cancel() }

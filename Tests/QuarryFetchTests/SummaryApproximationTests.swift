@@ -42,7 +42,7 @@ struct SummaryApproximationTests {
     /// is within 3% of count(DISTINCT), and each says it is an estimate.
     @Test func estimatedDistinctCountsAreWithinThreePercent() throws {
         let context = try flightsContext()
-        let summaries = try context.summarize(FetchRequest(entityName: "Flight"), options: small)
+        let summaries = try SummaryRequest(FetchRequest(entityName: "Flight"), options: small).execute(in: context)
         var estimated = 0
         for summary in summaries {
             let c = "\"\(summary.column)\""
@@ -64,7 +64,7 @@ struct SummaryApproximationTests {
     /// of them (the sample's standard error is under 0.7%).
     @Test func sampledQuartilesAreWithinThreePercentOfTheirRank() throws {
         let context = try flightsContext()
-        let summaries = try context.summarize(FetchRequest(entityName: "Flight"), options: small)
+        let summaries = try SummaryRequest(FetchRequest(entityName: "Flight"), options: small).execute(in: context)
         for column in ["dep_delay", "arr_delay", "distance", "air_time", "time_hour"] {
             let summary = try #require(summaries.first { $0.column == column })
             #expect(summary.quartilesAreEstimates, "\(column)")
@@ -86,8 +86,8 @@ struct SummaryApproximationTests {
     /// with estimates agrees with the exact way on every attribute.
     @Test func everyOtherStatisticIsExact() throws {
         let context = try flightsContext()
-        let estimated = try context.summarize(FetchRequest(entityName: "Flight"), options: small)
-        let exact = try context.summarize(FetchRequest(entityName: "Flight"), options: SummaryOptions(exact: true))
+        let estimated = try SummaryRequest(FetchRequest(entityName: "Flight"), options: small).execute(in: context)
+        let exact = try SummaryRequest(FetchRequest(entityName: "Flight"), options: SummaryOptions(exact: true)).execute(in: context)
         #expect(estimated.map(\.column) == exact.map(\.column))
         for (e, x) in zip(estimated, exact) {
             #expect(e.count == x.count && e.nulls == x.nulls, "\(e.column)")
@@ -109,7 +109,7 @@ struct SummaryApproximationTests {
     /// numpy's, from every value, with nothing marked as estimated.
     @Test func exactMatchesSQL() throws {
         let context = try flightsContext()
-        let summaries = try context.summarize(FetchRequest(entityName: "Flight"), options: SummaryOptions(exact: true, sampleSize: 4_096, exactDistinctLimit: 256))
+        let summaries = try SummaryRequest(FetchRequest(entityName: "Flight"), options: SummaryOptions(exact: true, sampleSize: 4_096, exactDistinctLimit: 256)).execute(in: context)
         for summary in summaries {
             let c = "\"\(summary.column)\""
             #expect(summary.distinct == (try hand(context, "SELECT count(DISTINCT \(c)) AS d FROM Flight"))["d"] as Int, "\(summary.column)")
@@ -125,7 +125,7 @@ struct SummaryApproximationTests {
         }
         // Within its default sizes (48,111 values, under 16,384 distinct in each column) the
         // one scan is exact too, and says so.
-        let byDefault = try context.summarize(FetchRequest(entityName: "Flight"))
+        let byDefault = try SummaryRequest(FetchRequest(entityName: "Flight")).execute(in: context)
         for (d, x) in zip(byDefault, summaries) {
             #expect(d.distinct == x.distinct && d.q25 == x.q25 && d.q50 == x.q50 && d.q75 == x.q75, "\(d.column)")
             #expect(!d.distinctIsEstimate && !d.quartilesAreEstimates, "\(d.column)")
@@ -138,8 +138,8 @@ struct SummaryApproximationTests {
         let context = try flightsContext()
         var request = FetchRequest(entityName: "Flight")
         request.predicate = try PredicateParser.parse("origin != %@", arguments: PredicateArguments([.text("LGA")]))
-        let first = try context.summarize(request, options: small)
-        let second = try context.summarize(request, options: small)
+        let first = try SummaryRequest(request, options: small).execute(in: context)
+        let second = try SummaryRequest(request, options: small).execute(in: context)
         #expect(first.map(\.values) == second.map(\.values))
         #expect(first.contains { $0.quartilesAreEstimates } && first.contains { $0.distinctIsEstimate })
     }
@@ -148,7 +148,7 @@ struct SummaryApproximationTests {
     @Test func theExactWayReportsColumnsSorted() throws {
         let context = try flightsContext()
         var steps: [SummaryStep] = []
-        let summaries = try context.summarize(FetchRequest(entityName: "Flight"), options: SummaryOptions(exact: true)) { steps.append($0) }
+        let summaries = try SummaryRequest(FetchRequest(entityName: "Flight"), options: SummaryOptions(exact: true)).execute(in: context) { steps.append($0) }
         let measured = summaries.filter { $0.mean != nil }.count
         #expect(measured == 15 && steps.map(\.done) == Array(1...measured), "\(steps.map(\.done))")
         #expect(steps.allSatisfy { $0.total == measured && $0.unit == "columns sorted" })
@@ -159,8 +159,8 @@ struct SummaryApproximationTests {
         let context = try flightsContext()
         var request = FetchRequest(entityName: "Flight")
         request.predicate = try PredicateParser.parse("month > 12", arguments: PredicateArguments([]))
-        let quick = try context.summarize(request)
-        let exact = try context.summarize(request, options: SummaryOptions(exact: true))
+        let quick = try SummaryRequest(request).execute(in: context)
+        let exact = try SummaryRequest(request, options: SummaryOptions(exact: true)).execute(in: context)
         #expect(quick.map(\.values) == exact.map(\.values))
         #expect(quick.allSatisfy { $0.count == 0 && $0.distinct == 0 })
     }
@@ -185,9 +185,9 @@ struct SummaryApproximationTests {
             let queue = try DatabaseQueue(path: path)
             try queue.write { db in try db.execute(sql: schema) }
             try queue.close()
-            let context = try ObjectContext.open(path, readOnly: true)
+            let context = try StoreOpener.open(path, readOnly: true)
             defer { context.close() }
-            let summaries = try context.summarize(FetchRequest(entityName: table))
+            let summaries = try SummaryRequest(FetchRequest(entityName: table)).execute(in: context)
             #expect(summaries.count >= 2, "\(table)")
             for summary in summaries {
                 let c = "\"\(summary.column)\""

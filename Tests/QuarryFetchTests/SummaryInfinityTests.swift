@@ -22,10 +22,10 @@ import Testing
         let rows = values.split(separator: ",").map { "(\($0.trimmingCharacters(in: .whitespaces)))" }.joined(separator: ", ")
         try queue.write { db in try db.execute(sql: "CREATE TABLE s(id INTEGER PRIMARY KEY, b REAL); INSERT INTO s(b) VALUES \(rows)") }
         try queue.close()
-        let context = try ObjectContext.open(path, readOnly: true)
+        let context = try StoreOpener.open(path, readOnly: true)
         defer { context.close() }
-        let quick = try #require(try context.summarize(FetchRequest(entityName: "s")).first { $0.column == "b" })
-        let exact = try #require(try context.summarize(FetchRequest(entityName: "s"), options: SummaryOptions(exact: true)).first { $0.column == "b" })
+        let quick = try #require(try SummaryRequest(FetchRequest(entityName: "s")).execute(in: context).first { $0.column == "b" })
+        let exact = try #require(try SummaryRequest(FetchRequest(entityName: "s"), options: SummaryOptions(exact: true)).execute(in: context).first { $0.column == "b" })
         #expect(quick.values == exact.values)
         #expect(quick.mean == mean.map { _ in Value.real(.infinity) } ?? .null, "\(String(describing: quick.mean))")
         #expect(quick.stddev == nil && exact.stddev == nil)

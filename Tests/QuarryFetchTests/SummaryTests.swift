@@ -33,7 +33,7 @@ private func real(_ value: Value?) -> Double? {
 struct SummaryTests {
     @Test func everyFlightAttributeAgreesWithHandWrittenSQL() throws {
         let context = try flightsContext()
-        let summaries = try context.summarize(FetchRequest(entityName: "Flight"))
+        let summaries = try SummaryRequest(FetchRequest(entityName: "Flight")).execute(in: context)
         let entity = try context.entity(named: "Flight")
         #expect(summaries.map(\.column) == entity.attributeNames)
         for summary in summaries {
@@ -49,7 +49,7 @@ struct SummaryTests {
 
     @Test func meanStddevAndQuantilesOfDelaysAndDates() throws {
         let context = try flightsContext()
-        let summaries = try context.summarize(FetchRequest(entityName: "Flight"))
+        let summaries = try SummaryRequest(FetchRequest(entityName: "Flight")).execute(in: context)
         for column in ["dep_delay", "distance", "time_hour"] {
             let summary = try #require(summaries.first { $0.column == column })
             let values = try context.read { db in try Double.fetchAll(db, sql: "SELECT \(column) FROM Flight WHERE \(column) IS NOT NULL ORDER BY 1") }
@@ -73,7 +73,7 @@ struct SummaryTests {
         let context = try flightsContext()
         var request = FetchRequest(entityName: "Flight")
         request.predicate = try PredicateParser.parse("origin == %@ AND month <= 3", arguments: PredicateArguments([.text("JFK")]))
-        let summary = try #require(try context.summarize(request).first { $0.column == "arr_delay" })
+        let summary = try #require(try SummaryRequest(request).execute(in: context).first { $0.column == "arr_delay" })
         let row = try handRow(context, "SELECT count(arr_delay) AS n, avg(arr_delay) AS m, count(*) - count(arr_delay) AS nulls FROM Flight WHERE origin = 'JFK' AND month <= 3")
         #expect(summary.count == row["n"])
         #expect(summary.nulls == row["nulls"])
@@ -88,9 +88,9 @@ struct SummaryTests {
         struct Over: Error {}
         let context = try flightsContext()
         for run in [
-            { (admit: RowAdmission) in _ = try context.readOnlyQuery("SELECT * FROM Flight", arguments: [], admit: admit) },
+            { (admit: RowAdmission) in _ = try ReadOnlyQuery("SELECT * FROM Flight", arguments: []).execute(in: context, admit: admit) },
             { (admit: RowAdmission) in
-                _ = try context.fetchDictionaries(DictionaryRequest(base: FetchRequest(entityName: "Flight"), properties: ["carrier", "dep_delay"]), admit: admit)
+                _ = try DictionaryRequest(base: FetchRequest(entityName: "Flight"), properties: ["carrier", "dep_delay"]).execute(in: context, admit: admit)
             },
         ] {
             var largest = 0
@@ -107,7 +107,7 @@ struct SummaryTests {
 
     @Test func sqlReadsWithBoundArgumentsAndRefusesWrites() throws {
         let context = try flightsContext()
-        let rows = try context.readOnlyQuery("SELECT carrier, count(*) AS n FROM Flight WHERE origin = ? GROUP BY carrier ORDER BY n DESC, carrier", arguments: [.text("LGA")])
+        let rows = try ReadOnlyQuery("SELECT carrier, count(*) AS n FROM Flight WHERE origin = ? GROUP BY carrier ORDER BY n DESC, carrier", arguments: [.text("LGA")]).execute(in: context)
         #expect(rows.columns == ["carrier", "n"])
         let hand = try context.read { db in try Row.fetchAll(db, sql: "SELECT carrier, count(*) FROM Flight WHERE origin = 'LGA' GROUP BY carrier ORDER BY 2 DESC, carrier") }
         #expect(rows.rows.map { $0[0] } == hand.map { Value($0[0] as DatabaseValue) })
@@ -115,18 +115,18 @@ struct SummaryTests {
         for (sql, words) in [("DELETE FROM Flight", "would write"), ("UPDATE Flight SET month = 1", "would write"),
                              ("SELECT 1; DELETE FROM Flight", "one statement"), ("ATTACH ':memory:' AS x", "would write or returns nothing"),
                              ("SELECT ?", "do not match")] {
-            #expect { _ = try context.readOnlyQuery(sql, arguments: []) } throws: { error in
+            #expect { _ = try ReadOnlyQuery(sql, arguments: []).execute(in: context) } throws: { error in
                 let text = (error as? FetchError)?.message ?? "\(error)"
                 return text.contains(words) && !text.contains("\n")
             }
         }
-        #expect(try context.count(FetchRequest(entityName: "Flight")) == (try FlightsStore.shared.get()).flights)
+        #expect(try FetchRequest(entityName: "Flight").count(in: context) == (try FlightsStore.shared.get()).flights)
     }
 
     @Test func histogramBucketsAgreeWithCountsWrittenByHand() throws {
         let context = try flightsContext()
         for (key, bins) in [("dep_delay", 10), ("distance", 7), ("time_hour", 12)] {
-            let (_, buckets) = try context.histogram(FetchRequest(entityName: "Flight"), key: key, bins: bins)
+            let (_, buckets) = try HistogramRequest(FetchRequest(entityName: "Flight"), key: key, bins: bins).execute(in: context)
             #expect(buckets.count == bins)
             let range = try handRow(context, "SELECT min(\(key)) AS lo, max(\(key)) AS hi, count(\(key)) AS n FROM Flight")
             let low: Double = range["lo"], high: Double = range["hi"]
@@ -141,9 +141,9 @@ struct SummaryTests {
         }
         var request = FetchRequest(entityName: "Flight")
         request.predicate = try PredicateParser.parse("carrier == 'HA'", arguments: PredicateArguments([]))
-        let (_, ha) = try context.histogram(request, key: "arr_delay", bins: 3)
+        let (_, ha) = try HistogramRequest(request, key: "arr_delay", bins: 3).execute(in: context)
         #expect(ha.reduce(0) { $0 + $1.count } == (try handRow(context, "SELECT count(arr_delay) AS n FROM Flight WHERE carrier = 'HA'"))["n"] as Int)
-        #expect { _ = try context.histogram(FetchRequest(entityName: "Flight"), key: "carrier", bins: 3) } throws: { "\($0)".contains("needs numbers or dates") }
-        #expect { _ = try context.histogram(FetchRequest(entityName: "Flight"), key: "dep_delay", bins: 0) } throws: { "\($0)".contains("bins must be") }
+        #expect { _ = try HistogramRequest(FetchRequest(entityName: "Flight"), key: "carrier", bins: 3).execute(in: context) } throws: { "\($0)".contains("needs numbers or dates") }
+        #expect { _ = try HistogramRequest(FetchRequest(entityName: "Flight"), key: "dep_delay", bins: 0).execute(in: context) } throws: { "\($0)".contains("bins must be") }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import QuarryLua
+import QuarryPredicates
 import QuarryStore
 import Testing
 
@@ -69,7 +70,7 @@ import Testing
     @Test func aModelChangeKeepsWhatASaveComparesAndWhatObserversHear() throws {
         let folder = try TemporaryFolder()
         let path = folder.path("store.sqlite")
-        let h = try Harness(context: ObjectContext.open(path))
+        let h = try Harness(context: StoreOpener.open(path))
         h.run(#"""
             entity "P" { b = "string", n = "int64" }; entity "Q" { b = "string", c = "int64" }
             kept = P:new{ b = "x", n = 1 }; other = P:new{ b = "y", n = 1 }; Q:new{ b = "x", c = 2 }; save()
@@ -97,7 +98,7 @@ import Testing
             CREATE TABLE book (id INTEGER PRIMARY KEY, title TEXT, author_id INTEGER REFERENCES author(id));
             INSERT INTO author VALUES (1, 'Ann');
             """)
-        let h = try Harness(context: try ObjectContext.open(path))
+        let h = try Harness(context: try StoreOpener.open(path))
         h.run(#"kept = {}; for i = 1, 20 do kept[i] = book:new{ title = "T" .. i, author_id = 1 } end; save()"#)
         #expect(h.string(#"book:first("title == 'T7'").author.name"#) == "Ann")
         h.run(#"book:first("title == 'T7'").title = "U"; save()"#)
@@ -144,7 +145,7 @@ extension CollectorAndModelChangeTests {
     /// than SQLite's message for a closed handle ("out of memory").
     @Test func resultsOfAStoreOpenReplacedSaySo() throws {
         let folder = try TemporaryFolder()
-        let h = try Harness(context: ObjectContext.open(folder.path("a.sqlite")))
+        let h = try Harness(context: StoreOpener.open(folder.path("a.sqlite")))
         h.run(#"""
             entity "P" { n = "int64" }
             for i = 1, 30 do P:new{ n = i } end
@@ -153,7 +154,7 @@ extension CollectorAndModelChangeTests {
             r = fetch{ "P", batch = 10 }
             first = r[1]
             """#)
-        h.runtime.use(try ObjectContext.open(folder.path("b.sqlite")))
+        h.runtime.use(try StoreOpener.open(folder.path("b.sqlite")))
         for code in ["local x = r[25].n", "local t = r:totable()", "for _, p in ipairs(r) do local x = p.n end"] {
             let message = h.error(code)
             #expect(message.contains("its store is closed (.open replaced it)"), "\(code): \(message)")

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import QuarryPredicates
 import QuarryStore
 import QuarryTestSupport
 import Testing
@@ -47,7 +48,7 @@ import Testing
             sql = try DatabaseQueue(path: path)
         }
 
-        func open() throws -> Harness { try Harness(context: try ObjectContext.open(path, model: model)) }
+        func open() throws -> Harness { try Harness(context: try StoreOpener.open(path, model: model)) }
 
         func files() -> [Data?] { ["", "-wal"].map { FileManager.default.contents(atPath: path + $0) } }
     }

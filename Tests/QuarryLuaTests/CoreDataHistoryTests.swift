@@ -4,6 +4,7 @@
 /// store are still refused. (History tables added by `CoreDataFixtures.persistentHistorySQL`.)
 import Foundation
 import GRDB
+import QuarryPredicates
 import QuarryTestSupport
 import Testing
 @testable import QuarryLua
@@ -17,7 +18,7 @@ import Testing
 
     @Test func aToOneChangeRecordsTheRelationshipsBit() throws {
         let path = try storeWithHistory("cars/SampleModel_V1.sqlite")
-        let h = try Harness(context: try ObjectContext.open(path))
+        let h = try Harness(context: try StoreOpener.open(path))
         h.run(#"local c = Car:get("Car/5"); c.owner = Person:get("Person/3"); save{ author = "fixer" }"#)
         let entity = try rows(path, "SELECT p.Z_NAME, c.Z_ENT FROM ZCAR c JOIN Z_PRIMARYKEY p ON p.Z_ENT = c.Z_ENT WHERE c.Z_PK = 5").first ?? []
         let name = entity.first.flatMap { String.fromDatabaseValue($0) }
@@ -32,7 +33,7 @@ import Testing
 
     @Test func aManyToManyChangeUpdatesBothEnds() throws {
         let path = try storeWithHistory("authors/TestModel.sqlite")
-        let h = try Harness(context: try ObjectContext.open(path))
+        let h = try Harness(context: try StoreOpener.open(path))
         h.run(#"a = Author:new{ firstName = "Ursula", lastName = "Le Guin" }; b = Book:new{ title = "The Dispossessed" }; save()"#)
         let codes = try rows(path, "SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME IN ('Author', 'Book') ORDER BY Z_NAME").map { $0[0] }
         #expect(try rows(path, "SELECT ZCHANGETYPE, ZENTITY, ZENTITYPK, ZCOLUMNS FROM ACHANGE WHERE ZTRANSACTIONID = 2 ORDER BY Z_PK")
@@ -52,7 +53,7 @@ import Testing
     /// numbers, with object IDs by the row's own entity.
     @Test func historyReadsCoreDatasOwnTransactions() throws {
         let path = try storeWithHistory("cars/SampleModel_V1.sqlite")
-        let h = try Harness(context: try ObjectContext.open(path))
+        let h = try Harness(context: try StoreOpener.open(path))
         #expect(h.string("historytoken()") == "1")
         // The fixture's transaction: author "app", an insert of entity 1 (Car), key 1.
         let carEntity = try rows(path, "SELECT p.Z_NAME FROM ZCAR c JOIN Z_PRIMARYKEY p ON p.Z_ENT = c.Z_ENT WHERE c.Z_PK = 9").first?.first
@@ -71,7 +72,7 @@ import Testing
     @Test func batchChangesAreStillRefused() throws {
         let path = try storeWithHistory("cars/SampleModel_V1.sqlite")
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
-        let h = try Harness(context: try ObjectContext.open(path))
+        let h = try Harness(context: try StoreOpener.open(path))
         let message = h.error(#"Car:updateall("maker == 'McLaren'", {}, { model = "x" })"#)
         #expect(message.contains("persistent history") && message.contains("updateall") && message.contains("nothing was written"), "\(message)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)

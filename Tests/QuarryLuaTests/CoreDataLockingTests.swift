@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import QuarryPredicates
 import QuarryStore
 import QuarryTestSupport
 import Testing
@@ -16,7 +17,7 @@ import Testing
 
         init() throws {
             path = try CoreDataFixtures.copyOfStore("cars/SampleModel_V1.sqlite")
-            h = try Harness(context: try ObjectContext.open(path))
+            h = try Harness(context: try StoreOpener.open(path))
             sql = try DatabaseQueue(path: path)
         }
 

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import QuarryPredicates
 import QuarryStore
 import QuarryTestSupport
 import Testing
@@ -36,7 +37,7 @@ import Testing
         }
 
         func open() throws -> Harness {
-            let h = try Harness(context: try ObjectContext.open(path, model: model))
+            let h = try Harness(context: try StoreOpener.open(path, model: model))
             h.run(#"function keys(s) local t = {} for _, o in ipairs(s) do t[#t + 1] = o:objectID():match("%d+$") end return table.concat(t, ",") end"#)
             return h
         }
@@ -94,7 +95,7 @@ import Testing
         }
         try writer.close()
         #expect(recipes.count >= 2)
-        let h = try Harness(context: try ObjectContext.open(path))
+        let h = try Harness(context: try StoreOpener.open(path))
         h.run(#"function keys(s) local t = {} for _, o in ipairs(s) do t[#t + 1] = o:objectID():match("%d+$") end return table.concat(t, ",") end"#)
         for (recipe, expected) in zip(recipes, orders) {
             #expect(h.string(#"keys(Recipe:get("Recipe/\#(recipe)").ingredients)"#) == expected)

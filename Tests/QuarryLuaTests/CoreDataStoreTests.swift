@@ -19,7 +19,7 @@ import Testing
 
         init(_ relative: String, model: String? = nil) throws {
             path = try CoreDataFixtures.copyOfStore(relative)
-            context = try ObjectContext.open(path, model: model.map { try CoreDataFixtures.path($0) })
+            context = try StoreOpener.open(path, model: model.map { try CoreDataFixtures.path($0) })
             var configuration = Configuration()
             configuration.readonly = true
             sql = try DatabaseQueue(path: path, configuration: configuration)
@@ -59,7 +59,7 @@ import Testing
 
         /// Every object of `entity`, in key order.
         func objects(_ entity: String) throws -> [ManagedObject] {
-            try context.fetch(FetchRequest(entityName: entity)).objects()  // in key order, the default
+            try FetchRequest(entityName: entity).execute(in: context).objects()  // in key order, the default
         }
     }
 
@@ -71,7 +71,7 @@ import Testing
         for entity in opened.context.entities {
             #expect(!entity.name.hasPrefix("Z"), "a Z-table became an entity: \(entity.name)")
             let expected = try opened.column(entity.name, "1").count
-            #expect(try opened.context.count(FetchRequest(entityName: entity.name)) == expected, "\(store): count of \(entity.name)")
+            #expect(try FetchRequest(entityName: entity.name).count(in: opened.context) == expected, "\(store): count of \(entity.name)")
         }
         #expect(opened.context.coreData?.notes.contains { $0.contains("inferred") } == !CoreDataFixtures.stores.first { $0.path == store }!.hasCache)
     }
@@ -136,7 +136,7 @@ import Testing
         }
         try writer.close()
         #expect(!expected.1.isEmpty, "the store has ExpensiveSportCar rows")
-        let context = try ObjectContext.open(path)
+        let context = try StoreOpener.open(path)
         let h = try Harness(context: context)
         #expect(h.string(#"count("Car")"#) == "\(expected.0)")
         #expect(h.string(#"#fetch("Car")"#) == "\(expected.0)")
@@ -172,7 +172,7 @@ import Testing
         let opened = try Opened("surfjournal/SurfJournalModel.sqlite", model: "surfjournal/SurfJournalModel.xcdatamodeld")
         let rows = try opened.sql.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM ZJOURNALENTRY") ?? -1 }
         #expect(rows > 0)
-        #expect(try opened.context.count(FetchRequest(entityName: "JournalEntry")) == rows)
+        #expect(try FetchRequest(entityName: "JournalEntry").count(in: opened.context) == rows)
         #expect(opened.context.coreData?.modelSource.hasSuffix("SurfJournalModel.xcdatamodeld") == true)
         // The model file's names, not inferred ones.
         #expect(try opened.context.entity(named: "JournalEntry").attribute(named: "location") != nil)
@@ -193,9 +193,9 @@ import Testing
         }
         let before = try snapshot()
         for readOnly in [false, true] {
-            let context = try ObjectContext.open(path, readOnly: readOnly)
+            let context = try StoreOpener.open(path, readOnly: readOnly)
             for entity in context.entities {
-                for object in try context.fetch(FetchRequest(entityName: entity.name)).objects() { _ = object.values }
+                for object in try FetchRequest(entityName: entity.name).execute(in: context).objects() { _ = object.values }
             }
             context.close()
             #expect(try snapshot() == before, "\(store): reading (readOnly: \(readOnly)) changed the files")
@@ -284,7 +284,7 @@ import Testing
         let queue = try DatabaseQueue(path: path)
         try queue.write { db in try db.execute(sql: sql) }
         try queue.close()
-        return try ObjectContext.open(path)
+        return try StoreOpener.open(path)
     }
 
     /// A model cache that cannot be decoded is said to be so (not "no model"), and the
@@ -292,7 +292,7 @@ import Testing
     @Test func anUnreadableModelCacheIsNamedInTheNote() throws {
         let context = try carsOpened(after: "UPDATE Z_MODELCACHE SET Z_CONTENT = x'0102030405'")
         #expect(context.openingNotes.contains { $0.contains("its model cache could not be read") && $0.contains("inferred") }, "\(context.openingNotes)")
-        #expect(try context.count(FetchRequest(entityName: "Car")) == 125, "inferred names read the rows")
+        #expect(try FetchRequest(entityName: "Car").count(in: context) == 125, "inferred names read the rows")
     }
 
     /// A save SQLite refuses is told in the model's names, not the Z-table's.
@@ -352,7 +352,7 @@ import Testing
         try queue.write { db in try db.execute(sql: "CREATE TABLE ATRANSACTION (Z_PK INTEGER PRIMARY KEY, ZAUTHOR VARCHAR)") }
         try queue.close()
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
-        let h = try Harness(context: try ObjectContext.open(path))
+        let h = try Harness(context: try StoreOpener.open(path))
         #expect(h.string(#"count("Car")"#) == "125")
         let message = h.error(#"Car:get("Car/1").model = "x"; save()"#)
         #expect(message.contains("persistent history") && message.contains("nothing was written"), "\(message)")

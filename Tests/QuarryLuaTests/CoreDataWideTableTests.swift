@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import QuarryPredicates
 import QuarryStore
 import QuarryTestSupport
 import Testing
@@ -24,7 +25,7 @@ import Testing
                 """)
         }
         #expect(try queue.read { db in try Row.fetchAll(db, sql: "PRAGMA table_info(ZWIDE)").count } == 2000)
-        let h = try Harness(context: try ObjectContext.open(path))
+        let h = try Harness(context: try StoreOpener.open(path))
         #expect(h.string(#"Wide:get("Wide/1").a1996"#) == "9")
         h.run(#"local w = Wide:get("Wide/1"); w.a5 = 3; Wide:new{ a1996 = 11 }; save()"#)
         func ints(_ sql: String) throws -> [Int64?] {

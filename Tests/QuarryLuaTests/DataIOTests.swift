@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import QuarryLua
+import QuarryPredicates
 import QuarryStore
 import QuarryTestSupport
 import Testing
@@ -149,7 +150,7 @@ private let booksSQL = """
         defer { try? FileManager.default.removeItem(atPath: path) }
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         do {
-            let context = try ObjectContext.open(path)
+            let context = try StoreOpener.open(path)
             let runtime = try QuarryRuntime(context: context)
             let failure = runtime.run(#"""
             local b = book:first("title == 'Earthsea'")
@@ -173,7 +174,7 @@ private let booksSQL = """
                                       (3, 1700000000, NULL, 1700000000.5);
             """)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let runtime = try QuarryRuntime(context: try ObjectContext.open(path))
+        let runtime = try QuarryRuntime(context: try StoreOpener.open(path))
         let failure = runtime.run(#"""
         assert(typeof(ev:get(1).at) == "date" and typeof(ev:get(3).at) == "date" and typeof(ev:get(2).day) == "date")
         local cut = date("2021-01-01T00:00:00Z")
@@ -203,7 +204,7 @@ private let booksSQL = """
         defer { try? FileManager.default.removeItem(atPath: path) }
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         do {
-            let runtime = try QuarryRuntime(context: try ObjectContext.open(path))
+            let runtime = try QuarryRuntime(context: try StoreOpener.open(path))
             let failure = runtime.run(#"""
             local r = fetch{ "old_book", predicate = "author BEGINSWITH[c] %@", args = { "le" }, sort = "-year" }
             assert(#r == 1 and r[1].title == "Earthsea" and r[1]:objectID() == "old_book/1", r[1]:objectID())
@@ -247,7 +248,7 @@ private let booksSQL = """
         defer { try? FileManager.default.removeItem(atPath: path) }
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         do {
-            let context = try ObjectContext.open(path)
+            let context = try StoreOpener.open(path)
             // With its key the first table needs 2,001 result columns: its last is left
             // out, and said so, as in a view over it; the second, 1,999 columns and its
             // key, is whole.

@@ -1,5 +1,6 @@
 import Foundation
 import QuarryLua
+import QuarryPredicates
 import QuarryStore
 import QuarryTestSupport
 import Testing
@@ -29,7 +30,7 @@ import Testing
         try Self.contents.write(to: modelFolder.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
         let path = folder.appendingPathComponent("cars.db").path
         do {
-            let h = try Harness(context: ObjectContext.open(path))
+            let h = try Harness(context: StoreOpener.open(path))
             h.run(#"""
                 model("\#(modelFolder.path)")
                 SportCar:new{ make = "Ferrari", topSpeed = 320 }
@@ -37,7 +38,7 @@ import Testing
                 save()
                 """#)
         }
-        let h = try Harness(context: ObjectContext.open(path))
+        let h = try Harness(context: StoreOpener.open(path))
         h.run(#"""
             local fast = fetch{ template = "FastCars", vars = { MIN = 200 } }
             assert(#fast == 1 and fast[1].make == "Ferrari")

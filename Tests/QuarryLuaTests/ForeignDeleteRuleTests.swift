@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import QuarryLua
+import QuarryPredicates
 import QuarryStore
 import Testing
 
@@ -50,7 +51,7 @@ import Testing
     }
 
     private func quarryDeletes(_ path: String, genre: Int) throws -> (rows: String, error: String?) {
-        let h = try Harness(context: try ObjectContext.open(path))
+        let h = try Harness(context: try StoreOpener.open(path))
         let message = h.runtime.run("genre:get(\(genre)):delete(); save()", chunkName: "=t")?.message
         return (try rows(path), message)
     }
@@ -104,7 +105,7 @@ import Testing
         let path = try file(action)
         let expected = try sqliteDeletes(path, genre: 1)
         let before = try rows(path)
-        let h = try Harness(context: try ObjectContext.open(path))
+        let h = try Harness(context: try StoreOpener.open(path))
         let message = h.runtime.run(#"genre:deleteall("id == 1")"#, chunkName: "=t")?.message
         #expect(try rows(path) == (expected ?? before))
         #expect((message == nil) == (expected != nil))

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import QuarryLua
+import QuarryPredicates
 import QuarryStore
 import Testing
 
@@ -23,7 +24,7 @@ import Testing
     /// linking object is saved already or inserted too.
     @Test func aLinkToAnObjectInsertedInTheSameSaveIsWritten() throws {
         let path = try schema()
-        let h = try Harness(context: try ObjectContext.open(path))
+        let h = try Harness(context: try StoreOpener.open(path))
         h.run(#"""
             local zed = author:new{ name = "zed" }
             book:get(2).author = zed
@@ -44,7 +45,7 @@ import Testing
     /// that object is no conflict.
     @Test func anInsertedRowReadsItsKeyAndSavesAgain() throws {
         let path = try schema()
-        let h = try Harness(context: try ObjectContext.open(path))
+        let h = try Harness(context: try StoreOpener.open(path))
         h.run(#"b = book:new{ title = "n" }; save()"#)
         #expect(h.string(#"b.id == sql("SELECT id FROM book WHERE title = 'n'")[1].id"#) == "true")
         h.run(#"b.title = "m"; save()"#)
@@ -55,7 +56,7 @@ import Testing
     /// the key it was given, not the rowid of an earlier insert elsewhere.
     @Test func aWithoutRowidInsertIsTheRowWithItsKey() throws {
         let path = try schema()
-        let h = try Harness(context: try ObjectContext.open(path))
+        let h = try Harness(context: try StoreOpener.open(path))
         h.run(#"""
             book:new{ title = "sets a rowid" }
             a = wr:new{ k = 7, v = "p" }

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import QuarryLua
+import QuarryPredicates
 import QuarryStore
 import Testing
 
@@ -15,7 +16,7 @@ import Testing
             INSERT INTO author VALUES (3, 'ann'), (7, 'bob');
             INSERT INTO book VALUES (1, 'a', 7), (2, 'b', 3), (5, 'c', NULL);
             """)
-        let h = try Harness(context: try ObjectContext.open(path))
+        let h = try Harness(context: try StoreOpener.open(path))
         h.run(#"b = book:get(5); b.author = author:get(7); b.author_id = 3; book:get(1).author_id = 3"#)
         let expected = "ann|true|3|0|3|1"
         let probe = #"b.author.name .. "|" .. tostring(predicate("author.name == 'ann'"):matches(b)) .. "|" .. #author:get(3).book_set .. "|" .. #author:get(7).book_set .. "|" .. #fetch("book", "author.name == 'ann'") .. "|" .. count("author", "book_set.@count >= 3")"#
@@ -33,7 +34,7 @@ import Testing
             INSERT INTO Airline VALUES ('AA', 'American'), ('UA', 'United');
             INSERT INTO Flight VALUES ('AA', 1), ('AA', 2), ('UA', 3);
             """)
-        let h = try Harness(context: try ObjectContext.open(path))
+        let h = try Harness(context: try StoreOpener.open(path))
         h.run(#"relate("Flight", "carrier", "Airline", "carrier"); f = Flight:first("num == 1"); f.carrier = "UA""#)
         let probe = #"f.airline.name .. "|" .. #fetch{ "Airline", predicate = "flight_set.@count >= 2" } .. "|" .. fetch{ "Flight", sort = { "airline.name", "num" } }[2].num"#
         #expect(h.string(probe) == "United|1|1")

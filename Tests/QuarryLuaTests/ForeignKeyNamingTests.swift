@@ -18,7 +18,7 @@ import Testing
             INSERT INTO note VALUES (1, 1, 'a note');
             """)
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
-        let h = try Harness(context: try ObjectContext.open(path))
+        let h = try Harness(context: try StoreOpener.open(path))
         // The column minus _id; the inverse <source>_set, then <source>_<relationship>_set.
         #expect(h.string(#"book:get("book/1").author.name .. book:get("book/1").editor.name"#) == "annbob")
         #expect(h.string(#"#author:get("author/7").book_set .. "," .. #author:get("author/7").book_editor_set"#) == "2,2")
@@ -38,7 +38,7 @@ import Testing
             CREATE TABLE wr (id INTEGER PRIMARY KEY, t TEXT) WITHOUT ROWID;
             INSERT INTO wr VALUES (1, 'a'), ('x', 'b'), (3, 'c');
             """)
-        let h = try Harness(context: try ObjectContext.open(path))
+        let h = try Harness(context: try StoreOpener.open(path))
         #expect(h.string(#"count("wr") .. "," .. #fetch("wr") .. "," .. #fetch{ "wr", sort = "-t" }"#) == "2,2,2")
         #expect(h.string(#"fetch("wr")[2].t .. wr:get(3).t"#) == "cc")
         #expect(h.string(#"count("wr", "t != 'a'")"#) == "1")

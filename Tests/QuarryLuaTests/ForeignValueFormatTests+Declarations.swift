@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import QuarryLua
+import QuarryPredicates
 import QuarryStore
 import Testing
 
@@ -24,7 +25,7 @@ extension ForeignValueFormatTests {
             INSERT INTO t VALUES (1, '2021-01-01 00:00:00', 'Y', 'a'), (2, 1609459200, 'y', 'b');
             """)
         let before = try snapshot(path)
-        let h = try Harness(context: try ObjectContext.open(path))
+        let h = try Harness(context: try StoreOpener.open(path))
         h.run("t:get(1).d = date('2022-06-01T12:00:00Z'); t:get(2).note = 'changed'")
         let message = h.error("save()")
         #expect(message.contains("t.d") && message.contains("'2021-01-01 00:00:00'") && message.contains("'unix'")
@@ -54,7 +55,7 @@ extension ForeignValueFormatTests {
     /// a declared format, by name or by an example, is used.
     @Test func anEmptyDateColumnNeedsADeclaredFormat() throws {
         let path = try foreignFile("CREATE TABLE t (id INTEGER PRIMARY KEY, d TIMESTAMP, note TEXT)")
-        let h = try Harness(context: try ObjectContext.open(path))
+        let h = try Harness(context: try StoreOpener.open(path))
         h.run("t:new{ note = 'no date' }; save()")
         let before = try snapshot(path)
         h.run("t:new{ d = date(86400), note = 'dated' }")
@@ -75,7 +76,7 @@ extension ForeignValueFormatTests {
     /// not create; Quarry's own stores keep their encoding and say so with nil.
     @Test func aDeclarationIsCheckedAndOwnStoresHaveNone() throws {
         let path = try foreignFile("CREATE TABLE t (id INTEGER PRIMARY KEY, d DATETIME, b BOOLEAN, u UUID); CREATE VIEW v AS SELECT * FROM t")
-        let h = try Harness(context: try ObjectContext.open(path))
+        let h = try Harness(context: try StoreOpener.open(path))
         let wrongType = h.error(#"format("t", "d", "Y/N")"#)
         #expect(wrongType.contains("'Y/N' is no format for date column d") && wrongType.contains("iso-space"), "\(wrongType)")
         #expect(h.error(#"format("t", "b", "iso-t")"#).contains("no format for bool column b"))
@@ -99,7 +100,7 @@ extension ForeignValueFormatTests {
             INSERT INTO t VALUES (1, '2021-01-01 00:00:00', '2021-01-01', '2021-01-01T00:00:00Z'),
                                  (2, '2021-01-01 00:00:00.123456', '2021-01-01 10:00:00', '2021-01-01T00:00:00');
             """)
-        let h = try Harness(context: try ObjectContext.open(path))
+        let h = try Harness(context: try StoreOpener.open(path))
         #expect(h.string(#"format("t", "d")"#) == "2021-01-01 00:00:00.000000")
         h.run("t:get(1).d = date(1.5); save()")
         let queue = try DatabaseQueue(path: path)
@@ -120,7 +121,7 @@ extension ForeignValueFormatTests {
             CREATE TABLE t (id INTEGER PRIMARY KEY, price DECIMAL(10,2), weight REAL);
             INSERT INTO t VALUES (1, '1.50', 2), (2, 3, 2.5);
             """)
-        let h = try Harness(context: try ObjectContext.open(path))
+        let h = try Harness(context: try StoreOpener.open(path))
         h.run("t:get(1).price = 2.25; t:get(2).price = 4.0; t:get(1).weight = 7; save()")
         let queue = try DatabaseQueue(path: path)
         defer { try? queue.close() }

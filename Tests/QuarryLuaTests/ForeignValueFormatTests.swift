@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import QuarryLua
+import QuarryPredicates
 import QuarryStore
 import Testing
 
@@ -91,7 +92,7 @@ import Testing
             }
             // What Quarry is asked to write, by row: a whole second and a quarter.
             var expected: [Int64: Double] = [:]
-            let h = try Harness(context: try ObjectContext.open(path))
+            let h = try Harness(context: try StoreOpener.open(path))
             for _ in 0..<g.int(1...5) {
                 let id = Int64(g.int(1...rows)), seconds = Double(g.instant()) + 0.25
                 h.run("t:get(\(id)).d = date(\(seconds))")
@@ -143,7 +144,7 @@ import Testing
                     try db.execute(sql: "INSERT INTO t (id, b) VALUES (?, ?)", arguments: [i, stored])
                 }
             }
-            let h = try Harness(context: try ObjectContext.open(path))
+            let h = try Harness(context: try StoreOpener.open(path))
             var expected: [Int64: Bool] = [:]
             for _ in 0..<g.int(1...4) {
                 let id = Int64(g.int(1...rows)), value = g.int(0...1) == 1
@@ -158,7 +159,7 @@ import Testing
             #expect(h.string("t:get(1).b") == "true")
             #expect(h.string("t:get(\(rows + 1)).b") == "false")
             // Rows fetched afresh (read from their cells, not made objects) agree.
-            let fresh = try Harness(context: try ObjectContext.open(path))
+            let fresh = try Harness(context: try StoreOpener.open(path))
             #expect(fresh.string("fetch('t', 'id == 1')[1].b") == "true")
             #expect(fresh.string("fetch('t', 'id == \(rows + 1)')[1].b") == "false")
             try queue.read { db in
@@ -213,7 +214,7 @@ import Testing
                     try db.execute(sql: "INSERT INTO t (id, u) VALUES (?, \(format.ownerSQL.replacingOccurrences(of: "?1", with: "?2")))", arguments: [i, Data(bytes())])
                 }
             }
-            let h = try Harness(context: try ObjectContext.open(path))
+            let h = try Harness(context: try StoreOpener.open(path))
             var expected: [Int64: [UInt8]] = [:]
             for _ in 0..<g.int(1...4) {
                 let id = Int64(g.int(1...rows)), value = bytes()

@@ -1,5 +1,6 @@
 import Foundation
 import QuarryLua
+import QuarryPredicates
 import QuarryStore
 import Testing
 
@@ -55,7 +56,7 @@ extension HostileCase {
     @Test func anObjectOfAClosedStoreIsRefusedInPredicates() throws {
         let h = try Harness()
         h.run(#"entity "Item" { n = "int64" }; Item:new{ n = 1 }; save(); old = Item:first()"#)
-        let other = try ObjectContext.open(nil)
+        let other = try StoreOpener.open(nil)
         h.runtime.use(other)
         h.run(#"entity "Item" { n = "int64" }; Item:new{ n = 7 }; save()"#)
         let message = h.error(#"return count("Item", "SELF == %@", old)"#)

@@ -3,6 +3,7 @@
 /// Core Data store, an operation named twice, a tampered model row without its entity.
 import Foundation
 import GRDB
+import QuarryPredicates
 import QuarryTestSupport
 import Testing
 @testable import QuarryLua
@@ -20,7 +21,7 @@ import Testing
     @Test func changesToAnObjectOfAClosedStoreAreRefused() throws {
         let folder = try CoreDataFixtures.temporaryFolder()
         let first = folder.appendingPathComponent("first.db").path
-        let h = try Harness(context: try ObjectContext.open(first))
+        let h = try Harness(context: try StoreOpener.open(first))
         h.run(#"""
             entity "Tag" { name = "string" }
             entity "Item" { n = "int64", owner = { one = "Item", inverse = "owned" }, owned = { many = "Item", inverse = "owner" },
@@ -30,7 +31,7 @@ import Testing
             old = Item:first("n == 1"); other = Item:first("n == 2"); tag = Tag:first()
             r = fetch("Item"); watched = observe(r, function() end)
             """#)
-        h.runtime.use(try ObjectContext.open(folder.appendingPathComponent("second.db").path))
+        h.runtime.use(try StoreOpener.open(folder.appendingPathComponent("second.db").path))
         h.run(#"entity "Item" { n = "int64", owner = { one = "Item", inverse = "owned" }, owned = { many = "Item", inverse = "owner" } }"#)
         let changes = ["old.n = 5", "old.owner = other", "old.owned:add(other)", "old.tags:add(tag)", "old:delete()", "quarry.delete(old)",
                        "old.tags = {}", "old:refresh()", "refresh(old)", "return old.owner", "return #old.owned"]
@@ -87,7 +88,7 @@ import Testing
         try queue.write { db in try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = \(last) WHERE Z_NAME = 'Car'") }
         try queue.close()
         let before = try rows(path, "SELECT * FROM Z_PRIMARYKEY ORDER BY Z_ENT") + rows(path, "SELECT count(*) FROM ZCAR")
-        let h = try Harness(context: try ObjectContext.open(path))
+        let h = try Harness(context: try StoreOpener.open(path))
         let message = h.error(#"SportCar:new{ maker = "x", numberPlate = "NEW-1" }; save()"#)
         #expect(message.hasPrefix("t:1: save: Car: no key is left for a new row (Z_PRIMARYKEY.Z_MAX "), "\(message)")
         #expect(message.contains(last.hasPrefix("'") ? "is not an integer" : "is 9223372036854775807"), "\(message)")
@@ -106,7 +107,7 @@ import Testing
     @Test func theLastKeyOfTheHistoryIsRefusedByName() throws {
         let path = try carsWithHistory(then: "UPDATE Z_PRIMARYKEY SET Z_MAX = 9223372036854775807 WHERE Z_NAME = 'CHANGE'")
         let before = try rows(path, "SELECT * FROM Z_PRIMARYKEY ORDER BY Z_ENT") + rows(path, "SELECT count(*) FROM ATRANSACTION")
-        let h = try Harness(context: try ObjectContext.open(path))
+        let h = try Harness(context: try StoreOpener.open(path))
         let message = h.error(#"local p = Person:first(); p.firstName = "Zed"; save()"#)
         #expect(message.hasPrefix("t:1: save: history entity CHANGE: no key is left for a new row"), "\(message)")
         #expect(!message.contains("save: save:"), "\(message)")
@@ -120,7 +121,7 @@ import Testing
     /// properties in the model's order, so the save is refused from inside.)
     @Test func aSaveRefusalNamesTheOperationOnce() throws {
         let path = try carsWithHistory(then: "DELETE FROM Z_MODELCACHE")
-        let h = try Harness(context: try ObjectContext.open(path))
+        let h = try Harness(context: try StoreOpener.open(path))
         let message = h.error(#"local p = Person:first(); p.firstname = "x"; save()"#)
         #expect(message.hasPrefix("t:1: save: this Core Data store's persistent history"), "\(message)")
         #expect(!message.contains("save: save:"), "\(message)")
@@ -131,7 +132,7 @@ import Testing
         let folder = try CoreDataFixtures.temporaryFolder()
         let path = folder.appendingPathComponent("store.db").path
         do {
-            let h = try Harness(context: try ObjectContext.open(path))
+            let h = try Harness(context: try StoreOpener.open(path))
             h.run(#"entity "Item" { n = "int64" }; entity "Other" { s = "string" }; save()"#)
             h.context.close()
         }
@@ -139,7 +140,7 @@ import Testing
         try queue.write { db in try db.execute(sql: "UPDATE quarry_model SET definition = x'00ff' WHERE name = 'Other'") }
         try queue.close()
         do {
-            _ = try ObjectContext.open(path)
+            _ = try StoreOpener.open(path)
             Issue.record("a tampered model row opened")
         } catch {
             let line = String(describing: error)

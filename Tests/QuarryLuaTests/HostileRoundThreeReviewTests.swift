@@ -3,6 +3,7 @@
 /// objects of a closed store still observable, a negative Core Data Z_MAX.
 import Foundation
 import GRDB
+import QuarryPredicates
 import QuarryTestSupport
 import Testing
 @testable import QuarryLua
@@ -57,7 +58,7 @@ import Testing
         let h = try Harness()
         h.run(#"entity "P" { name = "string", pet = { one = "P", inverse = "owners" }, owners = { many = "P", inverse = "pet" } }; P:new{ name = "ann" }; save(); old = P:first()"#)
         #expect(h.error(#"bind(old, "pet")"#).contains("bind: P.pet is a relationship; bind takes an attribute"))
-        h.runtime.use(try ObjectContext.open(nil))
+        h.runtime.use(try StoreOpener.open(nil))
         h.run(#"entity "P" { name = "string" }; P:new{ name = "bob" }; save()"#)
         #expect(h.error(#"observe(old, function() end)"#).contains("its store is closed (.open replaced it)"))
         #expect(h.error(#"observe(old, { "name" }, function() end)"#).contains("its store is closed (.open replaced it)"))
@@ -71,7 +72,7 @@ import Testing
         let queue = try DatabaseQueue(path: path)
         try queue.write { db in try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = -5 WHERE Z_NAME = 'Person'") }
         try queue.close()
-        let h = try Harness(context: try ObjectContext.open(path))
+        let h = try Harness(context: try StoreOpener.open(path))
         let message = h.error(#"Person:new{ firstName = "x", lastName = "y" }; save()"#)
         #expect(message.contains("save: Person: no key is left for a new row (Z_PRIMARYKEY.Z_MAX is -5, below Core Data's first key)"), "\(message)")
     }
@@ -86,7 +87,7 @@ import Testing
         }
         try queue.close()
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
-        let h = try Harness(context: try ObjectContext.open(path))
+        let h = try Harness(context: try StoreOpener.open(path))
         let message = h.error(#"local r = fetch{ "f3_segdir" }[1]; r.root = ("­"):rep(40); save()"#)
         #expect(message.contains("save: table f3_segdir may not be modified"), "\(message)")
         h.run("rollback()")

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import QuarryFetch
 import QuarryLua
+import QuarryPredicates
 import QuarryStore
 import QuarryTestSupport
 import Testing
@@ -47,7 +48,7 @@ import Testing
     /// The setting itself is off on the connection, so even SQL that does not pass through
     /// `sql()` cannot install a tokenizer (SQLite answers "fts3tokenize disabled").
     @Test func theTokenizerSettingIsOffOnEveryConnection() throws {
-        for context in [try ObjectContext.open(nil), try ObjectContext(path: nil)] {
+        for context in [try StoreOpener.open(nil), try ObjectContext(path: nil)] {
             #expect { try context.read { db in _ = try Row.fetchOne(db, sql: Self.tokenizerAttack) } } throws: { error in
                 "\(error)".contains("fts3tokenize disabled")
             }
@@ -97,7 +98,7 @@ import Testing
     /// date conversions among them): `sql()` reads every entity of every test store.
     @Test(arguments: CoreDataFixtures.stores.map(\.path))
     func coreDataViewsStillRead(_ store: String) throws {
-        let h = try Harness(context: try ObjectContext.open(try CoreDataFixtures.copyOfStore(store)))
+        let h = try Harness(context: try StoreOpener.open(try CoreDataFixtures.copyOfStore(store)))
         h.run("""
             local n = 0
             for _, e in ipairs(entities()) do
@@ -122,7 +123,7 @@ import Testing
             try db.execute(sql: "CREATE VIRTUAL TABLE docs USING fts3(body, tokenize=simple)")
             try db.execute(sql: "INSERT INTO docs(body) VALUES ('the quick brown fox'), ('a lazy dog'), ('quick thinking')")
         }
-        let h = try Harness(context: try ObjectContext.open(path))
+        let h = try Harness(context: try StoreOpener.open(path))
         expectRefused(h, "sql(\"\(Self.tokenizerAttack)\")", ["fts3_tokenizer() is not allowed"])
         #expect { try h.context.read { db in _ = try Row.fetchOne(db, sql: Self.tokenizerAttack) } } throws: { error in
             "\(error)".contains("fts3tokenize disabled")
@@ -156,10 +157,10 @@ import Testing
     /// A single huge value is asked about before it is copied, with its size.
     @Test func aHugeValueIsAskedAboutBeforeItIsCopied() throws {
         struct Over: Error {}
-        let context = try ObjectContext.open(nil)
+        let context = try StoreOpener.open(nil)
         var asked: [(rows: Int, bytes: Int)] = []
         #expect(throws: Over.self) {
-            _ = try context.readOnlyQuery("SELECT 1 AS a, zeroblob(30000000) AS b, 'xyz' AS c", arguments: [], admit: RowAdmission { rows, _, bytes in
+            _ = try ReadOnlyQuery("SELECT 1 AS a, zeroblob(30000000) AS b, 'xyz' AS c", arguments: []).execute(in: context, admit: RowAdmission { rows, _, bytes in
                 asked.append((rows, bytes))
                 if bytes > 10_000_000 { throw Over() }
             })

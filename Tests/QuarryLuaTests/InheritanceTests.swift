@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import QuarryLua
+import QuarryPredicates
 import QuarryStore
 import QuarryTestSupport
 import Testing
@@ -193,7 +194,7 @@ import Testing
         let xcdatamodeld = try CoreDataFixtures.path("cars/SampleModel.xcdatamodeld")
         let momd = try CoreDataFixtures.path("cars/SampleModel.momd")
         do {
-            let h = try Harness(context: ObjectContext.open(path))
+            let h = try Harness(context: StoreOpener.open(path))
             h.run(#"""
                 model("\#(xcdatamodeld)")
                 local p = Person:new{ id = "8E6F2B8C-37B4-4E9B-9F8E-1A2B3C4D5E6F", updatedAt = "2024-01-01", firstName = "Ann" }
@@ -203,7 +204,7 @@ import Testing
                 save()
                 """#)
         }
-        let h = try Harness(context: ObjectContext.open(path))
+        let h = try Harness(context: StoreOpener.open(path))
         h.run(#"""
             assert(count("Car") == 3 and count("SportCar") == 2 and count("ExpensiveSportCar") == 1)
             assert(count{ "Car", subentities = false } == 1)
@@ -282,7 +283,7 @@ extension InheritanceTests {
             <entity name="C"><attribute name="z" attributeType="String"/></entity>
             <entity name="B" parentEntity="A"><attribute name="x" attributeType="Integer 64"/></entity></model>
             """#.write(to: model.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
-        let context = try ObjectContext.open(folder.appendingPathComponent("s.db").path)
+        let context = try StoreOpener.open(folder.appendingPathComponent("s.db").path)
         let h = try Harness(context: context)
         h.run(#"entity("A") { x = "string" }; A:new{ x = "1" }; save()"#)
         let before = try Self.dump(context)

@@ -10,7 +10,7 @@ import Testing
     final class Opener {
         let store: ObjectContext
         var opened = 0
-        init() throws { store = try ObjectContext.open(nil) }
+        init() throws { store = try StoreOpener.open(nil) }
         func open() -> ObjectContext {
             opened += 1
             return store
@@ -46,7 +46,7 @@ import Testing
     @Test func usingAnotherStoreFirstNeverOpensTheDeferredOne() throws {
         let opener = try Opener()
         let runtime = try QuarryRuntime { opener.open() }
-        let other = try ObjectContext.open(nil)
+        let other = try StoreOpener.open(nil)
         runtime.use(other)
         #expect(runtime.run("entity 'T' { x = 'int64' }; T:new{ x = 5 }; save(); assert(count('T') == 1)") == nil)
         #expect(opener.opened == 0)

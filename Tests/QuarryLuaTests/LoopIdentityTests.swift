@@ -2,6 +2,7 @@ import CLua
 import Foundation
 import GRDB
 import QuarryLua
+import QuarryPredicates
 import QuarryStore
 import Testing
 
@@ -20,7 +21,7 @@ import Testing
             for key in keys { try db.execute(sql: "INSERT INTO t (id, n) VALUES (?, ?)", arguments: [key, key &* 10]) }
         }
         try queue.close()
-        return (try Harness(context: try ObjectContext.open(path)), folder)
+        return (try Harness(context: try StoreOpener.open(path)), folder)
     }
 
     /// Rows kept from a walk in key order over several chunks (512 keys each) are the

@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import QuarryLua
 @testable import QuarryStore
+import QuarryPredicates
 import Testing
 
 /// A loop over every row keeps a batch or two in memory, whichever form it takes, and
@@ -26,7 +27,7 @@ import Testing
                 """)
         }
         try queue.close()
-        let context = try ObjectContext.open(path)
+        let context = try StoreOpener.open(path)
         let h = try Harness(context: context, memoryLimit: memoryLimit)
         return (h, folder)
     }

@@ -1,4 +1,5 @@
 import GRDB
+import QuarryPredicates
 import QuarryStore
 import QuarryTestSupport
 import Testing
@@ -10,7 +11,7 @@ import Testing
     @Test func entityObserversHearAWriterThatKeepsNoHistory() throws {
         let folder = try TemporaryFolder()
         let path = folder.path("store.sqlite")
-        let h = try Harness(context: ObjectContext.open(path))
+        let h = try Harness(context: StoreOpener.open(path))
         h.run(#"""
             entity("Vehicle") { make = "string" }
             entity("Lorry", { parent = "Vehicle" }) { load = "double?" }

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import QuarryLua
+import QuarryPredicates
 import QuarryStore
 import QuarryTestSupport
 import Testing
@@ -16,7 +17,7 @@ import Testing
         let sql: DatabaseQueue
         init() throws {
             let path = try CoreDataFixtures.copyOfStore("cars/SampleModel_V1.sqlite")
-            h = try Harness(context: try ObjectContext.open(path))
+            h = try Harness(context: try StoreOpener.open(path))
             sql = try DatabaseQueue(path: path)
         }
 

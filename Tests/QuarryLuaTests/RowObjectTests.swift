@@ -35,7 +35,7 @@ import Testing
             }
         }
         try queue.close()
-        let context = try ObjectContext.open(path)
+        let context = try StoreOpener.open(path)
         return (try Harness(context: context), folder)
     }
 
@@ -232,7 +232,7 @@ import Testing
     @Test func anotherConnectionsCommitIsSeen() throws {
         let folder = try TemporaryFolder()
         let path = folder.path("store.sqlite")
-        let h = try Harness(context: ObjectContext.open(path))
+        let h = try Harness(context: StoreOpener.open(path))
         h.run(#"""
         entity "N" { n = "int64" }
         for i = 1, 30 do N:new{ n = i } end
@@ -291,7 +291,7 @@ import Testing
     @Test func outsideCommitsReachObserversOfRows() throws {
         let folder = try TemporaryFolder()
         let path = folder.path("store.sqlite")
-        let h = try Harness(context: ObjectContext.open(path))
+        let h = try Harness(context: StoreOpener.open(path))
         h.run(#"""
         entity "Item" { title = "string?", n = "int64" }
         for i = 1, 40 do Item:new{ title = "t" .. i, n = i } end
@@ -336,7 +336,7 @@ import Testing
                 """)
         }
         try queue.close()
-        let h = try Harness(context: ObjectContext.open(path))
+        let h = try Harness(context: StoreOpener.open(path))
         h.run(#"""
         local r = fetch("high")
         assert(#r == 2 and r[1].v == "a" and r[2].v == "b" and r[3] == nil)

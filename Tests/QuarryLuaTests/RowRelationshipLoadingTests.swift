@@ -1,4 +1,5 @@
 import GRDB
+import QuarryPredicates
 import QuarryStore
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 /// scan of the batch per row (which made 8,000 one-to-one reads take seconds).
 @Suite struct RowRelationshipLoadingTests {
     @Test func toOneTargetsOfHeldRowsLoadOncePerBatch() throws {
-        let context = try ObjectContext.open(nil)
+        let context = try StoreOpener.open(nil)
         let h = try Harness(context: context)
         h.run(#"""
             entity("Color") { name = "string", post = { one = "Post", inverse = "color" } }

@@ -10,7 +10,7 @@ final class Harness {
     let runtime: QuarryRuntime
 
     init(memoryLimit: Int = 0) throws {
-        context = try ObjectContext.open(nil)
+        context = try StoreOpener.open(nil)
         runtime = try QuarryRuntime(context: context, memoryLimit: memoryLimit)
     }
 

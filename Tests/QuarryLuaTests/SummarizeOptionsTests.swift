@@ -88,12 +88,12 @@ struct SummarizeOptionsTests {
     @Test func theScanReportsRowsRead() throws {
         let h = try bigHarness()
         var steps: [SummaryStep] = []
-        _ = try h.context.summarize(FetchRequest(entityName: "Big")) { steps.append($0) }
+        _ = try SummaryRequest(FetchRequest(entityName: "Big")).execute(in: h.context) { steps.append($0) }
         #expect(steps.map(\.done) == [65_536] && steps.map(\.total) == [70_000] && steps.map(\.unit) == ["rows"], "\(steps)")
         steps = []
         var request = FetchRequest(entityName: "Big")
         request.predicate = try PredicateParser.parse("g >= 0", arguments: PredicateArguments([]))
-        _ = try h.context.summarize(request) { steps.append($0) }
+        _ = try SummaryRequest(request).execute(in: h.context) { steps.append($0) }
         #expect(steps.map(\.done) == [65_536] && steps.map(\.total) == [nil], "\(steps)")
     }
 

@@ -164,7 +164,7 @@ import QuarryTestSupport
     struct Case { let format: String; let args: [Value]; let bound: BoundPredicate }
 
     @Test func sqlAndMatchesSelectTheSameRows() throws {
-        let context = try ObjectContext.open(nil)
+        let context = try StoreOpener.open(nil)
         try context.define(Self.entity)
         // scripts/stress --predicates sets more cases and another seed.
         let environment = ProcessInfo.processInfo.environment
@@ -243,7 +243,7 @@ import QuarryTestSupport
     /// column affinity while `matches` compares kinds, so the comparison is refused when
     /// bound rather than answered two ways.
     @Test func stringAndNumericAttributesAreNotCompared() throws {
-        let context = try ObjectContext.open(nil)
+        let context = try StoreOpener.open(nil)
         try context.define(Self.entity)
         for format in ["s == i", "i == s", "s == d", "s < i", "t > u", "s ==[c] b"] {
             do {

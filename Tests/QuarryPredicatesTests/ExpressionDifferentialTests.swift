@@ -79,7 +79,7 @@ import QuarryTestSupport
     }
 
     @Test func sqlAndMatchesAgreeOnExpressions() throws {
-        let context = try ObjectContext.open(nil)
+        let context = try StoreOpener.open(nil)
         try context.define(EntityDescription(name: "Item", attributes: DifferentialTests.entity.attributes + [
             AttributeDescription(name: "n", type: .int16, isOptional: true),
         ], relationships: [

@@ -113,7 +113,7 @@ import QuarryTestSupport
     }
 
     @Test func theSQLRunsAndBindsTheInjectionAsAValue() throws {
-        let context = try ObjectContext.open(nil)
+        let context = try StoreOpener.open(nil)
         try context.define(entity)
         _ = try context.insert(into: "Item", values: ["title": .text("a"), "n": .integer(1)])
         _ = try context.insert(into: "Item", values: ["title": .text("x' OR 1=1 --"), "n": .integer(2)])
@@ -141,7 +141,7 @@ import QuarryTestSupport
     }
 
     @Test func openInstallsTheSQLFunctions() throws {
-        let context = try ObjectContext.open(nil)
+        let context = try StoreOpener.open(nil)
         let folded = try context.read { db in try String.fetchOne(db, sql: "SELECT quarry_fold('CAFÉ', 3)") }
         #expect(folded == PredicateFunctions.fold("CAFÉ", [.caseInsensitive, .diacriticInsensitive]))
         let null = try context.read { db in try DatabaseValue.fetchOne(db, sql: "SELECT quarry_fold(NULL, 3)") }
@@ -151,7 +151,7 @@ import QuarryTestSupport
     }
 
     @Test func caseInsensitiveComparisonInSQLAndInMemory() throws {
-        let context = try ObjectContext.open(nil)
+        let context = try StoreOpener.open(nil)
         let entity = EntityDescription(name: "Item", attributes: [AttributeDescription(name: "s", type: .string, isOptional: true)])
         try context.define(entity)
         let words = ["café", "CAFÉ", "cafe", "CAFE", "Café", "tea", ""]
@@ -190,7 +190,7 @@ import QuarryTestSupport
     ])
 
     @Test func threeValuedLogicWithNil() throws {
-        let context = try ObjectContext.open(nil)
+        let context = try StoreOpener.open(nil)
         try context.define(entity)
         let empty = try context.insert(into: "Item", values: [:])
         let five = try context.insert(into: "Item", values: ["n": .integer(5)])
@@ -214,7 +214,7 @@ import QuarryTestSupport
 
     /// SQLite's own comparison of bound values is the reference for SQLiteOrdering.
     @Test func orderingAgreesWithSQLite() throws {
-        let context = try ObjectContext.open(nil)
+        let context = try StoreOpener.open(nil)
         var values: [Value] = [
             .null, .integer(0), .integer(-1), .integer(1), .integer(.max), .integer(.min), .integer(.max - 1), .integer(.min + 1),
             .integer(1 << 53), .integer((1 << 53) + 1), .integer(-(1 << 53) - 1),

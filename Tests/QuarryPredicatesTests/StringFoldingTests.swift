@@ -31,7 +31,7 @@ import Testing
     ]
 
     @Test func sqlAgreesWithTheEvaluator() throws {
-        let context = try ObjectContext.open(nil)
+        let context = try StoreOpener.open(nil)
         let entity = try context.define(EntityDescription(name: "Item", attributes: [
             AttributeDescription(name: "s", type: .string, isOptional: true),
             AttributeDescription(name: "t", type: .string, isOptional: true),
@@ -86,7 +86,7 @@ import Testing
 
     /// quarry_fold in SQL gives the Swift fold, ASCII or not.
     @Test func sqlFoldIsTheSwiftFold() throws {
-        let context = try ObjectContext.open(nil)
+        let context = try StoreOpener.open(nil)
         for text in Self.texts + Self.patterns {
             for options: ComparisonOptions in [[.caseInsensitive], [.diacriticInsensitive], [.caseInsensitive, .diacriticInsensitive]] {
                 let folded = try context.read { db in

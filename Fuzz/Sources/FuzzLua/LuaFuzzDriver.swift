@@ -77,7 +77,7 @@ enum LuaFuzzDriver {
         let code = String(decoding: bytes, as: UTF8.self)
         let runtime: QuarryRuntime
         do {
-            runtime = try QuarryRuntime(context: try ObjectContext.open(nil), memoryLimit: 64 << 20)
+            runtime = try QuarryRuntime(context: try StoreOpener.open(nil), memoryLimit: 64 << 20)
         } catch {
             return "cannot make a runtime: \(error)"
         }

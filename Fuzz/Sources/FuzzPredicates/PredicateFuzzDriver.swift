@@ -16,7 +16,7 @@ enum PredicateFuzzDriver {
         let arguments: PredicateArguments
 
         init() throws {
-            let context = try ObjectContext.open(nil)
+            let context = try StoreOpener.open(nil)
             self.context = context
             try context.define(EntityDescription(name: "Item", attributes: [
                 AttributeDescription(name: "i", type: .int64, isOptional: true),

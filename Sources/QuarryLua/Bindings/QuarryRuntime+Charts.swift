@@ -18,7 +18,7 @@ extension QuarryRuntime {
                 if LuaTable.field(call.state, 3, "bins") != LUA_TNIL { bins = Int(try call.integer(-1)) }
                 quarry_pop(call.state, 1)
             }
-            let (type, buckets) = try self.context.histogram(request, key: key, bins: bins)
+            let (type, buckets) = try HistogramRequest(request, key: key, bins: bins).execute(in: self.context)
             let bounds = buckets.flatMap { [$0.lower, $0.upper] }
             let texts = type == .date ? CellText.dates(bounds) : bounds.map(CellText.number)
             let labels = buckets.indices.map { "\(texts[2 * $0]) – \(texts[2 * $0 + 1])" }

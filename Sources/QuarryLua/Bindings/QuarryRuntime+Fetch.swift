@@ -41,7 +41,7 @@ extension QuarryRuntime {
         }
         defineGlobal("count") { [unowned self] call in
             let request = try self.request(call, from: 1, entity: nil)
-            return call.push(try self.context.count(request.request))
+            return call.push(try request.request.count(in: self.context))
         }
         // The flat i-th object of any results; the prelude wraps it as r:objects().
         defineGlobal("__objectat") { [unowned self] call in
@@ -97,10 +97,10 @@ extension QuarryRuntime {
         switch request.result {
         case "objects": return try pushResults(request)
         case "count":
-            lua_pushinteger(s, lua_Integer(try context.count(request.request)))
+            lua_pushinteger(s, lua_Integer(try request.request.count(in: context)))
             return 1
         case "ids":
-            let ids = try context.fetchIDs(request.request)
+            let ids = try request.request.objectIDs(in: context)
             try LuaMemoryBudget.reserve(s, ids.count * LuaMemoryBudget.perID, for: "a list of \(ids.count) ids")
             LuaTable.pushList(s, ids) { pushString(s, $0) }
             return 1
@@ -117,7 +117,7 @@ extension QuarryRuntime {
 
     func pushResults(_ request: LuaRequest) throws -> Int32 {
         let results: FetchResults
-        results = try context.fetch(request.request)
+        results = try request.request.execute(in: context)
         if results.sortedBySectionFirst, let key = request.request.sectionKey,
            sectionNotices.insert("\(request.request.entityName).\(key)").inserted {
             writeNotice("note: sorting by '\(key)' first, so that sections do not repeat")

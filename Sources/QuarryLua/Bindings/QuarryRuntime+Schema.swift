@@ -114,13 +114,13 @@ extension QuarryRuntime {
             ("count", { [unowned self] call in
                 let entity = try self.entityName(call)
                 let request = try self.request(call, from: 2, entity: entity)
-                return call.push(try self.context.count(request.request))
+                return call.push(try request.request.count(in: self.context))
             }),
             ("first", { [unowned self] call in
                 let entity = try self.entityName(call)
                 var request = try self.request(call, from: 2, entity: entity)
                 request.request.limit = 1
-                return self.pushObject(try self.context.fetch(request.request).object(at: 0))
+                return self.pushObject(try request.request.execute(in: self.context).object(at: 0))
             }),
             ("updateall", { [unowned self] call in
                 let entity = try self.entityName(call)
@@ -135,7 +135,7 @@ extension QuarryRuntime {
                     values[key] = value
                 }
                 let n: Int
-                n = try self.context.updateAll(entity, where: predicate, set: values)
+                n = try BatchUpdateRequest(entity, where: predicate, set: values).execute(in: self.context)
                 self.deliver()
                 lua_settop(call.state, 0)
                 return call.push(n)
@@ -144,7 +144,7 @@ extension QuarryRuntime {
                 let entity = try self.entityName(call)
                 let (predicate, _) = try self.batchPredicate(call)
                 let n: Int
-                n = try self.context.deleteAll(entity, where: predicate)
+                n = try BatchDeleteRequest(entity, where: predicate).execute(in: self.context)
                 self.deliver()
                 lua_settop(call.state, 0)
                 return call.push(n)

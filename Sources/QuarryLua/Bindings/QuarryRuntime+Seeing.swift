@@ -63,7 +63,7 @@ extension QuarryRuntime {
     func rows(of query: RowsQuery) throws -> DictionaryRows {
         switch query.source {
         case .dictionaries(let request):
-            let rows = try context.fetchDictionaries(request, admit: LuaMemoryBudget.rowAdmission(state, remedy: "give the request a limit"))
+            let rows = try request.execute(in: context, admit: LuaMemoryBudget.rowAdmission(state, remedy: "give the request a limit"))
             // The rows remember their columns in the order the properties named them, so
             // they print and export as a table in that order.
             let columns = rows.first.map { $0.map(\.key) } ?? []
@@ -75,7 +75,7 @@ extension QuarryRuntime {
         case .sql(let text, let arguments):
             let admit = LuaMemoryBudget.rowAdmission(state, remedy: "add a LIMIT to the query, or export() fetch results, which stream to the file")
             do {
-                let rows = try context.readOnlyQuery(text, arguments: arguments, admit: admit)
+                let rows = try ReadOnlyQuery(text, arguments: arguments).execute(in: context, admit: admit)
                 return DictionaryRows(columns: rows.columns, rows: rows.rows)
             } catch let error as StoreError where error.operation == nil {
                 // SQLite's own words ("near "SELEC": syntax error") say which call failed.

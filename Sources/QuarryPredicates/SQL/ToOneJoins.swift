@@ -13,27 +13,52 @@ import QuarryStore
 ///
 /// A link matched by value (`relate`, or a foreign key to a non-key column) may find more
 /// than one row; Quarry's answer, in memory and in SQL, is the one with the smallest key.
-/// Unless the matched column is known to be unique (declared so, or found so by
-/// `holdsEachValueOnce`), the join keeps only that row, so a JOIN never multiplies the
+/// Unless the matched column is known to be unique (declared so, or found so in the data
+/// by the caller: `facts`), the join keeps only that row, so a JOIN never multiplies the
 /// source's rows.
+///
+/// Compiling never reads the store. Which columns matter is known only once every key path
+/// is joined, so each join that a fact could simplify is kept with its guard apart, the
+/// column is listed in `questions`, and `sql` writes the guard unless `facts` says the
+/// column holds each value once. The caller looks at the data between the two.
 public struct ToOneJoins {
     /// The root table's qualifier, quoted, as the rest of the query names it.
     public let root: String
-    /// Asked, once per joined path, whether a destination's column holds no value twice
-    /// in the rows the statement will read (the caller looks at the data); nil: assume not.
-    public var holdsEachValueOnce: ((EntityDescription, String) -> Bool)?
+    /// What the caller found in the data; read by `sql`, so it may be given after the joins
+    /// are made (and before the SQL is).
+    public var facts = ColumnFacts()
     private var aliases: [String: String] = [:]
-    private var clauses: [String] = []
+    private var joins: [Join] = []
 
-    public init(root: String, holdsEachValueOnce: ((EntityDescription, String) -> Bool)? = nil) {
-        self.root = root
-        self.holdsEachValueOnce = holdsEachValueOnce
+    /// One LEFT JOIN, and the guard against a value matched by several rows (nil: one row
+    /// matches at most, whatever the data), which `unless` holding each value once drops.
+    private struct Join {
+        let clause: String
+        let guardClause: String?
+        let unless: ValueMatchedColumn?
     }
 
-    public var isEmpty: Bool { clauses.isEmpty }
+    public init(root: String) {
+        self.root = root
+    }
+
+    public var isEmpty: Bool { joins.isEmpty }
+    /// How many tables are joined: grows as key paths are joined, never shrinks.
+    public var count: Int { joins.count }
+
+    /// The columns whose facts would drop a guard, each once, in the order they were joined.
+    public var questions: [ValueMatchedColumn] {
+        var seen = Set<ValueMatchedColumn>()
+        return joins.compactMap(\.unless).filter { seen.insert($0).inserted }
+    }
 
     /// The joins, to follow the root table in a FROM clause (empty when none).
-    public var sql: String { clauses.map { " " + $0 }.joined() }
+    public var sql: String {
+        joins.map { join in
+            let holdsEachValueOnce = join.unless.flatMap(facts.holdsEachValueOnce) == true
+            return " " + join.clause + (holdsEachValueOnce ? "" : join.guardClause ?? "")
+        }.joined()
+    }
 
     /// `attribute` at the end of `steps` (to-one steps from the root entity `entity`) as a
     /// column of a joined table, adding the joins it needs; nil when a step is not a link
@@ -53,15 +78,18 @@ public struct ToOneJoins {
                 let destination = step.destinationStorage
                 let table = destination.table
                 let match = targetKey.map(destination.column) ?? destination.key
-                var clause = "LEFT JOIN \(table) AS \(alias) ON \(alias).\(match) = \(owner).\(quoteIdentifier(column))"
-                if !matchesOneRow(targetKey, step),
-                   !(targetKey.map { key in holdsEachValueOnce?(step.destination, key) ?? false } ?? false) {
+                let clause = "LEFT JOIN \(table) AS \(alias) ON \(alias).\(match) = \(owner).\(quoteIdentifier(column))"
+                var guardClause: String?
+                var unless: ValueMatchedColumn?
+                if !matchesOneRow(targetKey, step) {
                     let key = destination.key
                     let other = quoteIdentifier("quarry_j\(aliases.count + 1)_d")
-                    clause += " AND NOT EXISTS (SELECT 1 FROM \(table) AS \(other) WHERE \(other).\(match) = \(alias).\(match) AND \(other).\(key) < \(alias).\(key))"
+                    guardClause = " AND NOT EXISTS (SELECT 1 FROM \(table) AS \(other) WHERE \(other).\(match) = \(alias).\(match) AND \(other).\(key) < \(alias).\(key))"
+                    // Only a link matched by value can be found unique in the data; a view's key cannot.
+                    unless = targetKey.map { ValueMatchedColumn(entity: step.destination, column: $0) }
                 }
                 aliases[path] = alias
-                clauses.append(clause)
+                joins.append(Join(clause: clause, guardClause: guardClause, unless: unless))
                 owner = alias
             }
             reached = step.destinationStorage

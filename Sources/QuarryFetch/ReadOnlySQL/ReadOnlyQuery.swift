@@ -9,60 +9,30 @@ public struct QueryRows {
     public init(columns: [String], rows: [[Value]]) { self.columns = columns; self.rows = rows }
 }
 
-/// Whether a result of so many rows, holding so many bytes of text and blobs, may be
-/// kept: asked as rows are read (every `stride` rows, and whenever `byteStride` more bytes
-/// arrived, before the row that brings them is copied), and once at the end; it throws to
-/// refuse.
-public struct RowAdmission {
-    public static let stride = 4096
-    /// Bytes of text and blobs read between two asks: rows of big values are asked about
-    /// every few rows, a single huge value before it is copied.
-    public static let byteStride = 1 << 20
-    let check: (_ rows: Int, _ columns: Int, _ bytes: Int) throws -> Void
-    public init(_ check: @escaping (_ rows: Int, _ columns: Int, _ bytes: Int) throws -> Void) { self.check = check }
-}
+/// One read-only SQL statement with `arguments` bound to its `?`: the escape hatch for a
+/// question a predicate cannot ask yet (`sql()`).
+public struct ReadOnlyQuery {
+    public var sql: String
+    public var arguments: [Value]
 
-/// A result's rows and value bytes, counted as they are read, and the asks of its
-/// admission (see `RowAdmission`).
-struct RowTally {
-    let admission: RowAdmission?
-    let columns: Int
-    private(set) var rows = 0
-    private(set) var bytes = 0
-    private var bytesAsked = 0
-
-    init(_ admission: RowAdmission?, columns: Int) {
-        self.admission = admission
-        self.columns = columns
+    public init(_ sql: String, arguments: [Value] = []) {
+        self.sql = sql
+        self.arguments = arguments
     }
 
-    /// Counts one more row, whose text and blobs hold `rowBytes`, before it is copied.
-    mutating func add(_ rowBytes: Int) throws {
-        rows += 1
-        bytes += rowBytes
-        guard let admission, rows % RowAdmission.stride == 0 || bytes - bytesAsked >= RowAdmission.byteStride else { return }
-        bytesAsked = bytes
-        try admission.check(rows, columns, bytes)
-    }
-
-    func finish() throws { try admission?.check(rows, columns, bytes) }
-}
-
-extension ObjectContext {
-    /// Runs one read-only SQL statement with `arguments` bound to its `?` and returns
-    /// its rows: the escape hatch for a question a predicate cannot ask yet. SQLite
-    /// itself says whether the statement would write (sqlite3_stmt_readonly); one that
-    /// would, or that returns no rows (ATTACH, BEGIN), or a second statement, is refused,
-    /// and so is one that calls a function other than SQLite's ordinary ones and
-    /// Quarry's own (`SQLFunctions`), before it runs.
+    /// Runs the statement and returns its rows. SQLite itself says whether the statement
+    /// would write (sqlite3_stmt_readonly); one that would, or that returns no rows
+    /// (ATTACH, BEGIN), or a second statement, is refused, and so is one that calls a
+    /// function other than SQLite's ordinary ones and Quarry's own (`SQLFunctions`),
+    /// before it runs.
     /// `admit` is asked, as rows arrive, whether that many rows of that many columns and
     /// bytes may be kept (it throws to stop), so a result too big for the caller's budget
     /// is refused before it is all built.
-    public func readOnlyQuery(_ sql: String, arguments: [Value], admit: RowAdmission? = nil) throws -> QueryRows {
+    public func execute(in context: ObjectContext, admit: RowAdmission? = nil) throws -> QueryRows {
         func refuse(_ reason: String) -> FetchError { .badOption(option: "sql", reason: reason) }
         // Before anything is compiled: SQLite carries out a pragma while compiling it.
         if let reason = SQLPragmas.refusal(in: sql) { throw refuse(reason) }
-        return try read { db in
+        return try context.read { db in
             let statements = try db.allStatements(sql: sql)
             guard let statement = try statements.next() else { throw refuse("no statement to run") }
             guard try statements.next() == nil else {

@@ -1,39 +1,6 @@
 import QuarryPredicates
 import QuarryStore
 
-/// What to fetch: NSFetchRequest's entity, predicate, sort descriptors, limit, offset
-/// and batch size.
-public struct FetchRequest {
-    public var entityName: String
-    public var predicate: Predicate?
-    public var sortDescriptors: [SortDescriptor]
-    /// nil or 0: no limit, as Core Data.
-    public var limit: Int?
-    public var offset: Int
-    /// How many objects one query loads.
-    public var batchSize: Int
-    /// The key path that groups the results into sections (nil: flat results).
-    public var sectionKey: String?
-    /// Unsaved inserts, changes and deletes of the context show in the results, placed
-    /// where the sort puts them (Core Data's default).
-    public var includesPendingChanges = true
-    /// Relationships loaded for each batch of objects with one query each, as
-    /// `relationshipKeyPathsForPrefetching`.
-    public var prefetch: [String] = []
-    /// Rows of the entity's sub-entities are included (Core Data's `includesSubentities`).
-    public var includesSubentities = true
-
-    public init(entityName: String, predicate: Predicate? = nil, sortDescriptors: [SortDescriptor] = [],
-                limit: Int? = nil, offset: Int = 0, batchSize: Int = 200) {
-        self.entityName = entityName
-        self.predicate = predicate
-        self.sortDescriptors = sortDescriptors
-        self.limit = limit
-        self.offset = offset
-        self.batchSize = batchSize
-    }
-}
-
 /// A request checked against its entity and turned into SQL pieces.
 struct CompiledRequest {
     let entity: EntityDescription
@@ -74,7 +41,7 @@ struct CompiledRequest {
         self.storage = storage
         let from = storage.table
         table = from
-        var joins = ToOneJoins(root: from, holdsEachValueOnce: { [weak context] in context?.holdsEachValueOnce($0, $1) ?? false })
+        var joins = ToOneJoins(root: from)
         var whereClause = predicate?.sql(joins: &joins)
         var rows: [(sql: String, arguments: [Value])] = []
         if storage.needsIntegerKeyCheck {
@@ -130,6 +97,7 @@ struct CompiledRequest {
         let terms = try sort.map { try $0.sql(for: entity, qualifier: storage.relation, context: context, joins: &joins) }
             + ["\(from).\(storage.key) \(tieBreak)"]
         orderBy = terms.joined(separator: ", ")
+        joins.facts = UniqueValues.facts(answering: joins, in: context)
         self.joins = joins
         limit = (request.limit ?? 0) > 0 ? request.limit : nil
         offset = request.offset
@@ -137,6 +105,12 @@ struct CompiledRequest {
             throw FetchError.notARelationship(option: "prefetch", name: name, entity: entity.name,
                                               suggestion: closestMatch(to: name, in: entity.relationships.map(\.name)))
         }
+    }
+
+    /// Looks at the data for the joins added since `init` (by a dictionary request's
+    /// columns), so their SQL is written knowing it too.
+    mutating func learnJoinFacts(in context: ObjectContext) {
+        joins.facts = UniqueValues.facts(answering: joins, in: context)
     }
 
     /// True when the request takes a table's rows unfiltered, in key order.

@@ -54,7 +54,7 @@ extension FetchResults {
             var joins: ToOneJoins? = compiled.joins
             var term = try? descriptor.column(for: entity, qualifier: compiled.storage.relation, context: context, joins: &joins).sql
             // A join the request does not have would name a table its FROM lacks.
-            if joins?.sql != compiled.joins.sql {
+            if joins?.count != compiled.joins.count {
                 var none: ToOneJoins? = nil
                 term = try? descriptor.column(for: entity, qualifier: compiled.storage.relation, context: context, joins: &none).sql
             }

@@ -29,25 +29,28 @@ extension DictionaryRequest {
     }
 }
 
-extension ObjectContext {
-    /// Runs a dictionary request: each row as (key, value) pairs, every key of a column
-    /// carrying its value.
+extension DictionaryRequest {
+    /// Runs the request: each row as (key, value) pairs, every key of a column carrying
+    /// its value.
     /// `admit` may refuse the result as its rows arrive (see `RowAdmission`).
-    public func fetchDictionaries(_ request: DictionaryRequest, admit: RowAdmission? = nil) throws -> [[(key: String, value: Value)]] {
+    public func execute(in context: ObjectContext, admit: RowAdmission? = nil) throws -> [[(key: String, value: Value)]] {
+        let request = self
         // Sort keys name the result's keys, so they are compiled against its shape below.
         var base = request.base
         base.sortDescriptors = []
-        var compiled = try CompiledRequest(base, context: self)
+        var compiled = try CompiledRequest(base, context: context)
         let entity = compiled.entity
         guard !request.properties.isEmpty else { throw FetchError.invalid("fetch: dictionaries need properties") }
-        let columns = try request.properties.map { try ResultColumn($0, entity: entity, context: self, joins: &compiled.joins) }
+        let columns = try request.properties.map { try ResultColumn($0, entity: entity, context: context, joins: &compiled.joins) }
         let groups = try request.group.map { text in
-            let column = try ResultColumn(text, entity: entity, context: self, joins: &compiled.joins, option: "group")
+            let column = try ResultColumn(text, entity: entity, context: context, joins: &compiled.joins, option: "group")
             // SQLite refuses an aggregate in GROUP BY with its own words; say it in ours.
             if column.function != nil { throw FetchError.badOption(option: "group", reason: "'\(text)' is an aggregate; group by properties, as group = { \"carrier\" }") }
             return column
         }
-        let having = try request.having.map { try BoundHaving($0, columns: columns, entity: entity, context: self, joins: &compiled.joins) }
+        let having = try request.having.map { try BoundHaving($0, columns: columns, entity: entity, context: context, joins: &compiled.joins) }
+        // The columns and `having` may have joined more tables: their facts are looked up too.
+        compiled.learnJoinFacts(in: context)
         let hidden = having?.hidden ?? []
         // An aggregate computed only for the test would fold rows that nothing groups into one.
         if let first = hidden.first, groups.isEmpty, !columns.contains(where: { $0.function != nil }) {
@@ -88,7 +91,7 @@ extension ObjectContext {
             arguments += [.integer(Int64(compiled.limit ?? -1)), .integer(Int64(compiled.offset))]
         }
         let width = columns.reduce(0) { $0 + $1.keys.count }
-        return try read { db in
+        return try context.read { db in
             var result: [[(key: String, value: Value)]] = []
             let statement = try db.makeStatement(sql: sql)
             try statement.setArguments(StatementArguments(arguments.map(\.databaseValue)))
@@ -107,45 +110,4 @@ extension ObjectContext {
             return result
         }
     }
-
-    /// The object IDs a request matches, in order, without loading the objects.
-    public func fetchIDs(_ request: FetchRequest) throws -> [String] {
-        let results = try fetch(request)
-        let compiled = results.compiled
-        // With unsaved changes included (Core Data's default), the IDs are those of the
-        // objects the results hold; otherwise one query of keys.
-        let entity = compiled.entity
-        if let merge = try results.merged() {
-            // A saved row's ID is its key, unless a sub-entity's row may name its own entity.
-            guard descendants(of: entity.name).isEmpty else { return try results.objects().map(\.objectID) }
-            return results.pendingEntries(merge).map { entry in
-                switch entry {
-                case .key(let key): return "\(entity.name)/\(key)"
-                case .object(let object): return object.objectID
-                }
-            }
-        }
-        let key = "\(compiled.table).\(compiled.storage.key)"
-        guard !descendants(of: entity.name).isEmpty else {
-            let query = compiled.select(key, start: 0, count: nil)
-            return try readKeys(query.sql, arguments: query.arguments).map { "\(entity.name)/\($0)" }
-        }
-        // An object's ID names its own entity (a SportCar fetched as a Car is SportCar/7),
-        // as the object itself gives it: the entity column names each row's.
-        let query = compiled.select("\(key), \(compiled.table).\(quoteIdentifier(EntityStorage.entityColumn))", start: 0, count: nil)
-        return try read { db in
-            var ids: [String] = []
-            var names: [DatabaseValue: String] = [:]
-            let rows = try Row.fetchCursor(db, sql: query.sql, arguments: StatementArguments(query.arguments.map(\.databaseValue)))
-            while let row = try rows.next() {
-                let primaryKey: Int64 = try row.stored(0, table: entity.name, column: compiled.storage.keyColumn)
-                let tag = row[1] as DatabaseValue
-                let name = names[tag] ?? ownEntity(of: entity, tag: tag)?.name ?? entity.name
-                names[tag] = name
-                ids.append("\(name)/\(primaryKey)")
-            }
-            return ids
-        }
-    }
 }
-

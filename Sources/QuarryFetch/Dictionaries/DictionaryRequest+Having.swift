@@ -10,7 +10,7 @@ extension DictionaryRequest {
 
     /// Parses a `having` format. The predicate grammar has no `count(*)` or `avg(x)`, so
     /// each aggregate call is read as one key, named by its text (the key path
-    /// `["sum(Total)"]`), which `fetchDictionaries` then finds among the columns.
+    /// `["sum(Total)"]`), which `execute(in:)` then finds among the columns.
     public static func parseHaving(_ format: String, arguments: PredicateArguments = PredicateArguments()) throws -> Predicate {
         var characters = Array(format)
         var calls: [String: String] = [:]

@@ -1,4 +1,3 @@
-import GRDB
 import QuarryPredicates
 import QuarryStore
 
@@ -109,9 +108,8 @@ public final class FetchResults {
         if let cachedCount { return cachedCount }
         if let keys { return keys.count }
         let query = compiled.countQuery()
-        let n = try context.read { db in
-            try Int.fetchOne(db, sql: query.sql, arguments: StatementArguments(query.arguments.map(\.databaseValue))) ?? 0
-        }
+        // count(*) is never NULL: one integer, read as a key is.
+        let n = try context.readKeys(query.sql, arguments: query.arguments).first.map { Int($0) } ?? 0
         cachedCount = n
         return n
     }

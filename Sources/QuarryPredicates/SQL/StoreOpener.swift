@@ -1,7 +1,10 @@
 import QuarryStore
 
-extension ObjectContext {
-    /// Opens a store with the predicate layer's SQL functions installed.
+/// Opens a store ready for predicates: the predicate layer's SQL functions (folding,
+/// string operators, arithmetic) installed on its connection, so the SQL a predicate
+/// compiles to runs there. A namespace rather than an extension of `ObjectContext`, so the
+/// store's type stays its own module's.
+public enum StoreOpener {
     /// `model`: the model file for a Core Data store that carries none (`--model`).
     public static func open(_ path: String?, readOnly: Bool = false, model: String? = nil) throws -> ObjectContext {
         try ObjectContext(path: path, readOnly: readOnly, functions: PredicateFunctions.all,

