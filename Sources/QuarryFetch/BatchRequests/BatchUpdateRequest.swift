@@ -25,7 +25,7 @@ public struct BatchUpdateRequest {
     static func filter(_ entityName: String, _ predicate: Predicate?, in context: ObjectContext) throws -> BatchFilter? {
         guard let predicate else { return nil }
         let bound = try BoundPredicate(predicate, entity: try context.entity(named: entityName), context: context)
-        let fragment = bound.sql()
+        let fragment = bound.sql(dialect: context.sqlDialect)
         return BatchFilter(sql: fragment.sql, arguments: fragment.arguments)
     }
 }

@@ -75,7 +75,7 @@ extension DictionaryRequest {
         if let having {
             let bound: BoundPredicate
             do { bound = try BoundPredicate(having.predicate, entity: shape) } catch let error as PredicateError { throw error.given(as: "having") }
-            let fragment = bound.sql(qualifier: "q")
+            let fragment = bound.sql(qualifier: "q", dialect: context.sqlDialect)
             sql += " WHERE " + fragment.sql
             arguments += fragment.arguments
         }

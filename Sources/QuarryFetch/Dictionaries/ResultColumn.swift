@@ -140,7 +140,7 @@ struct ResultColumn {
                 let storage = context.mapped(entity)
                 return (joins.column(steps, a, in: storage) ?? pathSQL(steps, a, from: storage.table, in: storage, aliases: &aliases), [], a.type)
             }
-            let fragment = bound.sql(joins: &joins)
+            let fragment = bound.sql(joins: &joins, dialect: context?.sqlDialect ?? SQLiteDialect())
             return (fragment.sql, fragment.arguments, bound.type)
         } catch var error as QuarryPredicates.PredicateError {
             error.column = error.column.map { $0 + offset }

@@ -42,7 +42,7 @@ struct CompiledRequest {
         let from = storage.table
         table = from
         var joins = ToOneJoins(root: from)
-        var whereClause = predicate?.sql(joins: &joins)
+        var whereClause = predicate?.sql(joins: &joins, dialect: context.sqlDialect)
         var rows: [(sql: String, arguments: [Value])] = []
         if storage.needsIntegerKeyCheck {
             // A view's rows are objects only where its id column holds an integer (a view

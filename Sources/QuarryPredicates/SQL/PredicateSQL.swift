@@ -5,8 +5,8 @@ extension BoundPredicate {
     /// Equality is `IS`/`IS NOT`, so nil compares as Foundation compares it (nil == nil).
     /// Key paths through to-one relationships become correlated subqueries, so the clause
     /// stands alone (an UPDATE or DELETE takes no joins).
-    public func sql(qualifier: String? = nil) -> SQLFragment {
-        var writer = PredicateSQLWriter(joins: nil)
+    public func sql(qualifier: String? = nil, dialect: any SQLDialect = SQLiteDialect()) -> SQLFragment {
+        var writer = PredicateSQLWriter(joins: nil, dialect: dialect)
         let sql = writer.render(root, qualifier.map(quoteIdentifier) ?? storage.table, storage, positive: true)
         return SQLFragment(sql, writer.arguments)
     }
@@ -14,8 +14,8 @@ extension BoundPredicate {
     /// The predicate as a WHERE clause whose to-one key paths read columns of `joins`,
     /// which gains the LEFT JOINs they need (for a SELECT over `joins.root`). Paths inside
     /// ANY/ALL/NONE, SUBQUERY and collection operators stay correlated subqueries.
-    public func sql(joins: inout ToOneJoins) -> SQLFragment {
-        var writer = PredicateSQLWriter(joins: joins)
+    public func sql(joins: inout ToOneJoins, dialect: any SQLDialect = SQLiteDialect()) -> SQLFragment {
+        var writer = PredicateSQLWriter(joins: joins, dialect: dialect)
         let sql = writer.render(root, joins.root, storage, positive: true)
         if let grown = writer.joins { joins = grown }
         return SQLFragment(sql, writer.arguments)
@@ -25,8 +25,8 @@ extension BoundPredicate {
 extension BoundExpression {
     /// The expression as SQL over `joins.root`, whose to-one key paths read columns of
     /// `joins` (which gains the LEFT JOINs they need), as a predicate's would.
-    public func sql(joins: inout ToOneJoins) -> SQLFragment {
-        var writer = PredicateSQLWriter(joins: joins)
+    public func sql(joins: inout ToOneJoins, dialect: any SQLDialect = SQLiteDialect()) -> SQLFragment {
+        var writer = PredicateSQLWriter(joins: joins, dialect: dialect)
         let sql = writer.operand(operand, [], joins.root, storage)
         if let grown = writer.joins { joins = grown }
         return SQLFragment(sql, writer.arguments)
@@ -61,8 +61,13 @@ private struct PredicateSQLWriter {
     var aliases = 0
     /// The request's joins, for key paths from its root table; nil: subqueries only.
     var joins: ToOneJoins?
+    /// How the store's SQL spells what differs between databases.
+    let dialect: any SQLDialect
 
-    init(joins: ToOneJoins?) { self.joins = joins }
+    init(joins: ToOneJoins?, dialect: any SQLDialect) {
+        self.joins = joins
+        self.dialect = dialect
+    }
 
     /// `positive`: the node's NULL and false lead to the same answer (it is not under a
     /// NOT within its WHERE clause), so `a = ?` may stand for `a IS ?` with a non-nil
@@ -72,7 +77,7 @@ private struct PredicateSQLWriter {
     /// would keep it from that. Other comparisons keep `IS`.
     mutating func render(_ node: BoundPredicate.Node, _ qualifier: String, _ entity: EntityStorage, positive: Bool) -> String {
         switch node {
-        case .constant(let b): return b ? "1" : "0"
+        case .constant(let b): return dialect.literal(b)
         case .not(let n): return "NOT (\(render(n, qualifier, entity, positive: !positive)))"
         case .and(let ns): return ns.map { "(\(render($0, qualifier, entity, positive: positive)))" }.joined(separator: " AND ")
         case .or(let ns): return ns.map { "(\(render($0, qualifier, entity, positive: positive)))" }.joined(separator: " OR ")
@@ -87,14 +92,14 @@ private struct PredicateSQLWriter {
             }
         case let .comparison(lhs, op, rhs, options):
             if op.isStringOperator {
-                // A plain prefix test is a GLOB, which SQLite can answer from an index.
-                if op == .beginsWith, options.isEmpty, case .value(.text(let prefix)) = rhs {
-                    let l = operand(lhs, [], qualifier, entity)
-                    arguments.append(.text(globEscaped(prefix) + "*"))
-                    return "\(l) GLOB ?"
+                // A plain prefix test is one an index can answer.
+                if op == .beginsWith, options.isEmpty, case .value(.text(let prefix)) = rhs,
+                   let test = dialect.prefixTest(operand(lhs, [], qualifier, entity), prefix) {
+                    arguments.append(test.argument)
+                    return test.sql
                 }
                 let l = operand(lhs, [], qualifier, entity), r = operand(rhs, [], qualifier, entity)
-                return "\(PredicateFunctions.stringOperation)(\(l), \(r), \(PredicateFunctions.code(op)), \(options.rawValue))"
+                return dialect.call(PredicateFunctions.stringOperation, [l, r, "\(PredicateFunctions.code(op))", "\(options.rawValue)"])
             }
             let l = operand(lhs, options, qualifier, entity)
             switch op {
@@ -106,15 +111,13 @@ private struct PredicateSQLWriter {
                 return "\(l) BETWEEN \(lo) AND \(hi)"
             default:
                 let r = operand(rhs, options, qualifier, entity)
-                let symbol: String
                 switch op {
                 case .equal where positive && joins != nil && ((lhs.isPath && rhs.isNonNilValue) || (rhs.isPath && lhs.isNonNilValue)):
-                    symbol = "="
-                case .equal: symbol = "IS"
-                case .notEqual: symbol = "IS NOT"
-                default: symbol = op.rawValue
+                    return "\(l) = \(r)"
+                case .equal: return dialect.nullSafeEqual(l, r, negated: false)
+                case .notEqual: return dialect.nullSafeEqual(l, r, negated: true)
+                default: return "\(l) \(op.rawValue) \(r)"
                 }
-                return "\(l) \(symbol) \(r)"
             }
         }
     }
@@ -188,10 +191,10 @@ private struct PredicateSQLWriter {
             if case .text = v { isString = true } else { isString = false }
         case let .arithmetic(op, lhs, rhs):
             let l = operand(lhs, [], qualifier, entity), r = operand(rhs, [], qualifier, entity)
-            text = "\(PredicateFunctions.arithmetic)(\(PredicateFunctions.code(op)), \(l), \(r))"
+            text = dialect.call(PredicateFunctions.arithmetic, ["\(PredicateFunctions.code(op))", l, r])
             isString = false
         case let .function(function, argument):
-            text = "\(PredicateFunctions.function)(\(PredicateFunctions.code(function)), \(operand(argument, [], qualifier, entity)))"
+            text = dialect.call(PredicateFunctions.function, ["\(PredicateFunctions.code(function))", operand(argument, [], qualifier, entity)])
             isString = function.isString
         case .list(let values):
             return "(" + values.map { operand(.value($0), options, qualifier, entity) }.joined(separator: ", ") + ")"
@@ -211,16 +214,4 @@ private extension BoundPredicate.Operand {
         if case .value(let v) = self { return !v.isNull }
         return false
     }
-}
-
-/// `text` as a GLOB pattern that matches only itself.
-private func globEscaped(_ text: String) -> String {
-    var out = ""
-    for c in text {
-        switch c {
-        case "*", "?", "[": out += "[\(c)]"
-        default: out.append(c)
-        }
-    }
-    return out
 }

@@ -10,6 +10,9 @@ import GRDB
 /// Stores are chosen when the file is opened (`ObjectContext.loadModel`). The next kind
 /// (another database, another file convention) is one more conformance.
 protocol PersistentStore: AnyObject {
+    /// The SQL the store's database speaks.
+    var dialect: any SQLDialect { get }
+
     /// Refuses a write (`save`, `updateall`, `deleteall`) that the program owning the file
     /// would not make as Quarry would make it; nothing has been written.
     func refuseUnfaithfulWrite(_ operation: String, in context: ObjectContext) throws
@@ -74,6 +77,7 @@ struct StoreSaveWork {
 }
 
 extension PersistentStore {
+    var dialect: any SQLDialect { SQLiteDialect() }
     func refuseUnfaithfulWrite(_ operation: String, in context: ObjectContext) throws {}
     func isOrdered(_ relationship: String, of entity: String) -> Bool { false }
     func noteAddition(_ member: ManagedObject) {}
@@ -107,6 +111,9 @@ extension PersistentStore {
 }
 
 extension ObjectContext {
+    /// The SQL the store speaks, for the predicate and fetch layers' SQL.
+    public var sqlDialect: any SQLDialect { store.dialect }
+
     /// The Core Data store behind the context, when it is one (its layout, for `explain`
     /// and for the Core Data layer's own code).
     public var coreData: CoreDataStore? { store as? CoreDataStore }

@@ -1,0 +1,50 @@
+/// How a store's SQL spells what predicates, sorts and batch changes need, where SQL
+/// dialects differ: booleans, comparison that holds for nil == nil, a prefix test an
+/// index can answer, and calls of the functions the store installs. The predicate
+/// compiler writes through the dialect its store speaks (`PersistentStore.dialect`), so
+/// a store whose database is not SQLite gives its own.
+public protocol SQLDialect: Sendable {
+    /// The literal for true or false where a condition is expected.
+    func literal(_ value: Bool) -> String
+    /// `lhs` compared with `rhs`, nil equal to nil (SQL's `IS`, PostgreSQL's
+    /// `IS NOT DISTINCT FROM`); `negated` for not equal.
+    func nullSafeEqual(_ lhs: String, _ rhs: String, negated: Bool) -> String
+    /// `operand` begins with `prefix`, case- and diacritic-sensitively, as a test an index
+    /// can answer, with the argument it binds; nil when the dialect has none (the general
+    /// string operation is used).
+    func prefixTest(_ operand: String, _ prefix: String) -> (sql: String, argument: Value)?
+    /// A call of one of the store's functions.
+    func call(_ function: String, _ arguments: [String]) -> String
+}
+
+/// SQLite's spelling, which every store of a SQLite file speaks.
+public struct SQLiteDialect: SQLDialect {
+    public init() {}
+
+    public func literal(_ value: Bool) -> String { value ? "1" : "0" }
+
+    public func nullSafeEqual(_ lhs: String, _ rhs: String, negated: Bool) -> String {
+        "\(lhs) \(negated ? "IS NOT" : "IS") \(rhs)"
+    }
+
+    /// A GLOB, which SQLite answers from an index on the column.
+    public func prefixTest(_ operand: String, _ prefix: String) -> (sql: String, argument: Value)? {
+        ("\(operand) GLOB ?", .text(Self.globEscaped(prefix) + "*"))
+    }
+
+    public func call(_ function: String, _ arguments: [String]) -> String {
+        "\(function)(\(arguments.joined(separator: ", ")))"
+    }
+
+    /// `text` as a GLOB pattern that matches only itself.
+    static func globEscaped(_ text: String) -> String {
+        var out = ""
+        for c in text {
+            switch c {
+            case "*", "?", "[": out += "[\(c)]"
+            default: out.append(c)
+            }
+        }
+        return out
+    }
+}
