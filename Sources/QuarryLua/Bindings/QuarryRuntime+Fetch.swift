@@ -36,41 +36,8 @@ struct LuaRequest {
 
 extension QuarryRuntime {
     func installFetchFunctions() {
-        defineGlobal("fetch") { [unowned self] call in
-            try self.pushAnswer(try self.request(call, from: 1, entity: nil))
-        }
-        defineGlobal("count") { [unowned self] call in
-            let request = try self.request(call, from: 1, entity: nil)
-            return call.push(try self.context.count(request.request))
-        }
-        // The flat i-th object of any results; the prelude wraps it as r:objects().
-        defineGlobal("__objectat") { [unowned self] call in
-            let handle = try self.results(call, 1)
-            let i = try call.integer(2)
-            guard i >= 1 else { return call.pushNil() }
-            return self.pushObject(try handle.results.object(at: Int(i - 1)))
-        }
-        registerMethods(.results, [
-            ("configure", { [unowned self] call in try self.configure(call) }),
-            ("first", { [unowned self] call in
-                let handle = try self.results(call, 1)
-                return self.pushObject(try handle.results.object(at: 0))
-            }),
-            ("ids", { [unowned self] call in
-                let handle = try self.results(call, 1)
-                try self.reserve(handle, LuaMemoryBudget.perID, "r:ids()")
-                let objects = try self.allObjects(handle)
-                LuaTable.pushList(call.state, objects) { pushString(call.state, $0.objectID) }
-                return 1
-            }),
-            ("totable", { [unowned self] call in
-                let handle = try self.results(call, 1)
-                try self.reserve(handle, LuaMemoryBudget.perObject, "r:totable()")
-                let objects = try self.allObjects(handle)
-                LuaTable.pushList(call.state, objects) { _ = self.pushObject($0) }
-                return 1
-            }),
-        ])
+        register(Self.fetchLibrary)
+        registerMethods(.results, Self.resultsMethods)
     }
 
     /// Refuses up front a list of every result that `--memory` has no room for.
@@ -167,9 +134,8 @@ extension QuarryRuntime {
         do {
             return try PredicateParser.parse(format, arguments: PredicateArguments(arguments: arguments, variables: variables))
         } catch let error as PredicateError {
-            // Kept for the REPL, which shows the predicate with a caret under the column.
-            lastPredicateSyntaxError = (format, error)
-            throw error
+            // With its text, for the REPL, which shows the predicate with a caret under the column.
+            throw PredicateTextError(format: format, error: error)
         }
     }
 
@@ -178,8 +144,8 @@ extension QuarryRuntime {
         do {
             return try DictionaryRequest.parseHaving(format, arguments: PredicateArguments(arguments: arguments, variables: [:]))
         } catch let error as PredicateError {
-            // Kept for the REPL, which shows the format with a caret under the column.
-            lastPredicateSyntaxError = (format, error)
+            // As `having`: the REPL has never pointed at a having's column (the line names
+            // another operation than the predicate's), and does not now.
             throw error.given(as: "having")
         }
     }
@@ -411,5 +377,64 @@ extension QuarryRuntime {
                 throw LuaError("entry \(i) must be a key or a table", operation: "sort")
             }
         }
+    }
+
+    /// Globals (also fields of `quarry`), registered as lua.c registers a library: name → function.
+    static let fetchLibrary: [LuaBinding] = [
+        LuaBinding("fetch", QuarryRuntime.luaFetch),
+        LuaBinding("count", QuarryRuntime.luaCount),
+        LuaBinding("__objectat", QuarryRuntime.luaObjectat),
+    ]
+
+    /// Methods, found through `__index`.
+    static let resultsMethods: [LuaBinding] = [
+        LuaBinding("configure", QuarryRuntime.luaResultsConfigure),
+        LuaBinding("first", QuarryRuntime.luaResultsFirst),
+        LuaBinding("ids", QuarryRuntime.luaResultsIds),
+        LuaBinding("totable", QuarryRuntime.luaResultsTotable),
+    ]
+
+    // MARK: Bindings
+
+    func luaFetch(_ call: LuaCall) throws -> Int32 {
+        try self.pushAnswer(try self.request(call, from: 1, entity: nil))
+    }
+
+    func luaCount(_ call: LuaCall) throws -> Int32 {
+        let request = try self.request(call, from: 1, entity: nil)
+        return call.push(try self.context.count(request.request))
+    }
+
+    /// The flat i-th object of any results; the prelude wraps it as r:objects().
+    func luaObjectat(_ call: LuaCall) throws -> Int32 {
+        let handle = try self.results(call, 1)
+        let i = try call.integer(2)
+        guard i >= 1 else { return call.pushNil() }
+        return self.pushObject(try handle.results.object(at: Int(i - 1)))
+    }
+
+    func luaResultsConfigure(_ call: LuaCall) throws -> Int32 {
+        try self.configure(call)
+    }
+
+    func luaResultsFirst(_ call: LuaCall) throws -> Int32 {
+        let handle = try self.results(call, 1)
+        return self.pushObject(try handle.results.object(at: 0))
+    }
+
+    func luaResultsIds(_ call: LuaCall) throws -> Int32 {
+        let handle = try self.results(call, 1)
+        try self.reserve(handle, LuaMemoryBudget.perID, "r:ids()")
+        let objects = try self.allObjects(handle)
+        LuaTable.pushList(call.state, objects) { pushString(call.state, $0.objectID) }
+        return 1
+    }
+
+    func luaResultsTotable(_ call: LuaCall) throws -> Int32 {
+        let handle = try self.results(call, 1)
+        try self.reserve(handle, LuaMemoryBudget.perObject, "r:totable()")
+        let objects = try self.allObjects(handle)
+        LuaTable.pushList(call.state, objects) { _ = self.pushObject($0) }
+        return 1
     }
 }

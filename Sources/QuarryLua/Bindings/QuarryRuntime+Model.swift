@@ -4,12 +4,7 @@ import QuarryStore
 /// `model(path)`: a Core Data model file's entities defined in the open store.
 extension QuarryRuntime {
     func installModelFunctions() {
-        defineGlobal("model") { [unowned self] call in
-            let path = try call.string(1)
-            let names = try self.loadModel(path)
-            LuaTable.pushList(call.state, names) { _ = self.pushEntity($0) }
-            return 1
-        }
+        register(Self.modelLibrary)
     }
 
     /// Reads the model at `path` (.xcdatamodeld, .xcdatamodel, .momd, .mom) and defines its
@@ -20,5 +15,19 @@ extension QuarryRuntime {
         let names = try context.define(model: model, from: path)
         for name in names { bindGlobalIfFree(name) }
         return names
+    }
+
+    /// Globals (also fields of `quarry`), registered as lua.c registers a library: name → function.
+    static let modelLibrary: [LuaBinding] = [
+        LuaBinding("model", QuarryRuntime.luaModel),
+    ]
+
+    // MARK: Bindings
+
+    func luaModel(_ call: LuaCall) throws -> Int32 {
+        let path = try call.string(1)
+        let names = try self.loadModel(path)
+        LuaTable.pushList(call.state, names) { _ = self.pushEntity($0) }
+        return 1
     }
 }

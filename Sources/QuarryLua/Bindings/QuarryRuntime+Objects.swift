@@ -4,58 +4,83 @@ import QuarryFormat
 import QuarryStore
 
 extension QuarryRuntime {
-    /// Methods of objects; each is also `quarry.<name>(o)`, which attributes cannot shadow.
-    private var objectMethods: [(String, LuaFunctionBody)] {
-        [
-            ("delete", { [unowned self] call in
-                try self.context.delete(try self.currentObject(call, 1))
-                return 0
-            }),
-            ("objectID", { [unowned self] call in call.push(try self.object(call, 1).objectID) }),
-            // The row's own entity: objects are made as it (a SportCar fetched as a Car is a SportCar).
-            ("entity", { [unowned self] call in self.pushEntity(try self.object(call, 1).entity.name) }),
-            ("isInserted", { [unowned self] call in call.push(try self.object(call, 1).isInserted) }),
-            ("isDeleted", { [unowned self] call in call.push(try self.object(call, 1).isDeleted) }),
-            ("hasChanges", { [unowned self] call in call.push(try self.object(call, 1).hasChanges) }),
-            ("changes", { [unowned self] call in
-                let changes = try self.object(call, 1).changes
-                lua_createtable(call.state, 0, Int32(changes.count))
-                for change in changes {
-                    lua_createtable(call.state, 2, 0)
-                    pushValue(call.state, change.old)
-                    lua_rawseti(call.state, -2, 1)
-                    pushValue(call.state, change.new)
-                    lua_rawseti(call.state, -2, 2)
-                    LuaTable.setField(call.state, -2, change.key)
-                }
-                return 1
-            }),
-        ]
-    }
+    /// Methods of objects; each but `entity` is also a global and `quarry.<name>(o)`,
+    /// which attributes cannot shadow.
+    static let objectMethods: [LuaBinding] = [
+        LuaBinding("delete", QuarryRuntime.luaObjectDelete),
+        LuaBinding("objectID", QuarryRuntime.luaObjectID),
+        LuaBinding("entity", QuarryRuntime.luaObjectEntity),
+        LuaBinding("isInserted", QuarryRuntime.luaObjectIsInserted),
+        LuaBinding("isDeleted", QuarryRuntime.luaObjectIsDeleted),
+        LuaBinding("hasChanges", QuarryRuntime.luaObjectHasChanges),
+        LuaBinding("changes", QuarryRuntime.luaObjectChanges),
+    ]
+
+    /// `o:refresh()` drops that object's unsaved changes; the global refresh() notices
+    /// other processes' commits (and refresh(o) refreshes o).
+    static let objectOnlyMethods: [LuaBinding] = [
+        LuaBinding("refresh", QuarryRuntime.luaObjectRefresh),
+    ]
+
+    /// The REPL shows an object as a one-row table, or one line per key when that
+    /// would not fit (the prelude's quarry.show).
+    static let objectLibrary: [LuaBinding] = [
+        LuaBinding("__objecttable", QuarryRuntime.luaObjecttable),
+    ]
 
     func installObjectFunctions() {
-        // The REPL shows an object as a one-row table, or one line per key when that
-        // would not fit (the prelude's quarry.show).
-        defineGlobal("__objecttable") { [unowned self] call in
-            let object = try self.object(call, 1)
-            let entity = self.context.currentEntityDescription(of: object)
-            var headers = ["id"], row: [Value] = [.text(object.objectID)]
-            for (key, value) in object.values { headers.append(key); row.append(value) }
-            for relationship in entity.toOneRelationships {
-                headers.append(relationship.name)
-                row.append((try? self.context.relatedObject(relationship.name, of: object))?.map { .text($0.objectID) } ?? .null)
-            }
-            return call.push(TextTable.record(headers: headers, values: row, format: self.tableFormat))
+        register(Self.objectLibrary)
+        registerMethods(.object, Self.objectMethods + Self.objectOnlyMethods)
+        register(Self.objectMethods.filter { $0.name != "entity" })
+    }
+
+    // MARK: Bindings
+
+    func luaObjectDelete(_ call: LuaCall) throws -> Int32 {
+        try context.delete(try currentObject(call, 1))
+        return 0
+    }
+
+    func luaObjectID(_ call: LuaCall) throws -> Int32 { call.push(try object(call, 1).objectID) }
+
+    /// The row's own entity: objects are made as it (a SportCar fetched as a Car is a SportCar).
+    func luaObjectEntity(_ call: LuaCall) throws -> Int32 { pushEntity(try object(call, 1).entity.name) }
+
+    func luaObjectIsInserted(_ call: LuaCall) throws -> Int32 { call.push(try object(call, 1).isInserted) }
+
+    func luaObjectIsDeleted(_ call: LuaCall) throws -> Int32 { call.push(try object(call, 1).isDeleted) }
+
+    func luaObjectHasChanges(_ call: LuaCall) throws -> Int32 { call.push(try object(call, 1).hasChanges) }
+
+    func luaObjectChanges(_ call: LuaCall) throws -> Int32 {
+        let changes = try object(call, 1).changes
+        lua_createtable(call.state, 0, Int32(changes.count))
+        for change in changes {
+            lua_createtable(call.state, 2, 0)
+            pushValue(call.state, change.old)
+            lua_rawseti(call.state, -2, 1)
+            pushValue(call.state, change.new)
+            lua_rawseti(call.state, -2, 2)
+            LuaTable.setField(call.state, -2, change.key)
         }
-        // o:refresh() drops that object's unsaved changes; the global refresh() notices
-        // other processes' commits (and refresh(o) refreshes o).
-        registerMethods(.object, objectMethods + [("refresh", { [unowned self] call in
-            let object = try self.currentObject(call, 1)
-            return call.push(try self.context.refresh(object))
-        })])
-        for (name, body) in objectMethods where name != "entity" {
-            defineGlobal(name, body)
+        return 1
+    }
+
+    func luaObjectRefresh(_ call: LuaCall) throws -> Int32 {
+        let object = try currentObject(call, 1)
+        return call.push(try context.refresh(object))
+    }
+
+    func luaObjecttable(_ call: LuaCall) throws -> Int32 {
+        let object = try self.object(call, 1)
+        let entity = context.currentEntityDescription(of: object)
+        var headers = ["id"], row: [Value] = [.text(object.objectID)]
+        for (key, value) in object.values { headers.append(key); row.append(value) }
+        for relationship in entity.toOneRelationships {
+            headers.append(relationship.name)
+            row.append((try? context.relatedObject(relationship.name, of: object))?.map { .text($0.objectID) } ?? .null)
         }
+        return call.push(TextTable.record(headers: headers, values: row, format: tableFormat))
     }
 
     func objectMetamethods() -> [(String, LuaFunctionBody)] {

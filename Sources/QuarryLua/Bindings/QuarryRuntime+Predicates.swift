@@ -12,32 +12,8 @@ final class PredicateHandle {
 extension QuarryRuntime {
     func installPredicateFunctions() {
         installNull()
-        defineGlobal("predicate") { [unowned self] call in
-            let format = try call.string(1)
-            let arguments = try call.predicateArguments(from: 2)
-            guard let predicate = try self.parsePredicate(format, arguments, [:]) else { return call.pushNil() }
-            pushSwiftObject(call.state, PredicateHandle(predicate), kind: .predicate)
-            return 1
-        }
-        defineGlobal("explain") { [unowned self] call in
-            let handle = try self.results(call, 1)
-            return call.push(try handle.results.explain())
-        }
-        registerMethods(.predicate, [
-            ("swift", { [unowned self] call in
-                let handle = try self.predicateHandle(call, 1)
-                let name: String
-                if let entity = swiftObject(call.state, 2, kind: .entity, as: EntityHandle.self) { name = entity.name }
-                else { name = try call.string(2) }
-                let entity = try self.context.entity(named: name)
-                return call.push(try BoundPredicate(handle.predicate, entity: entity, context: self.context).swiftCode())
-            }),
-            ("matches", { [unowned self] call in
-                let handle = try self.predicateHandle(call, 1)
-                let object = try self.object(call, 2)
-                return call.push(try BoundPredicate(handle.predicate, entity: self.context.currentEntityDescription(of: object), context: self.context).matches(object))
-            }),
-        ])
+        register(Self.predicateLibrary)
+        registerMethods(.predicate, Self.predicateMethods)
     }
 
     /// `null` and `quarry.null`: nil where a Lua table cannot hold nil (`args = { null }`,
@@ -78,5 +54,47 @@ extension QuarryRuntime {
                 throw LuaError("predicates have no method '\(key)' (methods: matches, swift)")
             }),
         ]
+    }
+
+    /// Globals (also fields of `quarry`), registered as lua.c registers a library: name → function.
+    static let predicateLibrary: [LuaBinding] = [
+        LuaBinding("predicate", QuarryRuntime.luaPredicate),
+        LuaBinding("explain", QuarryRuntime.luaExplain),
+    ]
+
+    /// Methods, found through `__index`.
+    static let predicateMethods: [LuaBinding] = [
+        LuaBinding("swift", QuarryRuntime.luaPredicateSwift),
+        LuaBinding("matches", QuarryRuntime.luaPredicateMatches),
+    ]
+
+    // MARK: Bindings
+
+    func luaPredicate(_ call: LuaCall) throws -> Int32 {
+        let format = try call.string(1)
+        let arguments = try call.predicateArguments(from: 2)
+        guard let predicate = try self.parsePredicate(format, arguments, [:]) else { return call.pushNil() }
+        pushSwiftObject(call.state, PredicateHandle(predicate), kind: .predicate)
+        return 1
+    }
+
+    func luaExplain(_ call: LuaCall) throws -> Int32 {
+        let handle = try self.results(call, 1)
+        return call.push(try handle.results.explain())
+    }
+
+    func luaPredicateSwift(_ call: LuaCall) throws -> Int32 {
+        let handle = try self.predicateHandle(call, 1)
+        let name: String
+        if let entity = swiftObject(call.state, 2, kind: .entity, as: EntityHandle.self) { name = entity.name }
+        else { name = try call.string(2) }
+        let entity = try self.context.entity(named: name)
+        return call.push(try BoundPredicate(handle.predicate, entity: entity, context: self.context).swiftCode())
+    }
+
+    func luaPredicateMatches(_ call: LuaCall) throws -> Int32 {
+        let handle = try self.predicateHandle(call, 1)
+        let object = try self.object(call, 2)
+        return call.push(try BoundPredicate(handle.predicate, entity: self.context.currentEntityDescription(of: object), context: self.context).matches(object))
     }
 }

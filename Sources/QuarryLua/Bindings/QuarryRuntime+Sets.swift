@@ -25,24 +25,34 @@ extension QuarryRuntime {
     }
 
     func installSetMethods() {
-        func change(_ add: Bool) -> LuaFunctionBody {
-            { [unowned self] call in
-                let set = try self.set(call, 1)
-                let target = try self.currentObject(call, 2)
-                if add { try self.context.addRelated(target, to: set.name, of: set.object) }
-                else { try self.context.removeRelated(target, from: set.name, of: set.object) }
-                return 0
-            }
-        }
-        registerMethods(.set, [
-            ("add", change(true)),
-            ("remove", change(false)),
-            ("contains", { [unowned self] call in
-                let set = try self.set(call, 1)
-                let target = try self.object(call, 2)
-                return call.push(try self.members(set).contains { $0 === target })
-            }),
-        ])
+        registerMethods(.set, Self.setMethods)
+    }
+
+    /// Methods, found through `__index`.
+    static let setMethods: [LuaBinding] = [
+        LuaBinding("add", QuarryRuntime.luaSetAdd),
+        LuaBinding("remove", QuarryRuntime.luaSetRemove),
+        LuaBinding("contains", QuarryRuntime.luaSetContains),
+    ]
+
+    func luaSetAdd(_ call: LuaCall) throws -> Int32 {
+        let set = try self.set(call, 1)
+        let target = try currentObject(call, 2)
+        try context.addRelated(target, to: set.name, of: set.object)
+        return 0
+    }
+
+    func luaSetRemove(_ call: LuaCall) throws -> Int32 {
+        let set = try self.set(call, 1)
+        let target = try currentObject(call, 2)
+        try context.removeRelated(target, from: set.name, of: set.object)
+        return 0
+    }
+
+    func luaSetContains(_ call: LuaCall) throws -> Int32 {
+        let set = try self.set(call, 1)
+        let target = try object(call, 2)
+        return call.push(try members(set).contains { $0 === target })
     }
 
     func setMetamethods() -> [(String, LuaFunctionBody)] {

@@ -5,56 +5,7 @@ import QuarryStore
 
 extension QuarryRuntime {
     func installValueFunctions() {
-        defineGlobal("date") { call in
-            switch call.type(1) {
-            case LUA_TSTRING:
-                let text = try call.string(1)
-                guard let seconds = Value.parseISO8601(text) else {
-                    throw call.argumentError(1, "'\(text)' is not an ISO 8601 date such as 2024-01-22T16:26:12Z")
-                }
-                pushDate(call.state, seconds)
-            case LUA_TNUMBER:
-                let seconds = quarry_tonumber(call.state, 1, nil)
-                guard Value.dateRange.contains(seconds) else {
-                    throw call.argumentError(1, "\(seconds) seconds is outside the years 0001 to 9999")
-                }
-                pushDate(call.state, seconds)
-            default:
-                guard let seconds = dateValue(call.state, 1) else { throw call.typeError(1, expected: "ISO 8601 string or number") }
-                pushDate(call.state, seconds)
-            }
-            return 1
-        }
-        defineGlobal("now") { call in
-            pushDate(call.state, Date().timeIntervalSince1970)
-            return 1
-        }
-        defineGlobal("help") { call in
-            var name: String?
-            if call.type(1) == LUA_TSTRING { name = luaString(call.state, 1) }
-            else if !call.isNoneOrNil(1) {
-                // The name of the global function that is this value.
-                quarry_pushglobaltable(call.state)
-                lua_pushnil(call.state)
-                while lua_next(call.state, -2) != 0 {
-                    if lua_type(call.state, -2) == LUA_TSTRING, lua_rawequal(call.state, -1, 1) != 0 { name = luaString(call.state, -2) }
-                    quarry_pop(call.state, 1)
-                }
-                quarry_pop(call.state, 1)
-            }
-            guard let name else {
-                return call.push("help(fn) describes one of: " + FunctionHelp.all.map(\.name).joined(separator: ", "))
-            }
-            guard let help = FunctionHelp.named(name) else {
-                throw call.argumentError(1, "no help for '\(name)'", suggestion: closestMatch(to: name, in: FunctionHelp.all.map(\.name)))
-            }
-            return call.push(help.text)
-        }
-        defineGlobal("typeof") { call in
-            if call.type(1) == LUA_TNONE { throw call.argumentError(1, "value expected") }
-            if let kind = userdataKind(call.state, 1) { return call.push(kind) }
-            return call.push(String(cString: lua_typename(call.state, call.type(1))))
-        }
+        register(Self.valueLibrary)
     }
 
     func dateMetamethods() -> [(String, LuaFunctionBody)] {
@@ -108,6 +59,70 @@ extension QuarryRuntime {
                 return call.push(field.value(of: seconds))
             }),
         ]
+    }
+
+    /// Globals (also fields of `quarry`), registered as lua.c registers a library: name → function.
+    static let valueLibrary: [LuaBinding] = [
+        LuaBinding("date", QuarryRuntime.luaDate),
+        LuaBinding("now", QuarryRuntime.luaNow),
+        LuaBinding("help", QuarryRuntime.luaHelp),
+        LuaBinding("typeof", QuarryRuntime.luaTypeof),
+    ]
+
+    // MARK: Bindings
+
+    func luaDate(_ call: LuaCall) throws -> Int32 {
+        switch call.type(1) {
+        case LUA_TSTRING:
+            let text = try call.string(1)
+            guard let seconds = Value.parseISO8601(text) else {
+                throw call.argumentError(1, "'\(text)' is not an ISO 8601 date such as 2024-01-22T16:26:12Z")
+            }
+            pushDate(call.state, seconds)
+        case LUA_TNUMBER:
+            let seconds = quarry_tonumber(call.state, 1, nil)
+            guard Value.dateRange.contains(seconds) else {
+                throw call.argumentError(1, "\(seconds) seconds is outside the years 0001 to 9999")
+            }
+            pushDate(call.state, seconds)
+        default:
+            guard let seconds = dateValue(call.state, 1) else { throw call.typeError(1, expected: "ISO 8601 string or number") }
+            pushDate(call.state, seconds)
+        }
+        return 1
+    }
+
+    func luaNow(_ call: LuaCall) throws -> Int32 {
+        pushDate(call.state, Date().timeIntervalSince1970)
+        return 1
+    }
+
+    func luaHelp(_ call: LuaCall) throws -> Int32 {
+        var name: String?
+        if call.type(1) == LUA_TSTRING { name = luaString(call.state, 1) }
+        else if !call.isNoneOrNil(1) {
+            // The name of the global function that is this value.
+            quarry_pushglobaltable(call.state)
+            lua_pushnil(call.state)
+            while lua_next(call.state, -2) != 0 {
+                if lua_type(call.state, -2) == LUA_TSTRING, lua_rawequal(call.state, -1, 1) != 0 { name = luaString(call.state, -2) }
+                quarry_pop(call.state, 1)
+            }
+            quarry_pop(call.state, 1)
+        }
+        guard let name else {
+            return call.push("help(fn) describes one of: " + FunctionHelp.all.map(\.name).joined(separator: ", "))
+        }
+        guard let help = FunctionHelp.named(name) else {
+            throw call.argumentError(1, "no help for '\(name)'", suggestion: closestMatch(to: name, in: FunctionHelp.all.map(\.name)))
+        }
+        return call.push(help.text)
+    }
+
+    func luaTypeof(_ call: LuaCall) throws -> Int32 {
+        if call.type(1) == LUA_TNONE { throw call.argumentError(1, "value expected") }
+        if let kind = userdataKind(call.state, 1) { return call.push(kind) }
+        return call.push(String(cString: lua_typename(call.state, call.type(1))))
     }
 }
 

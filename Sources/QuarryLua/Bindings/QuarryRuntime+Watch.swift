@@ -14,68 +14,46 @@ import QuarryStore
 /// diff), whose inserted, moved and updated rows are marked (+, ↕, ~) for a moment.
 extension QuarryRuntime {
     func installWatch() {
-        defineGlobal("watch") { [unowned self] call in
-            // watch(r, { marks = seconds }): how long changed rows stay marked.
-            var markSeconds = WatchView.markSeconds
-            if call.argumentCount >= 2, call.type(2) == LUA_TTABLE {
-                try Self.checkOptions(call, 2, allowed: ["marks"], operation: "watch")
-                _ = LuaTable.field(call.state, 2, "marks")
-                if lua_type(call.state, -1) == LUA_TNUMBER { markSeconds = max(0, lua_tonumberx(call.state, -1, nil)) }
-                quarry_pop(call.state, 1)
-            }
-            // Dictionary rows and sql() rows: their query runs again at each change.
-            if let query = rememberedQuery(call.state, 1) {
-                try self.watch(query, markSeconds: markSeconds)
-                return 0
-            }
-            guard let handle = swiftObject(call.state, 1, kind: .results, as: ResultsHandle.self) else {
-                if isQuarryRows(call.state, 1) {
-                    throw LuaError("these rows have no query to run again (summarize's); watch results, fetch{ ..., result = \"dictionaries\" } or sql(...)", operation: "watch")
-                }
-                throw call.typeError(1, expected: "results, dictionary results or sql() rows")
-            }
-            try self.watch(handle.results, markSeconds: markSeconds)
-            return 0
-        }
+        register(Self.watchLibrary)
     }
 
     private func watch(_ results: FetchResults, markSeconds: Double) throws {
-        let view = WatchView(results: results, format: tableFormat, markSeconds: markSeconds)
+        let view = WatchView(results: results, format: tableFormat, markSeconds: markSeconds, screen: console.makeScreen())
         try view.draw()
         // Not a terminal (a script, a pipe): the table once, as print would.
-        guard isatty(STDOUT_FILENO) != 0 else { return }
+        guard console.isTerminal else { return }
         try view.startTracking()
         let listener = context.addChangeListener { [weak view] changes in view?.heard(changes) }
         defer { listener.cancel() }
-        let keys = WatchKeys()
-        defer { keys.restore() }
-        var generation = context.generation
-        while quarry_should_stop() == 0 {
-            // Keys change the request as a click on a SwiftUI Table's column header does
-            // (1-9 sort by that attribute, again: the other way; r reverses), page through
-            // long results (n or space, p or b, g first, G last), and q ends.
-            if let key = keys.next(waiting: 100) {
-                if key == .character(UInt8(ascii: "q")) { break }
-                if case .character(let byte) = key,
-                   let sort = Self.sort(after: byte, results.request.sortDescriptors, attributes: view.sortableColumns) {
-                    try results.reconfigure { $0.sortDescriptors = sort }
-                    deliver()
-                    try view.reconfigured()
-                } else {
-                    try view.page(key)
+        try console.readingKeys {
+            var generation = context.generation
+            while quarry_should_stop() == 0 {
+                // Keys change the request as a click on a SwiftUI Table's column header does
+                // (1-9 sort by that attribute, again: the other way; r reverses), page through
+                // long results (n or space, p or b, g first, G last), and q ends.
+                if let key = console.readKey(waiting: 100) {
+                    if key == .character(UInt8(ascii: "q")) { break }
+                    if case .character(let byte) = key,
+                       let sort = Self.sort(after: byte, results.request.sortDescriptors, attributes: view.sortableColumns) {
+                        try results.reconfigure { $0.sortDescriptors = sort }
+                        deliver()
+                        try view.reconfigured()
+                    } else {
+                        try view.page(key)
+                    }
+                    continue
                 }
-                continue
+                if let failure = view.failure { throw failure }
+                noticeOutsideChanges()
+                // Drawn again only when something changed, or a mark's moment is over.
+                guard context.generation != generation || view.marksExpired else { continue }
+                generation = context.generation
+                try view.draw()
             }
-            if let failure = view.failure { throw failure }
-            noticeOutsideChanges()
-            // Drawn again only when something changed, or a mark's moment is over.
-            guard context.generation != generation || view.marksExpired else { continue }
-            generation = context.generation
-            try view.draw()
         }
         // Ctrl-C ends the watch as it ends any statement; the prompt comes on a line of its
         // own, below the terminal's "^C".
-        FileHandle.standardOutput.write(Data("\n".utf8))
+        console.write("\n")
     }
 
     /// The sort a key asks for, or nil for a key that means nothing here.
@@ -92,6 +70,37 @@ extension QuarryRuntime {
         let ascending = current.first?.key == name ? !(current.first?.ascending ?? false) : true
         return [QuarryFetch.SortDescriptor(key: name, ascending: ascending)]
     }
+
+    /// Globals (also fields of `quarry`), registered as lua.c registers a library: name → function.
+    static let watchLibrary: [LuaBinding] = [
+        LuaBinding("watch", QuarryRuntime.luaWatch),
+    ]
+
+    // MARK: Bindings
+
+    func luaWatch(_ call: LuaCall) throws -> Int32 {
+        // watch(r, { marks = seconds }): how long changed rows stay marked.
+        var markSeconds = WatchView.markSeconds
+        if call.argumentCount >= 2, call.type(2) == LUA_TTABLE {
+            try Self.checkOptions(call, 2, allowed: ["marks"], operation: "watch")
+            _ = LuaTable.field(call.state, 2, "marks")
+            if lua_type(call.state, -1) == LUA_TNUMBER { markSeconds = max(0, lua_tonumberx(call.state, -1, nil)) }
+            quarry_pop(call.state, 1)
+        }
+        // Dictionary rows and sql() rows: their query runs again at each change.
+        if let query = rememberedQuery(call.state, 1) {
+            try self.watch(query, markSeconds: markSeconds)
+            return 0
+        }
+        guard let handle = swiftObject(call.state, 1, kind: .results, as: ResultsHandle.self) else {
+            if isQuarryRows(call.state, 1) {
+                throw LuaError("these rows have no query to run again (summarize's); watch results, fetch{ ..., result = \"dictionaries\" } or sql(...)", operation: "watch")
+            }
+            throw call.typeError(1, expected: "results, dictionary results or sql() rows")
+        }
+        try self.watch(handle.results, markSeconds: markSeconds)
+        return 0
+    }
 }
 
 /// What a watch shows: a page of the results, with the rows the last changes touched
@@ -105,14 +114,15 @@ final class WatchView {
     private var marks: [Int64: String] = [:]
     private var markedAt = Date.distantPast
     private var pageStart: Int?
-    private let screen = WatchScreen()
+    private let screen: any ConsoleScreen
 
     let markSeconds: Double
 
-    init(results: FetchResults, format: TableFormat, markSeconds: Double = WatchView.markSeconds) {
+    init(results: FetchResults, format: TableFormat, markSeconds: Double = WatchView.markSeconds, screen: any ConsoleScreen) {
         self.results = results
         self.format = format
         self.markSeconds = markSeconds
+        self.screen = screen
     }
 
     var marksExpired: Bool { !marks.isEmpty && Date().timeIntervalSince(markedAt) > markSeconds }
@@ -172,7 +182,7 @@ final class WatchView {
 
     /// Paging keys: n, space or Page Down the next page; p, b or Page Up the previous;
     /// g or Home the first; G or End the last.
-    func page(_ key: WatchKey) throws {
+    func page(_ key: ConsoleKey) throws {
         guard let start = pageStart else { return }
         let size = max(1, format.maxRows), last = try lastPageStart()
         switch key {

@@ -15,34 +15,34 @@ extension QuarryRuntime {
         let view = WatchRowsView(format: tableFormat, markSeconds: markSeconds) { [unowned self] in try self.rows(of: query) }
         try view.refresh()
         // Not a terminal (a script, a pipe): the table once, as print would.
-        guard isatty(STDOUT_FILENO) != 0 else {
-            FileHandle.standardOutput.write(Data((view.text() + "\n").utf8))
+        guard console.isTerminal else {
+            console.write(view.text() + "\n")
             return
         }
         view.startPaging()
-        let screen = WatchScreen()
+        let screen = console.makeScreen()
         screen.show(view.text())
-        let keys = WatchKeys()
-        defer { keys.restore() }
-        var generation = context.generation
-        while quarry_should_stop() == 0 {
-            // 1-9 sort the rows shown by that column (again: the other way) and r
-            // reverses, here, as the query cannot be changed; paging as for results.
-            if let key = keys.next(waiting: 100) {
-                if key == .character(UInt8(ascii: "q")) { break }
-                view.press(key)
+        try console.readingKeys {
+            var generation = context.generation
+            while quarry_should_stop() == 0 {
+                // 1-9 sort the rows shown by that column (again: the other way) and r
+                // reverses, here, as the query cannot be changed; paging as for results.
+                if let key = console.readKey(waiting: 100) {
+                    if key == .character(UInt8(ascii: "q")) { break }
+                    view.press(key)
+                    screen.show(view.text())
+                    continue
+                }
+                noticeOutsideChanges()
+                guard context.generation != generation || view.marksExpired else { continue }
+                if context.generation != generation {
+                    generation = context.generation
+                    try view.refresh()
+                }
                 screen.show(view.text())
-                continue
             }
-            noticeOutsideChanges()
-            guard context.generation != generation || view.marksExpired else { continue }
-            if context.generation != generation {
-                generation = context.generation
-                try view.refresh()
-            }
-            screen.show(view.text())
         }
-        FileHandle.standardOutput.write(Data("\n".utf8))
+        console.write("\n")
     }
 }
 
@@ -113,7 +113,7 @@ final class WatchRowsView {
     }
 
     /// A key: 1-9 sort by a column (again: the other way), r reverses, and the paging keys.
-    func press(_ key: WatchKey) {
+    func press(_ key: ConsoleKey) {
         if case .character(let byte) = key, byte == UInt8(ascii: "r") {
             if let current = order { order = (current.column, !current.ascending) } else { reversed.toggle() }
             return
