@@ -192,10 +192,10 @@ public final class QuarryRuntime {
         quarry_pop(state, 2)
     }
 
-    /// Pushes a Lua function that runs `binding`'s method on this runtime.
+    /// Pushes a Lua function that runs `binding`'s function with this runtime.
     func pushBinding(_ binding: LuaBinding) {
         let function = binding.function
-        pushFunction(binding.name) { [unowned self] call in try function(self)(call) }
+        pushFunction(binding.name) { [unowned self] call in try function(self, call) }
     }
 
     /// Defines each function of `library` as a global and in the table `quarry`.
@@ -237,30 +237,27 @@ public final class QuarryRuntime {
         return true
     }
 
+    /// The metamethods of each kind of userdata (`__gc` apart: every kind that holds a
+    /// Swift object gets the one that releases it).
+    private static let metamethods: [UserdataKind: [LuaBinding]] = [
+        .object: ObjectBindings.objectMetamethods, .results: ResultsBindings.resultsMetamethods,
+        .entity: SchemaBindings.entityMetamethods, .date: ValueBindings.dateMetamethods,
+        .predicate: PredicateBindings.predicateMetamethods, .section: SectionBindings.sectionMetamethods,
+        .set: SetBindings.setMetamethods, .observer: ObserverBindings.simpleMetamethods(.observer),
+        .namespace: ObserverBindings.simpleMetamethods(.namespace), .binding: ObserverBindings.bindingMetamethods,
+        .state: ObserverBindings.stateMetamethods, .rows: [], .query: [],
+    ]
+
     private func installMetamethods(_ kind: UserdataKind) {
-        let metamethods: [(String, LuaFunctionBody)]
-        switch kind {
-        case .object: metamethods = objectMetamethods()
-        case .results: metamethods = resultsMetamethods()
-        case .entity: metamethods = entityMetamethods()
-        case .date: metamethods = dateMetamethods()
-        case .predicate: metamethods = predicateMetamethods()
-        case .section: metamethods = sectionMetamethods()
-        case .set: metamethods = setMetamethods()
-        case .observer, .namespace: metamethods = simpleMetamethods(kind)
-        case .binding: metamethods = bindingMetamethods()
-        case .state: metamethods = stateMetamethods()
-        case .rows, .query: metamethods = []
-        }
-        for (name, body) in metamethods {
-            pushFunction(name, body)
+        for binding in Self.metamethods[kind] ?? [] {
+            pushBinding(binding)
             // Reads of rows and of loaded results are answered in C (see RowObjects.swift).
-            if name == "__index", kind == .object {
+            if binding.name == "__index", kind == .object {
                 quarry_wrap_object_index(state)
-            } else if name == "__index", kind == .results || kind == .section {
+            } else if binding.name == "__index", kind == .results || kind == .section {
                 quarry_wrap_results_index(state)
             }
-            LuaTable.setField(state, -2, name)
+            LuaTable.setField(state, -2, binding.name)
         }
         if kind.holdsSwiftObject {
             pushFunction("__gc") { call in
@@ -271,21 +268,29 @@ public final class QuarryRuntime {
         }
     }
 
+    /// Quarry's libraries, as lua.c's `loadedlibs`: each a table of name → function,
+    /// defined as globals and in the table `quarry`.
+    private static let libraries: [[LuaBinding]] = [
+        SchemaBindings.schemaLibrary, FetchBindings.fetchLibrary, ContextBindings.contextLibrary, ValueBindings.valueLibrary,
+        ObjectBindings.objectLibrary, ObjectBindings.objectGlobals, ObserverBindings.observerLibrary,
+        PredicateBindings.predicateLibrary, DataBindings.dataLibrary, ModelBindings.modelLibrary, WatchBindings.watchLibrary,
+        SeeingBindings.seeingLibrary, ChartBindings.chartLibrary,
+    ]
+    /// Hooks for the prelude, in `quarry` only (it takes them out before any script runs).
+    private static let preludeHooks: [[LuaBinding]] = [DataBindings.onceWriter, SeeingBindings.pagerHook]
+    /// The methods of each kind of userdata, found through its `__index`.
+    private static let methods: [(UserdataKind, [LuaBinding])] = [
+        (.results, FetchBindings.resultsMethods), (.object, ObjectBindings.objectMethods + ObjectBindings.objectOnlyMethods),
+        (.set, SetBindings.setMethods), (.binding, ObserverBindings.bindingMethods), (.state, ObserverBindings.stateMethods),
+        (.observer, ObserverBindings.observerMethods), (.namespace, ObserverBindings.namespaceMethods),
+        (.predicate, PredicateBindings.predicateMethods), (.entity, SchemaBindings.entityMethods),
+    ]
+
     private func installGlobals() throws {
-        installSchemaFunctions()
-        installFetchFunctions()
-        installContextFunctions()
-        installValueFunctions()
-        installObjectFunctions()
-        installSetMethods()
-        installObserverFunctions()
-        installPredicateFunctions()
-        installDataFunctions()
-        installOnceWriter()
-        installModelFunctions()
-        installWatch()
-        installSeeingFunctions()
-        installChartFunctions()
+        for library in Self.libraries { register(library) }
+        for hooks in Self.preludeHooks { registerInQuarryTable(hooks) }
+        for (kind, methods) in Self.methods { registerMethods(kind, methods) }
+        installNull()
         try runPrelude()
     }
 

@@ -5,34 +5,6 @@ import QuarryFetch
 import QuarryStore
 
 extension QuarryRuntime {
-    func installDataFunctions() {
-        register(Self.dataLibrary)
-    }
-
-    func installOnceWriter() {
-        registerInQuarryTable(Self.onceWriter)
-    }
-
-    /// For the prelude only (it takes it out of `quarry` before any script runs).
-    static let onceWriter: [LuaBinding] = [
-        LuaBinding("__writeonce", QuarryRuntime.luaWriteOnce),
-    ]
-
-    /// `.once FILE`: the next printed result goes to FILE through the one writer exports
-    /// use (a FIFO or device written as `>` would, a plain file's mode and links kept).
-    /// Never under --safe, whoever sets `quarry.__once`.
-    func luaWriteOnce(_ call: LuaCall) throws -> Int32 {
-        let path = try call.string(1), text = try call.string(2)
-        if isSandboxed { throw LuaError(".once: --safe does not write files (export() and .export do)") }
-        do {
-            let file = try OutputFile(path: path, operation: ".once")
-            // A file gets the text without the terminal's colour codes.
-            try file.write(console.plain(text))
-            try file.commit()
-        } catch { throw luaError(error) }
-        return 0
-    }
-
     /// `types = { zip = "string", n = "int64" }` of import's options: column names to
     /// attribute types (a trailing `?` is allowed; whether a column may be nil is read
     /// from its cells).
@@ -71,62 +43,5 @@ extension QuarryRuntime {
     static func defaultEntityName(for path: String) -> String {
         let base = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
         return base.prefix(1).uppercased() + base.dropFirst()
-    }
-
-    /// Globals (also fields of `quarry`), registered as lua.c registers a library: name → function.
-    static let dataLibrary: [LuaBinding] = [
-        LuaBinding("import", QuarryRuntime.luaImport),
-        LuaBinding("export", QuarryRuntime.luaExport),
-    ]
-
-    // MARK: Bindings
-
-    func luaImport(_ call: LuaCall) throws -> Int32 {
-        let path = try call.string(1)
-        var entity: String?
-        var types: [String: AttributeType] = [:]
-        if !call.isNoneOrNil(2) {
-            try call.table(2)
-            try Self.checkOptions(call, 2, allowed: ["entity", "types"], operation: "import")
-            if LuaTable.field(call.state, 2, "entity") == LUA_TSTRING { entity = luaString(call.state, -1) }
-            quarry_pop(call.state, 1)
-            types = try Self.importTypes(call, 2)
-        }
-        let name = entity ?? Self.defaultEntityName(for: path)
-        let console = self.console
-        let showProgress = console.showsProgress
-        let summary: ImportSummary
-        var progressShown = false
-        do {
-            summary = try self.context.importFile(path, into: name, types: types) { done, total in
-                guard showProgress, total > 0 else { return }
-                console.progress("import \((path as NSString).lastPathComponent): \(done)/\(total) rows")
-                if done == total { console.progress(nil) }
-                progressShown = done != total
-            }
-        } catch {
-            // Ctrl-C or an error halfway: the progress line goes before the message does.
-            if progressShown { console.progress(nil) }
-            throw luaError(error)
-        }
-        if summary.createdEntity { self.bindEntityGlobals() }
-        return call.push(summary.rows)
-    }
-
-    func luaExport(_ call: LuaCall) throws -> Int32 {
-        if self.isModelExport(call) { return try self.exportModel(call) }
-        // export(x, path) takes no options: a table after the path is a mistake, not ignored.
-        if call.argumentCount > 2, !call.isNoneOrNil(3) {
-            throw call.argumentError(3, "export takes no options; the path's suffix chooses the format (.csv, .tsv, .json; \"-\" is standard output as CSV)")
-        }
-        // Dictionary rows (sql(), summarize(), group/having) export as results do.
-        if call.type(1) == LUA_TTABLE, let rows = self.dictionaryRows(call, 1) {
-            let path = try call.string(2)
-            do { return call.push(try exportRows(QueryRows(columns: rows.columns, rows: rows.rows), to: path)) } catch { throw luaError(error) }
-        }
-        if call.type(1) == LUA_TTABLE { throw call.typeError(1, expected: "results or a list of records") }
-        let handle = try self.results(call, 1)
-        let path = try call.string(2)
-        do { return call.push(try handle.results.export(to: path)) } catch { throw luaError(error) }
     }
 }
