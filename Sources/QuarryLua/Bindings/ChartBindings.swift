@@ -4,11 +4,11 @@ import QuarryFetch
 import QuarryFormat
 import QuarryStore
 
-/// The Lua functions of `QuarryRuntime+Charts.swift`, as lua.c keeps a library: tables of
-/// name → function that the runtime registers with one loop, and the functions, each
-/// given the runtime it runs in.
+/// The Lua side of histogram(), barchart() and linechart(): tables of name → function
+/// (`LuaBinding`), as lua.c keeps a library, that the runtime registers with one loop,
+/// and the functions, each given the runtime it runs in.
 enum ChartBindings {
-    /// Globals (also fields of `quarry`), registered as lua.c registers a library: name → function.
+    /// Globals, also fields of `quarry`.
     static let chartLibrary: [LuaBinding] = [
         LuaBinding("histogram", luaHistogram),
         LuaBinding("barchart", luaBarchart),

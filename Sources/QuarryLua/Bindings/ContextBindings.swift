@@ -2,11 +2,11 @@ import CLua
 import CQuarryShim
 import QuarryStore
 
-/// The Lua functions of `QuarryRuntime+Context.swift`, as lua.c keeps a library: tables of
-/// name → function that the runtime registers with one loop, and the functions, each
-/// given the runtime it runs in.
+/// The Lua side of save(), rollback(), haschanges(), refresh() and history: tables of name → function
+/// (`LuaBinding`), as lua.c keeps a library, that the runtime registers with one loop,
+/// and the functions, each given the runtime it runs in.
 enum ContextBindings {
-    /// Globals (also fields of `quarry`), registered as lua.c registers a library: name → function.
+    /// Globals, also fields of `quarry`.
     static let contextLibrary: [LuaBinding] = [
         LuaBinding("save", luaSave),
         LuaBinding("rollback", luaRollback),

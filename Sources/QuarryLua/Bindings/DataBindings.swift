@@ -4,9 +4,9 @@ import Foundation
 import QuarryFetch
 import QuarryStore
 
-/// The Lua functions of `QuarryRuntime+DataIO.swift`, as lua.c keeps a library: tables of
-/// name → function that the runtime registers with one loop, and the functions, each
-/// given the runtime it runs in.
+/// The Lua side of import(), export() and the `.once` writer: tables of name → function
+/// (`LuaBinding`), as lua.c keeps a library, that the runtime registers with one loop,
+/// and the functions, each given the runtime it runs in.
 enum DataBindings {
     /// For the prelude only (it takes it out of `quarry` before any script runs).
     static let onceWriter: [LuaBinding] = [
@@ -28,7 +28,7 @@ enum DataBindings {
         return 0
     }
 
-    /// Globals (also fields of `quarry`), registered as lua.c registers a library: name → function.
+    /// Globals, also fields of `quarry`.
     static let dataLibrary: [LuaBinding] = [
         LuaBinding("import", luaImport),
         LuaBinding("export", luaExport),

@@ -1,11 +1,11 @@
 import CLua
 import QuarryStore
 
-/// The Lua functions of `QuarryRuntime+Model.swift`, as lua.c keeps a library: tables of
-/// name → function that the runtime registers with one loop, and the functions, each
-/// given the runtime it runs in.
+/// The Lua side of model(path): tables of name → function
+/// (`LuaBinding`), as lua.c keeps a library, that the runtime registers with one loop,
+/// and the functions, each given the runtime it runs in.
 enum ModelBindings {
-    /// Globals (also fields of `quarry`), registered as lua.c registers a library: name → function.
+    /// Globals, also fields of `quarry`.
     static let modelLibrary: [LuaBinding] = [
         LuaBinding("model", luaModel),
     ]

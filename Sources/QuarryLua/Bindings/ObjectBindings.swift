@@ -3,9 +3,9 @@ import CQuarryShim
 import QuarryFormat
 import QuarryStore
 
-/// The Lua functions of `QuarryRuntime+Objects.swift`, as lua.c keeps a library: tables of
-/// name → function that the runtime registers with one loop, and the functions, each
-/// given the runtime it runs in.
+/// The Lua side of objects' methods (also globals) and metamethods: tables of name → function
+/// (`LuaBinding`), as lua.c keeps a library, that the runtime registers with one loop,
+/// and the functions, each given the runtime it runs in.
 enum ObjectBindings {
     /// Methods of objects; each but `entity` is also a global and `quarry.<name>(o)`,
     /// which attributes cannot shadow.

@@ -5,11 +5,11 @@ import Foundation
 import QuarryFetch
 import QuarryStore
 
-/// The Lua functions of `QuarryRuntime+Observers.swift`, as lua.c keeps a library: tables of
-/// name → function that the runtime registers with one loop, and the functions, each
-/// given the runtime it runs in.
+/// The Lua side of observe(), bind(), state(), namespace() and their methods: tables of name → function
+/// (`LuaBinding`), as lua.c keeps a library, that the runtime registers with one loop,
+/// and the functions, each given the runtime it runs in.
 enum ObserverBindings {
-    /// Globals (also fields of `quarry`), registered as lua.c registers a library: name → function.
+    /// Globals, also fields of `quarry`.
     static let observerLibrary: [LuaBinding] = [
         LuaBinding("observe", luaObserve),
         LuaBinding("bind", luaBind),

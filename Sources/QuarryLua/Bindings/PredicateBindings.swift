@@ -3,11 +3,11 @@ import CQuarryShim
 import QuarryPredicates
 import QuarryStore
 
-/// The Lua functions of `QuarryRuntime+Predicates.swift`, as lua.c keeps a library: tables of
-/// name → function that the runtime registers with one loop, and the functions, each
-/// given the runtime it runs in.
+/// The Lua side of predicate(), explain() and predicates' methods: tables of name → function
+/// (`LuaBinding`), as lua.c keeps a library, that the runtime registers with one loop,
+/// and the functions, each given the runtime it runs in.
 enum PredicateBindings {
-    /// Globals (also fields of `quarry`), registered as lua.c registers a library: name → function.
+    /// Globals, also fields of `quarry`.
     static let predicateLibrary: [LuaBinding] = [
         LuaBinding("predicate", luaPredicate),
         LuaBinding("explain", luaExplain),

@@ -5,9 +5,9 @@ import QuarryFormat
 import QuarryPredicates
 import QuarryStore
 
-/// The Lua functions of `QuarryRuntime+Results.swift`, as lua.c keeps a library: tables of
-/// name → function that the runtime registers with one loop, and the functions, each
-/// given the runtime it runs in.
+/// The Lua side of results' metamethods (`#r`, `r[i]`, `r.key`, assignment): tables of name → function
+/// (`LuaBinding`), as lua.c keeps a library, that the runtime registers with one loop,
+/// and the functions, each given the runtime it runs in.
 enum ResultsBindings {
     static let resultsMetamethods: [LuaBinding] = [
         LuaBinding("__len", luaResultsLen),

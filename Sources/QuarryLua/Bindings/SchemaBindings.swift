@@ -4,11 +4,11 @@ import QuarryFetch
 import QuarryPredicates
 import QuarryStore
 
-/// The Lua functions of `QuarryRuntime+Schema.swift`, as lua.c keeps a library: tables of
-/// name → function that the runtime registers with one loop, and the functions, each
-/// given the runtime it runs in.
+/// The Lua side of entity(), relate(), format(), entities() and entities' methods: tables of name → function
+/// (`LuaBinding`), as lua.c keeps a library, that the runtime registers with one loop,
+/// and the functions, each given the runtime it runs in.
 enum SchemaBindings {
-    /// Globals (also fields of `quarry`), registered as lua.c registers a library: name → function.
+    /// Globals, also fields of `quarry`.
     static let schemaLibrary: [LuaBinding] = [
         LuaBinding("entity", luaEntity),
         LuaBinding("relate", luaRelate),

@@ -4,9 +4,9 @@ import QuarryFetch
 import QuarryFormat
 import QuarryStore
 
-/// The Lua functions of `QuarryRuntime+Sections.swift`, as lua.c keeps a library: tables of
-/// name → function that the runtime registers with one loop, and the functions, each
-/// given the runtime it runs in.
+/// The Lua side of sections' metamethods: tables of name → function
+/// (`LuaBinding`), as lua.c keeps a library, that the runtime registers with one loop,
+/// and the functions, each given the runtime it runs in.
 enum SectionBindings {
     static let sectionMetamethods: [LuaBinding] = [
         LuaBinding("__len", luaSectionLen),

@@ -4,9 +4,9 @@ import QuarryFetch
 import QuarryFormat
 import QuarryStore
 
-/// The Lua functions of `QuarryRuntime+Seeing.swift`, as lua.c keeps a library: tables of
-/// name → function that the runtime registers with one loop, and the functions, each
-/// given the runtime it runs in.
+/// The Lua side of summarize(), sql() and the printing hooks: tables of name → function
+/// (`LuaBinding`), as lua.c keeps a library, that the runtime registers with one loop,
+/// and the functions, each given the runtime it runs in.
 enum SeeingBindings {
     /// For the prelude only (it takes them out of `quarry` before any script runs).
     static let pagerHook: [LuaBinding] = [
@@ -20,7 +20,7 @@ enum SeeingBindings {
         return call.push(runtime.console.page(text))
     }
 
-    /// Globals (also fields of `quarry`), registered as lua.c registers a library: name → function.
+    /// Globals, also fields of `quarry`.
     static let seeingLibrary: [LuaBinding] = [
         LuaBinding("summarize", luaSummarize),
         LuaBinding("sql", luaSql),

@@ -2,9 +2,9 @@ import CLua
 import CQuarryShim
 import QuarryStore
 
-/// The Lua functions of `QuarryRuntime+Sets.swift`, as lua.c keeps a library: tables of
-/// name → function that the runtime registers with one loop, and the functions, each
-/// given the runtime it runs in.
+/// The Lua side of to-many relationship sets' methods and metamethods: tables of name → function
+/// (`LuaBinding`), as lua.c keeps a library, that the runtime registers with one loop,
+/// and the functions, each given the runtime it runs in.
 enum SetBindings {
     /// Methods, found through `__index`.
     static let setMethods: [LuaBinding] = [

@@ -3,11 +3,11 @@ import CQuarryShim
 import Foundation
 import QuarryStore
 
-/// The Lua functions of `QuarryRuntime+Values.swift`, as lua.c keeps a library: tables of
-/// name → function that the runtime registers with one loop, and the functions, each
-/// given the runtime it runs in.
+/// The Lua side of date(), now(), help(), typeof() and dates' metamethods: tables of name → function
+/// (`LuaBinding`), as lua.c keeps a library, that the runtime registers with one loop,
+/// and the functions, each given the runtime it runs in.
 enum ValueBindings {
-    /// Globals (also fields of `quarry`), registered as lua.c registers a library: name → function.
+    /// Globals, also fields of `quarry`.
     static let valueLibrary: [LuaBinding] = [
         LuaBinding("date", luaDate),
         LuaBinding("now", luaNow),

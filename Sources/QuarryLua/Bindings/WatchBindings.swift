@@ -6,11 +6,11 @@ import QuarryFetch
 import QuarryFormat
 import QuarryStore
 
-/// The Lua functions of `QuarryRuntime+Watch.swift`, as lua.c keeps a library: tables of
-/// name → function that the runtime registers with one loop, and the functions, each
-/// given the runtime it runs in.
+/// The Lua side of watch(): tables of name → function
+/// (`LuaBinding`), as lua.c keeps a library, that the runtime registers with one loop,
+/// and the functions, each given the runtime it runs in.
 enum WatchBindings {
-    /// Globals (also fields of `quarry`), registered as lua.c registers a library: name → function.
+    /// Globals, also fields of `quarry`.
     static let watchLibrary: [LuaBinding] = [
         LuaBinding("watch", luaWatch),
     ]
