@@ -6,7 +6,17 @@ import QuarryStore
 public struct LuaFailure: Error, CustomStringConvertible {
     public var message: String
     public var traceback: String?
+    /// The value a Swift function threw, when the failure is that error as it was raised
+    /// (a `PredicateTextError`, a `StoreError`, ...); nil for Lua's own errors and for one a
+    /// script caught and raised as something else. `message` is its rendered line.
+    public var error: Error?
     public var description: String { message }
+
+    public init(message: String, traceback: String? = nil, error: Error? = nil) {
+        self.message = message
+        self.traceback = traceback
+        self.error = error
+    }
 }
 
 public enum LoadResult: Equatable {
@@ -58,17 +68,20 @@ extension QuarryRuntime {
     /// Calls the function below `argumentCount` arguments under `lua_pcall`; results stay
     /// on the stack. Returns the failure, if any, with the stack back as it was.
     public func call(argumentCount: Int32 = 0, resultCount: Int32 = LUA_MULTRET) -> LuaFailure? {
+        raisedErrors.clear()
         let status = quarry_pcall(state, argumentCount, resultCount)
         guard status != LUA_OK else { return nil }
+        let raw = lua_type(state, -1) == LUA_TSTRING ? luaString(state, -1) : nil
+        let thrown = raw.flatMap { raisedErrors.take(raisedAs: $0) }
         // One line whatever Lua put in it (it quotes a field name with its newlines).
-        var message = lua_type(state, -1) == LUA_TSTRING ? ErrorRendering.oneLine(luaString(state, -1)) : "(error object is not a string)"
+        var message = raw.map { ErrorRendering.oneLine($0) } ?? "(error object is not a string)"
         // A refusal inside a C function (string.rep) has Lua's bare message: say why.
         if status == LUA_ERRMEM, memoryLimit > 0 {
             message = "not enough memory: the Lua heap reached the --memory limit (\(memoryLimit >> 20) MB) inside a library call"
         }
         quarry_pop(state, 1)
         let traceback = quarry_last_traceback(state).map { String(cString: $0) }
-        return LuaFailure(message: message, traceback: traceback)
+        return LuaFailure(message: message, traceback: traceback, error: thrown)
     }
 
     /// Runs `code`, leaving nothing on the stack.

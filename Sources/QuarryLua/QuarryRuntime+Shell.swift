@@ -57,7 +57,6 @@ extension QuarryRuntime {
         case (.incomplete, _), (_, .incomplete): return .incomplete
         case (_, .failed(let message)): return .failed(message)
         }
-        lastPredicateSyntaxError = nil
         if let failure = guardedCall(argumentCount: 0, resultCount: LUA_MULTRET) { return .ran(failure) }
         return .ran(showValues(from: top + 1))
     }

@@ -35,14 +35,16 @@ public final class QuarryRuntime {
         case pending(() -> ObjectContext)
     }
     private var store: Store
-    /// `--safe` is in force (see `enterSandbox`): files load as text only, and the shell
-    /// refuses what would create or write files.
-    public internal(set) var isSandboxed = false
+    /// What the session decides and the runtime reads: how values print, whether the
+    /// sandbox is in force. The shell's session owns it; a runtime made alone has its own.
+    public let settings: SessionSettings
+    /// Where the runtime's own output goes (notices, progress, a watch's drawing and keys).
+    public let console: any Console
     /// `--memory` in bytes (0: none), to say so when Lua runs out.
     let memoryLimit: Int
-    /// `--readonly` is in force: every store the session opens (`.open` too) is read-only.
-    public var opensReadOnly = false
     private var functions: [LuaFunctionBox] = []
+    /// What bound functions threw, kept as values for the failure they become.
+    let raisedErrors = RaisedErrors()
     /// Shared with every bound function, so one called by a user `__gc` while the state
     /// closes can refuse instead of touching a runtime that is going away.
     private let lifetime = Lifetime()
@@ -58,30 +60,18 @@ public final class QuarryRuntime {
     /// How many observer callbacks have raised an error (each noticed and skipped, so the
     /// work around it went on): a batch run that had one ends with status 1.
     public internal(set) var observerFailures = 0
-    /// The last predicate that failed to parse, so the REPL can point at the column.
-    public var lastPredicateSyntaxError: (format: String, error: PredicateError)?
-
-    /// For an error message about the predicate that failed to parse last: that
-    /// predicate with a caret under the column the error names.
-    public func predicatePointer(for message: String) -> String? {
-        guard let (format, error) = lastPredicateSyntaxError, let column = error.column, message.hasSuffix(error.description) else { return nil }
-        return PredicateError.pointer(to: column, in: format)
-    }
-    /// Shows text that the REPL prints through a pager when it is too long for the
-    /// terminal, returning true when it did (set by the shell; nil: never).
-    public var pager: ((String) -> Bool)?
-    /// How results print (`.mode`, `.headers`, colour, terminal width).
-    public var tableFormat = TableFormat()
-    public var outputMode: OutputMode {
-        get { tableFormat.mode }
-        set { tableFormat.mode = newValue }
-    }
+    /// How results print (`.mode`, `.headers`, colour, terminal width), as the session set it.
+    var tableFormat: TableFormat { settings.format }
+    /// `--safe` is in force (see `enterSandbox`): files load as text only, and nothing is written.
+    public var isSandboxed: Bool { settings.safe }
 
     /// Makes a state (its Lua heap capped at `memoryLimit` bytes, 0: none) with the
     /// standard libraries and Quarry's functions, as globals and in the table `quarry`.
-    public init(context: ObjectContext, memoryLimit: Int = 0) throws {
+    public init(context: ObjectContext, memoryLimit: Int = 0, settings: SessionSettings = SessionSettings(), console: any Console = PlainConsole()) throws {
         guard let state = quarry_newstate(memoryLimit) else { throw LuaError("cannot create a Lua state") }
         self.memoryLimit = memoryLimit
+        self.settings = settings
+        self.console = console
         self.mainState = state
         self.store = .open(context)
         try setUp()
@@ -95,9 +85,12 @@ public final class QuarryRuntime {
     /// nothing the user can see: it starts empty, with no notes to print. `open` cannot
     /// fail in a way it can report as a value (it runs inside whatever first needs the
     /// store), so it must say what went wrong and end the process itself.
-    public init(memoryLimit: Int = 0, opening open: @escaping () -> ObjectContext) throws {
+    public init(memoryLimit: Int = 0, settings: SessionSettings = SessionSettings(), console: any Console = PlainConsole(),
+                opening open: @escaping () -> ObjectContext) throws {
         guard let state = quarry_newstate(memoryLimit) else { throw LuaError("cannot create a Lua state") }
         self.memoryLimit = memoryLimit
+        self.settings = settings
+        self.console = console
         self.mainState = state
         self.store = .pending(open)
         try setUp()
@@ -171,7 +164,7 @@ public final class QuarryRuntime {
     /// Pushes a Lua function that runs `body`.
     func pushFunction(_ name: String, _ body: @escaping LuaFunctionBody) {
         let lifetime = self.lifetime
-        let box = LuaFunctionBox(name: name) { [unowned self] call in
+        let box = LuaFunctionBox(name: name, raised: raisedErrors) { [unowned self] call in
             if lifetime.closing {
                 // While the state closes only __gc runs: it releases its Swift object and
                 // touches nothing of the runtime.
@@ -187,12 +180,6 @@ public final class QuarryRuntime {
         quarry_push_swift_function(state, Unmanaged.passUnretained(box).toOpaque())
     }
 
-    /// Defines `name` both as a global and in the table `quarry`.
-    func defineGlobal(_ name: String, _ body: @escaping LuaFunctionBody) {
-        pushFunction(name, body)
-        setGlobalAndQuarryField(name)
-    }
-
     /// Pops the value on top into `_G[name]` and `quarry[name]` (raw sets).
     func setGlobalAndQuarryField(_ name: String) {
         quarry_pushglobaltable(state)
@@ -205,12 +192,36 @@ public final class QuarryRuntime {
         quarry_pop(state, 2)
     }
 
+    /// Pushes a Lua function that runs `binding`'s function with this runtime.
+    func pushBinding(_ binding: LuaBinding) {
+        let function = binding.function
+        pushFunction(binding.name) { [unowned self] call in try function(self, call) }
+    }
+
+    /// Defines each function of `library` as a global and in the table `quarry`.
+    func register(_ library: [LuaBinding]) {
+        for binding in library {
+            pushBinding(binding)
+            setGlobalAndQuarryField(binding.name)
+        }
+    }
+
+    /// Sets each function of `library` in the table `quarry` only (hooks for the prelude).
+    func registerInQuarryTable(_ library: [LuaBinding]) {
+        pushQuarryTable()
+        for binding in library {
+            pushBinding(binding)
+            LuaTable.setField(state, -2, binding.name)
+        }
+        quarry_pop(state, 1)
+    }
+
     /// Sets a table of method functions in the registry, for `__index` to find.
-    func registerMethods(_ kind: UserdataKind, _ methods: [(String, LuaFunctionBody)]) {
+    func registerMethods(_ kind: UserdataKind, _ methods: [LuaBinding]) {
         lua_createtable(state, 0, Int32(methods.count))
-        for (name, body) in methods {
-            pushFunction(name, body)
-            LuaTable.setField(state, -2, name)
+        for binding in methods {
+            pushBinding(binding)
+            LuaTable.setField(state, -2, binding.name)
         }
         setRegistryField(state, "quarry.methods." + kind.rawValue)
     }
@@ -226,30 +237,27 @@ public final class QuarryRuntime {
         return true
     }
 
+    /// The metamethods of each kind of userdata (`__gc` apart: every kind that holds a
+    /// Swift object gets the one that releases it).
+    private static let metamethods: [UserdataKind: [LuaBinding]] = [
+        .object: ObjectBindings.objectMetamethods, .results: ResultsBindings.resultsMetamethods,
+        .entity: SchemaBindings.entityMetamethods, .date: ValueBindings.dateMetamethods,
+        .predicate: PredicateBindings.predicateMetamethods, .section: SectionBindings.sectionMetamethods,
+        .set: SetBindings.setMetamethods, .observer: ObserverBindings.simpleMetamethods(.observer),
+        .namespace: ObserverBindings.simpleMetamethods(.namespace), .binding: ObserverBindings.bindingMetamethods,
+        .state: ObserverBindings.stateMetamethods, .rows: [], .query: [],
+    ]
+
     private func installMetamethods(_ kind: UserdataKind) {
-        let metamethods: [(String, LuaFunctionBody)]
-        switch kind {
-        case .object: metamethods = objectMetamethods()
-        case .results: metamethods = resultsMetamethods()
-        case .entity: metamethods = entityMetamethods()
-        case .date: metamethods = dateMetamethods()
-        case .predicate: metamethods = predicateMetamethods()
-        case .section: metamethods = sectionMetamethods()
-        case .set: metamethods = setMetamethods()
-        case .observer, .namespace: metamethods = simpleMetamethods(kind)
-        case .binding: metamethods = bindingMetamethods()
-        case .state: metamethods = stateMetamethods()
-        case .rows, .query: metamethods = []
-        }
-        for (name, body) in metamethods {
-            pushFunction(name, body)
+        for binding in Self.metamethods[kind] ?? [] {
+            pushBinding(binding)
             // Reads of rows and of loaded results are answered in C (see RowObjects.swift).
-            if name == "__index", kind == .object {
+            if binding.name == "__index", kind == .object {
                 quarry_wrap_object_index(state)
-            } else if name == "__index", kind == .results || kind == .section {
+            } else if binding.name == "__index", kind == .results || kind == .section {
                 quarry_wrap_results_index(state)
             }
-            LuaTable.setField(state, -2, name)
+            LuaTable.setField(state, -2, binding.name)
         }
         if kind.holdsSwiftObject {
             pushFunction("__gc") { call in
@@ -260,21 +268,29 @@ public final class QuarryRuntime {
         }
     }
 
+    /// Quarry's libraries, as lua.c's `loadedlibs`: each a table of name → function,
+    /// defined as globals and in the table `quarry`.
+    private static let libraries: [[LuaBinding]] = [
+        SchemaBindings.schemaLibrary, FetchBindings.fetchLibrary, ContextBindings.contextLibrary, ValueBindings.valueLibrary,
+        ObjectBindings.objectLibrary, ObjectBindings.objectGlobals, ObserverBindings.observerLibrary,
+        PredicateBindings.predicateLibrary, DataBindings.dataLibrary, ModelBindings.modelLibrary, WatchBindings.watchLibrary,
+        SeeingBindings.seeingLibrary, ChartBindings.chartLibrary,
+    ]
+    /// Hooks for the prelude, in `quarry` only (it takes them out before any script runs).
+    private static let preludeHooks: [[LuaBinding]] = [DataBindings.onceWriter, SeeingBindings.pagerHook]
+    /// The methods of each kind of userdata, found through its `__index`.
+    private static let methods: [(UserdataKind, [LuaBinding])] = [
+        (.results, FetchBindings.resultsMethods), (.object, ObjectBindings.objectMethods + ObjectBindings.objectOnlyMethods),
+        (.set, SetBindings.setMethods), (.binding, ObserverBindings.bindingMethods), (.state, ObserverBindings.stateMethods),
+        (.observer, ObserverBindings.observerMethods), (.namespace, ObserverBindings.namespaceMethods),
+        (.predicate, PredicateBindings.predicateMethods), (.entity, SchemaBindings.entityMethods),
+    ]
+
     private func installGlobals() throws {
-        installSchemaFunctions()
-        installFetchFunctions()
-        installContextFunctions()
-        installValueFunctions()
-        installObjectFunctions()
-        installSetMethods()
-        installObserverFunctions()
-        installPredicateFunctions()
-        installDataFunctions()
-        installOnceWriter()
-        installModelFunctions()
-        installWatch()
-        installSeeingFunctions()
-        installChartFunctions()
+        for library in Self.libraries { register(library) }
+        for hooks in Self.preludeHooks { registerInQuarryTable(hooks) }
+        for (kind, methods) in Self.methods { registerMethods(kind, methods) }
+        installNull()
         try runPrelude()
     }
 

@@ -8,7 +8,7 @@ extension QuarryRuntime {
         if let failure = run(sandbox, chunkName: "=(quarry sandbox)") {
             throw LuaError("--safe could not be set up: \(failure.message)")
         }
-        isSandboxed = true
+        settings.safe = true
     }
 }
 

@@ -4,8 +4,9 @@ import QuarryLua
 /// Runs `-e` chunks and scripts, reporting a failure as one line on stderr
 /// (`script.lua:LINE: message`), with the traceback after it when asked for.
 struct BatchRunner {
-    let runtime: QuarryRuntime
+    let session: Session
     let showTraceback: Bool
+    var runtime: QuarryRuntime { session.runtime }
 
     func runChunk(_ code: String) -> Bool {
         switch runtime.load(code, chunkName: "=(command line)") {
@@ -50,7 +51,7 @@ struct BatchRunner {
     /// first failure of either ends the run.
     private func runParts(_ parts: [PipedScript.Part], arguments: [String]) -> Bool {
         runtime.setScriptArguments(script: "-", arguments: arguments)
-        let commands = DotCommands(runtime: runtime, settings: REPLSettings())
+        let commands = DotCommands(session: session)
         for part in parts {
             switch part {
             case let .lua(code):

@@ -1,13 +1,13 @@
 import Foundation
 import QuarryFormat
 import QuarryLua
-import QuarryPredicates
 import QuarryStore
 
 /// The REPL's dot-commands: a table of name, usage and handler, as the sqlite3 shell has.
 struct DotCommands {
-    let runtime: QuarryRuntime
-    let settings: REPLSettings
+    let session: Session
+    var runtime: QuarryRuntime { session.runtime }
+    var settings: SessionSettings { session.settings }
 
     /// Runs a line of Lua for a command, reporting its error as the REPL does.
     func runLua(_ code: String) {
@@ -101,7 +101,7 @@ struct DotCommands {
         },
         Command(name: "read", usage: ".read FILE", summary: "run a Lua script") { shell, args in
             guard let path = args.first else { reportError("usage: .read FILE"); return .ok }
-            _ = BatchRunner(runtime: shell.runtime, showTraceback: false).runScript(path, arguments: Array(args.dropFirst()))
+            _ = BatchRunner(session: shell.session, showTraceback: false).runScript(path, arguments: Array(args.dropFirst()))
             return .ok
         },
         Command(name: "mode", usage: ".mode MODE", summary: "print results as table, box, markdown, json, csv or line") { shell, args in
@@ -110,44 +110,44 @@ struct DotCommands {
                 if let name = args.first {
                     reportError(ShellError.unknownMode(name, suggestion: closestMatch(to: name, in: names), modes: names))
                 } else {
-                    print("current mode: \(shell.runtime.outputMode.rawValue)")
+                    print("current mode: \(shell.settings.format.mode.rawValue)")
                 }
                 return .ok
             }
-            shell.runtime.outputMode = mode
+            shell.settings.format.mode = mode
             return .ok
         },
         Command(name: "maxrows", usage: ".maxrows N", summary: "rows a long result shows (first and last halves)") { shell, args in
             guard let text = args.first, let n = Int(text), n >= 1 else {
-                reportError("usage: .maxrows N (a number from 1; now \(shell.runtime.tableFormat.maxRows))")
+                reportError("usage: .maxrows N (a number from 1; now \(shell.settings.format.maxRows))")
                 return .ok
             }
-            shell.runtime.tableFormat.maxRows = n
+            shell.settings.format.maxRows = n
             return .ok
         },
         Command(name: "columns", usage: ".columns [NAME ...]", summary: "show only these columns of tables that have them (none: all)") { shell, args in
             // Names may be given with spaces or commas between them, as in a SELECT list.
-            shell.runtime.tableFormat.columns = args.flatMap { $0.split(separator: ",").map(String.init) }.filter { !$0.isEmpty }
-            let chosen = shell.runtime.tableFormat.columns
+            shell.settings.format.columns = args.flatMap { $0.split(separator: ",").map(String.init) }.filter { !$0.isEmpty }
+            let chosen = shell.settings.format.columns
             print(chosen.isEmpty ? "tables show every column" : "tables show: " + chosen.joined(separator: ", "))
             return .ok
         },
         Command(name: "dates", usage: ".dates utc|local", summary: "show dates in UTC (default) or in local time (TZ)") { shell, args in
             guard args.count == 1, let choice = args.first, choice == "utc" || choice == "local" else {
-                reportError("usage: .dates utc|local (now \(shell.runtime.tableFormat.localTime ? "local" : "utc"))")
+                reportError("usage: .dates utc|local (now \(shell.settings.format.localTime ? "local" : "utc"))")
                 return .ok
             }
-            shell.runtime.tableFormat.localTime = choice == "local"
+            shell.settings.format.localTime = choice == "local"
             return .ok
         },
         Command(name: "headers", usage: ".headers on|off", summary: "show or hide column headers") { shell, args in
             guard let flag = onOff(args, ".headers") else { return .ok }
-            shell.runtime.tableFormat.headers = flag
+            shell.settings.format.headers = flag
             return .ok
         },
         Command(name: "once", usage: ".once FILE", summary: "send the next printed result to FILE") { shell, args in
             guard args.count == 1 else { reportError("usage: .once FILE"); return .ok }
-            if shell.runtime.isSandboxed {
+            if shell.session.isSafe {
                 reportError(".once: --safe does not write files (export() and .export do)")
                 return .ok
             }
@@ -156,12 +156,12 @@ struct DotCommands {
         },
         Command(name: "pager", usage: ".pager on|off", summary: "page output longer than the terminal (less -S, or $PAGER)") { shell, args in
             guard let flag = onOff(args, ".pager") else { return .ok }
-            shell.settings.pager.enabled = flag
+            shell.session.pager.enabled = flag
             return .ok
         },
         Command(name: "timer", usage: ".timer on|off", summary: "show the time each line takes") { shell, args in
             guard let flag = onOff(args, ".timer") else { return .ok }
-            shell.settings.timer = flag
+            shell.session.timer = flag
             return .ok
         },
         Command(name: "explain", usage: ".explain on|off", summary: "show the SQL and query plan of results printed") { shell, args in
@@ -184,16 +184,12 @@ struct DotCommands {
             guard args.count == 1 else { reportError("usage: .open DB"); return .ok }
             let path = args[0] == ":memory:" ? nil : args[0]
             // --safe writes no new files, and --readonly holds for every store of the session.
-            if let path, shell.runtime.isSandboxed, !FileManager.default.fileExists(atPath: path) {
+            if let path, shell.session.isSafe, !FileManager.default.fileExists(atPath: path) {
                 reportError(".open: \(path) does not exist, and --safe does not create files")
                 return .ok
             }
             do {
-                let isNew = path.map(NewFileNote.isNew) ?? false
-                let context = try StoreOpener.open(path, readOnly: path != nil && shell.runtime.opensReadOnly)
-                for note in context.openingNotes { reportNote(note) }
-                if isNew, let path, let note = NewFileNote.note(for: path) { reportNote(note) }
-                shell.runtime.use(context)
+                try shell.session.open(path)
             } catch {
                 reportError(error)
             }
@@ -286,10 +282,4 @@ func luaKey(_ name: String) -> String {
     let isName = !bytes.isEmpty && !(bytes[0] >= 48 && bytes[0] <= 57)
         && bytes.allSatisfy { $0 == 95 || ($0 >= 48 && $0 <= 57) || ($0 >= 65 && $0 <= 90) || ($0 >= 97 && $0 <= 122) }
     return isName && !reserved.contains(name) ? name : "[" + luaQuote(name) + "]"
-}
-
-/// The REPL's switches that dot-commands set.
-final class REPLSettings {
-    var timer = false
-    let pager = Pager()
 }

@@ -31,12 +31,9 @@ public enum QuarryMain {
         return execute(invocation)
     }
 
-    /// The store closed at the end of the run (see `execute`).
-    nonisolated(unsafe) private static var closedAtExit: ObjectContext?
-
     private static func execute(_ invocation: Invocation) -> Int32 {
         let options = invocation.options
-        let runtime: QuarryRuntime
+        let session: Session
         // One deadline for the whole run, from here: reading --model and opening the store
         // count, as every chunk and the script do.
         let deadline = ProcessDeadline.start(seconds: options.timeout ?? 0)
@@ -48,46 +45,14 @@ public enum QuarryMain {
                 // Read before the store is opened, so a bad model makes no new file.
                 _ = try CoreDataModel.load(contentsOf: model)
             }
-            let memoryLimit = options.memory.flatMap(Options.bytes) ?? 0
-            if invocation.database == nil, options.model == nil, !options.demo {
-                // A new, empty in-memory store: opened when first used (most batch runs
-                // that name no database never use it), as it would have been now.
-                let readOnly = options.readonly
-                runtime = try QuarryRuntime(memoryLimit: memoryLimit) { openInMemoryStore(readOnly: readOnly) }
-            } else {
-                let isNew = invocation.database.map(NewFileNote.isNew) ?? false
-                let context = try StoreOpener.open(invocation.database, readOnly: options.readonly, model: options.model)
-                for note in context.openingNotes { reportNote(note) }
-                if isNew, let path = invocation.database, let note = NewFileNote.note(for: path) { reportNote(note) }
-                runtime = try QuarryRuntime(context: context, memoryLimit: memoryLimit)
-                // A Core Data store was read with the model; any other store gets its entities.
-                if let model = options.model, context.coreData == nil {
-                    do { try runtime.loadModel(model) } catch {
-                        // A file this run made only to hold the model goes with it (a model
-                        // refused, or stopped by --timeout): the folder is left as it was.
-                        if isNew, let path = invocation.database {
-                            context.close()
-                            for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-                        }
-                        throw error
-                    }
-                }
-            }
-            runtime.opensReadOnly = options.readonly
+            session = try Session(database: invocation.database, model: options.model, demo: options.demo, readOnly: options.readonly,
+                                  memoryLimit: options.memory.flatMap(Options.bytes) ?? 0)
         } catch {
             reportError("quarry: \(error)")
             return Status.failure.rawValue
         }
-        // At exit the store is closed, so a read-only open leaves no -wal or -shm behind
-        // (one never opened stays so). The closed context is then kept, not freed: the
-        // process is ending, and freeing GRDB's queue costs a batch run 0.15 ms (its
-        // first use of NotificationCenter) for memory the end of the process frees anyway.
-        defer {
-            if let context = runtime.openedContext {
-                context.close()
-                closedAtExit = context
-            }
-        }
+        let runtime = session.runtime
+        defer { session.close() }
         if options.demo {
             if let failure = Demo.load(into: runtime) {
                 reportError("quarry: the demo data failed to load: \(failure)")
@@ -96,13 +61,13 @@ public enum QuarryMain {
             if isatty(STDOUT_FILENO) != 0, invocation.script == nil, options.chunks.isEmpty { print(Demo.banner) }
         }
         if options.safe {
-            do { try runtime.enterSandbox() } catch {
+            do { try session.enterSafeMode() } catch {
                 reportError("quarry: \(error)")
                 return Status.failure.rawValue
             }
         }
         QuarryRuntime.catchInterrupts()
-        let batch = BatchRunner(runtime: runtime, showTraceback: options.traceback)
+        let batch = BatchRunner(session: session, showTraceback: options.traceback)
         // The same deadline, now also checked by Lua (with the hard stop behind it).
         runtime.setDeadline(seconds: ProcessDeadline.remaining(until: deadline))
         // As lua's -e: `arg` exists (arg[0] names the program) even with no script.
@@ -123,27 +88,13 @@ public enum QuarryMain {
         // would. The REPL's own observer failures are only noticed, as its errors are.
         let observerFailed = runtime.observerFailures > 0
         if options.interactive || (!ranSomething && script == nil) {
-            REPL(runtime: runtime).run()
+            REPL(session: session).run()
         } else if let context = runtime.openedContext, context.hasChanges {
             // Never written without save(), as the contract says; but not dropped unsaid.
             let pending = context.pendingChanges
             reportNote("the run ended with unsaved changes (\(pending.inserted.count) inserted, \(pending.updated.count) updated, \(pending.deleted.count) deleted), not written: call save() to keep them")
         }
         return observerFailed ? Status.failure.rawValue : Status.success.rawValue
-    }
-}
-
-/// The in-memory store of a run that names no database, opened when first used. Opening
-/// one fails only when SQLite cannot allocate it; then, as when any store fails to open,
-/// the run stops with one line (exit status 1), wherever the Lua code had got to.
-private func openInMemoryStore(readOnly: Bool) -> ObjectContext {
-    do {
-        let context = try StoreOpener.open(nil, readOnly: readOnly, model: nil)
-        for note in context.openingNotes { reportNote(note) }
-        return context
-    } catch {
-        reportError("quarry: \(error)")
-        exit(QuarryMain.Status.failure.rawValue)
     }
 }
 

@@ -9,10 +9,10 @@ import QuarryLua
 /// Readline's callback interface is used rather than `readline()`, so the loop owns the
 /// wait for input: Ctrl-C at the prompt clears the line instead of killing the process.
 final class REPL {
-    let runtime: QuarryRuntime
+    let session: Session
+    var runtime: QuarryRuntime { session.runtime }
     private var pendingLines: [String] = []
     private var finished = false
-    private let settings = REPLSettings()
     private let historyPath: String
 
     static let primaryPrompt = "> "
@@ -20,17 +20,16 @@ final class REPL {
     /// The REPL whose line handler readline calls (readline's callbacks are plain C).
     fileprivate static var current: REPL?
 
-    init(runtime: QuarryRuntime) {
-        self.runtime = runtime
+    init(session: Session) {
+        self.session = session
         let home = ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()
         historyPath = (home as NSString).appendingPathComponent(".quarry_history")
     }
 
     func run() {
         REPL.current = self
-        let pager = settings.pager
-        runtime.pager = { [unowned runtime] text in pager.show(text, secure: runtime.isSandboxed) }
-        defer { REPL.current = nil; runtime.pager = nil }
+        session.console.pager = session.pager
+        defer { REPL.current = nil; session.console.pager = nil }
         rl_readline_name = UnsafePointer(strdup("quarry"))
         rl_catch_signals = 0
         rl_attempted_completion_function = { text, start, _ in REPL.complete(text, start) }
@@ -101,7 +100,7 @@ final class REPL {
         let started = Date()
         let cpuStarted = clock()
         handle(line)
-        if settings.timer, pendingLines.isEmpty, !line.hasPrefix(".") {
+        if session.timer, pendingLines.isEmpty, !line.hasPrefix(".") {
             let cpu = Double(clock() - cpuStarted) / Double(CLOCKS_PER_SEC)
             print(String(format: "Run Time: real %.3f cpu %.3f", Date().timeIntervalSince(started), cpu))
         }
@@ -112,10 +111,10 @@ final class REPL {
 
     private func handle(_ line: String) {
         if pendingLines.isEmpty { runtime.noticeOutsideChanges() }
-        runtime.tableFormat.colors = useColor(STDOUT_FILENO)
-        runtime.tableFormat.width = terminalWidth()
+        session.settings.format.colors = useColor(STDOUT_FILENO)
+        session.settings.format.width = terminalWidth()
         if pendingLines.isEmpty, line.hasPrefix(".") {
-            finished = DotCommands(runtime: runtime, settings: settings).run(line) == .quit
+            finished = DotCommands(session: session).run(line) == .quit
             return
         }
         // `=expr` prints expr, as the lua shell has always taken it.
@@ -130,7 +129,7 @@ final class REPL {
             pendingLines = []
             if let failure {
                 reportError(failure.message)
-                pointAtPredicateColumn(failure.message)
+                pointAtPredicateColumn(failure)
             }
         }
         fflush(stdout)
@@ -140,8 +139,8 @@ final class REPL {
 extension REPL {
     /// Under a predicate error, the predicate with a caret at the column it names (dim,
     /// on the terminal only: the error line itself is what scripts and logs see).
-    private func pointAtPredicateColumn(_ message: String) {
-        guard let pointer = runtime.predicatePointer(for: message) else { return }
+    private func pointAtPredicateColumn(_ failure: LuaFailure) {
+        guard let pointer = (failure.error as? PredicateTextError)?.pointer else { return }
         let dim = useColor(STDERR_FILENO)
         FileHandle.standardError.write(Data(((dim ? "\u{1B}[2m" : "") + pointer + (dim ? "\u{1B}[0m" : "") + "\n").utf8))
     }

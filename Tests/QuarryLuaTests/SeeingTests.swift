@@ -81,11 +81,11 @@ struct SeeingTests {
         let text = try shown(h, expression)
         // The properties' own names, in their order (the aliases count and avg_n still answer).
         #expect(text == "name | count(*) | avg(n)\n-----+----------+-------\nnil  |        5 |    5.0\neven |        4 |    5.0\n(2 rows)\n", "\(text)")
-        h.runtime.outputMode = .json
+        h.runtime.settings.format.mode = .json
         let json = try shown(h, expression)
         #expect(json == "[{\"name\": null, \"count(*)\": 5, \"avg(n)\": 5.0},\n {\"name\": \"even\", \"count(*)\": 4, \"avg(n)\": 5.0}]\n", "\(json)")
         // A plain Lua table that is not a list of records still prints as a constructor.
-        h.runtime.outputMode = .table
+        h.runtime.settings.format.mode = .table
         #expect(try shown(h, "{ 1, 2, x = 'y' }") == "{1, 2, x = \"y\"}\n")
     }
 

@@ -77,7 +77,7 @@ struct SummarizeOptionsTests {
         #expect(!(exact.split(separator: "\n").first ?? "").contains("~"), "\(exact)")
         // The rows keep their plain keys, and so do data modes.
         h.run("assert(summarize('Big')[1].distinct ~= nil and summarize('Big')[1]['distinct~'] == nil)")
-        h.runtime.outputMode = .json
+        h.runtime.settings.format.mode = .json
         let json = try shown(h, "summarize('Big')")
         #expect(json.contains("\"distinct\"") && !json.contains("~"), "\(json)")
     }

@@ -5,75 +5,6 @@ import QuarryFetch
 import QuarryStore
 
 extension QuarryRuntime {
-    func installDataFunctions() {
-        defineGlobal("import") { [unowned self] call in
-            let path = try call.string(1)
-            var entity: String?
-            var types: [String: AttributeType] = [:]
-            if !call.isNoneOrNil(2) {
-                try call.table(2)
-                try Self.checkOptions(call, 2, allowed: ["entity", "types"], operation: "import")
-                if LuaTable.field(call.state, 2, "entity") == LUA_TSTRING { entity = luaString(call.state, -1) }
-                quarry_pop(call.state, 1)
-                types = try Self.importTypes(call, 2)
-            }
-            let name = entity ?? Self.defaultEntityName(for: path)
-            let showProgress = isatty(STDERR_FILENO) != 0
-            let summary: ImportSummary
-            var progressShown = false
-            do {
-                summary = try self.context.importFile(path, into: name, types: types) { done, total in
-                    guard showProgress, total > 0 else { return }
-                    let text = "\rimport \((path as NSString).lastPathComponent): \(done)/\(total) rows"
-                    FileHandle.standardError.write(Data((done == total ? text + "\r\u{1B}[K" : text).utf8))
-                    progressShown = done != total
-                }
-            } catch {
-                // Ctrl-C or an error halfway: the progress line goes before the message does.
-                if progressShown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-                throw luaError(error)
-            }
-            if summary.createdEntity { self.bindEntityGlobals() }
-            return call.push(summary.rows)
-        }
-        defineGlobal("export") { [unowned self] call in
-            if self.isModelExport(call) { return try self.exportModel(call) }
-            // export(x, path) takes no options: a table after the path is a mistake, not ignored.
-            if call.argumentCount > 2, !call.isNoneOrNil(3) {
-                throw call.argumentError(3, "export takes no options; the path's suffix chooses the format (.csv, .tsv, .json; \"-\" is standard output as CSV)")
-            }
-            // Dictionary rows (sql(), summarize(), group/having) export as results do.
-            if call.type(1) == LUA_TTABLE, let rows = self.dictionaryRows(call, 1) {
-                let path = try call.string(2)
-                do { return call.push(try exportRows(QueryRows(columns: rows.columns, rows: rows.rows), to: path)) } catch { throw luaError(error) }
-            }
-            if call.type(1) == LUA_TTABLE { throw call.typeError(1, expected: "results or a list of records") }
-            let handle = try self.results(call, 1)
-            let path = try call.string(2)
-            do { return call.push(try handle.results.export(to: path)) } catch { throw luaError(error) }
-        }
-    }
-
-    /// `.once FILE`: the next printed result goes to FILE through the one writer exports
-    /// use (a FIFO or device written as `>` would, a plain file's mode and links kept).
-    /// Never under --safe, whoever sets `quarry.__once`.
-    func installOnceWriter() {
-        pushQuarryTable()
-        pushFunction("__writeonce") { [unowned self] call in
-            let path = try call.string(1), text = try call.string(2)
-            if self.isSandboxed { throw LuaError(".once: --safe does not write files (export() and .export do)") }
-            do {
-                let file = try OutputFile(path: path, operation: ".once")
-                // A file gets the text without the terminal's colour codes.
-                try file.write(text.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression))
-                try file.commit()
-            } catch { throw luaError(error) }
-            return 0
-        }
-        LuaTable.setField(state, -2, "__writeonce")
-        quarry_pop(state, 1)
-    }
-
     /// `types = { zip = "string", n = "int64" }` of import's options: column names to
     /// attribute types (a trailing `?` is allowed; whether a column may be nil is read
     /// from its cells).
@@ -105,9 +36,7 @@ extension QuarryRuntime {
 
     /// A one-line notice on stderr, apart from the data on stdout.
     func writeNotice(_ text: String) {
-        fflush(stdout)
-        // Escaped as errors are: a notice quotes user and file names.
-        FileHandle.standardError.write(Data((ErrorRendering.escaped(text) + "\n").utf8))
+        console.note(text)
     }
 
     /// `flights.csv` → `Flights`.

@@ -35,52 +35,14 @@ struct LuaRequest {
 }
 
 extension QuarryRuntime {
-    func installFetchFunctions() {
-        defineGlobal("fetch") { [unowned self] call in
-            try self.pushAnswer(try self.request(call, from: 1, entity: nil))
-        }
-        defineGlobal("count") { [unowned self] call in
-            let request = try self.request(call, from: 1, entity: nil)
-            return call.push(try request.request.count(in: self.context))
-        }
-        // The flat i-th object of any results; the prelude wraps it as r:objects().
-        defineGlobal("__objectat") { [unowned self] call in
-            let handle = try self.results(call, 1)
-            let i = try call.integer(2)
-            guard i >= 1 else { return call.pushNil() }
-            return self.pushObject(try handle.results.object(at: Int(i - 1)))
-        }
-        registerMethods(.results, [
-            ("configure", { [unowned self] call in try self.configure(call) }),
-            ("first", { [unowned self] call in
-                let handle = try self.results(call, 1)
-                return self.pushObject(try handle.results.object(at: 0))
-            }),
-            ("ids", { [unowned self] call in
-                let handle = try self.results(call, 1)
-                try self.reserve(handle, LuaMemoryBudget.perID, "r:ids()")
-                let objects = try self.allObjects(handle)
-                LuaTable.pushList(call.state, objects) { pushString(call.state, $0.objectID) }
-                return 1
-            }),
-            ("totable", { [unowned self] call in
-                let handle = try self.results(call, 1)
-                try self.reserve(handle, LuaMemoryBudget.perObject, "r:totable()")
-                let objects = try self.allObjects(handle)
-                LuaTable.pushList(call.state, objects) { _ = self.pushObject($0) }
-                return 1
-            }),
-        ])
-    }
-
     /// Refuses up front a list of every result that `--memory` has no room for.
-    private func reserve(_ handle: ResultsHandle, _ perElement: Int, _ what: String) throws {
+    func reserve(_ handle: ResultsHandle, _ perElement: Int, _ what: String) throws {
         guard quarry_memory_limit(state) > 0 else { return }
         let n = try handle.results.count()
         try LuaMemoryBudget.reserve(state, n.multipliedReportingOverflow(by: perElement).partialValue, for: "\(what) of \(n) rows")
     }
 
-    private func allObjects(_ handle: ResultsHandle) throws -> [ManagedObject] {
+    func allObjects(_ handle: ResultsHandle) throws -> [ManagedObject] {
         return try handle.results.objects()
     }
 
@@ -150,13 +112,13 @@ extension QuarryRuntime {
         return try makeRequest(entityName, format: format, arguments: arguments, variables: [:])
     }
 
-    private func makeRequest(_ entity: String, object: Predicate) -> LuaRequest {
+    func makeRequest(_ entity: String, object: Predicate) -> LuaRequest {
         var request = FetchRequest(entityName: entity)
         request.predicate = object
         return LuaRequest(request: request, format: nil, object: object, arguments: [], variables: [:])
     }
 
-    private func makeRequest(_ entity: String, format: String?, arguments: [PredicateArgument], variables: [String: PredicateArgument]) throws -> LuaRequest {
+    func makeRequest(_ entity: String, format: String?, arguments: [PredicateArgument], variables: [String: PredicateArgument]) throws -> LuaRequest {
         var request = FetchRequest(entityName: entity)
         request.predicate = try parsePredicate(format, arguments, variables)
         return LuaRequest(request: request, format: format, arguments: arguments, variables: variables)
@@ -167,24 +129,23 @@ extension QuarryRuntime {
         do {
             return try PredicateParser.parse(format, arguments: PredicateArguments(arguments: arguments, variables: variables))
         } catch let error as PredicateError {
-            // Kept for the REPL, which shows the predicate with a caret under the column.
-            lastPredicateSyntaxError = (format, error)
-            throw error
+            // With its text, for the REPL, which shows the predicate with a caret under the column.
+            throw PredicateTextError(format: format, error: error)
         }
     }
 
     /// A `having` format, which may name aggregates as properties do (`sum(Total) > 100`).
-    private func parseHaving(_ format: String, _ arguments: [PredicateArgument]) throws -> Predicate {
+    func parseHaving(_ format: String, _ arguments: [PredicateArgument]) throws -> Predicate {
         do {
             return try DictionaryRequest.parseHaving(format, arguments: PredicateArguments(arguments: arguments, variables: [:]))
         } catch let error as PredicateError {
-            // Kept for the REPL, which shows the format with a caret under the column.
-            lastPredicateSyntaxError = (format, error)
+            // As `having`: the REPL has never pointed at a having's column (the line names
+            // another operation than the predicate's), and does not now.
             throw error.given(as: "having")
         }
     }
 
-    private func tableRequest(_ call: LuaCall, at index: Int32, entity: String?) throws -> LuaRequest {
+    func tableRequest(_ call: LuaCall, at index: Int32, entity: String?) throws -> LuaRequest {
         let s = call.state
         let allowed: Set<String> = ["entity", "predicate", "args", "vars", "sort", "limit", "offset", "batch", "section",
                                     "result", "properties", "group", "having", "distinct", "includesPending", "prefetch", "subentities", "template"]
@@ -272,7 +233,7 @@ extension QuarryRuntime {
 
     /// `template = "name"`: the model's fetch request template of that name gives the
     /// entity (when none is named) and the predicate, whose `$NAME`s `vars` fill.
-    private func fetchTemplate(_ s: OpaquePointer, _ index: Int32, entity: inout String?) throws -> String? {
+    func fetchTemplate(_ s: OpaquePointer, _ index: Int32, entity: inout String?) throws -> String? {
         let type = LuaTable.field(s, index, "template")
         let name = type == LUA_TSTRING ? luaString(s, -1) : nil
         quarry_pop(s, 1)
@@ -294,7 +255,7 @@ extension QuarryRuntime {
         }
     }
 
-    private func readResultShape(_ s: OpaquePointer, _ index: Int32, into request: inout LuaRequest) throws {
+    func readResultShape(_ s: OpaquePointer, _ index: Int32, into request: inout LuaRequest) throws {
         if LuaTable.field(s, index, "result") != LUA_TNIL {
             let result = lua_type(s, -1) == LUA_TSTRING ? luaString(s, -1) : ""
             quarry_pop(s, 1)
@@ -338,7 +299,7 @@ extension QuarryRuntime {
         }
     }
 
-    private func stringList(_ s: OpaquePointer, _ index: Int32, _ key: String) throws -> [String] {
+    func stringList(_ s: OpaquePointer, _ index: Int32, _ key: String) throws -> [String] {
         defer { quarry_pop(s, 1) }
         switch LuaTable.field(s, index, key) {
         case LUA_TNIL: return []
@@ -353,7 +314,7 @@ extension QuarryRuntime {
     }
 
     /// `t[key]`, a table of predicate arguments, or none.
-    private func argumentField(_ s: OpaquePointer, _ index: Int32, _ key: String) throws -> [PredicateArgument] {
+    func argumentField(_ s: OpaquePointer, _ index: Int32, _ key: String) throws -> [PredicateArgument] {
         defer { quarry_pop(s, 1) }
         switch LuaTable.field(s, index, key) {
         case LUA_TNIL: return []
@@ -362,7 +323,7 @@ extension QuarryRuntime {
         }
     }
 
-    private func optionalCount(_ s: OpaquePointer, _ index: Int32, _ key: String) throws -> Int? {
+    func optionalCount(_ s: OpaquePointer, _ index: Int32, _ key: String) throws -> Int? {
         defer { quarry_pop(s, 1) }
         switch LuaTable.field(s, index, key) {
         case LUA_TNIL: return nil

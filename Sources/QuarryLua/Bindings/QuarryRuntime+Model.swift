@@ -3,15 +3,6 @@ import QuarryStore
 
 /// `model(path)`: a Core Data model file's entities defined in the open store.
 extension QuarryRuntime {
-    func installModelFunctions() {
-        defineGlobal("model") { [unowned self] call in
-            let path = try call.string(1)
-            let names = try self.loadModel(path)
-            LuaTable.pushList(call.state, names) { _ = self.pushEntity($0) }
-            return 1
-        }
-    }
-
     /// Reads the model at `path` (.xcdatamodeld, .xcdatamodel, .momd, .mom) and defines its
     /// entities, binding each as a global where the name is free; returns their names.
     @discardableResult

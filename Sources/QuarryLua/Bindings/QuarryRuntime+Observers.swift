@@ -152,7 +152,7 @@ extension QuarryRuntime {
         }
     }
 
-    private func listenToSaves() {
+    func listenToSaves() {
         let registry = observerRegistry
         guard registry.token == nil else { return }
         registry.token = context.addChangeListener { [unowned self] changes in
@@ -161,7 +161,7 @@ extension QuarryRuntime {
     }
 
     /// After a save: each observer hears at most one event, queued in registration order.
-    private func changed(_ changes: ChangeSet) {
+    func changed(_ changes: ChangeSet) {
         let registry = observerRegistry
         var known: [Int64: ManagedObject] = [:]
         for object in changes.inserted + changes.deleted + changes.updated.map(\.object) {
@@ -312,103 +312,6 @@ extension QuarryRuntime {
 
     // MARK: Lua functions
 
-    func installObserverFunctions() {
-        defineGlobal("observe") { [unowned self] call in
-            let observer: ObserverHandle
-            var last = call.argumentCount
-            var namespace: NamespaceHandle?
-            if last >= 2, call.type(last) == LUA_TTABLE {
-                if LuaTable.field(call.state, last, "namespace") == LUA_TUSERDATA {
-                    namespace = swiftObject(call.state, -1, kind: .namespace, as: NamespaceHandle.self)
-                }
-                quarry_pop(call.state, 1)
-                if namespace != nil { last -= 1 }
-            }
-            guard call.type(last) == LUA_TFUNCTION else { throw call.typeError(last, expected: "function") }
-            let callback = self.reference(last)
-            if let results = swiftObject(call.state, 1, kind: .results, as: ResultsHandle.self) {
-                if self.observerRegistry.trackers[ObjectIdentifier(results)] == nil {
-                    do { self.observerRegistry.trackers[ObjectIdentifier(results)] = try ResultsTracker(results.results) }
-                    catch { self.release(callback); throw error }
-                }
-                observer = ObserverHandle(target: .results(results), callback: callback, runtime: self)
-            } else if let object = swiftObject(call.state, 1, kind: .object, as: ManagedObject.self) {
-                // An object of a store `.open` closed would never be heard of again.
-                if object.isForeign(to: self.context) { self.release(callback); throw StoreError.closed }
-                var keys: Set<String> = []
-                if last == 3 {
-                    guard call.type(2) == LUA_TTABLE else { self.release(callback); throw call.typeError(2, expected: "table of keys") }
-                    keys = Set(try LuaTable.array(call.state, 2) { _ in luaString(call.state, -1) })
-                }
-                observer = ObserverHandle(target: .object(object, keys: keys), callback: callback, runtime: self)
-            } else if call.type(1) == LUA_TSTRING || swiftObject(call.state, 1, kind: .entity, as: EntityHandle.self) != nil {
-                let name = swiftObject(call.state, 1, kind: .entity, as: EntityHandle.self)?.name ?? luaString(call.state, 1)
-                do { _ = try self.context.entity(named: name) } catch { self.release(callback); throw error }
-                observer = ObserverHandle(target: .entity(name), callback: callback, runtime: self)
-                // Another process's changes to rows no object holds reach it too.
-                do { try self.context.watchRows(of: self.watchedEntityNames.union([name])) } catch { self.release(callback); throw error }
-            } else {
-                self.release(callback)
-                throw call.typeError(1, expected: "results, object or entity name")
-            }
-            self.observerRegistry.observers.append(observer)
-            namespace?.members.append(observer)
-            self.listenToSaves()
-            pushSwiftObject(call.state, observer, kind: .observer)
-            return 1
-        }
-        defineGlobal("bind") { [unowned self] call in
-            let object = try self.currentObject(call, 1)
-            let key = try call.string(2)
-            guard object.entity.attribute(named: key) != nil else {
-                if object.entity.relationship(named: key) != nil {
-                    throw LuaError("\(object.entity.name).\(key) is a relationship; bind takes an attribute", operation: "bind")
-                }
-                throw object.entity.unknownKey(key)
-            }
-            let namespace = call.type(3) == LUA_TTABLE ? self.namespaceOption(call, 3) : nil
-            pushSwiftObject(call.state, BindingHandle(object: object, key: key, namespace: namespace), kind: .binding)
-            return 1
-        }
-        defineGlobal("state") { [unowned self] call in
-            let namespace = call.type(2) == LUA_TTABLE ? self.namespaceOption(call, 2) : nil
-            if call.argumentCount == 0 { lua_pushnil(call.state) }
-            let ref = self.reference(1)
-            pushSwiftObject(call.state, StateHandle(valueRef: ref, namespace: namespace), kind: .state)
-            return 1
-        }
-        registerMethods(.binding, [
-            ("observe", { [unowned self] call in
-                guard let binding = swiftObject(call.state, 1, kind: .binding, as: BindingHandle.self) else { throw call.typeError(1, expected: "binding") }
-                return try self.addObserver(call, .binding(binding.object, key: binding.key), namespace: binding.namespace)
-            }),
-        ])
-        registerMethods(.state, [
-            ("observe", { [unowned self] call in
-                guard let state = swiftObject(call.state, 1, kind: .state, as: StateHandle.self) else { throw call.typeError(1, expected: "state") }
-                return try self.addObserver(call, .state(state), namespace: state.namespace)
-            }),
-        ])
-        defineGlobal("namespace") { call in
-            pushSwiftObject(call.state, NamespaceHandle(), kind: .namespace)
-            return 1
-        }
-        registerMethods(.observer, [
-            ("cancel", { call in
-                swiftObject(call.state, 1, kind: .observer, as: ObserverHandle.self)?.cancel()
-                return 0
-            }),
-        ])
-        registerMethods(.namespace, [
-            ("cancel", { call in
-                guard let ns = swiftObject(call.state, 1, kind: .namespace, as: NamespaceHandle.self) else { throw call.typeError(1, expected: "namespace") }
-                for member in ns.members { member.cancel() }
-                ns.members = []
-                return 0
-            }),
-        ])
-    }
-
     /// After `r.predicate = ...` and friends: observers of `r` hear the difference.
     func resultsReconfigured(_ handle: ResultsHandle) {
         let registry = observerRegistry
@@ -420,14 +323,14 @@ extension QuarryRuntime {
         deliver()
     }
 
-    private func namespaceOption(_ call: LuaCall, _ index: Int32) -> NamespaceHandle? {
+    func namespaceOption(_ call: LuaCall, _ index: Int32) -> NamespaceHandle? {
         defer { quarry_pop(call.state, 1) }
         LuaTable.field(call.state, index, "namespace")
         return swiftObject(call.state, -1, kind: .namespace, as: NamespaceHandle.self)
     }
 
     /// `b:observe(fn)` / `s:observe(fn)`: the callback is argument 2.
-    private func addObserver(_ call: LuaCall, _ target: ObserverHandle.Target, namespace: NamespaceHandle?) throws -> Int32 {
+    func addObserver(_ call: LuaCall, _ target: ObserverHandle.Target, namespace: NamespaceHandle?) throws -> Int32 {
         guard call.type(2) == LUA_TFUNCTION else { throw call.typeError(2, expected: "function") }
         let observer = ObserverHandle(target: target, callback: reference(2), runtime: self)
         observerRegistry.observers.append(observer)
@@ -435,72 +338,5 @@ extension QuarryRuntime {
         listenToSaves()
         pushSwiftObject(call.state, observer, kind: .observer)
         return 1
-    }
-
-    func bindingMetamethods() -> [(String, LuaFunctionBody)] {
-        [
-            ("__index", { [unowned self] call in
-                guard let binding = swiftObject(call.state, 1, kind: .binding, as: BindingHandle.self) else { throw call.typeError(1, expected: "binding") }
-                let key = try call.string(2)
-                if key == "value" {
-                    pushAttributeValue(call.state, try binding.object.value(forKey: binding.key), of: binding.object.entity.attribute(named: binding.key))
-                    return 1
-                }
-                if self.pushMethod(.binding, key) { return 1 }
-                throw LuaError("bindings have .value and :observe(fn), not '\(key)'")
-            }),
-            ("__newindex", { call in
-                guard let binding = swiftObject(call.state, 1, kind: .binding, as: BindingHandle.self) else { throw call.typeError(1, expected: "binding") }
-                guard try call.string(2) == "value" else { throw LuaError("bindings have only .value to assign") }
-                guard let value = try attributeValue(call.state, 3, for: binding.object.entity.attribute(named: binding.key)) else { throw LuaError.cannotHold(binding.object.entity.name, binding.key, call.typeName(3)) }
-                try binding.object.setValue(value, forKey: binding.key)
-                return 0
-            }),
-            ("__tostring", { call in
-                guard let binding = swiftObject(call.state, 1, kind: .binding, as: BindingHandle.self) else { throw call.typeError(1, expected: "binding") }
-                return call.push("binding \(binding.object.objectID).\(binding.key)")
-            }),
-        ]
-    }
-
-    func stateMetamethods() -> [(String, LuaFunctionBody)] {
-        [
-            ("__index", { [unowned self] call in
-                guard let handle = swiftObject(call.state, 1, kind: .state, as: StateHandle.self) else { throw call.typeError(1, expected: "state") }
-                let key = try call.string(2)
-                if key == "value" { self.pushReference(handle.valueRef); return 1 }
-                if self.pushMethod(.state, key) { return 1 }
-                throw LuaError("states have .value and :observe(fn), not '\(key)'")
-            }),
-            ("__newindex", { [unowned self] call in
-                guard let handle = swiftObject(call.state, 1, kind: .state, as: StateHandle.self) else { throw call.typeError(1, expected: "state") }
-                guard try call.string(2) == "value" else { throw LuaError("states have only .value to assign") }
-                let oldRef = handle.valueRef
-                handle.valueRef = self.reference(3)
-                let newRef = handle.valueRef
-                for observer in self.observerRegistry.observers where !observer.cancelled {
-                    guard case .state(let s) = observer.target, s === handle else { continue }
-                    self.enqueue { [unowned self] in
-                        self.invoke(observer) { self.pushReference(newRef); self.pushReference(oldRef); return 2 }
-                    }
-                }
-                // The old value stays referenced until its events are delivered.
-                self.enqueue { [unowned self] in self.release(oldRef) }
-                self.deliver()
-                return 0
-            }),
-            ("__tostring", { call in call.push("state") }),
-        ]
-    }
-
-    func simpleMetamethods(_ kind: UserdataKind) -> [(String, LuaFunctionBody)] {
-        [
-            ("__index", { [unowned self] call in
-                let key = try call.string(2)
-                if self.pushMethod(kind, key) { return 1 }
-                throw LuaError("\(kind.rawValue)s have no field or method '\(key)' (methods: cancel)")
-            }),
-            ("__tostring", { call in call.push(kind.rawValue) }),
-        ]
     }
 }

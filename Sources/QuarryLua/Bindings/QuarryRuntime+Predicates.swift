@@ -10,39 +10,9 @@ final class PredicateHandle {
 }
 
 extension QuarryRuntime {
-    func installPredicateFunctions() {
-        installNull()
-        defineGlobal("predicate") { [unowned self] call in
-            let format = try call.string(1)
-            let arguments = try call.predicateArguments(from: 2)
-            guard let predicate = try self.parsePredicate(format, arguments, [:]) else { return call.pushNil() }
-            pushSwiftObject(call.state, PredicateHandle(predicate), kind: .predicate)
-            return 1
-        }
-        defineGlobal("explain") { [unowned self] call in
-            let handle = try self.results(call, 1)
-            return call.push(try handle.results.explain())
-        }
-        registerMethods(.predicate, [
-            ("swift", { [unowned self] call in
-                let handle = try self.predicateHandle(call, 1)
-                let name: String
-                if let entity = swiftObject(call.state, 2, kind: .entity, as: EntityHandle.self) { name = entity.name }
-                else { name = try call.string(2) }
-                let entity = try self.context.entity(named: name)
-                return call.push(try BoundPredicate(handle.predicate, entity: entity, context: self.context).swiftCode())
-            }),
-            ("matches", { [unowned self] call in
-                let handle = try self.predicateHandle(call, 1)
-                let object = try self.object(call, 2)
-                return call.push(try BoundPredicate(handle.predicate, entity: self.context.currentEntityDescription(of: object), context: self.context).matches(object))
-            }),
-        ])
-    }
-
     /// `null` and `quarry.null`: nil where a Lua table cannot hold nil (`args = { null }`,
     /// `vars = { X = null }`). One shared table, recognised by identity.
-    private func installNull() {
+    func installNull() {
         let s = state
         lua_createtable(s, 0, 0)
         lua_createtable(s, 0, 2)
@@ -61,22 +31,10 @@ extension QuarryRuntime {
         swiftObject(state, index, kind: .predicate, as: PredicateHandle.self)?.predicate
     }
 
-    private func predicateHandle(_ call: LuaCall, _ index: Int32) throws -> PredicateHandle {
+    func predicateHandle(_ call: LuaCall, _ index: Int32) throws -> PredicateHandle {
         guard let handle = swiftObject(call.state, index, kind: .predicate, as: PredicateHandle.self) else {
             throw call.typeError(index, expected: "predicate")
         }
         return handle
-    }
-
-    func predicateMetamethods() -> [(String, LuaFunctionBody)] {
-        [
-            ("__tostring", { [unowned self] call in call.push(try self.predicateHandle(call, 1).predicate.description) }),
-            ("__index", { [unowned self] call in
-                _ = try self.predicateHandle(call, 1)
-                let key = try call.string(2)
-                if self.pushMethod(.predicate, key) { return 1 }
-                throw LuaError("predicates have no method '\(key)' (methods: matches, swift)")
-            }),
-        ]
     }
 }

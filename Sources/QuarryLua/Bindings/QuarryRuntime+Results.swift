@@ -6,52 +6,7 @@ import QuarryPredicates
 import QuarryStore
 
 extension QuarryRuntime {
-    func resultsMetamethods() -> [(String, LuaFunctionBody)] {
-        [
-            ("__len", { [unowned self] call in
-                let handle = try self.results(call, 1)
-                if handle.results.isSectioned { return call.push(try self.sections(handle).count) }
-                return call.push(try handle.results.count())
-            }),
-            ("__index", { [unowned self] call in
-                let handle = try self.results(call, 1)
-                if call.type(2) == LUA_TNUMBER {
-                    let i = try call.integer(2)
-                    if handle.results.isSectioned { return try self.pushSection(handle, i) }
-                    guard i >= 1 else { return call.pushNil() }
-                    // A batch of rows, cached as the results' user value for C to answer from.
-                    if try handle.results.servesRows() {
-                        guard let (start, rows) = try handle.results.rows(around: Int(i - 1)) else { return call.pushNil() }
-                        cacheBatchObjects(call.state, results: 1, rows, window: 0..<rows.keys.count, first: start + 1)
-                        lua_rawgeti(call.state, -1, lua_Integer(Int(i) - start))
-                        return 1
-                    }
-                    return self.pushObject(try handle.results.object(at: Int(i - 1)))
-                }
-                let key = try call.string(2)
-                if self.pushMethod(.results, key) { return 1 }
-                return try self.pushConfiguration(handle, key, call)
-            }),
-            ("__newindex", { [unowned self] call in
-                let handle = try self.results(call, 1)
-                let key = try call.string(2)
-                dropCachedObjects(call.state, results: 1)
-                do { try self.reconfigure(handle, key: key, call) } catch let error as LuaError {
-                    // "bad argument #3 to '__newindex' (integer expected, ...)" names no key: say r.limit.
-                    guard error.kind == .badArgument(index: 3, function: "__newindex") else { throw error }
-                    throw LuaError(error.detail, operation: "r.\(key) = ...", suggestion: error.suggestion)
-                }
-                self.resultsReconfigured(handle)
-                return 0
-            }),
-            ("__tostring", { [unowned self] call in
-                let handle = try self.results(call, 1)
-                return call.push(try ResultsTable(handle.results, format: self.tableFormat).render())
-            }),
-        ]
-    }
-
-    private func pushConfiguration(_ handle: ResultsHandle, _ key: String, _ call: LuaCall) throws -> Int32 {
+    func pushConfiguration(_ handle: ResultsHandle, _ key: String, _ call: LuaCall) throws -> Int32 {
         let request = handle.results.request
         switch key {
         case "predicate":
@@ -94,7 +49,7 @@ extension QuarryRuntime {
     }
 
     /// `r.predicate = ...` and friends: the request re-runs; a bad value leaves it as it was.
-    private func reconfigure(_ handle: ResultsHandle, key: String, _ call: LuaCall) throws {
+    func reconfigure(_ handle: ResultsHandle, key: String, _ call: LuaCall) throws {
         let s = call.state
         var format = handle.format
         var arguments = handle.arguments

@@ -41,142 +41,10 @@ extension QuarryRuntime {
         quarry_pop(state, 1)
     }
 
-    func installSchemaFunctions() {
-        // The prelude wraps this in Lua so that `entity "Item" { ... }` also works.
-        defineGlobal("entity") { [unowned self] call in
-            let name = try call.string(1)
-            return try self.defineEntity(name, call, definitionAt: 2)
-        }
-        defineGlobal("relate") { [unowned self] call in
-            func name(_ i: Int32) throws -> String {
-                if let handle = swiftObject(call.state, i, kind: .entity, as: EntityHandle.self) { return handle.name }
-                return try call.string(i)
-            }
-            let relationship: RelationshipDescription
-            relationship = try self.context.relate(try name(1), try call.string(2), try name(3), try call.string(4),
-                                                   name: try call.optionalString(5), inverse: try call.optionalString(6))
-            return call.push(relationship.name)
-        }
-        // format("Entity", "column" [, "format"]): declares how a column of a file Quarry did
-        // not create keeps its values; returns the format its writes use.
-        defineGlobal("format") { [unowned self] call in
-            let entity = try swiftObject(call.state, 1, kind: .entity, as: EntityHandle.self)?.name ?? call.string(1)
-            let column = try call.string(2)
-            if let declared = try call.optionalString(3) { try self.context.declareFormat(entity, column, declared) }
-            guard let name = try self.context.columnFormat(entity, column) else { return call.pushNil() }
-            return call.push(name)
-        }
-        defineGlobal("entities") { [unowned self] call in
-            let entities = self.context.entities
-            LuaTable.pushList(call.state, entities) { _ = self.pushEntity($0.name) }
-            return 1
-        }
-        registerMethods(.entity, [
-            ("new", { [unowned self] call in
-                let entity = try self.entityName(call)
-                let description: EntityDescription
-                description = try self.context.entity(named: entity)
-                var values: [String: Value] = [:]
-                var relationshipKeys: [String] = []
-                if !call.isNoneOrNil(2) {
-                    try call.table(2)
-                    let (keys, nonString) = LuaTable.stringKeys(call.state, 2)
-                    if nonString { throw call.argumentError(2, "keys must be attribute names") }
-                    for key in keys {
-                        if description.relationship(named: key) != nil { relationshipKeys.append(key); continue }
-                        LuaTable.field(call.state, 2, key)
-                        defer { quarry_pop(call.state, 1) }
-                        guard let value = try attributeValue(call.state, -1, for: description.attribute(named: key)) else {
-                            throw LuaError.cannotHold(entity, key, call.typeName(-1))
-                        }
-                        values[key] = value
-                    }
-                }
-                let object: ManagedObject
-                object = try self.context.insert(into: entity, values: values)
-                do {
-                    for key in relationshipKeys {
-                        LuaTable.field(call.state, 2, key)
-                        defer { quarry_pop(call.state, 1) }
-                        try self.assignRelationship(object, key, valueAt: lua_gettop(call.state), call)
-                    }
-                } catch {
-                    // All or nothing: an object whose relationships failed is not inserted.
-                    try? self.context.delete(object)
-                    throw error
-                }
-                return self.pushObject(object)
-            }),
-            ("fetch", { [unowned self] call in
-                let entity = try self.entityName(call)
-                return try self.pushResults(try self.request(call, from: 2, entity: entity))
-            }),
-            ("count", { [unowned self] call in
-                let entity = try self.entityName(call)
-                let request = try self.request(call, from: 2, entity: entity)
-                return call.push(try request.request.count(in: self.context))
-            }),
-            ("first", { [unowned self] call in
-                let entity = try self.entityName(call)
-                var request = try self.request(call, from: 2, entity: entity)
-                request.request.limit = 1
-                return self.pushObject(try request.request.execute(in: self.context).object(at: 0))
-            }),
-            ("updateall", { [unowned self] call in
-                let entity = try self.entityName(call)
-                let (predicate, next) = try self.batchPredicate(call)
-                try call.table(next)
-                var values: [String: Value] = [:]
-                let description = try? self.context.entity(named: entity)
-                for key in LuaTable.stringKeys(call.state, next).keys {
-                    LuaTable.field(call.state, next, key)
-                    defer { quarry_pop(call.state, 1) }
-                    guard let value = try attributeValue(call.state, -1, for: description?.attribute(named: key)) else { throw LuaError.cannotHold(entity, key, call.typeName(-1), operation: "updateall") }
-                    values[key] = value
-                }
-                let n: Int
-                n = try BatchUpdateRequest(entity, where: predicate, set: values).execute(in: self.context)
-                self.deliver()
-                lua_settop(call.state, 0)
-                return call.push(n)
-            }),
-            ("deleteall", { [unowned self] call in
-                let entity = try self.entityName(call)
-                let (predicate, _) = try self.batchPredicate(call)
-                let n: Int
-                n = try BatchDeleteRequest(entity, where: predicate).execute(in: self.context)
-                self.deliver()
-                lua_settop(call.state, 0)
-                return call.push(n)
-            }),
-            ("swift", { [unowned self] call in
-                call.push(try self.swiftSource(of: try self.entityName(call), style: try call.optionalString(2), call))
-            }),
-            ("get", { [unowned self] call in
-                var entity = try self.entityName(call)
-                let key: Int64
-                if call.type(2) == LUA_TSTRING {
-                    // The ID may name a sub-entity, as an object fetched through its parent
-                    // gives it (Car:get("SportCar/7")); that entity's rows are looked in.
-                    let id = try call.string(2)
-                    let parts = id.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
-                    guard parts.count == 2, self.context.isKind(String(parts[0]), of: entity), let n = Int64(parts[1]) else {
-                        throw call.argumentError(2, "expected an object ID such as '\(entity)/1', got '\(id)'")
-                    }
-                    entity = String(parts[0])
-                    key = n
-                } else {
-                    key = try call.integer(2)
-                }
-                return self.pushObject(try self.context.object(entityName: entity, primaryKey: key))
-            }),
-        ])
-    }
-
     /// `(pred, args, ...)` of updateall/deleteall: the predicate (nil, a format string or a
     /// predicate object),
     /// its arguments table, and the index of the next argument.
-    private func batchPredicate(_ call: LuaCall) throws -> (Predicate?, Int32) {
+    func batchPredicate(_ call: LuaCall) throws -> (Predicate?, Int32) {
         if let object = predicateObject(call.state, 2) {
             // A predicate object holds its arguments: what follows it is the next argument.
             return (object, 3)
@@ -192,14 +60,14 @@ extension QuarryRuntime {
     }
 
     /// The entity of the handle that a method was called on (argument 1).
-    private func entityName(_ call: LuaCall) throws -> String {
+    func entityName(_ call: LuaCall) throws -> String {
         guard let handle = swiftObject(call.state, 1, kind: .entity, as: EntityHandle.self) else {
             throw LuaError("calling '\(call.functionName)' on bad self (an entity expected, got \(call.typeName(1)); use ':' as in Item:\(call.functionName)(...))")
         }
         return handle.name
     }
 
-    private func defineEntity(_ name: String, _ call: LuaCall, definitionAt index: Int32) throws -> Int32 {
+    func defineEntity(_ name: String, _ call: LuaCall, definitionAt index: Int32) throws -> Int32 {
         try call.table(index)
         var description = try EntityDefinitionReader(state: call.state, entity: name).read(table: index)
         if !call.isNoneOrNil(index + 1) {
@@ -218,7 +86,7 @@ extension QuarryRuntime {
     }
 
     /// `{ parent = "Car", abstract = true, uniqueness = { {"a"}, {"b", "c"} } }`.
-    private func readOptions(into description: inout EntityDescription, _ call: LuaCall, at index: Int32) throws {
+    func readOptions(into description: inout EntityDescription, _ call: LuaCall, at index: Int32) throws {
         let state = call.state
         let operation = "entity \(description.name)"
         let (keys, nonString) = LuaTable.stringKeys(state, index)
@@ -260,30 +128,6 @@ extension QuarryRuntime {
             description.uniqueness = constraints
         }
     }
-
-    func entityMetamethods() -> [(String, LuaFunctionBody)] {
-        [
-            ("__index", { [unowned self] call in
-                let name = try self.entityName(call)
-                let key = try call.string(2)
-                if self.pushMethod(.entity, key) { return 1 }
-                if key == "name" { return call.push(name) }
-                if key == "attributes" {
-                    let names = (try? self.context.entity(named: name).attributeNames) ?? []
-                    LuaTable.pushList(call.state, names) { pushString(call.state, $0) }
-                    return 1
-                }
-                throw LuaError("entity \(name) has no method or field '\(key)' (methods: new, fetch, count, first, get, swift)")
-            }),
-            ("__tostring", { [unowned self] call in
-                let name = try self.entityName(call)
-                guard let entity = try? self.context.entity(named: name) else { return call.push("entity \(name) (gone)") }
-                let attributes = entity.attributes.map { "\($0.name): \($0.type.rawValue)\($0.isOptional ? "?" : "")" }
-                let relationships = entity.relationships.map { "\($0.name): \($0.isToMany ? "many" : "one") \($0.destination)" }
-                return call.push("entity \(name) { \((attributes + relationships).joined(separator: ", ")) }")
-            }),
-        ]
-    }
 }
 
 /// Reads `{ title = "string?", n = { "int64", default = 0, indexed = true } }`.
@@ -309,7 +153,7 @@ struct EntityDefinitionReader {
     }
 
     /// `{ one = "Person", inverse = "items", delete = "nullify" }` or `{ many = "Tag", ... }`.
-    private func relationship(_ name: String, at index: Int32) throws -> RelationshipDescription? {
+    func relationship(_ name: String, at index: Int32) throws -> RelationshipDescription? {
         guard lua_type(state, index) == LUA_TTABLE else { return nil }
         func string(_ key: String) throws -> String? {
             defer { quarry_pop(state, 1) }
@@ -334,7 +178,7 @@ struct EntityDefinitionReader {
                                        isToMany: many != nil, deleteRule: rule)
     }
 
-    private func attribute(_ name: String, at index: Int32) throws -> AttributeDescription {
+    func attribute(_ name: String, at index: Int32) throws -> AttributeDescription {
         switch lua_type(state, index) {
         case LUA_TSTRING:
             return try attribute(name, spec: luaString(state, index), options: nil)
@@ -351,7 +195,7 @@ struct EntityDefinitionReader {
         }
     }
 
-    private func attribute(_ name: String, spec: String, options: Int32?) throws -> AttributeDescription {
+    func attribute(_ name: String, spec: String, options: Int32?) throws -> AttributeDescription {
         var typeName = spec
         var optional = false
         if typeName.hasSuffix("?") { typeName.removeLast(); optional = true }

@@ -11,7 +11,7 @@ final class RelationshipSet {
 }
 
 extension QuarryRuntime {
-    private func set(_ call: LuaCall, _ index: Int32) throws -> RelationshipSet {
+    func set(_ call: LuaCall, _ index: Int32) throws -> RelationshipSet {
         guard let set = swiftObject(call.state, index, kind: .set, as: RelationshipSet.self) else {
             throw call.typeError(index, expected: "set")
         }
@@ -20,51 +20,7 @@ extension QuarryRuntime {
         return set
     }
 
-    private func members(_ set: RelationshipSet) throws -> [ManagedObject] {
+    func members(_ set: RelationshipSet) throws -> [ManagedObject] {
         return try context.relatedObjects(set.name, of: set.object)
-    }
-
-    func installSetMethods() {
-        func change(_ add: Bool) -> LuaFunctionBody {
-            { [unowned self] call in
-                let set = try self.set(call, 1)
-                let target = try self.currentObject(call, 2)
-                if add { try self.context.addRelated(target, to: set.name, of: set.object) }
-                else { try self.context.removeRelated(target, from: set.name, of: set.object) }
-                return 0
-            }
-        }
-        registerMethods(.set, [
-            ("add", change(true)),
-            ("remove", change(false)),
-            ("contains", { [unowned self] call in
-                let set = try self.set(call, 1)
-                let target = try self.object(call, 2)
-                return call.push(try self.members(set).contains { $0 === target })
-            }),
-        ])
-    }
-
-    func setMetamethods() -> [(String, LuaFunctionBody)] {
-        [
-            ("__len", { [unowned self] call in call.push(try self.members(try self.set(call, 1)).count) }),
-            ("__index", { [unowned self] call in
-                let set = try self.set(call, 1)
-                if call.type(2) == LUA_TNUMBER {
-                    let i = try call.integer(2)
-                    let all = try self.members(set)
-                    guard i >= 1, i <= all.count else { return call.pushNil() }
-                    return self.pushObject(all[Int(i - 1)])
-                }
-                let key = try call.string(2)
-                if self.pushMethod(.set, key) { return 1 }
-                throw LuaError("sets have no method '\(key)' (methods: add, remove, contains; #s and s[i] give the objects)")
-            }),
-            ("__tostring", { [unowned self] call in
-                let set = try self.set(call, 1)
-                let ids = try self.members(set).map(\.objectID)
-                return call.push("\(set.object.objectID).\(set.name) {\(ids.joined(separator: ", "))}")
-            }),
-        ]
     }
 }

@@ -26,12 +26,13 @@ extension QuarryRuntime {
     /// The summary, with a progress line on stderr while it reads when stderr is a
     /// terminal (as import shows one), cleared before the answer or an error is shown.
     func summarizeShowingProgress(_ request: FetchRequest, options: SummaryOptions) throws -> [AttributeSummary] {
-        guard isatty(STDERR_FILENO) != 0 else { return try SummaryRequest(request, options: options).execute(in: context) }
+        let console = self.console
+        guard console.showsProgress else { return try SummaryRequest(request, options: options).execute(in: context) }
         var shown = false
-        defer { if shown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) } }
+        defer { if shown { console.progress(nil) } }
         return try SummaryRequest(request, options: options).execute(in: context) { step in
             let of = step.total.map { "/\(grouped($0))" } ?? ""
-            FileHandle.standardError.write(Data("\rsummarize \(request.entityName): \(grouped(step.done))\(of) \(step.unit)".utf8))
+            console.progress("summarize \(request.entityName): \(grouped(step.done))\(of) \(step.unit)")
             shown = true
         }
     }

@@ -1,45 +1,9 @@
-import CQuarryShim
 import Foundation
-
-/// The terminal side of a watch (results or dictionary rows): drawing over the previous
-/// drawing, and the keys pressed.
-
-/// What a watch has on the screen, redrawn in place.
-final class WatchScreen {
-    private var lines = 0
-    private var shown = ""
-
-    /// `text` over the previous drawing; nothing is written when it is the same.
-    func show(_ text: String) {
-        guard text != shown else { return }
-        // Back to the table's first line and clear below it, then the new table. A line
-        // wider than the terminal (resized since) took several rows of it.
-        let back = lines > 0 ? "\u{1B}[\(lines)A\r\u{1B}[J" : ""
-        FileHandle.standardOutput.write(Data((back + text + "\n").utf8))
-        let width = max(1, terminalColumns())
-        lines = text.split(separator: "\n", omittingEmptySubsequences: false).reduce(0) { $0 + max(1, ($1.count + width - 1) / width) }
-        shown = text
-    }
-}
-
-/// A key pressed in a watch: a plain character, or one of the keys whose escape
-/// sequence is read whole (so its digits are never taken for sort keys).
-enum WatchKey: Equatable {
-    case character(UInt8)
-    case pageUp, pageDown, home, end
-    case other
-}
-
-/// The terminal's width in columns (80 when it cannot be read).
-func terminalColumns() -> Int {
-    var size = winsize()
-    guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
-    return Int(size.ws_col)
-}
+import QuarryLua
 
 /// The terminal's keys, one at a time, without echo or waiting for Enter, while a watch
 /// runs; the terminal is put back as it was.
-final class WatchKeys {
+final class TerminalKeys {
     private var saved = termios()
     private let active: Bool
 
@@ -52,7 +16,7 @@ final class WatchKeys {
     }
 
     /// A key pressed within `milliseconds`, else nil.
-    func next(waiting milliseconds: Int32) -> WatchKey? {
+    func next(waiting milliseconds: Int32) -> ConsoleKey? {
         guard active else { usleep(useconds_t(milliseconds) * 1000); return nil }
         guard let byte = readByte(waiting: milliseconds) else { return nil }
         guard byte == 0x1B else { return .character(byte) }

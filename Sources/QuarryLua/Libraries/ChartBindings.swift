@@ -1,0 +1,52 @@
+import CLua
+import CQuarryShim
+import QuarryFetch
+import QuarryFormat
+import QuarryStore
+
+/// The Lua side of histogram(), barchart() and linechart(): tables of name → function
+/// (`LuaBinding`), as lua.c keeps a library, that the runtime registers with one loop,
+/// and the functions, each given the runtime it runs in.
+enum ChartBindings {
+    /// Globals, also fields of `quarry`.
+    static let chartLibrary: [LuaBinding] = [
+        LuaBinding("histogram", luaHistogram),
+        LuaBinding("barchart", luaBarchart),
+        LuaBinding("linechart", luaLinechart),
+    ]
+
+    static func luaHistogram(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
+        let request = try runtime.sourceRequest(call, 1)
+        let key = try call.string(2)
+        var bins = 10
+        if !call.isNoneOrNil(3) {
+            try call.table(3)
+            try QuarryRuntime.checkOptions(call, 3, allowed: ["bins"], operation: "histogram")
+            if LuaTable.field(call.state, 3, "bins") != LUA_TNIL { bins = Int(try call.integer(-1)) }
+            quarry_pop(call.state, 1)
+        }
+        let (type, buckets) = try HistogramRequest(request, key: key, bins: bins).execute(in: runtime.context)
+        let bounds = buckets.flatMap { [$0.lower, $0.upper] }
+        let texts = type == .date ? CellText.dates(bounds) : bounds.map(CellText.number)
+        let labels = buckets.indices.map { "\(texts[2 * $0]) – \(texts[2 * $0 + 1])" }
+        let total = buckets.reduce(0) { $0 + $1.count }
+        return call.push(Chart.bars(title: "\(key): \(grouped(total)) values in \(buckets.count) bins", labels: labels,
+                                    values: buckets.map { Double($0.count) }, style: runtime.chartStyle))
+    }
+
+    static func luaBarchart(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
+        let (rows, labelColumn, valueColumn) = try runtime.chartRows(call, "barchart")
+        let values = try rows.rows.map { try runtime.number($0[valueColumn], key: rows.columns[valueColumn], function: "barchart") }
+        return call.push(Chart.bars(title: "\(rows.columns[valueColumn]) by \(rows.columns[labelColumn])",
+                                    labels: rows.rows.map { $0[labelColumn].displayString }, values: values, style: runtime.chartStyle))
+    }
+
+    static func luaLinechart(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
+        let (rows, xColumn, yColumn) = try runtime.chartRows(call, "linechart")
+        let xs = try rows.rows.map { try runtime.number($0[xColumn], key: rows.columns[xColumn], function: "linechart") }
+        let ys = try rows.rows.map { try runtime.number($0[yColumn], key: rows.columns[yColumn], function: "linechart") }
+        let dates = rows.rows.contains { if case .date = $0[xColumn] { return true } else { return false } }
+        return call.push(Chart.line(title: "\(rows.columns[yColumn]) by \(rows.columns[xColumn])", xs: xs, ys: ys,
+                                    xLabel: { dates ? CellText.dates([$0])[0] : CellText.number($0) }, style: runtime.chartStyle))
+    }
+}

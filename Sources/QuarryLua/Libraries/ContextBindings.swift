@@ -1,0 +1,123 @@
+import CLua
+import CQuarryShim
+import QuarryStore
+
+/// The Lua side of save(), rollback(), haschanges(), refresh() and history: tables of name → function
+/// (`LuaBinding`), as lua.c keeps a library, that the runtime registers with one loop,
+/// and the functions, each given the runtime it runs in.
+enum ContextBindings {
+    /// Globals, also fields of `quarry`.
+    static let contextLibrary: [LuaBinding] = [
+        LuaBinding("save", luaSave),
+        LuaBinding("rollback", luaRollback),
+        LuaBinding("haschanges", luaHaschanges),
+        LuaBinding("refresh", luaRefresh),
+        LuaBinding("historytoken", luaHistorytoken),
+        LuaBinding("__history", luaHistory),
+        LuaBinding("__prune", luaPrune),
+    ]
+
+    static func luaSave(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
+        let summary: SaveSummary
+        let previousAuthor = runtime.context.author
+        if call.type(1) == LUA_TTABLE {
+            try QuarryRuntime.checkOptions(call, 1, allowed: ["author", "merge"], operation: "save")
+            if let author = try QuarryRuntime.author(call, 1, operation: "save") { runtime.context.author = author }
+        } else if !call.isNoneOrNil(1) {
+            throw call.typeError(1, expected: "table")
+        }
+        defer { runtime.context.author = previousAuthor }
+        var policy = MergePolicy.error
+        if call.type(1) == LUA_TTABLE {
+            if LuaTable.field(call.state, 1, "merge") != LUA_TNIL {
+                let name = lua_type(call.state, -1) == LUA_TSTRING ? luaString(call.state, -1) : ""
+                quarry_pop(call.state, 1)
+                guard let parsed = MergePolicy(rawValue: name), parsed != .error else {
+                    throw LuaError("merge must be \"store\" or \"mine\", got '\(name)'", operation: "save")
+                }
+                policy = parsed
+            } else {
+                quarry_pop(call.state, 1)
+            }
+        }
+        do { summary = try runtime.context.save(merge: policy) } catch let error as StoreError {
+            // A database error (disk full, busy) names no operation: say it was save.
+            if case .database = error { throw StoreError.during(operation: "save", error) }
+            throw error
+        }
+        // Observers hear the save now, each under pcall, before save() returns.
+        runtime.deliver()
+        lua_settop(call.state, 0)
+        lua_createtable(call.state, 0, 3)
+        for (key, n) in [("inserted", summary.inserted), ("updated", summary.updated), ("deleted", summary.deleted)] {
+            lua_pushinteger(call.state, lua_Integer(n))
+            LuaTable.setField(call.state, -2, key)
+        }
+        return 1
+    }
+
+    static func luaRollback(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
+        // Observers hear what went back before rollback() returns, as for save().
+        runtime.rolledBack(runtime.context.rollback())
+        lua_settop(call.state, 0)
+        return 0
+    }
+
+    static func luaHaschanges(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
+        call.push(runtime.context.hasChanges)
+    }
+
+    static func luaRefresh(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
+        // refresh(o), as o:refresh(): that object only.
+        if call.argumentCount >= 1, call.type(1) != LUA_TNIL {
+            let object = try runtime.currentObject(call, 1)
+            return call.push(try runtime.context.refresh(object))
+        }
+        let changed: Bool
+        changed = try runtime.context.refreshFromStore()
+        runtime.deliver()
+        lua_settop(call.state, 0)
+        return call.push(changed)
+    }
+
+    static func luaHistorytoken(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
+        return call.push(Int(try runtime.context.historyToken()))
+    }
+
+    static func luaHistory(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
+        var since: Int64?
+        var author: String?
+        if call.type(1) == LUA_TTABLE {
+            try QuarryRuntime.checkOptions(call, 1, allowed: ["since", "author"], operation: "history")
+            switch LuaTable.field(call.state, 1, "since") {
+            case LUA_TNIL: break
+            case LUA_TNUMBER where quarry_isinteger(call.state, -1) != 0: since = quarry_tointeger(call.state, -1, nil)
+            default: quarry_pop(call.state, 1); throw LuaError("since must be a token from historytoken()", operation: "history")
+            }
+            quarry_pop(call.state, 1)
+            author = try QuarryRuntime.author(call, 1, operation: "history")
+        }
+        let transactions: [HistoryTransaction]
+        transactions = try runtime.context.history(since: since, author: author)
+        let s = call.state
+        lua_createtable(s, Int32(transactions.count), 0)
+        for (i, t) in transactions.enumerated() {
+            lua_createtable(s, 0, 6)
+            lua_pushinteger(s, lua_Integer(t.token)); LuaTable.setField(s, -2, "token")
+            pushValue(s, .date(t.time)); LuaTable.setField(s, -2, "time")
+            pushValue(s, t.author.map(Value.text) ?? .null); LuaTable.setField(s, -2, "author")
+            for (field, ids) in [("inserted", t.inserted), ("updated", t.updated), ("deleted", t.deleted)] {
+                lua_createtable(s, Int32(ids.count), 0)
+                for (j, id) in ids.enumerated() { pushString(s, id); lua_rawseti(s, -2, lua_Integer(j + 1)) }
+                LuaTable.setField(s, -2, field)
+            }
+            lua_rawseti(s, -2, lua_Integer(i + 1))
+        }
+        return 1
+    }
+
+    static func luaPrune(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
+        let token = try call.integer(1)
+        return call.push(try runtime.context.pruneHistory(through: token))
+    }
+}

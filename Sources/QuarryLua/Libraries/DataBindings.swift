@@ -1,0 +1,85 @@
+import CLua
+import CQuarryShim
+import Foundation
+import QuarryFetch
+import QuarryStore
+
+/// The Lua side of import(), export() and the `.once` writer: tables of name → function
+/// (`LuaBinding`), as lua.c keeps a library, that the runtime registers with one loop,
+/// and the functions, each given the runtime it runs in.
+enum DataBindings {
+    /// For the prelude only (it takes it out of `quarry` before any script runs).
+    static let onceWriter: [LuaBinding] = [
+        LuaBinding("__writeonce", luaWriteOnce),
+    ]
+
+    /// `.once FILE`: the next printed result goes to FILE through the one writer exports
+    /// use (a FIFO or device written as `>` would, a plain file's mode and links kept).
+    /// Never under --safe, whoever sets `quarry.__once`.
+    static func luaWriteOnce(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
+        let path = try call.string(1), text = try call.string(2)
+        if runtime.isSandboxed { throw LuaError(".once: --safe does not write files (export() and .export do)") }
+        do {
+            let file = try OutputFile(path: path, operation: ".once")
+            // A file gets the text without the terminal's colour codes.
+            try file.write(runtime.console.plain(text))
+            try file.commit()
+        } catch { throw luaError(error) }
+        return 0
+    }
+
+    /// Globals, also fields of `quarry`.
+    static let dataLibrary: [LuaBinding] = [
+        LuaBinding("import", luaImport),
+        LuaBinding("export", luaExport),
+    ]
+
+    static func luaImport(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
+        let path = try call.string(1)
+        var entity: String?
+        var types: [String: AttributeType] = [:]
+        if !call.isNoneOrNil(2) {
+            try call.table(2)
+            try QuarryRuntime.checkOptions(call, 2, allowed: ["entity", "types"], operation: "import")
+            if LuaTable.field(call.state, 2, "entity") == LUA_TSTRING { entity = luaString(call.state, -1) }
+            quarry_pop(call.state, 1)
+            types = try QuarryRuntime.importTypes(call, 2)
+        }
+        let name = entity ?? QuarryRuntime.defaultEntityName(for: path)
+        let console = runtime.console
+        let showProgress = console.showsProgress
+        let summary: ImportSummary
+        var progressShown = false
+        do {
+            summary = try runtime.context.importFile(path, into: name, types: types) { done, total in
+                guard showProgress, total > 0 else { return }
+                console.progress("import \((path as NSString).lastPathComponent): \(done)/\(total) rows")
+                if done == total { console.progress(nil) }
+                progressShown = done != total
+            }
+        } catch {
+            // Ctrl-C or an error halfway: the progress line goes before the message does.
+            if progressShown { console.progress(nil) }
+            throw luaError(error)
+        }
+        if summary.createdEntity { runtime.bindEntityGlobals() }
+        return call.push(summary.rows)
+    }
+
+    static func luaExport(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
+        if runtime.isModelExport(call) { return try runtime.exportModel(call) }
+        // export(x, path) takes no options: a table after the path is a mistake, not ignored.
+        if call.argumentCount > 2, !call.isNoneOrNil(3) {
+            throw call.argumentError(3, "export takes no options; the path's suffix chooses the format (.csv, .tsv, .json; \"-\" is standard output as CSV)")
+        }
+        // Dictionary rows (sql(), summarize(), group/having) export as results do.
+        if call.type(1) == LUA_TTABLE, let rows = runtime.dictionaryRows(call, 1) {
+            let path = try call.string(2)
+            do { return call.push(try exportRows(QueryRows(columns: rows.columns, rows: rows.rows), to: path)) } catch { throw luaError(error) }
+        }
+        if call.type(1) == LUA_TTABLE { throw call.typeError(1, expected: "results or a list of records") }
+        let handle = try runtime.results(call, 1)
+        let path = try call.string(2)
+        do { return call.push(try handle.results.export(to: path)) } catch { throw luaError(error) }
+    }
+}

@@ -1,0 +1,138 @@
+import CLua
+import CQuarryShim
+import QuarryFormat
+import QuarryStore
+
+/// The Lua side of objects' methods (also globals) and metamethods: tables of name → function
+/// (`LuaBinding`), as lua.c keeps a library, that the runtime registers with one loop,
+/// and the functions, each given the runtime it runs in.
+enum ObjectBindings {
+    /// Methods of objects; each but `entity` is also a global and `quarry.<name>(o)`,
+    /// which attributes cannot shadow.
+    static let objectMethods: [LuaBinding] = [
+        LuaBinding("delete", luaObjectDelete),
+        LuaBinding("objectID", luaObjectID),
+        LuaBinding("entity", luaObjectEntity),
+        LuaBinding("isInserted", luaObjectIsInserted),
+        LuaBinding("isDeleted", luaObjectIsDeleted),
+        LuaBinding("hasChanges", luaObjectHasChanges),
+        LuaBinding("changes", luaObjectChanges),
+    ]
+
+    /// The object methods that are globals too (`delete(o)`, `objectID(o)`, ...).
+    static let objectGlobals = objectMethods.filter { $0.name != "entity" }
+
+    /// `o:refresh()` drops that object's unsaved changes; the global refresh() notices
+    /// other processes' commits (and refresh(o) refreshes o).
+    static let objectOnlyMethods: [LuaBinding] = [
+        LuaBinding("refresh", luaObjectRefresh),
+    ]
+
+    /// The REPL shows an object as a one-row table, or one line per key when that
+    /// would not fit (the prelude's quarry.show).
+    static let objectLibrary: [LuaBinding] = [
+        LuaBinding("__objecttable", luaObjecttable),
+    ]
+
+    static func luaObjectDelete(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
+        try runtime.context.delete(try runtime.currentObject(call, 1))
+        return 0
+    }
+
+    static func luaObjectID(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 { call.push(try runtime.object(call, 1).objectID) }
+
+    /// The row's own entity: objects are made as it (a SportCar fetched as a Car is a SportCar).
+    static func luaObjectEntity(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 { runtime.pushEntity(try runtime.object(call, 1).entity.name) }
+
+    static func luaObjectIsInserted(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 { call.push(try runtime.object(call, 1).isInserted) }
+
+    static func luaObjectIsDeleted(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 { call.push(try runtime.object(call, 1).isDeleted) }
+
+    static func luaObjectHasChanges(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 { call.push(try runtime.object(call, 1).hasChanges) }
+
+    static func luaObjectChanges(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
+        let changes = try runtime.object(call, 1).changes
+        lua_createtable(call.state, 0, Int32(changes.count))
+        for change in changes {
+            lua_createtable(call.state, 2, 0)
+            pushValue(call.state, change.old)
+            lua_rawseti(call.state, -2, 1)
+            pushValue(call.state, change.new)
+            lua_rawseti(call.state, -2, 2)
+            LuaTable.setField(call.state, -2, change.key)
+        }
+        return 1
+    }
+
+    static func luaObjectRefresh(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
+        let object = try runtime.currentObject(call, 1)
+        return call.push(try runtime.context.refresh(object))
+    }
+
+    static func luaObjecttable(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
+        let object = try runtime.object(call, 1)
+        let entity = runtime.context.currentEntityDescription(of: object)
+        var headers = ["id"], row: [Value] = [.text(object.objectID)]
+        for (key, value) in object.values { headers.append(key); row.append(value) }
+        for relationship in entity.toOneRelationships {
+            headers.append(relationship.name)
+            row.append((try? runtime.context.relatedObject(relationship.name, of: object))?.map { .text($0.objectID) } ?? .null)
+        }
+        return call.push(TextTable.record(headers: headers, values: row, format: runtime.tableFormat))
+    }
+
+    static let objectMetamethods: [LuaBinding] = [
+        LuaBinding("__index", luaObjectIndex),
+        LuaBinding("__newindex", luaObjectNewindex),
+        LuaBinding("__tostring", luaObjectTostring),
+    ]
+
+    static func luaObjectIndex(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
+        let key = try call.string(2)
+        noteRowRead(call.state, 1, key)
+        let object = try runtime.object(call, 1)
+        if let attribute = object.entity.attribute(named: key) {
+            pushAttributeValue(call.state, try object.value(forKey: key), of: attribute); return 1
+        }
+        // A closed store's object keeps its attributes and methods, nothing more.
+        guard !object.isForeign(to: runtime.context) else {
+            if runtime.pushMethod(.object, key) { return 1 }
+            throw StoreError.closed
+        }
+        if let relationship = runtime.context.entitiesRelationship(key, of: object) {
+            if relationship.isToMany {
+                pushSwiftObject(call.state, RelationshipSet(object: object, name: key), kind: .set)
+                return 1
+            }
+            return runtime.pushObject(try runtime.context.relatedObject(key, of: object))
+        }
+        if runtime.pushMethod(.object, key) { return 1 }
+        throw object.entity.unknownKey(key)
+    }
+
+    static func luaObjectNewindex(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
+        let object = try runtime.currentObject(call, 1)
+        let key = try call.string(2)
+        if runtime.context.entitiesRelationship(key, of: object) != nil {
+            try runtime.assignRelationship(object, key, valueAt: 3, call)
+            return 0
+        }
+        guard let value = try attributeValue(call.state, 3, for: object.entity.attribute(named: key)) else {
+            throw LuaError.cannotHold(object.entity.name, key, call.typeName(3))
+        }
+        try object.setValue(value, forKey: key)
+        return 0
+    }
+
+    static func luaObjectTostring(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
+        let object = try runtime.object(call, 1)
+        var fields = object.values.map { "\($0.key) = \(literal($0.value))" }
+        // Relationships are read through the open store: not for a closed store's object.
+        let relationships = !object.isForeign(to: runtime.context) ? runtime.context.currentEntityDescription(of: object).toOneRelationships : []
+        for relationship in relationships {
+            let target = try? runtime.context.relatedObject(relationship.name, of: object)
+            fields.append("\(relationship.name) = \(target.map { $0.objectID } ?? "nil")")
+        }
+        return call.push("\(object.objectID) {\(fields.joined(separator: ", "))}")
+    }
+}

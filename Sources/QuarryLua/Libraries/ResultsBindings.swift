@@ -1,0 +1,62 @@
+import CLua
+import CQuarryShim
+import QuarryFetch
+import QuarryFormat
+import QuarryPredicates
+import QuarryStore
+
+/// The Lua side of results' metamethods (`#r`, `r[i]`, `r.key`, assignment): tables of name → function
+/// (`LuaBinding`), as lua.c keeps a library, that the runtime registers with one loop,
+/// and the functions, each given the runtime it runs in.
+enum ResultsBindings {
+    static let resultsMetamethods: [LuaBinding] = [
+        LuaBinding("__len", luaResultsLen),
+        LuaBinding("__index", luaResultsIndex),
+        LuaBinding("__newindex", luaResultsNewindex),
+        LuaBinding("__tostring", luaResultsTostring),
+    ]
+
+    static func luaResultsLen(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
+        let handle = try runtime.results(call, 1)
+        if handle.results.isSectioned { return call.push(try runtime.sections(handle).count) }
+        return call.push(try handle.results.count())
+    }
+
+    static func luaResultsIndex(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
+        let handle = try runtime.results(call, 1)
+        if call.type(2) == LUA_TNUMBER {
+            let i = try call.integer(2)
+            if handle.results.isSectioned { return try runtime.pushSection(handle, i) }
+            guard i >= 1 else { return call.pushNil() }
+            // A batch of rows, cached as the results' user value for C to answer from.
+            if try handle.results.servesRows() {
+                guard let (start, rows) = try handle.results.rows(around: Int(i - 1)) else { return call.pushNil() }
+                cacheBatchObjects(call.state, results: 1, rows, window: 0..<rows.keys.count, first: start + 1)
+                lua_rawgeti(call.state, -1, lua_Integer(Int(i) - start))
+                return 1
+            }
+            return runtime.pushObject(try handle.results.object(at: Int(i - 1)))
+        }
+        let key = try call.string(2)
+        if runtime.pushMethod(.results, key) { return 1 }
+        return try runtime.pushConfiguration(handle, key, call)
+    }
+
+    static func luaResultsNewindex(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
+        let handle = try runtime.results(call, 1)
+        let key = try call.string(2)
+        dropCachedObjects(call.state, results: 1)
+        do { try runtime.reconfigure(handle, key: key, call) } catch let error as LuaError {
+            // "bad argument #3 to '__newindex' (integer expected, ...)" names no key: say r.limit.
+            guard error.kind == .badArgument(index: 3, function: "__newindex") else { throw error }
+            throw LuaError(error.detail, operation: "r.\(key) = ...", suggestion: error.suggestion)
+        }
+        runtime.resultsReconfigured(handle)
+        return 0
+    }
+
+    static func luaResultsTostring(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
+        let handle = try runtime.results(call, 1)
+        return call.push(try ResultsTable(handle.results, format: runtime.tableFormat).render())
+    }
+}

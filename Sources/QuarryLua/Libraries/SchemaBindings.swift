@@ -1,0 +1,195 @@
+import CLua
+import CQuarryShim
+import QuarryFetch
+import QuarryPredicates
+import QuarryStore
+
+/// The Lua side of entity(), relate(), format(), entities() and entities' methods: tables of name → function
+/// (`LuaBinding`), as lua.c keeps a library, that the runtime registers with one loop,
+/// and the functions, each given the runtime it runs in.
+enum SchemaBindings {
+    /// Globals, also fields of `quarry`.
+    static let schemaLibrary: [LuaBinding] = [
+        LuaBinding("entity", luaEntity),
+        LuaBinding("relate", luaRelate),
+        LuaBinding("format", luaFormat),
+        LuaBinding("entities", luaEntities),
+    ]
+
+    /// Methods, found through `__index`.
+    static let entityMethods: [LuaBinding] = [
+        LuaBinding("new", luaEntityNew),
+        LuaBinding("fetch", luaEntityFetch),
+        LuaBinding("count", luaEntityCount),
+        LuaBinding("first", luaEntityFirst),
+        LuaBinding("updateall", luaEntityUpdateall),
+        LuaBinding("deleteall", luaEntityDeleteall),
+        LuaBinding("swift", luaEntitySwift),
+        LuaBinding("get", luaEntityGet),
+    ]
+
+    /// The prelude wraps this in Lua so that `entity "Item" { ... }` also works.
+    static func luaEntity(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
+        let name = try call.string(1)
+        return try runtime.defineEntity(name, call, definitionAt: 2)
+    }
+
+    static func luaRelate(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
+        func name(_ i: Int32) throws -> String {
+            if let handle = swiftObject(call.state, i, kind: .entity, as: EntityHandle.self) { return handle.name }
+            return try call.string(i)
+        }
+        let relationship: RelationshipDescription
+        relationship = try runtime.context.relate(try name(1), try call.string(2), try name(3), try call.string(4),
+                                               name: try call.optionalString(5), inverse: try call.optionalString(6))
+        return call.push(relationship.name)
+    }
+
+    /// format("Entity", "column" [, "format"]): declares how a column of a file Quarry did
+    /// not create keeps its values; returns the format its writes use.
+    static func luaFormat(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
+        let entity = try swiftObject(call.state, 1, kind: .entity, as: EntityHandle.self)?.name ?? call.string(1)
+        let column = try call.string(2)
+        if let declared = try call.optionalString(3) { try runtime.context.declareFormat(entity, column, declared) }
+        guard let name = try runtime.context.columnFormat(entity, column) else { return call.pushNil() }
+        return call.push(name)
+    }
+
+    static func luaEntities(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
+        let entities = runtime.context.entities
+        LuaTable.pushList(call.state, entities) { _ = runtime.pushEntity($0.name) }
+        return 1
+    }
+
+    static func luaEntityNew(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
+        let entity = try runtime.entityName(call)
+        let description: EntityDescription
+        description = try runtime.context.entity(named: entity)
+        var values: [String: Value] = [:]
+        var relationshipKeys: [String] = []
+        if !call.isNoneOrNil(2) {
+            try call.table(2)
+            let (keys, nonString) = LuaTable.stringKeys(call.state, 2)
+            if nonString { throw call.argumentError(2, "keys must be attribute names") }
+            for key in keys {
+                if description.relationship(named: key) != nil { relationshipKeys.append(key); continue }
+                LuaTable.field(call.state, 2, key)
+                defer { quarry_pop(call.state, 1) }
+                guard let value = try attributeValue(call.state, -1, for: description.attribute(named: key)) else {
+                    throw LuaError.cannotHold(entity, key, call.typeName(-1))
+                }
+                values[key] = value
+            }
+        }
+        let object: ManagedObject
+        object = try runtime.context.insert(into: entity, values: values)
+        do {
+            for key in relationshipKeys {
+                LuaTable.field(call.state, 2, key)
+                defer { quarry_pop(call.state, 1) }
+                try runtime.assignRelationship(object, key, valueAt: lua_gettop(call.state), call)
+            }
+        } catch {
+            // All or nothing: an object whose relationships failed is not inserted.
+            try? runtime.context.delete(object)
+            throw error
+        }
+        return runtime.pushObject(object)
+    }
+
+    static func luaEntityFetch(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
+        let entity = try runtime.entityName(call)
+        return try runtime.pushResults(try runtime.request(call, from: 2, entity: entity))
+    }
+
+    static func luaEntityCount(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
+        let entity = try runtime.entityName(call)
+        let request = try runtime.request(call, from: 2, entity: entity)
+        return call.push(try request.request.count(in: runtime.context))
+    }
+
+    static func luaEntityFirst(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
+        let entity = try runtime.entityName(call)
+        var request = try runtime.request(call, from: 2, entity: entity)
+        request.request.limit = 1
+        return runtime.pushObject(try request.request.execute(in: runtime.context).object(at: 0))
+    }
+
+    static func luaEntityUpdateall(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
+        let entity = try runtime.entityName(call)
+        let (predicate, next) = try runtime.batchPredicate(call)
+        try call.table(next)
+        var values: [String: Value] = [:]
+        let description = try? runtime.context.entity(named: entity)
+        for key in LuaTable.stringKeys(call.state, next).keys {
+            LuaTable.field(call.state, next, key)
+            defer { quarry_pop(call.state, 1) }
+            guard let value = try attributeValue(call.state, -1, for: description?.attribute(named: key)) else { throw LuaError.cannotHold(entity, key, call.typeName(-1), operation: "updateall") }
+            values[key] = value
+        }
+        let n: Int
+        n = try BatchUpdateRequest(entity, where: predicate, set: values).execute(in: runtime.context)
+        runtime.deliver()
+        lua_settop(call.state, 0)
+        return call.push(n)
+    }
+
+    static func luaEntityDeleteall(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
+        let entity = try runtime.entityName(call)
+        let (predicate, _) = try runtime.batchPredicate(call)
+        let n: Int
+        n = try BatchDeleteRequest(entity, where: predicate).execute(in: runtime.context)
+        runtime.deliver()
+        lua_settop(call.state, 0)
+        return call.push(n)
+    }
+
+    static func luaEntitySwift(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
+        call.push(try runtime.swiftSource(of: try runtime.entityName(call), style: try call.optionalString(2), call))
+    }
+
+    static func luaEntityGet(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
+        var entity = try runtime.entityName(call)
+        let key: Int64
+        if call.type(2) == LUA_TSTRING {
+            // The ID may name a sub-entity, as an object fetched through its parent
+            // gives it (Car:get("SportCar/7")); that entity's rows are looked in.
+            let id = try call.string(2)
+            let parts = id.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2, runtime.context.isKind(String(parts[0]), of: entity), let n = Int64(parts[1]) else {
+                throw call.argumentError(2, "expected an object ID such as '\(entity)/1', got '\(id)'")
+            }
+            entity = String(parts[0])
+            key = n
+        } else {
+            key = try call.integer(2)
+        }
+        return runtime.pushObject(try runtime.context.object(entityName: entity, primaryKey: key))
+    }
+
+    static let entityMetamethods: [LuaBinding] = [
+        LuaBinding("__index", luaEntityIndex),
+        LuaBinding("__tostring", luaEntityTostring),
+    ]
+
+    static func luaEntityIndex(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
+        let name = try runtime.entityName(call)
+        let key = try call.string(2)
+        if runtime.pushMethod(.entity, key) { return 1 }
+        if key == "name" { return call.push(name) }
+        if key == "attributes" {
+            let names = (try? runtime.context.entity(named: name).attributeNames) ?? []
+            LuaTable.pushList(call.state, names) { pushString(call.state, $0) }
+            return 1
+        }
+        throw LuaError("entity \(name) has no method or field '\(key)' (methods: new, fetch, count, first, get, swift)")
+    }
+
+    static func luaEntityTostring(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
+        let name = try runtime.entityName(call)
+        guard let entity = try? runtime.context.entity(named: name) else { return call.push("entity \(name) (gone)") }
+        let attributes = entity.attributes.map { "\($0.name): \($0.type.rawValue)\($0.isOptional ? "?" : "")" }
+        let relationships = entity.relationships.map { "\($0.name): \($0.isToMany ? "many" : "one") \($0.destination)" }
+        return call.push("entity \(name) { \((attributes + relationships).joined(separator: ", ")) }")
+    }
+}

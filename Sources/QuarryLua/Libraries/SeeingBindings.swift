@@ -1,0 +1,64 @@
+import CLua
+import CQuarryShim
+import QuarryFetch
+import QuarryFormat
+import QuarryStore
+
+/// The Lua side of summarize(), sql() and the printing hooks: tables of name → function
+/// (`LuaBinding`), as lua.c keeps a library, that the runtime registers with one loop,
+/// and the functions, each given the runtime it runs in.
+enum SeeingBindings {
+    /// For the prelude only (it takes them out of `quarry` before any script runs).
+    static let pagerHook: [LuaBinding] = [
+        LuaBinding("__page", luaPage),
+    ]
+
+    /// The prelude's quarry.show hands what it prints to the console's pager first
+    /// (true: the pager showed it).
+    static func luaPage(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
+        let text = try call.string(1)
+        return call.push(runtime.console.page(text))
+    }
+
+    /// Globals, also fields of `quarry`.
+    static let seeingLibrary: [LuaBinding] = [
+        LuaBinding("summarize", luaSummarize),
+        LuaBinding("sql", luaSql),
+        LuaBinding("__rowstable", luaRowstable),
+    ]
+
+    static func luaSummarize(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
+        let request = try runtime.sourceRequest(call, 1)
+        let options = try QuarryRuntime.summaryOptions(call, 2)
+        let summaries = try runtime.summarizeShowingProgress(request, options: options)
+        pushDictionaryRows(call.state, DictionaryRows(columns: AttributeSummary.columns, rows: summaries.map(\.values)))
+        // Estimated statistics say so in the printed header (`distinct~`, `q50~`).
+        let headers = AttributeSummary.headers(summaries)
+        if headers != AttributeSummary.columns { rememberHeaders(call.state, -1, headers) }
+        return 1
+    }
+
+    static func luaSql(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
+        let text = try call.string(1)
+        var arguments: [Value] = []
+        if call.argumentCount >= 2 {
+            for i in 2...call.argumentCount {
+                guard let value = luaValue(call.state, i) else { throw call.typeError(i, expected: "string, number, boolean, date or nil") }
+                arguments.append(value)
+            }
+        }
+        let query = RowsQuery(.sql(text, arguments))
+        pushDictionaryRows(call.state, try runtime.rows(of: query))
+        rememberQuery(call.state, -1, query)
+        return 1
+    }
+
+    /// The prelude's quarry.show prints a list of records with this (nil: not one);
+    /// its print, only rows Quarry made (`__rowstable(v, true)`).
+    static func luaRowstable(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
+        if call.type(2) == LUA_TBOOLEAN, lua_toboolean(call.state, 2) != 0, !isQuarryRows(call.state, 1) { return call.pushNil() }
+        guard let rows = readDictionaryRows(call.state, 1) else { return call.pushNil() }
+        let marked = runtime.tableFormat.mode.isData ? nil : rememberedHeaders(call.state, 1, count: rows.columns.count)
+        return call.push(TextTable.rows(headers: marked ?? rows.columns, values: rows.rows, format: runtime.tableFormat).render(runtime.tableFormat))
+    }
+}

@@ -1,0 +1,64 @@
+import CLua
+import CQuarryShim
+import QuarryStore
+
+/// The Lua side of to-many relationship sets' methods and metamethods: tables of name → function
+/// (`LuaBinding`), as lua.c keeps a library, that the runtime registers with one loop,
+/// and the functions, each given the runtime it runs in.
+enum SetBindings {
+    /// Methods, found through `__index`.
+    static let setMethods: [LuaBinding] = [
+        LuaBinding("add", luaSetAdd),
+        LuaBinding("remove", luaSetRemove),
+        LuaBinding("contains", luaSetContains),
+    ]
+
+    static func luaSetAdd(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
+        let set = try runtime.set(call, 1)
+        let target = try runtime.currentObject(call, 2)
+        try runtime.context.addRelated(target, to: set.name, of: set.object)
+        return 0
+    }
+
+    static func luaSetRemove(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
+        let set = try runtime.set(call, 1)
+        let target = try runtime.currentObject(call, 2)
+        try runtime.context.removeRelated(target, from: set.name, of: set.object)
+        return 0
+    }
+
+    static func luaSetContains(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
+        let set = try runtime.set(call, 1)
+        let target = try runtime.object(call, 2)
+        return call.push(try runtime.members(set).contains { $0 === target })
+    }
+
+    static let setMetamethods: [LuaBinding] = [
+        LuaBinding("__len", luaSetLen),
+        LuaBinding("__index", luaSetIndex),
+        LuaBinding("__tostring", luaSetTostring),
+    ]
+
+    static func luaSetLen(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
+        call.push(try runtime.members(try runtime.set(call, 1)).count)
+    }
+
+    static func luaSetIndex(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
+        let set = try runtime.set(call, 1)
+        if call.type(2) == LUA_TNUMBER {
+            let i = try call.integer(2)
+            let all = try runtime.members(set)
+            guard i >= 1, i <= all.count else { return call.pushNil() }
+            return runtime.pushObject(all[Int(i - 1)])
+        }
+        let key = try call.string(2)
+        if runtime.pushMethod(.set, key) { return 1 }
+        throw LuaError("sets have no method '\(key)' (methods: add, remove, contains; #s and s[i] give the objects)")
+    }
+
+    static func luaSetTostring(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
+        let set = try runtime.set(call, 1)
+        let ids = try runtime.members(set).map(\.objectID)
+        return call.push("\(set.object.objectID).\(set.name) {\(ids.joined(separator: ", "))}")
+    }
+}

@@ -1,0 +1,124 @@
+import CLua
+import CQuarryShim
+import Foundation
+import QuarryStore
+
+/// The Lua side of date(), now(), help(), typeof() and dates' metamethods: tables of name → function
+/// (`LuaBinding`), as lua.c keeps a library, that the runtime registers with one loop,
+/// and the functions, each given the runtime it runs in.
+enum ValueBindings {
+    /// Globals, also fields of `quarry`.
+    static let valueLibrary: [LuaBinding] = [
+        LuaBinding("date", luaDate),
+        LuaBinding("now", luaNow),
+        LuaBinding("help", luaHelp),
+        LuaBinding("typeof", luaTypeof),
+    ]
+
+    static func luaDate(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
+        switch call.type(1) {
+        case LUA_TSTRING:
+            let text = try call.string(1)
+            guard let seconds = Value.parseISO8601(text) else {
+                throw call.argumentError(1, "'\(text)' is not an ISO 8601 date such as 2024-01-22T16:26:12Z")
+            }
+            pushDate(call.state, seconds)
+        case LUA_TNUMBER:
+            let seconds = quarry_tonumber(call.state, 1, nil)
+            guard Value.dateRange.contains(seconds) else {
+                throw call.argumentError(1, "\(seconds) seconds is outside the years 0001 to 9999")
+            }
+            pushDate(call.state, seconds)
+        default:
+            guard let seconds = dateValue(call.state, 1) else { throw call.typeError(1, expected: "ISO 8601 string or number") }
+            pushDate(call.state, seconds)
+        }
+        return 1
+    }
+
+    static func luaNow(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
+        pushDate(call.state, Date().timeIntervalSince1970)
+        return 1
+    }
+
+    static func luaHelp(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
+        var name: String?
+        if call.type(1) == LUA_TSTRING { name = luaString(call.state, 1) }
+        else if !call.isNoneOrNil(1) {
+            // The name of the global function that is this value.
+            quarry_pushglobaltable(call.state)
+            lua_pushnil(call.state)
+            while lua_next(call.state, -2) != 0 {
+                if lua_type(call.state, -2) == LUA_TSTRING, lua_rawequal(call.state, -1, 1) != 0 { name = luaString(call.state, -2) }
+                quarry_pop(call.state, 1)
+            }
+            quarry_pop(call.state, 1)
+        }
+        guard let name else {
+            return call.push("help(fn) describes one of: " + FunctionHelp.all.map(\.name).joined(separator: ", "))
+        }
+        guard let help = FunctionHelp.named(name) else {
+            throw call.argumentError(1, "no help for '\(name)'", suggestion: closestMatch(to: name, in: FunctionHelp.all.map(\.name)))
+        }
+        return call.push(help.text)
+    }
+
+    static func luaTypeof(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
+        if call.type(1) == LUA_TNONE { throw call.argumentError(1, "value expected") }
+        if let kind = userdataKind(call.state, 1) { return call.push(kind) }
+        return call.push(String(cString: lua_typename(call.state, call.type(1))))
+    }
+
+    /// Dates: compared, subtracted, added to, concatenated and read by field, in UTC.
+    static let dateMetamethods: [LuaBinding] = [
+        LuaBinding("__tostring") { _, call in call.push(Value.iso8601(operand(call, 1) ?? 0)) },
+        LuaBinding("__eq") { _, call in call.push(operand(call, 1) == operand(call, 2)) },
+        LuaBinding("__lt") { _, call in try compare(call, <) },
+        LuaBinding("__le") { _, call in try compare(call, <=) },
+        LuaBinding("__sub") { _, call in
+            if let a = operand(call, 1), let b = operand(call, 2) { lua_pushnumber(call.state, a - b); return 1 }
+            if let a = operand(call, 1), let b = number(call, 2) { return try date(call, a - b) }
+            throw LuaError("attempt to subtract \(call.typeName(2)) from \(call.typeName(1)) (a date minus a date gives seconds; a date minus seconds gives a date)")
+        },
+        LuaBinding("__add") { _, call in
+            if let a = operand(call, 1), let b = number(call, 2) { return try date(call, a + b) }
+            if let a = number(call, 1), let b = operand(call, 2) { return try date(call, a + b) }
+            throw LuaError("attempt to add \(call.typeName(1)) and \(call.typeName(2)) (add seconds to a date)")
+        },
+        LuaBinding("__concat") { _, call in
+            func text(_ i: Int32) throws -> String {
+                if let d = operand(call, i) { return Value.iso8601(d) }
+                if call.type(i) == LUA_TSTRING || call.type(i) == LUA_TNUMBER, let v = luaValue(call.state, i) { return v.displayString }
+                throw LuaError("attempt to concatenate a \(call.typeName(i)) value")
+            }
+            return call.push(try text(1) + text(2))
+        },
+        LuaBinding("__index") { _, call in
+            let key = (try? call.string(2)) ?? ""
+            guard let seconds = operand(call, 1) else { return call.pushNil() }
+            if key == "timestamp" { lua_pushnumber(call.state, seconds); return 1 }
+            // Components in UTC, as tostring shows the date; weekday 1 is Sunday, as os.date's wday.
+            guard let field = DateComponent(rawValue: key) else {
+                throw LuaError("dates have no field '\(key)' (fields: timestamp, \(DateComponent.allCases.map(\.rawValue).joined(separator: ", ")))")
+            }
+            return call.push(field.value(of: seconds))
+        },
+    ]
+
+    private static func operand(_ call: LuaCall, _ i: Int32) -> Double? { dateValue(call.state, i) }
+    private static func number(_ call: LuaCall, _ i: Int32) -> Double? {
+        guard call.type(i) == LUA_TNUMBER else { return nil }
+        return quarry_tonumber(call.state, i, nil)
+    }
+    private static func date(_ call: LuaCall, _ seconds: Double) throws -> Int32 {
+        guard Value.dateRange.contains(seconds) else { throw LuaError("date arithmetic left the years 0001 to 9999") }
+        pushDate(call.state, seconds)
+        return 1
+    }
+    private static func compare(_ call: LuaCall, _ op: (Double, Double) -> Bool) throws -> Int32 {
+        guard let a = operand(call, 1), let b = operand(call, 2) else {
+            throw LuaError("attempt to compare \(call.typeName(1)) with \(call.typeName(2))")
+        }
+        return call.push(op(a, b))
+    }
+}

@@ -1,0 +1,16 @@
+import QuarryFormat
+
+/// What the shell's session decides and the runtime reads: how values print, and whether
+/// `--safe` is in force. One instance, owned by the session (which `.mode`, `.headers`
+/// and the other dot-commands change) and handed to its runtime, so the runtime holds no
+/// shell state of its own; a runtime made without a shell (a test) makes its own.
+public final class SessionSettings {
+    /// How results print (`.mode`, `.headers`, `.maxrows`, `.columns`, `.dates`, colour,
+    /// terminal width).
+    public var format = TableFormat()
+    /// `--safe` is in force: files load as text only, and nothing is written (set by
+    /// `QuarryRuntime.enterSandbox` once the sandbox is in place).
+    public internal(set) var safe = false
+
+    public init() {}
+}

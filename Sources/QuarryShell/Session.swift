@@ -1,0 +1,105 @@
+import Foundation
+import QuarryLua
+import QuarryPredicates
+import QuarryStore
+
+/// One run of the shell: its store (opened at the start, replaced by `.open`, closed at
+/// the end), the runtime over it, one set of output settings and the flags the command
+/// line set. The runtime is handed the store, the settings and the console; what only
+/// the shell decides (read-only opens, the pager, the timer) stays here.
+final class Session {
+    /// How values print and whether `--safe` is in force, shared with the runtime.
+    let settings: SessionSettings
+    /// The terminal, as the runtime writes to it.
+    let console: TerminalConsole
+    let runtime: QuarryRuntime
+    /// `--readonly`: every store the session opens (`.open` too) is read-only.
+    let opensReadOnly: Bool
+    /// `.timer on`: the REPL says how long each line took.
+    var timer = false
+    /// Long output in the REPL goes through this (`.pager on|off`).
+    let pager = Pager()
+
+    /// `--safe` is in force (the runtime's sandbox is in place).
+    var isSafe: Bool { settings.safe }
+
+    /// The store the command line names (`database`, with `model`), or a new in-memory
+    /// one (opened when first used, unless `demo` data goes in at once); its notes are
+    /// reported as it opens. Throws what stops the run before anything ran.
+    init(database: String?, model: String?, demo: Bool, readOnly: Bool, memoryLimit: Int) throws {
+        let settings = SessionSettings()
+        let console = TerminalConsole(settings: settings)
+        self.settings = settings
+        self.console = console
+        self.opensReadOnly = readOnly
+        if database == nil, model == nil, !demo {
+            // A new, empty in-memory store: opened when first used (most batch runs
+            // that name no database never use it), as it would have been now.
+            runtime = try QuarryRuntime(memoryLimit: memoryLimit, settings: settings, console: console) {
+                Session.openInMemoryStore(readOnly: readOnly)
+            }
+            return
+        }
+        let isNew = database.map(NewFileNote.isNew) ?? false
+        let context = try StoreOpener.open(database, readOnly: readOnly, model: model)
+        for note in context.openingNotes { reportNote(note) }
+        if isNew, let path = database, let note = NewFileNote.note(for: path) { reportNote(note) }
+        runtime = try QuarryRuntime(context: context, memoryLimit: memoryLimit, settings: settings, console: console)
+        // A Core Data store was read with the model; any other store gets its entities.
+        if let model, context.coreData == nil {
+            do { try runtime.loadModel(model) } catch {
+                // A file this run made only to hold the model goes with it (a model
+                // refused, or stopped by --timeout): the folder is left as it was.
+                if isNew, let path = database {
+                    context.close()
+                    for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+                }
+                throw error
+            }
+        }
+    }
+
+    /// `--safe`: the runtime's sandbox, from here on.
+    func enterSafeMode() throws {
+        try runtime.enterSandbox()
+    }
+
+    /// `.open DB`: closes this store and opens `path` (nil: a new in-memory one) in its
+    /// place; --readonly holds for every store of the session.
+    func open(_ path: String?) throws {
+        let isNew = path.map(NewFileNote.isNew) ?? false
+        let context = try StoreOpener.open(path, readOnly: path != nil && opensReadOnly)
+        for note in context.openingNotes { reportNote(note) }
+        if isNew, let path, let note = NewFileNote.note(for: path) { reportNote(note) }
+        runtime.use(context)
+    }
+
+    /// The store closed at the end of the run (see `close`).
+    nonisolated(unsafe) private static var closedAtExit: ObjectContext?
+
+    /// At exit the store is closed, so a read-only open leaves no -wal or -shm behind
+    /// (one never opened stays so). The closed context is then kept, not freed: the
+    /// process is ending, and freeing GRDB's queue costs a batch run 0.15 ms (its first
+    /// use of NotificationCenter) for memory the end of the process frees anyway.
+    func close() {
+        if let context = runtime.openedContext {
+            context.close()
+            Session.closedAtExit = context
+        }
+    }
+
+    /// The in-memory store of a run that names no database, opened when first used.
+    /// Opening one fails only when SQLite cannot allocate it; then, as when any store
+    /// fails to open, the run stops with one line (exit status 1), wherever the Lua code
+    /// had got to.
+    private static func openInMemoryStore(readOnly: Bool) -> ObjectContext {
+        do {
+            let context = try StoreOpener.open(nil, readOnly: readOnly, model: nil)
+            for note in context.openingNotes { reportNote(note) }
+            return context
+        } catch {
+            reportError("quarry: \(error)")
+            exit(QuarryMain.Status.failure.rawValue)
+        }
+    }
+}
