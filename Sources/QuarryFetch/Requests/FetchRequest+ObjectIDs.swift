@@ -23,7 +23,7 @@ extension FetchRequest {
         let key = "\(compiled.table).\(compiled.storage.key)"
         guard !context.descendants(of: entity.name).isEmpty else {
             let query = compiled.select(key, start: 0, count: nil)
-            return try context.readKeys(query.sql, arguments: query.arguments).map { "\(entity.name)/\($0)" }
+            return try context.connection.readKeys(query.sql, arguments: query.arguments).map { "\(entity.name)/\($0)" }
         }
         // An object's ID names its own entity (a SportCar fetched as a Car is SportCar/7),
         // as the object itself gives it: the entity column names each row's.

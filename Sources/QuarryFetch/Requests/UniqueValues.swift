@@ -34,12 +34,12 @@ enum UniqueValues {
         do {
             // Integers, read as keys: an empty table's max(rowid) is NULL, read as 0, and
             // its count comparison is then true, as "no value twice" is.
-            guard let size = try context.readKeys("SELECT max(rowid) FROM \(table)", arguments: []).first else { return true }
+            guard let size = try context.connection.readKeys("SELECT max(rowid) FROM \(table)", arguments: []).first else { return true }
             guard size <= checkLimit else { return false }
             // As many distinct values as values. Both counts walk the index in order with no
             // aggregate per value: 40% less than GROUP BY ... HAVING count(*) > 1, the cost
             // of a one-question run that goes through a `relate`d link.
-            return try context.readKeys("""
+            return try context.connection.readKeys("""
                 SELECT (SELECT count(*) FROM \(table) WHERE \(quoted) IS NOT NULL)
                      = (SELECT count(*) FROM (SELECT DISTINCT \(quoted) FROM \(table) WHERE \(quoted) IS NOT NULL))
                 """, arguments: []).first == 1

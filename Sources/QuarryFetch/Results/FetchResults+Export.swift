@@ -19,7 +19,7 @@ extension FetchResults {
             let query = exportSQL(extras)
             // Column 0 is the key; the attributes follow in the entity's order, then the
             // key paths.
-            _ = try context.streamRows(query.sql, arguments: query.arguments, attributes: entity.attributes + extras.map(\.attribute),
+            _ = try context.connection.streamRows(query.sql, arguments: query.arguments, attributes: entity.attributes + extras.map(\.attribute),
                                        firstColumn: 1, writer: &writer.table, file: writer.file)
             return try writer.finish()
         }

@@ -114,7 +114,7 @@ extension FetchResults {
     private func savedKeys() throws -> OrderedKeys {
         if let dense = try denseKeys(windowed: false) { return dense }
         let query = compiled.selectAll(compiled.keySQL)
-        return .listed(try context.readKeys(query.sql, arguments: query.arguments))
+        return .listed(try context.connection.readKeys(query.sql, arguments: query.arguments))
     }
 
     private func mergeRules() throws -> PendingMerge.Rules {
@@ -152,7 +152,7 @@ extension FetchResults {
     /// change any saved row's answer.
     private func wholeMerge() throws -> PendingMerge {
         let query = compiled.selectEveryRow(compiled.keySQL)
-        var objects = try load(try context.readKeys(query.sql, arguments: query.arguments))
+        var objects = try load(try context.connection.readKeys(query.sql, arguments: query.arguments))
         objects.removeAll { object in object.isDeleted || !matches(object) }
         let pending = context.pendingChanges
         let present = Set(objects.map(ObjectIdentifier.init))

@@ -109,7 +109,7 @@ public final class FetchResults {
         if let keys { return keys.count }
         let query = compiled.countQuery()
         // count(*) is never NULL: one integer, read as a key is.
-        let n = try context.readKeys(query.sql, arguments: query.arguments).first.map { Int($0) } ?? 0
+        let n = try context.connection.readKeys(query.sql, arguments: query.arguments).first.map { Int($0) } ?? 0
         cachedCount = n
         return n
     }
@@ -233,7 +233,7 @@ public final class FetchResults {
             return dense
         }
         let query = compiled.select(compiled.keySQL, start: 0, count: nil)
-        let loaded = OrderedKeys.listed(try context.readKeys(query.sql, arguments: query.arguments))
+        let loaded = OrderedKeys.listed(try context.connection.readKeys(query.sql, arguments: query.arguments))
         keys = loaded
         return loaded
     }
@@ -245,7 +245,7 @@ public final class FetchResults {
         guard compiled.takesRowsInKeyOrder else { return nil }
         let (key, table) = (compiled.storage.key, compiled.storage.table)
         // Three queries, as SQLite answers min() and max() alone from the b-tree's ends.
-        let bounds = try context.readKeys("SELECT (SELECT min(\(key)) FROM \(table)), (SELECT max(\(key)) FROM \(table)), (SELECT count(*) FROM \(table))",
+        let bounds = try context.connection.readKeys("SELECT (SELECT min(\(key)) FROM \(table)), (SELECT max(\(key)) FROM \(table)), (SELECT count(*) FROM \(table))",
                                           arguments: [], columns: 3)
         guard bounds.count == 3 else { return nil }
         let (low, high, count) = (bounds[0], bounds[1], bounds[2])

@@ -143,7 +143,7 @@ extension ObjectContext {
     /// for observers (nothing stored changed, so change listeners hear nothing).
     @discardableResult
     public func rollback() -> RolledBack {
-        let discarded = changesToDiscard()
+        let discarded = RolledBack(discarding: pendingChanges)
         for object in unsaved.inserted {
             object.isInserted = false
             object.isDeleted = true

@@ -42,6 +42,13 @@ public final class ObjectContext {
         stateMoved()
     }
 
+    /// The objects touched by unsaved changes made after `pendingGeneration` (a change
+    /// touches the object changed, inserted or deleted, and both ends of a link), or nil
+    /// when that is no longer known; undefined across a save or rollback (`generation`).
+    public func objectsTouched(after pendingGeneration: Int) -> [ManagedObject]? {
+        unsaved.touches.objects(after: pendingGeneration)
+    }
+
     // Whenever `generation` or `pendingGeneration` moves, the state watchers are called:
     // whoever keeps copies of values read from this context (the Lua layer's row cells)
     // learns they may be stale.

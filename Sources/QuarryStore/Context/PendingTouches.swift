@@ -32,12 +32,3 @@ struct PendingTouches {
         return touched[low...].map(\.object)
     }
 }
-
-extension ObjectContext {
-    /// The objects touched by unsaved changes made after `pendingGeneration` (a change
-    /// touches the object changed, inserted or deleted, and both ends of a link), or nil
-    /// when that is no longer known; undefined across a save or rollback (`generation`).
-    public func objectsTouched(after pendingGeneration: Int) -> [ManagedObject]? {
-        unsaved.touches.objects(after: pendingGeneration)
-    }
-}

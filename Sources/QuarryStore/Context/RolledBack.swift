@@ -4,24 +4,20 @@
 /// and the stored one it has again. Nothing stored changed: only objects in memory did.
 public struct RolledBack {
     /// Unsaved inserts, now forgotten (they have no context).
-    public var inserted: [ManagedObject] = []
+    public var inserted: [ManagedObject]
     /// Unsaved deletes, undone.
-    public var deleted: [ManagedObject] = []
+    public var deleted: [ManagedObject]
     /// Objects whose values went back, with each key's unsaved and stored value (a to-one
     /// relationship's as the key of its target, as a save's old values hold it).
     public var reverted: [(object: ManagedObject, values: [String: (old: Value, new: Value)])] = []
 
     public var isEmpty: Bool { inserted.isEmpty && deleted.isEmpty && reverted.isEmpty }
-}
 
-extension ObjectContext {
     /// The pending changes as `rollback()` is about to discard them, saved objects in key
-    /// order as `pendingChanges` gives them.
-    func changesToDiscard() -> RolledBack {
-        var discarded = RolledBack()
-        let pending = pendingChanges
-        discarded.inserted = pending.inserted
-        discarded.deleted = pending.deleted
+    /// order as `ObjectContext.pendingChanges` gives them.
+    init(discarding pending: (inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject])) {
+        inserted = pending.inserted
+        deleted = pending.deleted
         var seen = Set<ObjectIdentifier>()
         for object in pending.updated + pending.deleted where seen.insert(ObjectIdentifier(object)).inserted {
             var values: [String: (old: Value, new: Value)] = [:]
@@ -34,8 +30,7 @@ extension ObjectContext {
                 let stored = object.committedValue(name) ?? .null
                 if old != stored { values[name] = (old, stored) }
             }
-            if !values.isEmpty { discarded.reverted.append((object, values)) }
+            if !values.isEmpty { reverted.append((object, values)) }
         }
-        return discarded
     }
 }

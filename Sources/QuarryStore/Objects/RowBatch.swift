@@ -80,7 +80,7 @@ public final class RowBatch {
         }
         do {
             for (sql, parameters) in chunks {
-                try context.readStatement(sql) { statement in
+                try context.connection.readStatement(sql) { statement in
                     statement.bind(keys: parameters)
                     if allocated == nil {
                         width = statement.columnCount

@@ -4,7 +4,7 @@ import GRDBSQLite
 /// One prepared SQLite statement, lent by GRDB's statement cache for one use (GRDB owns
 /// it and finalizes it): the one place Swift binds, steps and reads a raw statement.
 /// Every step's result code is checked here; a code other than a row or done is thrown
-/// (as `StepFailure`, which `ObjectContext.readStatement` turns into SQLite's message).
+/// (as `StepFailure`, which `StoreConnection.readStatement` turns into SQLite's message).
 /// Reads that go row by row without making GRDB rows (batches of cells, export, keys)
 /// use it; everything else uses GRDB's own API.
 struct Statement {
@@ -65,7 +65,7 @@ struct Statement {
     }
 }
 
-extension ObjectContext {
+extension StoreConnection {
     /// The integers of the first `columns` columns of `sql`'s rows, row after row (keys,
     /// in the query's order).
     public func readKeys(_ sql: String, arguments: [Value], columns: Int32 = 1) throws -> [Int64] {

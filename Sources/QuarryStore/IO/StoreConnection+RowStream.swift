@@ -2,7 +2,7 @@ import CQuarrySignals
 import GRDB
 import GRDBSQLite
 
-extension ObjectContext {
+extension StoreConnection {
     /// Streams the rows of one SELECT into `file` through `writer`: a row is read from
     /// SQLite's statement and written as it comes, with no object, `Value` or string made
     /// for a cell, so memory stays at the file's chunk however many rows there are.
