@@ -38,13 +38,13 @@ extension QuarryRuntime {
             }
             format = luaString(s, -1)
             quarry_pop(s, 1)
-            do { arguments = Array(try predicateArguments(s, table, what: "r:configure: predicate").dropFirst()) }
+            do { arguments = Array(try predicateArguments(s, table, what: "predicate", operation: "r:configure").dropFirst()) }
             catch { quarry_pop(s, 1); throw error }
             (object, predicateGiven, argumentsInPredicate) = (nil, true, true)
         default:
             guard let given = predicateObject(s, -1) else {
                 quarry_pop(s, 1)
-                throw LuaError("predicate must be a format string, { format, args... }, a predicate(...) object or false", operation: "r:configure")
+                throw OptionError("predicate", mustBe: "a format string, { format, args... }, a predicate(...) object or false", operation: "r:configure")
             }
             (object, format, arguments, predicateGiven) = (given, nil, [], true)
         }
@@ -62,8 +62,8 @@ extension QuarryRuntime {
                 }
                 switch argumentsType {
                 case LUA_TBOOLEAN where lua_toboolean(s, -1) == 0: arguments = []
-                case LUA_TTABLE: arguments = try predicateArguments(s, lua_gettop(s), what: "r:configure: args")
-                default: throw LuaError("args must be a table of arguments or false", operation: "r:configure")
+                case LUA_TTABLE: arguments = try predicateArguments(s, lua_gettop(s), what: "args", operation: "r:configure")
+                default: throw OptionError("args", mustBe: "a table of arguments or false", operation: "r:configure")
                 }
                 predicateGiven = true
             }
@@ -91,7 +91,7 @@ extension QuarryRuntime {
             request.sortDescriptors = try sortList(s, lua_gettop(s))
         default:
             quarry_pop(s, 1)
-            throw LuaError("sort must be a key, a table of keys or false", operation: "r:configure")
+            throw OptionError("sort", mustBe: "a key, a table of keys or false", operation: "r:configure")
         }
         if let limit = try configuredCount(s, index, "limit") { request.limit = limit }
         if let offset = try configuredCount(s, index, "offset") { request.offset = offset ?? 0 }
@@ -101,7 +101,7 @@ extension QuarryRuntime {
         case LUA_TSTRING: request.sectionKey = luaString(s, -1)
         default:
             quarry_pop(s, 1)
-            throw LuaError("section must be a key path string or false", operation: "r:configure")
+            throw OptionError("section", mustBe: "a key path string or false", operation: "r:configure")
         }
         quarry_pop(s, 1)
     }
@@ -113,7 +113,7 @@ extension QuarryRuntime {
         case LUA_TNIL: return nil
         case LUA_TBOOLEAN where lua_toboolean(s, -1) == 0: return .some(nil)
         case LUA_TNUMBER where quarry_isinteger(s, -1) != 0: return .some(Int(quarry_tointeger(s, -1, nil)))
-        default: throw LuaError("\(key) must be an integer or false", operation: "r:configure")
+        default: throw OptionError(key, mustBe: "an integer or false", operation: "r:configure")
         }
     }
 }

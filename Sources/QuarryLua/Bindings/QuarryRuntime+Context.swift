@@ -13,10 +13,10 @@ extension QuarryRuntime {
         case LUA_TNIL: return nil
         case LUA_TSTRING:
             let author = luaString(s, -1)
-            guard !author.utf8.contains(0) else { throw LuaError("author must be a string without NUL bytes", operation: operation) }
+            guard !author.utf8.contains(0) else { throw OptionError("author", mustBe: "a string without NUL bytes", operation: operation) }
             return author
         default:
-            throw LuaError("author must be a string, got \(call.typeName(-1))", operation: operation)
+            throw OptionError("author", mustBe: "a string", got: call.typeName(-1), operation: operation)
         }
     }
 

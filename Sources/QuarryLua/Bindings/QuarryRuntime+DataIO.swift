@@ -14,7 +14,7 @@ extension QuarryRuntime {
         switch LuaTable.field(s, index, "types") {
         case LUA_TNIL: return [:]
         case LUA_TTABLE: break
-        default: throw LuaError("types must be a table of column names to types, got \(call.typeName(-1))", operation: "import")
+        default: throw OptionError("types", mustBe: "a table of column names to types", got: call.typeName(-1), operation: "import")
         }
         let table = lua_gettop(s)
         var types: [String: AttributeType] = [:]
@@ -26,8 +26,8 @@ extension QuarryRuntime {
             quarry_pop(s, 1)
             let name = given.map { $0.hasSuffix("?") ? String($0.dropLast()) : $0 } ?? ""
             guard let type = AttributeType(name: name) else {
-                throw LuaError("types: '\(key)' must be a type name, got \(given.map { "'\($0)'" } ?? "no string")", operation: "import",
-                               suggestion: given.flatMap { closestMatch(to: $0, in: names) }, remedy: "types: " + names.joined(separator: ", "))
+                throw OptionError("'\(key)'", mustBe: "a type name", got: given.map { "'\($0)'" } ?? "no string", in: "types", operation: "import",
+                                  suggestion: given.flatMap { closestMatch(to: $0, in: names) }, remedy: "types: " + names.joined(separator: ", "))
             }
             types[key] = type
         }

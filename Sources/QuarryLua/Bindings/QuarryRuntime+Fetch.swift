@@ -179,7 +179,7 @@ extension QuarryRuntime {
         case LUA_TSTRING: format = luaString(s, -1)
         default:
             object = predicateObject(s, -1)
-            if object == nil { quarry_pop(s, 1); throw LuaError("predicate must be a format string or a predicate(...) object", operation: "fetch") }
+            if object == nil { quarry_pop(s, 1); throw OptionError("predicate", mustBe: "a format string or a predicate(...) object", operation: "fetch") }
         }
         quarry_pop(s, 1)
         if let template {
@@ -191,14 +191,14 @@ extension QuarryRuntime {
         let varsType = LuaTable.field(s, index, "vars")
         if varsType != LUA_TNIL, varsType != LUA_TTABLE {
             quarry_pop(s, 1)
-            throw LuaError("vars must be a table such as { NAME = value }", operation: "fetch")
+            throw OptionError("vars", mustBe: "a table such as { NAME = value }", operation: "fetch")
         }
         if varsType == LUA_TTABLE {
             let table = lua_gettop(s)
             for key in LuaTable.stringKeys(s, table).keys {
                 LuaTable.field(s, table, key)
                 defer { quarry_pop(s, 1) }
-                guard let value = predicateArgument(s, -1) else { throw LuaError("vars.\(key) must be a value or a list of values", operation: "fetch") }
+                guard let value = predicateArgument(s, -1) else { throw OptionError("vars.\(key)", mustBe: "a value or a list of values", operation: "fetch") }
                 variables[key] = value
             }
         }
@@ -213,7 +213,7 @@ extension QuarryRuntime {
         request.request.offset = try optionalCount(s, index, "offset") ?? 0
         if let batch = try optionalCount(s, index, "batch") {
             // 0 is Core Data's "no batch size": the default.
-            guard batch >= 0 else { throw LuaError("batch must be 0 or more, got \(batch)", operation: "fetch") }
+            guard batch >= 0 else { throw OptionError("batch", mustBe: "0 or more", got: "\(batch)", operation: "fetch") }
             if batch > 0 { request.request.batchSize = batch }
         }
         try readResultShape(s, index, into: &request)
@@ -225,7 +225,7 @@ extension QuarryRuntime {
         switch LuaTable.field(s, index, "section") {
         case LUA_TNIL: break
         case LUA_TSTRING: request.request.sectionKey = luaString(s, -1)
-        default: quarry_pop(s, 1); throw LuaError("section must be a key path string", operation: "fetch")
+        default: quarry_pop(s, 1); throw OptionError("section", mustBe: "a key path string", operation: "fetch")
         }
         quarry_pop(s, 1)
         return request
@@ -238,7 +238,7 @@ extension QuarryRuntime {
         let name = type == LUA_TSTRING ? luaString(s, -1) : nil
         quarry_pop(s, 1)
         if type == LUA_TNIL { return nil }
-        guard let name else { throw LuaError("template must be the name of a fetch request template", operation: "fetch") }
+        guard let name else { throw OptionError("template", mustBe: "the name of a fetch request template", operation: "fetch") }
         let templates = try context.fetchTemplates()
         guard let template = templates.first(where: { $0.name == name }) else {
             throw LuaError("no fetch request template '\(name)' in the model" + (templates.isEmpty ? " (it has none)" : ""),
@@ -279,14 +279,14 @@ extension QuarryRuntime {
         case LUA_TTABLE:
             // having = { "count > %@", 1000 }
             let table = lua_gettop(s)
-            let arguments = try predicateArguments(s, table, what: "fetch: having")
+            let arguments = try predicateArguments(s, table, what: "having", operation: "fetch")
             quarry_pop(s, 1)
             guard case .value(.text(let format))? = arguments.first else { throw LuaError("having = { format, args... } needs the format first", operation: "fetch") }
             request.having = try parseHaving(format, Array(arguments.dropFirst()))
         default:
             defer { quarry_pop(s, 1) }
             guard let object = predicateObject(s, -1) else {
-                throw LuaError("having must be a predicate string or a predicate(...) object", operation: "fetch")
+                throw OptionError("having", mustBe: "a predicate string or a predicate(...) object", operation: "fetch")
             }
             request.having = object
         }
@@ -306,10 +306,10 @@ extension QuarryRuntime {
         case LUA_TSTRING: return [luaString(s, -1)]
         case LUA_TTABLE:
             return try LuaTable.array(s, lua_gettop(s)) { i in
-                guard lua_type(s, -1) == LUA_TSTRING else { throw LuaError("\(key)[\(i)] must be a string", operation: "fetch") }
+                guard lua_type(s, -1) == LUA_TSTRING else { throw OptionError("\(key)[\(i)]", mustBe: "a string", operation: "fetch") }
                 return luaString(s, -1)
             }
-        default: throw LuaError("\(key) must be a string or a table of strings", operation: "fetch")
+        default: throw OptionError(key, mustBe: "a string or a table of strings", operation: "fetch")
         }
     }
 
@@ -318,8 +318,8 @@ extension QuarryRuntime {
         defer { quarry_pop(s, 1) }
         switch LuaTable.field(s, index, key) {
         case LUA_TNIL: return []
-        case LUA_TTABLE: return try predicateArguments(s, lua_gettop(s), what: "fetch: \(key)")
-        default: throw LuaError("\(key) must be a table", operation: "fetch")
+        case LUA_TTABLE: return try predicateArguments(s, lua_gettop(s), what: key, operation: "fetch")
+        default: throw OptionError(key, mustBe: "a table", operation: "fetch")
         }
     }
 
@@ -328,7 +328,7 @@ extension QuarryRuntime {
         switch LuaTable.field(s, index, key) {
         case LUA_TNIL: return nil
         case LUA_TNUMBER where quarry_isinteger(s, -1) != 0: return Int(quarry_tointeger(s, -1, nil))
-        default: throw LuaError("\(key) must be an integer", operation: "fetch")
+        default: throw OptionError(key, mustBe: "an integer", operation: "fetch")
         }
     }
 
@@ -339,7 +339,7 @@ extension QuarryRuntime {
         case LUA_TNIL: return []
         case LUA_TSTRING: return [SortDescriptor(parsing: luaString(s, -1))]
         case LUA_TTABLE: return try sortList(s, lua_gettop(s))
-        default: throw LuaError("sort must be a key, or a table of keys", operation: "fetch")
+        default: throw OptionError("sort", mustBe: "a key, or a table of keys", operation: "fetch")
         }
     }
 
@@ -361,7 +361,7 @@ extension QuarryRuntime {
                     let name = lua_type(s, -1) == LUA_TSTRING ? luaString(s, -1) : ""
                     quarry_pop(s, 1)
                     guard let comparison = SortDescriptor.Comparison(rawValue: name) else {
-                        throw LuaError("compare must be \"binary\", \"caseInsensitive\" or \"localized\", got '\(name)'", operation: "sort")
+                        throw OptionError("compare", mustBe: "\"binary\", \"caseInsensitive\" or \"localized\"", got: "'\(name)'", operation: "sort")
                     }
                     descriptor.comparison = comparison
                 } else {
@@ -369,7 +369,7 @@ extension QuarryRuntime {
                 }
                 return descriptor
             default:
-                throw LuaError("entry \(i) must be a key or a table", operation: "sort")
+                throw OptionError("entry \(i)", mustBe: "a key or a table", operation: "sort")
             }
         }
     }

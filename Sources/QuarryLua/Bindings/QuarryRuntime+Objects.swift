@@ -27,7 +27,7 @@ extension QuarryRuntime {
                 }
                 targets = try LuaTable.array(call.state, index) { i in
                     guard let target = swiftObject(call.state, -1, kind: .object, as: ManagedObject.self) else {
-                        throw LuaError("\(object.entity.name).\(key)[\(i)] must be a \(relationship.destination) object, got \(call.typeName(-1))")
+                        throw OptionError("\(object.entity.name).\(key)[\(i)]", mustBe: "a \(relationship.destination) object", got: call.typeName(-1))
                     }
                     return target
                 }

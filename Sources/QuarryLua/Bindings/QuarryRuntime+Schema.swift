@@ -107,20 +107,20 @@ extension QuarryRuntime {
         if LuaTable.field(state, index, "uniqueness") != LUA_TNIL {
             defer { quarry_pop(state, 1) }
             let list = lua_gettop(state)
-            guard lua_type(state, list) == LUA_TTABLE else { throw LuaError("uniqueness must be a list of lists of attribute names", operation: operation) }
+            guard lua_type(state, list) == LUA_TTABLE else { throw OptionError("uniqueness", mustBe: "a list of lists of attribute names", operation: operation) }
             var constraints: [[String]] = []
             for i in 1...max(1, LuaTable.length(state, list)) where LuaTable.length(state, list) > 0 {
                 lua_rawgeti(state, list, lua_Integer(i))
                 defer { quarry_pop(state, 1) }
                 let item = lua_gettop(state)
                 guard lua_type(state, item) == LUA_TTABLE, LuaTable.length(state, item) > 0 else {
-                    throw LuaError("uniqueness must be a list of lists of attribute names", operation: operation)
+                    throw OptionError("uniqueness", mustBe: "a list of lists of attribute names", operation: operation)
                 }
                 var names: [String] = []
                 for j in 1...LuaTable.length(state, item) {
                     lua_rawgeti(state, item, lua_Integer(j))
                     defer { quarry_pop(state, 1) }
-                    guard lua_type(state, -1) == LUA_TSTRING else { throw LuaError("uniqueness must be a list of lists of attribute names", operation: operation) }
+                    guard lua_type(state, -1) == LUA_TSTRING else { throw OptionError("uniqueness", mustBe: "a list of lists of attribute names", operation: operation) }
                     names.append(luaString(state, -1))
                 }
                 constraints.append(names)
@@ -160,7 +160,7 @@ struct EntityDefinitionReader {
             switch LuaTable.field(state, index, key) {
             case LUA_TNIL: return nil
             case LUA_TSTRING: return luaString(state, -1)
-            default: throw LuaError("'\(name)': \(key) must be a string", operation: "entity \(entity)")
+            default: throw OptionError(key, mustBe: "a string", in: "'\(name)'", operation: "entity \(entity)")
             }
         }
         let one = try string("one"), many = try string("many")
@@ -170,7 +170,7 @@ struct EntityDefinitionReader {
         if let text = try string("delete") {
             // setdefault comes only from a foreign file's keys: Quarry's links have no default.
             guard let parsed = DeleteRule(rawValue: text.lowercased()), parsed != .setdefault else {
-                throw LuaError("'\(name)': delete must be nullify, cascade, deny or noaction, got '\(text)'", operation: "entity \(entity)")
+                throw OptionError("delete", mustBe: "nullify, cascade, deny or noaction", got: "'\(text)'", in: "'\(name)'", operation: "entity \(entity)")
             }
             rule = parsed
         }
@@ -191,7 +191,7 @@ struct EntityDefinitionReader {
             quarry_pop(state, 1)
             return try attribute(name, spec: spec, options: index)
         default:
-            throw LuaError("'\(name)' must be a type name such as \"string\" or a table such as { \"int64\", default = 0 }", operation: "entity \(entity)")
+            throw OptionError("'\(name)'", mustBe: "a type name such as \"string\" or a table such as { \"int64\", default = 0 }", operation: "entity \(entity)")
         }
     }
 
@@ -218,7 +218,7 @@ struct EntityDefinitionReader {
         case LUA_TSTRING: attribute.renamedFrom = luaString(state, -1)
         default:
             quarry_pop(state, 1)
-            throw LuaError("'\(name)': renamedFrom must be the attribute's old name", operation: "entity \(entity)")
+            throw OptionError("renamedFrom", mustBe: "the attribute's old name", in: "'\(name)'", operation: "entity \(entity)")
         }
         quarry_pop(state, 1)
         if LuaTable.field(state, options, "default") != LUA_TNIL {

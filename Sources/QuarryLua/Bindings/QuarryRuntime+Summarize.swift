@@ -18,7 +18,7 @@ extension QuarryRuntime {
         switch LuaTable.field(call.state, index, "exact") {
         case LUA_TNIL: break
         case LUA_TBOOLEAN: options.exact = lua_toboolean(call.state, -1) != 0
-        default: throw LuaError("exact must be true or false, got \(call.typeName(-1))", operation: "summarize")
+        default: throw OptionError("exact", mustBe: "true or false", got: call.typeName(-1), operation: "summarize")
         }
         return options
     }

@@ -48,11 +48,12 @@ func pushArgument(_ state: OpaquePointer, _ argument: PredicateArgument) {
     }
 }
 
-/// `t[1..n]` as predicate arguments; `what` names the table in messages.
-func predicateArguments(_ state: OpaquePointer, _ table: Int32, what: String) throws -> [PredicateArgument] {
+/// `t[1..n]` as predicate arguments; `what` names the table in messages, as an option of
+/// `operation` when one is given.
+func predicateArguments(_ state: OpaquePointer, _ table: Int32, what: String, operation: String? = nil) throws -> [PredicateArgument] {
     try LuaTable.array(state, table) { i in
         guard let argument = predicateArgument(state, -1) else {
-            throw LuaError("\(what)[\(i)] must be a value or a list of values")
+            throw OptionError("\(what)[\(i)]", mustBe: "a value or a list of values", operation: operation)
         }
         return argument
     }

@@ -33,7 +33,7 @@ enum ContextBindings {
                 let name = lua_type(call.state, -1) == LUA_TSTRING ? luaString(call.state, -1) : ""
                 quarry_pop(call.state, 1)
                 guard let parsed = MergePolicy(rawValue: name), parsed != .error else {
-                    throw LuaError("merge must be \"store\" or \"mine\", got '\(name)'", operation: "save")
+                    throw OptionError("merge", mustBe: "\"store\" or \"mine\"", got: "'\(name)'", operation: "save")
                 }
                 policy = parsed
             } else {
@@ -92,7 +92,7 @@ enum ContextBindings {
             switch LuaTable.field(call.state, 1, "since") {
             case LUA_TNIL: break
             case LUA_TNUMBER where quarry_isinteger(call.state, -1) != 0: since = quarry_tointeger(call.state, -1, nil)
-            default: quarry_pop(call.state, 1); throw LuaError("since must be a token from historytoken()", operation: "history")
+            default: quarry_pop(call.state, 1); throw OptionError("since", mustBe: "a token from historytoken()", operation: "history")
             }
             quarry_pop(call.state, 1)
             author = try QuarryRuntime.author(call, 1, operation: "history")
