@@ -262,7 +262,7 @@ final class CommitCounter: TransactionObserver {
             try context.save()
             Issue.record("a duplicate unique code was saved")
         } catch let error as StoreError {
-            guard case .database(let message) = error else { Issue.record("unexpected \(error)"); return }
+            guard case .sqlite(_, _, let message) = error else { Issue.record("unexpected \(error)"); return }
             #expect(message.contains("UNIQUE constraint failed"))
         }
         // The store: the one row as it was, no part of the failed transaction.

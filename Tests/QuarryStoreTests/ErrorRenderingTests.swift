@@ -84,7 +84,7 @@ import Testing
             .invalidSchema(entity: name, reason: name), .migrationRefused(entity: name, reason: name),
             .objectDeleted(objectID: name), .readOnly(operation: name), .viewIsReadOnly(entity: name),
             .importFailed(path: name, line: 3, reason: name), .conflict([ConflictedObject(objectID: name, keys: [name], deleted: false)]),
-            .database(message: name), .missingColumn(table: name, column: name),
+            .database(message: name), .sqlite(code: .SQLITE_CONSTRAINT_UNIQUE, sql: name, message: name), .missingColumn(table: name, column: name),
             .unexpectedValue(table: name, column: name, found: name, expected: name),
             .during(operation: name, .unknownKey(entity: name, key: name, suggestion: name)),
             .cannotWrite(operation: name, path: name, reason: name), .closed,
@@ -105,7 +105,7 @@ import Testing
         case .viewIsReadOnly: 8
         case .importFailed: 9
         case .conflict: 10
-        case .database: 11
+        case .database, .sqlite: 11
         case .missingColumn: 12
         case .unexpectedValue: 13
         case .during: 14

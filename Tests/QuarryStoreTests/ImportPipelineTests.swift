@@ -122,7 +122,7 @@ import Testing
         do {
             _ = try context.importFile(path, into: "Coded")
             Issue.record("a duplicate was taken")
-        } catch let StoreError.importFailed(_, line, reason) {
+        } catch let StoreError.importFailed(_, line, _, reason) {
             #expect(line == 5_001)
             #expect(reason.contains("UNIQUE"), "\(reason)")
         }

@@ -78,7 +78,7 @@ extension QuarryRuntime {
             try context.define(description)
         } catch let error as StoreError {
             // SQLite's own words ("attempt to write a readonly database") name no entity.
-            if case .database = error { throw StoreError.during(operation: "entity \(name)", error) }
+            if error.isDatabaseFailure { throw StoreError.during(operation: "entity \(name)", error) }
             throw error
         }
         bindGlobalIfFree(name)

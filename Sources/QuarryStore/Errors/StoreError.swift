@@ -1,3 +1,5 @@
+import GRDB
+
 /// What can go wrong in the store, as data; `ErrorRendering` makes the one-line message.
 public enum StoreError: QuarryError, Equatable {
     case unknownEntity(name: String, suggestion: String?)
@@ -10,12 +12,21 @@ public enum StoreError: QuarryError, Equatable {
     case readOnly(operation: String)
     /// A view of a file Quarry did not create: read, never written.
     case viewIsReadOnly(entity: String)
-    case importFailed(path: String, line: Int?, reason: String)
+    /// A file an import refused: the line (a CSV line; none for a JSON array, whose
+    /// elements the reason numbers) and, where the reason names one, the field, for a
+    /// caller to read (`importField`) rather than parse from the words.
+    case importFailed(path: String, line: Int?, field: ErrorDetail<ImportField?> = nil, reason: String)
     /// A file an operation (export) could not open or write; the file is as it was.
     case cannotWrite(operation: String, path: String, reason: String)
     /// Objects another connection changed (keys) or deleted since this context read them.
     case conflict([ConflictedObject])
+    /// Quarry's own words about the store's file or its tables.
     case database(message: String)
+    /// A statement SQLite refused: its extended result code (`code.primaryResultCode` is
+    /// the primary one), the SQL when known, and SQLite's message (for SQLITE_INTERRUPT,
+    /// why Quarry stopped it: Ctrl-C or the deadline); rendered as the message with what
+    /// the code tells besides (see `StoreError+SQLite`).
+    case sqlite(code: ResultCode, sql: String?, message: String)
     /// A table Quarry reads (its own model or history, a foreign file's) lacks a column.
     case missingColumn(table: String, column: String)
     /// A stored value of the wrong kind, e.g. text where Quarry wrote an integer.
@@ -52,6 +63,8 @@ public enum StoreError: QuarryError, Equatable {
             return "\(entity).\(key) expects \(expected), got \(given)"
         case let .validation(message), let .database(message):
             return message
+        case let .sqlite(code, _, message):
+            return Self.sqliteMessage(message, code: code)
         case let .invalidSchema(_, reason):
             return reason
         case let .migrationRefused(_, reason):
@@ -62,7 +75,7 @@ public enum StoreError: QuarryError, Equatable {
             return "the store is read-only"
         case let .viewIsReadOnly(entity):
             return "\(entity) is a view: its rows cannot be changed (change the tables it reads)"
-        case let .importFailed(_, _, reason):
+        case let .importFailed(_, _, _, reason):
             return reason
         case let .cannotWrite(_, path, reason):
             return "cannot write \(path): \(reason)"
@@ -88,7 +101,7 @@ public enum StoreError: QuarryError, Equatable {
 
     public var location: ErrorLocation? {
         switch self {
-        case let .importFailed(path, line, _): return .file(path: path, line: line, column: nil)
+        case let .importFailed(path, line, _, _): return .file(path: path, line: line, column: nil)
         case let .during(_, error): return error.location
         default: return nil
         }

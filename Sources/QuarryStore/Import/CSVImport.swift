@@ -21,13 +21,13 @@ struct CSVImport {
         columns.reserveCapacity(reader.fields.count)
         for i in reader.fields.indices {
             guard let decoded = reader.withField(i, { b, _ in String(validating: b, as: UTF8.self) }) else {
-                throw StoreError.importFailed(path: path, line: 1, reason: "the name of column \(i + 1) is not valid UTF-8")
+                throw StoreError.importFailed(path: path, line: 1, field: .column(i + 1, nil), reason: "the name of column \(i + 1) is not valid UTF-8")
             }
             let name = decoded.trimmingCharacters(in: .whitespaces)
             if !name.isEmpty, let problem = SchemaName.problem(name) {
-                throw StoreError.importFailed(path: path, line: 1, reason: "the name of column \(i + 1), \(SchemaName.shown(name)), \(problem)")
+                throw StoreError.importFailed(path: path, line: 1, field: .column(i + 1, name), reason: "the name of column \(i + 1), \(SchemaName.shown(name)), \(problem)")
             }
-            if !seen.insert(name).inserted { throw StoreError.importFailed(path: path, line: 1, reason: "column '\(name)' appears twice in the header") }
+            if !seen.insert(name).inserted { throw StoreError.importFailed(path: path, line: 1, field: .column(i + 1, name), reason: "column '\(name)' appears twice in the header") }
             columns.append(name)
         }
         var types = Array(repeating: ColumnType(), count: columns.count)
@@ -68,7 +68,7 @@ struct CSVImport {
                     }
                 }
                 try body(line) { i, attribute in
-                    try reader.withField(i) { b, quoted in try CSVImport.value(b, quoted: quoted, attribute, path: path, line: line) }
+                    try reader.withField(i) { b, quoted in try CSVImport.value(b, quoted: quoted, attribute, path: path, line: line, column: i + 1) }
                 }
             }
         }
@@ -164,9 +164,9 @@ struct CSVImport {
                 }
                 current.beginRow(line: line)
                 for i in 0..<width {
-                    let value = try reader.withField(i) { b, quoted in try CSVImport.value(b, quoted: quoted, attributes[i], path: path, line: line) }
+                    let value = try reader.withField(i) { b, quoted in try CSVImport.value(b, quoted: quoted, attributes[i], path: path, line: line, column: i + 1) }
                     if value.isNull, !attributes[i].isOptional {
-                        throw StoreError.importFailed(path: path, line: line, reason: "'\(attributes[i].name)' is required but empty")
+                        throw StoreError.importFailed(path: path, line: line, field: .column(i + 1, attributes[i].name), reason: "'\(attributes[i].name)' is required but empty")
                     }
                     current.put(value)
                 }
@@ -202,11 +202,12 @@ struct CSVImport {
     }
 
     static func value(_ b: UnsafeBufferPointer<UInt8>, quoted: Bool, _ attribute: AttributeDescription,
-                      path: String, line: Int) throws -> Value {
+                      path: String, line: Int, column: Int) throws -> Value {
         if ColumnType.isNil(b, quoted: quoted) { return .null }
+        let field = ErrorDetail<ImportField?>.column(column, attribute.name)
         func fail() -> StoreError {
             let text = String(decoding: b.prefix(40), as: UTF8.self)
-            return .importFailed(path: path, line: line, reason: "'\(attribute.name)' expects \(attribute.type.rawValue), got \"\(text)\"")
+            return .importFailed(path: path, line: line, field: field, reason: "'\(attribute.name)' expects \(attribute.type.rawValue), got \"\(text)\"")
         }
         switch attribute.type {
         case .int16, .int32, .int64:
@@ -218,7 +219,7 @@ struct CSVImport {
             let integer = ColumnType.integer(b)
             // A double would keep 9007199254740992 for 9007199254740993: refused, not rounded.
             guard ColumnType.isExactDouble(b, integer) else {
-                throw StoreError.importFailed(path: path, line: line,
+                throw StoreError.importFailed(path: path, line: line, field: field,
                     reason: "'\(attribute.name)' expects \(attribute.type.rawValue), got \"\(String(decoding: b.prefix(40), as: UTF8.self))\", an integer a double cannot hold exactly")
             }
             if let i = integer { return .real(Double(i)) }
@@ -232,18 +233,18 @@ struct CSVImport {
             guard let seconds = Value.parseISO8601(bytes: b) else { throw fail() }
             // Year 0000 parses, but would read back as "date out of range".
             guard Value.dateRange.contains(seconds) else {
-                throw StoreError.importFailed(path: path, line: line, reason: outOfRange(attribute, String(decoding: b.prefix(40), as: UTF8.self)))
+                throw StoreError.importFailed(path: path, line: line, field: field, reason: outOfRange(attribute, String(decoding: b.prefix(40), as: UTF8.self)))
             }
             return .date(seconds)
         case .binary:
             return .blob(Array(b))
         case .string, .uuid, .json:
             guard let text = String(validating: b, as: UTF8.self) else {
-                throw StoreError.importFailed(path: path, line: line, reason: "'\(attribute.name)' is not valid UTF-8")
+                throw StoreError.importFailed(path: path, line: line, field: field, reason: "'\(attribute.name)' is not valid UTF-8")
             }
             if attribute.type == .string {
                 if b.contains(0) {
-                    throw StoreError.importFailed(path: path, line: line, reason: "'\(attribute.name)' holds a NUL byte, which a string cannot (import into a binary attribute)")
+                    throw StoreError.importFailed(path: path, line: line, field: field, reason: "'\(attribute.name)' holds a NUL byte, which a string cannot (import into a binary attribute)")
                 }
                 // Valid UTF-8 without NUL is all a string needs: coerce would check again.
                 return .text(text)

@@ -54,7 +54,7 @@ extension ObjectContext {
         }
         for (name, type) in declared.sorted(by: { $0.key < $1.key }) {
             guard let index = table.columns.firstIndex(of: name) else {
-                throw StoreError.importFailed(path: path, line: 1, reason: "types names '\(name)', which is not a column of the file"
+                throw StoreError.importFailed(path: path, line: 1, field: .named(name), reason: "types names '\(name)', which is not a column of the file"
                     + (closestMatch(to: name, in: table.columns).map { " (did you mean '\($0)'?)" } ?? ""))
             }
             table.types[index].declared = type
@@ -86,7 +86,7 @@ extension ObjectContext {
         }
         let entity = try existing ?? EntityDescription(name: entityName, attributes: table.columns.enumerated().map { i, name in
             if name == EntityStorage.quarryKeyColumn || name.isEmpty {
-                throw StoreError.importFailed(path: path, line: 1, reason: "'\(name)' cannot be a column name")
+                throw StoreError.importFailed(path: path, line: 1, field: .column(i + 1, name), reason: "'\(name)' cannot be a column name")
             }
             let type = table.types[i]
             return AttributeDescription(name: name, type: type.attributeType, isOptional: type.isOptional)
@@ -95,9 +95,9 @@ extension ObjectContext {
             throw StoreError.importFailed(path: path, line: nil, reason: "no columns to make entity \(entityName) from (the file names no keys)")
         }
         var attributes: [AttributeDescription] = []
-        for name in table.columns {
+        for (i, name) in table.columns.enumerated() {
             guard let attribute = entity.attribute(named: name) else {
-                throw StoreError.importFailed(path: path, line: 1,
+                throw StoreError.importFailed(path: path, line: 1, field: .column(i + 1, name),
                     reason: "entity \(entityName) has no attribute '\(name)'" + (closestMatch(to: name, in: entity.attributeNames).map { " (did you mean '\($0)'?)" } ?? ""))
             }
             attributes.append(attribute)
@@ -107,7 +107,7 @@ extension ObjectContext {
         let named = Set(table.columns)
         let missing = entity.attributes.filter { a in !a.isOptional && a.defaultValue == nil && !named.contains(a.name) }
         if let first = missing.first {
-            throw StoreError.importFailed(path: path, line: 1, reason: "required attribute '\(first.name)' of \(entityName) has no column")
+            throw StoreError.importFailed(path: path, line: 1, field: .named(first.name), reason: "required attribute '\(first.name)' of \(entityName) has no column")
         }
         let defaults = entity.attributes.filter { a in a.defaultValue != nil && !named.contains(a.name) }
         let columns = (attributes.map(\.name) + defaults.map(\.name)).map(quoteIdentifier).joined(separator: ", ")
@@ -238,7 +238,8 @@ struct ImportTable {
             for i in attributes.indices {
                 let value = try cells(i, attributes[i])
                 if value.isNull, !attributes[i].isOptional {
-                    throw StoreError.importFailed(path: pipeline.path, line: line, reason: "'\(attributes[i].name)' is required but empty")
+                    throw StoreError.importFailed(path: pipeline.path, line: line, field: .column(i + 1, attributes[i].name),
+                                                  reason: "'\(attributes[i].name)' is required but empty")
                 }
                 current.put(value)
             }

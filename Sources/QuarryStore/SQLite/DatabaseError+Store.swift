@@ -2,23 +2,17 @@ import CQuarrySignals
 import GRDB
 
 extension StoreError {
+    /// SQLite's refusal as data: its extended code, the statement and its message, all
+    /// kept for the caller (the words and the hints are `.sqlite`'s rendering).
     init(_ error: DatabaseError) {
         if error.resultCode == .SQLITE_INTERRUPT {
-            // Stopped by Quarry's own progress handler: say why, as the Lua hook does.
+            // Stopped by Quarry's own progress handler: say why, as the Lua hook does,
+            // decided now, while the deadline still tells a timeout from Ctrl-C.
             let deadline = quarry_process_deadline()
-            self = .database(message: deadline > 0 && quarry_monotonic_now() >= deadline
+            self = .sqlite(code: error.extendedResultCode, sql: error.sql, message: deadline > 0 && quarry_monotonic_now() >= deadline
                 ? "timeout: the script ran past its time limit" : "interrupted!")
             return
         }
-        let message = error.message ?? "\(error)"
-        switch error.resultCode {
-        case .SQLITE_BUSY:
-            // The busy timeout (five seconds) ran out while another connection held the lock.
-            self = .database(message: message + " (another connection held it for more than 5 seconds)")
-        case .SQLITE_IOERR where [.SQLITE_IOERR_WRITE, .SQLITE_IOERR_FSYNC, .SQLITE_IOERR_TRUNCATE].contains(error.extendedResultCode):
-            self = .database(message: message + " while writing (is the disk full, or the file at its size limit?)")
-        default:
-            self = .database(message: message)
-        }
+        self = .sqlite(code: error.extendedResultCode, sql: error.sql, message: error.message ?? "\(error)")
     }
 }

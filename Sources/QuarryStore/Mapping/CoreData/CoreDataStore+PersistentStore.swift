@@ -54,6 +54,7 @@ extension CoreDataStore: PersistentStore {
 
     /// SQLite names Z-tables and Z-columns: say the model's names.
     func inModelNames(_ error: StoreError) -> StoreError {
+        if case let .sqlite(code, sql, message) = error { return .sqlite(code: code, sql: sql, message: inModelNames(message)) }
         guard case .database(let message) = error else { return error }
         return .database(message: inModelNames(message))
     }

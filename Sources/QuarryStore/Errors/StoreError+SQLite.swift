@@ -1,0 +1,46 @@
+import GRDB
+
+/// What SQLite's result code says that its message does not: how the `.sqlite` case
+/// reads, and how a caller asks whether an error came from the database at all.
+extension StoreError {
+    /// SQLite's message, with the cause its code points to where the words alone would
+    /// leave a person guessing ("database is locked": by whom, for how long?).
+    static func sqliteMessage(_ message: String, code: ResultCode) -> String {
+        switch code.primaryResultCode {
+        case .SQLITE_BUSY:
+            // The busy timeout (five seconds) ran out while another connection held the lock.
+            return message + " (another connection held it for more than 5 seconds)"
+        case .SQLITE_IOERR where [.SQLITE_IOERR_WRITE, .SQLITE_IOERR_FSYNC, .SQLITE_IOERR_TRUNCATE].contains(code):
+            return message + " while writing (is the disk full, or the file at its size limit?)"
+        default:
+            return message
+        }
+    }
+
+    /// The database's own failure (SQLite's, or Quarry's words about the store's file),
+    /// which names no operation: the caller that knows which one says it (`.during`).
+    public var isDatabaseFailure: Bool {
+        switch self {
+        case .database, .sqlite: return true
+        default: return false
+        }
+    }
+
+    /// SQLite's extended result code, when SQLite refused (inside `.during` too).
+    public var sqliteCode: ResultCode? {
+        switch self {
+        case let .sqlite(code, _, _): return code
+        case let .during(_, error): return error.sqliteCode
+        default: return nil
+        }
+    }
+
+    /// The statement SQLite refused, when it is known (inside `.during` too).
+    public var sql: String? {
+        switch self {
+        case let .sqlite(_, sql, _): return sql
+        case let .during(_, error): return error.sql
+        default: return nil
+        }
+    }
+}
