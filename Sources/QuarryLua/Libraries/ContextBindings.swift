@@ -42,7 +42,7 @@ enum ContextBindings {
         }
         do { summary = try runtime.context.save(merge: policy) } catch let error as StoreError {
             // A database error (disk full, busy) names no operation: say it was save.
-            if case .database = error { throw StoreError.during(operation: "save", error) }
+            if error.isDatabaseFailure { throw StoreError.during(operation: "save", error) }
             throw error
         }
         // Observers hear the save now, each under pcall, before save() returns.

@@ -108,3 +108,94 @@ extension ObjectContext {
         }
     }
 }
+
+/// What another process changed in an entity whose observers must hear it. A writer that
+/// keeps no Quarry history (the sqlite3 shell, an app) says nothing of which rows it
+/// changed, and only registered objects are compared on `refreshFromStore`; so for each
+/// entity an observer watches, Quarry keeps a hash of every row, and after an outside
+/// commit the rows whose hash moved, appeared or went are its changes. Local saves
+/// re-hash the rows they touched, so they are never taken for outside changes.
+struct RowHashes {
+    var byKey: [Int64: Int] = [:]
+}
+
+extension ObjectContext {
+    /// Keeps row hashes for exactly these entities (an entity observer's), taking them for
+    /// the ones not watched yet.
+    public func watchRows(of names: Set<String>) throws {
+        for name in observers.watchedRows.keys where !names.contains(name) { observers.watchedRows[name] = nil }
+        for name in names.sorted() where observers.watchedRows[name] == nil {
+            guard let entity = managedObjectModel.entitiesByName[name] else { continue }
+            observers.watchedRows[name] = try hashes(of: entity, keys: nil)
+        }
+    }
+
+    /// Hashes of `entity`'s rows (those with `keys`, or all).
+    private func hashes(of entity: EntityDescription, keys: [Int64]?) throws -> RowHashes {
+        var result = RowHashes()
+        let select = "SELECT \(mapped(entity).selection(of: entity)) FROM \(mapped(entity).table)"
+        func take(_ cursor: RowCursor) throws {
+            while let row = try cursor.next() {
+                guard let key = Int64.fromDatabaseValue(row[0] as DatabaseValue) else { continue }
+                var hasher = Hasher()
+                for i in 1..<row.count { (row[i] as DatabaseValue).hash(into: &hasher) }
+                result.byKey[key] = hasher.finalize()
+            }
+        }
+        try read { db in
+            guard let keys else { return try take(Row.fetchCursor(db, sql: select)) }
+            try forEachChunk(keys) { chunk in
+                let sql = select + " WHERE \(mapped(entity).key) IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
+                try take(Row.fetchCursor(db, sql: sql, arguments: StatementArguments(chunk)))
+            }
+        }
+        return result
+    }
+
+    /// After a local change: the watched rows it touched are hashed again.
+    func rehashWatchedRows(_ changes: ChangeSet) {
+        guard !observers.watchedRows.isEmpty, !changes.isExternal else { return }
+        var touched: [String: Set<Int64>] = [:]
+        let objects = changes.inserted + changes.updated.map(\.object) + changes.deleted
+        for object in objects { if let key = object.primaryKey { touched[object.entity.name, default: []].insert(key) } }
+        for (name, keys) in changes.batchUpdated { touched[name, default: []].formUnion(keys) }
+        for (name, keys) in changes.batchDeleted { touched[name, default: []].formUnion(keys) }
+        for watched in observers.watchedRows.keys.sorted() {
+            guard let entity = managedObjectModel.entitiesByName[watched] else { continue }
+            let keys = touched.filter { isKind($0.key, of: watched) || isKind(watched, of: $0.key) }.flatMap(\.value)
+            guard !keys.isEmpty else { continue }
+            guard let fresh = try? hashes(of: entity, keys: Array(Set(keys)).sorted()) else {
+                observers.watchedRows[watched] = nil
+                continue
+            }
+            for key in keys { observers.watchedRows[watched]?.byKey[key] = fresh.byKey[key] }
+        }
+    }
+
+    /// After an outside commit: each watched entity's rows that changed, appeared or went,
+    /// added to `changes` as batch changes (those an object already reports are left).
+    func addOutsideRowChanges(to changes: inout ChangeSet) {
+        var reported: Set<String> = []
+        for object in changes.updated.map(\.object) + changes.deleted {
+            if let key = object.primaryKey { reported.insert("\(rootName(of: object.entity.name))/\(key)") }
+        }
+        for (name, keys) in changes.batchUpdated.merging(changes.batchDeleted, uniquingKeysWith: { $0.union($1) }) {
+            for key in keys { reported.insert("\(rootName(of: name))/\(key)") }
+        }
+        for watched in observers.watchedRows.keys.sorted() {
+            guard let entity = managedObjectModel.entitiesByName[watched], let old = observers.watchedRows[watched] else { continue }
+            guard let new = try? hashes(of: entity, keys: nil) else { observers.watchedRows[watched] = nil; continue }
+            observers.watchedRows[watched] = new
+            let root = rootName(of: watched)
+            func fresh(_ key: Int64) -> Bool { !reported.contains("\(root)/\(key)") }
+            let updated = new.byKey.filter { key, hash in old.byKey[key].map { $0 != hash } ?? false }.keys.filter(fresh)
+            let inserted = new.byKey.keys.filter { old.byKey[$0] == nil }
+            let deleted = old.byKey.keys.filter { new.byKey[$0] == nil }.filter(fresh)
+            if !updated.isEmpty { changes.batchUpdated[watched, default: []].formUnion(updated) }
+            if !deleted.isEmpty { changes.batchDeleted[watched, default: []].formUnion(deleted) }
+            for key in inserted.sorted() where !changes.inserted.contains(where: { $0.primaryKey == key && isKind($0.entity.name, of: watched) }) {
+                if let object = try? object(entityName: watched, primaryKey: key) { changes.inserted.append(object) }
+            }
+        }
+    }
+}

@@ -33,3 +33,38 @@ struct PendingChanges {
         inserted.contains(where: test) || updated.values.contains(where: test) || deleted.values.contains(where: test)
     }
 }
+
+/// The objects each unsaved change touched, in order, so that results holding a merge of
+/// the changes into their saved rows (QuarryFetch's `PendingMerge`) re-place only those
+/// objects after a change rather than all of them. Kept from one save or rollback to the
+/// next, and dropped whole once long (a reader then re-places every pending object).
+struct PendingTouches {
+    /// The `pendingGeneration` from which `touched` is complete (changes after it are logged).
+    private(set) var since = 0
+    private var touched: [(generation: Int, object: ManagedObject)] = []
+    private static let longest = 1 << 20
+
+    mutating func note(_ objects: [ManagedObject], at generation: Int) {
+        if touched.count + objects.count > Self.longest { restart(at: generation); return }
+        for object in objects { touched.append((generation, object)) }
+    }
+
+    /// Forgets the log: it is complete from `generation` on.
+    mutating func restart(at generation: Int) {
+        since = generation
+        touched = []
+    }
+
+    /// The objects touched by changes after `generation` (repeats included), or nil when
+    /// the log does not reach back that far.
+    func objects(after generation: Int) -> [ManagedObject]? {
+        guard generation >= since else { return nil }
+        // Entries are in generation order: the first one after `generation` by bisection.
+        var low = 0, high = touched.count
+        while low < high {
+            let mid = (low + high) / 2
+            if touched[mid].generation <= generation { low = mid + 1 } else { high = mid }
+        }
+        return touched[low...].map(\.object)
+    }
+}
