@@ -156,7 +156,7 @@ extension ObjectContext {
     /// otherwise Quarry's entities are converted.
     public func coreDataModel(of names: [String]? = nil) -> CoreDataModel {
         let wanted = names.map(Set.init)
-        if let model = coreData?.model {
+        if let model = store.modelAsRead {
             guard let wanted else { return model }
             return CoreDataModel(entities: model.entities.filter { wanted.contains($0.name) },
                                  fetchRequests: model.fetchRequests.filter { wanted.contains($0.entity) })

@@ -10,6 +10,8 @@ final class ForeignFileStore: PersistentStore {
     let path: String
     /// The declarations kept beside the file.
     private(set) var sidecar: ForeignSidecar
+    /// Its `relate()` calls go to the sidecar (`keep(_:context:)`).
+    var keepsRelationsInFile: Bool { false }
 
     init(path: String) throws {
         self.path = path

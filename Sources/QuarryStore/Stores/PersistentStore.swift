@@ -56,6 +56,16 @@ protocol PersistentStore: AnyObject {
     /// An error SQLite raised while writing, in the model's names.
     func inModelNames(_ error: StoreError) -> StoreError
 
+    /// Refuses defining or changing entities (`define`, `model()`) where the store's
+    /// entities are another program's model; `whole` when a whole model is defined.
+    func refuseDefining(_ entity: String, whole: Bool) throws
+    /// The model file the store's entities were read from, when they were (a Core Data
+    /// store's), for export, Swift and fetch request templates.
+    var modelAsRead: CoreDataModel? { get }
+    /// Whether `relate()` between the store's own tables is kept in the file (Quarry's
+    /// model); a file Quarry did not create keeps it in its sidecar instead.
+    var keepsRelationsInFile: Bool { get }
+
     /// Keeps an entity's declaration (`StoredDefinition` text), inside the transaction that
     /// defines it.
     func keepDeclaration(_ name: String, definition: String, in db: Database, context: ObjectContext) throws
@@ -80,6 +90,9 @@ extension PersistentStore {
     var dialect: any SQLDialect { SQLiteDialect() }
     func refuseUnfaithfulWrite(_ operation: String, in context: ObjectContext) throws {}
     func isOrdered(_ relationship: String, of entity: String) -> Bool { false }
+    func refuseDefining(_ entity: String, whole: Bool) throws {}
+    var modelAsRead: CoreDataModel? { nil }
+    var keepsRelationsInFile: Bool { true }
     func noteAddition(_ member: ManagedObject) {}
     func inAdditionOrder(_ members: [ManagedObject]) -> [ManagedObject] { members }
     func inStoredOrder(_ saved: [ManagedObject], _ name: String, of owner: ManagedObject, context: ObjectContext) throws -> [ManagedObject] { saved }
@@ -117,7 +130,4 @@ extension ObjectContext {
     /// The Core Data store behind the context, when it is one (its layout, for `explain`
     /// and for the Core Data layer's own code).
     public var coreData: CoreDataStore? { store as? CoreDataStore }
-    /// Whether the file is one Quarry did not create (tables, no model of Quarry's, not
-    /// Core Data): it gains no table of Quarry's (see `ForeignFileStore`).
-    var isForeignFile: Bool { store is ForeignFileStore }
 }

@@ -47,6 +47,14 @@ extension CoreDataStore: PersistentStore {
 
     func didSave(in context: ObjectContext) { refreshDerivedAttributes(in: context) }
 
+    func refuseDefining(_ entity: String, whole: Bool) throws {
+        throw StoreError.invalidSchema(entity: entity, reason: whole
+            ? "this is a Core Data store: its entities are its own model's"
+            : "this is a Core Data store: its entities are its model's, and Quarry does not change its schema")
+    }
+
+    var modelAsRead: CoreDataModel? { model }
+
     /// Never reached: `define` refuses a Core Data store's entities before writing.
     func keepDeclaration(_ name: String, definition: String, in db: Database, context: ObjectContext) throws {
         throw StoreError.invalidSchema(entity: name, reason: "this is a Core Data store: its entities are its own model's")

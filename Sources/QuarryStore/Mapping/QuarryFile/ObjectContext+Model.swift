@@ -8,10 +8,7 @@ extension ObjectContext {
     /// fit the store changes nothing.
     @discardableResult
     public func define(model: CoreDataModel, from path: String) throws -> [String] {
-        if coreData != nil {
-            throw StoreError.invalidSchema(entity: model.entities.first?.name ?? "model",
-                                           reason: "this is a Core Data store: its entities are its own model's")
-        }
+        try store.refuseDefining(model.entities.first?.name ?? "model", whole: true)
         // Parents before their sub-entities, so each is defined into a hierarchy that exists.
         let all = model.quarryEntities()
         let names = Set(all.map(\.name))
@@ -85,7 +82,7 @@ extension ObjectContext {
 
     /// The store's fetch request templates, by name.
     public func fetchTemplates() throws -> [CoreDataFetchRequest] {
-        if let model = coreData?.model { return model.fetchRequests }
+        if let model = store.modelAsRead { return model.fetchRequests }
         return try read { db in
             guard try db.hasTable(Self.templateTable) else { return [] }
             return try Row.fetchAll(db, sql: "SELECT name, entity, predicate, problem FROM \(Self.templateTable) ORDER BY name").map { row in

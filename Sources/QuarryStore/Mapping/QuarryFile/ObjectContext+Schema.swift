@@ -88,9 +88,7 @@ extension ObjectContext {
     /// existing rows cannot fill, is refused, as is any change while changes are pending.
     @discardableResult
     public func define(_ definition: EntityDescription) throws -> EntityDescription {
-        if coreData != nil {
-            throw StoreError.invalidSchema(entity: definition.name, reason: "this is a Core Data store: its entities are its model's, and Quarry does not change its schema")
-        }
+        try store.refuseDefining(definition.name, whole: false)
         try validate(definition)
         // An existing empty file becomes Quarry's with its first entity: WAL from then on.
         if managedObjectModel.entitiesByName.isEmpty, !isReadOnly { try useWriteAheadLog() }
