@@ -39,7 +39,7 @@ extension ObjectContext {
     /// the listeners, with what Quarry's history says changed. Returns whether anything did.
     @discardableResult
     public func refreshFromStore() throws -> Bool {
-        let version = try read { db in try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0 }
+        let version = try read { db in try store.outsideChangeCounter(in: db) }
         defer { outsideChanges.lastDataVersion = version }
         guard let last = outsideChanges.lastDataVersion, last != version else { return false }
         outsideChangeNoticed()
@@ -104,7 +104,7 @@ extension ObjectContext {
     public func startNoticingOtherConnections() throws {
         // One read for both: every read is a transaction of its own, set up and ended.
         (outsideChanges.lastDataVersion, outsideChanges.lastHistoryToken) = try read { db in
-            (try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0, try store.historyToken(in: db))
+            (try store.outsideChangeCounter(in: db), try store.historyToken(in: db))
         }
     }
 }

@@ -34,7 +34,7 @@ extension ObjectContext {
             links: unsaved.links, policy: policy)
         try validateForSave(request.inserts + request.updates)
         let work = try store.prepare(request, in: self)
-        let result = try SQLiteSaveWriter(context: self, store: store).write(request, work)
+        let result = try store.write(request, work, context: self)
         // The transaction committed: only now does the in-memory graph change.
         let changes = changeSet(of: result.request)
         apply(result)

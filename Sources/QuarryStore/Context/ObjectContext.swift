@@ -251,18 +251,9 @@ public final class ObjectContext {
         return try object(for: entity, row: row)
     }
 
-    /// The rows of `entity` with these keys, by key, in its layout (`selection(of:)`),
-    /// read 500 keys a query; keys with no row are left out.
+    /// The rows of `entity` with these keys, by key, as the store reads them.
     func storedRows(of entity: EntityDescription, keys: [Int64]) throws -> [Int64: Row] {
-        var rows: [Int64: Row] = [:]
-        let storage = mapped(entity)
-        try forEachChunk(keys) { chunk in
-            let sql = "SELECT \(storage.selection(of: entity)) FROM \(storage.table) WHERE \(storage.key) IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
-            for row in try read({ db in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(chunk)) }) {
-                rows[try row.stored(0, table: entity.name, column: storage.keyColumn)] = row
-            }
-        }
-        return rows
+        try store.rows(of: entity, keys: keys, context: self)
     }
 
     func register(_ object: ManagedObject) {

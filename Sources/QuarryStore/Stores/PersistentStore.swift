@@ -13,6 +13,15 @@ protocol PersistentStore: AnyObject {
     /// The SQL the store's database speaks.
     var dialect: any SQLDialect { get }
 
+    /// Writes a save in one transaction (conflicts settled first, as the request's policy
+    /// says), asking this store at the points below; nothing of the objects changes here.
+    func write(_ request: SaveChangesRequest, _ work: StoreSaveWork, context: ObjectContext) throws -> SaveChangesResult
+    /// The rows of `entity` with these keys, by key, in its layout (`selection(of:)`);
+    /// keys with no row are left out.
+    func rows(of entity: EntityDescription, keys: [Int64], context: ObjectContext) throws -> [Int64: Row]
+    /// A number that moves whenever another connection commits (SQLite's `data_version`).
+    func outsideChangeCounter(in db: Database) throws -> Int
+
     /// Refuses a write (`save`, `updateall`, `deleteall`) that the program owning the file
     /// would not make as Quarry would make it; nothing has been written.
     func refuseUnfaithfulWrite(_ operation: String, in context: ObjectContext) throws
@@ -88,6 +97,28 @@ struct StoreSaveWork {
 
 extension PersistentStore {
     var dialect: any SQLDialect { SQLiteDialect() }
+
+    /// Every store of a SQLite file writes through the same writer.
+    func write(_ request: SaveChangesRequest, _ work: StoreSaveWork, context: ObjectContext) throws -> SaveChangesResult {
+        try SQLiteSaveWriter(context: context, store: self).write(request, work)
+    }
+
+    /// Read 500 keys a query.
+    func rows(of entity: EntityDescription, keys: [Int64], context: ObjectContext) throws -> [Int64: Row] {
+        var rows: [Int64: Row] = [:]
+        let storage = context.mapped(entity)
+        try forEachChunk(keys) { chunk in
+            let sql = "SELECT \(storage.selection(of: entity)) FROM \(storage.table) WHERE \(storage.key) IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
+            for row in try context.read({ db in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(chunk)) }) {
+                rows[try row.stored(0, table: entity.name, column: storage.keyColumn)] = row
+            }
+        }
+        return rows
+    }
+
+    func outsideChangeCounter(in db: Database) throws -> Int {
+        try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0
+    }
     func refuseUnfaithfulWrite(_ operation: String, in context: ObjectContext) throws {}
     func isOrdered(_ relationship: String, of entity: String) -> Bool { false }
     func refuseDefining(_ entity: String, whole: Bool) throws {}
