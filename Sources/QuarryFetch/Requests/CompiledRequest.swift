@@ -113,6 +113,13 @@ struct CompiledRequest {
         joins.facts = UniqueValues.facts(answering: joins, in: context)
     }
 
+    /// Forgets what the data said and looks again: after a save, a column that held each
+    /// value once may repeat one.
+    mutating func relearnJoinFacts(in context: ObjectContext) {
+        joins.facts = ColumnFacts()
+        learnJoinFacts(in: context)
+    }
+
     /// True when the request takes a table's rows unfiltered, in key order.
     var takesRowsInKeyOrder: Bool { whereClause == nil && sort.isEmpty && joins.isEmpty && !storage.needsIntegerKeyCheck }
 

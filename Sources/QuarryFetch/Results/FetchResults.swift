@@ -88,6 +88,10 @@ public final class FetchResults {
             if let current = try? context.entity(named: compiled.entity.name), current != compiled.entity,
                let recompiled = try? CompiledRequest(request, context: context) {
                 compiled = recompiled
+            } else {
+                // A save may have made a matched column repeat a value: the joins' one-row
+                // guards are decided again from the rows as they are now.
+                compiled.relearnJoinFacts(in: context)
             }
             invalidate()
         }
