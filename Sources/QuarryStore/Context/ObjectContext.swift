@@ -18,10 +18,16 @@ public final class ObjectContext {
     var isClosed: Bool { connection.isClosed }
 
     /// The entities the store holds (see `ManagedObjectModel`).
-    public internal(set) var managedObjectModel = ManagedObjectModel()
+    public internal(set) var managedObjectModel: ManagedObjectModel {
+        get { store.managedObjectModel }
+        _modify { yield &store.managedObjectModel }
+    }
     /// Where each entity's rows are in the file: the only source of table and column
     /// names for the SQL this context and the layers above write.
-    public internal(set) var mapping = StoreMapping()
+    public internal(set) var mapping: StoreMapping {
+        get { store.mapping }
+        _modify { yield &store.mapping }
+    }
 
     /// One object per row in use.
     private var identityMap = IdentityMap()

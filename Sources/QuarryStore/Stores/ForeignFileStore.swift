@@ -6,6 +6,8 @@ import GRDB
 /// processes see its changes through `data_version` and row hashes, as they see any
 /// writer's that keeps no history.
 final class ForeignFileStore: PersistentStore {
+    var managedObjectModel = ManagedObjectModel()
+    var mapping = StoreMapping()
     /// The file the sidecar is kept beside.
     let path: String
     /// The declarations kept beside the file.

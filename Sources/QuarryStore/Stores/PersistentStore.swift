@@ -10,6 +10,11 @@ import GRDB
 /// Stores are chosen when the file is opened (`ObjectContext.loadModel`). The next kind
 /// (another database, another file convention) is one more conformance.
 protocol PersistentStore: AnyObject {
+    /// The entities the store holds, as read when it was opened and defined since.
+    var managedObjectModel: ManagedObjectModel { get set }
+    /// Where each entity's rows are in the store.
+    var mapping: StoreMapping { get set }
+
     /// The SQL the store's database speaks.
     var dialect: any SQLDialect { get }
 
@@ -155,6 +160,14 @@ extension PersistentStore {
 }
 
 extension ObjectContext {
+    /// Puts `newStore` behind the context, with what the open found so far (a store's kind
+    /// is known only once the file has been read).
+    func adopt(_ newStore: any PersistentStore) {
+        newStore.managedObjectModel = store.managedObjectModel
+        newStore.mapping = store.mapping
+        store = newStore
+    }
+
     /// The SQL the store speaks, for the predicate and fetch layers' SQL.
     public var sqlDialect: any SQLDialect { store.dialect }
 

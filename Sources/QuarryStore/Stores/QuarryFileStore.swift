@@ -4,6 +4,8 @@ import GRDB
 /// `quarry_model`, a table per root entity, and every save and batch change recorded in
 /// `quarry_history` for other processes and later sessions.
 final class QuarryFileStore: PersistentStore {
+    var managedObjectModel = ManagedObjectModel()
+    var mapping = StoreMapping()
     /// In `quarry_model`, so reopening the file restores the entity without a script.
     func keepDeclaration(_ name: String, definition: String, in db: Database, context: ObjectContext) throws {
         try db.execute(sql: "CREATE TABLE IF NOT EXISTS \(ObjectContext.modelTable) (name TEXT PRIMARY KEY, definition TEXT NOT NULL)")

@@ -67,6 +67,9 @@ public final class CoreDataStore {
     public var model: CoreDataModel?
     /// What the context keeps about its objects for this store (versions, order stamps).
     var bookkeeping = CoreDataBookkeeping()
+    /// The model's entities as Quarry sees them, and where their rows are (the views).
+    var managedObjectModel = ManagedObjectModel()
+    var mapping = StoreMapping()
 
     init(entities: [Mapped], linkViews: [String], modelSource: String, notes: [String], model: CoreDataModel?) {
         self.entities = entities

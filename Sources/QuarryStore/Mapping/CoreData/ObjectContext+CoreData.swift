@@ -16,7 +16,7 @@ extension ObjectContext {
         } catch let error as ModelFileError {
             throw StoreError.database(message: "\(error)")
         }
-        self.store = store
+        adopt(store)
         openingNotes += store.notes
         for mapped in store.entities { remember(mapped.entity, storage: mapped.storage) }
     }

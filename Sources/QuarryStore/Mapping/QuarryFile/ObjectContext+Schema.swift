@@ -37,9 +37,10 @@ extension ObjectContext {
         // keeps about it is in its sidecar (ForeignSidecar), never in the file.
         var foreign: ForeignFileStore?
         if hasSchema && !isCoreData, let path, path != ":memory:" {
-            foreign = try ForeignFileStore(path: path)
-            store = foreign ?? store
-            try foreign?.loadEntities(into: self)
+            let opened = try ForeignFileStore(path: path)
+            adopt(opened)
+            try opened.loadEntities(into: self)
+            foreign = opened
         }
         // Entities in a hierarchy are seen with their inherited and sub-entities' keys.
         if managedObjectModel.declaredByName.values.contains(where: { $0.parent != nil }) { rememberEffective(managedObjectModel.entityOrder) }
