@@ -1,6 +1,7 @@
 import Foundation
 import QuarryPredicates
 import QuarryStore
+import QuarryTestSupport
 import Testing
 
 /// Values written into exported Swift stay values: compiled by the real compiler, each
@@ -46,26 +47,11 @@ struct SwiftLiteralTests {
     /// Compiles `source` with swiftc and runs it, returning its output lines. Fails (never
     /// skips) when swiftc is missing.
     static func compileAndRun(_ source: String) throws -> [String] {
-        let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init) + ["/opt/swift/usr/bin"]
-        guard let swiftc = folders.map({ URL(fileURLWithPath: $0).appendingPathComponent("swiftc") })
-            .first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
-            throw CompileFailure(description: "no swiftc on the PATH or in /opt/swift/usr/bin")
-        }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-literals-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         try source.write(to: folder.appendingPathComponent("main.swift"), atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = swiftc
-        process.arguments = ["main.swift", "-o", "main"]
-        process.currentDirectoryURL = folder
-        let errors = Pipe()
-        process.standardOutput = errors
-        process.standardError = errors
-        try process.run()
-        let output = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw CompileFailure(description: String(decoding: output, as: UTF8.self)) }
+        try SwiftCompiler.run(["main.swift", "-o", "main"], in: folder)
         let run = Process()
         run.executableURL = folder.appendingPathComponent("main")
         let out = Pipe()
@@ -77,5 +63,4 @@ struct SwiftLiteralTests {
         return String(decoding: printed, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
     }
 
-    struct CompileFailure: Error, CustomStringConvertible { let description: String }
 }

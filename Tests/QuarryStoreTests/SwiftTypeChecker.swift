@@ -13,9 +13,9 @@
 ///   header as a clang module named Foundation, and the toolchain's own Foundation is
 ///   hidden by a resource folder of links to everything else.
 import Foundation
+import QuarryTestSupport
 
 enum SwiftTypeChecker {
-    struct Failure: Error, CustomStringConvertible { let description: String }
 
     static let swiftDataStubs = """
         @_exported import Foundation
@@ -93,31 +93,11 @@ enum SwiftTypeChecker {
         }.joined(separator: "\n")
 
     /// The compiler running the tests' toolchain: `swiftc` on the PATH, else /opt/swift's.
-    static func compiler() throws -> URL {
-        let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init) + ["/opt/swift/usr/bin"]
-        for folder in folders {
-            let candidate = URL(fileURLWithPath: folder).appendingPathComponent("swiftc")
-            // Not resolved: swiftc is a link to swift-driver, which acts by the name it is run as.
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-        }
-        throw Failure(description: "no swiftc on the PATH or in /opt/swift/usr/bin")
-    }
+    typealias Failure = SwiftCompiler.Failure
 
-    static func run(_ arguments: [String], in folder: URL) throws {
-        let process = Process()
-        process.executableURL = try compiler()
-        process.arguments = arguments
-        process.currentDirectoryURL = folder
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = errors
-        try process.run()
-        let output = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw Failure(description: "swiftc \(arguments.joined(separator: " ")):\n" + String(decoding: output, as: UTF8.self))
-        }
-    }
+    static func compiler() throws -> URL { try SwiftCompiler.path() }
+
+    static func run(_ arguments: [String], in folder: URL) throws { try SwiftCompiler.run(arguments, in: folder) }
 
     /// Type-checks SwiftData source; throws the compiler's messages.
     static func checkSwiftData(_ source: String) throws {

@@ -1,0 +1,37 @@
+import Foundation
+
+/// The toolchain's `swiftc`, for tests that prove emitted Swift by compiling it. A missing
+/// compiler is a failure that says so, never a skip.
+public enum SwiftCompiler {
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+        public init(description: String) { self.description = description }
+    }
+
+    public static func path() throws -> URL {
+        let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init) + ["/opt/swift/usr/bin"]
+        for folder in folders {
+            let candidate = URL(fileURLWithPath: folder).appendingPathComponent("swiftc")
+            // Not resolved: swiftc is a link to swift-driver, which acts by the name it is run as.
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        throw Failure(description: "no swiftc on the PATH or in /opt/swift/usr/bin")
+    }
+
+    /// Runs swiftc with `arguments` in `folder`; its output is the failure's text.
+    public static func run(_ arguments: [String], in folder: URL) throws {
+        let process = Process()
+        process.executableURL = try path()
+        process.arguments = arguments
+        process.currentDirectoryURL = folder
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = errors
+        try process.run()
+        let output = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw Failure(description: "swiftc \(arguments.joined(separator: " ")):\n" + String(decoding: output, as: UTF8.self))
+        }
+    }
+}
