@@ -158,20 +158,3 @@ extension PersistentStore {
         try context.read { db in try QuarryHistory.transactions(since: since, author: author, in: db) }
     }
 }
-
-extension ObjectContext {
-    /// Puts `newStore` behind the context, with what the open found so far (a store's kind
-    /// is known only once the file has been read).
-    func adopt(_ newStore: any PersistentStore) {
-        newStore.managedObjectModel = store.managedObjectModel
-        newStore.mapping = store.mapping
-        store = newStore
-    }
-
-    /// The SQL the store speaks, for the predicate and fetch layers' SQL.
-    public var sqlDialect: any SQLDialect { store.dialect }
-
-    /// The Core Data store behind the context, when it is one (its layout, for `explain`
-    /// and for the Core Data layer's own code).
-    public var coreData: CoreDataStore? { store as? CoreDataStore }
-}
