@@ -34,7 +34,7 @@ import Testing
             (#"entity "R2" { owner = { one = "Tag", delete = "explode" } }"#,
              "t:1: entity R2: 'owner': delete must be nullify, cascade, deny or noaction, got 'explode'"),
             (#"Item:new{ title = "b", tags = { 1 } }"#, "t:1: Item.tags[1] must be a Tag object, got number"),
-            (#"histogram(Item, "n", { bins = 0 })"#, "t:1: bins: bins must be from 1 to 1000, got 0"),
+            (#"histogram(Item, "n", { bins = 0 })"#, "t:1: histogram: bins must be from 1 to 1000, got 0"),
         ]
         for (code, message) in cases {
             let caught = h.string("select(2, pcall(load(\(luaQuoted(code)), \"=t\")))")
@@ -68,8 +68,8 @@ import Testing
 
         // A fetch request's own check (QuarryFetch) throws the same shape.
         let bins = try #require(h.runtime.run(#"histogram(Item, "n", { bins = 5000 })"#, chunkName: "=t"))
-        #expect(bins.message == "t:1: bins: bins must be from 1 to 1000, got 5000")
-        #expect(bins.error as? OptionError == OptionError("bins", mustBe: "from 1 to 1000", got: "5000", operation: "bins"))
+        #expect(bins.message == "t:1: histogram: bins must be from 1 to 1000, got 5000")
+        #expect(bins.error as? OptionError == OptionError("bins", mustBe: "from 1 to 1000", got: "5000", operation: "histogram"))
     }
 
     /// The renderer adds the suggestion and the remedy around the sentence, as for any error.

@@ -26,7 +26,7 @@ public struct HistogramRequest {
 
     /// Runs the request: the attribute's type, and the buckets in order.
     public func execute(in context: ObjectContext) throws -> (type: AttributeType, buckets: [HistogramBucket]) {
-        guard bins >= 1, bins <= 1000 else { throw OptionError("bins", mustBe: "from 1 to 1000", got: "\(bins)", operation: "bins") }
+        guard bins >= 1, bins <= 1000 else { throw OptionError("bins", mustBe: "from 1 to 1000", got: "\(bins)", operation: "histogram") }
         var base = base
         base.sortDescriptors = []; base.limit = nil; base.offset = 0; base.sectionKey = nil
         let compiled = try CompiledRequest(base, context: context)
