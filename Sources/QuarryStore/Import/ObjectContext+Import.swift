@@ -26,6 +26,13 @@ extension ObjectContext {
         if let problem = SchemaName.problem(entityName) {
             throw StoreError.importFailed(path: path, line: nil, reason: "the entity name \(SchemaName.shown(entityName)) \(problem)")
         }
+        // A store whose entities are another program's model takes no new one: refused
+        // before the file is read, and nothing is written.
+        if managedObjectModel.entitiesByName[entityName] == nil {
+            do { try store.refuseDefining(entityName, whole: false) } catch StoreError.invalidSchema(_, let reason) {
+                throw StoreError.importFailed(path: path, line: nil, reason: "\(entityName) is not an entity of the store, and \(reason)")
+            }
+        }
         let (open, size) = try Self.reopenable(path)
         var table = path.lowercased().hasSuffix(".json")
             ? try JSONImport(path: path, open: open).table()

@@ -80,6 +80,9 @@ protocol PersistentStore: AnyObject {
     /// model); a file Quarry did not create keeps it in its sidecar instead.
     var keepsRelationsInFile: Bool { get }
 
+    /// Makes ready to keep declarations, inside the transaction that defines entities and
+    /// before their tables are made.
+    func prepareDeclarations(in db: Database) throws
     /// Keeps an entity's declaration (`StoredDefinition` text), inside the transaction that
     /// defines it.
     func keepDeclaration(_ name: String, definition: String, in db: Database, context: ObjectContext) throws
@@ -129,6 +132,7 @@ extension PersistentStore {
     func refuseDefining(_ entity: String, whole: Bool) throws {}
     var modelAsRead: CoreDataModel? { nil }
     var keepsRelationsInFile: Bool { true }
+    func prepareDeclarations(in db: Database) throws {}
     func noteAddition(_ member: ManagedObject) {}
     func inAdditionOrder(_ members: [ManagedObject]) -> [ManagedObject] { members }
     func inStoredOrder(_ saved: [ManagedObject], _ name: String, of owner: ManagedObject, context: ObjectContext) throws -> [ManagedObject] { saved }

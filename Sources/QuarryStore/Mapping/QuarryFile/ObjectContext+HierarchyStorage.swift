@@ -93,6 +93,7 @@ extension ObjectContext {
         var new = old
         for entity in changed { new[entity.name] = entity }
         let order = managedObjectModel.entityOrder + changed.map(\.name).filter { !managedObjectModel.entityOrder.contains($0) }
+        try store.prepareDeclarations(in: db)
         var roots: [String] = []
         for entity in changed {
             try validate(entity)

@@ -263,6 +263,7 @@ extension ObjectContext {
     func write(_ entity: EntityDescription, replacing existing: EntityDescription?, in db: Database) throws {
         try validate(entity)
         let definition = try StoredDefinition.text(entity)
+        try store.prepareDeclarations(in: db)
         if let existing {
             try migrate(existing, to: entity, in: db)
         } else {
