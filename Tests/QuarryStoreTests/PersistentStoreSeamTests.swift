@@ -34,6 +34,7 @@ struct PersistentStoreSeamTests {
         func recordHistory(inserted: [String], updated: [String], deleted: [String], in db: Database, context: ObjectContext) throws {
             heard.append("history \(inserted) \(updated) \(deleted)")
         }
+        func prepareDeclarations(in db: Database) throws { try own.prepareDeclarations(in: db) }
         func keepDeclaration(_ name: String, definition: String, in db: Database, context: ObjectContext) throws {
             heard.append("declare \(name)")
             try own.keepDeclaration(name, definition: definition, in: db, context: context)
