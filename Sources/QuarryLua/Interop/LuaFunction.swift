@@ -32,9 +32,11 @@ final class RaisedErrors {
     }
 
     /// The value raised as `message`, if that is what reached the top; the record is cleared.
+    /// A script that caught it and raised it again with `error(e)` adds the position of
+    /// its own call (`t:3: t:1: predicate: ...`): still that error, so the REPL keeps its caret.
     func take(raisedAs message: String) -> Error? {
         defer { last = nil }
-        guard let last, last.message == message else { return nil }
+        guard let last, last.message == message || message.hasSuffix(": " + last.message) else { return nil }
         return last.value
     }
 
