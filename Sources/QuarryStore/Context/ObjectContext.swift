@@ -218,6 +218,15 @@ public final class ObjectContext {
         return try object(for: entity, values: Array(row.databaseValues))
     }
 
+    /// The same for a row read as Quarry's values (`StoreConnection.rows`).
+    public func object(for entity: EntityDescription, values: [Value]) throws -> ManagedObject {
+        let keyColumn = mapped(entity).keyColumn
+        guard let key = values.first else { throw StoreError.missingColumn(table: entity.name, column: keyColumn) }
+        let primaryKey = try key.storedInteger(table: entity.name, column: keyColumn)
+        if let existing = registeredObject(entity: entity.name, primaryKey: primaryKey) { return existing }
+        return try object(for: entity, values: values.map(\.databaseValue))
+    }
+
     /// The same for a row read as values (see `RowBatch`).
     public func object(for entity: EntityDescription, values: [DatabaseValue]) throws -> ManagedObject {
         // A foreign file's key column may hold anything (a WITHOUT ROWID table's INTEGER

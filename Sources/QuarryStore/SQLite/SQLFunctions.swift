@@ -36,6 +36,10 @@ public enum SQLFunctions {
         return Set([core, aggregates, windows, dates, json, math, fullText].joined(separator: " ").split(separator: " ").map(String.init))
     }()
 
+    /// The functions the store itself installs on every connection for SQL to call: those
+    /// of Core Data stores' views and triggers.
+    public static var storeOwn: [String] { CoreDataStore.sqlFunctions.map(\.name) }
+
     /// The functions `statement` calls, by name (lower case), each once, in the order its
     /// compiled program first names them; none for an `EXPLAIN` (it lists a program and
     /// runs nothing).
