@@ -53,7 +53,7 @@ public enum SQLFunctions {
     /// the schema or began a transaction), and it cannot be read back to be restored.
     /// Functions SQLite inlines (`coalesce`, `iif`, `likely`) make no instruction; they
     /// are its own.
-    public static func called(by statement: GRDB.Statement, _ db: Database) throws -> [String] {
+    static func called(by statement: GRDB.Statement, _ db: Database) throws -> [String] {
         guard sqlite3_stmt_isexplain(statement.sqliteStatement) == 0 else { return [] }
         var names: [String] = []
         var seen: Set<String> = []
