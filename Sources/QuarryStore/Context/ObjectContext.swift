@@ -102,11 +102,9 @@ public final class ObjectContext {
     var relatedRows = RelatedRows()
 
     /// Opens (or creates) the store at `path`; nil or ":memory:" is an in-memory store.
-    /// `functions` are SQL functions installed on the connection (the predicate layer's);
-    /// `setUp` adds those that are C (the predicate layer's text functions).
-    public init(path: String?, readOnly: Bool = false, functions: [DatabaseFunction] = [], setUp: ((Database) -> Void)? = nil,
-                model: String? = nil) throws {
-        connection = try StoreConnection(path: path, readOnly: readOnly, functions: functions, setUp: setUp)
+    /// `functions` are SQL functions installed on the connection (the predicate layer's).
+    public init(path: String?, readOnly: Bool = false, functions: [SQLFunction] = [], model: String? = nil) throws {
+        connection = try StoreConnection(path: path, readOnly: readOnly, functions: functions)
         openingNotes = connection.notes
         try loadModel(modelPath: model)
         try useWriteAheadLog(opening: true)
