@@ -3,6 +3,7 @@ import GRDB
 import QuarryFetch
 import QuarryPredicates
 import QuarryStore
+import QuarryTestSupport
 import Testing
 
 /// A file Quarry did not create may hold text in a number column; text sorts above every
@@ -10,8 +11,7 @@ import Testing
 /// in one line, where it used to stop the process converting the text to a number.
 @Suite struct ForeignHistogramTests {
     @Test func textInANumberColumnIsAnErrorNamingItNotACrash() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-histogram-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try CoreDataFixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("m.db").path
         let queue = try DatabaseQueue(path: path)
