@@ -37,8 +37,8 @@ let package = Package(
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "GRDBSQLite", package: "GRDB.swift"),
         ], swiftSettings: swift5),
-        .target(name: "QuarryPredicates", dependencies: ["QuarryStore", "CQuarrySQLite", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swift5),
-        .target(name: "QuarryFetch", dependencies: ["QuarryStore", "QuarryPredicates", "CQuarrySQLite", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swift5),
+        .target(name: "QuarryPredicates", dependencies: ["QuarryStore", "CQuarrySQLite"], swiftSettings: swift5),
+        .target(name: "QuarryFetch", dependencies: ["QuarryStore", "QuarryPredicates", "CQuarrySQLite"], swiftSettings: swift5),
         // Tables and charts as text: no Lua, no terminal; the Lua layer and the shell use it.
         .target(name: "QuarryFormat", dependencies: ["QuarryStore", "QuarryFetch"], swiftSettings: swift5),
         .target(name: "QuarryLua", dependencies: ["CQuarryShim", "CLua", "QuarryStore", "QuarryPredicates", "QuarryFetch", "QuarryFormat"], swiftSettings: swift5),

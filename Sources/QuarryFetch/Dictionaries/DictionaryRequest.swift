@@ -1,4 +1,3 @@
-import GRDB
 import QuarryPredicates
 import QuarryStore
 
@@ -91,23 +90,18 @@ extension DictionaryRequest {
             arguments += [.integer(Int64(compiled.limit ?? -1)), .integer(Int64(compiled.offset))]
         }
         let width = columns.reduce(0) { $0 + $1.keys.count }
-        return try context.read { db in
-            var result: [[(key: String, value: Value)]] = []
-            let statement = try db.makeStatement(sql: sql)
-            try statement.setArguments(StatementArguments(arguments.map(\.databaseValue)))
-            var tally = RowTally(admit, columns: width)
-            let cursor = try Row.fetchCursor(statement)
-            while let row = try cursor.next() {
-                try tally.add(statement.rowValueBytes)
-                var pairs: [(key: String, value: Value)] = []
-                for (i, column) in columns.enumerated() {
-                    let value = column.type.decode(Value(row[i] as DatabaseValue))
-                    for key in column.keys { pairs.append((key, value)) }
-                }
-                result.append(pairs)
+        var result: [[(key: String, value: Value)]] = []
+        var tally = RowTally(admit, columns: width)
+        try context.connection.forEachRow(sql, arguments: arguments) { row in
+            try tally.add(row.valueBytes)
+            var pairs: [(key: String, value: Value)] = []
+            for (i, column) in columns.enumerated() {
+                let value = column.type.decode(row.value(at: i))
+                for key in column.keys { pairs.append((key, value)) }
             }
-            try tally.finish()
-            return result
+            result.append(pairs)
         }
+        try tally.finish()
+        return result
     }
 }

@@ -1,4 +1,3 @@
-import GRDB
 import QuarryPredicates
 import QuarryStore
 
@@ -32,30 +31,26 @@ public struct ReadOnlyQuery {
         func refuse(_ reason: String) -> FetchError { .badOption(option: "sql", reason: reason) }
         // Before anything is compiled: SQLite carries out a pragma while compiling it.
         if let reason = SQLPragmas.refusal(in: sql) { throw refuse(reason) }
-        return try context.read { db in
-            let statements = try db.allStatements(sql: sql)
-            guard let statement = try statements.next() else { throw refuse("no statement to run") }
-            guard try statements.next() == nil else {
+        return try context.connection.prepareReadOnly(sql) { statement in
+            guard let statement else { throw refuse("no statement to run") }
+            guard !statement.isFollowedByAnother else {
                 throw refuse("one statement at a time (the text holds more than one)")
             }
-            guard statement.isReadonly, statement.columnCount > 0 else {
+            let columns = statement.columnNames
+            guard statement.isReadOnly, !columns.isEmpty else {
                 throw refuse("only a statement that reads rows can run here; this one would write or returns nothing (save() writes)")
             }
-            for name in try SQLFunctions.called(by: statement, db) where !Self.sqlFunctions.contains(name) {
+            for name in try statement.functionsCalled() where !Self.sqlFunctions.contains(name) {
                 throw refuse("\(name)() is not allowed here; sql() calls SQLite's ordinary functions (date, json_extract, printf, count, ...) and Quarry's own")
             }
-            let bound = StatementArguments(arguments.map(\.databaseValue))
-            do { try statement.validateArguments(bound) } catch {
+            guard statement.accepts(arguments) else {
                 throw refuse("the statement's parameters do not match the \(arguments.count) argument\(arguments.count == 1 ? "" : "s") given")
             }
-            try statement.setArguments(bound)
-            let columns = statement.columnNames
             var rows: [[Value]] = []
             var tally = RowTally(admit, columns: columns.count)
-            let cursor = try Row.fetchCursor(statement)
-            while let row = try cursor.next() {
-                try tally.add(statement.rowValueBytes)
-                rows.append((0..<columns.count).map { Value(row[$0] as DatabaseValue) })
+            try statement.forEachRow(arguments: arguments) { row in
+                try tally.add(row.valueBytes)
+                rows.append(row.values)
             }
             try tally.finish()
             return QueryRows(columns: columns, rows: rows)
@@ -66,5 +61,5 @@ public struct ReadOnlyQuery {
     /// layer's, and those Quarry provides for Core Data stores' views and triggers.
     static let sqlFunctions: Set<String> = SQLFunctions.ordinary
         .union(PredicateFunctions.names.map { $0.lowercased() })
-        .union(CoreDataStore.sqlFunctions.map { $0.name.lowercased() })
+        .union(SQLFunctions.storeOwn.map { $0.lowercased() })
 }

@@ -1,4 +1,3 @@
-import GRDB
 import QuarryPredicates
 import QuarryStore
 
@@ -28,18 +27,15 @@ extension FetchRequest {
         // An object's ID names its own entity (a SportCar fetched as a Car is SportCar/7),
         // as the object itself gives it: the entity column names each row's.
         let query = compiled.select("\(key), \(compiled.table).\(quoteIdentifier(EntityStorage.entityColumn))", start: 0, count: nil)
-        return try context.read { db in
-            var ids: [String] = []
-            var names: [DatabaseValue: String] = [:]
-            let rows = try Row.fetchCursor(db, sql: query.sql, arguments: StatementArguments(query.arguments.map(\.databaseValue)))
-            while let row = try rows.next() {
-                let primaryKey: Int64 = try row.stored(0, table: entity.name, column: compiled.storage.keyColumn)
-                let tag = row[1] as DatabaseValue
-                let name = names[tag] ?? context.ownEntity(of: entity, tag: tag)?.name ?? entity.name
-                names[tag] = name
-                ids.append("\(name)/\(primaryKey)")
-            }
-            return ids
+        var ids: [String] = []
+        var names: [Value: String] = [:]
+        try context.connection.forEachRow(query.sql, arguments: query.arguments) { row in
+            let primaryKey = try row.storedInt64(at: 0, table: entity.name, column: compiled.storage.keyColumn)
+            let tag = row.value(at: 1)
+            let name = names[tag] ?? context.ownEntity(of: entity, tag: tag)?.name ?? entity.name
+            names[tag] = name
+            ids.append("\(name)/\(primaryKey)")
         }
+        return ids
     }
 }

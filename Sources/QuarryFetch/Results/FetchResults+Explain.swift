@@ -1,4 +1,3 @@
-import GRDB
 import QuarryPredicates
 import QuarryStore
 
@@ -6,10 +5,10 @@ extension FetchResults {
     /// The SQL that loads the objects, its bound arguments, and SQLite's query plan.
     public func explain() throws -> String {
         let query = sql()
-        let arguments = StatementArguments(query.arguments.map(\.databaseValue))
-        let plan = try context.read { db in
-            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + query.sql, arguments: arguments)
-                .map { row -> String in row["detail"] ?? "" }
+        // EXPLAIN QUERY PLAN's rows are id, parent, notused, detail.
+        var plan: [String] = []
+        try context.connection.forEachRow("EXPLAIN QUERY PLAN " + query.sql, arguments: query.arguments) { row in
+            if case .text(let detail) = row.value(at: 3) { plan.append(detail) } else { plan.append("") }
         }
         let shown = query.arguments.map { $0.isNull ? "nil" : ($0.kindName == "string" ? "\"\($0.displayString)\"" : $0.displayString) }
         // Over a Core Data store, entities are views of its Z-tables: show what each reads.

@@ -1,4 +1,3 @@
-import GRDB
 import QuarryPredicates
 import QuarryStore
 
@@ -129,9 +128,9 @@ extension FetchResults {
             matches: { [unowned self] object in self.matches(object) },
             sortValues: { [unowned self] object in sort.map { order.sortValue(self.value(atPath: $0.key, of: object), $0) } },
             rowValues: { key in
-                let row = try context.read { db in try Row.fetchOne(db.cachedStatement(sql: read.sql), arguments: [key]) }
+                let row = try context.connection.row(read.sql, arguments: [.integer(key)], cached: true)
                 return zip(sort, read.attributes).enumerated().map { i, pair in
-                    let raw = row.map { Value($0[i] as DatabaseValue) } ?? .null
+                    let raw = row.map { i < $0.count ? $0[i] : .null } ?? .null
                     return order.sortValue(pair.1.type.decode(raw), pair.0)
                 }
             },
@@ -225,8 +224,9 @@ extension FetchResults {
             if !missing.isEmpty {
                 let storage = compiled.storage
                 let sql = "SELECT \(storage.selection(of: entity)) FROM \(storage.table) WHERE \(storage.key) IN (\(Array(repeating: "?", count: missing.count).joined(separator: ",")))"
-                for row in try context.read({ db in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(missing)) }) {
-                    let o = try context.object(for: entity, row: row)
+                // Read first, then made: making an object may read the store (a sub-entity's row).
+                for row in try context.connection.rows(sql, arguments: missing.map(Value.integer)) {
+                    let o = try context.object(for: entity, values: row)
                     if let key = o.primaryKey { found[key] = o }
                 }
             }

@@ -1,4 +1,3 @@
-import GRDB
 import QuarryPredicates
 import QuarryStore
 
@@ -100,14 +99,11 @@ public final class ResultsTracker {
         let query = compiled.select(columns.joined(separator: ", "), start: 0, count: nil)
         var loadedKeys: [Int64] = []
         var loadedValues: [Int64: [Value]] = [:]
-        try results.context.read { db in
-            let rows = try Row.fetchCursor(db, sql: query.sql, arguments: StatementArguments(query.arguments.map(\.databaseValue)))
-            while let row = try rows.next() {
-                let key: Int64 = try row.stored(0, table: entity.name, column: compiled.storage.keyColumn)
-                loadedKeys.append(key)
-                loadedValues[key] = attributes.enumerated().map { i, attribute in
-                    order.sortValue(attribute.type.decode(Value(row[i + 1] as DatabaseValue)), compiled.sort[i])
-                }
+        try results.context.connection.forEachRow(query.sql, arguments: query.arguments) { row in
+            let key = try row.storedInt64(at: 0, table: entity.name, column: compiled.storage.keyColumn)
+            loadedKeys.append(key)
+            loadedValues[key] = attributes.enumerated().map { i, attribute in
+                order.sortValue(attribute.type.decode(row.value(at: i + 1)), compiled.sort[i])
             }
         }
         keys = loadedKeys

@@ -1,4 +1,3 @@
-import GRDB
 import QuarryPredicates
 import QuarryStore
 
@@ -29,14 +28,12 @@ extension FetchResults {
 extension FetchResults {
     /// The sections a `sectionQuery` gives (`key, count` rows, in order), placed one after another.
     func readSections(_ query: SQLFragment, _ attribute: AttributeDescription) throws -> [SectionInfo] {
-        let rows = try context.read { db in
-            try Row.fetchAll(db, sql: query.sql, arguments: StatementArguments(query.arguments.map(\.databaseValue)))
-        }
         var start = 0
         var sections: [SectionInfo] = []
-        for row in rows {
-            let count: Int = row[1]
-            sections.append(SectionInfo(id: attribute.type.decode(Value(row[0] as DatabaseValue)), start: start, count: count))
+        try context.connection.forEachRow(query.sql, arguments: query.arguments) { row in
+            // A count(*), always an integer.
+            let count = Int(row.int64(at: 1))
+            sections.append(SectionInfo(id: attribute.type.decode(row.value(at: 0)), start: start, count: count))
             start += count
         }
         return sections

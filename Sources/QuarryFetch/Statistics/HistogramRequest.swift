@@ -1,4 +1,3 @@
-import GRDB
 import QuarryPredicates
 import QuarryStore
 
@@ -39,25 +38,36 @@ public struct HistogramRequest {
         }
         let column = columnSQL(compiled.table, attribute, in: compiled.storage)
         let notNull = (compiled.whereClause.map { " WHERE (" + $0.sql + ") AND " } ?? " WHERE ") + "\(column) IS NOT NULL"
-        let arguments = (compiled.whereClause?.arguments ?? []).map(\.databaseValue)
-        let range = try context.read { db in
-            try Row.fetchOne(db, sql: "SELECT min(\(column)), max(\(column)) FROM \(compiled.source)\(notNull)", arguments: StatementArguments(arguments))
+        let arguments = compiled.whereClause?.arguments ?? []
+        let range = try context.connection.row("SELECT min(\(column)), max(\(column)) FROM \(compiled.source)\(notNull)", arguments: arguments)
+        guard let range, let low = try bound(range[0], attribute, compiled), let high = try bound(range[1], attribute, compiled) else {
+            return (attribute.type, [])
         }
-        guard let range, let low = range[0] as Double?, let high = range[1] as Double? else { return (attribute.type, []) }
         let width = (high - low) / Double(bins)
         let counts: [Int: Int]
         if width > 0 {
             let sql = "SELECT min(CAST((\(column) - ?) / ? AS INTEGER), ?) AS b, count(*) FROM \(compiled.source)\(notNull) GROUP BY b"
-            let rows = try context.read { db in
-                try Row.fetchAll(db, sql: sql, arguments: StatementArguments([low.databaseValue, width.databaseValue, (bins - 1).databaseValue] + arguments))
+            // Bucket numbers and counts: integers, from CAST and count(*).
+            var bucketCounts: [Int: Int] = [:]
+            try context.connection.forEachRow(sql, arguments: [.real(low), .real(width), .integer(Int64(bins - 1))] + arguments) { row in
+                bucketCounts[Int(row.int64(at: 0)), default: 0] += Int(row.int64(at: 1))
             }
-            counts = Dictionary(rows.map { ($0[0] as Int, $0[1] as Int) }, uniquingKeysWith: +)
+            counts = bucketCounts
         } else {
-            counts = [0: try context.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(compiled.source)\(notNull)", arguments: StatementArguments(arguments)) ?? 0 }]
+            counts = [0: try context.connection.scalar("SELECT count(*) FROM \(compiled.source)\(notNull)", arguments: arguments)?.storedInteger.map { Int($0) } ?? 0]
         }
         let buckets = width > 0 ? bins : 1
         return (attribute.type, (0..<buckets).map { i in
             HistogramBucket(lower: low + Double(i) * width, upper: i == buckets - 1 ? high : low + Double(i + 1) * width, count: counts[i] ?? 0)
         })
+    }
+
+    /// The smallest or largest value as a number (nil: no value). A file Quarry did not
+    /// create may hold text in a number column, which sorts above every number: that is
+    /// an error naming the column, not a range.
+    private func bound(_ value: Value, _ attribute: AttributeDescription, _ compiled: CompiledRequest) throws -> Double? {
+        if value.isNull { return nil }
+        if let number = value.storedReal { return number }
+        throw StoreError.unexpectedValue(table: compiled.entity.name, column: attribute.name, found: value.storageDescription, expected: "a number")
     }
 }

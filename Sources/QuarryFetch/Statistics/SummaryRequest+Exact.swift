@@ -1,4 +1,3 @@
-import GRDB
 import QuarryPredicates
 import QuarryStore
 
@@ -11,7 +10,7 @@ extension SummaryRequest {
         let attributes = entity.attributes
         guard !attributes.isEmpty else { return [] }
         let whereSQL = compiled.whereClause.map { " WHERE (" + $0.sql + ")" } ?? ""
-        let whereArguments = (compiled.whereClause?.arguments ?? []).map(\.databaseValue)
+        let whereArguments = compiled.whereClause?.arguments ?? []
         let columns = attributes.map { columnSQL(compiled.table, $0, in: compiled.storage) }
 
         // Booleans and blobs have a min and max of their storage; text compares as text.
@@ -27,22 +26,21 @@ extension SummaryRequest {
                 selects += ["count(\(column))", "count(DISTINCT \(column))", "min(\(column))", "max(\(column))",
                             attributes[i].type.isMeasured ? "avg(\(column))" : "NULL"]
             }
-            let row = try context.read { db in
-                try Row.fetchOne(db, sql: "SELECT \(selects.joined(separator: ", ")) FROM \(compiled.source)\(whereSQL)",
-                                 arguments: StatementArguments(whereArguments))
-            }
+            let row = try context.connection.row("SELECT \(selects.joined(separator: ", ")) FROM \(compiled.source)\(whereSQL)",
+                                                 arguments: whereArguments)
             guard let row else { return [] }
-            let total: Int = row[0]
+            // Counts are integers; avg is a real number or NULL.
+            let total = Int(row[0].storedInteger ?? 0)
             for (j, i) in indexes.enumerated() {
                 let attribute = attributes[i]
                 let at = 1 + j * 5
-                let count: Int = row[at]
-                let mean: Double? = row[at + 4]
+                let count = Int(row[at].storedInteger ?? 0)
+                let mean = row[at + 4].storedReal
                 means.append(mean)
                 summaries.append(AttributeSummary(
-                    column: attribute.name, type: attribute.type, count: count, nulls: total - count, distinct: row[at + 1],
-                    min: attribute.type.decode(Value(row[at + 2] as DatabaseValue)),
-                    max: attribute.type.decode(Value(row[at + 3] as DatabaseValue)),
+                    column: attribute.name, type: attribute.type, count: count, nulls: total - count, distinct: Int(row[at + 1].storedInteger ?? 0),
+                    min: attribute.type.decode(row[at + 2]),
+                    max: attribute.type.decode(row[at + 3]),
                     mean: attribute.type.isMeasured ? Self.measured(mean, attribute.type) : nil))
             }
         }
@@ -57,16 +55,14 @@ extension SummaryRequest {
         for group in stride(from: 0, to: measuredIndexes.count, by: Self.summaryGroup) {
             let indexes = measuredIndexes[group..<min(measuredIndexes.count, group + Self.summaryGroup)]
             var deviations: [String] = []
-            var deviationArguments: [DatabaseValue] = []
+            var deviationArguments: [Value] = []
             for i in indexes {
                 deviations.append("sum((\(columns[i]) - ?) * (\(columns[i]) - ?))")
-                deviationArguments += [(means[i] ?? 0).databaseValue, (means[i] ?? 0).databaseValue]
+                deviationArguments += [.real(means[i] ?? 0), .real(means[i] ?? 0)]
             }
-            let row = try context.read { db in
-                try Row.fetchOne(db, sql: "SELECT \(deviations.joined(separator: ", ")) FROM \(compiled.source)\(whereSQL)",
-                                 arguments: StatementArguments(deviationArguments + whereArguments))
-            }
-            for j in indexes.indices { squaredDeviations.append(row?[j - indexes.startIndex]) }
+            let row = try context.connection.row("SELECT \(deviations.joined(separator: ", ")) FROM \(compiled.source)\(whereSQL)",
+                                                 arguments: deviationArguments + whereArguments)
+            for j in indexes.indices { squaredDeviations.append(row?[j - indexes.startIndex].storedReal) }
         }
         for (j, i) in measuredIndexes.enumerated() {
             let count = summaries[i].count
@@ -90,15 +86,15 @@ extension SummaryRequest {
 
     /// The `q` quantile of the `count` non-nil values of `column`: linear between the
     /// values at ranks floor and ceil of q·(count − 1), read with one seek.
-    private static func quantile(_ q: Double, of column: String, count: Int, in context: ObjectContext, from: String, whereSQL: String, arguments: [DatabaseValue]) throws -> Double? {
+    private static func quantile(_ q: Double, of column: String, count: Int, in context: ObjectContext, from: String, whereSQL: String, arguments: [Value]) throws -> Double? {
         guard count > 0 else { return nil }
         let position = q * Double(count - 1)
         let lower = Int(position.rounded(.down))
         let notNull = (whereSQL.isEmpty ? " WHERE " : whereSQL + " AND ") + "\(column) IS NOT NULL"
-        let values = try context.read { db in
-            try Double.fetchAll(db, sql: "SELECT \(column) FROM \(from)\(notNull) ORDER BY \(column) LIMIT 2 OFFSET ?",
-                                arguments: StatementArguments(arguments + [lower.databaseValue]))
-        }
+        // As SQLite converts each value to a real number (the column holds no NULL).
+        var values: [Double] = []
+        try context.connection.forEachRow("SELECT \(column) FROM \(from)\(notNull) ORDER BY \(column) LIMIT 2 OFFSET ?",
+                                          arguments: arguments + [.integer(Int64(lower))]) { row in values.append(row.double(at: 0)) }
         guard let low = values.first else { return nil }
         let high = values.count > 1 ? values[1] : low
         // A rank that falls on a value is that value (an infinite neighbour would give NaN).

@@ -1,6 +1,5 @@
 import CQuarrySQLite
 import Foundation
-import GRDB
 import QuarryPredicates
 import QuarryStore
 
@@ -16,10 +15,10 @@ extension SummaryRequest {
         let attributes = compiled.entity.attributes
         guard !attributes.isEmpty else { return [] }
         let whereSQL = compiled.whereClause.map { " WHERE (" + $0.sql + ")" } ?? ""
-        let whereArguments = (compiled.whereClause?.arguments ?? []).map(\.databaseValue)
+        let whereArguments = compiled.whereClause?.arguments ?? []
         // Rows in all, for the progress line, only when counting them costs no scan.
         let total: Int? = progress != nil && compiled.whereClause == nil
-            ? try context.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(compiled.source)") } : nil
+            ? try context.connection.scalar("SELECT count(*) FROM \(compiled.source)")?.storedInteger.map { Int($0) } : nil
         if let progress {
             context.summaryProgress.report = { progress(SummaryStep(done: $0, total: total, unit: "rows")) }
         }
@@ -38,14 +37,16 @@ extension SummaryRequest {
                 let column = columnSQL(compiled.table, attribute, in: compiled.storage)
                 selects.append("quarry_summary(\(column), \(flags), \(max(1, options.sampleSize)), \(max(0, options.exactDistinctLimit)))")
             }
-            let row = try context.read { db in
-                try Row.fetchOne(db, sql: "SELECT \(selects.joined(separator: ", ")) FROM \(compiled.source)\(whereSQL)",
-                                 arguments: StatementArguments(whereArguments))
-            }
+            let row = try context.connection.row("SELECT \(selects.joined(separator: ", ")) FROM \(compiled.source)\(whereSQL)",
+                                                 arguments: whereArguments)
             guard let row else { return [] }
-            let rows: Int = row[0]
+            let rows = Int(row[0].storedInteger ?? 0)
             for (j, i) in indexes.enumerated() {
-                let blob: Data? = row[1 + j]
+                // The aggregate answers a blob, or NULL when it read no row.
+                guard case .blob(let blob) = row[1 + j] else {
+                    summaries.append(Self.summary(of: attributes[i], rows: rows, blob: nil))
+                    continue
+                }
                 summaries.append(Self.summary(of: attributes[i], rows: rows, blob: blob))
             }
         }
@@ -53,10 +54,10 @@ extension SummaryRequest {
     }
 
     /// One attribute's statistics from the aggregate's blob (nil: no row was read).
-    private static func summary(of attribute: AttributeDescription, rows: Int, blob: Data?) -> AttributeSummary {
+    private static func summary(of attribute: AttributeDescription, rows: Int, blob: [UInt8]?) -> AttributeSummary {
         let type = attribute.type
         guard let blob, blob.count >= MemoryLayout<quarry_summary_header>.size + 2 * MemoryLayout<quarry_summary_value>.size else {
-            let none = type.decode(Value(DatabaseValue.null))
+            let none = type.decode(.null)
             return AttributeSummary(column: attribute.name, type: type, count: 0, nulls: rows, distinct: 0, min: none, max: none,
                                     mean: type.isMeasured ? .null : nil, q25: type.isMeasured ? .null : nil,
                                     q50: type.isMeasured ? .null : nil, q75: type.isMeasured ? .null : nil)
@@ -69,7 +70,7 @@ extension SummaryRequest {
             let number = { (x: Double) -> Double? in x.isNaN ? nil : x }
             var summary = AttributeSummary(
                 column: attribute.name, type: type, count: count, nulls: rows - count, distinct: Int(header.distinct),
-                min: type.decode(Value(low)), max: type.decode(Value(high)),
+                min: type.decode(low), max: type.decode(high),
                 mean: type.isMeasured ? Self.measured(number(header.mean), type) : nil)
             if type.isMeasured {
                 summary.stddev = number(header.stddev).map { .real($0) }
@@ -85,20 +86,20 @@ extension SummaryRequest {
 
     /// A minimum or maximum as the blob holds it, read as GRDB reads a column (text up to
     /// its first NUL, repaired as UTF-8), so both ways of summarising agree.
-    private static func summaryValue(_ bytes: UnsafeRawBufferPointer, _ offset: inout Int) -> DatabaseValue {
+    private static func summaryValue(_ bytes: UnsafeRawBufferPointer, _ offset: inout Int) -> Value {
         guard offset + MemoryLayout<quarry_summary_value>.size <= bytes.count else { return .null }
         let value = bytes.loadUnaligned(fromByteOffset: offset, as: quarry_summary_value.self)
         offset += MemoryLayout<quarry_summary_value>.size
         switch Int32(value.type) {
-        case SQLITE_INTEGER: return Int64(value.integer).databaseValue
-        case SQLITE_FLOAT: return value.real.databaseValue
+        case SQLITE_INTEGER: return .integer(Int64(value.integer))
+        case SQLITE_FLOAT: return .real(value.real)
         case SQLITE_TEXT, SQLITE_BLOB:
             let length = max(0, min(Int(value.integer), bytes.count - offset))
             let content = UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + length])
             offset += length
-            if Int32(value.type) == SQLITE_BLOB { return Data(content).databaseValue }
+            if Int32(value.type) == SQLITE_BLOB { return .blob([UInt8](content)) }
             let text = content.prefix { $0 != 0 }
-            return String(decoding: text, as: UTF8.self).databaseValue
+            return .text(String(decoding: text, as: UTF8.self))
         default: return .null
         }
     }
@@ -107,11 +108,10 @@ extension SummaryRequest {
     /// can): min, max and DISTINCT would follow it, which `quarry_summary` does not.
     static func schemaNamesCollation(_ storage: EntityStorage, in context: ObjectContext) throws -> Bool {
         guard storage.isForeign else { return false }
-        return try context.read { db in
-            try Bool.fetchOne(db, sql: """
-                SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE sql LIKE '%collate%')
-                    OR EXISTS (SELECT 1 FROM sqlite_temp_master WHERE sql LIKE '%collate%')
-                """) ?? true
-        }
+        // EXISTS answers 0 or 1.
+        return try context.connection.scalar("""
+            SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE sql LIKE '%collate%')
+                OR EXISTS (SELECT 1 FROM sqlite_temp_master WHERE sql LIKE '%collate%')
+            """).map { $0.storedInteger != 0 } ?? true
     }
 }

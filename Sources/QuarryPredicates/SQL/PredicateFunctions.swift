@@ -1,6 +1,5 @@
 import CQuarrySQLite
 import Foundation
-import GRDB
 import QuarryStore
 
 /// SQLite functions Quarry adds for what SQLite lacks; the in-memory evaluator calls the
@@ -38,29 +37,29 @@ public enum PredicateFunctions {
     /// allows them, so SQL a predicate compiles to (`explain` shows it) runs there too.
     public static var names: [String] { [arithmetic, function, fold, stringOperation] }
 
-    /// Every function but the text ones, for the store to install on each connection it
-    /// opens; `addTextFunctions` adds those.
-    public static var all: [DatabaseFunction] {
+    /// Every function of this layer, for the store to install on each connection it opens.
+    public static var all: [SQLFunction] {
         [
             // quarry_arith(operator, a, b) and quarry_fn(function, a): ExpressionValues' answer.
-            DatabaseFunction(arithmetic, argumentCount: 3, pure: true) { values in
+            SQLFunction(arithmetic, argumentCount: 3, deterministic: true) { arguments in
                 let operators = ArithmeticOperator.allCases
-                guard let code = Int.fromDatabaseValue(values[0]), operators.indices.contains(code) else { return nil }
-                return ExpressionValues.arithmetic(operators[code], Value(values[1]), Value(values[2])).databaseValue
+                guard let code = arguments[0].storedInteger.flatMap(Int.init(exactly:)), operators.indices.contains(code) else { return .null }
+                return ExpressionValues.arithmetic(operators[code], arguments[1], arguments[2])
             },
-            DatabaseFunction(function, argumentCount: 2, pure: true) { values in
+            SQLFunction(function, argumentCount: 2, deterministic: true) { arguments in
                 let functions = BuiltinFunction.allCases
-                guard let code = Int.fromDatabaseValue(values[0]), functions.indices.contains(code) else { return nil }
-                return ExpressionValues.apply(functions[code], Value(values[1])).databaseValue
+                guard let code = arguments[0].storedInteger.flatMap(Int.init(exactly:)), functions.indices.contains(code) else { return .null }
+                return ExpressionValues.apply(functions[code], arguments[1])
             },
+            .native(install: addTextFunctions),
         ]
     }
 
     /// quarry_fold and quarry_string_op, which SQLite calls once per row: C (text_match.c)
     /// with the pattern folded once per statement and ASCII matched there, and the Swift
     /// below (the evaluator's own code) for the rest.
-    public static func addTextFunctions(_ db: Database) {
-        quarry_sqlite_add_text_functions(db.sqliteConnection, { text, textCount, textIsBlob, pattern, patternCount, patternIsBlob, op, options in
+    private static func addTextFunctions(_ sqlite: OpaquePointer) {
+        quarry_sqlite_add_text_functions(sqlite, { text, textCount, textIsBlob, pattern, patternCount, patternIsBlob, op, options in
             // quarry_string_op(text, pattern, operator, options): NULL when either is not text.
             let operators = PredicateFunctions.stringOperators
             guard let text = PredicateFunctions.string(text, textCount, textIsBlob),

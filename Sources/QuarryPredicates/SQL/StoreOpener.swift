@@ -7,7 +7,6 @@ import QuarryStore
 public enum StoreOpener {
     /// `model`: the model file for a Core Data store that carries none (`--model`).
     public static func open(_ path: String?, readOnly: Bool = false, model: String? = nil) throws -> ObjectContext {
-        try ObjectContext(path: path, readOnly: readOnly, functions: PredicateFunctions.all,
-                          setUp: PredicateFunctions.addTextFunctions, model: model)
+        try ObjectContext(path: path, readOnly: readOnly, functions: PredicateFunctions.all, model: model)
     }
 }

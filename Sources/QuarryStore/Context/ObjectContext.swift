@@ -102,11 +102,9 @@ public final class ObjectContext {
     var relatedRows = RelatedRows()
 
     /// Opens (or creates) the store at `path`; nil or ":memory:" is an in-memory store.
-    /// `functions` are SQL functions installed on the connection (the predicate layer's);
-    /// `setUp` adds those that are C (the predicate layer's text functions).
-    public init(path: String?, readOnly: Bool = false, functions: [DatabaseFunction] = [], setUp: ((Database) -> Void)? = nil,
-                model: String? = nil) throws {
-        connection = try StoreConnection(path: path, readOnly: readOnly, functions: functions, setUp: setUp)
+    /// `functions` are SQL functions installed on the connection (the predicate layer's).
+    public init(path: String?, readOnly: Bool = false, functions: [SQLFunction] = [], model: String? = nil) throws {
+        connection = try StoreConnection(path: path, readOnly: readOnly, functions: functions)
         openingNotes = connection.notes
         try loadModel(modelPath: model)
         try useWriteAheadLog(opening: true)
@@ -216,6 +214,15 @@ public final class ObjectContext {
         let primaryKey: Int64 = try row.stored(0, table: entity.name, column: mapped(entity).keyColumn)
         if let existing = registeredObject(entity: entity.name, primaryKey: primaryKey) { return existing }
         return try object(for: entity, values: Array(row.databaseValues))
+    }
+
+    /// The same for a row read as Quarry's values (`StoreConnection.rows`).
+    public func object(for entity: EntityDescription, values: [Value]) throws -> ManagedObject {
+        let keyColumn = mapped(entity).keyColumn
+        guard let key = values.first else { throw StoreError.missingColumn(table: entity.name, column: keyColumn) }
+        let primaryKey = try key.storedInteger(table: entity.name, column: keyColumn)
+        if let existing = registeredObject(entity: entity.name, primaryKey: primaryKey) { return existing }
+        return try object(for: entity, values: values.map(\.databaseValue))
     }
 
     /// The same for a row read as values (see `RowBatch`).

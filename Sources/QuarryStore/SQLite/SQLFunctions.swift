@@ -36,6 +36,10 @@ public enum SQLFunctions {
         return Set([core, aggregates, windows, dates, json, math, fullText].joined(separator: " ").split(separator: " ").map(String.init))
     }()
 
+    /// The functions the store itself installs on every connection for SQL to call: those
+    /// of Core Data stores' views and triggers.
+    public static var storeOwn: [String] { CoreDataStore.sqlFunctions.map(\.name) }
+
     /// The functions `statement` calls, by name (lower case), each once, in the order its
     /// compiled program first names them; none for an `EXPLAIN` (it lists a program and
     /// runs nothing).
@@ -49,7 +53,7 @@ public enum SQLFunctions {
     /// the schema or began a transaction), and it cannot be read back to be restored.
     /// Functions SQLite inlines (`coalesce`, `iif`, `likely`) make no instruction; they
     /// are its own.
-    public static func called(by statement: GRDB.Statement, _ db: Database) throws -> [String] {
+    static func called(by statement: GRDB.Statement, _ db: Database) throws -> [String] {
         guard sqlite3_stmt_isexplain(statement.sqliteStatement) == 0 else { return [] }
         var names: [String] = []
         var seen: Set<String> = []

@@ -1,17 +1,16 @@
-import GRDB
 import GRDBSQLite
 
-extension GRDB.Statement {
+extension Statement {
     /// The bytes of the text and blob values of the row the statement is on, read without
     /// copying or converting a value (numbers and NULLs count none: they take no more than
     /// their slot): what keeping the row will cost, known before it is copied, so a
     /// caller with a budget can refuse a row of a gigabyte before it holds it.
-    public var rowValueBytes: Int {
+    var valueBytes: Int {
         var total = 0
         for column in 0..<Int32(columnCount) {
-            let type = sqlite3_column_type(sqliteStatement, column)
+            let type = sqlite3_column_type(handle, column)
             // Only for text and blobs: asked of a number, SQLite would convert it to text.
-            if type == SQLITE_TEXT || type == SQLITE_BLOB { total += Int(sqlite3_column_bytes(sqliteStatement, column)) }
+            if type == SQLITE_TEXT || type == SQLITE_BLOB { total += Int(sqlite3_column_bytes(handle, column)) }
         }
         return total
     }

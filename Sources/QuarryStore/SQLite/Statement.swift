@@ -13,7 +13,8 @@ struct Statement {
     /// A `sqlite3_step` result other than a row or done.
     struct StepFailure: Error { let code: Int32 }
 
-    private static let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
+    /// SQLite copies a value bound or returned with this destructor.
+    static let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
 
     /// Binds `values` to parameters 1... (SQLite copies texts and blobs).
     func bind(_ values: [DatabaseValue]) {
@@ -70,7 +71,7 @@ extension StoreConnection {
     /// in the query's order).
     public func readKeys(_ sql: String, arguments: [Value], columns: Int32 = 1) throws -> [Int64] {
         var keys: [Int64] = []
-        try forEachRow(sql, arguments: arguments) { statement in
+        try forEachStatementRow(sql, arguments: arguments) { statement in
             for column in 0..<columns { keys.append(statement.int64(column)) }
         }
         return keys
@@ -78,8 +79,8 @@ extension StoreConnection {
 
     /// Steps `sql`'s rows (`arguments` bound), handing the statement to `row` at each; an
     /// error `row` throws ends the stepping and comes out as it is.
-    func forEachRow(_ sql: String, arguments: [Value], _ row: (Statement) throws -> Void) throws {
-        try readStatement(sql) { statement in
+    func forEachStatementRow(_ sql: String, arguments: [Value], cached: Bool = true, _ row: (Statement) throws -> Void) throws {
+        try readStatement(sql, cached: cached) { statement in
             statement.bind(arguments.map(\.databaseValue))
             while try statement.step() { try row(statement) }
         }
@@ -89,24 +90,28 @@ extension StoreConnection {
     /// own), reset and with no bindings. `read` would wrap it in a savepoint and
     /// `PRAGMA query_only`, and that pragma expires every prepared statement, so each
     /// batch would compile its SQL again.
-    func readStatement(_ sql: String, _ body: (Statement) throws -> Void) throws {
+    func readStatement(_ sql: String, cached: Bool = true, _ body: (Statement) throws -> Void) throws {
         if isClosed { throw StoreError.closed }
         do {
-            try database.unsafeRead { db in try db.withStatement(sql, body) }
+            try database.unsafeRead { db in try db.withStatement(sql, cached: cached, body) }
         } catch let error as DatabaseError { throw StoreError(error) }
     }
 }
 
 extension Database {
-    /// `body` with `sql` as a `Statement` from GRDB's cache, reset and with no bindings; a
-    /// failed step comes out as SQLite's error for it.
-    func withStatement<T>(_ sql: String, _ body: (Statement) throws -> T) throws -> T {
-        let handle = try cachedStatement(sql: sql).sqliteStatement
-        sqlite3_reset(handle)
-        sqlite3_clear_bindings(handle)
-        defer { sqlite3_reset(handle) }
-        do { return try body(Statement(handle: handle)) } catch let failure as Statement.StepFailure {
-            throw DatabaseError(resultCode: ResultCode(rawValue: failure.code), message: String(cString: sqlite3_errmsg(sqliteConnection)), sql: sql)
+    /// `body` with `sql` as a `Statement` from GRDB's cache (or, not `cached`, prepared for
+    /// this use alone: SQL that varies with each request need not stay in the cache), reset
+    /// and with no bindings; a failed step comes out as SQLite's error for it.
+    func withStatement<T>(_ sql: String, cached: Bool = true, _ body: (Statement) throws -> T) throws -> T {
+        let prepared = cached ? try cachedStatement(sql: sql) : try makeStatement(sql: sql)
+        return try withExtendedLifetime(prepared) {
+            let handle = prepared.sqliteStatement
+            sqlite3_reset(handle)
+            sqlite3_clear_bindings(handle)
+            defer { sqlite3_reset(handle) }
+            do { return try body(Statement(handle: handle)) } catch let failure as Statement.StepFailure {
+                throw DatabaseError(resultCode: ResultCode(rawValue: failure.code), message: String(cString: sqlite3_errmsg(sqliteConnection)), sql: sql)
+            }
         }
     }
 }

@@ -15,4 +15,10 @@ extension ObjectContext {
     /// The Core Data store behind the context, when it is one (its layout, for `explain`
     /// and for the Core Data layer's own code).
     public var coreData: CoreDataStore? { store as? CoreDataStore }
+
+    /// The entity a row of `entity`'s hierarchy is, by the value of its entity column as
+    /// read (`StoreRow.value(at:)`); nil when it names none of them.
+    public func ownEntity(of entity: EntityDescription, tag: Value) -> EntityDescription? {
+        ownEntity(of: entity, tag: tag.databaseValue)
+    }
 }

@@ -26,15 +26,13 @@ public final class StoreConnection {
     private(set) var isClosed = false
 
     /// Opens (or creates) the database at `path`; nil or ":memory:" is an in-memory one.
-    /// `functions` are SQL functions installed on the connection (the predicate layer's);
-    /// `setUp` adds those that are C (the predicate layer's text functions).
-    init(path: String?, readOnly: Bool, functions: [DatabaseFunction], setUp: ((Database) -> Void)?) throws {
+    /// `functions` are SQL functions installed on the connection (the predicate layer's).
+    init(path: String?, readOnly: Bool, functions: [SQLFunction]) throws {
         let summaryProgress = SummaryProgress()
         self.summaryProgress = summaryProgress
         var configuration = Configuration.hardened()
         configuration.prepareDatabase { db in
-            for function in functions { db.add(function: function) }
-            setUp?(db)
+            if let sqlite = db.sqliteConnection { for function in functions { function.install(on: sqlite) } }
             // summarize()'s one-scan aggregate (C: it runs once per row and column).
             summaryProgress.install(on: db)
             // Ctrl-C and --timeout stop a long statement too, not only Lua code.

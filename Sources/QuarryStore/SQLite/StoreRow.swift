@@ -1,0 +1,91 @@
+import GRDBSQLite
+
+/// The row a statement is on, lent to the body of a read for the time of one step
+/// (`StoreConnection.forEachRow`): it reads the statement's columns in place, so walking
+/// a million rows makes no array or object per row. It is valid only inside that body;
+/// kept past it, it would read whatever row the statement is on by then.
+/// Reads past the last column give NULL (SQLite's answer), never a crash.
+public struct StoreRow {
+    let statement: Statement
+
+    /// How many columns the row has.
+    public var count: Int { statement.columnCount }
+
+    public func isNull(at index: Int) -> Bool { statement.type(Int32(truncatingIfNeeded: index)) == SQLITE_NULL }
+
+    /// The value at `index` by its storage class, as GRDB read a column (text up to its
+    /// first NUL, repaired as UTF-8; a blob copied), so reads agree whichever way they go.
+    public func value(at index: Int) -> Value {
+        let column = Int32(truncatingIfNeeded: index)
+        switch statement.type(column) {
+        case SQLITE_INTEGER: return .integer(statement.int64(column))
+        case SQLITE_FLOAT: return .real(statement.double(column))
+        case SQLITE_TEXT:
+            guard let text = sqlite3_column_text(statement.handle, column) else { return .text("") }
+            return .text(String(cString: text))
+        case SQLITE_BLOB: return .blob([UInt8](statement.blob(column)))
+        default: return .null
+        }
+    }
+
+    /// The value at `index` as SQLite converts it to an integer (NULL is 0, text is read
+    /// as a number): the cheap read of a column known to hold integers, such as a key.
+    public func int64(at index: Int) -> Int64 { statement.int64(Int32(truncatingIfNeeded: index)) }
+
+    /// The value at `index` as SQLite converts it to a real number.
+    public func double(at index: Int) -> Double { statement.double(Int32(truncatingIfNeeded: index)) }
+
+    /// An integer a file holds where Quarry expects one (a key, a count): a real number is
+    /// taken when it converts, as GRDB took it; anything else is an error naming the table
+    /// and column, never a crash.
+    public func storedInt64(at index: Int, table: String, column: String) throws -> Int64 {
+        guard index >= 0, index < count else { throw StoreError.missingColumn(table: table, column: column) }
+        return try value(at: index).storedInteger(table: table, column: column)
+    }
+
+    /// The bytes of the row's text and blobs, counted before any is copied (see
+    /// `Statement.valueBytes`): a caller with a budget refuses a huge row before it holds it.
+    public var valueBytes: Int { statement.valueBytes }
+}
+
+extension Value {
+    /// The integer a stored value gives: an integer, or a real number within range
+    /// rounded toward zero, as GRDB converted one; nil for anything else.
+    public var storedInteger: Int64? {
+        switch self {
+        case .integer(let integer): return integer
+        case .real(let real):
+            // NaN fails both tests.
+            guard real >= Double(Int64.min), real < Double(Int64.max) else { return nil }
+            return Int64(real)
+        default: return nil
+        }
+    }
+
+    /// The real number a stored value gives: a real number, or an integer converted, as
+    /// GRDB converted one; nil for NULL, text and blobs.
+    public var storedReal: Double? {
+        switch self {
+        case .integer(let integer): return Double(integer)
+        case .real(let real): return real
+        default: return nil
+        }
+    }
+
+    /// `storedInteger`, or an error naming where the value is stored.
+    func storedInteger(table: String, column: String) throws -> Int64 {
+        if let integer = storedInteger { return integer }
+        throw StoreError.unexpectedValue(table: table, column: column, found: storageDescription, expected: "an integer")
+    }
+
+    /// The storage class a stored value has, as a message names it.
+    public var storageDescription: String {
+        switch self {
+        case .null: return "NULL"
+        case .integer, .bool: return "an integer"
+        case .real, .date: return "a real number"
+        case .text: return "text"
+        case .blob: return "a blob"
+        }
+    }
+}

@@ -1,0 +1,52 @@
+/// The reads the layers above the store make, in Quarry's own values: the SQL they write
+/// goes through the connection, which alone knows the database library, so another kind
+/// of store answers the same calls. Arguments are bound to the statement's `?`, never
+/// written into its text.
+///
+/// Each read is one statement run outside any transaction (a single SELECT is consistent
+/// on its own), as `readKeys` runs: a transaction would add statements to every read, and
+/// its `PRAGMA query_only` would expire every prepared statement, so a cached one would
+/// compile again each time. SQL a person wrote runs through `prepareReadOnly` instead.
+extension StoreConnection {
+    /// Steps the rows of `sql`, lending each to `body` (see `StoreRow`: valid only there).
+    /// No array or object is made per row. `cached`: the statement is kept prepared for the
+    /// next call with the same text (for SQL asked again and again, such as a read by key).
+    /// An error `body` throws ends the stepping and comes out as it is. `body` must not read
+    /// the store itself: the connection is busy with this statement until it returns.
+    public func forEachRow(_ sql: String, arguments: [Value] = [], cached: Bool = false, _ body: (StoreRow) throws -> Void) throws {
+        try forEachStatementRow(sql, arguments: arguments, cached: cached) { statement in try body(StoreRow(statement: statement)) }
+    }
+
+    /// Every row of `sql`, each as its values in column order.
+    public func rows(_ sql: String, arguments: [Value] = []) throws -> [[Value]] {
+        var rows: [[Value]] = []
+        try forEachRow(sql, arguments: arguments) { row in rows.append(row.values) }
+        return rows
+    }
+
+    /// The first row of `sql` (nil when there is none); the statement stops there.
+    public func row(_ sql: String, arguments: [Value] = [], cached: Bool = false) throws -> [Value]? {
+        var first: [Value]?
+        do {
+            try forEachStatementRow(sql, arguments: arguments, cached: cached) { statement in
+                first = StoreRow(statement: statement).values
+                throw FirstRowRead()
+            }
+        } catch is FirstRowRead {}
+        return first
+    }
+
+    /// The first column of the first row of `sql`: nil when there is no row, `.null` when
+    /// the value is NULL.
+    public func scalar(_ sql: String, arguments: [Value] = []) throws -> Value? {
+        try row(sql, arguments: arguments)?.first
+    }
+}
+
+/// Ends the stepping of a statement once its first row is read.
+private struct FirstRowRead: Error {}
+
+extension StoreRow {
+    /// Every value of the row, in column order.
+    public var values: [Value] { (0..<count).map { value(at: $0) } }
+}
