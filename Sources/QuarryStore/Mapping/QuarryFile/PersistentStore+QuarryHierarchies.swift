@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-/// Inheritance in Quarry's own files, stored as Core Data stores it: one table per root
+/// Inheritance in the tables Quarry makes (`PersistentStore+QuarryTables`), stored as Core Data stores it: one table per root
 /// entity, holding the columns of its whole hierarchy and `_entity` naming each row's
 /// entity; every other entity of the hierarchy is a view of that table (its own rows and
 /// its sub-entities') whose INSTEAD OF triggers write the table. So all SQL written against
@@ -11,94 +11,21 @@ import GRDB
 ///
 /// `quarry_model` keeps each entity as declared (its own attributes and relationships,
 /// `managedObjectModel.declaredByName`); `managedObjectModel.entitiesByName` holds it as objects and queries see it (`effective`).
-extension ObjectContext {
-    /// An entity as declared: its own attributes and relationships, with its parent.
-    public func declaredEntity(_ name: String) -> EntityDescription? { managedObjectModel.declaredEntity(name) }
-
-    /// Every entity as declared, in definition order (what export and Swift write).
-    public var declaredEntities: [EntityDescription] { managedObjectModel.declaredEntities }
-
-    /// Puts every entity of a hierarchy in `managedObjectModel.entitiesByName` as objects see it.
-    func rememberEffective(_ names: [String]) {
-        let declared = managedObjectModel.declaredMap
-        for name in names {
-            guard let entity = ManagedObjectModel.effective(name, in: declared, order: managedObjectModel.entityOrder) else { continue }
-            remember(entity)
-        }
-    }
-
-    /// Why `definition` cannot take its place in the hierarchies of `declared`; nil when it can.
-    func hierarchyProblem(_ definition: EntityDescription, declared old: [String: EntityDescription]) throws -> String? {
-        // Alone in its hierarchy, before and after: no family to clash with, no rows to
-        // move. Known at once in a batch (`DefinitionIndex`), else found below.
-        if definition.parent == nil, old[definition.name]?.parent == nil, let definitionIndex = managedObjectModel.definitionIndex,
-           !definitionIndex.hasSubentities(definition.name) {
-            return nil
-        }
-        var declared = old
-        declared[definition.name] = definition
-        let previous = old[definition.name]
-        if let parent = definition.parent {
-            if parent == definition.name { return "it cannot be its own parent" }
-            guard let entity = managedObjectModel.entitiesByName[parent] else {
-                return "its parent \(parent) is not defined (define the parent first)"
-            }
-            if mapped(entity).isForeign || mapped(entity).isView { return "its parent \(parent) is not an entity of Quarry's (a table or view of the file)" }
-            var seen: Set<String> = [definition.name]
-            var next: String? = parent
-            while let name = next {
-                if !seen.insert(name).inserted { return "parent \(parent) would make a cycle (\(parent) inherits from \(definition.name))" }
-                next = declared[name]?.parent
-            }
-        }
-        // One table holds the whole hierarchy: a key means one column in it.
-        let root = ManagedObjectModel.root(of: definition.name, in: declared)
-        let order = managedObjectModel.entityOrder + (managedObjectModel.entityOrder.contains(definition.name) ? [] : [definition.name])
-        let family = [declared[root]].compactMap { $0 } + ManagedObjectModel.below(root, in: declared, order: order)
-        let related = Set(ManagedObjectModel.ancestors(of: definition.name, in: declared).map(\.name) + ManagedObjectModel.below(definition.name, in: declared, order: order).map(\.name))
-        for key in definition.keyNames {
-            for other in family where other.name != definition.name && other.keyNames.contains(where: { $0.lowercased() == key.lowercased() }) {
-                if related.contains(other.name) {
-                    let isAncestor = ManagedObjectModel.ancestors(of: definition.name, in: declared).contains { $0.name == other.name }
-                    return "'\(key)' is already a key of \(isAncestor ? "its ancestor" : "its sub-entity") \(other.name)"
-                }
-                return "'\(key)' is also a key of \(other.name), in the same hierarchy (one table holds them both; declare it on a common parent)"
-            }
-        }
-        // A sub-entity's rows are not all its root table's: its own are counted here (the
-        // root table's migration sees its new columns as optional).
-        if let previous, previous.parent == definition.parent, definition.parent != nil,
-           let added = definition.attributes.first(where: { !$0.isOptional && $0.defaultValue == nil && $0.renamedFrom == nil && previous.attribute(named: $0.name) == nil }) {
-            let rows = try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoteIdentifier(definition.name))") ?? 0 }
-            if rows > 0 { return "new attribute '\(added.name)' is required, so the \(rows) existing rows need a default" }
-        }
-        // Moving an entity to another hierarchy (or out of one) moves no rows: only an empty one moves.
-        if let previous, previous.parent != definition.parent {
-            if hasSubentities(definition.name) {
-                return "changing its parent from \(previous.parent ?? "none") to \(definition.parent ?? "none") would move its sub-entities too; not supported"
-            }
-            let rows = try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoteIdentifier(definition.name))") ?? 0 }
-            if rows > 0 {
-                return "changing its parent from \(previous.parent ?? "none") to \(definition.parent ?? "none") with \(rows) \(rows == 1 ? "row" : "rows") in it is not supported (Quarry moves no rows between tables)"
-            }
-        }
-        return nil
-    }
-
+extension PersistentStore {
     /// Writes the declarations `changed` and brings every hierarchy they touch to its new
     /// shape (root tables migrated, views remade), inside the caller's transaction.
-    /// `rememberEffective` must follow once that commits.
-    func writeDeclarations(_ changed: [EntityDescription], in db: Database) throws -> [String] {
+    /// The context's `rememberEffective` must follow once that commits.
+    func writeDeclarations(_ changed: [EntityDescription], in db: Database, context: ObjectContext) throws -> [String] {
         let old = managedObjectModel.declaredMap
         var new = old
         for entity in changed { new[entity.name] = entity }
         let order = managedObjectModel.entityOrder + changed.map(\.name).filter { !managedObjectModel.entityOrder.contains($0) }
-        try store.prepareDeclarations(in: db)
+        try prepareDeclarations(in: db)
         var roots: [String] = []
         for entity in changed {
             try validate(entity)
             let definition = try StoredDefinition.text(entity)
-            try store.keepDeclaration(entity.name, definition: definition, in: db, context: self)
+            try keepDeclaration(entity.name, definition: definition, in: db, context: context)
             if old[entity.name] != nil { roots.append(ManagedObjectModel.root(of: entity.name, in: old)) }
             roots.append(ManagedObjectModel.root(of: entity.name, in: new))
         }
@@ -185,10 +112,10 @@ extension ObjectContext {
     /// The key of the row an INSERT just made. Through a view's trigger SQLite's
     /// last_insert_rowid is restored when the trigger ends, so a sub-entity's key is read
     /// from its root's table (keys only grow: AUTOINCREMENT).
-    func insertedKey(of entity: EntityDescription, in db: Database) throws -> Int64 {
+    func insertedKey(of entity: EntityDescription, in db: Database, context: ObjectContext) throws -> Int64 {
         if entity.parent != nil {
-            let root = rootName(of: entity.name)
-            let statement = try db.cachedStatement(sql: "SELECT max(\(mapped(entity).key)) FROM \(quoteIdentifier(root))")
+            let root = managedObjectModel.root(of: entity.name)
+            let statement = try db.cachedStatement(sql: "SELECT max(\(mapping.storage(of: entity).key)) FROM \(quoteIdentifier(root))")
             if let key = try Int64.fetchOne(statement) { return key }
         }
         return db.lastInsertedRowID
