@@ -228,4 +228,12 @@ extension ObjectContext {
         }
         return nil
     }
+
+    /// Runs `body` (a batch of `define`s) with a `DefinitionIndex` in place.
+    func withDefinitionIndex<T>(_ body: () throws -> T) rethrows -> T {
+        guard managedObjectModel.definitionIndex == nil else { return try body() }
+        managedObjectModel.definitionIndex = DefinitionIndex(managedObjectModel.declaredMap, order: managedObjectModel.entityOrder)
+        defer { managedObjectModel.definitionIndex = nil }
+        return try body()
+    }
 }
