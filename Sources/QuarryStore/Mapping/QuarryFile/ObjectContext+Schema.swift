@@ -46,8 +46,8 @@ extension ObjectContext {
         for r in declaredEntity(definition.name)?.relationships ?? [] where r.column != nil && kept.relationship(named: r.name) == nil {
             kept.relationships.append(r)
         }
-        let entity = withInversesDeclaredElsewhere(kept)
-        let changes = try inverseChanges(for: entity)
+        let entity = managedObjectModel.withInversesDeclaredElsewhere(kept)
+        let changes = try managedObjectModel.inverseChanges(for: entity)
         let existing = declaredEntity(entity.name)
         if existing != nil, mapped(entity).isView || mapped(entity).isForeign && entity.parent != nil {
             throw StoreError.viewIsReadOnly(entity: entity.name)
@@ -65,14 +65,14 @@ extension ObjectContext {
         }
         if !alone {
             let declared = managedObjectModel.declaredMap
-            if let problem = try hierarchyProblem(entity, declared: declared) {
+            if let problem = try store.hierarchyProblem(entity, declared: declared, context: self) {
                 throw StoreError.invalidSchema(entity: entity.name, reason: problem)
             }
             if let problem = store.uniquenessProblem(entity, declared: declared) {
                 throw StoreError.invalidSchema(entity: entity.name, reason: problem)
             }
             for changed in changes {
-                if let problem = try hierarchyProblem(changed, declared: declared.merging([(entity.name, entity)]) { $1 }) {
+                if let problem = try store.hierarchyProblem(changed, declared: declared.merging([(entity.name, entity)]) { $1 }, context: self) {
                     throw StoreError.invalidSchema(entity: changed.name, reason: problem)
                 }
             }
@@ -88,64 +88,6 @@ extension ObjectContext {
         if !touched.isEmpty { rememberEffective(touched) }
         return managedObjectModel.entitiesByName[entity.name] ?? entity
     }
-
-    private func withInversesDeclaredElsewhere(_ entity: EntityDescription) -> EntityDescription {
-        var result = entity
-        // In a batch, only the entities that relate to this one (in definition order, as
-        // `declaredEntities` gives them), not all of them.
-        let others = managedObjectModel.definitionIndex.map { index in
-            let related = index.entities(relatedTo: entity.name)
-            return index.inOrder(related).compactMap { declaredEntity($0) }
-        } ?? declaredEntities
-        for other in others where other.name != entity.name {
-            for r in other.relationships where r.destination == entity.name {
-                guard let inverse = r.inverse, result.relationship(named: inverse) == nil else { continue }
-                result.relationships.append(RelationshipDescription(name: inverse, destination: other.name, inverse: r.name, isToMany: true))
-            }
-        }
-        // A relationship to itself names its inverse on the same entity.
-        for r in entity.relationships where r.destination == entity.name {
-            if let inverse = r.inverse, result.relationship(named: inverse) == nil {
-                result.relationships.append(RelationshipDescription(name: inverse, destination: entity.name, inverse: r.name, isToMany: true))
-            }
-        }
-        return result
-    }
-
-    /// Other entities that gain an inverse of one of `entity`'s relationships.
-    private func inverseChanges(for entity: EntityDescription) throws -> [EntityDescription] {
-        var changed: [String: EntityDescription] = [:]
-        for r in entity.relationships {
-            guard r.destination != entity.name, let destination = changed[r.destination] ?? declaredEntity(r.destination) else { continue }
-            guard let inverseName = r.inverse else { continue }
-            if let inverse = destination.relationship(named: inverseName) {
-                if inverse.destination != entity.name {
-                    throw StoreError.invalidSchema(entity: entity.name,
-                        reason: "the inverse of '\(r.name)' is \(destination.name).\(inverseName), which leads to \(inverse.destination), not \(entity.name)")
-                }
-                if let back = inverse.inverse, back != r.name {
-                    throw StoreError.invalidSchema(entity: entity.name,
-                        reason: "\(destination.name).\(inverseName) names '\(back)' as its inverse, not '\(r.name)'")
-                }
-                if inverse.inverse == nil {
-                    var updated = destination
-                    updated.relationships = updated.relationships.map { $0.name == inverseName ? RelationshipDescription(
-                        name: $0.name, destination: $0.destination, inverse: r.name, isToMany: $0.isToMany, deleteRule: $0.deleteRule) : $0 }
-                    changed[destination.name] = updated
-                }
-                continue
-            }
-            if destination.attribute(named: inverseName) != nil {
-                throw StoreError.invalidSchema(entity: entity.name, reason: "the inverse '\(inverseName)' is an attribute of \(destination.name)")
-            }
-            var updated = destination
-            updated.relationships.append(RelationshipDescription(name: inverseName, destination: entity.name, inverse: r.name, isToMany: true))
-            changed[destination.name] = updated
-        }
-        return changed.values.sorted { $0.name < $1.name }
-    }
-
-
 
     /// How a relationship's links are stored, or nil while its destination is undefined.
     public func storage(of relationship: RelationshipDescription, in entity: String) -> RelationshipStorage? {
@@ -169,64 +111,6 @@ extension ObjectContext {
     /// Puts every entity of a hierarchy in `managedObjectModel.entitiesByName` as objects see it.
     func rememberEffective(_ names: [String]) {
         for entity in store.effectiveEntities(names) { remember(entity) }
-    }
-
-    /// Why `definition` cannot take its place in the hierarchies of `declared`; nil when it can.
-    func hierarchyProblem(_ definition: EntityDescription, declared old: [String: EntityDescription]) throws -> String? {
-        // Alone in its hierarchy, before and after: no family to clash with, no rows to
-        // move. Known at once in a batch (`DefinitionIndex`), else found below.
-        if definition.parent == nil, old[definition.name]?.parent == nil, let definitionIndex = managedObjectModel.definitionIndex,
-           !definitionIndex.hasSubentities(definition.name) {
-            return nil
-        }
-        var declared = old
-        declared[definition.name] = definition
-        let previous = old[definition.name]
-        if let parent = definition.parent {
-            if parent == definition.name { return "it cannot be its own parent" }
-            guard let entity = managedObjectModel.entitiesByName[parent] else {
-                return "its parent \(parent) is not defined (define the parent first)"
-            }
-            if mapped(entity).isForeign || mapped(entity).isView { return "its parent \(parent) is not an entity of Quarry's (a table or view of the file)" }
-            var seen: Set<String> = [definition.name]
-            var next: String? = parent
-            while let name = next {
-                if !seen.insert(name).inserted { return "parent \(parent) would make a cycle (\(parent) inherits from \(definition.name))" }
-                next = declared[name]?.parent
-            }
-        }
-        // One table holds the whole hierarchy: a key means one column in it.
-        let root = ManagedObjectModel.root(of: definition.name, in: declared)
-        let order = managedObjectModel.entityOrder + (managedObjectModel.entityOrder.contains(definition.name) ? [] : [definition.name])
-        let family = [declared[root]].compactMap { $0 } + ManagedObjectModel.below(root, in: declared, order: order)
-        let related = Set(ManagedObjectModel.ancestors(of: definition.name, in: declared).map(\.name) + ManagedObjectModel.below(definition.name, in: declared, order: order).map(\.name))
-        for key in definition.keyNames {
-            for other in family where other.name != definition.name && other.keyNames.contains(where: { $0.lowercased() == key.lowercased() }) {
-                if related.contains(other.name) {
-                    let isAncestor = ManagedObjectModel.ancestors(of: definition.name, in: declared).contains { $0.name == other.name }
-                    return "'\(key)' is already a key of \(isAncestor ? "its ancestor" : "its sub-entity") \(other.name)"
-                }
-                return "'\(key)' is also a key of \(other.name), in the same hierarchy (one table holds them both; declare it on a common parent)"
-            }
-        }
-        // A sub-entity's rows are not all its root table's: its own are counted here (the
-        // root table's migration sees its new columns as optional).
-        if let previous, previous.parent == definition.parent, definition.parent != nil,
-           let added = definition.attributes.first(where: { !$0.isOptional && $0.defaultValue == nil && $0.renamedFrom == nil && previous.attribute(named: $0.name) == nil }) {
-            let rows = try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoteIdentifier(definition.name))") ?? 0 }
-            if rows > 0 { return "new attribute '\(added.name)' is required, so the \(rows) existing rows need a default" }
-        }
-        // Moving an entity to another hierarchy (or out of one) moves no rows: only an empty one moves.
-        if let previous, previous.parent != definition.parent {
-            if hasSubentities(definition.name) {
-                return "changing its parent from \(previous.parent ?? "none") to \(definition.parent ?? "none") would move its sub-entities too; not supported"
-            }
-            let rows = try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoteIdentifier(definition.name))") ?? 0 }
-            if rows > 0 {
-                return "changing its parent from \(previous.parent ?? "none") to \(definition.parent ?? "none") with \(rows) \(rows == 1 ? "row" : "rows") in it is not supported (Quarry moves no rows between tables)"
-            }
-        }
-        return nil
     }
 
     /// Runs `body` (a batch of `define`s) with a `DefinitionIndex` in place.

@@ -1,17 +1,76 @@
 import Foundation
 import GRDB
 
-/// Inheritance in the tables Quarry makes (`PersistentStore+QuarryTables`), stored as Core Data stores it: one table per root
-/// entity, holding the columns of its whole hierarchy and `_entity` naming each row's
-/// entity; every other entity of the hierarchy is a view of that table (its own rows and
-/// its sub-entities') whose INSTEAD OF triggers write the table. So all SQL written against
-/// an entity's name (fetches, predicates, saves, batch changes, delete rules) works
-/// unchanged, as it does over a Core Data store's views; and the views are kept in the
-/// file, so reopening it needs only the model.
+/// Inheritance in the tables Quarry makes (`PersistentStore+QuarryTables`), stored as
+/// Core Data stores it: one table per root entity, holding the columns of its whole
+/// hierarchy and `_entity` naming each row's entity; every other entity of the hierarchy
+/// is a view of that table (its own rows and its sub-entities') whose INSTEAD OF triggers
+/// write the table. So all SQL written against an entity's name (fetches, predicates,
+/// saves, batch changes, delete rules) works unchanged, as it does over a Core Data
+/// store's views; and the views are kept in the file, so reopening it needs only the model.
 ///
 /// `quarry_model` keeps each entity as declared (its own attributes and relationships,
-/// `managedObjectModel.declaredByName`); `managedObjectModel.entitiesByName` holds it as objects and queries see it (`effective`).
+/// `managedObjectModel.declaredByName`); `managedObjectModel.entitiesByName` holds it as
+/// objects and queries see it (`effective`).
 extension PersistentStore {
+    /// Why `definition` cannot take its place in the hierarchies of `declared`; nil when it can.
+    func hierarchyProblem(_ definition: EntityDescription, declared old: [String: EntityDescription], context: ObjectContext) throws -> String? {
+        // Alone in its hierarchy, before and after: no family to clash with, no rows to
+        // move. Known at once in a batch (`DefinitionIndex`), else found below.
+        if definition.parent == nil, old[definition.name]?.parent == nil, let definitionIndex = managedObjectModel.definitionIndex,
+           !definitionIndex.hasSubentities(definition.name) {
+            return nil
+        }
+        var declared = old
+        declared[definition.name] = definition
+        let previous = old[definition.name]
+        if let parent = definition.parent {
+            if parent == definition.name { return "it cannot be its own parent" }
+            guard let entity = managedObjectModel.entitiesByName[parent] else {
+                return "its parent \(parent) is not defined (define the parent first)"
+            }
+            if mapping.storage(of: entity).isForeign || mapping.storage(of: entity).isView { return "its parent \(parent) is not an entity of Quarry's (a table or view of the file)" }
+            var seen: Set<String> = [definition.name]
+            var next: String? = parent
+            while let name = next {
+                if !seen.insert(name).inserted { return "parent \(parent) would make a cycle (\(parent) inherits from \(definition.name))" }
+                next = declared[name]?.parent
+            }
+        }
+        // One table holds the whole hierarchy: a key means one column in it.
+        let root = ManagedObjectModel.root(of: definition.name, in: declared)
+        let order = managedObjectModel.entityOrder + (managedObjectModel.entityOrder.contains(definition.name) ? [] : [definition.name])
+        let family = [declared[root]].compactMap { $0 } + ManagedObjectModel.below(root, in: declared, order: order)
+        let related = Set(ManagedObjectModel.ancestors(of: definition.name, in: declared).map(\.name) + ManagedObjectModel.below(definition.name, in: declared, order: order).map(\.name))
+        for key in definition.keyNames {
+            for other in family where other.name != definition.name && other.keyNames.contains(where: { $0.lowercased() == key.lowercased() }) {
+                if related.contains(other.name) {
+                    let isAncestor = ManagedObjectModel.ancestors(of: definition.name, in: declared).contains { $0.name == other.name }
+                    return "'\(key)' is already a key of \(isAncestor ? "its ancestor" : "its sub-entity") \(other.name)"
+                }
+                return "'\(key)' is also a key of \(other.name), in the same hierarchy (one table holds them both; declare it on a common parent)"
+            }
+        }
+        // A sub-entity's rows are not all its root table's: its own are counted here (the
+        // root table's migration sees its new columns as optional).
+        if let previous, previous.parent == definition.parent, definition.parent != nil,
+           let added = definition.attributes.first(where: { !$0.isOptional && $0.defaultValue == nil && $0.renamedFrom == nil && previous.attribute(named: $0.name) == nil }) {
+            let rows = try context.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoteIdentifier(definition.name))") ?? 0 }
+            if rows > 0 { return "new attribute '\(added.name)' is required, so the \(rows) existing rows need a default" }
+        }
+        // Moving an entity to another hierarchy (or out of one) moves no rows: only an empty one moves.
+        if let previous, previous.parent != definition.parent {
+            if managedObjectModel.hasSubentities(definition.name) {
+                return "changing its parent from \(previous.parent ?? "none") to \(definition.parent ?? "none") would move its sub-entities too; not supported"
+            }
+            let rows = try context.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoteIdentifier(definition.name))") ?? 0 }
+            if rows > 0 {
+                return "changing its parent from \(previous.parent ?? "none") to \(definition.parent ?? "none") with \(rows) \(rows == 1 ? "row" : "rows") in it is not supported (Quarry moves no rows between tables)"
+            }
+        }
+        return nil
+    }
+
     /// Writes the declarations `changed` and brings every hierarchy they touch to its new
     /// shape (root tables migrated, views remade), inside the caller's transaction.
     /// The context's `rememberEffective` must follow once that commits.
