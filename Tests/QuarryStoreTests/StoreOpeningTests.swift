@@ -25,6 +25,29 @@ import Testing
 
     func bytes(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
 
+    /// A file `name`.sqlite in a new temporary folder, made by another program's `sql`.
+    func file(_ name: String, _ sql: String...) throws -> String {
+        let path = try CoreDataFixtures.temporaryFolder().appendingPathComponent(name + ".sqlite").path
+        try DatabaseQueue(path: path).write { db in
+            for statement in sql { try db.execute(sql: statement) }
+        }
+        return path
+    }
+
+    /// What `kind`'s factory opens at `path`; `check` is given a context opened there.
+    /// Neither changes a byte of the file.
+    func opened<Kind: OpenableStore>(_ path: String, as kind: Kind.Type, _ check: (ObjectContext) throws -> Void) throws -> Kind {
+        let before = bytes(path)
+        let connection = try connection(path)
+        let store = try Kind.open(connection, modelPath: nil)
+        connection.close()
+        let context = try ObjectContext(path: path)
+        try check(context)
+        context.close()
+        #expect(bytes(path) == before)
+        return store
+    }
+
     @Test func aQuarryFileOpensAsQuarrysWithItsModelAndHierarchies() throws {
         let path = try CoreDataFixtures.temporaryFolder().appendingPathComponent("own.sqlite").path
         do {
@@ -56,60 +79,43 @@ import Testing
 
     @Test func aCoreDataStoreOpensAsCoreDatasAndChangesNoByte() throws {
         let path = try CoreDataFixtures.copyOfStore("cars/SampleModel_V1.sqlite")
-        let before = bytes(path)
         let seen = try recognition(path)
         #expect(seen.chosen is CoreDataStore.Type)
         #expect(!seen.quarry && seen.coreData && seen.foreign)
 
-        let opened = try connection(path)
-        let store = try CoreDataStore.open(opened, modelPath: nil)
-        opened.close()
+        var adopted: [String] = []
+        let store = try opened(path, as: CoreDataStore.self) { context in
+            #expect(context.store is CoreDataStore)
+            adopted = context.entities.map(\.name)
+        }
         let names = store.managedObjectModel.entities.map(\.name)
         #expect(names.contains("Car") && names.contains("SportCar"))
         // Its Z-tables are not entities.
         #expect(!names.contains { $0.hasPrefix("Z") })
         #expect(store.mapping.storage(of: "Car").storeNumber != nil)
-
-        let context = try ObjectContext(path: path)
-        #expect(context.store is CoreDataStore)
-        #expect(context.entities.map(\.name) == names)
-        context.close()
-        #expect(bytes(path) == before)
+        #expect(adopted == names)
     }
 
     @Test func anotherProgramsFileOpensAsForeignAndChangesNoByte() throws {
-        let path = try CoreDataFixtures.temporaryFolder().appendingPathComponent("theirs.sqlite").path
-        try DatabaseQueue(path: path).write { db in
-            try db.execute(sql: "CREATE TABLE person (id INTEGER PRIMARY KEY, name TEXT)")
-            try db.execute(sql: "INSERT INTO person (name) VALUES ('Ada')")
-        }
-        let before = bytes(path)
+        let path = try file("theirs", "CREATE TABLE person (id INTEGER PRIMARY KEY, name TEXT)", "INSERT INTO person (name) VALUES ('Ada')")
         let seen = try recognition(path)
         #expect(seen.chosen is ForeignFileStore.Type)
         #expect(!seen.quarry && !seen.coreData && seen.foreign)
 
         // The factory reads the sidecar's entities (none); the file's tables become
         // entities once the context adopts the store.
-        let opened = try connection(path)
-        let store = try ForeignFileStore.open(opened, modelPath: nil)
-        opened.close()
+        let store = try opened(path, as: ForeignFileStore.self) { context in
+            #expect(context.store is ForeignFileStore)
+            #expect(context.entities.map(\.name) == ["person"])
+            let name = try context.object(entityName: "person", primaryKey: 1)?.value(forKey: "name")
+            #expect(name == .text("Ada"))
+        }
         #expect(store.managedObjectModel.entities.isEmpty)
-
-        let context = try ObjectContext(path: path)
-        #expect(context.store is ForeignFileStore)
-        #expect(context.entities.map(\.name) == ["person"])
-        #expect(try context.object(entityName: "person", primaryKey: 1)?.value(forKey: "name") == .text("Ada"))
-        context.close()
-        #expect(bytes(path) == before)
     }
 
     /// A `quarry_model` with no rows beside other tables does not make a file Quarry's.
     @Test func anEmptyModelTableBesideOtherTablesIsAnotherProgramsFile() throws {
-        let path = try CoreDataFixtures.temporaryFolder().appendingPathComponent("half.sqlite").path
-        try DatabaseQueue(path: path).write { db in
-            try db.execute(sql: "CREATE TABLE quarry_model (name TEXT PRIMARY KEY, definition TEXT NOT NULL)")
-            try db.execute(sql: "CREATE TABLE note (id INTEGER PRIMARY KEY, text TEXT)")
-        }
+        let path = try file("half", "CREATE TABLE quarry_model (name TEXT PRIMARY KEY, definition TEXT NOT NULL)", "CREATE TABLE note (id INTEGER PRIMARY KEY, text TEXT)")
         #expect(try recognition(path).chosen is ForeignFileStore.Type)
     }
 
@@ -128,11 +134,7 @@ import Testing
 
     /// A stored declaration that is not one fails the open, naming the entity.
     @Test func anUnreadableStoredModelIsRefusedNamingTheEntity() throws {
-        let path = try CoreDataFixtures.temporaryFolder().appendingPathComponent("bad.sqlite").path
-        try DatabaseQueue(path: path).write { db in
-            try db.execute(sql: "CREATE TABLE quarry_model (name TEXT PRIMARY KEY, definition TEXT NOT NULL)")
-            try db.execute(sql: "INSERT INTO quarry_model VALUES ('Thing', 'not a definition')")
-        }
+        let path = try file("bad", "CREATE TABLE quarry_model (name TEXT PRIMARY KEY, definition TEXT NOT NULL)", "INSERT INTO quarry_model VALUES ('Thing', 'not a definition')")
         #expect(try recognition(path).chosen is QuarryFileStore.Type)
         let opened = try connection(path)
         defer { opened.close() }
