@@ -66,9 +66,9 @@ final class FlightsStore {
             try sample.write(to: URL(fileURLWithPath: path))
         }
         defer { if path != nycflightsCSV { try? FileManager.default.removeItem(atPath: path) } }
-        let summary = try context.importFile(path, into: "Flight")
-        _ = try context.importFile(airlinesCSV, into: "Airline")
-        _ = try context.importFile(airportsCSV, into: "Airport")
+        let summary = try ImportRequest(path, into: "Flight").execute(in: context)
+        _ = try ImportRequest(airlinesCSV, into: "Airline").execute(in: context)
+        _ = try ImportRequest(airportsCSV, into: "Airport").execute(in: context)
         let hasAirlines = true, hasAirports = true
         guard summary.rows == expected else {
             throw StoreError.database(message: "imported \(summary.rows) flights, expected \(expected)")

@@ -44,7 +44,7 @@ import Testing
         }
         let path = try write(text, dir, "split.csv")
         let context = try ObjectContext(path: nil)
-        #expect(try context.importFile(path, into: "Split").rows == expected.count)
+        #expect(try ImportRequest(path, into: "Split").execute(in: context).rows == expected.count)
         let types = context.entities.first { $0.name == "Split" }?.attributes.map(\.type)
         #expect(types == [.int64, .double, .date, .string, .string])
         let rows = try context.read { db in
@@ -63,7 +63,7 @@ import Testing
         for k in 1...45_000 { text += "\(k),\(k > 30_000 ? "t\(k)" : "NA"),\(k == 44_000 ? "12" : "NA")\n" }
         let path = try write(text, dir, "late.csv")
         let context = try ObjectContext(path: nil)
-        #expect(try context.importFile(path, into: "Late").rows == 45_000)
+        #expect(try ImportRequest(path, into: "Late").execute(in: context).rows == 45_000)
         let entity = context.entities.first { $0.name == "Late" }
         #expect(entity?.attribute(named: "b")?.type == .string)
         #expect(entity?.attribute(named: "c")?.type == .int64)
@@ -81,7 +81,7 @@ import Testing
         // A quoted field left open far past the first batches.
         let open = try write("a,b\n" + rows + "7,\"never closed\n8,y\n", dir, "open.csv")
         #expect(throws: StoreError.importFailed(path: open, line: 50_002, reason: "a quoted field is not closed")) {
-            try context.importFile(open, into: "Open")
+            try ImportRequest(open, into: "Open").execute(in: context)
         }
         #expect(!context.entities.contains { $0.name == "Open" })
         // Invalid UTF-8 in a text cell: the slow path's refusal, with its line.
@@ -90,7 +90,7 @@ import Testing
         let bad = dir.appendingPathComponent("bad.csv").path
         #expect(FileManager.default.createFile(atPath: bad, contents: Data(bytes)))
         #expect(throws: StoreError.importFailed(path: bad, line: 50_002, reason: "'b' is not valid UTF-8")) {
-            try context.importFile(bad, into: "Bad")
+            try ImportRequest(bad, into: "Bad").execute(in: context)
         }
         #expect(!context.entities.contains { $0.name == "Bad" })
         // A required attribute left empty, into an existing entity, in a later batch.
@@ -99,7 +99,7 @@ import Testing
         ]))
         let empty = try write("a,b\n" + rows + "10,\n", dir, "empty.csv")
         do {
-            _ = try context.importFile(empty, into: "Needs")
+            _ = try ImportRequest(empty, into: "Needs").execute(in: context)
             Issue.record("an empty required cell was taken")
         } catch {
             #expect(error as? StoreError == .importFailed(path: empty, line: 50_002, reason: "'b' is required but empty"))
@@ -120,7 +120,7 @@ import Testing
         let text = "code\n" + (1...6_000).map { "\($0 == 5_000 ? 10 : $0)\n" }.joined()
         let path = try write(text, dir, "dup.csv")
         do {
-            _ = try context.importFile(path, into: "Coded")
+            _ = try ImportRequest(path, into: "Coded").execute(in: context)
             Issue.record("a duplicate was taken")
         } catch let StoreError.importFailed(_, line, _, reason) {
             #expect(line == 5_001)
@@ -138,10 +138,10 @@ import Testing
             AttributeDescription(name: "tag", type: .string, defaultValue: .text("dflt")),
         ]))
         let csv = try write("n\n" + (1...3_000).map { "\($0)\n" }.joined(), dir, "n.csv")
-        #expect(try context.importFile(csv, into: "Tagged").rows == 3_000)
+        #expect(try ImportRequest(csv, into: "Tagged").execute(in: context).rows == 3_000)
         #expect(try column(context, "SELECT count(*) FROM Tagged WHERE tag = 'dflt'") == [Int64(3_000).databaseValue])
         let json = try write("[" + (1...3_000).map { "{\"n\": \($0), \"tag\": \"j\($0)\"}" }.joined(separator: ",") + "]", dir, "n.json")
-        #expect(try context.importFile(json, into: "Tagged").rows == 3_000)
+        #expect(try ImportRequest(json, into: "Tagged").execute(in: context).rows == 3_000)
         #expect(try column(context, "SELECT sum(n), count(*) FROM Tagged WHERE tag LIKE 'j%'").first == Int64(3_000 * 3_001 / 2).databaseValue)
         #expect(try column(context, "SELECT tag FROM Tagged ORDER BY _pk DESC LIMIT 1") == ["j3000".databaseValue])
     }

@@ -111,8 +111,8 @@ import Darwin
         let writer = try FIFOWriter(path: fifo, bytes: bytes)
 
         let context = try ObjectContext(path: nil)
-        let fromFile = try context.importFile(plain, into: "FromFile")
-        let fromFIFO = try context.importFile(fifo, into: "FromFIFO")
+        let fromFile = try ImportRequest(plain, into: "FromFile").execute(in: context)
+        let fromFIFO = try ImportRequest(fifo, into: "FromFIFO").execute(in: context)
         #expect(writer.join() == bytes.count)
         #expect(fromFile == fromFIFO)
         #expect(fromFIFO.rows == 40_000)
@@ -129,7 +129,7 @@ import Darwin
         let fifo = dir.appendingPathComponent("bad.csv").path
         let writer = try FIFOWriter(path: fifo, bytes: Array(("a\n" + (1...30_000).map { "\($0)\n" }.joined() + "x\n").utf8))
         #expect(throws: StoreError.importFailed(path: fifo, line: 30_002, reason: "'a' expects int64, got \"x\"")) {
-            try context.importFile(fifo, into: "Fixed")
+            try ImportRequest(fifo, into: "Fixed").execute(in: context)
         }
         _ = writer.join()
         #expect(try context.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM Fixed") } == 0)
@@ -151,14 +151,14 @@ import Darwin
             let path = dir.appendingPathComponent("big\(n).json").path
             try c.json.write(toFile: path, atomically: true, encoding: .utf8)
             #expect(throws: StoreError.importFailed(path: path, line: nil, reason: c.reason)) {
-                try context.importFile(path, into: "Big\(n)")
+                try ImportRequest(path, into: "Big\(n)").execute(in: context)
             }
             #expect(!context.entities.contains { $0.name == "Big\(n)" })
         }
         // A number too small for a double is 0, as every JSON reader reads it; the largest finite one is kept.
         let small = dir.appendingPathComponent("small.json").path
         try #"[{"a": 1e-400}, {"a": 1.7976931348623157e308}]"#.write(toFile: small, atomically: true, encoding: .utf8)
-        #expect(try context.importFile(small, into: "Small").rows == 2)
+        #expect(try ImportRequest(small, into: "Small").execute(in: context).rows == 2)
         #expect(try contents(context, "Small") == ["a:double", "\(Value.real(0))", "\(Value.real(1.7976931348623157e308))"])
     }
 
@@ -197,7 +197,7 @@ extension StreamingImportHostileTests {
         let writer = try FIFOWriter(path: fifo, bytes: bytes)
         let context = try ObjectContext(path: nil)
         #expect(throws: StoreError.importFailed(path: fifo, line: nil, reason: "expected a JSON array of objects")) {
-            try context.importFile(fifo, into: "Object")
+            try ImportRequest(fifo, into: "Object").execute(in: context)
         }
         #expect(writer.join() == bytes.count)
     }

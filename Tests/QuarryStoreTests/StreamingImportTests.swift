@@ -116,7 +116,7 @@ import Testing
         ]
         for (n, c) in cases.enumerated() {
             let path = try file(dir, rows: 60_000, at: 50_000, late: c.late, name: "late\(n).csv")
-            let summary = try context.importFile(path, into: "Late\(n)")
+            let summary = try ImportRequest(path, into: "Late\(n)").execute(in: context)
             #expect(summary.rows == 60_000)
             let attribute = context.entities.first { $0.name == "Late\(n)" }?.attribute(named: "a")
             #expect(attribute?.type == c.type, "\(c.late)")
@@ -137,7 +137,7 @@ import Testing
         let path = dir.appendingPathComponent("mixed.csv").path
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         let context = try ObjectContext(path: nil)
-        #expect(try context.importFile(path, into: "Mixed").rows == 30_002)
+        #expect(try ImportRequest(path, into: "Mixed").execute(in: context).rows == 30_002)
         #expect(context.entities.first { $0.name == "Mixed" }?.attribute(named: "a")?.type == .string)
         #expect(try values(context, "Mixed", "a", row: 30_001) == .text("9007199254740993"))
         #expect(try values(context, "Mixed", "a", row: 30_002) == .text("1.5"))
@@ -152,14 +152,14 @@ import Testing
         ]))
         let path = try file(dir, rows: 60_000, at: 50_000, late: "1.5")
         #expect(throws: StoreError.importFailed(path: path, line: 50_001, reason: "'a' expects int64, got \"1.5\"")) {
-            try context.importFile(path, into: "Fixed")
+            try ImportRequest(path, into: "Fixed").execute(in: context)
         }
         #expect(try context.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM Fixed") } == 0)
         // A ragged row after the sample is found too, with nothing written.
         let ragged = dir.appendingPathComponent("ragged.csv").path
         try ("a,b\n" + (1...30_000).map { "\($0),x\n" }.joined() + "7\n").write(toFile: ragged, atomically: true, encoding: .utf8)
         #expect(throws: StoreError.importFailed(path: ragged, line: 30_002, reason: "expected 2 fields, got 1")) {
-            try context.importFile(ragged, into: "Ragged")
+            try ImportRequest(ragged, into: "Ragged").execute(in: context)
         }
         #expect(!context.entities.contains { $0.name == "Ragged" })
     }
@@ -177,7 +177,7 @@ import Testing
         }
         writer.start()
         let context = try ObjectContext(path: nil)
-        #expect(try context.importFile(fifo, into: "Piped").rows == 2)
+        #expect(try ImportRequest(fifo, into: "Piped").execute(in: context).rows == 2)
     }
 
     /// Every row of an import table, each cell converted as the attribute inferred for its column.

@@ -52,7 +52,7 @@ import Testing
         let path = dir.appendingPathComponent("pairs.csv").path
         try "a,b\nx,1\ny,two\n".write(toFile: path, atomically: true, encoding: .utf8)
         do {
-            _ = try context.importFile(path, into: "Pair")
+            _ = try ImportRequest(path, into: "Pair").execute(in: context)
             Issue.record("a word was taken for an integer")
         } catch let error as StoreError {
             guard case let .importFailed(_, line, _, _) = error else { Issue.record("unexpected \(error)"); return }
@@ -65,8 +65,8 @@ import Testing
 
         let header = dir.appendingPathComponent("twice.csv").path
         try "a,b,a\n1,2,3\n".write(toFile: header, atomically: true, encoding: .utf8)
-        #expect(throws: StoreError.self) { try context.importFile(header, into: "Twice") }
-        do { _ = try context.importFile(header, into: "Twice") } catch let error as StoreError {
+        #expect(throws: StoreError.self) { try ImportRequest(header, into: "Twice").execute(in: context) }
+        do { _ = try ImportRequest(header, into: "Twice").execute(in: context) } catch let error as StoreError {
             #expect(error.importField == ImportField(name: "a", column: 3))
             #expect(error.description == "import: \(header):1: column 'a' appears twice in the header")
         }
@@ -81,7 +81,7 @@ import Testing
         let path = dir.appendingPathComponent("n.json").path
         try #"[{"n": 1}, {"n": "x"}]"#.write(toFile: path, atomically: true, encoding: .utf8)
         do {
-            _ = try context.importFile(path, into: "N")
+            _ = try ImportRequest(path, into: "N").execute(in: context)
             Issue.record("text was taken for an integer")
         } catch let error as StoreError {
             #expect(error.importField == ImportField(name: "n", element: 2))

@@ -51,7 +51,7 @@ enum DataBindings {
         let summary: ImportSummary
         var progressShown = false
         do {
-            summary = try runtime.context.importFile(path, into: name, types: types) { done, total in
+            summary = try ImportRequest(path, into: name, types: types).execute(in: runtime.context) { done, total in
                 guard showProgress, total > 0 else { return }
                 console.progress("import \((path as NSString).lastPathComponent): \(done)/\(total) rows")
                 if done == total { console.progress(nil) }

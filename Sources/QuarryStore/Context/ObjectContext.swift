@@ -106,12 +106,11 @@ public final class ObjectContext {
     public init(path: String?, readOnly: Bool = false, functions: [SQLFunction] = [], model: String? = nil) throws {
         connection = try StoreConnection(path: path, readOnly: readOnly, functions: functions)
         openingNotes = connection.notes
-        try loadModel(modelPath: model)
+        try openStore(modelPath: model)
         try useWriteAheadLog(opening: true)
     }
 
-    /// The Core Data store's layout, when the file is one.
-    /// The kind of file behind the context, chosen when it is opened (`loadModel`).
+    /// The kind of file behind the context, chosen when it is opened (`openStore`).
     var store: any PersistentStore = QuarryFileStore()
     /// What the open had to say (a model inferred, parts of a model left out): for stderr.
     public internal(set) var openingNotes: [String] = []
@@ -131,7 +130,7 @@ public final class ObjectContext {
     func useWriteAheadLog(opening: Bool = false) throws {
         guard path != nil, !isReadOnly else { return }
         let ours = try read { db in
-            try db.hasTable(Self.modelTable)
+            try db.hasTable(QuarryFileStore.modelTable)
                 || ((!opening || connection.createdByOpen) && Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") == 0)
         }
         if ours { try connection.useWriteAheadLog() }

@@ -42,23 +42,24 @@ final class ForeignFileStore: PersistentStore {
 
     /// The entities the sidecar defines whose table the file still has, as `quarry_model`'s
     /// rows are read for Quarry's own files.
-    func loadEntities(into context: ObjectContext) throws {
+    private func loadEntities(_ connection: StoreConnection) throws {
         for (name, definition) in sidecar.entities {
             // A sub-entity is a view over its root's table.
-            let present = try? context.read { db in
+            let present = try? connection.read { db in
                 try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM main.sqlite_master WHERE type IN ('table', 'view') AND name = ?)", arguments: [name])
             }
             guard present == true else { continue }
             guard let entity = (try? StoredDefinition(text: definition))?.entity else {
                 throw StoreError.database(message: "the model of entity \(name) in \(ForeignSidecar.path(for: path)) is unreadable")
             }
-            context.rememberDeclared(entity)
+            rememberDeclared(entity)
         }
+        rememberHierarchies()
     }
 
     /// Repeats the sidecar's `relate()` calls; one that no longer applies (a column
     /// dropped, a table renamed) is left out with a note, and kept for a later open.
-    func restoreRelations(in context: ObjectContext) {
+    private func restoreRelations(in context: ObjectContext) {
         for r in sidecar.relations {
             do {
                 try context.relate(r.source, r.column, r.destination, r.destinationColumn, name: r.name, inverse: r.inverse, keep: false)
@@ -66,5 +67,29 @@ final class ForeignFileStore: PersistentStore {
                 context.openingNotes.append("relate(\"\(r.source)\", \"\(r.column)\", \"\(r.destination)\", \"\(r.destinationColumn)\") kept in \(ForeignSidecar.path(for: path)) no longer applies: \(error)")
             }
         }
+    }
+}
+
+/// A file with a schema and no model of Quarry's is someone else's: what Quarry keeps
+/// about it is in its sidecar (`ForeignSidecar`), never in the file.
+extension ForeignFileStore: OpenableStore {
+    /// Asked after Quarry's and Core Data's kinds: any file on disk with a schema.
+    static func recognizes(_ db: Database, path: String?) throws -> Bool {
+        guard let path, path != ":memory:" else { return false }
+        return try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM main.sqlite_master)") == true
+    }
+
+    /// The store with the entities its sidecar defines.
+    static func open(_ connection: StoreConnection, modelPath: String?) throws -> ForeignFileStore {
+        guard let path = connection.path else { throw StoreError.database(message: "an in-memory store has no file of another program's") }
+        let store = try ForeignFileStore(path: path)
+        try store.loadEntities(connection)
+        return store
+    }
+
+    /// The file's tables become entities, then the sidecar's `relate()` calls are repeated.
+    func didOpen(in context: ObjectContext) throws {
+        try context.introspectForeignTables()
+        restoreRelations(in: context)
     }
 }

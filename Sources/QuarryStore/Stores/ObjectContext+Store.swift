@@ -1,11 +1,30 @@
+import GRDB
+
 /// The context's side of its store: which store is behind it, and what the layers above
 /// may ask of it.
 extension ObjectContext {
-    /// Puts `newStore` behind the context, with what the open found so far (a store's kind
-    /// is known only once the file has been read).
+    /// The kinds of store a file may be, in the order they are asked to recognise it:
+    /// Quarry's own (its model, or nothing yet), Core Data's, then any other program's.
+    static let storeKinds: [any OpenableStore.Type] = [QuarryFileStore.self, CoreDataStore.self, ForeignFileStore.self]
+
+    /// Opens the connection's file as the first kind that recognises it (one read asks
+    /// them all), and adopts the store. `modelPath`: the model file for a Core Data store
+    /// that carries none.
+    func openStore(modelPath: String?) throws {
+        let kind = try read { db in try Self.storeKind(of: db, path: path) }
+        let opened = try kind.open(connection, modelPath: modelPath)
+        adopt(opened)
+        try opened.didOpen(in: self)
+    }
+
+    /// The first kind in `storeKinds` that recognises the file behind `db`; Quarry's when
+    /// none does.
+    static func storeKind(of db: Database, path: String?) throws -> any OpenableStore.Type {
+        try storeKinds.first { try $0.recognizes(db, path: path) } ?? QuarryFileStore.self
+    }
+
+    /// Puts `newStore` behind the context, its model and mapping as it holds them.
     func adopt(_ newStore: any PersistentStore) {
-        newStore.managedObjectModel = store.managedObjectModel
-        newStore.mapping = store.mapping
         store = newStore
     }
 

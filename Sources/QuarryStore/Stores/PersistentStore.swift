@@ -7,8 +7,10 @@ import GRDB
 /// hands the rows to `SQLiteSaveWriter` and asks its store at each of these points, and
 /// never asks which kind of store it has.
 ///
-/// Stores are chosen when the file is opened (`ObjectContext.loadModel`). The next kind
-/// (another database, another file convention) is one more conformance.
+/// Stores are chosen when the file is opened: each kind recognises its files and opens
+/// them (`OpenableStore`), and the context adopts the first that does
+/// (`ObjectContext.openStore`). The next kind (another database, another file
+/// convention) is one more conformance.
 protocol PersistentStore: AnyObject {
     /// The entities the store holds, as read when it was opened and defined since.
     var managedObjectModel: ManagedObjectModel { get set }
@@ -17,6 +19,11 @@ protocol PersistentStore: AnyObject {
 
     /// The SQL the store's database speaks.
     var dialect: any SQLDialect { get }
+
+    /// Once the context adopted the store: what its conventions add through the context
+    /// (the file's other tables as entities, a sidecar's `relate()` calls), and what the
+    /// open has to say (`openingNotes`).
+    func didOpen(in context: ObjectContext) throws
 
     /// Writes a save in one transaction (conflicts settled first, as the request's policy
     /// says), asking this store at the points below; nothing of the objects changes here.
@@ -80,6 +87,12 @@ protocol PersistentStore: AnyObject {
     /// model); a file Quarry did not create keeps it in its sidecar instead.
     var keepsRelationsInFile: Bool { get }
 
+    /// Makes or migrates the tables of `entity` and of `changes` (entities that gain its
+    /// inverses) and keeps their declarations, inside the transaction that defines them
+    /// (after `refuseDefining`); returns the entities of the hierarchies it reshaped, which
+    /// the context sees anew once that commits. The default is Quarry's tables
+    /// (`PersistentStore+QuarryTables`).
+    func writeDefinition(_ entity: EntityDescription, changes: [EntityDescription], in db: Database, context: ObjectContext) throws -> [String]
     /// Makes ready to keep declarations, inside the transaction that defines entities and
     /// before their tables are made.
     func prepareDeclarations(in db: Database) throws
@@ -105,6 +118,9 @@ struct StoreSaveWork {
 
 extension PersistentStore {
     var dialect: any SQLDialect { SQLiteDialect() }
+
+    /// A file's tables Quarry did not make are entities too (none in a new file).
+    func didOpen(in context: ObjectContext) throws { try context.introspectForeignTables() }
 
     /// Every store of a SQLite file writes through the same writer.
     func write(_ request: SaveChangesRequest, _ work: StoreSaveWork, context: ObjectContext) throws -> SaveChangesResult {
@@ -142,9 +158,6 @@ extension PersistentStore {
     func pendingChangesEnded(in context: ObjectContext) {}
     func pendingChangesRefreshed(in context: ObjectContext) {}
     func prepare(_ request: SaveChangesRequest, in context: ObjectContext) throws -> StoreSaveWork { StoreSaveWork() }
-    func insertedKey(of entity: EntityDescription, in db: Database, context: ObjectContext) throws -> Int64 {
-        try context.insertedKey(of: entity, in: db)
-    }
     func versionMoved(_ object: ManagedObject, in db: Database, context: ObjectContext) throws -> Bool { false }
     func willDeleteRows(_ request: SaveChangesRequest, _ work: inout StoreSaveWork, keys: SaveChangesRequest.Keys,
                         in db: Database, context: ObjectContext) throws {

@@ -8,12 +8,12 @@ final class QuarryFileStore: PersistentStore {
     var mapping = StoreMapping()
     /// `quarry_model` comes first in a new file, before the tables it describes.
     func prepareDeclarations(in db: Database) throws {
-        try db.execute(sql: "CREATE TABLE IF NOT EXISTS \(ObjectContext.modelTable) (name TEXT PRIMARY KEY, definition TEXT NOT NULL)")
+        try db.execute(sql: "CREATE TABLE IF NOT EXISTS \(Self.modelTable) (name TEXT PRIMARY KEY, definition TEXT NOT NULL)")
     }
 
     /// In `quarry_model`, so reopening the file restores the entity without a script.
     func keepDeclaration(_ name: String, definition: String, in db: Database, context: ObjectContext) throws {
-        try db.execute(sql: "INSERT OR REPLACE INTO \(ObjectContext.modelTable) (name, definition) VALUES (?, ?)", arguments: [name, definition])
+        try db.execute(sql: "INSERT OR REPLACE INTO \(Self.modelTable) (name, definition) VALUES (?, ?)", arguments: [name, definition])
     }
 
     func recordHistory(inserted: [String], updated: [String], deleted: [String], in db: Database, context: ObjectContext) throws {

@@ -44,13 +44,3 @@ final class DefinitionIndex {
         for r in entity.relationships { incoming[r.destination]?.remove(entity.name) }
     }
 }
-
-extension ObjectContext {
-    /// Runs `body` (a batch of `define`s) with a `DefinitionIndex` in place.
-    func withDefinitionIndex<T>(_ body: () throws -> T) rethrows -> T {
-        guard managedObjectModel.definitionIndex == nil else { return try body() }
-        managedObjectModel.definitionIndex = DefinitionIndex(managedObjectModel.declaredMap, order: managedObjectModel.entityOrder)
-        defer { managedObjectModel.definitionIndex = nil }
-        return try body()
-    }
-}

@@ -5,6 +5,12 @@ import GRDB
 /// includes its sub-entities' rows. The same rules serve Core Data stores (whose column
 /// is `Z_ENT`, read through views as `_entity`) and Quarry's own files.
 extension ObjectContext {
+    /// An entity as declared: its own attributes and relationships, with its parent.
+    public func declaredEntity(_ name: String) -> EntityDescription? { managedObjectModel.declaredEntity(name) }
+
+    /// Every entity as declared, in definition order (what export and Swift write).
+    public var declaredEntities: [EntityDescription] { managedObjectModel.declaredEntities }
+
     /// The top of `name`'s hierarchy (itself when it has no parent).
     public func rootName(of name: String) -> String { managedObjectModel.root(of: name) }
 

@@ -1,34 +1,20 @@
 import Foundation
 import GRDB
 
-/// Inheritance in Quarry's own files, stored as Core Data stores it: one table per root
-/// entity, holding the columns of its whole hierarchy and `_entity` naming each row's
-/// entity; every other entity of the hierarchy is a view of that table (its own rows and
-/// its sub-entities') whose INSTEAD OF triggers write the table. So all SQL written against
-/// an entity's name (fetches, predicates, saves, batch changes, delete rules) works
-/// unchanged, as it does over a Core Data store's views; and the views are kept in the
-/// file, so reopening it needs only the model.
+/// Inheritance in the tables Quarry makes (`PersistentStore+QuarryTables`), stored as
+/// Core Data stores it: one table per root entity, holding the columns of its whole
+/// hierarchy and `_entity` naming each row's entity; every other entity of the hierarchy
+/// is a view of that table (its own rows and its sub-entities') whose INSTEAD OF triggers
+/// write the table. So all SQL written against an entity's name (fetches, predicates,
+/// saves, batch changes, delete rules) works unchanged, as it does over a Core Data
+/// store's views; and the views are kept in the file, so reopening it needs only the model.
 ///
 /// `quarry_model` keeps each entity as declared (its own attributes and relationships,
-/// `managedObjectModel.declaredByName`); `managedObjectModel.entitiesByName` holds it as objects and queries see it (`effective`).
-extension ObjectContext {
-    /// An entity as declared: its own attributes and relationships, with its parent.
-    public func declaredEntity(_ name: String) -> EntityDescription? { managedObjectModel.declaredEntity(name) }
-
-    /// Every entity as declared, in definition order (what export and Swift write).
-    public var declaredEntities: [EntityDescription] { managedObjectModel.declaredEntities }
-
-    /// Puts every entity of a hierarchy in `managedObjectModel.entitiesByName` as objects see it.
-    func rememberEffective(_ names: [String]) {
-        let declared = managedObjectModel.declaredMap
-        for name in names {
-            guard let entity = ManagedObjectModel.effective(name, in: declared, order: managedObjectModel.entityOrder) else { continue }
-            remember(entity)
-        }
-    }
-
+/// `managedObjectModel.declaredByName`); `managedObjectModel.entitiesByName` holds it as
+/// objects and queries see it (`effective`).
+extension PersistentStore {
     /// Why `definition` cannot take its place in the hierarchies of `declared`; nil when it can.
-    func hierarchyProblem(_ definition: EntityDescription, declared old: [String: EntityDescription]) throws -> String? {
+    func hierarchyProblem(_ definition: EntityDescription, declared old: [String: EntityDescription], context: ObjectContext) throws -> String? {
         // Alone in its hierarchy, before and after: no family to clash with, no rows to
         // move. Known at once in a batch (`DefinitionIndex`), else found below.
         if definition.parent == nil, old[definition.name]?.parent == nil, let definitionIndex = managedObjectModel.definitionIndex,
@@ -43,7 +29,7 @@ extension ObjectContext {
             guard let entity = managedObjectModel.entitiesByName[parent] else {
                 return "its parent \(parent) is not defined (define the parent first)"
             }
-            if mapped(entity).isForeign || mapped(entity).isView { return "its parent \(parent) is not an entity of Quarry's (a table or view of the file)" }
+            if mapping.storage(of: entity).isForeign || mapping.storage(of: entity).isView { return "its parent \(parent) is not an entity of Quarry's (a table or view of the file)" }
             var seen: Set<String> = [definition.name]
             var next: String? = parent
             while let name = next {
@@ -69,15 +55,15 @@ extension ObjectContext {
         // root table's migration sees its new columns as optional).
         if let previous, previous.parent == definition.parent, definition.parent != nil,
            let added = definition.attributes.first(where: { !$0.isOptional && $0.defaultValue == nil && $0.renamedFrom == nil && previous.attribute(named: $0.name) == nil }) {
-            let rows = try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoteIdentifier(definition.name))") ?? 0 }
+            let rows = try context.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoteIdentifier(definition.name))") ?? 0 }
             if rows > 0 { return "new attribute '\(added.name)' is required, so the \(rows) existing rows need a default" }
         }
         // Moving an entity to another hierarchy (or out of one) moves no rows: only an empty one moves.
         if let previous, previous.parent != definition.parent {
-            if hasSubentities(definition.name) {
+            if managedObjectModel.hasSubentities(definition.name) {
                 return "changing its parent from \(previous.parent ?? "none") to \(definition.parent ?? "none") would move its sub-entities too; not supported"
             }
-            let rows = try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoteIdentifier(definition.name))") ?? 0 }
+            let rows = try context.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoteIdentifier(definition.name))") ?? 0 }
             if rows > 0 {
                 return "changing its parent from \(previous.parent ?? "none") to \(definition.parent ?? "none") with \(rows) \(rows == 1 ? "row" : "rows") in it is not supported (Quarry moves no rows between tables)"
             }
@@ -87,18 +73,18 @@ extension ObjectContext {
 
     /// Writes the declarations `changed` and brings every hierarchy they touch to its new
     /// shape (root tables migrated, views remade), inside the caller's transaction.
-    /// `rememberEffective` must follow once that commits.
-    func writeDeclarations(_ changed: [EntityDescription], in db: Database) throws -> [String] {
+    /// The context's `rememberEffective` must follow once that commits.
+    func writeDeclarations(_ changed: [EntityDescription], in db: Database, context: ObjectContext) throws -> [String] {
         let old = managedObjectModel.declaredMap
         var new = old
         for entity in changed { new[entity.name] = entity }
         let order = managedObjectModel.entityOrder + changed.map(\.name).filter { !managedObjectModel.entityOrder.contains($0) }
-        try store.prepareDeclarations(in: db)
+        try prepareDeclarations(in: db)
         var roots: [String] = []
         for entity in changed {
             try validate(entity)
             let definition = try StoredDefinition.text(entity)
-            try store.keepDeclaration(entity.name, definition: definition, in: db, context: self)
+            try keepDeclaration(entity.name, definition: definition, in: db, context: context)
             if old[entity.name] != nil { roots.append(ManagedObjectModel.root(of: entity.name, in: old)) }
             roots.append(ManagedObjectModel.root(of: entity.name, in: new))
         }
@@ -185,10 +171,10 @@ extension ObjectContext {
     /// The key of the row an INSERT just made. Through a view's trigger SQLite's
     /// last_insert_rowid is restored when the trigger ends, so a sub-entity's key is read
     /// from its root's table (keys only grow: AUTOINCREMENT).
-    func insertedKey(of entity: EntityDescription, in db: Database) throws -> Int64 {
+    func insertedKey(of entity: EntityDescription, in db: Database, context: ObjectContext) throws -> Int64 {
         if entity.parent != nil {
-            let root = rootName(of: entity.name)
-            let statement = try db.cachedStatement(sql: "SELECT max(\(mapped(entity).key)) FROM \(quoteIdentifier(root))")
+            let root = managedObjectModel.root(of: entity.name)
+            let statement = try db.cachedStatement(sql: "SELECT max(\(mapping.storage(of: entity).key)) FROM \(quoteIdentifier(root))")
             if let key = try Int64.fetchOne(statement) { return key }
         }
         return db.lastInsertedRowID

@@ -4,7 +4,7 @@ import GRDB
 /// `uniquenessConstraints`) are unique indexes on the table that holds the entity's rows;
 /// a hierarchy member's index covers only its rows (a partial index on `_entity`), so a
 /// sub-entity's constraint on an inherited attribute does not bind its parent's rows.
-extension ObjectContext {
+extension PersistentStore {
     /// Why a constraint of `entity` cannot be made: it names a key the entity does not have.
     func uniquenessProblem(_ entity: EntityDescription, declared: [String: EntityDescription]) -> String? {
         if entity.uniqueness.isEmpty { return nil }

@@ -10,8 +10,23 @@ public struct ImportSummary: Equatable, Sendable {
     public var createdEntity: Bool
 }
 
-extension ObjectContext {
-    /// Imports a CSV file (header row, RFC 4180) or a JSON array of objects into `entityName`,
+/// An import of a CSV file (header row, RFC 4180) or a JSON array of objects into an
+/// entity (`import()`), run as the fetch layer's requests are: `execute(in:)`.
+public struct ImportRequest {
+    /// The file (or FIFO) to read.
+    public var path: String
+    /// The entity the rows go to, created when missing.
+    public var entityName: String
+    /// Some columns' types instead of inferred ones (a new entity only).
+    public var types: [String: AttributeType]
+
+    public init(_ path: String, into entityName: String, types: [String: AttributeType] = [:]) {
+        self.path = path
+        self.entityName = entityName
+        self.types = types
+    }
+
+    /// Imports the file into `entityName`,
     /// creating the entity when missing with types inferred over each whole column: a CSV
     /// file's from its first rows, widened (the import starts again) when a later cell
     /// does not fit; a JSON document's in a first pass over every element. Both are read
@@ -20,16 +35,15 @@ extension ObjectContext {
     /// One transaction: a bad row stops the import, names its line, and leaves the store
     /// as it was. `progress` hears rows done and rows in all.
     /// `types` gives some columns' types instead of inferring them (a new entity only).
-    public func importFile(_ path: String, into entityName: String, types declared: [String: AttributeType] = [:],
-                           progress: ((_ done: Int, _ total: Int) -> Void)? = nil) throws -> ImportSummary {
-        if isReadOnly { throw StoreError.readOnly(operation: "import") }
+    public func execute(in context: ObjectContext, progress: ((_ done: Int, _ total: Int) -> Void)? = nil) throws -> ImportSummary {
+        if context.isReadOnly { throw StoreError.readOnly(operation: "import") }
         if let problem = SchemaName.problem(entityName) {
             throw StoreError.importFailed(path: path, line: nil, reason: "the entity name \(SchemaName.shown(entityName)) \(problem)")
         }
         // A store whose entities are another program's model takes no new one: refused
         // before the file is read, and nothing is written.
-        if managedObjectModel.entitiesByName[entityName] == nil {
-            do { try store.refuseDefining(entityName, whole: false) } catch StoreError.invalidSchema(_, let reason) {
+        if context.managedObjectModel.entitiesByName[entityName] == nil {
+            do { try context.store.refuseDefining(entityName, whole: false) } catch StoreError.invalidSchema(_, let reason) {
                 throw StoreError.importFailed(path: path, line: nil, reason: "\(entityName) is not an entity of the store, and \(reason)")
             }
         }
@@ -38,13 +52,13 @@ extension ObjectContext {
             ? try JSONImport(path: path, open: open).table()
             : try CSVImport(path: path, open: open).table()
         table.progress.size = size
-        try declare(declared, in: &table, entityName: entityName, path: path)
+        try declare(types, in: &table, known: context.managedObjectModel.entitiesByName[entityName] != nil)
         // Types inferred from a sample are checked on every row of a new entity; a cell
         // that widens a column starts the import again (nothing of the first try stays).
-        var check: [ColumnType]? = table.count == nil && managedObjectModel.entitiesByName[entityName] == nil ? table.types : nil
+        var check: [ColumnType]? = table.count == nil && context.managedObjectModel.entitiesByName[entityName] == nil ? table.types : nil
         while true {
             do {
-                return try load(table, check: check, into: entityName, path: path, progress: progress)
+                return try load(table, check: check, in: context, progress: progress)
             } catch let restart as ImportRestart {
                 table.types = restart.types
                 check = restart.types
@@ -54,9 +68,9 @@ extension ObjectContext {
 
     /// Sets the declared types on their columns: each must name a column of the file, and
     /// only a new entity takes them (an existing one's attributes are its types).
-    private func declare(_ declared: [String: AttributeType], in table: inout ImportTable, entityName: String, path: String) throws {
+    private func declare(_ declared: [String: AttributeType], in table: inout ImportTable, known: Bool) throws {
         guard !declared.isEmpty else { return }
-        if managedObjectModel.entitiesByName[entityName] != nil {
+        if known {
             throw StoreError.importFailed(path: path, line: nil, reason: "types apply to a new entity; \(entityName) exists, and its attributes' types are the columns' types")
         }
         for (name, type) in declared.sorted(by: { $0.key < $1.key }) {
@@ -85,9 +99,9 @@ extension ObjectContext {
         return ({ try spool.source() }, spool.size)
     }
 
-    private func load(_ table: ImportTable, check: [ColumnType]?, into entityName: String, path: String,
+    private func load(_ table: ImportTable, check: [ColumnType]?, in context: ObjectContext,
                       progress: ((Int, Int) -> Void)?) throws -> ImportSummary {
-        let existing = managedObjectModel.entitiesByName[entityName]
+        let existing = context.managedObjectModel.entitiesByName[entityName]
         if existing?.isAbstract == true {
             throw StoreError.importFailed(path: path, line: nil, reason: "\(entityName) is abstract: it makes no objects (import into one of its sub-entities)")
         }
@@ -120,11 +134,11 @@ extension ObjectContext {
         let columns = (attributes.map(\.name) + defaults.map(\.name)).map(quoteIdentifier).joined(separator: ", ")
         let marks = Array(repeating: "?", count: attributes.count + defaults.count).joined(separator: ", ")
         let sql = columns.isEmpty
-            ? "INSERT INTO \(mapping.storage(of: entityName).table) DEFAULT VALUES"
-            : "INSERT INTO \(mapping.storage(of: entityName).table) (\(columns)) VALUES (\(marks))"
+            ? "INSERT INTO \(context.mapping.storage(of: entityName).table) DEFAULT VALUES"
+            : "INSERT INTO \(context.mapping.storage(of: entityName).table) (\(columns)) VALUES (\(marks))"
         var rows = 0
         do {
-            try database.write { db in
+            try context.database.write { db in
                 if existing == nil {
                     // SQLite's own refusal ("too many columns on X") names no line and comes
                     // after the table's SQL is built; this says what the header holds.
@@ -133,30 +147,26 @@ extension ObjectContext {
                         throw StoreError.importFailed(path: path, line: 1,
                             reason: "\(table.columns.count) columns are too many: a table holds at most \(limit - 1) besides its key")
                     }
-                    try write(entity, replacing: nil, in: db)
+                    try context.write(entity, replacing: nil, in: db)
                 }
                 let fixed = defaults.compactMap(\.defaultValue)
-                rows = try insert(table, check: check, attributes: attributes, fixed: fixed, sql: sql,
-                                  into: entityName, path: path, progress: progress, db)
+                rows = try insert(table, check: check, attributes: attributes, fixed: fixed, sql: sql, progress: progress, db)
             }
         } catch let error as DatabaseError {
             if error.resultCode == .SQLITE_INTERRUPT { throw StoreError(error) }
             throw StoreError.importFailed(path: path, line: nil, reason: error.message ?? "\(error)")
         }
         progress?(rows, rows)
-        if existing == nil { didDefine(entity) } else { bumpGeneration() }
+        if existing == nil { context.didDefine(entity) } else { context.bumpGeneration() }
         return ImportSummary(rows: rows, createdEntity: existing == nil)
     }
-}
 
-extension ObjectContext {
     /// Inserts every row of `table`: a parser thread reads and converts the cells into
     /// batches (`ImportPipeline`) while this thread, the connection's, binds and steps
     /// them, several rows per INSERT. Returns the rows inserted; the parser thread has
     /// ended by the time this returns or throws.
-    func insert(_ table: ImportTable, check: [ColumnType]?, attributes: [AttributeDescription], fixed: [Value],
-                sql: String, into entityName: String, path: String, progress: ((Int, Int) -> Void)?,
-                _ db: Database) throws -> Int {
+    private func insert(_ table: ImportTable, check: [ColumnType]?, attributes: [AttributeDescription], fixed: [Value],
+                        sql: String, progress: ((Int, Int) -> Void)?, _ db: Database) throws -> Int {
         guard let connection = db.sqliteConnection else { return 0 }
         let width = attributes.count + fixed.count
         let variables = Int(sqlite3_limit(connection, SQLITE_LIMIT_VARIABLE_NUMBER, -1))
@@ -199,79 +209,3 @@ extension ObjectContext {
     }
 }
 
-/// Rows to import: the columns, their types (inferred from every row, or from a sample),
-/// and the rows, read from the start each time `rows` is called.
-struct ImportTable {
-    var columns: [String]
-    var types: [ColumnType]
-    /// How many rows there are, when the types were inferred from all of them.
-    var count: Int?
-    var progress = ReadProgress()
-    /// Calls `body` with each row's line and a reader that converts cell i to an
-    /// attribute's type. With `check`, each row's cells are first observed into those
-    /// types, and a cell that changes one throws `ImportRestart`.
-    var rows: (_ check: [ColumnType]?, _ body: (Int, (Int, AttributeDescription) throws -> Value) throws -> Void) throws -> Void
-    /// Fills the pipeline's batches with every row's cells as `attributes` take them,
-    /// then `fixed` (the defaults of attributes no column names); run on the parser
-    /// thread. The same checks and errors as `rows`, which it reads through unless a
-    /// table has a faster way (CSV).
-    var produce: Producer
-
-    typealias Producer = (_ check: [ColumnType]?, _ attributes: [AttributeDescription], _ fixed: [Value],
-                          _ pipeline: ImportPipeline) throws -> Void
-
-    init(columns: [String], types: [ColumnType], count: Int?, progress: ReadProgress = ReadProgress(),
-         produce: Producer? = nil,
-         rows: @escaping (_ check: [ColumnType]?, _ body: (Int, (Int, AttributeDescription) throws -> Value) throws -> Void) throws -> Void) {
-        self.columns = columns
-        self.types = types
-        self.count = count
-        self.progress = progress
-        self.rows = rows
-        self.produce = produce ?? { check, attributes, fixed, pipeline in
-            try Self.produce(through: rows, check, attributes, fixed, pipeline)
-        }
-    }
-
-    /// `produce` through `rows`: each cell converted to a `Value`, then stored in the batch.
-    static func produce(through rows: (_ check: [ColumnType]?, _ body: (Int, (Int, AttributeDescription) throws -> Value) throws -> Void) throws -> Void,
-                        _ check: [ColumnType]?, _ attributes: [AttributeDescription], _ fixed: [Value],
-                        _ pipeline: ImportPipeline) throws {
-        var batch: CellBatch?
-        try rows(check) { line, cells in
-            if batch == nil { batch = pipeline.take() }
-            guard let current = batch else { throw ImportPipeline.Stopped() }
-            current.beginRow(line: line)
-            for i in attributes.indices {
-                let value = try cells(i, attributes[i])
-                if value.isNull, !attributes[i].isOptional {
-                    throw StoreError.importFailed(path: pipeline.path, line: line, field: .column(i + 1, attributes[i].name),
-                                                  reason: "'\(attributes[i].name)' is required but empty")
-                }
-                current.put(value)
-            }
-            for value in fixed { current.put(value) }
-            current.endRow()
-            if current.isFull { pipeline.send(current); batch = nil }
-        }
-        if let batch { pipeline.send(batch) }
-    }
-}
-
-/// A row read after the sample holds a cell the inferred types do not fit: the import
-/// starts again, in a new transaction, with `types`.
-struct ImportRestart: Error {
-    let types: [ColumnType]
-}
-
-/// How far a streamed read has gone, for an estimate of the rows in all.
-final class ReadProgress {
-    var bytesRead = 0
-    var size = 0
-
-    /// The rows in all, estimated from the share of the file read so far.
-    func estimate(_ rows: Int) -> Int {
-        guard size > 0, bytesRead > 0 else { return rows }
-        return max(rows, Int(Double(rows) * Double(size) / Double(bytesRead)))
-    }
-}

@@ -1,0 +1,225 @@
+import GRDB
+
+/// Quarry's tables for the entities it defines: a table per root entity keyed by `_pk`, a
+/// column per attribute and per to-one key (indexed as declared), a link table per
+/// many-to-many pair; a changed definition migrates its table in place, as a Core Data
+/// lightweight migration does. Quarry's own files hold such tables, and so does another
+/// program's file for the entities Quarry defines in it (their declarations kept in its
+/// sidecar, `keepDeclaration`); a Core Data store refuses every definition before any of
+/// this (`refuseDefining`). Hierarchies and uniqueness constraints are in
+/// `PersistentStore+QuarryHierarchies` and `+QuarryUniqueness`.
+extension PersistentStore {
+    /// Quarry's tables, as above: the members of a hierarchy are reshaped together
+    /// (`writeDeclarations`), an entity alone is migrated on its own; link tables once both
+    /// ends are known.
+    func writeDefinition(_ entity: EntityDescription, changes: [EntityDescription], in db: Database, context: ObjectContext) throws -> [String] {
+        let existing = managedObjectModel.declaredEntity(entity.name)
+        let hierarchical = ([entity] + changes).contains { e in
+            e.parent != nil || managedObjectModel.isInHierarchy(e.name) || managedObjectModel.declaredEntity(e.name)?.parent != nil
+        }
+        var touched: [String] = []
+        if hierarchical {
+            touched = try writeDeclarations([entity] + changes, in: db, context: context)
+        } else {
+            try writeTable(entity, replacing: existing, in: db, context: context)
+            for changed in changes { try writeTable(changed, replacing: managedObjectModel.declaredEntity(changed.name), in: db, context: context) }
+            // A new entity without constraints has no unique index to make or drop
+            // (and the look-up scans the whole schema).
+            if existing != nil || !entity.uniqueness.isEmpty {
+                try syncUniqueness(table: entity.name, members: [(entity, nil)], in: db)
+            }
+        }
+        for e in [entity] + changes { try createLinkTables(e, in: db, defining: entity) }
+        return touched
+    }
+
+    /// How a relationship's links are stored, or nil while its destination is undefined.
+    func storage(of relationship: RelationshipDescription, in entity: String) -> RelationshipStorage? {
+        guard let destination = managedObjectModel.entitiesByName[relationship.destination] ?? (relationship.destination == entity ? managedObjectModel.entitiesByName[entity] : nil) else { return nil }
+        if !relationship.isToMany { return .foreignKey(column: relationship.keyColumn, targetKey: relationship.targetKey) }
+        let inverse = relationship.inverse.flatMap { destination.relationship(named: $0) }
+        if let inverse, !inverse.isToMany {
+            return .inverseForeignKey(destination: destination.name, column: inverse.keyColumn, ownerKey: inverse.targetKey, inverse: inverse.name)
+        }
+        // A many-to-many pair shares one table, named after the side that sorts first,
+        // each side by the entity that declares it (in a hierarchy, a parent's results
+        // also read a sub-entity's relationships, and a sub-entity inherits its parent's).
+        let mine = "\(declaringEntity(relationship.name, in: entity))_\(relationship.name)"
+        let theirs = inverse.map { "\(declaringEntity($0.name, in: destination.name))_\($0.name)" }
+        if let theirs, theirs < mine {
+            return .linkTable(table: "quarry_link_" + theirs, sourceColumn: "target", targetColumn: "source")
+        }
+        return .linkTable(table: "quarry_link_" + mine, sourceColumn: "source", targetColumn: "target")
+    }
+
+    /// The member of `entity`'s hierarchy whose declaration holds the relationship `name`
+    /// (a key appears once per hierarchy); `entity` itself outside hierarchies.
+    private func declaringEntity(_ name: String, in entity: String) -> String {
+        if managedObjectModel.declaredByName[entity]?.relationship(named: name) != nil || managedObjectModel.declaredByName[entity] == nil { return entity }
+        let root = ManagedObjectModel.root(of: entity, in: managedObjectModel.declaredByName)
+        for (member, declared) in managedObjectModel.declaredByName where declared.relationship(named: name) != nil && ManagedObjectModel.root(of: member, in: managedObjectModel.declaredByName) == root {
+            return member
+        }
+        return entity
+    }
+
+    private func createLinkTables(_ entity: EntityDescription, in db: Database, defining: EntityDescription) throws {
+        // The entity being defined is not yet remembered; resolve against it directly.
+        let saved = managedObjectModel.entitiesByName[defining.name]
+        managedObjectModel.entitiesByName[defining.name] = defining
+        defer { managedObjectModel.entitiesByName[defining.name] = saved }
+        for r in entity.relationships where r.isToMany {
+            guard case .linkTable(let table, _, _)? = storage(of: r, in: entity.name) else { continue }
+            try db.execute(sql: "CREATE TABLE IF NOT EXISTS \(quoteIdentifier(table)) (source INTEGER NOT NULL, target INTEGER NOT NULL, PRIMARY KEY (source, target)) WITHOUT ROWID")
+            try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(quoteIdentifier(table + "_target")) ON \(quoteIdentifier(table)) (target, source)")
+        }
+    }
+
+    /// Creates or migrates the entity's table and keeps its declaration, inside the
+    /// caller's transaction.
+    func writeTable(_ entity: EntityDescription, replacing existing: EntityDescription?, in db: Database, context: ObjectContext) throws {
+        try validate(entity)
+        let definition = try StoredDefinition.text(entity)
+        try prepareDeclarations(in: db)
+        if let existing {
+            try migrate(existing, to: entity, in: db)
+        } else {
+            if try db.hasTable(entity.name) {
+                throw StoreError.invalidSchema(entity: entity.name, reason: "a table of that name already exists")
+            }
+            try createTable(entity, in: db)
+        }
+        try keepDeclaration(entity.name, definition: definition, in: db, context: context)
+    }
+
+    /// Refuses an entity whose names Quarry's tables cannot take (reserved, empty, clashing
+    /// in case, Quarry's own columns), or whose default does not fit its attribute.
+    func validate(_ entity: EntityDescription) throws {
+        for name in [entity.name] + entity.keyNames {
+            if let problem = SchemaName.problem(name) { throw StoreError.invalidSchema(entity: entity.name, reason: "\(SchemaName.shown(name)) \(problem)") }
+        }
+        guard !entity.name.isEmpty, !entity.name.hasPrefix("quarry_"), !entity.name.hasPrefix("sqlite_") else {
+            throw StoreError.invalidSchema(entity: entity.name, reason: "the name is reserved or empty")
+        }
+        // The column that names each row's entity in a hierarchy is Quarry's own.
+        if let name = entity.keyNames.first(where: { $0.lowercased() == EntityStorage.entityColumn.lowercased() }) {
+            throw StoreError.invalidSchema(entity: entity.name, reason: "'\(name)' is reserved: it names each row's entity in a hierarchy")
+        }
+        var seen: Set<String> = []
+        for name in entity.keyNames where !seen.insert(name.lowercased()).inserted {
+            // SQLite's column names ignore case.
+            throw StoreError.invalidSchema(entity: entity.name, reason: "'\(name)' differs from another key only in case")
+        }
+        for r in entity.relationships where r.name.isEmpty || r.name.lowercased() == EntityStorage.quarryKeyColumn {
+            throw StoreError.invalidSchema(entity: entity.name, reason: "'\(r.name)' cannot be a relationship name")
+        }
+        for attribute in entity.attributes {
+            if attribute.name.lowercased() == EntityStorage.quarryKeyColumn || attribute.name.isEmpty {
+                throw StoreError.invalidSchema(entity: entity.name, reason: "'\(attribute.name)' cannot be an attribute name")
+            }
+            if let value = attribute.defaultValue, case .failure = attribute.type.coerce(value) {
+                throw StoreError.invalidSchema(entity: entity.name,
+                    reason: "the default of '\(attribute.name)' is not a \(attribute.type.rawValue)")
+            }
+        }
+    }
+
+    func createTable(_ entity: EntityDescription, in db: Database) throws {
+        let columns = ["\(mapping.storage(of: entity).key) INTEGER PRIMARY KEY AUTOINCREMENT"]
+            + entity.attributes.map { "\(quoteIdentifier($0.name)) \($0.type.sqlType)" }
+            + entity.ownKeyColumns.map { "\(quoteIdentifier($0.name)) INTEGER" }
+        try db.execute(sql: "CREATE TABLE \(mapping.storage(of: entity).table) (\(columns.joined(separator: ", ")))")
+        for attribute in entity.attributes { try createIndex(entity.name, attribute, in: db) }
+        for r in entity.ownKeyColumns { try createForeignKeyIndex(entity.name, r.name, in: db) }
+    }
+
+    private func indexName(_ entity: String, _ attribute: String) -> String {
+        quoteIdentifier("quarry_idx_\(entity)_\(attribute)")
+    }
+
+    /// To-one keys are indexed: inverse sets and delete rules look rows up by them.
+    private func createForeignKeyIndex(_ entity: String, _ column: String, in db: Database) throws {
+        try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(quoteIdentifier("quarry_fk_\(entity)_\(column)")) ON \(quoteIdentifier(entity)) (\(quoteIdentifier(column)))")
+    }
+
+    private func createIndex(_ entity: String, _ attribute: AttributeDescription, in db: Database) throws {
+        guard attribute.isIndexed || attribute.isUnique else { return }
+        let unique = attribute.isUnique ? "UNIQUE " : ""
+        try db.execute(sql: "CREATE \(unique)INDEX \(indexName(entity, attribute.name)) ON \(quoteIdentifier(entity)) (\(quoteIdentifier(attribute.name)))")
+    }
+
+    func migrate(_ old: EntityDescription, to new: EntityDescription, in db: Database) throws {
+        let table = quoteIdentifier(new.name)
+        let rowCount = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? 0
+        // Renames first, so the checks below see each column under its new name.
+        var renamed: Set<String> = []
+        for attribute in new.attributes {
+            guard let from = attribute.renamedFrom, from != attribute.name, old.attribute(named: attribute.name) == nil,
+                  old.attribute(named: from) != nil else { continue }
+            if new.attribute(named: from) != nil || new.relationship(named: from) != nil {
+                throw StoreError.migrationRefused(entity: new.name,
+                    reason: "'\(attribute.name)' is renamed from '\(from)', but '\(from)' is still defined; remove it or drop renamedFrom")
+            }
+            try db.execute(sql: "DROP INDEX IF EXISTS \(indexName(new.name, from))")
+            try db.execute(sql: "ALTER TABLE \(table) RENAME COLUMN \(quoteIdentifier(from)) TO \(quoteIdentifier(attribute.name))")
+            renamed.insert(from)
+        }
+        func previous(_ attribute: AttributeDescription) -> AttributeDescription? {
+            if let same = old.attribute(named: attribute.name) { return same }
+            guard let from = attribute.renamedFrom, renamed.contains(from), var moved = old.attribute(named: from) else { return nil }
+            // Its index went with the old name; the checks below make it again.
+            moved.isIndexed = false; moved.isUnique = false
+            return moved
+        }
+        for attribute in new.attributes {
+            guard let previous = previous(attribute) else {
+                if !attribute.isOptional, attribute.defaultValue == nil, rowCount > 0 {
+                    throw StoreError.migrationRefused(entity: new.name,
+                        reason: "new attribute '\(attribute.name)' is required, so the \(rowCount) existing rows need a default")
+                }
+                let fill = attribute.defaultValue.map { _ in " DEFAULT NULL" } ?? ""
+                try db.execute(sql: "ALTER TABLE \(table) ADD COLUMN \(quoteIdentifier(attribute.name)) \(attribute.type.sqlType)\(fill)")
+                if let value = attribute.defaultValue {
+                    try db.execute(sql: "UPDATE \(table) SET \(quoteIdentifier(attribute.name)) = ?",
+                                   arguments: [attribute.type.coerce(value).get().databaseValue])
+                }
+                try createIndex(new.name, attribute, in: db)
+                continue
+            }
+            if previous.type != attribute.type {
+                throw StoreError.migrationRefused(entity: new.name,
+                    reason: "'\(attribute.name)' would change type from \(previous.type.rawValue) to \(attribute.type.rawValue)")
+            }
+            if previous.isOptional, !attribute.isOptional {
+                let nulls = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table) WHERE \(quoteIdentifier(attribute.name)) IS NULL") ?? 0
+                if nulls > 0 {
+                    guard let value = attribute.defaultValue else {
+                        throw StoreError.migrationRefused(entity: new.name,
+                            reason: "'\(attribute.name)' would become required, but \(nulls) rows have nil and there is no default")
+                    }
+                    try db.execute(sql: "UPDATE \(table) SET \(quoteIdentifier(attribute.name)) = ? WHERE \(quoteIdentifier(attribute.name)) IS NULL",
+                                   arguments: [attribute.type.coerce(value).get().databaseValue])
+                }
+            }
+            if (previous.isIndexed || previous.isUnique) != (attribute.isIndexed || attribute.isUnique) || previous.isUnique != attribute.isUnique {
+                try db.execute(sql: "DROP INDEX IF EXISTS \(indexName(new.name, attribute.name))")
+                try createIndex(new.name, attribute, in: db)
+            }
+        }
+        for r in new.ownKeyColumns where old.relationship(named: r.name).map({ !$0.isToMany && $0.column == nil }) != true {
+            if old.attribute(named: r.name) != nil {
+                throw StoreError.migrationRefused(entity: new.name, reason: "'\(r.name)' would change from an attribute to a relationship")
+            }
+            try db.execute(sql: "ALTER TABLE \(table) ADD COLUMN \(quoteIdentifier(r.name)) INTEGER")
+            try createForeignKeyIndex(new.name, r.name, in: db)
+        }
+        for r in old.ownKeyColumns where new.relationship(named: r.name).map({ !$0.isToMany && $0.column == nil }) != true {
+            try db.execute(sql: "DROP INDEX IF EXISTS \(quoteIdentifier("quarry_fk_\(new.name)_\(r.name)"))")
+            try db.execute(sql: "ALTER TABLE \(table) DROP COLUMN \(quoteIdentifier(r.name))")
+        }
+        for attribute in old.attributes where new.attribute(named: attribute.name) == nil && !renamed.contains(attribute.name) {
+            try db.execute(sql: "DROP INDEX IF EXISTS \(indexName(new.name, attribute.name))")
+            try db.execute(sql: "ALTER TABLE \(table) DROP COLUMN \(quoteIdentifier(attribute.name))")
+        }
+    }
+}

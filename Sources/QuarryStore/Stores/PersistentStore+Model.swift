@@ -1,0 +1,36 @@
+/// What a store's model and mapping are made of, as opening reads them and as `define`
+/// and introspection change them. The context's `remember` adds only what is the
+/// context's: objects in use take a redefined entity's description.
+extension PersistentStore {
+    /// Adds or replaces `entity`, its rows kept where `storage` says (when nil, where the
+    /// mapping already placed them, else in Quarry's own table); returns the description
+    /// it replaced.
+    @discardableResult
+    func remember(_ entity: EntityDescription, storage: EntityStorage? = nil) -> EntityDescription? {
+        let previous = managedObjectModel.entitiesByName[entity.name]
+        if previous == nil { managedObjectModel.entityOrder.append(entity.name) }
+        managedObjectModel.entitiesByName[entity.name] = entity
+        if let storage { mapping.place(entity.name, storage) }
+        return previous
+    }
+
+    /// Adds an entity as the store keeps its declaration (`quarry_model`, a sidecar).
+    func rememberDeclared(_ entity: EntityDescription) {
+        remember(entity)
+        managedObjectModel.declaredByName[entity.name] = entity
+    }
+
+    /// The entities of `names`, as objects see them in their hierarchies (inherited and
+    /// sub-entities' keys included, `ManagedObjectModel.effective`).
+    func effectiveEntities(_ names: [String]) -> [EntityDescription] {
+        let declared = managedObjectModel.declaredMap
+        return names.compactMap { ManagedObjectModel.effective($0, in: declared, order: managedObjectModel.entityOrder) }
+    }
+
+    /// Once the declarations are read: entities in a hierarchy are seen with their
+    /// inherited and sub-entities' keys.
+    func rememberHierarchies() {
+        guard managedObjectModel.declaredByName.values.contains(where: { $0.parent != nil }) else { return }
+        for entity in effectiveEntities(managedObjectModel.entityOrder) { remember(entity) }
+    }
+}
