@@ -10,7 +10,7 @@ import Testing
 @Suite struct StoreOpeningTests {
     /// A connection to `path`, as a context opens one.
     func connection(_ path: String?) throws -> StoreConnection {
-        try StoreConnection(path: path, readOnly: false, functions: [], setUp: nil)
+        try StoreConnection(path: path, readOnly: false, functions: [])
     }
 
     /// The kind the context would choose for `path`, and whether each kind recognises it.
