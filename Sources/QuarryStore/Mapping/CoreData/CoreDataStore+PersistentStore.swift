@@ -42,7 +42,7 @@ extension CoreDataStore: PersistentStore {
     func didWriteRows(_ request: SaveChangesRequest, _ work: StoreSaveWork, keys: SaveChangesRequest.Keys,
                       in db: Database, context: ObjectContext) throws {
         try writeHistory(inserted: keys.inserted(request), updated: request.updates, deleted: request.deletes,
-                         tombstones: work.tombstones, links: request.links, in: db, context: context)
+                         tombstones: work.tombstones, links: request.links, orders: request.orders, in: db, context: context)
     }
 
     func didSave(in context: ObjectContext) { refreshDerivedAttributes(in: context) }

@@ -91,7 +91,7 @@ extension CoreDataStore {
         if inferred, layout.tombstoneColumns > 0, !pending.deleted.isEmpty {
             throw refuse("keeps tombstones of deleted objects (\(PersistentHistoryLayout.changeTable).ZTOMBSTONE0...) whose attributes an inferred model does not say (give --model MODEL)")
         }
-        if inferred, !pending.updated.isEmpty || context.hasPendingLinks {
+        if inferred, !pending.updated.isEmpty || context.hasPendingLinks || context.hasPendingOrders {
             throw refuse("records an update's properties in the model's order, and this store's model was inferred (give --model MODEL)")
         }
         for object in pending.deleted {
@@ -140,9 +140,12 @@ extension CoreDataStore {
     /// would write for it, when the store keeps history. `inserted` are the new objects
     /// with their keys; `updated` the objects whose rows the save changed; `deleted` the
     /// deleted ones; `links` the join rows added and removed (each end not inserted or
-    /// deleted is updated in its to-many relationship, as the save's observers hear it).
+    /// deleted is updated in its to-many relationship, as the save's observers hear it);
+    /// `orders` the relationships whose members were placed by position (their owner is
+    /// updated in that relationship).
     func writeHistory(inserted: [(ManagedObject, Int64)], updated: [ManagedObject], deleted: [ManagedObject],
-                      tombstones: [ObjectIdentifier: [DatabaseValue]], links: [PendingLink], in db: Database, context: ObjectContext) throws {
+                      tombstones: [ObjectIdentifier: [DatabaseValue]], links: [PendingLink], orders: [PendingOrder],
+                      in db: Database, context: ObjectContext) throws {
         let store = self
         guard keepsPersistentHistory else { return }
         let layout: PersistentHistoryLayout
@@ -175,6 +178,9 @@ extension CoreDataStore {
                 }.map(\.name)
                 changedKeys[ObjectIdentifier(object), default: (object, [])].keys.formUnion(names)
             }
+        }
+        for order in orders where !gone.contains(ObjectIdentifier(order.owner)) && order.owner.primaryKey != nil {
+            changedKeys[ObjectIdentifier(order.owner), default: (order.owner, [])].keys.insert(order.name)
         }
         for (object, keys) in changedKeys.values.sorted(by: { ($0.object.primaryKey ?? 0) < ($1.object.primaryKey ?? 0) }) {
             guard let entity = code(object), let key = object.primaryKey, let model = store.model else { continue }
