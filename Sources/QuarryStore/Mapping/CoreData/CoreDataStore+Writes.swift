@@ -69,9 +69,8 @@ extension CoreDataStore {
     /// A save into a store with persistent history writes that history (see
     /// `PersistentHistoryWriter`), or is refused before anything is written when it could
     /// not be written as Core Data writes it: history tables that are not the ones Core
-    /// Data makes; a delete of an object whose entity preserves more than one attribute
-    /// after deletion (Core Data's order of their tombstones is not known), or more than
-    /// the store has tombstone columns for; with an inferred model, a delete when the
+    /// Data makes; a delete of an object whose entity preserves more attributes after
+    /// deletion than the store has tombstone columns for; with an inferred model, a delete when the
     /// store keeps tombstones (which attributes they hold is the model's) and an update
     /// (it records its properties by their place in the model's property list).
     func refuseUnwritableHistory(in context: ObjectContext) throws {
@@ -97,19 +96,18 @@ extension CoreDataStore {
     }
 
     /// A delete of `entity` whose tombstones Quarry cannot write as Core Data does: more
-    /// than one preserved attribute (Core Data's order of them is not known), or more than
-    /// the store has tombstone columns for.
+    /// preserved attributes than the store has tombstone columns for.
     func refuseUnwritableTombstones(of entity: String, layout: PersistentHistoryLayout, operation: String) throws {
         let preserved = tombstonedAttributes(of: entity)
-        if preserved.count > 1 {
-            throw unwritableHistory("keeps tombstones of \(entity)'s \(preserved.count) preserved attributes (\(preserved.joined(separator: ", "))) in an order Quarry does not know", operation: operation)
-        }
         if preserved.count > layout.tombstoneColumns {
-            throw unwritableHistory("has no tombstone column for \(entity).\(preserved[0]), which the model preserves after deletion", operation: operation)
+            throw unwritableHistory("has no tombstone column for \(entity).\(preserved[layout.tombstoneColumns]), which the model preserves after deletion", operation: operation)
         }
     }
 
-    /// The attributes of `entity` (inherited ones too) the model preserves after deletion.
+    /// The attributes of `entity` the model preserves after deletion, in the order of
+    /// their tombstone columns: the model's (inherited first), as Core Data's own rows in
+    /// photos/ have them (Album: cloudDeleteState, cloudGUID, uuid in ZTOMBSTONE0...2;
+    /// InternalResource: cloudDeleteAssetUUIDWithResourceType, then cloudDeleteState).
     func tombstonedAttributes(of entity: String) -> [String] {
         guard let model else { return [] }
         return model.allAttributes(of: entity).filter { $0.preservesValueInHistoryOnDeletion && !$0.isTransient }.map(\.name)
