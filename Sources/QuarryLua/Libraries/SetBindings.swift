@@ -11,6 +11,8 @@ enum SetBindings {
         LuaBinding("add", luaSetAdd),
         LuaBinding("remove", luaSetRemove),
         LuaBinding("contains", luaSetContains),
+        LuaBinding("insert", luaSetInsert),
+        LuaBinding("move", luaSetMove),
     ]
 
     static func luaSetAdd(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
@@ -24,6 +26,23 @@ enum SetBindings {
         let set = try runtime.set(call, 1)
         let target = try runtime.currentObject(call, 2)
         try runtime.context.removeRelated(target, from: set.name, of: set.object)
+        return 0
+    }
+
+    /// `s:insert(i, x)`: an ordered relationship's member added at position i.
+    static func luaSetInsert(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
+        let set = try runtime.set(call, 1)
+        let position = try call.integer(2)
+        let target = try runtime.currentObject(call, 3)
+        try runtime.context.insertRelated(target, at: position, to: set.name, of: set.object)
+        return 0
+    }
+
+    /// `s:move(from, to)`: an ordered relationship's member moved to another position.
+    static func luaSetMove(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
+        let set = try runtime.set(call, 1)
+        let from = try call.integer(2), to = try call.integer(3)
+        try runtime.context.moveRelated(from: from, to: to, in: set.name, of: set.object)
         return 0
     }
 
@@ -53,7 +72,7 @@ enum SetBindings {
         }
         let key = try call.string(2)
         if runtime.pushMethod(.set, key) { return 1 }
-        throw LuaError("sets have no method '\(key)' (methods: add, remove, contains; #s and s[i] give the objects)")
+        throw LuaError("sets have no method '\(key)' (methods: add, remove, contains, and insert, move for an ordered one; #s and s[i] give the objects)")
     }
 
     static func luaSetTostring(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {

@@ -16,6 +16,7 @@ extension ObjectContext {
         object.pending = [:]
         object.pendingToOne = [:]
         unsaved.links.removeAll { $0.source === object || $0.target === object }
+        forgetOrders(ownedBy: object)
         unsaved.updated[ObjectIdentifier(object)] = nil
         unsaved.deleted[ObjectIdentifier(object)] = nil
         store.objectUnchanged(object, in: self)

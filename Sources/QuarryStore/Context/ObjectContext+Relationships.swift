@@ -25,7 +25,7 @@ extension ObjectContext {
     public func currentEntityDescription(of object: ManagedObject) -> EntityDescription { currentEntity(of: object) }
 
     /// Only a sub-entity's objects may be linked through the relationships it declares.
-    private func refuseSubentityKey(_ name: String, of object: ManagedObject) throws {
+    func refuseSubentityKey(_ name: String, of object: ManagedObject) throws {
         let entity = currentEntity(of: object)
         if entity.subentityKeys.contains(name) { throw entity.unknownKey(name) }
     }
@@ -117,6 +117,9 @@ extension ObjectContext {
             object.pendingToOne[name] = .some(target)
         }
         if target != nil { store.noteAddition(object) }
+        if !unsaved.orders.isEmpty, let relationship = entity.relationship(named: name), let inverse = relationship.inverse {
+            forgetPlace(of: object, in: inverse, of: relationship.destination, exceptUnder: target)
+        }
         noteChanged(object)
     }
 
@@ -165,6 +168,8 @@ extension ObjectContext {
         case .foreignKey:
             break
         }
+        // Members placed by position (`insert`, `move`) keep their places until the save.
+        if let order = pendingOrder(name, of: object) { result = order.arranged(result) }
         return result.filter { !$0.isDeleted }
     }
 
@@ -215,6 +220,10 @@ extension ObjectContext {
             let isMember = try relatedObjects(name, of: object).contains { $0 === target }
             if isMember == add { return }
             let (source, other) = sourceColumn == "source" ? (object, target) : (target, object)
+            if !add {
+                forgetPlace(of: target, in: name, of: object)
+                if let inverse = relationship.inverse { forgetPlace(of: object, in: inverse, of: target) }
+            }
             // Undoing a pending change cancels it rather than recording its opposite.
             if let index = unsaved.links.lastIndex(where: { $0.table == table && $0.source === source && $0.target === other && $0.isAdd != add }) {
                 unsaved.links.remove(at: index)

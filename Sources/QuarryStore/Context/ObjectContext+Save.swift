@@ -31,7 +31,7 @@ extension ObjectContext {
             inserts: unsaved.inserted,
             updates: unsaved.updated.values.sorted { ($0.primaryKey ?? 0) < ($1.primaryKey ?? 0) },
             deletes: unsaved.deleted.values.sorted { ($0.primaryKey ?? 0) < ($1.primaryKey ?? 0) },
-            links: unsaved.links, policy: policy)
+            links: unsaved.links, orders: unsaved.orders.filter { !$0.owner.isDeleted }, policy: policy)
         try validateForSave(request.inserts + request.updates)
         let work = try store.prepare(request, in: self)
         let result = try store.write(request, work, context: self)
@@ -53,7 +53,8 @@ extension ObjectContext {
         return SaveSummary(inserted: request.inserts.count, updated: result.request.updates.count, deleted: result.request.deletes.count)
     }
 
-    /// What observers hear of a save: link changes are changes of both ends' to-many keys.
+    /// What observers hear of a save: link changes are changes of both ends' to-many keys,
+    /// and members placed by position a change of their owner's relationship.
     private func changeSet(of request: SaveChangesRequest) -> ChangeSet {
         var changes = ChangeSet()
         changes.inserted = request.inserts
@@ -68,6 +69,10 @@ extension ObjectContext {
                 if let i = changes.updated.firstIndex(where: { $0.object === object }) { changes.updated[i].keys.formUnion(keys) }
                 else if !changes.inserted.contains(where: { $0 === object }) { changes.updated.append((object, Set(keys))) }
             }
+        }
+        for order in request.orders where !order.owner.isInserted {
+            if let i = changes.updated.firstIndex(where: { $0.object === order.owner }) { changes.updated[i].keys.insert(order.name) }
+            else { changes.updated.append((order.owner, [order.name])) }
         }
         return changes
     }

@@ -173,6 +173,7 @@ public final class ObjectContext {
         guard object.context === self, !object.isDeleted else { return }
         bumpPendingGeneration(touching: object)
         unsaved.links.removeAll { $0.source === object || $0.target === object }
+        forgetOrders(ownedBy: object)
         if object.isInserted {
             unsaved.inserted.removeAll { $0 === object }
             object.isInserted = false
@@ -202,6 +203,9 @@ public final class ObjectContext {
 
     /// Whether many-to-many links are added or removed.
     var hasPendingLinks: Bool { !unsaved.links.isEmpty }
+
+    /// Whether members of an ordered relationship were placed by position.
+    var hasPendingOrders: Bool { !unsaved.orders.isEmpty }
 
     public var hasChanges: Bool {
         !unsaved.isEmpty

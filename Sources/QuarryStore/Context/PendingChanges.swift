@@ -7,6 +7,8 @@ struct PendingChanges {
     var deleted: [ObjectIdentifier: ManagedObject] = [:]
     /// Link-table changes (many-to-many), in the order made.
     var links: [PendingLink] = []
+    /// Ordered relationships whose members were placed by position (`insert`, `move`).
+    var orders: [PendingOrder] = []
     /// What each change touched (see `ObjectContext.objectsTouched(after:)`).
     var touches = PendingTouches()
     /// Numbers unsaved objects until they get keys (their IDs, and the stand-in keys
@@ -24,9 +26,10 @@ struct PendingChanges {
         updated = [:]
         deleted = [:]
         links = []
+        orders = []
     }
 
-    var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty && links.isEmpty }
+    var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty && links.isEmpty && orders.isEmpty }
 
     /// Whether any pending object satisfies `test` (an entity's own, say).
     func contains(where test: (ManagedObject) -> Bool) -> Bool {

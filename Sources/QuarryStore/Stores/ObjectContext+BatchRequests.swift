@@ -50,7 +50,7 @@ extension ObjectContext {
                     try db.execute(sql: "UPDATE \(table) SET \(set) WHERE \(key) IN (\(marks(chunk.count)))",
                                    arguments: StatementArguments(written + chunk.map { $0.databaseValue }))
                 }
-                try store.recordHistory(inserted: [], updated: byEntity.sorted { $0.key < $1.key }.flatMap { name, keys in keys.map { "\(name)/\($0)" } }, deleted: [], in: db, context: self)
+                try store.recordBatchChange(BatchChange(updated: byEntity, updatedKeys: Set(assignments.map(\.0))), in: db, context: self)
             }
         } catch let error as DatabaseError { throw StoreError(error) }
         guard !keys.isEmpty else { return 0 }
@@ -86,14 +86,16 @@ extension ObjectContext {
         try store.refuseUnfaithfulWrite("deleteall", in: self)
         let entity = try entity(named: entityName)
         if mapped(entity).isView { throw StoreError.viewIsReadOnly(entity: entity.name) }
-        var deleted: [String: [Int64]] = [:]
+        var batch = BatchChange()
         do {
             try database.write { db in
+                batch = BatchChange()
                 let keys = try matchingKeys(entity, filter, in: db)
-                try deleteRows(entity, keys, in: db, deleted: &deleted)
-                try store.recordHistory(inserted: [], updated: [], deleted: deleted.sorted { $0.key < $1.key }.flatMap { name, keys in keys.map { "\(name)/\($0)" } }, in: db, context: self)
+                try deleteRows(entity, keys, in: db, batch: &batch)
+                try store.recordBatchChange(batch, in: db, context: self)
             }
         } catch let error as DatabaseError { throw StoreError(error) }
+        let deleted = batch.deleted
         var changes = ChangeSet()
         for (name, keys) in deleted {
             changes.batchDeleted[name] = Set(keys)
@@ -114,11 +116,11 @@ extension ObjectContext {
     /// Deletes the rows and, level by level, what their delete rules reach: a worklist,
     /// not recursion, since a cascade may run thousands of rows deep. Each level's related
     /// keys are read before its rows go.
-    private func deleteRows(_ entity: EntityDescription, _ keys: [Int64], in db: Database, deleted: inout [String: [Int64]]) throws {
+    private func deleteRows(_ entity: EntityDescription, _ keys: [Int64], in db: Database, batch: inout BatchChange) throws {
         var pending: [(EntityDescription, [Int64])] = [(entity, keys)]
         while !pending.isEmpty {
             let (entity, keys) = pending.removeFirst()
-            let cascaded = try deleteLevel(entity, keys, in: db, deleted: &deleted)
+            let cascaded = try deleteLevel(entity, keys, in: db, batch: &batch)
             pending += cascaded
         }
     }
@@ -126,13 +128,18 @@ extension ObjectContext {
     /// One level of `deleteRows`: these rows, their nullified and linked rows; returns
     /// the rows their cascade rules reach.
     private func deleteLevel(_ entity: EntityDescription, _ keys: [Int64], in db: Database,
-                             deleted: inout [String: [Int64]]) throws -> [(EntityDescription, [Int64])] {
+                             batch: inout BatchChange) throws -> [(EntityDescription, [Int64])] {
         // A hierarchy's rows share one table and one run of keys, named by their own entity.
         let root = rootName(of: entity.name)
-        let already = Set(deleted.filter { rootName(of: $0.key) == root }.flatMap(\.value))
+        let already = Set(batch.deleted.filter { rootName(of: $0.key) == root }.flatMap(\.value))
         let keys = keys.filter { !already.contains($0) }
         guard !keys.isEmpty else { return [] }
-        for (own, ownKeys) in try keysByOwnEntity(entity, keys, in: db) { deleted[own, default: []] += ownKeys }
+        for (own, ownKeys) in try keysByOwnEntity(entity, keys, in: db) {
+            batch.deleted[own, default: []] += ownKeys
+            // Read while the rows are there, before any rule changes them.
+            let kept = try store.keptAfterDeletion(of: own, keys: ownKeys, in: db, context: self)
+            batch.tombstones[own, default: [:]].merge(kept) { first, _ in first }
+        }
         var cascaded: [(EntityDescription, [Int64])] = []
         for relationship in entity.relationships {
             guard let storage = storage(of: relationship, in: entity.name),
@@ -157,7 +164,7 @@ extension ObjectContext {
                     // As SQLite does: the children's column takes its default, which must
                     // name a parent row that stays.
                     let value = try columnDefault(column, of: destination, in: db)
-                    let going = Set(keys + (deleted[entity.name] ?? []))
+                    let going = Set(keys + (batch.deleted[entity.name] ?? []))
                     try checkDefaultParent(value, parent: entity, matchedBy: ownerKey, child: destination.name, column: column, doomed: going, in: db)
                     try forEachChunk(related) { chunk in
                         try db.execute(sql: "UPDATE \(mapped(destination).table) SET \(quoteIdentifier(column)) = ? WHERE \(mapped(destination).key) IN (\(marks(chunk.count)))",

@@ -102,6 +102,12 @@ protocol PersistentStore: AnyObject {
 
     /// Records a batch change or save in the store's own history, where it keeps one.
     func recordHistory(inserted: [String], updated: [String], deleted: [String], in db: Database, context: ObjectContext) throws
+    /// Inside a batch delete, before rows of `entity` (their own entity) go: what the
+    /// store's history keeps of each, by key (nothing when it keeps nothing).
+    func keptAfterDeletion(of entity: String, keys: [Int64], in db: Database, context: ObjectContext) throws -> [Int64: [DatabaseValue]]
+    /// Records a batch change (`updateall`, `deleteall`) in the store's history, inside
+    /// its transaction: a refusal here writes nothing.
+    func recordBatchChange(_ change: BatchChange, in db: Database, context: ObjectContext) throws
     /// The token of the latest transaction of the store's history (0 when there is none).
     func historyToken(in db: Database) throws -> Int64
     /// The store's history after `since` (all when nil), optionally by one author, oldest first.
@@ -169,6 +175,10 @@ extension PersistentStore {
     func didSave(in context: ObjectContext) {}
     func inModelNames(_ error: StoreError) -> StoreError { error }
     func recordHistory(inserted: [String], updated: [String], deleted: [String], in db: Database, context: ObjectContext) throws {}
+    func keptAfterDeletion(of entity: String, keys: [Int64], in db: Database, context: ObjectContext) throws -> [Int64: [DatabaseValue]] { [:] }
+    func recordBatchChange(_ change: BatchChange, in db: Database, context: ObjectContext) throws {
+        try recordHistory(inserted: [], updated: BatchChange.ids(change.updated), deleted: BatchChange.ids(change.deleted), in: db, context: context)
+    }
     /// Quarry's history table, wherever it is.
     func historyToken(in db: Database) throws -> Int64 { try QuarryHistory.lastToken(in: db) }
     func history(since: Int64?, author: String?, context: ObjectContext) throws -> [HistoryTransaction] {

@@ -10,6 +10,8 @@ struct SaveChangesRequest {
     var updates: [ManagedObject]
     var deletes: [ManagedObject]
     let links: [PendingLink]
+    /// Ordered relationships whose members were placed by position.
+    let orders: [PendingOrder]
     let policy: MergePolicy
 
     /// The keys the inserted rows were given, as the transaction goes on.

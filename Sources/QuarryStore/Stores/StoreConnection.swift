@@ -15,6 +15,8 @@ public final class StoreConnection {
     public let path: String?
     /// Where summarize()'s aggregate reports the rows it has read.
     public let summaryProgress: SummaryProgress
+    /// What a Core Data store's triggers said about the values they wrote.
+    public let triggerNotices: TriggerNoticeLog
     /// Whether the file did not exist before this open (so Quarry made it).
     let createdByOpen: Bool
     /// The private copy read instead of a WAL store in a folder Quarry may not write.
@@ -30,6 +32,9 @@ public final class StoreConnection {
     init(path: String?, readOnly: Bool, functions: [SQLFunction]) throws {
         let summaryProgress = SummaryProgress()
         self.summaryProgress = summaryProgress
+        let notices = TriggerNoticeLog()
+        triggerNotices = notices
+        let coreDataFunctions = CoreDataStore.sqlFunctions(noting: notices)
         var configuration = Configuration.hardened()
         configuration.prepareDatabase { db in
             if let sqlite = db.sqliteConnection { for function in functions { function.install(on: sqlite) } }
@@ -37,7 +42,7 @@ public final class StoreConnection {
             summaryProgress.install(on: db)
             // Ctrl-C and --timeout stop a long statement too, not only Lua code.
             sqlite3_progress_handler(db.sqliteConnection, 10_000, { _ in quarry_should_stop() }, nil)
-            for function in CoreDataStore.sqlFunctions { db.add(function: function) }
+            for function in coreDataFunctions { db.add(function: function) }
             // Closing checkpoints a WAL into the file, changing its bytes: allowed only for
             // Quarry's own files and after a save (`allowCheckpointOnClose`).
             quarry_sqlite_checkpoint_on_close(db.sqliteConnection, 0)

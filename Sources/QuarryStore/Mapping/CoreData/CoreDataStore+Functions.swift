@@ -5,9 +5,11 @@ import GRDB
 /// call: the triggers of derived attributes (`Z_DA_...`) do their work in plain SQL, then
 /// tell Core Data's in-memory objects the value they wrote through
 /// `NSCoreDataDATrigger...`; a derived attribute `now()` reads `NSCoreDataNow()`. Quarry
-/// registers harmless equivalents (the notices do nothing: Quarry reads rows afresh), so
-/// the triggers run and do their SQL. A trigger that calls a function of Core Data's that
-/// is not here cannot run: a save is refused, naming it, before anything is written.
+/// registers equivalents, so the triggers run and do their SQL: the notices are kept in
+/// the connection's `TriggerNoticeLog` and reach the objects in use once the save
+/// committed, as Core Data's reach its objects. A trigger that calls a function of Core
+/// Data's that is not here cannot run: a save is refused, naming it, before anything is
+/// written.
 extension CoreDataStore {
     /// The notices a trigger sends about a value it wrote (five arguments: table, entity,
     /// key, attribute, value); they return nothing.
@@ -22,9 +24,20 @@ extension CoreDataStore {
         Date().timeIntervalSinceReferenceDate
     }
 
-    /// Every SQL function a Core Data store's views and triggers need, for each connection.
-    public static let sqlFunctions: [DatabaseFunction] = [uuidBlob, now] + triggerNotices.map { name in
-        DatabaseFunction(name, argumentCount: 5, pure: false) { _ in nil as DatabaseValue? }
+    /// Every SQL function a Core Data store's views and triggers need (their names; the
+    /// notices here keep nothing).
+    public static let sqlFunctions: [DatabaseFunction] = sqlFunctions(noting: nil)
+
+    /// Every SQL function a Core Data store's views and triggers need, for one connection
+    /// whose trigger notices go to `log`. A notice returns NULL, as the triggers' SELECT
+    /// discards it.
+    public static func sqlFunctions(noting log: TriggerNoticeLog?) -> [DatabaseFunction] {
+        [uuidBlob, now] + triggerNotices.map { name in
+            DatabaseFunction(name, argumentCount: 5, pure: false) { arguments in
+                log?.note(arguments)
+                return nil as DatabaseValue?
+            }
+        }
     }
 
     /// The names of Core Data's functions Quarry provides, folded as SQLite folds them.

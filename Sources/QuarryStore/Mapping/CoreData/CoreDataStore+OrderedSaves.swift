@@ -90,6 +90,8 @@ extension CoreDataStore {
                 }
             }
         }
+        // Members placed by position.
+        for order in request.orders { touch(order.owner, order.name) }
         return try touched.compactMap { owner, name in
             guard let ordering = ordering(of: owner.entity.name, name) else { return nil }
             let members = try context.relatedObjects(name, of: owner)

@@ -46,25 +46,69 @@ extension CoreDataStore {
         try db.execute(sql: sql, arguments: [position, member, owner])
     }
 
-    /// The order values for `members` in their new order, given the values they had:
-    /// members already in increasing order keep theirs (nothing is rewritten), the others
-    /// (added ones, or ones with no value) take the previous value plus the spacing.
-    /// Returns only the values that change.
+    /// The order values for `members` in their new order, given the values they had: the
+    /// longest run of members whose values already increase along the new order keeps
+    /// them (the earliest such run; nothing of it is rewritten), and each other member
+    /// (added, moved, or with no value) takes a value between its kept neighbours, spread
+    /// evenly over the gap, or after the last kept one, spaced by `orderSpacing`. Only
+    /// when a gap is too narrow, or the values reach the top of the range, is every member
+    /// numbered afresh. Returns only the values that change.
     public static func newPositions(_ members: [Int64], old: [Int64: Int64]) -> [(member: Int64, position: Int64)] {
-        var last: Int64 = 0
+        let values = members.map { old[$0].flatMap { $0 > 0 ? $0 : nil } }
+        let kept = longestIncreasingRun(values)
         var changes: [(Int64, Int64)] = []
-        for member in members {
-            if let kept = old[member], kept > last {
-                last = kept
+        var lower: Int64 = 0
+        var i = 0
+        while i < members.count {
+            if kept.contains(i), let value = values[i] { lower = value; i += 1; continue }
+            // The members up to the next kept one.
+            var end = i
+            while end < members.count, !kept.contains(end) { end += 1 }
+            let count = Int64(end - i)
+            if end < members.count, let upper = values[end] {
+                let step = (upper - lower) / (count + 1)
+                guard step >= 1 else { return renumbered(members, old: old) }
+                for j in 0..<Int(count) { changes.append((members[i + j], lower + step * Int64(j + 1))) }
             } else {
-                let (next, overflow) = last.addingReportingOverflow(orderSpacing)
-                // Values near the top of the range (a file may hold any): number them all afresh.
-                if overflow { return renumbered(members, old: old) }
-                last = next
-                changes.append((member, last))
+                for j in 0..<Int(count) {
+                    let (next, overflow) = lower.addingReportingOverflow(orderSpacing)
+                    // Values near the top of the range (a file may hold any): number them all afresh.
+                    if overflow { return renumbered(members, old: old) }
+                    lower = next
+                    changes.append((members[i + j], next))
+                }
             }
+            i = end
         }
         return changes
+    }
+
+    /// The indexes of the longest strictly increasing run of `values` (nil never counts),
+    /// the earliest indexes among equals: O(n log n), as an album may hold thousands.
+    static func longestIncreasingRun(_ values: [Int64?]) -> Set<Int> {
+        // longest[i]: the longest increasing run that starts at i. tops[k]: the largest
+        // first value of a run of length k + 1 among those seen (decreasing in k).
+        var longest = [Int](repeating: 0, count: values.count)
+        var tops: [Int64] = []
+        for i in values.indices.reversed() {
+            guard let value = values[i] else { continue }
+            var low = 0, high = tops.count
+            while low < high {
+                let middle = (low + high) / 2
+                if tops[middle] > value { low = middle + 1 } else { high = middle }
+            }
+            longest[i] = low + 1
+            if low == tops.count { tops.append(value) } else { tops[low] = max(tops[low], value) }
+        }
+        var need = tops.count, last: Int64 = 0
+        var kept: Set<Int> = []
+        for i in values.indices where need > 0 {
+            guard let value = values[i], value > last, longest[i] == need else { continue }
+            kept.insert(i)
+            last = value
+            need -= 1
+        }
+        return kept
     }
 
     private static func renumbered(_ members: [Int64], old: [Int64: Int64]) -> [(member: Int64, position: Int64)] {

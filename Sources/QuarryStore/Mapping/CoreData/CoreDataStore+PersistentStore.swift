@@ -20,7 +20,8 @@ extension CoreDataStore: PersistentStore {
 
 
     func prepare(_ request: SaveChangesRequest, in context: ObjectContext) throws -> StoreSaveWork {
-        StoreSaveWork(rewrites: try plannedOrderRewrites(request, context: context))
+        forgetTriggerNotices(in: context)
+        return StoreSaveWork(rewrites: try plannedOrderRewrites(request, context: context))
     }
 
     /// Core Data's key comes from `Z_MAX`, which the view's trigger raised.
@@ -42,10 +43,13 @@ extension CoreDataStore: PersistentStore {
     func didWriteRows(_ request: SaveChangesRequest, _ work: StoreSaveWork, keys: SaveChangesRequest.Keys,
                       in db: Database, context: ObjectContext) throws {
         try writeHistory(inserted: keys.inserted(request), updated: request.updates, deleted: request.deletes,
-                         tombstones: work.tombstones, links: request.links, in: db, context: context)
+                         tombstones: work.tombstones, links: request.links, orders: request.orders, in: db, context: context)
     }
 
-    func didSave(in context: ObjectContext) { refreshDerivedAttributes(in: context) }
+    func didSave(in context: ObjectContext) {
+        applyTriggerNotices(in: context)
+        refreshDerivedAttributes(in: context)
+    }
 
     func refuseDefining(_ entity: String, whole: Bool) throws {
         throw StoreError.invalidSchema(entity: entity, reason: whole

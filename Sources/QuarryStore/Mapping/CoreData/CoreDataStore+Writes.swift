@@ -3,17 +3,15 @@ import GRDB
 extension CoreDataStore {
     /// A change Quarry cannot write as Core Data would is refused whole, before anything
     /// is written: a store's persistent history (which the app's history processing
-    /// reads) is written for a save when Quarry can write it as Core Data does (see
-    /// `refuseUnwritableHistory`), and not yet for batch changes; a trigger that calls a
-    /// function of Core Data's Quarry lacks cannot run; derived attributes are the
-    /// store's to compute.
+    /// reads) is written when Quarry can write it as Core Data does (see
+    /// `refuseUnwritableHistory`, and `recordBatchChange` for batch changes); a trigger
+    /// that calls a function of Core Data's Quarry lacks cannot run; derived attributes
+    /// are the store's to compute.
     func refuseUnfaithfulWrite(_ operation: String, in context: ObjectContext) throws {
         let store = self
         if store.keepsPersistentHistory {
-            guard operation == "save" else {
-                throw StoreError.during(operation: operation, .database(message: "this Core Data store keeps persistent history, which Quarry writes for save() but not yet for \(operation); nothing was written"))
-            }
-            try refuseUnwritableHistory(in: context)
+            if operation == "save" { try refuseUnwritableHistory(in: context) }
+            else { try refuseUnwritableBatchHistory(operation, in: context) }
         }
         if let trigger = store.triggersMissingFunctions.first {
             throw StoreError.during(operation: operation, .database(message: "the store's trigger \(trigger) calls a function of Core Data's that Quarry does not provide, so it cannot run; nothing was written"))
@@ -71,41 +69,45 @@ extension CoreDataStore {
     /// A save into a store with persistent history writes that history (see
     /// `PersistentHistoryWriter`), or is refused before anything is written when it could
     /// not be written as Core Data writes it: history tables that are not the ones Core
-    /// Data makes; a delete of an object whose entity preserves more than one attribute
-    /// after deletion (Core Data's order of their tombstones is not known), or more than
-    /// the store has tombstone columns for; with an inferred model, a delete when the
+    /// Data makes; a delete of an object whose entity preserves more attributes after
+    /// deletion than the store has tombstone columns for; with an inferred model, a delete when the
     /// store keeps tombstones (which attributes they hold is the model's) and an update
     /// (it records its properties by their place in the model's property list).
     func refuseUnwritableHistory(in context: ObjectContext) throws {
-        let store = self
         let pending = context.pendingChanges
-        func refuse(_ reason: String) -> StoreError {
-            StoreError.during(operation: "save", .database(message: "this Core Data store's persistent history \(reason), so Quarry cannot write it as Core Data does; nothing was written"))
+        let updates = !pending.updated.isEmpty || context.hasPendingLinks || context.hasPendingOrders
+        let layout = try refuseUnwritableHistory("save", updates: updates, deletes: !pending.deleted.isEmpty, in: context)
+        for object in pending.deleted { try refuseUnwritableTombstones(of: object.entity.name, layout: layout, operation: "save") }
+    }
+
+    /// The history tables as Core Data makes them, else the refusal; with an inferred
+    /// model, refused for deletes when the store keeps tombstones, and for updates.
+    @discardableResult
+    func refuseUnwritableHistory(_ operation: String, updates: Bool, deletes: Bool, in context: ObjectContext) throws -> PersistentHistoryLayout {
+        let layout = try context.read { db in try historyLayout(operation: operation, in: db) }
+        guard modelSource == "inferred" else { return layout }
+        if layout.tombstoneColumns > 0, deletes {
+            throw unwritableHistory("keeps tombstones of deleted objects (\(PersistentHistoryLayout.changeTable).ZTOMBSTONE0...) whose attributes an inferred model does not say (give --model MODEL)", operation: operation)
         }
-        let layout: PersistentHistoryLayout
-        switch try context.read({ db in try PersistentHistoryLayout.read(db) }) {
-        case .success(let found): layout = found
-        case .failure(let problem): throw refuse(problem.text)
+        if updates {
+            throw unwritableHistory("records an update's properties in the model's order, and this store's model was inferred (give --model MODEL)", operation: operation)
         }
-        let inferred = store.modelSource == "inferred"
-        if inferred, layout.tombstoneColumns > 0, !pending.deleted.isEmpty {
-            throw refuse("keeps tombstones of deleted objects (\(PersistentHistoryLayout.changeTable).ZTOMBSTONE0...) whose attributes an inferred model does not say (give --model MODEL)")
-        }
-        if inferred, !pending.updated.isEmpty || context.hasPendingLinks {
-            throw refuse("records an update's properties in the model's order, and this store's model was inferred (give --model MODEL)")
-        }
-        for object in pending.deleted {
-            let preserved = tombstonedAttributes(of: object.entity.name)
-            if preserved.count > 1 {
-                throw refuse("keeps tombstones of \(object.entity.name)'s \(preserved.count) preserved attributes (\(preserved.joined(separator: ", "))) in an order Quarry does not know")
-            }
-            if preserved.count > layout.tombstoneColumns {
-                throw refuse("has no tombstone column for \(object.entity.name).\(preserved[0]), which the model preserves after deletion")
-            }
+        return layout
+    }
+
+    /// A delete of `entity` whose tombstones Quarry cannot write as Core Data does: more
+    /// preserved attributes than the store has tombstone columns for.
+    func refuseUnwritableTombstones(of entity: String, layout: PersistentHistoryLayout, operation: String) throws {
+        let preserved = tombstonedAttributes(of: entity)
+        if preserved.count > layout.tombstoneColumns {
+            throw unwritableHistory("has no tombstone column for \(entity).\(preserved[layout.tombstoneColumns]), which the model preserves after deletion", operation: operation)
         }
     }
 
-    /// The attributes of `entity` (inherited ones too) the model preserves after deletion.
+    /// The attributes of `entity` the model preserves after deletion, in the order of
+    /// their tombstone columns: the model's (inherited first), as Core Data's own rows in
+    /// photos/ have them (Album: cloudDeleteState, cloudGUID, uuid in ZTOMBSTONE0...2;
+    /// InternalResource: cloudDeleteAssetUUIDWithResourceType, then cloudDeleteState).
     func tombstonedAttributes(of entity: String) -> [String] {
         guard let model else { return [] }
         return model.allAttributes(of: entity).filter { $0.preservesValueInHistoryOnDeletion && !$0.isTransient }.map(\.name)
@@ -114,24 +116,38 @@ extension CoreDataStore {
     /// Inside the save's transaction, before its deletes: each deleted object's tombstone
     /// values, read from its row as Core Data's delete copies them (the raw column values).
     func tombstones(_ deleted: [ManagedObject], in db: Database) throws -> [ObjectIdentifier: [DatabaseValue]] {
-        let store = self
-        guard keepsPersistentHistory else { return [:] }
         var result: [ObjectIdentifier: [DatabaseValue]] = [:]
         for object in deleted {
-            let preserved = tombstonedAttributes(of: object.entity.name)
-            guard !preserved.isEmpty, let key = object.primaryKey, let table = store.table(of: object.entity.name) else { continue }
-            let columns = try db.columns(in: table).map(\.name)
-            var values: [DatabaseValue] = []
-            for name in preserved {
-                // The column the object's own entity keeps it in (suffixed for a sibling's).
-                guard let column = store.attributeColumns[object.entity.name]?[name]
-                    ?? columns.first(where: { $0.uppercased() == "Z" + name.uppercased() }) else {
-                    throw StoreError.during(operation: "save", .database(message: "\(object.entity.name).\(name) is preserved after deletion but \(table) has no column for it; nothing was written"))
-                }
-                values.append(try DatabaseValue.fetchOne(db, sql: "SELECT \(quoteIdentifier(column)) FROM main.\(quoteIdentifier(table)) WHERE Z_PK = ?",
-                                                         arguments: [key]) ?? .null)
+            guard let key = object.primaryKey else { continue }
+            if let values = try tombstones(of: object.entity.name, keys: [key], operation: "save", in: db)[key] {
+                result[ObjectIdentifier(object)] = values
             }
-            result[ObjectIdentifier(object)] = values
+        }
+        return result
+    }
+
+    /// The tombstone values of rows of `entity` (their own entity), by key: the raw values
+    /// of the attributes it preserves after deletion, in its columns (suffixed for a
+    /// sibling's). Empty when the store keeps no history or the entity preserves nothing.
+    func tombstones(of entity: String, keys: [Int64], operation: String, in db: Database) throws -> [Int64: [DatabaseValue]] {
+        let store = self
+        guard keepsPersistentHistory else { return [:] }
+        let preserved = tombstonedAttributes(of: entity)
+        guard !preserved.isEmpty, !keys.isEmpty, let table = store.table(of: entity) else { return [:] }
+        let columns = try db.columns(in: table).map(\.name)
+        let selected = try preserved.map { name in
+            guard let column = store.attributeColumns[entity]?[name] ?? columns.first(where: { $0.uppercased() == "Z" + name.uppercased() }) else {
+                throw StoreError.during(operation: operation, .database(message: "\(entity).\(name) is preserved after deletion but \(table) has no column for it; nothing was written"))
+            }
+            return quoteIdentifier(column)
+        }
+        var result: [Int64: [DatabaseValue]] = [:]
+        try forEachChunk(keys) { chunk in
+            let sql = "SELECT Z_PK, \(selected.joined(separator: ", ")) FROM main.\(quoteIdentifier(table)) WHERE Z_PK IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
+            for row in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(chunk)) {
+                guard let key = Int64.fromDatabaseValue(row[0] as DatabaseValue) else { continue }
+                result[key] = (1...selected.count).map { row[$0] as DatabaseValue }
+            }
         }
         return result
     }
@@ -140,17 +156,15 @@ extension CoreDataStore {
     /// would write for it, when the store keeps history. `inserted` are the new objects
     /// with their keys; `updated` the objects whose rows the save changed; `deleted` the
     /// deleted ones; `links` the join rows added and removed (each end not inserted or
-    /// deleted is updated in its to-many relationship, as the save's observers hear it).
+    /// deleted is updated in its to-many relationship, as the save's observers hear it);
+    /// `orders` the relationships whose members were placed by position (their owner is
+    /// updated in that relationship).
     func writeHistory(inserted: [(ManagedObject, Int64)], updated: [ManagedObject], deleted: [ManagedObject],
-                      tombstones: [ObjectIdentifier: [DatabaseValue]], links: [PendingLink], in db: Database, context: ObjectContext) throws {
+                      tombstones: [ObjectIdentifier: [DatabaseValue]], links: [PendingLink], orders: [PendingOrder],
+                      in db: Database, context: ObjectContext) throws {
         let store = self
         guard keepsPersistentHistory else { return }
-        let layout: PersistentHistoryLayout
-        switch try PersistentHistoryLayout.read(db) {
-        case .success(let found): layout = found
-        case .failure(let problem):
-            throw StoreError.during(operation: "save", .database(message: "this Core Data store's persistent history \(problem.text), so Quarry cannot write it as Core Data does; nothing was written"))
-        }
+        let layout = try historyLayout(operation: "save", in: db)
         func code(_ object: ManagedObject) -> Int64? { store.mapped(object.entity.name)?.code }
         var changes: [PersistentHistoryWriter.Change] = []
         for (object, key) in inserted.sorted(by: { $0.1 < $1.1 }) {
@@ -176,6 +190,9 @@ extension CoreDataStore {
                 changedKeys[ObjectIdentifier(object), default: (object, [])].keys.formUnion(names)
             }
         }
+        for order in orders where !gone.contains(ObjectIdentifier(order.owner)) && order.owner.primaryKey != nil {
+            changedKeys[ObjectIdentifier(order.owner), default: (order.owner, [])].keys.insert(order.name)
+        }
         for (object, keys) in changedKeys.values.sorted(by: { ($0.object.primaryKey ?? 0) < ($1.object.primaryKey ?? 0) }) {
             guard let entity = code(object), let key = object.primaryKey, let model = store.model else { continue }
             let order = PersistentHistoryColumns.propertyOrder(of: object.entity.name, in: model)
@@ -185,13 +202,31 @@ extension CoreDataStore {
             guard let entity = code(object), let key = object.primaryKey else { continue }
             changes.append(.init(type: .delete, entity: entity, key: key, tombstones: tombstones[ObjectIdentifier(object)] ?? []))
         }
+        try writeHistory(changes, layout: layout, operation: "save", in: db, context: context)
+    }
+
+    /// The store's history tables, or the refusal that says how they differ from Core Data's.
+    func historyLayout(operation: String, in db: Database) throws -> PersistentHistoryLayout {
+        switch try PersistentHistoryLayout.read(db) {
+        case .success(let found): return found
+        case .failure(let problem): throw unwritableHistory(problem.text, operation: operation)
+        }
+    }
+
+    func unwritableHistory(_ reason: String, operation: String) -> StoreError {
+        StoreError.during(operation: operation, .database(message: "this Core Data store's persistent history \(reason), so Quarry cannot write it as Core Data does; nothing was written"))
+    }
+
+    /// Writes one transaction of `changes`, as this context's author.
+    func writeHistory(_ changes: [PersistentHistoryWriter.Change], layout: PersistentHistoryLayout, operation: String,
+                      in db: Database, context: ObjectContext) throws {
         do {
             // This context's own transaction is no outside change when it next looks for some.
             if let token = try PersistentHistoryWriter(layout: layout, author: context.author ?? "quarry").write(changes, in: db) {
                 context.outsideChanges.ownHistoryTokens.insert(token)
             }
         } catch let problem as PersistentHistoryLayout.Problem {
-            throw StoreError.during(operation: "save", .database(message: "this Core Data store's persistent history \(problem.text), so Quarry cannot write it as Core Data does; nothing was written"))
+            throw unwritableHistory(problem.text, operation: operation)
         }
     }
 }
