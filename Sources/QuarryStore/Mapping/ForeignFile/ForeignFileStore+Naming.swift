@@ -96,9 +96,11 @@ extension ForeignFileStore {
     }
 
     /// English plural of a name's last word: `box` -> `boxes`, `category` -> `categories`,
-    /// `track` -> `tracks`.
+    /// `track` -> `tracks`, `address` -> `addresses`; a name already plural (`orders`,
+    /// as tables are often named) stays as it is.
     static func plural(_ word: String) -> String {
         let lower = word.lowercased()
+        if lower.hasSuffix("s"), !["ss", "us", "is"].contains(where: lower.hasSuffix) { return word }
         if ["s", "x", "z", "ch", "sh"].contains(where: lower.hasSuffix) { return word + "es" }
         if lower.hasSuffix("y"), let before = lower.dropLast().last, !"aeiou".contains(before) {
             return word.dropLast() + (word.last?.isUppercase == true ? "IES" : "ies")
