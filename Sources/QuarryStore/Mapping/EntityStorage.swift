@@ -80,8 +80,15 @@ public struct EntityStorage: Equatable, Sendable {
     /// create may hold ISO 8601 text as well as numbers; its text is read as Unix seconds
     /// (to the millisecond), as Quarry reads it in memory, so both agree. Quarry's own date
     /// columns hold numbers only and stay bare, so their indexes serve.
+    /// A boolean column of such a file may keep its booleans as text ('Y'/'N',
+    /// 'true'/'false'): the texts Quarry reads as booleans compare as 1 and 0, so `b == YES`
+    /// matches the rows it matches in memory.
     public func comparable(_ qualifier: String, _ attribute: AttributeDescription) -> String {
         let column = "\(qualifier).\(self.column(attribute.name))"
+        if attribute.type == .bool, layout == .foreignTable || layout == .foreignView {
+            let cases = booleanTexts.keys.sorted().map { "WHEN '\($0)' THEN \(booleanTexts[$0] == true ? 1 : 0)" }.joined(separator: " ")
+            return "(CASE WHEN typeof(\(column)) = 'text' THEN (CASE lower(\(column)) \(cases) ELSE \(column) END) ELSE \(column) END)"
+        }
         guard isForeign, attribute.type == .date else { return column }
         return "(CASE WHEN typeof(\(column)) = 'text' THEN round((julianday(\(column)) - 2440587.5) * 86400000.0) / 1000.0 ELSE \(column) END)"
     }

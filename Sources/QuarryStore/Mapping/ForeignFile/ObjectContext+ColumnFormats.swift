@@ -13,12 +13,17 @@ extension ObjectContext {
 
     /// `format("Invoice", "InvoiceDate", "iso-space")`: declares how a column of a file
     /// Quarry did not create keeps its values, for a column whose values show no one format
-    /// (or to override what they show). For this session.
-    public func declareFormat(_ entityName: String, _ column: String, _ name: String) throws {
+    /// (or to override what they show). Kept in the file's sidecar (`keep`), so reopening
+    /// declares it again.
+    public func declareFormat(_ entityName: String, _ column: String, _ name: String, keep: Bool = true) throws {
         let (entity, attribute) = try formatColumn(entityName, column)
         guard let format = ColumnFormat(name: name), format.fits(attribute.type) else {
             throw StoreError.invalidSchema(entity: entity.name, reason: "'\(name)' is no format for \(attribute.type.rawValue) column \(column): "
                 + Self.formatNames(for: attribute.type))
+        }
+        // Kept first: a declaration that cannot be kept is not made.
+        if keep, let foreign = store as? ForeignFileStore {
+            try foreign.keep(ForeignSidecar.Format(entity: entity.name, column: column, format: format.name), context: self)
         }
         mapping.declaredFormats[entity.name, default: [:]][column] = format
     }

@@ -1,0 +1,60 @@
+import Foundation
+import GRDB
+import QuarryLua
+import QuarryPredicates
+import QuarryStore
+import Testing
+
+/// Declared formats outlast the session, and booleans kept as text compare as booleans in
+/// SQL as they do in memory.
+extension ForeignValueFormatTests {
+    /// A declaration is kept in the sidecar: reopened, the column writes in the declared
+    /// format without being declared again; the file's schema is untouched.
+    @Test func aDeclaredFormatLastsAcrossOpens() throws {
+        let path = try foreignFile("""
+            CREATE TABLE t (id INTEGER PRIMARY KEY, d DATETIME, b BOOLEAN);
+            INSERT INTO t VALUES (1, '2021-01-01 00:00:00', 'Y'), (2, 1609459200, 'y');
+            """)
+        let schema = try schemaRows(path)
+        do {
+            let h = try Harness(context: try StoreOpener.open(path))
+            #expect(h.error(#"format("t", "d")"#).contains("t.d"))
+            h.run(#"format("t", "d", "iso-t"); format("t", "d", "2021-01-01 00:00"); format("t", "b", "Y/N")"#)
+        }
+        let sidecar = try String(contentsOfFile: path + ".quarry", encoding: .utf8)
+        #expect(sidecar.contains(#"{"entity": "t", "column": "d", "format": "2021-01-01 00:00"}"#), "\(sidecar)")
+        #expect(!sidecar.contains("iso-t") && sidecar.contains(#""format": "Y/N""#), "\(sidecar)")
+        let h = try Harness(context: try StoreOpener.open(path))
+        #expect(h.string(#"format("t", "d") .. "," .. format("t", "b")"#) == "2021-01-01 00:00,Y/N")
+        h.run("t:get(2).d = date('2022-03-04T05:06:00Z'); t:get(2).b = false; save()")
+        let queue = try DatabaseQueue(path: path)
+        defer { try? queue.close() }
+        #expect(try queue.read { db in try String.fetchOne(db, sql: "SELECT d || '|' || b FROM t WHERE id = 2") } == "2022-03-04 05:06|N")
+        #expect(try schemaRows(path) == schema)
+        // A declaration that no longer applies is noted on opening, and kept.
+        try queue.write { db in try db.execute(sql: "ALTER TABLE t DROP COLUMN b") }
+        let reopened = try StoreOpener.open(path)
+        #expect(reopened.openingNotes.contains { $0.contains(#"format("t", "b", "Y/N")"#) && $0.contains("no longer applies") }, "\(reopened.openingNotes)")
+        #expect(try String(contentsOfFile: path + ".quarry", encoding: .utf8).contains(#""format": "Y/N""#))
+    }
+
+    /// `b == YES`, `b == NO`, `NOT b == YES` and `b IN {YES}` select in SQL the rows they
+    /// select in memory, whatever texts the column keeps its booleans as.
+    @Test(arguments: [("Y", "N"), ("true", "false"), ("T", "F"), ("yes", "no"), ("On", "Off")])
+    func textBooleansCompareAsBooleans(_ spelling: (String, String)) throws {
+        let (t, f) = spelling
+        let path = try foreignFile("""
+            CREATE TABLE t (id INTEGER PRIMARY KEY, b BOOLEAN);
+            INSERT INTO t VALUES (1, '\(t)'), (2, '\(f)'), (3, '\(t)'), (4, NULL), (5, 1), (6, 0);
+            """)
+        let h = try Harness(context: try StoreOpener.open(path))
+        for (predicate, expected) in [("b == YES", 3), ("b == true", 3), ("b == NO", 2), ("NOT b == YES", 3), ("b IN {YES}", 3), ("b != NO", 4), ("b == 1", 3)] {
+            #expect(h.string("count('t', '\(predicate)')") == "\(expected)", "\(predicate)")
+            h.run("""
+                local p, n = predicate('\(predicate)'), 0
+                for _, o in ipairs(fetch('t')) do if p:matches(o) then n = n + 1 end end
+                assert(n == \(expected), '\(predicate): ' .. n)
+                """)
+        }
+    }
+}
