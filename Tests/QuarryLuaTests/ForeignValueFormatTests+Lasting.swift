@@ -57,4 +57,35 @@ extension ForeignValueFormatTests {
                 """)
         }
     }
+
+    /// Rows imported into an existing table are written in its columns' formats; a column
+    /// of no one format refuses the import whole, naming it, and nothing is written.
+    @Test func importIntoAnExistingTableKeepsTheFormats() throws {
+        let path = try foreignFile("""
+            CREATE TABLE t (id INTEGER PRIMARY KEY, d DATETIME, b BOOLEAN, u TEXT, n TEXT);
+            INSERT INTO t VALUES (1, '2021-01-01 00:00:00', 'Y', '0E984725-C51C-4BF4-9960-E1C80E27ABA0', 'x');
+            CREATE TABLE m (id INTEGER PRIMARY KEY, d DATETIME);
+            INSERT INTO m VALUES (1, '2021-01-01'), (2, 1609459200);
+            """)
+        let csv = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-import-\(UUID().uuidString).csv").path
+        try "id,d,b,u,n\n7,2022-05-06T07:08:09Z,false,1e984725-c51c-4bf4-9960-e1c80e27aba1,y\n3,,true,,z\n".write(toFile: csv, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: csv) }
+        let schema = try schemaRows(path)
+        let h = try Harness(context: try StoreOpener.open(path))
+        h.run("import('\(csv)', { entity = 't' })")
+        let queue = try DatabaseQueue(path: path)
+        defer { try? queue.close() }
+        let rows = try queue.read { db in try String.fetchAll(db, sql: "SELECT id || '|' || quote(d) || '|' || quote(b) || '|' || quote(u) FROM t ORDER BY id") }
+        #expect(rows == ["1|'2021-01-01 00:00:00'|'Y'|'0E984725-C51C-4BF4-9960-E1C80E27ABA0'",
+                         "3|NULL|'Y'|NULL", "7|'2022-05-06 07:08:09'|'N'|'1E984725-C51C-4BF4-9960-E1C80E27ABA1'"])
+        #expect(h.string("count('t', 'b == NO') .. ',' .. tostring(t:get(7).d == date('2022-05-06T07:08:09Z'))") == "1,true")
+        // Two formats in m.d: refused, naming the column; nothing written.
+        let mixed = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-import-\(UUID().uuidString).csv").path
+        try "d\n2022-05-06\n".write(toFile: mixed, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: mixed) }
+        let refusal = h.error("import('\(mixed)', { entity = 'm' })")
+        #expect(refusal.contains("m.d") && refusal.contains("format("), "\(refusal)")
+        #expect(try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM m") } == 2)
+        #expect(try schemaRows(path) == schema)
+    }
 }

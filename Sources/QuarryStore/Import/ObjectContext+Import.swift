@@ -136,8 +136,11 @@ extension ObjectContext {
                     try write(entity, replacing: nil, in: db)
                 }
                 let fixed = defaults.compactMap(\.defaultValue)
-                rows = try insert(table, check: check, attributes: attributes, fixed: fixed, sql: sql,
-                                  into: entityName, path: path, progress: progress, db)
+                // A table of a file Quarry did not create keeps its columns' formats.
+                rows = try ForeignFileStore.keepingFormats(of: entity, attributes + defaults, context: self, in: db) {
+                    try insert(table, check: check, attributes: attributes, fixed: fixed, sql: sql,
+                               into: entityName, path: path, progress: progress, db)
+                }
             }
         } catch let error as DatabaseError {
             if error.resultCode == .SQLITE_INTERRUPT { throw StoreError(error) }

@@ -84,7 +84,7 @@ extension ObjectContext {
         return attribute.type.decode(Value(stored))
     }
 
-    private func format(of entity: EntityDescription, _ attribute: AttributeDescription, in db: Database,
+    func format(of entity: EntityDescription, _ attribute: AttributeDescription, in db: Database,
                         cache: inout ColumnFormats) throws -> ColumnFormat {
         if let declared = mapping.declaredFormats[entity.name]?[attribute.name] { return declared }
         if let known = cache.byColumn[entity.name]?[attribute.name] { return known }
