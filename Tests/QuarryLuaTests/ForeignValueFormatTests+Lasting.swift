@@ -88,4 +88,42 @@ extension ForeignValueFormatTests {
         #expect(try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM m") } == 2)
         #expect(try schemaRows(path) == schema)
     }
+
+    /// Dates kept as Unix milliseconds or Julian days read back as those instants, in
+    /// objects, in SQL's comparisons and sorts, and in memory; what Quarry writes reads back
+    /// the same, so a second save of the object is no conflict.
+    @Test func millisecondsAndJulianDaysReadAsSuch() throws {
+        let path = try foreignFile("""
+            CREATE TABLE t (id INTEGER PRIMARY KEY, ms TIMESTAMP, jd DATETIME, later DATETIME);
+            INSERT INTO t VALUES (1, 1609459200250, julianday('2021-01-01 00:00:00'), NULL),
+                                 (2, 1640995200000, julianday('2022-01-01 12:00:00'), NULL),
+                                 (3, 1577836800000, julianday('2020-01-01 06:00:00'), NULL);
+            """)
+        let h = try Harness(context: try StoreOpener.open(path))
+        #expect(h.string("tostring(t:get(1).ms) .. ' ' .. tostring(t:get(1).jd) .. ' ' .. tostring(t:get(2).jd)")
+                == "2021-01-01T00:00:00.25Z 2021-01-01T00:00:00Z 2022-01-01T12:00:00Z")
+        for predicate in ["ms > %@", "jd > %@", "ms < %@ AND jd < %@"] {
+            let sql = h.string("count('t', '\(predicate)', date('2021-01-01T00:00:00.1Z'), date('2021-06-01T00:00:00Z'))")
+            h.run("""
+                local p, n = predicate('\(predicate)', date('2021-01-01T00:00:00.1Z'), date('2021-06-01T00:00:00Z')), 0
+                for _, o in ipairs(fetch('t')) do if p:matches(o) then n = n + 1 end end
+                __n = n
+                """)
+            #expect(sql == h.string("__n") && sql != "0" && sql != "3", "\(predicate): \(sql ?? "")")
+        }
+        #expect(h.string("fetch{ 't', sort = 'jd' }[1].id .. fetch{ 't', sort = '-ms' }[1].id") == "32")
+        h.run("""
+            local o = t:get(3); o.ms = date('2023-01-01T00:00:00.5Z'); o.jd = date('2023-01-01T00:00:00Z'); save()
+            assert(o.ms == date('2023-01-01T00:00:00.5Z') and o.jd == date('2023-01-01T00:00:00Z'))
+            o.jd = date('2023-01-02T00:00:00Z'); save()
+            """)
+        let queue = try DatabaseQueue(path: path)
+        defer { try? queue.close() }
+        #expect(try queue.read { db in try String.fetchOne(db, sql: "SELECT ms || '|' || jd FROM t WHERE id = 3") } == "1672531200500|2459946.5")
+        // A column with no values yet reads in the scale declared for it.
+        h.run("format('t', 'later', 'unix-ms'); t:get(2).later = date('2024-02-03T04:05:06Z'); save()")
+        #expect(try queue.read { db in try Int64.fetchOne(db, sql: "SELECT later FROM t WHERE id = 2") } == 1_706_933_106_000)
+        let again = try Harness(context: try StoreOpener.open(path))
+        #expect(again.string("tostring(t:get(2).later) .. ' ' .. count('t', 'later > %@', date('2024-01-01T00:00:00Z'))") == "2024-02-03T04:05:06Z 1")
+    }
 }

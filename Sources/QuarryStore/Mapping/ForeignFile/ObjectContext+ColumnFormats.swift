@@ -26,6 +26,12 @@ extension ObjectContext {
             try foreign.keep(ForeignSidecar.Format(entity: entity.name, column: column, format: format.name), context: self)
         }
         mapping.declaredFormats[entity.name, default: [:]][column] = format
+        // Numbers in the column are read in the declared scale from now on.
+        if attribute.type == .date {
+            var storage = mapped(entity)
+            storage.numericDates[column] = ForeignFileStore.numericDateScale(format)
+            mapping.place(entity.name, storage)
+        }
     }
 
     /// `format("Invoice", "InvoiceDate")`: the format Quarry writes the column in, declared
@@ -81,6 +87,14 @@ extension ObjectContext {
     /// the object's snapshot matches the row and the next save sees no conflict.
     func readBack(_ stored: DatabaseValue, _ entity: EntityDescription, _ key: String) -> Value {
         guard let attribute = entity.attribute(named: key) else { return Value(stored) }
+        // Milliseconds and Julian days read back as the seconds SQL reads them as.
+        if let scale = mapped(entity).numericDates[key] {
+            switch stored.storage {
+            case .int64(let i): return .date(scale.seconds(Double(i)))
+            case .double(let d): return .date(scale.seconds(d))
+            default: break
+            }
+        }
         return attribute.type.decode(Value(stored))
     }
 

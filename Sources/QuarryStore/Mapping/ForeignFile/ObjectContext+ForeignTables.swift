@@ -106,8 +106,9 @@ extension ObjectContext {
             return AttributeDescription(name: name, type: Self.attributeType(declared: declared),
                                         isOptional: !notNull || hasDefault || name == primaryKey)
         }
-        return (EntityDescription(name: table, attributes: attributes),
-                EntityStorage(layout: .foreignTable, relation: table, keyColumn: primaryKey, keyMayHoldOthers: keyMayHoldOthers))
+        var storage = EntityStorage(layout: .foreignTable, relation: table, keyColumn: primaryKey, keyMayHoldOthers: keyMayHoldOthers)
+        storage.numericDates = ForeignFileStore.numericDates(of: table, key: primaryKey, attributes: attributes, in: self)
+        return (EntityDescription(name: table, attributes: attributes), storage)
     }
 
     /// The most columns SQLite returns in one row (SQLITE_LIMIT_COLUMN, 2,000 by default).
