@@ -10,14 +10,19 @@ extension ForeignFileStore {
     static func keepingFormats<T>(of entity: EntityDescription, _ attributes: [AttributeDescription], context: ObjectContext,
                                   in db: Database, _ insert: () throws -> T) throws -> T {
         let storage = context.mapped(entity)
-        let formatted = attributes.filter { [.date, .bool, .string, .uuid, .binary].contains($0.type) }
-        guard storage.layout == .foreignTable, !formatted.isEmpty else { return try insert() }
-        // Each column's format as the rows before the import show it.
+        guard storage.layout == .foreignTable else { return try insert() }
+        // Each column's format as the rows before the import show it; a column written as
+        // the import writes it (text that is no UUID, numbers) needs nothing more.
         var cache = ColumnFormats()
         var unknown: [String: Error] = [:]
-        for attribute in formatted {
-            do { _ = try context.format(of: entity, attribute, in: db, cache: &cache) } catch { unknown[attribute.name] = error }
+        let formatted = attributes.filter { attribute in
+            guard [.date, .bool, .string, .uuid, .binary].contains(attribute.type) else { return false }
+            do { return try context.format(of: entity, attribute, in: db, cache: &cache) != .plain } catch {
+                unknown[attribute.name] = error
+                return true
+            }
         }
+        guard !formatted.isEmpty else { return try insert() }
         let (noted, trigger) = (quoteIdentifier("quarry_imported_keys"), quoteIdentifier("quarry_imported_keys_insert"))
         try db.execute(sql: "CREATE TEMP TABLE \(noted) (k PRIMARY KEY)")
         try db.execute(sql: "CREATE TEMP TRIGGER \(trigger) AFTER INSERT ON main.\(storage.table) BEGIN INSERT INTO \(noted) VALUES (NEW.\(storage.key)); END")
