@@ -100,11 +100,12 @@ enum ObjectBindings {
             throw StoreError.closed
         }
         if let relationship = runtime.context.entitiesRelationship(key, of: object) {
+            // A name the relationship also answers to reads it under its own name.
             if relationship.isToMany {
-                pushSwiftObject(call.state, RelationshipSet(object: object, name: key), kind: .set)
+                pushSwiftObject(call.state, RelationshipSet(object: object, name: relationship.name), kind: .set)
                 return 1
             }
-            return runtime.pushObject(try runtime.context.relatedObject(key, of: object))
+            return runtime.pushObject(try runtime.context.relatedObject(relationship.name, of: object))
         }
         if runtime.pushMethod(.object, key) { return 1 }
         throw object.entity.unknownKey(key)

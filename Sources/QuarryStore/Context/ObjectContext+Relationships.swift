@@ -24,6 +24,12 @@ extension ObjectContext {
 
     public func currentEntityDescription(of object: ManagedObject) -> EntityDescription { currentEntity(of: object) }
 
+    /// The relationship's own name for `name`, which may be one it also answers to (see
+    /// `relationshipAliases`): pending links are kept under the own name only.
+    private func relationshipName(_ name: String, of object: ManagedObject) -> String {
+        currentEntity(of: object).relationship(named: name)?.name ?? name
+    }
+
     /// Only a sub-entity's objects may be linked through the relationships it declares.
     func refuseSubentityKey(_ name: String, of object: ManagedObject) throws {
         let entity = currentEntity(of: object)
@@ -52,6 +58,7 @@ extension ObjectContext {
 
     /// The object a to-one relationship points to, pending change included.
     public func relatedObject(_ name: String, of object: ManagedObject) throws -> ManagedObject? {
+        let name = relationshipName(name, of: object)
         let (relationship, _) = try self.relationship(name, of: object)
         guard !relationship.isToMany else { throw StoreError.invalidSchema(entity: object.entity.name, reason: "'\(name)' is to-many") }
         return try toOneTarget(name, of: object, destination: relationship.destination)
@@ -76,6 +83,7 @@ extension ObjectContext {
     /// Points a to-one relationship at `target` (nil: none), and keeps a to-one inverse
     /// in step; a to-many inverse follows by itself, as it is read from this side.
     public func setRelatedObject(_ target: ManagedObject?, _ name: String, of object: ManagedObject) throws {
+        let name = relationshipName(name, of: object)
         let (relationship, _) = try self.relationship(name, of: object)
         try refuseSubentityKey(name, of: object)
         if mapped(object.entity).isView { throw StoreError.viewIsReadOnly(entity: object.entity.name) }
@@ -128,6 +136,7 @@ extension ObjectContext {
     /// The objects of a to-many relationship, saved links and pending changes together:
     /// saved ones by key, then unsaved ones in the order they were added.
     public func relatedObjects(_ name: String, of object: ManagedObject) throws -> [ManagedObject] {
+        let name = relationshipName(name, of: object)
         let (relationship, storage) = try self.relationship(name, of: object)
         guard relationship.isToMany else {
             return try relatedObject(name, of: object).map { [$0] } ?? []
@@ -201,6 +210,7 @@ extension ObjectContext {
     }
 
     private func changeLink(_ target: ManagedObject, _ name: String, _ object: ManagedObject, add: Bool) throws {
+        let name = relationshipName(name, of: object)
         if mapped(object.entity).isView { throw StoreError.viewIsReadOnly(entity: object.entity.name) }
         let (relationship, storage) = try self.relationship(name, of: object)
         try refuseSubentityKey(name, of: object)

@@ -150,7 +150,10 @@ public struct ImportRequest {
                     try context.write(entity, replacing: nil, in: db)
                 }
                 let fixed = defaults.compactMap(\.defaultValue)
-                rows = try insert(table, check: check, attributes: attributes, fixed: fixed, sql: sql, progress: progress, db)
+                // A table of a file Quarry did not create keeps its columns' formats.
+                rows = try ForeignFileStore.keepingFormats(of: entity, attributes + defaults, context: context, in: db) {
+                    try insert(table, check: check, attributes: attributes, fixed: fixed, sql: sql, progress: progress, db)
+                }
             }
         } catch let error as DatabaseError {
             if error.resultCode == .SQLITE_INTERRUPT { throw StoreError(error) }

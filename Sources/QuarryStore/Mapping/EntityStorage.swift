@@ -26,6 +26,31 @@ public struct EntityStorage: Equatable, Sendable {
     /// ROWID table's INTEGER PRIMARY KEY, which is no rowid alias): such rows are no objects,
     /// and every request leaves them out, so counts and fetches agree.
     public var keyMayHoldOthers = false
+    /// Date columns of a file Quarry did not create that keep their dates as numbers
+    /// other than Unix seconds (milliseconds, Julian days), by attribute name: read, and
+    /// compared, as Unix seconds.
+    public var numericDates: [String: NumericDateScale] = [:]
+
+    /// How a date column keeps its dates as numbers, when not as Unix seconds.
+    public enum NumericDateScale: Equatable, Sendable {
+        case milliseconds, julianDay
+
+        /// SQL reading the number `column` as Unix seconds (to the millisecond).
+        func seconds(_ column: String) -> String {
+            switch self {
+            case .milliseconds: return "(\(column) / 1000.0)"
+            case .julianDay: return "(round((\(column) - 2440587.5) * 86400000.0) / 1000.0)"
+            }
+        }
+
+        /// The number `value` as Unix seconds, as `seconds` computes it in SQL.
+        public func seconds(_ value: Double) -> Double {
+            switch self {
+            case .milliseconds: return value / 1000.0
+            case .julianDay: return ((value - 2_440_587.5) * 86_400_000.0).rounded() / 1000.0
+            }
+        }
+    }
 
     /// The key column of Quarry's own tables (and of Core Data's views, which show `Z_PK` as it).
     public static let quarryKeyColumn = "_pk"
@@ -72,18 +97,30 @@ public struct EntityStorage: Equatable, Sendable {
     /// column, as `ObjectContext.object(for:row:)` reads them.
     public func selection(of entity: EntityDescription, qualifier: String? = nil) -> String {
         let prefix = qualifier.map { quoteIdentifier($0) + "." } ?? ""
-        return ([keyColumn] + entity.attributeNames + entity.toOneRelationships.map(\.keyColumn))
-            .map { prefix + quoteIdentifier($0) }.joined(separator: ", ")
+        return ([keyColumn] + entity.attributeNames + entity.toOneRelationships.map(\.keyColumn)).map { name in
+            let column = prefix + quoteIdentifier(name)
+            // Dates kept as milliseconds or Julian days are read as Unix seconds.
+            guard let scale = numericDates[name] else { return column }
+            return "(CASE WHEN typeof(\(column)) IN ('integer', 'real') THEN \(scale.seconds(column)) ELSE \(column) END) AS \(quoteIdentifier(name))"
+        }.joined(separator: ", ")
     }
 
     /// An attribute's column as SQL compares it. A date column of a file Quarry did not
     /// create may hold ISO 8601 text as well as numbers; its text is read as Unix seconds
     /// (to the millisecond), as Quarry reads it in memory, so both agree. Quarry's own date
     /// columns hold numbers only and stay bare, so their indexes serve.
+    /// A boolean column of such a file may keep its booleans as text ('Y'/'N',
+    /// 'true'/'false'): the texts Quarry reads as booleans compare as 1 and 0, so `b == YES`
+    /// matches the rows it matches in memory.
     public func comparable(_ qualifier: String, _ attribute: AttributeDescription) -> String {
         let column = "\(qualifier).\(self.column(attribute.name))"
+        if attribute.type == .bool, layout == .foreignTable || layout == .foreignView {
+            let cases = booleanTexts.keys.sorted().map { "WHEN '\($0)' THEN \(booleanTexts[$0] == true ? 1 : 0)" }.joined(separator: " ")
+            return "(CASE WHEN typeof(\(column)) = 'text' THEN (CASE lower(\(column)) \(cases) ELSE \(column) END) ELSE \(column) END)"
+        }
         guard isForeign, attribute.type == .date else { return column }
-        return "(CASE WHEN typeof(\(column)) = 'text' THEN round((julianday(\(column)) - 2440587.5) * 86400000.0) / 1000.0 ELSE \(column) END)"
+        let number = numericDates[attribute.name].map { $0.seconds(column) } ?? column
+        return "(CASE WHEN typeof(\(column)) = 'text' THEN round((julianday(\(column)) - 2440587.5) * 86400000.0) / 1000.0 ELSE \(number) END)"
     }
 
     /// The value of the entity column that marks entity `name`'s own rows.

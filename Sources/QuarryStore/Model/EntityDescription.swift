@@ -44,6 +44,10 @@ public struct EntityDescription: Encodable, Equatable, Sendable {
     /// objects take no value for them, as Core Data's would not. Not stored: it follows
     /// from the hierarchy.
     public var subentityKeys: Set<String> = []
+    /// Names a relationship also answers to, by name (a foreign file's relationships
+    /// under the names Quarry gave them before its naming conventions): looked up after
+    /// the keys, never listed, suggested or stored.
+    public var relationshipAliases: [String: String] = [:]
 
     /// The key `name` as something an object of this very entity may be given: nil when
     /// the entity has no such attribute, or only its sub-entities have.

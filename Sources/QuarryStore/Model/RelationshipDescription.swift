@@ -37,6 +37,7 @@ public struct RelationshipDescription: Encodable, Equatable, Sendable {
 extension EntityDescription {
     public func relationship(named name: String) -> RelationshipDescription? {
         relationships.first { $0.name == name }
+            ?? relationshipAliases[name].flatMap { real in relationships.first { $0.name == real } }
     }
 
     /// Attribute and relationship names: every key an object answers to.

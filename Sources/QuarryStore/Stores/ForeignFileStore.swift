@@ -10,8 +10,8 @@ final class ForeignFileStore: PersistentStore {
     var mapping = StoreMapping()
     /// The file the sidecar is kept beside.
     let path: String
-    /// The declarations kept beside the file.
-    private(set) var sidecar: ForeignSidecar
+    /// The declarations kept beside the file (changed only through `keep`, which writes it first).
+    var sidecar: ForeignSidecar
     /// Its `relate()` calls go to the sidecar (`keep(_:context:)`).
     var keepsRelationsInFile: Bool { false }
 
@@ -57,9 +57,11 @@ final class ForeignFileStore: PersistentStore {
         rememberHierarchies()
     }
 
-    /// Repeats the sidecar's `relate()` calls; one that no longer applies (a column
-    /// dropped, a table renamed) is left out with a note, and kept for a later open.
+    /// Repeats the sidecar's `relate()` calls, then its `format()` declarations
+    /// (`restoreFormats`); one that no longer applies (a column dropped, a table renamed)
+    /// is left out with a note, and kept for a later open.
     private func restoreRelations(in context: ObjectContext) {
+        defer { restoreFormats(in: context) }
         for r in sidecar.relations {
             do {
                 try context.relate(r.source, r.column, r.destination, r.destinationColumn, name: r.name, inverse: r.inverse, keep: false)

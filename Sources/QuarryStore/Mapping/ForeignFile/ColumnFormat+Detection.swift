@@ -49,8 +49,16 @@ extension ColumnFormat {
             }
         }
         var merged = formats
-        if formats.contains(.unixSeconds(real: true)) {
-            merged = formats.map { $0 == .unixSeconds(real: false) ? .unixSeconds(real: true) : $0 }
+        // A column of NUMERIC affinity (DATETIME) keeps a whole Julian day (noon) as an
+        // integer: among Julian days, such integers are Julian days too.
+        if formats.contains(.julianDay) {
+            merged = zip(sample, formats).map { value, format in
+                if case .integer(let i) = value, i >= 1_721_426, i <= 2_816_787 { return .julianDay }
+                return format
+            }
+        }
+        if merged.contains(.unixSeconds(real: true)) {
+            merged = merged.map { $0 == .unixSeconds(real: false) ? .unixSeconds(real: true) : $0 }
         }
         // Text that shows a fraction only when there is one (Python's isoformat) is one
         // layout, with the most digits seen.

@@ -9,11 +9,13 @@ import Foundation
 ///     {"quarry": 1,
 ///      "relate": [{"source": "Flight", "column": "carrier", "destination": "Airline",
 ///                  "destinationColumn": "carrier", "name": null, "inverse": null}],
-///      "entities": [{"name": "cars", "definition": "<the stored definition, as quarry_model keeps it>"}]}
+///      "entities": [{"name": "cars", "definition": "<the stored definition, as quarry_model keeps it>"}],
+///      "formats": [{"entity": "Invoice", "column": "InvoiceDate", "format": "iso-space"}]}
 ///
 /// `relate` lists the `relate()` calls to repeat on reopening; `entities` the model of
 /// each entity imported (or defined) into the file, which its table alone cannot give
-/// back (dates, booleans, optionality). Nothing else is kept: history needs no table
+/// back (dates, booleans, optionality); `formats` the `format()` declarations, by the
+/// names `format()` takes (a sidecar without it declares none). Nothing else is kept: history needs no table
 /// (other processes' changes are seen through `PRAGMA data_version` and row hashes).
 struct ForeignSidecar: Equatable {
     struct Relation: Equatable {
@@ -22,9 +24,12 @@ struct ForeignSidecar: Equatable {
     }
     var relations: [Relation] = []
     var entities: [(name: String, definition: String)] = []
+    /// Declared column formats (`format(entity, column, name)`), the last for a column kept.
+    struct Format: Equatable { var entity: String, column: String, format: String }
+    var formats: [Format] = []
 
     static func == (a: ForeignSidecar, b: ForeignSidecar) -> Bool {
-        a.relations == b.relations && a.entities.map(\.name) == b.entities.map(\.name) && a.entities.map(\.definition) == b.entities.map(\.definition)
+        a.relations == b.relations && a.formats == b.formats && a.entities.map(\.name) == b.entities.map(\.name) && a.entities.map(\.definition) == b.entities.map(\.definition)
     }
 
     static func path(for database: String) -> String { database + ".quarry" }
@@ -35,7 +40,7 @@ struct ForeignSidecar: Equatable {
         let path = path(for: database)
         guard FileManager.default.fileExists(atPath: path) else { return ForeignSidecar() }
         func broken(_ why: String) -> StoreError {
-            StoreError.database(message: "\(path): \(why); it keeps the declarations (relate, imported entities) of \(database): mend it or move it away")
+            StoreError.database(message: "\(path): \(why); it keeps the declarations (relate, imported entities, formats) of \(database): mend it or move it away")
         }
         guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
             throw broken("cannot be read")
@@ -56,6 +61,12 @@ struct ForeignSidecar: Equatable {
             }
             sidecar.entities.append((name, definition))
         }
+        for item in tree["formats"]?.array ?? [] {
+            guard let entity = item["entity"]?.string, let column = item["column"]?.string, let format = item["format"]?.string else {
+                throw broken("a \"formats\" entry lacks entity, column or format")
+            }
+            sidecar.formats.append(Format(entity: entity, column: column, format: format))
+        }
         return sidecar
     }
 
@@ -66,7 +77,9 @@ struct ForeignSidecar: Equatable {
                 + "\"destinationColumn\": \(jsonQuoted(r.destinationColumn)), \"name\": \(optional(r.name)), \"inverse\": \(optional(r.inverse))}"
         }
         let entities = entities.map { "{\"name\": \(jsonQuoted($0.name)), \"definition\": \(jsonQuoted($0.definition))}" }
-        return "{\"quarry\": 1,\n \"relate\": [" + relate.joined(separator: ",\n  ") + "],\n \"entities\": [" + entities.joined(separator: ",\n  ") + "]}\n"
+        let formats = formats.map { "{\"entity\": \(jsonQuoted($0.entity)), \"column\": \(jsonQuoted($0.column)), \"format\": \(jsonQuoted($0.format))}" }
+        return "{\"quarry\": 1,\n \"relate\": [" + relate.joined(separator: ",\n  ") + "],\n \"entities\": [" + entities.joined(separator: ",\n  ")
+            + "],\n \"formats\": [" + formats.joined(separator: ",\n  ") + "]}\n"
     }
 
     /// Writes the sidecar whole: a crash leaves the old one or the new one, never half.

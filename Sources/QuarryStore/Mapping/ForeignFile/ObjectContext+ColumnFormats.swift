@@ -13,14 +13,25 @@ extension ObjectContext {
 
     /// `format("Invoice", "InvoiceDate", "iso-space")`: declares how a column of a file
     /// Quarry did not create keeps its values, for a column whose values show no one format
-    /// (or to override what they show). For this session.
-    public func declareFormat(_ entityName: String, _ column: String, _ name: String) throws {
+    /// (or to override what they show). Kept in the file's sidecar (`keep`), so reopening
+    /// declares it again.
+    public func declareFormat(_ entityName: String, _ column: String, _ name: String, keep: Bool = true) throws {
         let (entity, attribute) = try formatColumn(entityName, column)
         guard let format = ColumnFormat(name: name), format.fits(attribute.type) else {
             throw StoreError.invalidSchema(entity: entity.name, reason: "'\(name)' is no format for \(attribute.type.rawValue) column \(column): "
                 + Self.formatNames(for: attribute.type))
         }
+        // Kept first: a declaration that cannot be kept is not made.
+        if keep, let foreign = store as? ForeignFileStore {
+            try foreign.keep(ForeignSidecar.Format(entity: entity.name, column: column, format: format.name), context: self)
+        }
         mapping.declaredFormats[entity.name, default: [:]][column] = format
+        // Numbers in the column are read in the declared scale from now on.
+        if attribute.type == .date {
+            var storage = mapped(entity)
+            storage.numericDates[column] = ForeignFileStore.numericDateScale(format)
+            mapping.place(entity.name, storage)
+        }
     }
 
     /// `format("Invoice", "InvoiceDate")`: the format Quarry writes the column in, declared
@@ -76,10 +87,18 @@ extension ObjectContext {
     /// the object's snapshot matches the row and the next save sees no conflict.
     func readBack(_ stored: DatabaseValue, _ entity: EntityDescription, _ key: String) -> Value {
         guard let attribute = entity.attribute(named: key) else { return Value(stored) }
+        // Milliseconds and Julian days read back as the seconds SQL reads them as.
+        if let scale = mapped(entity).numericDates[key] {
+            switch stored.storage {
+            case .int64(let i): return .date(scale.seconds(Double(i)))
+            case .double(let d): return .date(scale.seconds(d))
+            default: break
+            }
+        }
         return attribute.type.decode(Value(stored))
     }
 
-    private func format(of entity: EntityDescription, _ attribute: AttributeDescription, in db: Database,
+    func format(of entity: EntityDescription, _ attribute: AttributeDescription, in db: Database,
                         cache: inout ColumnFormats) throws -> ColumnFormat {
         if let declared = mapping.declaredFormats[entity.name]?[attribute.name] { return declared }
         if let known = cache.byColumn[entity.name]?[attribute.name] { return known }

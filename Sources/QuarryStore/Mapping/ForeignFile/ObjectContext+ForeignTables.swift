@@ -17,6 +17,7 @@ extension ObjectContext {
         }
         for (entity, storage) in found { remember(entity, storage: storage) }
         for (entity, _) in found { try addForeignKeys(of: entity.name) }
+        ForeignFileStore.mapJoinTables(found.map(\.entity.name), in: self)
         for view in views where managedObjectModel.entitiesByName[view] == nil {
             if let (entity, storage) = try viewEntity(view) { remember(entity, storage: storage) }
         }
@@ -105,8 +106,9 @@ extension ObjectContext {
             return AttributeDescription(name: name, type: Self.attributeType(declared: declared),
                                         isOptional: !notNull || hasDefault || name == primaryKey)
         }
-        return (EntityDescription(name: table, attributes: attributes),
-                EntityStorage(layout: .foreignTable, relation: table, keyColumn: primaryKey, keyMayHoldOthers: keyMayHoldOthers))
+        var storage = EntityStorage(layout: .foreignTable, relation: table, keyColumn: primaryKey, keyMayHoldOthers: keyMayHoldOthers)
+        storage.numericDates = ForeignFileStore.numericDates(of: table, key: primaryKey, attributes: attributes, in: self)
+        return (EntityDescription(name: table, attributes: attributes), storage)
     }
 
     /// The most columns SQLite returns in one row (SQLITE_LIMIT_COLUMN, 2,000 by default).
@@ -142,9 +144,41 @@ extension ObjectContext {
             guard let destination = managedObjectModel.entitiesByName[parent] else { continue }
             let to: String? = key["to"]
             let targetKey = (to == nil || to == mapped(destination).keyColumn) ? nil : to
-            try link(table, column: column, to: parent, targetKey: targetKey, name: nil, persist: false,
-                     inverseRule: Self.deleteRule(onDelete: key["on_delete"]))
+            let source = try entity(named: table)
+            let names = foreignKeyNames(source, column: column, destination: destination)
+            try link(table, column: column, to: parent, targetKey: targetKey, name: names.relationship, inverse: names.inverse,
+                     persist: false, inverseRule: Self.deleteRule(onDelete: key["on_delete"]))
+            // The names Quarry gave before its naming conventions stay accepted.
+            var from = try entity(named: table)
+            if names.earlier.relationship != names.relationship { from.relationshipAliases[names.earlier.relationship] = names.relationship }
+            remember(from)
+            var parentEntity = try entity(named: parent)
+            if names.earlier.inverse != names.inverse { parentEntity.relationshipAliases[names.earlier.inverse] = names.inverse }
+            remember(parentEntity)
         }
+    }
+
+    /// A foreign key's relationship and inverse names (`ForeignFileStore+Naming`), and the
+    /// names Quarry gave it before, each free in its entity.
+    private func foreignKeyNames(_ source: EntityDescription, column: String, destination: EntityDescription)
+        -> (relationship: String, inverse: String, earlier: (relationship: String, inverse: String)) {
+        let selfReference = source.name == destination.name
+        func free(_ candidate: String, in entity: EntityDescription) -> Bool {
+            !entity.keyNames.contains(candidate) && candidate != mapped(entity).keyColumn
+        }
+        let relationship = ForeignFileStore.relationshipName(column: column, destination: destination.name) { free($0, in: source) }
+        let inverse = ForeignFileStore.inverseName(source: source.name, relationship: relationship, selfReference: selfReference) {
+            free($0, in: destination) && !(selfReference && $0 == relationship)
+        }
+        // An earlier name is given only where no key and no other earlier name has it (the
+        // new name took its place, so it counts as free).
+        func unused(_ candidate: String, in entity: EntityDescription, besides new: String) -> Bool {
+            (free(candidate, in: entity) || candidate == new) && entity.relationshipAliases[candidate] == nil
+        }
+        let earlier = ForeignFileStore.earlierNames(source: source.name, column: column, destination: destination.name, selfReference: selfReference,
+                                                    relationshipIsFree: { unused($0, in: source, besides: relationship) },
+                                                    inverseIsFree: { unused($0, in: destination, besides: inverse) })
+        return (relationship, inverse, earlier)
     }
 
     /// The delete rule of a foreign key's to-many side (the parent, whose deletion the

@@ -1,0 +1,119 @@
+/// The names a foreign key of a file Quarry did not create gets, as the usual conventions
+/// read them: `ArtistId`, `artist_id`, `artistID` -> `artist`; `SupportRepId` ->
+/// `supportRep`; `ReportsTo` -> `reportsTo`. Inverses read naturally: `Artist.albums`,
+/// `Employee.customers`, and a self-reference named `...To` gives the stem
+/// (`Employee.reports`). Pure functions of the names; the context decides what is free.
+extension ForeignFileStore {
+    /// A name is free when it is none of an entity's keys (nor, for the inverse of a
+    /// self-reference, the relationship's own name).
+    typealias IsFree = (String) -> Bool
+
+    /// The to-one relationship of foreign key `column` to `destination`: the column read
+    /// as a relationship name, else the destination's name, else the first followed by
+    /// `_rel` (then `_` until free).
+    static func relationshipName(column: String, destination: String, isFree: IsFree) -> String {
+        let derived = relationshipStem(column)
+        if derived != column, isFree(derived) { return derived }
+        if isFree(lowerCamel(destination)) { return lowerCamel(destination) }
+        var name = derived + "_rel"
+        while !isFree(name) { name += "_" }
+        return name
+    }
+
+    /// The to-many inverse on the destination: for a self-reference named `...To` or
+    /// `..._to`, the stem (`reportsTo` -> `reports`); else the source's name in the plural
+    /// (`customers`); when taken (a second key from the same table), that plural followed
+    /// by `As` and the relationship (`customersAsSupportRep`; `books_as_editor` for a
+    /// table named in lower case); then `_` until free.
+    static func inverseName(source: String, relationship: String, selfReference: Bool, isFree: IsFree) -> String {
+        if selfReference, let stem = stem(ofTo: relationship), isFree(stem) { return stem }
+        let plural = plural(lowerCamel(source))
+        if isFree(plural) { return plural }
+        let snake = !source.contains(where: \.isUppercase)
+        var name = snake ? plural + "_as_" + relationship : plural + "As" + capitalized(relationship)
+        while !isFree(name) { name += "_" }
+        return name
+    }
+
+    /// The many-to-many relationship a join table gives one side: the other side's to-one
+    /// name in the plural (`tracks`); when taken, followed by `Via` and the join table
+    /// (`tracksViaPlaylistTrack`; `tracks_via_playlist_track` for a table named in lower
+    /// case); then `_` until free.
+    static func manyToManyName(other: String, joinTable: String, isFree: IsFree) -> String {
+        let plural = plural(other)
+        if isFree(plural) { return plural }
+        let snake = !joinTable.contains(where: \.isUppercase)
+        var name = snake ? plural + "_via_" + joinTable : plural + "Via" + capitalized(joinTable)
+        while !isFree(name) { name += "_" }
+        return name
+    }
+
+    /// The names Quarry gave before these conventions (the column minus `_id`, else the
+    /// destination's name, else `_rel`; the inverse `<source>_set`, else
+    /// `<source>_<relationship>_set`), still accepted for the relationships they named.
+    static func earlierNames(source: String, column: String, destination: String, selfReference: Bool,
+                             relationshipIsFree: IsFree, inverseIsFree: IsFree) -> (relationship: String, inverse: String) {
+        let base = column.hasSuffix("_id") && column.count > 3 ? String(column.dropLast(3)) : column
+        var relationship = base
+        if !relationshipIsFree(relationship) { relationship = destination.prefix(1).lowercased() + destination.dropFirst() }
+        if !relationshipIsFree(relationship) {
+            relationship = base + "_rel"
+            while !relationshipIsFree(relationship) { relationship += "_" }
+        }
+        var inverse = source.lowercased() + "_set"
+        if !inverseIsFree(inverse) || (selfReference && inverse == relationship) { inverse = source.lowercased() + "_" + relationship + "_set" }
+        while !inverseIsFree(inverse) || (selfReference && inverse == relationship) { inverse += "_" }
+        return (relationship, inverse)
+    }
+
+    // MARK: Words
+
+    /// A key column read as a relationship name: a trailing `_id` (any case), `Id`, or
+    /// `ID` after a lower-case letter or digit is dropped, and the rest written in lower
+    /// camel case (`SupportRepId` -> `supportRep`, `ReportsTo` -> `reportsTo`).
+    static func relationshipStem(_ column: String) -> String {
+        var stem = column
+        if column.count > 3, column.lowercased().hasSuffix("_id") {
+            stem = String(column.dropLast(3))
+        } else if column.count > 2, column.hasSuffix("Id") {
+            stem = String(column.dropLast(2))
+        } else if column.count > 2, column.hasSuffix("ID"), let before = column.dropLast(2).last, before.isLowercase || before.isNumber {
+            stem = String(column.dropLast(2))
+        }
+        return lowerCamel(stem)
+    }
+
+    /// `InvoiceLine` -> `invoiceLine`, `URLRecord` -> `urlRecord`, `ID` -> `id`;
+    /// `order_item` and `artist` stay as they are.
+    static func lowerCamel(_ name: String) -> String {
+        let chars = Array(name)
+        let run = chars.prefix(while: \.isUppercase).count
+        if run == 0 { return name }
+        if run == chars.count { return name.lowercased() }
+        // `URLRecord`: the run's last capital begins the next word.
+        let lowered = run > 1 && chars[run].isLowercase ? run - 1 : run
+        return String(chars[..<lowered]).lowercased() + String(chars[lowered...])
+    }
+
+    /// English plural of a name's last word: `box` -> `boxes`, `category` -> `categories`,
+    /// `track` -> `tracks`, `address` -> `addresses`; a name already plural (`orders`,
+    /// as tables are often named) stays as it is.
+    static func plural(_ word: String) -> String {
+        let lower = word.lowercased()
+        if lower.hasSuffix("s"), !["ss", "us", "is"].contains(where: lower.hasSuffix) { return word }
+        if ["s", "x", "z", "ch", "sh"].contains(where: lower.hasSuffix) { return word + "es" }
+        if lower.hasSuffix("y"), let before = lower.dropLast().last, !"aeiou".contains(before) {
+            return word.dropLast() + (word.last?.isUppercase == true ? "IES" : "ies")
+        }
+        return word + (word.last?.isUppercase == true ? "S" : "s")
+    }
+
+    /// `reportsTo` -> `reports`, `reports_to` -> `reports`; nil for other names.
+    private static func stem(ofTo name: String) -> String? {
+        if name.count > 3, name.hasSuffix("_to") { return String(name.dropLast(3)) }
+        if name.count > 2, name.hasSuffix("To"), let before = name.dropLast(2).last, before.isLowercase { return String(name.dropLast(2)) }
+        return nil
+    }
+
+    private static func capitalized(_ name: String) -> String { name.prefix(1).uppercased() + name.dropFirst() }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import GRDB
+import QuarryLua
+import QuarryPredicates
+import QuarryStore
+import Testing
+
+/// A foreign key's relationship and inverse are named by the usual conventions (issue 29):
+/// `ArtistId`, `artist_id`, `artistID` -> `artist`; `SupportRepId` -> `supportRep`;
+/// `ReportsTo` -> `reportsTo`; inverses in the plural of the table (`Employee.customers`),
+/// the stem of a self-reference named `...To` (`Employee.reports`); a second key from one
+/// table adds `As` and its relationship. The names given before stay accepted.
+@Suite struct ForeignNamingConventionTests {
+    @Test func theMusicStoreReadsNaturally() throws {
+        let path = try musicStoreFile()
+        let h = try Harness(context: try StoreOpener.open(path))
+        #expect(h.string(#"Album:get(2).artist.Name .. "," .. #Artist:get(1).albums .. "," .. #Artist:get(3).albums"#) == "Accept,2,0")
+        #expect(h.string(#"Customer:get(1).supportRep.LastName .. "," .. #Employee:get(3).customers"#) == "Peacock,2")
+        #expect(h.string(#"Employee:get(3).reportsTo.LastName .. "," .. #Employee:get(2).reports .. "," .. tostring(Employee:get(1).reportsTo)"#) == "Edwards,3,nil")
+        #expect(h.string(#"Track:get(2).mediaType.Name .. "," .. #Track:get(5).invoiceLines .. "," .. #Invoice:get(2).invoiceLines .. "," .. #Customer:get(4).invoices"#)
+                == "Protected AAC audio file,1,3,1")
+        // Key paths by the new names, in SQL and in memory.
+        #expect(h.string(#"count("Customer", "supportRep.reportsTo.LastName == 'Edwards'")"#) == "4")
+        #expect(h.string(#"count("Employee", "reports.@count > 0") .. "," .. count("Employee", "ANY customers.LastName == 'Hansen'")"#) == "2,1")
+        h.run(#"""
+            local p = predicate("ANY customers.supportRep.reportsTo.LastName == 'Edwards'")
+            for _, e in ipairs(fetch("Employee")) do assert(p:matches(e) == (#e.customers > 0), e.EmployeeId) end
+            """#)
+        // Setting a relationship writes its key column.
+        h.run(#"Customer:get(4).supportRep = Employee:get(5); save()"#)
+        let queue = try DatabaseQueue(path: path)
+        #expect(try queue.read { db in try Int.fetchOne(db, sql: "SELECT SupportRepId FROM Customer WHERE CustomerId = 4") } == 5)
+        try queue.close()
+        // A mistyped relationship suggests the relationship, not its key column.
+        #expect(h.error(#"return Customer:get(1).SupportRep"#).contains("did you mean 'supportRep'?"))
+        #expect(h.error(#"return count("Customer", "SupportRep.LastName == 'x'")"#).contains("did you mean 'supportRep'?"))
+        #expect(h.error(#"return Employee:get(1).Reports"#).contains("did you mean 'reports'?"))
+        // The names Quarry gave before still answer, in Lua and in predicates.
+        #expect(h.string(#"#Artist:get(1).album_set .. "," .. Customer:get(1).employee.LastName .. "," .. #Employee:get(3).customer_set"#) == "2,Peacock,2")
+        #expect(h.string(#"count("Artist", "ANY album_set.Title BEGINSWITH 'Balls'")"#) == "1")
+        h.run(#"Artist:get(3).album_set:add(Album:get(4)); assert(#Artist:get(3).albums == 1); rollback()"#)
+    }
+
+    /// Each naming style gives the same names; two keys to one table, and a key whose
+    /// name is taken by a column, resolve as the contract says.
+    @Test func everyStyleAndEveryCollision() throws {
+        let path = try foreignFile("""
+            CREATE TABLE Author (AuthorId INTEGER PRIMARY KEY, name TEXT);
+            CREATE TABLE book (id INTEGER PRIMARY KEY, title TEXT, author_id INTEGER REFERENCES Author(AuthorId), editor_ID INTEGER REFERENCES Author(AuthorId));
+            CREATE TABLE Review (id INTEGER PRIMARY KEY, bookID INTEGER REFERENCES book(id), AuthorId INTEGER REFERENCES Author(AuthorId), author TEXT);
+            CREATE TABLE Chapter (id INTEGER PRIMARY KEY, BookId INTEGER REFERENCES book(id), ReviewerId INTEGER REFERENCES Author(AuthorId));
+            CREATE TABLE category (id INTEGER PRIMARY KEY, parent_id INTEGER REFERENCES category(id), name TEXT);
+            CREATE TABLE orders (id INTEGER PRIMARY KEY, box_id INTEGER REFERENCES box(id));
+            CREATE TABLE box (id INTEGER PRIMARY KEY);
+            INSERT INTO Author VALUES (1, 'ann'), (2, 'bob');
+            INSERT INTO book VALUES (1, 'x', 1, 2), (2, 'y', 1, 1);
+            INSERT INTO Review VALUES (1, 2, 2, 'by hand');
+            INSERT INTO Chapter VALUES (1, 1, 2);
+            INSERT INTO category VALUES (1, NULL, 'all'), (2, 1, 'some'), (3, 1, 'more');
+            INSERT INTO box VALUES (1); INSERT INTO orders VALUES (1, 1), (2, 1);
+            """)
+        let h = try Harness(context: try StoreOpener.open(path))
+        // author_id, editor_ID, bookID, BookId, ReviewerId.
+        #expect(h.string(#"book:get(1).author.name .. book:get(1).editor.name .. Review:get(1).book.title .. Chapter:get(1).book.title .. Chapter:get(1).reviewer.name"#)
+                == "annbobyxbob")
+        // Inverses: the plural (a table named in lower case keeps snake case for a second
+        // key), a name already plural kept, a self-reference in the plural.
+        #expect(h.string(#"#Author:get(1).books .. "," .. #Author:get(1).books_as_editor .. "," .. #Author:get(2).chapters .. "," .. #box:get(1).orders"#) == "2,1,1,2")
+        #expect(h.string(#"category:get(2).parent.name .. "," .. #category:get(1).categories"#) == "all,2")
+        // A key whose name is a column's: the destination's name, else `_rel`.
+        #expect(h.string(#"Review:get(1).author .. "," .. Review:get(1).author_rel.name .. "," .. #Author:get(2).reviews"#) == "by hand,bob,1")
+        // The earlier names.
+        #expect(h.string(#"#Author:get(1).book_set .. "," .. #category:get(1).category_set"#) == "2,2")
+    }
+}
