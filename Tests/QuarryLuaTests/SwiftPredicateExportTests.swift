@@ -59,6 +59,8 @@ import Testing
         ("ALL owner.items.flag == YES", ""),
         ("nick == nil OR price < 1", ""),
         ("TRUEPREDICATE", ""),
+        ("title CONTAINS[cd] %@", "'ÁL'"),
+        ("nick CONTAINS[cd] 'GÁ' OR title CONTAINS[cd] 'ETA'", ""),
     ]
 
     @Test func everyExportedMacroCompilesAndSelectsWhatQuarrySelects() throws {
@@ -180,6 +182,20 @@ import Testing
         extension Item: Equatable { static func == (a: Item, b: Item) -> Bool { a === b } }
         extension Tag: Equatable { static func == (a: Tag, b: Tag) -> Bool { a === b } }
         // NSUUID is a CVarArg on Apple platforms (an NSObject), not on Linux: the stand-in takes Any.
+        // `localizedStandardContains` (CONTAINS[cd]) is in Apple's #Predicate, not Linux's:
+        // the macro's expansion is checked against a stand-in folding case and diacritics.
+        extension PredicateExpressions {
+            struct StandInLocalizedStandardContains<Root: PredicateExpression, Other: PredicateExpression>: StandardPredicateExpression
+                where Root.Output: StringProtocol, Other.Output: StringProtocol, Root: Codable & Sendable, Other: Codable & Sendable {
+                let root: Root, other: Other
+                func evaluate(_ bindings: PredicateBindings) throws -> Bool {
+                    try String(root.evaluate(bindings)).range(of: String(other.evaluate(bindings)), options: [.caseInsensitive, .diacriticInsensitive]) != nil
+                }
+            }
+            static func build_localizedStandardContains<Root, Other>(_ root: Root, _ other: Other) -> StandInLocalizedStandardContains<Root, Other> {
+                StandInLocalizedStandardContains(root: root, other: other)
+            }
+        }
         struct StandInNSPredicate { init(format: String, _ arguments: Any...) {} }
 
         """
