@@ -29,6 +29,7 @@ enum FetchBindings {
 
     static func luaCount(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
         let request = try runtime.request(call, from: 1, entity: nil)
+        runtime.noteKeysCoreDataRefuses(request.request)
         return call.push(try request.request.count(in: runtime.context))
     }
 

@@ -5,6 +5,9 @@ extension BoundPredicate {
     /// (after the values it captures) where every part has a Swift form, otherwise a
     /// comment that says why not.
     public func swiftCode(typeName: String? = nil) -> String {
+        if let key = subentityOnlyKeys.first {
+            return "// Core Data refuses this predicate over \(entity.name): '\(key)' is a key of its sub-entities only (keypath not found in entity)"
+        }
         var lines = ["let predicate = " + nsPredicateCode]
         do {
             let macro = try swiftPredicateMacro(typeName: typeName, reserved: ["predicate", "query"])
