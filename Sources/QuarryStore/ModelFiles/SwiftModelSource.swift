@@ -40,7 +40,18 @@ public struct SwiftModelSource: Sendable {
     /// The Swift class name of an entity: the last part of its class name (`App.Car` is
     /// `Car` in module App), else the entity's name.
     static func className(_ entity: CoreDataEntity) -> String {
-        identifier(entity.className?.split(separator: ".").last.map(String.init) ?? entity.name)
+        identifier(typeName(entity))
+    }
+
+    /// The class name before it is made an identifier.
+    static func typeName(_ entity: CoreDataEntity) -> String {
+        entity.className?.split(separator: ".").last.map(String.init) ?? entity.name
+    }
+
+    /// The name of the Swift class of entity `name` (before it is made an identifier), as
+    /// the model's classes are written: its class name in `model` when it has one.
+    public static func typeName(of name: String, in model: CoreDataModel?) -> String {
+        model?.entity(named: name).map(typeName) ?? name
     }
 
     static func className(of name: String, in model: CoreDataModel) -> String {
