@@ -119,6 +119,17 @@ import Testing
         #expect(h.error("swift({})").contains("expected results, or the rows of fetch{ ..., result = \"dictionaries\" }"))
     }
 
+    /// A refused part is named with its text on one comment line: a value with a line
+    /// break in it stays inside the comment.
+    @Test func noValueEndsAComment() throws {
+        let h = try Harness()
+        h.run(Self.model)
+        let code = h.string(#"fetch{ "Quake", predicate = "place MATCHES %@", args = { "x\n exit(42) //" } }:swift("query")"#) ?? ""
+        let lines = code.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == 3 && lines[0].hasPrefix("// not expressed: predicate place MATCHES ") && lines[0].contains(#"\u{a} exit(42)"#), "\(code)")
+        #expect(lines.dropFirst() == ["@Query(sort: [], animation: .default)", "private var quakes: [Quake]"], "\(code)")
+    }
+
     static var luaObjects: String {
         var code = "local ann, bob = Person:new{ name = \"Ann\" }, Person:new{ name = \"Bob\" }\nlocal people = { ann, bob }\n"
         for q in quakes {

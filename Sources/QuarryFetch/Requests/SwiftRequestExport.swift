@@ -71,7 +71,7 @@ public struct SwiftRequestExport {
     struct Output {
         var notes: [String] = []
         var lines: [String] = []
-        mutating func refuse(_ part: String, _ reason: String) { notes.append("// not expressed: \(part): \(reason)") }
+        mutating func refuse(_ part: String, _ reason: String) { notes.append(swiftComment("not expressed: \(part): \(reason)")) }
         var text: String { (notes + lines).joined(separator: "\n") }
     }
 

@@ -6,7 +6,7 @@ extension BoundPredicate {
     /// comment that says why not.
     public func swiftCode(typeName: String? = nil) -> String {
         if let key = subentityOnlyKeys.first {
-            return "// Core Data refuses this predicate over \(entity.name): '\(key)' is a key of its sub-entities only (keypath not found in entity)"
+            return swiftComment("Core Data refuses this predicate over \(entity.name): '\(key)' is a key of its sub-entities only (keypath not found in entity)")
         }
         var lines = ["let predicate = " + nsPredicateCode]
         do {
@@ -14,7 +14,7 @@ extension BoundPredicate {
             lines += macro.captures
             lines.append("let query = " + macro.macro)
         } catch {
-            lines.append("// #Predicate: not expressible (\(error))")
+            lines.append(swiftComment("#Predicate: not expressible (\(error))"))
         }
         return lines.joined(separator: "\n")
     }

@@ -35,3 +35,18 @@ public func swiftRawStringLiteral(_ text: String) -> String {
     while text.contains("\"" + hashes) || text.contains("\\" + hashes) { hashes += "#" }
     return hashes + "\"" + text + "\"" + hashes
 }
+
+/// `text` as one line comment: `// ` and the text with every line break and control
+/// character escaped (`\u{a}`), so no name or value in it can end the comment and start
+/// code on the next line.
+public func swiftComment(_ text: String) -> String {
+    var out = "// "
+    for scalar in text.unicodeScalars {
+        switch scalar.properties.generalCategory {
+        case .control, .lineSeparator, .paragraphSeparator, .format:
+            out += "\\u{" + String(scalar.value, radix: 16) + "}"
+        default: out.unicodeScalars.append(scalar)
+        }
+    }
+    return out
+}
