@@ -45,6 +45,8 @@ import Testing
         ("SUBQUERY(tags, $t, $t.weight >= 2).@count >= 2", ""),
         ("SUBQUERY(tags, $t, ANY $t.item.tags.weight == 5).@count > 0", ""),
         ("tags.@count == 2", ""),
+        ("owner.items.@count == 0", ""),
+        ("SUBQUERY(owner.items, $i, $i.qty > 2).@count < 2", ""),
         ("title BEGINSWITH %@", "'a'"),
         ("title CONTAINS %@", "'mm'"),
         ("nick CONTAINS %@", "'a'"),

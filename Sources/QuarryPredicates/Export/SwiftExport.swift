@@ -1,9 +1,10 @@
 import QuarryStore
 
 extension BoundPredicate {
-    /// Swift source for this predicate: `NSPredicate(format:)` always, and a `#Predicate`
-    /// (after the values it captures) where every part has a Swift form, otherwise a
-    /// comment that says why not.
+    /// Swift source for this predicate: `NSPredicate(format:)`, and a `#Predicate` (after
+    /// the values it captures) where every part has a Swift form, otherwise a comment that
+    /// says why not. A key Core Data would not find on the entity (a sub-entity's) gives
+    /// only a comment saying so: code that raises in the app helps no one.
     public func swiftCode(typeName: String? = nil) -> String {
         if let key = subentityOnlyKeys.first {
             return swiftComment("Core Data refuses this predicate over \(entity.name): '\(key)' is a key of its sub-entities only (keypath not found in entity)")

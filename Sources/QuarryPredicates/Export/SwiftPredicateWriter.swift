@@ -163,7 +163,9 @@ final class SwiftPredicateWriter {
                 text += ".filter { \(member.variable) in \(try write(filter, member)) }"
             }
             text += ".count"
-            return SwiftValue(text: text, optional: optional, attribute: nil, type: "Int")
+            // Through a nil to-one the collection is empty, as in Quarry's SQL: count 0.
+            if optional { text = "(\(text) ?? 0)" }
+            return SwiftValue(text: text, optional: false, attribute: nil, type: "Int")
         case let .arithmetic(op, lhs, rhs):
             guard op != .power else { throw SwiftExportRefusal("** has no #Predicate operator") }
             let l = try swiftValue(lhs, scope), r = try swiftValue(rhs, scope)
