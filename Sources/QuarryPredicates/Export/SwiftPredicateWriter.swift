@@ -25,6 +25,9 @@ extension BoundPredicate {
         let writer = SwiftPredicateWriter(reserved: reserved)
         let variable = writer.variable(for: entity.name)
         let body = try writer.write(root, Scope(variable: variable, entity: entity))
+        if writer.optionalTests > 1 {
+            throw SwiftExportRefusal("\(writer.optionalTests) comparisons of values that may be nil: Swift's type checker gives up on a #Predicate with more than one such flatMap")
+        }
         return SwiftPredicateMacro(captures: writer.captures, macro: "#Predicate<\(type)> { \(variable) in \(body) }")
     }
 
@@ -67,6 +70,22 @@ struct Scope {
 final class SwiftPredicateWriter {
     private(set) var captures: [String] = []
     private var used: Set<String>
+    /// What a comparison whose answer SQL leaves unknown (`age > 40` with no age) is
+    /// written as, so that the whole predicate selects what Quarry's three-valued logic
+    /// selects: `false` where the comparison is not negated, `true` under a NOT (NOT
+    /// unknown is unknown, which selects nothing, as `!true` does).
+    private var unknown = "false"
+    /// How many `flatMap` tests the closure has: Swift's type checker gives up on a
+    /// `#Predicate` with two (checked with Swift 6.3), so such a predicate is refused.
+    private(set) var optionalTests = 0
+
+    /// `body` with unknown answers written as `value`.
+    private func with<T>(unknown value: String, _ body: () throws -> T) rethrows -> T {
+        let outer = unknown
+        unknown = value
+        defer { unknown = outer }
+        return try body()
+    }
 
     init(reserved: Set<String>) { used = reserved }
 
@@ -93,7 +112,7 @@ final class SwiftPredicateWriter {
     func write(_ node: BoundPredicate.Node, _ scope: Scope) throws -> String {
         switch node {
         case .constant(let b): return b ? "true" : "false"
-        case .not(let n): return "!(\(try write(n, scope)))"
+        case .not(let n): return "!(\(try with(unknown: unknown == "false" ? "true" : "false") { try write(n, scope) }))"
         case .and(let ns): return try ns.map { "(\(try write($0, scope)))" }.joined(separator: " && ")
         case .or(let ns): return try ns.map { "(\(try write($0, scope)))" }.joined(separator: " || ")
         case let .comparison(lhs, op, rhs, options):
@@ -102,7 +121,9 @@ final class SwiftPredicateWriter {
             guard let last = path.last else { throw SwiftExportRefusal("ANY/ALL/NONE without a relationship") }
             let (chain, optional) = try steps(path, scope)
             let member = Scope(variable: variable(for: last.destination.name), entity: last.destination)
-            let test = try write(inner, member)
+            // A member whose answer is unknown counts for nothing: not a match for ANY and
+            // NONE, not a mismatch for ALL.
+            let test = try with(unknown: quantifier == .all ? "true" : "false") { try write(inner, member) }
             // After a to-one step the chain is optional already: `car.owner?.cars.contains(...)`.
             let contains = "\(chain).contains(where: { \(member.variable) in \(test) })"
             switch quantifier {
@@ -160,7 +181,7 @@ final class SwiftPredicateWriter {
             var text = chain
             if let filter {
                 let member = Scope(variable: variable(for: last.destination.name), entity: last.destination)
-                text += ".filter { \(member.variable) in \(try write(filter, member)) }"
+                text += ".filter { \(member.variable) in \(try with(unknown: "false") { try write(filter, member) }) }"
             }
             text += ".count"
             // Through a nil to-one the collection is empty, as in Quarry's SQL: count 0.
@@ -217,7 +238,7 @@ final class SwiftPredicateWriter {
         case .less, .lessOrEqual, .greater, .greaterOrEqual:
             if right?.optional == true { throw SwiftExportRefusal("\(op.rawValue) with a value that may be nil on its right") }
             let r = try right?.text ?? literal(rhs, left.attribute, scope)
-            if optional { return "\(wrapped).flatMap { $0 \(op.rawValue) \(r) } ?? false" }
+            if optional { return optionalTest(wrapped, "$0 \(op.rawValue) \(r)") }
             return "\(path) \(op.rawValue) \(r)"
         case .beginsWith, .contains:
             if right?.optional == true { throw SwiftExportRefusal("\(op.rawValue) with a value that may be nil on its right") }
@@ -228,22 +249,28 @@ final class SwiftPredicateWriter {
             case _ where !options.isEmpty: call = "localizedStandardContains(\(r))"
             default: call = "contains(\(r))"
             }
-            return optional ? "\(wrapped)?.\(call) ?? false" : "\(path).\(call)"
+            return optional ? "\(wrapped)?.\(call) ?? \(unknown)" : "\(path).\(call)"
         case .in:
             guard case .list(let values) = rhs else { throw SwiftExportRefusal("IN with a key path on its right") }
             if values.contains(where: \.isNull) { throw SwiftExportRefusal("IN with nil in its list") }
             let list = try listCapture(values, left.attribute)
-            return optional ? "\(wrapped).flatMap { \(list).contains($0) } ?? false" : "\(list).contains(\(path))"
+            return optional ? optionalTest(wrapped, "\(list).contains($0)") : "\(list).contains(\(path))"
         case .between:
             guard case .list(let bounds) = rhs, bounds.count == 2 else { throw SwiftExportRefusal("BETWEEN without two bounds") }
             let low = try literal(.value(bounds[0]), left.attribute, scope), high = try literal(.value(bounds[1]), left.attribute, scope)
-            if optional { return "\(wrapped).flatMap { $0 >= \(low) && $0 <= \(high) } ?? false" }
+            if optional { return optionalTest(wrapped, "$0 >= \(low) && $0 <= \(high)") }
             return "\(path) >= \(low) && \(path) <= \(high)"
         case .endsWith:
             throw SwiftExportRefusal("ENDSWITH: #Predicate has no hasSuffix")
         case .like, .matches:
             throw SwiftExportRefusal("\(op.rawValue) has no #Predicate form")
         }
+    }
+
+    /// `test` of a value that may be nil: `(car.owner?.age).flatMap { $0 > 3 } ?? false`.
+    private func optionalTest(_ wrapped: String, _ test: String) -> String {
+        optionalTests += 1
+        return "\(wrapped).flatMap { \(test) } ?? \(unknown)"
     }
 
     /// A list for IN, captured with its element type: `let values: [String] = [...]`.
