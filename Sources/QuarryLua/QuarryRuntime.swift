@@ -56,6 +56,8 @@ public final class QuarryRuntime {
     var entityHandles: [String: EntityHandle] = [:]
     /// "Entity.key" for each section key whose sort Quarry had to complete (said once).
     var sectionNotices: Set<String> = []
+    /// `Entity.key` pairs already noted as keys Core Data refuses over that entity.
+    var subentityKeyNotices: Set<String> = []
     var observerRegistryStorage: ObserverRegistry?
     /// How many observer callbacks have raised an error (each noticed and skipped, so the
     /// work around it went on): a batch run that had one ends with status 1.

@@ -47,20 +47,6 @@ struct SwiftLiteralTests {
     /// Compiles `source` with swiftc and runs it, returning its output lines. Fails (never
     /// skips) when swiftc is missing.
     static func compileAndRun(_ source: String) throws -> [String] {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-literals-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try source.write(to: folder.appendingPathComponent("main.swift"), atomically: true, encoding: .utf8)
-        try SwiftCompiler.run(["main.swift", "-o", "main"], in: folder)
-        let run = Process()
-        run.executableURL = folder.appendingPathComponent("main")
-        let out = Pipe()
-        run.standardOutput = out
-        try run.run()
-        let printed = out.fileHandleForReading.readDataToEndOfFile()
-        run.waitUntilExit()
-        #expect(run.terminationStatus == 0)
-        return String(decoding: printed, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+        try SwiftCompiler.compileAndRun(source)
     }
-
 }

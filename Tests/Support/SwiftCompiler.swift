@@ -34,4 +34,25 @@ public enum SwiftCompiler {
             throw Failure(description: "swiftc \(arguments.joined(separator: " ")):\n" + String(decoding: output, as: UTF8.self))
         }
     }
+
+    /// Compiles `source` as a program with swiftc and runs it, returning its output lines;
+    /// a failed compile or a program that does not exit 0 is a failure that says so.
+    public static func compileAndRun(_ source: String) throws -> [String] {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-swift-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try source.write(to: folder.appendingPathComponent("main.swift"), atomically: true, encoding: .utf8)
+        try run(["main.swift", "-o", "main"], in: folder)
+        let program = Process()
+        program.executableURL = folder.appendingPathComponent("main")
+        let out = Pipe()
+        program.standardOutput = out
+        try program.run()
+        let printed = out.fileHandleForReading.readDataToEndOfFile()
+        program.waitUntilExit()
+        guard program.terminationStatus == 0 else {
+            throw Failure(description: "the compiled program exited with \(program.terminationStatus)")
+        }
+        return String(decoding: printed, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+    }
 }

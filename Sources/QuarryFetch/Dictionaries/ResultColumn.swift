@@ -60,7 +60,7 @@ struct ResultColumn {
     }
 
     /// What follows `distinct ` (any case) at the start of an argument, or nil.
-    private static func afterDistinct(_ argument: String) -> String? {
+    static func afterDistinct(_ argument: String) -> String? {
         let words = argument.split(maxSplits: 1, whereSeparator: \.isWhitespace)
         guard words.count == 2, words[0].lowercased() == "distinct" else { return nil }
         return trimmed(String(words[1]))

@@ -56,6 +56,7 @@ extension QuarryRuntime {
     /// The answer in the shape the request asks for: live results, or plain values.
     func pushAnswer(_ request: LuaRequest) throws -> Int32 {
         let s = state
+        noteKeysCoreDataRefuses(request.request)
         switch request.result {
         case "objects": return try pushResults(request)
         case "count":
@@ -74,6 +75,15 @@ extension QuarryRuntime {
             pushDictionaryRows(s, try rows(of: query))
             rememberQuery(s, -1, query)
             return 1
+        }
+    }
+
+    /// Once per entity and key: a key only sub-entities have, which Quarry answers but a
+    /// Core Data fetch of the same request would refuse.
+    func noteKeysCoreDataRefuses(_ request: FetchRequest) {
+        guard let keys = try? request.subentityOnlyKeys(in: context) else { return }
+        for key in keys where subentityKeyNotices.insert("\(request.entityName).\(key)").inserted {
+            writeNotice("note: '\(key)' is a key of \(request.entityName)'s sub-entities only: Quarry answers it (nil on \(request.entityName)'s own rows), but Core Data refuses such a fetch (keypath not found in entity)")
         }
     }
 

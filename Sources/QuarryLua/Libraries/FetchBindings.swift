@@ -13,6 +13,7 @@ enum FetchBindings {
         LuaBinding("fetch", luaFetch),
         LuaBinding("count", luaCount),
         LuaBinding("__objectat", luaObjectat),
+        LuaBinding("swift", luaSwift),
     ]
 
     /// Methods, found through `__index`.
@@ -21,6 +22,7 @@ enum FetchBindings {
         LuaBinding("first", luaResultsFirst),
         LuaBinding("ids", luaResultsIds),
         LuaBinding("totable", luaResultsTotable),
+        LuaBinding("swift", luaSwift),
     ]
 
     static func luaFetch(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
@@ -29,7 +31,29 @@ enum FetchBindings {
 
     static func luaCount(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
         let request = try runtime.request(call, from: 1, entity: nil)
+        runtime.noteKeysCoreDataRefuses(request.request)
         return call.push(try request.request.count(in: runtime.context))
+    }
+
+    /// `r:swift(style)` and `swift(rows, style)`: the Swift for the request that made
+    /// results or dictionary rows (`SwiftRequestExport`).
+    static func luaSwift(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
+        let export: SwiftRequestExport
+        if let handle = swiftObject(call.state, 1, kind: .results, as: ResultsHandle.self) {
+            export = try SwiftRequestExport(handle.results.request, in: runtime.context)
+        } else if let query = rememberedQuery(call.state, 1), case .dictionaries(let request) = query.source {
+            export = try SwiftRequestExport(request.base, dictionary: request, in: runtime.context)
+        } else {
+            throw call.argumentError(1, "expected results, or the rows of fetch{ ..., result = \"dictionaries\" }")
+        }
+        var style: SwiftRequestStyle?
+        if let name = try call.optionalString(2) {
+            guard let chosen = SwiftRequestStyle(rawValue: name.lowercased()) else {
+                throw call.argumentError(2, "style must be \(SwiftRequestStyle.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")), got '\(name)'")
+            }
+            style = chosen
+        }
+        return call.push(try export.code(style: style))
     }
 
     /// The flat i-th object of any results; the prelude wraps it as r:objects().

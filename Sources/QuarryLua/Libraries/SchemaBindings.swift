@@ -105,6 +105,7 @@ enum SchemaBindings {
     static func luaEntityCount(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
         let entity = try runtime.entityName(call)
         let request = try runtime.request(call, from: 2, entity: entity)
+        runtime.noteKeysCoreDataRefuses(request.request)
         return call.push(try request.request.count(in: runtime.context))
     }
 
@@ -112,6 +113,7 @@ enum SchemaBindings {
         let entity = try runtime.entityName(call)
         var request = try runtime.request(call, from: 2, entity: entity)
         request.request.limit = 1
+        runtime.noteKeysCoreDataRefuses(request.request)
         return runtime.pushObject(try request.request.execute(in: runtime.context).object(at: 0))
     }
 

@@ -8,16 +8,22 @@ extension Predicate: CustomStringConvertible {
     /// The format string as Apple's parser takes it: dates as `CAST(seconds since 2001,
     /// "NSDate")` rather than the exact ISO 8601 text `description` uses.
     public var appleFormat: String { format(self, parent: 0, apple: true) }
+
+    /// `appleFormat` with the constants `placeholder` names written as it says (`%@` for a
+    /// value the Swift passes as an argument), in the order they appear.
+    public func appleFormat(placeholder: (Value) -> String?) -> String {
+        withoutActuallyEscaping(placeholder) { format(self, parent: 0, apple: true, placeholder: $0) }
+    }
 }
 
-private func format(_ p: Predicate, parent: Int, apple: Bool, variable: String? = nil) -> String {
+private func format(_ p: Predicate, parent: Int, apple: Bool, variable: String? = nil, placeholder: ((Value) -> String?)? = nil) -> String {
     // A nested AND in an AND (or OR in an OR) keeps its parentheses, so the text parses
     // back to the same tree.
     func wrap(_ s: String, _ level: Int) -> String { parent > 0 && level <= parent ? "(\(s))" : s }
-    func format(_ p: Predicate, parent: Int) -> String { QuarryPredicates.format(p, parent: parent, apple: apple, variable: variable) }
+    func format(_ p: Predicate, parent: Int) -> String { QuarryPredicates.format(p, parent: parent, apple: apple, variable: variable, placeholder: placeholder) }
     func format(_ e: Expression) -> String {
         // Inside SUBQUERY, key paths are the member's: written after its variable.
-        QuarryPredicates.format(e, apple: apple, variable: variable)
+        QuarryPredicates.format(e, apple: apple, variable: variable, placeholder: placeholder)
     }
     switch p {
     case .constant(let b): return b ? "TRUEPREDICATE" : "FALSEPREDICATE"
@@ -34,8 +40,8 @@ private func format(_ p: Predicate, parent: Int, apple: Bool, variable: String? 
     }
 }
 
-private func format(_ e: Expression, apple: Bool, variable: String? = nil) -> String {
-    func format(_ e: Expression) -> String { QuarryPredicates.format(e, apple: apple, variable: variable) }
+private func format(_ e: Expression, apple: Bool, variable: String? = nil, placeholder: ((Value) -> String?)? = nil) -> String {
+    func format(_ e: Expression) -> String { QuarryPredicates.format(e, apple: apple, variable: variable, placeholder: placeholder) }
     /// An operand of `op`, in parentheses where precedence would otherwise regroup it.
     func operand(_ e: Expression, of op: ArithmeticOperator, right: Bool) -> String {
         guard case .arithmetic(let inner, _, _, _) = e else { return format(e) }
@@ -64,9 +70,10 @@ private func format(_ e: Expression, apple: Bool, variable: String? = nil) -> St
     case .aggregate(let elements, _): return "{" + elements.map(format).joined(separator: ", ") + "}"
     case .object(let reference, _): return "<\(reference.object.objectID)>"
     case let .subqueryCount(collection, variable, predicate, _):
-        let inner = QuarryPredicates.format(predicate, parent: 0, apple: apple, variable: variable)
+        let inner = QuarryPredicates.format(predicate, parent: 0, apple: apple, variable: variable, placeholder: placeholder)
         return "SUBQUERY(\(collection.string), $\(variable), \(inner)).@count"
     case .constant(let v, _):
+        if let text = placeholder?(v) { return text }
         switch v {
         case .null: return "nil"
         case .text(let s): return quotedString(s)

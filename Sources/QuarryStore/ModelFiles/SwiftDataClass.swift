@@ -6,8 +6,8 @@
 ///
 /// SwiftData wants an inverse declared on one side only (both sides make a circular macro
 /// expansion): the to-many side of a one-to-many, else the side whose entity and name
-/// sort first. Class inheritance is SwiftData's since iOS 26, so the classes of a
-/// hierarchy say so; a class with subclasses is not `final`.
+/// sort first. Class inheritance is SwiftData's since iOS 26, so every class of a model
+/// with a hierarchy says so; a class with subclasses is not `final`.
 struct SwiftDataClass {
     let model: CoreDataModel
     let entity: CoreDataEntity
@@ -18,7 +18,9 @@ struct SwiftDataClass {
         var lines: [String] = []
         if entity.isAbstract { lines.append("// Abstract in the model: SwiftData has no abstract classes, so insert only its subclasses.") }
         let hasSubclasses = !model.subentities(of: entity.name).isEmpty
-        if entity.parent != nil || hasSubclasses { lines.append("@available(iOS 26, macOS 26, *)") }
+        // Every class of a model with a hierarchy says so, not only the hierarchy's: the
+        // others refer to its classes (`\Car.owner`) and share one schema with them.
+        if model.entities.contains(where: { $0.parent != nil }) { lines.append("@available(iOS 26, macOS 26, *)") }
         lines.append("@Model")
         let superclass = entity.parent.map { ": " + SwiftModelSource.className(of: $0, in: model) } ?? ""
         lines.append("\(hasSubclasses ? "" : "final ")class \(name)\(superclass) {")

@@ -40,20 +40,61 @@ public struct SwiftModelSource: Sendable {
     /// The Swift class name of an entity: the last part of its class name (`App.Car` is
     /// `Car` in module App), else the entity's name.
     static func className(_ entity: CoreDataEntity) -> String {
-        identifier(entity.className?.split(separator: ".").last.map(String.init) ?? entity.name)
+        identifier(typeName(entity))
+    }
+
+    /// The class name before it is made an identifier.
+    static func typeName(_ entity: CoreDataEntity) -> String {
+        entity.className?.split(separator: ".").last.map(String.init) ?? entity.name
+    }
+
+    /// The name of the Swift class of entity `name` (before it is made an identifier), as
+    /// the model's classes are written: its class name in `model` when it has one.
+    public static func typeName(of name: String, in model: CoreDataModel?) -> String {
+        model?.entity(named: name).map(typeName) ?? name
     }
 
     static func className(of name: String, in model: CoreDataModel) -> String {
         model.entity(named: name).map(className) ?? identifier(name)
     }
 
-    /// `name` as a Swift identifier: in backticks when it is a keyword or not a plain
-    /// identifier (Swift 6.2's raw identifiers take any text but a backtick).
-    static func identifier(_ name: String) -> String {
+    /// `name` as a Swift identifier: itself when it is a plain one, else a raw identifier in
+    /// backticks (Swift 6.2 takes any text there but a backtick, a backslash, a line break
+    /// or a control character, and not operator characters alone). Those, and `%`, are
+    /// written `%XX` (`%uXXXX`, `%UXXXXXXXX` past Latin-1), and a name of no letter, digit or
+    /// `_` is written wholly so, so distinct names stay distinct (``a`b`` is `a%60b`, not
+    /// `ab`) and every name makes Swift that parses.
+    public static func identifier(_ name: String) -> String {
         let plain = name.first.map { $0 == "_" || $0.isLetter } == true && name.allSatisfy { $0 == "_" || $0.isLetter || $0.isNumber }
             && name.unicodeScalars.allSatisfy(\.isASCII)
         guard !plain || keywords.contains(name) else { return name }
-        return "`" + name.replacingOccurrences(of: "`", with: "") + "`"
+        let spelled = name.unicodeScalars.contains { $0.properties.isAlphabetic || $0.properties.numericType != nil || $0 == "_" }
+        var out = "`"
+        for scalar in name.unicodeScalars {
+            if spelled, !needsEscape(scalar) { out.unicodeScalars.append(scalar); continue }
+            let hex = String(scalar.value, radix: 16, uppercase: true)
+            switch scalar.value {
+            case ..<0x100: out += "%" + String(repeating: "0", count: 2 - hex.count) + hex
+            case ..<0x10000: out += "%u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out += "%U" + String(repeating: "0", count: 8 - hex.count) + hex
+            }
+        }
+        return out + "`"
+    }
+
+    /// A character a raw identifier cannot hold as itself (or `%`, the escape).
+    private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .privateUse, .unassigned: return true
+        case .spaceSeparator: return scalar != " "
+        default: return scalar == "`" || scalar == "\\" || scalar == "%"
+        }
+    }
+
+    /// The Swift type of a Quarry attribute's property in the generated classes (without
+    /// `?`); nil when it has none.
+    public static func swiftType(of attribute: AttributeDescription) -> String? {
+        SwiftDataClass.swiftType(CoreDataAttribute(quarry: attribute).type)
     }
 
     private static let keywords: Set<String> = [

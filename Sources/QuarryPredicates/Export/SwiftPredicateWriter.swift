@@ -1,0 +1,386 @@
+import QuarryStore
+
+/// Why a predicate (or a part of a request) has no Swift form in the style asked for: one
+/// line, shown where the Swift would have been.
+public struct SwiftExportRefusal: Error, Equatable, CustomStringConvertible {
+    public let reason: String
+    public init(_ reason: String) { self.reason = reason }
+    public var description: String { reason }
+}
+
+/// A `#Predicate` as Swift: the `let`s its closure captures (dates, UUIDs, data, lists:
+/// values the macro cannot build inside the closure), then the macro itself.
+public struct SwiftPredicateMacro: Equatable {
+    public let captures: [String]
+    public let macro: String
+}
+
+extension BoundPredicate {
+    /// This predicate as a SwiftData/Foundation `#Predicate<typeName>`, or the reason the
+    /// macro cannot say it. Names that are not plain Swift identifiers are written as the
+    /// generated classes write them (`SwiftModelSource.identifier`); `reserved` names are
+    /// taken (other captures in the same code), so captures and closure variables avoid them.
+    public func swiftPredicateMacro(typeName: String? = nil, reserved: Set<String> = []) throws -> SwiftPredicateMacro {
+        let type = SwiftModelSource.identifier(typeName ?? entity.name)
+        let writer = SwiftPredicateWriter(reserved: reserved)
+        let variable = writer.variable(for: entity.name)
+        let body = try writer.write(root, Scope(variable: variable, entity: entity))
+        if writer.optionalTests > 1 {
+            throw SwiftExportRefusal("\(writer.optionalTests) comparisons of values that may be nil: Swift's type checker gives up on a #Predicate with more than one such flatMap")
+        }
+        return SwiftPredicateMacro(captures: writer.captures, macro: "#Predicate<\(type)> { \(variable) in \(body) }")
+    }
+
+    /// Keys of this predicate Core Data would not find on its entity: keys only a
+    /// sub-entity declares (`isLimitedEdition` over `Car`). Quarry answers them (nil on
+    /// the parent's own rows); a Core Data fetch raises "keypath not found in entity".
+    public var subentityOnlyKeys: [String] {
+        var found: [String] = []
+        SwiftPredicateWriter.visitKeys(root, entity) { entity, key in
+            if entity.subentityKeys.contains(key), !found.contains(key) { found.append(key) }
+        }
+        return found
+    }
+}
+
+/// A value of the object as Swift code (see `SwiftPredicateWriter.swiftValue`).
+struct SwiftValue {
+    let text: String
+    let optional: Bool
+    let attribute: AttributeDescription?
+    let type: String?
+
+    init(text: String, optional: Bool, attribute: AttributeDescription?, type: String? = nil) {
+        self.text = text; self.optional = optional; self.attribute = attribute
+        self.type = type ?? attribute.flatMap(SwiftModelSource.swiftType(of:))
+    }
+}
+
+/// The object a closure's key paths start from: its variable and entity.
+struct Scope {
+    let variable: String
+    let entity: EntityDescription
+}
+
+/// Writes the body of a `#Predicate` closure, collecting the values it captures. Forms
+/// follow what swift-foundation's macro takes (checked against it in the tests):
+/// `contains(where:)`, `allSatisfy`, `filter { }.count`, `starts(with:)`, `contains(_:)`,
+/// optional chains with `flatMap` and `??`. It has no `hasSuffix`, `lowercased()`, and
+/// on Linux no `caseInsensitiveCompare` or `localizedStandardContains`.
+final class SwiftPredicateWriter {
+    private(set) var captures: [String] = []
+    private var used: Set<String>
+    /// What a comparison whose answer SQL leaves unknown (`age > 40` with no age) is
+    /// written as, so that the whole predicate selects what Quarry's three-valued logic
+    /// selects: `false` where the comparison is not negated, `true` under a NOT (NOT
+    /// unknown is unknown, which selects nothing, as `!true` does).
+    private var unknown = "false"
+    /// How many `flatMap` tests the closure has: Swift's type checker gives up on a
+    /// `#Predicate` with two (checked with Swift 6.3), so such a predicate is refused.
+    private(set) var optionalTests = 0
+
+    /// `body` with unknown answers written as `value`.
+    private func with<T>(unknown value: String, _ body: () throws -> T) rethrows -> T {
+        let outer = unknown
+        unknown = value
+        defer { unknown = outer }
+        return try body()
+    }
+
+    init(reserved: Set<String>) { used = reserved }
+
+    /// A closure variable named after the entity (`car`), unique in this code.
+    func variable(for entityName: String) -> String {
+        let base = entityName.prefix(1).lowercased() + entityName.dropFirst()
+        return unique(base.isEmpty ? "object" : base)
+    }
+
+    private func unique(_ base: String) -> String {
+        var name = SwiftModelSource.identifier(base), n = 2
+        while used.contains(name) { name = SwiftModelSource.identifier(base + String(n)); n += 1 }
+        used.insert(name)
+        return name
+    }
+
+    /// `let name: type = expression` before the closure; the closure reads `name`.
+    private func capture(_ base: String, _ type: String, _ expression: String) -> String {
+        let name = unique(base)
+        captures.append("let \(name): \(type) = \(expression)")
+        return name
+    }
+
+    func write(_ node: BoundPredicate.Node, _ scope: Scope) throws -> String {
+        switch node {
+        case .constant(let b): return b ? "true" : "false"
+        case .not(let n): return "!(\(try with(unknown: unknown == "false" ? "true" : "false") { try write(n, scope) }))"
+        case .and(let ns): return try ns.map { "(\(try write($0, scope)))" }.joined(separator: " && ")
+        case .or(let ns): return try ns.map { "(\(try write($0, scope)))" }.joined(separator: " || ")
+        case let .comparison(lhs, op, rhs, options):
+            return try comparison(lhs, op, rhs, options, scope)
+        case let .quantified(quantifier, path, inner):
+            guard let last = path.last else { throw SwiftExportRefusal("ANY/ALL/NONE without a relationship") }
+            let (chain, optional) = try steps(path, scope)
+            let member = Scope(variable: variable(for: last.destination.name), entity: last.destination)
+            // A member whose answer is unknown counts for nothing: not a match for ANY and
+            // NONE, not a mismatch for ALL.
+            let test = try with(unknown: quantifier == .all ? "true" : "false") { try write(inner, member) }
+            // After a to-one step the chain is optional already: `car.owner?.cars.contains(...)`.
+            let contains = "\(chain).contains(where: { \(member.variable) in \(test) })"
+            switch quantifier {
+            case .all:
+                let all = "\(chain).allSatisfy { \(member.variable) in \(test) }"
+                return optional ? "(\(all) ?? true)" : all
+            case .none: return optional ? "!(\(contains) ?? false)" : "!\(contains)"
+            default: return optional ? "(\(contains) ?? false)" : contains
+            }
+        }
+    }
+
+    /// `car.owner?.cars`: the relationships of `path` from the scope's variable, and whether
+    /// a to-one step made it optional. A key only a sub-entity has is refused.
+    private func steps(_ path: [PathStep], _ scope: Scope) throws -> (String, Bool) {
+        var text = scope.variable, entity = scope.entity, optional = false
+        for step in path {
+            try checkKey(step.relationship.name, of: entity)
+            text += (optional ? "?." : ".") + SwiftModelSource.identifier(step.relationship.name)
+            if !step.relationship.isToMany { optional = true }
+            entity = step.destination
+        }
+        return (text, optional)
+    }
+
+    private func checkKey(_ key: String, of entity: EntityDescription) throws {
+        if entity.subentityKeys.contains(key) {
+            throw SwiftExportRefusal("'\(key)' is a key of a sub-entity of \(entity.name), not of \(entity.name): Core Data refuses it (keypath not found in entity)")
+        }
+    }
+
+    /// A value of the object in Swift: its text, whether it may be nil, the attribute
+    /// constants compared with it take their type from, and its Swift type (`Int` for a
+    /// count, nil for a related object): `car.year`, `car.owner?.name`, `car.tags.count`;
+    /// nil for constants.
+    private func swiftValue(_ operand: BoundPredicate.Operand, _ scope: Scope) throws -> SwiftValue? {
+        switch operand {
+        case .attribute(let a):
+            try checkKey(a.name, of: scope.entity)
+            return SwiftValue(text: "\(scope.variable).\(SwiftModelSource.identifier(a.name))", optional: a.isOptional, attribute: a)
+        case .path(let path, let a):
+            let (chain, _) = try steps(path, scope)
+            // A path to the destination's key stands for the related object (`owner == nil`).
+            if let last = path.last, a.name == last.destinationStorage.keyColumn, last.destination.attribute(named: a.name) == nil {
+                return SwiftValue(text: chain, optional: true, attribute: nil, type: nil)
+            }
+            try checkKey(a.name, of: path.last?.destination ?? scope.entity)
+            return SwiftValue(text: chain + "?." + SwiftModelSource.identifier(a.name), optional: true, attribute: a)
+        case let .collection(function, path, _, filter):
+            guard function == .count else {
+                throw SwiftExportRefusal("@sum, @avg, @min and @max over relationships have no #Predicate form")
+            }
+            guard let last = path.last else { throw SwiftExportRefusal("@count without a relationship") }
+            let (chain, optional) = try steps(path, scope)
+            var text = chain
+            if let filter {
+                let member = Scope(variable: variable(for: last.destination.name), entity: last.destination)
+                text += ".filter { \(member.variable) in \(try with(unknown: "false") { try write(filter, member) }) }"
+            }
+            text += ".count"
+            // Through a nil to-one the collection is empty, as in Quarry's SQL: count 0.
+            if optional { text = "(\(text) ?? 0)" }
+            return SwiftValue(text: text, optional: false, attribute: nil, type: "Int")
+        case let .arithmetic(op, lhs, rhs):
+            guard op != .power else { throw SwiftExportRefusal("** has no #Predicate operator") }
+            let l = try swiftValue(lhs, scope), r = try swiftValue(rhs, scope)
+            if l?.optional == true || r?.optional == true { throw SwiftExportRefusal("arithmetic on a value that may be nil") }
+            if op == .divide { throw SwiftExportRefusal("/ divides as Double in NSPredicate but may be integer division in Swift") }
+            if let lt = l?.type, let rt = r?.type, lt != rt {
+                throw SwiftExportRefusal("arithmetic on \(lt) and \(rt): Swift needs one type")
+            }
+            let typed = l ?? r
+            let lt = try l?.text ?? literal(lhs, typed?.attribute, scope), rt = try r?.text ?? literal(rhs, typed?.attribute, scope)
+            return SwiftValue(text: "(\(lt) \(op.rawValue) \(rt))", optional: false, attribute: typed?.attribute, type: typed?.type)
+        case .function: throw SwiftExportRefusal("NSExpression functions have no #Predicate form")
+        case .value, .list: return nil
+        }
+    }
+
+    private func comparison(_ lhs: BoundPredicate.Operand, _ op: ComparisonOperator, _ rhs: BoundPredicate.Operand,
+                            _ options: ComparisonOptions, _ scope: Scope) throws -> String {
+        // `3 < qty` is written `qty > 3`; `'ell' IN title` was bound as `title CONTAINS 'ell'`.
+        var (lhs, op, rhs) = (lhs, op, rhs)
+        func isConstant(_ o: BoundPredicate.Operand) -> Bool {
+            if case .value = o { return true }
+            if case .list = o { return true }
+            return false
+        }
+        if isConstant(lhs), !op.isStringOperator, op != .in, op != .between, !isConstant(rhs) {
+            (lhs, op, rhs) = (rhs, op.swapped, lhs)
+        }
+        guard let left = try swiftValue(lhs, scope) else {
+            throw SwiftExportRefusal(op.isStringOperator ? "\(op.rawValue) with a constant on its left" : "a comparison of two constants")
+        }
+        let path = left.text, optional = left.optional
+        let right = try swiftValue(rhs, scope)
+        if !options.isEmpty, !(op == .contains && options == [.caseInsensitive, .diacriticInsensitive]) {
+            throw SwiftExportRefusal("\(op.rawValue) with [c] or [d]: #Predicate has no case- or diacritic-insensitive form that Foundation has on every platform")
+        }
+        if let r = right?.type, let l = left.type, l != r {
+            throw SwiftExportRefusal("\(op.rawValue) between a \(l) and a \(r): #Predicate compares values of one type")
+        }
+        // An optional chain is parenthesised before `.flatMap`, so it applies to the whole chain.
+        let wrapped = path.contains("?") ? "(\(path))" : path
+        switch op {
+        case .equal, .notEqual:
+            // Both sides of == have one type in the macro: a capture compared with an
+            // optional is itself optional.
+            let r = try right?.text ?? literal(rhs, left.attribute, scope, optional: optional)
+            if right?.optional == true, !optional, left.attribute != nil { throw SwiftExportRefusal("== between a value that may be nil and one that may not") }
+            return "\(path) \(op.rawValue) \(r)"
+        case .less, .lessOrEqual, .greater, .greaterOrEqual:
+            if right?.optional == true { throw SwiftExportRefusal("\(op.rawValue) with a value that may be nil on its right") }
+            let r = try right?.text ?? literal(rhs, left.attribute, scope)
+            if optional { return optionalTest(wrapped, "$0 \(op.rawValue) \(r)") }
+            return "\(path) \(op.rawValue) \(r)"
+        case .beginsWith, .contains:
+            if right?.optional == true { throw SwiftExportRefusal("\(op.rawValue) with a value that may be nil on its right") }
+            let r = try right?.text ?? literal(rhs, left.attribute, scope)
+            let call: String
+            switch op {
+            case .beginsWith: call = "starts(with: \(r))"
+            case _ where !options.isEmpty: call = "localizedStandardContains(\(r))"
+            default: call = "contains(\(r))"
+            }
+            return optional ? "\(wrapped)?.\(call) ?? \(unknown)" : "\(path).\(call)"
+        case .in:
+            guard case .list(let values) = rhs else { throw SwiftExportRefusal("IN with a key path on its right") }
+            if values.contains(where: \.isNull) { throw SwiftExportRefusal("IN with nil in its list") }
+            let list = try listCapture(values, left.attribute)
+            return optional ? optionalTest(wrapped, "\(list).contains($0)") : "\(list).contains(\(path))"
+        case .between:
+            guard case .list(let bounds) = rhs, bounds.count == 2 else { throw SwiftExportRefusal("BETWEEN without two bounds") }
+            let low = try literal(.value(bounds[0]), left.attribute, scope), high = try literal(.value(bounds[1]), left.attribute, scope)
+            if optional { return optionalTest(wrapped, "$0 >= \(low) && $0 <= \(high)") }
+            return "\(path) >= \(low) && \(path) <= \(high)"
+        case .endsWith:
+            throw SwiftExportRefusal("ENDSWITH: #Predicate has no hasSuffix")
+        case .like, .matches:
+            throw SwiftExportRefusal("\(op.rawValue) has no #Predicate form")
+        }
+    }
+
+    /// `test` of a value that may be nil: `(car.owner?.age).flatMap { $0 > 3 } ?? false`.
+    private func optionalTest(_ wrapped: String, _ test: String) -> String {
+        optionalTests += 1
+        return "\(wrapped).flatMap { \(test) } ?? \(unknown)"
+    }
+
+    /// A list for IN, captured with its element type: `let values: [String] = [...]`.
+    private func listCapture(_ values: [Value], _ attribute: AttributeDescription?) throws -> String {
+        guard let attribute, let type = SwiftModelSource.swiftType(of: attribute) else { throw SwiftExportRefusal("IN on a value of no Swift type") }
+        let elements = try values.map { try constant($0, attribute.type) }
+        return capture("values", "[\(type)]", "[" + elements.joined(separator: ", ") + "]")
+    }
+
+    /// A constant as the closure reads it: a literal where Swift has one of the type
+    /// (numbers, strings, booleans, nil), else a typed capture (dates, UUIDs, data).
+    private func literal(_ operand: BoundPredicate.Operand, _ attribute: AttributeDescription?, _ scope: Scope, optional: Bool = false) throws -> String {
+        switch operand {
+        case .value(let v):
+            let text = try constant(v, attribute?.type)
+            guard let attribute, let type = SwiftModelSource.swiftType(of: attribute), !v.isNull else { return text }
+            if case .real(let d) = v, !d.isFinite { return capture("value", type + (optional ? "?" : ""), text) }
+            switch attribute.type {
+            case .date: return capture("date", type + (optional ? "?" : ""), text)
+            case .uuid: return capture("uuid", type + (optional ? "?" : ""), text)
+            case .binary: return capture("data", type + (optional ? "?" : ""), text)
+            default: return text
+            }
+        case .list: throw SwiftExportRefusal("a list outside IN or BETWEEN")
+        default: return try swiftValue(operand, scope)?.text ?? ""
+        }
+    }
+
+    /// `value` as a Swift expression of `type`'s Swift type that cannot fail.
+    private func constant(_ value: Value, _ type: AttributeType?) throws -> String {
+        switch value {
+        case .null: return "nil"
+        case .integer(let i): return String(i)
+        case .real(let d) where d.isNaN: return "Double.nan"
+        case .real(let d) where d.isInfinite: return d < 0 ? "-Double.infinity" : "Double.infinity"
+        case .real(let d): return "\(d)"
+        case .bool(let b): return b ? "true" : "false"
+        case .text(let s) where type == .uuid:
+            guard let uuid = Self.uuidLiteral(s) else { throw SwiftExportRefusal("'\(s)' is not a UUID") }
+            return uuid
+        case .text(let s): return swiftStringLiteral(s)
+        case .date(let d): return "Date(timeIntervalSinceReferenceDate: \(d - referenceDateOffset))"
+        case .blob(let bytes): return "Data([" + bytes.map { "0x" + String($0, radix: 16) }.joined(separator: ", ") + "])"
+        }
+    }
+
+    /// A UUID's text as `UUID(uuid: (0x0C, ...))`, which cannot fail as `UUID(uuidString:)!`
+    /// could; nil when the text is not a UUID's.
+    static func uuidLiteral(_ text: String) -> String? {
+        let hex = Array(text.filter(\.isHexDigit))
+        guard hex.count == 32, text.count == 36 else { return nil }
+        let bytes = stride(from: 0, to: 32, by: 2).map { "0x" + String(hex[$0...($0 + 1)]).uppercased() }
+        return "UUID(uuid: (\(bytes.joined(separator: ", "))))"
+    }
+
+    /// The texts compared with UUID attributes, upper-cased as bound: the NSPredicate form
+    /// passes them as `NSUUID` arguments, since a UUID attribute never equals a string.
+    static func uuidTexts(_ node: BoundPredicate.Node) -> Set<String> {
+        switch node {
+        case .constant: return []
+        case .not(let n): return uuidTexts(n)
+        case .and(let ns), .or(let ns): return ns.reduce(into: []) { $0.formUnion(uuidTexts($1)) }
+        case let .quantified(_, _, inner): return uuidTexts(inner)
+        case let .comparison(lhs, _, rhs, _):
+            func attribute(_ o: BoundPredicate.Operand) -> AttributeDescription? {
+                switch o {
+                case .attribute(let a), .path(_, let a): return a
+                default: return nil
+                }
+            }
+            func texts(_ o: BoundPredicate.Operand) -> [String] {
+                switch o {
+                case .value(.text(let s)): return [s]
+                case .list(let values): return values.compactMap { if case .text(let s) = $0 { return s } else { return nil } }
+                default: return []
+                }
+            }
+            var found: Set<String> = []
+            if attribute(lhs)?.type == .uuid { found.formUnion(texts(rhs).map { $0.uppercased() }) }
+            if attribute(rhs)?.type == .uuid { found.formUnion(texts(lhs).map { $0.uppercased() }) }
+            return found
+        }
+    }
+
+    /// Calls `visit(entity, key)` for every key the predicate names on an entity.
+    static func visitKeys(_ node: BoundPredicate.Node, _ entity: EntityDescription, _ visit: (EntityDescription, String) -> Void) {
+        func path(_ steps: [PathStep]) -> EntityDescription {
+            var current = entity
+            for step in steps { visit(current, step.relationship.name); current = step.destination }
+            return current
+        }
+        func operand(_ o: BoundPredicate.Operand) {
+            switch o {
+            case .attribute(let a): visit(entity, a.name)
+            case .path(let steps, let a): visit(path(steps), a.name)
+            case let .collection(_, steps, a, filter):
+                let destination = path(steps)
+                if let a { visit(destination, a.name) }
+                if let filter { visitKeys(filter, destination, visit) }
+            case let .arithmetic(_, l, r): operand(l); operand(r)
+            case let .function(_, a): operand(a)
+            case .value, .list: break
+            }
+        }
+        switch node {
+        case .constant: break
+        case .not(let n): visitKeys(n, entity, visit)
+        case .and(let ns), .or(let ns): ns.forEach { visitKeys($0, entity, visit) }
+        case let .comparison(l, _, r, _): operand(l); operand(r)
+        case let .quantified(_, steps, inner): visitKeys(inner, path(steps), visit)
+        }
+    }
+}
