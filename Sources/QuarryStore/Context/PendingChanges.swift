@@ -71,3 +71,20 @@ struct PendingTouches {
         return touched[low...].map(\.object)
     }
 }
+
+/// An ordered to-many relationship whose members were placed by position since the last
+/// save: their order as placed. Members added afterwards follow them (in the order added)
+/// and members removed afterwards drop out, as in an `NSMutableOrderedSet`.
+struct PendingOrder {
+    let owner: ManagedObject
+    let name: String
+    var members: [ManagedObject]
+
+    /// `current` (the relationship's members without this order) in this order.
+    func arranged(_ current: [ManagedObject]) -> [ManagedObject] {
+        let present = Set(current.map(ObjectIdentifier.init))
+        let placed = members.filter { present.contains(ObjectIdentifier($0)) }
+        let known = Set(placed.map(ObjectIdentifier.init))
+        return placed + current.filter { !known.contains(ObjectIdentifier($0)) }
+    }
+}
