@@ -12,7 +12,10 @@ import Foundation
 /// no vector (NULL). Where sources are silent (the vector's length), the shortest that
 /// holds every property is used: readers test bits, and a bit past the end reads as unset.
 public enum PersistentHistoryColumns {
-    /// The entity's property names in bit order.
+    /// The entity's property names in the bit order Quarry writes: all by name. Core Data's
+    /// own rows in Photos.app's store contradict it wherever an entity has a to-one
+    /// relationship (see `coreDataOrder`); the writer keeps it only because Quarry's
+    /// history tests assert it, pending a decision.
     public static func propertyOrder(of entity: String, in model: CoreDataModel) -> [String] {
         let attributes = model.allAttributes(of: entity).filter { !$0.isTransient }.map(\.name)
         let relationships = model.allRelationships(of: entity).filter { !$0.isTransient }.map(\.name)
