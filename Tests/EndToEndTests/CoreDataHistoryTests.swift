@@ -40,8 +40,11 @@ import Testing
             """])
         let personKey = saved.lines.last?.split(separator: "/").last.map(String.init) ?? "?"
         let carEntity = try await sandbox.run(HostileFileTests.sqlite3, [sandbox.path(store), "SELECT p.Z_NAME FROM ZCAR c JOIN Z_PRIMARYKEY p ON p.Z_ENT = c.Z_ENT WHERE c.Z_PK = 7"])
-        // maker is the 2nd of Car's (and SportCar's) stored properties by name, the 3rd of ExpensiveSportCar's.
-        let makerBit = carEntity.lines == ["ExpensiveSportCar"] ? "X'20'" : "X'40'"
+        // In Core Data's order (to-one relationships, then attributes by name, as its own rows
+        // in photos/ show) maker is the 3rd of Car's (and SportCar's) properties, after owner
+        // and color, the 4th of ExpensiveSportCar's. (Before those rows were read, this test
+        // asserted every property by name: 2nd and 3rd.)
+        let makerBit = carEntity.lines == ["ExpensiveSportCar"] ? "X'10'" : "X'20'"
         #expect(check.lines == ["2|16002|NULL|quarry|1|NULL|1",
                                 "0|Person|\(personKey)|NULL",
                                 "1|\(carEntity.lines.first ?? "?")|7|\(makerBit)",

@@ -25,7 +25,7 @@ import Testing
         let names = try Dictionary(uniqueKeysWithValues: rows(path, "SELECT Z_ENT, Z_NAME FROM Z_PRIMARYKEY").map { (Int64.fromDatabaseValue($0[0])!, String.fromDatabaseValue($0[1])!) })
         let expected: [[DatabaseValue]] = try matching.map { row in
             let entity = try #require(Int64.fromDatabaseValue(row[1]))
-            let bits = PersistentHistoryColumns.bitmap(changed: ["model", "color"], order: PersistentHistoryColumns.propertyOrder(of: names[entity] ?? "?", in: model))
+            let bits = PersistentHistoryColumns.bitmap(changed: ["model", "color"], order: PersistentHistoryColumns.coreDataOrder(of: names[entity] ?? "?", in: model))
             return [1.databaseValue, row[1], row[0], bits.databaseValue]
         }
         #expect(try rows(path, "SELECT ZCHANGETYPE, ZENTITY, ZENTITYPK, ZCOLUMNS FROM ACHANGE WHERE ZTRANSACTIONID = 2 ORDER BY Z_PK") == expected)

@@ -89,7 +89,7 @@ import Testing
             let model = try #require(h.context.coreData?.model)
             let albumName = try #require(try String.fetchOne(db, sql: "SELECT Z_NAME FROM Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [albumEntity]))
             let bits = try #require(update[3] as Data?)
-            #expect(PersistentHistoryColumns.names(in: bits, order: PersistentHistoryColumns.propertyOrder(of: albumName, in: model)) == ["assets"])
+            #expect(PersistentHistoryColumns.names(in: bits, order: PersistentHistoryColumns.coreDataOrder(of: albumName, in: model)) == ["assets"])
         }
         // A fresh session reads the same order.
         #expect(try photos.open().string(#"keys(GenericAlbum:get("GenericAlbum/\#(album)").assets)"#) == Self.joined(expected))

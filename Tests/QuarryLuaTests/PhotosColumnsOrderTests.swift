@@ -9,7 +9,7 @@ import Testing
 /// `ZCOLUMNS` bit vector. One reader (`PersistentHistoryColumns.names` over
 /// `coreDataOrder`) decodes them all: every vector is exactly as long as the order needs,
 /// and transactions whose names say what they changed decode to those properties. The
-/// name order (`propertyOrder`) fails the same evidence.
+/// name order (`nameOrder`, what Quarry wrote before) fails the same evidence.
 @Suite struct PhotosColumnsOrderTests {
     struct Update {
         var transaction: Int64
@@ -71,7 +71,7 @@ import Testing
         // the hidden position slot of parentFolder in Folder's ordered childCollections.
         for entity in ["Folder", "ImportSession"] {
             #expect(PersistentHistoryColumns.coreDataOrder(of: entity, in: model).count == 33)
-            #expect(PersistentHistoryColumns.propertyOrder(of: entity, in: model).count == 32)
+            #expect(Self.nameOrder(of: entity, in: model).count == 32)
         }
     }
 
@@ -143,7 +143,14 @@ import Testing
     @Test func nameOrderFailsTheEvidence() {
         let row = rows.first { $0.entity == "Asset" && $0.context.contains("resetImageRequestHintsInContext") }
         let columns = row?.columns ?? Data()
-        #expect(PersistentHistoryColumns.names(in: columns, order: PersistentHistoryColumns.propertyOrder(of: "Asset", in: model)) != ["imageRequestHints"])
+        #expect(PersistentHistoryColumns.names(in: columns, order: Self.nameOrder(of: "Asset", in: model)) != ["imageRequestHints"])
         #expect(PersistentHistoryColumns.names(in: columns, order: PersistentHistoryColumns.coreDataOrder(of: "Asset", in: model)) == ["imageRequestHints"])
+    }
+
+    /// Every stored property by name: the order Quarry wrote before Photos' rows showed Core Data's.
+    static func nameOrder(of entity: String, in model: CoreDataModel) -> [String] {
+        let attributes = model.allAttributes(of: entity).filter { !$0.isTransient }.map(\.name)
+        let relationships = model.allRelationships(of: entity).filter { !$0.isTransient }.map(\.name)
+        return Array(Set(attributes + relationships)).sorted()
     }
 }

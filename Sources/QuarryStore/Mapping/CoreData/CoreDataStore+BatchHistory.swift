@@ -28,7 +28,7 @@ extension CoreDataStore {
         var changes: [PersistentHistoryWriter.Change] = []
         for (entity, keys) in change.updated.sorted(by: { (code($0.key) ?? 0) < (code($1.key) ?? 0) }) {
             guard let number = code(entity), let model else { continue }
-            let bits = PersistentHistoryColumns.bitmap(changed: change.updatedKeys, order: PersistentHistoryColumns.propertyOrder(of: entity, in: model))
+            let bits = PersistentHistoryColumns.columns(changed: change.updatedKeys, of: entity, in: model)
             for key in keys.sorted() { changes.append(.init(type: .update, entity: number, key: key, columns: bits)) }
         }
         for (entity, keys) in change.deleted.sorted(by: { (code($0.key) ?? 0) < (code($1.key) ?? 0) }) {

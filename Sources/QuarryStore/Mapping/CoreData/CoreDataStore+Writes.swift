@@ -195,8 +195,8 @@ extension CoreDataStore {
         }
         for (object, keys) in changedKeys.values.sorted(by: { ($0.object.primaryKey ?? 0) < ($1.object.primaryKey ?? 0) }) {
             guard let entity = code(object), let key = object.primaryKey, let model = store.model else { continue }
-            let order = PersistentHistoryColumns.propertyOrder(of: object.entity.name, in: model)
-            changes.append(.init(type: .update, entity: entity, key: key, columns: PersistentHistoryColumns.bitmap(changed: keys, order: order)))
+            let columns = PersistentHistoryColumns.columns(changed: keys, of: object.entity.name, in: model)
+            changes.append(.init(type: .update, entity: entity, key: key, columns: columns))
         }
         for object in deleted.sorted(by: { ($0.primaryKey ?? 0) < ($1.primaryKey ?? 0) }) {
             guard let entity = code(object), let key = object.primaryKey else { continue }

@@ -3,23 +3,19 @@ import Foundation
 /// `ACHANGE.ZCOLUMNS`: which properties an update wrote, as Core Data records them for
 /// `NSPersistentHistoryChange.updatedProperties`. A bit vector in Core Data's own bit
 /// order (`CFBitVector`'s: bit 0 is the high bit, 0x80, of the first byte), one bit per
-/// property of the entity. Bit i stands for the i-th of the entity's stored properties,
-/// attributes and relationships together (inherited ones too, transient ones left out),
-/// sorted by name: the order a public reader of these tables (Dabbi's
-/// `RawHistoryReader`) worked out and checked against a real Notes store, where
-/// "attributes, then relationships" and "the table's column order" both failed. The
-/// vector is as long as the property list needs (whole bytes); inserts and deletes have
-/// no vector (NULL). Where sources are silent (the vector's length), the shortest that
-/// holds every property is used: readers test bits, and a bit past the end reads as unset.
+/// property of the entity, in the order `coreDataOrder` gives (read off Core Data's own
+/// rows in Photos.app's store; names alone, which public readers assumed, fail there for
+/// any entity with a to-one relationship). The vector is as long as the property list
+/// needs (whole bytes), as every one of Photos' vectors is; inserts and deletes have no
+/// vector (NULL).
 public enum PersistentHistoryColumns {
-    /// The entity's property names in the bit order Quarry writes: all by name. Core Data's
-    /// own rows in Photos.app's store contradict it wherever an entity has a to-one
-    /// relationship (see `coreDataOrder`); the writer keeps it only because Quarry's
-    /// history tests assert it, pending a decision.
-    public static func propertyOrder(of entity: String, in model: CoreDataModel) -> [String] {
-        let attributes = model.allAttributes(of: entity).filter { !$0.isTransient }.map(\.name)
-        let relationships = model.allRelationships(of: entity).filter { !$0.isTransient }.map(\.name)
-        return Array(Set(attributes + relationships)).sorted()
+    /// The vector of an update of `entity` that wrote `changed`, in Core Data's order. A
+    /// to-one whose inverse is ordered moves its row's position with it, so its slot is set
+    /// too, as Photos' rows set `Z_FOK_PARENTFOLDER` with `parentFolder`.
+    public static func columns(changed: Set<String>, of entity: String, in model: CoreDataModel) -> Data {
+        let order = coreDataOrder(of: entity, in: model)
+        let slots = Set(order.filter { $0.hasPrefix("Z_FOK_") })
+        return bitmap(changed: changed.union(changed.map(positionSlot).filter(slots.contains)), order: order)
     }
 
     /// The order Core Data itself uses, read off the 1,489 update rows it wrote in Photos.app's
