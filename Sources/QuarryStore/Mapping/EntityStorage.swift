@@ -123,6 +123,17 @@ public struct EntityStorage: Equatable, Sendable {
         return "(CASE WHEN typeof(\(column)) = 'text' THEN round((julianday(\(column)) - 2440587.5) * 86400000.0) / 1000.0 ELSE \(number) END)"
     }
 
+    /// An attribute's column as a dictionary row, a group or a section reads it: as
+    /// `comparable` where the stored value alone would be read wrongly (booleans kept as
+    /// text in a foreign file, dates kept as milliseconds or Julian days), so `'TRUE'` and
+    /// `'1'` fall in one group and a date in milliseconds is no date of year 55000; else
+    /// as stored.
+    public func readable(_ qualifier: String, _ attribute: AttributeDescription) -> String {
+        let misread = attribute.type == .bool && (layout == .foreignTable || layout == .foreignView)
+            || attribute.type == .date && numericDates[attribute.name] != nil
+        return misread ? comparable(qualifier, attribute) : "\(qualifier).\(column(attribute.name))"
+    }
+
     /// The value of the entity column that marks entity `name`'s own rows.
     public func entityTag(of name: String) -> DatabaseValue {
         storeNumber?.databaseValue ?? name.databaseValue

@@ -1,0 +1,50 @@
+import Foundation
+import QuarryLua
+import QuarryPredicates
+import QuarryStore
+import Testing
+
+/// What a hostile and a careful user found wrong in the foreign-file, Core Data-writing,
+/// Swift-export and store-seam changes, kept from coming back.
+@Suite struct SessionReviewTests {
+    /// Booleans a foreign file keeps as text ('true', 'TRUE', '1', 'False') group, count
+    /// distinct, aggregate and section as booleans, as they compare and as objects read
+    /// them: two groups, not one per spelling.
+    @Test func textBooleansGroupAndSectionAsBooleans() throws {
+        let path = try foreignFile("""
+            CREATE TABLE t (id INTEGER PRIMARY KEY, b BOOLEAN);
+            INSERT INTO t VALUES (1, 'true'), (2, 'false'), (3, 'TRUE'), (4, '1'), (5, 'False');
+            """)
+        let h = try Harness(context: try StoreOpener.open(path))
+        h.run("""
+            local g = fetch{ "t", properties = { "b", "count(*)" }, group = { "b" }, sort = { "b" } }
+            assert(#g == 2 and g[1].b == false and g[1]["count(*)"] == 2 and g[2].b == true and g[2]["count(*)"] == 3, #g)
+            local a = fetch{ "t", properties = { "count(distinct b) AS d", "min(b) AS lo", "max(b) AS hi", "sum(b) AS s" } }[1]
+            assert(a.d == 2 and a.lo == false and a.hi == true and a.s == 3, tostring(a.d) .. tostring(a.lo) .. tostring(a.s))
+            local r = fetch{ "t", section = "b", sort = { "b", "id" } }
+            local names = {}
+            for i = 1, #r do names[#names + 1] = tostring(r[i].id) .. ":" .. #r[i] end
+            assert(table.concat(names, ",") == "false:2,true:3", table.concat(names, ","))
+            """)
+    }
+
+    /// Dates kept as Unix milliseconds or Julian days read as those dates in dictionary
+    /// rows, groups, aggregates and section names too, not as Unix seconds.
+    @Test func numericDatesReadAsDatesInDictionariesAndSections() throws {
+        let path = try foreignFile("""
+            CREATE TABLE ev (id INTEGER PRIMARY KEY, at DATETIME, jd DATE);
+            INSERT INTO ev VALUES (1, 1700000000000, 2460000.5), (2, 1700000001000, 2460001.5), (3, 1700000000000, 2460000.5);
+            """)
+        let h = try Harness(context: try StoreOpener.open(path))
+        h.run("""
+            local first = fetch{ "ev", sort = { "at" } }[1]
+            local g = fetch{ "ev", properties = { "at", "count(*)" }, group = { "at" }, sort = { "at" } }
+            assert(#g == 2 and g[1].at == first.at and g[1]["count(*)"] == 2, tostring(g[1].at))
+            local a = fetch{ "ev", properties = { "min(at) AS lo", "min(jd) AS j" } }[1]
+            assert(a.lo == first.at and a.j == first.jd, tostring(a.lo) .. " " .. tostring(a.j))
+            assert(fetch{ "ev", properties = { "at", "jd" }, sort = { "at" } }[1].jd == first.jd)
+            local r = fetch{ "ev", section = "at", sort = { "at" } }
+            assert(#r == 2 and r[1].id == first.at and #r[1] == 2, tostring(r[1].id))
+            """)
+    }
+}
