@@ -48,3 +48,28 @@ import Testing
             """)
     }
 }
+
+extension SessionReviewTests {
+    /// A foreign file's boolean column keeping true as -1 or 2 (as some programs write it):
+    /// `b == YES` selects in SQL the rows objects read as true and a predicate matches in
+    /// memory.
+    @Test func numbersOtherThanOneAreTrueInSQLAsInMemory() throws {
+        let path = try foreignFile("""
+            CREATE TABLE t (id INTEGER PRIMARY KEY, b BOOLEAN);
+            INSERT INTO t VALUES (1, -1), (2, 2), (3, 0), (4, 1), (5, 0.5), (6, NULL), (7, 'Y');
+            """)
+        let h = try Harness(context: try StoreOpener.open(path))
+        for (predicate, expected) in [("b == YES", 5), ("b == NO", 1), ("b != YES", 2)] {
+            #expect(h.string("count('t', '\(predicate)')") == "\(expected)", "\(predicate)")
+            h.run("""
+                local p, n = predicate('\(predicate)'), 0
+                for _, o in ipairs(fetch('t')) do if p:matches(o) then n = n + 1 end end
+                assert(n == \(expected), '\(predicate): ' .. n)
+                """)
+        }
+        h.run("""
+            local g = fetch{ "t", properties = { "b", "count(*)" }, group = { "b" }, sort = { "b" } }
+            assert(#g == 3 and g[2].b == false and g[2]["count(*)"] == 1 and g[3]["count(*)"] == 5, #g)
+            """)
+    }
+}
