@@ -73,3 +73,20 @@ extension SessionReviewTests {
             """)
     }
 }
+
+extension SessionReviewTests {
+    /// A file with an empty table named `quarry_model` opens as someone else's, and as
+    /// such keeps every byte: its journal mode is not switched to WAL.
+    @Test(arguments: ["CREATE TABLE quarry_model (x);", "CREATE TABLE quarry_model (name, definition); CREATE TABLE t (id INTEGER PRIMARY KEY);"])
+    func anEmptyQuarryModelTableOfAnotherProgramKeepsItsBytes(_ schema: String) throws {
+        let path = try foreignFile(schema)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        do {
+            let h = try Harness(context: try StoreOpener.open(path))
+            h.run("assert(#sql('SELECT name FROM sqlite_master') >= 1)")
+            h.context.close()
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+    }
+}
