@@ -90,3 +90,15 @@ extension SessionReviewTests {
         #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
     }
 }
+
+extension SessionReviewTests {
+    /// A column named `_` is written as the raw identifier `` `_` `` (bare, `_` binds no
+    /// property and `t._` names no member: swiftc refuses both).
+    @Test func anAttributeNamedUnderscoreIsARawIdentifierInSwift() throws {
+        #expect(SwiftModelSource.identifier("_") == "`_`")
+        let path = try foreignFile("CREATE TABLE t (id INTEGER PRIMARY KEY, _ INTEGER); INSERT INTO t VALUES (1, 1);")
+        let h = try Harness(context: try StoreOpener.open(path))
+        let swift = try #require(h.string(#"fetch{ "t", predicate = "_ == 1", sort = { "_" } }:swift("descriptor")"#))
+        #expect(swift.contains("t.`_` == 1") && swift.contains("\\t.`_`") && !swift.contains("t._"), "\(swift)")
+    }
+}
