@@ -101,4 +101,13 @@ extension SessionReviewTests {
         let swift = try #require(h.string(#"fetch{ "t", predicate = "_ == 1", sort = { "_" } }:swift("descriptor")"#))
         #expect(swift.contains("t.`_` == 1") && swift.contains("\\t.`_`") && !swift.contains("t._"), "\(swift)")
     }
+
+    /// SELF is written bare in an NSPredicate format: Apple's parser reads `#SELF` as a key
+    /// named SELF, not the object.
+    @Test func selfIsBareInAnAppleFormat() throws {
+        let h = try Harness(context: try StoreOpener.open(try foreignFile("CREATE TABLE t (id INTEGER PRIMARY KEY, n INTEGER); INSERT INTO t VALUES (1, 1);")))
+        let swift = try #require(h.string(#"fetch("t", "SELF == %@ OR n == 2", t:get(1)):swift("nsfetchrequest")"#))
+        #expect(swift.contains(#"format: #"SELF == "#) && !swift.contains("#SELF"), "\(swift)")
+        #expect(h.string(#"tostring(predicate("SELF IN %@", {t:get(1)}))"#)?.hasPrefix("SELF IN") == true)
+    }
 }
