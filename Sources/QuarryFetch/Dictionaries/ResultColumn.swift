@@ -114,10 +114,11 @@ struct ResultColumn {
     /// expression of them, with its SQL, arguments and type.
     private static func value(_ text: String, offset: Int, entity: EntityDescription, context: ObjectContext?,
                               joins: inout ToOneJoins, option: String) throws -> (sql: String, arguments: [Value], type: AttributeType?) {
-        // A plain attribute reads its column as it is stored, as dictionaries always have.
+        // A plain attribute reads its column as it is stored, as dictionaries always have,
+        // unless the stored value alone would be read wrongly (`EntityStorage.readable`).
         if let a = entity.attribute(named: text) {
             let storage = StoreMapping.storage(of: entity, in: context)
-            return ("\(storage.table).\(storage.column(a.name))", [], a.type)
+            return (storage.readable(storage.table, a), [], a.type)
         }
         let isName = !text.isEmpty && text.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
         if isName {

@@ -73,7 +73,7 @@ struct CompiledRequest {
                     throw FetchError.unknownKey(option: "section", key: key, entity: entity.name,
                                                 suggestion: closestMatch(to: key, in: entity.attributeNames))
                 }
-                sectionSQL = "\(from).\(storage.column(key))"
+                sectionSQL = storage.readable(from, found)
                 sectionAttribute = found
             }
             // Sections must be contiguous, so the section key leads the sort (as

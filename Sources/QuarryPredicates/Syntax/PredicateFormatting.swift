@@ -52,7 +52,10 @@ private func format(_ e: Expression, apple: Bool, variable: String? = nil, place
     switch e {
     case .keyPath(let k):
         // Inside SUBQUERY, key paths are the member's: written after its variable.
-        let path = k.components.map { PredicateParser.reserved.contains($0.uppercased()) ? "#" + $0 : $0 }.joined(separator: ".")
+        // SELF alone is the object itself, which Apple's parser reads only bare (`#SELF`
+        // is a key named SELF there); Quarry reads both as the object.
+        let path = k.components == ["SELF"] ? "SELF"
+            : k.components.map { PredicateParser.reserved.contains($0.uppercased()) ? "#" + $0 : $0 }.joined(separator: ".")
         return variable.map { "$\($0)." + path } ?? path
     case let .arithmetic(op, lhs, rhs, _):
         return "\(operand(lhs, of: op, right: false)) \(op.rawValue) \(operand(rhs, of: op, right: true))"

@@ -127,8 +127,10 @@ public final class ObjectContext {
     /// `StoreConnection.useWriteAheadLog`). A file Quarry did not create keeps its journal
     /// mode: opening it writes nothing, an existing empty file included (it becomes
     /// Quarry's at its first entity).
+    /// Only a file opened as Quarry's: one with an empty `quarry_model` among other tables
+    /// opens as someone else's (`QuarryFileStore.recognizes`), and keeps its bytes.
     func useWriteAheadLog(opening: Bool = false) throws {
-        guard path != nil, !isReadOnly else { return }
+        guard path != nil, !isReadOnly, store is QuarryFileStore else { return }
         let ours = try read { db in
             try db.hasTable(QuarryFileStore.modelTable)
                 || ((!opening || connection.createdByOpen) && Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") == 0)

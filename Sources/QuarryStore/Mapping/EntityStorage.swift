@@ -110,17 +110,30 @@ public struct EntityStorage: Equatable, Sendable {
     /// (to the millisecond), as Quarry reads it in memory, so both agree. Quarry's own date
     /// columns hold numbers only and stay bare, so their indexes serve.
     /// A boolean column of such a file may keep its booleans as text ('Y'/'N',
-    /// 'true'/'false'): the texts Quarry reads as booleans compare as 1 and 0, so `b == YES`
-    /// matches the rows it matches in memory.
+    /// 'true'/'false'), or true as any number but 0: the texts Quarry reads as booleans,
+    /// and numbers, compare as 1 and 0, so `b == YES` matches the rows it matches in memory.
     public func comparable(_ qualifier: String, _ attribute: AttributeDescription) -> String {
         let column = "\(qualifier).\(self.column(attribute.name))"
         if attribute.type == .bool, layout == .foreignTable || layout == .foreignView {
             let cases = booleanTexts.keys.sorted().map { "WHEN '\($0)' THEN \(booleanTexts[$0] == true ? 1 : 0)" }.joined(separator: " ")
-            return "(CASE WHEN typeof(\(column)) = 'text' THEN (CASE lower(\(column)) \(cases) ELSE \(column) END) ELSE \(column) END)"
+            // Any number but 0 is true, as in memory (a file may keep true as -1 or 2).
+            return "(CASE typeof(\(column)) WHEN 'text' THEN (CASE lower(\(column)) \(cases) ELSE \(column) END) "
+                + "WHEN 'integer' THEN (\(column) <> 0) WHEN 'real' THEN (\(column) <> 0) ELSE \(column) END)"
         }
         guard isForeign, attribute.type == .date else { return column }
         let number = numericDates[attribute.name].map { $0.seconds(column) } ?? column
         return "(CASE WHEN typeof(\(column)) = 'text' THEN round((julianday(\(column)) - 2440587.5) * 86400000.0) / 1000.0 ELSE \(number) END)"
+    }
+
+    /// An attribute's column as a dictionary row, a group or a section reads it: as
+    /// `comparable` where the stored value alone would be read wrongly (booleans kept as
+    /// text in a foreign file, dates kept as milliseconds or Julian days), so `'TRUE'` and
+    /// `'1'` fall in one group and a date in milliseconds is no date of year 55000; else
+    /// as stored.
+    public func readable(_ qualifier: String, _ attribute: AttributeDescription) -> String {
+        let misread = attribute.type == .bool && (layout == .foreignTable || layout == .foreignView)
+            || attribute.type == .date && numericDates[attribute.name] != nil
+        return misread ? comparable(qualifier, attribute) : "\(qualifier).\(column(attribute.name))"
     }
 
     /// The value of the entity column that marks entity `name`'s own rows.

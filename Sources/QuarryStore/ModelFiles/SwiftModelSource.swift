@@ -102,7 +102,7 @@ public struct SwiftModelSource: Sendable {
         "internal", "let", "open", "operator", "private", "protocol", "public", "rethrows", "static", "struct",
         "subscript", "typealias", "var", "break", "case", "continue", "default", "defer", "do", "else", "fallthrough",
         "for", "guard", "if", "in", "repeat", "return", "switch", "where", "while", "as", "Any", "catch", "false", "is",
-        "nil", "super", "self", "Self", "throw", "throws", "true", "try", "await", "async", "some", "any", "Type",
+        "nil", "super", "self", "Self", "throw", "throws", "true", "try", "await", "async", "some", "any", "Type", "_",
     ]
 
     /// A Swift string literal holding `text`.

@@ -1,0 +1,113 @@
+import Foundation
+import QuarryLua
+import QuarryPredicates
+import QuarryStore
+import Testing
+
+/// What a hostile and a careful user found wrong in the foreign-file, Core Data-writing,
+/// Swift-export and store-seam changes, kept from coming back.
+@Suite struct SessionReviewTests {
+    /// Booleans a foreign file keeps as text ('true', 'TRUE', '1', 'False') group, count
+    /// distinct, aggregate and section as booleans, as they compare and as objects read
+    /// them: two groups, not one per spelling.
+    @Test func textBooleansGroupAndSectionAsBooleans() throws {
+        let path = try foreignFile("""
+            CREATE TABLE t (id INTEGER PRIMARY KEY, b BOOLEAN);
+            INSERT INTO t VALUES (1, 'true'), (2, 'false'), (3, 'TRUE'), (4, '1'), (5, 'False');
+            """)
+        let h = try Harness(context: try StoreOpener.open(path))
+        h.run("""
+            local g = fetch{ "t", properties = { "b", "count(*)" }, group = { "b" }, sort = { "b" } }
+            assert(#g == 2 and g[1].b == false and g[1]["count(*)"] == 2 and g[2].b == true and g[2]["count(*)"] == 3, #g)
+            local a = fetch{ "t", properties = { "count(distinct b) AS d", "min(b) AS lo", "max(b) AS hi", "sum(b) AS s" } }[1]
+            assert(a.d == 2 and a.lo == false and a.hi == true and a.s == 3, tostring(a.d) .. tostring(a.lo) .. tostring(a.s))
+            local r = fetch{ "t", section = "b", sort = { "b", "id" } }
+            local names = {}
+            for i = 1, #r do names[#names + 1] = tostring(r[i].id) .. ":" .. #r[i] end
+            assert(table.concat(names, ",") == "false:2,true:3", table.concat(names, ","))
+            """)
+    }
+
+    /// Dates kept as Unix milliseconds or Julian days read as those dates in dictionary
+    /// rows, groups, aggregates and section names too, not as Unix seconds.
+    @Test func numericDatesReadAsDatesInDictionariesAndSections() throws {
+        let path = try foreignFile("""
+            CREATE TABLE ev (id INTEGER PRIMARY KEY, at DATETIME, jd DATE);
+            INSERT INTO ev VALUES (1, 1700000000000, 2460000.5), (2, 1700000001000, 2460001.5), (3, 1700000000000, 2460000.5);
+            """)
+        let h = try Harness(context: try StoreOpener.open(path))
+        h.run("""
+            local first = fetch{ "ev", sort = { "at" } }[1]
+            local g = fetch{ "ev", properties = { "at", "count(*)" }, group = { "at" }, sort = { "at" } }
+            assert(#g == 2 and g[1].at == first.at and g[1]["count(*)"] == 2, tostring(g[1].at))
+            local a = fetch{ "ev", properties = { "min(at) AS lo", "min(jd) AS j" } }[1]
+            assert(a.lo == first.at and a.j == first.jd, tostring(a.lo) .. " " .. tostring(a.j))
+            assert(fetch{ "ev", properties = { "at", "jd" }, sort = { "at" } }[1].jd == first.jd)
+            local r = fetch{ "ev", section = "at", sort = { "at" } }
+            assert(#r == 2 and r[1].id == first.at and #r[1] == 2, tostring(r[1].id))
+            """)
+    }
+}
+
+extension SessionReviewTests {
+    /// A foreign file's boolean column keeping true as -1 or 2 (as some programs write it):
+    /// `b == YES` selects in SQL the rows objects read as true and a predicate matches in
+    /// memory.
+    @Test func numbersOtherThanOneAreTrueInSQLAsInMemory() throws {
+        let path = try foreignFile("""
+            CREATE TABLE t (id INTEGER PRIMARY KEY, b BOOLEAN);
+            INSERT INTO t VALUES (1, -1), (2, 2), (3, 0), (4, 1), (5, 0.5), (6, NULL), (7, 'Y');
+            """)
+        let h = try Harness(context: try StoreOpener.open(path))
+        for (predicate, expected) in [("b == YES", 5), ("b == NO", 1), ("b != YES", 2)] {
+            #expect(h.string("count('t', '\(predicate)')") == "\(expected)", "\(predicate)")
+            h.run("""
+                local p, n = predicate('\(predicate)'), 0
+                for _, o in ipairs(fetch('t')) do if p:matches(o) then n = n + 1 end end
+                assert(n == \(expected), '\(predicate): ' .. n)
+                """)
+        }
+        h.run("""
+            local g = fetch{ "t", properties = { "b", "count(*)" }, group = { "b" }, sort = { "b" } }
+            assert(#g == 3 and g[2].b == false and g[2]["count(*)"] == 1 and g[3]["count(*)"] == 5, #g)
+            """)
+    }
+}
+
+extension SessionReviewTests {
+    /// A file with an empty table named `quarry_model` opens as someone else's, and as
+    /// such keeps every byte: its journal mode is not switched to WAL.
+    @Test(arguments: ["CREATE TABLE quarry_model (x);", "CREATE TABLE quarry_model (name, definition); CREATE TABLE t (id INTEGER PRIMARY KEY);"])
+    func anEmptyQuarryModelTableOfAnotherProgramKeepsItsBytes(_ schema: String) throws {
+        let path = try foreignFile(schema)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        do {
+            let h = try Harness(context: try StoreOpener.open(path))
+            h.run("assert(#sql('SELECT name FROM sqlite_master') >= 1)")
+            h.context.close()
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+    }
+}
+
+extension SessionReviewTests {
+    /// A column named `_` is written as the raw identifier `` `_` `` (bare, `_` binds no
+    /// property and `t._` names no member: swiftc refuses both).
+    @Test func anAttributeNamedUnderscoreIsARawIdentifierInSwift() throws {
+        #expect(SwiftModelSource.identifier("_") == "`_`")
+        let path = try foreignFile("CREATE TABLE t (id INTEGER PRIMARY KEY, _ INTEGER); INSERT INTO t VALUES (1, 1);")
+        let h = try Harness(context: try StoreOpener.open(path))
+        let swift = try #require(h.string(#"fetch{ "t", predicate = "_ == 1", sort = { "_" } }:swift("descriptor")"#))
+        #expect(swift.contains("t.`_` == 1") && swift.contains("\\t.`_`") && !swift.contains("t._"), "\(swift)")
+    }
+
+    /// SELF is written bare in an NSPredicate format: Apple's parser reads `#SELF` as a key
+    /// named SELF, not the object.
+    @Test func selfIsBareInAnAppleFormat() throws {
+        let h = try Harness(context: try StoreOpener.open(try foreignFile("CREATE TABLE t (id INTEGER PRIMARY KEY, n INTEGER); INSERT INTO t VALUES (1, 1);")))
+        let swift = try #require(h.string(#"fetch("t", "SELF == %@ OR n == 2", t:get(1)):swift("nsfetchrequest")"#))
+        #expect(swift.contains(#"format: #"SELF == "#) && !swift.contains("#SELF"), "\(swift)")
+        #expect(h.string(#"tostring(predicate("SELF IN %@", {t:get(1)}))"#)?.hasPrefix("SELF IN") == true)
+    }
+}
