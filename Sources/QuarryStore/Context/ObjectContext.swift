@@ -197,10 +197,17 @@ public final class ObjectContext {
         if unsaved.updated[id] != nil { store.objectChanged(object, in: self) } else { store.objectUnchanged(object, in: self) }
     }
 
-    /// The unsaved changes, for `.changes`.
+    /// The unsaved changes, for `.changes`. An object whose many-to-many links were added
+    /// or removed, or whose ordered members were placed, is updated too, as Core Data
+    /// counts it, though none of its own values changed.
     public var pendingChanges: (inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]) {
-        (unsaved.inserted, unsaved.updated.values.sorted { ($0.primaryKey ?? 0) < ($1.primaryKey ?? 0) },
-         unsaved.deleted.values.sorted { ($0.primaryKey ?? 0) < ($1.primaryKey ?? 0) })
+        var updated = unsaved.updated
+        for object in unsaved.links.flatMap({ [$0.source, $0.target] }) + unsaved.orders.map(\.owner)
+        where !object.isInserted && !object.isDeleted {
+            updated[ObjectIdentifier(object)] = object
+        }
+        return (unsaved.inserted, updated.values.sorted { ($0.primaryKey ?? 0) < ($1.primaryKey ?? 0) },
+                unsaved.deleted.values.sorted { ($0.primaryKey ?? 0) < ($1.primaryKey ?? 0) })
     }
 
     /// Whether many-to-many links are added or removed.
