@@ -25,11 +25,18 @@ extension BoundPredicate {
     public var nsPredicateCode: String {
         let uuids = SwiftPredicateWriter.uuidTexts(root)
         var arguments: [String] = []
-        let format = source.appleFormat { value in
+        let format = source.appleFormat(placeholder: { value in
             guard case .text(let s) = value, uuids.contains(s.uppercased()), let uuid = SwiftPredicateWriter.uuidLiteral(s) else { return nil }
             arguments.append(uuid + " as NSUUID")
             return "%@"
-        }
+        }, object: { reference in
+            // The app passes the object itself; the name stands for the app's own variable,
+            // so pasted code that has none says so when it compiles.
+            let entity = reference.object.entity.name
+            let name = SwiftModelSource.identifier(entity.prefix(1).lowercased() + entity.dropFirst())
+            arguments.append(name)
+            return "%@"
+        })
         return "NSPredicate(format: " + ([swiftRawStringLiteral(format)] + arguments).joined(separator: ", ") + ")"
     }
 }

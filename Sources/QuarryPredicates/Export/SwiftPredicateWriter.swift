@@ -220,6 +220,11 @@ final class SwiftPredicateWriter {
         }
         let path = left.text, optional = left.optional
         let right = try swiftValue(rhs, scope)
+        // A to-one compared with a stored object (`owner == %@` given one) compares keys in
+        // SQL; written as `owner == 1` it would compare a model object with a number.
+        if left.attribute == nil, left.type == nil, right == nil, case .value(let v) = rhs, v != .null {
+            throw SwiftExportRefusal("a comparison with a stored object: a #Predicate cannot capture a model object; compare one of its keys, or its persistentModelID in the app")
+        }
         if !options.isEmpty, !(op == .contains && options == [.caseInsensitive, .diacriticInsensitive]) {
             throw SwiftExportRefusal("\(op.rawValue) with [c] or [d]: #Predicate has no case- or diacritic-insensitive form that Foundation has on every platform")
         }

@@ -10,13 +10,20 @@ extension Predicate: CustomStringConvertible {
     public var appleFormat: String { format(self, parent: 0, apple: true) }
 
     /// `appleFormat` with the constants `placeholder` names written as it says (`%@` for a
-    /// value the Swift passes as an argument), in the order they appear.
-    public func appleFormat(placeholder: (Value) -> String?) -> String {
-        withoutActuallyEscaping(placeholder) { format(self, parent: 0, apple: true, placeholder: $0) }
+    /// value the Swift passes as an argument), in the order they appear; a stored object is
+    /// one too (`object`), since its text `<Owner/1>` is Quarry's, not Apple's syntax.
+    public func appleFormat(placeholder: @escaping (Value) -> String?, object: @escaping (ObjectReference) -> String) -> String {
+        format(self, parent: 0, apple: true, placeholder: FormatPlaceholders(value: placeholder, object: object))
     }
 }
 
-private func format(_ p: Predicate, parent: Int, apple: Bool, variable: String? = nil, placeholder: ((Value) -> String?)? = nil) -> String {
+/// What `appleFormat(placeholder:object:)` writes in place of constants.
+private struct FormatPlaceholders {
+    let value: (Value) -> String?
+    let object: (ObjectReference) -> String
+}
+
+private func format(_ p: Predicate, parent: Int, apple: Bool, variable: String? = nil, placeholder: FormatPlaceholders? = nil) -> String {
     // A nested AND in an AND (or OR in an OR) keeps its parentheses, so the text parses
     // back to the same tree.
     func wrap(_ s: String, _ level: Int) -> String { parent > 0 && level <= parent ? "(\(s))" : s }
@@ -40,7 +47,7 @@ private func format(_ p: Predicate, parent: Int, apple: Bool, variable: String? 
     }
 }
 
-private func format(_ e: Expression, apple: Bool, variable: String? = nil, placeholder: ((Value) -> String?)? = nil) -> String {
+private func format(_ e: Expression, apple: Bool, variable: String? = nil, placeholder: FormatPlaceholders? = nil) -> String {
     func format(_ e: Expression) -> String { QuarryPredicates.format(e, apple: apple, variable: variable, placeholder: placeholder) }
     /// An operand of `op`, in parentheses where precedence would otherwise regroup it.
     func operand(_ e: Expression, of op: ArithmeticOperator, right: Bool) -> String {
@@ -71,12 +78,12 @@ private func format(_ e: Expression, apple: Bool, variable: String? = nil, place
     case let .function(function, arguments, _):
         return function.selector + "(" + arguments.map(format).joined(separator: ", ") + ")"
     case .aggregate(let elements, _): return "{" + elements.map(format).joined(separator: ", ") + "}"
-    case .object(let reference, _): return "<\(reference.object.objectID)>"
+    case .object(let reference, _): return placeholder?.object(reference) ?? "<\(reference.object.objectID)>"
     case let .subqueryCount(collection, variable, predicate, _):
         let inner = QuarryPredicates.format(predicate, parent: 0, apple: apple, variable: variable, placeholder: placeholder)
         return "SUBQUERY(\(collection.string), $\(variable), \(inner)).@count"
     case .constant(let v, _):
-        if let text = placeholder?(v) { return text }
+        if let text = placeholder?.value(v) { return text }
         switch v {
         case .null: return "nil"
         case .text(let s): return quotedString(s)
