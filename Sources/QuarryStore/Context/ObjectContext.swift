@@ -206,8 +206,14 @@ public final class ObjectContext {
         where !object.isInserted && !object.isDeleted {
             updated[ObjectIdentifier(object)] = object
         }
-        return (unsaved.inserted, updated.values.sorted { ($0.primaryKey ?? 0) < ($1.primaryKey ?? 0) },
-                unsaved.deleted.values.sorted { ($0.primaryKey ?? 0) < ($1.primaryKey ?? 0) })
+        return (unsaved.inserted, Self.inKeyOrder(updated.values), Self.inKeyOrder(unsaved.deleted.values))
+    }
+
+    /// Objects by key, then entity name: objects of two entities share keys, and a
+    /// dictionary's order changes from run to run, so the key alone left `.changes` and
+    /// the end-of-run note listing `Tag/1` and `Item/1` in either order.
+    private static func inKeyOrder(_ objects: some Sequence<ManagedObject>) -> [ManagedObject] {
+        objects.sorted { ($0.primaryKey ?? 0, $0.entity.name) < ($1.primaryKey ?? 0, $1.entity.name) }
     }
 
     /// Whether many-to-many links are added or removed.
