@@ -38,3 +38,14 @@ public struct CoreDataFetchIndex: Equatable, Sendable {
         self.properties = properties
     }
 }
+
+extension CoreDataPredicate {
+    /// As kept apart from a model (a table of Quarry's, a sidecar): a format string, or
+    /// why there is none; nil when neither.
+    init?(format: String?, problem: String?) {
+        if let problem { self = .unsupported(problem) } else if let format { self = .format(format) } else { return nil }
+    }
+
+    var format: String? { if case .format(let text) = self { text } else { nil } }
+    var problem: String? { if case .unsupported(let why) = self { why } else { nil } }
+}

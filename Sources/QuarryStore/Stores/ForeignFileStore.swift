@@ -12,8 +12,9 @@ final class ForeignFileStore: PersistentStore {
     let path: String
     /// The declarations kept beside the file (changed only through `keep`, which writes it first).
     var sidecar: ForeignSidecar
-    /// Its `relate()` calls go to the sidecar (`keep(_:context:)`).
-    var keepsRelationsInFile: Bool { false }
+    /// Its `relate()` calls go to the sidecar (`keep(_:context:)`), its sub-entities'
+    /// views to the TEMP schema (`remakeHierarchyViews`).
+    var isQuarrysFile: Bool { false }
 
     init(path: String) throws {
         self.path = path
@@ -40,21 +41,53 @@ final class ForeignFileStore: PersistentStore {
         sidecar = next
     }
 
+    func keptTemplates(context: ObjectContext) throws -> [CoreDataFetchRequest] { sidecar.templates }
+
+    /// Keeps `model()`'s templates in the sidecar, replacing any of the same name.
+    func keep(templates: [CoreDataFetchRequest], context: ObjectContext) throws {
+        var next = sidecar
+        let names = Set(templates.map(\.name))
+        next.templates = next.templates.filter { !names.contains($0.name) } + templates
+        try next.save(for: path)
+        sidecar = next
+    }
+
     /// The entities the sidecar defines whose table the file still has, as `quarry_model`'s
     /// rows are read for Quarry's own files.
     private func loadEntities(_ connection: StoreConnection) throws {
+        var declared: [String: EntityDescription] = [:]
         for (name, definition) in sidecar.entities {
-            // A sub-entity is a view over its root's table.
-            let present = try? connection.read { db in
-                try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM main.sqlite_master WHERE type IN ('table', 'view') AND name = ?)", arguments: [name])
-            }
-            guard present == true else { continue }
             guard let entity = (try? StoredDefinition(text: definition))?.entity else {
                 throw StoreError.database(message: "the model of entity \(name) in \(ForeignSidecar.path(for: path)) is unreadable")
             }
+            declared[name] = entity
+        }
+        for (name, _) in sidecar.entities {
+            // A sub-entity lives in its root's table (its view is TEMP, made at open).
+            let root = ManagedObjectModel.root(of: name, in: declared)
+            let present = try? connection.read { db in
+                try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM main.sqlite_master WHERE type = 'table' AND name = ?)", arguments: [root])
+            }
+            guard present == true, let entity = declared[name] else { continue }
             rememberDeclared(entity)
         }
         rememberHierarchies()
+    }
+
+    /// Sub-entities' views over their root's table, with the triggers that write through
+    /// them, in the connection's TEMP schema: the file keeps only the root's table.
+    private func remakeHierarchyViews(in context: ObjectContext) throws {
+        let declared = managedObjectModel.declaredMap, order = managedObjectModel.entityOrder
+        let members = order.filter { declared[$0]?.parent != nil }
+        guard !members.isEmpty else { return }
+        try context.database.writeWithoutTransaction { db in
+            for member in members {
+                guard let entity = ManagedObjectModel.effective(member, in: declared, order: order) else { continue }
+                let tags = ([member] + ManagedObjectModel.below(member, in: declared, order: order).map(\.name)).map(Self.literal)
+                let root = ManagedObjectModel.root(of: member, in: declared)
+                for sql in Self.viewSQL(entity, table: root, tags: tags, temporary: true) { try db.execute(sql: sql) }
+            }
+        }
     }
 
     /// Repeats the sidecar's `relate()` calls, then its `format()` declarations
@@ -91,6 +124,7 @@ extension ForeignFileStore: OpenableStore {
 
     /// The file's tables become entities, then the sidecar's `relate()` calls are repeated.
     func didOpen(in context: ObjectContext) throws {
+        try remakeHierarchyViews(in: context)
         try context.introspectForeignTables()
         restoreRelations(in: context)
     }

@@ -83,9 +83,17 @@ protocol PersistentStore: AnyObject {
     /// The model file the store's entities were read from, when they were (a Core Data
     /// store's), for export, Swift and fetch request templates.
     var modelAsRead: CoreDataModel? { get }
-    /// Whether `relate()` between the store's own tables is kept in the file (Quarry's
-    /// model); a file Quarry did not create keeps it in its sidecar instead.
-    var keepsRelationsInFile: Bool { get }
+    /// Whether the file is Quarry's own, so what Quarry chooses to keep is kept in it:
+    /// `relate()` calls in its model, sub-entities' views and triggers, a key sequence
+    /// (AUTOINCREMENT's `sqlite_sequence`), the index on `_entity`. A file Quarry did not
+    /// create gains only what its user asks for (a table, rows): the rest lives in its
+    /// sidecar or, remade at each open, in the connection's TEMP schema.
+    var isQuarrysFile: Bool { get }
+    /// The fetch request templates `model()` kept with the store, in any order; the
+    /// default is Quarry's table (`PersistentStore+QuarryTemplates`).
+    func keptTemplates(context: ObjectContext) throws -> [CoreDataFetchRequest]
+    /// Keeps `templates`, replacing any of the same name.
+    func keep(templates: [CoreDataFetchRequest], context: ObjectContext) throws
 
     /// Makes or migrates the tables of `entity` and of `changes` (entities that gain its
     /// inverses) and keeps their declarations, inside the transaction that defines them
@@ -153,7 +161,7 @@ extension PersistentStore {
     func isOrdered(_ relationship: String, of entity: String) -> Bool { false }
     func refuseDefining(_ entity: String, whole: Bool) throws {}
     var modelAsRead: CoreDataModel? { nil }
-    var keepsRelationsInFile: Bool { true }
+    var isQuarrysFile: Bool { true }
     func prepareDeclarations(in db: Database) throws {}
     func noteAddition(_ member: ManagedObject) {}
     func inAdditionOrder(_ members: [ManagedObject]) -> [ManagedObject] { members }

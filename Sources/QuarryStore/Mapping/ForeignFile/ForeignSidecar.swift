@@ -10,12 +10,15 @@ import Foundation
 ///      "relate": [{"source": "Flight", "column": "carrier", "destination": "Airline",
 ///                  "destinationColumn": "carrier", "name": null, "inverse": null}],
 ///      "entities": [{"name": "cars", "definition": "<the stored definition, as quarry_model keeps it>"}],
-///      "formats": [{"entity": "Invoice", "column": "InvoiceDate", "format": "iso-space"}]}
+///      "formats": [{"entity": "Invoice", "column": "InvoiceDate", "format": "iso-space"}],
+///      "templates": [{"name": "recent", "entity": "Invoice", "predicate": "InvoiceDate > $SINCE", "problem": null}]}
 ///
 /// `relate` lists the `relate()` calls to repeat on reopening; `entities` the model of
 /// each entity imported (or defined) into the file, which its table alone cannot give
 /// back (dates, booleans, optionality); `formats` the `format()` declarations, by the
-/// names `format()` takes (a sidecar without it declares none). Nothing else is kept: history needs no table
+/// names `format()` takes (a sidecar without it declares none); `templates` the fetch
+/// request templates `model()` read from a model (a predicate, or why it could not be
+/// read). Nothing else is kept: history needs no table
 /// (other processes' changes are seen through `PRAGMA data_version` and row hashes).
 struct ForeignSidecar: Equatable {
     struct Relation: Equatable {
@@ -27,9 +30,10 @@ struct ForeignSidecar: Equatable {
     /// Declared column formats (`format(entity, column, name)`), the last for a column kept.
     struct Format: Equatable { var entity: String, column: String, format: String }
     var formats: [Format] = []
+    var templates: [CoreDataFetchRequest] = []
 
     static func == (a: ForeignSidecar, b: ForeignSidecar) -> Bool {
-        a.relations == b.relations && a.formats == b.formats && a.entities.map(\.name) == b.entities.map(\.name) && a.entities.map(\.definition) == b.entities.map(\.definition)
+        a.relations == b.relations && a.formats == b.formats && a.templates == b.templates && a.entities.map(\.name) == b.entities.map(\.name) && a.entities.map(\.definition) == b.entities.map(\.definition)
     }
 
     static func path(for database: String) -> String { database + ".quarry" }
@@ -40,7 +44,7 @@ struct ForeignSidecar: Equatable {
         let path = path(for: database)
         guard FileManager.default.fileExists(atPath: path) else { return ForeignSidecar() }
         func broken(_ why: String) -> StoreError {
-            StoreError.database(message: "\(path): \(why); it keeps the declarations (relate, imported entities, formats) of \(database): mend it or move it away")
+            StoreError.database(message: "\(path): \(why); it keeps the declarations (relate, imported entities, formats, templates) of \(database): mend it or move it away")
         }
         guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
             throw broken("cannot be read")
@@ -67,6 +71,13 @@ struct ForeignSidecar: Equatable {
             }
             sidecar.formats.append(Format(entity: entity, column: column, format: format))
         }
+        for item in tree["templates"]?.array ?? [] {
+            guard let name = item["name"]?.string, let entity = item["entity"]?.string else {
+                throw broken("a \"templates\" entry lacks name or entity")
+            }
+            sidecar.templates.append(CoreDataFetchRequest(name: name, entity: entity,
+                                                          predicate: CoreDataPredicate(format: item["predicate"]?.string, problem: item["problem"]?.string)))
+        }
         return sidecar
     }
 
@@ -78,8 +89,11 @@ struct ForeignSidecar: Equatable {
         }
         let entities = entities.map { "{\"name\": \(jsonQuoted($0.name)), \"definition\": \(jsonQuoted($0.definition))}" }
         let formats = formats.map { "{\"entity\": \(jsonQuoted($0.entity)), \"column\": \(jsonQuoted($0.column)), \"format\": \(jsonQuoted($0.format))}" }
+        let templates = templates.map { t in
+            "{\"name\": \(jsonQuoted(t.name)), \"entity\": \(jsonQuoted(t.entity)), \"predicate\": \(optional(t.predicate?.format)), \"problem\": \(optional(t.predicate?.problem))}"
+        }
         return "{\"quarry\": 1,\n \"relate\": [" + relate.joined(separator: ",\n  ") + "],\n \"entities\": [" + entities.joined(separator: ",\n  ")
-            + "],\n \"formats\": [" + formats.joined(separator: ",\n  ") + "]}\n"
+            + "],\n \"formats\": [" + formats.joined(separator: ",\n  ") + "],\n \"templates\": [" + templates.joined(separator: ",\n  ") + "]}\n"
     }
 
     /// Writes the sidecar whole: a crash leaves the old one or the new one, never half.

@@ -207,7 +207,7 @@ extension ObjectContext {
         guard to.attribute(named: destinationColumn) != nil || destinationColumn == mapped(to).keyColumn else { throw to.unknownKey(destinationColumn) }
         let targetKey = destinationColumn == mapped(to).keyColumn ? nil : destinationColumn
         let relationship = try link(source, column: sourceColumn, to: destinationName, targetKey: targetKey, name: name,
-                                    inverse: inverse, persist: store.keepsRelationsInFile && !mapped(from).isForeign && !mapped(to).isForeign)
+                                    inverse: inverse, persist: store.isQuarrysFile && !mapped(from).isForeign && !mapped(to).isForeign)
         if keep, let foreign = store as? ForeignFileStore {
             do {
                 try foreign.keep(ForeignSidecar.Relation(source: source, column: sourceColumn, destination: destinationName,

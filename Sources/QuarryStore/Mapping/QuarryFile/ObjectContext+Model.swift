@@ -75,44 +75,19 @@ extension ObjectContext {
 }
 
 /// A model's fetch request templates (`fetch{ template = "name", vars = { ... } }`): a
-/// Core Data store's come from its own model; `model()` keeps a model's in a Quarry store's
-/// table `quarry_fetch_template`, so they survive reopening.
+/// Core Data store's come from its own model; `model()` keeps a model's with the store
+/// (`PersistentStore.keep(templates:context:)`), so they survive reopening.
 extension ObjectContext {
-    static let templateTable = "quarry_fetch_template"
-
     /// The store's fetch request templates, by name.
     public func fetchTemplates() throws -> [CoreDataFetchRequest] {
         if let model = store.modelAsRead { return model.fetchRequests }
-        return try read { db in
-            guard try db.hasTable(Self.templateTable) else { return [] }
-            return try Row.fetchAll(db, sql: "SELECT name, entity, predicate, problem FROM \(Self.templateTable) ORDER BY name").map { row in
-                let predicate: CoreDataPredicate?
-                if let problem: String = row["problem"] { predicate = .unsupported(problem) }
-                else { predicate = (row["predicate"] as String?).map(CoreDataPredicate.format) }
-                return CoreDataFetchRequest(name: try row.stored(0, table: Self.templateTable, column: "name"),
-                                            entity: try row.stored(1, table: Self.templateTable, column: "entity"), predicate: predicate)
-            }
-        }
+        return try store.keptTemplates(context: self).sorted { $0.name < $1.name }
     }
 
     /// Keeps `templates` (those of entities the store has), replacing any of the same name.
     func keep(templates: [CoreDataFetchRequest]) throws {
         let kept = templates.filter { managedObjectModel.entitiesByName[$0.entity] != nil }
         guard !kept.isEmpty else { return }
-        do {
-            try database.write { db in
-                try db.execute(sql: "CREATE TABLE IF NOT EXISTS \(Self.templateTable) (name TEXT PRIMARY KEY, entity TEXT NOT NULL, predicate TEXT, problem TEXT)")
-                for template in kept {
-                    var format: String?, problem: String?
-                    switch template.predicate {
-                    case .format(let text)?: format = text
-                    case .unsupported(let why)?: problem = why
-                    case nil: break
-                    }
-                    try db.execute(sql: "INSERT OR REPLACE INTO \(Self.templateTable) (name, entity, predicate, problem) VALUES (?, ?, ?, ?)",
-                                   arguments: [template.name, template.entity, format, problem])
-                }
-            }
-        } catch let error as DatabaseError { throw StoreError(error) }
+        try store.keep(templates: kept, context: self)
     }
 }

@@ -7,7 +7,9 @@ import GRDB
 /// is a view of that table (its own rows and its sub-entities') whose INSTEAD OF triggers
 /// write the table. So all SQL written against an entity's name (fetches, predicates,
 /// saves, batch changes, delete rules) works unchanged, as it does over a Core Data
-/// store's views; and the views are kept in the file, so reopening it needs only the model.
+/// store's views. In Quarry's own files the views are kept in the file, so reopening it
+/// needs only the model; in someone else's they are TEMP, made again at each open
+/// (`remakeHierarchyViews`), and the file gains only the root's table.
 ///
 /// `quarry_model` keeps each entity as declared (its own attributes and relationships,
 /// `managedObjectModel.declaredByName`); `managedObjectModel.entitiesByName` holds it as
@@ -116,13 +118,13 @@ extension PersistentStore {
             if !columns.contains(EntityStorage.entityColumn) {
                 // Rows already there are the root's own.
                 try db.execute(sql: "ALTER TABLE \(table) ADD COLUMN \(column) TEXT NOT NULL DEFAULT \(Self.literal(root))")
-                try db.execute(sql: "CREATE INDEX \(quoteIdentifier("quarry_entity_\(root)")) ON \(table) (\(column))")
+                if isQuarrysFile { try db.execute(sql: "CREATE INDEX \(quoteIdentifier("quarry_entity_\(root)")) ON \(table) (\(column))") }
             }
             for member in newFamily where member != root {
                 if !oldFamily.contains(member) { try refuseTaken(member, in: db) }
                 guard let entity = ManagedObjectModel.effective(member, in: new, order: order) else { continue }
                 let tags = ([member] + ManagedObjectModel.below(member, in: new, order: order).map(\.name)).map(Self.literal)
-                for sql in Self.viewSQL(entity, table: root, tags: tags) { try db.execute(sql: sql) }
+                for sql in Self.viewSQL(entity, table: root, tags: tags, temporary: !isQuarrysFile) { try db.execute(sql: sql) }
             }
             try syncUniqueness(table: root, members: newFamily.compactMap { member in
                 new[member].map { ($0, [member] + ManagedObjectModel.below(member, in: new, order: order).map(\.name)) }
@@ -141,7 +143,9 @@ extension PersistentStore {
 
     /// A new table or view may not take the name of something already in the file.
     private func refuseTaken(_ name: String, in db: Database) throws {
-        if try Bool.fetchOne(db, sql: "SELECT count(*) > 0 FROM sqlite_master WHERE name = ? COLLATE NOCASE AND type IN ('table', 'view')", arguments: [name]) == true {
+        let taken = "SELECT 1 FROM %@ WHERE name = ? COLLATE NOCASE AND type IN ('table', 'view')"
+        if try Bool.fetchOne(db, sql: "SELECT EXISTS (\(taken.replacingOccurrences(of: "%@", with: "main.sqlite_master")) UNION ALL "
+                             + "\(taken.replacingOccurrences(of: "%@", with: "temp.sqlite_master")))", arguments: [name, name]) == true {
             throw StoreError.invalidSchema(entity: name, reason: "a table or view of that name already exists")
         }
     }
@@ -151,20 +155,22 @@ extension PersistentStore {
     /// A sub-entity's view over its root's table (its rows are those whose `_entity` is it or
     /// one of its sub-entities) and the triggers that write through it: an insert tags the
     /// row with the entity, an update writes every column back (NEW holds the old value of
-    /// each column not assigned), a delete deletes.
-    static func viewSQL(_ entity: EntityDescription, table root: String, tags: [String]) -> [String] {
+    /// each column not assigned), a delete deletes. `temporary` makes them in the
+    /// connection's TEMP schema (a file Quarry did not create).
+    static func viewSQL(_ entity: EntityDescription, table root: String, tags: [String], temporary: Bool) -> [String] {
         let storage = EntityStorage.quarry(entity.name)
         let view = storage.table, table = quoteIdentifier(root)
         let key = storage.key, tag = quoteIdentifier(EntityStorage.entityColumn)
         let columns = (entity.attributeNames + entity.ownKeyColumns.map(\.name)).map(quoteIdentifier)
         func trigger(_ what: String) -> String { quoteIdentifier("quarry_\(entity.name)_\(what)") }
         let selected = ([key, tag] + columns).joined(separator: ", ")
+        let (viewKind, triggerKind) = temporary ? ("TEMP VIEW", "TEMP TRIGGER") : ("VIEW", "TRIGGER")
         let assignments = columns.isEmpty ? ["\(key) = OLD.\(key)"] : columns.map { "\($0) = NEW.\($0)" }
         return [
-            "CREATE VIEW \(view) AS SELECT \(selected) FROM \(table) WHERE \(tag) IN (\(tags.joined(separator: ", ")))",
-            "CREATE TRIGGER \(trigger("insert")) INSTEAD OF INSERT ON \(view) BEGIN INSERT INTO \(table) (\(([key, tag] + columns).joined(separator: ", "))) VALUES (\((["NEW.\(key)", literal(entity.name)] + columns.map { "NEW.\($0)" }).joined(separator: ", "))); END",
-            "CREATE TRIGGER \(trigger("update")) INSTEAD OF UPDATE ON \(view) BEGIN UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE \(key) = OLD.\(key); END",
-            "CREATE TRIGGER \(trigger("delete")) INSTEAD OF DELETE ON \(view) BEGIN DELETE FROM \(table) WHERE \(key) = OLD.\(key); END",
+            "CREATE \(viewKind) \(view) AS SELECT \(selected) FROM \(table) WHERE \(tag) IN (\(tags.joined(separator: ", ")))",
+            "CREATE \(triggerKind) \(trigger("insert")) INSTEAD OF INSERT ON \(view) BEGIN INSERT INTO \(table) (\(([key, tag] + columns).joined(separator: ", "))) VALUES (\((["NEW.\(key)", literal(entity.name)] + columns.map { "NEW.\($0)" }).joined(separator: ", "))); END",
+            "CREATE \(triggerKind) \(trigger("update")) INSTEAD OF UPDATE ON \(view) BEGIN UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE \(key) = OLD.\(key); END",
+            "CREATE \(triggerKind) \(trigger("delete")) INSTEAD OF DELETE ON \(view) BEGIN DELETE FROM \(table) WHERE \(key) = OLD.\(key); END",
         ]
     }
 

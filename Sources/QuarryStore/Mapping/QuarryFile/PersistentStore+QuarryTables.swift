@@ -125,7 +125,10 @@ extension PersistentStore {
     }
 
     func createTable(_ entity: EntityDescription, in db: Database) throws {
-        let columns = ["\(mapping.storage(of: entity).key) INTEGER PRIMARY KEY AUTOINCREMENT"]
+        // Keys only grow in Quarry's files (history and tombstones name rows by key); in
+        // someone else's file AUTOINCREMENT would add SQLite's `sqlite_sequence` table,
+        // so a key there is the rowid's, as the file's own tables have it.
+        let columns = ["\(mapping.storage(of: entity).key) INTEGER PRIMARY KEY" + (isQuarrysFile ? " AUTOINCREMENT" : "")]
             + entity.attributes.map { "\(quoteIdentifier($0.name)) \($0.type.sqlType)" }
             + entity.ownKeyColumns.map { "\(quoteIdentifier($0.name)) INTEGER" }
         try db.execute(sql: "CREATE TABLE \(mapping.storage(of: entity).table) (\(columns.joined(separator: ", ")))")
