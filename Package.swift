@@ -2,7 +2,8 @@
 import PackageDescription
 
 // Layers, each depending only on those below it:
-// C interop (CLua, CReadline, CZlib, CQuarrySQLite, CQuarrySignals, CQuarryRows, CQuarryShim) → QuarryStore → QuarryPredicates → QuarryFetch
+// C interop (CLua, CReadline, CZlib, CQuarrySQLite, CQuarrySignals, CQuarryRows, CQuarryShim) → QuarryStore → QuarryPredicates
+// (→ QuarrySwiftInput, `#Predicate` read with swift-syntax) → QuarryFetch
 // → QuarryFormat → QuarryLua → QuarryShell → quarry (the executable).
 let swift5: [SwiftSetting] = [.swiftLanguageMode(.v5)]
 
@@ -18,6 +19,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // Swift's own parser, to read `#Predicate` and sort descriptors written as Swift.
+        .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
     ],
     targets: [
         // No pkgConfig for these two: their .pc files put -L/usr/lib/x86_64-linux-gnu ahead of
@@ -38,10 +41,18 @@ let package = Package(
             .product(name: "GRDBSQLite", package: "GRDB.swift"),
         ], swiftSettings: swift5),
         .target(name: "QuarryPredicates", dependencies: ["QuarryStore", "CQuarrySQLite"], swiftSettings: swift5),
+        // `#Predicate` and Swift sort keys in: Swift's syntax tree onto the predicate tree.
+        .target(name: "QuarrySwiftInput", dependencies: [
+            "QuarryStore", "QuarryPredicates",
+            .product(name: "SwiftSyntax", package: "swift-syntax"),
+            .product(name: "SwiftParser", package: "swift-syntax"),
+            .product(name: "SwiftParserDiagnostics", package: "swift-syntax"),
+            .product(name: "SwiftOperators", package: "swift-syntax"),
+        ], swiftSettings: swift5),
         .target(name: "QuarryFetch", dependencies: ["QuarryStore", "QuarryPredicates", "CQuarrySQLite"], swiftSettings: swift5),
         // Tables and charts as text: no Lua, no terminal; the Lua layer and the shell use it.
         .target(name: "QuarryFormat", dependencies: ["QuarryStore", "QuarryFetch"], swiftSettings: swift5),
-        .target(name: "QuarryLua", dependencies: ["CQuarryShim", "CLua", "QuarryStore", "QuarryPredicates", "QuarryFetch", "QuarryFormat"], swiftSettings: swift5),
+        .target(name: "QuarryLua", dependencies: ["CQuarryShim", "CLua", "QuarryStore", "QuarryPredicates", "QuarrySwiftInput", "QuarryFetch", "QuarryFormat"], swiftSettings: swift5),
         .target(name: "QuarryShell", dependencies: [
             "QuarryLua", "QuarryStore", "QuarryFormat", "CReadline",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -53,6 +64,7 @@ let package = Package(
         .target(name: "QuarryTestSupport", path: "Tests/Support", swiftSettings: swift5),
         .testTarget(name: "QuarryStoreTests", dependencies: ["QuarryStore", "QuarryTestSupport", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swift5),
         .testTarget(name: "QuarryPredicatesTests", dependencies: ["QuarryPredicates", "QuarryTestSupport"], swiftSettings: swift5),
+        .testTarget(name: "QuarrySwiftInputTests", dependencies: ["QuarrySwiftInput", "QuarryPredicates", "QuarryTestSupport"], swiftSettings: swift5),
         .testTarget(name: "QuarryFetchTests", dependencies: ["QuarryFetch", "QuarryTestSupport"], swiftSettings: swift5),
         .testTarget(name: "QuarryFormatTests", dependencies: ["QuarryFormat", "QuarryTestSupport"], swiftSettings: swift5),
         .testTarget(name: "QuarryLuaTests", dependencies: ["QuarryLua", "QuarryTestSupport", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swift5),

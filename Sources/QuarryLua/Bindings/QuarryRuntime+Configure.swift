@@ -85,7 +85,9 @@ extension QuarryRuntime {
         switch LuaTable.field(s, index, "sort") {
         case LUA_TNIL: quarry_pop(s, 1)
         case LUA_TBOOLEAN where lua_toboolean(s, -1) == 0: quarry_pop(s, 1); request.sortDescriptors = []
-        case LUA_TSTRING: request.sortDescriptors = [SortDescriptor(parsing: luaString(s, -1))]; quarry_pop(s, 1)
+        case LUA_TSTRING:
+            defer { quarry_pop(s, 1) }
+            request.sortDescriptors = try sortKeys(luaString(s, -1))
         case LUA_TTABLE:
             defer { quarry_pop(s, 1) }
             request.sortDescriptors = try sortList(s, lua_gettop(s))

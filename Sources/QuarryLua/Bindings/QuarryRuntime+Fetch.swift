@@ -3,6 +3,7 @@ import CQuarryShim
 import QuarryFetch
 import QuarryPredicates
 import QuarryStore
+import QuarrySwiftInput
 
 /// Results as Lua sees them: the live results plus the request as the script wrote it
 /// (format string and arguments), so `r.args = {...}` can re-run it.
@@ -137,6 +138,14 @@ extension QuarryRuntime {
     func parsePredicate(_ format: String?, _ arguments: [PredicateArgument], _ variables: [String: PredicateArgument]) throws -> Predicate? {
         guard let format else { return nil }
         do {
+            // A Swift `#Predicate` takes the values it captures by name: from `vars`, or
+            // the table `predicate(text, { name = value })` is given.
+            if SwiftPredicateReader.isSwift(format) {
+                guard arguments.isEmpty else {
+                    throw PredicateError("a #Predicate takes the values it captures by name, not in order: predicate(text, { name = value }) or fetch{ ..., vars = { name = value } }", column: nil)
+                }
+                return try SwiftPredicateReader.read(format, captures: variables).predicate
+            }
             return try PredicateParser.parse(format, arguments: PredicateArguments(arguments: arguments, variables: variables))
         } catch let error as PredicateError {
             // With its text, for the REPL, which shows the predicate with a caret under the column.
@@ -204,13 +213,7 @@ extension QuarryRuntime {
             throw OptionError("vars", mustBe: "a table such as { NAME = value }", operation: "fetch")
         }
         if varsType == LUA_TTABLE {
-            let table = lua_gettop(s)
-            for key in LuaTable.stringKeys(s, table).keys {
-                LuaTable.field(s, table, key)
-                defer { quarry_pop(s, 1) }
-                guard let value = predicateArgument(s, -1) else { throw OptionError("vars.\(key)", mustBe: "a value or a list of values", operation: "fetch") }
-                variables[key] = value
-            }
+            variables = try namedPredicateArguments(s, lua_gettop(s), what: "vars", operation: "fetch")
         }
         quarry_pop(s, 1)
         if object != nil, !arguments.isEmpty || !variables.isEmpty {
@@ -347,17 +350,30 @@ extension QuarryRuntime {
         defer { quarry_pop(s, 1) }
         switch LuaTable.field(s, index, "sort") {
         case LUA_TNIL: return []
-        case LUA_TSTRING: return [SortDescriptor(parsing: luaString(s, -1))]
+        case LUA_TSTRING: return try sortKeys(luaString(s, -1))
         case LUA_TTABLE: return try sortList(s, lua_gettop(s))
         default: throw OptionError("sort", mustBe: "a key, or a table of keys", operation: "fetch")
         }
     }
 
+    /// `"key"`, `"-key"`, or keys written as Swift (`SortDescriptor(\\.time, order: .reverse)`,
+    /// `\\.time`, an array of them: `SwiftSortReader`).
+    func sortKeys(_ text: String) throws -> [SortDescriptor] {
+        guard SwiftSortReader.isSwift(text) else { return [SortDescriptor(parsing: text)] }
+        do {
+            return try SwiftSortReader.read(text).map {
+                SortDescriptor(key: $0.key, ascending: $0.ascending, comparison: $0.comparator == "localized" ? .localized : .binary)
+            }
+        } catch let error as PredicateError {
+            throw PredicateTextError(format: text, error: error)
+        }
+    }
+
     func sortList(_ s: OpaquePointer, _ table: Int32) throws -> [SortDescriptor] {
-        try LuaTable.array(s, table) { i in
+        try LuaTable.array(s, table) { i -> [SortDescriptor] in
             let item = lua_gettop(s)
             switch lua_type(s, item) {
-            case LUA_TSTRING: return SortDescriptor(parsing: luaString(s, item))
+            case LUA_TSTRING: return try sortKeys(luaString(s, item))
             case LUA_TTABLE:
                 guard LuaTable.element(s, item, 1) == LUA_TSTRING else {
                     quarry_pop(s, 1)
@@ -377,10 +393,10 @@ extension QuarryRuntime {
                 } else {
                     quarry_pop(s, 1)
                 }
-                return descriptor
+                return [descriptor]
             default:
                 throw OptionError("entry \(i)", mustBe: "a key or a table", operation: "sort")
             }
-        }
+        }.flatMap { $0 }
     }
 }

@@ -84,7 +84,7 @@ extension QuarryRuntime {
             let sort: [SortDescriptor]
             switch call.type(3) {
             case LUA_TNIL: sort = []
-            case LUA_TSTRING: sort = [SortDescriptor(parsing: try call.string(3))]
+            case LUA_TSTRING: sort = try sortKeys(try call.string(3))
             case LUA_TTABLE: sort = try sortList(s, 3)
             default: throw call.typeError(3, expected: "sort key or table")
             }

@@ -59,6 +59,18 @@ func predicateArguments(_ state: OpaquePointer, _ table: Int32, what: String, op
     }
 }
 
+/// A table of name → value (`vars = { NAME = value }`, a `#Predicate`'s captured values).
+func namedPredicateArguments(_ state: OpaquePointer, _ table: Int32, what: String, operation: String? = nil) throws -> [String: PredicateArgument] {
+    var named: [String: PredicateArgument] = [:]
+    for key in LuaTable.stringKeys(state, table).keys {
+        LuaTable.field(state, table, key)
+        defer { quarry_pop(state, 1) }
+        guard let value = predicateArgument(state, -1) else { throw OptionError("\(what).\(key)", mustBe: "a value or a list of values", operation: operation) }
+        named[key] = value
+    }
+    return named
+}
+
 extension LuaCall {
     /// Arguments `first...` of the call as predicate arguments.
     func predicateArguments(from first: Int32) throws -> [PredicateArgument] {

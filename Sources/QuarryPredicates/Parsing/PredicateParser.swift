@@ -256,7 +256,7 @@ public struct PredicateParser {
         }
     }
 
-    static func expression(_ argument: PredicateArgument, column: Int) -> Expression {
+    public static func expression(_ argument: PredicateArgument, column: Int) -> Expression {
         switch argument {
         case .value(let v): return .constant(v, column: column)
         case .list(let vs): return .aggregate(vs.map { .constant($0, column: column) }, column: column)

@@ -1,0 +1,63 @@
+import QuarryPredicates
+import QuarryStore
+import SwiftSyntax
+
+/// The values a `#Predicate` captures, as `p:swift()` writes them in `let`s before it:
+/// literals and arrays of them, `Date(timeIntervalSinceReferenceDate:)` and
+/// `Date(timeIntervalSince1970:)`, `UUID(uuid: (...))`, `Data([...])`, `Double.nan` and
+/// `Double.infinity`. Nothing is run: each form is read as the value it spells.
+extension SwiftPredicateTranslator {
+    mutating func constant(_ node: ExprSyntax) throws -> PredicateArgument {
+        if let array = node.as(ArrayExprSyntax.self) {
+            return .list(try array.elements.map { element in
+                guard case .value(let v) = try constant(element.expression) else { throw refuse("a list of lists is no captured value", element) }
+                return v
+            })
+        }
+        if let member = node.as(MemberAccessExprSyntax.self), member.base?.trimmedDescription == "Double" {
+            switch member.declName.baseName.text {
+            case "nan": return .value(.real(.nan))
+            case "infinity": return .value(.real(.infinity))
+            default: break
+            }
+        }
+        if let prefix = node.as(PrefixOperatorExprSyntax.self), prefix.operator.text == "-",
+           let member = prefix.expression.as(MemberAccessExprSyntax.self), member.trimmedDescription == "Double.infinity" {
+            return .value(.real(-.infinity))
+        }
+        if let call = node.as(FunctionCallExprSyntax.self) {
+            let callee = call.calledExpression.trimmedDescription
+            let labels = call.arguments.map { $0.label?.text }
+            switch (callee, labels) {
+            case ("Date", ["timeIntervalSinceReferenceDate"]), ("Date", ["timeIntervalSince1970"]):
+                let seconds: Double
+                switch try call.arguments.first.map({ try value($0.expression) }) {
+                case .constant(.integer(let n), _)?: seconds = Double(n)
+                case .constant(.real(let d), _)?: seconds = d
+                default: throw refuse("a Date is read from a number of seconds", call)
+                }
+                return .value(.date(labels == ["timeIntervalSince1970"] ? seconds : seconds + referenceDateOffset))
+            case ("UUID", ["uuid"]):
+                guard let tuple = call.arguments.first?.expression.as(TupleExprSyntax.self), tuple.elements.count == 16 else {
+                    throw refuse("UUID(uuid:) takes 16 bytes", call)
+                }
+                let bytes = try tuple.elements.map { try byte($0.expression) }
+                let hex = bytes.map { String($0, radix: 16, uppercase: true) }.map { $0.count == 1 ? "0" + $0 : $0 }
+                let groups = [0..<4, 4..<6, 6..<8, 8..<10, 10..<16].map { hex[$0].joined() }
+                return .value(.text(groups.joined(separator: "-")))
+            case ("Data", [nil]):
+                guard let array = call.arguments.first?.expression.as(ArrayExprSyntax.self) else { throw refuse("Data is read from an array of bytes", call) }
+                return .value(.blob(try array.elements.map { try byte($0.expression) }))
+            default:
+                throw refuse("\(callee)(...) is no captured value Quarry reads (literals, Date(timeIntervalSinceReferenceDate:), UUID(uuid:), Data([...]))", call)
+            }
+        }
+        guard case .constant(let v, _) = try value(node) else { throw refuse("a captured value is a literal, a date, a UUID, data or a list", node) }
+        return .value(v)
+    }
+
+    private mutating func byte(_ node: ExprSyntax) throws -> UInt8 {
+        guard case .constant(.integer(let n), _) = try value(node), let byte = UInt8(exactly: n) else { throw refuse("expected a byte, 0 to 255", node) }
+        return byte
+    }
+}

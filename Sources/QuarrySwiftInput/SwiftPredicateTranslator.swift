@@ -1,0 +1,385 @@
+import QuarryPredicates
+import QuarryStore
+import SwiftSyntax
+
+/// What a closure variable stands for while its body is read.
+enum SwiftClosureScope {
+    /// The object the predicate tests: its keys are the predicate's key paths.
+    case root
+    /// A member of a to-many relationship (`contains(where:)`, `allSatisfy`, `filter`):
+    /// a SUBQUERY's variable, whose keys are relative to the member.
+    case member(variable: String)
+    /// The unwrapped value of `flatMap`: stands for an expression of the outer scope.
+    case bound(Expression)
+}
+
+/// Maps a folded Swift expression onto Quarry's predicate tree (see `SwiftPredicateReader`).
+struct SwiftPredicateTranslator {
+    let columns: SourceColumns
+    private(set) var captures: [String: PredicateArgument]
+    /// Innermost last: each closure's parameter names and what they stand for.
+    private var scopes: [(names: Set<String>, scope: SwiftClosureScope)] = []
+    private var subqueries = 0
+
+    init(columns: SourceColumns, captures: [String: PredicateArgument]) {
+        self.columns = columns
+        self.captures = captures
+    }
+
+    func refuse(_ message: String, _ node: some SyntaxProtocol) -> PredicateError {
+        PredicateError(message, column: columns.column(of: node))
+    }
+
+    /// A `let` before the macro: its value, as a captured value of that name.
+    mutating func capture(_ name: String, _ value: PredicateArgument) { captures[name] = value }
+
+    // MARK: Closures
+
+    /// Reads a closure's single expression with its parameter standing for `scope`.
+    mutating func closureBody<T>(_ closure: ClosureExprSyntax, scope: SwiftClosureScope, parameterCount: Int,
+                                 _ read: (inout SwiftPredicateTranslator, ExprSyntax) throws -> T) throws -> T {
+        var names: Set<String> = ["$0"]
+        if let clause = closure.signature?.parameterClause {
+            switch clause {
+            case .simpleInput(let list):
+                names = Set(list.map(\.name.text))
+            case .parameterClause(let parameters):
+                names = Set(parameters.parameters.map { ($0.secondName ?? $0.firstName).text })
+            }
+            guard names.count == parameterCount else {
+                throw refuse("this closure takes \(parameterCount) parameter\(parameterCount == 1 ? "" : "s")", clause)
+            }
+        }
+        guard closure.statements.count == 1, let item = closure.statements.first else {
+            throw refuse("a #Predicate closure holds one expression (no statements, no let)", closure)
+        }
+        let body: ExprSyntax
+        switch item.item {
+        case .expr(let expression): body = expression
+        case .stmt(let statement):
+            guard let returned = statement.as(ReturnStmtSyntax.self)?.expression else {
+                throw refuse("a #Predicate closure holds one expression, not this statement", statement)
+            }
+            body = returned
+        default:
+            throw refuse("a #Predicate closure holds one expression, not a declaration", item)
+        }
+        scopes.append((names, scope))
+        defer { scopes.removeLast() }
+        return try read(&self, body)
+    }
+
+    // MARK: Predicates
+
+    mutating func predicate(_ node: ExprSyntax) throws -> Predicate {
+        let e = unparenthesised(node)
+        if let literal = e.as(BooleanLiteralExprSyntax.self) { return .constant(literal.literal.tokenKind == .keyword(.true)) }
+        if let prefix = e.as(PrefixOperatorExprSyntax.self), prefix.operator.text == "!" {
+            return .not(try predicate(prefix.expression))
+        }
+        if let infix = e.as(InfixOperatorExprSyntax.self), let op = infix.operator.as(BinaryOperatorExprSyntax.self)?.operator.text {
+            switch op {
+            case "&&": return .and(flattened(try predicate(infix.leftOperand), try predicate(infix.rightOperand), and: true))
+            case "||": return .or(flattened(try predicate(infix.leftOperand), try predicate(infix.rightOperand), and: false))
+            case "??": return try coalesced(infix)
+            case "==", "!=", "<", "<=", ">", ">=": return try comparison(infix, op)
+            default: throw refuse("'\(op)' does not give a Bool a #Predicate can test", infix.operator)
+            }
+        }
+        if let call = e.as(FunctionCallExprSyntax.self) { return try method(call) }
+        if let member = e.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "isEmpty", let base = member.base {
+            return .comparison(Comparison(lhs: try count(of: base, at: member), op: .equal, rhs: .constant(.integer(0), column: columns.column(of: member))))
+        }
+        if e.is(MemberAccessExprSyntax.self) || e.is(DeclReferenceExprSyntax.self) || e.is(ForceUnwrapExprSyntax.self) {
+            // A Bool key (`$0.isActive`) or a captured Bool.
+            let value = try value(e)
+            if case .constant(.bool(let b), _) = value { return .constant(b) }
+            return .comparison(Comparison(lhs: value, op: .equal, rhs: .constant(.bool(true), column: columns.column(of: e))))
+        }
+        throw refuse("\(describe(e)) has no #Predicate form Quarry reads", e)
+    }
+
+    private func flattened(_ a: Predicate, _ b: Predicate, and: Bool) -> [Predicate] {
+        func parts(_ p: Predicate) -> [Predicate] {
+            switch (p, and) {
+            case (.and(let ps), true), (.or(let ps), false): return ps
+            default: return [p]
+            }
+        }
+        return parts(a) + parts(b)
+    }
+
+    private mutating func comparison(_ infix: InfixOperatorExprSyntax, _ op: String) throws -> Predicate {
+        let operators: [String: ComparisonOperator] = ["==": .equal, "!=": .notEqual, "<": .less, "<=": .lessOrEqual, ">": .greater, ">=": .greaterOrEqual]
+        guard let comparisonOperator = operators[op] else { throw refuse("unknown comparison '\(op)'", infix.operator) }
+        // `a.caseInsensitiveCompare(b) == .orderedSame` is `a ==[c] b`.
+        if let call = unparenthesised(infix.leftOperand).as(FunctionCallExprSyntax.self),
+           let callee = call.calledExpression.as(MemberAccessExprSyntax.self), callee.declName.baseName.text == "caseInsensitiveCompare" {
+            guard op == "==" || op == "!=", let order = infix.rightOperand.as(MemberAccessExprSyntax.self), order.base == nil,
+                  order.declName.baseName.text == "orderedSame", let receiver = callee.base, let argument = call.arguments.first, call.arguments.count == 1 else {
+                throw refuse("caseInsensitiveCompare(_:) is read compared with == or != .orderedSame", infix)
+            }
+            return .comparison(Comparison(lhs: try value(receiver), op: comparisonOperator, rhs: try value(argument.expression), options: [.caseInsensitive]))
+        }
+        return .comparison(Comparison(lhs: try value(infix.leftOperand), op: comparisonOperator, rhs: try value(infix.rightOperand)))
+    }
+
+    /// `optional.flatMap { test } ?? d` and `optional?.method(...) ?? d`: the test where
+    /// the value is there, `d` where it is nil, as Swift decides it (two-valued).
+    private mutating func coalesced(_ infix: InfixOperatorExprSyntax) throws -> Predicate {
+        guard let fallback = unparenthesised(infix.rightOperand).as(BooleanLiteralExprSyntax.self) else {
+            throw refuse("?? in a test takes true or false on its right", infix.rightOperand)
+        }
+        let whenNil = fallback.literal.tokenKind == .keyword(.true)
+        let left = unparenthesised(infix.leftOperand)
+        let base: Expression, test: Predicate
+        if let call = left.as(FunctionCallExprSyntax.self), let callee = call.calledExpression.as(MemberAccessExprSyntax.self),
+           callee.declName.baseName.text == "flatMap", let receiver = callee.base {
+            guard let closure = call.trailingClosure ?? call.arguments.first?.expression.as(ClosureExprSyntax.self) else {
+                throw refuse("flatMap takes a closure", call)
+            }
+            base = try value(receiver)
+            test = try closureBody(closure, scope: .bound(base), parameterCount: 1) { translator, body in try translator.predicate(body) }
+        } else if let optional = firstOptionalChain(in: left) {
+            base = try value(ExprSyntax(optional.expression))
+            test = try predicate(left)
+        } else {
+            throw refuse("?? true/false follows an optional test: value.flatMap { ... } or value?.method(...)", left)
+        }
+        let column = columns.column(of: left)
+        let isNil = Predicate.comparison(Comparison(lhs: base, op: .equal, rhs: .constant(.null, column: column)))
+        return whenNil ? .or([isNil, test]) : .and([.not(isNil), test])
+    }
+
+    /// The first `x?` from the object on the receiver spine of `node`: in
+    /// `$0.owner?.name.contains("a")`, `$0.owner?`, whose nil makes the whole test nil.
+    private func firstOptionalChain(in node: ExprSyntax) -> OptionalChainingExprSyntax? {
+        var current: ExprSyntax? = node
+        var found: OptionalChainingExprSyntax?
+        while let e = current.map(unparenthesised) {
+            if let chain = e.as(OptionalChainingExprSyntax.self) { found = chain; current = chain.expression; continue }
+            if let call = e.as(FunctionCallExprSyntax.self) { current = call.calledExpression; continue }
+            if let member = e.as(MemberAccessExprSyntax.self) { current = member.base; continue }
+            if let unwrap = e.as(ForceUnwrapExprSyntax.self) { current = unwrap.expression; continue }
+            break
+        }
+        return found
+    }
+
+    /// Calls that give a Bool: string tests, membership, quantifiers.
+    private mutating func method(_ call: FunctionCallExprSyntax) throws -> Predicate {
+        guard let callee = call.calledExpression.as(MemberAccessExprSyntax.self), let receiver = callee.base else {
+            throw refuse("\(call.calledExpression.trimmedDescription)(...) is a function call, which #Predicate does not take", call)
+        }
+        let name = callee.declName.baseName.text
+        let labels = call.arguments.map { $0.label?.text }
+        let closure = call.trailingClosure ?? (labels == ["where"] ? call.arguments.first?.expression.as(ClosureExprSyntax.self) : nil)
+        switch name {
+        case "contains" where closure != nil, "allSatisfy":
+            guard let closure else { throw refuse("allSatisfy takes a closure", call) }
+            let (collection, variable) = try subqueryCollection(receiver)
+            let test = try closureBody(closure, scope: .member(variable: variable), parameterCount: 1) { t, body in try t.predicate(body) }
+            let column = columns.column(of: call)
+            let all = name == "allSatisfy"
+            let count = Expression.subqueryCount(collection: collection, variable: variable, predicate: all ? .not(test) : test, column: column)
+            return .comparison(Comparison(lhs: count, op: all ? .equal : .greater, rhs: .constant(.integer(0), column: column)))
+        case "contains" where labels == [nil], "starts" where labels == ["with"], "localizedStandardContains" where labels == [nil]:
+            guard let argument = call.arguments.first?.expression else { throw refuse("\(name) takes one argument", call) }
+            if name == "contains", let membership = try membership(receiver, argument) { return membership }
+            let op: ComparisonOperator = name == "starts" ? .beginsWith : .contains
+            return .comparison(Comparison(lhs: try value(receiver), op: op, rhs: try value(argument),
+                                          options: name == "localizedStandardContains" ? [.caseInsensitive, .diacriticInsensitive] : []))
+        default:
+            throw refuse("\(name)(...) has no #Predicate form Quarry reads (contains, starts(with:), localizedStandardContains, allSatisfy, filter { }.count)", callee.declName)
+        }
+    }
+
+    /// `[1, 5].contains(x)` (IN), `(a...b).contains(x)` (BETWEEN), `(a..<b).contains(x)`,
+    /// `values.contains(x)` with a captured list; nil when the receiver is a key (a string).
+    private mutating func membership(_ receiver: ExprSyntax, _ argument: ExprSyntax) throws -> Predicate? {
+        let r = unparenthesised(receiver)
+        let column = columns.column(of: r)
+        if r.is(ArrayExprSyntax.self) {
+            return .comparison(Comparison(lhs: try value(argument), op: .in, rhs: try value(r)))
+        }
+        if let range = r.as(InfixOperatorExprSyntax.self), let op = range.operator.as(BinaryOperatorExprSyntax.self)?.operator.text, op == "..." || op == "..<" {
+            let low = try value(range.leftOperand), high = try value(range.rightOperand), tested = try value(argument)
+            if op == "..." { return .comparison(Comparison(lhs: tested, op: .between, rhs: .aggregate([low, high], column: column))) }
+            return .and([.comparison(Comparison(lhs: tested, op: .greaterOrEqual, rhs: low)), .comparison(Comparison(lhs: tested, op: .less, rhs: high))])
+        }
+        if let name = r.as(DeclReferenceExprSyntax.self), scopeIndex(of: name.baseName.text) == nil {
+            return .comparison(Comparison(lhs: try value(argument), op: .in, rhs: try value(r)))
+        }
+        return nil
+    }
+
+    /// The to-many key path a quantifier or filter ranges over, and a fresh variable.
+    private mutating func subqueryCollection(_ receiver: ExprSyntax) throws -> (KeyPath, String) {
+        guard case .keyPath(let path) = try value(receiver) else {
+            throw refuse("contains(where:), allSatisfy and filter range over a relationship of the object", receiver)
+        }
+        subqueries += 1
+        return (path, "v\(subqueries)")
+    }
+
+    // MARK: Values
+
+    mutating func value(_ node: ExprSyntax) throws -> Expression {
+        let e = unparenthesised(node)
+        let column = columns.column(of: e)
+        if let integer = e.as(IntegerLiteralExprSyntax.self) {
+            guard let n = Self.integer(integer.literal.text) else { throw refuse("\(integer.literal.text) is no 64-bit integer", e) }
+            return .constant(.integer(n), column: column)
+        }
+        if let float = e.as(FloatLiteralExprSyntax.self) {
+            guard let d = Double(float.literal.text.filter { $0 != "_" }) else { throw refuse("\(float.literal.text) is no number Quarry reads", e) }
+            return .constant(.real(d), column: column)
+        }
+        if let string = e.as(StringLiteralExprSyntax.self) {
+            guard let text = string.representedLiteralValue else { throw refuse("a string with interpolation: capture the value instead", e) }
+            return .constant(.text(text), column: column)
+        }
+        if let boolean = e.as(BooleanLiteralExprSyntax.self) { return .constant(.bool(boolean.literal.tokenKind == .keyword(.true)), column: column) }
+        if e.is(NilLiteralExprSyntax.self) { return .constant(.null, column: column) }
+        if let array = e.as(ArrayExprSyntax.self) {
+            return .aggregate(try array.elements.map { try value($0.expression) }, column: column)
+        }
+        if let prefix = e.as(PrefixOperatorExprSyntax.self), prefix.operator.text == "-" {
+            let inner = try value(prefix.expression)
+            switch inner {
+            case .constant(.integer(let n), let c) where n != Int64.min: return .constant(.integer(-n), column: c)
+            case .constant(.real(let d), let c): return .constant(.real(-d), column: c)
+            default: return .negate(inner, column: column)
+            }
+        }
+        if let infix = e.as(InfixOperatorExprSyntax.self), let op = infix.operator.as(BinaryOperatorExprSyntax.self)?.operator.text {
+            let arithmetic: [String: ArithmeticOperator] = ["+": .add, "-": .subtract, "*": .multiply]
+            if op == "/" { throw refuse("/ divides integers as integers in Swift and as doubles in NSPredicate: write the comparison without it", infix.operator) }
+            if op == "??" { return try countOrZero(infix) }
+            guard let a = arithmetic[op] else { throw refuse("'\(op)' gives no value a #Predicate compares", infix.operator) }
+            return .arithmetic(a, try value(infix.leftOperand), try value(infix.rightOperand), column: columns.column(of: infix.operator))
+        }
+        if let member = e.as(MemberAccessExprSyntax.self) {
+            if member.declName.baseName.text == "count", let base = member.base { return try count(of: base, at: member) }
+            return try keyPath(e)
+        }
+        if let name = e.as(DeclReferenceExprSyntax.self) {
+            let text = Self.unescaped(name.baseName.text)
+            if let index = scopeIndex(of: name.baseName.text) {
+                if case .bound(let expression) = scopes[index].scope { try checkReachable(index, e); return expression }
+                throw refuse("'\(text)' alone is the object itself; compare one of its keys, as \(text).name", e)
+            }
+            guard let captured = captures[text] else {
+                throw refuse("no value for '\(text)' (give it as a captured value, by name)", e)
+            }
+            return PredicateParser.expression(captured, column: column)
+        }
+        if e.is(OptionalChainingExprSyntax.self) || e.is(ForceUnwrapExprSyntax.self) { return try keyPath(e) }
+        if let call = e.as(FunctionCallExprSyntax.self) {
+            throw refuse("\(call.calledExpression.trimmedDescription)(...) is a call the macro does not take inside the closure: capture its value in a let before it", call)
+        }
+        throw refuse("\(describe(e)) has no #Predicate form Quarry reads", e)
+    }
+
+    /// `x.count`: how many members of a relationship (`tags.@count`), or how many match a
+    /// filter (`filter { }.count`, a SUBQUERY's count).
+    private mutating func count(of base: ExprSyntax, at node: some SyntaxProtocol) throws -> Expression {
+        let b = unparenthesised(base)
+        if let call = b.as(FunctionCallExprSyntax.self), let callee = call.calledExpression.as(MemberAccessExprSyntax.self),
+           callee.declName.baseName.text == "filter", let receiver = callee.base {
+            guard let closure = call.trailingClosure ?? call.arguments.first?.expression.as(ClosureExprSyntax.self) else {
+                throw refuse("filter takes a closure", call)
+            }
+            let (collection, variable) = try subqueryCollection(receiver)
+            let test = try closureBody(closure, scope: .member(variable: variable), parameterCount: 1) { t, body in try t.predicate(body) }
+            return .subqueryCount(collection: collection, variable: variable, predicate: test, column: columns.column(of: call))
+        }
+        guard case .keyPath(var path) = try value(base) else { throw refuse(".count of something that is not a relationship", node) }
+        path.components.append("@count")
+        return .keyPath(path)
+    }
+
+    /// `(x?.items.count ?? 0)`: through a nil to-one the count is 0, as Quarry counts it.
+    private mutating func countOrZero(_ infix: InfixOperatorExprSyntax) throws -> Expression {
+        let left = try value(infix.leftOperand)
+        guard case .constant(.integer(0), _) = try value(infix.rightOperand) else {
+            throw refuse("?? on a value is read only as a count's ?? 0; test the optional with flatMap { } ?? true/false", infix.operator)
+        }
+        switch left {
+        case .keyPath(let path) where path.components.last == "@count": return left
+        case .subqueryCount: return left
+        default: throw refuse("?? 0 is read after a count only", infix.operator)
+        }
+    }
+
+    /// `$0.owner?.name`, `car.tags`, `$0.owner!.name`: a key path from a closure variable.
+    private mutating func keyPath(_ node: ExprSyntax) throws -> Expression {
+        var components: [String] = []
+        var current = unparenthesised(node)
+        while true {
+            if let member = current.as(MemberAccessExprSyntax.self), let base = member.base {
+                components.insert(Self.unescaped(member.declName.baseName.text), at: 0)
+                current = unparenthesised(base)
+            } else if let chain = current.as(OptionalChainingExprSyntax.self) {
+                current = unparenthesised(chain.expression)
+            } else if let unwrap = current.as(ForceUnwrapExprSyntax.self) {
+                current = unparenthesised(unwrap.expression)
+            } else {
+                break
+            }
+        }
+        let column = columns.column(of: node)
+        guard let root = current.as(DeclReferenceExprSyntax.self), let index = scopeIndex(of: root.baseName.text) else {
+            throw refuse("a key path starts from the closure's object ($0 or its name), not \(describe(current))", current)
+        }
+        try checkReachable(index, current)
+        switch scopes[index].scope {
+        case .root, .member:
+            guard !components.isEmpty else { throw refuse("the object itself cannot be compared here", node) }
+            return .keyPath(KeyPath(components, column: column))
+        case .bound(let expression):
+            if components.isEmpty { return expression }
+            guard case .keyPath(let base) = expression else { throw refuse("a key of a value that is not an object", node) }
+            return .keyPath(KeyPath(base.components + components, column: column))
+        }
+    }
+
+    /// Key paths inside a member's closure are relative to that member: a key of an outer
+    /// object there has no SUBQUERY form.
+    private func checkReachable(_ index: Int, _ node: some SyntaxProtocol) throws {
+        if scopes[(index + 1)...].contains(where: { if case .member = $0.scope { return true } else { return false } }) {
+            throw refuse("a key of an outer object inside contains(where:), allSatisfy or filter: NSPredicate's SUBQUERY reads only its member's keys", node)
+        }
+    }
+
+    private func scopeIndex(of name: String) -> Int? {
+        scopes.lastIndex { $0.names.contains(name) || $0.names.contains(Self.unescaped(name)) }
+    }
+
+    // MARK: Helpers
+
+    private func unparenthesised(_ node: ExprSyntax) -> ExprSyntax {
+        var e = node
+        while let tuple = e.as(TupleExprSyntax.self), tuple.elements.count == 1, let only = tuple.elements.first, only.label == nil {
+            e = only.expression
+        }
+        return e
+    }
+
+    private func describe(_ node: some SyntaxProtocol) -> String {
+        let text = node.trimmedDescription
+        return "'" + (text.count > 40 ? String(text.prefix(40)) + "…" : text) + "'"
+    }
+
+    static func unescaped(_ name: String) -> String {
+        name.count >= 2 && name.hasPrefix("`") && name.hasSuffix("`") ? String(name.dropFirst().dropLast()) : name
+    }
+
+    static func integer(_ literal: String) -> Int64? {
+        let digits = literal.filter { $0 != "_" }
+        if digits.hasPrefix("0x") { return Int64(digits.dropFirst(2), radix: 16) }
+        if digits.hasPrefix("0o") { return Int64(digits.dropFirst(2), radix: 8) }
+        if digits.hasPrefix("0b") { return Int64(digits.dropFirst(2), radix: 2) }
+        return Int64(digits)
+    }
+}

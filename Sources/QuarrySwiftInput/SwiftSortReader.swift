@@ -1,0 +1,74 @@
+import QuarryPredicates
+import SwiftOperators
+import SwiftParser
+import SwiftParserDiagnostics
+import SwiftSyntax
+
+/// Sort keys written as Swift: `\.time`, `\Quake.time`, `SortDescriptor(\.time, order:
+/// .reverse)`, `SortDescriptor(\.name, comparator: .localizedStandard)`, or an array of
+/// them, as `@Query(sort:)` and `FetchDescriptor(sortBy:)` take them.
+public enum SwiftSortReader {
+    public struct Key: Equatable {
+        public var key: String
+        public var ascending: Bool
+        /// `localized` for `.localizedStandard` / `.localized`, nil for the default.
+        public var comparator: String?
+
+        public init(key: String, ascending: Bool, comparator: String?) {
+            self.key = key; self.ascending = ascending; self.comparator = comparator
+        }
+    }
+
+    /// Whether `text` is Swift rather than Quarry's `"key"` / `"-key"`: it starts with
+    /// `\`, `SortDescriptor(` or `[`, none of which starts a key.
+    public static func isSwift(_ text: String) -> Bool {
+        let rest = text.drop(while: \.isWhitespace)
+        return rest.hasPrefix("\\") || rest.hasPrefix("SortDescriptor") || rest.hasPrefix("[")
+    }
+
+    public static func read(_ source: String) throws -> [Key] {
+        var parser = Parser(source)
+        let parsed = ExprSyntax.parse(from: &parser)
+        let columns = SourceColumns(source)
+        func refuse(_ message: String, _ node: some SyntaxProtocol) -> PredicateError {
+            PredicateError(message, column: columns.column(of: node)).given(as: "sort")
+        }
+        if let diagnostic = ParseDiagnosticsGenerator.diagnostics(for: parsed).first {
+            throw PredicateError("Swift: \(diagnostic.message)", column: columns.column(of: diagnostic.position)).given(as: "sort")
+        }
+        func keyPath(_ node: ExprSyntax) throws -> String {
+            guard let path = node.as(KeyPathExprSyntax.self) else { throw refuse("expected a key path such as \\.name", node) }
+            var names: [String] = []
+            for component in path.components {
+                switch component.component {
+                case .property(let property): names.append(SwiftPredicateTranslator.unescaped(property.declName.baseName.text))
+                case .optional: continue
+                default: throw refuse("a sort key path names properties only", component)
+                }
+            }
+            guard !names.isEmpty else { throw refuse("a sort key path names at least one property", path) }
+            return names.joined(separator: ".")
+        }
+        func key(_ node: ExprSyntax) throws -> Key {
+            if node.is(KeyPathExprSyntax.self) { return Key(key: try keyPath(node), ascending: true, comparator: nil) }
+            guard let call = node.as(FunctionCallExprSyntax.self), call.calledExpression.trimmedDescription == "SortDescriptor",
+                  let first = call.arguments.first, first.label == nil else {
+                throw refuse("expected \\.key or SortDescriptor(\\.key, order: .reverse)", node)
+            }
+            var result = Key(key: try keyPath(first.expression), ascending: true, comparator: nil)
+            for argument in call.arguments.dropFirst() {
+                let choice = argument.expression.as(MemberAccessExprSyntax.self).flatMap { $0.base == nil ? $0.declName.baseName.text : nil }
+                switch (argument.label?.text, choice) {
+                case ("order", "forward"?): result.ascending = true
+                case ("order", "reverse"?): result.ascending = false
+                case ("comparator", "localizedStandard"?), ("comparator", "localized"?): result.comparator = "localized"
+                case ("comparator", "lexical"?): result.comparator = nil
+                default: throw refuse("SortDescriptor's \(argument.label?.text ?? "argument") is read as order: .forward/.reverse or comparator: .localizedStandard/.lexical", argument)
+                }
+            }
+            return result
+        }
+        if let array = parsed.as(ArrayExprSyntax.self) { return try array.elements.map { try key($0.expression) } }
+        return [try key(parsed)]
+    }
+}

@@ -1,0 +1,95 @@
+import QuarryPredicates
+import QuarryStore
+import QuarrySwiftInput
+import Testing
+
+/// `#Predicate` read into Quarry's predicate tree: each case reads as the NSPredicate
+/// format that means the same (both printed by Quarry's formatter), and what the macro
+/// cannot say, or Quarry cannot read, is refused with its column.
+@Suite struct SwiftPredicateReaderTests {
+    static func read(_ swift: String, _ captures: [String: PredicateArgument] = [:]) throws -> String {
+        try SwiftPredicateReader.read(swift, captures: captures).predicate.description
+    }
+    static func format(_ format: String, _ variables: [String: PredicateArgument] = [:]) throws -> String {
+        try PredicateParser.parse(format, arguments: PredicateArguments(arguments: [], variables: variables)).description
+    }
+
+    static let same: [(String, String)] = [
+        (#"#Predicate<Quake> { $0.magnitude > 5 && $0.place.contains("Alaska") }"#, #"magnitude > 5 AND place CONTAINS "Alaska""#),
+        (#"#Predicate<Car> { car in car.year >= 2000 || !(car.name == "x") }"#, #"year >= 2000 OR NOT name == "x""#),
+        (#"#Predicate<Car> { $0.owner?.name == "Ann" }"#, #"owner.name == "Ann""#),
+        (#"#Predicate<Car> { $0.owner == nil }"#, "owner == nil"),
+        (#"#Predicate<Car> { ($0.owner?.age).flatMap { $0 > 30 } ?? false }"#, "NOT owner.age == nil AND owner.age > 30"),
+        (#"#Predicate<Car> { ($0.owner?.age).flatMap { $0 > 30 } ?? true }"#, "owner.age == nil OR owner.age > 30"),
+        (#"#Predicate<Car> { $0.owner?.name.starts(with: "A") ?? false }"#, #"NOT owner == nil AND owner.name BEGINSWITH "A""#),
+        (#"#Predicate<Item> { $0.tags.contains(where: { t in t.weight > 2 }) }"#, "SUBQUERY(tags, $v1, $v1.weight > 2).@count > 0"),
+        (#"#Predicate<Item> { $0.tags.contains { $0.weight > 2 } }"#, "SUBQUERY(tags, $v1, $v1.weight > 2).@count > 0"),
+        (#"#Predicate<Item> { $0.tags.allSatisfy { $0.weight > 1 } }"#, "SUBQUERY(tags, $v1, NOT $v1.weight > 1).@count == 0"),
+        (#"#Predicate<Item> { $0.tags.filter { $0.weight >= 2 }.count >= 2 }"#, "SUBQUERY(tags, $v1, $v1.weight >= 2).@count >= 2"),
+        (#"#Predicate<Item> { $0.tags.count == 2 }"#, "tags.@count == 2"),
+        (#"#Predicate<Item> { $0.tags.isEmpty }"#, "tags.@count == 0"),
+        (#"#Predicate<Item> { ($0.owner?.items.count ?? 0) == 0 }"#, "owner.items.@count == 0"),
+        (#"#Predicate<Item> { [1, 5].contains($0.qty) }"#, "qty IN {1, 5}"),
+        (#"#Predicate<Item> { (2...6).contains($0.qty) }"#, "qty BETWEEN {2, 6}"),
+        (#"#Predicate<Item> { (2..<6).contains($0.qty) }"#, "qty >= 2 AND qty < 6"),
+        (#"#Predicate<Item> { $0.title.localizedStandardContains("é") }"#, #"title CONTAINS[cd] "é""#),
+        (#"#Predicate<Item> { $0.title.caseInsensitiveCompare("ab") == .orderedSame }"#, #"title ==[c] "ab""#),
+        (#"#Predicate<Item> { $0.qty * 2 + 1 > 5 && $0.price >= -2.5 }"#, "qty * 2 + 1 > 5 AND price >= -2.5"),
+        (#"#Predicate<Item> { $0.flag }"#, "flag == YES"),
+        (#"#Predicate<Item> { !$0.flag || true }"#, "NOT flag == YES OR TRUEPREDICATE"),
+        (##"#Predicate<Item> { $0.`default` == "a\"#b\n" }"##, ##"default == "a\"#b\n""##),
+        (#"#Predicate<Item> { item in return item.owner!.name != "Bob" }"#, #"owner.name != "Bob""#),
+    ]
+
+    @Test(arguments: same) func readsAsTheFormatThatMeansTheSame(_ c: (String, String)) throws {
+        #expect(try Self.read(c.0) == Self.format(c.1), "\(c.0)")
+    }
+
+    @Test func capturedNamesTakeTheGivenValues() throws {
+        let read = try Self.read(#"#Predicate<Quake> { $0.magnitude > minimum && names.contains($0.place) }"#,
+                                 ["minimum": .value(.real(4.5)), "names": .list([.text("a"), .text("b")])])
+        #expect(read == (try Self.format("magnitude > $M AND place IN $N", ["M": .value(.real(4.5)), "N": .list([.text("a"), .text("b")])])))
+    }
+
+    static let refused: [(String, String, Int)] = [
+        (#"#Predicate<Item> { $0.qty / 2 > 1 }"#, "/ divides integers", 27),
+        (#"#Predicate<Item> { $0.title.hasSuffix("a") }"#, "hasSuffix(...) has no #Predicate form", 29),
+        (#"#Predicate<Item> { $0.when > Date() }"#, "capture its value", 30),
+        (#"#Predicate<Item> { $0.qty > limit }"#, "no value for 'limit'", 29),
+        (#"#Predicate<Item> { $0.title == "\(x)" }"#, "interpolation", 32),
+        (#"#Predicate<Item> { $0 == nil }"#, "'$0' alone is the object itself", 20),
+        (#"#Predicate<Item> { $0.qty > 1 "#, "Swift: expected '}'", 31),
+        (#"#Predicate<Item> { item in let x = 1; return x > 0 }"#, "one expression", 18),
+        (#"#Predicate<Item> { item in item.tags.contains { $0.weight > item.qty } }"#, "a key of an outer object", 61),
+        (#"#Predicate<Item> { $0.qty > 1 ? true : false }"#, "has no #Predicate form Quarry reads", 20),
+    ]
+
+    @Test(arguments: refused) func refusedInOneLineWithItsColumn(_ c: (String, String, Int)) {
+        do {
+            let read = try Self.read(c.0)
+            Issue.record("\(c.0) was read as \(read)")
+        } catch let error as PredicateError {
+            #expect(error.message.contains(c.1), "\(error.message)")
+            #expect(error.column == c.2, "\(c.0): column \(error.column.map(String.init) ?? "none"), expected \(c.2)")
+            #expect(!error.message.contains("\n"))
+        } catch {
+            Issue.record("\(error)")
+        }
+    }
+
+    @Test func tellsSwiftFromFormatStrings() {
+        #expect(SwiftPredicateReader.isSwift("#Predicate<Quake> { $0.x > 1 }"))
+        #expect(SwiftPredicateReader.isSwift("  #Predicate { $0.x > 1 }"))
+        #expect(!SwiftPredicateReader.isSwift("#Predicate < 5"), "a key named Predicate, escaped")
+        #expect(!SwiftPredicateReader.isSwift("#Predicate == 1"))
+        #expect(!SwiftPredicateReader.isSwift("magnitude > 5"))
+    }
+
+    @Test func sortKeysAsSwift() throws {
+        #expect(try SwiftSortReader.read(#"SortDescriptor(\.time, order: .reverse)"#) == [.init(key: "time", ascending: false, comparator: nil)])
+        #expect(try SwiftSortReader.read(#"[SortDescriptor(\Quake.place, comparator: .localizedStandard), \.owner?.name]"#)
+                == [.init(key: "place", ascending: true, comparator: "localized"), .init(key: "owner.name", ascending: true, comparator: nil)])
+        #expect(SwiftSortReader.isSwift(#"\.time"#) && !SwiftSortReader.isSwift("-time"))
+        #expect(throws: PredicateError.self) { try SwiftSortReader.read(#"SortDescriptor(\.time, order: .sideways)"#) }
+    }
+}
