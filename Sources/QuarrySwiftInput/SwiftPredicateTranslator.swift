@@ -245,6 +245,11 @@ struct SwiftPredicateTranslator {
             return .aggregate(try array.elements.map { try value($0.expression) }, column: column)
         }
         if let prefix = e.as(PrefixOperatorExprSyntax.self), prefix.operator.text == "-" {
+            // As Swift reads `-9223372036854775808`: one negative literal, Int64.min included.
+            if let integer = prefix.expression.as(IntegerLiteralExprSyntax.self) {
+                guard let n = Self.integer("-" + integer.literal.text) else { throw refuse("-\(integer.literal.text) is no 64-bit integer", e) }
+                return .constant(.integer(n), column: column)
+            }
             let inner = try value(prefix.expression)
             switch inner {
             case .constant(.integer(let n), let c) where n != Int64.min: return .constant(.integer(-n), column: c)
@@ -376,10 +381,12 @@ struct SwiftPredicateTranslator {
     }
 
     static func integer(_ literal: String) -> Int64? {
-        let digits = literal.filter { $0 != "_" }
-        if digits.hasPrefix("0x") { return Int64(digits.dropFirst(2), radix: 16) }
-        if digits.hasPrefix("0o") { return Int64(digits.dropFirst(2), radix: 8) }
-        if digits.hasPrefix("0b") { return Int64(digits.dropFirst(2), radix: 2) }
-        return Int64(digits)
+        var digits = literal.filter { $0 != "_" }
+        let sign = digits.hasPrefix("-") ? "-" : ""
+        if !sign.isEmpty { digits.removeFirst() }
+        for (prefix, radix) in [("0x", 16), ("0o", 8), ("0b", 2)] where digits.hasPrefix(prefix) {
+            return Int64(sign + digits.dropFirst(2), radix: radix)
+        }
+        return Int64(sign + digits)
     }
 }
