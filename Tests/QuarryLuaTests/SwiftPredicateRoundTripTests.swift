@@ -44,6 +44,13 @@ import Testing
             assert(sorted[1].title == "gamma\"#" and sorted[#sorted].title == "alpha")
             local two = fetch{ "Item", sort = { [[\Item.flag]], [[SortDescriptor(\.title)]] } }
             assert(two[1].title == "ab" and two[#two].title == "delta")
+            assert(count("Item", swift, { least = 0 }) == 2 and Item:count(swift, { least = 1 }) == 1)
+            assert(Item:first("#Predicate<Item> { $0.qty == 7 }").title == "gamma\"#")
+            assert(Item:updateall("#Predicate<Item> { $0.qty >= least }", { least = 5 }, { nick = "many" }) == 2)
+            assert(count("Item", "nick == 'many'") == 2)
+            local r = fetch("Item", "#Predicate<Item> { $0.nick == \"many\" }")
+            r:configure{ predicate = "#Predicate<Item> { $0.qty < 3 }" }
+            assert(#r == 2)
             """#)
         let positional = h.error(##"count("Item", "#Predicate<Item> { $0.qty > least }", 1)"##)
         #expect(positional.contains("captures by name"), "\(positional)")

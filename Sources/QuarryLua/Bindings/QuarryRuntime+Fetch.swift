@@ -119,8 +119,8 @@ extension QuarryRuntime {
             return makeRequest(entityName, object: object)
         }
         let format = try call.optionalString(index)
-        let arguments = try call.predicateArguments(from: index + 1)
-        return try makeRequest(entityName, format: format, arguments: arguments, variables: [:])
+        let (arguments, captures) = try predicateInputs(call, format: format, from: index + 1)
+        return try makeRequest(entityName, format: format, arguments: arguments, variables: captures)
     }
 
     func makeRequest(_ entity: String, object: Predicate) -> LuaRequest {
@@ -151,6 +151,19 @@ extension QuarryRuntime {
             // With its text, for the REPL, which shows the predicate with a caret under the column.
             throw PredicateTextError(format: format, error: error)
         }
+    }
+
+    /// What a predicate given as text takes from the call's arguments `first...`: its
+    /// arguments in order for a format string; for a Swift `#Predicate`, the values it
+    /// captures, from one table of names (`{ least = 5 }`).
+    func predicateInputs(_ call: LuaCall, format: String?, from first: Int32) throws -> ([PredicateArgument], [String: PredicateArgument]) {
+        guard let format, SwiftPredicateReader.isSwift(format), call.argumentCount >= first else {
+            return (try call.predicateArguments(from: first), [:])
+        }
+        let byName = "a #Predicate takes the values it captures by name, in one table: { name = value }"
+        guard call.type(first) == LUA_TTABLE else { throw call.argumentError(first, byName) }
+        if call.argumentCount > first { throw call.argumentError(first + 1, byName) }
+        return ([], try namedPredicateArguments(call.state, first, what: "captures", operation: "predicate"))
     }
 
     /// A `having` format, which may name aggregates as properties do (`sum(Total) > 100`).

@@ -3,6 +3,7 @@ import CQuarryShim
 import QuarryFetch
 import QuarryPredicates
 import QuarryStore
+import QuarrySwiftInput
 
 /// A Lua handle on an entity, by name: it follows the entity through migrations.
 final class EntityHandle {
@@ -50,13 +51,18 @@ extension QuarryRuntime {
             return (object, 3)
         }
         let format = try call.optionalString(2)
-        var arguments: [PredicateArgument] = []
+        var arguments: [PredicateArgument] = [], captures: [String: PredicateArgument] = [:]
         if call.type(3) == LUA_TTABLE, format != nil || call.argumentCount >= 4 {
-            arguments = try predicateArguments(call.state, 3, what: "args")
+            // A Swift `#Predicate` takes its captured values from the table, by name.
+            if let format, SwiftPredicateReader.isSwift(format) {
+                captures = try namedPredicateArguments(call.state, 3, what: "args", operation: "predicate")
+            } else {
+                arguments = try predicateArguments(call.state, 3, what: "args")
+            }
         } else if !call.isNoneOrNil(3), call.argumentCount >= 4 {
             throw call.typeError(3, expected: "table of arguments")
         }
-        return (try parsePredicate(format, arguments, [:]), 4)
+        return (try parsePredicate(format, arguments, captures), 4)
     }
 
     /// The entity of the handle that a method was called on (argument 1).

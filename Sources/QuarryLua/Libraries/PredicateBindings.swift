@@ -2,7 +2,6 @@ import CLua
 import CQuarryShim
 import QuarryPredicates
 import QuarryStore
-import QuarrySwiftInput
 
 /// The Lua side of predicate(), explain() and predicates' methods: tables of name → function
 /// (`LuaBinding`), as lua.c keeps a library, that the runtime registers with one loop,
@@ -22,15 +21,7 @@ enum PredicateBindings {
 
     static func luaPredicate(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
         let format = try call.string(1)
-        // A Swift `#Predicate` is given the values it captures as a table of names.
-        var arguments: [PredicateArgument] = [], captures: [String: PredicateArgument] = [:]
-        if SwiftPredicateReader.isSwift(format), call.argumentCount >= 2 {
-            try call.table(2)
-            if call.argumentCount > 2 { throw call.argumentError(3, "a #Predicate takes one table of captured values, { name = value }") }
-            captures = try namedPredicateArguments(call.state, 2, what: "captures", operation: "predicate")
-        } else {
-            arguments = try call.predicateArguments(from: 2)
-        }
+        let (arguments, captures) = try runtime.predicateInputs(call, format: format, from: 2)
         guard let predicate = try runtime.parsePredicate(format, arguments, captures) else { return call.pushNil() }
         pushSwiftObject(call.state, PredicateHandle(predicate), kind: .predicate)
         return 1
