@@ -109,11 +109,7 @@ extension CoreDataModel {
     private static func plistString(at path: String, key: String) throws -> String {
         // A version marker is a few hundred bytes: 64 KiB is plenty, and bounds the plist.
         let data = Data(try ModelFileReader.read(path, limit: 64 << 10))
-        try BinaryPlistCheck.check(data, path: path)
-        let plist: Any
-        do { plist = try PropertyListSerialization.propertyList(from: data, options: [], format: nil) } catch {
-            throw ModelFileError(.malformedPlist, path: path, "not a property list")
-        }
+        let plist = try PropertyListValue.read(data, path: path)
         guard let dictionary = plist as? [String: Any], let value = dictionary[key] as? String,
               !value.isEmpty, !value.contains("/"), value != "..", value != "." else {
             throw ModelFileError(.malformedPlist, path: path, "no \(key) naming a version")

@@ -4,7 +4,7 @@
 /// reference (UID) bounds-checked and every value type-checked, so a broken archive is a
 /// `ModelFileError`, never a trap.
 ///
-/// UIDs: on Linux, `PropertyListSerialization` hands them out as instances of the internal
+/// UIDs: `BinaryPropertyList` gives them as its `UID`. From XML, on Linux, `PropertyListSerialization` hands them out as instances of the internal
 /// class `_NSKeyedArchiverUID`, whose number is only reachable through reflection (a stored
 /// `value: UInt32`); re-encoded as XML (or on Darwin, sometimes) they are `{"CF$UID": n}`.
 /// Both are accepted.
@@ -25,13 +25,7 @@ struct KeyedArchive {
     init(data: Data, path: String) throws {
         self.path = path
         work = WorkBudget(limit: 16 * data.count + (1 << 20), path: path)
-        try BinaryPlistCheck.check(data, path: path)
-        let plist: Any
-        do {
-            plist = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
-        } catch {
-            throw ModelFileError(.malformedPlist, path: path, "not a property list (\(data.count) bytes)")
-        }
+        let plist = try PropertyListValue.read(data, path: path)
         guard let top = plist as? [String: Any] else { throw ModelFileError(.malformedPlist, path: path, "the top level is not a dictionary") }
         guard top["$archiver"] as? String == "NSKeyedArchiver" else {
             throw ModelFileError(.brokenArchive, path: path, "not an NSKeyedArchiver archive (no $archiver)")
@@ -53,6 +47,7 @@ struct KeyedArchive {
 
     /// The number inside a keyed-archiver UID, or nil when `value` is not one.
     static func uid(_ value: Any) -> Int? {
+        if let uid = value as? BinaryPropertyList.UID { return uid.value }
         if let dictionary = value as? [String: Any], dictionary.count == 1, let n = dictionary["CF$UID"] {
             return PlistValue.int(n)
         }
