@@ -62,8 +62,12 @@ let package = Package(
 
         // What several test targets share (a seeded random generator).
         .target(name: "QuarryTestSupport", path: "Tests/Support", swiftSettings: swift5),
+        // Quarry's #Predicate export against swift-foundation's macro: a store as plain Swift
+        // classes and objects, compiled with swiftc, evaluated, compared with Quarry's fetch.
+        .target(name: "QuarrySwiftEvaluation", dependencies: ["QuarryStore", "QuarryPredicates", "QuarryFetch", "QuarryTestSupport"],
+                path: "Tests/SwiftEvaluation", swiftSettings: swift5),
         .testTarget(name: "QuarryStoreTests", dependencies: ["QuarryStore", "QuarryTestSupport", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swift5),
-        .testTarget(name: "QuarryPredicatesTests", dependencies: ["QuarryPredicates", "QuarrySwiftInput", "QuarryTestSupport"], swiftSettings: swift5),
+        .testTarget(name: "QuarryPredicatesTests", dependencies: ["QuarryPredicates", "QuarrySwiftInput", "QuarryTestSupport", "QuarrySwiftEvaluation"], swiftSettings: swift5),
         .testTarget(name: "QuarrySwiftInputTests", dependencies: ["QuarrySwiftInput", "QuarryPredicates", "QuarryTestSupport"], swiftSettings: swift5),
         .testTarget(name: "QuarryFetchTests", dependencies: ["QuarryFetch", "QuarryTestSupport"], swiftSettings: swift5),
         .testTarget(name: "QuarryFormatTests", dependencies: ["QuarryFormat", "QuarryTestSupport"], swiftSettings: swift5),

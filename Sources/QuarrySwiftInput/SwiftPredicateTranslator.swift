@@ -127,10 +127,16 @@ struct SwiftPredicateTranslator {
     /// `optional.flatMap { test } ?? d` and `optional?.method(...) ?? d`: the test where
     /// the value is there, `d` where it is nil, as Swift decides it (two-valued).
     private mutating func coalesced(_ infix: InfixOperatorExprSyntax) throws -> Predicate {
-        guard let fallback = unparenthesised(infix.rightOperand).as(BooleanLiteralExprSyntax.self) else {
+        // `?? false`, or a captured Bool (`?? no`), as Quarry writes a larger #Predicate.
+        let whenNil: Bool
+        if let fallback = unparenthesised(infix.rightOperand).as(BooleanLiteralExprSyntax.self) {
+            whenNil = fallback.literal.tokenKind == .keyword(.true)
+        } else if unparenthesised(infix.rightOperand).is(DeclReferenceExprSyntax.self),
+                  case .constant(.bool(let b), _) = try value(infix.rightOperand) {
+            whenNil = b
+        } else {
             throw refuse("?? in a test takes true or false on its right", infix.rightOperand)
         }
-        let whenNil = fallback.literal.tokenKind == .keyword(.true)
         let left = unparenthesised(infix.leftOperand)
         let base: Expression, test: Predicate
         if let call = left.as(FunctionCallExprSyntax.self), let callee = call.calledExpression.as(MemberAccessExprSyntax.self),
@@ -281,6 +287,12 @@ struct SwiftPredicateTranslator {
         }
         if e.is(OptionalChainingExprSyntax.self) || e.is(ForceUnwrapExprSyntax.self) { return try keyPath(e) }
         if let call = e.as(FunctionCallExprSyntax.self) {
+            // `item.owner.flatMap { $0.year }`: a required key past an optional to-one.
+            if let callee = call.calledExpression.as(MemberAccessExprSyntax.self), callee.declName.baseName.text == "flatMap",
+               let receiver = callee.base, let closure = call.trailingClosure ?? call.arguments.first?.expression.as(ClosureExprSyntax.self) {
+                let base = try value(receiver)
+                return try closureBody(closure, scope: .bound(base), parameterCount: 1) { translator, body in try translator.value(body) }
+            }
             throw refuse("\(call.calledExpression.trimmedDescription)(...) is a call the macro does not take inside the closure: capture its value in a let before it", call)
         }
         throw refuse("\(describe(e)) has no #Predicate form Quarry reads", e)

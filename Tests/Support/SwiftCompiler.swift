@@ -38,20 +38,33 @@ public enum SwiftCompiler {
     /// Compiles `source` as a program with swiftc and runs it, returning its output lines;
     /// a failed compile or a program that does not exit 0 is a failure that says so.
     public static func compileAndRun(_ source: String) throws -> [String] {
+        try compileAndRun(source, files: [:])
+    }
+
+    /// The same, with `files` written beside the program, which runs in their folder: data
+    /// a program reads at run time costs the compiler nothing, unlike the same in literals.
+    public static func compileAndRun(_ source: String, files: [String: Data], options: [String] = []) throws -> [String] {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-swift-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         try source.write(to: folder.appendingPathComponent("main.swift"), atomically: true, encoding: .utf8)
-        try run(["main.swift", "-o", "main"], in: folder)
+        for (name, contents) in files { try contents.write(to: folder.appendingPathComponent(name)) }
+        try run(["main.swift", "-o", "main"] + options, in: folder)
         let program = Process()
         program.executableURL = folder.appendingPathComponent("main")
+        program.currentDirectoryURL = folder
         let out = Pipe()
         program.standardOutput = out
+        // Its errors go to a file, not a second pipe, which would have to be read at the same time.
+        let errorsURL = folder.appendingPathComponent("stderr.txt")
+        _ = FileManager.default.createFile(atPath: errorsURL.path, contents: nil)
+        program.standardError = try FileHandle(forWritingTo: errorsURL)
         try program.run()
         let printed = out.fileHandleForReading.readDataToEndOfFile()
         program.waitUntilExit()
         guard program.terminationStatus == 0 else {
-            throw Failure(description: "the compiled program exited with \(program.terminationStatus)")
+            let failure = (try? Data(contentsOf: errorsURL)) ?? Data()
+            throw Failure(description: "the compiled program exited with \(program.terminationStatus): " + String(decoding: failure.suffix(2000), as: UTF8.self))
         }
         return String(decoding: printed, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
     }

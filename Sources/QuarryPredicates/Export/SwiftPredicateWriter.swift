@@ -1,3 +1,4 @@
+import Foundation
 import QuarryStore
 
 /// Why a predicate (or a part of a request) has no Swift form in the style asked for: one
@@ -22,11 +23,25 @@ extension BoundPredicate {
     /// taken (other captures in the same code), so captures and closure variables avoid them.
     public func swiftPredicateMacro(typeName: String? = nil, reserved: Set<String> = []) throws -> SwiftPredicateMacro {
         let type = SwiftModelSource.identifier(typeName ?? entity.name)
-        let writer = SwiftPredicateWriter(reserved: reserved)
-        let variable = writer.variable(for: entity.name)
-        let body = try writer.write(root, Scope(variable: variable, entity: entity))
+        func written(typed: Bool) throws -> (SwiftPredicateWriter, String, String) {
+            let writer = SwiftPredicateWriter(reserved: reserved, typed: typed)
+            let variable = writer.variable(for: entity.name)
+            return (writer, variable, try writer.write(root, Scope(variable: variable, entity: entity)))
+        }
+        var (writer, variable, body) = try written(typed: false)
+        // Swift's type checker tries every literal type and overload of a closure's parts
+        // together: four comparisons with literals take it 6 s, two `?? false` as long
+        // (Swift 6.3). Typed captures and a typed closure take it under a second, so a
+        // #Predicate of more than two tests is written so.
         if writer.optionalTests > 1 {
-            throw SwiftExportRefusal("\(writer.optionalTests) comparisons of values that may be nil: Swift's type checker gives up on a #Predicate with more than one such flatMap")
+            throw SwiftExportRefusal("\(writer.optionalTests) tests of values that may be nil: Swift's type checker gives up on a #Predicate with more than one such `??`")
+        }
+        if writer.tests > 2 {
+            (writer, variable, body) = try written(typed: true)
+            if writer.weight > SwiftPredicateWriter.mostWeight {
+                throw SwiftExportRefusal("\(writer.tests) tests: Swift's type checker gives up on a #Predicate this large (it counts \(writer.weight), the most is \(SwiftPredicateWriter.mostWeight): a test 1, IN 2, a value that may be nil 3); split it into several")
+            }
+            return SwiftPredicateMacro(captures: writer.captures, macro: "#Predicate<\(type)> { (\(variable): \(type)) -> Bool in \(body) }")
         }
         return SwiftPredicateMacro(captures: writer.captures, macro: "#Predicate<\(type)> { \(variable) in \(body) }")
     }
@@ -75,9 +90,22 @@ final class SwiftPredicateWriter {
     /// selects: `false` where the comparison is not negated, `true` under a NOT (NOT
     /// unknown is unknown, which selects nothing, as `!true` does).
     private var unknown = "false"
-    /// How many `flatMap` tests the closure has: Swift's type checker gives up on a
-    /// `#Predicate` with two (checked with Swift 6.3), so such a predicate is refused.
+    /// How many tests of an optional value (`?? false`) the closure has, and how many
+    /// tests of any kind: two of the first take Swift 6.3's type checker 5-10 s, so such a
+    /// predicate is refused; past a few of the second, the closure is written with typed
+    /// captures (`swiftPredicateMacro`).
     private(set) var optionalTests = 0
+    private(set) var tests = 0
+    /// How hard the typed closure is for Swift's type checker, and the most it may be: each
+    /// test counts 1, an IN (`contains`) 2, a test of an optional value (`flatMap`, `??`) 3.
+    /// Measured with Swift 6.3 over random predicates: at 6 a closure takes it under 2 s;
+    /// 9 took 6 s and 10 gave up after 10 s.
+    private(set) var weight = 0
+    static let mostWeight = 6
+    /// Whether constants are typed captures rather than literals (see `swiftPredicateMacro`).
+    private let typed: Bool
+    /// The captures of `true`, `false` and `0` in a typed closure, made once.
+    private var typedLiterals: [String: String] = [:]
 
     /// `body` with unknown answers written as `value`.
     private func with<T>(unknown value: String, _ body: () throws -> T) rethrows -> T {
@@ -87,7 +115,20 @@ final class SwiftPredicateWriter {
         return try body()
     }
 
-    init(reserved: Set<String>) { used = reserved }
+    init(reserved: Set<String>, typed: Bool = false) {
+        used = reserved
+        self.typed = typed
+    }
+
+    /// `literal` (`false`, `true`, `0`) where the closure needs a value of `type`: itself,
+    /// or in a typed closure a capture of it.
+    private func plain(_ literal: String, _ type: String) -> String {
+        guard typed else { return literal }
+        if let name = typedLiterals[literal] { return name }
+        let name = capture(literal == "0" ? "zero" : literal == "true" ? "yes" : "no", type, literal)
+        typedLiterals[literal] = name
+        return name
+    }
 
     /// A closure variable named after the entity (`car`), unique in this code.
     func variable(for entityName: String) -> String {
@@ -112,9 +153,15 @@ final class SwiftPredicateWriter {
     func write(_ node: BoundPredicate.Node, _ scope: Scope) throws -> String {
         switch node {
         case .constant(let b): return b ? "true" : "false"
-        case .not(let n): return "!(\(try with(unknown: unknown == "false" ? "true" : "false") { try write(n, scope) }))"
-        case .and(let ns): return try ns.map { "(\(try write($0, scope)))" }.joined(separator: " && ")
-        case .or(let ns): return try ns.map { "(\(try write($0, scope)))" }.joined(separator: " || ")
+        // The macro takes a Bool literal as the whole closure or after `??`, but not as an
+        // operand of `!`, `&&` or `||` (`!(false)` does not compile): constants, and
+        // comparisons whose answer is always unknown, are folded away here.
+        case .not(let n):
+            let inner = try with(unknown: unknown == "false" ? "true" : "false") { try write(n, scope) }
+            if inner == "true" || inner == "false" { return inner == "true" ? "false" : "true" }
+            return "!(\(inner))"
+        case .and(let ns): return try fold(ns.map { try write($0, scope) }, absorbing: "false", neutral: "true", joiner: " && ")
+        case .or(let ns): return try fold(ns.map { try write($0, scope) }, absorbing: "true", neutral: "false", joiner: " || ")
         case let .comparison(lhs, op, rhs, options):
             return try comparison(lhs, op, rhs, options, scope)
         case let .quantified(quantifier, path, inner):
@@ -134,6 +181,16 @@ final class SwiftPredicateWriter {
             default: return optional ? "(\(contains) ?? false)" : contains
             }
         }
+    }
+
+    /// Parts joined by `joiner`, with the constants among them folded: one `absorbing`
+    /// constant is the answer, `neutral` ones are left out.
+    private func fold(_ parts: [String], absorbing: String, neutral: String, joiner: String) -> String {
+        if parts.contains(absorbing) { return absorbing }
+        let kept = parts.filter { $0 != neutral }
+        if kept.isEmpty { return neutral }
+        if kept.count == 1 { return kept[0] }
+        return kept.map { "(\($0))" }.joined(separator: joiner)
     }
 
     /// `car.owner?.cars`: the relationships of `path` from the scope's variable, and whether
@@ -171,7 +228,13 @@ final class SwiftPredicateWriter {
                 return SwiftValue(text: chain, optional: true, attribute: nil, type: nil)
             }
             try checkKey(a.name, of: path.last?.destination ?? scope.entity)
-            return SwiftValue(text: chain + "?." + SwiftModelSource.identifier(a.name), optional: true, attribute: a)
+            let name = SwiftModelSource.identifier(a.name)
+            // The macro takes `?.` only onto a property that is itself optional; a required
+            // one past a to-one is read inside a flatMap (`car.owner.flatMap { $0.year }`).
+            if !a.isOptional {
+                return SwiftValue(text: (chain.contains("?") ? "(\(chain))" : chain) + ".flatMap { $0.\(name) }", optional: true, attribute: a)
+            }
+            return SwiftValue(text: chain + "?." + name, optional: true, attribute: a)
         case let .collection(function, path, _, filter):
             guard function == .count else {
                 throw SwiftExportRefusal("@sum, @avg, @min and @max over relationships have no #Predicate form")
@@ -185,7 +248,7 @@ final class SwiftPredicateWriter {
             }
             text += ".count"
             // Through a nil to-one the collection is empty, as in Quarry's SQL: count 0.
-            if optional { text = "(\(text) ?? 0)" }
+            if optional { text = "(\(text) ?? \(plain("0", "Int")))" }
             return SwiftValue(text: text, optional: false, attribute: nil, type: "Int")
         case let .arithmetic(op, lhs, rhs):
             guard op != .power else { throw SwiftExportRefusal("** has no #Predicate operator") }
@@ -205,6 +268,8 @@ final class SwiftPredicateWriter {
 
     private func comparison(_ lhs: BoundPredicate.Operand, _ op: ComparisonOperator, _ rhs: BoundPredicate.Operand,
                             _ options: ComparisonOptions, _ scope: Scope) throws -> String {
+        tests += 1
+        weight += op == .in ? 2 : 1
         // `3 < qty` is written `qty > 3`; `'ell' IN title` was bound as `title CONTAINS 'ell'`.
         var (lhs, op, rhs) = (lhs, op, rhs)
         func isConstant(_ o: BoundPredicate.Operand) -> Bool {
@@ -231,13 +296,29 @@ final class SwiftPredicateWriter {
         if let r = right?.type, let l = left.type, l != r {
             throw SwiftExportRefusal("\(op.rawValue) between a \(l) and a \(r): #Predicate compares values of one type")
         }
+        if [.less, .lessOrEqual, .greater, .greaterOrEqual, .between].contains(op) {
+            // Bool and Data have no order in Swift (`$0 < true` does not compile).
+            if let type = left.type, type == "Bool" || type == "Data" {
+                throw SwiftExportRefusal("\(op.rawValue) on a \(type): Swift's \(type) has no order")
+            }
+            // `d >= nil` is unknown for every object, as in SQL.
+            if case .value(.null) = rhs { return unknown }
+            if case .list(let bounds) = rhs, bounds.contains(where: \.isNull) { throw SwiftExportRefusal("BETWEEN with nil as a bound") }
+        }
         // An optional chain is parenthesised before `.flatMap`, so it applies to the whole chain.
-        let wrapped = path.contains("?") ? "(\(path))" : path
+        let wrapped = path.contains("?") || path.contains("{") ? "(\(path))" : path
         switch op {
         case .equal, .notEqual:
             // Both sides of == have one type in the macro: a capture compared with an
             // optional is itself optional.
+            // A required attribute is never nil in Swift: `year == nil` does not compile.
+            if case .value(.null) = rhs, !optional, left.attribute != nil {
+                throw SwiftExportRefusal("\(op.rawValue) nil on '\(left.attribute?.name ?? "")', which the model does not make optional: in Swift it is never nil")
+            }
             let r = try right?.text ?? literal(rhs, left.attribute, scope, optional: optional)
+            if let right, right.optional != optional, left.attribute != nil, right.attribute != nil || right.type != nil {
+                throw SwiftExportRefusal("\(op.rawValue) between a value that may be nil and one that may not")
+            }
             if right?.optional == true, !optional, left.attribute != nil { throw SwiftExportRefusal("== between a value that may be nil and one that may not") }
             return "\(path) \(op.rawValue) \(r)"
         case .less, .lessOrEqual, .greater, .greaterOrEqual:
@@ -251,10 +332,16 @@ final class SwiftPredicateWriter {
             let call: String
             switch op {
             case .beginsWith: call = "starts(with: \(r))"
-            case _ where !options.isEmpty: call = "localizedStandardContains(\(r))"
+            case _ where !options.isEmpty:
+                if case .value(.text("")) = rhs {
+                    throw SwiftExportRefusal("CONTAINS[cd] \"\": localizedStandardContains finds no empty string, where Quarry's CONTAINS finds it in every string")
+                }
+                call = "localizedStandardContains(\(r))"
             default: call = "contains(\(r))"
             }
-            return optional ? "\(wrapped)?.\(call) ?? \(unknown)" : "\(path).\(call)"
+            guard optional else { return "\(path).\(call)" }
+            weight += 2
+            return "\(wrapped)?.\(call) ?? \(plain(unknown, "Bool"))"
         case .in:
             guard case .list(let values) = rhs else { throw SwiftExportRefusal("IN with a key path on its right") }
             if values.contains(where: \.isNull) { throw SwiftExportRefusal("IN with nil in its list") }
@@ -275,7 +362,8 @@ final class SwiftPredicateWriter {
     /// `test` of a value that may be nil: `(car.owner?.age).flatMap { $0 > 3 } ?? false`.
     private func optionalTest(_ wrapped: String, _ test: String) -> String {
         optionalTests += 1
-        return "\(wrapped).flatMap { \(test) } ?? \(unknown)"
+        weight += 2
+        return "\(wrapped).flatMap { \(test) } ?? \(plain(unknown, "Bool"))"
     }
 
     /// A list for IN, captured with its element type: `let values: [String] = [...]`.
@@ -293,6 +381,25 @@ final class SwiftPredicateWriter {
             let text = try constant(v, attribute?.type)
             guard let attribute, let type = SwiftModelSource.swiftType(of: attribute), !v.isNull else { return text }
             if case .real(let d) = v, !d.isFinite { return capture("value", type + (optional ? "?" : ""), text) }
+            var isLiteral: Bool {
+                switch v {
+                case .integer, .real, .text, .bool: return true
+                default: return false
+                }
+            }
+            // In the closure `-9223372036854775808` is `-` applied to a literal Int64 cannot hold.
+            var isNegative: Bool {
+                switch v {
+                case .integer(let i): return i < 0
+                case .real(let d): return d < 0
+                default: return false
+                }
+            }
+            // In the closure `-9223372036854775808` is `-` applied to a literal Int64 cannot
+            // hold, and `d != -7.0` with `d` a `Double?` applies `-` to an optional.
+            if typed && isLiteral || v == .integer(Int64.min) || optional && isNegative {
+                return capture("value", type + (optional ? "?" : ""), text)
+            }
             switch attribute.type {
             case .date: return capture("date", type + (optional ? "?" : ""), text)
             case .uuid: return capture("uuid", type + (optional ? "?" : ""), text)
@@ -316,6 +423,9 @@ final class SwiftPredicateWriter {
         case .text(let s) where type == .uuid:
             guard let uuid = Self.uuidLiteral(s) else { throw SwiftExportRefusal("'\(s)' is not a UUID") }
             return uuid
+        case .text(let s) where !s.unicodeScalars.elementsEqual(s.precomposedStringWithCanonicalMapping.unicodeScalars):
+            // Swift's == holds for "cafe\u{301}" and "café"; SQL compares code points.
+            throw SwiftExportRefusal("a string not in Unicode's composed form (NFC): Swift compares strings by canonical equivalence, SQL by code points")
         case .text(let s): return swiftStringLiteral(s)
         case .date(let d): return "Date(timeIntervalSinceReferenceDate: \(d - referenceDateOffset))"
         case .blob(let bytes): return "Data([" + bytes.map { "0x" + String($0, radix: 16) }.joined(separator: ", ") + "])"
