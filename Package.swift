@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Layers, each depending only on those below it:
-// C interop (CLua, CReadline, CZlib, CQuarrySQLite, CQuarrySignals, CQuarryRows, CQuarryShim) → QuarryStore → QuarryPredicates
+// C interop (CLua, CReadline, CZlib, CQuarrySQLite, CQuarrySignals, CQuarryRows, CQuarryShim, CQuarryPQ) → QuarryStore → QuarryPredicates
 // (→ QuarrySwiftInput, `#Predicate` read with swift-syntax) → QuarryFetch
 // → QuarryFormat → QuarryLua → QuarryShell → quarry (the executable).
 let swift5: [SwiftSetting] = [.swiftLanguageMode(.v5)]
@@ -35,8 +35,10 @@ let package = Package(
         // SQLite's variadic calls (sqlite3_db_config), which Swift cannot make.
         .target(name: "CQuarrySQLite", linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(name: "CQuarryShim", dependencies: ["CLua", "CQuarrySignals", "CQuarryRows"]),
+        // libpq, loaded when a PostgreSQL store is opened (see its header for why not linked).
+        .target(name: "CQuarryPQ", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "QuarryStore", dependencies: [
-            "CQuarrySignals", "CQuarryRows", "CQuarrySQLite", "CZlib",
+            "CQuarrySignals", "CQuarryRows", "CQuarrySQLite", "CZlib", "CQuarryPQ",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "GRDBSQLite", package: "GRDB.swift"),
         ], swiftSettings: swift5),

@@ -89,6 +89,7 @@ import Testing
             .during(operation: name, .unknownKey(entity: name, key: name, suggestion: name)),
             .cannotWrite(operation: name, path: name, reason: name), .closed,
             .unknownFormat(entity: name, column: name, found: [name, name], example: name),
+            .postgres(sqlState: name, sql: name, message: name),
         ]
     }
 
@@ -112,11 +113,12 @@ import Testing
         case .cannotWrite: 15
         case .closed: 16
         case .unknownFormat: 17
+        case .postgres: 18
         }
     }
 
     @Test func theSamplesCoverEveryKind() {
-        #expect(Set(Self.everyStoreError("x").map(Self.kind)) == Set(0...17))
+        #expect(Set(Self.everyStoreError("x").map(Self.kind)) == Set(0...18))
     }
 
     @Test(arguments: adversarial)

@@ -177,13 +177,18 @@ struct PlainSwiftClasses {
         // taking the same arguments.
         struct StandInNSPredicate { init(format: String, _ arguments: Any...) {} }
         // `localizedStandardContains` (CONTAINS[cd]) is in Apple's #Predicate, not Linux's:
-        // the macro's expansion is checked against a stand-in folding case and diacritics.
+        // the macro's expansion is checked against a stand-in folding case and diacritics
+        // as Foundation's `folding(options:locale:)` does. Foundation's `range(of:options:)`
+        // folds differently on ligatures and dotted İ (`"ﬁ"` contains "F" there), so what
+        // Apple's locale-aware search does with those is not judged here (README).
         extension PredicateExpressions {
             struct StandInLocalizedStandardContains<Root: PredicateExpression, Other: PredicateExpression>: StandardPredicateExpression
                 where Root.Output: StringProtocol, Other.Output: StringProtocol, Root: Codable & Sendable, Other: Codable & Sendable {
                 let root: Root, other: Other
                 func evaluate(_ bindings: PredicateBindings) throws -> Bool {
-                    try String(root.evaluate(bindings)).range(of: String(other.evaluate(bindings)), options: [.caseInsensitive, .diacriticInsensitive]) != nil
+                    let options: String.CompareOptions = [.caseInsensitive, .diacriticInsensitive]
+                    let other = String(try other.evaluate(bindings)).folding(options: options, locale: nil)
+                    return other.isEmpty ? false : String(try root.evaluate(bindings)).folding(options: options, locale: nil).contains(other)
                 }
             }
             static func build_localizedStandardContains<Root, Other>(_ root: Root, _ other: Other) -> StandInLocalizedStandardContains<Root, Other> {

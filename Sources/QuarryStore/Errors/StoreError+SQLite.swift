@@ -21,7 +21,7 @@ extension StoreError {
     /// which names no operation: the caller that knows which one says it (`.during`).
     public var isDatabaseFailure: Bool {
         switch self {
-        case .database, .sqlite: return true
+        case .database, .sqlite, .postgres: return true
         default: return false
         }
     }
@@ -38,7 +38,7 @@ extension StoreError {
     /// The statement SQLite refused, when it is known (inside `.during` too).
     public var sql: String? {
         switch self {
-        case let .sqlite(_, sql, _): return sql
+        case let .sqlite(_, sql, _), let .postgres(_, sql, _): return sql
         case let .during(_, error): return error.sql
         default: return nil
         }

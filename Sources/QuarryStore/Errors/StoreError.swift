@@ -27,6 +27,9 @@ public enum StoreError: QuarryError, Equatable {
     /// why Quarry stopped it: Ctrl-C or the deadline); rendered as the message with what
     /// the code tells besides (see `StoreError+SQLite`).
     case sqlite(code: ResultCode, sql: String?, message: String)
+    /// What a PostgreSQL server (or libpq, connecting) refused: the SQLSTATE when the
+    /// server gave one, the SQL when known, and the server's message.
+    case postgres(sqlState: String?, sql: String?, message: String)
     /// A table Quarry reads (its own model or history, a foreign file's) lacks a column.
     case missingColumn(table: String, column: String)
     /// A stored value of the wrong kind, e.g. text where Quarry wrote an integer.
@@ -65,6 +68,8 @@ public enum StoreError: QuarryError, Equatable {
             return message
         case let .sqlite(code, _, message):
             return Self.sqliteMessage(message, code: code)
+        case let .postgres(_, _, message):
+            return "PostgreSQL: " + message
         case let .invalidSchema(_, reason):
             return reason
         case let .migrationRefused(_, reason):

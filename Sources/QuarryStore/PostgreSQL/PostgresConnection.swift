@@ -1,0 +1,121 @@
+import CQuarryPQ
+import Foundation
+
+/// One connection to a PostgreSQL server through libpq, the library psql uses; it owns
+/// its `PGconn` and closes it when released. Synchronous, as Quarry's single thread is:
+/// each call sends a statement and waits for its whole result. Arguments are always
+/// bound (`$1`, `$2`, ... in the SQL), never spliced into it.
+public final class PostgresConnection {
+    private let pq: UnsafePointer<QuarryPQ>
+    private let handle: OpaquePointer
+
+    /// Connects to `url` (`postgres://user@host:port/db`, or any libpq connection string).
+    public init(url: String) throws {
+        var why = [CChar](repeating: 0, count: 512)
+        guard let pq = quarry_pq_load(&why, why.count) else {
+            throw StoreError.postgres(sqlState: nil, sql: nil, message: String(decoding: why.prefix { $0 != 0 }.map(UInt8.init(bitPattern:)), as: UTF8.self))
+        }
+        guard let connectdb = pq.pointee.connectdb, let status = pq.pointee.status, let finish = pq.pointee.finish,
+              let handle = connectdb(url) else {
+            throw StoreError.postgres(sqlState: nil, sql: nil, message: "cannot connect to \(url): out of memory")
+        }
+        guard status(handle) == CONNECTION_OK else {
+            let message = Self.text(pq.pointee.errorMessage?(handle)) ?? "cannot connect"
+            finish(handle)
+            throw StoreError.postgres(sqlState: nil, sql: nil, message: message)
+        }
+        self.pq = pq
+        self.handle = handle
+    }
+
+    deinit { pq.pointee.finish?(handle) }
+
+    /// The server's version as a number (150018 for 15.18).
+    public var serverVersion: Int { Int(pq.pointee.serverVersion?(handle) ?? 0) }
+
+    /// Runs `sql` with `arguments` bound to `$1`, `$2`, ... (their types left to the server
+    /// to infer, as psql's `\bind` does) and returns every row, each column converted by
+    /// its type (`PostgresValue`).
+    @discardableResult
+    public func execute(_ sql: String, _ arguments: [Value] = []) throws -> PostgresResult {
+        guard let execParams = pq.pointee.execParams, let clear = pq.pointee.clear else {
+            throw StoreError.postgres(sqlState: nil, sql: sql, message: "libpq was not loaded")
+        }
+        let parameters = arguments.map(PostgresValue.parameter)
+        // The C strings live until the call returns; a blob is sent as binary (format 1).
+        var storage: [UnsafeMutablePointer<CChar>?] = []
+        defer { storage.forEach { free($0) } }
+        var lengths: [Int32] = [], formats: [Int32] = []
+        for parameter in parameters {
+            switch parameter {
+            case .none:
+                storage.append(nil); lengths.append(0); formats.append(0)
+            case .text(let text):
+                storage.append(strdup(text)); lengths.append(0); formats.append(0)
+            case .binary(let bytes):
+                guard let buffer = malloc(max(bytes.count, 1))?.assumingMemoryBound(to: CChar.self) else {
+                    throw StoreError.postgres(sqlState: nil, sql: sql, message: "out of memory for a \(bytes.count)-byte argument")
+                }
+                bytes.withUnsafeBytes { source in
+                    if let base = source.baseAddress { memcpy(buffer, base, bytes.count) }
+                }
+                storage.append(buffer); lengths.append(Int32(bytes.count)); formats.append(1)
+            }
+        }
+        let values = storage.map { UnsafePointer($0) }
+        guard let result = execParams(handle, sql, Int32(parameters.count), nil, values, lengths, formats, 0) else {
+            throw StoreError.postgres(sqlState: nil, sql: sql, message: Self.text(pq.pointee.errorMessage?(handle)) ?? "no result")
+        }
+        defer { clear(result) }
+        let status = pq.pointee.resultStatus?(result)
+        guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
+            let code = Self.text(pq.pointee.resultErrorField?(result, Int32(UInt8(ascii: "C"))))
+            let primary = Self.text(pq.pointee.resultErrorField?(result, Int32(UInt8(ascii: "M"))))
+                ?? Self.text(pq.pointee.resultErrorMessage?(result)) ?? "the statement failed"
+            throw StoreError.postgres(sqlState: code, sql: sql, message: primary)
+        }
+        return try read(result, sql: sql)
+    }
+
+    private func read(_ result: OpaquePointer, sql: String) throws -> PostgresResult {
+        let table = pq.pointee
+        guard let ntuples = table.ntuples, let nfields = table.nfields, let fname = table.fname, let ftype = table.ftype,
+              let isnull = table.getisnull, let getvalue = table.getvalue, let getlength = table.getlength else {
+            throw StoreError.postgres(sqlState: nil, sql: sql, message: "libpq was not loaded")
+        }
+        let columnCount = Int(nfields(result)), rowCount = Int(ntuples(result))
+        let columns = (0..<columnCount).map { Self.text(fname(result, Int32($0))) ?? "?column?" }
+        let types = (0..<columnCount).map { ftype(result, Int32($0)) }
+        var rows: [[Value]] = []
+        rows.reserveCapacity(rowCount)
+        for r in 0..<Int32(rowCount) {
+            var row: [Value] = []
+            row.reserveCapacity(columnCount)
+            for c in 0..<Int32(columnCount) {
+                if isnull(result, r, c) != 0 { row.append(.null); continue }
+                let length = Int(getlength(result, r, c))
+                guard let pointer = getvalue(result, r, c) else { row.append(.null); continue }
+                let bytes = UnsafeRawBufferPointer(start: pointer, count: length)
+                row.append(try PostgresValue.value(bytes, type: types[Int(c)], column: columns[Int(c)]))
+            }
+            rows.append(row)
+        }
+        let affected = Self.text(table.cmdTuples?(result)).flatMap { Int($0) }
+        return PostgresResult(columns: columns, rows: rows, affectedRows: affected)
+    }
+
+    static func text(_ pointer: UnsafePointer<CChar>?) -> String? {
+        guard let pointer else { return nil }
+        let text = String(cString: pointer).trimmingCharacters(in: .whitespacesAndNewlines)
+        return text.isEmpty ? nil : text
+    }
+
+    static func text(_ pointer: UnsafeMutablePointer<CChar>?) -> String? { text(UnsafePointer(pointer)) }
+}
+
+/// The rows a statement returned, and how many rows a command changed where it says.
+public struct PostgresResult: Equatable {
+    public let columns: [String]
+    public let rows: [[Value]]
+    public let affectedRows: Int?
+}

@@ -1,0 +1,155 @@
+import Foundation
+
+/// Values between Quarry and PostgreSQL's wire format: arguments as text (a blob as
+/// binary), results read by their column's type. Dates are Quarry's seconds since 1970;
+/// as arguments they go as `timestamptz` text, which the server reads in any time zone.
+enum PostgresValue {
+    /// An argument as libpq sends it.
+    enum Parameter: Equatable {
+        case none
+        case text(String)
+        case binary([UInt8])
+    }
+
+    static func parameter(_ value: Value) -> Parameter {
+        switch value {
+        case .null: return .none
+        case .integer(let i): return .text(String(i))
+        // Shortest text that reads back as the same double; the server reads NaN and
+        // Infinity as float8 does.
+        case .real(let d): return .text(d.isNaN ? "NaN" : d.isInfinite ? (d < 0 ? "-Infinity" : "Infinity") : "\(d)")
+        case .text(let s): return .text(s)
+        case .blob(let bytes): return .binary(bytes)
+        case .bool(let b): return .text(b ? "true" : "false")
+        case .date(let seconds): return .text(timestamp(seconds))
+        }
+    }
+
+    /// `seconds` since 1970 as a `timestamptz` literal in UTC, microseconds kept. The
+    /// calendar is the proleptic Gregorian one PostgreSQL uses (Foundation's Gregorian
+    /// calendar turns Julian before 1582, which would move old dates by days).
+    static func timestamp(_ seconds: Double) -> String {
+        let micros = (seconds * 1_000_000).rounded()
+        let totalSeconds = (micros / 1_000_000).rounded(.down)
+        let micro = Int(micros - totalSeconds * 1_000_000)
+        let days = Int((totalSeconds / 86_400).rounded(.down))
+        let second = Int(totalSeconds - Double(days) * 86_400)
+        let (year, month, day) = civil(fromDays: days)
+        // Year 0 is 1 BC, year -1 is 2 BC: PostgreSQL writes them so.
+        let (shown, era) = year > 0 ? (year, "") : (1 - year, " BC")
+        return String(format: "%04d-%02d-%02d %02d:%02d:%02d.%06d+00", shown, month, day, second / 3600, second / 60 % 60, second % 60, micro) + era
+    }
+
+    /// Howard Hinnant's `civil_from_days`: the proleptic Gregorian date of a day counted
+    /// from 1970-01-01.
+    static func civil(fromDays z: Int) -> (year: Int, month: Int, day: Int) {
+        let z = z + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    /// Its inverse, `days_from_civil`.
+    static func days(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    /// The OIDs of the built-in types Quarry reads as more than text (pg_type.dat).
+    enum TypeOID {
+        static let bool: UInt32 = 16, bytea: UInt32 = 17, int8: UInt32 = 20, int2: UInt32 = 21, int4: UInt32 = 23
+        static let oid: UInt32 = 26, float4: UInt32 = 700, float8: UInt32 = 701, numeric: UInt32 = 1700
+        static let timestamp: UInt32 = 1114, timestamptz: UInt32 = 1184, date: UInt32 = 1082
+    }
+
+    /// A result column's text (libpq's text format) as a value of its type.
+    static func value(_ bytes: UnsafeRawBufferPointer, type: UInt32, column: String) throws -> Value {
+        let text = String(decoding: bytes, as: UTF8.self)
+        func unexpected(_ expected: String) -> StoreError {
+            .postgres(sqlState: nil, sql: nil, message: "column \(column): '\(text.prefix(40))' is not \(expected)")
+        }
+        switch type {
+        case TypeOID.bool:
+            return .bool(text == "t")
+        case TypeOID.int2, TypeOID.int4, TypeOID.int8, TypeOID.oid:
+            guard let i = Int64(text) else { throw unexpected("an integer") }
+            return .integer(i)
+        case TypeOID.float4, TypeOID.float8, TypeOID.numeric:
+            switch text {
+            case "NaN": return .real(.nan)
+            case "Infinity": return .real(.infinity)
+            case "-Infinity": return .real(-.infinity)
+            default:
+                guard let d = Double(text) else { throw unexpected("a number") }
+                return .real(d)
+            }
+        case TypeOID.bytea:
+            guard let bytes = hexBytes(text) else { throw unexpected("bytea in hex") }
+            return .blob(bytes)
+        case TypeOID.timestamptz, TypeOID.timestamp:
+            guard let seconds = seconds(text) else { throw unexpected("a timestamp") }
+            return .date(seconds)
+        default:
+            return .text(text)
+        }
+    }
+
+    /// bytea's hex output (`\x0102ff`), the server's default since 9.0.
+    static func hexBytes(_ text: String) -> [UInt8]? {
+        let utf8 = Array(text.utf8)
+        guard utf8.count >= 2, utf8[0] == UInt8(ascii: "\\"), utf8[1] == UInt8(ascii: "x"), utf8.count % 2 == 0 else { return nil }
+        func nibble(_ c: UInt8) -> UInt8? {
+            switch c {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): return c - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): return c - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(utf8.count / 2 - 1)
+        var i = 2
+        while i < utf8.count {
+            guard let high = nibble(utf8[i]), let low = nibble(utf8[i + 1]) else { return nil }
+            bytes.append(high << 4 | low)
+            i += 2
+        }
+        return bytes
+    }
+
+    /// A timestamp as the server writes it with DateStyle ISO (`2021-01-01 00:00:00.25+00`,
+    /// or without an offset for `timestamp`, read as UTC) in seconds since 1970.
+    static func seconds(_ text: String) -> Double? {
+        var body = Substring(text)
+        var bc = false
+        if body.hasSuffix(" BC") { bc = true; body = body.dropLast(3) }
+        // The offset: +HH, +HH:MM or +HH:MM:SS after the time.
+        var offset = 0.0
+        if let sign = body.lastIndex(where: { $0 == "+" || $0 == "-" }), let space = body.firstIndex(of: " "), sign > space {
+            let parts = body[body.index(after: sign)...].split(separator: ":").map { Double($0) }
+            guard !parts.contains(where: { $0 == nil }), !parts.isEmpty else { return nil }
+            let values = parts.compactMap { $0 }
+            offset = values.enumerated().reduce(0) { $0 + $1.element * [3600, 60, 1][min($1.offset, 2)] }
+            if body[sign] == "-" { offset = -offset }
+            body = body[..<sign]
+        }
+        let halves = body.split(separator: " ")
+        guard halves.count == 2 else { return nil }
+        let day = halves[0].split(separator: "-").compactMap { Int($0) }
+        let time = halves[1].split(separator: ":")
+        guard day.count == 3, (1...12).contains(day[1]), (1...31).contains(day[2]), time.count == 3,
+              let hour = Int(time[0]), let minute = Int(time[1]), let second = Double(time[2]) else { return nil }
+        let year = bc ? 1 - day[0] : day[0]
+        let dayCount = Double(days(year: year, month: day[1], day: day[2]))
+        return dayCount * 86_400 + Double(hour * 3600 + minute * 60) + second - offset
+    }
+}

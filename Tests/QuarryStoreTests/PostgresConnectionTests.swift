@@ -1,0 +1,91 @@
+import Foundation
+@testable import QuarryStore
+import QuarryTestSupport
+import Testing
+
+/// Quarry's libpq connection against a real PostgreSQL 15 server (`PostgresServer`):
+/// values go and come back as they were, arguments are bound, never spliced, and every
+/// failure is an error value with the server's SQLSTATE, not a crash.
+@Suite struct PostgresConnectionTests {
+    @Test func connectsToPostgreSQL15() throws {
+        let connection = try PostgresConnection(url: try PostgresServer.url())
+        #expect(connection.serverVersion / 10000 == 15)
+        let result = try connection.execute("SELECT current_user AS who, 1 + 1 AS two")
+        #expect(result.columns == ["who", "two"])
+        #expect(result.rows == [[.text("quarry"), .integer(2)]])
+    }
+
+    @Test(arguments: [
+        (Value.integer(Int64.min), "int8"), (.integer(Int64.max), "int8"), (.integer(0), "int4"),
+        (.real(0.1), "float8"), (.real(-1e300), "float8"), (.real(.infinity), "float8"), (.real(5e-324), "float8"),
+        (.text("it's \"quoted\"; DROP TABLE t; --"), "text"), (.text("café 日本 🙂"), "text"), (.text(""), "text"),
+        (.blob([0, 1, 255, 0, 92, 120]), "bytea"), (.blob([]), "bytea"),
+        (.bool(true), "bool"), (.bool(false), "bool"),
+        (.date(0), "timestamptz"), (.date(1_700_000_000.25), "timestamptz"), (.date(-2_000_000_000.5), "timestamptz"),
+        (.date(-62_135_596_800 - 86_400), "timestamptz"),  // 31 December 1 BC
+        (.null, "text"),
+    ])
+    func aValueComesBackAsItWent(_ value: Value, _ type: String) throws {
+        let connection = try PostgresConnection(url: try PostgresServer.url())
+        let result = try connection.execute("SELECT $1::\(type) AS v", [value])
+        #expect(result.rows == [[value]], "\(value) as \(type)")
+    }
+
+    @Test func argumentsAreBoundNotSpliced() throws {
+        let connection = try PostgresConnection(url: try PostgresServer.database("bound"))
+        try connection.execute("CREATE TABLE t (name text)")
+        let hostile = "x'); DROP TABLE t; --"
+        let insert = try connection.execute("INSERT INTO t (name) VALUES ($1)", [.text(hostile)])
+        #expect(insert.affectedRows == 1)
+        #expect(try connection.execute("SELECT name FROM t").rows == [[.text(hostile)]])
+        #expect(try connection.execute("SELECT count(*) FROM t WHERE name = $1", [.text(hostile)]).rows == [[.integer(1)]])
+    }
+
+    @Test func failuresAreErrorsWithTheServersCode() throws {
+        let connection = try PostgresConnection(url: try PostgresServer.database("failures"))
+        #expect(throws: StoreError.postgres(sqlState: "42601", sql: "SELEC 1", message: "syntax error at or near \"SELEC\"")) {
+            try connection.execute("SELEC 1")
+        }
+        try connection.execute("CREATE TABLE u (k int PRIMARY KEY)")
+        try connection.execute("INSERT INTO u VALUES (1)")
+        do {
+            try connection.execute("INSERT INTO u VALUES ($1)", [.integer(1)])
+            Issue.record("a duplicate key was inserted")
+        } catch let StoreError.postgres(state, _, message) {
+            #expect(state == "23505")
+            #expect(message.contains("duplicate key"))
+        }
+        // The connection is still usable after an error.
+        #expect(try connection.execute("SELECT count(*) FROM u").rows == [[.integer(1)]])
+        #expect(StoreError.postgres(sqlState: "42601", sql: nil, message: "syntax error").message == "PostgreSQL: syntax error")
+    }
+
+    @Test func aServerThatIsNotThereIsAnErrorNotACrash() throws {
+        #expect(throws: StoreError.self) { try PostgresConnection(url: "postgres://quarry@127.0.0.1:1/quarry?connect_timeout=2") }
+        #expect(throws: StoreError.self) { try PostgresConnection(url: "postgres://%zz@[bad") }
+        do {
+            _ = try PostgresConnection(url: "postgres://quarry@127.0.0.1:1/quarry?connect_timeout=2")
+        } catch let StoreError.postgres(_, _, message) {
+            #expect(message.contains("127.0.0.1") || message.contains("connect"), "\(message)")
+        }
+    }
+
+    /// The server's own epoch for each date Quarry sends: the same instant, before 1582
+    /// too (PostgreSQL's calendar is the proleptic Gregorian one).
+    @Test func datesAreTheInstantsTheServerReads() throws {
+        let connection = try PostgresConnection(url: try PostgresServer.url())
+        for seconds in [0, 1_700_000_000.25, -1.5, -12_219_292_800, -12_219_292_801, -30_000_000_000.125, -62_167_219_200, -62_198_755_200, 253_402_300_799] {
+            let result = try connection.execute("SELECT extract(epoch FROM $1::timestamptz)::float8", [.date(seconds)])
+            #expect(result.rows == [[.real(seconds)]], "\(seconds): \(PostgresValue.timestamp(seconds))")
+        }
+    }
+
+    @Test func timestampsOfTheServerReadAsSeconds() throws {
+        let connection = try PostgresConnection(url: try PostgresServer.url())
+        let result = try connection.execute("""
+            SELECT timestamptz '2021-01-01 00:00:00+00', timestamp '2021-01-01 00:00:00.5',
+                   timestamptz '2021-01-01 05:30:00+05:30', timestamptz '0001-01-01 00:00:00+00 BC'
+            """)
+        #expect(result.rows == [[.date(1_609_459_200), .date(1_609_459_200.5), .date(1_609_459_200), .date(-62_167_219_200)]])
+    }
+}
