@@ -23,6 +23,7 @@ import Testing
         (.bool(true), "bool"), (.bool(false), "bool"),
         (.date(0), "timestamptz"), (.date(1_700_000_000.25), "timestamptz"), (.date(-2_000_000_000.5), "timestamptz"),
         (.date(-62_135_596_800 - 86_400), "timestamptz"),  // 31 December 1 BC
+        (.date(-210_866_803_200), "timestamptz"), (.date(9_224_318_015_999), "timestamptz"),  // the ends of its range
         (.null, "text"),
     ])
     func aValueComesBackAsItWent(_ value: Value, _ type: String) throws {
@@ -87,5 +88,46 @@ import Testing
                    timestamptz '2021-01-01 05:30:00+05:30', timestamptz '0001-01-01 00:00:00+00 BC'
             """)
         #expect(result.rows == [[.date(1_609_459_200), .date(1_609_459_200.5), .date(1_609_459_200), .date(-62_167_219_200)]])
+    }
+
+    /// The session's formats are Quarry's whatever the role's defaults are: a role set to
+    /// German dates, escaped bytea and fewer float digits still reads the same values.
+    @Test func theSessionsFormatsAreQuarrysWhateverTheRoleSays() throws {
+        let url = try PostgresServer.database("formats")
+        let admin = try PostgresConnection(url: url)
+        try admin.execute("CREATE ROLE odd LOGIN")
+        try admin.execute("ALTER ROLE odd SET DateStyle = 'German, DMY'")
+        try admin.execute("ALTER ROLE odd SET bytea_output = 'escape'")
+        try admin.execute("ALTER ROLE odd SET extra_float_digits = -3")
+        try admin.execute("ALTER ROLE odd SET TimeZone = 'Asia/Kolkata'")
+        let odd = try PostgresConnection(url: url.replacingOccurrences(of: "//quarry@", with: "//odd@"))
+        #expect(try odd.execute("SELECT current_user").rows == [[.text("odd")]])
+        let values: [Value] = [.date(1_609_459_200.5), .blob([0, 92, 255]), .real(0.1 + 0.2)]
+        let result = try odd.execute("SELECT $1::timestamptz, $2::bytea, $3::float8", values)
+        #expect(result.rows == [values])
+    }
+
+    /// What PostgreSQL cannot hold, or Quarry cannot send, is an error naming it; the
+    /// server's infinite timestamps are read as its text. Nothing traps.
+    @Test func valuesBeyondEitherSideAreErrorsOrTextNotTraps() throws {
+        let connection = try PostgresConnection(url: try PostgresServer.url())
+        for bad: Value in [.date(.nan), .date(1e300), .date(-1e300), .text("a\u{0}b")] {
+            do {
+                try connection.execute("SELECT $1", [bad])
+                Issue.record("\(bad) was sent")
+            } catch let StoreError.postgres(_, sql, message) {
+                #expect(sql == "SELECT $1")
+                #expect(message.hasPrefix("cannot send"), "\(message)")
+            }
+        }
+        let infinite = try connection.execute("SELECT $1::timestamptz, $2::timestamptz", [.date(.infinity), .date(-.infinity)])
+        #expect(infinite.rows == [[.text("infinity"), .text("-infinity")]])
+        let far = try connection.execute("SELECT timestamptz '294276-12-31 23:59:59+00', timestamptz '4714-11-24 00:00:00+00 BC'")
+        #expect(far.rows == [[.date(PostgresValue.timestampRange.upperBound), .date(PostgresValue.timestampRange.lowerBound)]])
+        #expect(PostgresValue.seconds("2021-01-01 nan:00:00") == nil)
+        #expect(PostgresValue.seconds("2021-01-01 00:00:nan") == nil)
+        #expect(PostgresValue.seconds("9223372036854775807-01-01 00:00:00") == nil)
+        #expect(PostgresValue.seconds("2021-01-01 99999999999999:00:00") == nil)
+        #expect(PostgresValue.seconds("2021-01-01 00:00:00+9999999999999") == nil)
     }
 }

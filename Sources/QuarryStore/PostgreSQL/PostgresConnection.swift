@@ -26,6 +26,14 @@ public final class PostgresConnection {
         }
         self.pq = pq
         self.handle = handle
+        // The formats PostgresValue reads, whatever the server's or the role's defaults:
+        // ISO dates in UTC, bytea as hex, floats with every digit, UTF-8 text.
+        // One statement: PQexecParams takes no more.
+        try execute("""
+            SELECT set_config('DateStyle', 'ISO, YMD', false), set_config('TimeZone', 'UTC', false),
+                   set_config('IntervalStyle', 'postgres', false), set_config('bytea_output', 'hex', false),
+                   set_config('extra_float_digits', '3', false), set_config('client_encoding', 'UTF8', false)
+            """)
     }
 
     deinit { pq.pointee.finish?(handle) }
@@ -41,7 +49,10 @@ public final class PostgresConnection {
         guard let execParams = pq.pointee.execParams, let clear = pq.pointee.clear else {
             throw StoreError.postgres(sqlState: nil, sql: sql, message: "libpq was not loaded")
         }
-        let parameters = arguments.map(PostgresValue.parameter)
+        let parameters: [PostgresValue.Parameter]
+        do { parameters = try arguments.map(PostgresValue.parameter) } catch let StoreError.postgres(_, _, message) {
+            throw StoreError.postgres(sqlState: nil, sql: sql, message: message)
+        }
         // The C strings live until the call returns; a blob is sent as binary (format 1).
         var storage: [UnsafeMutablePointer<CChar>?] = []
         defer { storage.forEach { free($0) } }
@@ -51,7 +62,10 @@ public final class PostgresConnection {
             case .none:
                 storage.append(nil); lengths.append(0); formats.append(0)
             case .text(let text):
-                storage.append(strdup(text)); lengths.append(0); formats.append(0)
+                guard let copy = strdup(text) else {
+                    throw StoreError.postgres(sqlState: nil, sql: sql, message: "out of memory for a \(text.utf8.count)-byte argument")
+                }
+                storage.append(copy); lengths.append(0); formats.append(0)
             case .binary(let bytes):
                 guard let buffer = malloc(max(bytes.count, 1))?.assumingMemoryBound(to: CChar.self) else {
                     throw StoreError.postgres(sqlState: nil, sql: sql, message: "out of memory for a \(bytes.count)-byte argument")

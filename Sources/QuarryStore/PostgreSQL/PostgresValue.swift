@@ -11,21 +11,38 @@ enum PostgresValue {
         case binary([UInt8])
     }
 
-    static func parameter(_ value: Value) -> Parameter {
+    static func parameter(_ value: Value) throws -> Parameter {
         switch value {
         case .null: return .none
         case .integer(let i): return .text(String(i))
         // Shortest text that reads back as the same double; the server reads NaN and
         // Infinity as float8 does.
         case .real(let d): return .text(d.isNaN ? "NaN" : d.isInfinite ? (d < 0 ? "-Infinity" : "Infinity") : "\(d)")
-        case .text(let s): return .text(s)
-        case .blob(let bytes): return .binary(bytes)
+        // libpq takes text as a C string: a NUL would end it early and send less.
+        case .text(let s):
+            guard !s.utf8.contains(0) else { throw argumentError("text containing a NUL character, which PostgreSQL's text cannot hold") }
+            return .text(s)
+        case .blob(let bytes):
+            guard bytes.count <= Int(Int32.max) else { throw argumentError("a blob of \(bytes.count) bytes, more than libpq sends in one value") }
+            return .binary(bytes)
         case .bool(let b): return .text(b ? "true" : "false")
-        case .date(let seconds): return .text(timestamp(seconds))
+        case .date(let seconds):
+            if seconds.isInfinite { return .text(seconds < 0 ? "-infinity" : "infinity") }
+            guard seconds.isFinite, timestampRange.contains(seconds) else {
+                throw argumentError("the date \(seconds) seconds since 1970, outside PostgreSQL's 4714 BC to 294276 AD")
+            }
+            return .text(timestamp(seconds))
         }
     }
 
-    /// `seconds` since 1970 as a `timestamptz` literal in UTC, microseconds kept. The
+    /// The instants `timestamptz` holds: 4714-11-24 BC as PostgreSQL numbers years (Julian day 0) through 294276-12-31.
+    static let timestampRange: ClosedRange<Double> = -210_866_803_200 ... 9_224_318_015_999
+
+    private static func argumentError(_ what: String) -> StoreError {
+        .postgres(sqlState: nil, sql: nil, message: "cannot send \(what)")
+    }
+
+    /// `seconds` since 1970 (within `timestampRange`) as a `timestamptz` literal in UTC, microseconds kept. The
     /// calendar is the proleptic Gregorian one PostgreSQL uses (Foundation's Gregorian
     /// calendar turns Julian before 1582, which would move old dates by days).
     static func timestamp(_ seconds: Double) -> String {
@@ -96,6 +113,9 @@ enum PostgresValue {
             guard let bytes = hexBytes(text) else { throw unexpected("bytea in hex") }
             return .blob(bytes)
         case TypeOID.timestamptz, TypeOID.timestamp:
+            // 'infinity' and '-infinity' stay the server's text rather than failing the
+            // whole query: no date of Quarry's means them.
+            if text == "infinity" || text == "-infinity" { return .text(text) }
             guard let seconds = seconds(text) else { throw unexpected("a timestamp") }
             return .date(seconds)
         default:
@@ -142,12 +162,16 @@ enum PostgresValue {
             if body[sign] == "-" { offset = -offset }
             body = body[..<sign]
         }
+        guard (-86_400...86_400).contains(offset) else { return nil }
         let halves = body.split(separator: " ")
         guard halves.count == 2 else { return nil }
         let day = halves[0].split(separator: "-").compactMap { Int($0) }
         let time = halves[1].split(separator: ":")
-        guard day.count == 3, (1...12).contains(day[1]), (1...31).contains(day[2]), time.count == 3,
-              let hour = Int(time[0]), let minute = Int(time[1]), let second = Double(time[2]) else { return nil }
+        // Fields in their ranges, so no arithmetic below can overflow; the seconds are
+        // digits (Double() would also take "nan" and "inf").
+        guard day.count == 3, (0...300_000).contains(day[0]), (1...12).contains(day[1]), (1...31).contains(day[2]),
+              time.count == 3, let hour = Int(time[0]), (0...24).contains(hour), let minute = Int(time[1]), (0...59).contains(minute),
+              time[2].allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }), let second = Double(time[2]), second < 61 else { return nil }
         let year = bc ? 1 - day[0] : day[0]
         let dayCount = Double(days(year: year, month: day[1], day: day[2]))
         return dayCount * 86_400 + Double(hour * 3600 + minute * 60) + second - offset
