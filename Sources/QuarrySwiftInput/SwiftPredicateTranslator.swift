@@ -285,17 +285,46 @@ struct SwiftPredicateTranslator {
             }
             return PredicateParser.expression(captured, column: column)
         }
+        // `(item.owner.flatMap { $0.name })?.starts(with: "a")`: the chained value is the
+        // flatMap's, nil where it is nil.
+        if let chain = e.as(OptionalChainingExprSyntax.self), unparenthesised(chain.expression).is(FunctionCallExprSyntax.self) {
+            return try value(chain.expression)
+        }
         if e.is(OptionalChainingExprSyntax.self) || e.is(ForceUnwrapExprSyntax.self) { return try keyPath(e) }
         if let call = e.as(FunctionCallExprSyntax.self) {
             // `item.owner.flatMap { $0.year }`: a required key past an optional to-one.
             if let callee = call.calledExpression.as(MemberAccessExprSyntax.self), callee.declName.baseName.text == "flatMap",
                let receiver = callee.base, let closure = call.trailingClosure ?? call.arguments.first?.expression.as(ClosureExprSyntax.self) {
                 let base = try value(receiver)
-                return try closureBody(closure, scope: .bound(base), parameterCount: 1) { translator, body in try translator.value(body) }
+                return try closureBody(closure, scope: .bound(base), parameterCount: 1) { translator, body in try translator.keyOfBound(body) }
             }
             throw refuse("\(call.calledExpression.trimmedDescription)(...) is a call the macro does not take inside the closure: capture its value in a let before it", call)
         }
         throw refuse("\(describe(e)) has no #Predicate form Quarry reads", e)
+    }
+
+    /// The body of a value's `flatMap`: a key of the unwrapped value (`$0.year`), nil where
+    /// the value is nil, as Quarry's key path through a nil to-one is. Anything else
+    /// (`$0.items.count`, `{ _ in 5 }`) has a value where Swift's flatMap gives nil.
+    private mutating func keyOfBound(_ body: ExprSyntax) throws -> Expression {
+        var current = unparenthesised(body), depth = 0
+        while true {
+            if let member = current.as(MemberAccessExprSyntax.self), let base = member.base {
+                depth += 1; current = unparenthesised(base)
+            } else if let chain = current.as(OptionalChainingExprSyntax.self) {
+                current = unparenthesised(chain.expression)
+            } else if let unwrap = current.as(ForceUnwrapExprSyntax.self) {
+                current = unparenthesised(unwrap.expression)
+            } else {
+                break
+            }
+        }
+        let refusal = refuse("flatMap { } on a value is read only as a key of it, as { $0.name }", body)
+        guard depth > 0, let root = current.as(DeclReferenceExprSyntax.self), let names = scopes.last?.names,
+              names.contains(root.baseName.text) || names.contains(Self.unescaped(root.baseName.text)) else { throw refusal }
+        let key = try value(body)
+        guard case .keyPath(let path) = key, path.components.last?.hasPrefix("@") == false else { throw refusal }
+        return key
     }
 
     /// `x.count`: how many members of a relationship (`tags.@count`), or how many match a

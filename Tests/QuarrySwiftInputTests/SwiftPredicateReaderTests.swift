@@ -39,6 +39,8 @@ import Testing
         (#"#Predicate<Item> { !$0.flag || true }"#, "NOT flag == YES OR TRUEPREDICATE"),
         (##"#Predicate<Item> { $0.`default` == "a\"#b\n" }"##, ##"default == "a\"#b\n""##),
         (#"#Predicate<Item> { item in return item.owner!.name != "Bob" }"#, #"owner.name != "Bob""#),
+        (#"#Predicate<Item> { $0.owner.flatMap { $0.year } == 2000 }"#, "owner.year == 2000"),
+        (#"#Predicate<Item> { ($0.owner.flatMap { $0.name })?.starts(with: "a") ?? false }"#, #"NOT owner.name == nil AND owner.name BEGINSWITH "a""#),
     ]
 
     @Test(arguments: same) func readsAsTheFormatThatMeansTheSame(_ c: (String, String)) throws {
@@ -62,6 +64,10 @@ import Testing
         (#"#Predicate<Item> { item in let x = 1; return x > 0 }"#, "one expression", 18),
         (#"#Predicate<Item> { item in item.tags.contains { $0.weight > item.qty } }"#, "a key of an outer object", 61),
         (#"#Predicate<Item> { $0.qty > 1 ? true : false }"#, "has no #Predicate form Quarry reads", 20),
+        // Swift's flatMap is nil where the owner is; these values would not be in Quarry.
+        (#"#Predicate<Item> { $0.owner.flatMap { $0.items.count } == 0 }"#, "read only as a key of it", 39),
+        (#"#Predicate<Item> { $0.owner.flatMap { _ in 5 } == 5 }"#, "read only as a key of it", 44),
+        (#"#Predicate<Item> { item in item.owner.flatMap { _ in item.qty } == 5 }"#, "read only as a key of it", 54),
     ]
 
     @Test(arguments: refused) func refusedInOneLineWithItsColumn(_ c: (String, String, Int)) {

@@ -33,10 +33,10 @@ extension BoundPredicate {
         // together: four comparisons with literals take it 6 s, two `?? false` as long
         // (Swift 6.3). Typed captures and a typed closure take it under a second, so a
         // #Predicate of more than two tests is written so.
-        if writer.optionalTests > 1 {
-            throw SwiftExportRefusal("\(writer.optionalTests) tests of values that may be nil: Swift's type checker gives up on a #Predicate with more than one such `??`")
+        if writer.optionalTests > 2 || writer.optionalTests == 2 && writer.deepOptionalTests > 0 {
+            throw SwiftExportRefusal("\(writer.optionalTests) tests of values that may be nil: Swift's type checker gives up on a #Predicate with more than one such `??` (two when both test an optional attribute of the object itself)")
         }
-        if writer.tests > 2 {
+        if writer.tests > 2 || writer.arithmetic > 3 {
             (writer, variable, body) = try written(typed: true)
             if writer.weight > SwiftPredicateWriter.mostWeight {
                 throw SwiftExportRefusal("\(writer.tests) tests: Swift's type checker gives up on a #Predicate this large (it counts \(writer.weight), the most is \(SwiftPredicateWriter.mostWeight): a test 1, IN 2, a value that may be nil 3); split it into several")
@@ -91,11 +91,19 @@ final class SwiftPredicateWriter {
     /// unknown is unknown, which selects nothing, as `!true` does).
     private var unknown = "false"
     /// How many tests of an optional value (`?? false`) the closure has, and how many
-    /// tests of any kind: two of the first take Swift 6.3's type checker 5-10 s, so such a
-    /// predicate is refused; past a few of the second, the closure is written with typed
-    /// captures (`swiftPredicateMacro`).
+    /// tests of any kind: more than one of the first takes Swift 6.3's type checker 5-30 s
+    /// (see `deepOptionalTests`), so such a predicate is refused; past a few of the second,
+    /// the closure is written with typed captures (`swiftPredicateMacro`).
     private(set) var optionalTests = 0
+    /// Of those, the ones of a value through a to-one (`item.owner?.name?.contains(...)`,
+    /// `(item.owner?.age).flatMap { ... }`): two of these, or one with any other, take
+    /// Swift 6.3 15-30 s; two tests of the object's own optional attributes take it 1-5 s,
+    /// three 6 s.
+    private(set) var deepOptionalTests = 0
     private(set) var tests = 0
+    /// How many arithmetic operators: past three, literals in them took Swift's type
+    /// checker past its limit in an untyped closure (typed, under 0.2 s).
+    private(set) var arithmetic = 0
     /// How hard the typed closure is for Swift's type checker, and the most it may be: each
     /// test counts 1, an IN (`contains`) 2, a test of an optional value (`flatMap`, `??`) 3.
     /// Measured with Swift 6.3 over random predicates: at 6 a closure takes it under 2 s;
@@ -252,6 +260,7 @@ final class SwiftPredicateWriter {
             return SwiftValue(text: text, optional: false, attribute: nil, type: "Int")
         case let .arithmetic(op, lhs, rhs):
             guard op != .power else { throw SwiftExportRefusal("** has no #Predicate operator") }
+            arithmetic += 1
             let l = try swiftValue(lhs, scope), r = try swiftValue(rhs, scope)
             if l?.optional == true || r?.optional == true { throw SwiftExportRefusal("arithmetic on a value that may be nil") }
             if op == .divide { throw SwiftExportRefusal("/ divides as Double in NSPredicate but may be integer division in Swift") }
@@ -259,6 +268,7 @@ final class SwiftPredicateWriter {
                 throw SwiftExportRefusal("arithmetic on \(lt) and \(rt): Swift needs one type")
             }
             let typed = l ?? r
+            let lhs = try Self.integral(lhs, as: typed?.type), rhs = try Self.integral(rhs, as: typed?.type)
             let lt = try l?.text ?? literal(lhs, typed?.attribute, scope), rt = try r?.text ?? literal(rhs, typed?.attribute, scope)
             return SwiftValue(text: "(\(lt) \(op.rawValue) \(rt))", optional: false, attribute: typed?.attribute, type: typed?.type)
         case .function: throw SwiftExportRefusal("NSExpression functions have no #Predicate form")
@@ -284,6 +294,7 @@ final class SwiftPredicateWriter {
             throw SwiftExportRefusal(op.isStringOperator ? "\(op.rawValue) with a constant on its left" : "a comparison of two constants")
         }
         let path = left.text, optional = left.optional
+        rhs = try Self.integral(rhs, as: left.type)
         let right = try swiftValue(rhs, scope)
         // A to-one compared with a stored object (`owner == %@` given one) compares keys in
         // SQL; written as `owner == 1` it would compare a model object with a number.
@@ -341,6 +352,8 @@ final class SwiftPredicateWriter {
             }
             guard optional else { return "\(path).\(call)" }
             weight += 2
+            optionalTests += 1
+            if wrapped != path { deepOptionalTests += 1 }
             return "\(wrapped)?.\(call) ?? \(plain(unknown, "Bool"))"
         case .in:
             guard case .list(let values) = rhs else { throw SwiftExportRefusal("IN with a key path on its right") }
@@ -359,9 +372,29 @@ final class SwiftPredicateWriter {
         }
     }
 
+    /// `operand` as a constant of an integer `type` (`Int`, `Int16`, ...) can be written:
+    /// a whole number such as `2.0` as `2` (a float literal is no integer in Swift); a
+    /// fraction is refused, since Swift compares an integer only with an integer.
+    static func integral(_ operand: BoundPredicate.Operand, as type: String?) throws -> BoundPredicate.Operand {
+        guard let type, type.hasPrefix("Int") else { return operand }
+        func whole(_ value: Value) throws -> Value {
+            guard case .real(let d) = value else { return value }
+            guard d.isFinite, d.rounded() == d, let i = Int64(exactly: d) else {
+                throw SwiftExportRefusal("\(type) compared with \(d): Swift compares an integer only with an integer")
+            }
+            return .integer(i)
+        }
+        switch operand {
+        case .value(let v): return .value(try whole(v))
+        case .list(let values): return .list(try values.map(whole))
+        default: return operand
+        }
+    }
+
     /// `test` of a value that may be nil: `(car.owner?.age).flatMap { $0 > 3 } ?? false`.
     private func optionalTest(_ wrapped: String, _ test: String) -> String {
         optionalTests += 1
+        if wrapped.hasPrefix("(") { deepOptionalTests += 1 }
         weight += 2
         return "\(wrapped).flatMap { \(test) } ?? \(plain(unknown, "Bool"))"
     }
