@@ -50,15 +50,35 @@ enum ObjectBindings {
 
     static func luaObjectHasChanges(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 { call.push(try runtime.object(call, 1).hasChanges) }
 
+    /// Changed keys to `{old, new}`: attributes' values, a to-one's object (or nil), a
+    /// to-many's members as an array.
     static func luaObjectChanges(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
-        let changes = try runtime.object(call, 1).changes
-        lua_createtable(call.state, 0, Int32(changes.count))
+        let object = try runtime.object(call, 1)
+        let changes = object.changes
+        let relationships = object.isDeleted || object.isForeign(to: runtime.context) ? [] : try runtime.context.relationshipChanges(of: object)
+        lua_createtable(call.state, 0, Int32(changes.count + relationships.count))
         for change in changes {
             lua_createtable(call.state, 2, 0)
             pushValue(call.state, change.old)
             lua_rawseti(call.state, -2, 1)
             pushValue(call.state, change.new)
             lua_rawseti(call.state, -2, 2)
+            LuaTable.setField(call.state, -2, change.key)
+        }
+        for change in relationships {
+            lua_createtable(call.state, 2, 0)
+            for (index, members) in [change.old, change.new].enumerated() {
+                if change.isToMany {
+                    lua_createtable(call.state, Int32(members.count), 0)
+                    for (position, member) in members.enumerated() {
+                        _ = runtime.pushObject(member)
+                        lua_rawseti(call.state, -2, lua_Integer(position + 1))
+                    }
+                } else {
+                    _ = runtime.pushObject(members.first)
+                }
+                lua_rawseti(call.state, -2, lua_Integer(index + 1))
+            }
             LuaTable.setField(call.state, -2, change.key)
         }
         return 1

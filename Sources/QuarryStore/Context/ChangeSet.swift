@@ -19,6 +19,16 @@ public struct ChangeSet {
     }
 }
 
+/// An unsaved change of one relationship of an object, as Core Data's `changedValues()`
+/// and `committedValues(forKeys:)` give it: the members it had when last saved and the
+/// ones it has now (none or one for a to-one), each in the relationship's order.
+public struct RelationshipChange {
+    public let key: String
+    public let isToMany: Bool
+    public let old: [ManagedObject]
+    public let new: [ManagedObject]
+}
+
 /// Removes a change listener when cancelled.
 public final class ChangeListenerToken {
     fileprivate weak var context: ObjectContext?

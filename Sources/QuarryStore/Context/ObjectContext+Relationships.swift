@@ -64,20 +64,74 @@ extension ObjectContext {
         return try toOneTarget(name, of: object, destination: relationship.destination)
     }
 
-    private func toOneTarget(_ name: String, of object: ManagedObject, destination: String) throws -> ManagedObject? {
-        if let pending = object.pendingToOne[name] { return pending.flatMap { $0.isDeleted ? nil : $0 } }
+    /// The target as it is now, or with `committed` as it was at the last save (a target
+    /// deleted since included).
+    private func toOneTarget(_ name: String, of object: ManagedObject, destination: String, committed: Bool = false) throws -> ManagedObject? {
+        if committed, object.isInserted { return nil }
+        if !committed, let pending = object.pendingToOne[name] { return pending.flatMap { $0.isDeleted ? nil : $0 } }
         let relationship = currentEntity(of: object).relationship(named: name)
         // A link kept in an attribute column reads that column's unsaved value, if any.
-        let stored = relationship?.column.flatMap { object.pending[$0] } ?? object.committedValue(name)
+        let stored = (committed ? nil : relationship?.column.flatMap { object.pending[$0] }) ?? object.committedValue(name)
+        let target: ManagedObject?
         if let targetKey = relationship?.targetKey {
             // Matched by value (relate, or a foreign key to a non-key column).
             guard let value = stored, !value.isNull else { return nil }
-            guard let target = try valueMatchedTarget(name, value: value, of: object, try entity(named: destination), targetKey) else { return nil }
-            return target.isDeleted ? nil : target
+            target = try valueMatchedTarget(name, value: value, of: object, try entity(named: destination), targetKey)
+        } else {
+            guard case .integer(let key)? = stored else { return nil }
+            target = try toOneTarget(name, key: key, of: object, destination)
         }
-        guard case .integer(let key)? = stored else { return nil }
-        guard let target = try toOneTarget(name, key: key, of: object, destination) else { return nil }
-        return target.isDeleted ? nil : target
+        return target?.isDeleted == true && !committed ? nil : target
+    }
+
+    /// The relationships of `object` changed since the last save, with their members then
+    /// and now (`o:changes()` lists them with the attributes). A to-many relationship
+    /// counts as changed when its members differ, or for an ordered one their order.
+    public func relationshipChanges(of object: ManagedObject) throws -> [RelationshipChange] {
+        let entity = currentEntity(of: object)
+        var changes: [RelationshipChange] = []
+        for relationship in entity.relationships.sorted(by: { $0.name < $1.name }) where !entity.subentityKeys.contains(relationship.name) {
+            let name = relationship.name
+            let new = try relatedObjects(name, of: object)
+            let old: [ManagedObject]
+            if !relationship.isToMany {
+                old = try toOneTarget(name, of: object, destination: relationship.destination, committed: true).map { [$0] } ?? []
+            } else if object.isInserted {
+                old = []
+            } else {
+                old = try committedMembers(name, of: object)
+            }
+            let same = store.isOrdered(name, of: entity.name)
+                ? old.elementsEqual(new, by: ===)
+                : Set(old.map(ObjectIdentifier.init)) == Set(new.map(ObjectIdentifier.init))
+            if !same { changes.append(RelationshipChange(key: name, isToMany: relationship.isToMany, old: old, new: new)) }
+        }
+        return changes
+    }
+
+    /// The members of a to-many relationship as saved: the stored rows, unsaved changes
+    /// (to it, to its members' inverses, deletions) left out.
+    private func committedMembers(_ name: String, of object: ManagedObject) throws -> [ManagedObject] {
+        let (relationship, storage) = try self.relationship(name, of: object)
+        let destination = try entity(named: relationship.destination)
+        switch storage {
+        case .inverseForeignKey(_, let column, let ownerKey, _):
+            guard let ownerKey else { return try store.inStoredOrder(savedMembers(name, of: object, destination), name, of: object, context: self) }
+            guard let value = object.committedValue(ownerKey), !value.isNull else { return [] }
+            return try storedMembers(of: destination, where: column, is: value)
+        case .linkTable:
+            return try store.inStoredOrder(savedMembers(name, of: object, destination), name, of: object, context: self)
+        case .foreignKey:
+            return []
+        }
+    }
+
+    /// The saved rows of `destination` whose `column` holds `value` (a foreign key to a
+    /// column other than the owner's key), by key.
+    private func storedMembers(of destination: EntityDescription, where column: String, is value: Value) throws -> [ManagedObject] {
+        let sql = "SELECT \(mapped(destination).selection(of: destination)) FROM \(mapped(destination).table) WHERE \(quoteIdentifier(column)) = ? ORDER BY \(mapped(destination).key)"
+        let rows = try read { db in try Row.fetchAll(db, sql: sql, arguments: [value.databaseValue]) }
+        return try rows.map { try self.object(for: destination, row: $0) }
     }
 
     /// Points a to-one relationship at `target` (nil: none), and keeps a to-one inverse
@@ -152,9 +206,7 @@ extension ObjectContext {
                     return true
                 }
             } else if let ownValue, !ownValue.isNull {
-                let sql = "SELECT \(mapped(destination).selection(of: destination)) FROM \(mapped(destination).table) WHERE \(quoteIdentifier(column)) = ? ORDER BY \(mapped(destination).key)"
-                let rows = try read { db in try Row.fetchAll(db, sql: sql, arguments: [ownValue.databaseValue]) }
-                result = try rows.map { try self.object(for: destination, row: $0) }.filter { target in
+                result = try storedMembers(of: destination, where: column, is: ownValue).filter { target in
                     if let pending = pendingInverse(inverse, of: target) { return pending === object }
                     return true
                 }
