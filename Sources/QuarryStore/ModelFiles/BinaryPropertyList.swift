@@ -40,6 +40,9 @@ enum BinaryPropertyList {
         let top: Int
         let table: Int
         var built: [Any?]
+        /// Dictionary keys already read, typed: a model's 23,000 keys are a few hundred
+        /// strings, each cast out of `Any` once instead of at every use.
+        var keys: [String?]
 
         init(bytes: UnsafeBufferPointer<UInt8>, path: String) throws {
             self.bytes = bytes
@@ -64,6 +67,7 @@ enum BinaryPropertyList {
             self.top = top
             self.table = table
             built = Array(repeating: nil, count: objects)
+            keys = Array(repeating: nil, count: objects)
         }
 
         func fail(_ object: Int, _ detail: String) -> ModelFileError {
@@ -118,6 +122,14 @@ enum BinaryPropertyList {
             let value = try build(n)
             built[n] = value
             return value
+        }
+
+        /// Object `ref` as a key of dictionary `n`.
+        private mutating func key(_ ref: Int, of n: Int) throws -> String {
+            if let known = keys[ref] { return known }
+            guard let key = try object(ref) as? String else { throw fail(n, "is a dictionary with a key that is not a string") }
+            keys[ref] = key
+            return key
         }
 
         private mutating func build(_ n: Int) throws -> Any {
@@ -179,9 +191,7 @@ enum BinaryPropertyList {
                 var entries: [String: Any] = [:]
                 entries.reserveCapacity(count)
                 for i in 0..<count {
-                    guard let key = try object(reference(n, at: start + i * refSize)) as? String else {
-                        throw fail(n, "is a dictionary with a key that is not a string")
-                    }
+                    let key = try self.key(reference(n, at: start + i * refSize), of: n)
                     entries[key] = try object(reference(n, at: start + (count + i) * refSize))
                 }
                 return entries

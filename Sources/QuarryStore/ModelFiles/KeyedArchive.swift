@@ -21,6 +21,9 @@ struct KeyedArchive {
     let path: String
     let root: Int
     let work: WorkBudget
+    /// Each class's names (`$classes`) by the index of its class object, read once: every
+    /// instance of a class names the same one (1,154 attributes in Photos.app's model).
+    private let classNames = ClassNames()
 
     init(data: Data, path: String) throws {
         self.path = path
@@ -78,7 +81,13 @@ struct KeyedArchive {
               let classInfo = objects[c] as? [String: Any], let className = classInfo["$classname"] as? String else {
             throw broken("object \(n) has no valid $class")
         }
-        let classes = (classInfo["$classes"] as? [Any])?.compactMap { $0 as? String } ?? [className]
+        let classes: [String]
+        if let known = classNames.byIndex[c] {
+            classes = known
+        } else {
+            classes = (classInfo["$classes"] as? [Any])?.compactMap { $0 as? String } ?? [className]
+            classNames.byIndex[c] = classes
+        }
         return ArchivedObject(archive: self, index: n, fields: fields, className: className, classes: classes)
     }
 
@@ -123,6 +132,10 @@ struct ArchivedObject {
     /// A referenced string: a plain string, or an `NSString`/`NSMutableString` instance.
     func string(_ key: String) throws -> String? {
         guard let ref = fields[key] else { return nil }
+        // A UID first: it is the usual case, and failing a cast to String is the slow path.
+        if let uid = ref as? BinaryPropertyList.UID {
+            return try archive.string(at: uid.value, context: "\(className) (object \(index)) key \(key)")
+        }
         if let s = ref as? String { return s }
         guard let n = KeyedArchive.uid(ref) else { throw broken(key, "expected a string, got \(PlistValue.kind(ref))") }
         return try archive.string(at: n, context: "\(className) (object \(index)) key \(key)")
@@ -152,16 +165,22 @@ struct ArchivedObject {
 
 extension KeyedArchive {
     /// The string at UID `n`: inline, or an `NSString`-like instance with `NS.string`.
-    func string(at n: Int, context: String) throws -> String? {
+    /// `context` is made only for an error: reading a model asks for thousands of strings.
+    func string(at n: Int, context: @autoclosure () -> String) throws -> String? {
         try spend(1)
-        guard n >= 0, n < objects.count else { throw broken("\(context): UID \(n) is out of range (\(objects.count) objects)") }
+        guard n >= 0, n < objects.count else { throw broken("\(context()): UID \(n) is out of range (\(objects.count) objects)") }
         if n == 0 { return nil }
         if let s = objects[n] as? String { return s }
         let object = try instance(n)
         if let s = object.fields["NS.string"] as? String { return s }
         if let bytes = object.fields["NS.bytes"] as? Data, let s = String(data: bytes, encoding: .utf8) { return s }
-        throw broken("\(context): expected a string, got \(object.className) (object \(n))")
+        throw broken("\(context()): expected a string, got \(object.className) (object \(n))")
     }
+}
+
+/// The memo behind `KeyedArchive.instance`'s class names (a class: the archive is a value).
+final class ClassNames {
+    var byIndex: [Int: [String]] = [:]
 }
 
 /// How much walking an archive may take, shared by every object of it. Past the limit the

@@ -13,10 +13,10 @@ extension CoreDataStore {
 
         /// Assigns columns to the properties that have one (non-transient attributes and
         /// to-one relationships), each declared once in its hierarchy.
-        init(_ model: CoreDataModel, numbers: CoreDataNumbers) {
+        init(_ lookups: ModelLookups, numbers: CoreDataNumbers) {
             var byRoot: [String: [CoreDataEntity]] = [:]
-            for entity in model.entities {
-                byRoot[model.rootEntity(of: entity.name)?.name ?? entity.name, default: []].append(entity)
+            for entity in lookups.model.entities {
+                byRoot[lookups.rootName(of: entity.name) ?? entity.name, default: []].append(entity)
             }
             for (_, family) in byRoot {
                 // Entity-number order; an entity the store does not number goes last, by name.
@@ -40,12 +40,13 @@ extension CoreDataStore {
 
         /// The entities of `entity`'s view that declare `property`: the one it inherits it
         /// from (or itself), else each sub-entity that declares it, with the entity numbers
-        /// whose rows use that declaration's column.
-        func declarers(of property: String, for entity: String, model: CoreDataModel, numbers: CoreDataNumbers) -> [(entity: String, codes: [Int64])] {
-            let chain = [entity] + model.ancestors(of: entity).map(\.name)
+        /// whose rows use that declaration's column. `chain` is `entity` and its ancestors'
+        /// names, nearest first (worked out once per entity, not per property).
+        func declarers(of property: String, for entity: String, chain: [String], lookups: ModelLookups,
+                       numbers: CoreDataNumbers) -> [(entity: String, codes: [Int64])] {
             if let owner = chain.first(where: { declared[$0]?[property] != nil }) { return [(owner, [])] }
-            return model.descendants(of: entity).filter { declared[$0.name]?[property] != nil }.map { declarer in
-                (declarer.name, model.descendants(of: declarer.name).compactMap { numbers.codes[$0.name] })
+            return lookups.descendants(of: entity).filter { declared[$0.name]?[property] != nil }.map { declarer in
+                (declarer.name, lookups.descendants(of: declarer.name).compactMap { numbers.codes[$0.name] })
             }
         }
 

@@ -41,7 +41,7 @@ extension CoreDataStore {
     }
 
     /// The names of Core Data's functions Quarry provides, folded as SQLite folds them.
-    static var providedFunctions: Set<String> { Set((triggerNotices + ["NSCoreDataNow"]).map { $0.lowercased() }) }
+    static let providedFunctions: Set<String> = Set((triggerNotices + ["NSCoreDataNow"]).map { $0.lowercased() })
 
     /// The store's triggers that call a function of Core Data's (a name beginning `NS`)
     /// that Quarry does not provide, as "trigger (function)".

@@ -32,20 +32,20 @@ extension CoreDataStore {
     /// holding the owner's `Z_PK` (`photos/`: Asset's `libraryScopeAssetContributors` is
     /// `ZASSETCONTRIBUTOR.Z3LIBRARYSCOPEASSETCONTRIBUTORS`). Shown as the link view
     /// Quarry's relationship storage names; linking sets the column, unlinking clears it.
-    func mapHiddenToManyColumns(_ model: CoreDataModel, numbers: CoreDataNumbers,
+    func mapHiddenToManyColumns(_ lookups: ModelLookups, numbers: CoreDataNumbers,
                                          columns: (String) throws -> [String]) throws {
         var done: Set<String> = []
         for mapped in entities {
             for r in mapped.entity.relationships where r.isToMany {
                 guard let destination = self.mapped(r.destination) else { continue }
                 if let inverse = r.inverse, destination.entity.relationship(named: inverse) != nil { continue }
-                let declarer = ([mapped.entity.name] + model.ancestors(of: mapped.entity.name).map(\.name))
-                    .first { model.entity(named: $0)?.relationship(named: r.name) != nil } ?? mapped.entity.name
+                let declarer = ([mapped.entity.name] + lookups.ancestors(of: mapped.entity.name).map(\.name))
+                    .first { lookups.model.entity(named: $0)?.relationship(named: r.name) != nil } ?? mapped.entity.name
                 let linkName = "quarry_link_\(declarer)_\(r.name)"
                 guard done.insert(linkName).inserted else { continue }
                 let available = try columns(destination.table)
                 var column: String?
-                for code in Self.codes(of: declarer, model: model, numbers: numbers) where column == nil {
+                for code in Self.codes(of: declarer, lookups: lookups, numbers: numbers) where column == nil {
                     let base = "Z\(code)\(r.name.uppercased())"
                     column = available.first { $0.uppercased() == base } ?? available.first { Self.isNamed($0, base) }
                 }

@@ -12,8 +12,28 @@ extension CoreDataStore {
             columnsByTable[table] = names
             return names
         }
+        // A table's columns whose second character is a digit or `_` (`Z_PK`, `Z3OWNER`):
+        // the only ones that can keep a to-one's target entity (below), so each to-one
+        // looks through these few and not the table's hundreds of columns.
+        var numberedByTable: [String: [String]] = [:]
+        func numberedColumns(_ table: String, _ available: [String]) -> [String] {
+            if let known = numberedByTable[table] { return known }
+            let found = available.filter { column in
+                let u = column.uppercased()
+                guard let second = u.dropFirst().first else { return false }
+                return second.isNumber || second == "_"
+            }
+            numberedByTable[table] = found
+            return found
+        }
         let tables = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'").map { $0.uppercased() })
-        let propertyColumns = PropertyColumns(model, numbers: numbers)
+        let lookups = ModelLookups(model)
+        let propertyColumns = PropertyColumns(lookups, numbers: numbers)
+        // The entities the store numbers, by the root of their hierarchy in the model.
+        var numberedByRoot: [String: Set<String>] = [:]
+        for name in numbers.codes.keys {
+            if let root = lookups.rootName(of: name) { numberedByRoot[root, default: []].insert(name) }
+        }
 
         for modelEntity in model.entities {
             let name = modelEntity.name
@@ -28,7 +48,7 @@ extension CoreDataStore {
                 notes.append("entity \(name) of the model is not in the store's Z_PRIMARYKEY: left out")
                 continue
             }
-            let root = model.rootEntity(of: name)?.name ?? name
+            let root = lookups.rootName(of: name) ?? name
             let table = "Z" + root.uppercased()
             guard tables.contains(table) else {
                 notes.append("entity \(name): no table \(table) in the store: left out")
@@ -36,8 +56,16 @@ extension CoreDataStore {
             }
             let available = try columns(table)
             let upper = Dictionary(available.map { ($0.uppercased(), $0) }, uniquingKeysWith: { first, _ in first })
-            let family = [name] + model.descendants(of: name).map(\.name)
-            let descendantCodes = model.descendants(of: name).compactMap { numbers.codes[$0.name] }
+            let ancestors = lookups.ancestors(of: name)
+            let descendants = lookups.descendants(of: name)
+            let chain = [name] + ancestors.map(\.name)
+            let family = [name] + descendants.map(\.name)
+            let descendantCodes = descendants.compactMap { numbers.codes[$0.name] }
+            let inheritedAttributes = lookups.allAttributes(of: name)
+            let inheritedRelationships = lookups.allRelationships(of: name)
+            // What the entity declares or inherits (`declared` below), by name.
+            let ownAttributeNames = Set(inheritedAttributes.map(\.name))
+            let ownRelationshipNames = Set(inheritedRelationships.map(\.name))
 
             // Attributes: the entity's own and inherited ones, then its sub-entities' (nil
             // on rows that lack them), so predicates over a parent may name them.
@@ -47,15 +75,14 @@ extension CoreDataStore {
             var seen: Set<String> = []
             var writes: [ColumnWrite] = []
             var subentityKeys: Set<String> = []
-            let candidates = model.allAttributes(of: name)
-                + model.descendants(of: name).flatMap { model.entity(named: $0.name)?.attributes ?? [] }
+            let candidates = inheritedAttributes + descendants.flatMap(\.attributes)
             for attribute in candidates where !attribute.isTransient && seen.insert(attribute.name.lowercased()).inserted {
                 guard let type = attribute.type.quarryType else {
                     notes.append("\(name).\(attribute.name): type \(attribute.type.rawValue) is not read")
                     continue
                 }
                 // Sibling sub-entities that each declare it keep it in columns of their own.
-                let placed = propertyColumns.declarers(of: attribute.name, for: name, model: model, numbers: numbers).compactMap { d in
+                let placed = propertyColumns.declarers(of: attribute.name, for: name, chain: chain, lookups: lookups, numbers: numbers).compactMap { d in
                     propertyColumns.column(of: attribute.name, declaredBy: d.entity, upper: upper).map { (codes: d.codes, column: $0) }
                 }
                 guard let column = placed.first?.column ?? upper["Z" + attribute.name.uppercased()] else {
@@ -66,8 +93,7 @@ extension CoreDataStore {
                 if let own = byEntity.isEmpty ? column : byEntity.first(where: { $0.codes.contains(code) })?.column {
                     attributeColumns[name, default: [:]][attribute.name] = own
                 }
-                let declared = model.entity(named: name)?.attribute(named: attribute.name) != nil
-                    || model.ancestors(of: name).contains { $0.attribute(named: attribute.name) != nil }
+                let declared = ownAttributeNames.contains(attribute.name)
                 if !declared { subentityKeys.insert(attribute.name) }
                 // A new object starts from the model's default, as Core Data's does.
                 attributes.append(AttributeDescription(name: attribute.name, type: type,
@@ -87,33 +113,32 @@ extension CoreDataStore {
 
             // To-one relationships: a column of the destination's Z_PK.
             var relationships: [RelationshipDescription] = []
-            let relationshipCandidates = model.allRelationships(of: name)
-                + model.descendants(of: name).flatMap { model.entity(named: $0.name)?.relationships ?? [] }
+            let relationshipCandidates = inheritedRelationships + descendants.flatMap(\.relationships)
             for r in relationshipCandidates where !r.isTransient && seen.insert(r.name.lowercased()).inserted {
                 guard model.entity(named: r.destination) != nil, numbers.codes[r.destination] != nil else {
                     notes.append("\(name).\(r.name): destination \(r.destination) is not in the store")
                     continue
                 }
                 if !r.isToMany {
-                    let declarer = propertyColumns.declarers(of: r.name, for: name, model: model, numbers: numbers).first?.entity ?? name
+                    let declarer = propertyColumns.declarers(of: r.name, for: name, chain: chain, lookups: lookups, numbers: numbers).first?.entity ?? name
                     guard let column = propertyColumns.column(of: r.name, declaredBy: declarer, upper: upper) else {
                         notes.append("\(name).\(r.name): no column Z\(r.name.uppercased()) in \(table)")
                         continue
                     }
                     selections.append("\(quoteIdentifier(column)) AS \(quoteIdentifier(r.name))")
                     // A destination with sub-entities: a second column keeps the target's Z_ENT.
-                    let typeColumn = available.first { candidate in
+                    let typeColumn = numberedColumns(table, available).first { candidate in
                         let u = candidate.uppercased()
                         guard u != column.uppercased(), u.hasPrefix("Z"), u.hasSuffix(r.name.uppercased()) else { return false }
                         let middle = u.dropFirst().dropLast(r.name.count)
                         return !middle.isEmpty && middle.allSatisfy { $0.isNumber || $0 == "_" } && middle.contains { $0.isNumber }
                     }
-                    let destinationTable = "Z" + (model.rootEntity(of: r.destination)?.name ?? r.destination).uppercased()
+                    let destinationTable = "Z" + (lookups.rootName(of: r.destination) ?? r.destination).uppercased()
                     writes.append(ColumnWrite(key: r.name, column: column, type: .int64, entityColumn: typeColumn, destinationTable: destinationTable))
                 }
                 if r.isToMany, r.isOrdered, let inverseName = r.inverse,
-                   model.allRelationships(of: r.destination).contains(where: { $0.name == inverseName && !$0.isToMany }) {
-                    let destinationTable = "Z" + (model.rootEntity(of: r.destination)?.name ?? r.destination).uppercased()
+                   lookups.allRelationships(of: r.destination).contains(where: { $0.name == inverseName && !$0.isToMany }) {
+                    let destinationTable = "Z" + (lookups.rootName(of: r.destination) ?? r.destination).uppercased()
                     let destinationColumns = tables.contains(destinationTable) ? try columns(destinationTable) : []
                     if let keyColumn = destinationColumns.first(where: { $0.uppercased() == "Z" + inverseName.uppercased() }) {
                         noteOrdering(entity: name, relationship: r.name, table: destinationTable, keyColumn: keyColumn,
@@ -122,7 +147,7 @@ extension CoreDataStore {
                 }
                 var relationship = RelationshipDescription(name: r.name, destination: r.destination, inverse: r.inverse,
                                                            isToMany: r.isToMany, deleteRule: DeleteRule(r.deleteRule))
-                if !model.allRelationships(of: name).contains(where: { $0.name == r.name }) {
+                if !ownRelationshipNames.contains(r.name) {
                     subentityKeys.insert(r.name)
                 } else if !r.isToMany, !r.isOptional {
                     relationship.isRequired = true
@@ -134,12 +159,12 @@ extension CoreDataStore {
             // The nearest ancestor the store numbers: a parent missing from Z_PRIMARYKEY is
             // left out (above), and its sub-entities hang from the entity above it, so a row
             // fetched through the root is still made as its own entity.
-            entity.parent = model.ancestors(of: name).first { numbers.codes[$0.name] != nil }?.name
+            entity.parent = ancestors.first { numbers.codes[$0.name] != nil }?.name
             entity.isAbstract = model.entity(named: name)?.isAbstract ?? false
             entity.subentityKeys = subentityKeys
             // A root whose table holds no other entity needs no filter on Z_ENT.
             let codes = ([code] + descendantCodes.filter { $0 != code }).map(String.init).joined(separator: ", ")
-            let onlyFamily = root == name && Set(numbers.codes.filter { model.rootEntity(of: $0.key)?.name == root }.keys) == Set(family)
+            let onlyFamily = root == name && numberedByRoot[root, default: []] == Set(family)
             // A row whose key is not an integer cannot be an object (Core Data never writes
             // one): left out, so counts and fetches agree.
             let keyed = "typeof(\(quoteIdentifier("Z_PK"))) = 'integer'"
@@ -153,13 +178,12 @@ extension CoreDataStore {
             }
             let sql = "CREATE TEMP VIEW \(quoteIdentifier(name)) AS SELECT \(selections.joined(separator: ", ")) FROM main.\(quoteIdentifier(table))\(filter)"
             let rootCode = numbers.codes[root] ?? code
-            let triggers = Self.triggers(view: name, table: table, code: code, rootCode: rootCode, writes: writes)
             entities.append(Mapped(entity: entity, code: code, rootCode: rootCode, descendantCodes: descendantCodes, table: table,
-                                   viewSQL: sql, triggerSQL: triggers))
+                                   viewSQL: sql, writes: writes))
         }
-        try mapLinkTables(model, numbers: numbers, tables: tables, columns: columns)
-        try mapHiddenToManyColumns(model, numbers: numbers, columns: columns)
-        shareOrderings(model)
+        try mapLinkTables(lookups, numbers: numbers, tables: tables, columns: columns)
+        try mapHiddenToManyColumns(lookups, numbers: numbers, columns: columns)
+        shareOrderings(lookups)
     }
 
     /// A column read as Quarry holds the type: dates from Core Data's 2001 epoch to Unix
@@ -180,7 +204,7 @@ extension CoreDataStore {
     /// Many-to-many pairs: Core Data's join table `Z_<n><NAME>` (n the number of one
     /// side's entity, NAME its relationship) with a key column per side, shown as the
     /// link view Quarry's relationship storage names (`quarry_link_<Entity>_<name>`).
-    private func mapLinkTables(_ model: CoreDataModel, numbers: CoreDataNumbers, tables: Set<String>,
+    private func mapLinkTables(_ lookups: ModelLookups, numbers: CoreDataNumbers, tables: Set<String>,
                                         columns: (String) throws -> [String]) throws {
         var done: Set<String> = []
         for mapped in entities {
@@ -198,7 +222,7 @@ extension CoreDataStore {
                 // The columns of `entity`'s keys and of `destination`'s, for ordered sides.
                 var ownColumns: (mine: String, theirs: String)?
                 for (a, ra, b, rb) in sides where found == nil {
-                    for codeA in Self.codes(of: a.name, model: model, numbers: numbers) {
+                    for codeA in Self.codes(of: a.name, lookups: lookups, numbers: numbers) {
                         guard let (table, keys) = try Self.joinTable("Z_\(codeA)\(ra.name.uppercased())", keyColumn: "Z_\(codeA)\(rb.name.uppercased())",
                                                                      tables: tables, columns: columns) else { continue }
                         // The column of a's key is named after b's relationship back to a.
@@ -218,11 +242,11 @@ extension CoreDataStore {
                 }
                 if let ownColumns {
                     let joinColumns = try columns(found.table)
-                    if Self.isOrdered(r.name, of: entity.name, in: model) {
+                    if Self.isOrdered(r.name, of: entity.name, in: lookups) {
                         noteOrdering(entity: entity.name, relationship: r.name, joinTable: found.table, ownerColumn: ownColumns.mine,
                                      memberColumn: ownColumns.theirs, columns: joinColumns)
                     }
-                    if Self.isOrdered(inverse.name, of: destination.name, in: model) {
+                    if Self.isOrdered(inverse.name, of: destination.name, in: lookups) {
                         noteOrdering(entity: destination.name, relationship: inverse.name, joinTable: found.table, ownerColumn: ownColumns.theirs,
                                      memberColumn: ownColumns.mine, columns: joinColumns)
                     }
@@ -237,17 +261,17 @@ extension CoreDataStore {
     }
 
     /// Whether the model says `entity.relationship` (its own, inherited or a sub-entity's) is ordered.
-    static func isOrdered(_ relationship: String, of entity: String, in model: CoreDataModel) -> Bool {
-        (model.allRelationships(of: entity) + model.descendants(of: entity).flatMap(\.relationships))
+    static func isOrdered(_ relationship: String, of entity: String, in lookups: ModelLookups) -> Bool {
+        (lookups.allRelationships(of: entity) + lookups.descendants(of: entity).flatMap(\.relationships))
             .contains { $0.name == relationship && $0.isOrdered }
     }
 
     /// An ordering found for one entity of a hierarchy holds for every entity that has the
     /// relationship (many-to-many pairs are mapped once, from the first entity met).
-    func shareOrderings(_ model: CoreDataModel) {
+    func shareOrderings(_ lookups: ModelLookups) {
         for mapped in entities {
             for r in mapped.entity.relationships where r.isToMany && ordering(of: mapped.entity.name, r.name) == nil {
-                let family = model.ancestors(of: mapped.entity.name).map(\.name) + model.descendants(of: mapped.entity.name).map(\.name)
+                let family = lookups.ancestors(of: mapped.entity.name).map(\.name) + lookups.descendants(of: mapped.entity.name).map(\.name)
                 if let shared = family.compactMap({ orderings[$0 + "." + r.name] }).first {
                     orderings[mapped.entity.name + "." + r.name] = shared
                 }
@@ -256,8 +280,8 @@ extension CoreDataStore {
     }
 
     /// An entity's number, then its ancestors'.
-    static func codes(of name: String, model: CoreDataModel, numbers: CoreDataNumbers) -> [Int64] {
-        ([name] + model.ancestors(of: name).map(\.name)).compactMap { numbers.codes[$0] }
+    static func codes(of name: String, lookups: ModelLookups, numbers: CoreDataNumbers) -> [Int64] {
+        ([name] + lookups.ancestors(of: name).map(\.name)).compactMap { numbers.codes[$0] }
     }
 }
 

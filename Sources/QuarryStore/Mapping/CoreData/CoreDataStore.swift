@@ -29,15 +29,19 @@ public final class CoreDataStore {
         public var storage: EntityStorage {
             EntityStorage(layout: .coreData(number: code), relation: entity.name, keyColumn: EntityStorage.quarryKeyColumn)
         }
-        /// The view's SQL (`CREATE TEMP VIEW ...`), and the triggers that write through it.
+        /// The view's SQL (`CREATE TEMP VIEW ...`), and the columns its triggers write
+        /// (their SQL is made at the first write, `willWrite`).
         var viewSQL: String
-        var triggerSQL: [String]
+        var writes: [ColumnWrite]
     }
 
     /// Seconds from 1970-01-01 to 2001-01-01, Core Data's reference date.
     public static let epochOffset = 978_307_200.0
 
-    public var entities: [Mapped]
+    public var entities: [Mapped] { didSet { positions = nil } }
+    /// Where each entity is in `entities`, by name (made when first asked, `mapped(_:)`):
+    /// mapping looks up the destination of every relationship.
+    private var positions: [String: Int]?
     /// Join tables of many-to-many pairs, as the link views Quarry's relationships read.
     var linkViews: [String]
     /// Whether the triggers that write through the views are made (`willWrite`).
@@ -171,16 +175,17 @@ public final class CoreDataStore {
     /// entry it adds, so the 240 triggers of Photos.app's 61 entities were 110 of the
     /// 190 ms a `count` took, and a session that only reads needs none of them.
     public func install(_ db: Database) throws {
-        for mapped in entities { try db.execute(sql: mapped.viewSQL) }
-        for sql in linkViews where !Self.isTrigger(sql) { try db.execute(sql: sql) }
+        try db.executeDirectly(entities.map(\.viewSQL) + linkViews.filter { !Self.isTrigger($0) })
     }
 
     /// Makes the views' INSTEAD OF triggers, once, before anything is written.
     func willWrite(in context: ObjectContext) throws {
         guard !writeTriggersInstalled else { return }
         try context.database.writeWithoutTransaction { db in
-            for mapped in entities { for sql in mapped.triggerSQL { try db.execute(sql: sql) } }
-            for sql in linkViews where Self.isTrigger(sql) { try db.execute(sql: sql) }
+            let triggers = entities.flatMap { mapped in
+                Self.triggers(view: mapped.entity.name, table: mapped.table, code: mapped.code, rootCode: mapped.rootCode, writes: mapped.writes)
+            }
+            try db.executeDirectly(triggers + linkViews.filter(Self.isTrigger))
         }
         writeTriggersInstalled = true
     }
@@ -195,7 +200,12 @@ public final class CoreDataStore {
     }
 
 
-    public func mapped(_ name: String) -> Mapped? { entities.first { $0.entity.name == name } }
+    public func mapped(_ name: String) -> Mapped? {
+        if positions == nil {
+            positions = Dictionary(entities.enumerated().map { ($1.entity.name, $0) }, uniquingKeysWith: { first, _ in first })
+        }
+        return positions?[name].map { entities[$0] }
+    }
 
     /// An SQLite message about the store's tables in the model's names, so a refused save
     /// says `Car.numberPlate`, not `ZCAR.ZNUMBERPLATE`.
