@@ -12,7 +12,7 @@ import Testing
     /// A value as text, whichever reader made it (Foundation's numbers may be `NSNumber`,
     /// its UIDs an internal class): booleans, integers and fractions kept apart.
     static func canonical(_ value: Any) -> String {
-        if let uid = KeyedArchive.uid(value) { return "uid(\(uid))" }
+        if let uid = PlistValue.uid(value) { return "uid(\(uid))" }
         if PlistValue.isBool(value), let b = value as? Bool { return b ? "true" : "false" }
         if let s = value as? String { return "s" + s.debugDescription }
         if let n = PlistValue.int(value) { return "i\(n)" }
@@ -25,6 +25,22 @@ import Testing
             return "{" + dictionary.keys.sorted().map { $0.debugDescription + ":" + canonical(dictionary[$0] ?? "missing") }.joined(separator: ",") + "}"
         }
         return "?\(type(of: value))"
+    }
+
+    /// Quarry's typed value as the same text.
+    static func canonical(_ value: Plist) -> String {
+        switch value {
+        case .uid(let n): return "uid(\(n))"
+        case .bool(let b): return b ? "true" : "false"
+        case .string(let s): return "s" + s.debugDescription
+        case .integer(let n): return "i\(n)"
+        case .real(let d): return d == d.rounded() && abs(d) < 1e18 ? "i\(Int(d))" : "r\(d)"
+        case .data(let data): return "d" + data.base64EncodedString()
+        case .date(let date): return "t\(date.timeIntervalSinceReferenceDate)"
+        case .array(let list): return "[" + list.map { canonical($0) }.joined(separator: ",") + "]"
+        case .dictionary(let dictionary):
+            return "{" + dictionary.keys.sorted().map { $0.debugDescription + ":" + canonical(dictionary[$0] ?? .string("missing")) }.joined(separator: ",") + "}"
+        }
     }
 
     static func foundation(_ data: Data) throws -> Any {

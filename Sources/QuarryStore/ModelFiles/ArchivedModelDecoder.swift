@@ -136,16 +136,16 @@ enum ArchivedModelDecoder {
     }
 
     /// A default value written as Xcode's `defaultValueString` would be.
-    private static func defaultValue(_ value: Any?, archive: KeyedArchive) throws -> String? {
-        guard let value else { return nil }
-        // First: a string is no number, and asking whether it bridges to one is slow.
-        if let s = value as? String { return s }
-        if PlistValue.isBool(value), let b = PlistValue.bool(value) { return b ? "YES" : "NO" }
-        if let n = PlistValue.int(value) { return String(n) }
-        if let d = PlistValue.double(value) { return String(d) }
-        if let fields = value as? [String: Any] {
-            if let time = fields["NS.time"].flatMap(PlistValue.double) { return String(time) }
-            if let s = fields["NS.string"] as? String { return s }
+    private static func defaultValue(_ value: Plist?, archive: KeyedArchive) throws -> String? {
+        switch value {
+        case .string(let s)?: return s
+        case .bool(let b)?: return b ? "YES" : "NO"
+        case .integer(let n)?: return String(n)
+        case .real(let d)?: return String(d)
+        case .dictionary(let fields)?:
+            if let time = fields["NS.time"]?.double { return String(time) }
+            if let s = fields["NS.string"]?.string { return s }
+        default: break
         }
         return nil  // data, decimals and other objects: no text form
     }

@@ -1,6 +1,5 @@
-/// A reader for binary property lists (`bplist00`) that gives plain Swift values: `String`,
-/// `Int`, `Double`, `Bool`, `Data`, `Date`, `[Any]`, `[String: Any]`, and `UID` for a keyed
-/// archive's references.
+/// A reader for binary property lists (`bplist00`) that gives typed values (`Plist`), with
+/// `.uid` for a keyed archive's references.
 ///
 /// Why not Foundation's `PropertyListSerialization` (which still reads XML property lists):
 /// on Linux it builds `NSArray`/`NSDictionary` objects that every cast bridges again, and its
@@ -15,16 +14,11 @@
 import Foundation
 
 enum BinaryPropertyList {
-    /// A keyed archive's reference to an object of its `$objects` array.
-    struct UID: Equatable {
-        let value: Int
-    }
-
     /// Whether `data` is a binary property list this reader takes.
     static func isBinary(_ data: Data) -> Bool { data.starts(with: Array("bplist00".utf8)) }
 
     /// The top object of `data` (checked by `BinaryPlistCheck` first).
-    static func read(_ data: Data, path: String) throws -> Any {
+    static func read(_ data: Data, path: String) throws -> Plist {
         try data.withUnsafeBytes { raw in
             var reader = try Reader(bytes: raw.bindMemory(to: UInt8.self), path: path)
             return try reader.object(reader.top)
@@ -39,10 +33,7 @@ enum BinaryPropertyList {
         let objectCount: Int
         let top: Int
         let table: Int
-        var built: [Any?]
-        /// Dictionary keys already read, typed: a model's 23,000 keys are a few hundred
-        /// strings, each cast out of `Any` once instead of at every use.
-        var keys: [String?]
+        var built: [Plist?]
 
         init(bytes: UnsafeBufferPointer<UInt8>, path: String) throws {
             self.bytes = bytes
@@ -67,7 +58,6 @@ enum BinaryPropertyList {
             self.top = top
             self.table = table
             built = Array(repeating: nil, count: objects)
-            keys = Array(repeating: nil, count: objects)
         }
 
         func fail(_ object: Int, _ detail: String) -> ModelFileError {
@@ -117,7 +107,7 @@ enum BinaryPropertyList {
             guard start <= bytes.count, count <= (bytes.count - start) / size else { throw fail(object, "runs past its end") }
         }
 
-        mutating func object(_ n: Int) throws -> Any {
+        mutating func object(_ n: Int) throws -> Plist {
             if let value = built[n] { return value }
             let value = try build(n)
             built[n] = value
@@ -126,20 +116,18 @@ enum BinaryPropertyList {
 
         /// Object `ref` as a key of dictionary `n`.
         private mutating func key(_ ref: Int, of n: Int) throws -> String {
-            if let known = keys[ref] { return known }
-            guard let key = try object(ref) as? String else { throw fail(n, "is a dictionary with a key that is not a string") }
-            keys[ref] = key
+            guard case .string(let key) = try object(ref) else { throw fail(n, "is a dictionary with a key that is not a string") }
             return key
         }
 
-        private mutating func build(_ n: Int) throws -> Any {
+        private mutating func build(_ n: Int) throws -> Plist {
             let at = try offset(of: n)
             let marker = bytes[at]
             switch marker >> 4 {
             case 0x0:
                 switch marker {
-                case 0x08: return false
-                case 0x09: return true
+                case 0x08: return .bool(false)
+                case 0x09: return .bool(true)
                 default: throw fail(n, "is a null or fill object, which no property list value is")
                 }
             case 0x1:
@@ -148,53 +136,53 @@ enum BinaryPropertyList {
                 guard width <= 16, let raw = uint(at: at + 1 + max(0, width - 8), width: min(width, 8)) else {
                     throw fail(n, "is an invalid integer")
                 }
-                if width == 8 || width == 16 { return Int(Int64(bitPattern: raw)) }
-                return Int(raw)
+                if width == 8 || width == 16 { return .integer(Int(Int64(bitPattern: raw))) }
+                return .integer(Int(raw))
             case 0x2:
                 let width = 1 << Int(marker & 0x0F)
                 guard width == 4 || width == 8, let raw = uint(at: at + 1, width: width) else { throw fail(n, "is an invalid real") }
-                return width == 4 ? Double(Float(bitPattern: UInt32(raw))) : Double(bitPattern: raw)
+                return .real(width == 4 ? Double(Float(bitPattern: UInt32(raw))) : Double(bitPattern: raw))
             case 0x3:
                 guard marker == 0x33, let raw = uint(at: at + 1, width: 8) else { throw fail(n, "is an invalid date") }
-                return Date(timeIntervalSinceReferenceDate: Double(bitPattern: raw))
+                return .date(Date(timeIntervalSinceReferenceDate: Double(bitPattern: raw)))
             case 0x4:
                 let (count, start) = try length(n, marker: marker, at: at)
                 try fits(n, start, count, 1)
-                return Data(UnsafeBufferPointer(rebasing: bytes[start..<start + count]))
+                return .data(Data(UnsafeBufferPointer(rebasing: bytes[start..<start + count])))
             case 0x5:
                 let (count, start) = try length(n, marker: marker, at: at)
                 try fits(n, start, count, 1)
                 // ASCII by the format; read as UTF-8, a stray high byte is U+FFFD, not a failure.
-                return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<start + count]), as: UTF8.self)
+                return .string(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<start + count]), as: UTF8.self))
             case 0x6:
                 let (count, start) = try length(n, marker: marker, at: at)
                 try fits(n, start, count, 2)
                 var units: [UInt16] = []
                 units.reserveCapacity(count)
                 for i in 0..<count { units.append(UInt16(bytes[start + 2 * i]) << 8 | UInt16(bytes[start + 2 * i + 1])) }
-                return String(decoding: units, as: UTF16.self)
+                return .string(String(decoding: units, as: UTF16.self))
             case 0x8:
                 guard let raw = uint(at: at + 1, width: Int(marker & 0x0F) + 1), raw <= UInt64(Int.max) else {
                     throw fail(n, "is an invalid UID")
                 }
-                return UID(value: Int(raw))
+                return .uid(Int(raw))
             case 0xA, 0xC:
                 let (count, start) = try length(n, marker: marker, at: at)
                 try fits(n, start, count, refSize)
-                var items: [Any] = []
+                var items: [Plist] = []
                 items.reserveCapacity(count)
                 for i in 0..<count { items.append(try object(reference(n, at: start + i * refSize))) }
-                return items
+                return .array(items)
             case 0xD:
                 let (count, start) = try length(n, marker: marker, at: at)
                 try fits(n, start, count, 2 * refSize)
-                var entries: [String: Any] = [:]
+                var entries: [String: Plist] = [:]
                 entries.reserveCapacity(count)
                 for i in 0..<count {
                     let key = try self.key(reference(n, at: start + i * refSize), of: n)
                     entries[key] = try object(reference(n, at: start + (count + i) * refSize))
                 }
-                return entries
+                return .dictionary(entries)
             default:
                 throw fail(n, "has an unknown type (marker 0x\(String(marker, radix: 16)))")
             }

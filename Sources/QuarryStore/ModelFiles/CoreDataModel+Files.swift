@@ -110,7 +110,7 @@ extension CoreDataModel {
         // A version marker is a few hundred bytes: 64 KiB is plenty, and bounds the plist.
         let data = Data(try ModelFileReader.read(path, limit: 64 << 10))
         let plist = try PropertyListValue.read(data, path: path)
-        guard let dictionary = plist as? [String: Any], let value = dictionary[key] as? String,
+        guard let value = plist.dictionary?[key]?.string,
               !value.isEmpty, !value.contains("/"), value != "..", value != "." else {
             throw ModelFileError(.malformedPlist, path: path, "no \(key) naming a version")
         }

@@ -46,7 +46,7 @@ extension ArchivedObject {
         let empty = try string("emptyToken")
         var result: [(key: String, value: Int)] = []
         for (k, v) in zip(keys, values) {
-            if let empty, archive.objects[v] as? String == empty { continue }
+            if let empty, archive.objects[v].string == empty { continue }
             guard let key = try archive.string(at: k, context: "\(className) (object \(index)) key") else {
                 throw archive.broken("\(className) (object \(index)): a key is $null")
             }

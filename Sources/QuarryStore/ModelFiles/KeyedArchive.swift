@@ -1,13 +1,9 @@
 /// A reader for `NSKeyedArchiver` property lists, written because Foundation on Linux has
-/// no Core Data classes for `NSKeyedUnarchiver` to instantiate. The plist is parsed with
-/// `PropertyListSerialization`; the object table (`$objects`) is then walked by hand, every
-/// reference (UID) bounds-checked and every value type-checked, so a broken archive is a
-/// `ModelFileError`, never a trap.
-///
-/// UIDs: `BinaryPropertyList` gives them as its `UID`. From XML, on Linux, `PropertyListSerialization` hands them out as instances of the internal
-/// class `_NSKeyedArchiverUID`, whose number is only reachable through reflection (a stored
-/// `value: UInt32`); re-encoded as XML (or on Darwin, sometimes) they are `{"CF$UID": n}`.
-/// Both are accepted.
+/// no Core Data classes for `NSKeyedUnarchiver` to instantiate. The plist is parsed into
+/// typed values (`PropertyListValue`); the object table (`$objects`) is then walked by
+/// hand, every reference (UID) bounds-checked and every value type-checked, so a broken
+/// archive is a `ModelFileError`, never a trap. A UID is `.uid`, or `{"CF$UID": n}` in an
+/// XML list that was re-encoded (`Plist.uid`).
 ///
 /// Sharing: a binary plist whose objects would expand far past its size is refused before
 /// Foundation parses it (`BinaryPlistCheck`); and objects may name each other by UID many
@@ -17,7 +13,7 @@
 import Foundation
 
 struct KeyedArchive {
-    let objects: [Any]
+    let objects: [Plist]
     let path: String
     let root: Int
     let work: WorkBudget
@@ -29,16 +25,16 @@ struct KeyedArchive {
         self.path = path
         work = WorkBudget(limit: 16 * data.count + (1 << 20), path: path)
         let plist = try PropertyListValue.read(data, path: path)
-        guard let top = plist as? [String: Any] else { throw ModelFileError(.malformedPlist, path: path, "the top level is not a dictionary") }
-        guard top["$archiver"] as? String == "NSKeyedArchiver" else {
+        guard let top = plist.dictionary else { throw ModelFileError(.malformedPlist, path: path, "the top level is not a dictionary") }
+        guard top["$archiver"]?.string == "NSKeyedArchiver" else {
             throw ModelFileError(.brokenArchive, path: path, "not an NSKeyedArchiver archive (no $archiver)")
         }
-        guard let objects = top["$objects"] as? [Any] else { throw ModelFileError(.brokenArchive, path: path, "no $objects array") }
+        guard let objects = top["$objects"]?.array else { throw ModelFileError(.brokenArchive, path: path, "no $objects array") }
         self.objects = objects
-        guard let roots = top["$top"] as? [String: Any], let rootRef = roots["root"] else {
+        guard let roots = top["$top"]?.dictionary, let rootRef = roots["root"] else {
             throw ModelFileError(.brokenArchive, path: path, "no $top.root")
         }
-        guard let root = KeyedArchive.uid(rootRef) else { throw ModelFileError(.brokenArchive, path: path, "$top.root is not a UID") }
+        guard let root = rootRef.uid else { throw ModelFileError(.brokenArchive, path: path, "$top.root is not a UID") }
         guard root > 0, root < objects.count else { throw ModelFileError(.brokenArchive, path: path, "$top.root UID \(root) is out of range (\(objects.count) objects)") }
         self.root = root
     }
@@ -48,27 +44,12 @@ struct KeyedArchive {
     /// Counts `units` of work (objects visited, UIDs listed, characters rendered).
     func spend(_ units: Int) throws { try work.spend(units) }
 
-    /// The number inside a keyed-archiver UID, or nil when `value` is not one.
-    static func uid(_ value: Any) -> Int? {
-        if let uid = value as? BinaryPropertyList.UID { return uid.value }
-        if let dictionary = value as? [String: Any], dictionary.count == 1, let n = dictionary["CF$UID"] {
-            return PlistValue.int(n)
-        }
-        guard value is NSObject, String(describing: type(of: value)) == "_NSKeyedArchiverUID" else { return nil }
-        for child in Mirror(reflecting: value).children where child.label == "value" {
-            if let n = child.value as? UInt32 { return Int(n) }
-            if let n = child.value as? UInt64, n <= UInt64(Int.max) { return Int(n) }
-            if let n = child.value as? Int { return n }
-        }
-        return nil
-    }
-
     /// The object a UID names; nil for `$null` (UID 0).
-    func resolve(_ ref: Any, key: String, in owner: Int) throws -> Any? {
-        guard let n = KeyedArchive.uid(ref) else { throw broken("object \(owner) key \(key): expected a UID, got \(PlistValue.kind(ref))") }
+    func resolve(_ ref: Plist, key: String, in owner: Int) throws -> Plist? {
+        guard let n = ref.uid else { throw broken("object \(owner) key \(key): expected a UID, got \(ref.kind)") }
         guard n >= 0, n < objects.count else { throw broken("object \(owner) key \(key): UID \(n) is out of range (\(objects.count) objects)") }
         if n == 0 { return nil }
-        if let s = objects[n] as? String, s == "$null" { return nil }
+        if objects[n] == .string("$null") { return nil }
         return objects[n]
     }
 
@@ -76,16 +57,16 @@ struct KeyedArchive {
     func instance(_ n: Int) throws -> ArchivedObject {
         try spend(1)
         guard n > 0, n < objects.count else { throw broken("UID \(n) is out of range (\(objects.count) objects)") }
-        guard let fields = objects[n] as? [String: Any] else { throw broken("object \(n) is \(PlistValue.kind(objects[n])), not an instance") }
-        guard let classRef = fields["$class"], let c = KeyedArchive.uid(classRef), c > 0, c < objects.count,
-              let classInfo = objects[c] as? [String: Any], let className = classInfo["$classname"] as? String else {
+        guard let fields = objects[n].dictionary else { throw broken("object \(n) is \(objects[n].kind), not an instance") }
+        guard let c = fields["$class"]?.uid, c > 0, c < objects.count,
+              let classInfo = objects[c].dictionary, let className = classInfo["$classname"]?.string else {
             throw broken("object \(n) has no valid $class")
         }
         let classes: [String]
         if let known = classNames.byIndex[c] {
             classes = known
         } else {
-            classes = (classInfo["$classes"] as? [Any])?.compactMap { $0 as? String } ?? [className]
+            classes = classInfo["$classes"]?.array?.compactMap(\.string) ?? [className]
             classNames.byIndex[c] = classes
         }
         return ArchivedObject(archive: self, index: n, fields: fields, className: className, classes: classes)
@@ -98,7 +79,7 @@ struct KeyedArchive {
 struct ArchivedObject {
     let archive: KeyedArchive
     let index: Int
-    let fields: [String: Any]
+    let fields: [String: Plist]
     let className: String
     /// The class and its superclasses, as archived (`$classes`).
     let classes: [String]
@@ -112,19 +93,19 @@ struct ArchivedObject {
     /// An inline integer; nil when absent.
     func int(_ key: String) throws -> Int? {
         guard let v = fields[key] else { return nil }
-        guard let n = PlistValue.int(v) else { throw broken(key, "expected an integer, got \(PlistValue.kind(v))") }
+        guard let n = v.int else { throw broken(key, "expected an integer, got \(v.kind)") }
         return n
     }
 
     /// An inline boolean; absent is false (Core Data leaves out false flags).
     func bool(_ key: String) throws -> Bool {
         guard let v = fields[key] else { return false }
-        guard let b = PlistValue.bool(v) else { throw broken(key, "expected a boolean, got \(PlistValue.kind(v))") }
+        guard let b = v.bool else { throw broken(key, "expected a boolean, got \(v.kind)") }
         return b
     }
 
     /// The referenced object, raw (a string, number, data or instance dictionary); nil for absent or `$null`.
-    func referenced(_ key: String) throws -> Any? {
+    func referenced(_ key: String) throws -> Plist? {
         guard let ref = fields[key] else { return nil }
         return try archive.resolve(ref, key: key, in: index)
     }
@@ -132,19 +113,15 @@ struct ArchivedObject {
     /// A referenced string: a plain string, or an `NSString`/`NSMutableString` instance.
     func string(_ key: String) throws -> String? {
         guard let ref = fields[key] else { return nil }
-        // A UID first: it is the usual case, and failing a cast to String is the slow path.
-        if let uid = ref as? BinaryPropertyList.UID {
-            return try archive.string(at: uid.value, context: "\(className) (object \(index)) key \(key)")
-        }
-        if let s = ref as? String { return s }
-        guard let n = KeyedArchive.uid(ref) else { throw broken(key, "expected a string, got \(PlistValue.kind(ref))") }
+        if case .string(let s) = ref { return s }
+        guard let n = ref.uid else { throw broken(key, "expected a string, got \(ref.kind)") }
         return try archive.string(at: n, context: "\(className) (object \(index)) key \(key)")
     }
 
     /// A referenced instance; nil for absent or `$null`.
     func object(_ key: String) throws -> ArchivedObject? {
         guard let ref = fields[key] else { return nil }
-        guard let n = KeyedArchive.uid(ref) else { throw broken(key, "expected a UID, got \(PlistValue.kind(ref))") }
+        guard let n = ref.uid else { throw broken(key, "expected a UID, got \(ref.kind)") }
         guard n >= 0, n < archive.objects.count else { throw broken(key, "UID \(n) is out of range (\(archive.objects.count) objects)") }
         if n == 0 { return nil }
         return try archive.instance(n)
@@ -153,10 +130,10 @@ struct ArchivedObject {
     /// The UIDs listed under `key` (as in `NS.objects`), bounds-checked.
     func uids(_ key: String) throws -> [Int] {
         guard let v = fields[key] else { return [] }
-        guard let list = v as? [Any] else { throw broken(key, "expected an array, got \(PlistValue.kind(v))") }
+        guard let list = v.array else { throw broken(key, "expected an array, got \(v.kind)") }
         try archive.spend(list.count)
         return try list.map { item in
-            guard let n = KeyedArchive.uid(item) else { throw broken(key, "expected UIDs, got \(PlistValue.kind(item))") }
+            guard let n = item.uid else { throw broken(key, "expected UIDs, got \(item.kind)") }
             guard n > 0, n < archive.objects.count else { throw broken(key, "UID \(n) is out of range (\(archive.objects.count) objects)") }
             return n
         }
@@ -170,10 +147,10 @@ extension KeyedArchive {
         try spend(1)
         guard n >= 0, n < objects.count else { throw broken("\(context()): UID \(n) is out of range (\(objects.count) objects)") }
         if n == 0 { return nil }
-        if let s = objects[n] as? String { return s }
+        if case .string(let s) = objects[n] { return s }
         let object = try instance(n)
-        if let s = object.fields["NS.string"] as? String { return s }
-        if let bytes = object.fields["NS.bytes"] as? Data, let s = String(data: bytes, encoding: .utf8) { return s }
+        if let s = object.fields["NS.string"]?.string { return s }
+        if let bytes = object.fields["NS.bytes"]?.data, let s = String(data: bytes, encoding: .utf8) { return s }
         throw broken("\(context()): expected a string, got \(object.className) (object \(n))")
     }
 }
@@ -207,49 +184,5 @@ final class WorkBudget {
             sinceCheck = 0
             try ModelFileError.stopIfAsked(path)
         }
-    }
-}
-
-/// Reading numbers and booleans out of a parsed plist, where on Linux booleans arrive as
-/// `Bool` and integers as `Int` or `NSNumber` (and `NSNumber` would also cast to `Bool`).
-enum PlistValue {
-    static func int(_ v: Any) -> Int? {
-        if type(of: v) == Bool.self { return nil }
-        if let n = v as? Int { return n }
-        if let n = v as? NSNumber, !isFloating(n) { return n.intValue }
-        return nil
-    }
-
-    static func double(_ v: Any) -> Double? {
-        if type(of: v) == Bool.self { return nil }
-        if let d = v as? Double { return d }
-        if let n = v as? NSNumber { return n.doubleValue }
-        return nil
-    }
-
-    static func bool(_ v: Any) -> Bool? {
-        if let b = v as? Bool, type(of: v) == Bool.self { return b }
-        if let n = int(v), n == 0 || n == 1 { return n == 1 }
-        return nil
-    }
-
-    static func isBool(_ v: Any) -> Bool { type(of: v) == Bool.self }
-
-    static func isFloating(_ n: NSNumber) -> Bool {
-        let t = n.objCType.pointee
-        return t == CChar(UInt8(ascii: "d")) || t == CChar(UInt8(ascii: "f"))
-    }
-
-    /// What a value is, for messages.
-    static func kind(_ v: Any) -> String {
-        if isBool(v) { return "a boolean" }
-        if v is String { return "a string" }
-        if int(v) != nil { return "an integer" }
-        if double(v) != nil { return "a number" }
-        if v is Data { return "data" }
-        if v is [Any] { return "an array" }
-        if KeyedArchive.uid(v) != nil { return "a UID" }
-        if v is [String: Any] { return "a dictionary" }
-        return String(describing: type(of: v))
     }
 }

@@ -129,7 +129,7 @@ struct PredicateRenderer {
     /// The constant under `key`: inline, or the object a UID names.
     private func constant(_ owner: ArchivedObject, _ key: String, path: inout Set<Int>) throws -> String {
         guard let ref = owner.fields[key] else { return "nil" }
-        guard let n = KeyedArchive.uid(ref) else { return try literal(ref) }
+        guard let n = ref.uid else { return try literal(ref) }
         guard n >= 0, n < archive.objects.count else { throw archive.broken("\(owner.className) (object \(owner.index)) key \(key): UID \(n) is out of range") }
         return try constant(at: n, path: &path)
     }
@@ -137,9 +137,9 @@ struct PredicateRenderer {
     private func constant(at n: Int, path: inout Set<Int>) throws -> String {
         if n == 0 { return "nil" }
         let value = archive.objects[n]
-        guard let fields = value as? [String: Any], fields["$class"] != nil else { return try literal(value) }
+        guard let fields = value.dictionary, fields["$class"] != nil else { return try literal(value) }
         let object = try archive.instance(n)
-        if let time = object.fields["NS.time"].flatMap(PlistValue.double) { return "CAST(\(time), \"NSDate\")" }
+        if let time = object.fields["NS.time"]?.double { return "CAST(\(time), \"NSDate\")" }
         if object.fields["NS.string"] != nil, let s = try archive.string(at: n, context: "constant") { return PredicateRenderer.quoted(s) }
         if object.fields["NS.objects"] != nil, object.fields["NS.keys"] == nil {
             try enter(object, &path)
@@ -154,12 +154,14 @@ struct PredicateRenderer {
         throw Unsupported(what: "a constant of class \(object.className)")
     }
 
-    private func literal(_ value: Any) throws -> String {
-        if PlistValue.isBool(value), let b = PlistValue.bool(value) { return b ? "YES" : "NO" }
-        if let n = PlistValue.int(value) { return String(n) }
-        if let d = PlistValue.double(value) { return String(d) }
-        if let s = value as? String { return s == "$null" ? "nil" : PredicateRenderer.quoted(s) }
-        throw Unsupported(what: "a constant of \(PlistValue.kind(value))")
+    private func literal(_ value: Plist) throws -> String {
+        switch value {
+        case .bool(let b): return b ? "YES" : "NO"
+        case .integer(let n): return String(n)
+        case .real(let d): return String(d)
+        case .string(let s): return s == "$null" ? "nil" : PredicateRenderer.quoted(s)
+        default: throw Unsupported(what: "a constant of \(value.kind)")
+        }
     }
 
     static func quoted(_ s: String) -> String {
