@@ -166,8 +166,8 @@ extension CoreDataWildRoundThreeTests {
         #expect(album.contains("\"ZSEARCHINDEXREBUILDSTATE\" AS \"searchIndexRebuildState\""), "\(album)")
         let generic = try #require(store.mapped("GenericAlbum")?.viewSQL)
         #expect(generic.contains("WHEN \"Z_ENT\" IN (35) THEN \"ZSEARCHINDEXREBUILDSTATE1\""), "\(generic)")
-        #expect(store.linkViews.contains { $0.contains("quarry_link_Asset_libraryScopeAssetContributors") && $0.contains("\"Z3LIBRARYSCOPEASSETCONTRIBUTORS\" AS source") })
-        #expect(store.linkViews.contains { $0.contains("FROM main.\"Z_3SUGGESTIONSBEINGREPRESENTATIVEASSETS\"") && $0.contains("\"Z_3REPRESENTATIVEASSETS1\"") })
+        #expect(store.linkViews.map(\.view).contains { $0.contains("quarry_link_Asset_libraryScopeAssetContributors") && $0.contains("\"Z3LIBRARYSCOPEASSETCONTRIBUTORS\" AS source") })
+        #expect(store.linkViews.map(\.view).contains { $0.contains("FROM main.\"Z_3SUGGESTIONSBEINGREPRESENTATIVEASSETS\"") && $0.contains("\"Z_3REPRESENTATIVEASSETS1\"") })
         // Reading the hidden column's relationship no longer fails (no such table).
         let asset = try #require(try context.read { db in try Int64.fetchOne(db, sql: "SELECT _pk FROM \"Asset\" LIMIT 1") })
         let object = try #require(try context.object(entityName: "Asset", primaryKey: asset))

@@ -92,6 +92,7 @@ extension StoreConnection {
     /// batch would compile its SQL again.
     func readStatement(_ sql: String, cached: Bool = true, _ body: (Statement) throws -> Void) throws {
         if isClosed { throw StoreError.closed }
+        try makeViews(readBy: sql)
         do {
             try database.unsafeRead { db in try db.withStatement(sql, cached: cached, body) }
         } catch let error as DatabaseError { throw StoreError(error) }

@@ -41,7 +41,8 @@ extension StoreConnection {
     /// even a statement that passed every check could write nothing. The rest of the text
     /// is prepared too, to know whether it holds a second statement; none of it runs.
     public func prepareReadOnly<T>(_ sql: String, _ body: (PreparedQuery?) throws -> T) throws -> T {
-        try read { db in
+        try makeViews(readBy: sql)
+        return try read { db in
             let statements = try db.allStatements(sql: sql)
             guard let statement = try statements.next() else { return try body(nil) }
             let another = try statements.next() != nil

@@ -26,6 +26,8 @@ public final class StoreConnection {
     /// What the open had to say (a private copy was read): for stderr.
     let notes: [String]
     private(set) var isClosed = false
+    /// Views the store described and SQL has not yet read (a Core Data store's).
+    var deferredViews: DeferredViews?
 
     /// Opens (or creates) the database at `path`; nil or ":memory:" is an in-memory one.
     /// `functions` are SQL functions installed on the connection (the predicate layer's).
@@ -99,11 +101,38 @@ public final class StoreConnection {
 
     deinit { close() }
 
-    /// Runs a read, turning SQLite's errors into store errors.
+    /// Runs a read, turning SQLite's errors into store errors. A view not yet made that
+    /// the read names (`DeferredViews`) is made, and the read runs again.
     func read<T>(_ body: (Database) throws -> T) throws -> T {
         if isClosed { throw StoreError.closed }
-        do { return try database.read(body) }
-        catch let error as DatabaseError { throw StoreError(error) }
+        while true {
+            do { return try database.read(body) }
+            catch let error as DatabaseError {
+                guard let views = deferredViews, let message = error.message else { throw StoreError(error) }
+                let statements = views.take(missingIn: message)
+                guard !statements.isEmpty else { throw StoreError(error) }
+                try makeViews(statements)
+            }
+        }
+    }
+
+    /// Makes the views not yet made that `sql` may read (`DeferredViews`).
+    func makeViews(readBy sql: String) throws {
+        guard let views = deferredViews, !views.isEmpty else { return }
+        let statements = views.take(readBy: sql)
+        if !statements.isEmpty { try makeViews(statements) }
+    }
+
+    /// Makes every view not yet made: before a write, whose triggers read them.
+    func makeAllViews() throws {
+        guard let views = deferredViews, !views.isEmpty else { return }
+        try makeViews(views.takeAll())
+    }
+
+    private func makeViews(_ statements: [String]) throws {
+        do {
+            try database.writeWithoutTransaction { db in try db.executeDirectly(statements) }
+        } catch let error as DatabaseError { throw StoreError(error) }
     }
 
     /// Lets closing checkpoint the WAL into the file: for Quarry's own files, and for any

@@ -45,6 +45,14 @@ extension CoreDataStore {
 
     /// The store's triggers that call a function of Core Data's (a name beginning `NS`)
     /// that Quarry does not provide, as "trigger (function)".
+    /// The store's triggers that call a function Quarry does not provide, read once.
+    func triggersMissingFunctions(in context: ObjectContext) throws -> [String] {
+        if let known = missingFunctionTriggers { return known }
+        let found = try context.read { db in try Self.triggersCallingMissingFunctions(db) }
+        missingFunctionTriggers = found
+        return found
+    }
+
     static func triggersCallingMissingFunctions(_ db: Database) throws -> [String] {
         var found: [String] = []
         for row in try Row.fetchAll(db, sql: "SELECT name, sql FROM main.sqlite_master WHERE type = 'trigger' ORDER BY name") {

@@ -54,9 +54,13 @@ extension CoreDataStore {
                     continue
                 }
                 let (link, table, c) = (quoteIdentifier(linkName), quoteIdentifier(destination.table), quoteIdentifier(column))
-                linkViews.append("CREATE TEMP VIEW \(link) AS SELECT \(c) AS source, Z_PK AS target FROM main.\(table) WHERE \(c) IS NOT NULL")
-                linkViews.append("CREATE TEMP TRIGGER \(quoteIdentifier(linkName + "_insert")) INSTEAD OF INSERT ON \(link) BEGIN UPDATE \(table) SET \(c) = NEW.source WHERE Z_PK = NEW.target; END")
-                linkViews.append("CREATE TEMP TRIGGER \(quoteIdentifier(linkName + "_delete")) INSTEAD OF DELETE ON \(link) BEGIN UPDATE \(table) SET \(c) = NULL WHERE Z_PK = OLD.target AND \(c) = OLD.source; END")
+                linkViews.append(LinkView(
+                    name: linkName,
+                    view: "CREATE TEMP VIEW \(link) AS SELECT \(c) AS source, Z_PK AS target FROM main.\(table) WHERE \(c) IS NOT NULL",
+                    triggers: [
+                        "CREATE TEMP TRIGGER \(quoteIdentifier(linkName + "_insert")) INSTEAD OF INSERT ON \(link) BEGIN UPDATE \(table) SET \(c) = NEW.source WHERE Z_PK = NEW.target; END",
+                        "CREATE TEMP TRIGGER \(quoteIdentifier(linkName + "_delete")) INSTEAD OF DELETE ON \(link) BEGIN UPDATE \(table) SET \(c) = NULL WHERE Z_PK = OLD.target AND \(c) = OLD.source; END",
+                    ]))
             }
         }
     }

@@ -253,9 +253,13 @@ extension CoreDataStore {
                 }
                 let (link, join) = (quoteIdentifier(linkName), quoteIdentifier(found.table))
                 let (source, target) = (quoteIdentifier(found.sourceColumn), quoteIdentifier(found.targetColumn))
-                linkViews.append("CREATE TEMP VIEW \(link) AS SELECT \(source) AS source, \(target) AS target FROM main.\(join)")
-                linkViews.append("CREATE TEMP TRIGGER \(quoteIdentifier(linkName + "_insert")) INSTEAD OF INSERT ON \(link) BEGIN INSERT INTO \(join) (\(source), \(target)) VALUES (NEW.source, NEW.target); END")
-                linkViews.append("CREATE TEMP TRIGGER \(quoteIdentifier(linkName + "_delete")) INSTEAD OF DELETE ON \(link) BEGIN DELETE FROM \(join) WHERE \(source) = OLD.source AND \(target) = OLD.target; END")
+                linkViews.append(LinkView(
+                    name: linkName,
+                    view: "CREATE TEMP VIEW \(link) AS SELECT \(source) AS source, \(target) AS target FROM main.\(join)",
+                    triggers: [
+                        "CREATE TEMP TRIGGER \(quoteIdentifier(linkName + "_insert")) INSTEAD OF INSERT ON \(link) BEGIN INSERT INTO \(join) (\(source), \(target)) VALUES (NEW.source, NEW.target); END",
+                        "CREATE TEMP TRIGGER \(quoteIdentifier(linkName + "_delete")) INSTEAD OF DELETE ON \(link) BEGIN DELETE FROM \(join) WHERE \(source) = OLD.source AND \(target) = OLD.target; END",
+                    ]))
             }
         }
     }

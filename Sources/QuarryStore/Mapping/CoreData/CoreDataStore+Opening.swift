@@ -9,18 +9,17 @@ extension CoreDataStore: OpenableStore {
     static func recognizes(_ db: Database, path: String?) throws -> Bool { try isCoreDataStore(db) }
 
     /// The store's layout and model (its cache, else `modelPath`, else inferred), its
-    /// temporary views installed on the connection.
+    /// temporary views handed to the connection to make when SQL first reads them.
     static func open(_ connection: StoreConnection, modelPath: String?) throws -> CoreDataStore {
         let store: CoreDataStore
         do {
             store = try connection.database.writeWithoutTransaction { db in
-                let store = try CoreDataStore.read(db, path: connection.path ?? ":memory:", modelPath: modelPath)
-                try store.install(db)
-                return store
+                try CoreDataStore.read(db, path: connection.path ?? ":memory:", modelPath: modelPath)
             }
         } catch let error as ModelFileError {
             throw StoreError.database(message: "\(error)")
         }
+        connection.deferredViews = store.views
         for mapped in store.entities { store.remember(mapped.entity, storage: mapped.storage) }
         return store
     }

@@ -13,7 +13,7 @@ extension CoreDataStore {
             if operation == "save" { try refuseUnwritableHistory(in: context) }
             else { try refuseUnwritableBatchHistory(operation, in: context) }
         }
-        if let trigger = store.triggersMissingFunctions.first {
+        if let trigger = try store.triggersMissingFunctions(in: context).first {
             throw StoreError.during(operation: operation, .database(message: "the store's trigger \(trigger) calls a function of Core Data's that Quarry does not provide, so it cannot run; nothing was written"))
         }
         guard operation == "save" else { return }

@@ -15,6 +15,13 @@ import GRDB
 /// Predicates, sorts, sections, counts and observers then run on the views; SQLite
 /// flattens them into queries on the Z-tables, which `explain` shows.
 public final class CoreDataStore {
+    /// A link view's name, its SQL, and its triggers' (made at the first write).
+    struct LinkView {
+        var name: String
+        var view: String
+        var triggers: [String]
+    }
+
     /// An entity as the store holds it.
     public struct Mapped {
         public var entity: EntityDescription
@@ -42,8 +49,9 @@ public final class CoreDataStore {
     /// Where each entity is in `entities`, by name (made when first asked, `mapped(_:)`):
     /// mapping looks up the destination of every relationship.
     private var positions: [String: Int]?
-    /// Join tables of many-to-many pairs, as the link views Quarry's relationships read.
-    var linkViews: [String]
+    /// Join tables of many-to-many pairs (and columns keeping a to-many with no inverse),
+    /// as the link views Quarry's relationships read.
+    var linkViews: [LinkView]
     /// Whether the triggers that write through the views are made (`willWrite`).
     private var writeTriggersInstalled = false
     /// How the model was found ("the store's model cache", a file, or inferred).
@@ -64,8 +72,9 @@ public final class CoreDataStore {
     /// name: sibling sub-entities may keep a same-named one in suffixed columns.
     var attributeColumns: [String: [String: String]] = [:]
     /// Triggers of the store that call a function of Core Data's Quarry does not provide,
-    /// read once at open: saves are refused while there are any.
-    public var triggersMissingFunctions: [String] = []
+    /// read at the first write (reading Photos.app's 240 triggers was 2% of a `count`):
+    /// saves are refused while there are any (`triggersMissingFunctions(in:)`).
+    var missingFunctionTriggers: [String]?
     /// What could not be mapped, said once on stderr.
     public var notes: [String]
     /// The model as read: the mapped entities flatten inheritance (a parent's view holds
@@ -77,7 +86,7 @@ public final class CoreDataStore {
     var managedObjectModel = ManagedObjectModel()
     var mapping = StoreMapping()
 
-    init(entities: [Mapped], linkViews: [String], modelSource: String, notes: [String], model: CoreDataModel?) {
+    init(entities: [Mapped], linkViews: [LinkView], modelSource: String, notes: [String], model: CoreDataModel?) {
         self.entities = entities
         self.linkViews = linkViews
         self.modelSource = modelSource
@@ -125,11 +134,9 @@ public final class CoreDataStore {
             }
         }
         let keepsHistory = try PersistentHistoryLayout.isPresent(db)
-        let missingFunctions = try triggersCallingMissingFunctions(db)
         func mapping(_ model: CoreDataModel, source: String, notes: [String]) throws -> CoreDataStore {
             let store = CoreDataStore(entities: [], linkViews: [], modelSource: source, notes: notes, model: nil)
             store.keepsPersistentHistory = keepsHistory
-            store.triggersMissingFunctions = missingFunctions
             try store.map(model, numbers: numbers, db: db)
             store.model = model
             return store
@@ -169,28 +176,28 @@ public final class CoreDataStore {
         }
     }
 
-    /// Creates the views on `db`'s connection (temporary: nothing is written to the file).
-    /// No transaction: one would touch the file's journal. The triggers that write through them wait
-    /// for the first write (`willWrite`): SQLite scans its whole TEMP schema for each
-    /// entry it adds, so the 240 triggers of Photos.app's 61 entities were 110 of the
-    /// 190 ms a `count` took, and a session that only reads needs none of them.
-    public func install(_ db: Database) throws {
-        try db.executeDirectly(entities.map(\.viewSQL) + linkViews.filter { !Self.isTrigger($0) })
+    /// The views, for the connection to make when SQL first reads each (`DeferredViews`):
+    /// temporary, so nothing is written to the file, and made without a transaction,
+    /// which would touch the file's journal.
+    var views: DeferredViews {
+        DeferredViews(entities.map { ($0.entity.name, [$0.viewSQL]) } + linkViews.map { ($0.name, [$0.view]) })
     }
 
-    /// Makes the views' INSTEAD OF triggers, once, before anything is written.
+    /// Makes every view and the views' INSTEAD OF triggers, once, before anything is
+    /// written. The triggers wait for this: SQLite scans its whole TEMP schema for each
+    /// entry it adds, so the 240 triggers of Photos.app's 61 entities were 110 of the
+    /// 190 ms a `count` took, and a session that only reads needs none of them.
     func willWrite(in context: ObjectContext) throws {
         guard !writeTriggersInstalled else { return }
+        try context.connection.makeAllViews()
         try context.database.writeWithoutTransaction { db in
             let triggers = entities.flatMap { mapped in
                 Self.triggers(view: mapped.entity.name, table: mapped.table, code: mapped.code, rootCode: mapped.rootCode, writes: mapped.writes)
             }
-            try db.executeDirectly(triggers + linkViews.filter(Self.isTrigger))
+            try db.executeDirectly(triggers + linkViews.flatMap(\.triggers))
         }
         writeTriggersInstalled = true
     }
-
-    private static func isTrigger(_ sql: String) -> Bool { sql.hasPrefix("CREATE TEMP TRIGGER") }
 
     /// The key the last insert into `entity`'s view took (SQLite's last rowid is not set
     /// by an insert through a trigger): its root's `Z_MAX`, inside the same transaction.

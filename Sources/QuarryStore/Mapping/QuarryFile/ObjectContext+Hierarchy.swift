@@ -35,6 +35,7 @@ extension ObjectContext {
     func rowEntity(of entity: EntityDescription, primaryKey: Int64) throws -> EntityDescription? {
         let sql = "SELECT \(quoteIdentifier(EntityStorage.entityColumn)) FROM \(mapped(entity).table) WHERE \(mapped(entity).key) = ?"
         let tag: DatabaseValue?
+        try connection.makeViews(readBy: sql)
         do {
             tag = try database.unsafeRead { db in try DatabaseValue.fetchOne(db.cachedStatement(sql: sql), arguments: [primaryKey]) }
         } catch let error as DatabaseError { throw StoreError(error) }

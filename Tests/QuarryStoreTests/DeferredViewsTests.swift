@@ -1,0 +1,74 @@
+import Foundation
+import GRDB
+import QuarryTestSupport
+import Testing
+
+@testable import QuarryStore
+
+/// A Core Data store's views are made when SQL first reads them (`DeferredViews`): opening
+/// makes none, a read makes those it names (however SQLite would spell them), SQL hidden
+/// in a closure makes its view when SQLite misses it, and a write makes them all first.
+@Suite struct DeferredViewsTests {
+    @Test func identifiersAreFoldedAsSQLiteFoldsThemAndEachViewIsHandedOutOnce() {
+        let views = DeferredViews([("Car", ["view Car"]), ("SportCar", ["view SportCar"]), ("quarry_link_A_b", ["link"])])
+        #expect(views.take(readBy: "SELECT x FROM \"CarPark\" WHERE note = 'sportcars'").isEmpty)
+        #expect(views.take(readBy: "select count(*) from car") == ["view Car"])
+        #expect(views.take(readBy: "SELECT * FROM \"Car\"").isEmpty)
+        #expect(views.take(readBy: "SELECT 1 FROM [SPORTCAR] JOIN quarry_link_a_B").sorted() == ["link", "view SportCar"])
+        #expect(views.isEmpty)
+
+        let missing = DeferredViews([("Person", ["view Person"]), ("Car", ["view Car"])])
+        #expect(missing.take(missingIn: "no such table: main.person") == ["view Person"])
+        #expect(missing.take(missingIn: "no such column: Car").isEmpty)
+        #expect(missing.take(missingIn: "no such table: Garage").isEmpty)
+        #expect(missing.takeAll() == ["view Car"])
+        #expect(missing.isEmpty)
+    }
+
+    static func views(_ context: ObjectContext) throws -> [String] {
+        try context.read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_temp_master WHERE type = 'view' ORDER BY name") }
+    }
+
+    @Test func viewsAreMadeAtTheirFirstRead() throws {
+        let path = try CoreDataFixtures.copyOfStore("cars/SampleModel_V1.sqlite")
+        let context = try ObjectContext(path: path)
+        defer { context.close() }
+        #expect(try Self.views(context) == [])
+
+        // A request's SQL, read through the connection.
+        let cars = try context.connection.readKeys("SELECT count(*) FROM \"Car\"", arguments: [])
+        #expect(cars == [125])
+        #expect(try Self.views(context) == ["Car"])
+
+        // SQL a person wrote, in lower case and unquoted.
+        let people = try context.connection.prepareReadOnly("select count(*) from person") { query in
+            var n: Int64 = -1
+            try query?.forEachRow(arguments: []) { row in if case .integer(let v) = row.value(at: 0) { n = v } }
+            return n
+        }
+        let stored = try context.read { db in try Int64.fetchOne(db, sql: "SELECT count(*) FROM main.ZPERSON") }
+        #expect(people == stored)
+        #expect(try Self.views(context) == ["Car", "Person"])
+
+        // SQL inside a closure: SQLite misses the view, which is made, and the read runs again.
+        let sport = try context.read { db in try Int64.fetchOne(db, sql: "SELECT count(*) FROM SportCar") }
+        let sportRows = try context.read { db in try Int64.fetchOne(db, sql: "SELECT count(*) FROM main.ZCAR WHERE Z_ENT IN (SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME IN ('SportCar', 'ExpensiveSportCar'))") }
+        #expect(sport == sportRows)
+        #expect(try Self.views(context) == ["Car", "Person", "SportCar"])
+
+        // A table that is no view of the store is still SQLite's error.
+        #expect(throws: StoreError.self) { try context.read { db in try Int64.fetchOne(db, sql: "SELECT count(*) FROM Garage") } }
+    }
+
+    @Test func aWriteMakesEveryViewFirst() throws {
+        let path = try CoreDataFixtures.copyOfStore("cars/SampleModel_V1.sqlite")
+        let context = try ObjectContext(path: path)
+        defer { context.close() }
+        let person = try #require(try context.object(entityName: "Person", primaryKey: 1))
+        #expect(try Self.views(context) == ["Person"])
+        try person.setValue(.text("Deferred"), forKey: "lastName")
+        _ = try context.save()
+        #expect(try Self.views(context) == ["Car", "ExpensiveSportCar", "Person", "SportCar"])
+        #expect(try context.read { db in try String.fetchOne(db, sql: "SELECT ZLASTNAME FROM main.ZPERSON WHERE Z_PK = 1") } == "Deferred")
+    }
+}
