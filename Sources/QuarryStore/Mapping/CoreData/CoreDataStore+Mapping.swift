@@ -1,4 +1,5 @@
 import GRDB
+import GRDBSQLite
 
 /// The model's entities laid over the store's tables: which table and column holds what,
 /// and the view SQL that shows it under the model's names.
@@ -7,8 +8,14 @@ extension CoreDataStore {
         var columnsByTable: [String: [String]] = [:]
         func columns(_ table: String) throws -> [String] {
             if let known = columnsByTable[table] { return known }
-            let names = try Row.fetchAll(db, sql: "PRAGMA table_info(\(quoteIdentifier(table)))")
-                .map { row -> String in try row.stored(1, table: table, column: "name") }
+            // Stepped directly: GRDB's rows were a third of this for Photos.app's 2,000 columns.
+            var names: [String] = []
+            try db.withStatement("PRAGMA table_info(\(quoteIdentifier(table)))", cached: false) { statement in
+                while try statement.step() {
+                    guard statement.type(1) == SQLITE_TEXT else { throw StoreError.database(message: "\(table): a column with no name") }
+                    names.append(String(decoding: statement.text(1), as: UTF8.self))
+                }
+            }
             columnsByTable[table] = names
             return names
         }
