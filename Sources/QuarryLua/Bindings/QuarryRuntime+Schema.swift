@@ -80,12 +80,19 @@ extension QuarryRuntime {
             try call.table(index + 1)
             try readOptions(into: &description, call, at: index + 1)
         }
+        // Said once the migration is done: an attribute left out (a typo, or a table of
+        // options read as the definition) takes its column and values with it.
+        let dropped = (try? context.attributesDropped(by: description)) ?? []
         do {
             try context.define(description)
         } catch let error as StoreError {
             // SQLite's own words ("attempt to write a readonly database") name no entity.
             if error.isDatabaseFailure { throw StoreError.during(operation: "entity \(name)", error) }
             throw error
+        }
+        if !dropped.isEmpty {
+            let listed = dropped.map { "\($0.name) (\($0.values) value\($0.values == 1 ? "" : "s"))" }.joined(separator: ", ")
+            writeNotice("note: entity \(name): dropped \(dropped.count == 1 ? "attribute" : "attributes") \(listed) with \(dropped.count == 1 ? "its column" : "their columns")")
         }
         bindGlobalIfFree(name)
         return pushEntity(name)

@@ -89,6 +89,21 @@ extension ObjectContext {
         return managedObjectModel.entitiesByName[entity.name] ?? entity
     }
 
+    /// The attributes `definition` leaves out of the entity as declared, which `define`
+    /// drops with their columns, each with how many values (not nil) it holds now.
+    public func attributesDropped(by definition: EntityDescription) throws -> [(name: String, values: Int64)] {
+        guard let existing = declaredEntity(definition.name) else { return [] }
+        let kept = Set(definition.attributes.map(\.name))
+        let dropped = existing.attributes.map(\.name).filter { !kept.contains($0) }
+        guard !dropped.isEmpty else { return [] }
+        let storage = mapped(existing)
+        let counts = try connection.row("SELECT \(dropped.map { "count(\(storage.column($0)))" }.joined(separator: ", ")) FROM \(storage.table)") ?? []
+        return dropped.enumerated().map { i, name in
+            guard counts.indices.contains(i), case .integer(let n) = counts[i] else { return (name, 0) }
+            return (name, n)
+        }
+    }
+
     /// How a relationship's links are stored, or nil while its destination is undefined.
     public func storage(of relationship: RelationshipDescription, in entity: String) -> RelationshipStorage? {
         store.storage(of: relationship, in: entity)

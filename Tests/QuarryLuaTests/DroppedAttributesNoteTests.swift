@@ -1,0 +1,41 @@
+import Foundation
+import QuarryLua
+import QuarryPredicates
+import QuarryTestSupport
+import Testing
+
+/// Redefining an entity without some of its attributes drops them with their columns (the
+/// contract's in-place migration); a note names each and how many values it held, so a
+/// typo or a table of options read as the definition does not lose data unsaid.
+@Suite struct DroppedAttributesNoteTests {
+    @Test func aRedefinitionNamesWhatItDropsAndHowManyValuesWentWithIt() throws {
+        let console = ConsoleAndFailureTests.RecordingConsole(showsProgress: false)
+        let runtime = try QuarryRuntime(context: try StoreOpener.open(nil), console: console)
+        let failure = runtime.run("""
+            entity "Item" { name = "string?", note = "string?", n = "int?" }
+            Item:new{ name = "a", note = "x" }; Item:new{ name = "b" }
+            save()
+            entity "Item" { name = "string?", n = "int?" }
+            entity "Item" { name = "string?", n = "int?", extra = "bool?" }
+            entity "Item" { extra = "bool?" }
+            assert(count("Item") == 2)
+            """)
+        #expect(failure == nil, "\(failure?.message ?? "")")
+        #expect(console.notes == [
+            "note: entity Item: dropped attribute note (1 value) with its column",
+            "note: entity Item: dropped attributes n (0 values), name (2 values) with their columns",
+        ], "\(console.notes)")
+    }
+
+    @Test func aRefusedMigrationSaysNothingOfDropping() throws {
+        let console = ConsoleAndFailureTests.RecordingConsole(showsProgress: false)
+        let runtime = try QuarryRuntime(context: try StoreOpener.open(nil), console: console)
+        let failure = runtime.run("""
+            entity "Item" { name = "string?", note = "string?" }
+            Item:new{ name = "a", note = "x" }
+            entity "Item" { name = "string?" }
+            """)
+        #expect(failure?.message.contains("unsaved changes") == true, "\(failure?.message ?? "no failure")")
+        #expect(console.notes.isEmpty, "\(console.notes)")
+    }
+}
