@@ -25,6 +25,21 @@ import Testing
         #expect(missing.isEmpty)
     }
 
+    /// SQL that reads the schema sees every view, as when all were made at open; names
+    /// SQLite allows beyond letters and digits are found too.
+    @Test func schemaReadersMakeEveryViewAndOddNamesAreFound() {
+        let schema = DeferredViews([("Car", ["view Car"]), ("Person", ["view Person"])])
+        #expect(schema.take(readBy: "select name from pragma_table_info(?)") == ["view Car", "view Person"])
+        #expect(DeferredViews([("Car", ["view Car"])]).take(readBy: "SELECT count(*) FROM temp.SQLITE_SCHEMA") == ["view Car"])
+
+        let odd = DeferredViews([("Journal$Entry", ["dollar"]), ("Journal Entry", ["spaced"]), ("Étude", ["accented"]), ("a.b", ["dotted"])])
+        #expect(odd.take(readBy: "SELECT count(*) FROM journal$entry") == ["dollar"])
+        #expect(odd.take(readBy: "SELECT count(*) FROM \"JOURNAL ENTRY\"") == ["spaced"])
+        #expect(odd.take(readBy: "SELECT count(*) FROM \"Étude\"") == ["accented"])
+        #expect(odd.take(missingIn: "no such table: a.b") == ["dotted"])
+        #expect(odd.isEmpty)
+    }
+
     static func views(_ context: ObjectContext) throws -> [String] {
         try context.read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_temp_master WHERE type = 'view' ORDER BY name") }
     }
@@ -55,6 +70,14 @@ import Testing
         let sportRows = try context.read { db in try Int64.fetchOne(db, sql: "SELECT count(*) FROM main.ZCAR WHERE Z_ENT IN (SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME IN ('SportCar', 'ExpensiveSportCar'))") }
         #expect(sport == sportRows)
         #expect(try Self.views(context) == ["Car", "Person", "SportCar"])
+
+        // SQL reading the schema sees every view.
+        let listed = try context.connection.prepareReadOnly("SELECT count(*) FROM sqlite_temp_master WHERE type = 'view'") { query in
+            var n: Int64 = -1
+            try query?.forEachRow(arguments: []) { row in if case .integer(let v) = row.value(at: 0) { n = v } }
+            return n
+        }
+        #expect(listed == 4)
 
         // A table that is no view of the store is still SQLite's error.
         #expect(throws: StoreError.self) { try context.read { db in try Int64.fetchOne(db, sql: "SELECT count(*) FROM Garage") } }

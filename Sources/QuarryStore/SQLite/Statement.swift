@@ -93,9 +93,15 @@ extension StoreConnection {
     func readStatement(_ sql: String, cached: Bool = true, _ body: (Statement) throws -> Void) throws {
         if isClosed { throw StoreError.closed }
         try makeViews(readBy: sql)
-        do {
-            try database.unsafeRead { db in try db.withStatement(sql, cached: cached, body) }
-        } catch let error as DatabaseError { throw StoreError(error) }
+        while true {
+            do {
+                return try database.unsafeRead { db in try db.withStatement(sql, cached: cached, body) }
+            } catch let error as DatabaseError {
+                // A view the text did not show (SQLite misses it while preparing, before
+                // `body` runs): made, and the statement prepared again.
+                guard try madeMissingView(error) else { throw StoreError(error) }
+            }
+        }
     }
 }
 

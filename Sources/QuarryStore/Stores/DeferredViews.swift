@@ -7,14 +7,29 @@
 /// identifiers, folded as SQLite folds them (ASCII only), are looked up among the views
 /// not yet made. A name that appears in a string or a column name makes a view nobody
 /// reads, which costs only that view; a view read under any spelling SQLite accepts is
-/// made before SQLite looks for it. What SQL hidden in a closure reads (`read`) is made
-/// when SQLite says "no such table" for it, and the closure runs again.
+/// made before SQLite looks for it. SQL that reads the schema itself (`sqlite_temp_master`,
+/// `pragma_table_info(?)`, whose table may be a bound argument) makes every view, so it
+/// sees what it saw when all were made at open. What SQL hidden in a closure reads
+/// (`read`) is made when SQLite says "no such table" for it, and the statement runs again.
 final class DeferredViews {
     /// Each view's statements (the view, then anything made with it), by its name folded.
     private var pending: [String: [String]] = [:]
+    /// Folded names that are not one identifier token (a model inferred from the store's
+    /// tables may name an entity `Journal Entry`): found by searching the folded SQL.
+    private var spaced: Set<String> = []
+
+    /// Identifiers that read the schema: any of them makes every view.
+    static let schemaReaders: Set<String> = [
+        "sqlite_temp_master", "sqlite_temp_schema", "sqlite_master", "sqlite_schema",
+        "pragma_table_list", "pragma_table_info", "pragma_table_xinfo", "table_list", "table_info", "table_xinfo",
+    ]
 
     init(_ views: [(name: String, statements: [String])]) {
-        for view in views { pending[Self.folded(view.name), default: []] += view.statements }
+        for view in views {
+            let name = Self.folded(view.name)
+            pending[name, default: []] += view.statements
+            if !name.utf8.allSatisfy(Self.isIdentifierByte) { spaced.insert(name) }
+        }
     }
 
     var isEmpty: Bool { pending.isEmpty }
@@ -22,23 +37,33 @@ final class DeferredViews {
     /// The statements of the views `sql` may read, each handed out once.
     func take(readBy sql: String) -> [String] {
         guard !pending.isEmpty else { return [] }
-        var taken: [String] = []
+        var names: Set<String> = []
         var token: [UInt8] = []
+        var readsSchema = false
         func flush() {
-            if !token.isEmpty, let statements = pending.removeValue(forKey: String(decoding: token, as: UTF8.self)) {
-                taken += statements
-            }
+            guard !token.isEmpty else { return }
+            let name = String(decoding: token, as: UTF8.self)
+            if pending[name] != nil { names.insert(name) }
+            if Self.schemaReaders.contains(name) { readsSchema = true }
             token.removeAll(keepingCapacity: true)
         }
         for byte in sql.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"): token.append(byte + 32)
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), 0x80...: token.append(byte)
-            default: flush()
+            if Self.isIdentifierByte(byte) {
+                token.append((UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte)
+            } else {
+                flush()
             }
         }
         flush()
-        return taken
+        if readsSchema { return takeAll() }
+        if !spaced.isEmpty {
+            let folded = Self.folded(sql)
+            for name in spaced where pending[name] != nil && folded.contains(name) { names.insert(name) }
+        }
+        return names.sorted().flatMap { name in
+            spaced.remove(name)
+            return pending.removeValue(forKey: name) ?? []
+        }
     }
 
     /// The statements of the view SQLite's message names ("no such table: main.Asset"),
@@ -46,15 +71,36 @@ final class DeferredViews {
     func take(missingIn message: String) -> [String] {
         let prefix = "no such table: "
         guard message.hasPrefix(prefix) else { return [] }
-        var name = Substring(message.dropFirst(prefix.count))
-        if let dot = name.lastIndex(of: ".") { name = name[name.index(after: dot)...] }
-        return pending.removeValue(forKey: Self.folded(String(name))) ?? []
+        let named = String(message.dropFirst(prefix.count))
+        // "main.Asset": the schema is SQLite's prefix; a view's own name may hold a dot.
+        var candidates = [named]
+        if let dot = named.firstIndex(of: ".") { candidates.append(String(named[named.index(after: dot)...])) }
+        for candidate in candidates {
+            let name = Self.folded(candidate)
+            if let statements = pending.removeValue(forKey: name) {
+                spaced.remove(name)
+                return statements
+            }
+        }
+        return []
     }
 
     /// Every statement not yet made (before a write: triggers read the views).
     func takeAll() -> [String] {
-        defer { pending = [:] }
+        defer { pending = [:]; spaced = [] }
         return pending.keys.sorted().flatMap { pending[$0] ?? [] }
+    }
+
+    /// Letters, digits, `_`, `$` and every byte of a non-ASCII character: what SQLite
+    /// reads as part of an unquoted identifier.
+    private static func isIdentifierByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "_"), UInt8(ascii: "$"), 0x80...:
+            return true
+        default:
+            return false
+        }
     }
 
     private static func folded(_ name: String) -> String {

@@ -108,12 +108,19 @@ public final class StoreConnection {
         while true {
             do { return try database.read(body) }
             catch let error as DatabaseError {
-                guard let views = deferredViews, let message = error.message else { throw StoreError(error) }
-                let statements = views.take(missingIn: message)
-                guard !statements.isEmpty else { throw StoreError(error) }
-                try makeViews(statements)
+                guard try madeMissingView(error) else { throw StoreError(error) }
             }
         }
+    }
+
+    /// Makes the view `error` says SQLite missed ("no such table"), if it is one not yet
+    /// made: whether it was, so the statement may be prepared again.
+    func madeMissingView(_ error: DatabaseError) throws -> Bool {
+        guard let views = deferredViews, let message = error.message else { return false }
+        let statements = views.take(missingIn: message)
+        guard !statements.isEmpty else { return false }
+        try makeViews(statements)
+        return true
     }
 
     /// Makes the views not yet made that `sql` may read (`DeferredViews`).

@@ -43,9 +43,7 @@ extension CoreDataStore {
     /// The names of Core Data's functions Quarry provides, folded as SQLite folds them.
     static let providedFunctions: Set<String> = Set((triggerNotices + ["NSCoreDataNow"]).map { $0.lowercased() })
 
-    /// The store's triggers that call a function of Core Data's (a name beginning `NS`)
-    /// that Quarry does not provide, as "trigger (function)".
-    /// The store's triggers that call a function Quarry does not provide, read once.
+    /// `triggersCallingMissingFunctions`, read at the first write and kept.
     func triggersMissingFunctions(in context: ObjectContext) throws -> [String] {
         if let known = missingFunctionTriggers { return known }
         let found = try context.read { db in try Self.triggersCallingMissingFunctions(db) }
@@ -53,6 +51,8 @@ extension CoreDataStore {
         return found
     }
 
+    /// The store's triggers that call a function of Core Data's (a name beginning `NS`)
+    /// that Quarry does not provide, as "trigger (function)".
     static func triggersCallingMissingFunctions(_ db: Database) throws -> [String] {
         var found: [String] = []
         for row in try Row.fetchAll(db, sql: "SELECT name, sql FROM main.sqlite_master WHERE type = 'trigger' ORDER BY name") {
