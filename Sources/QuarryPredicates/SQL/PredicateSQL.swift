@@ -106,7 +106,7 @@ private struct PredicateSQLWriter {
             case .in:
                 return "\(l) IN \(operand(rhs, options, qualifier, entity))"
             case .between:
-                guard case .list(let bounds) = rhs, bounds.count == 2 else { return "0" }
+                guard case .list(let bounds) = rhs, bounds.count == 2 else { return dialect.literal(false) }
                 let lo = operand(.value(bounds[0]), options, qualifier, entity), hi = operand(.value(bounds[1]), options, qualifier, entity)
                 return "\(l) BETWEEN \(lo) AND \(hi)"
             default:

@@ -1,0 +1,55 @@
+/// PostgreSQL's spelling of what the predicate compiler writes (`SQLDialect`), and its
+/// numbered placeholders. What it does not say yet (docs/postgresql.md): Quarry's own
+/// functions (`quarry_fold`, `quarry_string_op`, `quarry_arith`, `quarry_fn`: `[c]`/`[d]`,
+/// the string operators but a plain prefix, arithmetic and functions), and an integer
+/// compared with a real, which needs the operands' types to stay exact.
+public struct PostgreSQLDialect: SQLDialect {
+    public init() {}
+
+    public func literal(_ value: Bool) -> String { value ? "TRUE" : "FALSE" }
+
+    public func nullSafeEqual(_ lhs: String, _ rhs: String, negated: Bool) -> String {
+        "\(lhs) IS \(negated ? "" : "NOT ")DISTINCT FROM \(rhs)"
+    }
+
+    /// `starts_with`, code point by code point whatever the collation.
+    public func prefixTest(_ operand: String, _ prefix: String) -> (sql: String, argument: Value)? {
+        ("starts_with(\(operand), ?)", .text(prefix))
+    }
+
+    public func call(_ function: String, _ arguments: [String]) -> String {
+        "\(function)(\(arguments.joined(separator: ", ")))"
+    }
+
+    /// `sql` with its `?` placeholders numbered `$1`, `$2`, ... in order, as PostgreSQL
+    /// takes them; a `?` inside a string literal, a quoted identifier or a comment stays.
+    public static func numbered(_ sql: String) -> String {
+        var out = ""
+        var n = 0
+        var quote: Character?
+        var lineComment = false, blockComment = false
+        var previous: Character?
+        for c in sql {
+            defer { previous = c }
+            if lineComment {
+                if c == "\n" { lineComment = false }
+            } else if blockComment {
+                if previous == "*", c == "/" { blockComment = false }
+            } else if let q = quote {
+                if c == q { quote = nil }
+            } else if c == "'" || c == "\"" {
+                quote = c
+            } else if previous == "-", c == "-" {
+                lineComment = true
+            } else if previous == "/", c == "*" {
+                blockComment = true
+            } else if c == "?" {
+                n += 1
+                out += "$\(n)"
+                continue
+            }
+            out.append(c)
+        }
+        return out
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import QuarryPredicates
+import QuarryStore
+import QuarryTestSupport
+import Testing
+
+/// The predicate compiler's SQL through `PostgreSQLDialect`, run on a real PostgreSQL 15
+/// (`PostgresServer`), selects the rows SQLite selects with `SQLiteDialect`: the same
+/// random rows in both, and random predicates of what the dialect says today (comparisons
+/// of integers with integers, reals with numbers, text with text in `C` collation; nil;
+/// IN, BETWEEN, a plain BEGINSWITH; NOT, AND, OR, TRUEPREDICATE and FALSEPREDICATE).
+@Suite struct PostgreSQLDialectTests {
+    @Test func placeholdersAreNumberedOutsideQuotesAndComments() {
+        #expect(PostgreSQLDialect.numbered(#"SELECT "a?" FROM t WHERE x = ? AND y IN (?, ?) AND z = 'why?''?' -- ?"# + "\n" + "AND w = ? /* ? */ OR v = ?")
+            == #"SELECT "a?" FROM t WHERE x = $1 AND y IN ($2, $3) AND z = 'why?''?' -- ?"# + "\n" + "AND w = $4 /* ? */ OR v = $5")
+    }
+
+    static let entity = EntityDescription(name: "Item", attributes: [
+        AttributeDescription(name: "i", type: .int64, isOptional: true),
+        AttributeDescription(name: "d", type: .double, isOptional: true),
+        AttributeDescription(name: "s", type: .string, isOptional: true),
+    ])
+    static let ints: [Int64] = [.min, .max, 0, -1, 1, 2, 3, 7, -7, 1 << 53, (1 << 53) + 1, 1_000_000_007]
+    static let reals: [Double] = [0, -0.0, 0.5, -2.5, 1.5, 3, 1e300, -1e300, 5e-324, 0.1, 0.30000000000000004, 9007199254740993]
+    static let strings: [String] = ["", "a", "A", "ab", "abc", "b", "B", "Z", "z", "é", "e\u{301}", "日本", "🙂", "a b", "a\u{0}b".replacingOccurrences(of: "\u{0}", with: ""), "ß", "SS", "~", " "]
+
+    struct Generator {
+        var rng: SplitMix64
+
+        mutating func row() -> [String: Value] {
+            [
+                "i": rng.chance(0.15) ? .null : .integer(rng.chance(0.6) ? Int64(rng.int(-4...4)) : rng.pick(PostgreSQLDialectTests.ints)),
+                "d": rng.chance(0.15) ? .null : .real(rng.chance(0.5) ? Double(rng.int(-8...8)) / 2 : rng.pick(PostgreSQLDialectTests.reals)),
+                "s": rng.chance(0.15) ? .null : .text(rng.pick(PostgreSQLDialectTests.strings)),
+            ]
+        }
+
+        /// A constant of the attribute's kind, as a format's literal.
+        mutating func constant(_ key: String) -> String {
+            switch key {
+            case "i": return String(rng.chance(0.6) ? Int64(rng.int(-4...4)) : rng.pick(PostgreSQLDialectTests.ints))
+            case "d": return rng.chance(0.3) ? String(rng.int(-4...4)) : "\(rng.chance(0.5) ? Double(rng.int(-8...8)) / 2 : rng.pick(PostgreSQLDialectTests.reals))"
+            default: return "\"" + rng.pick(PostgreSQLDialectTests.strings) + "\""
+            }
+        }
+
+        mutating func atom() -> String {
+            let key = rng.pick(["i", "d", "s"])
+            switch rng.int(0...9) {
+            case 0: return "\(key) \(rng.pick(["==", "!="])) nil"
+            case 1: return "\(key) IN {\(constant(key)), \(constant(key)), \(constant(key))}"
+            case 2 where key != "s": return "\(key) BETWEEN {\(constant(key)), \(constant(key))}"
+            case 3: return "s BEGINSWITH \(constant("s"))"
+            case 4: return rng.pick(["TRUEPREDICATE", "FALSEPREDICATE"])
+            default: return "\(key) \(rng.pick(["==", "!=", "<", "<=", ">", ">="])) \(constant(key))"
+            }
+        }
+
+        mutating func predicate(_ depth: Int = 0) -> String {
+            guard depth < 3, rng.chance(0.5) else { return atom() }
+            switch rng.int(0...2) {
+            case 0: return "NOT (\(predicate(depth + 1)))"
+            case 1: return "(\(predicate(depth + 1))) AND (\(predicate(depth + 1)))"
+            default: return "(\(predicate(depth + 1))) OR (\(predicate(depth + 1)))"
+            }
+        }
+    }
+
+    @Test func randomPredicatesSelectTheRowsSQLiteSelects() throws {
+        let postgres = try PostgresConnection(url: try PostgresServer.database("dialect"))
+        try postgres.execute(#"CREATE TABLE "Item" ("_pk" bigint PRIMARY KEY, "i" bigint, "d" double precision, "s" text COLLATE "C")"#)
+        let context = try StoreOpener.open(nil)
+        try context.define(Self.entity)
+        var generator = Generator(rng: SplitMix64(seed: 31))
+        for _ in 0..<200 { _ = try context.insert(into: "Item", values: generator.row()) }
+        try context.save()
+        for row in try context.connection.rows(#"SELECT "_pk", "i", "d", "s" FROM "Item""#) {
+            try postgres.execute(#"INSERT INTO "Item" VALUES ($1, $2, $3, $4)"#, row)
+        }
+        let entity = try context.entity(named: "Item")
+        var compared = 0, selectedSome = 0
+        for _ in 0..<400 {
+            let format = generator.predicate()
+            let bound = try BoundPredicate(try PredicateParser.parse(format), entity: entity, context: context)
+            let sqlite = bound.sql()
+            let expected = Set(try context.connection.readKeys(#"SELECT "_pk" FROM "Item" WHERE "# + sqlite.sql, arguments: sqlite.arguments))
+            let postgresSQL = bound.sql(dialect: PostgreSQLDialect())
+            #expect(!postgresSQL.sql.contains("quarry_"), "\(format): \(postgresSQL.sql)")
+            let rows = try postgres.execute(#"SELECT "_pk" FROM "Item" WHERE "# + PostgreSQLDialect.numbered(postgresSQL.sql), postgresSQL.arguments).rows
+            let got = Set(rows.compactMap { row -> Int64? in if case .integer(let key)? = row.first { return key } else { return nil } })
+            #expect(got == expected, "\(format)\nSQLite: \(sqlite.sql)\nPostgreSQL: \(postgresSQL.sql) \(postgresSQL.arguments)")
+            compared += 1
+            if !expected.isEmpty && expected.count < 200 { selectedSome += 1 }
+        }
+        #expect(compared == 400)
+        // The predicates tell rows apart: most select some rows and not others.
+        #expect(selectedSome > 200, "\(selectedSome) of 400 selected some rows but not all")
+    }
+}
