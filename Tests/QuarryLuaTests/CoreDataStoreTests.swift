@@ -310,6 +310,30 @@ import Testing
         #expect(context.openingNotes.contains("ZCAR: 2 rows whose Z_ENT names no entity of Car's family are read as Car"), "\(context.openingNotes)")
     }
 
+    /// A table holding one entity is not counted for strays at each open (that read every
+    /// table of a big store): its rows are all its entity's, whatever their Z_ENT.
+    @Test func aTableOfOneEntityIsNotScannedForStrays() throws {
+        let context = try carsOpened(after: "UPDATE ZPERSON SET Z_ENT = 99 WHERE Z_PK IN (SELECT Z_PK FROM ZPERSON LIMIT 2)")
+        #expect(!context.openingNotes.contains { $0.contains("ZPERSON") }, "\(context.openingNotes)")
+        #expect(try FetchRequest(entityName: "Person").count(in: context) == 20)
+    }
+
+    /// Where Z_PK is the table's rowid (as Core Data declares it) the view has no filter on
+    /// its type, so SQLite counts it as it counts the table; a Z_PK that may hold text
+    /// keeps the filter, and a row keyed by text is still no object.
+    @Test func onlyAKeyThatMayHoldTextIsFiltered() throws {
+        let opened = try Opened("cars/SampleModel_V1.sqlite")
+        let person = try #require(opened.context.coreData?.tableSQL(readBy: "\"Person\"").first?.sql)
+        #expect(!person.contains("typeof(\"Z_PK\")") && person.hasSuffix("FROM main.\"ZPERSON\""), "\(person)")
+        let context = try carsOpened(after: """
+            ALTER TABLE ZPERSON RENAME TO OLDPERSON; CREATE TABLE ZPERSON AS SELECT * FROM OLDPERSON; DROP TABLE OLDPERSON;
+            INSERT INTO ZPERSON (Z_PK, Z_ENT, Z_OPT) VALUES ('text', 4, 1)
+            """)
+        let filtered = try #require(context.coreData?.tableSQL(readBy: "\"Person\"").first?.sql)
+        #expect(filtered.contains("typeof(\"Z_PK\") = 'integer'"), "\(filtered)")
+        #expect(try FetchRequest(entityName: "Person").count(in: context) == 20)
+    }
+
     @Test func manyToManyPairsWriteTheJoinTable() throws {
         let opened = try Opened("authors/TestModel.sqlite")
         let h = try Harness(context: opened.context)

@@ -6,15 +6,28 @@ import GRDBSQLite
 extension CoreDataStore {
     func map(_ model: CoreDataModel, numbers: CoreDataNumbers, db: Database) throws {
         var columnsByTable: [String: [String]] = [:]
+        // Tables whose Z_PK is declared as SQLite's rowid (below): their keys are integers.
+        var rowidKeyed: Set<String> = []
+        let tableSQL = Dictionary(try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'table'").compactMap { row -> (String, String)? in
+            guard let name = row[0] as String?, let sql = row[1] as String? else { return nil }
+            return (name.uppercased(), sql)
+        }, uniquingKeysWith: { first, _ in first })
         func columns(_ table: String) throws -> [String] {
             if let known = columnsByTable[table] { return known }
             // Stepped directly: GRDB's rows were a third of this for Photos.app's 2,000 columns.
             var names: [String] = []
+            var keys: [(name: String, type: String)] = []
             try db.withStatement("PRAGMA table_info(\(quoteIdentifier(table)))", cached: false) { statement in
                 while try statement.step() {
                     guard statement.type(1) == SQLITE_TEXT else { throw StoreError.database(message: "\(table): a column with no name") }
-                    names.append(String(decoding: statement.text(1), as: UTF8.self))
+                    let name = String(decoding: statement.text(1), as: UTF8.self)
+                    names.append(name)
+                    if statement.int64(5) != 0 { keys.append((name, String(decoding: statement.text(2), as: UTF8.self))) }
                 }
+            }
+            if keys.count == 1, keys[0].name.uppercased() == "Z_PK", keys[0].type.uppercased() == "INTEGER",
+               let sql = tableSQL[table.uppercased()], Self.declaresRowidAlias(sql) {
+                rowidKeyed.insert(table)
             }
             columnsByTable[table] = names
             return names
@@ -174,12 +187,18 @@ extension CoreDataStore {
             let onlyFamily = root == name && numberedByRoot[root, default: []] == Set(family)
             // A row whose key is not an integer cannot be an object (Core Data never writes
             // one): left out, so counts and fetches agree.
-            let keyed = "typeof(\(quoteIdentifier("Z_PK"))) = 'integer'"
-            let filter = onlyFamily ? " WHERE \(keyed)" : " WHERE \(quoteIdentifier("Z_ENT")) IN (\(codes)) AND \(keyed)"
+            // Needless where Z_PK is the rowid (Core Data's own tables): there the filter
+            // only kept SQLite from counting a table by its smallest index.
+            let keyed = rowidKeyed.contains(table) ? nil : "typeof(\(quoteIdentifier("Z_PK"))) = 'integer'"
+            let conditions = (onlyFamily ? [] : ["\(quoteIdentifier("Z_ENT")) IN (\(codes))"]) + [keyed].compactMap { $0 }
+            let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
             // A root with sub-entities reads rows of any Z_ENT: those naming no entity of
-            // its family are read as the root itself, which is worth a note.
-            if onlyFamily, !descendantCodes.isEmpty,
-               let strays = try Int.fetchOne(db, sql: "SELECT count(*) FROM main.\(quoteIdentifier(table)) WHERE \(keyed) AND (\(quoteIdentifier("Z_ENT")) IS NULL OR \(quoteIdentifier("Z_ENT")) NOT IN (\(codes)))"),
+            // its family are read as the root itself, which is worth a note. Counted only
+            // in a hierarchy's table (Core Data indexes its Z_ENT), not in every table at
+            // every open: that read all of a big store.
+            let strayTest = "(\(quoteIdentifier("Z_ENT")) IS NULL OR \(quoteIdentifier("Z_ENT")) NOT IN (\(codes)))"
+            if onlyFamily, descendantCodes.contains(where: { $0 != code }),
+               let strays = try Int.fetchOne(db, sql: "SELECT count(*) FROM main.\(quoteIdentifier(table)) WHERE " + ([keyed].compactMap { $0 } + [strayTest]).joined(separator: " AND ")),
                strays > 0 {
                 notes.append("\(table): \(strays) row\(strays == 1 ? "" : "s") whose Z_ENT names no entity of \(name)'s family \(strays == 1 ? "is" : "are") read as \(name)")
             }
@@ -191,6 +210,15 @@ extension CoreDataStore {
         try mapLinkTables(lookups, numbers: numbers, tables: tables, columns: columns)
         try mapHiddenToManyColumns(lookups, numbers: numbers, columns: columns)
         shareOrderings(lookups)
+    }
+
+    /// Whether a table's `CREATE TABLE` makes its one INTEGER key column the rowid (so it
+    /// holds integers only): not `WITHOUT ROWID`, and not `PRIMARY KEY DESC` (SQLite's
+    /// quirk: that is an ordinary column). Read from the text conservatively: the word
+    /// `DESC` or `WITHOUT` anywhere (in a name too) means no.
+    static func declaresRowidAlias(_ sql: String) -> Bool {
+        let words = Set(sql.uppercased().split { !($0.isLetter || $0.isNumber || $0 == "_") })
+        return !words.contains("DESC") && !words.contains("WITHOUT")
     }
 
     /// A column read as Quarry holds the type: dates from Core Data's 2001 epoch to Unix
