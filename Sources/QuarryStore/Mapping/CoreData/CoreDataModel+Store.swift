@@ -34,14 +34,23 @@ extension CoreDataModel {
             throw ModelFileError(.database, path: path, "\(error)")
         }
         guard let blob, !blob.isEmpty else { throw ModelFileError(.noModelCache, path: path, "Z_MODELCACHE.Z_CONTENT is empty") }
-        return try decodeModelCache(blob, path: path)
+        return try decodeModelCache(blob, path: path, cache: .standard)
     }
 
     /// Decodes the bytes of a `Z_MODELCACHE.Z_CONTENT` (a DEFLATE-compressed keyed archive);
     /// `path` names the store in errors.
+    /// `cache` holds models decoded in earlier runs (`DecodedModelCache`).
     public static func decodeModelCache(_ blob: Data, path: String) throws -> CoreDataModel {
-        let archive = try Inflate.inflate([UInt8](blob), path: path)
-        return try decodeArchive(Data(archive), path: path + " (Z_MODELCACHE)")
+        try decodeModelCache(blob, path: path, cache: DecodedModelCache(folder: nil))
+    }
+
+    static func decodeModelCache(_ blob: Data, path: String, cache: DecodedModelCache) throws -> CoreDataModel {
+        let bytes = [UInt8](blob)
+        if let kept = cache.model(for: bytes) { return kept }
+        let archive = try Inflate.inflate(bytes, path: path)
+        let model = try decodeArchive(Data(archive), path: path + " (Z_MODELCACHE)")
+        cache.keep(model, for: bytes)
+        return model
     }
 
     /// The name to open a store by so that reading it leaves the file system as it was.
