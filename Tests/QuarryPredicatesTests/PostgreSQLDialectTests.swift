@@ -7,7 +7,7 @@ import Testing
 /// The predicate compiler's SQL through `PostgreSQLDialect`, run on a real PostgreSQL 15
 /// (`PostgresServer`), selects the rows SQLite selects with `SQLiteDialect`: the same
 /// random rows in both, and random predicates of what the dialect says today (comparisons
-/// of integers with integers, reals with numbers, text with text in `C` collation; nil;
+/// of integers with integers and reals, reals with numbers, text with text in `C` collation; nil;
 /// IN, BETWEEN, a plain BEGINSWITH; NOT, AND, OR, TRUEPREDICATE and FALSEPREDICATE).
 @Suite struct PostgreSQLDialectTests {
     @Test func placeholdersAreNumberedOutsideQuotesAndComments() {
@@ -22,6 +22,10 @@ import Testing
     ])
     static let ints: [Int64] = [.min, .max, 0, -1, 1, 2, 3, 7, -7, 1 << 53, (1 << 53) + 1, 1_000_000_007]
     static let reals: [Double] = [0, -0.0, 0.5, -2.5, 1.5, 3, 1e300, -1e300, 5e-324, 0.1, 0.30000000000000004, 9007199254740993]
+    /// Reals as a format writes them, against integers: halves, integral ones the binder
+    /// keeps as reals (9.2e18 and past), past Int64's range both ways, and 2^63 itself.
+    static let realsForIntegers = ["0.5", "-0.5", "1.5", "-2.5", "2.5", "3.25", "-3.75", "9.2e18", "-9.2e18", "1e19", "-1e19",
+                                   "9223372036854775808.0", "-9223372036854775808.0", "1e300", "-1e300", "9007199254740993.5"]
     static let strings: [String] = ["", "a", "A", "ab", "abc", "b", "B", "Z", "z", "é", "e\u{301}", "日本", "🙂", "a b", "a\u{0}b".replacingOccurrences(of: "\u{0}", with: ""), "ß", "SS", "~", " "]
 
     struct Generator {
@@ -38,6 +42,9 @@ import Testing
         /// A constant of the attribute's kind, as a format's literal.
         mutating func constant(_ key: String) -> String {
             switch key {
+            case "i" where rng.chance(0.3):
+                // A real against the integers: said as integer bounds (IntegerBounds).
+                return rng.pick(PostgreSQLDialectTests.realsForIntegers)
             case "i": return String(rng.chance(0.6) ? Int64(rng.int(-4...4)) : rng.pick(PostgreSQLDialectTests.ints))
             case "d": return rng.chance(0.3) ? String(rng.int(-4...4)) : "\(rng.chance(0.5) ? Double(rng.int(-8...8)) / 2 : rng.pick(PostgreSQLDialectTests.reals))"
             default: return "\"" + rng.pick(PostgreSQLDialectTests.strings) + "\""
@@ -64,6 +71,37 @@ import Testing
             default: return "(\(predicate(depth + 1))) OR (\(predicate(depth + 1)))"
             }
         }
+    }
+
+    /// SQLite's dialect with the integer bounds PostgreSQL needs: on integer columns that
+    /// hold only integers, the bounds select exactly what the real constants select.
+    struct BoundedSQLite: SQLDialect {
+        let plain = SQLiteDialect()
+        func literal(_ value: Bool) -> String { plain.literal(value) }
+        func nullSafeEqual(_ lhs: String, _ rhs: String, negated: Bool) -> String { plain.nullSafeEqual(lhs, rhs, negated: negated) }
+        func prefixTest(_ operand: String, _ prefix: String) -> (sql: String, argument: Value)? { plain.prefixTest(operand, prefix) }
+        func call(_ function: String, _ arguments: [String]) -> String { plain.call(function, arguments) }
+        var comparesIntegersWithRealsExactly: Bool { false }
+    }
+
+    @Test func integerBoundsSelectWhatRealConstantsSelect() throws {
+        let context = try StoreOpener.open(nil)
+        try context.define(Self.entity)
+        var generator = Generator(rng: SplitMix64(seed: 2963))
+        for _ in 0..<300 { _ = try context.insert(into: "Item", values: generator.row()) }
+        try context.save()
+        let entity = try context.entity(named: "Item")
+        var rewritten = 0
+        for _ in 0..<600 {
+            let format = generator.predicate()
+            let bound = try BoundPredicate(try PredicateParser.parse(format), entity: entity, context: context)
+            let plain = bound.sql(), bounded = bound.sql(dialect: BoundedSQLite())
+            if plain.sql != bounded.sql { rewritten += 1 }
+            let expected = Set(try context.connection.readKeys(#"SELECT "_pk" FROM "Item" WHERE "# + plain.sql, arguments: plain.arguments))
+            let got = Set(try context.connection.readKeys(#"SELECT "_pk" FROM "Item" WHERE "# + bounded.sql, arguments: bounded.arguments))
+            #expect(got == expected, "\(format)\nreal: \(plain.sql) \(plain.arguments)\nbounds: \(bounded.sql) \(bounded.arguments)")
+        }
+        #expect(rewritten > 40, "\(rewritten) of 600 had a real against the integers")
     }
 
     @Test func randomPredicatesSelectTheRowsSQLiteSelects() throws {

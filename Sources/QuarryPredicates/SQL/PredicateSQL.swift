@@ -91,6 +91,9 @@ private struct PredicateSQLWriter {
             default: return "EXISTS (SELECT 1 \(from) AND (\(render(inner, alias, destination, positive: true))))"
             }
         case let .comparison(lhs, op, rhs, options):
+            if !dialect.comparesIntegersWithRealsExactly, let exact = IntegerBounds.exact(lhs, op, rhs, options) {
+                return render(exact, qualifier, entity, positive: positive)
+            }
             if op.isStringOperator {
                 // A plain prefix test is one an index can answer.
                 if op == .beginsWith, options.isEmpty, case .value(.text(let prefix)) = rhs,

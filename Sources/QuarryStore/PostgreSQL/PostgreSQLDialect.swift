@@ -2,7 +2,8 @@
 /// numbered placeholders. What it does not say yet (docs/postgresql.md): Quarry's own
 /// functions (`quarry_fold`, `quarry_string_op`, `quarry_arith`, `quarry_fn`: `[c]`/`[d]`,
 /// the string operators but a plain prefix, arithmetic and functions), and an integer
-/// compared with a real, which needs the operands' types to stay exact.
+/// column compared with a real column (a real constant is said as an integer bound,
+/// `IntegerBounds`).
 public struct PostgreSQLDialect: SQLDialect {
     public init() {}
 
@@ -20,6 +21,10 @@ public struct PostgreSQLDialect: SQLDialect {
     public func call(_ function: String, _ arguments: [String]) -> String {
         "\(function)(\(arguments.joined(separator: ", ")))"
     }
+
+    /// PostgreSQL gives a parameter its column's type (a real against `bigint` is an
+    /// error) and compares `bigint` with `float8` as floats.
+    public var comparesIntegersWithRealsExactly: Bool { false }
 
     /// `sql` with its `?` placeholders numbered `$1`, `$2`, ... in order, as PostgreSQL
     /// takes them; a `?` inside a string literal, a quoted identifier or a comment stays.

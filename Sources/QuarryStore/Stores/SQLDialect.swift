@@ -15,6 +15,9 @@ public protocol SQLDialect: Sendable {
     func prefixTest(_ operand: String, _ prefix: String) -> (sql: String, argument: Value)?
     /// A call of one of the store's functions.
     func call(_ function: String, _ arguments: [String]) -> String
+    /// Whether an integer column compared with a real parameter is compared exactly (SQLite
+    /// does); when not, the compiler says such comparisons with integer constants.
+    var comparesIntegersWithRealsExactly: Bool { get }
 }
 
 /// SQLite's spelling, which every store of a SQLite file speaks.
@@ -35,6 +38,10 @@ public struct SQLiteDialect: SQLDialect {
     public func call(_ function: String, _ arguments: [String]) -> String {
         "\(function)(\(arguments.joined(separator: ", ")))"
     }
+
+    /// SQLite compares an integer with a real by their values, and a column declared
+    /// INTEGER of a foreign file may hold reals, which a rewritten bound would misjudge.
+    public var comparesIntegersWithRealsExactly: Bool { true }
 
     /// `text` as a GLOB pattern that matches only itself.
     static func globEscaped(_ text: String) -> String {
