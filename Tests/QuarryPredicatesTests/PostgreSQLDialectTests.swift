@@ -7,7 +7,8 @@ import Testing
 /// The predicate compiler's SQL through `PostgreSQLDialect`, run on a real PostgreSQL 15
 /// (`PostgresServer`), selects the rows SQLite selects with `SQLiteDialect`: the same
 /// random rows in both, and random predicates of what the dialect says today (comparisons
-/// of integers with integers and reals, reals with numbers, text with text in `C` collation; nil;
+/// of integers with integers and reals, reals with numbers, integer columns with real
+/// columns, text with text in `C` collation; nil;
 /// IN, BETWEEN, a plain BEGINSWITH; NOT, AND, OR, TRUEPREDICATE and FALSEPREDICATE).
 @Suite struct PostgreSQLDialectTests {
     @Test func placeholdersAreNumberedOutsideQuotesAndComments() {
@@ -22,6 +23,16 @@ import Testing
     ])
     static let ints: [Int64] = [.min, .max, 0, -1, 1, 2, 3, 7, -7, 1 << 53, (1 << 53) + 1, 1_000_000_007]
     static let reals: [Double] = [0, -0.0, 0.5, -2.5, 1.5, 3, 1e300, -1e300, 5e-324, 0.1, 0.30000000000000004, 9007199254740993]
+    /// An integer and a real in one row that compare differently as floats: 2^53 + 1 is
+    /// the float 2^53, Int64.max the float 2^63; nil on either side.
+    static let neighbours: [(Value, Value)] = [
+        (.integer((1 << 53) + 1), .real(9007199254740992)), (.integer(1 << 53), .real(9007199254740992)),
+        (.integer(-(1 << 53) - 1), .real(-9007199254740992)), (.integer(.max), .real(9223372036854775808)),
+        (.integer(.max - 1), .real(9223372036854774784)), (.integer(.min), .real(-9223372036854775808)),
+        (.integer((1 << 62) + 1), .real(4611686018427387904)), (.integer(3), .real(3)), (.integer(3), .real(2.5)),
+        (.null, .real(1)), (.integer(1), .null), (.null, .null),
+    ]
+
     /// Reals as a format writes them, against integers: halves, integral ones the binder
     /// keeps as reals (9.2e18 and past), past Int64's range both ways, and 2^63 itself.
     static let realsForIntegers = ["0.5", "-0.5", "1.5", "-2.5", "2.5", "3.25", "-3.75", "9.2e18", "-9.2e18", "1e19", "-1e19",
@@ -59,6 +70,7 @@ import Testing
             case 2 where key != "s": return "\(key) BETWEEN {\(constant(key)), \(constant(key))}"
             case 3: return "s BEGINSWITH \(constant("s"))"
             case 4: return rng.pick(["TRUEPREDICATE", "FALSEPREDICATE"])
+            case 5: return rng.chance(0.5) ? "i \(rng.pick(["==", "!=", "<", "<=", ">", ">="])) d" : "d \(rng.pick(["==", "!=", "<", "<=", ">", ">="])) i"
             default: return "\(key) \(rng.pick(["==", "!=", "<", "<=", ">", ">="])) \(constant(key))"
             }
         }
@@ -82,6 +94,7 @@ import Testing
         func prefixTest(_ operand: String, _ prefix: String) -> (sql: String, argument: Value)? { plain.prefixTest(operand, prefix) }
         func call(_ function: String, _ arguments: [String]) -> String { plain.call(function, arguments) }
         var comparesIntegersWithRealsExactly: Bool { false }
+        func exactComparison(integer: String, _ op: String, real: String) -> String { plain.exactComparison(integer: integer, op, real: real) }
     }
 
     @Test func integerBoundsSelectWhatRealConstantsSelect() throws {
@@ -111,6 +124,8 @@ import Testing
         try context.define(Self.entity)
         var generator = Generator(rng: SplitMix64(seed: 31))
         for _ in 0..<200 { _ = try context.insert(into: "Item", values: generator.row()) }
+        // Integers beside the reals nearest them, where comparing as floats goes wrong.
+        for (i, d) in Self.neighbours { _ = try context.insert(into: "Item", values: ["i": i, "d": d, "s": .null]) }
         try context.save()
         for row in try context.connection.rows(#"SELECT "_pk", "i", "d", "s" FROM "Item""#) {
             try postgres.execute(#"INSERT INTO "Item" VALUES ($1, $2, $3, $4)"#, row)

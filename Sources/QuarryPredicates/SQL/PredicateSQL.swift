@@ -114,6 +114,7 @@ private struct PredicateSQLWriter {
                 return "\(l) BETWEEN \(lo) AND \(hi)"
             default:
                 let r = operand(rhs, options, qualifier, entity)
+                if let exact = integerAgainstReal(lhs, op, rhs, l, r) { return exact }
                 switch op {
                 case .equal where positive && joins != nil && ((lhs.isPath && rhs.isNonNilValue) || (rhs.isPath && lhs.isNonNilValue)):
                     return "\(l) = \(r)"
@@ -122,6 +123,29 @@ private struct PredicateSQLWriter {
                 default: return "\(l) \(op.rawValue) \(r)"
                 }
             }
+        }
+    }
+
+    /// An integer attribute compared with a real one, said so that it compares exactly,
+    /// where the dialect does not (`SQLDialect.exactComparison`); nil otherwise. Equality
+    /// keeps SQL's `IS`: nil equals nil, and nothing else.
+    func integerAgainstReal(_ lhs: BoundPredicate.Operand, _ written: ComparisonOperator, _ rhs: BoundPredicate.Operand,
+                            _ l: String, _ r: String) -> String? {
+        guard !dialect.comparesIntegersWithRealsExactly else { return nil }
+        let (integer, real, op): (String, String, ComparisonOperator)
+        switch (lhs.numberKind, rhs.numberKind) {
+        case (.integer?, .real?): (integer, real, op) = (l, r, written)
+        case (.real?, .integer?): (integer, real, op) = (r, l, written.swapped)
+        default: return nil
+        }
+        switch op {
+        case .equal, .notEqual:
+            let equal = "CASE WHEN \(integer) IS NULL OR \(real) IS NULL THEN \(integer) IS NULL AND \(real) IS NULL ELSE \(dialect.exactComparison(integer: integer, "=", real: real)) END"
+            return op == .equal ? "(\(equal))" : "NOT (\(equal))"
+        case .less, .lessOrEqual, .greater, .greaterOrEqual:
+            return dialect.exactComparison(integer: integer, op.rawValue, real: real)
+        default:
+            return nil
         }
     }
 
@@ -208,6 +232,21 @@ private struct PredicateSQLWriter {
 }
 
 private extension BoundPredicate.Operand {
+    enum NumberKind { case integer, real }
+
+    /// Whether the operand is an integer or a real attribute (nil: anything else).
+    var numberKind: NumberKind? {
+        switch self {
+        case .attribute(let a), .path(_, let a):
+            switch a.type {
+            case .int16, .int32, .int64: return .integer
+            case .double: return .real
+            default: return nil
+            }
+        default: return nil
+        }
+    }
+
     var isPath: Bool {
         if case .path = self { return true }
         return false

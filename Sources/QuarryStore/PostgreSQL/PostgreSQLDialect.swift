@@ -1,9 +1,9 @@
 /// PostgreSQL's spelling of what the predicate compiler writes (`SQLDialect`), and its
 /// numbered placeholders. What it does not say yet (docs/postgresql.md): Quarry's own
 /// functions (`quarry_fold`, `quarry_string_op`, `quarry_arith`, `quarry_fn`: `[c]`/`[d]`,
-/// the string operators but a plain prefix, arithmetic and functions), and an integer
-/// column compared with a real column (a real constant is said as an integer bound,
-/// `IntegerBounds`).
+/// the string operators but a plain prefix, arithmetic and functions). Integers compared
+/// with reals stay exact: constants as integer bounds (`IntegerBounds`), columns through
+/// `exactComparison`.
 public struct PostgreSQLDialect: SQLDialect {
     public init() {}
 
@@ -25,6 +25,17 @@ public struct PostgreSQLDialect: SQLDialect {
     /// PostgreSQL gives a parameter its column's type (a real against `bigint` is an
     /// error) and compares `bigint` with `float8` as floats.
     public var comparesIntegersWithRealsExactly: Bool { false }
+
+    /// The integer as `float8` gives the answer whenever the two differ (the nearest float
+    /// to n is below x only if n is). When they are equal, x is a whole number: compared
+    /// as `bigint`, or as `numeric` for 2^63, which no `bigint` holds. Nil first: the last
+    /// branch's cast must only meet an x the integer equals as a float.
+    public func exactComparison(integer: String, _ op: String, real: String) -> String {
+        let n = "(\(integer))", x = "(\(real))"
+        return "(CASE WHEN \(n) IS NULL OR \(x) IS NULL THEN NULL::boolean WHEN \(n)::float8 <> \(x) THEN \(n)::float8 \(op) \(x) "
+            + "WHEN \(x) >= 9223372036854775808.0 THEN \(n)::numeric \(op) 9223372036854775808 "
+            + "ELSE \(n) \(op) \(x)::bigint END)"
+    }
 
     /// `sql` with its `?` placeholders numbered `$1`, `$2`, ... in order, as PostgreSQL
     /// takes them; a `?` inside a string literal, a quoted identifier or a comment stays.

@@ -18,6 +18,9 @@ public protocol SQLDialect: Sendable {
     /// Whether an integer column compared with a real parameter is compared exactly (SQLite
     /// does); when not, the compiler says such comparisons with integer constants.
     var comparesIntegersWithRealsExactly: Bool { get }
+    /// `integer op real` (op one of `<`, `<=`, `>`, `>=`, `=`) compared exactly, nil when
+    /// either is nil, for a dialect that does not compare them so by itself.
+    func exactComparison(integer: String, _ op: String, real: String) -> String
 }
 
 /// SQLite's spelling, which every store of a SQLite file speaks.
@@ -42,6 +45,8 @@ public struct SQLiteDialect: SQLDialect {
     /// SQLite compares an integer with a real by their values, and a column declared
     /// INTEGER of a foreign file may hold reals, which a rewritten bound would misjudge.
     public var comparesIntegersWithRealsExactly: Bool { true }
+
+    public func exactComparison(integer: String, _ op: String, real: String) -> String { "\(integer) \(op) \(real)" }
 
     /// `text` as a GLOB pattern that matches only itself.
     static func globEscaped(_ text: String) -> String {
