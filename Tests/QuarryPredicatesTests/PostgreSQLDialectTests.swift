@@ -9,7 +9,8 @@ import Testing
 /// random rows in both, and random predicates of what the dialect says today (comparisons
 /// of integers with integers and reals, reals with numbers, integer columns with real
 /// columns, text with text in `C` collation; nil;
-/// IN, BETWEEN, a plain BEGINSWITH; NOT, AND, OR, TRUEPREDICATE and FALSEPREDICATE).
+/// IN, BETWEEN; BEGINSWITH, ENDSWITH, CONTAINS and LIKE without options; NOT, AND, OR,
+/// TRUEPREDICATE and FALSEPREDICATE).
 @Suite struct PostgreSQLDialectTests {
     @Test func placeholdersAreNumberedOutsideQuotesAndComments() {
         #expect(PostgreSQLDialect.numbered(#"SELECT "a?" FROM t WHERE x = ? AND y IN (?, ?) AND z = 'why?''?' -- ?"# + "\n" + "AND w = ? /* ? */ OR v = ?")
@@ -33,11 +34,16 @@ import Testing
         (.null, .real(1)), (.integer(1), .null), (.null, .null),
     ]
 
+    /// LIKE patterns (Quarry's: `*`, `?`, `\` before a literal), with SQL's `%` and `_`
+    /// meant literally, and a lone `\` at the end (matches nothing).
+    static let likePatterns = ["a*", "*b", "?", "??", "a?", "*", "", "\\*", "a\\?", "%", "_", "a%", "a_", "*é*", "e\u{301}", "*\u{301}",
+                               "日*", "\\\\", "*\\", "\\a", "*a*b*", "?*?", "*🙂", "ß*", "*~", "a b", " *"]
+
     /// Reals as a format writes them, against integers: halves, integral ones the binder
     /// keeps as reals (9.2e18 and past), past Int64's range both ways, and 2^63 itself.
     static let realsForIntegers = ["0.5", "-0.5", "1.5", "-2.5", "2.5", "3.25", "-3.75", "9.2e18", "-9.2e18", "1e19", "-1e19",
                                    "9223372036854775808.0", "-9223372036854775808.0", "1e300", "-1e300", "9007199254740993.5"]
-    static let strings: [String] = ["", "a", "A", "ab", "abc", "b", "B", "Z", "z", "é", "e\u{301}", "日本", "🙂", "a b", "a\u{0}b".replacingOccurrences(of: "\u{0}", with: ""), "ß", "SS", "~", " "]
+    static let strings: [String] = ["", "a", "A", "ab", "abc", "b", "B", "Z", "z", "é", "e\u{301}", "日本", "🙂", "a b", "a\u{0}b".replacingOccurrences(of: "\u{0}", with: ""), "ß", "SS", "~", " ", "a%", "a_b", "%", "*", "a\\", "\\"]
 
     struct Generator {
         var rng: SplitMix64
@@ -58,18 +64,27 @@ import Testing
                 return rng.pick(PostgreSQLDialectTests.realsForIntegers)
             case "i": return String(rng.chance(0.6) ? Int64(rng.int(-4...4)) : rng.pick(PostgreSQLDialectTests.ints))
             case "d": return rng.chance(0.3) ? String(rng.int(-4...4)) : "\(rng.chance(0.5) ? Double(rng.int(-8...8)) / 2 : rng.pick(PostgreSQLDialectTests.reals))"
-            default: return "\"" + rng.pick(PostgreSQLDialectTests.strings) + "\""
+            default: return Self.quoted(rng.pick(PostgreSQLDialectTests.strings))
             }
+        }
+
+        /// `text` as a format's string literal.
+        static func quoted(_ text: String) -> String {
+            "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
         }
 
         mutating func atom() -> String {
             let key = rng.pick(["i", "d", "s"])
-            switch rng.int(0...9) {
+            switch rng.int(0...13) {
             case 0: return "\(key) \(rng.pick(["==", "!="])) nil"
             case 1: return "\(key) IN {\(constant(key)), \(constant(key)), \(constant(key))}"
             case 2 where key != "s": return "\(key) BETWEEN {\(constant(key)), \(constant(key))}"
             case 3: return "s BEGINSWITH \(constant("s"))"
             case 4: return rng.pick(["TRUEPREDICATE", "FALSEPREDICATE"])
+            case 6: return "s ENDSWITH \(constant("s"))"
+            case 7: return "s CONTAINS \(constant("s"))"
+            case 8:
+                return "s LIKE " + Self.quoted(rng.pick(PostgreSQLDialectTests.likePatterns))
             case 5: return rng.chance(0.5) ? "i \(rng.pick(["==", "!=", "<", "<=", ">", ">="])) d" : "d \(rng.pick(["==", "!=", "<", "<=", ">", ">="])) i"
             default: return "\(key) \(rng.pick(["==", "!=", "<", "<=", ">", ">="])) \(constant(key))"
             }
@@ -91,7 +106,9 @@ import Testing
         let plain = SQLiteDialect()
         func literal(_ value: Bool) -> String { plain.literal(value) }
         func nullSafeEqual(_ lhs: String, _ rhs: String, negated: Bool) -> String { plain.nullSafeEqual(lhs, rhs, negated: negated) }
-        func prefixTest(_ operand: String, _ prefix: String) -> (sql: String, argument: Value)? { plain.prefixTest(operand, prefix) }
+        func stringTest(_ test: PlainStringTest, _ operand: String, _ pattern: String) -> (sql: String, arguments: [Value])? {
+            plain.stringTest(test, operand, pattern)
+        }
         func call(_ function: String, _ arguments: [String]) -> String { plain.call(function, arguments) }
         var comparesIntegersWithRealsExactly: Bool { false }
         func exactComparison(integer: String, _ op: String, real: String) -> String { plain.exactComparison(integer: integer, op, real: real) }

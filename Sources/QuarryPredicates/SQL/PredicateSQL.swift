@@ -95,13 +95,17 @@ private struct PredicateSQLWriter {
                 return render(exact, qualifier, entity, positive: positive)
             }
             if op.isStringOperator {
-                // A plain prefix test is one an index can answer.
-                if op == .beginsWith, options.isEmpty, case .value(.text(let prefix)) = rhs,
-                   let test = dialect.prefixTest(operand(lhs, [], qualifier, entity), prefix) {
-                    arguments.append(test.argument)
-                    return test.sql
+                // Written once: its arguments are added as it is.
+                let l = operand(lhs, [], qualifier, entity)
+                // A test without [c] or [d] against a constant, in the dialect's own SQL
+                // where it has it (a prefix one an index can answer).
+                if options.isEmpty, case .value(.text(let pattern)) = rhs, let (test, said) = Self.plainTest(op, pattern),
+                   let written = dialect.stringTest(test, l, said ?? "") {
+                    guard said != nil else { return "(CASE WHEN \(l) IS NULL THEN NULL ELSE \(dialect.literal(false)) END)" }
+                    arguments += written.arguments
+                    return written.sql
                 }
-                let l = operand(lhs, [], qualifier, entity), r = operand(rhs, [], qualifier, entity)
+                let r = operand(rhs, [], qualifier, entity)
                 return dialect.call(PredicateFunctions.stringOperation, [l, r, "\(PredicateFunctions.code(op))", "\(options.rawValue)"])
             }
             let l = operand(lhs, options, qualifier, entity)
@@ -123,6 +127,37 @@ private struct PredicateSQLWriter {
                 default: return "\(l) \(op.rawValue) \(r)"
                 }
             }
+        }
+    }
+
+    /// The dialect's test for `op` with the constant `pattern`, and the pattern as it takes
+    /// it: LIKE's `*`, `?` and `\` become SQL's `%`, `_` and escapes. A pattern ending in
+    /// a lone `\` matches nothing (SQL's LIKE refuses it): its pattern is nil.
+    static func plainTest(_ op: ComparisonOperator, _ pattern: String) -> (PlainStringTest, String?)? {
+        switch op {
+        case .beginsWith: return (.prefix, pattern)
+        case .endsWith: return (.suffix, pattern)
+        case .contains: return (.substring, pattern)
+        case .like:
+            var out = ""
+            var escaped = false
+            for c in pattern.unicodeScalars {
+                if escaped {
+                    out += "\\" + String(c)
+                    escaped = false
+                    continue
+                }
+                switch c {
+                case "\\": escaped = true
+                case "*": out += "%"
+                case "?": out += "_"
+                case "%", "_": out += "\\" + String(c)
+                default: out.unicodeScalars.append(c)
+                }
+            }
+            return (.like, escaped ? nil : out)
+        default:
+            return nil
         }
     }
 

@@ -1,7 +1,7 @@
 /// PostgreSQL's spelling of what the predicate compiler writes (`SQLDialect`), and its
 /// numbered placeholders. What it does not say yet (docs/postgresql.md): Quarry's own
 /// functions (`quarry_fold`, `quarry_string_op`, `quarry_arith`, `quarry_fn`: `[c]`/`[d]`,
-/// the string operators but a plain prefix, arithmetic and functions). Integers compared
+/// MATCHES, string tests against a column, arithmetic and functions). Integers compared
 /// with reals stay exact: constants as integer bounds (`IntegerBounds`), columns through
 /// `exactComparison`.
 public struct PostgreSQLDialect: SQLDialect {
@@ -13,9 +13,17 @@ public struct PostgreSQLDialect: SQLDialect {
         "\(lhs) IS \(negated ? "" : "NOT ")DISTINCT FROM \(rhs)"
     }
 
-    /// `starts_with`, code point by code point whatever the collation.
-    public func prefixTest(_ operand: String, _ prefix: String) -> (sql: String, argument: Value)? {
-        ("starts_with(\(operand), ?)", .text(prefix))
+    /// Each compares code points whatever the collation: `starts_with`; the last
+    /// `char_length(pattern)` characters (equal means equal bytes in a deterministic
+    /// collation); `strpos` (1 for an empty pattern, as CONTAINS "" holds); LIKE, which
+    /// PostgreSQL matches case-sensitively, with `\` as its escape.
+    public func stringTest(_ test: PlainStringTest, _ operand: String, _ pattern: String) -> (sql: String, arguments: [Value])? {
+        switch test {
+        case .prefix: return ("starts_with(\(operand), ?)", [.text(pattern)])
+        case .suffix: return ("right(\(operand), char_length(?)) = ?", [.text(pattern), .text(pattern)])
+        case .substring: return ("strpos(\(operand), ?) > 0", [.text(pattern)])
+        case .like: return ("\(operand) LIKE ? ESCAPE '\\'", [.text(pattern)])
+        }
     }
 
     public func call(_ function: String, _ arguments: [String]) -> String {

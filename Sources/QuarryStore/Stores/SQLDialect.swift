@@ -9,10 +9,10 @@ public protocol SQLDialect: Sendable {
     /// `lhs` compared with `rhs`, nil equal to nil (SQL's `IS`, PostgreSQL's
     /// `IS NOT DISTINCT FROM`); `negated` for not equal.
     func nullSafeEqual(_ lhs: String, _ rhs: String, negated: Bool) -> String
-    /// `operand` begins with `prefix`, case- and diacritic-sensitively, as a test an index
-    /// can answer, with the argument it binds; nil when the dialect has none (the general
-    /// string operation is used).
-    func prefixTest(_ operand: String, _ prefix: String) -> (sql: String, argument: Value)?
+    /// `operand` tested against a constant `pattern`, case- and diacritic-sensitively,
+    /// comparing code points, in the dialect's own SQL, with the arguments it binds; nil
+    /// when the dialect has no such SQL (the store's string function is called instead).
+    func stringTest(_ test: PlainStringTest, _ operand: String, _ pattern: String) -> (sql: String, arguments: [Value])?
     /// A call of one of the store's functions.
     func call(_ function: String, _ arguments: [String]) -> String
     /// Whether an integer column compared with a real parameter is compared exactly (SQLite
@@ -21,6 +21,19 @@ public protocol SQLDialect: Sendable {
     /// `integer op real` (op one of `<`, `<=`, `>`, `>=`, `=`) compared exactly, nil when
     /// either is nil, for a dialect that does not compare them so by itself.
     func exactComparison(integer: String, _ op: String, real: String) -> String
+}
+
+/// The string tests a dialect may say in its own SQL when they take no `[c]` or `[d]`.
+public enum PlainStringTest: Sendable {
+    /// BEGINSWITH: as a test an index can answer, where the dialect has one.
+    case prefix
+    /// ENDSWITH.
+    case suffix
+    /// CONTAINS.
+    case substring
+    /// SQL's LIKE, the pattern already in its form (`%`, `_`, `\` escaping the next
+    /// character), matched case-sensitively.
+    case like
 }
 
 /// SQLite's spelling, which every store of a SQLite file speaks.
@@ -33,9 +46,11 @@ public struct SQLiteDialect: SQLDialect {
         "\(lhs) \(negated ? "IS NOT" : "IS") \(rhs)"
     }
 
-    /// A GLOB, which SQLite answers from an index on the column.
-    public func prefixTest(_ operand: String, _ prefix: String) -> (sql: String, argument: Value)? {
-        ("\(operand) GLOB ?", .text(Self.globEscaped(prefix) + "*"))
+    /// A prefix as a GLOB, which SQLite answers from an index on the column. The others
+    /// are Quarry's function (SQLite's LIKE ignores ASCII case).
+    public func stringTest(_ test: PlainStringTest, _ operand: String, _ pattern: String) -> (sql: String, arguments: [Value])? {
+        guard case .prefix = test else { return nil }
+        return ("\(operand) GLOB ?", [.text(Self.globEscaped(pattern) + "*")])
     }
 
     public func call(_ function: String, _ arguments: [String]) -> String {
