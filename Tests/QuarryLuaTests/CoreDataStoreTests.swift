@@ -334,6 +334,25 @@ import Testing
         #expect(try FetchRequest(entityName: "Person").count(in: context) == 20)
     }
 
+    /// A schema another program wrote by hand: a table's SQL stored as a blob (GRDB's
+    /// text conversion trapped on it), and a table whose name folds to another's only in
+    /// Unicode (`ZPERſON`; SQLite folds ASCII only), beside a Z_PK that may hold text.
+    @Test func oddSchemasAreReadAsSQLiteReadsThem() throws {
+        let blobbed = try carsOpened(after: """
+            CREATE TABLE ZJUNK(a); PRAGMA writable_schema=ON;
+            UPDATE sqlite_master SET sql = CAST(CAST('CREATE TABLE ZJUNK(a /*' AS BLOB) || X'FF' || CAST('*/)' AS BLOB) AS BLOB) WHERE name = 'ZJUNK';
+            PRAGMA writable_schema=OFF
+            """)
+        #expect(try FetchRequest(entityName: "Car").count(in: blobbed) == 125)
+        let folded = try carsOpened(after: """
+            ALTER TABLE ZPERSON RENAME TO ZOLD; CREATE TABLE "ZPERſON"(Z_PK INTEGER PRIMARY KEY);
+            CREATE TABLE ZPERSON (Z_PK INTEGER PRIMARY KEY DESC, Z_ENT INTEGER, Z_OPT INTEGER, ZUPDATEDAT TIMESTAMP, ZFIRSTNAME VARCHAR, ZLASTNAME VARCHAR, ZID BLOB);
+            INSERT INTO ZPERSON SELECT * FROM ZOLD; DROP TABLE ZOLD;
+            INSERT INTO ZPERSON (Z_PK, Z_ENT, Z_OPT, ZFIRSTNAME, ZUPDATEDAT) VALUES ('abc', 4, 1, 't', 0), (1.5, 4, 1, 'r', 0)
+            """)
+        #expect(try FetchRequest(entityName: "Person").count(in: folded) == 20)
+    }
+
     @Test func manyToManyPairsWriteTheJoinTable() throws {
         let opened = try Opened("authors/TestModel.sqlite")
         let h = try Harness(context: opened.context)

@@ -148,4 +148,53 @@ import Testing
         #expect(cache.model(for: blobs[1]) != nil)
         #expect(cache.model(for: blobs[2]) != nil)
     }
+
+    /// Pruning removes only the cache's own files: a folder or a user's file whose name
+    /// ends in `.model`, or a file named like the cache's that does not start as they do,
+    /// stays (a folder was removed with all it held).
+    @Test func pruningTouchesOnlyItsOwnFiles() throws {
+        var cache = try Self.freshCache()
+        cache.limit = 1
+        let folder = try #require(cache.folder)
+        try FileManager.default.createDirectory(atPath: folder + "/important.model", withIntermediateDirectories: true)
+        try Data("precious".utf8).write(to: URL(fileURLWithPath: folder + "/important.model/weights.bin"))
+        try Data("notes".utf8).write(to: URL(fileURLWithPath: folder + "/user.model"))
+        try Data("not a cache file".utf8).write(to: URL(fileURLWithPath: folder + "/abc-12.model"))
+        let old = Date(timeIntervalSince1970: 1_000_000)
+        for name in ["important.model", "user.model", "abc-12.model"] {
+            try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: folder + "/" + name)
+        }
+        for store in ["cars/SampleModel_V1.sqlite", "authors/TestModel.sqlite"] {
+            _ = try CoreDataModel.decodeModelCache(Data(try Self.blob(store)), path: store, cache: cache)
+        }
+        let names = Set(try FileManager.default.contentsOfDirectory(atPath: folder))
+        #expect(names.isSuperset(of: ["important.model", "user.model", "abc-12.model"]), "\(names)")
+        #expect(FileManager.default.fileExists(atPath: folder + "/important.model/weights.bin"))
+        #expect(names.filter { DecodedModelCache.isCacheFileName($0) && $0 != "abc-12.model" }.count == 1, "\(names)")
+    }
+
+    /// A model the archive decoder would refuse (an entity twice, a parent cycle) is not
+    /// taken from a file either, whatever its CRC says.
+    @Test func aModelThatFailsTheChecksIsAMiss() throws {
+        let cache = try Self.freshCache()
+        let blob = try Self.blob("cars/SampleModel_V1.sqlite")
+        let twice = CoreDataModel(entities: [CoreDataEntity(name: "Car"), CoreDataEntity(name: "Car")])
+        cache.keep(twice, for: blob)
+        #expect(try Self.files(cache).count == 1)
+        #expect(cache.model(for: blob) == nil)
+        let cycle = CoreDataModel(entities: [CoreDataEntity(name: "A", parent: "B"), CoreDataEntity(name: "B", parent: "A")])
+        cache.keep(cycle, for: blob)
+        #expect(cache.model(for: blob) == nil)
+    }
+
+    /// A model far larger than its blob could make is neither written nor read: a forged
+    /// file of millions of properties took gigabytes to load.
+    @Test func aModelLargerThanItsBlobCouldMakeIsNotKept() throws {
+        let cache = try Self.freshCache()
+        let blob = Array(try Self.blob("cars/SampleModel_V1.sqlite").prefix(64))
+        var entity = CoreDataEntity(name: "Big")
+        entity.attributes = (0..<100_000).map { CoreDataAttribute(name: "a\($0)", type: .string) }
+        cache.keep(CoreDataModel(entities: [entity]), for: blob)
+        #expect(try Self.files(cache).isEmpty)
+    }
 }

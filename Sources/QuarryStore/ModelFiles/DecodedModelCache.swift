@@ -3,12 +3,16 @@
 /// `QUARRY_CACHE_DIR` turns it off). Decoding Photos.app's model takes a third of opening its
 /// store; reading it back from here takes a few hundredths of that.
 ///
-/// A file is used only when it was written by this very executable (its size and change
-/// time are in the file: a new build's decoder may read archives differently) for these
-/// very bytes of `Z_CONTENT` (kept in the file and compared whole, so no hash collision can
-/// hand one store another's model), and its model bytes pass their CRC and parse. Anything
-/// else is a miss: the archive is decoded as before and the file written again. Nothing is
-/// ever written beside the store; a folder that cannot be written only costs the speed.
+/// A file is used only when all of this holds, so anything else is a miss (the archive
+/// is decoded as before and the file written again):
+/// - it was written by this very executable file (device, inode, size, modification and
+///   change times are in it): a new build's decoder may read archives differently;
+/// - it holds these very bytes of `Z_CONTENT`, compared whole, so no hash collision can
+///   hand one store another's model;
+/// - its model bytes are of a size the blob can have, pass their CRC, parse, and pass the
+///   checks a decoded model passes.
+/// Nothing is ever written beside the store; a folder that cannot be written only costs
+/// the speed.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -26,22 +30,30 @@ struct DecodedModelCache {
     /// The folder the environment names, as described above.
     static let standard = DecodedModelCache(folder: standardFolder())
 
-    private static let magic = Array("QMODEL01".utf8)
-    /// No cache file is read past this size (a real one is the blob plus about as much again).
-    private static let largestFile = 256 << 20
+    private static let magic = Array("QMODEL02".utf8)
+
+    /// The most model bytes a blob may have: Photos.app's 154 KB blob makes 44 KB, so this
+    /// bound is generous for real models and keeps a forged file from making a model of
+    /// millions of properties (a few bytes each in the file, hundreds in memory).
+    private static func largestModel(for blob: [UInt8]) -> Int { 8 * blob.count + (64 << 10) }
+
+    /// No cache file is read past the blob, its model and the header.
+    private static func largestFile(for blob: [UInt8]) -> Int { blob.count + largestModel(for: blob) + 256 }
 
     /// The model decoded earlier from `blob`, if a file holds it.
     func model(for blob: [UInt8]) -> CoreDataModel? {
         guard let path = path(for: blob), let identity = Self.executableIdentity,
-              let bytes = try? ModelFileReader.read(path, limit: Self.largestFile) else { return nil }
+              let bytes = try? ModelFileReader.read(path, limit: Self.largestFile(for: blob)) else { return nil }
         var r = ModelBytes.Reader(bytes)
         guard let head = try? (0..<Self.magic.count).map({ _ in try r.byte() }), head == Self.magic,
-              (try? r.unsigned()) == identity.size, (try? r.unsigned()) == identity.changed,
+              identity.allSatisfy({ (try? r.unsigned()) == $0 }),
               let length = try? r.count(), length == blob.count,
               let stored = try? r.bytes(length), stored.elementsEqual(blob),
               let crc = try? r.unsigned(), let modelBytes = try? r.bytes(r.remaining),
-              crc == Self.crc(modelBytes) else { return nil }
-        return try? CoreDataModel(bytes: Array(modelBytes))
+              crc == Self.crc(modelBytes), let model = try? CoreDataModel(bytes: Array(modelBytes)) else { return nil }
+        // Checked as a decoded archive is: what maps a model counts on it.
+        guard (try? ModelValidation.check(model, path: path)) != nil else { return nil }
+        return model
     }
 
     /// Keeps `model`, decoded from `blob`, for the next run. Failures are silent: the cache
@@ -50,9 +62,9 @@ struct DecodedModelCache {
         guard let folder, let path = path(for: blob), let identity = Self.executableIdentity else { return }
         let modelBytes = model.encodedBytes()
         var w = ModelBytes.Writer()
+        guard modelBytes.count <= Self.largestModel(for: blob) else { return }
         w.bytes = Self.magic
-        w.unsigned(identity.size)
-        w.unsigned(identity.changed)
+        for part in identity { w.unsigned(part) }
         w.count(blob.count)
         w.bytes.append(contentsOf: blob)
         w.unsigned(Self.crc(modelBytes[...]))
@@ -75,15 +87,30 @@ struct DecodedModelCache {
         return folder + "/" + String(Self.crc(blob[...]), radix: 16) + "-" + String(blob.count) + ".model"
     }
 
-    /// Removes the oldest files past `limit`.
+    /// Removes the oldest of this cache's files past `limit`: only regular files named as
+    /// it names them and starting as it starts them; whatever else a user keeps in the
+    /// folder is left alone.
     private func prune(_ folder: String) {
         let manager = FileManager.default
-        guard let names = try? manager.contentsOfDirectory(atPath: folder), names.count > limit else { return }
-        let dated = names.filter { $0.hasSuffix(".model") }.compactMap { name -> (String, Date)? in
+        guard let names = try? manager.contentsOfDirectory(atPath: folder) else { return }
+        let dated = names.filter(Self.isCacheFileName).compactMap { name -> (String, Date)? in
             let path = folder + "/" + name
-            return (try? manager.attributesOfItem(atPath: path)[.modificationDate] as? Date).map { (path, $0) }
+            guard let attributes = try? manager.attributesOfItem(atPath: path),
+                  attributes[.type] as? FileAttributeType == .typeRegular,
+                  let date = attributes[.modificationDate] as? Date,
+                  (try? ModelFileReader.head(path, count: Self.magic.count)) == Self.magic else { return nil }
+            return (path, date)
         }
+        guard dated.count > limit else { return }
         for (path, _) in dated.sorted(by: { $0.1 > $1.1 }).dropFirst(limit) { try? manager.removeItem(atPath: path) }
+    }
+
+    /// `<hex>-<decimal>.model`, as `path(for:)` names a file.
+    static func isCacheFileName(_ name: String) -> Bool {
+        guard name.hasSuffix(".model") else { return false }
+        let parts = name.dropLast(6).split(separator: "-", omittingEmptySubsequences: false)
+        return parts.count == 2 && parts[0].allSatisfy(\.isHexDigit) && parts[1].allSatisfy(\.isASCII) && parts[1].allSatisfy(\.isNumber)
+            && !parts[0].isEmpty && !parts[1].isEmpty
     }
 
     private static func crc(_ bytes: ArraySlice<UInt8>) -> UInt64 {
@@ -92,23 +119,38 @@ struct DecodedModelCache {
         }
     }
 
-    /// This executable's size and change time, in nanoseconds: a rebuilt quarry is another.
-    private static let executableIdentity: (size: UInt64, changed: UInt64)? = {
+    /// This executable's file: device, inode, size, and modification and change times in
+    /// nanoseconds. A rebuilt quarry is another, and so is a copy that kept the mtime
+    /// (`cp -p`, tar): a copy is a new inode with a new change time.
+    private static let executableIdentity: [UInt64]? = {
         #if os(Linux)
         var info = stat()
         guard stat("/proc/self/exe", &info) == 0 else { return nil }
-        let changed = UInt64(info.st_mtim.tv_sec) &* 1_000_000_000 &+ UInt64(info.st_mtim.tv_nsec)
-        return (UInt64(info.st_size), changed)
+        func nanoseconds(_ t: timespec) -> UInt64 {
+            UInt64(bitPattern: Int64(t.tv_sec)) &* 1_000_000_000 &+ UInt64(bitPattern: Int64(t.tv_nsec))
+        }
+        return [UInt64(info.st_dev), UInt64(info.st_ino), UInt64(bitPattern: Int64(info.st_size)),
+                nanoseconds(info.st_mtim), nanoseconds(info.st_ctim)]
         #else
         return nil
         #endif
     }()
 
     private static func standardFolder() -> String? {
-        func variable(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
-        if let chosen = variable("QUARRY_CACHE_DIR") { return chosen.isEmpty ? nil : chosen + "/models" }
-        if let xdg = variable("XDG_CACHE_HOME"), xdg.hasPrefix("/") { return xdg + "/quarry/models" }
-        guard let home = variable("HOME"), home.hasPrefix("/") else { return nil }
+        // .some(nil): set but not UTF-8, which turns the cache off (repaired, the name
+        // would be another folder's).
+        func variable(_ name: String) -> String?? { getenv(name).map { String(validatingCString: $0) } }
+        switch variable("QUARRY_CACHE_DIR") {
+        case .some(nil): return nil
+        case .some(let chosen?): return chosen.isEmpty ? nil : chosen + "/models"
+        case nil: break
+        }
+        switch variable("XDG_CACHE_HOME") {
+        case .some(nil): return nil
+        case .some(let xdg?) where xdg.hasPrefix("/"): return xdg + "/quarry/models"
+        default: break
+        }
+        guard case .some(let home?) = variable("HOME"), home.hasPrefix("/") else { return nil }
         return home + "/.cache/quarry/models"
     }
 }

@@ -8,9 +8,12 @@ extension CoreDataStore {
         var columnsByTable: [String: [String]] = [:]
         // Tables whose Z_PK is declared as SQLite's rowid (below): their keys are integers.
         var rowidKeyed: Set<String> = []
+        // By name folded as SQLite folds it (ASCII only: `ZPERſON` is not `ZPERSON`), and
+        // read as stored values: a schema written by hand may hold a blob (GRDB's String
+        // conversion would trap), and such a table is simply not known to be rowid-keyed.
         let tableSQL = Dictionary(try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'table'").compactMap { row -> (String, String)? in
-            guard let name = row[0] as String?, let sql = row[1] as String? else { return nil }
-            return (name.uppercased(), sql)
+            guard case .string(let name) = (row[0] as DatabaseValue).storage, case .string(let sql) = (row[1] as DatabaseValue).storage else { return nil }
+            return (Self.asciiUppercased(name), sql)
         }, uniquingKeysWith: { first, _ in first })
         func columns(_ table: String) throws -> [String] {
             if let known = columnsByTable[table] { return known }
@@ -26,7 +29,7 @@ extension CoreDataStore {
                 }
             }
             if keys.count == 1, keys[0].name.uppercased() == "Z_PK", keys[0].type.uppercased() == "INTEGER",
-               let sql = tableSQL[table.uppercased()], Self.declaresRowidAlias(sql) {
+               let sql = tableSQL[Self.asciiUppercased(table)], Self.declaresRowidAlias(sql) {
                 rowidKeyed.insert(table)
             }
             columnsByTable[table] = names
@@ -210,6 +213,11 @@ extension CoreDataStore {
         try mapLinkTables(lookups, numbers: numbers, tables: tables, columns: columns)
         try mapHiddenToManyColumns(lookups, numbers: numbers, columns: columns)
         shareOrderings(lookups)
+    }
+
+    /// `name` with ASCII letters upper-cased, as SQLite compares names.
+    static func asciiUppercased(_ name: String) -> String {
+        String(decoding: name.utf8.map { (97...122).contains($0) ? $0 - 32 : $0 }, as: UTF8.self)
     }
 
     /// Whether a table's `CREATE TABLE` makes its one INTEGER key column the rowid (so it
