@@ -48,7 +48,7 @@ struct DecodedModelCache {
         guard let head = try? (0..<Self.magic.count).map({ _ in try r.byte() }), head == Self.magic,
               identity.allSatisfy({ (try? r.unsigned()) == $0 }),
               let length = try? r.count(), length == blob.count,
-              let stored = try? r.bytes(length), stored.elementsEqual(blob),
+              let stored = try? r.bytes(length), Self.same(stored, blob),
               let crc = try? r.unsigned(), let modelBytes = try? r.bytes(r.remaining),
               crc == Self.crc(modelBytes), let model = try? CoreDataModel(bytes: Array(modelBytes)) else { return nil }
         // Checked as a decoded archive is: what maps a model counts on it.
@@ -111,6 +111,14 @@ struct DecodedModelCache {
         let parts = name.dropLast(6).split(separator: "-", omittingEmptySubsequences: false)
         return parts.count == 2 && parts[0].allSatisfy(\.isHexDigit) && parts[1].allSatisfy(\.isASCII) && parts[1].allSatisfy(\.isNumber)
             && !parts[0].isEmpty && !parts[1].isEmpty
+    }
+
+    /// Byte for byte, with memcmp: the generic comparison of Photos' 154 KB showed in
+    /// profiles of an open (1.3% of it).
+    private static func same(_ a: ArraySlice<UInt8>, _ b: [UInt8]) -> Bool {
+        a.count == b.count && a.withUnsafeBytes { x in
+            b.withUnsafeBytes { y in x.baseAddress.flatMap { p in y.baseAddress.map { memcmp(p, $0, x.count) == 0 } } ?? x.isEmpty }
+        }
     }
 
     private static func crc(_ bytes: ArraySlice<UInt8>) -> UInt64 {
