@@ -31,6 +31,39 @@ import Testing
         #expect(after.map(\.0) == before.map(\.0) && zip(after, before).allSatisfy { $0.1 == $1.1 }, "the store's folder changed")
     }
 
+    /// The model decoded from the store's cache is kept in the user's cache folder and
+    /// read back at the next open (the file is not written again); a damaged file is
+    /// decoded anew and replaced; an empty QUARRY_CACHE_DIR keeps nothing.
+    @Test func aDecodedModelIsKeptAndReadBackByTheNextRun() async throws {
+        let sandbox = try Sandbox()
+        let store = try copy("cars/SampleModel_V1.sqlite", into: sandbox)
+        let folder = sandbox.path("cache/models")
+        let environment = ["QUARRY_CACHE_DIR": sandbox.path("cache")]
+        let script = #"print(count("Car"), count("SportCar"))"#
+        func run() async throws -> [String] {
+            let result = try await sandbox.quarry([store, "-e", script], environment: environment)
+            #expect(result.status == 0 && result.stderr.isEmpty, "\(result)")
+            return result.lines
+        }
+        #expect(try await run() == ["125\t10"])
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder)
+        #expect(names.count == 1 && names[0].hasSuffix(".model"), "\(names)")
+        let file = folder + "/" + (names.first ?? "")
+        let old = Date(timeIntervalSince1970: 1_000_000)
+        try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: file)
+        #expect(try await run() == ["125\t10"])
+        #expect(try FileManager.default.attributesOfItem(atPath: file)[.modificationDate] as? Date == old, "a hit writes nothing")
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: file)))
+        bytes[bytes.count - 3] ^= 0x55
+        try Data(bytes).write(to: URL(fileURLWithPath: file))
+        try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: file)
+        #expect(try await run() == ["125\t10"])
+        #expect(try FileManager.default.attributesOfItem(atPath: file)[.modificationDate] as? Date != old, "a damaged file is replaced")
+        let off = try await sandbox.quarry([store, "-e", script], environment: ["QUARRY_CACHE_DIR": "", "HOME": sandbox.path("nohome")])
+        #expect(off.status == 0 && off.lines == ["125\t10"], "\(off)")
+        #expect(!FileManager.default.fileExists(atPath: sandbox.path("nohome")), "an empty QUARRY_CACHE_DIR keeps nothing")
+    }
+
     @Test func aStoreWithoutAModelSaysItsNamesWereInferredOrTakesOne() async throws {
         let sandbox = try Sandbox()
         let recipes = try copy("recipes/Recipes.sqlite", into: sandbox)
