@@ -166,4 +166,58 @@ import Testing
         // The predicates tell rows apart: most select some rows and not others.
         #expect(selectedSome > 200, "\(selectedSome) of 400 selected some rows but not all")
     }
+
+    /// Aggregates of members are numbers too: `@max` of integers against a real column,
+    /// `@count` against a real constant (found by review: compared as floats, and an
+    /// error). And a constant on the left of a LIKE that matches nothing.
+    @Test func aggregatesAndConstantsAgreeOnBothEngines() throws {
+        let context = try StoreOpener.open(nil)
+        try context.define(EntityDescription(name: "Item", attributes: Self.entity.attributes, relationships: [
+            RelationshipDescription(name: "tags", destination: "Tag", inverse: "items", isToMany: true),
+        ]))
+        try context.define(EntityDescription(name: "Tag", attributes: [
+            AttributeDescription(name: "w", type: .int64, isOptional: true), AttributeDescription(name: "x", type: .double, isOptional: true),
+        ], relationships: [RelationshipDescription(name: "items", destination: "Item", inverse: "tags", isToMany: true)]))
+        let tags = try Self.neighbours.map { try context.insert(into: "Tag", values: ["w": $0.0, "x": $0.1]) }
+        for (k, (i, d)) in Self.neighbours.enumerated() {
+            let item = try context.insert(into: "Item", values: ["i": i, "d": d, "s": .text("abc")])
+            try context.addRelated(tags[k], to: "tags", of: item)
+            // A second member, 3 or 2.5, where the sum stays an integer (SQLite's sum()
+            // fails on overflow).
+            if k % 2 == 0, k != 4 { try context.addRelated(tags[8], to: "tags", of: item) }
+        }
+        _ = try context.insert(into: "Item", values: ["i": .integer(1), "d": .real(1), "s": .null])
+        try context.save()
+        let postgres = try PostgresConnection(url: try PostgresServer.database("aggregates"))
+        // Every table of the store, mirrored by declared type.
+        for table in try context.connection.rows("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'") {
+            guard case .text(let name)? = table.first else { continue }
+            var definitions: [String] = [], names: [String] = []
+            for column in try context.connection.rows("SELECT name, upper(type) FROM pragma_table_info(?)", arguments: [.text(name)]) {
+                guard case .text(let c) = column[0], case .text(let type) = column[1] else { continue }
+                let pgType = type.contains("INT") ? "bigint" : type.contains("REAL") || type.contains("DOUB") ? "double precision"
+                    : type.contains("BLOB") ? "bytea" : #"text COLLATE "C""#
+                definitions.append("\(quoteIdentifier(c)) \(pgType)")
+                names.append(quoteIdentifier(c))
+            }
+            try postgres.execute("CREATE TABLE \(quoteIdentifier(name)) (\(definitions.joined(separator: ", ")))")
+            for row in try context.connection.rows("SELECT \(names.joined(separator: ", ")) FROM \(quoteIdentifier(name))") {
+                try postgres.execute("INSERT INTO \(quoteIdentifier(name)) VALUES (\((1...names.count).map { "$\($0)" }.joined(separator: ", ")))", row)
+            }
+        }
+        let entity = try context.entity(named: "Item")
+        let formats = ["tags.@max.w > d", "tags.@min.w >= d", "tags.@sum.w > d", "i > tags.@max.x", "i == tags.@min.x", "tags.@avg.w < i",
+                       "tags.@max.w < 2.5", "tags.@count < 1.5", "tags.@count == 2.0", "tags.@sum.w > 1e19", "tags.@min.w BETWEEN {0.5, 3.5}",
+                       #""abc" LIKE "a\\""#, #"s LIKE "a\\""#, #"nil LIKE "a\\""#]
+        for base in formats {
+            for format in [base, "NOT (\(base))"] {
+                let bound = try BoundPredicate(try PredicateParser.parse(format), entity: entity, context: context)
+                let sqlite = bound.sql(), pg = bound.sql(dialect: PostgreSQLDialect())
+                let expected = Set(try context.connection.readKeys(#"SELECT "_pk" FROM "Item" WHERE "# + sqlite.sql, arguments: sqlite.arguments))
+                let rows = try postgres.execute(#"SELECT "_pk" FROM "Item" WHERE "# + PostgreSQLDialect.numbered(pg.sql), pg.arguments).rows
+                let got = Set(rows.compactMap { row -> Int64? in if case .integer(let key)? = row.first { return key } else { return nil } })
+                #expect(got == expected, "\(format)\nSQLite: \(sqlite.sql)\nPostgreSQL: \(pg.sql) \(pg.arguments)")
+            }
+        }
+    }
 }

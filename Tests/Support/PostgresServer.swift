@@ -2,7 +2,8 @@ import Foundation
 
 /// A real PostgreSQL 15 server for the tests that need one: started once per test
 /// process by `scripts/postgres start` (initdb into a temporary folder, loopback, as an
-/// unprivileged user), stopped when the process exits. When it cannot start, every test
+/// unprivileged user), stopped when the process exits, or by the script's watcher when
+/// the process is killed. When it cannot start, every test
 /// asking for it fails with the script's words: they never skip.
 public enum PostgresServer {
     public struct Unavailable: Error, CustomStringConvertible {
@@ -37,7 +38,8 @@ public enum PostgresServer {
 
     private static let started: Result<String, Unavailable> = {
         do {
-            let start = try run(script, ["start", folder])
+            // Its watcher stops it if this process dies without running `atexit`.
+            let start = try run(script, ["start", folder, String(ProcessInfo.processInfo.processIdentifier)])
             guard start.status == 0, let url = start.output.split(separator: "\n").last.map(String.init), url.hasPrefix("postgres://") else {
                 return .failure(Unavailable(description: "PostgreSQL did not start (scripts/postgres start \(folder)): \(start.errors)"))
             }

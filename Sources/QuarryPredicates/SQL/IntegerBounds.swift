@@ -78,10 +78,30 @@ enum IntegerBounds {
         return false
     }
 
-    private static func isInteger(_ operand: Operand) -> Bool {
-        switch operand {
-        case .attribute(let a), .path(_, let a): return [.int16, .int32, .int64].contains(a.type)
-        default: return false
+    private static func isInteger(_ operand: Operand) -> Bool { operand.numberKind == .integer }
+}
+
+extension BoundPredicate.Operand {
+    enum NumberKind { case integer, real }
+
+    /// Whether the operand is an integer or a real number (nil: anything else): an
+    /// attribute, or an aggregate of members (`@count`; `@sum`, `@min` and `@max` of its
+    /// attribute's kind; `@avg` a real).
+    var numberKind: NumberKind? {
+        func kind(_ type: AttributeType) -> NumberKind? {
+            switch type {
+            case .int16, .int32, .int64: return .integer
+            case .double: return .real
+            default: return nil
+            }
+        }
+        switch self {
+        case .attribute(let a), .path(_, let a): return kind(a.type)
+        case .collection(.count, _, _, _): return .integer
+        case .collection(.avg, _, let a, _): return a.flatMap { kind($0.type) }.map { _ in .real }
+        case .collection(_, _, let a, _): return a.flatMap { kind($0.type) }
+        default: return nil
         }
     }
 }
+

@@ -101,7 +101,8 @@ private struct PredicateSQLWriter {
                 // where it has it (a prefix one an index can answer).
                 if options.isEmpty, case .value(.text(let pattern)) = rhs, let (test, said) = Self.plainTest(op, pattern),
                    let written = dialect.stringTest(test, l, said ?? "") {
-                    guard said != nil else { return "(CASE WHEN \(l) IS NULL THEN NULL ELSE \(dialect.literal(false)) END)" }
+                    // Typed, for a constant on the left: PostgreSQL cannot type a bare $n here.
+                    guard said != nil else { return "(CASE WHEN CAST(\(l) AS TEXT) IS NULL THEN NULL ELSE \(dialect.literal(false)) END)" }
                     arguments += written.arguments
                     return written.sql
                 }
@@ -267,21 +268,6 @@ private struct PredicateSQLWriter {
 }
 
 private extension BoundPredicate.Operand {
-    enum NumberKind { case integer, real }
-
-    /// Whether the operand is an integer or a real attribute (nil: anything else).
-    var numberKind: NumberKind? {
-        switch self {
-        case .attribute(let a), .path(_, let a):
-            switch a.type {
-            case .int16, .int32, .int64: return .integer
-            case .double: return .real
-            default: return nil
-            }
-        default: return nil
-        }
-    }
-
     var isPath: Bool {
         if case .path = self { return true }
         return false
