@@ -239,6 +239,29 @@ import QuarryTestSupport
         #expect(matchedNotEverything > cases.count)
     }
 
+    /// A NaN constant (a variable or an argument; the format has no literal for it) is nil,
+    /// as SQLite stores and binds it: SQL and `matches` gave three answers for `d == $nan`,
+    /// `d < $nan` and `d IN {$nan, 1}` (found by review).
+    @Test func aNaNConstantIsNilInSQLAndInMemory() throws {
+        let context = try StoreOpener.open(nil)
+        try context.define(Self.entity)
+        let objects = try [Value.real(1), .real(1.5), .real(-2), .null, .real(0)].map { try context.insert(into: "Item", values: ["d": $0, "i": .integer(1)]) }
+        try context.save()
+        let variables: [String: Value] = ["nan": .real(.nan)]
+        for base in ["d == $nan", "d != $nan", "d < $nan", "$nan >= d", "d IN {$nan, 1.5}", "d BETWEEN {$nan, 3}", "d == %@", "i < %@"] {
+            for format in [base, "NOT (\(base))"] {
+                let parsed = try PredicateParser.parse(format, arguments: PredicateArguments([.real(.nan)], variables: variables))
+                let bound = try BoundPredicate(parsed, entity: Self.entity)
+                let fragment = bound.sql()
+                let bySQL = Set(try context.read { db in
+                    try Int64.fetchAll(db, sql: "SELECT _pk FROM Item WHERE \(fragment.sql)", arguments: StatementArguments(fragment.arguments.map(\.databaseValue)))
+                })
+                let inMemory = Set(objects.filter { bound.matches($0) }.compactMap(\.primaryKey))
+                #expect(bySQL == inMemory, "\(format): SQL \(bySQL.sorted()), matches \(inMemory.sorted())")
+            }
+        }
+    }
+
     /// A string column compared with a numeric column: SQLite would convert the text by
     /// column affinity while `matches` compares kinds, so the comparison is refused when
     /// bound rather than answered two ways.

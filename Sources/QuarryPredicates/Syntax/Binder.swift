@@ -293,6 +293,9 @@ struct Binder {
 
     func convert(_ value: Value, to attribute: AttributeDescription, at expression: Expression) throws -> Value {
         if case .null = value { return value }
+        // NaN is nil, as SQLite binds and stores it: else SQL (`d IS NULL`) and `matches`
+        // (NaN equals nothing) would answer `d == $nan` two ways.
+        if case .real(let d) = value, d.isNaN { return .null }
         if attribute.type == .bool, case .integer(let i) = value, i == 0 || i == 1 { return .bool(i == 1) }
         // `qty == YES`: Foundation's booleans are NSNumbers, 1 and 0.
         if case .bool(let b) = value, [.int16, .int32, .int64, .double, .decimal].contains(attribute.type) {
