@@ -81,6 +81,9 @@ import Testing
             case 2 where key != "s": return "\(key) BETWEEN {\(constant(key)), \(constant(key))}"
             case 3: return "s BEGINSWITH \(constant("s"))"
             case 4: return rng.pick(["TRUEPREDICATE", "FALSEPREDICATE"])
+            case 6 where rng.chance(0.3):
+                // The column as the pattern.
+                return "\(constant("s")) \(rng.pick(["BEGINSWITH", "ENDSWITH", "CONTAINS"])) s"
             case 6: return "s ENDSWITH \(constant("s"))"
             case 7: return "s CONTAINS \(constant("s"))"
             case 8:
@@ -108,6 +111,9 @@ import Testing
         func nullSafeEqual(_ lhs: String, _ rhs: String, negated: Bool) -> String { plain.nullSafeEqual(lhs, rhs, negated: negated) }
         func stringTest(_ test: PlainStringTest, _ operand: String, _ pattern: String) -> (sql: String, arguments: [Value])? {
             plain.stringTest(test, operand, pattern)
+        }
+        func stringTest(_ test: PlainStringTest, _ operand: String, patternSQL: String) -> String? {
+            plain.stringTest(test, operand, patternSQL: patternSQL)
         }
         func call(_ function: String, _ arguments: [String]) -> String { plain.call(function, arguments) }
         var comparesIntegersWithRealsExactly: Bool { false }

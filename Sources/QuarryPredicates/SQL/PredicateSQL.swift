@@ -107,6 +107,11 @@ private struct PredicateSQLWriter {
                     return written.sql
                 }
                 let r = operand(rhs, [], qualifier, entity)
+                // A pattern that is not a constant (a column, a key path): the dialect's own
+                // test where it has one for SQL it cannot see into.
+                if options.isEmpty, let test = Self.plainTest(op, "")?.0, test != .like, let written = dialect.stringTest(test, l, patternSQL: r) {
+                    return written
+                }
                 return dialect.call(PredicateFunctions.stringOperation, [l, r, "\(PredicateFunctions.code(op))", "\(options.rawValue)"])
             }
             let l = operand(lhs, options, qualifier, entity)

@@ -26,6 +26,16 @@ public struct PostgreSQLDialect: SQLDialect {
         }
     }
 
+    /// The same functions with the pattern as SQL; LIKE's pattern would need translating.
+    public func stringTest(_ test: PlainStringTest, _ operand: String, patternSQL p: String) -> String? {
+        switch test {
+        case .prefix: return "starts_with(\(operand), \(p))"
+        case .suffix: return "right(\(operand), char_length(\(p))) = \(p)"
+        case .substring: return "strpos(\(operand), \(p)) > 0"
+        case .like: return nil
+        }
+    }
+
     public func call(_ function: String, _ arguments: [String]) -> String {
         "\(function)(\(arguments.joined(separator: ", ")))"
     }

@@ -13,6 +13,9 @@ public protocol SQLDialect: Sendable {
     /// comparing code points, in the dialect's own SQL, with the arguments it binds; nil
     /// when the dialect has no such SQL (the store's string function is called instead).
     func stringTest(_ test: PlainStringTest, _ operand: String, _ pattern: String) -> (sql: String, arguments: [Value])?
+    /// The same test where the pattern is SQL (a column, a key path, a parameter), nil
+    /// when the dialect has none; never for `.like`, whose pattern must be translated.
+    func stringTest(_ test: PlainStringTest, _ operand: String, patternSQL: String) -> String?
     /// A call of one of the store's functions.
     func call(_ function: String, _ arguments: [String]) -> String
     /// Whether an integer column compared with a real parameter is compared exactly (SQLite
@@ -52,6 +55,9 @@ public struct SQLiteDialect: SQLDialect {
         guard case .prefix = test else { return nil }
         return ("\(operand) GLOB ?", [.text(Self.globEscaped(pattern) + "*")])
     }
+
+    /// None: a GLOB's pattern must be escaped, and SQLite's LIKE ignores ASCII case.
+    public func stringTest(_ test: PlainStringTest, _ operand: String, patternSQL: String) -> String? { nil }
 
     public func call(_ function: String, _ arguments: [String]) -> String {
         "\(function)(\(arguments.joined(separator: ", ")))"
