@@ -25,7 +25,11 @@ struct Lexer {
         let start = column
         guard let c = peek() else { return Token(kind: .end, column: start) }
 
-        if c == "\"" || c == "'" { return Token(kind: .string(try quoted(c)), column: start) }
+        // A quote followed by a combining mark is one Character: the string starts with
+        // the mark.
+        if let first = c.unicodeScalars.first, first == "\"" || first == "'" {
+            return Token(kind: .string(try quoted(Character(first), opening: c)), column: start)
+        }
         if c.isNumber { return Token(kind: try number(), column: start) }
         if c == "#", !(peek(1).map { $0.isLetter || $0 == "_" } ?? false) {
             // A lone '#' (or '#1') would be a key that formats as nothing (found by fuzzing).
@@ -82,10 +86,10 @@ struct Lexer {
         }
     }
 
-    private mutating func quoted(_ quote: Character) throws -> String {
+    private mutating func quoted(_ quote: Character, opening: Character) throws -> String {
         let start = column
         index += 1
-        var text = ""
+        var text = String(String.UnicodeScalarView(opening.unicodeScalars.dropFirst()))
         while let c = peek() {
             index += 1
             if c == quote { return text }
