@@ -14,8 +14,14 @@ public enum StringMatching {
         case .contains: return folded.isEmpty || contains(Array(text.utf8), Array(folded.utf8))
         case .like: return like(Array(text.unicodeScalars), Array(folded.unicodeScalars))
         case .matches:
-            guard let regex = regex(pattern, options) else { return false }
             let range = NSRange(text.startIndex..., in: text)
+            // The whole text, as ICU's matches() that NSPredicate calls: the search backtracks
+            // until a match ends at the end (`a|ab` matches "ab", `a*?` matches "aaa"), where
+            // the first match from the start, compared with the whole, would be "a" and "".
+            if let whole = wholeRegex(pattern, options) {
+                return whole.firstMatch(in: text, options: [.anchored, .withoutAnchoringBounds], range: range) != nil
+            }
+            guard let regex = regex(pattern, options) else { return false }
             return regex.firstMatch(in: text, options: [.anchored, .withoutAnchoringBounds], range: range).map { $0.range == range } ?? false
         default: return false
         }
@@ -50,18 +56,39 @@ public enum StringMatching {
         return p == pattern.count
     }
 
-    private static var regexCache: [String: NSRegularExpression] = [:]
+    /// Compiled patterns by options and text. Locked: SQLite calls MATCHES on the thread
+    /// of the connection's queue, and tests evaluate in parallel (an unlocked dictionary
+    /// handed one pattern's expression to another).
+    /// Keyed by the pattern's bytes: Swift's String equality is canonical, so "é" and
+    /// "e\u{301}" were one key, and whichever came first answered for both.
+    private static var regexCache: [RegexKey: NSRegularExpression?] = [:]
+    private static let regexLock = NSLock()
+    private struct RegexKey: Hashable { let options: Int, whole: Bool, pattern: [UInt8] }
 
     /// The compiled expression for MATCHES (ICU syntax), or nil when it does not compile.
     public static func regex(_ pattern: String, _ options: ComparisonOptions) -> NSRegularExpression? {
-        let key = "\(options.rawValue):\(pattern)"
-        if let cached = regexCache[key] { return cached }
+        compiled(pattern, options, whole: false)
+    }
+
+    /// The pattern as a group that must end at the text's end (`(?:pattern)\z`), for a
+    /// pattern that compiles alone; nil when the wrapped one does not compile (a pattern
+    /// whose `(?x)` comment would swallow the closing parenthesis), which falls back to
+    /// comparing the first match with the whole text.
+    private static func wholeRegex(_ pattern: String, _ options: ComparisonOptions) -> NSRegularExpression? {
+        regex(pattern, options) == nil ? nil : compiled(pattern, options, whole: true)
+    }
+
+    private static func compiled(_ pattern: String, _ options: ComparisonOptions, whole: Bool) -> NSRegularExpression? {
+        let key = RegexKey(options: options.rawValue, whole: whole, pattern: Array(pattern.utf8))
+        if let cached = regexLock.withLock({ regexCache[key] }) { return cached }
         var regexOptions: NSRegularExpression.Options = []
         if options.contains(.caseInsensitive) { regexOptions.insert(.caseInsensitive) }
         let source = options.contains(.diacriticInsensitive) ? PredicateFunctions.fold(pattern, [.diacriticInsensitive]) : pattern
-        guard let regex = try? NSRegularExpression(pattern: source, options: regexOptions) else { return nil }
-        if regexCache.count > 256 { regexCache = [:] }
-        regexCache[key] = regex
+        let regex = try? NSRegularExpression(pattern: whole ? "(?:" + source + ")\\z" : source, options: regexOptions)
+        regexLock.withLock {
+            if regexCache.count > 512 { regexCache = [:] }
+            regexCache[key] = .some(regex)
+        }
         return regex
     }
 }
