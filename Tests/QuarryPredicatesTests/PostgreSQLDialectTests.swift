@@ -9,7 +9,7 @@ import Testing
 /// random rows in both, and random predicates of what the dialect says today (comparisons
 /// of integers with integers and reals, reals with numbers, integer columns with real
 /// columns, text with text in `C` collation; nil;
-/// IN, BETWEEN; BEGINSWITH, ENDSWITH, CONTAINS and LIKE without options; NOT, AND, OR,
+/// IN, BETWEEN; BEGINSWITH, ENDSWITH, CONTAINS, LIKE and portable MATCHES without options; NOT, AND, OR,
 /// TRUEPREDICATE and FALSEPREDICATE).
 @Suite struct PostgreSQLDialectTests {
     @Test func placeholdersAreNumberedOutsideQuotesAndComments() {
@@ -39,11 +39,16 @@ import Testing
     static let likePatterns = ["a*", "*b", "?", "??", "a?", "*", "", "\\*", "a\\?", "%", "_", "a%", "a_", "*é*", "e\u{301}", "*\u{301}",
                                "日*", "\\\\", "*\\", "\\a", "*a*b*", "?*?", "*🙂", "ß*", "*~", "a b", " *"]
 
+    /// MATCHES patterns PostgreSQL's `~` reads as ICU does (`PortableRegex`): alternatives
+    /// where the first one matching is not the whole, `.` against line terminators, classes.
+    static let portablePatterns = ["a|ab", "(a|ab)(c|bcd)?", "a.*", ".", "..", "a+", "[a-c]+", "[^a]*", "é.*", "\\.", "a{1,2}",
+                                   "(ab)+", ".*🙂", "a b", "[ab]?[AB]", "日.", "%", "\\*", "\\\\", "a\\?", "a.b", ".*", "[^b]+", "e\u{301}"]
+
     /// Reals as a format writes them, against integers: halves, integral ones the binder
     /// keeps as reals (9.2e18 and past), past Int64's range both ways, and 2^63 itself.
     static let realsForIntegers = ["0.5", "-0.5", "1.5", "-2.5", "2.5", "3.25", "-3.75", "9.2e18", "-9.2e18", "1e19", "-1e19",
                                    "9223372036854775808.0", "-9223372036854775808.0", "1e300", "-1e300", "9007199254740993.5"]
-    static let strings: [String] = ["", "a", "A", "ab", "abc", "b", "B", "Z", "z", "é", "e\u{301}", "日本", "🙂", "a b", "a\u{0}b".replacingOccurrences(of: "\u{0}", with: ""), "ß", "SS", "~", " ", "a%", "a_b", "%", "*", "a\\", "\\"]
+    static let strings: [String] = ["", "a", "A", "ab", "abc", "b", "B", "Z", "z", "é", "e\u{301}", "日本", "🙂", "a b", "a\u{0}b".replacingOccurrences(of: "\u{0}", with: ""), "ß", "SS", "~", " ", "a%", "a_b", "%", "*", "a\\", "\\", "a\nb", "a\rb", "a\u{2028}b", "a.b"]
 
     struct Generator {
         var rng: SplitMix64
@@ -86,6 +91,8 @@ import Testing
                 return "\(constant("s")) \(rng.pick(["BEGINSWITH", "ENDSWITH", "CONTAINS"])) s"
             case 6: return "s ENDSWITH \(constant("s"))"
             case 7: return "s CONTAINS \(constant("s"))"
+            case 8 where rng.chance(0.4):
+                return "s MATCHES " + Self.quoted(rng.pick(PostgreSQLDialectTests.portablePatterns))
             case 8:
                 return "s LIKE " + Self.quoted(rng.pick(PostgreSQLDialectTests.likePatterns))
             case 5: return rng.chance(0.5) ? "i \(rng.pick(["==", "!=", "<", "<=", ">", ">="])) d" : "d \(rng.pick(["==", "!=", "<", "<=", ">", ">="])) i"
@@ -225,5 +232,24 @@ import Testing
                 #expect(got == expected, "\(format)\nSQLite: \(sqlite.sql)\nPostgreSQL: \(pg.sql) \(pg.arguments)")
             }
         }
+    }
+}
+
+/// Which MATCHES patterns go to a POSIX engine, and how.
+@Suite struct PortableRegexTests {
+    @Test(arguments: [
+        ("a|ab", "^(a|ab)$"), ("a.b", "^(a[^\n\r\u{85}\u{2028}\u{2029}]b)$"), ("[^a-c0]+", "^([^a-c0]+)$"),
+        ("(ab){2,3}x?", "^((ab){2,3}x?)$"), ("\\.\\*", "^(\\.\\*)$"), ("é日🙂 %", "^(é日🙂 %)$"), ("#x", "^(#x)$"),
+    ])
+    func portable(_ icu: String, _ posix: String) {
+        #expect(PortableRegex.posix(icu) == posix)
+    }
+
+    /// Anchors, ICU's escapes and flags, lazy and possessive quantifiers, set operations,
+    /// empty groups and alternatives, backreferences: left to Quarry's function.
+    @Test(arguments: ["^a", "a$", "\\d", "\\w+", "a*?", "a+?", "a*+", "(?i)a", "(?:a)", "[a&&b]", "[[:alpha:]]", "", "()", "a|", "|a",
+                      "a{256}", "a{3,2}", "(a)\\1", "[]", "[a-]", "[\\d]", "{", "}", "]", "a)", "(a", "\\Qa\\E", "a\nb"])
+    func notPortable(_ icu: String) {
+        #expect(PortableRegex.posix(icu) == nil, "\(icu)")
     }
 }

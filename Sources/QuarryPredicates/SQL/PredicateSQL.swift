@@ -109,7 +109,7 @@ private struct PredicateSQLWriter {
                 let r = operand(rhs, [], qualifier, entity)
                 // A pattern that is not a constant (a column, a key path): the dialect's own
                 // test where it has one for SQL it cannot see into.
-                if options.isEmpty, let test = Self.plainTest(op, "")?.0, test != .like, let written = dialect.stringTest(test, l, patternSQL: r) {
+                if options.isEmpty, op != .like, op != .matches, let test = Self.plainTest(op, "")?.0, let written = dialect.stringTest(test, l, patternSQL: r) {
                     return written
                 }
                 return dialect.call(PredicateFunctions.stringOperation, [l, r, "\(PredicateFunctions.code(op))", "\(options.rawValue)"])
@@ -162,6 +162,8 @@ private struct PredicateSQLWriter {
                 }
             }
             return (.like, escaped ? nil : out)
+        case .matches:
+            return PortableRegex.posix(pattern).map { (.regex, $0) }
         default:
             return nil
         }

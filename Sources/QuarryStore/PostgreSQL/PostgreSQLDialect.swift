@@ -16,13 +16,15 @@ public struct PostgreSQLDialect: SQLDialect {
     /// Each compares code points whatever the collation: `starts_with`; the last
     /// `char_length(pattern)` characters (equal means equal bytes in a deterministic
     /// collation); `strpos` (1 for an empty pattern, as CONTAINS "" holds); LIKE, which
-    /// PostgreSQL matches case-sensitively, with `\` as its escape.
+    /// PostgreSQL matches case-sensitively, with `\` as its escape; `~`, whose advanced
+    /// regular expressions include POSIX's extended ones.
     public func stringTest(_ test: PlainStringTest, _ operand: String, _ pattern: String) -> (sql: String, arguments: [Value])? {
         switch test {
         case .prefix: return ("starts_with(\(operand), ?)", [.text(pattern)])
         case .suffix: return ("right(\(operand), char_length(?)) = ?", [.text(pattern), .text(pattern)])
         case .substring: return ("strpos(\(operand), ?) > 0", [.text(pattern)])
         case .like: return ("\(operand) LIKE ? ESCAPE '\\'", [.text(pattern)])
+        case .regex: return ("\(operand) ~ ?", [.text(pattern)])
         }
     }
 
@@ -32,7 +34,7 @@ public struct PostgreSQLDialect: SQLDialect {
         case .prefix: return "starts_with(\(operand), \(p))"
         case .suffix: return "right(\(operand), char_length(\(p))) = \(p)"
         case .substring: return "strpos(\(operand), \(p)) > 0"
-        case .like: return nil
+        case .like, .regex: return nil
         }
     }
 

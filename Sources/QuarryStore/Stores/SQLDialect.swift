@@ -14,7 +14,8 @@ public protocol SQLDialect: Sendable {
     /// when the dialect has no such SQL (the store's string function is called instead).
     func stringTest(_ test: PlainStringTest, _ operand: String, _ pattern: String) -> (sql: String, arguments: [Value])?
     /// The same test where the pattern is SQL (a column, a key path, a parameter), nil
-    /// when the dialect has none; never for `.like`, whose pattern must be translated.
+    /// when the dialect has none; never for `.like` or `.regex`, whose patterns must be
+    /// translated.
     func stringTest(_ test: PlainStringTest, _ operand: String, patternSQL: String) -> String?
     /// A call of one of the store's functions.
     func call(_ function: String, _ arguments: [String]) -> String
@@ -37,6 +38,9 @@ public enum PlainStringTest: Sendable {
     /// SQL's LIKE, the pattern already in its form (`%`, `_`, `\` escaping the next
     /// character), matched case-sensitively.
     case like
+    /// A POSIX extended regular expression, anchored at both ends, matched
+    /// case-sensitively (MATCHES, where its ICU pattern means the same in POSIX).
+    case regex
 }
 
 /// SQLite's spelling, which every store of a SQLite file speaks.

@@ -1,0 +1,156 @@
+/// A MATCHES pattern (ICU syntax, matched against the whole text) said as a POSIX extended
+/// regular expression that matches the same texts, for a database whose regular
+/// expressions are POSIX's (PostgreSQL's `~`); nil unless the pattern keeps to the part
+/// of the syntax both read alike:
+/// - literal characters: letters, digits, space, plain punctuation, and any other
+///   character but a line terminator; `\` before one of `.*+?()[]{}|\^$`;
+/// - `.`, which in ICU matches anything but a line terminator, said as the class of
+///   everything else;
+/// - `*`, `+`, `?` and `{n}`, `{n,}`, `{n,m}` (at most 255) after an atom, once;
+/// - groups `( )` that are not empty and do not start with `?`, and `|` between
+///   non-empty alternatives;
+/// - brackets of literal characters and ranges, optionally negated.
+/// Anchors, escapes such as `\d` (Unicode digits in ICU, the locale's in POSIX), ICU's
+/// set operations inside brackets, possessive and lazy quantifiers, flags and
+/// backreferences are left to Quarry's own function. A whole match's existence is the
+/// same question in both (ICU backtracks, POSIX takes the longest), so `^(...)$` asks it.
+public enum PortableRegex {
+    public static func posix(_ pattern: String) -> String? {
+        var reader = Reader(Array(pattern.unicodeScalars))
+        guard let body = reader.alternatives(depth: 0), reader.isAtEnd else { return nil }
+        return "^(" + body + ")$"
+    }
+
+    /// What `.` matches in ICU: anything but a line terminator.
+    static let anyButLineTerminator = "[^\n\r\u{85}\u{2028}\u{2029}]"
+    static let lineTerminators: Set<Unicode.Scalar> = ["\n", "\r", "\u{85}", "\u{2028}", "\u{2029}"]
+    /// ASCII punctuation that is a literal in both syntaxes, outside brackets.
+    static let plainPunctuation = Set("-_,:;@#%&=<>'\"/~!` ".unicodeScalars)
+    /// What `\` may make literal.
+    static let escapable = Set(".*+?()[]{}|\\^$".unicodeScalars)
+
+    private struct Reader {
+        let scalars: [Unicode.Scalar]
+        var at = 0
+
+        init(_ scalars: [Unicode.Scalar]) { self.scalars = scalars }
+
+        var isAtEnd: Bool { at == scalars.count }
+        var next: Unicode.Scalar? { at < scalars.count ? scalars[at] : nil }
+
+        /// `a|b|c`, each alternative non-empty.
+        mutating func alternatives(depth: Int) -> String? {
+            guard depth < 32 else { return nil }
+            var parts: [String] = []
+            while true {
+                guard let part = sequence(depth: depth), !part.isEmpty else { return nil }
+                parts.append(part)
+                guard next == "|" else { return parts.joined(separator: "|") }
+                at += 1
+            }
+        }
+
+        /// Atoms, each with at most one quantifier.
+        mutating func sequence(depth: Int) -> String? {
+            var out = ""
+            while let c = next, c != "|", c != ")" {
+                guard let atom = atom(depth: depth) else { return nil }
+                out += atom
+                if let q = quantifier() { out += q }
+                // A quantifier left (a second one: possessive `*+`, lazy `*?`; or a `{`
+                // that is no bound) means something else in ICU, or nothing in POSIX.
+                if let c = next, "*+?{".unicodeScalars.contains(c) { return nil }
+            }
+            return out
+        }
+
+        mutating func atom(depth: Int) -> String? {
+            guard let c = next else { return nil }
+            switch c {
+            case "(":
+                at += 1
+                guard next != "?", next != ")", let inner = alternatives(depth: depth + 1), next == ")" else { return nil }
+                at += 1
+                return "(" + inner + ")"
+            case "[":
+                return bracket()
+            case ".":
+                at += 1
+                return PortableRegex.anyButLineTerminator
+            case "\\":
+                at += 1
+                guard let e = next, PortableRegex.escapable.contains(e) else { return nil }
+                at += 1
+                return "\\" + String(e)
+            default:
+                guard Self.isLiteral(c) else { return nil }
+                at += 1
+                return String(c)
+            }
+        }
+
+        /// A letter, a digit, plain punctuation, or any other character but a line
+        /// terminator or ASCII that either syntax gives a meaning.
+        static func isLiteral(_ c: Unicode.Scalar) -> Bool {
+            if c.isASCII {
+                return ("a"..."z").contains(c) || ("A"..."Z").contains(c) || ("0"..."9").contains(c) || PortableRegex.plainPunctuation.contains(c)
+            }
+            return !PortableRegex.lineTerminators.contains(c)
+        }
+
+        mutating func quantifier() -> String? {
+            guard let c = next else { return nil }
+            switch c {
+            case "*", "+", "?":
+                at += 1
+                return String(c)
+            case "{":
+                var text = ""
+                var i = at + 1
+                while i < scalars.count, scalars[i] != "}" { text.unicodeScalars.append(scalars[i]); i += 1 }
+                guard i < scalars.count else { return nil }
+                let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+                guard (1...2).contains(parts.count), let low = Int(parts[0]), low <= 255,
+                      parts[0].allSatisfy(\.isASCII) else { return nil }
+                if parts.count == 2, !parts[1].isEmpty {
+                    guard parts[1].allSatisfy(\.isASCII), let high = Int(parts[1]), high <= 255, low <= high else { return nil }
+                }
+                at = i + 1
+                return "{" + text + "}"
+            default:
+                return nil
+            }
+        }
+
+        /// `[abc]`, `[^a-z0-9]`: literal characters and ranges of them, nothing else.
+        mutating func bracket() -> String? {
+            at += 1
+            var out = "["
+            if next == "^" { out += "^"; at += 1 }
+            var items = 0
+            while let c = next, c != "]" {
+                guard Self.isBracketLiteral(c) else { return nil }
+                at += 1
+                if next == "-", at + 1 < scalars.count, scalars[at + 1] != "]" {
+                    let high = scalars[at + 1]
+                    guard Self.isBracketLiteral(high), c.value <= high.value else { return nil }
+                    at += 2
+                    out += String(c) + "-" + String(high)
+                } else {
+                    out += String(c)
+                }
+                items += 1
+            }
+            guard next == "]", items > 0 else { return nil }
+            at += 1
+            return out + "]"
+        }
+
+        /// Inside brackets: letters, digits, space and non-ASCII characters but line
+        /// terminators (ICU gives `&`, `-`, `[`, `\` and `^` meanings there, POSIX others).
+        static func isBracketLiteral(_ c: Unicode.Scalar) -> Bool {
+            if c.isASCII { return ("a"..."z").contains(c) || ("A"..."Z").contains(c) || ("0"..."9").contains(c) || c == " " }
+            return !PortableRegex.lineTerminators.contains(c)
+        }
+    }
+}
