@@ -71,11 +71,33 @@ public enum StringMatching {
     }
 
     /// The pattern as a group that must end at the text's end (`(?:pattern)\z`), for a
-    /// pattern that compiles alone; nil when the wrapped one does not compile (a pattern
-    /// whose `(?x)` comment would swallow the closing parenthesis), which falls back to
+    /// pattern that compiles alone; nil when no wrapping compiles, which falls back to
     /// comparing the first match with the whole text.
     private static func wholeRegex(_ pattern: String, _ options: ComparisonOptions) -> NSRegularExpression? {
         regex(pattern, options) == nil ? nil : compiled(pattern, options, whole: true)
+    }
+
+    /// How the group may close: plainly; after `\E`, when a `\Q` would quote the closing
+    /// parenthesis; after a newline, when a `(?x)` comment would swallow it (the newline
+    /// ends the comment, and free-spacing mode ignores it).
+    private static func wholeEnds(_ source: String) -> [String] {
+        var ends = [")\\z"]
+        if source.contains("\\Q") { ends.append("\\E)\\z") }
+        if source.contains("#"), hasFreeSpacingFlag(source) { ends.append("\n)\\z") }
+        return ends
+    }
+
+    /// Whether a `(?x)`, `(?ix)`, `(?x:` ... turns free-spacing mode on somewhere.
+    private static func hasFreeSpacingFlag(_ source: String) -> Bool {
+        let scalars = Array(source.unicodeScalars)
+        for i in scalars.indices.dropLast() where scalars[i] == "(" && scalars[i + 1] == "?" {
+            var j = i + 2
+            while j < scalars.count, ("a"..."z").contains(scalars[j]) || ("A"..."Z").contains(scalars[j]) {
+                if scalars[j] == "x" { return true }
+                j += 1
+            }
+        }
+        return false
     }
 
     private static func compiled(_ pattern: String, _ options: ComparisonOptions, whole: Bool) -> NSRegularExpression? {
@@ -84,7 +106,9 @@ public enum StringMatching {
         var regexOptions: NSRegularExpression.Options = []
         if options.contains(.caseInsensitive) { regexOptions.insert(.caseInsensitive) }
         let source = options.contains(.diacriticInsensitive) ? PredicateFunctions.fold(pattern, [.diacriticInsensitive]) : pattern
-        let regex = try? NSRegularExpression(pattern: whole ? "(?:" + source + ")\\z" : source, options: regexOptions)
+        let regex = whole
+            ? wholeEnds(source).lazy.compactMap { try? NSRegularExpression(pattern: "(?:" + source + $0, options: regexOptions) }.first
+            : try? NSRegularExpression(pattern: source, options: regexOptions)
         regexLock.withLock {
             if regexCache.count > 512 { regexCache = [:] }
             regexCache[key] = .some(regex)

@@ -6,7 +6,8 @@
 ///   character but a line terminator; `\` before one of `.*+?()[]{}|\^$`;
 /// - `.`, which in ICU matches anything but a line terminator, said as the class of
 ///   everything else;
-/// - `*`, `+`, `?` and `{n}`, `{n,}`, `{n,m}` (at most 255) after an atom, once;
+/// - `*`, `+`, `?` after an atom once, and `{n}`, `{n,}`, `{n,m}` (at most 255) after a
+///   single character; none after a group that can match the empty string;
 /// - groups `( )` that are not empty and do not start with `?`, and `|` between
 ///   non-empty alternatives;
 /// - brackets of literal characters and ranges, optionally negated.
@@ -18,12 +19,13 @@ public enum PortableRegex {
     public static func posix(_ pattern: String) -> String? {
         var reader = Reader(Array(pattern.unicodeScalars))
         guard let body = reader.alternatives(depth: 0), reader.isAtEnd else { return nil }
-        return "^(" + body + ")$"
+        return "^(" + body.text + ")$"
     }
 
-    /// What `.` matches in ICU: anything but a line terminator.
-    static let anyButLineTerminator = "[^\n\r\u{85}\u{2028}\u{2029}]"
-    static let lineTerminators: Set<Unicode.Scalar> = ["\n", "\r", "\u{85}", "\u{2028}", "\u{2029}"]
+    /// What `.` matches in ICU: anything but a line terminator (vertical tab and form
+    /// feed are ones too).
+    static let anyButLineTerminator = "[^\n\u{0B}\u{0C}\r\u{85}\u{2028}\u{2029}]"
+    static let lineTerminators: Set<Unicode.Scalar> = ["\n", "\u{0B}", "\u{0C}", "\r", "\u{85}", "\u{2028}", "\u{2029}"]
     /// ASCII punctuation that is a literal in both syntaxes, outside brackets.
     static let plainPunctuation = Set("-_,:;@#%&=<>'\"/~!` ".unicodeScalars)
     /// What `\` may make literal.
@@ -38,54 +40,68 @@ public enum PortableRegex {
         var isAtEnd: Bool { at == scalars.count }
         var next: Unicode.Scalar? { at < scalars.count ? scalars[at] : nil }
 
+        /// A piece of the translation, and whether it can match the empty string.
+        typealias Piece = (text: String, canBeEmpty: Bool)
+
         /// `a|b|c`, each alternative non-empty.
-        mutating func alternatives(depth: Int) -> String? {
+        mutating func alternatives(depth: Int) -> Piece? {
             guard depth < 32 else { return nil }
-            var parts: [String] = []
+            var parts: [Piece] = []
             while true {
-                guard let part = sequence(depth: depth), !part.isEmpty else { return nil }
+                guard let part = sequence(depth: depth), !part.text.isEmpty else { return nil }
                 parts.append(part)
-                guard next == "|" else { return parts.joined(separator: "|") }
+                guard next == "|" else { return (parts.map(\.text).joined(separator: "|"), parts.contains { $0.canBeEmpty }) }
                 at += 1
             }
         }
 
-        /// Atoms, each with at most one quantifier.
-        mutating func sequence(depth: Int) -> String? {
+        /// Atoms, each with at most one quantifier. A bound (`{n,m}`) only on a single
+        /// character: nested bounds make PostgreSQL refuse the expression as too complex.
+        /// No quantifier on a group that can match the empty string: ICU answers such
+        /// loops wrongly (`((.?){20})+x|.*` does not match "abcde" there), and ICU is
+        /// what MATCHES means.
+        mutating func sequence(depth: Int) -> Piece? {
             var out = ""
+            var canBeEmpty = true
             while let c = next, c != "|", c != ")" {
+                let isGroup = c == "("
                 guard let atom = atom(depth: depth) else { return nil }
-                out += atom
-                if let q = quantifier() { out += q }
+                var piece = atom
+                if let q = quantifier() {
+                    guard !(isGroup && (atom.canBeEmpty || q.hasPrefix("{"))) else { return nil }
+                    piece = (atom.text + q, atom.canBeEmpty || q == "*" || q == "?" || q.hasPrefix("{0"))
+                }
                 // A quantifier left (a second one: possessive `*+`, lazy `*?`; or a `{`
                 // that is no bound) means something else in ICU, or nothing in POSIX.
                 if let c = next, "*+?{".unicodeScalars.contains(c) { return nil }
+                out += piece.text
+                canBeEmpty = canBeEmpty && piece.canBeEmpty
             }
-            return out
+            return (out, canBeEmpty)
         }
 
-        mutating func atom(depth: Int) -> String? {
+        mutating func atom(depth: Int) -> Piece? {
             guard let c = next else { return nil }
             switch c {
             case "(":
                 at += 1
                 guard next != "?", next != ")", let inner = alternatives(depth: depth + 1), next == ")" else { return nil }
                 at += 1
-                return "(" + inner + ")"
+                return ("(" + inner.text + ")", inner.canBeEmpty)
             case "[":
-                return bracket()
+                return bracket().map { ($0, false) }
             case ".":
                 at += 1
-                return PortableRegex.anyButLineTerminator
+                return (PortableRegex.anyButLineTerminator, false)
             case "\\":
                 at += 1
                 guard let e = next, PortableRegex.escapable.contains(e) else { return nil }
                 at += 1
-                return "\\" + String(e)
+                return ("\\" + String(e), false)
             default:
                 guard Self.isLiteral(c) else { return nil }
                 at += 1
-                return String(c)
+                return (String(c), false)
             }
         }
 
@@ -109,11 +125,12 @@ public enum PortableRegex {
                 var i = at + 1
                 while i < scalars.count, scalars[i] != "}" { text.unicodeScalars.append(scalars[i]); i += 1 }
                 guard i < scalars.count else { return nil }
+                // Digits only: Int("+2") reads, where ICU refuses `a{+2}` and POSIX takes it literally.
+                func digits(_ part: Substring) -> Bool { !part.isEmpty && part.allSatisfy { ("0"..."9").contains($0) } }
                 let parts = text.split(separator: ",", omittingEmptySubsequences: false)
-                guard (1...2).contains(parts.count), let low = Int(parts[0]), low <= 255,
-                      parts[0].allSatisfy(\.isASCII) else { return nil }
+                guard (1...2).contains(parts.count), digits(parts[0]), let low = Int(parts[0]), low <= 255 else { return nil }
                 if parts.count == 2, !parts[1].isEmpty {
-                    guard parts[1].allSatisfy(\.isASCII), let high = Int(parts[1]), high <= 255, low <= high else { return nil }
+                    guard digits(parts[1]), let high = Int(parts[1]), high <= 255, low <= high else { return nil }
                 }
                 at = i + 1
                 return "{" + text + "}"
