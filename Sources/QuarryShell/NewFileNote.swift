@@ -1,4 +1,5 @@
 import Foundation
+import QuarryStore
 
 /// A name that did not exist opens as a new, empty store; when it does not look like a
 /// database's name either, a typo is the likelier story ("unknown entity" would follow),
@@ -7,7 +8,7 @@ enum NewFileNote {
     static let databaseExtensions: Set<String> = ["db", "sqlite", "sqlite3", "db3", "store", "quarry"]
 
     static func isNew(_ path: String) -> Bool {
-        path != ":memory:" && !FileManager.default.fileExists(atPath: path)
+        path != ":memory:" && !PostgresURL.isURL(path) && !FileManager.default.fileExists(atPath: path)
     }
 
     static func note(for path: String) -> String? {

@@ -87,7 +87,7 @@ extension DictionaryRequest {
         }
         if compiled.limit != nil || compiled.offset > 0 {
             sql += " LIMIT ? OFFSET ?"
-            arguments += [.integer(Int64(compiled.limit ?? -1)), .integer(Int64(compiled.offset))]
+            arguments += [.integer(compiled.limit.map(Int64.init) ?? CompiledRequest.noLimit), .integer(Int64(compiled.offset))]
         }
         let width = columns.reduce(0) { $0 + $1.keys.count }
         var result: [[(key: String, value: Value)]] = []

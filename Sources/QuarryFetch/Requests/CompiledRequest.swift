@@ -7,6 +7,8 @@ struct CompiledRequest {
     let predicate: BoundPredicate?
     /// Where the entity's rows are (the store's mapping).
     let storage: EntityStorage
+    /// The SQL the store speaks.
+    let dialect: any SQLDialect
     /// The entity's table as the query names it (quoted), to qualify its columns.
     let table: String
     /// The LEFT JOINs that the request's to-one key paths need, each path joined once.
@@ -39,6 +41,7 @@ struct CompiledRequest {
         predicate = try request.predicate.map { try BoundPredicate($0, entity: entity, context: context) }
         let storage = context.mapped(entity)
         self.storage = storage
+        dialect = context.sqlDialect
         let from = storage.table
         table = from
         var joins = ToOneJoins(root: from)
@@ -120,6 +123,10 @@ struct CompiledRequest {
         learnJoinFacts(in: context)
     }
 
+    /// The LIMIT that takes every row in SQLite and PostgreSQL alike (SQLite's -1 is an
+    /// error in PostgreSQL, whose NULL is one in SQLite).
+    static let noLimit = Int64.max
+
     /// True when the request takes a table's rows unfiltered, in key order.
     var takesRowsInKeyOrder: Bool { whereClause == nil && sort.isEmpty && joins.isEmpty && !storage.needsIntegerKeyCheck }
 
@@ -134,7 +141,7 @@ struct CompiledRequest {
         if let limit { take = min(take ?? limit, max(0, limit - start)) }
         sql += " LIMIT ? OFFSET ?"
         let (skip, overflow) = offset.addingReportingOverflow(start)
-        arguments += [.integer(Int64(take ?? -1)), .integer(overflow ? Int64.max : Int64(skip))]
+        arguments += [.integer(take.map(Int64.init) ?? Self.noLimit), .integer(overflow ? Int64.max : Int64(skip))]
         return SQLFragment(sql, arguments)
     }
 
@@ -158,9 +165,9 @@ struct CompiledRequest {
         var inner = "SELECT 1 FROM \(source)"
         var arguments: [Value] = []
         if let whereClause { inner += " WHERE " + whereClause.sql; arguments += whereClause.arguments }
-        if limit == nil && offset == 0 { return SQLFragment("SELECT count(*) FROM (\(inner))", arguments) }
+        if limit == nil && offset == 0 { return SQLFragment("SELECT count(*) FROM (\(inner)) AS \"q\"", arguments) }
         inner += " LIMIT ? OFFSET ?"
-        arguments += [.integer(Int64(limit ?? -1)), .integer(Int64(offset))]
-        return SQLFragment("SELECT count(*) FROM (\(inner))", arguments)
+        arguments += [.integer(limit.map(Int64.init) ?? Self.noLimit), .integer(Int64(offset))]
+        return SQLFragment("SELECT count(*) FROM (\(inner)) AS \"q\"", arguments)
     }
 }

@@ -36,10 +36,12 @@ public struct SortDescriptor: Equatable {
 
     private func sql(for entity: EntityDescription, qualifier: String, context: ObjectContext?, joins: inout ToOneJoins?) throws -> String {
         var (term, attribute) = try column(for: entity, qualifier: qualifier, context: context, joins: &joins)
+        let dialect = context?.sqlDialect ?? SQLiteDialect()
         if comparison != .binary, attribute.type == .string {
             term = PredicateFunctions.sqlFold(term, comparison == .localized ? [.caseInsensitive, .diacriticInsensitive] : [.caseInsensitive])
         }
-        return term + (ascending ? " ASC" : " DESC")
+        if attribute.type == .string { term = dialect.binaryText(term) }
+        return dialect.orderTerm(term, ascending: ascending)
     }
 
     /// The key's value as SQL (unfolded, no direction) and the attribute it reaches, so a

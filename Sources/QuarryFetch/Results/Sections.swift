@@ -52,7 +52,8 @@ extension CompiledRequest {
             var sql = "SELECT \(key), count(*) FROM \(source)"
             var arguments: [Value] = []
             if let whereClause { sql += " WHERE " + whereClause.sql; arguments += whereClause.arguments }
-            sql += " GROUP BY \(key) ORDER BY \(key) \(first.ascending ? "ASC" : "DESC")"
+            let sorted = attribute.type == .string ? dialect.binaryText(key) : key
+            sql += " GROUP BY \(key) ORDER BY \(dialect.orderTerm(sorted, ascending: first.ascending))"
             return SQLFragment(sql, arguments)
         }
         var inner = "SELECT \(key) AS key, row_number() OVER (ORDER BY \(orderBy)) AS position FROM \(source)"
@@ -64,7 +65,7 @@ extension CompiledRequest {
             window += " AND position <= ?"
             arguments.append(.integer(Int64(offset + limit)))
         }
-        let sql = "SELECT key, count(*), min(position) AS first FROM (\(inner)) WHERE \(window) GROUP BY key ORDER BY first"
+        let sql = "SELECT key, count(*), min(position) AS first FROM (\(inner)) AS \"q\" WHERE \(window) GROUP BY key ORDER BY first"
         return SQLFragment(sql, arguments)
     }
 }

@@ -11,7 +11,7 @@ extension ObjectContext {
         guard object.context === self, let key = object.primaryKey, !object.isInserted else { return false }
         let entity = currentEntity(of: object)
         let sql = "SELECT \(mapped(entity).selection(of: entity)) FROM \(mapped(entity).table) WHERE \(mapped(entity).key) = ?"
-        let row = try read { db in try Row.fetchOne(db, sql: sql, arguments: [key]) }
+        let row = try connection.row(sql, arguments: [.integer(key)])?.map(\.databaseValue)
         let hadChanges = object.hasChanges
         object.pending = [:]
         object.pendingToOne = [:]
@@ -40,7 +40,7 @@ extension ObjectContext {
     /// the listeners, with what Quarry's history says changed. Returns whether anything did.
     @discardableResult
     public func refreshFromStore() throws -> Bool {
-        let version = try read { db in try store.outsideChangeCounter(in: db) }
+        let version = try store.outsideChangeCounter(context: self)
         defer { outsideChanges.lastDataVersion = version }
         guard let last = outsideChanges.lastDataVersion, last != version else { return false }
         outsideChangeNoticed()
@@ -90,13 +90,14 @@ extension ObjectContext {
         return true
     }
 
-    func values(of entity: EntityDescription, row: Row) -> [String: Value] {
+    func values(of entity: EntityDescription, row: [DatabaseValue]) -> [String: Value] {
         var committed: [String: Value] = [:]
+        func at(_ index: Int) -> Value { index < row.count ? Value(row[index]) : .null }
         for (index, attribute) in entity.attributes.enumerated() {
-            committed[attribute.name] = attribute.type.decode(Value(row[index + 1] as DatabaseValue))
+            committed[attribute.name] = attribute.type.decode(at(index + 1))
         }
         for (i, relationship) in entity.toOneRelationships.enumerated() {
-            committed[relationship.name] = Value(row[1 + entity.attributes.count + i] as DatabaseValue)
+            committed[relationship.name] = at(1 + entity.attributes.count + i)
         }
         return committed
     }
@@ -104,9 +105,7 @@ extension ObjectContext {
     /// Starts watching for other connections' commits from now.
     public func startNoticingOtherConnections() throws {
         // One read for both: every read is a transaction of its own, set up and ended.
-        (outsideChanges.lastDataVersion, outsideChanges.lastHistoryToken) = try read { db in
-            (try store.outsideChangeCounter(in: db), try store.historyToken(in: db))
-        }
+        (outsideChanges.lastDataVersion, outsideChanges.lastHistoryToken) = (try store.outsideChangeCounter(context: self), try store.historyToken(context: self))
     }
 }
 

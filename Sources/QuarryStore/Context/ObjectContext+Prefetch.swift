@@ -37,7 +37,7 @@ struct RelatedRows {
     }
     var generation = -1
     var members: [MemberKey: [Int64]] = [:]
-    var rows: [RowKey: Row] = [:]
+    var rows: [RowKey: [DatabaseValue]] = [:]
     /// The group of each row read ahead: the members of one relationship across a group.
     var groups: [RowKey: LoadGroup] = [:]
     /// For links matched by value: the destination row each value leads to (the one with
@@ -78,7 +78,7 @@ extension ObjectContext {
             var unheld: [Int64] = []
             let targets = Set(keys.compactMap { ownerKey -> Int64? in
                 let value = registeredObject(entity: entityName, primaryKey: ownerKey)?.committedValue(name)
-                    ?? relatedRows.rows[.init(entity: entityName, primaryKey: ownerKey)].map { Value($0[index] as DatabaseValue) }
+                    ?? relatedRows.rows[.init(entity: entityName, primaryKey: ownerKey)].map { Value($0[index]) }
                 guard let value else { unheld.append(ownerKey); return nil }
                 guard case .integer(let k) = value else { return nil }
                 let known = registeredObject(entity: destination.name, primaryKey: k) != nil
@@ -86,7 +86,7 @@ extension ObjectContext {
                 return known ? nil : k
             }).sorted()
             var loaded: [Int64] = []
-            func keep(_ row: Row) throws {
+            func keep(_ row: [DatabaseValue]) throws {
                 let primaryKey: Int64 = try row.stored(0, table: destination.name, column: mapped(destination).keyColumn)
                 let rowKey = RelatedRows.RowKey(entity: destination.name, primaryKey: primaryKey)
                 guard relatedRows.rows[rowKey] == nil, registeredObject(entity: destination.name, primaryKey: primaryKey) == nil else { return }
@@ -120,7 +120,7 @@ extension ObjectContext {
         guard let index = owner.rowIndex[column] else { return }
         func known(_ ownerKey: Int64) -> Value? {
             registeredObject(entity: owner.name, primaryKey: ownerKey)?.committedValue(column)
-                ?? relatedRows.rows[.init(entity: owner.name, primaryKey: ownerKey)].map { Value($0[index] as DatabaseValue) }
+                ?? relatedRows.rows[.init(entity: owner.name, primaryKey: ownerKey)].map { Value($0[index]) }
         }
         func valueKey(_ value: Value) -> RelatedRows.ValueKey { .init(entity: destination.name, column: targetKey, value: .init(value)) }
         let wanted = keys.filter { ownerKey in
@@ -134,7 +134,7 @@ extension ObjectContext {
             + "WHERE \"o\".\(mapped(owner).key) IN"
         try readInChunks(wanted, select, order: " ORDER BY \"d\".\(mapped(destination).key)") { row, width in
             let primaryKey: Int64 = try row.stored(0, table: destination.name, column: mapped(destination).keyColumn)
-            let key = valueKey(Value(row[width - 1] as DatabaseValue))
+            let key = valueKey(Value(row[width - 1]))
             guard relatedRows.byValue[key] == nil else { return }
             relatedRows.byValue[key] = .some(primaryKey)
             relatedRows.rows[.init(entity: destination.name, primaryKey: primaryKey)] = row
@@ -168,8 +168,8 @@ extension ObjectContext {
         }
         // Not read ahead (an unsaved object): one query.
         let sql = "SELECT \(mapped(destination).selection(of: destination)) FROM \(mapped(destination).table) WHERE \(quoteIdentifier(targetKey)) = ? ORDER BY \(mapped(destination).key) LIMIT 1"
-        guard let row = try read({ db in try Row.fetchOne(db, sql: sql, arguments: [value.databaseValue]) }) else { return nil }
-        return try self.object(for: destination, row: row)
+        guard let row = try connection.row(sql, arguments: [value]) else { return nil }
+        return try self.object(for: destination, values: row)
     }
 
     /// Runs `select (?, ?, ...)` for the owners 500 at a time; the last column of each row
@@ -195,15 +195,15 @@ extension ObjectContext {
         }
     }
 
-    private func readInChunks(_ keys: [Int64], _ select: String, order: String = "", _ body: (Row, Int) throws -> Void) throws {
+    /// Rows are read whole first, then handed to `body` (which may read the store).
+    private func readInChunks(_ keys: [Int64], _ select: String, order: String = "", _ body: ([DatabaseValue], Int) throws -> Void) throws {
         var start = 0
         while start < keys.count {
             let chunk = Array(keys[start..<min(keys.count, start + 500)])
             start += chunk.count
             let sql = select + " (" + Array(repeating: "?", count: chunk.count).joined(separator: ",") + ")" + order
-            try read { db in
-                let rows = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(chunk))
-                while let row = try rows.next() { try body(row.copy(), row.count) }
+            for row in try connection.rows(sql, arguments: chunk.map(Value.integer)) {
+                try body(row.map(\.databaseValue), row.count)
             }
         }
     }
@@ -247,14 +247,14 @@ extension ObjectContext {
         for key in keys {
             if let object = registeredObject(entity: entity.name, primaryKey: key) { found[key] = object }
             else if let row = relatedRows.rows[.init(entity: entity.name, primaryKey: key)] {
-                let object = try self.object(for: entity, row: row)
+                let object = try self.object(for: entity, values: row)
                 if object.loadGroup == nil { object.loadGroup = relatedRows.groups[.init(entity: entity.name, primaryKey: key)] }
                 found[key] = object
             }
             else { missing.append(key) }
         }
         try readInChunks(missing, "SELECT \(mapped(entity).selection(of: entity)) FROM \(mapped(entity).table) WHERE \(mapped(entity).key) IN") { row, _ in
-            let object = try self.object(for: entity, row: row)
+            let object = try self.object(for: entity, values: row)
             if let key = object.primaryKey { found[key] = object }
         }
         return keys.compactMap { found[$0] }

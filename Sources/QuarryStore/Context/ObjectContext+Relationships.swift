@@ -130,8 +130,7 @@ extension ObjectContext {
     /// column other than the owner's key), by key.
     private func storedMembers(of destination: EntityDescription, where column: String, is value: Value) throws -> [ManagedObject] {
         let sql = "SELECT \(mapped(destination).selection(of: destination)) FROM \(mapped(destination).table) WHERE \(quoteIdentifier(column)) = ? ORDER BY \(mapped(destination).key)"
-        let rows = try read { db in try Row.fetchAll(db, sql: sql, arguments: [value.databaseValue]) }
-        return try rows.map { try self.object(for: destination, row: $0) }
+        return try connection.rows(sql, arguments: [value]).map { try self.object(for: destination, values: $0) }
     }
 
     /// Points a to-one relationship at `target` (nil: none), and keeps a to-one inverse

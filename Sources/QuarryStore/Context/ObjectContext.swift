@@ -110,6 +110,15 @@ public final class ObjectContext {
         try useWriteAheadLog(opening: true)
     }
 
+    /// A context over a store its connection's opener chose (a PostgreSQL schema,
+    /// `init(postgres:)`): the store reads its model when the context adopts it.
+    init(connection: StoreConnection, store: any PersistentStore) throws {
+        self.connection = connection
+        openingNotes = connection.notes
+        adopt(store)
+        try store.didOpen(in: self)
+    }
+
     /// The kind of file behind the context, chosen when it is opened (`openStore`).
     var store: any PersistentStore = QuarryFileStore()
     /// What the open had to say (a model inferred, parts of a model left out): for stderr.
@@ -256,8 +265,8 @@ public final class ObjectContext {
         if hasSubentities(entity.name), let own = try rowEntity(of: entity, primaryKey: primaryKey), own.name != entity.name {
             if let mapped = self.values(values, of: entity, as: own) { return try object(for: own, values: mapped) }
             let sql = "SELECT \(mapped(own).selection(of: own)) FROM \(mapped(own).table) WHERE \(mapped(own).key) = ?"
-            if let row = try read({ db in try Row.fetchOne(db, sql: sql, arguments: [primaryKey]) }) {
-                return try object(for: own, values: Array(row.databaseValues))
+            if let row = try connection.row(sql, arguments: [.integer(primaryKey)]) {
+                return try object(for: own, values: row.map(\.databaseValue))
             }
         }
         let object = ManagedObject(entity: entity, primaryKey: primaryKey, row: values, context: self)
@@ -278,12 +287,12 @@ public final class ObjectContext {
     public func object(entityName: String, primaryKey: Int64) throws -> ManagedObject? {
         let entity = try entity(named: entityName)
         let sql = "SELECT \(mapped(entity).selection(of: entity)) FROM \(mapped(entity).table) WHERE \(mapped(entity).key) = ?"
-        guard let row = try read({ db in try Row.fetchOne(db, sql: sql, arguments: [primaryKey]) }) else { return nil }
-        return try object(for: entity, row: row)
+        guard let row = try connection.row(sql, arguments: [.integer(primaryKey)]) else { return nil }
+        return try object(for: entity, values: row)
     }
 
     /// The rows of `entity` with these keys, by key, as the store reads them.
-    func storedRows(of entity: EntityDescription, keys: [Int64]) throws -> [Int64: Row] {
+    func storedRows(of entity: EntityDescription, keys: [Int64]) throws -> [Int64: [DatabaseValue]] {
         try store.rows(of: entity, keys: keys, context: self)
     }
 

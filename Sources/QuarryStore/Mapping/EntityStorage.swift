@@ -12,6 +12,9 @@ public struct EntityStorage: Equatable, Sendable {
         case foreignTable
         /// A view of such a file: rows to read, never to change.
         case foreignView
+        /// A table of a database server (PostgreSQL): typed columns, each value read and
+        /// compared as the server keeps it.
+        case serverTable
         /// An entity of a Core Data store, numbered `Z_ENT` = `number`: a temporary view
         /// over its root's Z-table (see `CoreDataStore`).
         case coreData(number: Int64)
@@ -120,7 +123,7 @@ public struct EntityStorage: Equatable, Sendable {
             return "(CASE typeof(\(column)) WHEN 'text' THEN (CASE lower(\(column)) \(cases) ELSE \(column) END) "
                 + "WHEN 'integer' THEN (\(column) <> 0) WHEN 'real' THEN (\(column) <> 0) ELSE \(column) END)"
         }
-        guard isForeign, attribute.type == .date else { return column }
+        guard isForeign, layout != .serverTable, attribute.type == .date else { return column }
         let number = numericDates[attribute.name].map { $0.seconds(column) } ?? column
         return "(CASE WHEN typeof(\(column)) = 'text' THEN round((julianday(\(column)) - 2440587.5) * 86400000.0) / 1000.0 ELSE \(number) END)"
     }

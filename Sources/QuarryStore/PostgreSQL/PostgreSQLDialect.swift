@@ -57,9 +57,19 @@ public struct PostgreSQLDialect: SQLDialect {
             + "ELSE \(n) \(op) \(x)::bigint END)"
     }
 
+    /// PostgreSQL sorts nil last when ascending: said explicitly.
+    public func orderTerm(_ sql: String, ascending: Bool) -> String { sql + (ascending ? " ASC NULLS FIRST" : " DESC NULLS LAST") }
+
+    /// The `C` collation compares UTF-8 bytes, as SQLite's BINARY does; a database's own
+    /// (`en_US.UTF-8`, ...) would sort by language.
+    public func binaryText(_ sql: String) -> String { "(\(sql)) COLLATE \"C\"" }
+
     /// `sql` with its `?` placeholders numbered `$1`, `$2`, ... in order, as PostgreSQL
     /// takes them; a `?` inside a string literal, a quoted identifier or a comment stays.
-    public static func numbered(_ sql: String) -> String {
+    public static func numbered(_ sql: String) -> String { numbering(sql).sql }
+
+    /// The same, with how many placeholders there are.
+    static func numbering(_ sql: String) -> (sql: String, count: Int) {
         var out = ""
         var n = 0
         var quote: Character?
@@ -86,6 +96,6 @@ public struct PostgreSQLDialect: SQLDialect {
             }
             out.append(c)
         }
-        return out
+        return (out, n)
     }
 }

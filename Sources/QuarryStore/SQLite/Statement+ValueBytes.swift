@@ -8,9 +8,10 @@ extension Statement {
     var valueBytes: Int {
         var total = 0
         for column in 0..<Int32(columnCount) {
-            let type = sqlite3_column_type(handle, column)
+            let type = self.type(column)
             // Only for text and blobs: asked of a number, SQLite would convert it to text.
-            if type == SQLITE_TEXT || type == SQLITE_BLOB { total += Int(sqlite3_column_bytes(handle, column)) }
+            guard type == SQLITE_TEXT || type == SQLITE_BLOB else { continue }
+            if let handle { total += Int(sqlite3_column_bytes(handle, column)) } else { total += text(column).count }
         }
         return total
     }

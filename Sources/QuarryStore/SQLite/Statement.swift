@@ -1,14 +1,28 @@
 import GRDB
 import GRDBSQLite
 
-/// One prepared SQLite statement, lent by GRDB's statement cache for one use (GRDB owns
-/// it and finalizes it): the one place Swift binds, steps and reads a raw statement.
-/// Every step's result code is checked here; a code other than a row or done is thrown
-/// (as `StepFailure`, which `StoreConnection.readStatement` turns into SQLite's message).
-/// Reads that go row by row without making GRDB rows (batches of cells, export, keys)
-/// use it; everything else uses GRDB's own API.
+/// One statement being stepped: a prepared SQLite statement lent by GRDB's statement
+/// cache for one use (GRDB owns it and finalizes it), or the rows a PostgreSQL query
+/// returned (`PostgresRows`), read the same way. The one place Swift binds, steps and
+/// reads a raw statement. Every step's result code is checked here; a code other than a
+/// row or done is thrown (as `StepFailure`, which `StoreConnection.readStatement` turns
+/// into SQLite's message). Reads that go row by row without making GRDB rows (batches of
+/// cells, export, keys) use it, so they read a PostgreSQL store's rows unchanged.
 struct Statement {
-    let handle: OpaquePointer
+    private let source: Source
+    private enum Source {
+        case sqlite(OpaquePointer)
+        case postgres(PostgresRows)
+    }
+
+    init(handle: OpaquePointer) { source = .sqlite(handle) }
+    init(rows: PostgresRows) { source = .postgres(rows) }
+
+    /// The SQLite statement, nil for PostgreSQL's rows.
+    var handle: OpaquePointer? {
+        if case .sqlite(let handle) = source { return handle }
+        return nil
+    }
 
     /// A `sqlite3_step` result other than a row or done.
     struct StepFailure: Error { let code: Int32 }
@@ -18,6 +32,10 @@ struct Statement {
 
     /// Binds `values` to parameters 1... (SQLite copies texts and blobs).
     func bind(_ values: [DatabaseValue]) {
+        guard case .sqlite(let handle) = source else {
+            if case .postgres(let rows) = source { rows.bind(values.map(Value.init)) }
+            return
+        }
         for (i, value) in values.enumerated() {
             let index = Int32(i + 1)
             switch value.storage {
@@ -31,38 +49,84 @@ struct Statement {
         }
     }
 
+    /// Binds Quarry's values to parameters 1...: as SQLite stores them, or as they are for
+    /// PostgreSQL, which sends a date as a timestamp and a boolean as one.
+    func bind(values: [Value]) {
+        switch source {
+        case .sqlite: bind(values.map(\.databaseValue))
+        case .postgres(let rows): rows.bind(values)
+        }
+    }
+
     /// Binds integer keys to parameters 1...
     func bind<Keys: Collection>(keys: Keys) where Keys.Element == Int64 {
-        for (i, key) in keys.enumerated() { sqlite3_bind_int64(handle, Int32(i + 1), key) }
+        switch source {
+        case .sqlite(let handle): for (i, key) in keys.enumerated() { sqlite3_bind_int64(handle, Int32(i + 1), key) }
+        case .postgres(let rows): rows.bind(keys.map(Value.integer))
+        }
     }
 
     /// Steps to the next row: true at a row, false when the statement is done.
     func step() throws -> Bool {
-        let code = sqlite3_step(handle)
-        if code == SQLITE_ROW { return true }
-        if code == SQLITE_DONE { return false }
-        throw StepFailure(code: code)
+        switch source {
+        case .sqlite(let handle):
+            let code = sqlite3_step(handle)
+            if code == SQLITE_ROW { return true }
+            if code == SQLITE_DONE { return false }
+            throw StepFailure(code: code)
+        case .postgres(let rows): return try rows.step()
+        }
     }
 
-    var columnCount: Int { Int(sqlite3_column_count(handle)) }
+    var columnCount: Int {
+        switch source {
+        case .sqlite(let handle): return Int(sqlite3_column_count(handle))
+        case .postgres(let rows): return rows.columnCount
+        }
+    }
 
     /// The storage class of `column` in the current row (`SQLITE_INTEGER`, ...).
-    func type(_ column: Int32) -> Int32 { sqlite3_column_type(handle, column) }
-    func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
-    func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
+    func type(_ column: Int32) -> Int32 {
+        switch source {
+        case .sqlite(let handle): return sqlite3_column_type(handle, column)
+        case .postgres(let rows): return rows.type(column)
+        }
+    }
+
+    func int64(_ column: Int32) -> Int64 {
+        switch source {
+        case .sqlite(let handle): return sqlite3_column_int64(handle, column)
+        case .postgres(let rows): return rows.int64(column)
+        }
+    }
+
+    func double(_ column: Int32) -> Double {
+        switch source {
+        case .sqlite(let handle): return sqlite3_column_double(handle, column)
+        case .postgres(let rows): return rows.double(column)
+        }
+    }
 
     /// The column's text as bytes (valid until the next step).
     func text(_ column: Int32) -> UnsafeBufferPointer<UInt8> {
-        let start = sqlite3_column_text(handle, column)
-        let count = Int(sqlite3_column_bytes(handle, column))
-        return UnsafeBufferPointer(start: count > 0 ? start : nil, count: count)
+        switch source {
+        case .sqlite(let handle):
+            let start = sqlite3_column_text(handle, column)
+            let count = Int(sqlite3_column_bytes(handle, column))
+            return UnsafeBufferPointer(start: count > 0 ? start : nil, count: count)
+        case .postgres(let rows): return rows.bytes(column)
+        }
     }
 
     /// The column's blob (valid until the next step).
     func blob(_ column: Int32) -> UnsafeRawBufferPointer {
-        let start = sqlite3_column_blob(handle, column)
-        let count = Int(sqlite3_column_bytes(handle, column))
-        return UnsafeRawBufferPointer(start: count > 0 ? start : nil, count: count)
+        switch source {
+        case .sqlite(let handle):
+            let start = sqlite3_column_blob(handle, column)
+            let count = Int(sqlite3_column_bytes(handle, column))
+            return UnsafeRawBufferPointer(start: count > 0 ? start : nil, count: count)
+        case .postgres(let rows): return UnsafeRawBufferPointer(rows.bytes(column))
+        }
     }
 }
 
@@ -81,7 +145,7 @@ extension StoreConnection {
     /// error `row` throws ends the stepping and comes out as it is.
     func forEachStatementRow(_ sql: String, arguments: [Value], cached: Bool = true, _ row: (Statement) throws -> Void) throws {
         try readStatement(sql, cached: cached) { statement in
-            statement.bind(arguments.map(\.databaseValue))
+            statement.bind(values: arguments)
             while try statement.step() { try row(statement) }
         }
     }
@@ -92,6 +156,7 @@ extension StoreConnection {
     /// batch would compile its SQL again.
     func readStatement(_ sql: String, cached: Bool = true, _ body: (Statement) throws -> Void) throws {
         if isClosed { throw StoreError.closed }
+        if let postgres { return try postgres.withRows(sql, body) }
         try makeViews(readBy: sql)
         while true {
             do {

@@ -21,7 +21,8 @@ public struct StoreRow {
         case SQLITE_INTEGER: return .integer(statement.int64(column))
         case SQLITE_FLOAT: return .real(statement.double(column))
         case SQLITE_TEXT:
-            guard let text = sqlite3_column_text(statement.handle, column) else { return .text("") }
+            guard let handle = statement.handle else { return .text(String(decoding: statement.text(column), as: UTF8.self)) }
+            guard let text = sqlite3_column_text(handle, column) else { return .text("") }
             return .text(String(cString: text))
         case SQLITE_BLOB: return .blob([UInt8](statement.blob(column)))
         default: return .null

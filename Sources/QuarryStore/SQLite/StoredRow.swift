@@ -11,7 +11,11 @@ extension Row {
         guard index >= 0, index < count else {
             throw StoreError.missingColumn(table: table, column: column)
         }
-        let value: DatabaseValue = self[index]
+        return try Self.converted(self[index], table: table, column: column)
+    }
+
+    /// `value` as `T`, or the error naming where it came from.
+    static func converted<T: DatabaseValueConvertible>(_ value: DatabaseValue, table: String, column: String) throws -> T {
         if let converted = T.fromDatabaseValue(value) { return converted }
         throw StoreError.unexpectedValue(table: table, column: column, found: Self.describe(value), expected: Self.expected(T.self))
     }
@@ -23,8 +27,7 @@ extension Row {
         }
         let value: DatabaseValue = self[index]
         if value.isNull { return nil }
-        if let converted = T.fromDatabaseValue(value) { return converted }
-        throw StoreError.unexpectedValue(table: table, column: column, found: Self.describe(value), expected: Self.expected(T.self))
+        return try Self.converted(value, table: table, column: column) as T
     }
 
     private static func describe(_ value: DatabaseValue) -> String {
@@ -44,5 +47,20 @@ extension Row {
         case is String.Type: return "text"
         default: return "\(type)"
         }
+    }
+}
+
+/// The same reads of a row kept as its values (`RelatedRows`, read through the connection
+/// by any kind of store).
+extension Array where Element == DatabaseValue {
+    public func stored<T: DatabaseValueConvertible>(_ index: Int, table: String, column: String) throws -> T {
+        guard index >= 0, index < count else { throw StoreError.missingColumn(table: table, column: column) }
+        return try Row.converted(self[index], table: table, column: column)
+    }
+
+    public func storedIfPresent<T: DatabaseValueConvertible>(_ index: Int, table: String, column: String) throws -> T? {
+        guard index >= 0, index < count else { throw StoreError.missingColumn(table: table, column: column) }
+        if self[index].isNull { return nil }
+        return try Row.converted(self[index], table: table, column: column) as T
     }
 }

@@ -16,7 +16,7 @@ public struct HistoryTransaction {
 extension ObjectContext {
     /// The token of the latest recorded transaction (0 when there is none).
     public func historyToken() throws -> Int64 {
-        try read { db in try store.historyToken(in: db) }
+        try store.historyToken(context: self)
     }
 
     /// Transactions after `since` (all when nil), optionally by one author, oldest first.

@@ -30,9 +30,11 @@ protocol PersistentStore: AnyObject {
     func write(_ request: SaveChangesRequest, _ work: StoreSaveWork, context: ObjectContext) throws -> SaveChangesResult
     /// The rows of `entity` with these keys, by key, in its layout (`selection(of:)`);
     /// keys with no row are left out.
-    func rows(of entity: EntityDescription, keys: [Int64], context: ObjectContext) throws -> [Int64: Row]
+    func rows(of entity: EntityDescription, keys: [Int64], context: ObjectContext) throws -> [Int64: [DatabaseValue]]
     /// A number that moves whenever another connection commits (SQLite's `data_version`).
     func outsideChangeCounter(in db: Database) throws -> Int
+    /// The same, read through the context (the default: in a read of its SQLite database).
+    func outsideChangeCounter(context: ObjectContext) throws -> Int
 
     /// Refuses a write (`save`, `updateall`, `deleteall`) that the program owning the file
     /// would not make as Quarry would make it; nothing has been written.
@@ -121,6 +123,8 @@ protocol PersistentStore: AnyObject {
     func recordBatchChange(_ change: BatchChange, in db: Database, context: ObjectContext) throws
     /// The token of the latest transaction of the store's history (0 when there is none).
     func historyToken(in db: Database) throws -> Int64
+    /// The same, read through the context (the default: in a read of its SQLite database).
+    func historyToken(context: ObjectContext) throws -> Int64
     /// The store's history after `since` (all when nil), optionally by one author, oldest first.
     func history(since: Int64?, author: String?, context: ObjectContext) throws -> [HistoryTransaction]
 }
@@ -144,18 +148,22 @@ extension PersistentStore {
         try SQLiteSaveWriter(context: context, store: self).write(request, work)
     }
 
-    /// Read 500 keys a query.
-    func rows(of entity: EntityDescription, keys: [Int64], context: ObjectContext) throws -> [Int64: Row] {
-        var rows: [Int64: Row] = [:]
+    /// Read through the connection, 500 keys a query.
+    func rows(of entity: EntityDescription, keys: [Int64], context: ObjectContext) throws -> [Int64: [DatabaseValue]] {
+        var rows: [Int64: [DatabaseValue]] = [:]
         let storage = context.mapped(entity)
         try forEachChunk(keys) { chunk in
             let sql = "SELECT \(storage.selection(of: entity)) FROM \(storage.table) WHERE \(storage.key) IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
-            for row in try context.read({ db in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(chunk)) }) {
-                rows[try row.stored(0, table: entity.name, column: storage.keyColumn)] = row
+            for row in try context.connection.rows(sql, arguments: chunk.map(Value.integer)) {
+                let values = row.map(\.databaseValue)
+                rows[try values.stored(0, table: entity.name, column: storage.keyColumn)] = values
             }
         }
         return rows
     }
+
+    func outsideChangeCounter(context: ObjectContext) throws -> Int { try context.read { db in try outsideChangeCounter(in: db) } }
+    func historyToken(context: ObjectContext) throws -> Int64 { try context.read { db in try historyToken(in: db) } }
 
     func outsideChangeCounter(in db: Database) throws -> Int {
         try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0

@@ -25,6 +25,12 @@ public protocol SQLDialect: Sendable {
     /// `integer op real` (op one of `<`, `<=`, `>`, `>=`, `=`) compared exactly, nil when
     /// either is nil, for a dialect that does not compare them so by itself.
     func exactComparison(integer: String, _ op: String, real: String) -> String
+    /// An ORDER BY term, nil sorting first when ascending and last when descending, as
+    /// SQLite sorts it and Quarry sorts in memory.
+    func orderTerm(_ sql: String, ascending: Bool) -> String
+    /// Text as sorted and grouped by its bytes (SQLite's BINARY collation), whatever the
+    /// database's collation.
+    func binaryText(_ sql: String) -> String
 }
 
 /// The string tests a dialect may say in its own SQL when they take no `[c]` or `[d]`.
@@ -72,6 +78,10 @@ public struct SQLiteDialect: SQLDialect {
     public var comparesIntegersWithRealsExactly: Bool { true }
 
     public func exactComparison(integer: String, _ op: String, real: String) -> String { "\(integer) \(op) \(real)" }
+
+    public func orderTerm(_ sql: String, ascending: Bool) -> String { sql + (ascending ? " ASC" : " DESC") }
+
+    public func binaryText(_ sql: String) -> String { sql }
 
     /// `text` as a GLOB pattern that matches only itself.
     static func globEscaped(_ text: String) -> String {

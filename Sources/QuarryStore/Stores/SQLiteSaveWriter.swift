@@ -174,7 +174,7 @@ struct SQLiteSaveWriter {
                 conflicts.append(Conflict(object: object, keys: [], stored: nil))
                 continue
             }
-            let stored = context.values(of: entity, row: row)
+            let stored = context.values(of: entity, row: Array(row.databaseValues))
             let changed = Set(stored.keys.filter { stored[$0] != (object.committed[$0] ?? .null) })
             if !changed.isEmpty { conflicts.append(Conflict(object: object, keys: changed, stored: stored)) }
             // A version counter also sees writes to columns the model does not map.

@@ -28,6 +28,10 @@ public final class StoreConnection {
     private(set) var isClosed = false
     /// Views the store described and SQL has not yet read (a Core Data store's).
     var deferredViews: DeferredViews?
+    /// The server a PostgreSQL store's reads go to (`init(postgres:)`); nil for SQLite.
+    let postgres: PostgresConnection?
+    /// The PostgreSQL URL the store was opened with, its password left out.
+    public let url: String?
 
     /// Opens (or creates) the database at `path`; nil or ":memory:" is an in-memory one.
     /// `functions` are SQL functions installed on the connection (the predicate layer's).
@@ -50,6 +54,8 @@ public final class StoreConnection {
             quarry_sqlite_checkpoint_on_close(db.sqliteConnection, 0)
         }
         configuration.readonly = readOnly
+        postgres = nil
+        url = nil
         configuration.busyMode = .timeout(5)
         configuration.label = "quarry"
         isReadOnly = readOnly
@@ -89,6 +95,34 @@ public final class StoreConnection {
         }
     }
 
+    /// A PostgreSQL store's connection: its reads (`readStatement`, and all built on it) go
+    /// to the server. Its SQLite database is an empty one in memory that refuses every
+    /// statement, so code that still reads SQLite directly fails and says so, never
+    /// answering from an empty database.
+    init(postgres: PostgresConnection, url: String, readOnly: Bool) throws {
+        self.postgres = postgres
+        self.url = url
+        summaryProgress = SummaryProgress()
+        triggerNotices = TriggerNoticeLog()
+        isReadOnly = readOnly
+        path = nil
+        createdByOpen = false
+        readOnlyCopy = nil
+        sidecars = nil
+        notes = []
+        var configuration = Configuration()
+        configuration.label = "quarry-postgres"
+        let queue = try DatabaseQueue(configuration: configuration)
+        // After GRDB's own reads at opening.
+        queue.inDatabase { db in _ = sqlite3_set_authorizer(db.sqliteConnection, { _, _, _, _, _, _ in SQLITE_DENY }, nil) }
+        database = queue
+    }
+
+    /// The error for a read or write a PostgreSQL store cannot make yet.
+    static func notOnPostgres(_ what: String = "this") -> StoreError {
+        .database(message: "\(what) is not supported yet on a PostgreSQL store (it reads SQLite; see docs/postgresql.md)")
+    }
+
     /// Closes the handle (every later read fails), and removes what a read-only open made
     /// beside the file.
     func close() {
@@ -105,6 +139,7 @@ public final class StoreConnection {
     /// the read names (`DeferredViews`) is made, and the read runs again.
     func read<T>(_ body: (Database) throws -> T) throws -> T {
         if isClosed { throw StoreError.closed }
+        if postgres != nil { throw Self.notOnPostgres() }
         while true {
             do { return try database.read(body) }
             catch let error as DatabaseError {

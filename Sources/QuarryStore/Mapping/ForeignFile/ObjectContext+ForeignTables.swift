@@ -139,23 +139,27 @@ extension ObjectContext {
         let keys = try read { db in try Row.fetchAll(db, sql: "PRAGMA foreign_key_list(\(quoteIdentifier(table)))") }
         let single = Dictionary(grouping: keys, by: { $0["id"] as Int }).values.filter { $0.count == 1 }.map { $0[0] }
         for key in single.sorted(by: { ($0["from"] as String) < ($1["from"] as String) }) {
-            let parent: String = key["table"]
-            let column: String = key["from"]
-            guard let destination = managedObjectModel.entitiesByName[parent] else { continue }
-            let to: String? = key["to"]
-            let targetKey = (to == nil || to == mapped(destination).keyColumn) ? nil : to
-            let source = try entity(named: table)
-            let names = foreignKeyNames(source, column: column, destination: destination)
-            try link(table, column: column, to: parent, targetKey: targetKey, name: names.relationship, inverse: names.inverse,
-                     persist: false, inverseRule: Self.deleteRule(onDelete: key["on_delete"]))
-            // The names Quarry gave before its naming conventions stay accepted.
-            var from = try entity(named: table)
-            if names.earlier.relationship != names.relationship { from.relationshipAliases[names.earlier.relationship] = names.relationship }
-            remember(from)
-            var parentEntity = try entity(named: parent)
-            if names.earlier.inverse != names.inverse { parentEntity.relationshipAliases[names.earlier.inverse] = names.inverse }
-            remember(parentEntity)
+            try addForeignKey(table, column: key["from"], parent: key["table"], to: key["to"], onDelete: key["on_delete"])
         }
+    }
+
+    /// One single-column foreign key of a table Quarry did not create, `table.column`
+    /// referencing `parent.to` (its key when nil): a to-one relationship with an inverse
+    /// to-many, named by the foreign-file conventions. Nothing when `parent` is no entity.
+    func addForeignKey(_ table: String, column: String, parent: String, to: String?, onDelete: String?) throws {
+        guard let destination = managedObjectModel.entitiesByName[parent] else { return }
+        let targetKey = (to == nil || to == mapped(destination).keyColumn) ? nil : to
+        let source = try entity(named: table)
+        let names = foreignKeyNames(source, column: column, destination: destination)
+        try link(table, column: column, to: parent, targetKey: targetKey, name: names.relationship, inverse: names.inverse,
+                 persist: false, inverseRule: Self.deleteRule(onDelete: onDelete))
+        // The names Quarry gave before its naming conventions stay accepted.
+        var from = try entity(named: table)
+        if names.earlier.relationship != names.relationship { from.relationshipAliases[names.earlier.relationship] = names.relationship }
+        remember(from)
+        var parentEntity = try entity(named: parent)
+        if names.earlier.inverse != names.inverse { parentEntity.relationshipAliases[names.earlier.inverse] = names.inverse }
+        remember(parentEntity)
     }
 
     /// A foreign key's relationship and inverse names (`ForeignFileStore+Naming`), and the

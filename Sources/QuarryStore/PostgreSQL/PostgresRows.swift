@@ -1,0 +1,137 @@
+import Foundation
+import GRDBSQLite
+
+/// The rows of one PostgreSQL query, stepped and read as a SQLite statement's are
+/// (`Statement`), so the reads above the connection (keys, batches of cells, rows as
+/// values) read a PostgreSQL store unchanged. Each value is read by its column's type
+/// (`PostgresValue`) and given the storage class SQLite would give it: integers and
+/// booleans as integers, reals, `numeric` and timestamps (seconds since 1970) as reals,
+/// text and blobs as bytes, valid until the next step as SQLite's are.
+///
+/// The query runs at the first step or column count, with the arguments bound by then,
+/// so the code that binds and steps a SQLite statement runs it unchanged. An error it
+/// meets there comes out of the next step.
+final class PostgresRows {
+    private let run: ([Value]) throws -> PostgresResult
+    private var arguments: [Value] = []
+    private var result: Result<PostgresResult, Error>?
+    private var index = -1
+    /// The current row's text and blob bytes, by column.
+    private var bytes: [Int32: UnsafeMutableBufferPointer<UInt8>] = [:]
+
+    init(run: @escaping ([Value]) throws -> PostgresResult) { self.run = run }
+
+    deinit { freeBytes() }
+
+    func bind(_ values: [Value]) { arguments = values }
+
+    private var rows: PostgresResult? {
+        if result == nil { result = Result { try run(arguments) } }
+        return try? result?.get()
+    }
+
+    func step() throws -> Bool {
+        _ = rows
+        let rows = try result?.get()
+        freeBytes()
+        guard let rows, index + 1 < rows.rows.count else {
+            index = rows?.rows.count ?? 0
+            return false
+        }
+        index += 1
+        return true
+    }
+
+    var columnCount: Int { rows?.columns.count ?? 0 }
+
+    private func value(_ column: Int32) -> Value {
+        guard let rows, index >= 0, index < rows.rows.count, column >= 0, Int(column) < rows.rows[index].count else { return .null }
+        return rows.rows[index][Int(column)]
+    }
+
+    func type(_ column: Int32) -> Int32 {
+        switch value(column) {
+        case .null: return SQLITE_NULL
+        case .integer, .bool: return SQLITE_INTEGER
+        case .real, .date: return SQLITE_FLOAT
+        case .text: return SQLITE_TEXT
+        case .blob: return SQLITE_BLOB
+        }
+    }
+
+    /// As SQLite converts: a real rounded toward zero (saturating), text read as a number.
+    func int64(_ column: Int32) -> Int64 {
+        switch value(column) {
+        case .integer(let i): return i
+        case .bool(let b): return b ? 1 : 0
+        case .real(let d), .date(let d):
+            guard !d.isNaN else { return 0 }
+            return d >= 9.223372036854775807e18 ? .max : d <= -9.223372036854775808e18 ? .min : Int64(d)
+        case .text(let s): return Int64(s.trimmingCharacters(in: .whitespaces)) ?? 0
+        case .null, .blob: return 0
+        }
+    }
+
+    func double(_ column: Int32) -> Double {
+        switch value(column) {
+        case .integer(let i): return Double(i)
+        case .bool(let b): return b ? 1 : 0
+        case .real(let d), .date(let d): return d
+        case .text(let s): return Double(s.trimmingCharacters(in: .whitespaces)) ?? 0
+        case .null, .blob: return 0
+        }
+    }
+
+    /// A text's UTF-8 bytes or a blob's, kept until the next step; empty for others.
+    func bytes(_ column: Int32) -> UnsafeBufferPointer<UInt8> {
+        if let kept = bytes[column] { return UnsafeBufferPointer(kept) }
+        let content: [UInt8]
+        switch value(column) {
+        case .text(let s): content = Array(s.utf8)
+        case .blob(let b): content = b
+        default: return UnsafeBufferPointer(start: nil, count: 0)
+        }
+        guard !content.isEmpty else { return UnsafeBufferPointer(start: nil, count: 0) }
+        let copy = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: content.count)
+        _ = copy.initialize(from: content)
+        bytes[column] = copy
+        return UnsafeBufferPointer(copy)
+    }
+
+    private func freeBytes() {
+        for (_, kept) in bytes { kept.deallocate() }
+        bytes = [:]
+    }
+}
+
+extension PostgresConnection {
+    /// `body` with `sql`'s rows as a `Statement` (its `?` placeholders numbered as
+    /// PostgreSQL takes them); the query runs with what `body` binds, at its first step,
+    /// placeholders left unbound taking NULL.
+    func withRows(_ sql: String, _ body: (Statement) throws -> Void) throws {
+        let (numbered, count) = PostgreSQLDialect.numbering(sql)
+        let rows = PostgresRows { arguments in
+            // Placeholders past the arguments are NULL, as SQLite leaves them unbound.
+            let padded = arguments + Array(repeating: Value.null, count: max(0, count - arguments.count))
+            do { return try self.execute(numbered, padded) } catch let StoreError.postgres("42883", _, message) {
+                throw Self.missingFunction(in: message) ?? StoreError.postgres(sqlState: "42883", sql: sql, message: message)
+            }
+        }
+        try body(Statement(rows: rows))
+    }
+
+    /// What a query needed of the functions Quarry installs into SQLite, which a
+    /// PostgreSQL store does not have yet: said as what the user wrote, not as the
+    /// server's "function does not exist".
+    static func missingFunction(in message: String) -> StoreError? {
+        let needs: [(function: String, what: String)] = [
+            ("quarry_fold", "[c] and [d] comparisons, and sorts that ignore case"),
+            ("quarry_string_op", "BEGINSWITH, ENDSWITH, CONTAINS, LIKE and MATCHES with [c] or [d], MATCHES with anchors, classes or flags, and LIKE against a key path"),
+            ("quarry_arith", "arithmetic (+, -, *, /) in predicates"),
+            ("quarry_fn", "FUNCTION() and the other functions of predicates"),
+            ("quarry_summary", "summarize()'s one-scan statistics"),
+        ]
+        guard let need = needs.first(where: { message.contains($0.function + "(") }) else { return nil }
+        return .database(message: "a PostgreSQL store does not support \(need.what) yet: they run in Quarry's SQL functions, which only SQLite has (see docs/postgresql.md)")
+    }
+}

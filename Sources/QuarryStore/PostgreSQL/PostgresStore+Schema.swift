@@ -1,0 +1,104 @@
+/// A schema's tables read from PostgreSQL's catalog at open, as a foreign SQLite file's
+/// are read from `sqlite_master`: a table keyed by one integer column is an entity; its
+/// columns are attributes typed by the server's types; a single-column foreign key to
+/// another such table is a to-one relationship with an inverse to-many, named by the
+/// foreign-file conventions (`ForeignFileStore+Naming`). Nothing is written.
+extension PostgresStore {
+    /// Tables of other kinds, and why they are left out, go to the opening notes.
+    func introspect(_ context: ObjectContext) throws {
+        let connection = context.connection
+        // Ordinary and partitioned tables (a partition is read through its parent).
+        let tables = try connection.rows("""
+            SELECT c.relname FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+            WHERE n.nspname = ? AND c.relkind IN ('r', 'p') AND NOT c.relispartition ORDER BY c.relname
+            """, arguments: [.text(schema)]).compactMap { $0.first?.textValue }
+        let schemaExists = try connection.scalar("SELECT count(*) FROM pg_catalog.pg_namespace WHERE nspname = ?", arguments: [.text(schema)])
+        guard schemaExists?.storedInteger == 1 else {
+            throw StoreError.database(message: "the database has no schema named \(schema)")
+        }
+        let columns = try connection.rows("""
+            SELECT c.relname, a.attname, t.typname, a.attnotnull, a.atthasdef
+            FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_class c ON c.oid = a.attrelid
+            JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace JOIN pg_catalog.pg_type t ON t.oid = a.atttypid
+            WHERE n.nspname = ? AND c.relkind IN ('r', 'p') AND a.attnum > 0 AND NOT a.attisdropped
+            ORDER BY c.relname, a.attnum
+            """, arguments: [.text(schema)])
+        // Single-column primary and foreign keys; a key of several columns names no object.
+        let constraints = try connection.rows("""
+            SELECT c.relname, con.contype, a.attname, f.relname, fa.attname, con.confdeltype
+            FROM pg_catalog.pg_constraint con JOIN pg_catalog.pg_class c ON c.oid = con.conrelid
+            JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+            JOIN pg_catalog.pg_attribute a ON a.attrelid = con.conrelid AND a.attnum = con.conkey[1]
+            LEFT JOIN pg_catalog.pg_class f ON f.oid = con.confrelid
+            LEFT JOIN pg_catalog.pg_namespace fn ON fn.oid = f.relnamespace
+            LEFT JOIN pg_catalog.pg_attribute fa ON fa.attrelid = con.confrelid AND fa.attnum = con.confkey[1]
+            WHERE n.nspname = ? AND con.contype IN ('p', 'f') AND cardinality(con.conkey) = 1
+              AND (con.contype = 'p' OR fn.nspname = ?)
+            ORDER BY c.relname, a.attname
+            """, arguments: [.text(schema), .text(schema)])
+        var primaryKeys: [String: String] = [:]
+        for row in constraints where row[1].textValue == "p" {
+            if let table = row[0].textValue, let column = row[2].textValue { primaryKeys[table] = column }
+        }
+        let byTable = Dictionary(grouping: columns, by: { $0[0].textValue ?? "" })
+        var added: [String] = []
+        for table in tables where context.managedObjectModel.entitiesByName[table] == nil {
+            let tableColumns = byTable[table] ?? []
+            guard let key = primaryKeys[table],
+                  let keyRow = tableColumns.first(where: { $0[1].textValue == key }),
+                  let keyType = keyRow[2].textValue, ["int2", "int4", "int8"].contains(keyType) else {
+                context.openingNotes.append("\(table) has no primary key of one integer column, which Quarry's objects need: left out")
+                continue
+            }
+            let attributes = tableColumns.compactMap { row -> AttributeDescription? in
+                guard let name = row[1].textValue, let type = row[2].textValue else { return nil }
+                let notNull = row[3].storedInteger == 1, hasDefault = row[4].storedInteger == 1
+                return AttributeDescription(name: name, type: Self.attributeType(type), isOptional: !notNull || hasDefault || name == key)
+            }
+            context.remember(EntityDescription(name: table, attributes: attributes),
+                             storage: EntityStorage(layout: .serverTable, relation: table, keyColumn: key))
+            added.append(table)
+        }
+        let addedSet = Set(added)
+        for row in constraints where row[1].textValue == "f" {
+            guard let table = row[0].textValue, addedSet.contains(table), let column = row[2].textValue,
+                  let parent = row[3].textValue, addedSet.contains(parent) else { continue }
+            try context.addForeignKey(table, column: column, parent: parent, to: row[4].textValue, onDelete: Self.deleteAction(row[5].textValue))
+        }
+    }
+
+    /// A column's type (`pg_type.typname`) as Quarry's: integers by width, booleans,
+    /// floating and decimal numbers as doubles, timestamps and dates as dates, `bytea` as
+    /// binary, and anything else (text, `uuid`, `json`, arrays, ...) as its text.
+    static func attributeType(_ typeName: String) -> AttributeType {
+        switch typeName {
+        case "int2": return .int16
+        case "int4": return .int32
+        case "int8", "oid": return .int64
+        case "bool": return .bool
+        case "float4", "float8", "numeric": return .double
+        case "timestamptz", "timestamp": return .date
+        case "bytea": return .binary
+        default: return .string
+        }
+    }
+
+    /// `pg_constraint.confdeltype` as the SQL words `ObjectContext.deleteRule(onDelete:)` reads.
+    static func deleteAction(_ code: String?) -> String {
+        switch code {
+        case "c": return "CASCADE"
+        case "n": return "SET NULL"
+        case "d": return "SET DEFAULT"
+        case "r": return "RESTRICT"
+        default: return "NO ACTION"
+        }
+    }
+}
+
+extension Value {
+    /// The text a catalog read returned, nil for anything else.
+    var textValue: String? {
+        if case .text(let text) = self { return text }
+        return nil
+    }
+}
