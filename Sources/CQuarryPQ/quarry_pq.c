@@ -43,6 +43,9 @@ static void load(void) {
     RESOLVE(consumeInput, "PQconsumeInput")
     RESOLVE(notifies, "PQnotifies")
     RESOLVE(freemem, "PQfreemem")
+    RESOLVE(prepare, "PQprepare")
+    RESOLVE(describePrepared, "PQdescribePrepared")
+    RESOLVE(nparams, "PQnparams")
     loaded = &table;
 }
 

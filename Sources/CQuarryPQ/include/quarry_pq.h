@@ -33,6 +33,9 @@ typedef struct QuarryPQ {
     int (*consumeInput)(PGconn *conn);
     PGnotify *(*notifies)(PGconn *conn);
     void (*freemem)(void *ptr);
+    PGresult *(*prepare)(PGconn *conn, const char *stmtName, const char *query, int nParams, const Oid *paramTypes);
+    PGresult *(*describePrepared)(PGconn *conn, const char *stmt);
+    int (*nparams)(const PGresult *res);
 } QuarryPQ;
 
 /// Loads libpq once; NULL when it cannot, with why in `error` (size bytes).

@@ -82,8 +82,19 @@ extension DictionaryRequest {
             sql += " ORDER BY " + (try request.base.sortDescriptors.map { sort in
                 var s = sort
                 if let column = columns.first(where: { $0.keys.contains(sort.key) }) { s.key = column.name }
-                return try s.sql(for: shape, qualifier: "q")
+                return try s.sql(for: shape, qualifier: "q", dialect: context.sqlDialect)
             }).joined(separator: ", ")
+        } else if !groups.isEmpty {
+            // Groups in their keys' order, as SQLite's GROUP BY returns them; PostgreSQL
+            // returns a hash's order unless asked.
+            let dialect = context.sqlDialect
+            let keys = groups.compactMap { group in columns.first { $0.sql == group.sql && $0.arguments.isEmpty && group.arguments.isEmpty } }
+            if !keys.isEmpty {
+                sql += " ORDER BY " + keys.map { column in
+                    let name = "\"q\".\(quoteIdentifier(column.name))"
+                    return dialect.orderTerm(column.type == .string ? dialect.binaryText(name) : name, ascending: true)
+                }.joined(separator: ", ")
+            }
         }
         if compiled.limit != nil || compiled.offset > 0 {
             sql += " LIMIT ? OFFSET ?"

@@ -23,20 +23,23 @@ public struct SortDescriptor: Equatable {
     /// through to-one relationships (`owner.name`) sorts by the related row's value.
     /// With `joins`, a key path reads a joined table's column (the request's one JOIN per
     /// path); without, a correlated subquery.
-    func sql(for entity: EntityDescription, qualifier: String, context: ObjectContext? = nil) throws -> String {
+    /// `dialect`: the store's SQL, where no context is given (a dictionary request's
+    /// outer query sorts its own columns).
+    func sql(for entity: EntityDescription, qualifier: String, context: ObjectContext? = nil, dialect: (any SQLDialect)? = nil) throws -> String {
         var none: ToOneJoins? = nil
-        return try sql(for: entity, qualifier: qualifier, context: context, joins: &none)
+        return try sql(for: entity, qualifier: qualifier, context: context, dialect: dialect, joins: &none)
     }
 
     func sql(for entity: EntityDescription, qualifier: String, context: ObjectContext?, joins: inout ToOneJoins) throws -> String {
         var some: ToOneJoins? = joins
         defer { if let some { joins = some } }
-        return try sql(for: entity, qualifier: qualifier, context: context, joins: &some)
+        return try sql(for: entity, qualifier: qualifier, context: context, dialect: nil, joins: &some)
     }
 
-    private func sql(for entity: EntityDescription, qualifier: String, context: ObjectContext?, joins: inout ToOneJoins?) throws -> String {
+    private func sql(for entity: EntityDescription, qualifier: String, context: ObjectContext?, dialect: (any SQLDialect)?,
+                     joins: inout ToOneJoins?) throws -> String {
         var (term, attribute) = try column(for: entity, qualifier: qualifier, context: context, joins: &joins)
-        let dialect = context?.sqlDialect ?? SQLiteDialect()
+        let dialect = dialect ?? context?.sqlDialect ?? SQLiteDialect()
         if comparison != .binary, attribute.type == .string {
             term = PredicateFunctions.sqlFold(term, comparison == .localized ? [.caseInsensitive, .diacriticInsensitive] : [.caseInsensitive])
         }

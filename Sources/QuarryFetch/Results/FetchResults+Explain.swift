@@ -2,13 +2,13 @@ import QuarryPredicates
 import QuarryStore
 
 extension FetchResults {
-    /// The SQL that loads the objects, its bound arguments, and SQLite's query plan.
+    /// The SQL that loads the objects, its bound arguments, and the database's query plan.
     public func explain() throws -> String {
         let query = sql()
-        // EXPLAIN QUERY PLAN's rows are id, parent, notused, detail.
         var plan: [String] = []
-        try context.connection.forEachRow("EXPLAIN QUERY PLAN " + query.sql, arguments: query.arguments) { row in
-            if case .text(let detail) = row.value(at: 3) { plan.append(detail) } else { plan.append("") }
+        let explaining = context.sqlDialect.queryPlan(query.sql)
+        try context.connection.forEachRow(explaining.sql, arguments: query.arguments) { row in
+            if case .text(let detail) = row.value(at: explaining.detailColumn) { plan.append(detail) } else { plan.append("") }
         }
         let shown = query.arguments.map { $0.isNull ? "nil" : ($0.kindName == "string" ? "\"\($0.displayString)\"" : $0.displayString) }
         // Over a Core Data store, entities are views of its Z-tables: show what each reads.

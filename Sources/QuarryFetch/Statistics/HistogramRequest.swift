@@ -36,7 +36,7 @@ public struct HistogramRequest {
         guard attribute.type.isMeasured else {
             throw FetchError.badOption(option: "histogram", reason: "'\(key)' is \(attribute.type.rawValue); a histogram needs numbers or dates (barchart counts other values)")
         }
-        let column = columnSQL(compiled.table, attribute, in: compiled.storage)
+        let column = compiled.dialect.statistic(columnSQL(compiled.table, attribute, in: compiled.storage), attribute.type)
         let notNull = (compiled.whereClause.map { " WHERE (" + $0.sql + ") AND " } ?? " WHERE ") + "\(column) IS NOT NULL"
         let arguments = compiled.whereClause?.arguments ?? []
         let range = try context.connection.row("SELECT min(\(column)), max(\(column)) FROM \(compiled.source)\(notNull)", arguments: arguments)
@@ -46,7 +46,7 @@ public struct HistogramRequest {
         let width = (high - low) / Double(bins)
         let counts: [Int: Int]
         if width > 0 {
-            let sql = "SELECT min(CAST((\(column) - ?) / ? AS INTEGER), ?) AS b, count(*) FROM \(compiled.source)\(notNull) GROUP BY b"
+            let sql = "SELECT \(compiled.dialect.bucket("(\(column) - \(compiled.dialect.real("?"))) / \(compiled.dialect.real("?"))", last: "?")) AS b, count(*) FROM \(compiled.source)\(notNull) GROUP BY b"
             // Bucket numbers and counts: integers, from CAST and count(*).
             var bucketCounts: [Int: Int] = [:]
             try context.connection.forEachRow(sql, arguments: [.real(low), .real(width), .integer(Int64(bins - 1))] + arguments) { row in

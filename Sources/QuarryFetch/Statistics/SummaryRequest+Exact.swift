@@ -11,7 +11,7 @@ extension SummaryRequest {
         guard !attributes.isEmpty else { return [] }
         let whereSQL = compiled.whereClause.map { " WHERE (" + $0.sql + ")" } ?? ""
         let whereArguments = compiled.whereClause?.arguments ?? []
-        let columns = attributes.map { columnSQL(compiled.table, $0, in: compiled.storage) }
+        let columns = attributes.map { compiled.dialect.statistic(columnSQL(compiled.table, $0, in: compiled.storage), $0.type) }
 
         // Booleans and blobs have a min and max of their storage; text compares as text.
         // Five aggregates an attribute: a wide table is scanned in groups, so no statement
@@ -57,7 +57,8 @@ extension SummaryRequest {
             var deviations: [String] = []
             var deviationArguments: [Value] = []
             for i in indexes {
-                deviations.append("sum((\(columns[i]) - ?) * (\(columns[i]) - ?))")
+                let mean = compiled.dialect.real("?")
+                deviations.append("sum((\(columns[i]) - \(mean)) * (\(columns[i]) - \(mean)))")
                 deviationArguments += [.real(means[i] ?? 0), .real(means[i] ?? 0)]
             }
             let row = try context.connection.row("SELECT \(deviations.joined(separator: ", ")) FROM \(compiled.source)\(whereSQL)",

@@ -41,8 +41,9 @@ public struct SummaryRequest {
     }
 
     /// Runs the summary. By default one scan computes everything (`oneScan`);
-    /// `options.exact`, or a table whose schema names a collation (min, max and DISTINCT
-    /// would follow it, which the one-scan aggregate does not), takes the exact way.
+    /// `options.exact`, a table whose schema names a collation (min, max and DISTINCT
+    /// would follow it, which the one-scan aggregate does not), or a database without
+    /// Quarry's SQL functions (PostgreSQL), takes the exact way.
     /// `progress` hears how far it is, now and then.
     public func execute(in context: ObjectContext, progress: ((SummaryStep) -> Void)? = nil) throws -> [AttributeSummary] {
         var base = base
@@ -51,7 +52,7 @@ public struct SummaryRequest {
         base.offset = 0
         base.sectionKey = nil
         let compiled = try CompiledRequest(base, context: context)
-        if !options.exact, try !Self.schemaNamesCollation(compiled.storage, in: context) {
+        if !options.exact, compiled.dialect.runsQuarryFunctions, try !Self.schemaNamesCollation(compiled.storage, in: context) {
             return try oneScan(compiled, in: context, progress: progress)
         }
         return try exactly(compiled, in: context, progress: progress)

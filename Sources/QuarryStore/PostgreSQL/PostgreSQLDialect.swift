@@ -64,6 +64,29 @@ public struct PostgreSQLDialect: SQLDialect {
     /// (`en_US.UTF-8`, ...) would sort by language.
     public func binaryText(_ sql: String) -> String { "(\(sql)) COLLATE \"C\"" }
 
+    /// None yet (docs/postgresql.md).
+    public var runsQuarryFunctions: Bool { false }
+
+    /// `timestamptz` as its epoch seconds, `boolean` as an integer (PostgreSQL has no
+    /// `min(boolean)`), text in the `C` collation.
+    public func statistic(_ sql: String, _ type: AttributeType) -> String {
+        switch type {
+        case .date: return "extract(epoch from \(sql))::float8"
+        case .bool: return "(\(sql))::int"
+        case .string: return binaryText(sql)
+        default: return sql
+        }
+    }
+
+    /// `CAST(x AS bigint)` rounds in PostgreSQL; `trunc` takes the integer part, as
+    /// SQLite's CAST does.
+    public func bucket(_ offset: String, last: String) -> String { "LEAST(trunc(\(offset))::bigint, \(last))" }
+
+    public func real(_ sql: String) -> String { "(\(sql))::float8" }
+
+    /// EXPLAIN's one column, a line of the plan a row.
+    public func queryPlan(_ sql: String) -> (sql: String, detailColumn: Int) { ("EXPLAIN " + sql, 0) }
+
     /// `sql` with its `?` placeholders numbered `$1`, `$2`, ... in order, as PostgreSQL
     /// takes them; a `?` inside a string literal, a quoted identifier or a comment stays.
     public static func numbered(_ sql: String) -> String { numbering(sql).sql }

@@ -81,6 +81,36 @@ public final class PostgresConnection {
             throw StoreError.postgres(sqlState: nil, sql: sql, message: Self.text(pq.pointee.errorMessage?(handle)) ?? "no result")
         }
         defer { clear(result) }
+        try check(result, sql: sql)
+        return try read(result, sql: sql)
+    }
+
+    /// Prepares `sql` as the unnamed statement and asks the server to describe it: its
+    /// result columns and parameter count; nil for a text with no statement. Nothing runs.
+    func prepareUnnamed(_ sql: String) throws -> (columns: [String], parameters: Int)? {
+        let table = pq.pointee
+        guard let prepare = table.prepare, let describe = table.describePrepared, let clear = table.clear,
+              let nfields = table.nfields, let fname = table.fname, let nparams = table.nparams else {
+            throw StoreError.postgres(sqlState: nil, sql: sql, message: "libpq was not loaded")
+        }
+        guard let prepared = prepare(handle, "", sql, 0, nil) else {
+            throw StoreError.postgres(sqlState: nil, sql: sql, message: Self.text(table.errorMessage?(handle)) ?? "no result")
+        }
+        defer { clear(prepared) }
+        let status = table.resultStatus?(prepared)
+        if status == PGRES_EMPTY_QUERY { return nil }
+        try check(prepared, sql: sql)
+        guard let described = describe(handle, "") else {
+            throw StoreError.postgres(sqlState: nil, sql: sql, message: Self.text(table.errorMessage?(handle)) ?? "no result")
+        }
+        defer { clear(described) }
+        try check(described, sql: sql)
+        let columns = (0..<nfields(described)).map { Self.text(fname(described, $0)) ?? "?column?" }
+        return (columns, Int(nparams(described)))
+    }
+
+    /// Throws the server's error for a result that is not a success.
+    private func check(_ result: OpaquePointer, sql: String) throws {
         let status = pq.pointee.resultStatus?(result)
         guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
             let code = Self.text(pq.pointee.resultErrorField?(result, Int32(UInt8(ascii: "C"))))
@@ -88,7 +118,6 @@ public final class PostgresConnection {
                 ?? Self.text(pq.pointee.resultErrorMessage?(result)) ?? "the statement failed"
             throw StoreError.postgres(sqlState: code, sql: sql, message: primary)
         }
-        return try read(result, sql: sql)
     }
 
     private func read(_ result: OpaquePointer, sql: String) throws -> PostgresResult {

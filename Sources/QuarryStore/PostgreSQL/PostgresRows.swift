@@ -135,3 +135,42 @@ extension PostgresConnection {
         return .database(message: "a PostgreSQL store does not support \(need.what) yet: they run in Quarry's SQL functions, which only SQLite has (see docs/postgresql.md)")
     }
 }
+
+/// A statement a person wrote (`sql()`), as the server describes it before it runs: the
+/// text to run (its `?` numbered, unless it numbers its own `$1`), its result columns and
+/// how many parameters it takes.
+struct PostgresDescription {
+    let sql: String
+    let columns: [String]
+    let parameters: Int
+    let isFollowedByAnother: Bool
+}
+
+extension PostgresConnection {
+    /// `body` inside `BEGIN READ ONLY`, rolled back after whatever happened: nothing the
+    /// statement did (or tried) outlives it.
+    func inReadOnlyTransaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN TRANSACTION READ ONLY")
+        defer { _ = try? execute("ROLLBACK") }
+        return try body()
+    }
+
+    /// The server's description of `sql` (prepared unnamed, not run); nil when the text
+    /// holds no statement.
+    func describe(_ sql: String) throws -> PostgresDescription? {
+        let text = sql.contains("$1") ? sql : PostgreSQLDialect.numbered(sql)
+        do {
+            guard let (columns, parameters) = try prepareUnnamed(text) else { return nil }
+            return PostgresDescription(sql: text, columns: columns, parameters: parameters, isFollowedByAnother: false)
+        } catch let StoreError.postgres("42601", _, message) where message.contains("multiple commands") {
+            return PostgresDescription(sql: text, columns: [], parameters: 0, isFollowedByAnother: true)
+        }
+    }
+
+    /// `body` with the rows of a text already numbered (`describe`'s), as `withRows`.
+    func withRows(_ sql: String, numbered: Bool, _ body: (Statement) throws -> Void) throws {
+        guard numbered else { return try withRows(sql, body) }
+        let rows = PostgresRows { arguments in try self.execute(sql, arguments) }
+        try body(Statement(rows: rows))
+    }
+}

@@ -26,8 +26,9 @@ final class PostgresStore: PersistentStore {
 
     // MARK: Writing, refused for now
 
+    /// The refusal; the caller's message names the operation (`save: ...`).
     private func notYet(_ operation: String) -> StoreError {
-        .database(message: "\(operation): writing to a PostgreSQL store is not supported yet (Quarry reads it; see docs/postgresql.md)")
+        .database(message: "writing to a PostgreSQL store is not supported yet (Quarry reads it; see docs/postgresql.md)")
     }
 
     func refuseUnfaithfulWrite(_ operation: String, in context: ObjectContext) throws { throw notYet(operation) }

@@ -31,6 +31,21 @@ public protocol SQLDialect: Sendable {
     /// Text as sorted and grouped by its bytes (SQLite's BINARY collation), whatever the
     /// database's collation.
     func binaryText(_ sql: String) -> String
+    /// Whether the functions Quarry installs into SQLite (`quarry_summary`, ...) run in
+    /// this database; where not, what needs them takes standard SQL (summarize's exact way).
+    var runsQuarryFunctions: Bool { get }
+    /// An attribute's column as statistics read it (min, max, mean, quantiles, histogram
+    /// buckets): a date as seconds since 1970, a boolean as 0 or 1, text by its bytes.
+    func statistic(_ sql: String, _ type: AttributeType) -> String
+    /// The histogram bucket of a non-negative `offset` (in widths): its integer part,
+    /// at most `last`.
+    func bucket(_ offset: String, last: String) -> String
+    /// `sql` (a parameter) as a real number, whatever the column it meets: PostgreSQL
+    /// would give `n - $1` the integer type of `n`.
+    func real(_ sql: String) -> String
+    /// The statement that shows how the database will run `sql`, and which column of its
+    /// rows holds each line of the plan.
+    func queryPlan(_ sql: String) -> (sql: String, detailColumn: Int)
 }
 
 /// The string tests a dialect may say in its own SQL when they take no `[c]` or `[d]`.
@@ -82,6 +97,18 @@ public struct SQLiteDialect: SQLDialect {
     public func orderTerm(_ sql: String, ascending: Bool) -> String { sql + (ascending ? " ASC" : " DESC") }
 
     public func binaryText(_ sql: String) -> String { sql }
+
+    public var runsQuarryFunctions: Bool { true }
+
+    /// Dates and booleans are numbers already, and text compares by its bytes.
+    public func statistic(_ sql: String, _ type: AttributeType) -> String { sql }
+
+    public func bucket(_ offset: String, last: String) -> String { "min(CAST(\(offset) AS INTEGER), \(last))" }
+
+    public func real(_ sql: String) -> String { sql }
+
+    /// EXPLAIN QUERY PLAN's rows are id, parent, notused, detail.
+    public func queryPlan(_ sql: String) -> (sql: String, detailColumn: Int) { ("EXPLAIN QUERY PLAN " + sql, 3) }
 
     /// `text` as a GLOB pattern that matches only itself.
     static func globEscaped(_ text: String) -> String {

@@ -1,0 +1,209 @@
+import Foundation
+import QuarryTestSupport
+import Testing
+
+/// A PostgreSQL schema opened by URL reads as the same rows in a SQLite file read: one
+/// SQL script of nycflights13's rows goes into both, and one Lua script over them prints
+/// the same lines, through predicates, sorts, windows, sections, groups and relationships.
+/// Against a real server (`PostgresServer`): the tests fail, never skip, without one.
+@Suite struct PostgresStoreTests {
+    /// nycflights13's airlines and every 150th flight, as INSERTs both engines read (ISO
+    /// text for the hour, which PostgreSQL keeps as `timestamptz` and SQLite as text).
+    static func rowsSQL() throws -> String {
+        func rows(_ file: String) throws -> [[String]] {
+            let text = try String(contentsOfFile: try SharedData.path("nycflights13/\(file)"), encoding: .utf8)
+            return text.split(separator: "\n").dropFirst().map { line in
+                // These two files quote no field and hold no comma inside one.
+                line.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
+            }
+        }
+        func literal(_ field: String, text: Bool) -> String {
+            if field == "NA" || field.isEmpty { return "NULL" }
+            return text ? "'" + field.replacingOccurrences(of: "'", with: "''") + "'" : field
+        }
+        var out = ""
+        for (i, airline) in try rows("airlines.csv").enumerated() {
+            out += "INSERT INTO airlines VALUES (\(i + 1), \(literal(airline[0], text: true)), \(literal(airline[1], text: true)));\n"
+        }
+        // year,month,day,dep_time,sched_dep_time,dep_delay,arr_time,sched_arr_time,arr_delay,
+        // carrier,flight,tailnum,origin,dest,air_time,distance,hour,minute,time_hour
+        let kept: [(Int, Bool)] = [(0, false), (1, false), (2, false), (5, false), (8, false), (9, true), (10, false),
+                                   (11, true), (12, true), (13, true), (15, false), (18, true)]
+        for (i, flight) in try rows("flights.csv").enumerated() where i % 150 == 0 {
+            let values = kept.map { literal(flight[$0.0], text: $0.1) }.joined(separator: ", ")
+            out += "INSERT INTO flights VALUES (\(i / 150 + 1), \(values));\n"
+        }
+        return out
+    }
+
+    static let postgresSchema = """
+        CREATE TABLE airlines (id bigint PRIMARY KEY, carrier text NOT NULL UNIQUE, name text);
+        CREATE TABLE flights (id bigint PRIMARY KEY, year bigint, month bigint, day bigint, dep_delay double precision,
+          arr_delay double precision, carrier text REFERENCES airlines(carrier), flight bigint, tailnum text, origin text,
+          dest text, distance bigint, time_hour timestamptz);
+
+        """
+    static let sqliteSchema = """
+        CREATE TABLE airlines (id INTEGER PRIMARY KEY, carrier TEXT NOT NULL UNIQUE, name TEXT);
+        CREATE TABLE flights (id INTEGER PRIMARY KEY, year INTEGER, month INTEGER, day INTEGER, dep_delay REAL,
+          arr_delay REAL, carrier TEXT REFERENCES airlines(carrier), flight INTEGER, tailnum TEXT, origin TEXT,
+          dest TEXT, distance INTEGER, time_hour TIMESTAMP);
+
+        """
+
+    static func psql(_ sandbox: Sandbox, _ url: String, file: String) async throws {
+        let result = try await sandbox.run(URL(fileURLWithPath: "/usr/bin/psql"), ["-q", "-v", "ON_ERROR_STOP=1", "-f", file, url], timeout: 60)
+        guard result.status == 0 else { throw HarnessError("psql -f \(file) failed: \(result)") }
+    }
+
+    static func sqlite3(_ sandbox: Sandbox, _ database: String, file: String) async throws {
+        guard let shell = ["/usr/bin/sqlite3", "/usr/local/bin/sqlite3"].first(where: FileManager.default.isExecutableFile) else {
+            throw HarnessError("the sqlite3 shell is not installed (scripts/test installs it)")
+        }
+        let result = try await sandbox.run(URL(fileURLWithPath: shell), [database, ".read \(file)"], timeout: 60)
+        guard result.status == 0, result.stderr.isEmpty else { throw HarnessError("sqlite3 .read \(file) failed: \(result)") }
+    }
+
+    /// The same flights in a PostgreSQL database and a SQLite file: the database's URL.
+    static func flights(in sandbox: Sandbox) async throws -> String {
+        let url = try PostgresServer.database("flights")
+        let rows = try rowsSQL()
+        // One transaction each: a commit a row would wait for the disk 2,262 times.
+        try sandbox.write("pg.sql", postgresSchema + "BEGIN;\n" + rows + "COMMIT;\n")
+        try sandbox.write("lite.sql", sqliteSchema + "BEGIN;\n" + rows + "COMMIT;\n")
+        try await psql(sandbox, url, file: "pg.sql")
+        try await sqlite3(sandbox, "lite.db", file: "lite.sql")
+        return url
+    }
+
+    @Test func aSchemaReadsAsTheSameRowsAsASQLiteFile() async throws {
+        let sandbox = try Sandbox()
+        let url = try await Self.flights(in: sandbox)
+        try sandbox.write("same.lua", Self.sameAnswers)
+        let lite = try await sandbox.quarry(["lite.db", "same.lua"], timeout: 60)
+        let postgres = try await sandbox.quarry([url, "same.lua"], timeout: 60)
+        #expect(lite.status == 0, "\(lite)")
+        #expect(postgres.status == 0, "\(postgres)")
+        // The script's answers are worth comparing: the rows are there, and it ran to its end.
+        #expect(lite.lines.count > 100)
+        #expect(lite.lines.contains("TRUEPREDICATE\t2246"), "\(lite)")
+        #expect(lite.lines.last == "196", "\(lite)")
+        #expect(lite.stdout.contains("time_hour | date   |  2246 |     0 |     2204 | 2013-01-01T10:00:00Z"), "\(lite)")
+        let differences = zip(lite.lines, postgres.lines).enumerated().filter { $0.element.0 != $0.element.1 }
+        let shown = differences.prefix(20).map { "\($0.offset + 1): \($0.element.0) | \($0.element.1)" }.joined(separator: "\n")
+        #expect(differences.isEmpty && lite.lines.count == postgres.lines.count,
+                "SQLite and PostgreSQL answered differently (line: SQLite | PostgreSQL):\n\(shown)")
+        #expect(lite.stderr == postgres.stderr)
+    }
+
+    /// Columns read by their server types; tables that cannot be objects left out with a
+    /// note; a schema named in the URL; nothing written, and `sql()` read-only.
+    @Test func aSchemaOpensByItsTypesAndIsOnlyRead() async throws {
+        let sandbox = try Sandbox()
+        let url = try PostgresServer.database("types")
+        try sandbox.write("types.sql", """
+            CREATE SCHEMA "Lab";
+            CREATE TABLE "Lab".sample (id integer PRIMARY KEY, small smallint NOT NULL, big bigint, ok boolean, ratio real,
+              price numeric(10,2), taken timestamptz, label varchar(20), tag uuid, data bytea, day date);
+            INSERT INTO "Lab".sample VALUES (1, 7, 9007199254740993, true, 0.5, 12.25, '2024-02-29 12:30:00.25+00', 'é',
+              'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', '\\x00ff', '2024-03-01'),
+              (2, -3, NULL, false, NULL, NULL, NULL, 'x', NULL, NULL, NULL);
+            CREATE TABLE "Lab".pairs (a int, b int, PRIMARY KEY (a, b));
+            CREATE TABLE public.other (id bigint PRIMARY KEY);
+
+            """)
+        try await Self.psql(sandbox, url, file: "types.sql")
+        let result = try await sandbox.quarry([url + "?schema=Lab", "-e", #"""
+            for _, e in ipairs(entities()) do print(e) end
+            local o = fetch{"sample", sort = {"id"}}[1]
+            print(o.small, o.big, o.ok, o.ratio, o.price, o.taken, o.label, o.tag, #o.data, o.day)
+            print(count("sample", "big == 9007199254740993"), count("sample", "big == 9007199254740992"), count("sample", "ok == YES"))
+            print(count("sample", "taken > %@", date("2024-02-29T12:30:00Z")), count("sample", "label == 'é'"))
+            o.small = 8
+            print(pcall(save))
+            print(pcall(sql, "UPDATE sample SET small = 9 RETURNING id"))
+            print(pcall(sql, "SELECT 1; SELECT 2"))
+            print(sql("SELECT small FROM sample WHERE id = ?", 1))
+            """#])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.lines.prefix(3) == [
+            "entity sample { id: int32?, small: int16, big: int64?, ok: bool?, ratio: double?, price: double?, taken: date?, label: string?, tag: string?, data: binary?, day: string? }",
+            "7\t9007199254740993\ttrue\t0.5\t12.25\t2024-02-29T12:30:00.25Z\té\ta0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11\t2\t2024-03-01",
+            "1\t0\t1",
+        ], "\(result)")
+        #expect(result.lines.dropFirst(3).first == "1\t1", "\(result)")
+        #expect(result.stdout.contains("false\t(command line):7: save: writing to a PostgreSQL store is not supported yet"), "\(result)")
+        #expect(result.stdout.contains("cannot execute UPDATE in a read-only transaction"), "\(result)")
+        #expect(result.stdout.contains("one statement at a time"), "\(result)")
+        #expect(result.stderr.contains("pairs has no primary key of one integer column"), "\(result)")
+        // The row is as it was: nothing was written by the save or the UPDATE.
+        #expect(result.lines.suffix(3) == ["small", "-----", "    7"] || result.stdout.contains("    7\n(1 row)"), "\(result)")
+    }
+
+    /// What cannot be opened says what and where, in one line, the password left out.
+    @Test func whatCannotBeOpenedSaysWhy() async throws {
+        let sandbox = try Sandbox()
+        let url = try PostgresServer.database("opening")
+        let noSchema = try await sandbox.quarry([url + "?schema=nowhere", "-e", "print(1)"])
+        #expect(noSchema.status == 1)
+        #expect(noSchema.stderr.contains("no schema named nowhere"), "\(noSchema)")
+        // A port nobody listens on (the server's, plus one, which scripts/postgres never takes).
+        let refused = url.replacingOccurrences(of: "quarry@", with: "quarry:s3cret@").replacingOccurrences(of: "127.0.0.1:", with: "127.0.0.1:1")
+        let closed = try await sandbox.quarry([refused, "-e", "print(1)"])
+        #expect(closed.status == 1)
+        #expect(closed.errorLines.count == 1, "\(closed)")
+        #expect(closed.stderr.contains("cannot open postgres://quarry@127.0.0.1:1"), "\(closed)")
+        #expect(!closed.stderr.contains("s3cret"), "\(closed)")
+    }
+
+    /// Counts over predicates of every kind the dialect says in PostgreSQL's SQL, then
+    /// fetches sorted (nil, text, key paths), windowed, sectioned, grouped, and through
+    /// both sides of the foreign key.
+    static let sameAnswers = #"""
+        local function show(r, keys)
+          for _, o in ipairs(r) do
+            local t = {}
+            for _, k in ipairs(keys) do t[#t + 1] = tostring(o[k]) end
+            print(table.concat(t, " "))
+          end
+        end
+        local preds = {
+          "dep_delay > 30", "dep_delay <= 0", "dep_delay == nil", "dep_delay != nil", "month IN {1, 5, 12}",
+          "distance BETWEEN {200, 800}", "carrier == 'UA'", "carrier != 'UA'", "origin < 'JFK'", "tailnum >= 'N5'",
+          "tailnum BEGINSWITH 'N3'", "tailnum ENDSWITH 'JB'", "dest CONTAINS 'A'", "tailnum LIKE 'N*AA'", "tailnum LIKE 'N?1*'",
+          "tailnum MATCHES 'N[0-9]{3}[A-Z]{2}'", "NOT (month > 6 AND dep_delay > 0)", "month == 2 OR day == 2",
+          "airlines.name BEGINSWITH 'Delta'", "airlines.name == nil", "time_hour < %@", "time_hour >= %@",
+          "dep_delay > 10.5", "distance < 999.5", "distance == 1400.0", "flight IN {1545, 1714, 3.5}",
+          "arr_delay > dep_delay", "day < month", "TRUEPREDICATE", "FALSEPREDICATE",
+        }
+        for _, p in ipairs(preds) do
+          if p:find("%%@") then print(p, count("flights", p, date("2013-06-01T00:00:00Z")))
+          else print(p, count("flights", p)) end
+        end
+        for _, a in ipairs(fetch("airlines", "ANY flights.dep_delay > 300")) do print("any", a.carrier) end
+        print("airlines with many", count("airlines", "flights.@count > 100"))
+        print("avg", count("airlines", "flights.@avg.dep_delay > 10"))
+        show(fetch{"flights", sort = {"-dep_delay", "tailnum"}, limit = 12}, {"id", "dep_delay", "tailnum", "time_hour"})
+        show(fetch{"flights", sort = {"tailnum", "id"}, limit = 8, offset = 3}, {"id", "tailnum"})
+        show(fetch{"flights", sort = {"-tailnum"}, limit = 5}, {"id", "tailnum"})
+        show(fetch{"flights", predicate = "dep_delay > 200", sort = {"airlines.name", "-arr_delay"}}, {"id", "carrier", "arr_delay"})
+        local r = fetch{"flights", section = "origin", sort = {"origin", "-distance"}}
+        for _, s in ipairs(r) do print(s.name, #s, s[1].distance, s[1].dest) end
+        local r2 = fetch{"flights", section = "tailnum", predicate = "tailnum BEGINSWITH 'N1'", limit = 30}
+        for _, s in ipairs(r2) do print(s.name, #s) end
+        for _, d in ipairs(fetch{"flights", result = "dictionaries", properties = {"origin", "count(*)", "max(dep_delay)"}, group = {"origin"}, sort = {"origin"}}) do
+          print(d.origin, d["count(*)"], d["max(dep_delay)"])
+        end
+        for _, a in ipairs(fetch{"airlines", sort = {"carrier"}}) do
+          print(a.carrier, a.name, #a.flights)
+        end
+        local f = fetch{"flights", sort = {"id"}, limit = 3}
+        for _, x in ipairs(f) do print(x.id, x.airlines and x.airlines.name) end
+        print(summarize("flights"))
+        print(summarize(fetch("flights", "month < 6")))
+        print(histogram("flights", "dep_delay"))
+        print(histogram("flights", "time_hour"))
+        print(histogram(fetch("flights", "origin == 'JFK'"), "distance"))
+        print(#fetch{"flights", result = "ids", predicate = "month == 7"})
+        """#
+}
