@@ -120,7 +120,7 @@ import Testing
             print(count("sample", "big == 9007199254740993"), count("sample", "big == 9007199254740992"), count("sample", "ok == YES"))
             print(count("sample", "taken > %@", date("2024-02-29T12:30:00Z")), count("sample", "label == 'é'"))
             o.small = 8
-            print(pcall(save))
+            print(save().updated, pcall(sample.updateall, sample, "id == 1", {}, { small = 9 }))
             print(pcall(sql, "UPDATE sample SET small = 9 RETURNING id"))
             print(pcall(sql, "SELECT 1; SELECT 2"))
             print(sql("SELECT small FROM sample WHERE id = ?", 1))
@@ -132,12 +132,12 @@ import Testing
             "1\t0\t1",
         ], "\(result)")
         #expect(result.lines.dropFirst(3).first == "1\t1", "\(result)")
-        #expect(result.stdout.contains("false\t(command line):7: save: writing to a PostgreSQL store is not supported yet"), "\(result)")
+        #expect(result.stdout.contains("1\tfalse\t(command line):7: updateall: a PostgreSQL store takes save() only"), "\(result)")
         #expect(result.stdout.contains("cannot execute UPDATE in a read-only transaction"), "\(result)")
         #expect(result.stdout.contains("one statement at a time"), "\(result)")
         #expect(result.stderr.contains("pairs has no primary key of one integer column"), "\(result)")
-        // The row is as it was: nothing was written by the save or the UPDATE.
-        #expect(result.lines.suffix(3) == ["small", "-----", "    7"] || result.stdout.contains("    7\n(1 row)"), "\(result)")
+        // The save wrote; the UPDATE and updateall did not.
+        #expect(result.stdout.contains("small\n-----\n    8\n(1 row)"), "\(result)")
     }
 
     /// What cannot be opened says what and where, in one line, the password left out.
@@ -155,6 +155,86 @@ import Testing
         #expect(closed.stderr.contains("cannot open postgres://quarry@127.0.0.1:1"), "\(closed)")
         #expect(!closed.stderr.contains("s3cret"), "\(closed)")
     }
+
+    /// `save()` writes as it writes a SQLite file, in one transaction: inserts, updates
+    /// (dates, nil), deletes and a relationship through the foreign key; then another
+    /// connection's change and deletion are conflicts settled as each merge policy says.
+    @Test func aSaveWritesAsItWritesASQLiteFile() async throws {
+        let sandbox = try Sandbox()
+        let url = try await Self.flights(in: sandbox)
+        try sandbox.write("write.lua", Self.writes)
+        guard let sqlite = ["/usr/bin/sqlite3", "/usr/local/bin/sqlite3"].first(where: FileManager.default.isExecutableFile) else {
+            throw HarnessError("the sqlite3 shell is not installed (scripts/test installs it)")
+        }
+        let lite = try await sandbox.quarry(["lite.db", "write.lua", "\(sqlite) lite.db"], timeout: 60)
+        let postgres = try await sandbox.quarry([url, "write.lua", "/usr/bin/psql -q \(url) -c"], timeout: 60)
+        #expect(lite.status == 0, "\(lite)")
+        #expect(postgres.status == 0, "\(postgres)")
+        #expect(lite.lines.first == "2 inserted 3 updated 1 deleted", "\(lite)")
+        #expect(lite.stdout.contains("another process changed flights/10 (dep_delay)"), "\(lite)")
+        #expect(lite.stdout == postgres.stdout, "SQLite:\n\(lite.stdout)\nPostgreSQL:\n\(postgres.stdout)")
+        // The server holds what the script read back.
+        let check = try await sandbox.run(URL(fileURLWithPath: "/usr/bin/psql"), ["-qAt", url, "-c",
+            "SELECT dep_delay, tailnum, time_hour FROM flights WHERE id IN (1, 10, 5000) ORDER BY id"])
+        #expect(check.stdout == "99.5|N14228|2013-01-01 10:00:00+00\n1|MINE|2013-01-02 19:00:00+00\n|NZZ1|2013-12-31 23:00:00+00\n", "\(check)")
+    }
+
+    /// A key left nil takes the column's sequence; a save the server refuses halfway
+    /// (a duplicate) writes nothing of itself.
+    @Test func aSaveIsOneTransactionAndTakesTheServersKeys() async throws {
+        let sandbox = try Sandbox()
+        let url = try PostgresServer.database("keys")
+        try sandbox.write("keys.sql", "CREATE TABLE tag (id bigserial PRIMARY KEY, name text UNIQUE NOT NULL);\n")
+        try await Self.psql(sandbox, url, file: "keys.sql")
+        let result = try await sandbox.quarry([url, "-e", #"""
+            local a, b = tag:new{ name = "a" }, tag:new{ name = "b" }
+            save()
+            print(a.id, b.id, a:objectID())
+            tag:new{ name = "c" }; tag:new{ name = "a" }
+            print(pcall(save))
+            print(count("tag"), #sql("SELECT * FROM tag"))
+            """#])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.lines.first == "1\t2\ttag/1", "\(result)")
+        #expect(result.stdout.contains("duplicate key value violates unique constraint"), "\(result)")
+        // count() includes the two unsaved objects, as Core Data counts pending inserts; the table holds the first two only.
+        #expect(result.lines.last == "4\t2", "\(result)")
+    }
+
+    static let writes = #"""
+        local other = arg[1]
+        local function row(id)
+          local f = flights:fetch{predicate = "id == %@", args = {id}}[1]
+          if not f then return "flight " .. id .. " gone" end
+          return table.concat({f.id, tostring(f.dep_delay), tostring(f.tailnum), tostring(f.carrier), tostring(f.time_hour), tostring(f.airlines and f.airlines.name)}, " ")
+        end
+        local function saved(s) return s.inserted .. " inserted " .. s.updated .. " updated " .. s.deleted .. " deleted" end
+        local f = flights:fetch{sort = {"id"}, limit = 3}
+        f[1].dep_delay = 99.5
+        f[2].tailnum = nil
+        f[3].time_hour = date("2020-02-29T12:00:00Z")
+        local a = airlines:new{ id = 100, carrier = "ZZ", name = "Zed Air" }
+        local n = flights:new{ id = 5000, year = 2013, month = 12, day = 31, carrier = "ZZ", tailnum = "NZZ1", time_hour = date("2013-12-31T23:00:00Z") }
+        flights:fetch{predicate = "id == 5"}[1]:delete()
+        print(saved(save()))
+        for _, id in ipairs({1, 2, 3, 5, 5000}) do print(row(id)) end
+        print(count("flights"), count("airlines"), #a.flights, n.airlines and n.airlines.name)
+        -- another connection changes a row this one has read
+        local g = flights:fetch{predicate = "id == 10"}[1]
+        print(row(10))
+        os.execute(other .. " \"UPDATE flights SET dep_delay = 1 WHERE id = 10\"")
+        g.tailnum = "MINE"
+        print(pcall(save))
+        print(saved(save{merge = "store"}))
+        print(row(10))
+        local h = flights:fetch{predicate = "id == 11"}[1]
+        local _ = h.tailnum
+        os.execute(other .. " \"DELETE FROM flights WHERE id = 11\"")
+        h.dep_delay = 5
+        print(pcall(save))
+        print(saved(save{merge = "mine"}))
+        print(row(11), count("flights"))
+        """#
 
     /// Counts over predicates of every kind the dialect says in PostgreSQL's SQL, then
     /// fetches sorted (nil, text, key paths), windowed, sectioned, grouped, and through

@@ -134,20 +134,19 @@ extension ObjectContext {
     private func hashes(of entity: EntityDescription, keys: [Int64]?) throws -> RowHashes {
         var result = RowHashes()
         let select = "SELECT \(mapped(entity).selection(of: entity)) FROM \(mapped(entity).table)"
-        func take(_ cursor: RowCursor) throws {
-            while let row = try cursor.next() {
-                guard let key = Int64.fromDatabaseValue(row[0] as DatabaseValue) else { continue }
-                var hasher = Hasher()
-                for i in 1..<row.count { (row[i] as DatabaseValue).hash(into: &hasher) }
-                result.byKey[key] = hasher.finalize()
-            }
+        func take(_ row: StoreRow) {
+            guard row.count > 0, let key = row.value(at: 0).storedInteger else { return }
+            var hasher = Hasher()
+            for i in 1..<row.count { row.value(at: i).databaseValue.hash(into: &hasher) }
+            result.byKey[key] = hasher.finalize()
         }
-        try read { db in
-            guard let keys else { return try take(Row.fetchCursor(db, sql: select)) }
-            try forEachChunk(keys) { chunk in
-                let sql = select + " WHERE \(mapped(entity).key) IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
-                try take(Row.fetchCursor(db, sql: sql, arguments: StatementArguments(chunk)))
-            }
+        guard let keys else {
+            try connection.forEachRow(select) { take($0) }
+            return result
+        }
+        try forEachChunk(keys) { chunk in
+            let sql = select + " WHERE \(mapped(entity).key) IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
+            try connection.forEachRow(sql, arguments: chunk.map(Value.integer)) { take($0) }
         }
         return result
     }

@@ -27,7 +27,7 @@ extension ObjectContext {
         guard hasChanges else { return SaveSummary() }
         if isReadOnly { throw StoreError.readOnly(operation: "save") }
         try store.refuseUnfaithfulWrite("save", in: self)
-        try store.willWrite(in: self)
+        try store.willWrite("save", in: self)
         let request = SaveChangesRequest(
             inserts: unsaved.inserted,
             updates: unsaved.updated.values.sorted { ($0.primaryKey ?? 0) < ($1.primaryKey ?? 0) },

@@ -6,10 +6,11 @@ import GRDB
 /// Every read goes to the server through the connection (`StoreConnection.postgres`);
 /// predicates, sorts and counts are said in PostgreSQL's SQL (`PostgreSQLDialect`).
 ///
-/// Reading only, for now: saving, batch changes, `define` and imports are refused before
-/// anything is sent (docs/postgresql.md says what writing needs), and nothing is added to
-/// the schema. Other sessions' commits are seen by the next fetch; objects already read
-/// keep their values until `o:refresh()`.
+/// `save()` writes in one transaction with optimistic locking (`PostgresSaveWriter`);
+/// batch changes, imports and definitions are refused before anything is sent
+/// (docs/postgresql.md says what they need), and nothing of Quarry's is added to the
+/// schema. Other sessions' commits are seen by the next fetch; objects already read keep
+/// their values until `o:refresh()`.
 final class PostgresStore: PersistentStore {
     var managedObjectModel = ManagedObjectModel()
     var mapping = StoreMapping()
@@ -24,25 +25,34 @@ final class PostgresStore: PersistentStore {
         try introspect(context)
     }
 
-    // MARK: Writing, refused for now
+    // MARK: Writing: saves; batch changes, imports and definitions refused for now
 
-    /// The refusal; the caller's message names the operation (`save: ...`).
-    private func notYet(_ operation: String) -> StoreError {
-        .database(message: "writing to a PostgreSQL store is not supported yet (Quarry reads it; see docs/postgresql.md)")
+    /// The refusal; the caller's message names the operation (`updateall: ...`).
+    private func notYet() -> StoreError {
+        .database(message: "a PostgreSQL store takes save() only, for now (see docs/postgresql.md); nothing was written")
     }
 
-    func refuseUnfaithfulWrite(_ operation: String, in context: ObjectContext) throws { throw notYet(operation) }
-    func willWrite(in context: ObjectContext) throws { throw notYet("writing") }
-    func refuseDefining(_ entity: String, whole: Bool) throws { throw notYet(whole ? "model()" : "define(\"\(entity)\")") }
-    func prepare(_ request: SaveChangesRequest, in context: ObjectContext) throws -> StoreSaveWork { throw notYet("save()") }
-    func write(_ request: SaveChangesRequest, _ work: StoreSaveWork, context: ObjectContext) throws -> SaveChangesResult { throw notYet("save()") }
-    func insertedKey(of entity: EntityDescription, in db: Database, context: ObjectContext) throws -> Int64 { throw notYet("save()") }
+    func refuseUnfaithfulWrite(_ operation: String, in context: ObjectContext) throws {
+        if operation != "save" { throw StoreError.during(operation: operation, notYet()) }
+    }
+    func willWrite(_ operation: String, in context: ObjectContext) throws {
+        if operation != "save" { throw StoreError.during(operation: operation, notYet()) }
+    }
+    func refuseDefining(_ entity: String, whole: Bool) throws { throw notYet() }
+
+    /// One transaction on the server (`PostgresSaveWriter`).
+    func write(_ request: SaveChangesRequest, _ work: StoreSaveWork, context: ObjectContext) throws -> SaveChangesResult {
+        guard let server = context.connection.postgres else { throw StoreConnection.notOnPostgres("save") }
+        return try PostgresSaveWriter(context: context, server: server).write(request)
+    }
+    /// Never asked: the writer reads the key each INSERT returns.
+    func insertedKey(of entity: EntityDescription, in db: Database, context: ObjectContext) throws -> Int64 { throw notYet() }
     func writeDefinition(_ entity: EntityDescription, changes: [EntityDescription], in db: Database, context: ObjectContext) throws -> [String] {
-        throw notYet("define(\"\(entity.name)\")")
+        throw notYet()
     }
-    func keepDeclaration(_ name: String, definition: String, in db: Database, context: ObjectContext) throws { throw notYet("define(\"\(name)\")") }
+    func keepDeclaration(_ name: String, definition: String, in db: Database, context: ObjectContext) throws { throw notYet() }
     func keptTemplates(context: ObjectContext) throws -> [CoreDataFetchRequest] { [] }
-    func keep(templates: [CoreDataFetchRequest], context: ObjectContext) throws { throw notYet("model()") }
+    func keep(templates: [CoreDataFetchRequest], context: ObjectContext) throws { throw notYet() }
 
     // MARK: Reading
 

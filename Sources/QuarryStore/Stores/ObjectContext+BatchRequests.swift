@@ -13,7 +13,7 @@ extension ObjectContext {
     public func batchUpdate(_ entityName: String, where filter: BatchFilter?, set values: [String: Value]) throws -> Int {
         if isReadOnly { throw StoreError.readOnly(operation: "updateall") }
         try store.refuseUnfaithfulWrite("updateall", in: self)
-        try store.willWrite(in: self)
+        try store.willWrite("updateall", in: self)
         let entity = try entity(named: entityName)
         if mapped(entity).isView { throw StoreError.viewIsReadOnly(entity: entity.name) }
         try store.refuseSetting(values.keys, of: entity.name, operation: "updateall")
@@ -85,7 +85,7 @@ extension ObjectContext {
     public func batchDelete(_ entityName: String, where filter: BatchFilter?) throws -> Int {
         if isReadOnly { throw StoreError.readOnly(operation: "deleteall") }
         try store.refuseUnfaithfulWrite("deleteall", in: self)
-        try store.willWrite(in: self)
+        try store.willWrite("deleteall", in: self)
         let entity = try entity(named: entityName)
         if mapped(entity).isView { throw StoreError.viewIsReadOnly(entity: entity.name) }
         var batch = BatchChange()

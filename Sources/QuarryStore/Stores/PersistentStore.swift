@@ -39,9 +39,10 @@ protocol PersistentStore: AnyObject {
     /// Refuses a write (`save`, `updateall`, `deleteall`) that the program owning the file
     /// would not make as Quarry would make it; nothing has been written.
     func refuseUnfaithfulWrite(_ operation: String, in context: ObjectContext) throws
-    /// Before anything is written (a save, a batch change, an import), outside any
-    /// transaction: what the store makes only for writing (a Core Data store's triggers).
-    func willWrite(in context: ObjectContext) throws
+    /// Before anything is written (`operation`: a save, a batch change, an import), outside
+    /// any transaction: what the store makes only for writing (a Core Data store's
+    /// triggers), or a refusal of the operation, nothing written.
+    func willWrite(_ operation: String, in context: ObjectContext) throws
 
     /// Whether a to-many relationship keeps an order in the store.
     func isOrdered(_ relationship: String, of entity: String) -> Bool
@@ -169,7 +170,7 @@ extension PersistentStore {
         try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0
     }
     func refuseUnfaithfulWrite(_ operation: String, in context: ObjectContext) throws {}
-    func willWrite(in context: ObjectContext) throws {}
+    func willWrite(_ operation: String, in context: ObjectContext) throws {}
     func isOrdered(_ relationship: String, of entity: String) -> Bool { false }
     func refuseDefining(_ entity: String, whole: Bool) throws {}
     var modelAsRead: CoreDataModel? { nil }

@@ -129,57 +129,22 @@ struct SQLiteSaveWriter {
 
     // MARK: Conflicts
 
-    private struct Conflict {
-        let object: ManagedObject
-        let keys: Set<String>
-        /// The row as stored now; nil when another connection deleted it.
-        let stored: [String: Value]?
-    }
-
     /// Optimistic locking: a row changed by another connection since it was read is a
     /// conflict, settled by the policy or refused with nothing written.
     private func settleConflicts(_ result: inout SaveChangesResult, in db: Database) throws {
-        let conflicts = try findConflicts(result.request.updates + result.request.deletes, in: db)
-        guard !conflicts.isEmpty else { return }
-        if result.request.policy == .error {
-            throw StoreError.conflict(conflicts.map { ConflictedObject(objectID: $0.object.objectID, keys: $0.keys.sorted(), deleted: $0.stored == nil) })
-        }
-        // Both policies take the stored row as the new snapshot; store trump also gives up
-        // this context's edits of the keys the other side changed. A row the other side
-        // deleted is neither updated nor deleted again.
-        var dropped: [ObjectIdentifier: Set<String>] = [:]
-        for conflict in conflicts {
-            guard let stored = conflict.stored else { continue }
-            result.adopted.append((conflict.object, stored))
-            if result.request.policy == .store { dropped[ObjectIdentifier(conflict.object), default: []].formUnion(conflict.keys) }
-        }
-        let gone = Set(conflicts.filter { $0.stored == nil }.map { ObjectIdentifier($0.object) })
-        result.request.updates.removeAll { gone.contains(ObjectIdentifier($0)) }
-        result.request.deletes.removeAll { gone.contains(ObjectIdentifier($0)) }
-        // Under "store", their values win for the keys they changed.
-        for object in result.request.updates {
-            for key in dropped[ObjectIdentifier(object)] ?? [] { object.pending[key] = nil }
-        }
-    }
-
-    /// Rows that differ from what this context read (Core Data's snapshots).
-    private func findConflicts(_ objects: [ManagedObject], in db: Database) throws -> [Conflict] {
-        var conflicts: [Conflict] = []
-        for object in objects {
+        var conflicts: [SaveConflict] = []
+        for object in result.request.updates + result.request.deletes {
             guard let key = object.primaryKey else { continue }
             let entity = context.currentEntity(of: object)
             let storage = context.mapped(entity)
             let sql = "SELECT \(storage.selection(of: entity)) FROM \(storage.table) WHERE \(storage.key) = ?"
-            guard let row = try Row.fetchOne(db, sql: sql, arguments: [key]) else {
-                conflicts.append(Conflict(object: object, keys: [], stored: nil))
-                continue
-            }
-            let stored = context.values(of: entity, row: Array(row.databaseValues))
-            let changed = Set(stored.keys.filter { stored[$0] != (object.committed[$0] ?? .null) })
-            if !changed.isEmpty { conflicts.append(Conflict(object: object, keys: changed, stored: stored)) }
+            let row = try Row.fetchOne(db, sql: sql, arguments: [key]).map { Array($0.databaseValues) }
+            if let conflict = context.conflict(of: object, storedRow: row) { conflicts.append(conflict) }
             // A version counter also sees writes to columns the model does not map.
-            else if try store.versionMoved(object, in: db, context: context) { conflicts.append(Conflict(object: object, keys: ["Z_OPT"], stored: stored)) }
+            else if try store.versionMoved(object, in: db, context: context), let row {
+                conflicts.append(SaveConflict(object: object, keys: ["Z_OPT"], stored: context.values(of: entity, row: row)))
+            }
         }
-        return conflicts
+        try result.settle(conflicts)
     }
 }

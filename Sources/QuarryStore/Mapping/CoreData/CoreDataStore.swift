@@ -187,7 +187,7 @@ public final class CoreDataStore {
     /// written. The triggers wait for this: SQLite scans its whole TEMP schema for each
     /// entry it adds, so the 240 triggers of Photos.app's 61 entities were 110 of the
     /// 190 ms a `count` took, and a session that only reads needs none of them.
-    func willWrite(in context: ObjectContext) throws {
+    func willWrite(_ operation: String, in context: ObjectContext) throws {
         guard !writeTriggersInstalled else { return }
         try context.connection.makeAllViews()
         try context.database.writeWithoutTransaction { db in

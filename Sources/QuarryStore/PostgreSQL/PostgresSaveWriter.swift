@@ -1,0 +1,111 @@
+import GRDB
+
+/// Writes a `SaveChangesRequest` into a PostgreSQL schema in one `READ WRITE` transaction,
+/// as `SQLiteSaveWriter` writes a SQLite file: the rows this save changes are locked
+/// (`SELECT ... FOR UPDATE`) and compared with what the objects were read with
+/// (optimistic locking, settled by the merge policy), then inserts (`RETURNING` the key
+/// the server gave), updates and deletes. Values go as Quarry's, typed for the server:
+/// a date as a timestamp, a boolean as one. Any error rolls everything back.
+struct PostgresSaveWriter {
+    let context: ObjectContext
+    let server: PostgresConnection
+
+    func write(_ request: SaveChangesRequest) throws -> SaveChangesResult {
+        var result = SaveChangesResult(request: request)
+        try server.execute("BEGIN TRANSACTION READ WRITE")
+        do {
+            try settleConflicts(&result)
+            try writeRows(&result)
+            try server.execute("COMMIT")
+        } catch {
+            _ = try? server.execute("ROLLBACK")
+            throw error
+        }
+        return result
+    }
+
+    private func run(_ sql: String, _ values: [Value]) throws -> PostgresResult {
+        try server.execute(PostgreSQLDialect.numbered(sql), values)
+    }
+
+    private func writeRows(_ result: inout SaveChangesResult) throws {
+        let request = result.request
+        var keys = SaveChangesRequest.Keys()
+        var laterLinks: [ManagedObject] = []
+        func key(_ object: ManagedObject?) -> Value { Value(keys.of(object)) }
+        for object in request.inserts {
+            let entity = context.currentEntity(of: object)
+            let storage = context.mapped(entity)
+            // A key left nil takes the column's default (a sequence), as SQLite gives a rowid.
+            let attributes = entity.attributeNames.filter { $0 != storage.keyColumn || !object.currentValue($0).isNull }
+            let toOne = entity.ownKeyColumns.map(\.name)
+            var values = attributes.map { object.currentValue($0) }
+            for name in toOne {
+                let target = object.pendingToOne[name] ?? nil
+                if let target, target.primaryKey == nil, keys.byObject[ObjectIdentifier(target)] == nil { laterLinks.append(object) }
+                values.append(key(target))
+            }
+            let names = attributes + toOne
+            let sql = names.isEmpty
+                ? "INSERT INTO \(storage.table) DEFAULT VALUES RETURNING \(storage.key)"
+                : "INSERT INTO \(storage.table) (\(names.map(quoteIdentifier).joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", "))) RETURNING \(storage.key)"
+            guard let newKey = try run(sql, values).rows.first?.first?.storedInteger else {
+                throw StoreError.database(message: "\(entity.name): the server returned no integer key for the new row")
+            }
+            result.newKeys.append(newKey)
+            keys.byObject[ObjectIdentifier(object)] = newKey
+        }
+        // Inserted objects pointing at objects inserted after them.
+        for object in laterLinks {
+            let own = Set(context.currentEntity(of: object).ownKeyColumns.map(\.name))
+            let names = object.pendingToOne.keys.sorted().filter(own.contains)
+            guard !names.isEmpty else { continue }
+            try update(object.entity, key: key(object), names, names.map { key(object.pendingToOne[$0] ?? nil) })
+        }
+        for object in request.updates {
+            let changed = object.pending.keys.sorted()
+            let ownKeys = Set(context.currentEntity(of: object).ownKeyColumns.map(\.name))
+            let links = object.pendingToOne.keys.sorted().filter(ownKeys.contains)
+            guard let primaryKey = object.primaryKey, !(changed.isEmpty && links.isEmpty) else { continue }
+            try update(object.entity, key: .integer(primaryKey), changed + links,
+                       changed.map { object.pending[$0] ?? .null } + links.map { key(object.pendingToOne[$0] ?? nil) })
+        }
+        // A link kept in an attribute column (author_id) of an object whose target was
+        // inserted in this save learns the target's new key.
+        for object in request.inserts + request.updates {
+            let entity = context.currentEntity(of: object)
+            for (name, target) in object.pendingToOne {
+                guard let target, target.primaryKey == nil, let newKey = keys.byObject[ObjectIdentifier(target)],
+                      let relationship = entity.relationship(named: name), relationship.targetKey == nil,
+                      let column = relationship.column, entity.attribute(named: column) != nil else { continue }
+                try update(object.entity, key: key(object), [column], [.integer(newKey)])
+            }
+        }
+        for object in request.deletes {
+            guard let primaryKey = object.primaryKey else { continue }
+            let storage = context.mapped(object.entity)
+            _ = try run("DELETE FROM \(storage.table) WHERE \(storage.key) = ?", [.integer(primaryKey)])
+        }
+    }
+
+    private func update(_ entity: EntityDescription, key: Value, _ names: [String], _ values: [Value]) throws {
+        let storage = context.mapped(entity)
+        let assignments = names.map { "\(quoteIdentifier($0)) = ?" }.joined(separator: ", ")
+        _ = try run("UPDATE \(storage.table) SET \(assignments) WHERE \(storage.key) = ?", values + [key])
+    }
+
+    /// The rows this save updates or deletes, locked until it commits and compared with
+    /// what the objects were read with.
+    private func settleConflicts(_ result: inout SaveChangesResult) throws {
+        var conflicts: [SaveConflict] = []
+        for object in result.request.updates + result.request.deletes {
+            guard let key = object.primaryKey else { continue }
+            let entity = context.currentEntity(of: object)
+            let storage = context.mapped(entity)
+            let sql = "SELECT \(storage.selection(of: entity)) FROM \(storage.table) WHERE \(storage.key) = ? FOR UPDATE"
+            let row = try context.connection.row(sql, arguments: [.integer(key)])?.map(\.databaseValue)
+            if let conflict = context.conflict(of: object, storedRow: row) { conflicts.append(conflict) }
+        }
+        try result.settle(conflicts)
+    }
+}

@@ -1,0 +1,46 @@
+import GRDB
+
+/// A row another connection changed or deleted since this context read it: optimistic
+/// locking, as Core Data's snapshots compare, for every store's writer.
+struct SaveConflict {
+    let object: ManagedObject
+    let keys: Set<String>
+    /// The row as stored now; nil when another connection deleted it.
+    let stored: [String: Value]?
+}
+
+extension ObjectContext {
+    /// The conflict of `object` with its row as stored now (nil: the row is gone), nil
+    /// when the row holds what the object was read with.
+    func conflict(of object: ManagedObject, storedRow: [DatabaseValue]?) -> SaveConflict? {
+        guard let storedRow else { return SaveConflict(object: object, keys: [], stored: nil) }
+        let stored = values(of: currentEntity(of: object), row: storedRow)
+        let changed = Set(stored.keys.filter { stored[$0] != (object.committed[$0] ?? .null) })
+        return changed.isEmpty ? nil : SaveConflict(object: object, keys: changed, stored: stored)
+    }
+}
+
+extension SaveChangesResult {
+    /// Settles `conflicts` as the request's policy says: refused with nothing written
+    /// (`error`), or the stored rows taken as the new snapshots, with the other side's keys
+    /// winning under `store`; a row the other side deleted is neither updated nor deleted.
+    mutating func settle(_ conflicts: [SaveConflict]) throws {
+        guard !conflicts.isEmpty else { return }
+        if request.policy == .error {
+            throw StoreError.conflict(conflicts.map { ConflictedObject(objectID: $0.object.objectID, keys: $0.keys.sorted(), deleted: $0.stored == nil) })
+        }
+        var dropped: [ObjectIdentifier: Set<String>] = [:]
+        for conflict in conflicts {
+            guard let stored = conflict.stored else { continue }
+            adopted.append((conflict.object, stored))
+            if request.policy == .store { dropped[ObjectIdentifier(conflict.object), default: []].formUnion(conflict.keys) }
+        }
+        let gone = Set(conflicts.filter { $0.stored == nil }.map { ObjectIdentifier($0.object) })
+        request.updates.removeAll { gone.contains(ObjectIdentifier($0)) }
+        request.deletes.removeAll { gone.contains(ObjectIdentifier($0)) }
+        // Under "store", their values win for the keys they changed.
+        for object in request.updates {
+            for key in dropped[ObjectIdentifier(object)] ?? [] { object.pending[key] = nil }
+        }
+    }
+}
