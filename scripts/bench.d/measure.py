@@ -58,6 +58,9 @@ WORKLOADS = [
     ("summarize", "11 summarize Flight", "DuckDB SUMMARIZE", 1.5, None, "both"),
     ("coredata", "12 Core Data store, count", "sqlite3", 5.0, None, "process"),
     ("coredata_cold", "12b same, model decoded anew", "sqlite3", None, None, "process"),
+    ("pg_count", "P1 PostgreSQL count, filtered", "psql", 1.5, None, "both"),
+    ("pg_keypath", "P2 PostgreSQL airlines.name == ...", "psql JOIN", 1.5, None, "both"),
+    ("pg_sections", "P3 PostgreSQL sectioned count", "psql", 1.5, None, "both"),
 ]
 # With --scale, targets that the issue sets for the big file (import within 1.2x).
 SCALED_TARGETS = {"import": 1.2}
@@ -74,6 +77,8 @@ PER_ITEM = [
 TIME_LINE = re.compile(r"^BENCH_TIME\s+([0-9.eE+-]+)\s*$")
 MARK_LINE = re.compile(r"^BENCH_T([01])\s+([0-9.eE+-]+)\s*$")
 SQLITE_TIMER = re.compile(r"^Run Time: real ([0-9.]+) user [0-9.]+ sys [0-9.]+\s*$")
+# psql's \timing line, in milliseconds.
+PSQL_TIMER = re.compile(r"^Time: ([0-9.]+) ms(?: \(.*\))?\s*$")
 FIGURE_LINE = re.compile(r"^BENCH_FIGURE\s+(\w+)\s+([0-9.eE+-]+)\s*$")
 
 
@@ -96,6 +101,10 @@ def parse_output(text, inproc):
         m = SQLITE_TIMER.match(line)
         if m:
             inproc["total"] = inproc.get("total", 0.0) + float(m.group(1))
+            continue
+        m = PSQL_TIMER.match(line)
+        if m:
+            inproc["total"] = inproc.get("total", 0.0) + float(m.group(1)) / 1000
             continue
         kept.append(line)
     return "\n".join(kept).strip()
@@ -243,7 +252,7 @@ def fmt_ratio(r):
 
 def normalized(workload, side, text):
     # sqlite3 prints one line per section; Quarry prints the number of sections.
-    if workload in ("sections", "rel_sections") and side == "peer":
+    if workload in ("sections", "rel_sections", "pg_sections") and side == "peer":
         return str(len([l for l in text.splitlines() if l.strip()]))
     return text
 
