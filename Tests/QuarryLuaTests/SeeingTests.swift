@@ -106,4 +106,17 @@ struct SeeingTests {
         #expect(h.error("barchart(sql('SELECT 1 AS a'), 'a', 'b')").contains("the rows have no key 'b'"))
         #expect(h.error("linechart(fetch('Item'), 'n', 'price')").contains("dictionary rows"))
     }
+
+    /// An entity with a column named as the bucket's alias was (`b`): the alias lost to
+    /// the column, so every row fell in the bucket of its `b`.
+    @Test func aHistogramCountsByBucketWhateverTheColumnsAreNamed() throws {
+        let h = try Harness()
+        h.run("""
+        entity "Hb" { n = "int64", b = "bool" }
+        for i = 1, 10 do Hb:new{ n = i, b = true } end
+        save()
+        local text = histogram(Hb, "n", { bins = 2 })
+        assert(text:find("1 – 5.5 [│|][^\\n]* 5\n") and text:find("5.5 – 10 [│|][^\\n]* 5"), text)
+        """)
+    }
 }

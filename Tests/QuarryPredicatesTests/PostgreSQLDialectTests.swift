@@ -125,6 +125,13 @@ import Testing
         func call(_ function: String, _ arguments: [String]) -> String { plain.call(function, arguments) }
         var comparesIntegersWithRealsExactly: Bool { false }
         func exactComparison(integer: String, _ op: String, real: String) -> String { plain.exactComparison(integer: integer, op, real: real) }
+        func orderTerm(_ sql: String, ascending: Bool) -> String { plain.orderTerm(sql, ascending: ascending) }
+        func binaryText(_ sql: String) -> String { plain.binaryText(sql) }
+        var runsQuarryFunctions: Bool { plain.runsQuarryFunctions }
+        func statistic(_ sql: String, _ type: AttributeType) -> String { plain.statistic(sql, type) }
+        func bucket(_ offset: String, last: String) -> String { plain.bucket(offset, last: last) }
+        func real(_ sql: String) -> String { plain.real(sql) }
+        func queryPlan(_ sql: String) -> (sql: String, detailColumn: Int) { plain.queryPlan(sql) }
     }
 
     @Test func integerBoundsSelectWhatRealConstantsSelect() throws {

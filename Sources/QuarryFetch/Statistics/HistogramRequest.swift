@@ -46,8 +46,9 @@ public struct HistogramRequest {
         let width = (high - low) / Double(bins)
         let counts: [Int: Int]
         if width > 0 {
-            let sql = "SELECT \(compiled.dialect.bucket("(\(column) - \(compiled.dialect.real("?"))) / \(compiled.dialect.real("?"))", last: "?")) AS b, count(*) FROM \(compiled.source)\(notNull) GROUP BY b"
-            // Bucket numbers and counts: integers, from CAST and count(*).
+            let sql = "SELECT \(compiled.dialect.bucket("(\(column) - \(compiled.dialect.real("?"))) / \(compiled.dialect.real("?"))", last: "?")), count(*) FROM \(compiled.source)\(notNull) GROUP BY 1"
+            // Bucket numbers and counts: integers, from CAST and count(*). Grouped by the
+            // first column's place: an alias would lose to a column of the same name.
             var bucketCounts: [Int: Int] = [:]
             try context.connection.forEachRow(sql, arguments: [.real(low), .real(width), .integer(Int64(bins - 1))] + arguments) { row in
                 bucketCounts[Int(row.int64(at: 0)), default: 0] += Int(row.int64(at: 1))

@@ -33,6 +33,14 @@ public struct EntityStorage: Equatable, Sendable {
     /// other than Unix seconds (milliseconds, Julian days), by attribute name: read, and
     /// compared, as Unix seconds.
     public var numericDates: [String: NumericDateScale] = [:]
+    /// The schema the relation is in, where SQL must name it (a PostgreSQL store's: a
+    /// table named as a system catalog, `pg_class`, would be the catalog's otherwise).
+    public var schema: String?
+    /// A server table's string attributes whose columns are of another type (`date`,
+    /// `uuid`, `json`, an enum): compared, sorted and tested as their text.
+    public var textCasts: Set<String> = []
+    /// A server table's columns the server computes (`GENERATED ALWAYS`): never written.
+    public var generated: Set<String> = []
 
     /// How a date column keeps its dates as numbers, when not as Unix seconds.
     public enum NumericDateScale: Equatable, Sendable {
@@ -90,7 +98,7 @@ public struct EntityStorage: Equatable, Sendable {
     // MARK: SQL
 
     /// The relation, quoted for SQL.
-    public var table: String { quoteIdentifier(relation) }
+    public var table: String { (schema.map { quoteIdentifier($0) + "." } ?? "") + quoteIdentifier(relation) }
     /// The key column, quoted for SQL.
     public var key: String { quoteIdentifier(keyColumn) }
     /// The column of attribute (or to-one relationship) `name`, quoted for SQL.
@@ -117,6 +125,7 @@ public struct EntityStorage: Equatable, Sendable {
     /// and numbers, compare as 1 and 0, so `b == YES` matches the rows it matches in memory.
     public func comparable(_ qualifier: String, _ attribute: AttributeDescription) -> String {
         let column = "\(qualifier).\(self.column(attribute.name))"
+        if textCasts.contains(attribute.name) { return "(\(column))::text" }
         if attribute.type == .bool, layout == .foreignTable || layout == .foreignView {
             let cases = booleanTexts.keys.sorted().map { "WHEN '\($0)' THEN \(booleanTexts[$0] == true ? 1 : 0)" }.joined(separator: " ")
             // Any number but 0 is true, as in memory (a file may keep true as -1 or 2).
@@ -135,7 +144,7 @@ public struct EntityStorage: Equatable, Sendable {
     /// as stored.
     public func readable(_ qualifier: String, _ attribute: AttributeDescription) -> String {
         let misread = attribute.type == .bool && (layout == .foreignTable || layout == .foreignView)
-            || attribute.type == .date && numericDates[attribute.name] != nil
+            || attribute.type == .date && numericDates[attribute.name] != nil || textCasts.contains(attribute.name)
         return misread ? comparable(qualifier, attribute) : "\(qualifier).\(column(attribute.name))"
     }
 

@@ -17,7 +17,7 @@ public final class PostgresConnection {
         }
         guard let connectdb = pq.pointee.connectdb, let status = pq.pointee.status, let finish = pq.pointee.finish,
               let handle = connectdb(url) else {
-            throw StoreError.postgres(sqlState: nil, sql: nil, message: "cannot connect to \(url): out of memory")
+            throw StoreError.postgres(sqlState: nil, sql: nil, message: "cannot connect: out of memory")
         }
         guard status(handle) == CONNECTION_OK else {
             let message = Self.text(pq.pointee.errorMessage?(handle)) ?? "cannot connect"
@@ -147,9 +147,12 @@ public final class PostgresConnection {
         return PostgresResult(columns: columns, rows: rows, affectedRows: affected)
     }
 
+    /// libpq's text as one line: its messages run over several ("...\n\tIs the server
+    /// running...?"), and an error is one line.
     static func text(_ pointer: UnsafePointer<CChar>?) -> String? {
         guard let pointer else { return nil }
-        let text = String(cString: pointer).trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = String(cString: pointer).split(whereSeparator: { $0 == "\n" || $0 == "\t" || $0 == "\r" })
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: " ")
         return text.isEmpty ? nil : text
     }
 

@@ -3,9 +3,12 @@ import GRDB
 /// Writes a `SaveChangesRequest` into a PostgreSQL schema in one `READ WRITE` transaction,
 /// as `SQLiteSaveWriter` writes a SQLite file: the rows this save changes are locked
 /// (`SELECT ... FOR UPDATE`) and compared with what the objects were read with
-/// (optimistic locking, settled by the merge policy), then inserts (`RETURNING` the key
-/// the server gave), updates and deletes. Values go as Quarry's, typed for the server:
-/// a date as a timestamp, a boolean as one. Any error rolls everything back.
+/// (optimistic locking, settled by the merge policy), then inserts, updates and deletes.
+/// Values go as Quarry's, typed for the server: a date as a timestamp, a boolean as one.
+/// An insert leaves out nil attributes, which take the column's default, and generated
+/// columns; every row written comes back (`RETURNING`) and the objects take what the
+/// server made of it (its key, defaults, triggers' values), so their next save does not
+/// meet the server's own changes as a conflict. Any error rolls everything back.
 struct PostgresSaveWriter {
     let context: ObjectContext
     let server: PostgresConnection
@@ -32,12 +35,13 @@ struct PostgresSaveWriter {
         let request = result.request
         var keys = SaveChangesRequest.Keys()
         var laterLinks: [ManagedObject] = []
+        var readBacks: [(ManagedObject, String, Value)] = []
         func key(_ object: ManagedObject?) -> Value { Value(keys.of(object)) }
         for object in request.inserts {
             let entity = context.currentEntity(of: object)
             let storage = context.mapped(entity)
-            // A key left nil takes the column's default (a sequence), as SQLite gives a rowid.
-            let attributes = entity.attributeNames.filter { $0 != storage.keyColumn || !object.currentValue($0).isNull }
+            // A nil key takes the column's sequence, as SQLite gives a rowid.
+            let attributes = entity.attributeNames.filter { !storage.generated.contains($0) && !object.currentValue($0).isNull }
             let toOne = entity.ownKeyColumns.map(\.name)
             var values = attributes.map { object.currentValue($0) }
             for name in toOne {
@@ -46,12 +50,15 @@ struct PostgresSaveWriter {
                 values.append(key(target))
             }
             let names = attributes + toOne
+            let returning = " RETURNING \(storage.selection(of: entity))"
             let sql = names.isEmpty
-                ? "INSERT INTO \(storage.table) DEFAULT VALUES RETURNING \(storage.key)"
-                : "INSERT INTO \(storage.table) (\(names.map(quoteIdentifier).joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", "))) RETURNING \(storage.key)"
-            guard let newKey = try run(sql, values).rows.first?.first?.storedInteger else {
+                ? "INSERT INTO \(storage.table) DEFAULT VALUES" + returning
+                : "INSERT INTO \(storage.table) (\(names.map(quoteIdentifier).joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", ")))" + returning
+            let row = try run(sql, values).rows.first
+            guard let newKey = row?.first?.storedInteger else {
                 throw StoreError.database(message: "\(entity.name): the server returned no integer key for the new row")
             }
+            readBacks += made(row, object, entity) { object.currentValue($0) }
             result.newKeys.append(newKey)
             keys.byObject[ObjectIdentifier(object)] = newKey
         }
@@ -67,8 +74,9 @@ struct PostgresSaveWriter {
             let ownKeys = Set(context.currentEntity(of: object).ownKeyColumns.map(\.name))
             let links = object.pendingToOne.keys.sorted().filter(ownKeys.contains)
             guard let primaryKey = object.primaryKey, !(changed.isEmpty && links.isEmpty) else { continue }
-            try update(object.entity, key: .integer(primaryKey), changed + links,
-                       changed.map { object.pending[$0] ?? .null } + links.map { key(object.pendingToOne[$0] ?? nil) })
+            let row = try update(object.entity, key: .integer(primaryKey), changed + links,
+                                 changed.map { object.pending[$0] ?? .null } + links.map { key(object.pendingToOne[$0] ?? nil) })
+            readBacks += made(row, object, context.currentEntity(of: object)) { object.pending[$0] ?? object.committed[$0] ?? .null }
         }
         // A link kept in an attribute column (author_id) of an object whose target was
         // inserted in this save learns the target's new key.
@@ -86,12 +94,29 @@ struct PostgresSaveWriter {
             let storage = context.mapped(object.entity)
             _ = try run("DELETE FROM \(storage.table) WHERE \(storage.key) = ?", [.integer(primaryKey)])
         }
+        result.readBacks = readBacks
     }
 
-    private func update(_ entity: EntityDescription, key: Value, _ names: [String], _ values: [Value]) throws {
+    /// The row as written, returned: its attributes' values.
+    @discardableResult
+    private func update(_ entity: EntityDescription, key: Value, _ names: [String], _ values: [Value]) throws -> [Value]? {
         let storage = context.mapped(entity)
         let assignments = names.map { "\(quoteIdentifier($0)) = ?" }.joined(separator: ", ")
-        _ = try run("UPDATE \(storage.table) SET \(assignments) WHERE \(storage.key) = ?", values + [key])
+        return try run("UPDATE \(storage.table) SET \(assignments) WHERE \(storage.key) = ? RETURNING \(storage.selection(of: entity))",
+                       values + [key]).rows.first
+    }
+
+    /// The attributes whose values the server made other than `sent` gave them (a
+    /// default, a generated column, a trigger's change, a timestamp rounded to the
+    /// microsecond), as the object will hold them.
+    private func made(_ row: [Value]?, _ object: ManagedObject, _ entity: EntityDescription,
+                      sent: (String) -> Value) -> [(ManagedObject, String, Value)] {
+        guard let row else { return [] }
+        let stored = context.values(of: entity, row: row.map(\.databaseValue))
+        return entity.attributeNames.compactMap { name in
+            guard let value = stored[name], !Value.sameStored(value, sent(name)) else { return nil }
+            return (object, name, value)
+        }
     }
 
     /// The rows this save updates or deletes, locked until it commits and compared with

@@ -16,10 +16,12 @@ extension PostgresStore {
         guard schemaExists?.storedInteger == 1 else {
             throw StoreError.database(message: "the database has no schema named \(schema)")
         }
+        // A domain is read as its base type; a generated column is never written.
         let columns = try connection.rows("""
-            SELECT c.relname, a.attname, t.typname, a.attnotnull, a.atthasdef
+            SELECT c.relname, a.attname, COALESCE(b.typname, t.typname), a.attnotnull, a.atthasdef, a.attgenerated <> ''
             FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_class c ON c.oid = a.attrelid
             JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace JOIN pg_catalog.pg_type t ON t.oid = a.atttypid
+            LEFT JOIN pg_catalog.pg_type b ON t.typtype = 'd' AND b.oid = t.typbasetype
             WHERE n.nspname = ? AND c.relkind IN ('r', 'p') AND a.attnum > 0 AND NOT a.attisdropped
             ORDER BY c.relname, a.attnum
             """, arguments: [.text(schema)])
@@ -55,8 +57,14 @@ extension PostgresStore {
                 let notNull = row[3].storedInteger == 1, hasDefault = row[4].storedInteger == 1
                 return AttributeDescription(name: name, type: Self.attributeType(type), isOptional: !notNull || hasDefault || name == key)
             }
-            context.remember(EntityDescription(name: table, attributes: attributes),
-                             storage: EntityStorage(layout: .serverTable, relation: table, keyColumn: key))
+            var storage = EntityStorage(layout: .serverTable, relation: table, keyColumn: key)
+            storage.schema = schema
+            for row in tableColumns {
+                guard let name = row[1].textValue, let type = row[2].textValue else { continue }
+                if Self.attributeType(type) == .string, !Self.plainText.contains(type) { storage.textCasts.insert(name) }
+                if row[5].storedInteger == 1 { storage.generated.insert(name) }
+            }
+            context.remember(EntityDescription(name: table, attributes: attributes), storage: storage)
             added.append(table)
         }
         let addedSet = Set(added)
@@ -82,6 +90,9 @@ extension PostgresStore {
         default: return .string
         }
     }
+
+    /// The types read as strings that compare, sort and take `starts_with` as text do.
+    static let plainText: Set<String> = ["text", "varchar"]
 
     /// `pg_constraint.confdeltype` as the SQL words `ObjectContext.deleteRule(onDelete:)` reads.
     static func deleteAction(_ code: String?) -> String {

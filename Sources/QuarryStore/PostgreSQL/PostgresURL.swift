@@ -1,3 +1,5 @@
+import Foundation
+
 /// A PostgreSQL store's address as users write it: `postgres://user@host:port/db`, or
 /// `postgresql://...`, with libpq's own parameters in its query and one of Quarry's,
 /// `schema=name` (the schema whose tables are the entities; `public` when left out),
@@ -8,6 +10,9 @@ public struct PostgresURL: Equatable {
     public let schema: String
     /// The URL without its password, for messages and the prompt.
     public let shown: String
+    /// The password as written in the URL (`user:password@`, `password=`), raw and
+    /// decoded: left out of any message that repeats it (libpq's echo the URL).
+    private let secrets: [String]
 
     /// Whether `text` is written as a PostgreSQL URL (and not a file's path).
     public static func isURL(_ text: String) -> Bool {
@@ -16,28 +21,51 @@ public struct PostgresURL: Equatable {
     }
 
     public init(_ text: String) throws {
-        guard Self.isURL(text) else { throw StoreError.database(message: "\(text) is not a postgres:// URL") }
-        var base = text, query = ""
-        if let mark = text.firstIndex(of: "?") {
-            base = String(text[..<mark])
-            query = String(text[text.index(after: mark)...])
+        guard Self.isURL(text), let scheme = text.range(of: "://") else { throw StoreError.database(message: "\(text) is not a postgres:// URL") }
+        // libpq takes the scheme in lower case only.
+        let lowered = text[..<scheme.lowerBound].lowercased() + text[scheme.lowerBound...]
+        var base = lowered, query = ""
+        if let mark = lowered.firstIndex(of: "?") {
+            base = String(lowered[..<mark])
+            query = String(lowered[lowered.index(after: mark)...])
         }
+        var secrets = Self.authorityPassword(text).map { [$0] } ?? []
         var schema: String?
         var kept: [Substring] = []
+        var shownQuery: [Substring] = []
         for parameter in query.split(separator: "&", omittingEmptySubsequences: true) {
             if parameter.hasPrefix("schema=") {
                 let value = String(parameter.dropFirst("schema=".count))
-                guard let decoded = value.removingPercentEncodingIfValid, !decoded.isEmpty else {
+                guard let decoded = value.removingPercentEncodingIfValid, !decoded.isEmpty, !decoded.utf8.contains(0) else {
                     throw StoreError.database(message: "\(Self.withoutPassword(text)): schema= needs a schema's name")
                 }
                 schema = decoded
+                shownQuery.append(parameter)
             } else {
+                if parameter.hasPrefix("password=") { secrets.append(String(parameter.dropFirst("password=".count))) }
+                else { shownQuery.append(parameter) }
                 kept.append(parameter)
             }
         }
+        self.secrets = (secrets + secrets.compactMap(\.removingPercentEncodingIfValid)).filter { !$0.isEmpty }
         connectionString = base + (kept.isEmpty ? "" : "?" + kept.joined(separator: "&"))
         self.schema = schema ?? "public"
-        shown = Self.withoutPassword(text)
+        let shownBase = Self.withoutPassword(String(base))
+        shown = shownBase + (shownQuery.isEmpty ? "" : "?" + shownQuery.joined(separator: "&"))
+    }
+
+    /// `message` with the URL's password left out, wherever it appears.
+    public func redacted(_ message: String) -> String {
+        secrets.sorted { $0.count > $1.count }.reduce(message) { $0.replacingOccurrences(of: $1, with: "***") }
+    }
+
+    /// The password of `user:password@`, as written.
+    private static func authorityPassword(_ text: String) -> String? {
+        guard let scheme = text.range(of: "://") else { return nil }
+        let rest = text[scheme.upperBound...]
+        let authority = rest[..<(rest.firstIndex(where: { $0 == "/" || $0 == "?" }) ?? rest.endIndex)]
+        guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else { return nil }
+        return String(authority[authority.index(after: colon)..<at])
     }
 
     /// `text` with the password of its user (`user:password@`) left out.
@@ -82,7 +110,7 @@ extension ObjectContext {
         let address = try PostgresURL(url)
         let server: PostgresConnection
         do { server = try PostgresConnection(url: address.connectionString) } catch let StoreError.postgres(state, _, message) {
-            throw StoreError.postgres(sqlState: state, sql: nil, message: "cannot open \(address.shown): \(message)")
+            throw StoreError.postgres(sqlState: state, sql: nil, message: "cannot open \(address.shown): \(address.redacted(message))")
         }
         try server.execute("SELECT set_config('search_path', $1, false), set_config('default_transaction_read_only', 'on', false)",
                            [.text(quoteIdentifier(address.schema))])

@@ -15,7 +15,7 @@ extension ObjectContext {
     func conflict(of object: ManagedObject, storedRow: [DatabaseValue]?) -> SaveConflict? {
         guard let storedRow else { return SaveConflict(object: object, keys: [], stored: nil) }
         let stored = values(of: currentEntity(of: object), row: storedRow)
-        let changed = Set(stored.keys.filter { stored[$0] != (object.committed[$0] ?? .null) })
+        let changed = Set(stored.keys.filter { !Value.sameStored(stored[$0] ?? .null, object.committed[$0] ?? .null) })
         return changed.isEmpty ? nil : SaveConflict(object: object, keys: changed, stored: stored)
     }
 }
@@ -42,5 +42,15 @@ extension SaveChangesResult {
         for object in request.updates {
             for key in dropped[ObjectIdentifier(object)] ?? [] { object.pending[key] = nil }
         }
+    }
+}
+
+extension Value {
+    /// Whether two values read from a store are the same stored value: as `==`, and NaN
+    /// the same as NaN (a PostgreSQL float or numeric column keeps NaN, which `==`
+    /// would see as changed at every comparison).
+    static func sameStored(_ a: Value, _ b: Value) -> Bool {
+        if case .real(let x) = a, case .real(let y) = b, x.isNaN, y.isNaN { return true }
+        return a == b
     }
 }
