@@ -25,7 +25,6 @@ static void load(void) {
     RESOLVE(status, "PQstatus")
     RESOLVE(errorMessage, "PQerrorMessage")
     RESOLVE(finish, "PQfinish")
-    RESOLVE(execParams, "PQexecParams")
     RESOLVE(resultStatus, "PQresultStatus")
     RESOLVE(resultErrorField, "PQresultErrorField")
     RESOLVE(resultErrorMessage, "PQresultErrorMessage")
@@ -46,6 +45,12 @@ static void load(void) {
     RESOLVE(prepare, "PQprepare")
     RESOLVE(describePrepared, "PQdescribePrepared")
     RESOLVE(nparams, "PQnparams")
+    RESOLVE(sendQueryParams, "PQsendQueryParams")
+    RESOLVE(getResult, "PQgetResult")
+    RESOLVE(isBusy, "PQisBusy")
+    RESOLVE(getCancel, "PQgetCancel")
+    RESOLVE(cancel, "PQcancel")
+    RESOLVE(freeCancel, "PQfreeCancel")
     loaded = &table;
 }
 

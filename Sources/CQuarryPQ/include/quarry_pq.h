@@ -13,9 +13,6 @@ typedef struct QuarryPQ {
     ConnStatusType (*status)(const PGconn *conn);
     char *(*errorMessage)(const PGconn *conn);
     void (*finish)(PGconn *conn);
-    PGresult *(*execParams)(PGconn *conn, const char *command, int nParams, const Oid *paramTypes,
-                            const char *const *paramValues, const int *paramLengths,
-                            const int *paramFormats, int resultFormat);
     ExecStatusType (*resultStatus)(const PGresult *res);
     char *(*resultErrorField)(const PGresult *res, int fieldcode);
     char *(*resultErrorMessage)(const PGresult *res);
@@ -36,6 +33,14 @@ typedef struct QuarryPQ {
     PGresult *(*prepare)(PGconn *conn, const char *stmtName, const char *query, int nParams, const Oid *paramTypes);
     PGresult *(*describePrepared)(PGconn *conn, const char *stmt);
     int (*nparams)(const PGresult *res);
+    int (*sendQueryParams)(PGconn *conn, const char *command, int nParams, const Oid *paramTypes,
+                           const char *const *paramValues, const int *paramLengths,
+                           const int *paramFormats, int resultFormat);
+    PGresult *(*getResult)(PGconn *conn);
+    int (*isBusy)(PGconn *conn);
+    PGcancel *(*getCancel)(PGconn *conn);
+    int (*cancel)(PGcancel *cancel, char *errbuf, int errbufsize);
+    void (*freeCancel)(PGcancel *cancel);
 } QuarryPQ;
 
 /// Loads libpq once; NULL when it cannot, with why in `error` (size bytes).

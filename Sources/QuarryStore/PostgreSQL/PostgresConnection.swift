@@ -1,5 +1,7 @@
 import CQuarryPQ
+import CQuarrySignals
 import Foundation
+import GRDB
 
 /// One connection to a PostgreSQL server through libpq, the library psql uses; it owns
 /// its `PGconn` and closes it when released. Synchronous, as Quarry's single thread is:
@@ -28,7 +30,7 @@ public final class PostgresConnection {
         self.handle = handle
         // The formats PostgresValue reads, whatever the server's or the role's defaults:
         // ISO dates in UTC, bytea as hex, floats with every digit, UTF-8 text.
-        // One statement: PQexecParams takes no more.
+        // One statement: the extended protocol takes no more.
         try execute("""
             SELECT set_config('DateStyle', 'ISO, YMD', false), set_config('TimeZone', 'UTC', false),
                    set_config('IntervalStyle', 'postgres', false), set_config('bytea_output', 'hex', false),
@@ -46,7 +48,7 @@ public final class PostgresConnection {
     /// its type (`PostgresValue`).
     @discardableResult
     public func execute(_ sql: String, _ arguments: [Value] = []) throws -> PostgresResult {
-        guard let execParams = pq.pointee.execParams, let clear = pq.pointee.clear else {
+        guard let clear = pq.pointee.clear else {
             throw StoreError.postgres(sqlState: nil, sql: sql, message: "libpq was not loaded")
         }
         let parameters: [PostgresValue.Parameter]
@@ -77,12 +79,54 @@ public final class PostgresConnection {
             }
         }
         let values = storage.map { UnsafePointer($0) }
-        guard let result = execParams(handle, sql, Int32(parameters.count), nil, values, lengths, formats, 0) else {
+        guard let result = try run(sql, Int32(parameters.count), values, lengths, formats) else {
             throw StoreError.postgres(sqlState: nil, sql: sql, message: Self.text(pq.pointee.errorMessage?(handle)) ?? "no result")
         }
         defer { clear(result) }
+        if cancelled, pq.pointee.resultStatus?(result) == PGRES_FATAL_ERROR {
+            // Ctrl-C or --timeout, as SQLite's interrupted statement says it.
+            throw StoreError(DatabaseError(resultCode: .SQLITE_INTERRUPT))
+        }
         try check(result, sql: sql)
         return try read(result, sql: sql)
+    }
+
+    /// Whether the statement last run was cancelled (Ctrl-C, `--timeout`).
+    private var cancelled = false
+
+    /// Sends the statement and waits for its result, watching Ctrl-C and `--timeout` as a
+    /// SQLite statement's progress handler does: when either asks to stop, the server is
+    /// asked to cancel the statement (a lock wait included), and its answer comes back as
+    /// the result. The last result is returned (one statement gives one).
+    private func run(_ sql: String, _ count: Int32, _ values: [UnsafePointer<CChar>?], _ lengths: [Int32], _ formats: [Int32]) throws -> OpaquePointer? {
+        let table = pq.pointee
+        guard let send = table.sendQueryParams, let getResult = table.getResult, let isBusy = table.isBusy,
+              let consume = table.consumeInput, let socket = table.socket, let clear = table.clear else {
+            throw StoreError.postgres(sqlState: nil, sql: sql, message: "libpq was not loaded")
+        }
+        cancelled = false
+        guard send(handle, sql, count, nil, values, lengths, formats, 0) == 1 else { return nil }
+        while isBusy(handle) != 0 {
+            var descriptor = pollfd(fd: socket(handle), events: Int16(POLLIN), revents: 0)
+            _ = poll(&descriptor, 1, 100)
+            if !cancelled, quarry_should_stop() != 0 { cancelled = requestCancel() }
+            guard consume(handle) == 1 else { break }
+        }
+        var last: OpaquePointer?
+        while let next = getResult(handle) {
+            if let previous = last { clear(previous) }
+            last = next
+        }
+        return last
+    }
+
+    /// Asks the server to cancel the running statement; whether the request was sent.
+    private func requestCancel() -> Bool {
+        guard let get = pq.pointee.getCancel, let cancel = pq.pointee.cancel, let free = pq.pointee.freeCancel,
+              let token = get(handle) else { return false }
+        defer { free(token) }
+        var why = [CChar](repeating: 0, count: 256)
+        return cancel(token, &why, Int32(why.count)) == 1
     }
 
     /// Prepares `sql` as the unnamed statement and asks the server to describe it: its
