@@ -80,14 +80,8 @@ struct PostgresSaveWriter {
         }
         // A link kept in an attribute column (author_id) of an object whose target was
         // inserted in this save learns the target's new key.
-        for object in request.inserts + request.updates {
-            let entity = context.currentEntity(of: object)
-            for (name, target) in object.pendingToOne {
-                guard let target, target.primaryKey == nil, let newKey = keys.byObject[ObjectIdentifier(target)],
-                      let relationship = entity.relationship(named: name), relationship.targetKey == nil,
-                      let column = relationship.column, entity.attribute(named: column) != nil else { continue }
-                try update(object.entity, key: key(object), [column], [.integer(newKey)])
-            }
+        for link in request.attributeLinks(keys, context: context) {
+            try update(link.object.entity, key: key(link.object), [link.column], [.integer(link.key)])
         }
         for object in request.deletes {
             guard let primaryKey = object.primaryKey else { continue }

@@ -102,16 +102,10 @@ struct SQLiteSaveWriter {
     /// A file Quarry did not create keeps a link in an attribute column (author_id), which
     /// held no key while its target was unsaved: it learns the new key here.
     private func writeAttributeLinks(_ request: SaveChangesRequest, _ keys: SaveChangesRequest.Keys, in db: Database) throws {
-        for object in request.inserts + request.updates {
-            let entity = context.currentEntity(of: object)
-            for (name, target) in object.pendingToOne {
-                guard let target, target.primaryKey == nil, let newKey = keys.byObject[ObjectIdentifier(target)],
-                      let relationship = entity.relationship(named: name), relationship.targetKey == nil,
-                      let column = relationship.column, entity.attribute(named: column) != nil else { continue }
-                let storage = context.mapped(object.entity)
-                try db.execute(sql: "UPDATE \(storage.table) SET \(quoteIdentifier(column)) = ? WHERE \(storage.key) = ?",
-                               arguments: [newKey, keys.of(object)])
-            }
+        for link in request.attributeLinks(keys, context: context) {
+            let storage = context.mapped(link.object.entity)
+            try db.execute(sql: "UPDATE \(storage.table) SET \(quoteIdentifier(link.column)) = ? WHERE \(storage.key) = ?",
+                           arguments: [link.key, keys.of(link.object)])
         }
     }
 

@@ -47,3 +47,22 @@ struct SaveChangesResult {
     /// Values a file Quarry did not create keeps in another form, as they read back.
     var readBacks: [(ManagedObject, String, Value)] = []
 }
+
+extension SaveChangesRequest {
+    /// The links a file Quarry did not create keeps in an attribute column (author_id)
+    /// whose target was inserted in this save, so held no key when the row was written:
+    /// each object, its column and the key the target was given.
+    func attributeLinks(_ keys: Keys, context: ObjectContext) -> [(object: ManagedObject, column: String, key: Int64)] {
+        var links: [(object: ManagedObject, column: String, key: Int64)] = []
+        for object in inserts + updates {
+            let entity = context.currentEntity(of: object)
+            for (name, target) in object.pendingToOne {
+                guard let target, target.primaryKey == nil, let newKey = keys.byObject[ObjectIdentifier(target)],
+                      let relationship = entity.relationship(named: name), relationship.targetKey == nil,
+                      let column = relationship.column, entity.attribute(named: column) != nil else { continue }
+                links.append((object, column, newKey))
+            }
+        }
+        return links
+    }
+}
