@@ -118,11 +118,8 @@ struct PostgresSaveWriter {
     private func settleConflicts(_ result: inout SaveChangesResult) throws {
         var conflicts: [SaveConflict] = []
         for object in result.request.updates + result.request.deletes {
-            guard let key = object.primaryKey else { continue }
-            let entity = context.currentEntity(of: object)
-            let storage = context.mapped(entity)
-            let sql = "SELECT \(storage.selection(of: entity)) FROM \(storage.table) WHERE \(storage.key) = ? FOR UPDATE"
-            let row = try context.connection.row(sql, arguments: [.integer(key)])?.map(\.databaseValue)
+            guard let query = context.storedRowQuery(of: object, lock: " FOR UPDATE") else { continue }
+            let row = try context.connection.row(query.sql, arguments: [.integer(query.key)])?.map(\.databaseValue)
             if let conflict = context.conflict(of: object, storedRow: row) { conflicts.append(conflict) }
         }
         try result.settle(conflicts)

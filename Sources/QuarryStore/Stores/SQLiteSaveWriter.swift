@@ -128,15 +128,12 @@ struct SQLiteSaveWriter {
     private func settleConflicts(_ result: inout SaveChangesResult, in db: Database) throws {
         var conflicts: [SaveConflict] = []
         for object in result.request.updates + result.request.deletes {
-            guard let key = object.primaryKey else { continue }
-            let entity = context.currentEntity(of: object)
-            let storage = context.mapped(entity)
-            let sql = "SELECT \(storage.selection(of: entity)) FROM \(storage.table) WHERE \(storage.key) = ?"
-            let row = try Row.fetchOne(db, sql: sql, arguments: [key]).map { Array($0.databaseValues) }
+            guard let query = context.storedRowQuery(of: object) else { continue }
+            let row = try Row.fetchOne(db, sql: query.sql, arguments: [query.key]).map { Array($0.databaseValues) }
             if let conflict = context.conflict(of: object, storedRow: row) { conflicts.append(conflict) }
             // A version counter also sees writes to columns the model does not map.
             else if try store.versionMoved(object, in: db, context: context), let row {
-                conflicts.append(SaveConflict(object: object, keys: ["Z_OPT"], stored: context.values(of: entity, row: row)))
+                conflicts.append(SaveConflict(object: object, keys: ["Z_OPT"], stored: context.values(of: context.currentEntity(of: object), row: row)))
             }
         }
         try result.settle(conflicts)

@@ -10,6 +10,15 @@ struct SaveConflict {
 }
 
 extension ObjectContext {
+    /// The SELECT of a saved object's row as its entity reads it (`lock`: what the engine
+    /// adds to hold it until the save commits), with the row's key; nil for a new object.
+    func storedRowQuery(of object: ManagedObject, lock: String = "") -> (sql: String, key: Int64)? {
+        guard let key = object.primaryKey else { return nil }
+        let entity = currentEntity(of: object)
+        let storage = mapped(entity)
+        return ("SELECT \(storage.selection(of: entity)) FROM \(storage.table) WHERE \(storage.key) = ?\(lock)", key)
+    }
+
     /// The conflict of `object` with its row as stored now (nil: the row is gone), nil
     /// when the row holds what the object was read with.
     func conflict(of object: ManagedObject, storedRow: [DatabaseValue]?) -> SaveConflict? {
