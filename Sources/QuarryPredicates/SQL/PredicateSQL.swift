@@ -126,7 +126,10 @@ private struct PredicateSQLWriter {
                 let r = operand(rhs, options, qualifier, entity)
                 if let exact = integerAgainstReal(lhs, op, rhs, l, r) { return exact }
                 switch op {
-                case .equal where positive && joins != nil && ((lhs.isPath && rhs.isNonNilValue) || (rhs.isPath && lhs.isNonNilValue)):
+                // Where NULL and false lead to the same answer, equality with a constant that
+                // is not nil is SQL's `=`, which an index answers in every engine (PostgreSQL
+                // answers IS NOT DISTINCT FROM by reading every row).
+                case .equal where positive && (rhs.isNonNilValue || lhs.isNonNilValue):
                     return "\(l) = \(r)"
                 case .equal: return dialect.nullSafeEqual(l, r, negated: false)
                 case .notEqual: return dialect.nullSafeEqual(l, r, negated: true)
