@@ -163,6 +163,20 @@ import Testing
         }
     }
 
+    /// The REPL, as a person types: a URL on the command line, then `.open` of a file and
+    /// of the URL again.
+    @Test func theREPLOpensADatabaseByURL() async throws {
+        let sandbox = try Sandbox()
+        let url = try await Self.flights(in: sandbox)
+        let repl = try await TmuxSession(sandbox, arguments: [url])
+        try await repl.waitForPrompt()
+        #expect(try await repl.enter(#"count("flights", "origin == 'JFK'")"#) == ["744"])
+        #expect(try await repl.enter(".open lite.db") == [])
+        #expect(try await repl.enter(#"count("flights", "origin == 'JFK'")"#) == ["744"])
+        #expect(try await repl.enter(".open \(url)") == [])
+        #expect(try await repl.enter(#"fetch{ "airlines", sort = { "-carrier" }, limit = 1 }[1].name"#) == ["Mesa Airlines Inc."])
+    }
+
     /// --timeout stops a statement running on the server (the server is asked to cancel
     /// it), as it stops a SQLite statement.
     @Test func aTimeoutCancelsTheServersStatement() async throws {

@@ -81,7 +81,7 @@ import Testing
     @Test func explainShowsBoundArgumentsAndThePlan() throws {
         let h = try items()
         let text = h.string(#"explain(fetch("Item", "title == %@", "t01"))"#) ?? ""
-        #expect(text.contains("WHERE \"Item\".\"title\" IS ?"))
+        #expect(text.contains("WHERE \"Item\".\"title\" = ?"))
         #expect(text.contains("arguments: [\"t01\""))
         #expect(text.contains("plan:"))
         #expect(!text.contains("'t01'"))
