@@ -120,7 +120,7 @@ import Testing
             print(count("sample", "big == 9007199254740993"), count("sample", "big == 9007199254740992"), count("sample", "ok == YES"))
             print(count("sample", "taken > %@", date("2024-02-29T12:30:00Z")), count("sample", "label == 'é'"))
             o.small = 8
-            print(save().updated, pcall(sample.updateall, sample, "id == 1", {}, { small = 9 }))
+            print(save().updated, pcall(import, "nothing.csv", { entity = "sample" }))
             print(pcall(sql, "UPDATE sample SET small = 9 RETURNING id"))
             print(pcall(sql, "SELECT 1; SELECT 2"))
             print(sql("SELECT small FROM sample WHERE id = ?", 1))
@@ -132,11 +132,11 @@ import Testing
             "1\t0\t1",
         ], "\(result)")
         #expect(result.lines.dropFirst(3).first == "1\t1", "\(result)")
-        #expect(result.stdout.contains("1\tfalse\t(command line):7: updateall: a PostgreSQL store takes save() only"), "\(result)")
+        #expect(result.stdout.contains("1\tfalse\t(command line):7: import: a PostgreSQL store takes save(), updateall and deleteall only"), "\(result)")
         #expect(result.stdout.contains("cannot execute UPDATE in a read-only transaction"), "\(result)")
         #expect(result.stdout.contains("one statement at a time"), "\(result)")
         #expect(result.stderr.contains("pairs has no primary key of one integer column"), "\(result)")
-        // The save wrote; the UPDATE and updateall did not.
+        // The save wrote; the UPDATE and the import did not.
         #expect(result.stdout.contains("small\n-----\n    8\n(1 row)"), "\(result)")
     }
 
@@ -253,6 +253,48 @@ import Testing
             "SELECT dep_delay, tailnum, time_hour FROM flights WHERE id IN (1, 10, 5000) ORDER BY id"])
         #expect(check.stdout == "99.5|N14228|2013-01-01 10:00:00+00\n1|MINE|2013-01-02 19:00:00+00\n|NZZ1|2013-12-31 23:00:00+00\n", "\(check)")
     }
+
+    /// `updateall` and `deleteall` change the same rows as in a SQLite file, and objects in
+    /// use and observers hear them; the server carries out a cascade (objects in use whose
+    /// rows it removed are deleted) and refuses a delete a foreign key restricts.
+    @Test func batchChangesWriteAsTheyWriteASQLiteFile() async throws {
+        let sandbox = try Sandbox()
+        let url = try await Self.flights(in: sandbox)
+        try sandbox.write("batch.lua", Self.batches)
+        let lite = try await sandbox.quarry(["lite.db", "batch.lua"], timeout: 60)
+        let postgres = try await sandbox.quarry([url, "batch.lua"], timeout: 60)
+        #expect(lite.status == 0, "\(lite)")
+        #expect(lite.lines == ["heard\t69\t0", "69", "69\tN14228\t2.0", "heard\t0\t34", "34", "2212\t133", "0"], "\(lite)")
+        #expect(lite.stdout == postgres.stdout, "SQLite:\n\(lite.stdout)\nPostgreSQL:\n\(postgres)")
+        try sandbox.write("family.sql", """
+            CREATE TABLE mom (id int PRIMARY KEY, n text);
+            CREATE TABLE kid (id int PRIMARY KEY, mom_id int REFERENCES mom(id) ON DELETE CASCADE, n text);
+            INSERT INTO mom VALUES (1, 'a'), (2, 'b');
+            INSERT INTO kid VALUES (1, 1, 'x'), (2, 1, 'y'), (3, 2, 'z');
+
+            """)
+        try await Self.psql(sandbox, url, file: "family.sql")
+        let family = try await sandbox.quarry([url, "-e", #"""
+            local k1, k3 = kid:get(1), kid:get(3)
+            print(mom:deleteall("id == 1", {}), k1:isDeleted(), k3:isDeleted(), count("kid"))
+            print(pcall(airlines.deleteall, airlines, "carrier == %@", { "UA" }))
+            print(count("airlines"))
+            """#])
+        #expect(family.lines.first == "1\ttrue\tfalse\t1", "\(family)")
+        #expect(family.stdout.contains("false\t(command line):3: deleteall: PostgreSQL: update or delete on table \"airlines\" violates foreign key constraint"), "\(family)")
+        #expect(family.lines.last == "16", "\(family)")
+    }
+
+    static let batches = #"""
+        local watched = fetch{"flights", predicate = "month == 1", sort = {"id"}, limit = 2}
+        local first = watched[1]
+        observe("flights", function(c) print("heard", #c.updated, #c.deleted) end)
+        print(flights:updateall("month == %@ AND origin == %@", {1, "JFK"}, {dep_delay = 0, tailnum = "JAN"}))
+        print(count("flights", "tailnum == 'JAN'"), first.tailnum, first.dep_delay)
+        print(flights:deleteall("origin == %@ AND month == %@", {"LGA", 2}))
+        print(count("flights"), count("flights", "month == 2"))
+        print(flights:deleteall("id == -1", {}))
+        """#
 
     /// A key left nil takes the column's sequence; a save the server refuses halfway
     /// (a duplicate) writes nothing of itself.

@@ -15,14 +15,9 @@ struct PostgresSaveWriter {
 
     func write(_ request: SaveChangesRequest) throws -> SaveChangesResult {
         var result = SaveChangesResult(request: request)
-        try server.execute("BEGIN TRANSACTION READ WRITE")
-        do {
+        try server.inWriteTransaction {
             try settleConflicts(&result)
             try writeRows(&result)
-            try server.execute("COMMIT")
-        } catch {
-            _ = try? server.execute("ROLLBACK")
-            throw error
         }
         return result
     }

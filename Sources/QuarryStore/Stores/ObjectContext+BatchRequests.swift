@@ -1,5 +1,13 @@
 import GRDB
 
+/// What a store wrote for `updateall`: the rows' keys, by their own entity too, and the
+/// values as they read back (a foreign file's formats).
+struct BatchUpdateWritten {
+    var keys: [Int64]
+    var byEntity: [String: [Int64]]
+    var assignments: [(String, Value)]
+}
+
 /// A WHERE clause for a batch change, with its arguments (built by the predicate layer).
 public struct BatchFilter {
     public var sql: String
@@ -31,29 +39,9 @@ extension ObjectContext {
             }
         }
         guard !assignments.isEmpty else { return 0 }
-        let table = mapped(entity).table, key = mapped(entity).key
-        var keys: [Int64] = []
-        var byEntity: [String: [Int64]] = [:]
-        do {
-            try database.write { db in
-                keys = try matchingKeys(entity, filter, in: db)
-                guard !keys.isEmpty else { return }
-                byEntity = try keysByOwnEntity(entity, keys, in: db)
-                let set = assignments.map { "\(quoteIdentifier($0.0)) = ?" }.joined(separator: ", ")
-                // In a file Quarry did not create, each value in its column's format; objects
-                // take the values as they read back.
-                var formats = ColumnFormats()
-                let written: [DatabaseValue]
-                do { written = try assignments.map { try storedValue($0.1, entity, $0.0, in: db, cache: &formats) } }
-                catch let error as StoreError { throw StoreError.during(operation: "updateall", error) }
-                assignments = zip(assignments, written).map { ($0.0, $0.1.databaseValue == $1 ? $0.1 : readBack($1, entity, $0.0)) }
-                try forEachChunk(keys) { chunk in
-                    try db.execute(sql: "UPDATE \(table) SET \(set) WHERE \(key) IN (\(marks(chunk.count)))",
-                                   arguments: StatementArguments(written + chunk.map { $0.databaseValue }))
-                }
-                try store.recordBatchChange(BatchChange(updated: byEntity, updatedKeys: Set(assignments.map(\.0))), in: db, context: self)
-            }
-        } catch let error as DatabaseError { throw StoreError(error) }
+        let written = try store.writeBatchUpdate(entity, where: filter, set: assignments, context: self)
+        let keys = written.keys, byEntity = written.byEntity
+        assignments = written.assignments
         guard !keys.isEmpty else { return 0 }
         var changes = ChangeSet()
         for k in keys {
@@ -88,16 +76,7 @@ extension ObjectContext {
         try store.willWrite("deleteall", in: self)
         let entity = try entity(named: entityName)
         if mapped(entity).isView { throw StoreError.viewIsReadOnly(entity: entity.name) }
-        var batch = BatchChange()
-        do {
-            try database.write { db in
-                batch = BatchChange()
-                let keys = try matchingKeys(entity, filter, in: db)
-                try deleteRows(entity, keys, in: db, batch: &batch)
-                try store.recordBatchChange(batch, in: db, context: self)
-            }
-        } catch let error as DatabaseError { throw StoreError(error) }
-        let deleted = batch.deleted
+        let deleted = try store.writeBatchDelete(entity, where: filter, context: self)
         var changes = ChangeSet()
         for (name, keys) in deleted {
             changes.batchDeleted[name] = Set(keys)
@@ -113,6 +92,51 @@ extension ObjectContext {
         bumpGeneration()
         notify(changes)
         return deleted.filter { isKind($0.key, of: entity.name) }.reduce(0) { $0 + $1.value.count }
+    }
+
+    /// The SQLite side of `batchUpdate`, in one transaction: the keys the filter matches,
+    /// one UPDATE per 500, each value in its column's format (objects take the values as
+    /// they read back), and the store's history.
+    func writeSQLiteBatchUpdate(_ entity: EntityDescription, where filter: BatchFilter?, set given: [(String, Value)]) throws -> BatchUpdateWritten {
+        let table = mapped(entity).table, key = mapped(entity).key
+        var written = BatchUpdateWritten(keys: [], byEntity: [:], assignments: given)
+        do {
+            try database.write { db in
+                written.keys = try matchingKeys(entity, filter, in: db)
+                guard !written.keys.isEmpty else { return }
+                written.byEntity = try keysByOwnEntity(entity, written.keys, in: db)
+                let set = given.map { "\(quoteIdentifier($0.0)) = ?" }.joined(separator: ", ")
+                // In a file Quarry did not create, each value in its column's format; objects
+                // take the values as they read back.
+                var formats = ColumnFormats()
+                let values: [DatabaseValue]
+                do { values = try given.map { try storedValue($0.1, entity, $0.0, in: db, cache: &formats) } }
+                catch let error as StoreError { throw StoreError.during(operation: "updateall", error) }
+                written.assignments = zip(given, values).map { ($0.0, $0.1.databaseValue == $1 ? $0.1 : readBack($1, entity, $0.0)) }
+                try forEachChunk(written.keys) { chunk in
+                    try db.execute(sql: "UPDATE \(table) SET \(set) WHERE \(key) IN (\(marks(chunk.count)))",
+                                   arguments: StatementArguments(values + chunk.map { $0.databaseValue }))
+                }
+                try store.recordBatchChange(BatchChange(updated: written.byEntity, updatedKeys: Set(given.map(\.0))), in: db, context: self)
+            }
+        } catch let error as DatabaseError { throw StoreError(error) }
+        return written
+    }
+
+    /// The SQLite side of `batchDelete`, in one transaction: the rows the filter matches
+    /// and what their delete rules reach (`deleteRows`), and the store's history; returns
+    /// the rows deleted, by their own entity.
+    func writeSQLiteBatchDelete(_ entity: EntityDescription, where filter: BatchFilter?) throws -> [String: [Int64]] {
+        var batch = BatchChange()
+        do {
+            try database.write { db in
+                batch = BatchChange()
+                let keys = try matchingKeys(entity, filter, in: db)
+                try deleteRows(entity, keys, in: db, batch: &batch)
+                try store.recordBatchChange(batch, in: db, context: self)
+            }
+        } catch let error as DatabaseError { throw StoreError(error) }
+        return batch.deleted
     }
 
     /// Deletes the rows and, level by level, what their delete rules reach: a worklist,

@@ -119,6 +119,13 @@ protocol PersistentStore: AnyObject {
     /// Inside a batch delete, before rows of `entity` (their own entity) go: what the
     /// store's history keeps of each, by key (nothing when it keeps nothing).
     func keptAfterDeletion(of entity: String, keys: [Int64], in db: Database, context: ObjectContext) throws -> [Int64: [DatabaseValue]]
+    /// Writes `updateall` (after the context checked the values) in one transaction; the
+    /// default is SQLite's (`ObjectContext.writeSQLiteBatchUpdate`).
+    func writeBatchUpdate(_ entity: EntityDescription, where filter: BatchFilter?, set assignments: [(String, Value)],
+                          context: ObjectContext) throws -> BatchUpdateWritten
+    /// Writes `deleteall` with the delete rules in one transaction; returns the rows
+    /// deleted by their own entity. The default is SQLite's (`writeSQLiteBatchDelete`).
+    func writeBatchDelete(_ entity: EntityDescription, where filter: BatchFilter?, context: ObjectContext) throws -> [String: [Int64]]
     /// Records a batch change (`updateall`, `deleteall`) in the store's history, inside
     /// its transaction: a refusal here writes nothing.
     func recordBatchChange(_ change: BatchChange, in db: Database, context: ObjectContext) throws
@@ -168,6 +175,15 @@ extension PersistentStore {
 
     func outsideChangeCounter(in db: Database) throws -> Int {
         try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0
+    }
+
+    func writeBatchUpdate(_ entity: EntityDescription, where filter: BatchFilter?, set assignments: [(String, Value)],
+                          context: ObjectContext) throws -> BatchUpdateWritten {
+        try context.writeSQLiteBatchUpdate(entity, where: filter, set: assignments)
+    }
+
+    func writeBatchDelete(_ entity: EntityDescription, where filter: BatchFilter?, context: ObjectContext) throws -> [String: [Int64]] {
+        try context.writeSQLiteBatchDelete(entity, where: filter)
     }
     func refuseUnfaithfulWrite(_ operation: String, in context: ObjectContext) throws {}
     func willWrite(_ operation: String, in context: ObjectContext) throws {}

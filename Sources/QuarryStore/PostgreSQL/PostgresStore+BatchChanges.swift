@@ -1,0 +1,92 @@
+/// `updateall` and `deleteall` on the server: one statement each, in a `READ WRITE`
+/// transaction, returning the keys it changed. The server carries out the foreign keys'
+/// `ON DELETE` actions, as the model's delete rules say them (they were read from those
+/// actions); the objects in use whose rows a cascade removed are found afterwards and
+/// deleted too, so observers hear them.
+extension PostgresStore {
+    func writeBatchUpdate(_ entity: EntityDescription, where filter: BatchFilter?, set assignments: [(String, Value)],
+                          context: ObjectContext) throws -> BatchUpdateWritten {
+        let server = try self.server(context)
+        let storage = context.mapped(entity)
+        var sql = "UPDATE \(storage.table) SET " + assignments.map { "\(quoteIdentifier($0.0)) = ?" }.joined(separator: ", ")
+        if let filter { sql += " WHERE " + filter.sql }
+        sql += " RETURNING \(storage.key)"
+        let rows = try during("updateall") {
+            try server.inWriteTransaction {
+                try server.execute(PostgreSQLDialect.numbered(sql), assignments.map(\.1) + (filter?.arguments ?? [])).rows
+            }
+        }
+        let keys = rows.compactMap { $0.first?.storedInteger }.sorted()
+        return BatchUpdateWritten(keys: keys, byEntity: keys.isEmpty ? [:] : [entity.name: keys], assignments: assignments)
+    }
+
+    func writeBatchDelete(_ entity: EntityDescription, where filter: BatchFilter?, context: ObjectContext) throws -> [String: [Int64]] {
+        let server = try self.server(context)
+        let storage = context.mapped(entity)
+        var sql = "DELETE FROM \(storage.table)"
+        if let filter { sql += " WHERE " + filter.sql }
+        sql += " RETURNING \(storage.key)"
+        var deleted: [String: [Int64]] = [:]
+        try during("deleteall") { try server.inWriteTransaction {
+            let keys = try server.execute(PostgreSQLDialect.numbered(sql), filter?.arguments ?? []).rows.compactMap { $0.first?.storedInteger }
+            if !keys.isEmpty { deleted[entity.name] = keys.sorted() }
+            // Rows of objects in use that a cascade reached, read while the transaction
+            // still holds what it did.
+            for name in cascaded(from: entity.name) {
+                guard let target = managedObjectModel.entitiesByName[name], let held = context.registeredKeysByEntity()[name] else { continue }
+                let targetStorage = context.mapped(target)
+                var present: Set<Int64> = []
+                try forEachChunk(held) { chunk in
+                    let query = "SELECT \(targetStorage.key) FROM \(targetStorage.table) WHERE \(targetStorage.key) IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
+                    for row in try server.execute(PostgreSQLDialect.numbered(query), chunk.map(Value.integer)).rows {
+                        if let key = row.first?.storedInteger { present.insert(key) }
+                    }
+                }
+                let gone = held.filter { !present.contains($0) }
+                if !gone.isEmpty { deleted[name, default: []] += gone }
+            }
+        } }
+        return deleted
+    }
+
+    /// The entities a delete of `entity`'s rows reaches through cascade rules, `entity`
+    /// itself included when a relationship cascades back to it.
+    private func cascaded(from entity: String) -> [String] {
+        var reached: [String] = []
+        var pending = [entity]
+        while let name = pending.popLast() {
+            for relationship in managedObjectModel.entitiesByName[name]?.relationships ?? [] where relationship.deleteRule == .cascade {
+                guard !reached.contains(relationship.destination) else { continue }
+                reached.append(relationship.destination)
+                pending.append(relationship.destination)
+            }
+        }
+        return reached
+    }
+
+    /// The server's refusal (a foreign key that restricts, a check) named by the operation.
+    private func during<T>(_ operation: String, _ body: () throws -> T) throws -> T {
+        do { return try body() } catch let error as StoreError { throw StoreError.during(operation: operation, error) }
+    }
+
+    func server(_ context: ObjectContext) throws -> PostgresConnection {
+        guard let server = context.connection.postgres else { throw StoreConnection.notOnPostgres("writing") }
+        return server
+    }
+}
+
+extension PostgresConnection {
+    /// `body` in a `READ WRITE` transaction (the session's default is read-only),
+    /// committed when it returns, rolled back when it throws.
+    func inWriteTransaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN TRANSACTION READ WRITE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            _ = try? execute("ROLLBACK")
+            throw error
+        }
+    }
+}
