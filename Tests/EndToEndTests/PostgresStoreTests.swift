@@ -285,6 +285,25 @@ import Testing
         #expect(family.lines.last == "16", "\(family)")
     }
 
+    /// After `updateall`, objects in use hold what the server keeps (numeric(6,2) rounds),
+    /// observers hear it, and the next save meets no change of the session's own; an empty
+    /// IN list selects nothing, as in SQLite.
+    @Test func objectsInUseHoldWhatABatchChangeStored() async throws {
+        let sandbox = try Sandbox()
+        let url = try PostgresServer.database("batchkept")
+        try sandbox.write("num.sql", "CREATE TABLE num (id serial PRIMARY KEY, x numeric(6,2), label text);\nINSERT INTO num (x, label) VALUES (1, 'a');\n")
+        try await Self.psql(sandbox, url, file: "num.sql")
+        let result = try await sandbox.quarry([url, "-e", #"""
+            local o = num:get(1)
+            observe(o, { "x" }, function(o, k, old, new) print("heard", k, old, new) end)
+            print(num:updateall("id == 1", {}, { x = 1.23456 }), o.x)
+            o.label = "b"; print(save().updated)
+            print(count("num", "id IN %@", {}), count("num", "NOT id IN %@", {}), num:deleteall("id IN %@", { {} }))
+            """#])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.lines == ["heard\tx\t1.0\t1.23", "1\t1.23", "1", "0\t1\t0"], "\(result)")
+    }
+
     static let batches = #"""
         local watched = fetch{"flights", predicate = "month == 1", sort = {"id"}, limit = 2}
         local first = watched[1]

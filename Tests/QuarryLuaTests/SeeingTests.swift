@@ -121,4 +121,21 @@ struct SeeingTests {
         assert(fives == 2, text)
         """)
     }
+
+    /// A results observer's updated entries name the keys that changed, as the contract
+    /// gives them (they were missing); an empty IN list matches nothing, nil included.
+    @Test func updatedEntriesNameTheirKeys() throws {
+        let h = try Harness()
+        h.run("""
+        entity "K" { n = "int?", m = "int?" }
+        K:new{ n = 1 }; K:new{}; save()
+        assert(count("K", "n IN %@", {}) == 0 and count("K", "NOT n IN %@", {}) == 2)
+        local heard = {}
+        local r = fetch{ "K", sort = { "n" } }
+        observe(r, function(e) for _, u in ipairs(e.updated) do heard[#heard + 1] = u.index .. ":" .. table.concat(u.keys, ",") end end)
+        r[2].m = 5; save()
+        K:updateall("n == 1", {}, { m = 7 })
+        assert(table.concat(heard, " ") == "2:m 2:m", table.concat(heard, " "))
+        """)
+    }
 }

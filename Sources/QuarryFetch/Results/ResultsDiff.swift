@@ -27,6 +27,9 @@ public struct ResultsChange {
     public var inserted: [(at: RowPosition, key: Int64)] = []
     public var moved: [(from: RowPosition, to: RowPosition, key: Int64)] = []
     public var updated: [(at: RowPosition, key: Int64)] = []
+    /// The attributes and relationships a change set, by row key, where the change says
+    /// (a save, a batch change of an object in use); a row missing here says nothing.
+    public var changedKeys: [Int64: Set<String>] = [:]
     public var deletedSections: [(index: Int, id: Value)] = []
     public var insertedSections: [(index: Int, id: Value)] = []
 

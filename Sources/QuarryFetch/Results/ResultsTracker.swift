@@ -43,6 +43,15 @@ public final class ResultsTracker {
 
     /// After a save or an outside change: what the results now hold differently.
     public func apply(_ changes: ChangeSet) throws -> ResultsChange {
+        var change = try diff(changes)
+        let name = results.entity.name
+        for (object, keys) in changes.updated where results.context.isKind(object.entity.name, of: name) {
+            if let key = object.primaryKey { change.changedKeys[key, default: []].formUnion(keys) }
+        }
+        return change
+    }
+
+    private func diff(_ changes: ChangeSet) throws -> ResultsChange {
         let name = results.entity.name
         var touched: [Int64: ManagedObject] = [:]
         var deleted = Set<Int64>()

@@ -280,7 +280,14 @@ extension QuarryRuntime {
             _ = pushObject(object(m.key)); LuaTable.setField(s, -2, "object")
         }
         list("updated", change.updated.count) { i in
-            position(change.updated[i].at, "index"); _ = pushObject(object(change.updated[i].key)); LuaTable.setField(s, -2, "object")
+            let key = change.updated[i].key
+            position(change.updated[i].at, "index"); _ = pushObject(object(key)); LuaTable.setField(s, -2, "object")
+            // The keys that changed, as the contract gives them (empty where the change
+            // does not say, as a batch change of rows no object holds).
+            let names = (change.changedKeys[key] ?? []).sorted()
+            lua_createtable(s, Int32(names.count), 0)
+            for (j, name) in names.enumerated() { pushValue(s, .text(name)); lua_rawseti(s, -2, lua_Integer(j + 1)) }
+            LuaTable.setField(s, -2, "keys")
         }
         if sectioned {
             lua_createtable(s, 0, 2)

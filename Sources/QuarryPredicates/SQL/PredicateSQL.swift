@@ -114,6 +114,9 @@ private struct PredicateSQLWriter {
                 }
                 return dialect.call(PredicateFunctions.stringOperation, [l, r, "\(PredicateFunctions.code(op))", "\(options.rawValue)"])
             }
+            // No value is in an empty list, nil included, as SQLite answers `IN ()`, which
+            // PostgreSQL refuses as syntax. Before the left side adds its arguments.
+            if op == .in, case .list(let values) = rhs, values.isEmpty { return dialect.literal(false) }
             let l = operand(lhs, options, qualifier, entity)
             switch op {
             case .in:

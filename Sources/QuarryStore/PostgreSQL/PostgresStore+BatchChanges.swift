@@ -11,13 +11,26 @@ extension PostgresStore {
         var sql = "UPDATE \(storage.table) SET " + assignments.map { "\(quoteIdentifier($0.0)) = ?" }.joined(separator: ", ")
         if let filter { sql += " WHERE " + filter.sql }
         sql += " RETURNING \(storage.key)"
-        let rows = try during("updateall") {
+        var written = BatchUpdateWritten(keys: [], byEntity: [:], assignments: assignments)
+        try during("updateall") {
             try server.inWriteTransaction {
-                try server.execute(PostgreSQLDialect.numbered(sql), assignments.map(\.1) + (filter?.arguments ?? [])).rows
+                let rows = try server.execute(PostgreSQLDialect.numbered(sql), assignments.map(\.1) + (filter?.arguments ?? [])).rows
+                written.keys = rows.compactMap { $0.first?.storedInteger }.sorted()
+                // The objects in use take the rows as the server keeps them (its types
+                // round, its triggers change), so their next save meets no change of theirs.
+                let held = Set(context.registeredKeysByEntity()[entity.name] ?? [])
+                let kept = written.keys.filter(held.contains)
+                try forEachChunk(kept) { chunk in
+                    let query = "SELECT \(storage.selection(of: entity)) FROM \(storage.table) WHERE \(storage.key) IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
+                    for row in try server.execute(PostgreSQLDialect.numbered(query), chunk.map(Value.integer)).rows {
+                        guard let key = row.first?.storedInteger else { continue }
+                        written.stored[key] = context.values(of: entity, row: row.map(\.databaseValue))
+                    }
+                }
             }
         }
-        let keys = rows.compactMap { $0.first?.storedInteger }.sorted()
-        return BatchUpdateWritten(keys: keys, byEntity: keys.isEmpty ? [:] : [entity.name: keys], assignments: assignments)
+        if !written.keys.isEmpty { written.byEntity = [entity.name: written.keys] }
+        return written
     }
 
     func writeBatchDelete(_ entity: EntityDescription, where filter: BatchFilter?, context: ObjectContext) throws -> [String: [Int64]] {

@@ -6,6 +6,9 @@ struct BatchUpdateWritten {
     var keys: [Int64]
     var byEntity: [String: [Int64]]
     var assignments: [(String, Value)]
+    /// The rows of objects in use as the store holds them after the change, where it may
+    /// differ from `assignments` (a server's types and triggers), by key.
+    var stored: [Int64: [String: Value]] = [:]
 }
 
 /// A WHERE clause for a batch change, with its arguments (built by the predicate layer).
@@ -47,8 +50,14 @@ extension ObjectContext {
         for k in keys {
             guard let object = registeredObject(entity: entity.name, primaryKey: k) else { continue }
             changes.oldValues[ObjectIdentifier(object)] = object.committed
-            for (name, value) in assignments { object.committed[name] = value }
-            changes.updated.append((object, Set(assignments.map(\.0))))
+            var changed = Set(assignments.map(\.0))
+            if let stored = written.stored[k] {
+                changed.formUnion(stored.keys.filter { !Value.sameStored(stored[$0] ?? .null, object.committed[$0] ?? .null) })
+                object.committed.merge(stored) { _, new in new }
+            } else {
+                for (name, value) in assignments { object.committed[name] = value }
+            }
+            changes.updated.append((object, changed))
         }
         for (name, keys) in byEntity { changes.batchUpdated[name] = Set(keys) }
         bumpGeneration()
