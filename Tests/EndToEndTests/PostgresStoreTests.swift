@@ -304,6 +304,28 @@ import Testing
         #expect(result.lines == ["heard\tx\t1.0\t1.23", "1\t1.23", "1", "0\t1\t0"], "\(result)")
     }
 
+    /// A new parent and a new child whose NOT NULL foreign key names it save together, in
+    /// PostgreSQL and in a SQLite file alike: the child's column takes the key the parent
+    /// was given earlier in the save (it was refused as "required but nil").
+    @Test func aNewParentAndItsNewChildSaveTogether() async throws {
+        let sandbox = try Sandbox()
+        let url = try PostgresServer.database("family")
+        let schema = "CREATE TABLE parent (id %@ PRIMARY KEY, name text);\nCREATE TABLE child (id %@ PRIMARY KEY, parent_id integer NOT NULL REFERENCES parent(id), label text);\n"
+        try sandbox.write("pg.sql", String(format: schema, "serial", "serial"))
+        try sandbox.write("lite.sql", String(format: schema, "INTEGER", "INTEGER"))
+        try await Self.psql(sandbox, url, file: "pg.sql")
+        try await Self.sqlite3(sandbox, "lite.db", file: "lite.sql")
+        let script = #"""
+            local p = parent:new{ name = "p1" }
+            local c = child:new{ parent = p, label = "c1" }
+            print(save().inserted, c.parent_id, c.parent.name, count("child", "parent.name == 'p1'"))
+            """#
+        for store in [url, "lite.db"] {
+            let result = try await sandbox.quarry([store, "-e", script])
+            #expect(result.status == 0 && result.stdout == "2\t1\tp1\t1\n", "\(store): \(result)")
+        }
+    }
+
     static let batches = #"""
         local watched = fetch{"flights", predicate = "month == 1", sort = {"id"}, limit = 2}
         local first = watched[1]

@@ -128,7 +128,7 @@ extension ObjectContext {
         var problems: [String] = []
         for object in objects {
             for attribute in object.entity.attributes where !attribute.isOptional {
-                if object.currentValue(attribute.name).isNull {
+                if object.currentValue(attribute.name).isNull, unsavedTarget(of: object, keptIn: attribute.name) == nil {
                     problems.append("\(object.objectID).\(attribute.name) is required but nil")
                 }
             }

@@ -36,9 +36,9 @@ struct PostgresSaveWriter {
             let entity = context.currentEntity(of: object)
             let storage = context.mapped(entity)
             // A nil key takes the column's sequence, as SQLite gives a rowid.
-            let attributes = entity.attributeNames.filter { !storage.generated.contains($0) && !object.currentValue($0).isNull }
+            let attributes = entity.attributeNames.filter { !storage.generated.contains($0) && !context.insertedValue(object, $0, keys: keys).isNull }
             let toOne = entity.ownKeyColumns.map(\.name)
-            var values = attributes.map { object.currentValue($0) }
+            var values = attributes.map { context.insertedValue(object, $0, keys: keys) }
             for name in toOne {
                 let target = object.pendingToOne[name] ?? nil
                 if let target, target.primaryKey == nil, keys.byObject[ObjectIdentifier(target)] == nil { laterLinks.append(object) }

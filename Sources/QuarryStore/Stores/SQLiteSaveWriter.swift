@@ -44,7 +44,7 @@ struct SQLiteSaveWriter {
             let sql = names.isEmpty
                 ? "INSERT INTO \(storage.table) DEFAULT VALUES"
                 : "INSERT INTO \(storage.table) (\(columns)) VALUES (\(marks))"
-            var values = try entity.attributeNames.map { try stored(object, $0, object.currentValue($0)) }
+            var values = try entity.attributeNames.map { try stored(object, $0, context.insertedValue(object, $0, keys: keys)) }
             for name in toOne {
                 let target = object.pendingToOne[name] ?? nil
                 if let target, target.primaryKey == nil, keys.byObject[ObjectIdentifier(target)] == nil { laterLinks.append(object) }

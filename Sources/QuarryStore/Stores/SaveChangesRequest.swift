@@ -48,6 +48,26 @@ struct SaveChangesResult {
     var readBacks: [(ManagedObject, String, Value)] = []
 }
 
+extension ObjectContext {
+    /// The unsaved target of the to-one relationship that keeps its key in `object`'s
+    /// attribute `column` (a foreign file's `parent_id`): the key it gets in this save is
+    /// the column's value, so a required column is not nil for want of it.
+    func unsavedTarget(of object: ManagedObject, keptIn column: String) -> ManagedObject? {
+        for relationship in currentEntity(of: object).toOneRelationships where relationship.column == column && relationship.targetKey == nil {
+            if let target = object.pendingToOne[relationship.name] ?? nil, target.primaryKey == nil, !target.isDeleted { return target }
+        }
+        return nil
+    }
+
+    /// The value an inserted row's attribute is written with: its own, or for a column
+    /// that keeps a link, the key its target was given earlier in this save.
+    func insertedValue(_ object: ManagedObject, _ name: String, keys: SaveChangesRequest.Keys) -> Value {
+        let value = object.currentValue(name)
+        guard value.isNull, let target = unsavedTarget(of: object, keptIn: name), let key = keys.byObject[ObjectIdentifier(target)] else { return value }
+        return .integer(key)
+    }
+}
+
 extension SaveChangesRequest {
     /// The links a file Quarry did not create keeps in an attribute column (author_id)
     /// whose target was inserted in this save, so held no key when the row was written:
