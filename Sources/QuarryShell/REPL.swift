@@ -44,7 +44,9 @@ final class REPL {
         else { write_history(historyPath) }
 
         if isatty(STDIN_FILENO) != 0 {
-            print("Quarry \(Options.version), Lua 5.4 over SQLite. .help for help, Ctrl-D to quit.")
+            // The store a URL opened is named, its password left out; any other is SQLite.
+            let store = runtime.openedContext?.connection.url.map { "PostgreSQL at \($0)" } ?? "SQLite"
+            print("Quarry \(Options.version), Lua 5.4 over \(store). .help for help, Ctrl-D to quit.")
         }
         install(prompt: Self.primaryPrompt)
         while !finished {
