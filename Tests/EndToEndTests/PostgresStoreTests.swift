@@ -327,6 +327,38 @@ import Testing
         }
     }
 
+    /// After `deleteall`, children in use whose foreign key SET NULL or SET DEFAULT
+    /// cleared hold the stored value, observers hear them, and their next save is no
+    /// conflict, in PostgreSQL and in a SQLite file alike (they kept the old key).
+    @Test func childrenAClearingDeleteReachedHoldTheirNewKeys() async throws {
+        let sandbox = try Sandbox()
+        let url = try PostgresServer.database("cleared")
+        let schema = """
+            CREATE TABLE parent (id integer PRIMARY KEY, name text);
+            CREATE TABLE nulled (id integer PRIMARY KEY, parent_id integer REFERENCES parent(id) ON DELETE SET NULL, x integer);
+            CREATE TABLE defaulted (id integer PRIMARY KEY, parent_id integer DEFAULT 1 REFERENCES parent(id) ON DELETE SET DEFAULT, x integer);
+            INSERT INTO parent VALUES (1, 'keep'), (30, 'gone');
+            INSERT INTO nulled VALUES (310, 30, 1);
+            INSERT INTO defaulted VALUES (410, 30, 1);
+
+            """
+        try sandbox.write("pg.sql", schema)
+        try sandbox.write("lite.sql", "PRAGMA foreign_keys = ON;\n" + schema)
+        try await Self.psql(sandbox, url, file: "pg.sql")
+        try await Self.sqlite3(sandbox, "lite.db", file: "lite.sql")
+        let script = #"""
+            local n, d = nulled:get(310), defaulted:get(410)
+            observe("nulled", function(c) print("heard", #c.updated) end)
+            print(parent:deleteall("id == 30", {}))
+            print(n.parent_id, n.parent, d.parent_id, d.parent and d.parent.name)
+            n.x = 9; d.x = 9; print(save().updated)
+            """#
+        for store in [url, "lite.db"] {
+            let result = try await sandbox.quarry([store, "-e", script])
+            #expect(result.status == 0 && result.lines == ["heard\t1", "1", "nil\tnil\t1\tkeep", "heard\t1", "2"], "\(store): \(result)")
+        }
+    }
+
     static let batches = #"""
         local watched = fetch{"flights", predicate = "month == 1", sort = {"id"}, limit = 2}
         local first = watched[1]

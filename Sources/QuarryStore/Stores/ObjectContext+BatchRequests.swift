@@ -98,9 +98,37 @@ extension ObjectContext {
                 object.context = nil
             }
         }
+        try takeClearedLinks(after: deleted, into: &changes)
         bumpGeneration()
         notify(changes)
         return deleted.filter { isKind($0.key, of: entity.name) }.reduce(0) { $0 + $1.value.count }
+    }
+
+    /// After a batch delete: the objects in use that its nullify and set-default rules
+    /// reached (the store changed their link columns, SQL or the server) take their rows
+    /// as stored now, and observers hear them updated. Otherwise they would keep the old
+    /// key, and their next save would meet the delete's change as a conflict.
+    private func takeClearedLinks(after deleted: [String: [Int64]], into changes: inout ChangeSet) throws {
+        var reached: Set<String> = []
+        for name in deleted.keys {
+            for relationship in managedObjectModel.entitiesByName[name]?.relationships ?? []
+            where relationship.deleteRule == .nullify || relationship.deleteRule == .setdefault {
+                reached.insert(relationship.destination)
+            }
+        }
+        for name in reached.sorted() {
+            guard let target = managedObjectModel.entitiesByName[name], let held = registeredKeysByEntity()[name], !held.isEmpty else { continue }
+            let rows = try storedRows(of: target, keys: held)
+            for key in held {
+                guard let object = registeredObject(entity: name, primaryKey: key), let row = rows[key] else { continue }
+                let fresh = values(of: currentEntity(of: object), row: row)
+                let moved = Set(fresh.keys.filter { !Value.sameStored(fresh[$0] ?? .null, object.committed[$0] ?? .null) })
+                guard !moved.isEmpty else { continue }
+                changes.oldValues[ObjectIdentifier(object)] = object.committed
+                object.committed.merge(fresh) { _, new in new }
+                changes.updated.append((object, moved))
+            }
+        }
     }
 
     /// The SQLite side of `batchUpdate`, in one transaction: the keys the filter matches,
