@@ -56,12 +56,25 @@ import Testing
         guard result.status == 0 else { throw HarnessError("psql -f \(file) failed: \(result)") }
     }
 
-    static func sqlite3(_ sandbox: Sandbox, _ database: String, file: String) async throws {
+    /// The sqlite3 shell, or the error that says it is missing.
+    static func sqlite3Shell() throws -> String {
         guard let shell = ["/usr/bin/sqlite3", "/usr/local/bin/sqlite3"].first(where: FileManager.default.isExecutableFile) else {
             throw HarnessError("the sqlite3 shell is not installed (scripts/test installs it)")
         }
-        let result = try await sandbox.run(URL(fileURLWithPath: shell), [database, ".read \(file)"], timeout: 60)
+        return shell
+    }
+
+    static func sqlite3(_ sandbox: Sandbox, _ database: String, file: String) async throws {
+        let result = try await sandbox.run(URL(fileURLWithPath: try sqlite3Shell()), [database, ".read \(file)"], timeout: 60)
         guard result.status == 0, result.stderr.isEmpty else { throw HarnessError("sqlite3 .read \(file) failed: \(result)") }
+    }
+
+    /// A fresh database made by `schema` (psql runs it): its URL.
+    static func database(_ name: String, in sandbox: Sandbox, schema: String) async throws -> String {
+        let url = try PostgresServer.database(name)
+        try sandbox.write("\(name).sql", schema)
+        try await psql(sandbox, url, file: "\(name).sql")
+        return url
     }
 
     /// The same flights in a PostgreSQL database and a SQLite file: the database's URL.
@@ -76,12 +89,19 @@ import Testing
         return url
     }
 
+    /// `script` run on the same flights in a SQLite file and in PostgreSQL; `other` gives
+    /// each run's arguments after the script, by the store it runs on.
+    static func onBoth(_ sandbox: Sandbox, _ script: String, other: (String) throws -> [String] = { _ in [] })
+        async throws -> (lite: ProcessResult, postgres: ProcessResult, url: String) {
+        let url = try await flights(in: sandbox)
+        try sandbox.write("script.lua", script)
+        let lite = try await sandbox.quarry(["lite.db", "script.lua"] + other("lite.db"), timeout: 60)
+        let postgres = try await sandbox.quarry([url, "script.lua"] + other(url), timeout: 60)
+        return (lite, postgres, url)
+    }
+
     @Test func aSchemaReadsAsTheSameRowsAsASQLiteFile() async throws {
-        let sandbox = try Sandbox()
-        let url = try await Self.flights(in: sandbox)
-        try sandbox.write("same.lua", Self.sameAnswers)
-        let lite = try await sandbox.quarry(["lite.db", "same.lua"], timeout: 60)
-        let postgres = try await sandbox.quarry([url, "same.lua"], timeout: 60)
+        let (lite, postgres, _) = try await Self.onBoth(try Sandbox(), Self.sameAnswers)
         #expect(lite.status == 0, "\(lite)")
         #expect(postgres.status == 0, "\(postgres)")
         // The script's answers are worth comparing: the rows are there, and it ran to its end.
@@ -100,8 +120,7 @@ import Testing
     /// note; a schema named in the URL; nothing written, and `sql()` read-only.
     @Test func aSchemaOpensByItsTypesAndIsOnlyRead() async throws {
         let sandbox = try Sandbox()
-        let url = try PostgresServer.database("types")
-        try sandbox.write("types.sql", """
+        let url = try await Self.database("types", in: sandbox, schema: """
             CREATE SCHEMA "Lab";
             CREATE TABLE "Lab".sample (id integer PRIMARY KEY, small smallint NOT NULL, big bigint, ok boolean, ratio real,
               price numeric(10,2), taken timestamptz, label varchar(20), tag uuid, data bytea, day date);
@@ -112,7 +131,6 @@ import Testing
             CREATE TABLE public.other (id bigint PRIMARY KEY);
 
             """)
-        try await Self.psql(sandbox, url, file: "types.sql")
         let result = try await sandbox.quarry([url + "?schema=Lab", "-e", #"""
             for _, e in ipairs(entities()) do print(e) end
             local o = fetch{"sample", sort = {"id"}}[1]
@@ -195,8 +213,7 @@ import Testing
     /// as a system catalog is the schema's own.
     @Test func objectsHoldWhatTheServerMade() async throws {
         let sandbox = try Sandbox()
-        let url = try PostgresServer.database("made")
-        try sandbox.write("made.sql", """
+        let url = try await Self.database("made", in: sandbox, schema: """
             CREATE TABLE d (id serial PRIMARY KEY, name text, created timestamptz NOT NULL DEFAULT now(), status text DEFAULT 'new');
             CREATE TABLE g (id serial PRIMARY KEY, p int, q int GENERATED ALWAYS AS (p * 2) STORED);
             CREATE TABLE w (id int PRIMARY KEY, f float8, v text);
@@ -212,7 +229,6 @@ import Testing
             INSERT INTO shadow.pg_class VALUES (1, 'mine');
 
             """)
-        try await Self.psql(sandbox, url, file: "made.sql")
         let result = try await sandbox.quarry([url, "-e", #"""
             local o = d:new{ name = "x" }; save()
             print(o.id, o.status, typeof(o.created))
@@ -237,13 +253,11 @@ import Testing
     /// connection's change and deletion are conflicts settled as each merge policy says.
     @Test func aSaveWritesAsItWritesASQLiteFile() async throws {
         let sandbox = try Sandbox()
-        let url = try await Self.flights(in: sandbox)
-        try sandbox.write("write.lua", Self.writes)
-        guard let sqlite = ["/usr/bin/sqlite3", "/usr/local/bin/sqlite3"].first(where: FileManager.default.isExecutableFile) else {
-            throw HarnessError("the sqlite3 shell is not installed (scripts/test installs it)")
+        let sqlite = try Self.sqlite3Shell()
+        // The other writer: the sqlite3 shell or psql, on the same store.
+        let (lite, postgres, url) = try await Self.onBoth(sandbox, Self.writes) { store in
+            [store == "lite.db" ? "\(sqlite) lite.db" : "/usr/bin/psql -q \(store) -c"]
         }
-        let lite = try await sandbox.quarry(["lite.db", "write.lua", "\(sqlite) lite.db"], timeout: 60)
-        let postgres = try await sandbox.quarry([url, "write.lua", "/usr/bin/psql -q \(url) -c"], timeout: 60)
         #expect(lite.status == 0, "\(lite)")
         #expect(postgres.status == 0, "\(postgres)")
         #expect(lite.lines.first == "2 inserted 3 updated 1 deleted", "\(lite)")
@@ -260,10 +274,7 @@ import Testing
     /// rows it removed are deleted) and refuses a delete a foreign key restricts.
     @Test func batchChangesWriteAsTheyWriteASQLiteFile() async throws {
         let sandbox = try Sandbox()
-        let url = try await Self.flights(in: sandbox)
-        try sandbox.write("batch.lua", Self.batches)
-        let lite = try await sandbox.quarry(["lite.db", "batch.lua"], timeout: 60)
-        let postgres = try await sandbox.quarry([url, "batch.lua"], timeout: 60)
+        let (lite, postgres, url) = try await Self.onBoth(sandbox, Self.batches)
         #expect(lite.status == 0, "\(lite)")
         #expect(lite.lines == ["heard\t69\t0", "69", "69\tN14228\t2.0", "heard\t0\t34", "34", "2212\t133", "0"], "\(lite)")
         #expect(lite.stdout == postgres.stdout, "SQLite:\n\(lite.stdout)\nPostgreSQL:\n\(postgres)")
@@ -291,9 +302,7 @@ import Testing
     /// IN list selects nothing, as in SQLite.
     @Test func objectsInUseHoldWhatABatchChangeStored() async throws {
         let sandbox = try Sandbox()
-        let url = try PostgresServer.database("batchkept")
-        try sandbox.write("num.sql", "CREATE TABLE num (id serial PRIMARY KEY, x numeric(6,2), label text);\nINSERT INTO num (x, label) VALUES (1, 'a');\n")
-        try await Self.psql(sandbox, url, file: "num.sql")
+        let url = try await Self.database("batchkept", in: sandbox, schema: "CREATE TABLE num (id serial PRIMARY KEY, x numeric(6,2), label text);\nINSERT INTO num (x, label) VALUES (1, 'a');\n")
         let result = try await sandbox.quarry([url, "-e", #"""
             local o = num:get(1)
             observe(o, { "x" }, function(o, k, old, new) print("heard", k, old, new) end)
@@ -374,9 +383,7 @@ import Testing
     /// (a duplicate) writes nothing of itself.
     @Test func aSaveIsOneTransactionAndTakesTheServersKeys() async throws {
         let sandbox = try Sandbox()
-        let url = try PostgresServer.database("keys")
-        try sandbox.write("keys.sql", "CREATE TABLE tag (id bigserial PRIMARY KEY, name text UNIQUE NOT NULL);\n")
-        try await Self.psql(sandbox, url, file: "keys.sql")
+        let url = try await Self.database("keys", in: sandbox, schema: "CREATE TABLE tag (id bigserial PRIMARY KEY, name text UNIQUE NOT NULL);\n")
         let result = try await sandbox.quarry([url, "-e", #"""
             local a, b = tag:new{ name = "a" }, tag:new{ name = "b" }
             save()
