@@ -51,6 +51,9 @@ static void load(void) {
     RESOLVE(getCancel, "PQgetCancel")
     RESOLVE(cancel, "PQcancel")
     RESOLVE(freeCancel, "PQfreeCancel")
+    RESOLVE(putCopyData, "PQputCopyData")
+    RESOLVE(putCopyEnd, "PQputCopyEnd")
+    RESOLVE(getCopyData, "PQgetCopyData")
     loaded = &table;
 }
 

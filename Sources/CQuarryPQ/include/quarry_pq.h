@@ -41,6 +41,9 @@ typedef struct QuarryPQ {
     PGcancel *(*getCancel)(PGconn *conn);
     int (*cancel)(PGcancel *cancel, char *errbuf, int errbufsize);
     void (*freeCancel)(PGcancel *cancel);
+    int (*putCopyData)(PGconn *conn, const char *buffer, int nbytes);
+    int (*putCopyEnd)(PGconn *conn, const char *errormsg);
+    int (*getCopyData)(PGconn *conn, char **buffer, int async);
 } QuarryPQ;
 
 /// Loads libpq once; NULL when it cannot, with why in `error` (size bytes).

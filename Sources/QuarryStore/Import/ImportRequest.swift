@@ -138,6 +138,13 @@ public struct ImportRequest {
             ? "INSERT INTO \(context.mapping.storage(of: entityName).table) DEFAULT VALUES"
             : "INSERT INTO \(context.mapping.storage(of: entityName).table) (\(columns)) VALUES (\(marks))"
         var rows = 0
+        if let server = context.connection.postgres {
+            rows = try copy(table, check: check, attributes: attributes, defaults: defaults,
+                            into: context.mapping.storage(of: entityName), server: server, progress: progress)
+            progress?(rows, rows)
+            context.bumpGeneration()
+            return ImportSummary(rows: rows, createdEntity: false)
+        }
         do {
             try context.database.write { db in
                 if existing == nil {
@@ -165,6 +172,16 @@ public struct ImportRequest {
         return ImportSummary(rows: rows, createdEntity: existing == nil)
     }
 
+    /// The parser thread started on `table`'s rows, filling batches of `rowsPerBatch` rows
+    /// (`ImportPipeline`); the caller calls `finish` on every way out.
+    func startPipeline(_ table: ImportTable, check: [ColumnType]?, attributes: [AttributeDescription], fixed: [Value],
+                       rowsPerBatch: Int) throws -> ImportPipeline {
+        let pipeline = ImportPipeline(path: path, width: attributes.count + fixed.count, rowsPerBatch: rowsPerBatch, slots: 4)
+        let produce = table.produce
+        try pipeline.start { pipeline in try produce(check, attributes, fixed, pipeline) }
+        return pipeline
+    }
+
     /// Inserts every row of `table`: a parser thread reads and converts the cells into
     /// batches (`ImportPipeline`) while this thread, the connection's, binds and steps
     /// them, several rows per INSERT. Returns the rows inserted; the parser thread has
@@ -183,9 +200,7 @@ public struct ImportRequest {
             : nil
         // About 64k cells a batch (a wide table gets fewer rows), a whole number of statements.
         let rowsPerBatch = max(perStatement, min(1024, 65_536 / max(width, 1)) / perStatement * perStatement)
-        let pipeline = ImportPipeline(path: path, width: width, rowsPerBatch: rowsPerBatch, slots: 4)
-        let produce = table.produce
-        try pipeline.start { pipeline in try produce(check, attributes, fixed, pipeline) }
+        let pipeline = try startPipeline(table, check: check, attributes: attributes, fixed: fixed, rowsPerBatch: rowsPerBatch)
         defer { pipeline.finish() }
         var rows = 0
         while let batch = try pipeline.next() {

@@ -8,8 +8,8 @@ import GRDB
 /// each call sends a statement and waits for its whole result. Arguments are always
 /// bound (`$1`, `$2`, ... in the SQL), never spliced into it.
 public final class PostgresConnection {
-    private let pq: UnsafePointer<QuarryPQ>
-    private let handle: OpaquePointer
+    let pq: UnsafePointer<QuarryPQ>
+    let handle: OpaquePointer
 
     /// Connects to `url` (`postgres://user@host:port/db`, or any libpq connection string).
     public init(url: String) throws {
@@ -92,7 +92,7 @@ public final class PostgresConnection {
     }
 
     /// Whether the statement last run was cancelled (Ctrl-C, `--timeout`).
-    private var cancelled = false
+    var cancelled = false
 
     /// Sends the statement and waits for its result, watching Ctrl-C and `--timeout` as a
     /// SQLite statement's progress handler does: when either asks to stop, the server is
@@ -100,18 +100,12 @@ public final class PostgresConnection {
     /// the result. The last result is returned (one statement gives one).
     private func run(_ sql: String, _ count: Int32, _ values: [UnsafePointer<CChar>?], _ lengths: [Int32], _ formats: [Int32]) throws -> OpaquePointer? {
         let table = pq.pointee
-        guard let send = table.sendQueryParams, let getResult = table.getResult, let isBusy = table.isBusy,
-              let consume = table.consumeInput, let socket = table.socket, let clear = table.clear else {
+        guard let send = table.sendQueryParams, let getResult = table.getResult, let clear = table.clear else {
             throw StoreError.postgres(sqlState: nil, sql: sql, message: "libpq was not loaded")
         }
         cancelled = false
         guard send(handle, sql, count, nil, values, lengths, formats, 0) == 1 else { return nil }
-        while isBusy(handle) != 0 {
-            var descriptor = pollfd(fd: socket(handle), events: Int16(POLLIN), revents: 0)
-            _ = poll(&descriptor, 1, 100)
-            if !cancelled, quarry_should_stop() != 0 { cancelled = requestCancel() }
-            guard consume(handle) == 1 else { break }
-        }
+        waitWhileBusy()
         var last: OpaquePointer?
         while let next = getResult(handle) {
             if let previous = last { clear(previous) }
@@ -120,8 +114,21 @@ public final class PostgresConnection {
         return last
     }
 
+    /// Waits until a result can be read without blocking, asking the server to cancel
+    /// the statement when Ctrl-C or `--timeout` asks to stop (`cancelled` then says so).
+    func waitWhileBusy() {
+        let table = pq.pointee
+        guard let isBusy = table.isBusy, let consume = table.consumeInput, let socket = table.socket else { return }
+        while isBusy(handle) != 0 {
+            var descriptor = pollfd(fd: socket(handle), events: Int16(POLLIN), revents: 0)
+            _ = poll(&descriptor, 1, 100)
+            if !cancelled, quarry_should_stop() != 0 { cancelled = requestCancel() }
+            guard consume(handle) == 1 else { break }
+        }
+    }
+
     /// Asks the server to cancel the running statement; whether the request was sent.
-    private func requestCancel() -> Bool {
+    func requestCancel() -> Bool {
         guard let get = pq.pointee.getCancel, let cancel = pq.pointee.cancel, let free = pq.pointee.freeCancel,
               let token = get(handle) else { return false }
         defer { free(token) }
@@ -154,7 +161,7 @@ public final class PostgresConnection {
     }
 
     /// Throws the server's error for a result that is not a success.
-    private func check(_ result: OpaquePointer, sql: String) throws {
+    func check(_ result: OpaquePointer, sql: String) throws {
         let status = pq.pointee.resultStatus?(result)
         guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
             let code = Self.text(pq.pointee.resultErrorField?(result, Int32(UInt8(ascii: "C"))))
