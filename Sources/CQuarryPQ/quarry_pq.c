@@ -53,7 +53,8 @@ static void load(void) {
     RESOLVE(freeCancel, "PQfreeCancel")
     RESOLVE(putCopyData, "PQputCopyData")
     RESOLVE(putCopyEnd, "PQputCopyEnd")
-    RESOLVE(getCopyData, "PQgetCopyData")
+    RESOLVE(setSingleRowMode, "PQsetSingleRowMode")
+    RESOLVE(backendPID, "PQbackendPID")
     loaded = &table;
 }
 

@@ -53,15 +53,18 @@ final class REPL {
             var readable = fd_set()
             fdZero(&readable)
             fdSet(STDIN_FILENO, &readable)
-            // Wake twice a second to notice other processes' commits while waiting.
+            // A PostgreSQL store's socket wakes the wait when another session commits;
+            // a file's commits are polled twice a second.
+            let store = runtime.openedContext?.outsideChangesDescriptor.flatMap { $0 < FD_SETSIZE ? $0 : nil } ?? -1
+            if store >= 0 { fdSet(store, &readable) }
             var wait = timeval(tv_sec: 0, tv_usec: 500_000)
-            let ready = select(STDIN_FILENO + 1, &readable, nil, nil, &wait)
+            let ready = select(max(STDIN_FILENO, store) + 1, &readable, nil, nil, &wait)
             if QuarryRuntime.takeInterrupt() {
                 cancelLine()
                 continue
             }
-            if ready > 0 { rl_callback_read_char() }
-            else if ready == 0 {
+            if ready > 0, fdIsSet(STDIN_FILENO, &readable) { rl_callback_read_char() }
+            else if ready >= 0 {
                 runtime.noticeOutsideChanges(beforeOutput: { rl_clear_visible_line() }, afterOutput: { rl_forced_update_display() })
             }
         }
@@ -192,5 +195,12 @@ private func fdSet(_ fd: Int32, _ set: inout fd_set) {
     withUnsafeMutableBytes(of: &set.__fds_bits) { raw in
         let words = raw.bindMemory(to: Int.self)
         words[Int(fd) / bits] |= 1 << (Int(fd) % bits)
+    }
+}
+
+private func fdIsSet(_ fd: Int32, _ set: inout fd_set) -> Bool {
+    let bits = MemoryLayout.size(ofValue: set.__fds_bits.0) * 8
+    return withUnsafeMutableBytes(of: &set.__fds_bits) { raw in
+        raw.bindMemory(to: Int.self)[Int(fd) / bits] & (1 << (Int(fd) % bits)) != 0
     }
 }

@@ -196,6 +196,63 @@ import Testing
         #expect(try await repl.enter(#"fetch{ "airlines", sort = { "-carrier" }, limit = 1 }[1].name"#) == ["Mesa Airlines Inc."])
     }
 
+    /// Two quarry sessions and psql change one schema while a REPL's observers listen
+    /// (LISTEN/NOTIFY): another quarry's save and import reach them at once; psql's
+    /// commits only at `refresh()` until the schema has Quarry's triggers (asked for with
+    /// `?notify=triggers`), and then at once. Each commit is one event per observer.
+    @Test func otherSessionsCommitsReachObservers() async throws {
+        let sandbox = try Sandbox()
+        let url = try await Self.database("listen", in: sandbox, schema: """
+            CREATE TABLE item (id serial PRIMARY KEY, n text, k int);
+            INSERT INTO item (n, k) VALUES ('a', 1), ('b', 2);
+
+            """)
+        try sandbox.write("more.csv", "n,k\nd,4\n")
+        func other(_ script: String) async throws {
+            let result = try await sandbox.quarry([url, "-e", script])
+            #expect(result.status == 0, "\(result)")
+        }
+        func psql(_ statement: String) async throws {
+            let result = try await sandbox.run(URL(fileURLWithPath: "/usr/bin/psql"), ["-q", url, "-c", statement])
+            #expect(result.status == 0, "\(result)")
+        }
+        let observers = [
+            #"h = observe("item", function(c) print(("E %d %d %d"):format(#c.inserted, #c.updated, #c.deleted)) end)"#,
+            #"r = fetch{ "item", sort = { "id" } }; observe(r, function() print("R " .. #r) end)"#,
+            #"o = item:get(1); observe(o, { "n" }, function(_, _, old, new) print("O " .. old .. " " .. new) end)"#,
+        ]
+        let repl = try await TmuxSession(sandbox, arguments: [url])
+        try await repl.waitForPrompt()
+        var said: [String] = []
+        for line in observers { said += try await repl.enter(line) }
+        #expect(said.joined(separator: " ").hasPrefix("note: other programs' commits to the schema"), "\(said)")
+        // Another quarry's save: heard at once, by each observer once.
+        try await other(#"item:get(1).n = "a1"; save()"#)
+        var screen = try await repl.waitUntil("the other quarry's save") { $0.contains("O a a1") && $0.contains("R 2") }
+        #expect(screen.filter { $0.hasPrefix("E ") } == ["E 0 1 0"], "\(screen)")
+        // psql's insert: not heard (no triggers) until refresh().
+        try await psql("INSERT INTO item (n, k) VALUES ('c', 3)")
+        try await Task.sleep(nanoseconds: 1_500_000_000)
+        #expect(try await repl.screen().filter { $0.hasPrefix("E ") }.count == 1)
+        #expect(try await repl.enter("refresh()") == ["E 1 0 0", "R 3", "true"])
+        // With the triggers: every commit is heard at once.
+        #expect(try await repl.enter(".open \(url)?notify=triggers") == [])
+        for line in observers { #expect(try await repl.enter(line) == []) }
+        try await psql("UPDATE item SET n = 'a2' WHERE id = 1")
+        screen = try await repl.waitUntil("psql's update") { $0.contains("O a1 a2") }
+        try await other(#"print(import("more.csv", { entity = "item" }))"#)
+        screen = try await repl.waitUntil("the other quarry's import") { $0.contains("R 4") }
+        try await psql("DELETE FROM item WHERE id = 2")
+        screen = try await repl.waitUntil("psql's delete") { $0.contains("R 3") && $0.last == ">" }
+        let events = screen.drop { !$0.hasPrefix("> .open") }.filter { $0.hasPrefix("E ") || $0.hasPrefix("R ") || $0.hasPrefix("O ") }
+        // One event per observer and commit (the observers' order within a commit is not the point).
+        #expect(events.sorted() == ["E 0 0 1", "E 0 1 0", "E 1 0 0", "O a1 a2", "R 3", "R 3", "R 4"], "\(screen)")
+        // The schema holds the trigger, and psql sees every row the sessions wrote.
+        let held = try await sandbox.run(URL(fileURLWithPath: "/usr/bin/psql"), ["-qAt", url, "-c",
+            "SELECT string_agg(n, ',' ORDER BY id) FROM item UNION ALL SELECT tgname FROM pg_trigger WHERE tgname = 'quarry_notify'"])
+        #expect(held.stdout == "a2,c,d\nquarry_notify\n", "\(held)")
+    }
+
     /// --timeout stops a statement running on the server (the server is asked to cancel
     /// it), as it stops a SQLite statement.
     @Test func aTimeoutCancelsTheServersStatement() async throws {

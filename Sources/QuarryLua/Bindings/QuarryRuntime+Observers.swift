@@ -155,9 +155,16 @@ extension QuarryRuntime {
     func listenToSaves() {
         let registry = observerRegistry
         guard registry.token == nil else { return }
+        noteUnheardCommits()
         registry.token = context.addChangeListener { [unowned self] changes in
             self.changed(changes)
         }
+    }
+
+    /// Says once, where the store misses some outside commits, that observers hear them
+    /// only at `refresh()` (a PostgreSQL schema without Quarry's triggers).
+    func noteUnheardCommits() {
+        if let note = context.takeUnheardCommitsNote() { writeNotice("note: " + note) }
     }
 
     /// After a save: each observer hears at most one event, queued in registration order.

@@ -18,6 +18,7 @@ extension QuarryRuntime {
         try view.draw()
         // Not a terminal (a script, a pipe): the table once, as print would.
         guard console.isTerminal else { return }
+        noteUnheardCommits()
         try view.startTracking()
         let listener = context.addChangeListener { [weak view] changes in view?.heard(changes) }
         defer { listener.cancel() }

@@ -74,7 +74,7 @@ enum ContextBindings {
             return call.push(try runtime.context.refresh(object))
         }
         let changed: Bool
-        changed = try runtime.context.refreshFromStore()
+        changed = try runtime.context.refreshFromStore(asked: true)
         runtime.deliver()
         lua_settop(call.state, 0)
         return call.push(changed)

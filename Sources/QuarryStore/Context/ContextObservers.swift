@@ -28,6 +28,8 @@ struct OutsideChanges {
     var lastDataVersion: Int?
     var lastHistoryToken: Int64?
     var ownHistoryTokens: Set<Int64> = []
+    /// Whether `takeUnheardCommitsNote` gave its note.
+    var saidUnheard = false
 }
 
 /// Callbacks a context keeps for whoever watches it, in the order they were added (each

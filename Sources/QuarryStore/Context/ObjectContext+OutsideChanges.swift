@@ -38,11 +38,14 @@ extension ObjectContext {
     /// Notices commits by other connections (another process, the sqlite3 shell) through
     /// `PRAGMA data_version`; when there were some, reloads the objects in use and tells
     /// the listeners, with what Quarry's history says changed. Returns whether anything did.
+    /// `asked` (`refresh()`): a store whose counter misses some commits (`unheardCommits`)
+    /// reloads whatever it says.
     @discardableResult
-    public func refreshFromStore() throws -> Bool {
+    public func refreshFromStore(asked: Bool = false) throws -> Bool {
         let version = try store.outsideChangeCounter(context: self)
         defer { outsideChanges.lastDataVersion = version }
-        guard let last = outsideChanges.lastDataVersion, last != version else { return false }
+        let missesSome = asked && store.unheardCommits != nil
+        guard let last = outsideChanges.lastDataVersion, last != version || missesSome else { return false }
         outsideChangeNoticed()
         var changes = ChangeSet()
         let token = try historyToken()
@@ -84,6 +87,8 @@ extension ObjectContext {
         }
         addOutsideRowChanges(to: &changes)
         store.pendingChangesRefreshed(in: self)
+        // Asked, with nothing heard: only what the reload found counts as a change.
+        if last == version, changes.isEmpty { return false }
         changes.isExternal = true
         bumpGeneration()
         notify(changes)
@@ -100,6 +105,19 @@ extension ObjectContext {
             committed[relationship.name] = at(1 + entity.attributes.count + i)
         }
         return committed
+    }
+
+    /// A descriptor that becomes readable when the store may have news of other sessions'
+    /// commits (a PostgreSQL connection's socket), for a loop that waits on the terminal
+    /// to wait on too; nil for a file, whose commits are polled.
+    public var outsideChangesDescriptor: Int32? { connection.postgres?.socket }
+
+    /// Why some outside commits reach observers only at `refresh()` (the store's
+    /// `unheardCommits`): the first time it is asked, nil after, so it is said once.
+    public func takeUnheardCommitsNote() -> String? {
+        guard !outsideChanges.saidUnheard, let note = store.unheardCommits else { return nil }
+        outsideChanges.saidUnheard = true
+        return note
     }
 
     /// Starts watching for other connections' commits from now.

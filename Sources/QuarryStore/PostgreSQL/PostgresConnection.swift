@@ -10,6 +10,8 @@ import GRDB
 public final class PostgresConnection {
     let pq: UnsafePointer<QuarryPQ>
     let handle: OpaquePointer
+    /// The schema whose writes this session announces at commit (`announce`).
+    var announcedSchema: String?
 
     /// Connects to `url` (`postgres://user@host:port/db`, or any libpq connection string).
     public init(url: String) throws {

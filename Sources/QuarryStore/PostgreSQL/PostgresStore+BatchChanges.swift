@@ -90,11 +90,13 @@ extension PostgresStore {
 
 extension PostgresConnection {
     /// `body` in a `READ WRITE` transaction (the session's default is read-only),
-    /// committed when it returns, rolled back when it throws.
+    /// committed when it returns, rolled back when it throws. The commit is announced to
+    /// other sessions listening on the schema (`announce`).
     func inWriteTransaction<T>(_ body: () throws -> T) throws -> T {
         try execute("BEGIN TRANSACTION READ WRITE")
         do {
             let result = try body()
+            if let schema = announcedSchema { try announce(schema) }
             try execute("COMMIT")
             return result
         } catch {

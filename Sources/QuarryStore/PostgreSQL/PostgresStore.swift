@@ -20,10 +20,22 @@ final class PostgresStore: PersistentStore {
     let schema: String
     var isQuarrysFile: Bool { false }
 
-    init(schema: String) { self.schema = schema }
+    /// Whether the user asked for the triggers that announce every commit (`?notify=triggers`).
+    let installsTriggers: Bool
+    /// Whether every table of an entity has them (installed now or by an earlier session).
+    private(set) var hasTriggers = false
+    /// Other sessions' commits to the schema heard so far (`outsideChangeCounter`).
+    private var heard = 0
+
+    init(schema: String, installsTriggers: Bool = false) {
+        self.schema = schema
+        self.installsTriggers = installsTriggers
+    }
 
     func didOpen(in context: ObjectContext) throws {
         try introspect(context)
+        if installsTriggers { try installTriggers(context) }
+        hasTriggers = try triggersCoverEveryTable(context)
     }
 
     // MARK: Writing: saves and batch changes; imports and definitions refused for now
@@ -79,8 +91,16 @@ final class PostgresStore: PersistentStore {
 
     // MARK: Reading
 
-    /// No outside change is noticed between fetches until LISTEN/NOTIFY (docs/postgresql.md).
-    func outsideChangeCounter(context: ObjectContext) throws -> Int { 0 }
+    /// Moves with each announcement of another session's commit to the schema (LISTEN):
+    /// every quarry's writes, and with the triggers every program's.
+    func outsideChangeCounter(context: ObjectContext) throws -> Int {
+        heard += try server(context).takeNotifications().filter { $0 == schema }.count
+        return heard
+    }
+
+    var unheardCommits: String? {
+        hasTriggers ? nil : "other programs' commits to the schema (psql's, an app's) reach observers and watch at refresh(); quarry sessions' are heard at once. Open it with ?notify=triggers to hear every commit (a trigger on each table)"
+    }
     func historyToken(context: ObjectContext) throws -> Int64 { 0 }
     func history(since: Int64?, author: String?, context: ObjectContext) throws -> [HistoryTransaction] { [] }
 }

@@ -2,12 +2,14 @@ import Foundation
 
 /// A PostgreSQL store's address as users write it: `postgres://user@host:port/db`, or
 /// `postgresql://...`, with libpq's own parameters in its query and one of Quarry's,
-/// `schema=name` (the schema whose tables are the entities; `public` when left out),
-/// which is taken out before libpq reads the rest.
+/// `schema=name` (the schema whose tables are the entities; `public` when left out) and
+/// `notify=triggers` (install the triggers that announce every commit,
+/// `PostgresStore+Triggers`), which are taken out before libpq reads the rest.
 public struct PostgresURL: Equatable {
     /// What libpq connects with.
     public let connectionString: String
     public let schema: String
+    public let installsTriggers: Bool
     /// The URL without its password, for messages and the prompt.
     public let shown: String
     /// The password as written in the URL (`user:password@`, `password=`), raw and
@@ -31,6 +33,7 @@ public struct PostgresURL: Equatable {
         }
         var secrets = Self.authorityPassword(text).map { [$0] } ?? []
         var schema: String?
+        var installsTriggers = false
         var kept: [Substring] = []
         var shownQuery: [Substring] = []
         for parameter in query.split(separator: "&", omittingEmptySubsequences: true) {
@@ -41,6 +44,12 @@ public struct PostgresURL: Equatable {
                 }
                 schema = decoded
                 shownQuery.append(parameter)
+            } else if parameter.hasPrefix("notify=") {
+                guard parameter == "notify=triggers" else {
+                    throw StoreError.database(message: "\(Self.withoutPassword(text)): notify= takes one value, triggers (install the triggers that announce every commit)")
+                }
+                installsTriggers = true
+                shownQuery.append(parameter)
             } else {
                 if parameter.hasPrefix("password=") { secrets.append(String(parameter.dropFirst("password=".count))) }
                 else { shownQuery.append(parameter) }
@@ -50,6 +59,7 @@ public struct PostgresURL: Equatable {
         self.secrets = (secrets + secrets.compactMap(\.removingPercentEncodingIfValid)).filter { !$0.isEmpty }
         connectionString = base + (kept.isEmpty ? "" : "?" + kept.joined(separator: "&"))
         self.schema = schema ?? "public"
+        self.installsTriggers = installsTriggers
         let shownBase = Self.withoutPassword(String(base))
         shown = shownBase + (shownQuery.isEmpty ? "" : "?" + shownQuery.joined(separator: "&"))
     }
@@ -112,9 +122,15 @@ extension ObjectContext {
         do { server = try PostgresConnection(url: address.connectionString) } catch let StoreError.postgres(state, _, message) {
             throw StoreError.postgres(sqlState: state, sql: nil, message: "cannot open \(address.shown): \(address.redacted(message))")
         }
+        // Other sessions' commits are heard from here on (`PostgresConnection+Notifications`).
+        try server.execute("LISTEN \(PostgresConnection.channel)")
+        server.announcedSchema = address.schema
         try server.execute("SELECT set_config('search_path', $1, false), set_config('default_transaction_read_only', 'on', false)",
                            [.text(quoteIdentifier(address.schema))])
         let connection = try StoreConnection(postgres: server, url: address.shown, readOnly: readOnly)
-        try self.init(connection: connection, store: PostgresStore(schema: address.schema))
+        if readOnly, address.installsTriggers {
+            throw StoreError.readOnly(operation: "notify=triggers")
+        }
+        try self.init(connection: connection, store: PostgresStore(schema: address.schema, installsTriggers: address.installsTriggers))
     }
 }

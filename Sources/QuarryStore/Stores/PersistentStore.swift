@@ -35,6 +35,10 @@ protocol PersistentStore: AnyObject {
     func outsideChangeCounter(in db: Database) throws -> Int
     /// The same, read through the context (the default: in a read of its SQLite database).
     func outsideChangeCounter(context: ObjectContext) throws -> Int
+    /// Why some outside commits do not move the counter, so that observers hear them only
+    /// at `refresh()`, which then reloads whatever the counter says; nil (the default)
+    /// when every commit moves it, as SQLite's `data_version` does.
+    var unheardCommits: String? { get }
 
     /// Refuses a write (`save`, `updateall`, `deleteall`) that the program owning the file
     /// would not make as Quarry would make it; nothing has been written.
@@ -171,6 +175,7 @@ extension PersistentStore {
     }
 
     func outsideChangeCounter(context: ObjectContext) throws -> Int { try context.read { db in try outsideChangeCounter(in: db) } }
+    var unheardCommits: String? { nil }
     func historyToken(context: ObjectContext) throws -> Int64 { try context.read { db in try historyToken(in: db) } }
 
     func outsideChangeCounter(in db: Database) throws -> Int {

@@ -1,0 +1,41 @@
+/// The triggers that announce every commit to a schema's tables, whoever makes it (psql,
+/// an app), on the channel quarry sessions listen on. Installed only when the user asks
+/// (`?notify=triggers`), since they change the schema: one function, `quarry_notify`, and
+/// one statement-level trigger of that name on each table of an entity. Without them, a
+/// commit by a program other than quarry is noticed at `refresh()`.
+extension PostgresStore {
+    func installTriggers(_ context: ObjectContext) throws {
+        let server = try server(context)
+        let schemaName = quoteIdentifier(schema)
+        let tables = managedObjectModel.entities.map { mapping.storage(of: $0.name).table }
+        do {
+            try server.inWriteTransaction {
+                // The payload is the schema, as Quarry's own announcements say it.
+                try server.execute("""
+                    CREATE OR REPLACE FUNCTION \(schemaName).quarry_notify() RETURNS trigger LANGUAGE plpgsql AS $$
+                    BEGIN PERFORM pg_notify('\(PostgresConnection.channel)', TG_TABLE_SCHEMA); RETURN NULL; END $$
+                    """)
+                for table in tables {
+                    try server.execute("""
+                        CREATE OR REPLACE TRIGGER quarry_notify AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON \(table)
+                        FOR EACH STATEMENT EXECUTE FUNCTION \(schemaName).quarry_notify()
+                        """)
+                }
+            }
+        } catch let StoreError.postgres(state, sql, message) {
+            throw StoreError.postgres(sqlState: state, sql: sql, message: "cannot install the triggers ?notify=triggers asks for: \(message)")
+        }
+    }
+
+    /// Whether each table of an entity has the trigger (`installTriggers`).
+    func triggersCoverEveryTable(_ context: ObjectContext) throws -> Bool {
+        let relations = Set(managedObjectModel.entities.map { mapping.storage(of: $0.name).relation })
+        guard !relations.isEmpty else { return false }
+        let covered = try context.connection.rows("""
+            SELECT c.relname FROM pg_catalog.pg_trigger t JOIN pg_catalog.pg_class c ON c.oid = t.tgrelid
+            JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+            WHERE n.nspname = ? AND t.tgname = 'quarry_notify' AND t.tgenabled <> 'D'
+            """, arguments: [.text(schema)]).compactMap { $0.first?.textValue }
+        return relations.isSubset(of: Set(covered))
+    }
+}
