@@ -14,7 +14,7 @@ extension StoreConnection {
         let types = attributes.map(\.type)
         var count = 0
         // A write error is the file's, not SQLite's: it comes out of the stepping as it is.
-        try forEachStatementRow(sql, arguments: arguments) { statement in
+        try forEachStatementRow(sql, arguments: arguments, streamed: true) { statement in
             if count % 4096 == 0, quarry_should_stop() != 0 { throw StoreError(DatabaseError(resultCode: .SQLITE_INTERRUPT)) }
             try file.append { out in
                 writer.beginRow(into: &out)

@@ -19,14 +19,11 @@ extension PostgresConnection {
     /// error, so the server keeps none of its rows, and that error is thrown.
     func copyIn(_ sql: String, fill: (inout [UInt8]) throws -> Bool) throws -> Int {
         let table = pq.pointee
-        guard let send = table.sendQueryParams, let getResult = table.getResult, let clear = table.clear,
+        guard let getResult = table.getResult, let clear = table.clear,
               let put = table.putCopyData, let end = table.putCopyEnd, let status = table.resultStatus else {
             throw StoreError.postgres(sqlState: nil, sql: sql, message: "libpq was not loaded")
         }
-        cancelled = false
-        guard send(handle, sql, 0, nil, nil, nil, nil, 0) == 1 else {
-            throw StoreError.postgres(sqlState: nil, sql: sql, message: Self.text(table.errorMessage?(handle)) ?? "cannot send the COPY")
-        }
+        try send(sql, [])
         waitWhileBusy()
         guard let started = getResult(handle) else {
             throw StoreError.postgres(sqlState: nil, sql: sql, message: Self.text(table.errorMessage?(handle)) ?? "no result")

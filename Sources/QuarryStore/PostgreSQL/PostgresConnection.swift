@@ -48,9 +48,42 @@ public final class PostgresConnection {
     /// Runs `sql` with `arguments` bound to `$1`, `$2`, ... (their types left to the server
     /// to infer, as psql's `\bind` does) and returns every row, each column converted by
     /// its type (`PostgresValue`).
+    ///
+    /// It waits for the result as a SQLite statement's progress handler watches: when
+    /// Ctrl-C or `--timeout` asks to stop, the server is asked to cancel the statement (a
+    /// lock wait included), and its answer comes back as the result.
     @discardableResult
     public func execute(_ sql: String, _ arguments: [Value] = []) throws -> PostgresResult {
-        guard let clear = pq.pointee.clear else {
+        guard let clear = pq.pointee.clear, let getResult = pq.pointee.getResult else {
+            throw StoreError.postgres(sqlState: nil, sql: sql, message: "libpq was not loaded")
+        }
+        try send(sql, arguments)
+        waitWhileBusy()
+        // The last result (one statement gives one).
+        var last: OpaquePointer?
+        while let next = getResult(handle) {
+            if let previous = last { clear(previous) }
+            last = next
+        }
+        guard let result = last else {
+            throw StoreError.postgres(sqlState: nil, sql: sql, message: Self.text(pq.pointee.errorMessage?(handle)) ?? "no result")
+        }
+        defer { clear(result) }
+        if cancelled, pq.pointee.resultStatus?(result) == PGRES_FATAL_ERROR {
+            // Ctrl-C or --timeout, as SQLite's interrupted statement says it.
+            throw StoreError(DatabaseError(resultCode: .SQLITE_INTERRUPT))
+        }
+        try check(result, sql: sql)
+        return try read(result, sql: sql)
+    }
+
+    /// Whether the statement last run was cancelled (Ctrl-C, `--timeout`).
+    var cancelled = false
+
+    /// Sends `sql` with `arguments` (as text, a blob as binary) without waiting for its
+    /// result; `cancelled` starts false.
+    func send(_ sql: String, _ arguments: [Value]) throws {
+        guard let send = pq.pointee.sendQueryParams else {
             throw StoreError.postgres(sqlState: nil, sql: sql, message: "libpq was not loaded")
         }
         let parameters: [PostgresValue.Parameter]
@@ -80,40 +113,11 @@ public final class PostgresConnection {
                 storage.append(buffer); lengths.append(Int32(bytes.count)); formats.append(1)
             }
         }
-        let values = storage.map { UnsafePointer($0) }
-        guard let result = try run(sql, Int32(parameters.count), values, lengths, formats) else {
-            throw StoreError.postgres(sqlState: nil, sql: sql, message: Self.text(pq.pointee.errorMessage?(handle)) ?? "no result")
-        }
-        defer { clear(result) }
-        if cancelled, pq.pointee.resultStatus?(result) == PGRES_FATAL_ERROR {
-            // Ctrl-C or --timeout, as SQLite's interrupted statement says it.
-            throw StoreError(DatabaseError(resultCode: .SQLITE_INTERRUPT))
-        }
-        try check(result, sql: sql)
-        return try read(result, sql: sql)
-    }
-
-    /// Whether the statement last run was cancelled (Ctrl-C, `--timeout`).
-    var cancelled = false
-
-    /// Sends the statement and waits for its result, watching Ctrl-C and `--timeout` as a
-    /// SQLite statement's progress handler does: when either asks to stop, the server is
-    /// asked to cancel the statement (a lock wait included), and its answer comes back as
-    /// the result. The last result is returned (one statement gives one).
-    private func run(_ sql: String, _ count: Int32, _ values: [UnsafePointer<CChar>?], _ lengths: [Int32], _ formats: [Int32]) throws -> OpaquePointer? {
-        let table = pq.pointee
-        guard let send = table.sendQueryParams, let getResult = table.getResult, let clear = table.clear else {
-            throw StoreError.postgres(sqlState: nil, sql: sql, message: "libpq was not loaded")
-        }
         cancelled = false
-        guard send(handle, sql, count, nil, values, lengths, formats, 0) == 1 else { return nil }
-        waitWhileBusy()
-        var last: OpaquePointer?
-        while let next = getResult(handle) {
-            if let previous = last { clear(previous) }
-            last = next
+        let values = storage.map { UnsafePointer($0) }
+        guard send(handle, sql, Int32(parameters.count), nil, values, lengths, formats, 0) == 1 else {
+            throw StoreError.postgres(sqlState: nil, sql: sql, message: Self.text(pq.pointee.errorMessage?(handle)) ?? "cannot send the statement")
         }
-        return last
     }
 
     /// Waits until a result can be read without blocking, asking the server to cancel
@@ -173,14 +177,16 @@ public final class PostgresConnection {
         }
     }
 
-    private func read(_ result: OpaquePointer, sql: String) throws -> PostgresResult {
+    /// The rows of `result`, converted; `columns`, when the caller knows them (a stream's
+    /// rows after its first), saves reading the names again.
+    func read(_ result: OpaquePointer, sql: String, columns known: [String]? = nil) throws -> PostgresResult {
         let table = pq.pointee
         guard let ntuples = table.ntuples, let nfields = table.nfields, let fname = table.fname, let ftype = table.ftype,
               let isnull = table.getisnull, let getvalue = table.getvalue, let getlength = table.getlength else {
             throw StoreError.postgres(sqlState: nil, sql: sql, message: "libpq was not loaded")
         }
         let columnCount = Int(nfields(result)), rowCount = Int(ntuples(result))
-        let columns = (0..<columnCount).map { Self.text(fname(result, Int32($0))) ?? "?column?" }
+        let columns = known ?? (0..<columnCount).map { Self.text(fname(result, Int32($0))) ?? "?column?" }
         let types = (0..<columnCount).map { ftype(result, Int32($0)) }
         var rows: [[Value]] = []
         rows.reserveCapacity(rowCount)
@@ -196,7 +202,7 @@ public final class PostgresConnection {
             }
             rows.append(row)
         }
-        let affected = Self.text(table.cmdTuples?(result)).flatMap { Int($0) }
+        let affected = known != nil ? nil : Self.text(table.cmdTuples?(result)).flatMap { Int($0) }
         return PostgresResult(columns: columns, rows: rows, affectedRows: affected)
     }
 

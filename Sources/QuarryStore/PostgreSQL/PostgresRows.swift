@@ -12,41 +12,58 @@ import GRDBSQLite
 /// so the code that binds and steps a SQLite statement runs it unchanged. An error it
 /// meets there comes out of the next step.
 final class PostgresRows {
-    private let run: ([Value]) throws -> PostgresResult
+    /// Every row at once, or a row at a time (`PostgresRowStream`).
+    enum Rows {
+        case whole(PostgresResult)
+        case streamed(PostgresRowStream)
+    }
+
+    private let start: ([Value]) throws -> Rows
     private var arguments: [Value] = []
-    private var result: Result<PostgresResult, Error>?
+    private var started: Result<Rows, Error>?
     private var index = -1
+    private var current: [Value]?
     /// The current row's text and blob bytes, by column.
     private var bytes: [Int32: UnsafeMutableBufferPointer<UInt8>] = [:]
 
-    init(run: @escaping ([Value]) throws -> PostgresResult) { self.run = run }
+    init(run: @escaping ([Value]) throws -> PostgresResult) { start = { .whole(try run($0)) } }
+
+    init(stream: @escaping ([Value]) throws -> PostgresRowStream) { start = { .streamed(try stream($0)) } }
 
     deinit { freeBytes() }
 
     func bind(_ values: [Value]) { arguments = values }
 
-    private var rows: PostgresResult? {
-        if result == nil { result = Result { try run(arguments) } }
-        return try? result?.get()
+    private func rows() throws -> Rows {
+        if started == nil { started = Result { try start(arguments) } }
+        guard let started else { throw StoreError.closed }
+        return try started.get()
     }
 
     func step() throws -> Bool {
-        _ = rows
-        let rows = try result?.get()
+        let rows = try rows()
         freeBytes()
-        guard let rows, index + 1 < rows.rows.count else {
-            index = rows?.rows.count ?? 0
-            return false
+        switch rows {
+        case .whole(let result):
+            index = min(index + 1, result.rows.count)
+            current = index < result.rows.count ? result.rows[index] : nil
+        case .streamed(let stream):
+            current = try stream.next()
         }
-        index += 1
-        return true
+        return current != nil
     }
 
-    var columnCount: Int { rows?.columns.count ?? 0 }
+    var columnCount: Int {
+        switch try? rows() {
+        case .whole(let result): return result.columns.count
+        case .streamed(let stream): return stream.columns.count
+        case nil: return 0
+        }
+    }
 
     private func value(_ column: Int32) -> Value {
-        guard let rows, index >= 0, index < rows.rows.count, column >= 0, Int(column) < rows.rows[index].count else { return .null }
-        return rows.rows[index][Int(column)]
+        guard let current, column >= 0, Int(column) < current.count else { return .null }
+        return current[Int(column)]
     }
 
     func type(_ column: Int32) -> Int32 {
@@ -117,6 +134,19 @@ extension PostgresConnection {
                 throw Self.missingFunction(in: message) ?? StoreError.postgres(sqlState: "42883", sql: sql, message: message)
             }
         }
+        try body(Statement(rows: rows))
+    }
+
+    /// `body` with `sql`'s rows as `withRows` gives them, read from the server a row at a
+    /// time (`PostgresRowStream`), so memory does not grow with the rows (an export).
+    func withStreamedRows(_ sql: String, _ body: (Statement) throws -> Void) throws {
+        let (numbered, count) = PostgreSQLDialect.numbering(sql)
+        let rows = PostgresRows(stream: { arguments in
+            let padded = arguments + Array(repeating: Value.null, count: max(0, count - arguments.count))
+            do { return try PostgresRowStream(self, sql: numbered, arguments: padded) } catch let StoreError.postgres("42883", _, message) {
+                throw Self.missingFunction(in: message) ?? StoreError.postgres(sqlState: "42883", sql: sql, message: message)
+            }
+        })
         try body(Statement(rows: rows))
     }
 

@@ -143,7 +143,17 @@ extension StoreConnection {
 
     /// Steps `sql`'s rows (`arguments` bound), handing the statement to `row` at each; an
     /// error `row` throws ends the stepping and comes out as it is.
-    func forEachStatementRow(_ sql: String, arguments: [Value], cached: Bool = true, _ row: (Statement) throws -> Void) throws {
+    /// `streamed`: a PostgreSQL store's rows come a row at a time (`withStreamedRows`),
+    /// not all at once; the connection runs nothing else until the last.
+    func forEachStatementRow(_ sql: String, arguments: [Value], cached: Bool = true, streamed: Bool = false,
+                             _ row: (Statement) throws -> Void) throws {
+        if streamed, let postgres {
+            if isClosed { throw StoreError.closed }
+            return try postgres.withStreamedRows(sql) { statement in
+                statement.bind(values: arguments)
+                while try statement.step() { try row(statement) }
+            }
+        }
         try readStatement(sql, cached: cached) { statement in
             statement.bind(values: arguments)
             while try statement.step() { try row(statement) }
