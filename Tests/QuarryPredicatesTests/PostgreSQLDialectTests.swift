@@ -154,15 +154,17 @@ import Testing
         #expect(rewritten > 40, "\(rewritten) of 600 had a real against the integers")
     }
 
+    /// The same random predicates over the same random rows in SQLite, in PostgreSQL and
+    /// in memory (`matches`): all three select the same rows.
     @Test func randomPredicatesSelectTheRowsSQLiteSelects() throws {
         let postgres = try PostgresConnection(url: try PostgresServer.database("dialect"))
         try postgres.execute(#"CREATE TABLE "Item" ("_pk" bigint PRIMARY KEY, "i" bigint, "d" double precision, "s" text COLLATE "C")"#)
         let context = try StoreOpener.open(nil)
         try context.define(Self.entity)
         var generator = Generator(rng: SplitMix64(seed: 31))
-        for _ in 0..<200 { _ = try context.insert(into: "Item", values: generator.row()) }
+        var objects = try (0..<200).map { _ in try context.insert(into: "Item", values: generator.row()) }
         // Integers beside the reals nearest them, where comparing as floats goes wrong.
-        for (i, d) in Self.neighbours { _ = try context.insert(into: "Item", values: ["i": i, "d": d, "s": .null]) }
+        for (i, d) in Self.neighbours { objects.append(try context.insert(into: "Item", values: ["i": i, "d": d, "s": .null])) }
         try context.save()
         for row in try context.connection.rows(#"SELECT "_pk", "i", "d", "s" FROM "Item""#) {
             try postgres.execute(#"INSERT INTO "Item" VALUES ($1, $2, $3, $4)"#, row)
@@ -179,6 +181,9 @@ import Testing
             let rows = try postgres.execute(#"SELECT "_pk" FROM "Item" WHERE "# + PostgreSQLDialect.numbered(postgresSQL.sql), postgresSQL.arguments).rows
             let got = Set(rows.compactMap { row -> Int64? in if case .integer(let key)? = row.first { return key } else { return nil } })
             #expect(got == expected, "\(format)\nSQLite: \(sqlite.sql)\nPostgreSQL: \(postgresSQL.sql) \(postgresSQL.arguments)")
+            // The third judge: the predicate evaluated in memory, as observers and unsaved objects are.
+            let inMemory = Set(objects.filter { bound.matches($0) }.compactMap(\.primaryKey))
+            #expect(inMemory == expected, "\(format)\nin memory: \(inMemory.subtracting(expected).sorted()) more, \(expected.subtracting(inMemory).sorted()) fewer")
             compared += 1
             if !expected.isEmpty && expected.count < 200 { selectedSome += 1 }
         }
