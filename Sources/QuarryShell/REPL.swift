@@ -1,6 +1,7 @@
 import CReadline
 import Foundation
 import QuarryLua
+import QuarryStore
 
 /// The interactive shell: readline editing and history, chunks that continue over lines
 /// (prompt `>>`) while Lua reports an unfinished chunk, and expressions printed as `lua`
@@ -99,7 +100,8 @@ final class REPL {
         free(cLine)
         rl_callback_handler_remove()
         if !line.trimmingCharacters(in: .whitespaces).isEmpty {
-            add_history(line)
+            // A URL's password is not kept in ~/.quarry_history (it is sent, never shown).
+            add_history(PostgresURL.withoutPasswords(in: line))
             append_history(1, historyPath)
         }
         let started = Date()

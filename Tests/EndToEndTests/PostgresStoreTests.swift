@@ -142,6 +142,7 @@ import Testing
             print(pcall(sql, "UPDATE sample SET small = 9 RETURNING id"))
             print(pcall(sql, "SELECT 1; SELECT 2"))
             print(sql("SELECT small FROM sample WHERE id = ?", 1))
+            print(sql("SELECT taken, E'?\\'' AS q FROM sample WHERE id = ?", 1)[1].taken)
             """#])
         #expect(result.status == 0, "\(result)")
         #expect(result.lines.prefix(3) == [
@@ -156,6 +157,8 @@ import Testing
         #expect(result.stderr.contains("pairs has no primary key of one integer column"), "\(result)")
         // The save wrote; the UPDATE and the import did not.
         #expect(result.stdout.contains("small\n-----\n    8\n(1 row)"), "\(result)")
+        // sql() shows dates as dates, and a ? inside an E'' string is no placeholder.
+        #expect(result.lines.last == "2024-02-29T12:30:00.25Z", "\(result)")
     }
 
     /// What cannot be opened says what and where, in one line, the password left out.

@@ -15,6 +15,10 @@ import Testing
     @Test func placeholdersAreNumberedOutsideQuotesAndComments() {
         #expect(PostgreSQLDialect.numbered(#"SELECT "a?" FROM t WHERE x = ? AND y IN (?, ?) AND z = 'why?''?' -- ?"# + "\n" + "AND w = ? /* ? */ OR v = ?")
             == #"SELECT "a?" FROM t WHERE x = $1 AND y IN ($2, $3) AND z = 'why?''?' -- ?"# + "\n" + "AND w = $4 /* ? */ OR v = $5")
+        // Escape strings and dollar quotes (found by review: their ? were numbered).
+        #expect(PostgreSQLDialect.numbered(#"SELECT E'it\'s ?', $$a ? b$$, $f$ ? $$ ? $f$, x$y, ? FROM t WHERE e = ?"#)
+            == #"SELECT E'it\'s ?', $$a ? b$$, $f$ ? $$ ? $f$, x$y, $1 FROM t WHERE e = $2"#)
+        #expect(PostgreSQLDialect.numbered("SELECT 'a?\\', ?") == "SELECT 'a?\\', $1")
     }
 
     static let entity = EntityDescription(name: "Item", attributes: [

@@ -88,36 +88,70 @@ public struct PostgreSQLDialect: SQLDialect {
     public func queryPlan(_ sql: String) -> (sql: String, detailColumn: Int) { ("EXPLAIN " + sql, 0) }
 
     /// `sql` with its `?` placeholders numbered `$1`, `$2`, ... in order, as PostgreSQL
-    /// takes them; a `?` inside a string literal, a quoted identifier or a comment stays.
+    /// takes them; a `?` inside a string literal (`'...'`, `E'...'` with its backslash
+    /// escapes, `$tag$...$tag$`), a quoted identifier or a comment stays.
     public static func numbered(_ sql: String) -> String { numbering(sql).sql }
 
     /// The same, with how many placeholders there are.
     static func numbering(_ sql: String) -> (sql: String, count: Int) {
+        let text = Array(sql)
         var out = ""
+        out.reserveCapacity(sql.utf8.count + 8)
         var n = 0
-        var quote: Character?
-        var lineComment = false, blockComment = false
-        var previous: Character?
-        for c in sql {
-            defer { previous = c }
-            if lineComment {
-                if c == "\n" { lineComment = false }
-            } else if blockComment {
-                if previous == "*", c == "/" { blockComment = false }
-            } else if let q = quote {
-                if c == q { quote = nil }
-            } else if c == "'" || c == "\"" {
-                quote = c
-            } else if previous == "-", c == "-" {
-                lineComment = true
-            } else if previous == "/", c == "*" {
-                blockComment = true
-            } else if c == "?" {
+        var i = 0
+        /// Copies text[i...] up to and including `end` (or to the end of the text).
+        func copy(through end: Int) {
+            let stop = min(end, text.count - 1)
+            if i <= stop { out.append(contentsOf: text[i...stop]) }
+            i = stop + 1
+        }
+        func isWord(_ c: Character) -> Bool { c.isLetter || c.isNumber || c == "_" }
+        while i < text.count {
+            let c = text[i]
+            let next: Character? = i + 1 < text.count ? text[i + 1] : nil
+            switch c {
+            case "'":
+                // An escape string (E'...') takes backslash escapes; '' is a quote either way.
+                let escapes = i > 0 && (text[i - 1] == "E" || text[i - 1] == "e") && (i < 2 || !isWord(text[i - 2]))
+                var j = i + 1
+                while j < text.count {
+                    if escapes, text[j] == "\\" { j += 2; continue }
+                    if text[j] == "'" {
+                        if j + 1 < text.count, text[j + 1] == "'" { j += 2; continue }
+                        break
+                    }
+                    j += 1
+                }
+                copy(through: j)
+            case "\"":
+                var j = i + 1
+                while j < text.count, text[j] != "\"" { j += 1 }
+                copy(through: j)
+            case "-" where next == "-":
+                var j = i
+                while j < text.count, text[j] != "\n" { j += 1 }
+                copy(through: j)
+            case "/" where next == "*":
+                var j = i + 2
+                while j + 1 < text.count, !(text[j] == "*" && text[j + 1] == "/") { j += 1 }
+                copy(through: j + 1)
+            case "$" where i == 0 || !isWord(text[i - 1]):
+                // A dollar quote: $$ or $tag$ (a tag does not start with a digit), to the same again.
+                var j = i + 1
+                while j < text.count, isWord(text[j]), !(j == i + 1 && text[j].isNumber) { j += 1 }
+                guard j < text.count, text[j] == "$" else { out.append(c); i += 1; continue }
+                let tag = Array(text[i...j])
+                var k = j + 1
+                while k < text.count, !(text[k] == "$" && k + tag.count <= text.count && Array(text[k..<(k + tag.count)]) == tag) { k += 1 }
+                copy(through: k + tag.count - 1)
+            case "?":
                 n += 1
                 out += "$\(n)"
-                continue
+                i += 1
+            default:
+                out.append(c)
+                i += 1
             }
-            out.append(c)
         }
         return (out, n)
     }

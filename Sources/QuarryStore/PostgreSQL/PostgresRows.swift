@@ -61,9 +61,17 @@ final class PostgresRows {
         }
     }
 
+    /// Whether dates read as text (ISO 8601 in UTC), as a statement a person wrote shows
+    /// them (`sql()`), rather than as the seconds Quarry's own reads take.
+    var datesAsText = false
+
     private func value(_ column: Int32) -> Value {
         guard let current, column >= 0, Int(column) < current.count else { return .null }
-        return current[Int(column)]
+        let value = current[Int(column)]
+        if datesAsText, case .date(let seconds) = value {
+            return .text(Value.dateRange.contains(seconds) ? Value.exactISO8601(seconds) : PostgresValue.timestamp(seconds))
+        }
+        return value
     }
 
     func type(_ column: Int32) -> Int32 {
@@ -197,10 +205,12 @@ extension PostgresConnection {
         }
     }
 
-    /// `body` with the rows of a text already numbered (`describe`'s), as `withRows`.
+    /// `body` with the rows of a text already numbered (`describe`'s), as `withRows`, its
+    /// dates as text: the rows of a statement a person wrote (`sql()`).
     func withRows(_ sql: String, numbered: Bool, _ body: (Statement) throws -> Void) throws {
         guard numbered else { return try withRows(sql, body) }
         let rows = PostgresRows { arguments in try self.execute(sql, arguments) }
+        rows.datesAsText = true
         try body(Statement(rows: rows))
     }
 }

@@ -69,6 +69,37 @@ public struct PostgresURL: Equatable {
         secrets.sorted { $0.count > $1.count }.reduce(message) { $0.replacingOccurrences(of: $1, with: "***") }
     }
 
+    /// `text` (a line a person typed) with the password of every PostgreSQL URL in it left
+    /// out (`user:password@` and `password=`), for the history file.
+    public static func withoutPasswords(in text: String) -> String {
+        guard text.range(of: "postgres", options: .caseInsensitive) != nil else { return text }
+        var out = ""
+        var token = ""
+        func flush() {
+            if isURL(token) {
+                var shown = withoutPassword(token)
+                if let mark = shown.firstIndex(of: "?") {
+                    let kept = shown[shown.index(after: mark)...].split(separator: "&").filter { !$0.lowercased().hasPrefix("password=") }
+                    shown = String(shown[..<mark]) + (kept.isEmpty ? "" : "?" + kept.joined(separator: "&"))
+                }
+                out += shown
+            } else {
+                out += token
+            }
+            token = ""
+        }
+        for c in text {
+            if c.isWhitespace || c == "\"" || c == "'" || c == "(" || c == ")" || c == "[" || c == "]" || c == "," {
+                flush()
+                out.append(c)
+            } else {
+                token.append(c)
+            }
+        }
+        flush()
+        return out
+    }
+
     /// The password of `user:password@`, as written.
     private static func authorityPassword(_ text: String) -> String? {
         guard let scheme = text.range(of: "://") else { return nil }
