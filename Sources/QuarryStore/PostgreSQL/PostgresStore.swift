@@ -7,11 +7,11 @@ import GRDB
 /// predicates, sorts and counts are said in PostgreSQL's SQL (`PostgreSQLDialect`).
 ///
 /// `save()` writes in one transaction with optimistic locking (`PostgresSaveWriter`),
-/// `updateall` and `deleteall` as one statement each (`PostgresStore+BatchChanges`);
-/// imports and definitions are refused before anything is sent
-/// (docs/postgresql.md says what they need), and nothing of Quarry's is added to the
-/// schema. Other sessions' commits are seen by the next fetch; objects already read keep
-/// their values until `o:refresh()`.
+/// `updateall` and `deleteall` as one statement each (`PostgresStore+BatchChanges`),
+/// `import` through COPY (`PostgresImport`); definitions are refused before anything is
+/// sent (docs/postgresql.md says what they need), and nothing of Quarry's is added to the
+/// schema unless asked (`?notify=triggers`). Other sessions' commits are heard through
+/// LISTEN/NOTIFY (`outsideChangeCounter`, `PostgresStore+Triggers`).
 final class PostgresStore: PersistentStore {
     var managedObjectModel = ManagedObjectModel()
     var mapping = StoreMapping()
@@ -38,7 +38,7 @@ final class PostgresStore: PersistentStore {
         hasTriggers = try triggersCoverEveryTable(context)
     }
 
-    // MARK: Writing: saves and batch changes; imports and definitions refused for now
+    // MARK: Writing: saves, batch changes and imports; definitions refused for now
 
     /// The refusal; the caller's message names the operation (`import: ...`).
     private func notYet() -> StoreError {
