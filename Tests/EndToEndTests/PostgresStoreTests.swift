@@ -256,6 +256,33 @@ import Testing
         #expect(held.stdout == "a2,c,d\nquarry_notify\n", "\(held)")
     }
 
+    /// `watch` redraws in place when another quarry or psql commits (with the triggers).
+    @Test func watchRedrawsOnOtherSessionsCommits() async throws {
+        let sandbox = try Sandbox()
+        let url = try await Self.database("watch", in: sandbox, schema: """
+            CREATE TABLE t (id serial PRIMARY KEY, n int);
+            INSERT INTO t (n) VALUES (1);
+
+            """)
+        let repl = try await TmuxSession(sandbox, arguments: [url + "?notify=triggers"])
+        try await repl.waitForPrompt()
+        try await repl.type(#"watch(fetch{ "t", sort = "-n" })"#)
+        try await repl.press("Enter")
+        _ = try await repl.waitUntil("the table") { $0.contains("(1 object)") }
+        let other = try await sandbox.quarry([url, "-e", "t:new{ n = 42 }; save()"])
+        #expect(other.status == 0, "\(other)")
+        var screen = try await repl.waitUntil("the table redrawn after the other quarry's save") { $0.contains("(2 objects)") }
+        #expect(screen.contains { $0.hasPrefix("t/2 |  2 | 42") }, "\(screen)")
+        let psql = try await sandbox.run(URL(fileURLWithPath: "/usr/bin/psql"), ["-q", url, "-c", "INSERT INTO t (n) VALUES (7)"])
+        #expect(psql.status == 0, "\(psql)")
+        screen = try await repl.waitUntil("the table redrawn after psql's insert") { $0.contains("(3 objects)") }
+        // In place: one table on the screen.
+        #expect(screen.filter { $0.hasPrefix("id ") }.count == 1, "\(screen)")
+        try await repl.press("C-c")
+        try await repl.waitForPrompt()
+        #expect(try await repl.enter("1 + 1") == ["2"])
+    }
+
     /// --timeout stops a statement running on the server (the server is asked to cancel
     /// it), as it stops a SQLite statement.
     @Test func aTimeoutCancelsTheServersStatement() async throws {

@@ -78,6 +78,10 @@ import Testing
         for seconds in [0, 1_700_000_000.25, -1.5, -12_219_292_800, -12_219_292_801, -30_000_000_000.125, -62_167_219_200, -62_198_755_200, 253_402_300_799] {
             let result = try connection.execute("SELECT extract(epoch FROM $1::timestamptz)::float8", [.date(seconds)])
             #expect(result.rows == [[.real(seconds)]], "\(seconds): \(PostgresValue.timestamp(seconds))")
+            // An import writes the same text as bytes.
+            var bytes: [UInt8] = []
+            PostgresValue.appendTimestamp(seconds, to: &bytes)
+            #expect(String(decoding: bytes, as: UTF8.self) == PostgresValue.timestamp(seconds))
         }
     }
 

@@ -25,7 +25,7 @@ struct PostgresCopyText {
                 case QUARRY_IMPORT_REAL:
                     let d = Double(bitPattern: UInt64(bitPattern: batch.values[cell]))
                     if types[column] == .date {
-                        out.append(contentsOf: PostgresValue.timestamp(d).utf8)
+                        PostgresValue.appendTimestamp(d, to: &out)
                     } else if d.isNaN {
                         out.append(contentsOf: "NaN".utf8)
                     } else if d.isInfinite {

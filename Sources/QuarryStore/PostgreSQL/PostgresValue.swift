@@ -46,15 +46,38 @@ enum PostgresValue {
     /// calendar is the proleptic Gregorian one PostgreSQL uses (Foundation's Gregorian
     /// calendar turns Julian before 1582, which would move old dates by days).
     static func timestamp(_ seconds: Double) -> String {
+        let t = parts(seconds)
+        // Year 0 is 1 BC, year -1 is 2 BC: PostgreSQL writes them so.
+        let (shown, era) = t.year > 0 ? (t.year, "") : (1 - t.year, " BC")
+        return String(format: "%04d-%02d-%02d %02d:%02d:%02d.%06d+00", shown, t.month, t.day, t.second / 3600, t.second / 60 % 60,
+                      t.second % 60, t.micro) + era
+    }
+
+    /// The same text appended as bytes, without a `String` for the years 1 to 9999 (an
+    /// import writes one per date cell).
+    static func appendTimestamp(_ seconds: Double, to out: inout [UInt8]) {
+        let t = parts(seconds)
+        guard t.year > 0, t.year < 10_000 else { return out.append(contentsOf: timestamp(seconds).utf8) }
+        func digits(_ value: Int, _ count: Int) {
+            var divisor = 1
+            for _ in 1..<count { divisor *= 10 }
+            while divisor > 0 { out.append(UInt8(48 + value / divisor % 10)); divisor /= 10 }
+        }
+        digits(t.year, 4); out.append(45); digits(t.month, 2); out.append(45); digits(t.day, 2); out.append(32)
+        digits(t.second / 3600, 2); out.append(58); digits(t.second / 60 % 60, 2); out.append(58); digits(t.second % 60, 2)
+        out.append(46); digits(t.micro, 6); out.append(43); out.append(48); out.append(48)
+    }
+
+    /// `seconds` as a day of the proleptic Gregorian calendar, the second of that day and
+    /// the microsecond, rounded to microseconds as PostgreSQL keeps them.
+    private static func parts(_ seconds: Double) -> (year: Int, month: Int, day: Int, second: Int, micro: Int) {
         let micros = (seconds * 1_000_000).rounded()
         let totalSeconds = (micros / 1_000_000).rounded(.down)
         let micro = Int(micros - totalSeconds * 1_000_000)
         let days = Int((totalSeconds / 86_400).rounded(.down))
         let second = Int(totalSeconds - Double(days) * 86_400)
         let (year, month, day) = civil(fromDays: days)
-        // Year 0 is 1 BC, year -1 is 2 BC: PostgreSQL writes them so.
-        let (shown, era) = year > 0 ? (year, "") : (1 - year, " BC")
-        return String(format: "%04d-%02d-%02d %02d:%02d:%02d.%06d+00", shown, month, day, second / 3600, second / 60 % 60, second % 60, micro) + era
+        return (year, month, day, second, micro)
     }
 
     /// Howard Hinnant's `civil_from_days`: the proleptic Gregorian date of a day counted
