@@ -26,6 +26,22 @@ import Testing
         #expect(h.string(#"sql("SELECT count(*) AS n FROM book WHERE author_id = 3")[1].n"#) == "3")
     }
 
+    /// The key column is the object's identity: a saved object keeps it (setting it, or
+    /// updateall setting it, is refused with nothing changed), a new one takes what it is
+    /// given. Before, the row moved to the new key while the object kept its ID, and
+    /// `get` of the new key gave a second object (found by review).
+    @Test func aSavedObjectKeepsItsKey() throws {
+        let path = try foreignFile("""
+            CREATE TABLE t (id INTEGER PRIMARY KEY, n TEXT);
+            INSERT INTO t VALUES (1, 'a'), (2, 'b');
+            """)
+        let h = try Harness(context: try StoreOpener.open(path))
+        #expect(h.error("t:get(1).id = 10").contains("t.id is the key of t/1, which a saved object keeps"))
+        #expect(h.error(#"t:updateall("n == 'a'", {}, { id = 10 })"#).contains("updateall: t.id is the key of t's objects"))
+        h.run(#"t:get(1).id = 1; o = t:new{ id = 5, n = "x" }; o.id = 6; save()"#)
+        #expect(h.string(#"t:get(6).n .. "|" .. tostring(t:get(6) == o) .. "|" .. count("t") .. "|" .. t:get(1).n"#) == "x|true|3|a")
+    }
+
     /// relate() links by value: changing the column changes the partner.
     @Test func writingARelatedColumnMovesTheLink() throws {
         let path = try foreignFile("""

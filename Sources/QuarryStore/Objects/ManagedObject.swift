@@ -136,6 +136,11 @@ public final class ManagedObject {
         if coerced.isNull, !attribute.isOptional {
             throw StoreError.typeMismatch(entity: entity.name, key: key, expected: "\(attribute.type.rawValue) (not optional)", given: "nil")
         }
+        // The key column of a table Quarry did not create is the object's identity: a saved
+        // object keeping its ID while its row moved to another key would be two objects.
+        if !isInserted, key == context?.mapped(entity).keyColumn, coerced != (committedValue(key) ?? .null) {
+            throw StoreError.database(message: "\(entity.name).\(key) is the key of \(objectID), which a saved object keeps (insert a new object for another key)")
+        }
         if !isInserted, coerced == (committedValue(key) ?? .null) {
             pending[key] = nil
         } else {

@@ -28,6 +28,10 @@ extension ObjectContext {
         let entity = try entity(named: entityName)
         if mapped(entity).isView { throw StoreError.viewIsReadOnly(entity: entity.name) }
         try store.refuseSetting(values.keys, of: entity.name, operation: "updateall")
+        // The key column is the objects' identity (see `ManagedObject.setValue`).
+        if values[mapped(entity).keyColumn] != nil {
+            throw StoreError.during(operation: "updateall", .database(message: "\(entity.name).\(mapped(entity).keyColumn) is the key of \(entity.name)'s objects, which saved objects keep; nothing was written"))
+        }
         var assignments: [(String, Value)] = []
         for (key, value) in values.sorted(by: { $0.key < $1.key }) {
             guard let attribute = entity.writableAttribute(named: key) else { throw entity.unknownKey(key) }
