@@ -283,6 +283,77 @@ import Testing
         #expect(try await repl.enter("1 + 1") == ["2"])
     }
 
+    /// `entity` in a PostgreSQL schema makes Quarry's own tables and keeps the definitions
+    /// in `quarry_model`: the same script (definitions, inserts through relationships,
+    /// key paths, sections, a migration that adds, drops and refuses, a cascade) prints
+    /// the same in a new SQLite file and in a new schema, and so does a second process
+    /// that reopens each. The schema gains the tables, their foreign keys and the triggers
+    /// that announce commits, so observers need no `?notify=triggers` there.
+    @Test func entitiesQuarryDefinesBehaveAsInItsOwnFile() async throws {
+        let sandbox = try Sandbox()
+        let url = try await Self.database("own", in: sandbox, schema: "CREATE SCHEMA mine;\n")
+        try sandbox.write("define.lua", #"""
+            entity "Author" { name = "string", born = "date?", books = { many = "Book", inverse = "author", delete = "cascade" } }
+            entity "Book" { title = { "string", indexed = true }, price = "decimal?", tag = "uuid?", pages = "int32?",
+              author = { one = "Author", inverse = "books" } }
+            local a, z = Author:new{ name = "Ann", born = date("1970-01-02T00:00:00Z") }, Author:new{ name = "Zed" }
+            for i = 1, 5 do
+              Book:new{ title = "B" .. i, price = i * 1.5, pages = i * 100, author = (i % 2 == 0) and z or a,
+                tag = (i == 1) and "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11" or nil }
+            end
+            local s = save(); print(s.inserted, s.updated, s.deleted)
+            print(count("Book", "author.name == 'Ann'"), #a.books, #z.books, count("Author", "books.@count > 2"))
+            for _, b in ipairs(fetch{ "Book", sort = { "-pages" }, predicate = "price > 2" }) do print(b.title, b.price, b.pages, b.author.name, b.tag) end
+            print(Book:fetch{ section = "author.name", sort = { "author.name", "title" } })
+            entity "Book" { title = { "string", indexed = true }, price = "decimal?", tag = "uuid?", isbn = { "string", default = "none" },
+              author = { one = "Author", inverse = "books" } }
+            print(Book:first("title == 'B1'").isbn, pcall(function() return Book:first().pages end))
+            print(pcall(entity, "Book", { title = "int64" }))
+            z:delete(); s = save(); print(s.inserted, s.updated, s.deleted)
+            print(count("Book"), count("Author"))
+            print(import("more.csv", { entity = "Shelf" }), Shelf:first("n == 2").label)
+            for _, e in ipairs(entities()) do print(e) end
+            """#)
+        try sandbox.write("more.csv", "label,n\ntop,1\nlow,2\n")
+        try sandbox.write("reopen.lua", #"""
+            for _, e in ipairs(entities()) do print(e) end
+            print(count("Book"), Book:first("title == 'B1'").author.name, count("Book", "tag == %@", "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11"))
+            print(#Author:first("name == 'Ann'").books, Book:first("title == 'B3'").isbn)
+            Author:first("name == 'Ann'"):delete(); local s = save(); print(s.deleted, count("Book"))
+            """#)
+        var outputs: [[String]] = []
+        for store in ["own.db", url + "?schema=mine"] {
+            let define = try await sandbox.quarry([store, "define.lua"])
+            let reopen = try await sandbox.quarry([store, "reopen.lua"])
+            #expect(define.status == 0 && reopen.status == 0, "\(define)\n\(reopen)")
+            outputs.append(define.lines + reopen.lines)
+        }
+        let lite = outputs[0]
+        #expect(lite.first == "7\t0\t0", "\(lite)")
+        #expect(lite.contains("B4\t6.0\t400\tZed\tnil"), "\(lite)")
+        #expect(lite.contains { $0.contains("cannot migrate: 'title' would change type from string to int64") }, "\(lite)")
+        #expect(lite.contains("entity Book { isbn: string, price: decimal?, tag: uuid?, title: string, author: one Author }"), "\(lite)")
+        #expect(lite.suffix(2) == ["3\tnone", "4\t0"], "\(lite)")
+        let differences = zip(lite, outputs[1]).enumerated().filter { $0.element.0 != $0.element.1 }
+        let shown = differences.map { "\($0.offset + 1): \($0.element.0) | \($0.element.1)" }.joined(separator: "\n")
+        #expect(differences.isEmpty && lite.count == outputs[1].count, "SQLite and PostgreSQL answered differently:\n\(shown)")
+        // The schema holds Quarry's tables, their key and the announcing triggers.
+        let held = try await sandbox.run(URL(fileURLWithPath: "/usr/bin/psql"), ["-qAt", url, "-c", """
+            SELECT string_agg(name, ',' ORDER BY name) FROM mine.quarry_model
+            UNION ALL SELECT string_agg(c.relname, ',' ORDER BY c.relname) FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid WHERE t.tgname = 'quarry_notify'
+            UNION ALL SELECT pg_get_constraintdef(oid) FROM pg_constraint WHERE conname = 'quarry_fk_Book_author'
+            """])
+        #expect(held.stdout == "Author,Book,Shelf\nAuthor,Book,Shelf\nFOREIGN KEY (author) REFERENCES mine.\"Author\"(_pk) ON DELETE CASCADE NOT VALID\n", "\(held)")
+        // Every table has the triggers: an observer is told nothing about refresh(). A
+        // many-to-many relationship, which would need a link table, is refused.
+        let observed = try await sandbox.quarry([url + "?schema=mine", "-e", #"""
+            observe("Book", function() end)
+            print(pcall(entity, "Tag", { books = { many = "Book", inverse = "tags" } }))
+            """#])
+        #expect(observed.stderr.isEmpty, "\(observed)")
+        #expect(observed.lines == ["false\t(command line):2: entity Tag: 'books' is a to-many relationship without a to-one inverse, which a PostgreSQL store would keep in a link table it does not make yet"], "\(observed)")
+    }
+
     /// --timeout stops a statement running on the server (the server is asked to cancel
     /// it), as it stops a SQLite statement.
     @Test func aTimeoutCancelsTheServersStatement() async throws {

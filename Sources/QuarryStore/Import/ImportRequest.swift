@@ -139,11 +139,11 @@ public struct ImportRequest {
             : "INSERT INTO \(context.mapping.storage(of: entityName).table) (\(columns)) VALUES (\(marks))"
         var rows = 0
         if let server = context.connection.postgres {
-            rows = try copy(table, check: check, attributes: attributes, defaults: defaults,
-                            into: context.mapping.storage(of: entityName), server: server, progress: progress)
+            rows = try copy(table, check: check, attributes: attributes, defaults: defaults, entity: entity, creating: existing == nil,
+                            context: context, server: server, progress: progress)
             progress?(rows, rows)
-            context.bumpGeneration()
-            return ImportSummary(rows: rows, createdEntity: false)
+            if existing == nil { context.didDefine(entity) } else { context.bumpGeneration() }
+            return ImportSummary(rows: rows, createdEntity: existing == nil)
         }
         do {
             try context.database.write { db in

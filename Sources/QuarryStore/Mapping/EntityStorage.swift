@@ -37,7 +37,8 @@ public struct EntityStorage: Equatable, Sendable {
     /// table named as a system catalog, `pg_class`, would be the catalog's otherwise).
     public var schema: String?
     /// A server table's string attributes whose columns are of another type (`date`,
-    /// `uuid`, `json`, an enum): compared, sorted and tested as their text.
+    /// `uuid`, `json`, an enum): compared, sorted and tested as their text; a uuid
+    /// attribute's (Quarry's own tables) as upper-case text, as Quarry writes a UUID.
     public var textCasts: Set<String> = []
     /// A server table's columns the server computes (`GENERATED ALWAYS`): never written.
     public var generated: Set<String> = []
@@ -110,6 +111,10 @@ public struct EntityStorage: Equatable, Sendable {
         let prefix = qualifier.map { quoteIdentifier($0) + "." } ?? ""
         return ([keyColumn] + entity.attributeNames + entity.toOneRelationships.map(\.keyColumn)).map { name in
             let column = prefix + quoteIdentifier(name)
+            // A server's uuid column of a uuid attribute reads as Quarry writes a UUID.
+            if textCasts.contains(name), entity.attribute(named: name)?.type == .uuid {
+                return "upper((\(column))::text) AS \(quoteIdentifier(name))"
+            }
             // Dates kept as milliseconds or Julian days are read as Unix seconds.
             guard let scale = numericDates[name] else { return column }
             return "(CASE WHEN typeof(\(column)) IN ('integer', 'real') THEN \(scale.seconds(column)) ELSE \(column) END) AS \(quoteIdentifier(name))"
@@ -125,7 +130,7 @@ public struct EntityStorage: Equatable, Sendable {
     /// and numbers, compare as 1 and 0, so `b == YES` matches the rows it matches in memory.
     public func comparable(_ qualifier: String, _ attribute: AttributeDescription) -> String {
         let column = "\(qualifier).\(self.column(attribute.name))"
-        if textCasts.contains(attribute.name) { return "(\(column))::text" }
+        if textCasts.contains(attribute.name) { return attribute.type == .uuid ? "upper((\(column))::text)" : "(\(column))::text" }
         if attribute.type == .bool, layout == .foreignTable || layout == .foreignView {
             let cases = booleanTexts.keys.sorted().map { "WHEN '\($0)' THEN \(booleanTexts[$0] == true ? 1 : 0)" }.joined(separator: " ")
             // Any number but 0 is true, as in memory (a file may keep true as -1 or 2).

@@ -12,6 +12,8 @@ public final class PostgresConnection {
     let handle: OpaquePointer
     /// The schema whose writes this session announces at commit (`announce`).
     var announcedSchema: String?
+    /// How deep in `inWriteTransaction` calls the session is (0: outside a write).
+    var writeDepth = 0
 
     /// Connects to `url` (`postgres://user@host:port/db`, or any libpq connection string).
     public init(url: String) throws {
@@ -31,12 +33,14 @@ public final class PostgresConnection {
         self.pq = pq
         self.handle = handle
         // The formats PostgresValue reads, whatever the server's or the role's defaults:
-        // ISO dates in UTC, bytea as hex, floats with every digit, UTF-8 text.
+        // ISO dates in UTC, bytea as hex, floats with every digit, UTF-8 text; and no
+        // NOTICE (libpq would print "relation already exists, skipping" on stderr).
         // One statement: the extended protocol takes no more.
         try execute("""
             SELECT set_config('DateStyle', 'ISO, YMD', false), set_config('TimeZone', 'UTC', false),
                    set_config('IntervalStyle', 'postgres', false), set_config('bytea_output', 'hex', false),
-                   set_config('extra_float_digits', '3', false), set_config('client_encoding', 'UTF8', false)
+                   set_config('extra_float_digits', '3', false), set_config('client_encoding', 'UTF8', false),
+                   set_config('client_min_messages', 'warning', false)
             """)
     }
 

@@ -1,11 +1,15 @@
 /// An import into a table of a PostgreSQL store: one `COPY ... FROM STDIN` in a
 /// `READ WRITE` transaction, fed by the import's parser thread (`ImportPipeline`) a batch
-/// at a time (`PostgresCopyText`), so memory stays flat as it does on SQLite. A row the
-/// server refuses (a type, a constraint) ends the import with nothing kept, at the file's
-/// line that row came from.
+/// at a time (`PostgresCopyText`), so memory stays flat as it does on SQLite. A new
+/// entity's table is made in the same transaction (`PostgresStore+Definitions`). A row
+/// the server refuses (a type, a constraint) ends the import with nothing kept, the table
+/// included, at the file's line that row came from.
 extension ImportRequest {
     func copy(_ table: ImportTable, check: [ColumnType]?, attributes: [AttributeDescription], defaults: [AttributeDescription],
-              into storage: EntityStorage, server: PostgresConnection, progress: ((Int, Int) -> Void)?) throws -> Int {
+              entity: EntityDescription, creating: Bool, context: ObjectContext, server: PostgresConnection,
+              progress: ((Int, Int) -> Void)?) throws -> Int {
+        guard let store = context.store as? PostgresStore else { throw StoreConnection.notOnPostgres("import") }
+        let storage = creating ? PostgresStore.storage(of: entity, schema: store.schema) : context.mapping.storage(of: entity.name)
         let columns = attributes + defaults
         guard !columns.isEmpty else {
             throw StoreError.importFailed(path: path, line: nil, reason: "the file names no column of \(entityName), and a PostgreSQL table takes rows through its columns")
@@ -18,8 +22,9 @@ extension ImportRequest {
         var lines = LineRuns()
         var rows = 0
         do {
-            return try server.inWriteTransaction {
-                try server.copyIn(sql) { out in
+            let copied = try server.inWriteTransaction {
+                if creating { try store.writeTables(entity, changes: [], server) }
+                return try server.copyIn(sql) { out in
                     guard let batch = try pipeline.next() else { return false }
                     text.append(batch, to: &out)
                     for (i, line) in batch.lines.enumerated() { lines.add(row: rows + i, line: line) }
@@ -31,6 +36,8 @@ extension ImportRequest {
                     return true
                 }
             }
+            if creating { try store.adopt([entity], context: context) }
+            return copied
         } catch let failure as PostgresConnection.CopyFailure {
             // COPY counts the rows it was sent from 1.
             throw StoreError.importFailed(path: path, line: failure.line.flatMap { lines.line(ofRow: $0 - 1) }, reason: failure.message)

@@ -92,8 +92,16 @@ extension PostgresConnection {
     /// `body` in a `READ WRITE` transaction (the session's default is read-only),
     /// committed when it returns, rolled back when it throws. The commit is announced to
     /// other sessions listening on the schema (`announce`).
+    /// Inside another (an import that defines its entity), `body` runs in that one.
     func inWriteTransaction<T>(_ body: () throws -> T) throws -> T {
+        if writeDepth > 0 {
+            writeDepth += 1
+            defer { writeDepth -= 1 }
+            return try body()
+        }
         try execute("BEGIN TRANSACTION READ WRITE")
+        writeDepth = 1
+        defer { writeDepth = 0 }
         do {
             let result = try body()
             if let schema = announcedSchema { try announce(schema) }

@@ -38,6 +38,8 @@ extension PostgresStore {
               AND (con.contype = 'p' OR fn.nspname = ?)
             ORDER BY c.relname, a.attname
             """, arguments: [.text(schema), .text(schema)])
+        // Tables Quarry made read as it defined them (`quarry_model`).
+        let definitions = try readDefinitions(context)
         var primaryKeys: [String: String] = [:]
         for row in constraints where row[1].textValue == "p" {
             if let table = row[0].textValue, let column = row[2].textValue { primaryKeys[table] = column }
@@ -45,6 +47,12 @@ extension PostgresStore {
         let byTable = Dictionary(grouping: columns, by: { $0[0].textValue ?? "" })
         var added: [String] = []
         for table in tables where context.managedObjectModel.entitiesByName[table] == nil {
+            if table == Self.modelTable { continue }
+            if let definition = definitions[table] {
+                context.remember(definition, storage: Self.storage(of: definition, schema: schema))
+                declared.insert(table)
+                continue
+            }
             let tableColumns = byTable[table] ?? []
             guard let key = primaryKeys[table],
                   let keyRow = tableColumns.first(where: { $0[1].textValue == key }),
@@ -69,8 +77,10 @@ extension PostgresStore {
         }
         let addedSet = Set(added)
         for row in constraints where row[1].textValue == "f" {
+            // A table Quarry made has its relationships as defined; another table's key to
+            // one of them is a relationship as any.
             guard let table = row[0].textValue, addedSet.contains(table), let column = row[2].textValue,
-                  let parent = row[3].textValue, addedSet.contains(parent) else { continue }
+                  let parent = row[3].textValue, addedSet.contains(parent) || declared.contains(parent) else { continue }
             try context.addForeignKey(table, column: column, parent: parent, to: row[4].textValue, onDelete: Self.deleteAction(row[5].textValue))
         }
     }

@@ -6,30 +6,34 @@
 extension PostgresStore {
     func installTriggers(_ context: ObjectContext) throws {
         let server = try server(context)
-        let schemaName = quoteIdentifier(schema)
         let tables = managedObjectModel.entities.map { mapping.storage(of: $0.name).table }
         do {
-            try server.inWriteTransaction {
-                // The payload is the schema, as Quarry's own announcements say it.
-                try server.execute("""
-                    CREATE OR REPLACE FUNCTION \(schemaName).quarry_notify() RETURNS trigger LANGUAGE plpgsql AS $$
-                    BEGIN PERFORM pg_notify('\(PostgresConnection.channel)', TG_TABLE_SCHEMA); RETURN NULL; END $$
-                    """)
-                for table in tables {
-                    try server.execute("""
-                        CREATE OR REPLACE TRIGGER quarry_notify AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON \(table)
-                        FOR EACH STATEMENT EXECUTE FUNCTION \(schemaName).quarry_notify()
-                        """)
-                }
-            }
+            try server.inWriteTransaction { try createTriggers(on: tables, server) }
         } catch let StoreError.postgres(state, sql, message) {
             throw StoreError.postgres(sqlState: state, sql: sql, message: "cannot install the triggers ?notify=triggers asks for: \(message)")
         }
     }
 
+    /// The function and a trigger on each of `tables` (quoted), inside the caller's write
+    /// transaction; `CREATE OR REPLACE`, so a second install changes nothing.
+    func createTriggers(on tables: [String], _ server: PostgresConnection) throws {
+        let schemaName = quoteIdentifier(schema)
+        // The payload is the schema, as Quarry's own announcements say it.
+        try server.execute("""
+            CREATE OR REPLACE FUNCTION \(schemaName).quarry_notify() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN PERFORM pg_notify('\(PostgresConnection.channel)', TG_TABLE_SCHEMA); RETURN NULL; END $$
+            """)
+        for table in tables {
+            try server.execute("""
+                CREATE OR REPLACE TRIGGER quarry_notify AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON \(table)
+                FOR EACH STATEMENT EXECUTE FUNCTION \(schemaName).quarry_notify()
+                """)
+        }
+    }
+
     /// Whether each table of an entity has the trigger (`installTriggers`).
-    func triggersCoverEveryTable(_ context: ObjectContext) throws -> Bool {
-        let relations = Set(managedObjectModel.entities.map { mapping.storage(of: $0.name).relation })
+    func triggersCoverEveryTable(_ context: ObjectContext, adding new: [String] = []) throws -> Bool {
+        let relations = Set(managedObjectModel.entities.map { mapping.storage(of: $0.name).relation } + new)
         guard !relations.isEmpty else { return false }
         let covered = try context.connection.rows("""
             SELECT c.relname FROM pg_catalog.pg_trigger t JOIN pg_catalog.pg_class c ON c.oid = t.tgrelid

@@ -111,6 +111,10 @@ protocol PersistentStore: AnyObject {
     /// the context sees anew once that commits. The default is Quarry's tables
     /// (`PersistentStore+QuarryTables`).
     func writeDefinition(_ entity: EntityDescription, changes: [EntityDescription], in db: Database, context: ObjectContext) throws -> [String]
+    /// Makes or migrates the tables of `entity` and `changes` where they are not in the
+    /// context's SQLite database (a server's), in a transaction of its own, and the model
+    /// takes them: true when it did; false (the default) for `writeDefinition`.
+    func writeDefinitionOnServer(_ entity: EntityDescription, changes: [EntityDescription], context: ObjectContext) throws -> Bool
     /// Makes ready to keep declarations, inside the transaction that defines entities and
     /// before their tables are made.
     func prepareDeclarations(in db: Database) throws
@@ -194,6 +198,7 @@ extension PersistentStore {
     func willWrite(_ operation: String, in context: ObjectContext) throws {}
     func isOrdered(_ relationship: String, of entity: String) -> Bool { false }
     func refuseDefining(_ entity: String, whole: Bool) throws {}
+    func writeDefinitionOnServer(_ entity: EntityDescription, changes: [EntityDescription], context: ObjectContext) throws -> Bool { false }
     var modelAsRead: CoreDataModel? { nil }
     var isQuarrysFile: Bool { true }
     func prepareDeclarations(in db: Database) throws {}

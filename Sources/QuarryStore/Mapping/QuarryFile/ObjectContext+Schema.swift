@@ -78,10 +78,12 @@ extension ObjectContext {
             }
         }
         var touched: [String] = []
-        do {
-            try database.write { db in touched = try store.writeDefinition(entity, changes: changes, in: db, context: self) }
-        } catch let error as DatabaseError {
-            throw StoreError(error)
+        if try !store.writeDefinitionOnServer(entity, changes: changes, context: self) {
+            do {
+                try database.write { db in touched = try store.writeDefinition(entity, changes: changes, in: db, context: self) }
+            } catch let error as DatabaseError {
+                throw StoreError(error)
+            }
         }
         didDefine(entity)
         for changed in changes { didDefine(changed) }

@@ -1,0 +1,241 @@
+/// Entities Quarry defines in a PostgreSQL schema (`entity`): a table each, keyed by a
+/// `bigserial` `_pk`, a typed column per attribute and per to-one relationship, the
+/// to-one columns foreign keys whose `ON DELETE` is the inverse's delete rule, so the
+/// server carries the rule out for rows no object holds (as it does for the schema's own
+/// tables). Each definition is kept in the schema's `quarry_model` table, as a Quarry
+/// file keeps it, and read back at open; each table gets the trigger that announces
+/// commits (`PostgresStore+Triggers`), since Quarry made it. A redefinition migrates
+/// the table in place, as a Core Data lightweight migration does: attributes added (a
+/// default fills existing rows), dropped or renamed (`renamedFrom`), to-one
+/// relationships added or dropped. Refused, with nothing written: a type change, a new
+/// required attribute without a default over existing rows, inheritance, many-to-many
+/// relationships, and redefining a table Quarry did not create.
+extension PostgresStore {
+    /// The table keeping the definitions.
+    static let modelTable = "quarry_model"
+
+    /// Creates or migrates the tables of `entity` and of `changes` (entities gaining its
+    /// inverses) and keeps their definitions, in one transaction; then the store's model
+    /// takes them (`adopt`).
+    func writeServerDefinition(_ entity: EntityDescription, changes: [EntityDescription], context: ObjectContext) throws {
+        let server = try server(context)
+        do {
+            try server.inWriteTransaction { try writeTables(entity, changes: changes, server) }
+        } catch let StoreError.postgres(state, sql, message) {
+            throw StoreError.postgres(sqlState: state, sql: sql, message: "entity \(entity.name): \(message)")
+        }
+        try adopt([entity] + changes, context: context)
+    }
+
+    /// The SQL of a definition, inside the caller's write transaction; the model does not
+    /// change here (`adopt`, once it committed).
+    func writeTables(_ entity: EntityDescription, changes: [EntityDescription], _ server: PostgresConnection) throws {
+        for e in [entity] + changes {
+            try validate(e)
+            if let existing = managedObjectModel.entitiesByName[e.name], !declared.contains(e.name), mapping.storage(of: existing).layout == .serverTable {
+                throw StoreError.invalidSchema(entity: e.name, reason: "\(e.name) is a table of the schema that Quarry did not create: its columns are its own")
+            }
+            if e.parent != nil || managedObjectModel.entitiesByName.values.contains(where: { $0.parent == e.name }) {
+                throw StoreError.invalidSchema(entity: e.name, reason: "inheritance is not supported in a PostgreSQL store yet")
+            }
+        }
+        try server.execute("CREATE TABLE IF NOT EXISTS \(qualified(Self.modelTable)) (name text PRIMARY KEY, definition text NOT NULL)")
+        var made: [String] = []
+        for e in [entity] + changes {
+            // After a migration's own refusals (a type change), as a Quarry file says them.
+            if declared.contains(e.name), let old = managedObjectModel.entitiesByName[e.name] {
+                try migrate(old, to: e, server)
+                try refuseLinkTables(e, defining: entity)
+            } else {
+                try refuseLinkTables(e, defining: entity)
+                try create(e, server)
+                made.append(e.name)
+            }
+            try server.execute("INSERT INTO \(qualified(Self.modelTable)) (name, definition) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET definition = EXCLUDED.definition",
+                               [.text(e.name), .text(try StoredDefinition.text(e))])
+        }
+        // The definitions as they will be, for the foreign keys' rules.
+        var after = managedObjectModel.entitiesByName
+        for e in [entity] + changes { after[e.name] = e }
+        try syncForeignKeys(touching: Set(([entity] + changes).map(\.name)), in: after, server)
+        if !made.isEmpty { try createTriggers(on: made.map { qualified($0) }, server) }
+    }
+
+    /// A to-many relationship whose inverse is to-many too (or missing) needs a link table,
+    /// which a PostgreSQL store does not make yet. A destination not defined yet is
+    /// checked when it is (its inverse then names this one).
+    private func refuseLinkTables(_ e: EntityDescription, defining entity: EntityDescription) throws {
+        for r in e.relationships where r.isToMany {
+            guard let destination = r.destination == entity.name ? entity : managedObjectModel.entitiesByName[r.destination] else { continue }
+            if r.inverse.flatMap({ destination.relationship(named: $0) })?.isToMany != false {
+                throw StoreError.invalidSchema(entity: e.name, reason: "'\(r.name)' is a to-many relationship without a to-one inverse, which a PostgreSQL store would keep in a link table it does not make yet")
+            }
+        }
+    }
+
+    /// The store's model takes definitions written on the server: each entity's table
+    /// is placed, and counts among Quarry's own.
+    func adopt(_ entities: [EntityDescription], context: ObjectContext) throws {
+        for e in entities {
+            mapping.place(e.name, Self.storage(of: e, schema: schema))
+            declared.insert(e.name)
+        }
+        hasTriggers = try triggersCoverEveryTable(context, adding: entities.map(\.name))
+    }
+
+    /// Where Quarry's table for `entity` is: keyed by `_pk`, its uuid and json columns
+    /// compared as their text.
+    static func storage(of entity: EntityDescription, schema: String) -> EntityStorage {
+        var storage = EntityStorage(layout: .serverTable, relation: entity.name, keyColumn: EntityStorage.quarryKeyColumn)
+        storage.schema = schema
+        storage.textCasts = Set(entity.attributes.filter { $0.type == .uuid || $0.type == .json }.map(\.name))
+        return storage
+    }
+
+    /// The relation `name` in the store's schema, quoted.
+    func qualified(_ name: String) -> String { quoteIdentifier(schema) + "." + quoteIdentifier(name) }
+
+    /// The column type of an attribute in Quarry's tables on the server.
+    static func columnType(_ type: AttributeType) -> String {
+        switch type {
+        case .int16: return "smallint"
+        case .int32: return "integer"
+        case .int64: return "bigint"
+        case .double: return "double precision"
+        case .decimal: return "numeric"
+        // Text sorts and compares by its bytes, as in SQLite.
+        case .string: return #"text COLLATE "C""#
+        case .bool: return "boolean"
+        case .date: return "timestamptz"
+        case .binary: return "bytea"
+        case .uuid: return "uuid"
+        // json keeps the text as written (jsonb would reorder it).
+        case .json: return "json"
+        }
+    }
+
+    private func create(_ entity: EntityDescription, _ server: PostgresConnection) throws {
+        let columns = ["\(quoteIdentifier(EntityStorage.quarryKeyColumn)) bigserial PRIMARY KEY"]
+            + entity.attributes.map { "\(quoteIdentifier($0.name)) \(Self.columnType($0.type))" }
+            + entity.ownKeyColumns.map { "\(quoteIdentifier($0.name)) bigint" }
+        try server.execute("CREATE TABLE \(qualified(entity.name)) (\(columns.joined(separator: ", ")))")
+        for attribute in entity.attributes { try createIndex(entity.name, attribute, server) }
+        for r in entity.ownKeyColumns { try createForeignKeyIndex(entity.name, r.name, server) }
+        for (i, names) in entity.uniqueness.enumerated() {
+            try server.execute("CREATE UNIQUE INDEX \(quoteIdentifier("quarry_unique_\(entity.name)_\(i)")) ON \(qualified(entity.name)) (\(names.map(quoteIdentifier).joined(separator: ", ")))")
+        }
+    }
+
+    private func createIndex(_ entity: String, _ attribute: AttributeDescription, _ server: PostgresConnection) throws {
+        guard attribute.isIndexed || attribute.isUnique else { return }
+        try server.execute("CREATE \(attribute.isUnique ? "UNIQUE " : "")INDEX \(quoteIdentifier("quarry_idx_\(entity)_\(attribute.name)")) ON \(qualified(entity)) (\(quoteIdentifier(attribute.name)))")
+    }
+
+    private func createForeignKeyIndex(_ entity: String, _ column: String, _ server: PostgresConnection) throws {
+        try server.execute("CREATE INDEX IF NOT EXISTS \(quoteIdentifier("quarry_fk_\(entity)_\(column)")) ON \(qualified(entity)) (\(quoteIdentifier(column)))")
+    }
+
+    /// Migrates `old`'s table to `new` in place (see the type's comment for what is refused).
+    private func migrate(_ old: EntityDescription, to new: EntityDescription, _ server: PostgresConnection) throws {
+        let table = qualified(new.name)
+        let rows = try server.execute("SELECT count(*) FROM \(table)").rows.first?.first?.storedInteger ?? 0
+        var renamed: [String: String] = [:]
+        for attribute in new.attributes {
+            guard let from = attribute.renamedFrom, from != attribute.name, old.attribute(named: attribute.name) == nil, old.attribute(named: from) != nil else { continue }
+            if new.attribute(named: from) != nil || new.relationship(named: from) != nil {
+                throw StoreError.migrationRefused(entity: new.name, reason: "'\(attribute.name)' is renamed from '\(from)', but '\(from)' is still defined; remove it or drop renamedFrom")
+            }
+            try server.execute("DROP INDEX IF EXISTS \(qualified("quarry_idx_\(new.name)_\(from)"))")
+            try server.execute("ALTER TABLE \(table) RENAME COLUMN \(quoteIdentifier(from)) TO \(quoteIdentifier(attribute.name))")
+            renamed[attribute.name] = from
+        }
+        for attribute in new.attributes {
+            let column = quoteIdentifier(attribute.name)
+            guard let previous = old.attribute(named: renamed[attribute.name] ?? attribute.name) else {
+                if !attribute.isOptional, attribute.defaultValue == nil, rows > 0 {
+                    throw StoreError.migrationRefused(entity: new.name, reason: "new attribute '\(attribute.name)' is required, so the \(rows) existing rows need a default")
+                }
+                try server.execute("ALTER TABLE \(table) ADD COLUMN \(column) \(Self.columnType(attribute.type))")
+                if let value = attribute.defaultValue {
+                    try server.execute("UPDATE \(table) SET \(column) = $1", [try attribute.type.coerce(value).get()])
+                }
+                try createIndex(new.name, attribute, server)
+                continue
+            }
+            if previous.type != attribute.type {
+                throw StoreError.migrationRefused(entity: new.name, reason: "'\(attribute.name)' would change type from \(previous.type.rawValue) to \(attribute.type.rawValue)")
+            }
+            if previous.isOptional, !attribute.isOptional {
+                let nulls = try server.execute("SELECT count(*) FROM \(table) WHERE \(column) IS NULL").rows.first?.first?.storedInteger ?? 0
+                if nulls > 0 {
+                    guard let value = attribute.defaultValue else {
+                        throw StoreError.migrationRefused(entity: new.name, reason: "'\(attribute.name)' would become required, but \(nulls) rows hold nil and it has no default")
+                    }
+                    try server.execute("UPDATE \(table) SET \(column) = $1 WHERE \(column) IS NULL", [try attribute.type.coerce(value).get()])
+                }
+            }
+            if previous.isIndexed != attribute.isIndexed || previous.isUnique != attribute.isUnique || renamed[attribute.name] != nil {
+                try server.execute("DROP INDEX IF EXISTS \(qualified("quarry_idx_\(new.name)_\(attribute.name)"))")
+                try createIndex(new.name, attribute, server)
+            }
+        }
+        let kept = Set(new.attributes.map { renamed[$0.name] ?? $0.name })
+        for attribute in old.attributes where !kept.contains(attribute.name) {
+            try server.execute("ALTER TABLE \(table) DROP COLUMN \(quoteIdentifier(attribute.name))")
+        }
+        let oldKeys = Set(old.ownKeyColumns.map(\.name)), newKeys = Set(new.ownKeyColumns.map(\.name))
+        for name in newKeys.subtracting(oldKeys).sorted() {
+            try server.execute("ALTER TABLE \(table) ADD COLUMN \(quoteIdentifier(name)) bigint")
+            try createForeignKeyIndex(new.name, name, server)
+        }
+        for name in oldKeys.subtracting(newKeys).sorted() {
+            try server.execute("ALTER TABLE \(table) DROP COLUMN \(quoteIdentifier(name))")
+        }
+        if old.uniqueness != new.uniqueness {
+            for i in old.uniqueness.indices { try server.execute("DROP INDEX IF EXISTS \(qualified("quarry_unique_\(new.name)_\(i)"))") }
+            for (i, names) in new.uniqueness.enumerated() {
+                try server.execute("CREATE UNIQUE INDEX \(quoteIdentifier("quarry_unique_\(new.name)_\(i)")) ON \(table) (\(names.map(quoteIdentifier).joined(separator: ", ")))")
+            }
+        }
+    }
+
+    /// Each to-one column of Quarry's tables that points at one of `names` (or belongs to
+    /// one) is a foreign key to its destination's `_pk`, its `ON DELETE` the inverse's
+    /// delete rule (nullify when there is no inverse); a `noaction` rule leaves dangling
+    /// keys as Core Data does, so it has none. Made `NOT VALID`: rows already there are
+    /// not checked again at every definition.
+    private func syncForeignKeys(touching names: Set<String>, in entities: [String: EntityDescription], _ server: PostgresConnection) throws {
+        for (name, entity) in entities.sorted(by: { $0.key < $1.key }) where declared.contains(name) || names.contains(name) {
+            for r in entity.ownKeyColumns where names.contains(name) || names.contains(r.destination) {
+                let constraint = quoteIdentifier("quarry_fk_\(name)_\(r.name)")
+                try server.execute("ALTER TABLE \(qualified(name)) DROP CONSTRAINT IF EXISTS \(constraint)")
+                let rule = r.inverse.flatMap { entities[r.destination]?.relationship(named: $0)?.deleteRule } ?? .nullify
+                let action: String
+                switch rule {
+                case .nullify: action = "SET NULL"
+                case .cascade: action = "CASCADE"
+                case .deny: action = "RESTRICT"
+                case .setdefault: action = "SET DEFAULT"
+                case .noaction: continue
+                }
+                guard entities[r.destination] != nil else { continue }
+                try server.execute("ALTER TABLE \(qualified(name)) ADD CONSTRAINT \(constraint) FOREIGN KEY (\(quoteIdentifier(r.name))) REFERENCES \(qualified(r.destination)) (\(quoteIdentifier(EntityStorage.quarryKeyColumn))) ON DELETE \(action) NOT VALID")
+            }
+        }
+    }
+
+    /// The definitions `quarry_model` keeps, by table; none when the schema has no such table.
+    func readDefinitions(_ context: ObjectContext) throws -> [String: EntityDescription] {
+        let exists = try context.connection.scalar("SELECT count(*) FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = ? AND c.relname = ? AND c.relkind = 'r'",
+                                                   arguments: [.text(schema), .text(Self.modelTable)])
+        guard exists?.storedInteger == 1 else { return [:] }
+        var definitions: [String: EntityDescription] = [:]
+        for row in try context.connection.rows("SELECT name, definition FROM \(qualified(Self.modelTable))") {
+            guard let name = row[0].textValue, let text = row[1].textValue else { continue }
+            do { definitions[name] = try StoredDefinition(text: text).entity } catch {
+                context.openingNotes.append("\(Self.modelTable) holds a definition of \(name) that Quarry cannot read: its table is read as the schema's own")
+            }
+        }
+        return definitions
+    }
+}
