@@ -55,6 +55,7 @@ static void load(void) {
     RESOLVE(putCopyEnd, "PQputCopyEnd")
     RESOLVE(setSingleRowMode, "PQsetSingleRowMode")
     RESOLVE(backendPID, "PQbackendPID")
+    RESOLVE(setNoticeProcessor, "PQsetNoticeProcessor")
     loaded = &table;
 }
 
@@ -62,4 +63,13 @@ const QuarryPQ *quarry_pq_load(char *error, size_t size) {
     pthread_once(&once, load);
     if (!loaded && error && size > 0) snprintf(error, size, "%s", failure);
     return loaded;
+}
+
+static void quiet(void *arg, const char *message) {
+    (void)arg;
+    (void)message;
+}
+
+void quarry_pq_quiet(const QuarryPQ *pq, PGconn *conn) {
+    if (pq && pq->setNoticeProcessor && conn) pq->setNoticeProcessor(conn, quiet, NULL);
 }

@@ -45,9 +45,14 @@ typedef struct QuarryPQ {
     int (*putCopyEnd)(PGconn *conn, const char *errormsg);
     int (*setSingleRowMode)(PGconn *conn);
     int (*backendPID)(const PGconn *conn);
+    PQnoticeProcessor (*setNoticeProcessor)(PGconn *conn, PQnoticeProcessor proc, void *arg);
 } QuarryPQ;
 
 /// Loads libpq once; NULL when it cannot, with why in `error` (size bytes).
 const QuarryPQ *quarry_pq_load(char *error, size_t size);
+
+/// Keeps libpq from printing the server's notices and idle errors on stderr, where they
+/// would land over the REPL's prompt: Quarry says what matters in its own messages.
+void quarry_pq_quiet(const QuarryPQ *pq, PGconn *conn);
 
 #endif

@@ -1,3 +1,4 @@
+import Foundation
 import CQuarryPQ
 import CQuarrySignals
 import GRDB
@@ -15,9 +16,12 @@ extension PostgresConnection {
 
     /// Runs `sql`, a `COPY ... FROM STDIN`, sending what `fill` appends to its buffer each
     /// time it is called, until it returns false; returns how many rows the server copied.
+    /// `fill` may send what it wrote so far with the `flush` it is given (a batch of long
+    /// rows), so the buffer stays small; the data goes in pieces of at most a MiB, as
+    /// libpq's length is 32 bits and the server's message size is bounded.
     /// When `fill` throws, or Ctrl-C or `--timeout` asks to stop, the COPY is ended with an
     /// error, so the server keeps none of its rows, and that error is thrown.
-    func copyIn(_ sql: String, fill: (inout [UInt8]) throws -> Bool) throws -> Int {
+    func copyIn(_ sql: String, fill: (inout [UInt8], _ flush: (inout [UInt8]) throws -> Void) throws -> Bool) throws -> Int {
         let table = pq.pointee
         guard let getResult = table.getResult, let clear = table.clear,
               let put = table.putCopyData, let end = table.putCopyEnd, let status = table.resultStatus else {
@@ -30,26 +34,40 @@ extension PostgresConnection {
         }
         guard status(started) == PGRES_COPY_IN else {
             defer { clear(started); while let more = getResult(handle) { clear(more) } }
+            // A lock wait that Ctrl-C or --timeout cancelled, as any statement says it.
+            if cancelled, status(started) == PGRES_FATAL_ERROR { throw StoreError(DatabaseError(resultCode: .SQLITE_INTERRUPT)) }
             try check(started, sql: sql)
             throw StoreError.postgres(sqlState: nil, sql: sql, message: "the server did not start the COPY")
         }
         clear(started)
+        /// The server refused data: its reason comes with the COPY's result, read below.
+        struct Refused: Error {}
+        let handle = self.handle
+        func flush(_ buffer: inout [UInt8]) throws {
+            let piece = 1 << 20
+            try buffer.withUnsafeBufferPointer { b in
+                guard let base = b.baseAddress else { return }
+                var offset = 0
+                while offset < b.count {
+                    let count = min(piece, b.count - offset)
+                    let sent = (base + offset).withMemoryRebound(to: CChar.self, capacity: count) { put(handle, $0, Int32(count)) }
+                    if sent != 1 { throw Refused() }
+                    offset += count
+                }
+            }
+            buffer.removeAll(keepingCapacity: true)
+        }
         var failure: Error?
         var buffer: [UInt8] = []
         buffer.reserveCapacity(1 << 17)
         do {
             var more = true
             while more {
-                buffer.removeAll(keepingCapacity: true)
-                more = try fill(&buffer)
-                let sent: Int32 = buffer.withUnsafeBufferPointer { b in
-                    guard let base = b.baseAddress, b.count > 0 else { return 1 }
-                    return base.withMemoryRebound(to: CChar.self, capacity: b.count) { put(handle, $0, Int32(b.count)) }
-                }
-                // A refusal comes with the COPY's result, read below.
-                if sent != 1 { break }
+                more = try fill(&buffer, flush)
+                try flush(&buffer)
                 if quarry_should_stop() != 0 { throw StoreError(DatabaseError(resultCode: .SQLITE_INTERRUPT)) }
             }
+        } catch is Refused {
         } catch {
             failure = error
         }
@@ -63,22 +81,25 @@ extension PostgresConnection {
         }
         defer { if let last { clear(last) } }
         if let failure { throw failure }
-        guard let last else {
-            throw StoreError.postgres(sqlState: nil, sql: sql, message: Self.text(table.errorMessage?(handle)) ?? "no result")
-        }
+        let lost = Self.text(table.errorMessage?(handle)) ?? "the connection to the server was lost"
+        guard let last else { throw StoreError.postgres(sqlState: nil, sql: sql, message: lost) }
         if cancelled, status(last) == PGRES_FATAL_ERROR { throw StoreError(DatabaseError(resultCode: .SQLITE_INTERRUPT)) }
         guard status(last) == PGRES_COMMAND_OK else {
             let field = { (code: UInt8) in Self.text(table.resultErrorField?(last, Int32(code))) }
             let message = [field(UInt8(ascii: "M")), field(UInt8(ascii: "D"))].compactMap { $0 }.joined(separator: ": ")
-            throw CopyFailure(sqlState: field(UInt8(ascii: "C")), message: message.isEmpty ? "the COPY failed" : message,
+            // No message of the server's: libpq's own (the connection closed).
+            throw CopyFailure(sqlState: field(UInt8(ascii: "C")), message: message.isEmpty ? lost : message,
                               line: field(UInt8(ascii: "W")).flatMap(Self.copyLine))
         }
         return Self.text(table.cmdTuples?(last)).flatMap { Int($0.split(separator: " ").last ?? "") } ?? 0
     }
 
     /// The line a COPY error's context names ("COPY flights, line 12, column carrier: ...").
+    /// The context may name other lines first ("JSON data, line 1: ..."): the COPY's is
+    /// the last part, which starts with "COPY ".
     static func copyLine(_ context: String) -> Int? {
-        guard let range = context.range(of: ", line ") else { return nil }
+        guard let copy = context.range(of: "COPY ", options: .backwards),
+              let range = context.range(of: ", line ", range: copy.upperBound..<context.endIndex) else { return nil }
         return Int(context[range.upperBound...].prefix { $0.isNumber })
     }
 }

@@ -23,11 +23,14 @@ extension PostgresConnection {
     }
 
     /// The notifications that arrived from other sessions since the last call (this
-    /// session's own are left out), read without waiting: their payloads.
-    func takeNotifications() -> [String] {
+    /// session's own are left out), read without waiting: their payloads. A connection
+    /// that is gone is an error (`refresh()` says so rather than that nothing changed).
+    func takeNotifications() throws -> [String] {
         let table = pq.pointee
         guard let consume = table.consumeInput, let notifies = table.notifies, let free = table.freemem else { return [] }
-        _ = consume(handle)
+        guard consume(handle) == 1 else {
+            throw StoreError.postgres(sqlState: nil, sql: nil, message: failure(or: "the connection to the server is lost"))
+        }
         let own = table.backendPID?(handle) ?? 0
         var payloads: [String] = []
         while let notification = notifies(handle) {

@@ -32,6 +32,7 @@ public final class PostgresConnection {
         }
         self.pq = pq
         self.handle = handle
+        quarry_pq_quiet(pq, handle)
         // The formats PostgresValue reads, whatever the server's or the role's defaults:
         // ISO dates in UTC, bytea as hex, floats with every digit, UTF-8 text; and no
         // NOTICE (libpq would print "relation already exists, skipping" on stderr).
@@ -120,8 +121,16 @@ public final class PostgresConnection {
         cancelled = false
         let values = storage.map { UnsafePointer($0) }
         guard send(handle, sql, Int32(parameters.count), nil, values, lengths, formats, 0) == 1 else {
-            throw StoreError.postgres(sqlState: nil, sql: sql, message: Self.text(pq.pointee.errorMessage?(handle)) ?? "cannot send the statement")
+            throw StoreError.postgres(sqlState: nil, sql: sql, message: failure(or: "cannot send the statement"))
         }
+    }
+
+    /// libpq's reason for the last failure (`fallback` when it gives none), and when the
+    /// connection is gone, how to get another.
+    func failure(or fallback: String) -> String {
+        let reason = Self.text(pq.pointee.errorMessage?(handle)) ?? fallback
+        guard pq.pointee.status?(handle) == CONNECTION_BAD else { return reason }
+        return reason + " (the connection to the server is lost: .open the URL again to reconnect)"
     }
 
     /// Waits until a result can be read without blocking, asking the server to cancel

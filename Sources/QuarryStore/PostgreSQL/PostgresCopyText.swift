@@ -9,8 +9,9 @@ import CQuarrySQLite
 struct PostgresCopyText {
     let types: [AttributeType]
 
-    /// Appends every row of `batch` to `out`.
-    func append(_ batch: CellBatch, to out: inout [UInt8]) {
+    /// Appends every row of `batch` to `out`, handing `out` to `flush` whenever it passes a
+    /// MiB (rows of long text), so it never holds a whole batch of them.
+    func append(_ batch: CellBatch, to out: inout [UInt8], flush: (inout [UInt8]) throws -> Void) throws {
         let width = batch.width
         let arena = batch.arena.assumingMemoryBound(to: UInt8.self)
         for row in 0..<batch.rows {
@@ -46,6 +47,7 @@ struct PostgresCopyText {
                 }
             }
             out.append(10)
+            if out.count >= 1 << 20 { try flush(&out) }
         }
     }
 

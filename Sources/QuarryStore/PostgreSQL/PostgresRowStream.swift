@@ -47,24 +47,25 @@ final class PostgresRowStream {
             return read.rows.first
         case PGRES_TUPLES_OK:
             columns = try server.read(result, sql: sql).columns
-            finish()
+            finish(cancelling: false)
             return nil
         default:
             let cancelled = server.cancelled
-            defer { finish() }
+            defer { finish(cancelling: false) }
             if cancelled { throw StoreError(DatabaseError(resultCode: .SQLITE_INTERRUPT)) }
             try server.check(result, sql: sql)
             return nil
         }
     }
 
-    /// Cancels what is left of the query and reads it to its end, so the connection can
-    /// run the next statement.
-    private func finish() {
+    /// Cancels what is left of the query (unless its last row was read) and reads it to
+    /// its end, so the connection can run the next statement. A cancel request opens a
+    /// connection of its own, so none is sent for a query that already ended.
+    private func finish(cancelling: Bool = true) {
         guard !finished else { return }
         finished = true
         let table = server.pq.pointee
-        _ = server.requestCancel()
+        if cancelling { _ = server.requestCancel() }
         while let result = table.getResult?(server.handle) { table.clear?(result) }
     }
 }
