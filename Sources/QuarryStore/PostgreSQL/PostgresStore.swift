@@ -8,10 +8,10 @@ import GRDB
 ///
 /// `save()` writes in one transaction with optimistic locking (`PostgresSaveWriter`),
 /// `updateall` and `deleteall` as one statement each (`PostgresStore+BatchChanges`),
-/// `import` through COPY (`PostgresImport`); definitions are refused before anything is
-/// sent (docs/postgresql.md says what they need), and nothing of Quarry's is added to the
-/// schema unless asked (`?notify=triggers`). Other sessions' commits are heard through
-/// LISTEN/NOTIFY (`outsideChangeCounter`, `PostgresStore+Triggers`).
+/// `import` through COPY (`PostgresImport`). `entity` makes tables of Quarry's own
+/// (`PostgresStore+Definitions`, kept in `quarry_model`); otherwise nothing of Quarry's
+/// is added to the schema unless asked (`?notify=triggers`). Other sessions' commits are
+/// heard through LISTEN/NOTIFY (`outsideChangeCounter`, `PostgresStore+Triggers`).
 final class PostgresStore: PersistentStore {
     var managedObjectModel = ManagedObjectModel()
     var mapping = StoreMapping()
@@ -40,7 +40,7 @@ final class PostgresStore: PersistentStore {
         hasTriggers = try triggersCoverEveryTable(context)
     }
 
-    // MARK: Writing: saves, batch changes and imports; definitions refused for now
+    // MARK: Writing: saves, batch changes, imports and definitions
 
     /// The refusal; the caller's message names the operation (`import: ...`).
     private func notYet() -> StoreError {
