@@ -78,6 +78,13 @@ struct PostgresSaveWriter {
         for link in request.attributeLinks(keys, context: context) {
             try update(link.object.entity, key: key(link.object), [link.column], [.integer(link.key)])
         }
+        // Many-to-many links (Quarry's own tables); a deleted row's go with it (ON DELETE CASCADE).
+        for link in request.links {
+            let sql = link.isAdd
+                ? "INSERT INTO \(quoteIdentifier(link.table)) (source, target) VALUES (?, ?) ON CONFLICT DO NOTHING"
+                : "DELETE FROM \(quoteIdentifier(link.table)) WHERE source = ? AND target = ?"
+            _ = try run(sql, [key(link.source), key(link.target)])
+        }
         for object in request.deletes {
             guard let primaryKey = object.primaryKey else { continue }
             let storage = context.mapped(object.entity)

@@ -8,8 +8,9 @@
 /// the table in place, as a Core Data lightweight migration does: attributes added (a
 /// default fills existing rows), dropped or renamed (`renamedFrom`), to-one
 /// relationships added or dropped. Refused, with nothing written: a type change, a new
-/// required attribute without a default over existing rows, inheritance, many-to-many
-/// relationships, and redefining a table Quarry did not create.
+/// required attribute without a default over existing rows, inheritance, and redefining
+/// a table Quarry did not create. Many-to-many relationships get link tables, as in a
+/// Quarry file.
 extension PostgresStore {
     /// The table keeping the definitions.
     static let modelTable = "quarry_model"
@@ -39,36 +40,48 @@ extension PostgresStore {
                 throw StoreError.invalidSchema(entity: e.name, reason: "inheritance is not supported in a PostgreSQL store yet")
             }
         }
-        try server.execute("CREATE TABLE IF NOT EXISTS \(qualified(Self.modelTable)) (name text PRIMARY KEY, definition text NOT NULL)")
+        // `position` keeps the order of definition (a redefinition moves to the end, as a
+        // Quarry file's `INSERT OR REPLACE` does), which the next open lists them in.
+        try server.execute("CREATE TABLE IF NOT EXISTS \(qualified(Self.modelTable)) (position bigserial, name text PRIMARY KEY, definition text NOT NULL)")
         var made: [String] = []
         for e in [entity] + changes {
             // After a migration's own refusals (a type change), as a Quarry file says them.
             if declared.contains(e.name), let old = managedObjectModel.entitiesByName[e.name] {
                 try migrate(old, to: e, server)
-                try refuseLinkTables(e, defining: entity)
             } else {
-                try refuseLinkTables(e, defining: entity)
                 try create(e, server)
                 made.append(e.name)
             }
-            try server.execute("INSERT INTO \(qualified(Self.modelTable)) (name, definition) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET definition = EXCLUDED.definition",
-                               [.text(e.name), .text(try StoredDefinition.text(e))])
+            try server.execute("DELETE FROM \(qualified(Self.modelTable)) WHERE name = $1", [.text(e.name)])
+            try server.execute("INSERT INTO \(qualified(Self.modelTable)) (name, definition) VALUES ($1, $2)", [.text(e.name), .text(try StoredDefinition.text(e))])
         }
         // The definitions as they will be, for the foreign keys' rules.
         var after = managedObjectModel.entitiesByName
         for e in [entity] + changes { after[e.name] = e }
         try syncForeignKeys(touching: Set(([entity] + changes).map(\.name)), in: after, server)
+        // A destination not defined yet makes the table when it is (as an entity changed).
+        try createLinkTables([entity] + changes, in: after, server)
         if !made.isEmpty { try createTriggers(on: made.map { qualified($0) }, server) }
     }
 
-    /// A to-many relationship whose inverse is to-many too (or missing) needs a link table,
-    /// which a PostgreSQL store does not make yet. A destination not defined yet is
-    /// checked when it is (its inverse then names this one).
-    private func refuseLinkTables(_ e: EntityDescription, defining entity: EntityDescription) throws {
-        for r in e.relationships where r.isToMany {
-            guard let destination = r.destination == entity.name ? entity : managedObjectModel.entitiesByName[r.destination] else { continue }
-            if r.inverse.flatMap({ destination.relationship(named: $0) })?.isToMany != false {
-                throw StoreError.invalidSchema(entity: e.name, reason: "'\(r.name)' is a to-many relationship without a to-one inverse, which a PostgreSQL store would keep in a link table it does not make yet")
+    /// The link tables of `entities`' many-to-many relationships (and of to-many ones
+    /// without an inverse), as a Quarry file names them (`storage(of:in:)`): a key pair a
+    /// row, each a foreign key that goes with its row (`ON DELETE CASCADE`), so a row the
+    /// server deletes (a cascade, `deleteall`) takes its links along.
+    private func createLinkTables(_ entities: [EntityDescription], in after: [String: EntityDescription], _ server: PostgresConnection) throws {
+        // Resolved against the definitions as they will be.
+        let saved = managedObjectModel.entitiesByName
+        managedObjectModel.entitiesByName = after
+        defer { managedObjectModel.entitiesByName = saved }
+        let key = quoteIdentifier(EntityStorage.quarryKeyColumn)
+        for e in entities {
+            for r in e.relationships where r.isToMany && after[r.destination] != nil {
+                guard case .linkTable(let table, let sourceColumn, _)? = storage(of: r, in: e.name) else { continue }
+                let (source, target) = sourceColumn == "source" ? (e.name, r.destination) : (r.destination, e.name)
+                try server.execute("CREATE TABLE IF NOT EXISTS \(qualified(table)) ("
+                    + "source bigint NOT NULL REFERENCES \(qualified(source)) (\(key)) ON DELETE CASCADE, "
+                    + "target bigint NOT NULL REFERENCES \(qualified(target)) (\(key)) ON DELETE CASCADE, PRIMARY KEY (source, target))")
+                try server.execute("CREATE INDEX IF NOT EXISTS \(quoteIdentifier(table + "_target")) ON \(qualified(table)) (target, source)")
             }
         }
     }
@@ -224,15 +237,16 @@ extension PostgresStore {
         }
     }
 
-    /// The definitions `quarry_model` keeps, by table; none when the schema has no such table.
-    func readDefinitions(_ context: ObjectContext) throws -> [String: EntityDescription] {
+    /// The definitions `quarry_model` keeps, in the order they were made; none when the
+    /// schema has no such table.
+    func readDefinitions(_ context: ObjectContext) throws -> [EntityDescription] {
         let exists = try context.connection.scalar("SELECT count(*) FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = ? AND c.relname = ? AND c.relkind = 'r'",
                                                    arguments: [.text(schema), .text(Self.modelTable)])
-        guard exists?.storedInteger == 1 else { return [:] }
-        var definitions: [String: EntityDescription] = [:]
-        for row in try context.connection.rows("SELECT name, definition FROM \(qualified(Self.modelTable))") {
+        guard exists?.storedInteger == 1 else { return [] }
+        var definitions: [EntityDescription] = []
+        for row in try context.connection.rows("SELECT name, definition FROM \(qualified(Self.modelTable)) ORDER BY position") {
             guard let name = row[0].textValue, let text = row[1].textValue else { continue }
-            do { definitions[name] = try StoredDefinition(text: text).entity } catch {
+            do { definitions.append(try StoredDefinition(text: text).entity) } catch {
                 context.openingNotes.append("\(Self.modelTable) holds a definition of \(name) that Quarry cannot read: its table is read as the schema's own")
             }
         }

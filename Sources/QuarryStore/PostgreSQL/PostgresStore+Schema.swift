@@ -46,13 +46,15 @@ extension PostgresStore {
         }
         let byTable = Dictionary(grouping: columns, by: { $0[0].textValue ?? "" })
         var added: [String] = []
+        // Tables Quarry made, in the order they were defined, as Quarry defined them.
+        let existing = Set(tables)
+        for definition in definitions where existing.contains(definition.name) && context.managedObjectModel.entitiesByName[definition.name] == nil {
+            context.remember(definition, storage: Self.storage(of: definition, schema: schema))
+            declared.insert(definition.name)
+        }
         for table in tables where context.managedObjectModel.entitiesByName[table] == nil {
-            if table == Self.modelTable { continue }
-            if let definition = definitions[table] {
-                context.remember(definition, storage: Self.storage(of: definition, schema: schema))
-                declared.insert(table)
-                continue
-            }
+            // Quarry's own tables besides the entities': its model and its link tables.
+            if table == Self.modelTable || table.hasPrefix("quarry_link_") && !definitions.isEmpty { continue }
             let tableColumns = byTable[table] ?? []
             guard let key = primaryKeys[table],
                   let keyRow = tableColumns.first(where: { $0[1].textValue == key }),
