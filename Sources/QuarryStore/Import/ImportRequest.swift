@@ -218,13 +218,20 @@ public struct ImportRequest {
                 }
                 throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message)
             }
-            let before = rows
-            rows += batch.rows
-            table.progress.bytesRead = batch.bytesRead
-            if rows / 10_000 != before / 10_000 { progress?(rows, table.count ?? table.progress.estimate(rows)) }
-            pipeline.recycle(batch)
+            inserted(batch, rows: &rows, table, pipeline, progress: progress)
         }
         return rows
+    }
+
+    /// After `batch` went into the store: its rows counted, progress heard every 10,000
+    /// rows, and the batch given back to the parser.
+    func inserted(_ batch: CellBatch, rows: inout Int, _ table: ImportTable, _ pipeline: ImportPipeline,
+                  progress: ((Int, Int) -> Void)?) {
+        let before = rows
+        rows += batch.rows
+        table.progress.bytesRead = batch.bytesRead
+        if rows / 10_000 != before / 10_000 { progress?(rows, table.count ?? table.progress.estimate(rows)) }
+        pipeline.recycle(batch)
     }
 }
 

@@ -31,11 +31,7 @@ extension ImportRequest {
                     guard let batch = try pipeline.next() else { return false }
                     try text.append(batch, to: &out, flush: flush)
                     for (i, line) in batch.lines.enumerated() { lines.add(row: rows + i, line: line) }
-                    let before = rows
-                    rows += batch.rows
-                    table.progress.bytesRead = batch.bytesRead
-                    if rows / 10_000 != before / 10_000 { progress?(rows, table.count ?? table.progress.estimate(rows)) }
-                    pipeline.recycle(batch)
+                    inserted(batch, rows: &rows, table, pipeline, progress: progress)
                     return true
                 }
             }
