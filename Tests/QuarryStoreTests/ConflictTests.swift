@@ -49,6 +49,32 @@ import Testing
         let check = try ObjectContext(path: path)
         #expect(try check.object(entityName: "Item", primaryKey: 1).map { try $0.value(forKey: "n") } == .integer(9))
     }
+
+    /// A row another connection deleted: under either merge policy, the save writes the
+    /// rest and the object is deleted here too, and listeners hear it (it stayed a live
+    /// object with no row before: found by review).
+    @Test(arguments: [MergePolicy.store, .mine])
+    func anObjectWhoseRowWasDeletedElsewhereIsDeletedBySave(_ policy: MergePolicy) throws {
+        let (mine, theirs, path) = try twoContexts()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let other = try mine.insert(into: "Item", values: ["title": .text("b"), "n": .integer(2)])
+        try mine.save()
+        let a = try #require(try mine.object(entityName: "Item", primaryKey: 1))
+        let b = try #require(try theirs.object(entityName: "Item", primaryKey: 1))
+        try theirs.delete(b)
+        try theirs.save()
+        try a.setValue(.text("mine"), forKey: "title")
+        try other.setValue(.integer(20), forKey: "n")
+        var heard: [String] = []
+        let listener = mine.addChangeListener { changes in heard += changes.deleted.map(\.objectID) }
+        defer { listener.cancel() }
+        let summary = try mine.save(merge: policy)
+        #expect(summary == SaveSummary(inserted: 0, updated: 1, deleted: 0))
+        #expect(a.isDeleted && heard == ["Item/1"])
+        #expect(try mine.object(entityName: "Item", primaryKey: 1) == nil)
+        #expect(throws: StoreError.self) { try a.setValue(.text("again"), forKey: "title") }
+        #expect(try ObjectContext(path: path).object(entityName: "Item", primaryKey: 2).map { try $0.value(forKey: "n") } == .integer(20))
+    }
 }
 
 /// Journal modes: WAL for Quarry's files, untouched for others.

@@ -37,12 +37,21 @@ extension ObjectContext {
         let work = try store.prepare(request, in: self)
         let result = try store.write(request, work, context: self)
         // The transaction committed: only now does the in-memory graph change.
-        let changes = changeSet(of: result.request)
+        var changes = changeSet(of: result.request)
         apply(result)
         store.pendingChangesEnded(in: self)
         for object in result.request.deletes {
             unregister(object)
             object.context = nil
+        }
+        // Rows another connection deleted: their objects are deleted, and observers hear it.
+        for object in result.gone {
+            object.pending = [:]
+            object.pendingToOne = [:]
+            object.isDeleted = true
+            unregister(object)
+            object.context = nil
+            if !changes.deleted.contains(where: { $0 === object }) { changes.deleted.append(object) }
         }
         unsaved.clear()
         pruneRegistrations()

@@ -44,6 +44,9 @@ struct SaveChangesResult {
     var newKeys: [Int64] = []
     /// Stored rows the objects take as their new snapshot (a conflict settled).
     var adopted: [(ManagedObject, [String: Value])] = []
+    /// Objects whose rows another connection deleted (a conflict settled): deleted here
+    /// too once the save commits, whatever the policy, as `refresh` finds them.
+    var gone: [ManagedObject] = []
     /// Values a file Quarry did not create keeps in another form, as they read back.
     var readBacks: [(ManagedObject, String, Value)] = []
 }

@@ -32,7 +32,8 @@ extension ObjectContext {
 extension SaveChangesResult {
     /// Settles `conflicts` as the request's policy says: refused with nothing written
     /// (`error`), or the stored rows taken as the new snapshots, with the other side's keys
-    /// winning under `store`; a row the other side deleted is neither updated nor deleted.
+    /// winning under `store`; a row the other side deleted is neither updated nor deleted,
+    /// and its object is deleted after the save (`gone`).
     mutating func settle(_ conflicts: [SaveConflict]) throws {
         guard !conflicts.isEmpty else { return }
         if request.policy == .error {
@@ -44,7 +45,8 @@ extension SaveChangesResult {
             adopted.append((conflict.object, stored))
             if request.policy == .store { dropped[ObjectIdentifier(conflict.object), default: []].formUnion(conflict.keys) }
         }
-        let gone = Set(conflicts.filter { $0.stored == nil }.map { ObjectIdentifier($0.object) })
+        self.gone = conflicts.filter { $0.stored == nil }.map(\.object)
+        let gone = Set(self.gone.map(ObjectIdentifier.init))
         request.updates.removeAll { gone.contains(ObjectIdentifier($0)) }
         request.deletes.removeAll { gone.contains(ObjectIdentifier($0)) }
         // Under "store", their values win for the keys they changed.
