@@ -394,6 +394,63 @@ import Testing
         #expect(held.stdout == "12|300000|300000\n0|0|0\n", "\(held)")
     }
 
+    /// Found by review of Quarry's own entities: `deleteall` finds the rows a cascade takes
+    /// along (two levels, a self-referencing tree) before it deletes, so it counts and
+    /// observers hear them as in a SQLite file; names PostgreSQL would cut at 63 bytes
+    /// keep their constraints apart, and what a schema cannot hold is refused in one line.
+    @Test func cascadesAndNamesAsInAQuarryFile() async throws {
+        let sandbox = try Sandbox()
+        let url = try await Self.database("cascades", in: sandbox, schema: "CREATE SCHEMA c;\n")
+        try sandbox.write("define.lua", #"""
+            entity "Par" { name = "string", kids = { many = "Kid", inverse = "par", delete = "cascade" } }
+            entity "Kid" { name = "string", par = { one = "Par", inverse = "kids" }, toys = { many = "Toy", inverse = "kid", delete = "cascade" } }
+            entity "Toy" { name = "string", kid = { one = "Kid", inverse = "toys" } }
+            entity "Node" { name = "string", parent = { one = "Node", inverse = "children" }, children = { many = "Node", inverse = "parent", delete = "cascade" } }
+            entity "DistributionCenter" { name = "string",
+              returnsEvents = { many = "ShipmentTrackingEvent", inverse = "preferredDistributionCenterForReturns", delete = "cascade" },
+              repairsEvents = { many = "ShipmentTrackingEvent", inverse = "preferredDistributionCenterForRepairs", delete = "deny" } }
+            entity "ShipmentTrackingEvent" { name = "string",
+              preferredDistributionCenterForReturns = { one = "DistributionCenter", inverse = "returnsEvents" },
+              preferredDistributionCenterForRepairs = { one = "DistributionCenter", inverse = "repairsEvents" } }
+            local p = Par:new{ name = "p" }; local k1 = Kid:new{ name = "a", par = p }; Kid:new{ name = "b", par = p }
+            Toy:new{ name = "t", kid = k1 }
+            local root = Node:new{ name = "root" }; local c = Node:new{ name = "c", parent = root }; Node:new{ name = "gc", parent = c }; Node:new{ name = "other" }
+            local a, b = DistributionCenter:new{ name = "A" }, DistributionCenter:new{ name = "B" }
+            ShipmentTrackingEvent:new{ name = "e1", preferredDistributionCenterForReturns = a, preferredDistributionCenterForRepairs = b }
+            save()
+            """#)
+        try sandbox.write("delete.lua", #"""
+            local kids = Kid:fetch{ sort = "name" }; print(#kids)
+            observe(kids, function(ev) print("kids heard", #ev.deleted) end)
+            observe("Kid", function(ch) print("Kid heard", #ch.deleted) end)
+            observe("Toy", function(ch) print("Toy heard", #ch.deleted) end)
+            print(Par:deleteall("name == 'p'", {}), #kids, Kid:count(), Toy:count())
+            observe("Node", function(ch) print("Node heard", #ch.deleted) end)
+            print(Node:deleteall("name == 'root'", {}), Node:count())
+            print((select(2, pcall(DistributionCenter.deleteall, DistributionCenter, "name == 'B'", {}))):match("deleteall: ") ~= nil, DistributionCenter:count())
+            """#)
+        var outputs: [[String]] = []
+        for store in ["c.db", url + "?schema=c"] {
+            let define = try await sandbox.quarry([store, "define.lua"])
+            let delete = try await sandbox.quarry([store, "delete.lua"])
+            #expect(define.status == 0 && delete.status == 0, "\(define)\n\(delete)")
+            outputs.append(delete.lines)
+        }
+        #expect(outputs[0] == ["2", "kids heard\t2", "Kid heard\t2", "Toy heard\t1", "1\t0\t0\t0", "Node heard\t3", "3\t1", "true\t2"], "\(outputs[0])")
+        #expect(outputs[1] == outputs[0], "PostgreSQL: \(outputs[1])")
+        let refused = try await sandbox.quarry([url + "?schema=c", "-e", #"""
+            for _, definition in ipairs{
+              { string.rep("x", 64), { v = "string?" } }, { "BBox", { xmin = "double" } }, { "par", { v = "string?" } },
+            } do print((select(2, pcall(entity, definition[1], definition[2])))) end
+            print((select(2, pcall(function() entity("Car", { abstract = true }) { v = "string?" } end))))
+            """#])
+        #expect(refused.lines.count == 4, "\(refused)")
+        #expect(refused.lines[0].hasSuffix("is 64 bytes long; PostgreSQL keeps names of at most 63"), "\(refused)")
+        #expect(refused.lines[1].hasSuffix("'xmin' is the name of a system column in PostgreSQL, which a table cannot have"), "\(refused)")
+        #expect(refused.lines[2].hasSuffix("a table of that name already exists (Par, which differs only in case)"), "\(refused)")
+        #expect(refused.lines[3].hasSuffix("inheritance (parent, abstract) is not supported in a PostgreSQL store yet"), "\(refused)")
+    }
+
     /// --timeout stops a statement running on the server (the server is asked to cancel
     /// it), as it stops a SQLite statement.
     @Test func aTimeoutCancelsTheServersStatement() async throws {

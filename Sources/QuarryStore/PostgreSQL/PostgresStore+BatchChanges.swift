@@ -1,8 +1,8 @@
 /// `updateall` and `deleteall` on the server: one statement each, in a `READ WRITE`
 /// transaction, returning the keys it changed. The server carries out the foreign keys'
 /// `ON DELETE` actions, as the model's delete rules say them (they were read from those
-/// actions); the objects in use whose rows a cascade removed are found afterwards and
-/// deleted too, so observers hear them.
+/// actions, or made from the rules); the rows a cascade removes are found first, so the
+/// objects in use are deleted too and observers hear every row.
 extension PostgresStore {
     func writeBatchUpdate(_ entity: EntityDescription, where filter: BatchFilter?, set assignments: [(String, Value)],
                           context: ObjectContext) throws -> BatchUpdateWritten {
@@ -36,50 +36,60 @@ extension PostgresStore {
     func writeBatchDelete(_ entity: EntityDescription, where filter: BatchFilter?, context: ObjectContext) throws -> [String: [Int64]] {
         let server = try self.server(context)
         let storage = context.mapped(entity)
-        var sql = "DELETE FROM \(storage.table)"
-        if let filter { sql += " WHERE " + filter.sql }
-        sql += " RETURNING \(storage.key)"
+        let condition = filter.map { " WHERE " + $0.sql } ?? ""
         var deleted: [String: [Int64]] = [:]
         try during("deleteall") { try server.inWriteTransaction {
-            let keys = try server.execute(PostgreSQLDialect.numbered(sql), filter?.arguments ?? []).rows.compactMap { $0.first?.storedInteger }
-            if !keys.isEmpty { deleted[entity.name] = keys.sorted() }
-            // Rows of objects in use that a cascade reached, read while the transaction
-            // still holds what it did.
-            for name in cascaded(from: entity.name) {
-                guard let target = managedObjectModel.entitiesByName[name], let held = context.registeredKeysByEntity()[name] else { continue }
-                let targetStorage = context.mapped(target)
-                var present: Set<Int64> = []
-                try forEachChunk(held) { chunk in
-                    let query = "SELECT \(targetStorage.key) FROM \(targetStorage.table) WHERE \(targetStorage.key) IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
-                    for row in try server.execute(PostgreSQLDialect.numbered(query), chunk.map(Value.integer)).rows {
-                        if let key = row.first?.storedInteger { present.insert(key) }
-                    }
-                }
-                let gone = held.filter { !present.contains($0) }
-                if !gone.isEmpty { deleted[name, default: []] += gone }
-            }
+            // The rows the delete takes along, found first (locked, so they stay what is
+            // found), so observers hear every one, not only the objects in use.
+            let chosen = try server.execute(PostgreSQLDialect.numbered("SELECT \(storage.key) FROM \(storage.table)\(condition) FOR UPDATE"),
+                                            filter?.arguments ?? []).rows.compactMap { $0.first?.storedInteger }
+            var found = try cascadedRows(of: entity.name, keys: chosen, context: context, server: server)
+            let keys = try server.execute(PostgreSQLDialect.numbered("DELETE FROM \(storage.table)\(condition) RETURNING \(storage.key)"),
+                                          filter?.arguments ?? []).rows.compactMap { $0.first?.storedInteger }
+            found[entity.name, default: []].formUnion(keys)
+            for (name, keys) in found where !keys.isEmpty { deleted[name] = keys.sorted() }
         } }
         return deleted
     }
 
-    /// The entities a delete of `entity`'s rows reaches through cascade rules, `entity`
-    /// itself included when a relationship cascades back to it.
-    private func cascaded(from entity: String) -> [String] {
-        var reached: [String] = []
-        var pending = [entity]
-        while let name = pending.popLast() {
-            for relationship in managedObjectModel.entitiesByName[name]?.relationships ?? [] where relationship.deleteRule == .cascade {
-                guard !reached.contains(relationship.destination) else { continue }
-                reached.append(relationship.destination)
-                pending.append(relationship.destination)
+    /// The rows a delete of `entity`'s rows `keys` takes along through cascade rules (the
+    /// foreign keys' `ON DELETE CASCADE`, which the rules were read from or made as), by
+    /// entity, `keys` included: followed row by row, as SQLite's delete follows the rules.
+    private func cascadedRows(of entity: String, keys: [Int64], context: ObjectContext, server: PostgresConnection) throws -> [String: Set<Int64>] {
+        var found: [String: Set<Int64>] = [entity: Set(keys)]
+        var pending: [(String, [Int64])] = [(entity, keys)]
+        while let (name, fresh) = pending.popLast() {
+            guard let owner = managedObjectModel.entitiesByName[name] else { continue }
+            let ownerStorage = context.mapped(owner)
+            for relationship in owner.relationships where relationship.isToMany && relationship.deleteRule == .cascade {
+                guard case .inverseForeignKey(let destination, let column, let ownerKey, _)? = storage(of: relationship, in: name),
+                      let members = managedObjectModel.entitiesByName[destination] else { continue }
+                let membersStorage = context.mapped(members)
+                var reached: Set<Int64> = []
+                try forEachChunk(fresh) { chunk in
+                    let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+                    // A key kept in another column of the owner (a foreign key to `carrier`).
+                    let owners = ownerKey.map { "SELECT \(quoteIdentifier($0)) FROM \(ownerStorage.table) WHERE \(ownerStorage.key) IN (\(marks))" } ?? marks
+                    let query = "SELECT \(membersStorage.key) FROM \(membersStorage.table) WHERE \(quoteIdentifier(column)) IN (\(owners))"
+                    for row in try server.execute(PostgreSQLDialect.numbered(query), chunk.map(Value.integer)).rows {
+                        if let key = row.first?.storedInteger { reached.insert(key) }
+                    }
+                }
+                let new = reached.subtracting(found[destination] ?? [])
+                guard !new.isEmpty else { continue }
+                found[destination, default: []].formUnion(new)
+                pending.append((destination, Array(new)))
             }
         }
-        return reached
+        return found
     }
 
     /// The server's refusal (a foreign key that restricts, a check) named by the operation.
+    /// A predicate that needs Quarry's SQL functions is said as what it needs.
     private func during<T>(_ operation: String, _ body: () throws -> T) throws -> T {
-        do { return try body() } catch let error as StoreError { throw StoreError.during(operation: operation, error) }
+        do { return try body() } catch let StoreError.postgres("42883", sql, message) {
+            throw StoreError.during(operation: operation, PostgresConnection.missingFunction(in: message) ?? .postgres(sqlState: "42883", sql: sql, message: message))
+        } catch let error as StoreError { throw StoreError.during(operation: operation, error) }
     }
 
     func server(_ context: ObjectContext) throws -> PostgresConnection {

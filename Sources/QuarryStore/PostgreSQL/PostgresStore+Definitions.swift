@@ -36,9 +36,7 @@ extension PostgresStore {
             if let existing = managedObjectModel.entitiesByName[e.name], !declared.contains(e.name), mapping.storage(of: existing).layout == .serverTable {
                 throw StoreError.invalidSchema(entity: e.name, reason: "\(e.name) is a table of the schema that Quarry did not create: its columns are its own")
             }
-            if e.parent != nil || managedObjectModel.entitiesByName.values.contains(where: { $0.parent == e.name }) {
-                throw StoreError.invalidSchema(entity: e.name, reason: "inheritance is not supported in a PostgreSQL store yet")
-            }
+            try refuse(e)
         }
         // `position` keeps the order of definition (a redefinition moves to the end, as a
         // Quarry file's `INSERT OR REPLACE` does), which the next open lists them in.
@@ -81,7 +79,7 @@ extension PostgresStore {
                 try server.execute("CREATE TABLE IF NOT EXISTS \(qualified(table)) ("
                     + "source bigint NOT NULL REFERENCES \(qualified(source)) (\(key)) ON DELETE CASCADE, "
                     + "target bigint NOT NULL REFERENCES \(qualified(target)) (\(key)) ON DELETE CASCADE, PRIMARY KEY (source, target))")
-                try server.execute("CREATE INDEX IF NOT EXISTS \(quoteIdentifier(table + "_target")) ON \(qualified(table)) (target, source)")
+                try server.execute("CREATE INDEX IF NOT EXISTS \(quoteIdentifier(Self.identifier(table + "_target"))) ON \(qualified(table)) (target, source)")
             }
         }
     }
@@ -103,6 +101,45 @@ extension PostgresStore {
         storage.schema = schema
         storage.textCasts = Set(entity.attributes.filter { $0.type == .uuid || $0.type == .json }.map(\.name))
         return storage
+    }
+
+    /// What a PostgreSQL schema cannot hold as declared, refused before anything is
+    /// written: inheritance (abstract entities included: they exist for sub-entities);
+    /// names past 63 bytes, which PostgreSQL would cut short (and two could become one);
+    /// PostgreSQL's system column names; an entity whose name differs from another's only
+    /// in case, which a Quarry file refuses too.
+    func refuse(_ definition: EntityDescription) throws {
+        func refused(_ reason: String) -> StoreError { .invalidSchema(entity: definition.name, reason: reason) }
+        if definition.parent != nil || definition.isAbstract || managedObjectModel.entitiesByName.values.contains(where: { $0.parent == definition.name }) {
+            throw refused("inheritance (parent, abstract) is not supported in a PostgreSQL store yet")
+        }
+        for name in [definition.name] + definition.keyNames where name.utf8.count > Self.identifierLimit {
+            throw refused("'\(name)' is \(name.utf8.count) bytes long; PostgreSQL keeps names of at most \(Self.identifierLimit)")
+        }
+        if let name = definition.keyNames.first(where: { Self.systemColumns.contains($0.lowercased()) }) {
+            throw refused("'\(name)' is the name of a system column in PostgreSQL, which a table cannot have")
+        }
+        if let other = managedObjectModel.entitiesByName.keys.first(where: { $0 != definition.name && $0.lowercased() == definition.name.lowercased() }) {
+            throw refused("a table of that name already exists (\(other), which differs only in case)")
+        }
+    }
+
+    /// The longest identifier PostgreSQL keeps (`NAMEDATALEN` - 1 bytes).
+    static let identifierLimit = 63
+    /// Columns every PostgreSQL table has.
+    static let systemColumns: Set<String> = ["xmin", "xmax", "cmin", "cmax", "ctid", "tableoid"]
+
+    /// A name for an index or constraint Quarry makes, within PostgreSQL's limit: as
+    /// written when it fits, else its start and a hash of the whole, so two long names
+    /// that share their first 63 bytes stay two.
+    static func identifier(_ name: String) -> String {
+        guard name.utf8.count > identifierLimit else { return name }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in name.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        var prefix = ""
+        for c in name where prefix.utf8.count + String(c).utf8.count <= identifierLimit - 17 { prefix.append(c) }
+        let digits = String(hash, radix: 16)
+        return prefix + "_" + String(repeating: "0", count: 16 - digits.count) + digits
     }
 
     /// The relation `name` in the store's schema, quoted.
@@ -135,17 +172,17 @@ extension PostgresStore {
         for attribute in entity.attributes { try createIndex(entity.name, attribute, server) }
         for r in entity.ownKeyColumns { try createForeignKeyIndex(entity.name, r.name, server) }
         for (i, names) in entity.uniqueness.enumerated() {
-            try server.execute("CREATE UNIQUE INDEX \(quoteIdentifier("quarry_unique_\(entity.name)_\(i)")) ON \(qualified(entity.name)) (\(names.map(quoteIdentifier).joined(separator: ", ")))")
+            try server.execute("CREATE UNIQUE INDEX \(quoteIdentifier(Self.identifier("quarry_unique_\(entity.name)_\(i)"))) ON \(qualified(entity.name)) (\(names.map(quoteIdentifier).joined(separator: ", ")))")
         }
     }
 
     private func createIndex(_ entity: String, _ attribute: AttributeDescription, _ server: PostgresConnection) throws {
         guard attribute.isIndexed || attribute.isUnique else { return }
-        try server.execute("CREATE \(attribute.isUnique ? "UNIQUE " : "")INDEX \(quoteIdentifier("quarry_idx_\(entity)_\(attribute.name)")) ON \(qualified(entity)) (\(quoteIdentifier(attribute.name)))")
+        try server.execute("CREATE \(attribute.isUnique ? "UNIQUE " : "")INDEX \(quoteIdentifier(Self.identifier("quarry_idx_\(entity)_\(attribute.name)"))) ON \(qualified(entity)) (\(quoteIdentifier(attribute.name)))")
     }
 
     private func createForeignKeyIndex(_ entity: String, _ column: String, _ server: PostgresConnection) throws {
-        try server.execute("CREATE INDEX IF NOT EXISTS \(quoteIdentifier("quarry_fk_\(entity)_\(column)")) ON \(qualified(entity)) (\(quoteIdentifier(column)))")
+        try server.execute("CREATE INDEX IF NOT EXISTS \(quoteIdentifier(Self.identifier("quarry_fk_\(entity)_\(column)"))) ON \(qualified(entity)) (\(quoteIdentifier(column)))")
     }
 
     /// Migrates `old`'s table to `new` in place (see the type's comment for what is refused).
@@ -158,7 +195,7 @@ extension PostgresStore {
             if new.attribute(named: from) != nil || new.relationship(named: from) != nil {
                 throw StoreError.migrationRefused(entity: new.name, reason: "'\(attribute.name)' is renamed from '\(from)', but '\(from)' is still defined; remove it or drop renamedFrom")
             }
-            try server.execute("DROP INDEX IF EXISTS \(qualified("quarry_idx_\(new.name)_\(from)"))")
+            try server.execute("DROP INDEX IF EXISTS \(qualified(Self.identifier("quarry_idx_\(new.name)_\(from)")))")
             try server.execute("ALTER TABLE \(table) RENAME COLUMN \(quoteIdentifier(from)) TO \(quoteIdentifier(attribute.name))")
             renamed[attribute.name] = from
         }
@@ -188,7 +225,7 @@ extension PostgresStore {
                 }
             }
             if previous.isIndexed != attribute.isIndexed || previous.isUnique != attribute.isUnique || renamed[attribute.name] != nil {
-                try server.execute("DROP INDEX IF EXISTS \(qualified("quarry_idx_\(new.name)_\(attribute.name)"))")
+                try server.execute("DROP INDEX IF EXISTS \(qualified(Self.identifier("quarry_idx_\(new.name)_\(attribute.name)")))")
                 try createIndex(new.name, attribute, server)
             }
         }
@@ -205,9 +242,9 @@ extension PostgresStore {
             try server.execute("ALTER TABLE \(table) DROP COLUMN \(quoteIdentifier(name))")
         }
         if old.uniqueness != new.uniqueness {
-            for i in old.uniqueness.indices { try server.execute("DROP INDEX IF EXISTS \(qualified("quarry_unique_\(new.name)_\(i)"))") }
+            for i in old.uniqueness.indices { try server.execute("DROP INDEX IF EXISTS \(qualified(Self.identifier("quarry_unique_\(new.name)_\(i)")))") }
             for (i, names) in new.uniqueness.enumerated() {
-                try server.execute("CREATE UNIQUE INDEX \(quoteIdentifier("quarry_unique_\(new.name)_\(i)")) ON \(table) (\(names.map(quoteIdentifier).joined(separator: ", ")))")
+                try server.execute("CREATE UNIQUE INDEX \(quoteIdentifier(Self.identifier("quarry_unique_\(new.name)_\(i)"))) ON \(table) (\(names.map(quoteIdentifier).joined(separator: ", ")))")
             }
         }
     }
@@ -220,7 +257,7 @@ extension PostgresStore {
     private func syncForeignKeys(touching names: Set<String>, in entities: [String: EntityDescription], _ server: PostgresConnection) throws {
         for (name, entity) in entities.sorted(by: { $0.key < $1.key }) where declared.contains(name) || names.contains(name) {
             for r in entity.ownKeyColumns where names.contains(name) || names.contains(r.destination) {
-                let constraint = quoteIdentifier("quarry_fk_\(name)_\(r.name)")
+                let constraint = quoteIdentifier(Self.identifier("quarry_fk_\(name)_\(r.name)"))
                 try server.execute("ALTER TABLE \(qualified(name)) DROP CONSTRAINT IF EXISTS \(constraint)")
                 let rule = r.inverse.flatMap { entities[r.destination]?.relationship(named: $0)?.deleteRule } ?? .nullify
                 let action: String

@@ -90,6 +90,9 @@ protocol PersistentStore: AnyObject {
     /// Refuses defining or changing entities (`define`, `model()`) where the store's
     /// entities are another program's model; `whole` when a whole model is defined.
     func refuseDefining(_ entity: String, whole: Bool) throws
+    /// Refuses a definition the store cannot keep as declared (names its database cannot
+    /// hold, a kind of entity it does not make yet), before anything is checked or written.
+    func refuse(_ definition: EntityDescription) throws
     /// The model file the store's entities were read from, when they were (a Core Data
     /// store's), for export, Swift and fetch request templates.
     var modelAsRead: CoreDataModel? { get }
@@ -198,6 +201,7 @@ extension PersistentStore {
     func willWrite(_ operation: String, in context: ObjectContext) throws {}
     func isOrdered(_ relationship: String, of entity: String) -> Bool { false }
     func refuseDefining(_ entity: String, whole: Bool) throws {}
+    func refuse(_ definition: EntityDescription) throws {}
     func writeDefinitionOnServer(_ entity: EntityDescription, changes: [EntityDescription], context: ObjectContext) throws -> Bool { false }
     var modelAsRead: CoreDataModel? { nil }
     var isQuarrysFile: Bool { true }

@@ -36,6 +36,7 @@ extension ObjectContext {
     @discardableResult
     public func define(_ definition: EntityDescription) throws -> EntityDescription {
         try store.refuseDefining(definition.name, whole: false)
+        try store.refuse(definition)
         try store.validate(definition)
         // An existing empty file becomes Quarry's with its first entity: WAL from then on.
         if managedObjectModel.entitiesByName.isEmpty, !isReadOnly { try useWriteAheadLog() }
