@@ -54,7 +54,7 @@ extension PostgresStore {
         }
         for table in tables where context.managedObjectModel.entitiesByName[table] == nil {
             // Quarry's own tables besides the entities': its model and its link tables.
-            if table == Self.modelTable || table.hasPrefix("quarry_link_") && !definitions.isEmpty { continue }
+            if table == Self.modelTable || table == Self.templateTable || table.hasPrefix("quarry_link_") && !definitions.isEmpty { continue }
             let tableColumns = byTable[table] ?? []
             guard let key = primaryKeys[table],
                   let keyRow = tableColumns.first(where: { $0[1].textValue == key }),

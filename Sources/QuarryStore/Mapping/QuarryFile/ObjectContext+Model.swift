@@ -36,6 +36,8 @@ extension ObjectContext {
                 }
             }
         }
+        // What this store cannot hold (a PostgreSQL schema: inheritance), before any is defined.
+        for definition in definitions { try store.refuse(definition) }
         try rehearse(definitions, from: path)
         try withDefinitionIndex {
             for definition in definitions {
