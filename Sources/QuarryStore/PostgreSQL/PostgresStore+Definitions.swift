@@ -20,11 +20,7 @@ extension PostgresStore {
     /// takes them (`adopt`).
     func writeServerDefinition(_ entity: EntityDescription, changes: [EntityDescription], context: ObjectContext) throws {
         let server = try server(context)
-        do {
-            try server.inWriteTransaction { try writeTables(entity, changes: changes, server) }
-        } catch let StoreError.postgres(state, sql, message) {
-            throw StoreError.postgres(sqlState: state, sql: sql, message: "entity \(entity.name): \(message)")
-        }
+        try server.inWriteTransaction { try writeTables(entity, changes: changes, server) }
         try adopt([entity] + changes, context: context)
     }
 
@@ -165,6 +161,11 @@ extension PostgresStore {
     }
 
     private func create(_ entity: EntityDescription, _ server: PostgresConnection) throws {
+        // Any relation of the schema counts (a table left out for its key, a view, a
+        // table's sequence): the server's own words would be "already exists".
+        let taken = try server.execute("SELECT count(*) FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relname = $2",
+                                       [.text(schema), .text(entity.name)]).rows.first?.first?.storedInteger ?? 0
+        if taken > 0 { throw StoreError.invalidSchema(entity: entity.name, reason: "a table of that name already exists") }
         let columns = ["\(quoteIdentifier(EntityStorage.quarryKeyColumn)) bigserial PRIMARY KEY"]
             + entity.attributes.map { "\(quoteIdentifier($0.name)) \(Self.columnType($0.type))" }
             + entity.ownKeyColumns.map { "\(quoteIdentifier($0.name)) bigint" }
