@@ -163,8 +163,11 @@ public enum CellText {
         return text
     }
 
+    /// A cell on one line: newline, carriage return (which would send the terminal's
+    /// cursor back over the row) and tab written as escapes.
     static func flat(_ s: String) -> String {
-        s.replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\t", with: "\\t")
+        s.replacingOccurrences(of: "\r\n", with: "\\r\\n").replacingOccurrences(of: "\n", with: "\\n")
+            .replacingOccurrences(of: "\r", with: "\\r").replacingOccurrences(of: "\t", with: "\\t")
     }
 
     static func clip(_ text: String, _ limit: Int) -> String {

@@ -35,6 +35,13 @@ import Testing
         #expect(empty.split(separator: "\n").last == "text | nil", "\(empty)")
     }
 
+    /// A carriage return in a cell is written as an escape, as a newline is: raw, it sent
+    /// the terminal's cursor back over the row (found by review).
+    @Test func controlCharactersInACellStayOnItsLine() {
+        let text = TextTable.record(headers: ["id", "s"], values: [.text("T/1"), .text("cr\rlf\ncrlf\r\ntab\t")], format: format(width: 80))
+        #expect(text == "id  | s\n----+----------------------\nT/1 | cr\\rlf\\ncrlf\\r\\ntab\\t", "\(text)")
+    }
+
     @Test func chosenColumnsKeepTheIdAndTheirOrder() {
         var chosen = format(width: 0)
         chosen.columns = ["b", "nothing", "a"]

@@ -27,6 +27,21 @@ import Testing
         ], "\(console.notes)")
     }
 
+    /// A rename keeps the values under the new name: no note says they were dropped
+    /// (found by review).
+    @Test func aRenameDropsNothing() throws {
+        let console = ConsoleAndFailureTests.RecordingConsole(showsProgress: false)
+        let runtime = try QuarryRuntime(context: try StoreOpener.open(nil), console: console)
+        let failure = runtime.run("""
+            entity "Item" { name = "string?" }
+            Item:new{ name = "a" }; save()
+            entity "Item" { title = { "string?", renamedFrom = "name" } }
+            assert(Item:first().title == "a")
+            """)
+        #expect(failure == nil, "\(failure?.message ?? "")")
+        #expect(console.notes.isEmpty, "\(console.notes)")
+    }
+
     @Test func aRefusedMigrationSaysNothingOfDropping() throws {
         let console = ConsoleAndFailureTests.RecordingConsole(showsProgress: false)
         let runtime = try QuarryRuntime(context: try StoreOpener.open(nil), console: console)

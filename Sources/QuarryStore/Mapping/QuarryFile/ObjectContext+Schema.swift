@@ -96,7 +96,8 @@ extension ObjectContext {
     /// drops with their columns, each with how many values (not nil) it holds now.
     public func attributesDropped(by definition: EntityDescription) throws -> [(name: String, values: Int64)] {
         guard let existing = declaredEntity(definition.name) else { return [] }
-        let kept = Set(definition.attributes.map(\.name))
+        // An attribute renamed (`renamedFrom`) keeps its values under the new name.
+        let kept = Set(definition.attributes.map(\.name) + definition.attributes.compactMap(\.renamedFrom))
         let dropped = existing.attributes.map(\.name).filter { !kept.contains($0) }
         guard !dropped.isEmpty else { return [] }
         let storage = mapped(existing)
