@@ -42,6 +42,21 @@ import Testing
         #expect(console.notes.isEmpty, "\(console.notes)")
     }
 
+    /// A migration that makes an attribute required fills its nils with the default, and
+    /// objects in use show the filled value (they kept showing nil: found by review).
+    @Test func objectsInUseTakeTheDefaultAMigrationFilledIn() throws {
+        let console = ConsoleAndFailureTests.RecordingConsole(showsProgress: false)
+        let runtime = try QuarryRuntime(context: try StoreOpener.open(nil), console: console)
+        let failure = runtime.run("""
+            entity "Item" { name = "string?", n = "int?" }
+            local a, b = Item:new{ name = "a" }, Item:new{ name = "b", n = 2 }; save()
+            entity "Item" { name = "string?", n = { "int", default = 5 } }
+            assert(a.n == 5, tostring(a.n)); assert(b.n == 2, tostring(b.n))
+            assert(count("Item", "n == 5") == 1)
+            """)
+        #expect(failure == nil, "\(failure?.message ?? "")")
+    }
+
     @Test func aRefusedMigrationSaysNothingOfDropping() throws {
         let console = ConsoleAndFailureTests.RecordingConsole(showsProgress: false)
         let runtime = try QuarryRuntime(context: try StoreOpener.open(nil), console: console)

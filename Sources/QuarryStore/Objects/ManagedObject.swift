@@ -48,6 +48,11 @@ public final class ManagedObject {
     func redescribe(as entity: EntityDescription, stored: [String: Value]?) {
         var values = committed.filter { entity.rowIndex[$0.key] != nil }
         for (key, value) in stored ?? [:] where self.entity.rowIndex[key] == nil { values[key] = value }
+        // A nil the migration filled with the default of an attribute it made required
+        // (found by review: objects in use kept showing nil).
+        for attribute in entity.attributes where !attribute.isOptional && attribute.defaultValue != nil && (values[attribute.name] ?? .null).isNull {
+            if let filled = stored?[attribute.name], !filled.isNull { values[attribute.name] = filled }
+        }
         committed = values
         self.entity = entity
     }
