@@ -39,6 +39,10 @@ extension ObjectContext {
         // The transaction committed: only now does the in-memory graph change.
         var changes = changeSet(of: result.request)
         apply(result)
+        // Keys the store changed as it wrote (a server's trigger): observers hear them too.
+        for (object, name, _) in result.readBacks {
+            if let i = changes.updated.firstIndex(where: { $0.object === object }) { changes.updated[i].keys.insert(name) }
+        }
         store.pendingChangesEnded(in: self)
         for object in result.request.deletes {
             unregister(object)
