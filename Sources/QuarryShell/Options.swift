@@ -9,7 +9,7 @@ struct Options: ParsableCommand {
         commandName: "quarry",
         abstract: "A Lua shell over a Core Data-like object store on SQLite.",
         usage: usage,
-        discussion: "DB may be a postgres://user@host:port/db[?schema=name] URL: the schema's tables, read on the server. With no DB, or with :memory:, the store is in memory. A first argument ending in .lua is the script. Script arguments are in the global 'arg', as in lua.")
+        discussion: "DB may be a postgres://user@host:port/db[?schema=name][&notify=triggers] URL: the schema's tables, read and written on the server (notify=triggers lets observers hear every program's commits). With no DB, or with :memory:, the store is in memory. A first argument ending in .lua is the script. Script arguments are in the global 'arg', as in lua.")
 
     @Option(name: .customShort("e"), help: ArgumentHelp("Run a chunk of Lua, then exit (repeatable).", valueName: "code"))
     var chunks: [String] = []
