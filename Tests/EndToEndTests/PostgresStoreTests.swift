@@ -100,6 +100,22 @@ import Testing
         return (lite, postgres, url)
     }
 
+    /// `scripts` run in turn, a process each, on each of `stores`: every line they
+    /// printed, by store. Each run must succeed.
+    static func inTurn(_ sandbox: Sandbox, _ scripts: [String], on stores: [String]) async throws -> [[String]] {
+        var outputs: [[String]] = []
+        for store in stores {
+            var lines: [String] = []
+            for script in scripts {
+                let result = try await sandbox.quarry([store, script])
+                #expect(result.status == 0, "\(store) \(script): \(result)")
+                lines += result.lines
+            }
+            outputs.append(lines)
+        }
+        return outputs
+    }
+
     @Test func aSchemaReadsAsTheSameRowsAsASQLiteFile() async throws {
         let (lite, postgres, _) = try await Self.onBoth(try Sandbox(), Self.sameAnswers)
         #expect(lite.status == 0, "\(lite)")
@@ -331,13 +347,7 @@ import Testing
             Author:first("name == 'Ann'"):delete(); local s = save(); print(s.deleted, count("Book"))
             print(#Tag:first("name == 'rock'").books, count("Tag", "books.@count > 0"))
             """#)
-        var outputs: [[String]] = []
-        for store in ["own.db", url + "?schema=mine"] {
-            let define = try await sandbox.quarry([store, "define.lua"])
-            let reopen = try await sandbox.quarry([store, "reopen.lua"])
-            #expect(define.status == 0 && reopen.status == 0, "\(define)\n\(reopen)")
-            outputs.append(define.lines + reopen.lines)
-        }
+        let outputs = try await Self.inTurn(sandbox, ["define.lua", "reopen.lua"], on: ["own.db", url + "?schema=mine"])
         let lite = outputs[0]
         #expect(lite.first == "7\t0\t0", "\(lite)")
         #expect(lite.contains("B4\t6.0\t400\tZed\tnil"), "\(lite)")
@@ -429,13 +439,7 @@ import Testing
             print(Node:deleteall("name == 'root'", {}), Node:count())
             print((select(2, pcall(DistributionCenter.deleteall, DistributionCenter, "name == 'B'", {}))):match("deleteall: ") ~= nil, DistributionCenter:count())
             """#)
-        var outputs: [[String]] = []
-        for store in ["c.db", url + "?schema=c"] {
-            let define = try await sandbox.quarry([store, "define.lua"])
-            let delete = try await sandbox.quarry([store, "delete.lua"])
-            #expect(define.status == 0 && delete.status == 0, "\(define)\n\(delete)")
-            outputs.append(delete.lines)
-        }
+        let outputs = try await Self.inTurn(sandbox, ["define.lua", "delete.lua"], on: ["c.db", url + "?schema=c"])
         #expect(outputs[0] == ["2", "kids heard\t2", "Kid heard\t2", "Toy heard\t1", "1\t0\t0\t0", "Node heard\t3", "3\t1", "true\t2"], "\(outputs[0])")
         #expect(outputs[1] == outputs[0], "PostgreSQL: \(outputs[1])")
         let refused = try await sandbox.quarry([url + "?schema=c", "-e", #"""
