@@ -121,7 +121,8 @@ public struct TextTable {
         var lines: [String] = []
         if style.edges { lines.append(border("┌─", "─┬─", "─┐")) }
         if showHeaders {
-            lines.append(line(headers, values: nil))
+            // Flat as the widths measured them: a raw newline or return would break the row.
+            lines.append(line(headers.map(CellText.flat), values: nil))
             lines.append(style.edges ? "├─" + ruleLine + "─┤" : ruleLine)
         }
         for (i, row) in texts.enumerated() {

@@ -40,6 +40,13 @@ import Testing
             """)
         #expect(failure == nil, "\(failure?.message ?? "")")
         #expect(console.notes.isEmpty, "\(console.notes)")
+        // A renamedFrom that renames nothing (its new name exists already) drops the old one.
+        let again = runtime.run("""
+            entity "Item" { title = "string?", name = "string?" }; Item:first().name = "n"; save()
+            entity "Item" { name = { "string?", renamedFrom = "title" } }
+            """)
+        #expect(again == nil, "\(again?.message ?? "")")
+        #expect(console.notes == ["note: entity Item: dropped attribute title (1 value) with its column"], "\(console.notes)")
     }
 
     /// A migration that makes an attribute required fills its nils with the default, and

@@ -42,6 +42,22 @@ import Testing
         #expect(h.string(#"t:get(6).n .. "|" .. tostring(t:get(6) == o) .. "|" .. count("t") .. "|" .. t:get(1).n"#) == "x|true|3|a")
     }
 
+    /// A key that is also a foreign key is kept too when the link would move it through
+    /// the relationship or its inverse (found by review).
+    @Test func aKeyThatIsAForeignKeyIsNotMovedThroughItsRelationship() throws {
+        let path = try foreignFile("""
+            CREATE TABLE author (id INTEGER PRIMARY KEY, name TEXT);
+            CREATE TABLE prof (user_id INTEGER PRIMARY KEY REFERENCES author(id), bio TEXT);
+            INSERT INTO author VALUES (1, 'A'), (2, 'B');
+            INSERT INTO prof VALUES (1, 'bio1');
+            """)
+        let h = try Harness(context: try StoreOpener.open(path))
+        #expect(h.error("prof:get(1).user = author:get(2)").contains("prof.user_id is the key of prof/1, which a saved object keeps"))
+        #expect(h.error("author:get(2).prof_set:add(prof:get(1))").contains("prof.user_id is the key of prof/1"))
+        h.run("prof:get(1).user = author:get(1); save()")
+        #expect(h.string(#"prof:get(1).user.name .. "|" .. tostring(prof:get(2))"#) == "A|nil")
+    }
+
     /// relate() links by value: changing the column changes the partner.
     @Test func writingARelatedColumnMovesTheLink() throws {
         let path = try foreignFile("""

@@ -188,3 +188,20 @@ import Testing
         """#)
     }
 }
+
+/// A results event hands out the objects of its own entity: a key names rows of several
+/// entities, and a link change made the event carry a Tag for Book/1 (found by review).
+@Suite struct ResultsEventObjectTests {
+    @Test func anEventsObjectIsOfTheResultsEntity() throws {
+        let h = try Harness()
+        h.run(#"""
+            entity "Tag" { name = "string", books = { many = "Book", inverse = "tags" } }
+            entity "Book" { title = "string", tags = { many = "Tag", inverse = "books" } }
+            local t = Tag:new{ name = "t" }; local b = Book:new{ title = "b" }; b.tags:add(t); save()
+            r = fetch{ "Book", sort = { "title" } }; seen = {}
+            observe(r, function(ev) for _, u in ipairs(ev.updated) do seen[#seen + 1] = u.object:objectID() end end)
+            r[1].tags:remove(t); save()
+            """#)
+        #expect(h.string(#"table.concat(seen, ",")"#) == "Book/1")
+    }
+}

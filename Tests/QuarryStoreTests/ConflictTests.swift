@@ -75,6 +75,40 @@ import Testing
         #expect(throws: StoreError.self) { try a.setValue(.text("again"), forKey: "title") }
         #expect(try ObjectContext(path: path).object(entityName: "Item", primaryKey: 2).map { try $0.value(forKey: "n") } == .integer(20))
     }
+
+    /// A migration that fills nils with a new required attribute's default gives objects
+    /// in use that default, and nothing else: a value another connection wrote before is
+    /// still a change for `refreshFromStore` to report (found by review).
+    @Test func aMigrationsDefaultIsTakenAndAnotherConnectionsValueIsHeard() throws {
+        let (mine, _, path) = try twoContexts()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let item = EntityDescription(name: "Item", attributes: [
+            AttributeDescription(name: "title", type: .string), AttributeDescription(name: "n", type: .int64),
+            AttributeDescription(name: "note", type: .string, isOptional: true),
+        ])
+        try mine.define(item)
+        _ = try mine.insert(into: "Item", values: ["title": .text("b"), "n": .integer(2)])
+        try mine.save()
+        try mine.startNoticingOtherConnections()
+        let a = try #require(try mine.object(entityName: "Item", primaryKey: 1))
+        let b = try #require(try mine.object(entityName: "Item", primaryKey: 2))
+        #expect(try a.value(forKey: "note") == .null)
+        // Another connection that knows the new column.
+        let theirs = try ObjectContext(path: path)
+        let other = try #require(try theirs.object(entityName: "Item", primaryKey: 2))
+        try other.setValue(.text("theirs"), forKey: "note")
+        try theirs.save()
+        try mine.define(EntityDescription(name: "Item", attributes: Array(item.attributes.prefix(2)) + [
+            AttributeDescription(name: "note", type: .string, isOptional: false, defaultValue: .text("dflt")),
+        ]))
+        #expect(try a.value(forKey: "note") == .text("dflt"))
+        #expect(try b.value(forKey: "note") == .null)
+        var heard: [String] = []
+        let listener = mine.addChangeListener { changes in heard += changes.updated.map { "\($0.object.objectID) \($0.keys.sorted())" } }
+        defer { listener.cancel() }
+        #expect(try mine.refreshFromStore())
+        #expect(try b.value(forKey: "note") == .text("theirs") && heard == ["Item/2 [\"note\"]"], "\(heard)")
+    }
 }
 
 /// Journal modes: WAL for Quarry's files, untouched for others.

@@ -170,10 +170,7 @@ extension QuarryRuntime {
     /// After a save: each observer hears at most one event, queued in registration order.
     func changed(_ changes: ChangeSet) {
         let registry = observerRegistry
-        var known: [Int64: ManagedObject] = [:]
-        for object in changes.inserted + changes.deleted + changes.updated.map(\.object) {
-            if let key = object.primaryKey { known[key] = object }
-        }
+        let known = knownObjects(changes.inserted + changes.deleted + changes.updated.map(\.object))
         var diffed: [ObjectIdentifier: ResultsChange] = [:]
         for observer in registry.observers where !observer.cancelled {
             switch observer.target {
@@ -239,13 +236,24 @@ extension QuarryRuntime {
         }
     }
 
+    /// The objects a change names, for its results events to hand out, by their root
+    /// entity and key: a key alone names rows of several entities.
+    func knownObjects(_ objects: [ManagedObject]) -> [String: ManagedObject] {
+        var known: [String: ManagedObject] = [:]
+        for object in objects {
+            if let key = object.primaryKey { known["\(context.rootName(of: object.entity.name))/\(key)"] = object }
+        }
+        return known
+    }
+
     /// Pushes the event table for a change of results.
-    func pushEvent(_ change: ResultsChange, _ handle: ResultsHandle, _ known: [Int64: ManagedObject]) -> Int32 {
+    func pushEvent(_ change: ResultsChange, _ handle: ResultsHandle, _ known: [String: ManagedObject]) -> Int32 {
         let s = state
         let sectioned = handle.results.isSectioned
         let entity = handle.results.entity.name
+        let root = context.rootName(of: entity)
         func object(_ key: Int64) -> ManagedObject? {
-            known[key] ?? context.registeredObject(entity: entity, primaryKey: key) ?? (try? context.object(entityName: entity, primaryKey: key))
+            known["\(root)/\(key)"] ?? context.registeredObject(entity: entity, primaryKey: key) ?? (try? context.object(entityName: entity, primaryKey: key))
         }
         func position(_ p: RowPosition, _ field: String) {
             if sectioned {

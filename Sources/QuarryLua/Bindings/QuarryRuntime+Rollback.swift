@@ -11,10 +11,7 @@ import QuarryStore
 extension QuarryRuntime {
     func rolledBack(_ discarded: RolledBack) {
         guard let registry = observerRegistryStorage, !registry.observers.isEmpty else { return }
-        var known: [Int64: ManagedObject] = [:]
-        for object in discarded.deleted + discarded.reverted.map(\.object) {
-            if let key = object.primaryKey { known[key] = object }
-        }
+        let known = knownObjects(discarded.deleted + discarded.reverted.map(\.object))
         let changedKeys = Set(discarded.reverted.compactMap(\.object.primaryKey))
         var diffed: [ObjectIdentifier: ResultsChange] = [:]
         for observer in registry.observers where !observer.cancelled {

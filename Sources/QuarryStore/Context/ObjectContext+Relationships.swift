@@ -147,6 +147,12 @@ extension ObjectContext {
         try object.checkStoreOpen()
         try target?.checkStoreOpen()
         if let target { try checkTarget(target, for: relationship, of: object) }
+        // A link kept in the key column (a key that is also a foreign key) would move the
+        // row: a saved object keeps its key (`ManagedObject.setValue` says why).
+        if !object.isInserted, let column = relationship.column, column == mapped(object.entity).keyColumn {
+            let value = target.map { t in relationship.targetKey.map { t.currentValue($0) } ?? t.primaryKey.map(Value.integer) ?? .null } ?? .null
+            if value != (object.committedValue(column) ?? .null) { throw ManagedObject.keyKept(object, column) }
+        }
         let old = try toOneTarget(name, of: object, destination: relationship.destination)
         if old === target { return }
         assignToOne(target, name, of: object)

@@ -50,8 +50,12 @@ public final class ManagedObject {
         for (key, value) in stored ?? [:] where self.entity.rowIndex[key] == nil { values[key] = value }
         // A nil the migration filled with the default of an attribute it made required
         // (found by review: objects in use kept showing nil).
-        for attribute in entity.attributes where !attribute.isOptional && attribute.defaultValue != nil && (values[attribute.name] ?? .null).isNull {
-            if let filled = stored?[attribute.name], !filled.isNull { values[attribute.name] = filled }
+        // Only the default itself: another value is another connection's change, which
+        // `refresh` must still find and report.
+        for attribute in entity.attributes where !attribute.isOptional && (values[attribute.name] ?? .null).isNull {
+            guard let fill = attribute.defaultValue.flatMap({ try? attribute.type.coerce($0).get() }),
+                  let stored = stored?[attribute.name], stored == fill else { continue }
+            values[attribute.name] = stored
         }
         committed = values
         self.entity = entity
@@ -144,7 +148,7 @@ public final class ManagedObject {
         // The key column of a table Quarry did not create is the object's identity: a saved
         // object keeping its ID while its row moved to another key would be two objects.
         if !isInserted, key == context?.mapped(entity).keyColumn, coerced != (committedValue(key) ?? .null) {
-            throw StoreError.database(message: "\(entity.name).\(key) is the key of \(objectID), which a saved object keeps (insert a new object for another key)")
+            throw Self.keyKept(self, key)
         }
         if !isInserted, coerced == (committedValue(key) ?? .null) {
             pending[key] = nil
@@ -155,6 +159,11 @@ public final class ManagedObject {
         // set before through the relationship no longer stands.
         for relationship in entity.toOneRelationships where relationship.column == key { pendingToOne[relationship.name] = nil }
         context?.noteChanged(self)
+    }
+
+    /// The refusal of a change to a saved object's key column `key`.
+    static func keyKept(_ object: ManagedObject, _ key: String) -> StoreError {
+        .database(message: "\(object.entity.name).\(key) is the key of \(object.objectID), which a saved object keeps (insert a new object for another key)")
     }
 
     /// Refuses a change to an object whose store `.open` closed: no save can reach it, so

@@ -29,7 +29,7 @@ extension ObjectContext {
         if mapped(entity).isView { throw StoreError.viewIsReadOnly(entity: entity.name) }
         try store.refuseSetting(values.keys, of: entity.name, operation: "updateall")
         // The key column is the objects' identity (see `ManagedObject.setValue`).
-        if values[mapped(entity).keyColumn] != nil {
+        if values[mapped(entity).keyColumn] != nil, entity.attribute(named: mapped(entity).keyColumn) != nil {
             throw StoreError.during(operation: "updateall", .database(message: "\(entity.name).\(mapped(entity).keyColumn) is the key of \(entity.name)'s objects, which saved objects keep; nothing was written"))
         }
         var assignments: [(String, Value)] = []

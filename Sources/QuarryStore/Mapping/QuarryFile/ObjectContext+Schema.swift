@@ -96,8 +96,12 @@ extension ObjectContext {
     /// drops with their columns, each with how many values (not nil) it holds now.
     public func attributesDropped(by definition: EntityDescription) throws -> [(name: String, values: Int64)] {
         guard let existing = declaredEntity(definition.name) else { return [] }
-        // An attribute renamed (`renamedFrom`) keeps its values under the new name.
-        let kept = Set(definition.attributes.map(\.name) + definition.attributes.compactMap(\.renamedFrom))
+        // An attribute renamed (`renamedFrom`) keeps its values under the new name, when the
+        // rename happens: its old name exists and its new one does not yet (as `migrate` has it).
+        let renamed = definition.attributes.compactMap { a in
+            a.renamedFrom.flatMap { from in existing.attribute(named: a.name) == nil && existing.attribute(named: from) != nil ? from : nil }
+        }
+        let kept = Set(definition.attributes.map(\.name) + renamed)
         let dropped = existing.attributes.map(\.name).filter { !kept.contains($0) }
         guard !dropped.isEmpty else { return [] }
         let storage = mapped(existing)
