@@ -109,6 +109,30 @@ import Testing
         #expect(try mine.refreshFromStore())
         #expect(try b.value(forKey: "note") == .text("theirs") && heard == ["Item/2 [\"note\"]"], "\(heard)")
     }
+
+    /// A save whose only change to an object is a link (many-to-many) checks that its row
+    /// is still there: refused by default, and under a merge policy the object is deleted
+    /// and no link to the missing row is written (found by review).
+    @Test func aLinkToARowDeletedElsewhereIsNoLink() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-link-\(UUID().uuidString).db").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let mine = try ObjectContext(path: path)
+        try mine.define(EntityDescription(name: "Tag", attributes: [AttributeDescription(name: "name", type: .string)],
+                                          relationships: [RelationshipDescription(name: "books", destination: "Book", inverse: "tags", isToMany: true)]))
+        try mine.define(EntityDescription(name: "Book", attributes: [AttributeDescription(name: "title", type: .string)],
+                                          relationships: [RelationshipDescription(name: "tags", destination: "Tag", inverse: "books", isToMany: true)]))
+        let book = try mine.insert(into: "Book", values: ["title": .text("b")])
+        let tag = try mine.insert(into: "Tag", values: ["name": .text("t")])
+        try mine.save()
+        let theirs = try ObjectContext(path: path)
+        try theirs.delete(try #require(try theirs.object(entityName: "Book", primaryKey: 1)))
+        try theirs.save()
+        try mine.addRelated(tag, to: "tags", of: book)
+        #expect(throws: StoreError.conflict([ConflictedObject(objectID: "Book/1", keys: [], deleted: true)])) { try mine.save() }
+        try mine.save(merge: .mine)
+        #expect(book.isDeleted && !mine.hasChanges)
+        #expect(try mine.connection.rows("SELECT count(*) FROM quarry_link_Book_tags") == [[.integer(0)]])
+    }
 }
 
 /// Journal modes: WAL for Quarry's files, untouched for others.

@@ -124,6 +124,7 @@ struct PostgresSaveWriter {
             let row = try context.connection.row(query.sql, arguments: [.integer(query.key)])?.map(\.databaseValue)
             if let conflict = context.conflict(of: object, storedRow: row) { conflicts.append(conflict) }
         }
+        conflicts += try context.goneLinkEnds(of: result.request) { sql, key in try context.connection.row(sql + " FOR SHARE", arguments: [.integer(key)]) != nil }
         try result.settle(conflicts)
     }
 }

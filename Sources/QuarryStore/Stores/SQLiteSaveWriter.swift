@@ -136,6 +136,7 @@ struct SQLiteSaveWriter {
                 conflicts.append(SaveConflict(object: object, keys: ["Z_OPT"], stored: context.values(of: context.currentEntity(of: object), row: row)))
             }
         }
+        conflicts += try context.goneLinkEnds(of: result.request) { sql, key in try Row.fetchOne(db, sql: sql, arguments: [key]) != nil }
         try result.settle(conflicts)
     }
 }

@@ -9,7 +9,8 @@ struct SaveChangesRequest {
     /// object out (a row the other side deleted).
     var updates: [ManagedObject]
     var deletes: [ManagedObject]
-    let links: [PendingLink]
+    /// Link changes; a settled conflict takes out those of an object whose row is gone.
+    var links: [PendingLink]
     /// Ordered relationships whose members were placed by position.
     let orders: [PendingOrder]
     let policy: MergePolicy

@@ -29,6 +29,22 @@ extension ObjectContext {
     }
 }
 
+extension ObjectContext {
+    /// The saved objects `request` changes only through links (many-to-many) whose rows
+    /// another connection deleted, as conflicts: a link to a row that is gone would be
+    /// none (found by review). Only that the row is there is checked, as a link changes
+    /// none of its values. `exists` reads a `storedRowQuery` for whether it finds a row.
+    func goneLinkEnds(of request: SaveChangesRequest, exists: (String, Int64) throws -> Bool) throws -> [SaveConflict] {
+        var seen = Set((request.updates + request.deletes).map(ObjectIdentifier.init))
+        var gone: [SaveConflict] = []
+        for object in request.links.flatMap({ [$0.source, $0.target] }) where !object.isInserted && seen.insert(ObjectIdentifier(object)).inserted {
+            guard let query = storedRowQuery(of: object) else { continue }
+            if try !exists(query.sql, query.key) { gone.append(SaveConflict(object: object, keys: [], stored: nil)) }
+        }
+        return gone
+    }
+}
+
 extension SaveChangesResult {
     /// Settles `conflicts` as the request's policy says: refused with nothing written
     /// (`error`), or the stored rows taken as the new snapshots, with the other side's keys
@@ -49,6 +65,7 @@ extension SaveChangesResult {
         let gone = Set(self.gone.map(ObjectIdentifier.init))
         request.updates.removeAll { gone.contains(ObjectIdentifier($0)) }
         request.deletes.removeAll { gone.contains(ObjectIdentifier($0)) }
+        request.links.removeAll { gone.contains(ObjectIdentifier($0.source)) || gone.contains(ObjectIdentifier($0.target)) }
         // Under "store", their values win for the keys they changed.
         for object in request.updates {
             for key in dropped[ObjectIdentifier(object)] ?? [] { object.pending[key] = nil }
