@@ -357,4 +357,21 @@ extension InheritanceTests {
             assert(#p.cars == 1)
             """#)
     }
+
+    /// A sub-entity's attribute made required: its nils take the default (objects in use
+    /// too), and without one the migration is refused, as a root entity's is; before, it
+    /// was accepted and left nil (found by review).
+    @Test func aSubEntitysAttributeMadeRequiredIsFilledOrRefused() throws {
+        let h = try Harness()
+        #expect(h.error(#"""
+            entity "Vehicle" { name = "string?" }; entity("Car", { parent = "Vehicle" }) { doors = "int?" }
+            car = Car:new{}; Vehicle:new{}; save()
+            entity("Car", { parent = "Vehicle" }) { doors = "int" }
+            """#).contains("entity Car: cannot migrate: 'doors' would become required, but 1 rows have nil and there is no default"))
+        h.run(#"""
+            entity("Car", { parent = "Vehicle" }) { doors = { "int", default = 4 } }
+            assert(car.doors == 4); car.name = "x"; save()
+            assert(count("Car", "doors == 4") == 1 and count("Vehicle") == 2)
+            """#)
+    }
 }

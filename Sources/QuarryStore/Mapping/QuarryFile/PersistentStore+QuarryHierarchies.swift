@@ -130,11 +130,24 @@ extension PersistentStore {
                 new[member].map { ($0, [member] + ManagedObjectModel.below(member, in: new, order: order).map(\.name)) }
             }, in: db)
             // New sub-entity attributes with defaults: the entity's existing rows take them.
+            // One made required: its nils take the default, or the migration is refused, as
+            // a root entity's is (the root table's migration sees sub-entity columns as
+            // optional, since other members' rows hold nil there).
             for member in newFamily where member != root {
                 guard let before = old[member], let after = new[member] else { continue }
                 for attribute in after.attributes where before.attribute(named: attribute.name) == nil && attribute.renamedFrom == nil {
                     guard let value = attribute.defaultValue, case .success(let coerced) = attribute.type.coerce(value) else { continue }
                     try db.execute(sql: "UPDATE \(quoteIdentifier(member)) SET \(quoteIdentifier(attribute.name)) = ?", arguments: [coerced.databaseValue])
+                }
+                for attribute in after.attributes where !attribute.isOptional && before.attribute(named: attribute.name)?.isOptional == true {
+                    let column = quoteIdentifier(attribute.name), view = quoteIdentifier(member)
+                    let nulls = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(view) WHERE \(column) IS NULL") ?? 0
+                    guard nulls > 0 else { continue }
+                    guard let value = attribute.defaultValue, case .success(let coerced) = attribute.type.coerce(value) else {
+                        throw StoreError.migrationRefused(entity: member,
+                            reason: "'\(attribute.name)' would become required, but \(nulls) rows have nil and there is no default")
+                    }
+                    try db.execute(sql: "UPDATE \(view) SET \(column) = ? WHERE \(column) IS NULL", arguments: [coerced.databaseValue])
                 }
             }
         }
