@@ -47,7 +47,7 @@ final class PostgresStore: PersistentStore {
         .database(message: "a PostgreSQL store takes save(), updateall, deleteall and import into its tables only, for now (see docs/postgresql.md); nothing was written")
     }
 
-    private static let writes: Set<String> = ["save", "updateall", "deleteall", "import", "entity"]
+    private static let writes: Set<String> = ["save", "updateall", "deleteall", "import"]
 
     /// Definitions are not taken yet; a save that sets a generated column is refused.
     func refuseUnfaithfulWrite(_ operation: String, in context: ObjectContext) throws {
