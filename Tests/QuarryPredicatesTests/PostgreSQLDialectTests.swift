@@ -9,7 +9,8 @@ import Testing
 /// random rows in both, and random predicates of what the dialect says today (comparisons
 /// of integers with integers and reals, reals with numbers, integer columns with real
 /// columns, text with text in `C` collation; nil;
-/// IN, BETWEEN; BEGINSWITH, ENDSWITH, CONTAINS, LIKE and portable MATCHES without options; NOT, AND, OR,
+/// IN, BETWEEN; BEGINSWITH, ENDSWITH, CONTAINS and LIKE, with and without `[c]`, `[d]`
+/// and `[cd]`, comparisons folded so, and portable MATCHES without options; NOT, AND, OR,
 /// TRUEPREDICATE and FALSEPREDICATE).
 @Suite struct PostgreSQLDialectTests {
     @Test func placeholdersAreNumberedOutsideQuotesAndComments() {
@@ -52,7 +53,7 @@ import Testing
     /// keeps as reals (9.2e18 and past), past Int64's range both ways, and 2^63 itself.
     static let realsForIntegers = ["0.5", "-0.5", "1.5", "-2.5", "2.5", "3.25", "-3.75", "9.2e18", "-9.2e18", "1e19", "-1e19",
                                    "9223372036854775808.0", "-9223372036854775808.0", "1e300", "-1e300", "9007199254740993.5"]
-    static let strings: [String] = ["", "a", "A", "ab", "abc", "b", "B", "Z", "z", "é", "e\u{301}", "日本", "🙂", "a b", "a\u{0}b".replacingOccurrences(of: "\u{0}", with: ""), "ß", "SS", "~", " ", "a%", "a_b", "%", "*", "a\\", "\\", "a\nb", "a\rb", "a\u{2028}b", "a.b", "a\u{0B}b", "\u{0C}"]
+    static let strings: [String] = ["", "a", "A", "ab", "abc", "b", "B", "Z", "z", "é", "e\u{301}", "日本", "🙂", "a b", "a\u{0}b".replacingOccurrences(of: "\u{0}", with: ""), "ß", "SS", "~", " ", "a%", "a_b", "%", "*", "a\\", "\\", "a\nb", "a\rb", "a\u{2028}b", "a.b", "a\u{0B}b", "\u{0C}", "Straße", "STRASSE", "Σίσυφος", "ΣΊΣΥΦΟΣ", "İ", "i\u{307}", "ǅ", "ﬁ", "FI", "Ⱦ", "K", "Å", "A\u{30A}", "Dvořák", "dvorak", "한"]
 
     struct Generator {
         var rng: SplitMix64
@@ -82,24 +83,33 @@ import Testing
             "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
         }
 
+        /// `[c]`, `[d]` or `[cd]` half the time, which PostgreSQL folds in its own SQL
+        /// (`PostgresFold`).
+        mutating func folding() -> String { rng.chance(0.5) ? "" : rng.pick(["[c]", "[d]", "[cd]"]) }
+
         mutating func atom() -> String {
             let key = rng.pick(["i", "d", "s"])
-            switch rng.int(0...13) {
+            switch rng.int(0...14) {
             case 0: return "\(key) \(rng.pick(["==", "!="])) nil"
-            case 1: return "\(key) IN {\(constant(key)), \(constant(key)), \(constant(key))}"
+            case 1: return "\(key) IN\(key == "s" ? folding() : "") {\(constant(key)), \(constant(key)), \(constant(key))}"
             case 2 where key != "s": return "\(key) BETWEEN {\(constant(key)), \(constant(key))}"
-            case 3: return "s BEGINSWITH \(constant("s"))"
+            case 3: return "s BEGINSWITH\(folding()) \(constant("s"))"
             case 4: return rng.pick(["TRUEPREDICATE", "FALSEPREDICATE"])
             case 6 where rng.chance(0.3):
                 // The column as the pattern.
-                return "\(constant("s")) \(rng.pick(["BEGINSWITH", "ENDSWITH", "CONTAINS"])) s"
-            case 6: return "s ENDSWITH \(constant("s"))"
-            case 7: return "s CONTAINS \(constant("s"))"
+                return "\(constant("s")) \(rng.pick(["BEGINSWITH", "ENDSWITH", "CONTAINS"]))\(folding()) s"
+            case 6: return "s ENDSWITH\(folding()) \(constant("s"))"
+            case 7: return "s CONTAINS\(folding()) \(constant("s"))"
             case 8 where rng.chance(0.4):
                 return "s MATCHES " + Self.quoted(rng.pick(PostgreSQLDialectTests.portablePatterns))
             case 8:
-                return "s LIKE " + Self.quoted(rng.pick(PostgreSQLDialectTests.likePatterns))
+                return "s LIKE\(folding()) " + Self.quoted(rng.pick(PostgreSQLDialectTests.likePatterns))
+            case 14:
+                // The column against itself folded, and against constants on the left.
+                return rng.chance(0.5) ? "s \(rng.pick(["==", "<", ">="]))\(folding()) s" : "\(constant("s")) \(rng.pick(["==", "!=", "<", ">"]))\(folding()) s"
             case 5: return rng.chance(0.5) ? "i \(rng.pick(["==", "!=", "<", "<=", ">", ">="])) d" : "d \(rng.pick(["==", "!=", "<", "<=", ">", ">="])) i"
+            case 9 where key == "s", 10 where key == "s":
+                return "s \(rng.pick(["==", "!=", "<", "<=", ">", ">="]))\(folding()) \(constant("s"))"
             default: return "\(key) \(rng.pick(["==", "!=", "<", "<=", ">", ">="])) \(constant(key))"
             }
         }

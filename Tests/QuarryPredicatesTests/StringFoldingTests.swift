@@ -90,7 +90,7 @@ import Testing
         for text in Self.texts + Self.patterns {
             for options: ComparisonOptions in [[.caseInsensitive], [.diacriticInsensitive], [.caseInsensitive, .diacriticInsensitive]] {
                 let folded = try context.read { db in
-                    try String.fetchOne(db, sql: "SELECT \(PredicateFunctions.sqlFold("?", options))", arguments: [text])
+                    try String.fetchOne(db, sql: "SELECT \(PredicateFunctions.sqlFold("?", options, dialect: SQLiteDialect()))", arguments: [text])
                 }
                 #expect(folded == PredicateFunctions.fold(text, options), "\(text) \(options.rawValue)")
             }

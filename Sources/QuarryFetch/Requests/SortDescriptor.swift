@@ -41,7 +41,8 @@ public struct SortDescriptor: Equatable {
         var (term, attribute) = try column(for: entity, qualifier: qualifier, context: context, joins: &joins)
         let dialect = dialect ?? context?.sqlDialect ?? SQLiteDialect()
         if comparison != .binary, attribute.type == .string {
-            term = PredicateFunctions.sqlFold(term, comparison == .localized ? [.caseInsensitive, .diacriticInsensitive] : [.caseInsensitive])
+            term = PredicateFunctions.sqlFold(term, comparison == .localized ? [.caseInsensitive, .diacriticInsensitive] : [.caseInsensitive],
+                                               dialect: dialect)
         }
         if attribute.type == .string { term = dialect.binaryText(term) }
         return dialect.orderTerm(term, ascending: ascending)

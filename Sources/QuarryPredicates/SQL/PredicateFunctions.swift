@@ -2,6 +2,13 @@ import CQuarrySQLite
 import Foundation
 import QuarryStore
 
+extension SQLDialect {
+    /// `expression` folded by `options` in the dialect's own SQL, nil where it has none.
+    func foldInSQL(_ expression: String, _ options: ComparisonOptions) -> String? {
+        fold(expression, caseInsensitive: options.contains(.caseInsensitive), diacriticInsensitive: options.contains(.diacriticInsensitive))
+    }
+}
+
 /// SQLite functions Quarry adds for what SQLite lacks; the in-memory evaluator calls the
 /// same Swift code, so both back ends fold text identically.
 public enum PredicateFunctions {
@@ -15,9 +22,10 @@ public enum PredicateFunctions {
         return text.folding(options: foldOptions, locale: nil)
     }
 
-    /// `expression` folded in SQL, as `fold(_:_:)` folds in Swift.
-    public static func sqlFold(_ expression: String, _ options: ComparisonOptions) -> String {
-        "\(fold)(\(expression), \(options.rawValue))"
+    /// `expression` folded in SQL, as `fold(_:_:)` folds in Swift: in the dialect's own
+    /// SQL where it has it, else by Quarry's function.
+    public static func sqlFold(_ expression: String, _ options: ComparisonOptions, dialect: any SQLDialect) -> String {
+        dialect.foldInSQL(expression, options) ?? "\(fold)(\(expression), \(options.rawValue))"
     }
 
     static let stringOperation = "quarry_string_op"

@@ -95,6 +95,15 @@ private struct PredicateSQLWriter {
                 return render(exact, qualifier, entity, positive: positive)
             }
             if op.isStringOperator {
+                // With [c] or [d], where the dialect folds in its own SQL; MATCHES folds its
+                // pattern otherwise, and stays Quarry's.
+                if !options.isEmpty, op != .matches, dialect.foldInSQL("?", options) != nil {
+                    var trial = self
+                    if let written = trial.foldedStringTest(lhs, op, rhs, options, qualifier, entity) {
+                        self = trial
+                        return written
+                    }
+                }
                 // Written once: its arguments are added as it is.
                 let l = operand(lhs, [], qualifier, entity)
                 // A test without [c] or [d] against a constant, in the dialect's own SQL
@@ -140,6 +149,26 @@ private struct PredicateSQLWriter {
                 }
             }
         }
+    }
+
+    /// A string test with `[c]` or `[d]` in a dialect that folds in its own SQL: the same
+    /// plain tests over the folded text and pattern, a constant folded here (as the
+    /// evaluator folds it) and a column there; nil where there is none (LIKE against a
+    /// column, whose pattern would need translating).
+    mutating func foldedStringTest(_ lhs: BoundPredicate.Operand, _ op: ComparisonOperator, _ rhs: BoundPredicate.Operand,
+                                   _ options: ComparisonOptions, _ qualifier: String, _ entity: EntityStorage) -> String? {
+        let l = operand(lhs, options, qualifier, entity)
+        if case .value(.text(let pattern)) = rhs, let (test, said) = Self.plainTest(op, PredicateFunctions.fold(pattern, options)),
+           let written = dialect.stringTest(test, l, said ?? "") {
+            guard said != nil else { return "(CASE WHEN CAST(\(l) AS TEXT) IS NULL THEN NULL ELSE \(dialect.literal(false)) END)" }
+            arguments += written.arguments
+            return written.sql
+        }
+        guard op != .like, let test = Self.plainTest(op, "")?.0 else { return nil }
+        let r = operand(rhs, options, qualifier, entity)
+        // ENDSWITH says its pattern twice: it must hold no placeholder.
+        guard !r.contains("?") else { return nil }
+        return dialect.stringTest(test, l, patternSQL: r)
     }
 
     /// The dialect's test for `op` with the constant `pattern`, and the pattern as it takes
@@ -262,6 +291,12 @@ private struct PredicateSQLWriter {
             text = "(SELECT \(function == .sum ? "coalesce(\(aggregate), 0)" : aggregate) \(from))"
             isString = attribute?.type == .string && (function == .min || function == .max)
         case .value(let v):
+            // Folded here where the dialect folds in its own SQL: the same fold, and no
+            // SQL to run on a constant.
+            if !options.isEmpty, case .text(let s) = v, dialect.foldInSQL("?", options) != nil {
+                arguments.append(.text(PredicateFunctions.fold(s, options)))
+                return "?"
+            }
             arguments.append(v)
             text = "?"
             if case .text = v { isString = true } else { isString = false }
@@ -276,7 +311,7 @@ private struct PredicateSQLWriter {
             return "(" + values.map { operand(.value($0), options, qualifier, entity) }.joined(separator: ", ") + ")"
         }
         guard !options.isEmpty, isString else { return text }
-        return PredicateFunctions.sqlFold(text, options)
+        return PredicateFunctions.sqlFold(text, options, dialect: dialect)
     }
 }
 

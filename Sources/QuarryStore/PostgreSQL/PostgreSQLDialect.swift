@@ -1,7 +1,8 @@
 /// PostgreSQL's spelling of what the predicate compiler writes (`SQLDialect`), and its
-/// numbered placeholders. What it does not say yet (docs/postgresql.md): Quarry's own
-/// functions (`quarry_fold`, `quarry_string_op`, `quarry_arith`, `quarry_fn`: `[c]`/`[d]`,
-/// MATCHES, string tests against a column, arithmetic and functions). Integers compared
+/// numbered placeholders. `[c]` and `[d]` fold in SQL (`PostgresFold`). What it does not
+/// say yet (docs/postgresql.md): Quarry's other functions (`quarry_string_op`,
+/// `quarry_arith`, `quarry_fn`: MATCHES beyond the portable subset or with `[c]`/`[d]`,
+/// LIKE against a key path, arithmetic and functions). Integers compared
 /// with reals stay exact: constants as integer bounds (`IntegerBounds`), columns through
 /// `exactComparison`.
 public struct PostgreSQLDialect: SQLDialect {
@@ -64,8 +65,12 @@ public struct PostgreSQLDialect: SQLDialect {
     /// (`en_US.UTF-8`, ...) would sort by language.
     public func binaryText(_ sql: String) -> String { "(\(sql)) COLLATE \"C\"" }
 
-    /// None yet (docs/postgresql.md).
+    /// None: what they do is said in SQL where it can be (`PostgresFold`).
     public var runsQuarryFunctions: Bool { false }
+
+    public func fold(_ sql: String, caseInsensitive: Bool, diacriticInsensitive: Bool) -> String? {
+        PostgresFold.sql(sql, caseInsensitive: caseInsensitive, diacriticInsensitive: diacriticInsensitive)
+    }
 
     /// `timestamptz` as its epoch seconds, `boolean` as an integer (PostgreSQL has no
     /// `min(boolean)`), text in the `C` collation.

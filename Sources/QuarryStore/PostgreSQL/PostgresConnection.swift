@@ -186,6 +186,8 @@ public final class PostgresConnection {
             let code = Self.text(pq.pointee.resultErrorField?(result, Int32(UInt8(ascii: "C"))))
             let primary = Self.text(pq.pointee.resultErrorField?(result, Int32(UInt8(ascii: "M"))))
                 ?? Self.text(pq.pointee.resultErrorMessage?(result)) ?? "the statement failed"
+            // Text [d] could not fold (PostgresFold), said as the comparison, not as a cast.
+            if code == "22P02", let refused = Self.unfoldable(in: primary) { throw refused }
             throw StoreError.postgres(sqlState: code, sql: sql, message: primary)
         }
     }

@@ -138,9 +138,7 @@ extension PostgresConnection {
         let rows = PostgresRows { arguments in
             // Placeholders past the arguments are NULL, as SQLite leaves them unbound.
             let padded = arguments + Array(repeating: Value.null, count: max(0, count - arguments.count))
-            do { return try self.execute(numbered, padded) } catch let StoreError.postgres("42883", _, message) {
-                throw Self.missingFunction(in: message) ?? StoreError.postgres(sqlState: "42883", sql: sql, message: message)
-            }
+            do { return try self.execute(numbered, padded) } catch { throw Self.explained(error, sql: sql) }
         }
         try body(Statement(rows: rows))
     }
@@ -151,11 +149,34 @@ extension PostgresConnection {
         let (numbered, count) = PostgreSQLDialect.numbering(sql)
         let rows = PostgresRows(stream: { arguments in
             let padded = arguments + Array(repeating: Value.null, count: max(0, count - arguments.count))
-            do { return try PostgresRowStream(self, sql: numbered, arguments: padded) } catch let StoreError.postgres("42883", _, message) {
-                throw Self.missingFunction(in: message) ?? StoreError.postgres(sqlState: "42883", sql: sql, message: message)
-            }
+            do { return try PostgresRowStream(self, sql: numbered, arguments: padded) } catch { throw Self.explained(error, sql: sql) }
         })
         try body(Statement(rows: rows))
+    }
+
+    /// A server error that stands for something Quarry's SQL could not do, said as what
+    /// the user wrote; any other error as it was.
+    static func explained(_ error: Error, sql: String?) -> Error {
+        guard case StoreError.postgres(let state, _, let message) = error else { return error }
+        switch state {
+        case "42883": return missingFunction(in: message) ?? StoreError.postgres(sqlState: state, sql: sql, message: message)
+        default: return error
+        }
+    }
+
+    /// The text `PostgresFold` refused while the statement ran, from the server's
+    /// "invalid input syntax for type integer: "quarry cannot fold: TEXT"".
+    static func unfoldable(in message: String) -> StoreError? {
+        // By bytes: the text may start with a mark, which String search would join to the
+        // marker. The message's newline was made a space (`PostgresConnection.text`).
+        let bytes = Array(message.utf8)
+        guard let marker = bytes.firstRange(of: Array(PostgresFold.refusal.dropLast().utf8) + [UInt8(ascii: " ")]) else { return nil }
+        var tail = Array(bytes[marker.upperBound...])
+        if tail.last == UInt8(ascii: "\"") { tail.removeLast() }
+        let text = String(decoding: tail, as: UTF8.self)
+        let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
+        return .database(message: "[d] cannot compare '\(shown)' on PostgreSQL: it has combining marks after a letter outside "
+            + "Latin, Greek and Cyrillic (or before any letter), which Quarry folds only in SQLite; compare it without [d], or in a SQLite copy")
     }
 
     /// What a query needed of the functions Quarry installs into SQLite, which a
@@ -163,8 +184,7 @@ extension PostgresConnection {
     /// server's "function does not exist".
     static func missingFunction(in message: String) -> StoreError? {
         let needs: [(function: String, what: String)] = [
-            ("quarry_fold", "[c] and [d] comparisons, and sorts that ignore case"),
-            ("quarry_string_op", "BEGINSWITH, ENDSWITH, CONTAINS, LIKE and MATCHES with [c] or [d], MATCHES with anchors, classes or flags, and LIKE against a key path"),
+            ("quarry_string_op", "MATCHES with [c] or [d], MATCHES with anchors, classes or flags, and LIKE against a key path"),
             ("quarry_arith", "arithmetic (+, -, *, /) in predicates"),
             ("quarry_fn", "FUNCTION() and the other functions of predicates"),
             ("quarry_summary", "summarize()'s one-scan statistics"),

@@ -87,8 +87,9 @@ extension PostgresStore {
     /// The server's refusal (a foreign key that restricts, a check) named by the operation.
     /// A predicate that needs Quarry's SQL functions is said as what it needs.
     private func during<T>(_ operation: String, _ body: () throws -> T) throws -> T {
-        do { return try body() } catch let StoreError.postgres("42883", sql, message) {
-            throw StoreError.during(operation: operation, PostgresConnection.missingFunction(in: message) ?? .postgres(sqlState: "42883", sql: sql, message: message))
+        do { return try body() } catch let StoreError.postgres(state, sql, message) {
+            let explained = PostgresConnection.explained(StoreError.postgres(sqlState: state, sql: sql, message: message), sql: sql)
+            throw StoreError.during(operation: operation, explained as? StoreError ?? .postgres(sqlState: state, sql: sql, message: message))
         } catch let error as StoreError { throw StoreError.during(operation: operation, error) }
     }
 

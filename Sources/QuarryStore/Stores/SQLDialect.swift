@@ -46,6 +46,13 @@ public protocol SQLDialect: Sendable {
     /// The statement that shows how the database will run `sql`, and which column of its
     /// rows holds each line of the plan.
     func queryPlan(_ sql: String) -> (sql: String, detailColumn: Int)
+    /// `sql` folded as `[c]` and `[d]` fold text in Swift, in the dialect's own SQL; nil
+    /// where the store's function (`quarry_fold`) folds it.
+    func fold(_ sql: String, caseInsensitive: Bool, diacriticInsensitive: Bool) -> String?
+}
+
+extension SQLDialect {
+    public func fold(_ sql: String, caseInsensitive: Bool, diacriticInsensitive: Bool) -> String? { nil }
 }
 
 /// The string tests a dialect may say in its own SQL when they take no `[c]` or `[d]`.

@@ -1,0 +1,128 @@
+import Foundation
+import QuarryPredicates
+@testable import QuarryStore
+import QuarryTestSupport
+import Testing
+
+/// `[c]`, `[d]` and `[cd]` in PostgreSQL's SQL (`PostgresFold`) against Foundation's
+/// fold, which SQLite and the in-memory evaluator call: the committed tables are
+/// Foundation's on this toolchain, and on a real server the SQL folds every scalar and
+/// random text as Swift does, or refuses the text (marks Foundation keeps), never
+/// answering differently.
+@Suite struct PostgresFoldTests {
+    static let options: [ComparisonOptions] = [[.caseInsensitive], [.diacriticInsensitive], [.caseInsensitive, .diacriticInsensitive]]
+
+    static func scalars(_ text: String) -> [UInt32] { text.unicodeScalars.map(\.value) }
+
+    /// The tables as scripts/fold-tables would make them now: a toolchain whose
+    /// Foundation folds differently fails here until they are made again.
+    @Test func tablesAreThisToolchainsFold() {
+        let tables = PostgresFold.Tables.shared
+        var differences: [String] = []
+        for v in UInt32(1)...0x10FFFF {
+            guard let scalar = Unicode.Scalar(v) else { continue }
+            let text = String(Character(scalar))
+            let c = Self.scalars(PredicateFunctions.fold(text, [.caseInsensitive]))
+            if c != (tables.caseFoldMap[v] ?? [v]) { differences.append("[c] of U+\(String(v, radix: 16))") }
+            let d = Self.scalars(PredicateFunctions.fold(text, [.diacriticInsensitive]))
+            if d != [tables.diacriticMap[v] ?? v] { differences.append("[d] of U+\(String(v, radix: 16))") }
+            let removed = Self.scalars(PredicateFunctions.fold("a" + text, [.diacriticInsensitive])) == [0x61]
+            if removed != tables.markSet.contains(v) { differences.append("mark U+\(String(v, radix: 16))") }
+            if differences.count > 20 { break }
+        }
+        #expect(differences.isEmpty, "scripts/fold-tables makes other tables: \(differences.prefix(20))")
+    }
+
+    /// Text for the tests: every scalar the tables name, marks after Latin, Greek,
+    /// Cyrillic and other letters, Hangul, emoji, ASCII.
+    static func randomTexts(count: Int, seed: UInt64) -> [String] {
+        let tables = PostgresFold.Tables.shared
+        var pool = Array(tables.caseFoldMap.keys) + Array(tables.diacriticMap.keys)
+        let marks = Array(tables.markSet)
+        let plain: [UInt32] = [0x41, 0x61, 0x5A, 0x7A, 0x20, 0x31, 0x27, 0x5C, 0x25, 0x1100, 0x1161, 0xAC00, 0xD55C, 0x200D, 0x5D0, 0x915,
+                               0x958, 0x4E00, 0x1F600, 0xFE0F, 0x1F3FB, 0x10400, 0x3A3, 0x3C2, 0xDF, 0x130, 0x131, 0x23A, 0x23E, 0x1E9E, 0xA]
+        for _ in 0..<20 { pool += plain }
+        var rng = SplitMix64(seed: seed)
+        return (0..<count).map { _ in
+            var text = String.UnicodeScalarView()
+            for _ in 0..<rng.int(1...7) {
+                let v = rng.chance(0.3) ? rng.pick(marks) : rng.pick(pool)
+                if let scalar = Unicode.Scalar(v) { text.append(scalar) }
+            }
+            return String(text)
+        }
+    }
+
+    /// Runs the fold of each text on the server, inside a function of the test's own
+    /// database that answers REFUSED where the SQL refuses: the folded text per text.
+    static func serverFolds(_ texts: [String], _ options: ComparisonOptions, on postgres: PostgresConnection) throws -> [String?] {
+        let name = "fold_\(options.rawValue)"
+        let body = PostgresFold.sql("t", caseInsensitive: options.contains(.caseInsensitive), diacriticInsensitive: options.contains(.diacriticInsensitive))
+        try postgres.execute("""
+            CREATE OR REPLACE FUNCTION \(name)(t text) RETURNS text LANGUAGE plpgsql AS $fold$
+            BEGIN RETURN \(body); EXCEPTION WHEN invalid_text_representation THEN RETURN 'REFUSED:' || SQLERRM; END $fold$
+            """)
+        try postgres.execute("DROP TABLE IF EXISTS texts")
+        try postgres.execute(#"CREATE TABLE texts (k integer PRIMARY KEY, s text COLLATE "C")"#)
+        for start in stride(from: 0, to: texts.count, by: 500) {
+            let chunk = Array(texts[start..<min(start + 500, texts.count)])
+            let values = chunk.indices.map { "($\(2 * $0 + 1)::integer, $\(2 * $0 + 2)::text)" }.joined(separator: ", ")
+            try postgres.execute("INSERT INTO texts VALUES \(values)", chunk.enumerated().flatMap { [Value.integer(Int64(start + $0.offset)), .text($0.element)] })
+        }
+        var out = [String?](repeating: nil, count: texts.count)
+        for row in try postgres.execute("SELECT k, \(name)(s) FROM texts").rows {
+            guard case .integer(let k)? = row.first, case .text(let folded)? = row.last else { continue }
+            out[Int(k)] = folded
+        }
+        return out
+    }
+
+    @Test func serverFoldsEveryScalarAndRandomTextAsSwift() throws {
+        let postgres = try PostgresConnection(url: try PostgresServer.database("fold"))
+        let tables = PostgresFold.Tables.shared
+        // Every scalar the tables name or that lowering might touch, alone, then random text.
+        var singles = Set(tables.caseFoldMap.keys).union(tables.diacriticMap.keys).union(tables.markSet)
+        for v in UInt32(1)...0x3000 { singles.insert(v) }
+        for v in UInt32(0x1E900)...0x1E95F { singles.insert(v) }
+        let texts = singles.sorted().compactMap { Unicode.Scalar($0).map { String(Character($0)) } } + Self.randomTexts(count: 4000, seed: 77)
+        for options in Self.options {
+            let folded = try Self.serverFolds(texts, options, on: postgres)
+            var wrong: [String] = [], refused = 0, refusedWithoutMarks: [String] = [], compared = 0
+            for (text, got) in zip(texts, folded) {
+                guard let got else { wrong.append("\(Self.scalars(text)): NULL"); continue }
+                if got.hasPrefix("REFUSED:") {
+                    refused += 1
+                    #expect(Array(got.utf8).firstRange(of: Array(PostgresFold.refusal.utf8)) != nil, "\(got)")
+                    if !text.unicodeScalars.contains(where: { tables.markSet.contains($0.value) }) { refusedWithoutMarks.append("\(Self.scalars(text))") }
+                    continue
+                }
+                let expected = PredicateFunctions.fold(text, options)
+                compared += 1
+                if Array(got.utf8) != Array(expected.utf8) {
+                    wrong.append("\(Self.scalars(text).map { String($0, radix: 16) }) → \(Self.scalars(got).map { String($0, radix: 16) }), Swift \(Self.scalars(expected).map { String($0, radix: 16) })")
+                }
+            }
+            #expect(wrong.isEmpty, "\(options): \(wrong.count) of \(texts.count) folded otherwise: \(wrong.prefix(12))")
+            #expect(refusedWithoutMarks.isEmpty, "\(options): refused text without marks: \(refusedWithoutMarks.prefix(12))")
+            // Refusal is for marks Foundation keeps: text with options [c] never, and most
+            // random text with marks still folds.
+            if options == [.caseInsensitive] { #expect(refused == 0) } else { #expect(refused < texts.count / 3, "\(refused) refused") }
+            #expect(compared + refused == texts.count && compared > texts.count / 2)
+        }
+    }
+
+    /// Text people write, marks after Latin letters (NFD, as macOS file names are) included,
+    /// is never refused.
+    @Test func decomposedLatinTextFolds() throws {
+        let postgres = try PostgresConnection(url: try PostgresServer.database("foldnfd"))
+        let words = ["Café", "naïve", "Ångström", "Straße", "ΣΊΣΥΦΟΣ", "Ελληνικά", "Ёлка", "Dvořák", "Łódź", "İstanbul", "ǅemal", "ﬁnal",
+                     "한국어", "日本語", "Ⱦ", "résumé", "ǰ", "ẞ", "ᾈ", "Ꭰꭰ", "🙂", "Ω", "K"]
+        let texts = words + words.map { $0.decomposedStringWithCanonicalMapping } + words.map { $0.uppercased() }
+        for options in Self.options {
+            let folded = try Self.serverFolds(texts, options, on: postgres)
+            for (text, got) in zip(texts, folded) {
+                #expect(got.map { Array($0.utf8) } == Array(PredicateFunctions.fold(text, options).utf8), "\(options) \(text): \(got ?? "NULL")")
+            }
+        }
+    }
+}
