@@ -111,6 +111,39 @@ import Testing
         }
     }
 
+    /// `lowercase:` and `uppercase:` (`PostgresCaseMapping`) map every scalar, and random
+    /// text with final sigmas, as Swift's `lowercased()` and `uppercased()` do.
+    @Test func caseMappingIsSwifts() throws {
+        let postgres = try PostgresConnection(url: try PostgresServer.database("casemap"))
+        var singles: [String] = []
+        for v in UInt32(1)...0x1FFFF {
+            guard let u = Unicode.Scalar(v), u.properties.changesWhenCaseMapped || v < 0x3000 else { continue }
+            singles.append(String(Character(u)))
+        }
+        let texts = singles + Self.randomTexts(count: 2000, seed: 5) + ["ΣΑΣ ΑΣ Σ", "ὈΔΥΣΣΕΎΣ", "İstanbul", "ß ﬁ ǰ", "Ꭰꭰ"]
+        try postgres.execute("DROP TABLE IF EXISTS texts")
+        try postgres.execute(#"CREATE TABLE texts (k integer PRIMARY KEY, s text COLLATE "C")"#)
+        for start in stride(from: 0, to: texts.count, by: 500) {
+            let chunk = Array(texts[start..<min(start + 500, texts.count)])
+            let values = chunk.indices.map { "($\(2 * $0 + 1)::integer, $\(2 * $0 + 2)::text)" }.joined(separator: ", ")
+            try postgres.execute("INSERT INTO texts VALUES \(values)", chunk.enumerated().flatMap { [Value.integer(Int64(start + $0.offset)), .text($0.element)] })
+        }
+        for lower in [true, false] {
+            var wrong: [String] = [], compared = 0
+            for row in try postgres.execute("SELECT k, \(PostgresCaseMapping.sql("s", lower: lower)) FROM texts").rows {
+                guard case .integer(let k)? = row.first, case .text(let got)? = row.last else { continue }
+                let text = texts[Int(k)]
+                let expected = lower ? text.lowercased() : text.uppercased()
+                compared += 1
+                if Array(got.utf8) != Array(expected.utf8) {
+                    wrong.append("\(Self.scalars(text).map { String($0, radix: 16) }) → \(Self.scalars(got).map { String($0, radix: 16) }), Swift \(Self.scalars(expected).map { String($0, radix: 16) })")
+                }
+            }
+            #expect(compared == texts.count)
+            #expect(wrong.isEmpty, "\(lower ? "lowercase" : "uppercase"): \(wrong.count) differ: \(wrong.prefix(12))")
+        }
+    }
+
     /// Text people write, marks after Latin letters (NFD, as macOS file names are) included,
     /// is never refused.
     @Test func decomposedLatinTextFolds() throws {

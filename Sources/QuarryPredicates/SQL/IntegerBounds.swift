@@ -100,7 +100,29 @@ extension BoundPredicate.Operand {
         case .collection(.count, _, _, _): return .integer
         case .collection(.avg, _, let a, _): return a.flatMap { kind($0.type) }.map { _ in .real }
         case .collection(_, _, let a, _): return a.flatMap { kind($0.type) }
+        // Arithmetic said in the dialect's SQL: integers while both operands are (a dialect
+        // that says it stops where they would leave Int64).
+        case let .arithmetic(op, l, r):
+            guard let lk = l.arithmeticKind, let rk = r.arithmeticKind else { return nil }
+            return lk == .integer && rk == .integer && op != .divide && op != .power ? .integer : .real
+        case let .function(f, a):
+            switch f {
+            case .abs, .floor, .ceiling, .trunc: return a.arithmeticKind
+            case .sqrt, .ln, .log, .exp: return a.arithmeticKind.map { _ in .real }
+            default: return nil
+            }
         default: return nil
+        }
+    }
+
+    /// The kind arithmetic reads an operand as: a number's, or a constant's (nil as an
+    /// integer: the answer is nil either way); nil for anything else (text, dates,
+    /// booleans), which the store's own function computes.
+    var arithmeticKind: NumberKind? {
+        switch self {
+        case .value(.integer), .value(.null): return .integer
+        case .value(.real): return .real
+        default: return numberKind
         }
     }
 }

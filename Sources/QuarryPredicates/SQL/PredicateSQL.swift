@@ -123,9 +123,15 @@ private struct PredicateSQLWriter {
                 }
                 return dialect.call(PredicateFunctions.stringOperation, [l, r, "\(PredicateFunctions.code(op))", "\(options.rawValue)"])
             }
+            // Two constants: PostgreSQL reads a bare `$1 < $2` as text; Quarry answers, as
+            // SQLite and the evaluator compare them.
+            if !dialect.comparesIntegersWithRealsExactly, op != .in, op != .between, case .value(let a) = lhs, case .value(let b) = rhs {
+                return Self.answer(a, op, b, options).map(dialect.literal) ?? "NULL"
+            }
             // No value is in an empty list, nil included, as SQLite answers `IN ()`, which
             // PostgreSQL refuses as syntax. Before the left side adds its arguments.
             if op == .in, case .list(let values) = rhs, values.isEmpty { return dialect.literal(false) }
+            let beforeL = arguments.count
             let l = operand(lhs, options, qualifier, entity)
             switch op {
             case .in:
@@ -135,8 +141,14 @@ private struct PredicateSQLWriter {
                 let lo = operand(.value(bounds[0]), options, qualifier, entity), hi = operand(.value(bounds[1]), options, qualifier, entity)
                 return "\(l) BETWEEN \(lo) AND \(hi)"
             default:
+                let afterL = arguments.count
                 let r = operand(rhs, options, qualifier, entity)
-                if let exact = integerAgainstReal(lhs, op, rhs, l, r) { return exact }
+                if let exact = integerAgainstReal(lhs, op, rhs) {
+                    // Each side may be said more than once, its arguments with it.
+                    let sides = [(l, Array(arguments[beforeL..<afterL])), (r, Array(arguments[afterL...]))]
+                    arguments.removeSubrange(beforeL...)
+                    return fill(exact, sides)
+                }
                 switch op {
                 // Where NULL and false lead to the same answer, equality with a constant that
                 // is not nil is SQL's `=`, which an index answers in every engine (PostgreSQL
@@ -169,6 +181,28 @@ private struct PredicateSQLWriter {
         // ENDSWITH says its pattern twice: it must hold no placeholder.
         guard !r.contains("?") else { return nil }
         return dialect.stringTest(test, l, patternSQL: r)
+    }
+
+    /// `a op b` for two constants, as the evaluator compares them; nil for unknown.
+    static func answer(_ a: Value, _ op: ComparisonOperator, _ b: Value, _ options: ComparisonOptions) -> Bool? {
+        func folded(_ v: Value) -> Value {
+            if !options.isEmpty, case .text(let s) = v { return .text(PredicateFunctions.fold(s, options)) }
+            return v
+        }
+        let (l, r) = (folded(a), folded(b))
+        switch op {
+        case .equal: return SQLiteOrdering.compare(l, r) == 0 || (l.isNull && r.isNull)
+        case .notEqual: return !(SQLiteOrdering.compare(l, r) == 0 || (l.isNull && r.isNull))
+        default:
+            guard let order = SQLiteOrdering.compare(l, r) else { return nil }
+            switch op {
+            case .less: return order < 0
+            case .lessOrEqual: return order <= 0
+            case .greater: return order > 0
+            case .greaterOrEqual: return order >= 0
+            default: return nil
+            }
+        }
     }
 
     /// The dialect's test for `op` with the constant `pattern`, and the pattern as it takes
@@ -207,21 +241,21 @@ private struct PredicateSQLWriter {
     /// An integer attribute compared with a real one, said so that it compares exactly,
     /// where the dialect does not (`SQLDialect.exactComparison`); nil otherwise. Equality
     /// keeps SQL's `IS`: nil equals nil, and nothing else.
-    func integerAgainstReal(_ lhs: BoundPredicate.Operand, _ written: ComparisonOperator, _ rhs: BoundPredicate.Operand,
-                            _ l: String, _ r: String) -> String? {
+    /// Slot 0 is the left side's SQL, slot 1 the right's.
+    func integerAgainstReal(_ lhs: BoundPredicate.Operand, _ written: ComparisonOperator, _ rhs: BoundPredicate.Operand) -> SQLTemplate? {
         guard !dialect.comparesIntegersWithRealsExactly else { return nil }
         let (integer, real, op): (String, String, ComparisonOperator)
         switch (lhs.numberKind, rhs.numberKind) {
-        case (.integer?, .real?): (integer, real, op) = (l, r, written)
-        case (.real?, .integer?): (integer, real, op) = (r, l, written.swapped)
+        case (.integer?, .real?): (integer, real, op) = ("⟨0⟩", "⟨1⟩", written)
+        case (.real?, .integer?): (integer, real, op) = ("⟨1⟩", "⟨0⟩", written.swapped)
         default: return nil
         }
         switch op {
         case .equal, .notEqual:
             let equal = "CASE WHEN \(integer) IS NULL OR \(real) IS NULL THEN \(integer) IS NULL AND \(real) IS NULL ELSE \(dialect.exactComparison(integer: integer, "=", real: real)) END"
-            return op == .equal ? "(\(equal))" : "NOT (\(equal))"
+            return SQLTemplate(op == .equal ? "(\(equal))" : "NOT (\(equal))")
         case .less, .lessOrEqual, .greater, .greaterOrEqual:
-            return dialect.exactComparison(integer: integer, op.rawValue, real: real)
+            return SQLTemplate(dialect.exactComparison(integer: integer, op.rawValue, real: real))
         default:
             return nil
         }
@@ -263,6 +297,34 @@ private struct PredicateSQLWriter {
         return ("FROM " + tables.joined(separator: ", ") + " WHERE " + conditions.joined(separator: " AND "), alias)
     }
 
+    /// `template` with each slot the SQL of its operand, whose arguments are bound again
+    /// wherever the slot is said.
+    mutating func filled(_ template: SQLTemplate, _ operands: [BoundPredicate.Operand], _ qualifier: String, _ entity: EntityStorage) -> String {
+        var said: [(String, [Value])] = []
+        for o in operands {
+            let before = arguments.count
+            let sql = operand(o, [], qualifier, entity)
+            said.append((sql, Array(arguments[before...])))
+            arguments.removeSubrange(before...)
+        }
+        return fill(template, said)
+    }
+
+    /// `template` with each slot the SQL given for it, its arguments bound at each.
+    mutating func fill(_ template: SQLTemplate, _ said: [(sql: String, arguments: [Value])]) -> String {
+        var out = ""
+        for piece in template.pieces {
+            switch piece {
+            case .sql(let sql): out += sql
+            case .slot(let i) where said.indices.contains(i):
+                out += said[i].sql
+                arguments += said[i].arguments
+            case .slot: out += "NULL"
+            }
+        }
+        return out
+    }
+
     /// The key column of the entity that owns the last step.
     private func ownerKey(_ path: [PathStep], _ root: EntityStorage) -> String {
         path.count >= 2 ? path[path.count - 2].destinationStorage.keyColumn : root.keyColumn
@@ -301,11 +363,22 @@ private struct PredicateSQLWriter {
             text = "?"
             if case .text = v { isString = true } else { isString = false }
         case let .arithmetic(op, lhs, rhs):
-            let l = operand(lhs, [], qualifier, entity), r = operand(rhs, [], qualifier, entity)
-            text = dialect.call(PredicateFunctions.arithmetic, ["\(PredicateFunctions.code(op))", l, r])
+            // In the dialect's own SQL where it has it, for operands whose kind is known.
+            if let l = lhs.arithmeticKind, let r = rhs.arithmeticKind,
+               let template = dialect.arithmetic(op.rawValue, integers: l == .integer && r == .integer) {
+                text = filled(template, [lhs, rhs], qualifier, entity)
+            } else {
+                let l = operand(lhs, [], qualifier, entity), r = operand(rhs, [], qualifier, entity)
+                text = dialect.call(PredicateFunctions.arithmetic, ["\(PredicateFunctions.code(op))", l, r])
+            }
             isString = false
         case let .function(function, argument):
-            text = dialect.call(PredicateFunctions.function, ["\(PredicateFunctions.code(function))", operand(argument, [], qualifier, entity)])
+            if let kind = function.isString ? (argument.isText ? .real : nil) : argument.arithmeticKind,
+               let template = dialect.function(function.rawValue, integer: kind == .integer) {
+                text = filled(template, [argument], qualifier, entity)
+            } else {
+                text = dialect.call(PredicateFunctions.function, ["\(PredicateFunctions.code(function))", operand(argument, [], qualifier, entity)])
+            }
             isString = function.isString
         case .list(let values):
             return "(" + values.map { operand(.value($0), options, qualifier, entity) }.joined(separator: ", ") + ")"
@@ -316,6 +389,16 @@ private struct PredicateSQLWriter {
 }
 
 private extension BoundPredicate.Operand {
+    /// Text for the case functions: a string attribute or constant.
+    var isText: Bool {
+        switch self {
+        case .attribute(let a), .path(_, let a): return a.type == .string
+        case .value(.text): return true
+        case .function(let f, _): return f.isString
+        default: return false
+        }
+    }
+
     var isPath: Bool {
         if case .path = self { return true }
         return false

@@ -187,7 +187,12 @@ public final class PostgresConnection {
             let primary = Self.text(pq.pointee.resultErrorField?(result, Int32(UInt8(ascii: "M"))))
                 ?? Self.text(pq.pointee.resultErrorMessage?(result)) ?? "the statement failed"
             // Text [d] could not fold (PostgresFold), said as the comparison, not as a cast.
-            if code == "22P02", let refused = Self.unfoldable(in: primary) { throw refused }
+            if code == "22P02", let refused = Self.unfoldable(in: primary) ?? Self.overflowing(in: primary) { throw refused }
+            // A double's overflow or underflow, which SQLite and Quarry compute as an infinity or zero.
+            if code == "22003", primary.hasPrefix("value out of range: ") {
+                throw StoreError.database(message: "a real number in this statement's arithmetic is past what a double holds (\(primary.dropFirst(20))), "
+                    + "which PostgreSQL refuses where SQLite computes an infinity or zero")
+            }
             throw StoreError.postgres(sqlState: code, sql: sql, message: primary)
         }
     }

@@ -44,6 +44,9 @@ public enum PostgresFold {
         return simple ? collated : "(SELECT \(collated) FROM (SELECT \(expression) AS \"fold_text\") AS \"fold_row\")"
     }
 
+    /// Of Unicode 11 (2018) or later: a server's older ICU may not map it.
+    static func isRecent(_ u: Unicode.Scalar) -> Bool { u.properties.age.map { $0.major >= 11 } ?? true }
+
     /// What the SQL casts to an integer to stop a statement whose text it cannot fold; the
     /// server's "invalid input syntax" names it, with the text after it.
     public static let refusal = "quarry cannot fold:\n"
@@ -104,7 +107,7 @@ public enum PostgresFold {
             for (scalar, folded) in caseFoldMap.sorted(by: { $0.key < $1.key }) where scalar >= 0x80 {
                 guard let u = Unicode.Scalar(scalar) else { continue }
                 let stable = u.properties.lowercaseMapping == String(u)
-                let recent = u.properties.age.map { $0.major >= 11 } ?? true
+                let recent = PostgresFold.isRecent(u) || folded.contains { Unicode.Scalar($0).map(PostgresFold.isRecent) ?? false }
                 guard stable || recent else { continue }
                 if folded.count == 1 {
                     oneFrom.append(scalar); oneTo.append(folded[0])

@@ -164,16 +164,28 @@ extension PostgresConnection {
         }
     }
 
-    /// The text `PostgresFold` refused while the statement ran, from the server's
-    /// "invalid input syntax for type integer: "quarry cannot fold: TEXT"".
-    static func unfoldable(in message: String) -> StoreError? {
-        // By bytes: the text may start with a mark, which String search would join to the
-        // marker. The message's newline was made a space (`PostgresConnection.text`).
+    /// What follows `marker` (a refusal the SQL casts to an integer) in the server's
+    /// "invalid input syntax for type integer: "MARKER TEXT"", nil without it. By bytes:
+    /// the text may start with a mark, which String search would join to the marker; the
+    /// marker's newline was made a space (`PostgresConnection.text`).
+    static func refused(_ marker: String, in message: String) -> String? {
         let bytes = Array(message.utf8)
-        guard let marker = bytes.firstRange(of: Array(PostgresFold.refusal.dropLast().utf8) + [UInt8(ascii: " ")]) else { return nil }
-        var tail = Array(bytes[marker.upperBound...])
+        guard let found = bytes.firstRange(of: Array(marker.dropLast().utf8) + [UInt8(ascii: " ")]) else { return nil }
+        var tail = Array(bytes[found.upperBound...])
         if tail.last == UInt8(ascii: "\"") { tail.removeLast() }
-        let text = String(decoding: tail, as: UTF8.self)
+        return String(decoding: tail, as: UTF8.self)
+    }
+
+    /// Integer arithmetic that left Int64 (`PostgreSQLDialect.arithmetic`).
+    static func overflowing(in message: String) -> StoreError? {
+        guard let operands = refused(PostgreSQLDialect.overflowRefusal, in: message) else { return nil }
+        return .database(message: "\(operands) leaves 64-bit integers on PostgreSQL, where Quarry goes on in doubles only in SQLite; "
+            + "write one operand as a real (2.0) to compute in doubles")
+    }
+
+    /// The text `PostgresFold` refused while the statement ran.
+    static func unfoldable(in message: String) -> StoreError? {
+        guard let text = refused(PostgresFold.refusal, in: message) else { return nil }
         let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
         return .database(message: "[d] cannot compare '\(shown)' on PostgreSQL: it has combining marks after a letter outside "
             + "Latin, Greek and Cyrillic (or before any letter), which Quarry folds only in SQLite; compare it without [d], or in a SQLite copy")

@@ -49,10 +49,42 @@ public protocol SQLDialect: Sendable {
     /// `sql` folded as `[c]` and `[d]` fold text in Swift, in the dialect's own SQL; nil
     /// where the store's function (`quarry_fold`) folds it.
     func fold(_ sql: String, caseInsensitive: Bool, diacriticInsensitive: Bool) -> String?
+    /// `a op b` (op `+`, `-`, `*` or `/`) as Quarry computes it (integers stay integers
+    /// until they overflow, `/` divides reals, nil for a division by zero), over slots 0
+    /// and 1; `integers` when both are integers. Nil where the store's function
+    /// (`quarry_arith`) computes it.
+    func arithmetic(_ op: String, integers: Bool) -> SQLTemplate?
+    /// A predicate function (`abs`, `floor`, `ceiling`, `trunc`, `sqrt`, `ln`, `log`,
+    /// `exp`, `lowercase`, `uppercase`) of slot 0 as Quarry computes it; `integer` when its
+    /// argument is an integer. Nil where the store's function (`quarry_fn`) computes it.
+    func function(_ name: String, integer: Bool) -> SQLTemplate?
 }
 
 extension SQLDialect {
     public func fold(_ sql: String, caseInsensitive: Bool, diacriticInsensitive: Bool) -> String? { nil }
+    public func arithmetic(_ op: String, integers: Bool) -> SQLTemplate? { nil }
+    public func function(_ name: String, integer: Bool) -> SQLTemplate? { nil }
+}
+
+/// SQL with slots for operands, which the compiler fills with each operand's SQL and
+/// binds its arguments again at each, so an operand may be said more than once.
+public struct SQLTemplate: Sendable, Equatable {
+    public enum Piece: Sendable, Equatable { case sql(String), slot(Int) }
+    public let pieces: [Piece]
+
+    /// `text` with its slots written `⟨0⟩`, `⟨1⟩`.
+    public init(_ text: String) {
+        var pieces: [Piece] = []
+        var rest = Substring(text)
+        while let open = rest.firstIndex(of: "⟨"), let close = rest[open...].firstIndex(of: "⟩"),
+              let slot = Int(rest[rest.index(after: open)..<close]) {
+            if open > rest.startIndex { pieces.append(.sql(String(rest[..<open]))) }
+            pieces.append(.slot(slot))
+            rest = rest[rest.index(after: close)...]
+        }
+        if !rest.isEmpty { pieces.append(.sql(String(rest))) }
+        self.pieces = pieces
+    }
 }
 
 /// The string tests a dialect may say in its own SQL when they take no `[c]` or `[d]`.
