@@ -63,8 +63,14 @@ extension PostgresStore {
         // The definitions as they will be, for the foreign keys' rules and the link tables.
         let after = Definitions(self, all)
         try syncForeignKeys(touching: Set(all.map(\.name) + touched), in: after, server)
+        // An entity whose rows are in another table now (an empty one that changed its
+        // parent): the link tables' keys to the old one went with it.
+        let before = managedObjectModel.declaredMap
+        let moved = Set(all.map(\.name).filter { name in
+            before[name] != nil && ManagedObjectModel.root(of: name, in: before) != after.table(of: name)
+        })
         // A destination not defined yet makes the table when it is (as an entity changed).
-        try createLinkTables(all, in: after, server)
+        try createLinkTables(all, in: after, moved: moved, server)
         if !made.isEmpty { try createTriggers(on: made.map { qualified($0) }, server) }
         return touched
     }
@@ -105,7 +111,7 @@ extension PostgresStore {
     /// without an inverse), as a Quarry file names them (`storage(of:in:)`): a key pair a
     /// row, each a foreign key that goes with its row (`ON DELETE CASCADE`), so a row the
     /// server deletes (a cascade, `deleteall`) takes its links along.
-    private func createLinkTables(_ entities: [EntityDescription], in after: Definitions, _ server: PostgresConnection) throws {
+    private func createLinkTables(_ entities: [EntityDescription], in after: Definitions, moved: Set<String>, _ server: PostgresConnection) throws {
         // Resolved against the definitions as they will be.
         let saved = managedObjectModel
         defer { managedObjectModel = saved }
@@ -125,8 +131,24 @@ extension PostgresStore {
                     + "source bigint NOT NULL REFERENCES \(qualified(after.table(of: source))) (\(key)) ON DELETE CASCADE, "
                     + "target bigint NOT NULL REFERENCES \(qualified(after.table(of: target))) (\(key)) ON DELETE CASCADE, PRIMARY KEY (source, target))")
                 try server.execute("CREATE INDEX IF NOT EXISTS \(quoteIdentifier(Self.identifier(table + "_target"))) ON \(qualified(table)) (target, source)")
+                for (column, entity) in [("source", source), ("target", target)] where moved.contains(entity) {
+                    try refer(table, column, to: after.table(of: entity), server)
+                }
             }
         }
+    }
+
+    /// The link table's `column` refers to the keys of `root`'s table only, its rows going
+    /// with theirs (the key it had to another table is dropped, whatever its name).
+    private func refer(_ table: String, _ column: String, to root: String, _ server: PostgresConnection) throws {
+        let names = try server.execute("""
+            SELECT con.conname FROM pg_catalog.pg_constraint con JOIN pg_catalog.pg_class c ON c.oid = con.conrelid
+            JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+            JOIN pg_catalog.pg_attribute a ON a.attrelid = con.conrelid AND a.attnum = con.conkey[1]
+            WHERE n.nspname = $1 AND c.relname = $2 AND con.contype = 'f' AND a.attname = $3
+            """, [.text(schema), .text(table), .text(column)]).rows.compactMap { $0.first?.textValue }
+        for name in names { try server.execute("ALTER TABLE \(qualified(table)) DROP CONSTRAINT \(quoteIdentifier(name))") }
+        try server.execute("ALTER TABLE \(qualified(table)) ADD FOREIGN KEY (\(column)) REFERENCES \(qualified(root)) (\(quoteIdentifier(EntityStorage.quarryKeyColumn))) ON DELETE CASCADE NOT VALID")
     }
 
     /// The store's model takes definitions written on the server: each entity's table
