@@ -1,7 +1,8 @@
 /// An import into a table of a PostgreSQL store: one `COPY ... FROM STDIN` in a
 /// `READ WRITE` transaction, fed by the import's parser thread (`ImportPipeline`) a batch
 /// at a time (`PostgresCopyText`), so memory stays flat as it does on SQLite. A new
-/// entity's table is made in the same transaction (`PostgresStore+Definitions`). A row
+/// entity's table is made in the same transaction (`PostgresStore+Definitions`); a
+/// sub-entity's rows go into its root's table (`PostgresStore+Hierarchies`). A row
 /// the server refuses (a type, a constraint) ends the import with nothing kept, the table
 /// included, at the file's line that row came from.
 extension ImportRequest {
@@ -9,7 +10,14 @@ extension ImportRequest {
               entity: EntityDescription, creating: Bool, context: ObjectContext, server: PostgresConnection,
               progress: ((Int, Int) -> Void)?) throws -> Int {
         guard let store = context.store as? PostgresStore else { throw StoreConnection.notOnPostgres("import") }
-        let storage = creating ? PostgresStore.storage(of: entity, schema: store.schema) : context.mapping.storage(of: entity.name)
+        var storage = creating ? PostgresStore.storage(of: entity, schema: store.schema) : context.mapping.storage(of: entity.name)
+        var defaults = defaults
+        // A sub-entity is a view of its root's table, and COPY writes tables only: its rows
+        // go into the root's, each naming its entity as the view's default would.
+        if !creating, entity.parent != nil, store.keepsDeclaration(of: entity.name) {
+            storage = context.mapping.storage(of: context.rootName(of: entity.name))
+            defaults.append(AttributeDescription(name: EntityStorage.entityColumn, type: .string, defaultValue: .text(entity.name)))
+        }
         let columns = attributes + defaults
         guard !columns.isEmpty else {
             throw StoreError.importFailed(path: path, line: nil, reason: "the file names no column of \(entityName), and a PostgreSQL table takes rows through its columns")

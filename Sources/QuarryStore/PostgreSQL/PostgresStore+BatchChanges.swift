@@ -16,20 +16,25 @@ extension PostgresStore {
             try server.inWriteTransaction {
                 let rows = try server.execute(PostgreSQLDialect.numbered(sql), assignments.map(\.1) + (filter?.arguments ?? [])).rows
                 written.keys = rows.compactMap { $0.first?.storedInteger }.sorted()
+                written.byEntity = try keysByOwnEntity([entity.name: Set(written.keys)], context: context, server: server)
                 // The objects in use take the rows as the server keeps them (its types
-                // round, its triggers change), so their next save meets no change of theirs.
-                let held = Set(context.registeredKeysByEntity()[entity.name] ?? [])
-                let kept = written.keys.filter(held.contains)
-                try forEachChunk(kept) { chunk in
-                    let query = "SELECT \(storage.selection(of: entity)) FROM \(storage.table) WHERE \(storage.key) IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
-                    for row in try server.execute(PostgreSQLDialect.numbered(query), chunk.map(Value.integer)).rows {
-                        guard let key = row.first?.storedInteger else { continue }
-                        written.stored[key] = context.values(of: entity, row: row.map(\.databaseValue))
+                // round, its triggers change), so their next save meets no change of theirs;
+                // each as its own entity (a SportCar updated as a Car has its own columns).
+                let registered = context.registeredKeysByEntity()
+                for (name, keys) in written.byEntity.sorted(by: { $0.key < $1.key }) {
+                    guard let own = managedObjectModel.entitiesByName[name] else { continue }
+                    let ownStorage = context.mapped(own)
+                    let held = Set(registered[name] ?? [])
+                    try forEachChunk(keys.filter(held.contains)) { chunk in
+                        let query = "SELECT \(ownStorage.selection(of: own)) FROM \(ownStorage.table) WHERE \(ownStorage.key) IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
+                        for row in try server.execute(PostgreSQLDialect.numbered(query), chunk.map(Value.integer)).rows {
+                            guard let key = row.first?.storedInteger else { continue }
+                            written.stored[key] = context.values(of: own, row: row.map(\.databaseValue))
+                        }
                     }
                 }
             }
         }
-        if !written.keys.isEmpty { written.byEntity = [entity.name: written.keys] }
         return written
     }
 
@@ -43,11 +48,15 @@ extension PostgresStore {
             // found), so observers hear every one, not only the objects in use.
             let chosen = try server.execute(PostgreSQLDialect.numbered("SELECT \(storage.key) FROM \(storage.table)\(condition) FOR UPDATE"),
                                             filter?.arguments ?? []).rows.compactMap { $0.first?.storedInteger }
-            var found = try cascadedRows(of: entity.name, keys: chosen, context: context, server: server)
+            let found = try cascadedRows(of: entity.name, keys: chosen, context: context, server: server)
+            // Named by their own entity while the rows are there (a SportCar deleted as a
+            // Car is heard as a SportCar), as a Quarry file's delete names them.
+            deleted = try keysByOwnEntity(found, context: context, server: server)
             let keys = try server.execute(PostgreSQLDialect.numbered("DELETE FROM \(storage.table)\(condition) RETURNING \(storage.key)"),
                                           filter?.arguments ?? []).rows.compactMap { $0.first?.storedInteger }
-            found[entity.name, default: []].formUnion(keys)
-            for (name, keys) in found where !keys.isEmpty { deleted[name] = keys.sorted() }
+            let named = Set(deleted.values.joined())
+            deleted[entity.name, default: []] += keys.filter { !named.contains($0) }
+            deleted = deleted.filter { !$0.value.isEmpty }.mapValues { $0.sorted() }
         } }
         return deleted
     }
@@ -82,6 +91,32 @@ extension PostgresStore {
             }
         }
         return found
+    }
+
+    /// `found` (rows by the entity they were reached as) by the entity each row is: rows
+    /// of an entity with sub-entities are told apart by `_entity`; rows naming no known
+    /// entity stay where they were found.
+    private func keysByOwnEntity(_ found: [String: Set<Int64>], context: ObjectContext, server: PostgresConnection) throws -> [String: [Int64]] {
+        var grouped: [String: Set<Int64>] = [:]
+        for (name, keys) in found where !keys.isEmpty {
+            guard context.hasSubentities(name), let entity = managedObjectModel.entitiesByName[name] else {
+                grouped[name, default: []].formUnion(keys)
+                continue
+            }
+            let storage = context.mapped(entity)
+            var placed: Set<Int64> = []
+            try forEachChunk(keys.sorted()) { chunk in
+                let query = "SELECT \(storage.key), \(quoteIdentifier(EntityStorage.entityColumn)) FROM \(storage.table) WHERE \(storage.key) IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
+                for row in try server.execute(PostgreSQLDialect.numbered(query), chunk.map(Value.integer)).rows {
+                    guard let key = row.first?.storedInteger, row.count > 1 else { continue }
+                    let own = context.ownEntity(of: entity, tag: row[1])?.name ?? name
+                    grouped[own, default: []].insert(key)
+                    placed.insert(key)
+                }
+            }
+            grouped[name, default: []].formUnion(keys.subtracting(placed))
+        }
+        return grouped.filter { !$0.value.isEmpty }.mapValues { $0.sorted() }
     }
 
     /// The server's refusal (a foreign key that restricts, a check) named by the operation.

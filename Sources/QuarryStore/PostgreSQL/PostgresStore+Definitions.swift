@@ -8,26 +8,30 @@
 /// the table in place, as a Core Data lightweight migration does: attributes added (a
 /// default fills existing rows), dropped or renamed (`renamedFrom`), to-one
 /// relationships added or dropped. Refused, with nothing written: a type change, a new
-/// required attribute without a default over existing rows, inheritance, and redefining
-/// a table Quarry did not create. Many-to-many relationships get link tables, as in a
-/// Quarry file.
+/// required attribute without a default over existing rows, and redefining a table
+/// Quarry did not create. Many-to-many relationships get link tables, as in a Quarry
+/// file. A hierarchy is one table for its root (`PostgresStore+Hierarchies`).
 extension PostgresStore {
     /// The table keeping the definitions.
     static let modelTable = "quarry_model"
 
     /// Creates or migrates the tables of `entity` and of `changes` (entities gaining its
     /// inverses) and keeps their definitions, in one transaction; then the store's model
-    /// takes them (`adopt`).
-    func writeServerDefinition(_ entity: EntityDescription, changes: [EntityDescription], context: ObjectContext) throws {
+    /// takes them (`adopt`). Returns the entities of the hierarchies it reshaped.
+    func writeServerDefinition(_ entity: EntityDescription, changes: [EntityDescription], context: ObjectContext) throws -> [String] {
         let server = try server(context)
-        try server.inWriteTransaction { try writeTables(entity, changes: changes, server) }
-        try adopt([entity] + changes, context: context)
+        let touched = try server.inWriteTransaction { try writeTables(entity, changes: changes, server) }
+        try adopt([entity] + changes, touched: touched, context: context)
+        return touched
     }
 
     /// The SQL of a definition, inside the caller's write transaction; the model does not
-    /// change here (`adopt`, once it committed).
-    func writeTables(_ entity: EntityDescription, changes: [EntityDescription], _ server: PostgresConnection) throws {
-        for e in [entity] + changes {
+    /// change here (`adopt`, once it committed). Returns the entities of the hierarchies
+    /// it reshaped (none outside hierarchies).
+    @discardableResult
+    func writeTables(_ entity: EntityDescription, changes: [EntityDescription], _ server: PostgresConnection) throws -> [String] {
+        let all = [entity] + changes
+        for e in all {
             try validate(e)
             if let existing = managedObjectModel.entitiesByName[e.name], !declared.contains(e.name), mapping.storage(of: existing).layout == .serverTable {
                 throw StoreError.invalidSchema(entity: e.name, reason: "\(e.name) is a table of the schema that Quarry did not create: its columns are its own")
@@ -38,60 +42,130 @@ extension PostgresStore {
         // Quarry file's `INSERT OR REPLACE` does), which the next open lists them in.
         try server.execute("CREATE TABLE IF NOT EXISTS \(qualified(Self.modelTable)) (position bigserial, name text PRIMARY KEY, definition text NOT NULL)")
         var made: [String] = []
-        for e in [entity] + changes {
-            // After a migration's own refusals (a type change), as a Quarry file says them.
-            if declared.contains(e.name), let old = managedObjectModel.entitiesByName[e.name] {
-                try migrate(old, to: e, server)
-            } else {
-                try create(e, server)
-                made.append(e.name)
+        var touched: [String] = []
+        let hierarchical = isHierarchical(all)
+        if hierarchical {
+            (touched, made) = try writeHierarchies(all, server)
+        }
+        for e in all {
+            if !hierarchical {
+                // After a migration's own refusals (a type change), as a Quarry file says them.
+                if declared.contains(e.name), let old = managedObjectModel.entitiesByName[e.name] {
+                    try migrate(old, to: e, server)
+                } else {
+                    try create(e, server)
+                    made.append(e.name)
+                }
             }
             try server.execute("DELETE FROM \(qualified(Self.modelTable)) WHERE name = $1", [.text(e.name)])
             try server.execute("INSERT INTO \(qualified(Self.modelTable)) (name, definition) VALUES ($1, $2)", [.text(e.name), .text(try StoredDefinition.text(e))])
         }
-        // The definitions as they will be, for the foreign keys' rules.
-        var after = managedObjectModel.entitiesByName
-        for e in [entity] + changes { after[e.name] = e }
-        try syncForeignKeys(touching: Set(([entity] + changes).map(\.name)), in: after, server)
+        // The definitions as they will be, for the foreign keys' rules and the link tables.
+        let after = Definitions(self, all)
+        try syncForeignKeys(touching: Set(all.map(\.name) + touched), in: after, server)
+        // An entity whose rows are in another table now (an empty one that changed its
+        // parent): the link tables' keys to the old one went with it.
+        let before = managedObjectModel.declaredMap
+        let moved = Set(all.map(\.name).filter { name in
+            before[name] != nil && ManagedObjectModel.root(of: name, in: before) != after.table(of: name)
+        })
         // A destination not defined yet makes the table when it is (as an entity changed).
-        try createLinkTables([entity] + changes, in: after, server)
+        try createLinkTables(all, in: after, moved: moved, server)
         if !made.isEmpty { try createTriggers(on: made.map { qualified($0) }, server) }
+        return touched
+    }
+
+    /// The store's definitions as they will be once `changed` are taken: as declared, and
+    /// as objects see them (`ManagedObjectModel.effective`, made only for members of a
+    /// hierarchy: a model of thousands of entities is defined one entity at a time).
+    struct Definitions {
+        let declared: [String: EntityDescription]
+        let order: [String]
+        private let inHierarchy: Set<String>
+
+        init(_ store: PostgresStore, _ changed: [EntityDescription]) {
+            let model = store.managedObjectModel
+            var declared = model.declaredMap
+            for e in changed { declared[e.name] = e }
+            self.declared = declared
+            order = model.entityOrder + changed.map(\.name).filter { !model.entityOrder.contains($0) }
+            var inHierarchy: Set<String> = []
+            for e in declared.values {
+                if let parent = e.parent { inHierarchy.insert(e.name); inHierarchy.insert(parent) }
+            }
+            self.inHierarchy = inHierarchy
+        }
+
+        /// `name` as objects will see it.
+        func effective(_ name: String) -> EntityDescription? {
+            inHierarchy.contains(name) ? ManagedObjectModel.effective(name, in: declared, order: order) : declared[name]
+        }
+
+        /// The table holding `name`'s rows: its root's.
+        func table(of name: String) -> String {
+            inHierarchy.contains(name) ? ManagedObjectModel.root(of: name, in: declared) : name
+        }
     }
 
     /// The link tables of `entities`' many-to-many relationships (and of to-many ones
     /// without an inverse), as a Quarry file names them (`storage(of:in:)`): a key pair a
     /// row, each a foreign key that goes with its row (`ON DELETE CASCADE`), so a row the
     /// server deletes (a cascade, `deleteall`) takes its links along.
-    private func createLinkTables(_ entities: [EntityDescription], in after: [String: EntityDescription], _ server: PostgresConnection) throws {
+    private func createLinkTables(_ entities: [EntityDescription], in after: Definitions, moved: Set<String>, _ server: PostgresConnection) throws {
         // Resolved against the definitions as they will be.
-        let saved = managedObjectModel.entitiesByName
-        managedObjectModel.entitiesByName = after
-        defer { managedObjectModel.entitiesByName = saved }
+        let saved = managedObjectModel
+        defer { managedObjectModel = saved }
+        for e in entities {
+            for name in [e.name] + e.relationships.map(\.destination) {
+                managedObjectModel.entitiesByName[name] = after.effective(name)
+                if declared.contains(name) || name == e.name { managedObjectModel.declaredByName[name] = after.declared[name] }
+            }
+        }
         let key = quoteIdentifier(EntityStorage.quarryKeyColumn)
         for e in entities {
-            for r in e.relationships where r.isToMany && after[r.destination] != nil {
+            for r in e.relationships where r.isToMany && after.declared[r.destination] != nil {
                 guard case .linkTable(let table, let sourceColumn, _)? = storage(of: r, in: e.name) else { continue }
                 let (source, target) = sourceColumn == "source" ? (e.name, r.destination) : (r.destination, e.name)
+                // A hierarchy member's rows are in its root's table.
                 try server.execute("CREATE TABLE IF NOT EXISTS \(qualified(table)) ("
-                    + "source bigint NOT NULL REFERENCES \(qualified(source)) (\(key)) ON DELETE CASCADE, "
-                    + "target bigint NOT NULL REFERENCES \(qualified(target)) (\(key)) ON DELETE CASCADE, PRIMARY KEY (source, target))")
+                    + "source bigint NOT NULL REFERENCES \(qualified(after.table(of: source))) (\(key)) ON DELETE CASCADE, "
+                    + "target bigint NOT NULL REFERENCES \(qualified(after.table(of: target))) (\(key)) ON DELETE CASCADE, PRIMARY KEY (source, target))")
                 try server.execute("CREATE INDEX IF NOT EXISTS \(quoteIdentifier(Self.identifier(table + "_target"))) ON \(qualified(table)) (target, source)")
+                for (column, entity) in [("source", source), ("target", target)] where moved.contains(entity) {
+                    try refer(table, column, to: after.table(of: entity), server)
+                }
             }
         }
     }
 
-    /// The store's model takes definitions written on the server: each entity's table
-    /// is placed, and counts among Quarry's own.
-    func adopt(_ entities: [EntityDescription], context: ObjectContext) throws {
-        for e in entities {
-            mapping.place(e.name, Self.storage(of: e, schema: schema))
-            declared.insert(e.name)
-        }
-        hasTriggers = try triggersCoverEveryTable(context, adding: entities.map(\.name))
+    /// The link table's `column` refers to the keys of `root`'s table only, its rows going
+    /// with theirs (the key it had to another table is dropped, whatever its name).
+    private func refer(_ table: String, _ column: String, to root: String, _ server: PostgresConnection) throws {
+        let names = try server.execute("""
+            SELECT con.conname FROM pg_catalog.pg_constraint con JOIN pg_catalog.pg_class c ON c.oid = con.conrelid
+            JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+            JOIN pg_catalog.pg_attribute a ON a.attrelid = con.conrelid AND a.attnum = con.conkey[1]
+            WHERE n.nspname = $1 AND c.relname = $2 AND con.contype = 'f' AND a.attname = $3
+            """, [.text(schema), .text(table), .text(column)]).rows.compactMap { $0.first?.textValue }
+        for name in names { try server.execute("ALTER TABLE \(qualified(table)) DROP CONSTRAINT \(quoteIdentifier(name))") }
+        try server.execute("ALTER TABLE \(qualified(table)) ADD FOREIGN KEY (\(column)) REFERENCES \(qualified(root)) (\(quoteIdentifier(EntityStorage.quarryKeyColumn))) ON DELETE CASCADE NOT VALID")
     }
 
-    /// Where Quarry's table for `entity` is: keyed by `_pk`, its uuid and json columns
-    /// compared as their text.
+    /// The store's model takes definitions written on the server: each entity's table
+    /// (or view, in a hierarchy) is placed, and counts among Quarry's own. `touched`: the
+    /// members of the hierarchies reshaped, placed anew as objects will see them.
+    func adopt(_ entities: [EntityDescription], touched: [String] = [], context: ObjectContext) throws {
+        let after = Definitions(self, entities)
+        for name in entities.map(\.name) + touched {
+            guard let effective = after.effective(name) else { continue }
+            mapping.place(name, Self.storage(of: effective, schema: schema))
+            declared.insert(name)
+        }
+        hasTriggers = try triggersCoverEveryTable(context, adding: (entities.map(\.name) + touched).map(after.table(of:)))
+    }
+
+    /// Where Quarry's table for `entity` (as objects see it) is, or its view over its
+    /// root's table: keyed by `_pk`, its uuid and json columns compared as their text.
     static func storage(of entity: EntityDescription, schema: String) -> EntityStorage {
         var storage = EntityStorage(layout: .serverTable, relation: entity.name, keyColumn: EntityStorage.quarryKeyColumn)
         storage.schema = schema
@@ -100,15 +174,11 @@ extension PostgresStore {
     }
 
     /// What a PostgreSQL schema cannot hold as declared, refused before anything is
-    /// written: inheritance (abstract entities included: they exist for sub-entities);
-    /// names past 63 bytes, which PostgreSQL would cut short (and two could become one);
-    /// PostgreSQL's system column names; an entity whose name differs from another's only
-    /// in case, which a Quarry file refuses too.
+    /// written: names past 63 bytes, which PostgreSQL would cut short (and two could
+    /// become one); PostgreSQL's system column names; an entity whose name differs from
+    /// another's only in case, which a Quarry file refuses too.
     func refuse(_ definition: EntityDescription) throws {
         func refused(_ reason: String) -> StoreError { .invalidSchema(entity: definition.name, reason: reason) }
-        if definition.parent != nil || definition.isAbstract || managedObjectModel.entitiesByName.values.contains(where: { $0.parent == definition.name }) {
-            throw refused("inheritance (parent, abstract) is not supported in a PostgreSQL store yet")
-        }
         for name in [definition.name] + definition.keyNames where name.utf8.count > Self.identifierLimit {
             throw refused("'\(name)' is \(name.utf8.count) bytes long; PostgreSQL keeps names of at most \(Self.identifierLimit)")
         }
@@ -160,12 +230,17 @@ extension PostgresStore {
         }
     }
 
-    private func create(_ entity: EntityDescription, _ server: PostgresConnection) throws {
-        // Any relation of the schema counts (a table left out for its key, a view, a
-        // table's sequence): the server's own words would be "already exists".
+    /// A new table or view may not take the name of any relation of the schema (a table
+    /// left out for its key, a view, a table's sequence): the server's own words would be
+    /// "already exists".
+    func refuseTaken(_ name: String, _ server: PostgresConnection) throws {
         let taken = try server.execute("SELECT count(*) FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relname = $2",
-                                       [.text(schema), .text(entity.name)]).rows.first?.first?.storedInteger ?? 0
-        if taken > 0 { throw StoreError.invalidSchema(entity: entity.name, reason: "a table of that name already exists") }
+                                       [.text(schema), .text(name)]).rows.first?.first?.storedInteger ?? 0
+        if taken > 0 { throw StoreError.invalidSchema(entity: name, reason: "a table of that name already exists") }
+    }
+
+    func create(_ entity: EntityDescription, _ server: PostgresConnection) throws {
+        try refuseTaken(entity.name, server)
         let columns = ["\(quoteIdentifier(EntityStorage.quarryKeyColumn)) bigserial PRIMARY KEY"]
             + entity.attributes.map { "\(quoteIdentifier($0.name)) \(Self.columnType($0.type))" }
             + entity.ownKeyColumns.map { "\(quoteIdentifier($0.name)) bigint" }
@@ -187,7 +262,7 @@ extension PostgresStore {
     }
 
     /// Migrates `old`'s table to `new` in place (see the type's comment for what is refused).
-    private func migrate(_ old: EntityDescription, to new: EntityDescription, _ server: PostgresConnection) throws {
+    func migrate(_ old: EntityDescription, to new: EntityDescription, _ server: PostgresConnection) throws {
         let table = qualified(new.name)
         let rows = try server.execute("SELECT count(*) FROM \(table)").rows.first?.first?.storedInteger ?? 0
         var renamed: [String: String] = [:]
@@ -254,13 +329,16 @@ extension PostgresStore {
     /// one) is a foreign key to its destination's `_pk`, its `ON DELETE` the inverse's
     /// delete rule (nullify when there is no inverse); a `noaction` rule leaves dangling
     /// keys as Core Data does, so it has none. Made `NOT VALID`: rows already there are
-    /// not checked again at every definition.
-    private func syncForeignKeys(touching names: Set<String>, in entities: [String: EntityDescription], _ server: PostgresConnection) throws {
-        for (name, entity) in entities.sorted(by: { $0.key < $1.key }) where declared.contains(name) || names.contains(name) {
+    /// not checked again at every definition. In a hierarchy the column and the key it
+    /// refers to are in the roots' tables, and the constraint is named after the table.
+    private func syncForeignKeys(touching names: Set<String>, in after: Definitions, _ server: PostgresConnection) throws {
+        for (name, entity) in after.declared.sorted(by: { $0.key < $1.key }) where declared.contains(name) || names.contains(name) {
+            let table = after.table(of: name)
             for r in entity.ownKeyColumns where names.contains(name) || names.contains(r.destination) {
-                let constraint = quoteIdentifier(Self.identifier("quarry_fk_\(name)_\(r.name)"))
-                try server.execute("ALTER TABLE \(qualified(name)) DROP CONSTRAINT IF EXISTS \(constraint)")
-                let rule = r.inverse.flatMap { entities[r.destination]?.relationship(named: $0)?.deleteRule } ?? .nullify
+                let constraint = quoteIdentifier(Self.identifier("quarry_fk_\(table)_\(r.name)"))
+                try server.execute("ALTER TABLE \(qualified(table)) DROP CONSTRAINT IF EXISTS \(constraint)")
+                // The inverse may be declared by a member of the destination's hierarchy.
+                let rule = r.inverse.flatMap { after.effective(r.destination)?.relationship(named: $0)?.deleteRule } ?? .nullify
                 let action: String
                 switch rule {
                 case .nullify: action = "SET NULL"
@@ -269,8 +347,8 @@ extension PostgresStore {
                 case .setdefault: action = "SET DEFAULT"
                 case .noaction: continue
                 }
-                guard entities[r.destination] != nil else { continue }
-                try server.execute("ALTER TABLE \(qualified(name)) ADD CONSTRAINT \(constraint) FOREIGN KEY (\(quoteIdentifier(r.name))) REFERENCES \(qualified(r.destination)) (\(quoteIdentifier(EntityStorage.quarryKeyColumn))) ON DELETE \(action) NOT VALID")
+                guard after.declared[r.destination] != nil else { continue }
+                try server.execute("ALTER TABLE \(qualified(table)) ADD CONSTRAINT \(constraint) FOREIGN KEY (\(quoteIdentifier(r.name))) REFERENCES \(qualified(after.table(of: r.destination))) (\(quoteIdentifier(EntityStorage.quarryKeyColumn))) ON DELETE \(action) NOT VALID")
             }
         }
     }

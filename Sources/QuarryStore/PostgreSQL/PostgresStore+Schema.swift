@@ -46,11 +46,23 @@ extension PostgresStore {
         }
         let byTable = Dictionary(grouping: columns, by: { $0[0].textValue ?? "" })
         var added: [String] = []
-        // Tables Quarry made, in the order they were defined, as Quarry defined them.
-        let existing = Set(tables)
-        for definition in definitions where existing.contains(definition.name) && context.managedObjectModel.entitiesByName[definition.name] == nil {
-            context.remember(definition, storage: Self.storage(of: definition, schema: schema))
+        // Tables Quarry made, in the order they were defined, as Quarry defined them; a
+        // hierarchy's members other than its root are views of the root's table.
+        let views = definitions.contains { $0.parent != nil } ? try connection.rows("""
+            SELECT c.relname FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+            WHERE n.nspname = ? AND c.relkind = 'v'
+            """, arguments: [.text(schema)]).compactMap { $0.first?.textValue } : []
+        let existing = Set(tables + views)
+        var own: [String] = []
+        for definition in definitions where existing.contains(definition.name) && managedObjectModel.entitiesByName[definition.name] == nil {
+            rememberDeclared(definition)
             declared.insert(definition.name)
+            own.append(definition.name)
+        }
+        // Members of a hierarchy are seen with their inherited and sub-entities' keys.
+        rememberHierarchies()
+        for name in own {
+            if let entity = managedObjectModel.entitiesByName[name] { mapping.place(name, Self.storage(of: entity, schema: schema)) }
         }
         for table in tables where context.managedObjectModel.entitiesByName[table] == nil {
             // Quarry's own tables besides the entities': its model and its link tables.

@@ -1,12 +1,13 @@
 /// The triggers that announce every commit to a schema's tables, whoever makes it (psql,
 /// an app), on the channel quarry sessions listen on. Installed only when the user asks
 /// (`?notify=triggers`), since they change the schema: one function, `quarry_notify`, and
-/// one statement-level trigger of that name on each table of an entity. Without them, a
+/// one statement-level trigger of that name on each table of an entity (a hierarchy's
+/// root table: its members' views write it). Without them, a
 /// commit by a program other than quarry is noticed at `refresh()`.
 extension PostgresStore {
     func installTriggers(_ context: ObjectContext) throws {
         let server = try server(context)
-        let tables = managedObjectModel.entities.map { mapping.storage(of: $0.name).table }
+        let tables = Set(managedObjectModel.entities.map { mapping.storage(of: managedObjectModel.root(of: $0.name)).table }).sorted()
         do {
             try server.inWriteTransaction { try createTriggers(on: tables, server) }
         } catch let StoreError.postgres(state, sql, message) {
@@ -31,9 +32,10 @@ extension PostgresStore {
         }
     }
 
-    /// Whether each table of an entity has the trigger (`installTriggers`).
+    /// Whether each table of an entity has the trigger (`installTriggers`): a hierarchy's
+    /// is its root's, which its members' views write.
     func triggersCoverEveryTable(_ context: ObjectContext, adding new: [String] = []) throws -> Bool {
-        let relations = Set(managedObjectModel.entities.map { mapping.storage(of: $0.name).relation } + new)
+        let relations = Set(managedObjectModel.entities.map { mapping.storage(of: managedObjectModel.root(of: $0.name)).relation } + new)
         guard !relations.isEmpty else { return false }
         let covered = try context.connection.rows("""
             SELECT c.relname FROM pg_catalog.pg_trigger t JOIN pg_catalog.pg_class c ON c.oid = t.tgrelid

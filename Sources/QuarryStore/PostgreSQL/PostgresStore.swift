@@ -77,10 +77,12 @@ final class PostgresStore: PersistentStore {
     /// cannot hold is refused per definition (`refuse`).
     func refuseDefining(_ entity: String, whole: Bool) throws {}
 
-    func writeDefinitionOnServer(_ entity: EntityDescription, changes: [EntityDescription], context: ObjectContext) throws -> Bool {
+    func writeDefinitionOnServer(_ entity: EntityDescription, changes: [EntityDescription], context: ObjectContext) throws -> [String]? {
         try writeServerDefinition(entity, changes: changes, context: context)
-        return true
     }
+    /// Only the tables Quarry made are its entities as declared; the schema's own are
+    /// read from the catalog.
+    func keepsDeclaration(of name: String) -> Bool { declared.contains(name) }
 
     /// One transaction on the server (`PostgresSaveWriter`).
     func write(_ request: SaveChangesRequest, _ work: StoreSaveWork, context: ObjectContext) throws -> SaveChangesResult {

@@ -116,8 +116,13 @@ protocol PersistentStore: AnyObject {
     func writeDefinition(_ entity: EntityDescription, changes: [EntityDescription], in db: Database, context: ObjectContext) throws -> [String]
     /// Makes or migrates the tables of `entity` and `changes` where they are not in the
     /// context's SQLite database (a server's), in a transaction of its own, and the model
-    /// takes them: true when it did; false (the default) for `writeDefinition`.
-    func writeDefinitionOnServer(_ entity: EntityDescription, changes: [EntityDescription], context: ObjectContext) throws -> Bool
+    /// takes them: the entities of the hierarchies it reshaped when it did (as
+    /// `writeDefinition` returns them); nil (the default) for `writeDefinition`.
+    func writeDefinitionOnServer(_ entity: EntityDescription, changes: [EntityDescription], context: ObjectContext) throws -> [String]?
+    /// Whether `name` is an entity Quarry defined in the store and keeps the declaration
+    /// of (so it may be a parent, and be redefined with one); the default: its rows are
+    /// laid out as Quarry's own.
+    func keepsDeclaration(of name: String) -> Bool
     /// Makes ready to keep declarations, inside the transaction that defines entities and
     /// before their tables are made.
     func prepareDeclarations(in db: Database) throws
@@ -202,7 +207,8 @@ extension PersistentStore {
     func isOrdered(_ relationship: String, of entity: String) -> Bool { false }
     func refuseDefining(_ entity: String, whole: Bool) throws {}
     func refuse(_ definition: EntityDescription) throws {}
-    func writeDefinitionOnServer(_ entity: EntityDescription, changes: [EntityDescription], context: ObjectContext) throws -> Bool { false }
+    func writeDefinitionOnServer(_ entity: EntityDescription, changes: [EntityDescription], context: ObjectContext) throws -> [String]? { nil }
+    func keepsDeclaration(of name: String) -> Bool { !mapping.storage(of: name).isForeign }
     var modelAsRead: CoreDataModel? { nil }
     var isQuarrysFile: Bool { true }
     func prepareDeclarations(in db: Database) throws {}

@@ -50,7 +50,7 @@ extension ObjectContext {
         let entity = managedObjectModel.withInversesDeclaredElsewhere(kept)
         let changes = try managedObjectModel.inverseChanges(for: entity)
         let existing = declaredEntity(entity.name)
-        if existing != nil, mapped(entity).isView || mapped(entity).isForeign && entity.parent != nil {
+        if existing != nil, mapped(entity).isView || !store.keepsDeclaration(of: entity.name) && entity.parent != nil {
             throw StoreError.viewIsReadOnly(entity: entity.name)
         }
         if existing == entity, changes.isEmpty { return entity }
@@ -79,7 +79,9 @@ extension ObjectContext {
             }
         }
         var touched: [String] = []
-        if try !store.writeDefinitionOnServer(entity, changes: changes, context: self) {
+        if let reshaped = try store.writeDefinitionOnServer(entity, changes: changes, context: self) {
+            touched = reshaped
+        } else {
             do {
                 try database.write { db in touched = try store.writeDefinition(entity, changes: changes, in: db, context: self) }
             } catch let error as DatabaseError {
@@ -126,7 +128,7 @@ extension ObjectContext {
 
     func didDefine(_ entity: EntityDescription) {
         managedObjectModel.definitionIndex?.replace(declaredEntity(entity.name), with: entity)
-        if !mapped(entity).isForeign { managedObjectModel.declaredByName[entity.name] = entity }
+        if store.keepsDeclaration(of: entity.name) { managedObjectModel.declaredByName[entity.name] = entity }
         remember(entity)
         bumpGeneration()
     }

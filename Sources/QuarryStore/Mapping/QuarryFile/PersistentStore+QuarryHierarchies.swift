@@ -31,7 +31,7 @@ extension PersistentStore {
             guard let entity = managedObjectModel.entitiesByName[parent] else {
                 return "its parent \(parent) is not defined (define the parent first)"
             }
-            if mapping.storage(of: entity).isForeign || mapping.storage(of: entity).isView { return "its parent \(parent) is not an entity of Quarry's (a table or view of the file)" }
+            if !keepsDeclaration(of: entity.name) || mapping.storage(of: entity).isView { return "its parent \(parent) is not an entity of Quarry's (a table or view of the file)" }
             var seen: Set<String> = [definition.name]
             var next: String? = parent
             while let name = next {
@@ -57,7 +57,7 @@ extension PersistentStore {
         // root table's migration sees its new columns as optional).
         if let previous, previous.parent == definition.parent, definition.parent != nil,
            let added = definition.attributes.first(where: { !$0.isOptional && $0.defaultValue == nil && $0.renamedFrom == nil && previous.attribute(named: $0.name) == nil }) {
-            let rows = try context.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoteIdentifier(definition.name))") ?? 0 }
+            let rows = try rowCount(of: definition.name, context: context)
             if rows > 0 { return "new attribute '\(added.name)' is required, so the \(rows) existing rows need a default" }
         }
         // Moving an entity to another hierarchy (or out of one) moves no rows: only an empty one moves.
@@ -65,12 +65,21 @@ extension PersistentStore {
             if managedObjectModel.hasSubentities(definition.name) {
                 return "changing its parent from \(previous.parent ?? "none") to \(definition.parent ?? "none") would move its sub-entities too; not supported"
             }
-            let rows = try context.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoteIdentifier(definition.name))") ?? 0 }
+            let rows = try rowCount(of: definition.name, context: context)
             if rows > 0 {
                 return "changing its parent from \(previous.parent ?? "none") to \(definition.parent ?? "none") with \(rows) \(rows == 1 ? "row" : "rows") in it is not supported (Quarry moves no rows between tables)"
             }
         }
         return nil
+    }
+
+    /// The rows of entity `name` (its sub-entities' included), read where the store keeps
+    /// them: a server's through the connection, a file's in a read of its database.
+    private func rowCount(of name: String, context: ObjectContext) throws -> Int {
+        if context.connection.postgres != nil {
+            return Int(try context.connection.scalar("SELECT count(*) FROM \(mapping.storage(of: name).table)")?.storedInteger ?? 0)
+        }
+        return try context.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoteIdentifier(name))") ?? 0 }
     }
 
     /// Writes the declarations `changed` and brings every hierarchy they touch to its new
