@@ -48,6 +48,12 @@ import Testing
         #expect(refused.status == 1, "\(refused)")
         #expect(refused.stderr.contains("* 9223372036854775807 leaves 64-bit integers on PostgreSQL"), "\(refused)")
         #expect(refused.stderr.split(separator: "\n").count == 1, "\(refused)")
+        // NaN is nil, as SQLite stores it: written so, and read so from another program's row.
+        try await PostgresStoreTests.psql(sandbox, url, file: try { try sandbox.write("nan.sql", "CREATE TABLE w (id bigint PRIMARY KEY, f float8); INSERT INTO w VALUES (1, 'NaN');\n"); return "nan.sql" }())
+        let nan = try await sandbox.quarry([url, "-e", "print(w:get(1).f); w:new{ id = 2, f = 0/0 }; save(); print(count('w', 'f == nil'))"])
+        #expect(nan.status == 0 && nan.lines == ["nil", "1"], "\(nan)")
+        let stored = try await sandbox.run(URL(fileURLWithPath: "/usr/bin/psql"), ["-At", "-c", "SELECT id, f IS NULL FROM w ORDER BY id", url])
+        #expect(stored.stdout == "1|f\n2|t\n", "\(stored)")
         // `**` is still Quarry's function, refused by name.
         let power = try await sandbox.quarry([url, "-e", "print(count('flights', 'distance ** 2 > 10'))"])
         #expect(power.status == 1 && power.stderr.contains("arithmetic"), "\(power)")

@@ -28,7 +28,8 @@ struct PostgresCopyText {
                     if types[column] == .date {
                         PostgresValue.appendTimestamp(d, to: &out)
                     } else if d.isNaN {
-                        out.append(contentsOf: "NaN".utf8)
+                        // Nil, as an import into a SQLite file stores it.
+                        out.append(92); out.append(78)
                     } else if d.isInfinite {
                         out.append(contentsOf: (d < 0 ? "-Infinity" : "Infinity").utf8)
                     } else {

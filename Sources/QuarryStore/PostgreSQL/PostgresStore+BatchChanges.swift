@@ -48,12 +48,24 @@ extension PostgresStore {
             // found), so observers hear every one, not only the objects in use.
             let chosen = try server.execute(PostgreSQLDialect.numbered("SELECT \(storage.key) FROM \(storage.table)\(condition) FOR UPDATE"),
                                             filter?.arguments ?? []).rows.compactMap { $0.first?.storedInteger }
-            let found = try cascadedRows(of: entity.name, keys: chosen, context: context, server: server)
+            let (found, order) = try cascadedRows(of: entity.name, keys: chosen, context: context, server: server)
             // Named by their own entity while the rows are there (a SportCar deleted as a
             // Car is heard as a SportCar), as a Quarry file's delete names them.
             deleted = try keysByOwnEntity(found, context: context, server: server)
             let keys = try server.execute(PostgreSQLDialect.numbered("DELETE FROM \(storage.table)\(condition) RETURNING \(storage.key)"),
                                           filter?.arguments ?? []).rows.compactMap { $0.first?.storedInteger }
+            // What the server's cascade did not take: ends of to-one and many-to-many
+            // cascades, in the order they were reached (a row the server took already is
+            // no longer there to delete).
+            for (name, reached) in order {
+                guard let member = managedObjectModel.entitiesByName[name] else { continue }
+                let memberStorage = context.mapped(member)
+                try forEachChunk(reached) { chunk in
+                    let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+                    try server.execute(PostgreSQLDialect.numbered("DELETE FROM \(memberStorage.table) WHERE \(memberStorage.key) IN (\(marks))"),
+                                       chunk.map(Value.integer))
+                }
+            }
             let named = Set(deleted.values.joined())
             deleted[entity.name, default: []] += keys.filter { !named.contains($0) }
             deleted = deleted.filter { !$0.value.isEmpty }.mapValues { $0.sorted() }
@@ -61,36 +73,54 @@ extension PostgresStore {
         return deleted
     }
 
-    /// The rows a delete of `entity`'s rows `keys` takes along through cascade rules (the
-    /// foreign keys' `ON DELETE CASCADE`, which the rules were read from or made as), by
-    /// entity, `keys` included: followed row by row, as SQLite's delete follows the rules.
-    private func cascadedRows(of entity: String, keys: [Int64], context: ObjectContext, server: PostgresConnection) throws -> [String: Set<Int64>] {
+    /// The rows a delete of `entity`'s rows `keys` takes along through cascade rules, by
+    /// entity, `keys` included, in the order they were reached: followed row by row, as
+    /// SQLite's delete follows the rules. The server's `ON DELETE CASCADE` takes the
+    /// members whose rows hold the key; a to-one relationship whose key this row holds,
+    /// and a many-to-many one, the server does not follow (it deletes links, not their
+    /// ends): those rows the delete names itself (`writeBatchDelete`).
+    private func cascadedRows(of entity: String, keys: [Int64], context: ObjectContext,
+                              server: PostgresConnection) throws -> (found: [String: Set<Int64>], order: [(String, [Int64])]) {
         var found: [String: Set<Int64>] = [entity: Set(keys)]
+        var order: [(String, [Int64])] = []
         var pending: [(String, [Int64])] = [(entity, keys)]
-        while let (name, fresh) = pending.popLast() {
+        while !pending.isEmpty {
+            let (name, fresh) = pending.removeFirst()
             guard let owner = managedObjectModel.entitiesByName[name] else { continue }
             let ownerStorage = context.mapped(owner)
-            for relationship in owner.relationships where relationship.isToMany && relationship.deleteRule == .cascade {
-                guard case .inverseForeignKey(let destination, let column, let ownerKey, _)? = storage(of: relationship, in: name),
-                      let members = managedObjectModel.entitiesByName[destination] else { continue }
+            for relationship in owner.relationships where relationship.deleteRule == .cascade {
+                guard let relationshipStorage = storage(of: relationship, in: name),
+                      let members = managedObjectModel.entitiesByName[relationship.destination] else { continue }
                 let membersStorage = context.mapped(members)
                 var reached: Set<Int64> = []
                 try forEachChunk(fresh) { chunk in
                     let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
-                    // A key kept in another column of the owner (a foreign key to `carrier`).
-                    let owners = ownerKey.map { "SELECT \(quoteIdentifier($0)) FROM \(ownerStorage.table) WHERE \(ownerStorage.key) IN (\(marks))" } ?? marks
-                    let query = "SELECT \(membersStorage.key) FROM \(membersStorage.table) WHERE \(quoteIdentifier(column)) IN (\(owners))"
+                    let query: String
+                    switch relationshipStorage {
+                    case .inverseForeignKey(_, let column, let ownerKey, _):
+                        // A key kept in another column of the owner (a foreign key to `carrier`).
+                        let owners = ownerKey.map { "SELECT \(quoteIdentifier($0)) FROM \(ownerStorage.table) WHERE \(ownerStorage.key) IN (\(marks))" } ?? marks
+                        query = "SELECT \(membersStorage.key) FROM \(membersStorage.table) WHERE \(quoteIdentifier(column)) IN (\(owners))"
+                    case .foreignKey(let column, let targetKey):
+                        let match = targetKey.map(membersStorage.column) ?? membersStorage.key
+                        query = "SELECT \(membersStorage.key) FROM \(membersStorage.table) WHERE \(match) IN "
+                            + "(SELECT \(quoteIdentifier(column)) FROM \(ownerStorage.table) WHERE \(ownerStorage.key) IN (\(marks)))"
+                    case .linkTable(let table, let sourceColumn, let targetColumn):
+                        query = "SELECT \(targetColumn) FROM \(quoteIdentifier(table)) WHERE \(sourceColumn) IN (\(marks))"
+                    }
                     for row in try server.execute(PostgreSQLDialect.numbered(query), chunk.map(Value.integer)).rows {
                         if let key = row.first?.storedInteger { reached.insert(key) }
                     }
                 }
-                let new = reached.subtracting(found[destination] ?? [])
+                let new = reached.subtracting(found[members.name] ?? [])
                 guard !new.isEmpty else { continue }
-                found[destination, default: []].formUnion(new)
-                pending.append((destination, Array(new)))
+                found[members.name, default: []].formUnion(new)
+                let sorted = new.sorted()
+                pending.append((members.name, sorted))
+                order.append((members.name, sorted))
             }
         }
-        return found
+        return (found, order)
     }
 
     /// `found` (rows by the entity they were reached as) by the entity each row is: rows

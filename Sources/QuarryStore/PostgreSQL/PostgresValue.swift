@@ -15,9 +15,10 @@ enum PostgresValue {
         switch value {
         case .null: return .none
         case .integer(let i): return .text(String(i))
-        // Shortest text that reads back as the same double; the server reads NaN and
-        // Infinity as float8 does.
-        case .real(let d): return .text(d.isNaN ? "NaN" : d.isInfinite ? (d < 0 ? "-Infinity" : "Infinity") : "\(d)")
+        // Shortest text that reads back as the same double; the server reads Infinity as
+        // float8 does. NaN is nil, as SQLite binds and stores it.
+        case .real(let d) where d.isNaN: return .none
+        case .real(let d): return .text(d.isInfinite ? (d < 0 ? "-Infinity" : "Infinity") : "\(d)")
         // libpq takes text as a C string: a NUL would end it early and send less.
         case .text(let s):
             guard !s.utf8.contains(0) else { throw argumentError("text containing a NUL character, which PostgreSQL's text cannot hold") }
@@ -125,7 +126,8 @@ enum PostgresValue {
             return .integer(i)
         case TypeOID.float4, TypeOID.float8, TypeOID.numeric:
             switch text {
-            case "NaN": return .real(.nan)
+            // No value of Quarry's is NaN: SQLite stores it as nil, and so it reads here.
+            case "NaN": return .null
             case "Infinity": return .real(.infinity)
             case "-Infinity": return .real(-.infinity)
             default:
