@@ -720,7 +720,7 @@ import Testing
             """#])
         #expect(result.status == 0, "\(result)")
         #expect(result.lines.first == "1\t2\ttag/1", "\(result)")
-        #expect(result.stdout.contains("duplicate key value violates unique constraint"), "\(result)")
+        #expect(result.stdout.contains("save: UNIQUE constraint failed: tag.name"), "\(result)")
         // count() includes the two unsaved objects, as Core Data counts pending inserts; the table holds the first two only.
         #expect(result.lines.last == "4\t2", "\(result)")
     }

@@ -188,12 +188,38 @@ public final class PostgresConnection {
                 ?? Self.text(pq.pointee.resultErrorMessage?(result)) ?? "the statement failed"
             // Text [d] could not fold (PostgresFold), said as the comparison, not as a cast.
             if code == "22P02", let refused = Self.unfoldable(in: primary) ?? Self.overflowing(in: primary) { throw refused }
+            if let code, code.hasPrefix("23"), let said = Self.constraintMessage(code) { field in
+                Self.text(pq.pointee.resultErrorField?(result, Int32(UInt8(ascii: field))))
+            } {
+                throw StoreError.database(message: said)
+            }
             // A double's overflow or underflow, which SQLite and Quarry compute as an infinity or zero.
             if code == "22003", primary.hasPrefix("value out of range: ") {
                 throw StoreError.database(message: "a real number in this statement's arithmetic is past what a double holds (\(primary.dropFirst(20))), "
                     + "which PostgreSQL refuses where SQLite computes an infinity or zero")
             }
             throw StoreError.postgres(sqlState: code, sql: sql, message: primary)
+        }
+    }
+
+    /// A violated uniqueness or NOT NULL in SQLite's words, as a SQLite file says it
+    /// ("UNIQUE constraint failed: Car.plate"), from the error's fields (`field` reads one
+    /// by its letter: table, column, detail); nil where they do not say enough.
+    static func constraintMessage(_ code: String, field: (Unicode.Scalar) -> String?) -> String? {
+        switch code {
+        case "23505":
+            // Detail: Key (a, b)=(x, y) already exists.
+            guard let table = field("t"), let detail = field("D"), detail.hasPrefix("Key ("),
+                  let end = detail.range(of: ")=(") else { return nil }
+            let columns = detail[detail.index(detail.startIndex, offsetBy: 5)..<end.lowerBound].components(separatedBy: ", ")
+            return "UNIQUE constraint failed: " + columns.map { "\(table).\($0.trimmingCharacters(in: CharacterSet(charactersIn: "\"")))" }.joined(separator: ", ")
+        case "23502":
+            guard let table = field("t"), let column = field("c") else { return nil }
+            return "NOT NULL constraint failed: \(table).\(column)"
+        default:
+            // A foreign key's or a check's: the server's words name the table and the
+            // constraint, where SQLite's name neither.
+            return nil
         }
     }
 
