@@ -62,6 +62,7 @@ WORKLOADS = [
     ("pg_keypath", "P2 PostgreSQL airlines.name == ...", "psql JOIN", 1.5, None, "both"),
     ("pg_sections", "P3 PostgreSQL sectioned count", "psql", 1.5, None, "both"),
     ("pg_import", "P4 PostgreSQL import (COPY)", "psql \\copy", 1.5, None, "both"),
+    ("pg_fold", "P5 PostgreSQL CONTAINS[cd], BEGINSWITH[c]", "psql ILIKE", 2.0, None, "both"),
 ]
 # With --scale, targets that the issue sets for the big file (import within 1.2x).
 SCALED_TARGETS = {"import": 1.2}
