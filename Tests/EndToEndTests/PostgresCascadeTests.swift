@@ -55,6 +55,7 @@ import Testing
         #expect(lite.first == "6\t7\t6\t3\t6", "\(lite)")
         #expect(lite.contains("4\t5\t5\t1\t4"), "\(lite)")
         #expect(lite.last == "0\t1\t0\t1\t0", "\(lite)")
-        #expect(lite == postgres, "SQLite:\n\(lite.joined(separator: "\n"))\nPostgreSQL:\n\(postgres.joined(separator: "\n"))")
+        let differences = PostgresStoreTests.differences(lite, postgres)
+        #expect(differences == nil, "\(differences ?? "")")
     }
 }

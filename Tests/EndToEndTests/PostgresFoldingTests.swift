@@ -26,9 +26,10 @@ import Testing
         for (id, name, nick, city) in people {
             out += "INSERT INTO people VALUES (\(id), \(literal(name)), \(literal(nick)), \(city.map(String.init) ?? "NULL"));\n"
         }
-        // Marks after a letter outside Latin, Greek and Cyrillic, which [d] keeps in
-        // Swift and no PostgreSQL SQL repeats.
-        out += "INSERT INTO notes VALUES (1, 'plain'), (2, \(literal("가\u{301}")));\n"
+        // Marks after a letter outside Latin, Greek and Cyrillic, which Foundation keeps
+        // or drops by rules no PostgreSQL SQL repeats.
+        out += "INSERT INTO notes VALUES (1, 'plain'), (2, 'other');\n"
+        out += "INSERT INTO marks VALUES (1, \(literal("가\u{301}\u{323}")));\n"
         return out + "COMMIT;\n"
     }
 
@@ -60,7 +61,7 @@ import Testing
         print(count("people", "nick == 'coffee'"))
         print(people:deleteall("name ==[c] %@", {"zoe"}))
         print(count("people"))
-        print(count("notes", "body ==[c] 'PLAIN'"))
+        print(count("notes", "body ==[c] 'PLAIN'"), count("notes", "body ==[cd] %@", "x"), count("notes", "body BEGINSWITH[d] %@", "o"))
         """#
 
     @Test func foldedComparisonsAndSortsPrintAsOnSQLite() async throws {
@@ -69,12 +70,14 @@ import Testing
             CREATE TABLE cities (id bigint PRIMARY KEY, name text);
             CREATE TABLE people (id bigint PRIMARY KEY, name text, nick text, city_id bigint REFERENCES cities(id));
             CREATE TABLE notes (id bigint PRIMARY KEY, body text);
+            CREATE TABLE marks (id bigint PRIMARY KEY, body text);
 
             """
         let liteSchema = """
             CREATE TABLE cities (id INTEGER PRIMARY KEY, name TEXT);
             CREATE TABLE people (id INTEGER PRIMARY KEY, name TEXT, nick TEXT, city_id INTEGER REFERENCES cities(id));
             CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT);
+            CREATE TABLE marks (id INTEGER PRIMARY KEY, body TEXT);
 
             """
         let url = try await PostgresStoreTests.database("folding", in: sandbox, schema: pgSchema + Self.rows())
@@ -89,20 +92,18 @@ import Testing
         #expect(lite.lines.contains("name ==[c] 'straße'\t2"), "\(lite)")
         #expect(lite.lines.contains("name ==[cd] 'dvorak'\t2"), "\(lite)")
         #expect(lite.lines.contains("name LIKE[cd] '*resume*'\t2"), "\(lite)")
-        #expect(lite.lines.last == "1", "\(lite)")
-        let differences = zip(lite.lines, postgres.lines).enumerated().filter { $0.element.0 != $0.element.1 }
-        let shown = differences.prefix(20).map { "\($0.offset + 1): \($0.element.0) | \($0.element.1)" }.joined(separator: "\n")
-        #expect(differences.isEmpty && lite.lines.count == postgres.lines.count,
-                "\(differences.count) lines differ (\(lite.lines.count) against \(postgres.lines.count)):\n\(shown)")
+        #expect(lite.lines.last == "1\t0\t1", "\(lite)")
+        let differences = PostgresStoreTests.differences(lite.lines, postgres.lines)
+        #expect(differences == nil, "\(differences ?? "")")
 
         // Text whose marks [d] keeps in Swift is refused on PostgreSQL in one line, never
         // answered otherwise; SQLite answers.
-        let refusal = "print(count('notes', 'body ==[cd] %@', 'x'))"
+        let refusal = "print(count('marks', 'body ==[cd] %@', 'x'))"
         let liteAnswer = try await sandbox.quarry(["lite.db", "-e", refusal])
         #expect(liteAnswer.status == 0 && liteAnswer.lines == ["0"], "\(liteAnswer)")
         let refused = try await sandbox.quarry([url, "-e", refusal])
         #expect(refused.status == 1, "\(refused)")
-        #expect(refused.stderr.contains("[d] cannot compare '가\u{301}' on PostgreSQL: it has combining marks"), "\(refused)")
+        #expect(refused.stderr.contains("[d] (or a localized sort) cannot compare '가\u{301}\u{323}' on PostgreSQL: it has combining marks"), "\(refused)")
         #expect(refused.stderr.split(separator: "\n").count == 1, "\(refused)")
     }
 }

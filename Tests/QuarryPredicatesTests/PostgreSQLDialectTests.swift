@@ -281,7 +281,12 @@ import Testing
         let entity = try context.entity(named: "Item")
         let formats = ["tags.@max.w > d", "tags.@min.w >= d", "tags.@sum.w > d", "i > tags.@max.x", "i == tags.@min.x", "tags.@avg.w < i",
                        "tags.@max.w < 2.5", "tags.@count < 1.5", "tags.@count == 2.0", "tags.@sum.w > 1e19", "tags.@min.w BETWEEN {0.5, 3.5}",
-                       #""abc" LIKE "a\\""#, #"s LIKE "a\\""#, #"nil LIKE "a\\""#]
+                       #""abc" LIKE "a\\""#, #"s LIKE "a\\""#, #"nil LIKE "a\\""#,
+                       // A real expression against an integer constant is compared exactly (found by
+                       // review: PostgreSQL typed the constant float8, rounding 2^53 + 1).
+                       "d + 0.0 == 9007199254740993", "i + 0.0 == 9007199254740993", "i / 1 == 9007199254740993",
+                       "i * 1.0 < 9007199254740993", "floor:(d) == 9007199254740993", "abs:(d) == 9223372036854775807",
+                       "9007199254740993 > d + 0.0", "d * 1.0 != 9007199254740993", "s CONTAINS[c] nil", "s LIKE[cd] nil"]
         for base in formats {
             for format in [base, "NOT (\(base))"] {
                 let bound = try BoundPredicate(try PredicateParser.parse(format), entity: entity, context: context)
@@ -291,6 +296,38 @@ import Testing
                 let got = Set(rows.compactMap { row -> Int64? in if case .integer(let key)? = row.first { return key } else { return nil } })
                 #expect(got == expected, "\(format)\nSQLite: \(sqlite.sql)\nPostgreSQL: \(pg.sql) \(pg.arguments)")
             }
+        }
+    }
+}
+
+/// Nested arithmetic is said in SQL whose size grows with the predicate's, not
+/// exponentially (found by review: each level pasted its operands three times, and 14
+/// additions made the server's backend run out of memory).
+@Suite struct PostgreSQLArithmeticSizeTests {
+    @Test func nestingGrowsTheSQLLinearly() throws {
+        let context = try StoreOpener.open(nil)
+        try context.define(PostgreSQLDialectTests.entity)
+        let entity = try context.entity(named: "Item")
+        let formats = [Array(repeating: "i", count: 14).joined(separator: " + ") + " > 0",
+                       Array(repeating: "d", count: 14).joined(separator: " / ") + " > 0",
+                       String(repeating: "sqrt:(", count: 10) + "d" + String(repeating: ")", count: 10) + " > 1",
+                       String(repeating: "abs:(", count: 10) + "i" + String(repeating: ")", count: 10) + " + 0.5 > 2"]
+        for format in formats {
+            let bound = try BoundPredicate(try PredicateParser.parse(format), entity: entity, context: context)
+            let sql = bound.sql(dialect: PostgreSQLDialect()).sql
+            #expect(sql.count < 4_000, "\(format): \(sql.count) characters")
+            #expect(!sql.contains("quarry_"), "\(format): \(sql)")
+        }
+        let postgres = try PostgresConnection(url: try PostgresServer.database("nesting"))
+        try postgres.execute(#"CREATE TABLE "Item" ("_pk" bigint PRIMARY KEY, "i" bigint, "d" double precision, "s" text COLLATE "C")"#)
+        try postgres.execute(#"INSERT INTO "Item" VALUES (1, 1, 2.0, 'a'), (2, -3, 0.5, 'b'), (3, NULL, NULL, NULL)"#)
+        for format in formats {
+            let bound = try BoundPredicate(try PredicateParser.parse(format), entity: entity, context: context)
+            let pg = bound.sql(dialect: PostgreSQLDialect())
+            let rows = try postgres.execute(#"SELECT "_pk" FROM "Item" WHERE "# + PostgreSQLDialect.numbered(pg.sql) + #" ORDER BY "_pk""#, pg.arguments).rows
+            let expected: [[Value]] = format.hasPrefix("i +") ? [[.integer(1)]] : format.hasPrefix("d /") ? [[.integer(1)], [.integer(2)]]
+                : format.hasPrefix("sqrt") ? [[.integer(1)]] : [[.integer(2)]]
+            #expect(rows == expected, "\(format): \(rows)")
         }
     }
 }

@@ -53,6 +53,17 @@ import Testing
         }
     }
 
+    /// `texts` as the rows of a new table `texts`, keyed by their place.
+    static func store(_ texts: [String], on postgres: PostgresConnection) throws {
+        try postgres.execute("DROP TABLE IF EXISTS texts")
+        try postgres.execute(#"CREATE TABLE texts (k integer PRIMARY KEY, s text COLLATE "C")"#)
+        for start in stride(from: 0, to: texts.count, by: 500) {
+            let chunk = Array(texts[start..<min(start + 500, texts.count)])
+            let values = chunk.indices.map { "($\(2 * $0 + 1)::integer, $\(2 * $0 + 2)::text)" }.joined(separator: ", ")
+            try postgres.execute("INSERT INTO texts VALUES \(values)", chunk.enumerated().flatMap { [Value.integer(Int64(start + $0.offset)), .text($0.element)] })
+        }
+    }
+
     /// Runs the fold of each text on the server, inside a function of the test's own
     /// database that answers REFUSED where the SQL refuses: the folded text per text.
     static func serverFolds(_ texts: [String], _ options: ComparisonOptions, on postgres: PostgresConnection) throws -> [String?] {
@@ -62,13 +73,7 @@ import Testing
             CREATE OR REPLACE FUNCTION \(name)(t text) RETURNS text LANGUAGE plpgsql AS $fold$
             BEGIN RETURN \(body); EXCEPTION WHEN invalid_text_representation THEN RETURN 'REFUSED:' || SQLERRM; END $fold$
             """)
-        try postgres.execute("DROP TABLE IF EXISTS texts")
-        try postgres.execute(#"CREATE TABLE texts (k integer PRIMARY KEY, s text COLLATE "C")"#)
-        for start in stride(from: 0, to: texts.count, by: 500) {
-            let chunk = Array(texts[start..<min(start + 500, texts.count)])
-            let values = chunk.indices.map { "($\(2 * $0 + 1)::integer, $\(2 * $0 + 2)::text)" }.joined(separator: ", ")
-            try postgres.execute("INSERT INTO texts VALUES \(values)", chunk.enumerated().flatMap { [Value.integer(Int64(start + $0.offset)), .text($0.element)] })
-        }
+        try Self.store(texts, on: postgres)
         var out = [String?](repeating: nil, count: texts.count)
         for row in try postgres.execute("SELECT k, \(name)(s) FROM texts").rows {
             guard case .integer(let k)? = row.first, case .text(let folded)? = row.last else { continue }
@@ -121,13 +126,7 @@ import Testing
             singles.append(String(Character(u)))
         }
         let texts = singles + Self.randomTexts(count: 2000, seed: 5) + ["ΣΑΣ ΑΣ Σ", "ὈΔΥΣΣΕΎΣ", "İstanbul", "ß ﬁ ǰ", "Ꭰꭰ"]
-        try postgres.execute("DROP TABLE IF EXISTS texts")
-        try postgres.execute(#"CREATE TABLE texts (k integer PRIMARY KEY, s text COLLATE "C")"#)
-        for start in stride(from: 0, to: texts.count, by: 500) {
-            let chunk = Array(texts[start..<min(start + 500, texts.count)])
-            let values = chunk.indices.map { "($\(2 * $0 + 1)::integer, $\(2 * $0 + 2)::text)" }.joined(separator: ", ")
-            try postgres.execute("INSERT INTO texts VALUES \(values)", chunk.enumerated().flatMap { [Value.integer(Int64(start + $0.offset)), .text($0.element)] })
-        }
+        try Self.store(texts, on: postgres)
         for lower in [true, false] {
             var wrong: [String] = [], compared = 0
             for row in try postgres.execute("SELECT k, \(PostgresCaseMapping.sql("s", lower: lower)) FROM texts").rows {

@@ -108,6 +108,7 @@ struct ResultColumn {
         case "sum": type = value.type.map(integers.contains) == true ? .int64 : .double
         default: type = value.type ?? .double
         }
+        if call.function == "sum", type == .int64, let dialect = context?.sqlDialect { sql = dialect.integer(sql) }
     }
 
     /// A value of one row: an attribute, a key path through to-one relationships, or an

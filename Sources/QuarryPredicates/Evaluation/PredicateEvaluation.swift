@@ -66,19 +66,25 @@ extension BoundPredicate {
             default:
                 break
             }
-            let r = value(rhs, object, options)
+            return Self.compare(l, op, value(rhs, object, options))
+        }
+    }
+
+    /// `l op r` for an equality or an order, as SQLite compares (nil equals nil; an
+    /// order with nil is unknown): the evaluator's answer, and the SQL compiler's for two
+    /// constants.
+    static func compare(_ l: Value, _ op: ComparisonOperator, _ r: Value) -> Bool? {
+        switch op {
+        case .equal: return SQLiteOrdering.compare(l, r) == 0 || (l.isNull && r.isNull)
+        case .notEqual: return !(SQLiteOrdering.compare(l, r) == 0 || (l.isNull && r.isNull))
+        default:
+            guard let order = SQLiteOrdering.compare(l, r) else { return nil }
             switch op {
-            case .equal: return SQLiteOrdering.compare(l, r) == 0 || (l.isNull && r.isNull)
-            case .notEqual: return !(SQLiteOrdering.compare(l, r) == 0 || (l.isNull && r.isNull))
-            default:
-                guard let order = SQLiteOrdering.compare(l, r) else { return nil }
-                switch op {
-                case .less: return order < 0
-                case .lessOrEqual: return order <= 0
-                case .greater: return order > 0
-                case .greaterOrEqual: return order >= 0
-                default: return nil
-                }
+            case .less: return order < 0
+            case .lessOrEqual: return order <= 0
+            case .greater: return order > 0
+            case .greaterOrEqual: return order >= 0
+            default: return nil
             }
         }
     }

@@ -169,6 +169,8 @@ private struct PredicateSQLWriter {
     /// column, whose pattern would need translating).
     mutating func foldedStringTest(_ lhs: BoundPredicate.Operand, _ op: ComparisonOperator, _ rhs: BoundPredicate.Operand,
                                    _ options: ComparisonOptions, _ qualifier: String, _ entity: EntityStorage) -> String? {
+        // No text is like nil: unknown, as Quarry's function answers.
+        if case .value(.null) = rhs { return "CAST(NULL AS BOOLEAN)" }
         let l = operand(lhs, options, qualifier, entity)
         if case .value(.text(let pattern)) = rhs, let (test, said) = Self.plainTest(op, PredicateFunctions.fold(pattern, options)),
            let written = dialect.stringTest(test, l, said ?? "") {
@@ -189,20 +191,7 @@ private struct PredicateSQLWriter {
             if !options.isEmpty, case .text(let s) = v { return .text(PredicateFunctions.fold(s, options)) }
             return v
         }
-        let (l, r) = (folded(a), folded(b))
-        switch op {
-        case .equal: return SQLiteOrdering.compare(l, r) == 0 || (l.isNull && r.isNull)
-        case .notEqual: return !(SQLiteOrdering.compare(l, r) == 0 || (l.isNull && r.isNull))
-        default:
-            guard let order = SQLiteOrdering.compare(l, r) else { return nil }
-            switch op {
-            case .less: return order < 0
-            case .lessOrEqual: return order <= 0
-            case .greater: return order > 0
-            case .greaterOrEqual: return order >= 0
-            default: return nil
-            }
-        }
+        return BoundPredicate.compare(folded(a), op, folded(b))
     }
 
     /// The dialect's test for `op` with the constant `pattern`, and the pattern as it takes
@@ -244,15 +233,28 @@ private struct PredicateSQLWriter {
     /// Slot 0 is the left side's SQL, slot 1 the right's.
     func integerAgainstReal(_ lhs: BoundPredicate.Operand, _ written: ComparisonOperator, _ rhs: BoundPredicate.Operand) -> SQLTemplate? {
         guard !dialect.comparesIntegersWithRealsExactly else { return nil }
+        // Constants count too (not nil: `x == nil` stays IS NULL): an integer constant
+        // against a real expression is compared exactly, as SQLite compares one with no
+        // column's affinity. The casts type a parameter, which PostgreSQL would take as the
+        // other side's type (a float8, rounding past 2^53).
+        func kind(_ o: BoundPredicate.Operand) -> BoundPredicate.Operand.NumberKind? {
+            if case .value(.null) = o { return nil }
+            return o.arithmeticKind
+        }
         let (integer, real, op): (String, String, ComparisonOperator)
-        switch (lhs.numberKind, rhs.numberKind) {
+        switch (kind(lhs), kind(rhs)) {
         case (.integer?, .real?): (integer, real, op) = ("⟨0⟩", "⟨1⟩", written)
         case (.real?, .integer?): (integer, real, op) = ("⟨1⟩", "⟨0⟩", written.swapped)
         default: return nil
         }
         switch op {
         case .equal, .notEqual:
-            let equal = "CASE WHEN \(integer) IS NULL OR \(real) IS NULL THEN \(integer) IS NULL AND \(real) IS NULL ELSE \(dialect.exactComparison(integer: integer, "=", real: real)) END"
+            // SQL's IS: nil equals nil and nothing else. A constant is never nil (and
+            // PostgreSQL could not type a bare `$1 IS NULL`).
+            let constant = lhs.isNonNilValue || rhs.isNonNilValue
+            let exact = dialect.exactComparison(integer: integer, "=", real: real)
+            let equal = constant ? "COALESCE(\(exact), \(dialect.literal(false)))"
+                : "CASE WHEN \(integer) IS NULL OR \(real) IS NULL THEN \(integer) IS NULL AND \(real) IS NULL ELSE \(exact) END"
             return SQLTemplate(op == .equal ? "(\(equal))" : "NOT (\(equal))")
         case .less, .lessOrEqual, .greater, .greaterOrEqual:
             return SQLTemplate(dialect.exactComparison(integer: integer, op.rawValue, real: real))
@@ -310,8 +312,25 @@ private struct PredicateSQLWriter {
         return fill(template, said)
     }
 
-    /// `template` with each slot the SQL given for it, its arguments bound at each.
+    /// `template` with each slot the SQL given for it, its arguments bound at each. An
+    /// operand said more than once that is more than a column is said once, in a
+    /// sub-select the template reads by name: pasted at each slot, nested arithmetic grew
+    /// three times a level (14 additions made megabytes of SQL).
     mutating func fill(_ template: SQLTemplate, _ said: [(sql: String, arguments: [Value])]) -> String {
+        var uses: [Int: Int] = [:]
+        for case .slot(let i) in template.pieces { uses[i, default: 0] += 1 }
+        if uses.contains(where: { $0.value > 1 && said.indices.contains($0.key) && !SQLTemplate.isPlain(said[$0.key].sql) }) {
+            var body = ""
+            for piece in template.pieces {
+                switch piece {
+                case .sql(let sql): body += sql
+                case .slot(let i): body += said.indices.contains(i) ? "\"fill_\(i)\"" : "NULL"
+                }
+            }
+            let named = said.enumerated().map { "\($0.element.sql) AS \"fill_\($0.offset)\"" }.joined(separator: ", ")
+            arguments += said.flatMap(\.arguments)
+            return "(SELECT \(body) FROM (SELECT \(named)) AS \"fill\")"
+        }
         var out = ""
         for piece in template.pieces {
             switch piece {

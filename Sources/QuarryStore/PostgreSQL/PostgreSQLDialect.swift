@@ -6,7 +6,13 @@
 /// with reals stay exact: constants as integer bounds (`IntegerBounds`), columns through
 /// `exactComparison`.
 public struct PostgreSQLDialect: SQLDialect {
-    public init() {}
+    /// Whether `[c]`, `[d]` and the case functions are said in SQL: they need a UTF8
+    /// database (the fold's SQL holds scalars past Latin-1, and reads characters as
+    /// code points) with ICU's root collation (`und-x-icu`); elsewhere they are refused
+    /// by name (`PostgresConnection.missingFunction`).
+    public let foldsText: Bool
+
+    public init(foldsText: Bool = true) { self.foldsText = foldsText }
 
     public func literal(_ value: Bool) -> String { value ? "TRUE" : "FALSE" }
 
@@ -52,7 +58,8 @@ public struct PostgreSQLDialect: SQLDialect {
     /// as `bigint`, or as `numeric` for 2^63, which no `bigint` holds. Nil first: the last
     /// branch's cast must only meet an x the integer equals as a float.
     public func exactComparison(integer: String, _ op: String, real: String) -> String {
-        let n = "(\(integer))", x = "(\(real))"
+        // Typed, for a constant: a bare parameter would take the other side's type.
+        let n = "((\(integer))::bigint)", x = "((\(real))::float8)"
         return "(CASE WHEN \(n) IS NULL OR \(x) IS NULL THEN NULL::boolean WHEN \(n)::float8 <> \(x) THEN \(n)::float8 \(op) \(x) "
             + "WHEN \(x) >= 9223372036854775808.0 THEN \(n)::numeric \(op) 9223372036854775808 "
             + "ELSE \(n) \(op) \(x)::bigint END)"
@@ -69,7 +76,8 @@ public struct PostgreSQLDialect: SQLDialect {
     public var runsQuarryFunctions: Bool { false }
 
     public func fold(_ sql: String, caseInsensitive: Bool, diacriticInsensitive: Bool) -> String? {
-        PostgresFold.sql(sql, caseInsensitive: caseInsensitive, diacriticInsensitive: diacriticInsensitive)
+        guard foldsText else { return nil }
+        return PostgresFold.sql(sql, caseInsensitive: caseInsensitive, diacriticInsensitive: diacriticInsensitive)
     }
 
     /// `timestamptz` as its epoch seconds, `boolean` as an integer (PostgreSQL has no
@@ -88,6 +96,10 @@ public struct PostgreSQLDialect: SQLDialect {
     public func bucket(_ offset: String, last: String) -> String { "LEAST(trunc(\(offset))::bigint, \(last))" }
 
     public func real(_ sql: String) -> String { "(\(sql))::float8" }
+
+    /// Past Int64 the cast stops the statement ("bigint out of range"), as SQLite's sum
+    /// stops with "integer overflow".
+    public func integer(_ sql: String) -> String { "(\(sql))::bigint" }
 
     /// EXPLAIN's one column, a line of the plan a row.
     public func queryPlan(_ sql: String) -> (sql: String, detailColumn: Int) { ("EXPLAIN " + sql, 0) }

@@ -187,7 +187,12 @@ public final class PostgresConnection {
             let primary = Self.text(pq.pointee.resultErrorField?(result, Int32(UInt8(ascii: "M"))))
                 ?? Self.text(pq.pointee.resultErrorMessage?(result)) ?? "the statement failed"
             // Text [d] could not fold (PostgresFold), said as the comparison, not as a cast.
-            if code == "22P02", let refused = Self.unfoldable(in: primary) ?? Self.overflowing(in: primary) { throw refused }
+            if code == "22P02", let refused = Self.unfoldable(in: primary) { throw refused }
+            // Integers past Int64, which SQLite and Quarry go on with as doubles.
+            if code == "22003", primary == "bigint out of range" {
+                throw StoreError.database(message: "integer arithmetic in this statement leaves 64-bit integers, where PostgreSQL stops and SQLite "
+                    + "goes on in doubles; write one operand as a real (2.0) to compute in doubles")
+            }
             if let code, code.hasPrefix("23"), let said = Self.constraintMessage(code) { field in
                 Self.text(pq.pointee.resultErrorField?(result, Int32(UInt8(ascii: field))))
             } {

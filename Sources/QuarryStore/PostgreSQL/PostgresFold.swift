@@ -13,17 +13,20 @@ import Foundation
 ///   SQL decomposes (`normalize(NFD)`) and drops every mark; text holding a scalar
 ///   whose decomposition differs from its fold (Hangul, Indic letters) is mapped by
 ///   `translate` instead, slower but the same.
-/// - Marks after any other letter, or at the start, Foundation keeps, reordered by its
-///   own rules; no SQL here repeats them, so such text is refused while the statement
-///   runs (`PostgresFold.refusal`, said in one line by the store) rather than answered
-///   differently.
+/// - Marks after any other letter, or at the start, Foundation keeps or drops by rules
+///   of its own (by the mark and the letter: an acute goes after a Hangul syllable, a
+///   Syloti Nagri sign stays after a Warang Citi letter; a run it keeps is reordered by
+///   class, a decomposable mark decomposed); no SQL here repeats them, so such text is
+///   refused while the statement runs (`PostgresFold.refusal`, said in one line by the
+///   store) rather than answered differently. Emoji with a variation selector or a skin
+///   tone are such text.
 /// ASCII text takes a shortcut: `lower` in the `C` collation, or itself.
 public enum PostgresFold {
     /// `expression` folded. `expression` is evaluated once where it holds a placeholder or a
     /// subquery (a sub-select names it); a column may be read several times.
     public static func sql(_ expression: String, caseInsensitive: Bool, diacriticInsensitive: Bool) -> String {
         guard caseInsensitive || diacriticInsensitive else { return expression }
-        let simple = !expression.contains("?") && !expression.uppercased().contains("SELECT")
+        let simple = SQLTemplate.isPlain(expression)
         let x = simple ? "(\(expression))" : "\"fold_text\""
         let tables = Tables.shared
         let folded: String
@@ -49,7 +52,7 @@ public enum PostgresFold {
 
     /// What the SQL casts to an integer to stop a statement whose text it cannot fold; the
     /// server's "invalid input syntax" names it, with the text after it.
-    public static let refusal = "quarry cannot fold:\n"
+    public static let refusal = "quarry cannot fold: "
 
     /// A string literal.
     static func literal(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }

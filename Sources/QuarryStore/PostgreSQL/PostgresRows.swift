@@ -166,28 +166,20 @@ extension PostgresConnection {
 
     /// What follows `marker` (a refusal the SQL casts to an integer) in the server's
     /// "invalid input syntax for type integer: "MARKER TEXT"", nil without it. By bytes:
-    /// the text may start with a mark, which String search would join to the marker; the
-    /// marker's newline was made a space (`PostgresConnection.text`).
+    /// the text may start with a mark, which String search would join to the marker.
     static func refused(_ marker: String, in message: String) -> String? {
         let bytes = Array(message.utf8)
-        guard let found = bytes.firstRange(of: Array(marker.dropLast().utf8) + [UInt8(ascii: " ")]) else { return nil }
+        guard let found = bytes.firstRange(of: Array(marker.utf8)) else { return nil }
         var tail = Array(bytes[found.upperBound...])
         if tail.last == UInt8(ascii: "\"") { tail.removeLast() }
         return String(decoding: tail, as: UTF8.self)
-    }
-
-    /// Integer arithmetic that left Int64 (`PostgreSQLDialect.arithmetic`).
-    static func overflowing(in message: String) -> StoreError? {
-        guard let operands = refused(PostgreSQLDialect.overflowRefusal, in: message) else { return nil }
-        return .database(message: "\(operands) leaves 64-bit integers on PostgreSQL, where Quarry goes on in doubles only in SQLite; "
-            + "write one operand as a real (2.0) to compute in doubles")
     }
 
     /// The text `PostgresFold` refused while the statement ran.
     static func unfoldable(in message: String) -> StoreError? {
         guard let text = refused(PostgresFold.refusal, in: message) else { return nil }
         let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
-        return .database(message: "[d] cannot compare '\(shown)' on PostgreSQL: it has combining marks after a letter outside "
+        return .database(message: "[d] (or a localized sort) cannot compare '\(shown)' on PostgreSQL: it has combining marks after a letter outside "
             + "Latin, Greek and Cyrillic (or before any letter), which Quarry folds only in SQLite; compare it without [d], or in a SQLite copy")
     }
 
@@ -196,9 +188,10 @@ extension PostgresConnection {
     /// server's "function does not exist".
     static func missingFunction(in message: String) -> StoreError? {
         let needs: [(function: String, what: String)] = [
-            ("quarry_string_op", "MATCHES with [c] or [d], MATCHES with anchors, classes or flags, and LIKE against a key path"),
-            ("quarry_arith", "arithmetic (+, -, *, /) in predicates"),
-            ("quarry_fn", "FUNCTION() and the other functions of predicates"),
+            ("quarry_fold", "[c], [d] and sorts that ignore case in a database that is not UTF8 or has no ICU collation (und-x-icu)"),
+            ("quarry_string_op", "MATCHES with [c] or [d], MATCHES with anchors, classes or flags, LIKE against a key path, and string tests in a database that is not UTF8 or has no ICU"),
+            ("quarry_arith", "** (raise:toPower:) and arithmetic of decimals, dates, text or booleans"),
+            ("quarry_fn", "functions of decimals, dates or booleans, FUNCTION(), and lowercase:/uppercase: in a database that is not UTF8 or has no ICU"),
             ("quarry_summary", "summarize()'s one-scan statistics"),
         ]
         guard let need = needs.first(where: { message.contains($0.function + "(") }) else { return nil }

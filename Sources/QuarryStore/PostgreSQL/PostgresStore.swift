@@ -15,7 +15,8 @@ import GRDB
 final class PostgresStore: PersistentStore {
     var managedObjectModel = ManagedObjectModel()
     var mapping = StoreMapping()
-    let dialect: any SQLDialect = PostgreSQLDialect()
+    /// Set at open, by what the database can fold (`PostgreSQLDialect.foldsText`).
+    private(set) var dialect: any SQLDialect = PostgreSQLDialect()
     /// The schema whose tables are the entities.
     let schema: String
     var isQuarrysFile: Bool { false }
@@ -35,6 +36,8 @@ final class PostgresStore: PersistentStore {
     }
 
     func didOpen(in context: ObjectContext) throws {
+        let folds = try server(context).execute("SELECT current_setting('server_encoding') = 'UTF8' AND EXISTS (SELECT 1 FROM pg_collation WHERE collname = 'und-x-icu')")
+        dialect = PostgreSQLDialect(foldsText: folds.rows.first?.first == .bool(true))
         try introspect(context)
         if installsTriggers { try installTriggers(context) }
         hasTriggers = try triggersCoverEveryTable(context)

@@ -58,12 +58,16 @@ public protocol SQLDialect: Sendable {
     /// `exp`, `lowercase`, `uppercase`) of slot 0 as Quarry computes it; `integer` when its
     /// argument is an integer. Nil where the store's function (`quarry_fn`) computes it.
     func function(_ name: String, integer: Bool) -> SQLTemplate?
+    /// An aggregate of integers (`sum`) as an integer: PostgreSQL's `sum(bigint)` is
+    /// `numeric`, which reads as a real.
+    func integer(_ sql: String) -> String
 }
 
 extension SQLDialect {
     public func fold(_ sql: String, caseInsensitive: Bool, diacriticInsensitive: Bool) -> String? { nil }
     public func arithmetic(_ op: String, integers: Bool) -> SQLTemplate? { nil }
     public func function(_ name: String, integer: Bool) -> SQLTemplate? { nil }
+    public func integer(_ sql: String) -> String { sql }
 }
 
 /// SQL with slots for operands, which the compiler fills with each operand's SQL and
@@ -71,6 +75,13 @@ extension SQLDialect {
 public struct SQLTemplate: Sendable, Equatable {
     public enum Piece: Sendable, Equatable { case sql(String), slot(Int) }
     public let pieces: [Piece]
+
+    /// Whether `sql` may be said again at no cost and with no arguments: a column (no
+    /// space, no placeholder), where anything else is said once and named (a sub-select),
+    /// so nesting does not multiply the text.
+    public static func isPlain(_ sql: String) -> Bool {
+        !sql.contains(where: { $0 == "?" || $0.isWhitespace })
+    }
 
     /// `text` with its slots written `⟨0⟩`, `⟨1⟩`.
     public init(_ text: String) {
