@@ -139,7 +139,7 @@ private struct PredicateSQLWriter {
             case .between:
                 guard case .list(let bounds) = rhs, bounds.count == 2 else { return dialect.literal(false) }
                 let lo = operand(.value(bounds[0]), options, qualifier, entity), hi = operand(.value(bounds[1]), options, qualifier, entity)
-                return "\(l) BETWEEN \(lo) AND \(hi)"
+                return "\(lhs.isText ? dialect.binaryText(l) : l) BETWEEN \(lo) AND \(hi)"
             default:
                 let afterL = arguments.count
                 let r = operand(rhs, options, qualifier, entity)
@@ -157,7 +157,10 @@ private struct PredicateSQLWriter {
                     return "\(l) = \(r)"
                 case .equal: return dialect.nullSafeEqual(l, r, negated: false)
                 case .notEqual: return dialect.nullSafeEqual(l, r, negated: true)
-                default: return "\(l) \(op.rawValue) \(r)"
+                // Text is ordered by its bytes, as SQLite's BINARY and the evaluator order it,
+                // whatever a column's collation (PostgreSQL's may be a language's). Equality
+                // keeps the column as it is, for its index.
+                default: return lhs.isText || rhs.isText ? "\(dialect.binaryText(l)) \(op.rawValue) \(r)" : "\(l) \(op.rawValue) \(r)"
                 }
             }
         }

@@ -115,6 +115,11 @@ public struct EntityStorage: Equatable, Sendable {
             if textCasts.contains(name), entity.attribute(named: name)?.type == .uuid {
                 return "upper((\(column))::text) AS \(quoteIdentifier(name))"
             }
+            // Other server types read as text read as they compare (`comparable`): a
+            // `char(n)`'s padding goes, as its cast to text drops it.
+            if textCasts.contains(name), entity.attribute(named: name)?.type == .string {
+                return "(\(column))::text AS \(quoteIdentifier(name))"
+            }
             // Dates kept as milliseconds or Julian days are read as Unix seconds.
             guard let scale = numericDates[name] else { return column }
             return "(CASE WHEN typeof(\(column)) IN ('integer', 'real') THEN \(scale.seconds(column)) ELSE \(column) END) AS \(quoteIdentifier(name))"
