@@ -94,7 +94,7 @@ import Testing
             case 2: return rng.chance(0.5) ? String(rng.pick(PostgreSQLDialectTests.ints)) : String(rng.int(-3...3))
             case 3: return "\(rng.pick(PostgreSQLDialectTests.reals))"
             case 4, 5, 6 where depth < 2:
-                return "(\(number(depth + 1)) \(rng.pick(["+", "-", "*", "/"])) \(number(depth + 1)))"
+                return "(\(number(depth + 1)) \(rng.pick(["+", "-", "*", "/", "**"])) \(number(depth + 1)))"
             case 7 where depth < 2:
                 return "\(rng.pick(["abs", "floor", "ceiling", "trunc", "sqrt", "ln", "log", "exp"])):(\(number(depth + 1)))"
             default: return rng.pick(["i", "d", "(i * i)", "(d * d)", "(i + 9223372036854775807)", "(d / i)"])

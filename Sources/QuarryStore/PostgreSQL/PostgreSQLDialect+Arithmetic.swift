@@ -10,10 +10,17 @@
 ///   out of range"), said in one line; SQLite gives an infinity or zero.
 /// Each operand is said once, but in the functions' guards (the compiler names an operand
 /// said twice in a sub-select, `SQLTemplate.isPlain`).
-/// `**` is not said (PostgreSQL's `power` refuses a negative base with a fractional
-/// exponent, which Quarry's `pow` answers nil): it stays Quarry's, refused.
+/// `**` is `power`, guarded where PostgreSQL refuses what `pow` answers (a negative base
+/// with a fractional exponent is nil, zero to a negative power infinite).
 extension PostgreSQLDialect {
     public func arithmetic(_ op: String, integers: Bool) -> SQLTemplate? {
+        if op == "**" {
+            // pow: 0 to a negative power is infinite, a negative base to a fraction NaN (nil);
+            // PostgreSQL calls both errors. -0 is 0 here, as Quarry reads it.
+            let (x, y) = ("(⟨0⟩)::float8", "(⟨1⟩)::float8")
+            return SQLTemplate("NULLIF((CASE WHEN \(x) = 0 AND \(y) < 0 THEN 'Infinity'::float8 WHEN \(x) < 0 AND \(y) <> trunc(\(y)) THEN NULL "
+                + "ELSE power(\(x), \(y)) END), 'NaN'::float8)")
+        }
         guard ["+", "-", "*", "/"].contains(op) else { return nil }
         if integers, op != "/" { return SQLTemplate("((⟨0⟩)::bigint \(op) (⟨1⟩)::bigint)") }
         let divisor = op == "/" ? "NULLIF((⟨1⟩)::float8, 0)" : "(⟨1⟩)::float8"

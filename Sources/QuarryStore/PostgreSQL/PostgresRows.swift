@@ -190,7 +190,7 @@ extension PostgresConnection {
         let needs: [(function: String, what: String)] = [
             ("quarry_fold", "[c], [d] and sorts that ignore case in a database that is not UTF8 or has no ICU collation (und-x-icu)"),
             ("quarry_string_op", "MATCHES with [c] or [d], MATCHES with anchors, classes or flags, LIKE against a key path, and string tests in a database that is not UTF8 or has no ICU"),
-            ("quarry_arith", "** (raise:toPower:) and arithmetic of decimals, dates, text or booleans"),
+            ("quarry_arith", "arithmetic of decimals, dates, text or booleans"),
             ("quarry_fn", "functions of decimals, dates or booleans, FUNCTION(), and lowercase:/uppercase: in a database that is not UTF8 or has no ICU"),
             ("quarry_summary", "summarize()'s one-scan statistics"),
         ]
