@@ -34,6 +34,21 @@ for v in UInt32(0x80)...0x10FFFF where !markSet.contains(v) {
     if Array(decomposed) != Array(fold(text, .diacriticInsensitive).unicodeScalars) { extend(&decompositions, v) }
 }
 
+// What ICU's \d, \w and \s match (MATCHES is ICU's: NSRegularExpression), which
+// PortableRegex says as explicit classes for PostgreSQL, whose own are the locale's.
+var classes: [String: [(UInt32, UInt32)]] = ["d": [], "w": [], "s": []]
+for name in ["d", "w", "s"] {
+    guard let regex = try? NSRegularExpression(pattern: "\\" + name) else { continue }
+    var ranges: [(UInt32, UInt32)] = []
+    for v in UInt32(1)...0x10FFFF {
+        guard let scalar = Unicode.Scalar(v) else { continue }
+        let text = String(String.UnicodeScalarView([scalar]))
+        let range = NSRange(text.startIndex..., in: text)
+        if let match = regex.firstMatch(in: text, options: [.anchored], range: range), match.range == range { extend(&ranges, v) }
+    }
+    classes[name] = ranges
+}
+
 func lines(_ entries: [String]) -> String {
     stride(from: 0, to: entries.count, by: 12).map { "        " + entries[$0..<min($0 + 12, entries.count)].joined(separator: " ") }.joined(separator: "\n")
 }
@@ -57,6 +72,17 @@ enum UnicodeFoldTables {
     /// The marks `[d]` removes after a letter below U+0510.
     static let marks = \"\"\"
 \(lines(marks.map { $0.0 == $0.1 ? hex($0.0) : hex($0.0) + "-" + hex($0.1) }))
+        \"\"\"
+
+    /// What ICU's `\\d`, `\\w` and `\\s` match, one scalar alone.
+    static let regexDigit = \"\"\"
+\(lines((classes["d"] ?? []).map { $0.0 == $0.1 ? hex($0.0) : hex($0.0) + "-" + hex($0.1) }))
+        \"\"\"
+    static let regexWord = \"\"\"
+\(lines((classes["w"] ?? []).map { $0.0 == $0.1 ? hex($0.0) : hex($0.0) + "-" + hex($0.1) }))
+        \"\"\"
+    static let regexSpace = \"\"\"
+\(lines((classes["s"] ?? []).map { $0.0 == $0.1 ? hex($0.0) : hex($0.0) + "-" + hex($0.1) }))
         \"\"\"
 
     /// Scalars whose canonical decomposition, its marks removed, is not what `[d]` makes

@@ -48,13 +48,14 @@ import Testing
     /// MATCHES patterns PostgreSQL's `~` reads as ICU does (`PortableRegex`): alternatives
     /// where the first one matching is not the whole, `.` against line terminators, classes.
     static let portablePatterns = ["a|ab", "(a|ab)(c|bcd)?", "a.*", ".", "..", "a+", "[a-c]+", "[^a]*", "é.*", "\\.", "a{1,2}",
-                                   "(ab)+", ".*🙂", "a b", "[ab]?[AB]", "日.", "%", "\\*", "\\\\", "a\\?", "a.b", ".*", "[^b]+", "e\u{301}"]
+                                   "(ab)+", ".*🙂", "a b", "[ab]?[AB]", "日.", "%", "\\*", "\\\\", "a\\?", "a.b", ".*", "[^b]+", "e\u{301}",
+                                   "\\d+", "a\\d*", "\\w+", "\\W.*", "a\\sb", "\\S+", "\\D+", ".*\\s.*", "(\\w|\\s)+"]
 
     /// Reals as a format writes them, against integers: halves, integral ones the binder
     /// keeps as reals (9.2e18 and past), past Int64's range both ways, and 2^63 itself.
     static let realsForIntegers = ["0.5", "-0.5", "1.5", "-2.5", "2.5", "3.25", "-3.75", "9.2e18", "-9.2e18", "1e19", "-1e19",
                                    "9223372036854775808.0", "-9223372036854775808.0", "1e300", "-1e300", "9007199254740993.5"]
-    static let strings: [String] = ["", "a", "A", "ab", "abc", "b", "B", "Z", "z", "é", "e\u{301}", "日本", "🙂", "a b", "a\u{0}b".replacingOccurrences(of: "\u{0}", with: ""), "ß", "SS", "~", " ", "a%", "a_b", "%", "*", "a\\", "\\", "a\nb", "a\rb", "a\u{2028}b", "a.b", "a\u{0B}b", "\u{0C}", "Straße", "STRASSE", "Σίσυφος", "ΣΊΣΥΦΟΣ", "İ", "i\u{307}", "ǅ", "ﬁ", "FI", "Ⱦ", "K", "Å", "A\u{30A}", "Dvořák", "dvorak", "한"]
+    static let strings: [String] = ["", "a", "A", "ab", "abc", "b", "B", "Z", "z", "é", "e\u{301}", "日本", "🙂", "a b", "a\u{0}b".replacingOccurrences(of: "\u{0}", with: ""), "ß", "SS", "~", " ", "a%", "a_b", "%", "*", "a\\", "\\", "a\nb", "a\rb", "a\u{2028}b", "a.b", "a\u{0B}b", "\u{0C}", "Straße", "STRASSE", "Σίσυφος", "ΣΊΣΥΦΟΣ", "İ", "i\u{307}", "ǅ", "ﬁ", "FI", "Ⱦ", "K", "Å", "A\u{30A}", "Dvořák", "dvorak", "한", "a٣", "３", "a\u{A0}b", "a\u{2003}b", "12", "a_1", "x\u{85}"]
 
     struct Generator {
         var rng: SplitMix64
@@ -344,9 +345,17 @@ import Testing
 
     /// Anchors, ICU's escapes and flags, lazy and possessive quantifiers, set operations,
     /// empty groups and alternatives, backreferences: left to Quarry's function.
-    @Test(arguments: ["^a", "a$", "\\d", "\\w+", "a*?", "a+?", "a*+", "(?i)a", "(?:a)", "[a&&b]", "[[:alpha:]]", "", "()", "a|", "|a",
+    @Test(arguments: ["^a", "a$", "[\\d]", "[^\\w]", "a*?", "a+?", "a*+", "(?i)a", "(?:a)", "[a&&b]", "[[:alpha:]]", "", "()", "a|", "|a",
                       "a{256}", "a{3,2}", "a{+2}", "a{-0}", "(ab){2}", "(.{255}){255}", "((.?){20})+x|.*", "(a?)*", "(a|b?)+", "(a)\\1", "[]", "[a-]", "[\\d]", "{", "}", "]", "a)", "(a", "\\Qa\\E", "a\nb"])
     func notPortable(_ icu: String) {
         #expect(PortableRegex.posix(icu) == nil, "\(icu)")
+    }
+
+    /// `\d`, `\w`, `\s` and their negations are the classes ICU means: Unicode digits
+    /// (٣, ３), not the locale's ASCII ones.
+    @Test func escapesAreICUsClasses() throws {
+        let digits = try #require(PortableRegex.posix("\\d+"))
+        #expect(digits.hasPrefix("^([\\u0030-\\u0039\\u0660-\\u0669") && digits.contains("\\uff10-\\uff19") && digits.hasSuffix("]+)$"), "\(digits)")
+        #expect(try #require(PortableRegex.posix("a\\Sb")).hasPrefix("^(a[^\\u0009-\\u000d\\u0020"))
     }
 }

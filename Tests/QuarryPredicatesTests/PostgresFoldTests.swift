@@ -16,7 +16,7 @@ import Testing
 
     /// The tables as scripts/fold-tables would make them now: a toolchain whose
     /// Foundation folds differently fails here until they are made again.
-    @Test func tablesAreThisToolchainsFold() {
+    @Test func tablesAreThisToolchainsFold() throws {
         let tables = PostgresFold.Tables.shared
         var differences: [String] = []
         for v in UInt32(1)...0x10FFFF {
@@ -31,6 +31,21 @@ import Testing
             if differences.count > 20 { break }
         }
         #expect(differences.isEmpty, "scripts/fold-tables makes other tables: \(differences.prefix(20))")
+        // \d, \w, \s as MATCHES (ICU) reads them, against the classes PortableRegex says.
+        for (letter, table) in [("d", UnicodeFoldTables.regexDigit), ("w", UnicodeFoldTables.regexWord), ("s", UnicodeFoldTables.regexSpace)] {
+            let held = Set(PostgresFold.Tables.ranges(table).flatMap { Array($0) })
+            let regex = try #require(try? NSRegularExpression(pattern: "\\" + letter))
+            var wrong: [UInt32] = []
+            for v in UInt32(1)...0x10FFFF {
+                guard let scalar = Unicode.Scalar(v) else { continue }
+                let text = String(String.UnicodeScalarView([scalar]))
+                let range = NSRange(text.startIndex..., in: text)
+                let matched = regex.firstMatch(in: text, options: [.anchored], range: range).map { $0.range == range } ?? false
+                if matched != held.contains(v) { wrong.append(v) }
+                if wrong.count > 10 { break }
+            }
+            #expect(wrong.isEmpty, "\\\(letter): \(wrong.map { String($0, radix: 16) })")
+        }
     }
 
     /// Text for the tests: every scalar the tables name, marks after Latin, Greek,

@@ -1,3 +1,5 @@
+import QuarryStore
+
 /// A MATCHES pattern (ICU syntax, matched against the whole text) said as a POSIX extended
 /// regular expression that matches the same texts, for a database whose regular
 /// expressions are POSIX's (PostgreSQL's `~`); nil unless the pattern keeps to the part
@@ -11,8 +13,9 @@
 /// - groups `( )` that are not empty and do not start with `?`, and `|` between
 ///   non-empty alternatives;
 /// - brackets of literal characters and ranges, optionally negated.
-/// Anchors, escapes such as `\d` (Unicode digits in ICU, the locale's in POSIX), ICU's
-/// set operations inside brackets, possessive and lazy quantifiers, flags and
+/// `\d`, `\w`, `\s` and their negations outside brackets are said as explicit classes
+/// of what ICU matches (`RegexClasses`: Unicode digits in ICU, the locale's in POSIX).
+/// Anchors, those escapes inside brackets, ICU's set operations inside brackets, possessive and lazy quantifiers, flags and
 /// backreferences are left to Quarry's own function. A whole match's existence is the
 /// same question in both (ICU backtracks, POSIX takes the longest), so `^(...)$` asks it.
 public enum PortableRegex {
@@ -95,7 +98,14 @@ public enum PortableRegex {
                 return (PortableRegex.anyButLineTerminator, false)
             case "\\":
                 at += 1
-                guard let e = next, PortableRegex.escapable.contains(e) else { return nil }
+                guard let e = next else { return nil }
+                // \d, \w, \s and their negations as the classes ICU means (`RegexClasses`).
+                let negated = ["D": "d", "W": "w", "S": "s"] as [Unicode.Scalar: Unicode.Scalar]
+                if let inside = RegexClasses.inside(negated[e] ?? e) {
+                    at += 1
+                    return ((negated[e] == nil ? "[" : "[^") + inside + "]", false)
+                }
+                guard PortableRegex.escapable.contains(e) else { return nil }
                 at += 1
                 return ("\\" + String(e), false)
             default:
