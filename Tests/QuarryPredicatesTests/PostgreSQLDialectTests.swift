@@ -49,7 +49,8 @@ import Testing
     /// where the first one matching is not the whole, `.` against line terminators, classes.
     static let portablePatterns = ["a|ab", "(a|ab)(c|bcd)?", "a.*", ".", "..", "a+", "[a-c]+", "[^a]*", "é.*", "\\.", "a{1,2}",
                                    "(ab)+", ".*🙂", "a b", "[ab]?[AB]", "日.", "%", "\\*", "\\\\", "a\\?", "a.b", ".*", "[^b]+", "e\u{301}",
-                                   "\\d+", "a\\d*", "\\w+", "\\W.*", "a\\sb", "\\S+", "\\D+", ".*\\s.*", "(\\w|\\s)+"]
+                                   "\\d+", "a\\d*", "\\w+", "\\W.*", "a\\sb", "\\S+", "\\D+", ".*\\s.*", "(\\w|\\s)+",
+                                   "^a.*", "^\\d+$", "a$", "^(a|b)+$", "(^a|b)c?", ".*b$|^a", "^$"]
 
     /// Reals as a format writes them, against integers: halves, integral ones the binder
     /// keeps as reals (9.2e18 and past), past Int64's range both ways, and 2^63 itself.
@@ -345,7 +346,7 @@ import Testing
 
     /// Anchors, ICU's escapes and flags, lazy and possessive quantifiers, set operations,
     /// empty groups and alternatives, backreferences: left to Quarry's function.
-    @Test(arguments: ["^a", "a$", "[\\d]", "[^\\w]", "a*?", "a+?", "a*+", "(?i)a", "(?:a)", "[a&&b]", "[[:alpha:]]", "", "()", "a|", "|a",
+    @Test(arguments: ["^*a", "a$b", "(a$)", "[\\d]", "[^\\w]", "a*?", "a+?", "a*+", "(?i)a", "(?:a)", "[a&&b]", "[[:alpha:]]", "", "()", "a|", "|a",
                       "a{256}", "a{3,2}", "a{+2}", "a{-0}", "(ab){2}", "(.{255}){255}", "((.?){20})+x|.*", "(a?)*", "(a|b?)+", "(a)\\1", "[]", "[a-]", "[\\d]", "{", "}", "]", "a)", "(a", "\\Qa\\E", "a\nb"])
     func notPortable(_ icu: String) {
         #expect(PortableRegex.posix(icu) == nil, "\(icu)")

@@ -15,7 +15,8 @@ import QuarryStore
 /// - brackets of literal characters and ranges, optionally negated.
 /// `\d`, `\w`, `\s` and their negations outside brackets are said as explicit classes
 /// of what ICU matches (`RegexClasses`: Unicode digits in ICU, the locale's in POSIX).
-/// Anchors, those escapes inside brackets, ICU's set operations inside brackets, possessive and lazy quantifiers, flags and
+/// `^`, and `$` ending an alternative of the whole pattern, anchor alike. Other anchors,
+/// those escapes inside brackets, ICU's set operations inside brackets, possessive and lazy quantifiers, flags and
 /// backreferences are left to Quarry's own function. A whole match's existence is the
 /// same question in both (ICU backtracks, POSIX takes the longest), so `^(...)$` asks it.
 public enum PortableRegex {
@@ -67,6 +68,16 @@ public enum PortableRegex {
             var out = ""
             var canBeEmpty = true
             while let c = next, c != "|", c != ")" {
+                // `^` is the text's start in both (no multiline flag); `$` only where it ends
+                // an alternative of the whole pattern: elsewhere ICU's may stand before a
+                // last line terminator, which something after it could still match.
+                if c == "^" || c == "$" {
+                    at += 1
+                    if c == "$", depth > 0 || !(next == nil || next == "|") { return nil }
+                    if let q = next, "*+?{".unicodeScalars.contains(q) { return nil }
+                    out += String(c)
+                    continue
+                }
                 let isGroup = c == "("
                 guard let atom = atom(depth: depth) else { return nil }
                 var piece = atom
