@@ -114,7 +114,9 @@ public struct ManagedObjectModel {
         var subentityKeys: Set<String> = []
         for entity in under {
             for var a in entity.attributes where seen.insert(a.name.lowercased()).inserted {
-                a.isOptional = true; a.defaultValue = nil; a.renamedFrom = nil
+                // A rename stays: the root's table holds the column (cleared, the column
+                // was dropped and another made, and the values went; found by review).
+                a.isOptional = true; a.defaultValue = nil
                 attributes.append(a)
                 subentityKeys.insert(a.name)
             }

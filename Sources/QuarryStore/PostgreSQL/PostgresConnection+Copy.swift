@@ -86,7 +86,11 @@ extension PostgresConnection {
         if cancelled, status(last) == PGRES_FATAL_ERROR { throw StoreError(DatabaseError(resultCode: .SQLITE_INTERRUPT)) }
         guard status(last) == PGRES_COMMAND_OK else {
             let field = { (code: UInt8) in Self.text(table.resultErrorField?(last, Int32(code))) }
-            let message = [field(UInt8(ascii: "M")), field(UInt8(ascii: "D"))].compactMap { $0 }.joined(separator: ": ")
+            // A uniqueness or NOT NULL violated, in SQLite's words as a save says it.
+            let constraint = field(UInt8(ascii: "C")).flatMap { code in
+                Self.constraintMessage(code) { letter in field(UInt8(truncatingIfNeeded: letter.value)) }
+            }
+            let message = constraint ?? [field(UInt8(ascii: "M")), field(UInt8(ascii: "D"))].compactMap { $0 }.joined(separator: ": ")
             // No message of the server's: libpq's own (the connection closed).
             throw CopyFailure(sqlState: field(UInt8(ascii: "C")), message: message.isEmpty ? lost : message,
                               line: field(UInt8(ascii: "W")).flatMap(Self.copyLine))

@@ -49,6 +49,7 @@ extension PostgresStore {
             let chosen = try server.execute(PostgreSQLDialect.numbered("SELECT \(storage.key) FROM \(storage.table)\(condition) FOR UPDATE"),
                                             filter?.arguments ?? []).rows.compactMap { $0.first?.storedInteger }
             let (found, order) = try cascadedRows(of: entity.name, keys: chosen, context: context, server: server)
+            try refuseDenied([(entity.name, chosen)] + order, context: context, server: server)
             // Named by their own entity while the rows are there (a SportCar deleted as a
             // Car is heard as a SportCar), as a Quarry file's delete names them.
             deleted = try keysByOwnEntity(found, context: context, server: server)
@@ -92,26 +93,7 @@ extension PostgresStore {
                 guard let relationshipStorage = storage(of: relationship, in: name),
                       let members = managedObjectModel.entitiesByName[relationship.destination] else { continue }
                 let membersStorage = context.mapped(members)
-                var reached: Set<Int64> = []
-                try forEachChunk(fresh) { chunk in
-                    let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
-                    let query: String
-                    switch relationshipStorage {
-                    case .inverseForeignKey(_, let column, let ownerKey, _):
-                        // A key kept in another column of the owner (a foreign key to `carrier`).
-                        let owners = ownerKey.map { "SELECT \(quoteIdentifier($0)) FROM \(ownerStorage.table) WHERE \(ownerStorage.key) IN (\(marks))" } ?? marks
-                        query = "SELECT \(membersStorage.key) FROM \(membersStorage.table) WHERE \(quoteIdentifier(column)) IN (\(owners))"
-                    case .foreignKey(let column, let targetKey):
-                        let match = targetKey.map(membersStorage.column) ?? membersStorage.key
-                        query = "SELECT \(membersStorage.key) FROM \(membersStorage.table) WHERE \(match) IN "
-                            + "(SELECT \(quoteIdentifier(column)) FROM \(ownerStorage.table) WHERE \(ownerStorage.key) IN (\(marks)))"
-                    case .linkTable(let table, let sourceColumn, let targetColumn):
-                        query = "SELECT \(targetColumn) FROM \(quoteIdentifier(table)) WHERE \(sourceColumn) IN (\(marks))"
-                    }
-                    for row in try server.execute(PostgreSQLDialect.numbered(query), chunk.map(Value.integer)).rows {
-                        if let key = row.first?.storedInteger { reached.insert(key) }
-                    }
-                }
+                let reached = try relatedKeys(relationshipStorage, from: ownerStorage, to: membersStorage, of: fresh, server: server)
                 let new = reached.subtracting(found[members.name] ?? [])
                 guard !new.isEmpty else { continue }
                 found[members.name, default: []].formUnion(new)
@@ -121,6 +103,51 @@ extension PostgresStore {
             }
         }
         return (found, order)
+    }
+
+    /// The keys of the rows `keys` (of the owner) reach through a relationship, whatever
+    /// holds the link: the member's row, the owner's, or a link table.
+    private func relatedKeys(_ relationship: RelationshipStorage, from ownerStorage: EntityStorage, to membersStorage: EntityStorage,
+                             of keys: [Int64], server: PostgresConnection) throws -> Set<Int64> {
+        var reached: Set<Int64> = []
+        try forEachChunk(keys) { chunk in
+            let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+            let query: String
+            switch relationship {
+            case .inverseForeignKey(_, let column, let ownerKey, _):
+                // A key kept in another column of the owner (a foreign key to `carrier`).
+                let owners = ownerKey.map { "SELECT \(quoteIdentifier($0)) FROM \(ownerStorage.table) WHERE \(ownerStorage.key) IN (\(marks))" } ?? marks
+                query = "SELECT \(membersStorage.key) FROM \(membersStorage.table) WHERE \(quoteIdentifier(column)) IN (\(owners))"
+            case .foreignKey(let column, let targetKey):
+                let match = targetKey.map(membersStorage.column) ?? membersStorage.key
+                query = "SELECT \(membersStorage.key) FROM \(membersStorage.table) WHERE \(match) IN "
+                    + "(SELECT \(quoteIdentifier(column)) FROM \(ownerStorage.table) WHERE \(ownerStorage.key) IN (\(marks)))"
+            case .linkTable(let table, let sourceColumn, let targetColumn):
+                query = "SELECT \(targetColumn) FROM \(quoteIdentifier(table)) WHERE \(sourceColumn) IN (\(marks))"
+            }
+            for row in try server.execute(PostgreSQLDialect.numbered(query), chunk.map(Value.integer)).rows {
+                if let key = row.first?.storedInteger { reached.insert(key) }
+            }
+        }
+        return reached
+    }
+
+    /// A deny rule the rows about to go meet, refused in SQLite's words before anything is
+    /// deleted: the server's foreign keys would let a link table's rows go with them (their
+    /// `ON DELETE CASCADE`), and say a key's refusal in words of their own.
+    private func refuseDenied(_ order: [(String, [Int64])], context: ObjectContext, server: PostgresConnection) throws {
+        for (name, keys) in order {
+            guard let owner = managedObjectModel.entitiesByName[name] else { continue }
+            for relationship in owner.relationships where relationship.deleteRule == .deny {
+                guard let relationshipStorage = storage(of: relationship, in: name),
+                      let members = managedObjectModel.entitiesByName[relationship.destination] else { continue }
+                let related = try relatedKeys(relationshipStorage, from: context.mapped(owner), to: context.mapped(members), of: keys, server: server)
+                guard !related.isEmpty else { continue }
+                let names = related.sorted().prefix(5).map { "\(members.name)/\($0)" }.joined(separator: ", ")
+                throw StoreError.validation(message: "deleteall: '\(relationship.name)' denies deleting \(name) rows while they hold \(names)"
+                                            + context.foreignKeyNote(relationship, of: name))
+            }
+        }
     }
 
     /// `found` (rows by the entity they were reached as) by the entity each row is: rows
@@ -155,7 +182,11 @@ extension PostgresStore {
         do { return try body() } catch let StoreError.postgres(state, sql, message) {
             let explained = PostgresConnection.explained(StoreError.postgres(sqlState: state, sql: sql, message: message), sql: sql)
             throw StoreError.during(operation: operation, explained as? StoreError ?? .postgres(sqlState: state, sql: sql, message: message))
-        } catch let error as StoreError { throw StoreError.during(operation: operation, error) }
+        } catch let error as StoreError {
+            // A refusal of Quarry's own names the operation already, as SQLite's does.
+            if case .validation = error { throw error }
+            throw StoreError.during(operation: operation, error)
+        }
     }
 
     func server(_ context: ObjectContext) throws -> PostgresConnection {

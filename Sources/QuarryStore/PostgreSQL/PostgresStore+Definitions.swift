@@ -182,6 +182,16 @@ extension PostgresStore {
         for name in [definition.name] + definition.keyNames where name.utf8.count > Self.identifierLimit {
             throw refused("'\(name)' is \(name.utf8.count) bytes long; PostgreSQL keeps names of at most \(Self.identifierLimit)")
         }
+        // A many-to-many relationship's link table is named by the entity and the
+        // relationship (`quarry_link_Entity_rel`): cut short, two would share one table.
+        for relationship in definition.relationships where relationship.isToMany {
+            let table = "quarry_link_\(definition.name)_\(relationship.name)"
+            if table.utf8.count > Self.identifierLimit, managedObjectModel.entitiesByName[relationship.destination]?
+                .relationship(named: relationship.inverse ?? "")?.isToMany ?? true {
+                throw refused("'\(relationship.name)' would keep its links in a table named '\(table)', \(table.utf8.count) bytes long; "
+                              + "PostgreSQL keeps names of at most \(Self.identifierLimit)")
+            }
+        }
         if let name = definition.keyNames.first(where: { Self.systemColumns.contains($0.lowercased()) }) {
             throw refused("'\(name)' is the name of a system column in PostgreSQL, which a table cannot have")
         }

@@ -47,6 +47,21 @@ extension PostgresStore {
             }
             touched += oldFamily + newFamily
             if wasRoot, !isRoot {
+                // A table Quarry did not make that keeps a key to this one would lose it
+                // to the CASCADE below: refused, with nothing changed (found by review).
+                let foreign = try server.execute("""
+                    SELECT r.relname, c.conname FROM pg_catalog.pg_constraint c
+                    JOIN pg_catalog.pg_class t ON t.oid = c.confrelid JOIN pg_catalog.pg_namespace n ON n.oid = t.relnamespace
+                    JOIN pg_catalog.pg_class r ON r.oid = c.conrelid
+                    WHERE c.contype = 'f' AND n.nspname = $1 AND t.relname = $2 ORDER BY 1, 2
+                    """, [.text(schema), .text(root)]).rows.compactMap { row -> (String, String)? in
+                    guard case .text(let table)? = row.first, case .text(let name)? = row.last else { return nil }
+                    return declared.contains(table) || table.hasPrefix("quarry_link_") ? nil : (table, name)
+                }
+                if let (table, name) = foreign.first {
+                    throw StoreError.invalidSchema(entity: root, reason: "it cannot take a parent while table \(table), which Quarry did not make, "
+                        + "keeps a foreign key to it (\(name)); drop that key first")
+                }
                 // An empty entity moving under a parent (`hierarchyProblem` allows no
                 // other): its rows are its new root's now. The keys other tables had to it
                 // go too, and are made again to the new root (`syncForeignKeys`).
