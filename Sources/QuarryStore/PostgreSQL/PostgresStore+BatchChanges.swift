@@ -144,8 +144,12 @@ extension PostgresStore {
                 let related = try relatedKeys(relationshipStorage, from: context.mapped(owner), to: context.mapped(members), of: keys, server: server)
                 guard !related.isEmpty else { continue }
                 let names = related.sorted().prefix(5).map { "\(members.name)/\($0)" }.joined(separator: ", ")
-                throw StoreError.validation(message: "deleteall: '\(relationship.name)' denies deleting \(name) rows while they hold \(names)"
-                                            + context.foreignKeyNote(relationship, of: name))
+                // A table Quarry did not make has the rule from its foreign key, as a file's has.
+                var note = ""
+                if !declared.contains(name), case .inverseForeignKey(let child, let column, _, _) = relationshipStorage {
+                    note = " (the schema's foreign key \(child).\(column) is ON DELETE NO ACTION or RESTRICT)"
+                }
+                throw StoreError.validation(message: "deleteall: '\(relationship.name)' denies deleting \(name) rows while they hold \(names)" + note)
             }
         }
     }
