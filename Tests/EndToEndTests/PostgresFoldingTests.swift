@@ -33,14 +33,7 @@ import Testing
         return out + "COMMIT;\n"
     }
 
-    static let script = #"""
-        local function show(r, keys)
-          for _, o in ipairs(r) do
-            local t = {}
-            for _, k in ipairs(keys) do t[#t + 1] = tostring(o[k]) end
-            print(table.concat(t, " "))
-          end
-        end
+    static let script = PostgresStoreTests.luaShow + #"""
         local preds = {
           "name ==[c] 'straße'", "name ==[c] 'STRASSE'", "name ==[cd] 'CAFE'", "name ==[d] 'Cafe'", "name BEGINSWITH[cd] 'cafe'",
           "name CONTAINS[d] 'o'", "name CONTAINS[c] 'Σ'", "name ENDSWITH[c] 'É'", "name ENDSWITH[cd] 'e'", "name LIKE[cd] '*resume*'",

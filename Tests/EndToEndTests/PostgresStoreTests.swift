@@ -771,10 +771,9 @@ import Testing
         print(row(11), count("flights"))
         """#
 
-    /// Counts over predicates of every kind the dialect says in PostgreSQL's SQL, then
-    /// fetches sorted (nil, text, key paths), windowed, sectioned, grouped, and through
-    /// both sides of the foreign key.
-    static let sameAnswers = #"""
+    /// A Lua function for the comparing scripts: `show(results, keys)` prints each
+    /// object's values of `keys` on a line.
+    static let luaShow = #"""
         local function show(r, keys)
           for _, o in ipairs(r) do
             local t = {}
@@ -782,6 +781,13 @@ import Testing
             print(table.concat(t, " "))
           end
         end
+
+        """# + "\n"
+
+    /// Counts over predicates of every kind the dialect says in PostgreSQL's SQL, then
+    /// fetches sorted (nil, text, key paths), windowed, sectioned, grouped, and through
+    /// both sides of the foreign key.
+    static let sameAnswers = luaShow + #"""
         local preds = {
           "dep_delay > 30", "dep_delay <= 0", "dep_delay == nil", "dep_delay != nil", "month IN {1, 5, 12}",
           "distance BETWEEN {200, 800}", "carrier == 'UA'", "carrier != 'UA'", "origin < 'JFK'", "tailnum >= 'N5'",
