@@ -63,7 +63,6 @@ public enum PostgresFold {
 
         let caseFoldMap: [UInt32: [UInt32]]
         let diacriticMap: [UInt32: UInt32]
-        let marks: [ClosedRange<UInt32>]
         let markSet: Set<UInt32>
         let markClass: String
         let decompositionClass: String
@@ -81,7 +80,6 @@ public enum PostgresFold {
             self.diacriticMap = diacriticMap
             let marks = Self.ranges(UnicodeFoldTables.marks)
             let markSet = Set(marks.flatMap { Array($0) })
-            self.marks = marks
             self.markSet = markSet
             markClass = Self.regexClass(marks)
             decompositionClass = Self.regexClass(Self.ranges(UnicodeFoldTables.decompositionsUnlikeFold))
