@@ -25,8 +25,9 @@ public struct TableFormat {
 }
 
 /// Rows of values as a table in one of the output modes (aligned with a header rule by
-/// default), as the REPL prints results: numbers right-aligned and rounded for reading in
-/// the aligned modes, at full precision (and as JSON numbers) in the data modes.
+/// default), as the REPL prints results: numbers right-aligned in the aligned modes, and
+/// always in full (the shortest text that reads back as the same value; JSON numbers in
+/// the data modes).
 public struct TextTable {
     public var headers: [String]
     public var rows: [[Value]]
@@ -141,18 +142,19 @@ public struct TextTable {
 
 /// How one value reads in each mode.
 public enum CellText {
-    /// For reading: nil as nil, floating values to six significant digits, dates in UTC
-    /// or (`local`) in the machine's time zone.
+    /// For reading: nil as nil, floating values in full (the shortest text that reads back
+    /// as the same double, as `sqlite3` and psql print them: money keeps its cents), dates
+    /// in UTC or (`local`) in the machine's time zone.
     static func display(_ value: Value, local: Bool = false) -> String {
         switch value {
-        case .real(let d): return rounded(d)
         case .date(let seconds) where local: return Value.localISO8601(seconds)
         default: return value.displayString
         }
     }
 
     /// Six significant digits without an exponent for everyday magnitudes, trailing zeros
-    /// dropped (12.639070257 → 12.6391, 3.0 → 3.0 as Lua shows floats).
+    /// dropped (12.639070257 → 12.6391, 3.0 → 3.0 as Lua shows floats): a chart's labels,
+    /// which name a scale rather than a value.
     static func rounded(_ d: Double) -> String {
         guard d.isFinite, d != d.rounded() || abs(d) >= 1e15 else { return Value.format(d) }
         let magnitude = abs(d)

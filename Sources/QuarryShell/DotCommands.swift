@@ -228,7 +228,7 @@ struct DotCommands {
     }
 
     func run(_ line: String) -> Outcome {
-        let words = line.dropFirst().split(separator: " ").map(String.init)  // no quoting: paths with spaces go through Lua
+        let words = DotCommandWords.split(line.dropFirst())
         guard let name = words.first else { return .ok }
         guard let command = Self.commands.first(where: { $0.name == name }) else {
             reportError(ShellError.unknownCommand(name, among: Self.commands.map(\.name), remedy: ".help lists them"))

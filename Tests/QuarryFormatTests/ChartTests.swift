@@ -47,9 +47,13 @@ struct TextTableTests {
         #expect(table.render(format) == "scheduled_departure | carrier\n--------------------+--------\n                  5 | UA\n… +1 column", "\(table.render(format))")
     }
 
-    @Test func numbersRoundForReadingButNotForData() {
+    /// As `sqlite3` and psql print them: the shortest text that reads back as the same
+    /// double, so money keeps its cents (12615.05 is not 12615.0) and looks as exact as it is.
+    @Test func numbersPrintInFullInEveryMode() {
         let table = TextTable(headers: ["x"], values: [[.real(1.0 / 3)], [.real(12345.678912)], [.null]])
-        #expect(table.render(mode: .table) == "x\n--------\n0.333333\n 12345.7\nnil")
+        #expect(table.render(mode: .table) == "x\n------------------\n0.3333333333333333\n      12345.678912\nnil")
+        let money = TextTable(headers: ["total"], values: [[.real(12615.05)], [.real(267868.18)], [.real(195.1)], [.real(3)]])
+        #expect(money.render(mode: .table) == "total\n---------\n 12615.05\n267868.18\n    195.1\n      3.0")
         #expect(table.render(mode: .csv) == "x\n0.3333333333333333\n12345.678912\n")
         #expect(table.render(mode: .json) == "[{\"x\": 0.3333333333333333},\n {\"x\": 12345.678912},\n {\"x\": null}]")
     }

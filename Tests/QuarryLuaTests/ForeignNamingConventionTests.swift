@@ -7,7 +7,8 @@ import Testing
 
 /// A foreign key's relationship and inverse are named by the usual conventions (issue 29):
 /// `ArtistId`, `artist_id`, `artistID` -> `artist`; `SupportRepId` -> `supportRep`;
-/// `ReportsTo` -> `reportsTo`; inverses in the plural of the table (`Employee.customers`),
+/// `ReportsTo` -> `reportsToEmployee` (no two keys differ only in case, so not
+/// `reportsTo` beside the column `ReportsTo`); inverses in the plural of the table (`Employee.customers`),
 /// the stem of a self-reference named `...To` (`Employee.reports`); a second key from one
 /// table adds `As` and its relationship. The names given before stay accepted.
 @Suite struct ForeignNamingConventionTests {
@@ -16,14 +17,14 @@ import Testing
         let h = try Harness(context: try StoreOpener.open(path))
         #expect(h.string(#"Album:get(2).artist.Name .. "," .. #Artist:get(1).albums .. "," .. #Artist:get(3).albums"#) == "Accept,2,0")
         #expect(h.string(#"Customer:get(1).supportRep.LastName .. "," .. #Employee:get(3).customers"#) == "Peacock,2")
-        #expect(h.string(#"Employee:get(3).reportsTo.LastName .. "," .. #Employee:get(2).reports .. "," .. tostring(Employee:get(1).reportsTo)"#) == "Edwards,3,nil")
+        #expect(h.string(#"Employee:get(3).reportsToEmployee.LastName .. "," .. #Employee:get(2).reports .. "," .. tostring(Employee:get(1).reportsToEmployee)"#) == "Edwards,3,nil")
         #expect(h.string(#"Track:get(2).mediaType.Name .. "," .. #Track:get(5).invoiceLines .. "," .. #Invoice:get(2).invoiceLines .. "," .. #Customer:get(4).invoices"#)
                 == "Protected AAC audio file,1,3,1")
         // Key paths by the new names, in SQL and in memory.
-        #expect(h.string(#"count("Customer", "supportRep.reportsTo.LastName == 'Edwards'")"#) == "4")
+        #expect(h.string(#"count("Customer", "supportRep.reportsToEmployee.LastName == 'Edwards'")"#) == "4")
         #expect(h.string(#"count("Employee", "reports.@count > 0") .. "," .. count("Employee", "ANY customers.LastName == 'Hansen'")"#) == "2,1")
         h.run(#"""
-            local p = predicate("ANY customers.supportRep.reportsTo.LastName == 'Edwards'")
+            local p = predicate("ANY customers.supportRep.reportsToEmployee.LastName == 'Edwards'")
             for _, e in ipairs(fetch("Employee")) do assert(p:matches(e) == (#e.customers > 0), e.EmployeeId) end
             """#)
         // Setting a relationship writes its key column.

@@ -224,7 +224,16 @@ import Testing
         #expect(variable?.column == 6)
     }
 
-    @Test(arguments: ["title; DROP TABLE Item", "title--", "a..b", "", ".a", "a b", "a == 1", "1abc", "x\"y"])
+    /// `%K` takes any key, as Apple's does (`order Details`, `Unit Price`): a key names
+    /// an attribute or relationship or is refused when bound, and is never SQL.
+    @Test(arguments: ["title; DROP TABLE Item", "title--", "a b", "a == 1", "1abc", "x\"y", "order Details.@count"])
+    func keySubstitutionTakesAnyKey(_ path: String) throws {
+        let parsed = try PredicateParser.parse("%K == 1", arguments: PredicateArguments([.text(path)]))
+        guard case .comparison(let c) = parsed, case .keyPath(let k) = c.lhs else { Issue.record("\(parsed)"); return }
+        #expect(k.components == path.split(separator: ".").map(String.init))
+    }
+
+    @Test(arguments: ["a..b", "", ".a", "a.", "a\u{7}b", "@"])
     func keySubstitutionRejectsAnythingButAKeyPath(_ path: String) {
         let error = parseError("%K == 1", [.text(path)])
         #expect(error?.message == "%K takes a key path such as 'owner.name', got '\(path)'")

@@ -8,22 +8,24 @@ extension BoundPredicate {
         evaluate(root, object) == true
     }
 
-    private func evaluate(_ node: Node, _ object: ManagedObject) -> Bool? {
+    /// `outer`: the object an ANY/ALL/NONE ranges from, while `object` is one of its
+    /// members; `.outer` operands read it.
+    private func evaluate(_ node: Node, _ object: ManagedObject, outer: ManagedObject? = nil) -> Bool? {
         switch node {
         case .constant(let b): return b
         case let .quantified(quantifier, path, inner):
             // As the SQL's EXISTS: a member whose answer is unknown counts for nothing.
-            let answers = members(path, of: object).map { evaluate(inner, $0) }
+            let answers = members(path, of: object).map { evaluate(inner, $0, outer: object) }
             switch quantifier {
             case .all: return !answers.contains(false)
             case .none: return !answers.contains(true)
             default: return answers.contains(true)
             }
-        case .not(let n): return evaluate(n, object).map { !$0 }
+        case .not(let n): return evaluate(n, object, outer: outer).map { !$0 }
         case .and(let ns):
             var result: Bool? = true
             for n in ns {
-                switch evaluate(n, object) {
+                switch evaluate(n, object, outer: outer) {
                 case false?: return false
                 case nil: result = nil
                 default: break
@@ -33,7 +35,7 @@ extension BoundPredicate {
         case .or(let ns):
             var result: Bool? = false
             for n in ns {
-                switch evaluate(n, object) {
+                switch evaluate(n, object, outer: outer) {
                 case true?: return true
                 case nil: result = nil
                 default: break
@@ -42,10 +44,10 @@ extension BoundPredicate {
             return result
         case let .comparison(lhs, op, rhs, options):
             if op.isStringOperator {
-                guard case .text(let text) = value(lhs, object, []), case .text(let pattern) = value(rhs, object, []) else { return nil }
+                guard case .text(let text) = value(lhs, object, [], outer), case .text(let pattern) = value(rhs, object, [], outer) else { return nil }
                 return StringMatching.matches(op, text, pattern, options)
             }
-            let l = value(lhs, object, options)
+            let l = value(lhs, object, options, outer)
             switch op {
             case .in:
                 guard case .list(let values) = rhs else { return false }
@@ -66,7 +68,7 @@ extension BoundPredicate {
             default:
                 break
             }
-            return Self.compare(l, op, value(rhs, object, options))
+            return Self.compare(l, op, value(rhs, object, options, outer))
         }
     }
 
@@ -111,18 +113,20 @@ extension BoundPredicate {
         return v
     }
 
-    private func value(_ operand: Operand, _ object: ManagedObject, _ options: ComparisonOptions) -> Value {
+    private func value(_ operand: Operand, _ object: ManagedObject, _ options: ComparisonOptions, _ outer: ManagedObject? = nil) -> Value {
         let v: Value
         switch operand {
+        case .outer(let o):
+            return value(o, outer ?? object, options)
         case .attribute(let a) where a.name == storage.keyColumn && object.entity.attribute(named: a.name) == nil:
             v = .integer(object.identityKey)  // SELF
         case .attribute(let a): v = (try? object.value(forKey: a.name)) ?? .null
         case .value(let value): v = value
         case .list: v = .null
         case let .arithmetic(op, lhs, rhs):
-            v = ExpressionValues.arithmetic(op, value(lhs, object, []), value(rhs, object, []))
+            v = ExpressionValues.arithmetic(op, value(lhs, object, [], outer), value(rhs, object, [], outer))
         case let .function(function, argument):
-            v = ExpressionValues.apply(function, value(argument, object, []))
+            v = ExpressionValues.apply(function, value(argument, object, [], outer))
         case .path(let steps, let a):
             let target = follow(steps, from: object)
             if a.name == steps.last?.destinationStorage.keyColumn {

@@ -75,6 +75,9 @@ struct SwiftValue {
 struct Scope {
     let variable: String
     let entity: EntityDescription
+    /// The scopes around it, innermost last: a member's closure names the object its
+    /// collection belongs to (`dept.employees.contains { $0.salary > dept.budget }`).
+    var enclosing: [Scope] = []
 }
 
 /// Writes the body of a `#Predicate` closure, collecting the values it captures. Forms
@@ -175,7 +178,7 @@ final class SwiftPredicateWriter {
         case let .quantified(quantifier, path, inner):
             guard let last = path.last else { throw SwiftExportRefusal("ANY/ALL/NONE without a relationship") }
             let (chain, optional) = try steps(path, scope)
-            let member = Scope(variable: variable(for: last.destination.name), entity: last.destination)
+            let member = Scope(variable: variable(for: last.destination.name), entity: last.destination, enclosing: scope.enclosing + [scope])
             // A member whose answer is unknown counts for nothing: not a match for ANY and
             // NONE, not a mismatch for ALL.
             let test = try with(unknown: quantifier == .all ? "true" : "false") { try write(inner, member) }
@@ -272,6 +275,9 @@ final class SwiftPredicateWriter {
             let lt = try l?.text ?? literal(lhs, typed?.attribute, scope), rt = try r?.text ?? literal(rhs, typed?.attribute, scope)
             return SwiftValue(text: "(\(lt) \(op.rawValue) \(rt))", optional: false, attribute: typed?.attribute, type: typed?.type)
         case .function: throw SwiftExportRefusal("NSExpression functions have no #Predicate form")
+        case .outer(let o):
+            guard let outer = scope.enclosing.last else { return try swiftValue(o, scope) }
+            return try swiftValue(o, outer)
         case .value, .list: return nil
         }
     }
@@ -520,7 +526,7 @@ final class SwiftPredicateWriter {
                 if let filter { visitKeys(filter, destination, visit) }
             case let .arithmetic(_, l, r): operand(l); operand(r)
             case let .function(_, a): operand(a)
-            case .value, .list: break
+            case .value, .list, .outer: break
             }
         }
         switch node {

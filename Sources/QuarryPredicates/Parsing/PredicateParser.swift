@@ -265,12 +265,16 @@ public struct PredicateParser {
         }
     }
 
-    /// A `%K` argument as a key path: dot-separated names, nothing else.
+    /// A `%K` argument as a key path: dot-separated keys, nothing else. A key is any name
+    /// an entity may have, as Apple's `%K` takes any key: `order Details`, `Unit Price`,
+    /// `2019` (names a format string cannot spell); a key holds no control character, and
+    /// `@count` and the other operators are written as in a format string.
     static func keyPath(_ text: String, column: Int) -> KeyPath? {
         let components = text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         let valid = components.allSatisfy { c in
-            guard let first = c.first, Lexer.startsName(first) else { return false }
-            return c.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
+            guard let first = c.first else { return false }
+            if first == "@" { return c.dropFirst().allSatisfy { $0.isLetter } && c.count > 1 }
+            return !c.unicodeScalars.contains { $0.properties.generalCategory == .control }
         }
         return valid ? KeyPath(components, column: column) : nil
     }

@@ -111,6 +111,7 @@ extension BoundPredicate.Operand {
             case .sqrt, .ln, .log, .exp: return a.arithmeticKind.map { _ in .real }
             default: return nil
             }
+        case .outer(let o): return o.numberKind
         default: return nil
         }
     }

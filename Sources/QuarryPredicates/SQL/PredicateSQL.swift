@@ -63,6 +63,9 @@ private struct PredicateSQLWriter {
     var joins: ToOneJoins?
     /// How the store's SQL spells what differs between databases.
     let dialect: any SQLDialect
+    /// The tables (alias and storage) of the objects that ANY/ALL/NONE subqueries stand
+    /// in, innermost last: where an `.outer` operand is read.
+    var enclosing: [(qualifier: String, storage: EntityStorage)] = []
 
     init(joins: ToOneJoins?, dialect: any SQLDialect) {
         self.joins = joins
@@ -83,7 +86,10 @@ private struct PredicateSQLWriter {
         case .or(let ns): return ns.map { "(\(render($0, qualifier, entity, positive: positive)))" }.joined(separator: " OR ")
         case let .quantified(quantifier, path, inner):
             let (from, alias) = members(path, of: qualifier, root: entity)
-            let destination = path.last!.destinationStorage
+            guard let destination = path.last?.destinationStorage else { return dialect.literal(false) }
+            // The object's own operands (`.outer`) read the table the quantifier stands in.
+            enclosing.append((qualifier, entity))
+            defer { enclosing.removeLast() }
             // Inside EXISTS only truth counts, so the subquery's WHERE starts positive again.
             switch quantifier {
             case .all: return "NOT EXISTS (SELECT 1 \(from) AND NOT (\(render(inner, alias, destination, positive: false))))"
@@ -404,6 +410,10 @@ private struct PredicateSQLWriter {
             isString = function.isString
         case .list(let values):
             return "(" + values.map { operand(.value($0), options, qualifier, entity) }.joined(separator: ", ") + ")"
+        case .outer(let o):
+            guard let scope = enclosing.popLast() else { return operand(o, options, qualifier, entity) }
+            defer { enclosing.append(scope) }
+            return operand(o, options, scope.qualifier, scope.storage)
         }
         guard !options.isEmpty, isString else { return text }
         return PredicateFunctions.sqlFold(text, options, dialect: dialect)
@@ -417,6 +427,7 @@ private extension BoundPredicate.Operand {
         case .attribute(let a), .path(_, let a): return a.type == .string
         case .value(.text): return true
         case .function(let f, _): return f.isString
+        case .outer(let o): return o.isText
         default: return false
         }
     }

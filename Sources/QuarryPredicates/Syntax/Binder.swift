@@ -5,6 +5,12 @@ import QuarryStore
 /// are in `Binder+Expressions.swift`.
 struct Binder {
     let context: ObjectContext?
+    /// While the left side of `ANY reports.salary * 2 > budget` is bound: key paths that
+    /// start with `prefix` (the path through the to-many) are the member's, read from
+    /// `member` without it; any other is the object's own, read from `outer`.
+    var quantifiedSide: (prefix: [String], member: EntityDescription, outer: EntityDescription)?
+
+    init(context: ObjectContext?) { self.context = context }
 
     /// Where `entity`'s rows are: the context's mapping, else Quarry's own layout (a
     /// predicate bound with no store).
@@ -25,9 +31,7 @@ struct Binder {
     /// `ANY tags.name == 'x'`: the path up to the to-many step, then the rest of the
     /// comparison bound to the destination.
     private func quantified(_ c: Comparison, _ entity: EntityDescription) throws -> BoundPredicate.Node {
-        guard case .keyPath(let path) = c.lhs else {
-            throw PredicateError("\(c.modifier.rawValue) needs a key path through a to-many relationship on its left", column: c.lhs.column)
-        }
+        guard case .keyPath(let path) = c.lhs else { return try quantifiedExpression(c, entity) }
         var steps: [PathStep] = []
         var current = entity
         for (i, name) in path.components.enumerated() {
@@ -43,15 +47,54 @@ struct Binder {
                 inner.modifier = .direct
                 inner.lhs = .keyPath(KeyPath(rest, column: path.column))
                 let quantifier: Quantifier = c.modifier == .some ? .any : c.modifier
-                return .quantified(quantifier, path: steps, inner: try comparison(inner, current))
+                // The quantifier ranges over the left side only: the right side is read
+                // from the object itself (`ANY reports.hireDate < hireDate`), as Foundation
+                // evaluates both expressions of a comparison against the object.
+                return .quantified(quantifier, path: steps, inner: try comparison(inner, current, outer: entity))
             }
         }
         throw PredicateError("\(c.modifier.rawValue) needs a to-many relationship in '\(path.string)'", column: path.column)
     }
 
-    private func comparison(_ c: Comparison, _ entity: EntityDescription) throws -> BoundPredicate.Node {
-        if let membership = try membership(c, entity) { return membership }
-        let node = try convertedComparison(c, entity)
+    /// `ANY reports.salary * 2 > budget`: a computed left side that reads one to-many
+    /// relationship's members (every key path through it is the member's; any other key
+    /// path is the object's own, as on the right).
+    private func quantifiedExpression(_ c: Comparison, _ entity: EntityDescription) throws -> BoundPredicate.Node {
+        let refusal = PredicateError("\(c.modifier.rawValue) needs a key path through a to-many relationship on its left", column: c.lhs.column)
+        var prefixes: [[PathStep]] = []
+        for path in Self.keyPaths(in: c.lhs) {
+            guard let steps = toManySteps(path, entity), steps.count < path.components.count else { continue }
+            if !prefixes.contains(where: { $0.map(\.relationship.name) == steps.map(\.relationship.name) }) { prefixes.append(steps) }
+        }
+        guard let steps = prefixes.first, let member = steps.last?.destination else { throw refusal }
+        guard prefixes.count == 1 else {
+            throw PredicateError("\(c.modifier.rawValue) ranges over one to-many relationship, and its left side reads two", column: c.lhs.column)
+        }
+        var scoped = self
+        scoped.quantifiedSide = (steps.map(\.relationship.name), member, entity)
+        var inner = c
+        inner.modifier = .direct
+        let quantifier: Quantifier = c.modifier == .some ? .any : c.modifier
+        return .quantified(quantifier, path: steps, inner: try scoped.comparison(inner, member, outer: entity))
+    }
+
+    /// The key paths an expression reads, outside SUBQUERY.
+    static func keyPaths(in expression: Expression) -> [KeyPath] {
+        switch expression {
+        case .keyPath(let k): return [k]
+        case let .arithmetic(_, l, r, _): return keyPaths(in: l) + keyPaths(in: r)
+        case let .negate(e, _), let .index(e, _, _): return keyPaths(in: e)
+        case let .function(_, arguments, _): return arguments.flatMap(keyPaths(in:))
+        case .aggregate(let elements, _): return elements.flatMap(keyPaths(in:))
+        case .constant, .object, .subqueryCount: return []
+        }
+    }
+
+    /// `outer`: inside ANY/ALL/NONE, the entity of the object the quantifier ranges from,
+    /// whose keys the right side names; `entity` is then the members'.
+    private func comparison(_ c: Comparison, _ entity: EntityDescription, outer: EntityDescription? = nil) throws -> BoundPredicate.Node {
+        if outer == nil, let membership = try membership(c, entity) { return membership }
+        let node = try convertedComparison(c, entity, outer: outer)
         // SQLite's text API stops at a NUL byte, so SQL would see such a string cut short
         // where `matches` sees all of it (found by fuzzing: '\0' > ''). String attributes
         // refuse NUL already; this covers strings that meet no attribute.
@@ -71,9 +114,9 @@ struct Binder {
         return node
     }
 
-    private func convertedComparison(_ c: Comparison, _ entity: EntityDescription) throws -> BoundPredicate.Node {
+    private func convertedComparison(_ c: Comparison, _ entity: EntityDescription, outer: EntityDescription? = nil) throws -> BoundPredicate.Node {
         var lhs = try operand(c.lhs, entity)
-        var rhs = try operand(c.rhs, entity)
+        var rhs = try outer.map { try outerOperand(c.rhs, $0) } ?? operand(c.rhs, entity)
         if case .list = lhs { throw PredicateError("a list { } can only stand after IN or BETWEEN", column: c.lhs.column) }
         if case .list = rhs, c.op != .in, c.op != .between {
             throw PredicateError("a list { } can only stand after IN or BETWEEN", column: c.rhs.column)
@@ -99,14 +142,16 @@ struct Binder {
             }
             return .comparison(lhs: lhs, op: c.op, rhs: rhs, options: c.options)
         }
-        for (side, other, expression, otherExpression) in [(lhs, rhs, c.lhs, c.rhs), (rhs, lhs, c.rhs, c.lhs)] {
+        for (written, other, expression, otherExpression, owner) in [(lhs, rhs, c.lhs, c.rhs, entity), (rhs, lhs, c.rhs, c.lhs, outer ?? entity)] {
+            var side = written
+            if case .outer(let own) = written { side = own }
             let objects = Self.objects(in: otherExpression)
             var target: String?
             // A path to the destination's key stands for the relationship, unless the key
             // is an attribute of its own (a foreign file's `id`: `author.id == 7` compares it).
             if case .path(let steps, let a) = side, let last = steps.last, a.name == last.destinationStorage.keyColumn,
                last.destination.attribute(named: a.name) == nil { target = last.destination.name }
-            if case .attribute(let a) = side, a.name == storage(of: entity).keyColumn, entity.attribute(named: a.name) == nil { target = entity.name }
+            if case .attribute(let a) = side, a.name == storage(of: owner).keyColumn, owner.attribute(named: a.name) == nil { target = owner.name }
             guard let target else { continue }
             if let objects {
                 for object in objects where object.entity.name != target {
@@ -129,6 +174,16 @@ struct Binder {
         if let a = lhs.typeAttribute, case .value(let v) = rhs { rhs = .value(try convert(v, to: a, at: c.rhs)) }
         if case .value(let v) = lhs, let a = rhs.typeAttribute { lhs = .value(try convert(v, to: a, at: c.lhs)) }
         return .comparison(lhs: lhs, op: c.op, rhs: rhs, options: c.options)
+    }
+
+    /// `expression` read from the object an ANY/ALL/NONE ranges from (`outer`), marked
+    /// so; constants and lists are the same wherever they are read.
+    private func outerOperand(_ expression: Expression, _ outer: EntityDescription) throws -> BoundPredicate.Operand {
+        let bound = try Binder(context: context).operand(expression, outer)
+        switch bound {
+        case .value, .list: return bound
+        default: return .outer(bound)
+        }
     }
 
     private func isList(_ operand: BoundPredicate.Operand) -> Bool {
@@ -212,6 +267,8 @@ struct Binder {
                 return value
             })
         case let .subqueryCount(collection, _, predicate, _):
+            // On a quantified comparison's left, a SUBQUERY is the object's own.
+            if let side = quantifiedSide { return try outerOperand(expression, side.outer) }
             var steps: [PathStep] = []
             var current = entity
             for name in collection.components {
@@ -226,6 +283,15 @@ struct Binder {
         case .arithmetic, .negate, .index, .function:
             return try computed(expression, entity)
         case .keyPath(let path):
+            if let side = quantifiedSide {
+                // The left side of a quantified comparison: the member's keys, else the object's.
+                if path.components.starts(with: side.prefix), path.components.count > side.prefix.count {
+                    var unscoped = self
+                    unscoped.quantifiedSide = nil
+                    return try unscoped.operand(.keyPath(KeyPath(Array(path.components.dropFirst(side.prefix.count)), column: path.column)), side.member)
+                }
+                return try outerOperand(expression, side.outer)
+            }
             if path.components == ["SELF"] { return .attribute(storage(of: entity).keyAttribute) }
             if path.components.count == 1 {
                 guard let attribute = entity.attribute(named: path.components[0]) else {

@@ -43,6 +43,7 @@ public struct BoundExpression {
             case .null: return nil
             }
         case .list: return nil
+        case .outer(let o): return type(of: o)
         case let .arithmetic(op, l, r):
             // Integers stay integers for + - * (ExpressionValues.arithmetic); nil is either.
             guard op != .divide, op != .power else { return .double }

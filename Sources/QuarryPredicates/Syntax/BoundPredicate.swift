@@ -37,6 +37,12 @@ public struct BoundPredicate {
         indirect case arithmetic(ArithmeticOperator, Operand, Operand)
         /// `abs:(x)`, `lowercase:(s)` and the other one-argument functions.
         indirect case function(BuiltinFunction, Operand)
+        /// An operand of the object the predicate tests, met inside ANY/ALL/NONE, whose
+        /// comparison is otherwise read from each member: in `ANY reports.hireDate <
+        /// hireDate` the right side is the object's own, as `NSComparisonPredicate`
+        /// evaluates both of its expressions against the object and the quantifier applies
+        /// to the collection on the left only.
+        indirect case outer(Operand)
 
         /// The attribute whose type constants are converted to.
         var typeAttribute: AttributeDescription? {
@@ -49,6 +55,7 @@ public struct BoundPredicate {
                 default: return a.map { AttributeDescription(name: "@\(f.rawValue).\($0.name)", type: $0.type == .int16 || $0.type == .int32 ? .int64 : $0.type, isOptional: true) }
                 }
             case .function(let f, _) where f.isString: return AttributeDescription(name: f.selector + "(...)", type: .string, isOptional: true)
+            case .outer(let o): return o.typeAttribute
             default: return nil
             }
         }
@@ -59,6 +66,7 @@ public struct BoundPredicate {
             switch self {
             case .arithmetic: return true
             case .function(let f, _): return !f.isString
+            case .outer(let o): return o.isComputedNumber
             default: return false
             }
         }
@@ -103,6 +111,7 @@ public struct BoundPredicate {
             case let .collection(_, path, _, filter): return path.count + 1 + (filter.map(nesting) ?? 0)
             case let .arithmetic(_, l, r): return 1 + max(operand(l), operand(r))
             case let .function(_, a): return 1 + operand(a)
+            case let .outer(o): return operand(o)
             default: return 0
             }
         }
@@ -150,6 +159,7 @@ extension BoundPredicate {
             case .path, .collection: return false
             case let .arithmetic(_, l, r): return own(l) && own(r)
             case let .function(_, a): return own(a)
+            case .outer: return false
             }
         }
         return own(root)

@@ -1,13 +1,16 @@
 import GRDB
 
-/// A table of a foreign file made only of two foreign keys (to its parents' keys), and
-/// besides them at most its own integer key and one optional integer column (a
-/// position), is a join table: `PlaylistTrack(PlaylistId, TrackId)` gives
+/// A table of a foreign file made only of two foreign keys (to its parents' keys, of any
+/// type: an integer, text or a UUID), and besides them at most its own integer key and
+/// one optional integer column (a position), is a join table: `PlaylistTrack(PlaylistId, TrackId)` gives
 /// `Playlist.tracks` and `Track.playlists`, many-to-many. They are kept as Quarry keeps
 /// its own many-to-many pairs (`RelationshipStorage.linkTable`): the link table the
 /// storage names is a temporary view over the join table, whose triggers write and delete
 /// the join table's rows (as a Core Data store's join tables are shown), so nothing is
-/// added to the file. The table stays an entity of its own, with its two to-one
+/// added to the file. Where a foreign key names a column of its parent other than the one
+/// Quarry identifies its rows by (`TerritoryID TEXT PRIMARY KEY`, whose rows are known by
+/// their rowid), the view joins the parent to read one as the other, and its triggers
+/// write the column's value. The table stays an entity of its own, with its two to-one
 /// relationships and their delete rules.
 extension ForeignFileStore {
     static func mapJoinTables(_ tables: [String], in context: ObjectContext) {
@@ -27,8 +30,9 @@ extension ForeignFileStore {
         let storage = context.mapped(join)
         guard storage.layout == .foreignTable, join.relationships.count == 2 else { return nil }
         let isTable = { (name: String) in context.managedObjectModel.entitiesByName[name].map { context.mapped($0).layout == .foreignTable } == true }
-        // Both to the parent's own key: a link is a pair of keys.
-        let keys = join.toOneRelationships.filter { $0.column != nil && $0.targetKey == nil }
+        // A link is a pair of keys: each to a key of its parent (the one it is known by,
+        // or the column the foreign key names, which SQLite requires to be unique).
+        let keys = join.toOneRelationships.filter { $0.column != nil }
         guard keys.count == 2, let first = keys.first, let second = keys.last, first.column != second.column,
               isTable(first.destination), isTable(second.destination) else { return nil }
         // Besides them, its own key and one position the link's insert may leave out.
@@ -42,9 +46,7 @@ extension ForeignFileStore {
         let (first, second) = sides
         let before = (context.managedObjectModel.entitiesByName[first.destination], context.managedObjectModel.entitiesByName[second.destination])
         guard var a = before.0, let firstColumn = first.column, let secondColumn = second.column else { return }
-        func free(_ name: String, in entity: EntityDescription) -> Bool {
-            !entity.keyNames.contains(name) && name != context.mapped(entity).keyColumn
-        }
+        func free(_ name: String, in entity: EntityDescription) -> Bool { context.isFreeKey(name, in: entity) }
         // Each side is named after the other side's key (`track` -> `tracks`); a table
         // joining one entity to itself gives it both, under two names.
         let same = first.destination == second.destination
@@ -62,7 +64,12 @@ extension ForeignFileStore {
             // The storage the context gives the pair names the view and its orientation.
             guard let relationship = a.relationship(named: aName),
                   case .linkTable(let link, let sourceColumn, _)? = context.storage(of: relationship, in: a.name) else { return }
-            let (source, target) = sourceColumn == "source" ? (firstColumn, secondColumn) : (secondColumn, firstColumn)
+            func end(_ side: RelationshipDescription, _ column: String) throws -> LinkEnd {
+                let parent = try context.entity(named: side.destination)
+                return LinkEnd(column: column, parent: side.destination, parentKey: context.mapped(parent).keyColumn, matched: side.targetKey)
+            }
+            let ends = (try end(first, firstColumn), try end(second, secondColumn))
+            let (source, target) = sourceColumn == "source" ? ends : (ends.1, ends.0)
             try context.database.writeWithoutTransaction { db in
                 for sql in linkViewSQL(link: link, join: join.name, source: source, target: target) { try db.execute(sql: sql) }
             }
@@ -75,14 +82,42 @@ extension ForeignFileStore {
         }
     }
 
+    /// One side of a join table: its column, and the parent it refers to by `matched`
+    /// (nil: by the key Quarry knows the parent's rows by, `parentKey`).
+    struct LinkEnd {
+        let column: String
+        let parent: String
+        let parentKey: String
+        let matched: String?
+    }
+
     /// The link table `link` as a temporary view over the join table's two key columns,
-    /// written through triggers (a trigger's statements name tables unqualified).
-    private static func linkViewSQL(link: String, join: String, source: String, target: String) -> [String] {
-        let (l, j, s, t) = (quoteIdentifier(link), quoteIdentifier(join), quoteIdentifier(source), quoteIdentifier(target))
+    /// written through triggers (a trigger's statements name tables unqualified). A side
+    /// that refers to its parent by another column is read through a join with the parent
+    /// (which SQLite flattens, using the parent's unique index), and written by looking
+    /// the column's value up.
+    static func linkViewSQL(link: String, join: String, source: LinkEnd, target: LinkEnd) -> [String] {
+        let (l, j) = (quoteIdentifier(link), quoteIdentifier(join))
+        var joins: [String] = []
+        // The SQL reading a side's key from the join table's row `j`.
+        func read(_ end: LinkEnd, _ alias: String) -> String {
+            let column = "\(j).\(quoteIdentifier(end.column))"
+            guard let matched = end.matched else { return column }
+            let a = quoteIdentifier(alias)
+            joins.append("JOIN main.\(quoteIdentifier(end.parent)) AS \(a) ON \(a).\(quoteIdentifier(matched)) = \(column)")
+            return "\(a).\(quoteIdentifier(end.parentKey))"
+        }
+        // The value a side's column takes for the parent known by `key` (NEW.source).
+        func written(_ end: LinkEnd, _ key: String) -> String {
+            guard let matched = end.matched else { return key }
+            return "(SELECT \(quoteIdentifier(matched)) FROM \(quoteIdentifier(end.parent)) WHERE \(quoteIdentifier(end.parentKey)) = \(key))"
+        }
+        let s = read(source, "quarry_source"), t = read(target, "quarry_target")
+        let (sc, tc) = (quoteIdentifier(source.column), quoteIdentifier(target.column))
         return [
-            "CREATE TEMP VIEW IF NOT EXISTS \(l) AS SELECT \(s) AS source, \(t) AS target FROM main.\(j) WHERE \(s) IS NOT NULL AND \(t) IS NOT NULL",
-            "CREATE TEMP TRIGGER IF NOT EXISTS \(quoteIdentifier(link + "_insert")) INSTEAD OF INSERT ON \(l) BEGIN INSERT INTO \(j) (\(s), \(t)) VALUES (NEW.source, NEW.target); END",
-            "CREATE TEMP TRIGGER IF NOT EXISTS \(quoteIdentifier(link + "_delete")) INSTEAD OF DELETE ON \(l) BEGIN DELETE FROM \(j) WHERE \(s) = OLD.source AND \(t) = OLD.target; END",
+            "CREATE TEMP VIEW IF NOT EXISTS \(l) AS SELECT \(s) AS source, \(t) AS target FROM main.\(j) \(joins.joined(separator: " ")) WHERE \(s) IS NOT NULL AND \(t) IS NOT NULL",
+            "CREATE TEMP TRIGGER IF NOT EXISTS \(quoteIdentifier(link + "_insert")) INSTEAD OF INSERT ON \(l) BEGIN INSERT INTO \(j) (\(sc), \(tc)) VALUES (\(written(source, "NEW.source")), \(written(target, "NEW.target"))); END",
+            "CREATE TEMP TRIGGER IF NOT EXISTS \(quoteIdentifier(link + "_delete")) INSTEAD OF DELETE ON \(l) BEGIN DELETE FROM \(j) WHERE \(sc) = \(written(source, "OLD.source")) AND \(tc) = \(written(target, "OLD.target")); END",
         ]
     }
 }

@@ -9,11 +9,15 @@ extension ForeignFileStore {
     typealias IsFree = (String) -> Bool
 
     /// The to-one relationship of foreign key `column` to `destination`: the column read
-    /// as a relationship name, else the destination's name, else the first followed by
+    /// as a relationship name, unless that is the column's own name in another case
+    /// (`ReportsTo`), which is followed by the destination's name in the singular
+    /// (`reportsToEmployee`); else the destination's name, else the first followed by
     /// `_rel` (then `_` until free).
     static func relationshipName(column: String, destination: String, isFree: IsFree) -> String {
         let derived = relationshipStem(column)
-        if derived != column, isFree(derived) { return derived }
+        if derived.lowercased() != column.lowercased(), isFree(derived) { return derived }
+        let qualified = derived + capitalized(singular(identifier(destination)))
+        if derived.lowercased() == column.lowercased(), isFree(qualified) { return qualified }
         if isFree(lowerCamel(destination)) { return lowerCamel(destination) }
         var name = derived + "_rel"
         while !isFree(name) { name += "_" }
@@ -25,8 +29,8 @@ extension ForeignFileStore {
     /// (`customers`); when taken (a second key from the same table), that plural followed
     /// by `As` and the relationship (`customersAsSupportRep`; `books_as_editor` for a
     /// table named in lower case); then `_` until free.
-    static func inverseName(source: String, relationship: String, selfReference: Bool, isFree: IsFree) -> String {
-        if selfReference, let stem = stem(ofTo: relationship), isFree(stem) { return stem }
+    static func inverseName(source: String, relationship: String, column: String? = nil, selfReference: Bool, isFree: IsFree) -> String {
+        if selfReference, let stem = stem(ofTo: relationship) ?? column.flatMap({ stem(ofTo: relationshipStem($0)) }), isFree(stem) { return stem }
         let plural = plural(lowerCamel(source))
         if isFree(plural) { return plural }
         let snake = !source.contains(where: \.isUppercase)
@@ -68,12 +72,13 @@ extension ForeignFileStore {
 
     // MARK: Words
 
-    /// A key column read as a relationship name: a trailing `_id` (any case), `Id`, or
-    /// `ID` after a lower-case letter or digit is dropped, and the rest written in lower
-    /// camel case (`SupportRepId` -> `supportRep`, `ReportsTo` -> `reportsTo`).
+    /// A key column read as a relationship name: a trailing `_id` or ` id` (any case),
+    /// `Id`, or `ID` after a lower-case letter or digit is dropped, and the rest written in
+    /// lower camel case (`SupportRepId` -> `supportRep`, `ReportsTo` -> `reportsTo`,
+    /// `Customer ID` -> `customer`).
     static func relationshipStem(_ column: String) -> String {
         var stem = column
-        if column.count > 3, column.lowercased().hasSuffix("_id") {
+        if column.count > 3, column.lowercased().hasSuffix("_id") || column.lowercased().hasSuffix(" id") {
             stem = String(column.dropLast(3))
         } else if column.count > 2, column.hasSuffix("Id") {
             stem = String(column.dropLast(2))
@@ -84,8 +89,16 @@ extension ForeignFileStore {
     }
 
     /// `InvoiceLine` -> `invoiceLine`, `URLRecord` -> `urlRecord`, `ID` -> `id`;
-    /// `order_item` and `artist` stay as they are.
+    /// `order_item` and `artist` stay as they are. A name of several words is made one
+    /// identifier, as a predicate can say it: `Order Details` -> `orderDetails`,
+    /// `line-items` -> `lineItems`.
     static func lowerCamel(_ name: String) -> String {
+        let words = name.split { !($0.isLetter || $0.isNumber || $0 == "_") }.map(String.init)
+        if words.count > 1 || words.first.map({ $0.count != name.count }) == true {
+            guard let first = words.first else { return "_" }
+            let joined = lowerCamel(first) + words.dropFirst().map(capitalized).joined()
+            return joined.first?.isNumber == true ? "_" + joined : joined
+        }
         let chars = Array(name)
         let run = chars.prefix(while: \.isUppercase).count
         if run == 0 { return name }
@@ -106,6 +119,24 @@ extension ForeignFileStore {
             return word.dropLast() + (word.last?.isUppercase == true ? "IES" : "ies")
         }
         return word + (word.last?.isUppercase == true ? "S" : "s")
+    }
+
+    /// A name as one identifier a predicate can say, its case kept (`Order Details` ->
+    /// `OrderDetails`).
+    static func identifier(_ name: String) -> String {
+        let words = name.split { !($0.isLetter || $0.isNumber || $0 == "_") }
+        guard words.count != 1 || words[0].count != name.count else { return name }
+        return words.map { capitalized(String($0)) }.joined()
+    }
+
+    /// English singular of a name's last word, as `plural` would have made it:
+    /// `Employees` -> `Employee`, `Categories` -> `Category`, `Boxes` -> `Box`.
+    static func singular(_ word: String) -> String {
+        let lower = word.lowercased()
+        guard lower.count > 3, lower.hasSuffix("s"), !["ss", "us", "is"].contains(where: lower.hasSuffix) else { return word }
+        if lower.hasSuffix("ies") { return word.dropLast(3) + (word.last?.isUppercase == true ? "Y" : "y") }
+        if ["ses", "xes", "zes", "ches", "shes"].contains(where: lower.hasSuffix), !lower.hasSuffix("ases") { return String(word.dropLast(2)) }
+        return String(word.dropLast())
     }
 
     /// `reportsTo` -> `reports`, `reports_to` -> `reports`; nil for other names.

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import GRDBSQLite
 
@@ -40,7 +41,10 @@ extension ObjectContext {
             openingNotes.append(tooWideNote(view, columns: names.count, kept: room))
             names = Array(names.prefix(room))
         }
-        let types: [AttributeType] = columns.prefix(names.count).map { Self.attributeType(declared: $0["type"] ?? "") }
+        var types: [AttributeType] = columns.prefix(names.count).map { Self.attributeType(declared: $0["type"] ?? "") }
+        // A computed column declares no type: it has the type of what it holds.
+        let untyped = names.indices.filter { ((columns[$0]["type"] as String?) ?? "").trimmingCharacters(in: .whitespaces).isEmpty }
+        for (index, type) in zip(untyped, viewColumnTypes(view, untyped.map { names[$0] })) { types[index] = type }
         let attributes = names.indices.map { AttributeDescription(name: names[$0], type: types[$0], isOptional: true) }
         let candidate = names.indices.first { ["id", "rowid", "_pk"].contains(names[$0].lowercased()) && types[$0] == .int64 }
             ?? (types.first == .int64 ? 0 : nil)
@@ -63,6 +67,33 @@ extension ObjectContext {
         }
         return (EntityDescription(name: view, attributes: attributes), EntityStorage(layout: .foreignView, relation: view, keyColumn: key))
     }
+
+    /// The types of a view's `columns` that declare none (computed ones: `sum(...) AS
+    /// Subtotal`), read off the values of its first rows as SQLite stores them: integers
+    /// only are int64, numbers with a real among them double, blobs only binary; text, a
+    /// mix with text, or no value at all, string.
+    private func viewColumnTypes(_ view: String, _ columns: [String]) -> [AttributeType] {
+        guard !columns.isEmpty else { return [] }
+        let list = columns.map { "typeof(\(quoteIdentifier($0)))" }.joined(separator: ", ")
+        let sql = "SELECT \(list) FROM main.\(quoteIdentifier(view)) LIMIT \(Self.viewTypeSample)"
+        var seen = Array(repeating: Set<String>(), count: columns.count)
+        _ = try? read { db in
+            let rows = try Row.fetchCursor(db, sql: sql)
+            while let row = try rows.next() {
+                for i in columns.indices { if let kind: String = row[i], kind != "null" { seen[i].insert(kind) } }
+            }
+        }
+        return seen.map { kinds in
+            if kinds.isEmpty || kinds.contains("text") { return .string }
+            if kinds == ["integer"] { return .int64 }
+            if kinds == ["blob"] { return .binary }
+            if !kinds.contains("blob") { return .double }
+            return .string
+        }
+    }
+
+    /// How many rows of a view are read for the types of its computed columns.
+    static let viewTypeSample = 1000
 
     /// Whether `column` holds an integer in every row of the view, no two alike.
     private func viewKeyIsDistinct(_ view: String, _ column: String) throws -> Bool {
@@ -167,11 +198,9 @@ extension ObjectContext {
     private func foreignKeyNames(_ source: EntityDescription, column: String, destination: EntityDescription)
         -> (relationship: String, inverse: String, earlier: (relationship: String, inverse: String)) {
         let selfReference = source.name == destination.name
-        func free(_ candidate: String, in entity: EntityDescription) -> Bool {
-            !entity.keyNames.contains(candidate) && candidate != mapped(entity).keyColumn
-        }
+        func free(_ name: String, in entity: EntityDescription) -> Bool { isFreeKey(name, in: entity) }
         let relationship = ForeignFileStore.relationshipName(column: column, destination: destination.name) { free($0, in: source) }
-        let inverse = ForeignFileStore.inverseName(source: source.name, relationship: relationship, selfReference: selfReference) {
+        let inverse = ForeignFileStore.inverseName(source: source.name, relationship: relationship, column: column, selfReference: selfReference) {
             free($0, in: destination) && !(selfReference && $0 == relationship)
         }
         // An earlier name is given only where no key and no other earlier name has it (the
@@ -183,6 +212,14 @@ extension ObjectContext {
                                                     relationshipIsFree: { unused($0, in: source, besides: relationship) },
                                                     inverseIsFree: { unused($0, in: destination, besides: inverse) })
         return (relationship, inverse, earlier)
+    }
+
+    /// Whether `candidate` may be a new key of `entity`: none of its keys, nor its key
+    /// column, in any case. No two keys of an entity differ only in case: a column
+    /// `ReportsTo` beside a relationship `reportsTo` would read as one name and mean two.
+    func isFreeKey(_ candidate: String, in entity: EntityDescription) -> Bool {
+        let folded = candidate.lowercased()
+        return !entity.keyNames.contains { $0.lowercased() == folded } && folded != mapped(entity).keyColumn.lowercased()
     }
 
     /// The delete rule of a foreign key's to-many side (the parent, whose deletion the
@@ -231,9 +268,7 @@ extension ObjectContext {
                       inverse givenInverse: String? = nil, persist: Bool, inverseRule: DeleteRule = .nullify) throws -> RelationshipDescription {
         var from = try entity(named: source)
         var to = try entity(named: destinationName)
-        func free(_ candidate: String, in entity: EntityDescription) -> Bool {
-            !entity.keyNames.contains(candidate) && candidate != mapped(entity).keyColumn
-        }
+        func free(_ name: String, in entity: EntityDescription) -> Bool { isFreeKey(name, in: entity) }
         // The names, as the contract says: the column minus a trailing `_id`, else the
         // destination's name; for a foreign key of a file (which must open whatever its
         // names), else the first followed by `_rel`. The inverse: `<source>_set`, else
