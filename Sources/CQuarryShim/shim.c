@@ -675,6 +675,17 @@ static int ipairs_step(lua_State *L) {
 
 static int ipairs(lua_State *L) {
     luaL_checkany(L, 1);
+    /* A value that is read afresh at each index (a to-many set) gives a table of what it
+       holds now, as Core Data's sets are iterated: deleting members in the loop skips
+       none, and each step is no new read. */
+    if (luaL_getmetafield(L, 1, "__quarry_snapshot") != LUA_TNIL) {
+        lua_pushvalue(L, 1);
+        lua_call(L, 1, 1);
+        lua_pushcfunction(L, ipairs_step);
+        lua_insert(L, -2);
+        lua_pushinteger(L, 0);
+        return 3;
+    }
     lua_pushcfunction(L, ipairs_step);
     lua_pushvalue(L, 1);
     lua_pushinteger(L, 0);

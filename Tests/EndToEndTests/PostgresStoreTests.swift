@@ -133,9 +133,26 @@ import Testing
         #expect(lite.lines.contains("TRUEPREDICATE\t2246"), "\(lite)")
         #expect(lite.lines.last == "196", "\(lite)")
         #expect(lite.stdout.contains("time_hour | date   |  2246 |     0 |     2204 | 2013-01-01T10:00:00Z"), "\(lite)")
-        let differences = Self.differences(lite.lines, postgres.lines)
+        // Tables print numbers in full, and the two engines sum a mean or a standard
+        // deviation in another order: those agree to 12 significant digits, not 17.
+        let differences = Self.differences(lite.lines.map(Self.roughly), postgres.lines.map(Self.roughly))
         #expect(differences == nil, "\(differences ?? "")")
         #expect(lite.stderr == postgres.stderr)
+    }
+
+    /// `line` with every number of more than 12 significant digits written with 12.
+    static func roughly(_ line: String) -> String {
+        var out = "", number = ""
+        func flush() {
+            let digits = number.filter(\.isNumber).drop { $0 == "0" }.count
+            if number.contains("."), digits > 12, let d = Double(number) { out += String(format: "%.12g", d) } else { out += number }
+            number = ""
+        }
+        for c in line {
+            if c.isNumber || (c == "." && !number.isEmpty) || (c == "-" && number.isEmpty) { number.append(c) } else { flush(); out.append(c) }
+        }
+        flush()
+        return out
     }
 
     /// Columns read by their server types; tables that cannot be objects left out with a

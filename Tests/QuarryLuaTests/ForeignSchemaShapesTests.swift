@@ -147,4 +147,60 @@ import Testing
         #expect(h.string(#"count("Order Subtotals", "Subtotal > 500")"#) == big)
         #expect(h.string(#"count("Order Subtotals", "Lines >= 3")"#) == (try sql(path, "SELECT count(*) FROM [Order Subtotals] WHERE Lines >= 3")))
     }
+
+    /// One save deletes a customer with its orders and their lines: a deny rule (NO ACTION)
+    /// sees the objects already deleted in the context, and rows are deleted children
+    /// first, whatever their keys, as SQLite with its foreign keys enforced takes them.
+    @Test func oneSaveDeletesAParentWithItsChildren() throws {
+        let path = try foreignFile(Self.schema)
+        let h = try Harness(context: try StoreOpener.open(path))
+        h.run(#"""
+            local c = Customers:first("CustomerID == 'ALFKI'")
+            for _, o in ipairs(c.orders) do
+              -- ipairs walks the members as they were: deleting them skips none.
+              for _, d in ipairs(o.orderDetails) do d:delete() end
+              assert(#o.orderDetails == 0, #o.orderDetails)
+            end
+            for _, o in ipairs(c.orders) do o:delete() end
+            c:delete()
+            local s = save()
+            assert(s.deleted == 8, s.deleted)
+            """#)
+        #expect(try sql(path, "SELECT (SELECT count(*) FROM Customers WHERE CustomerID = 'ALFKI') || ',' || (SELECT count(*) FROM Orders WHERE CustomerID = 'ALFKI') || ',' || (SELECT count(*) FROM [Order Details] WHERE OrderID IN (10248, 10249))") == "0,0,0")
+        #expect(try sql(path, "SELECT count(*) FROM pragma_foreign_key_check") == "0")
+        // A self-reference: a report and then the manager, in one save.
+        h.run(#"Employees:get(6):delete(); Employees:get(5):delete(); save()"#)
+        #expect(try sql(path, "SELECT group_concat(EmployeeID) FROM Employees") == "1,2,3,4")
+        // The parent still holding a child that is not deleted is refused, naming it.
+        #expect(h.error("Employees:get(1):delete()").contains("denies it while it holds EmployeeTerritories/1, EmployeeTerritories/2"))
+    }
+
+    /// RESTRICT is checked at each statement, even where keys are checked at the commit:
+    /// a parent whose key is smaller than its child's goes after it all the same.
+    @Test func childrenAreDeletedBeforeTheirParentsWhateverTheirKeys() throws {
+        let path = try foreignFile("""
+            CREATE TABLE shelf (id INTEGER PRIMARY KEY, name TEXT);
+            CREATE TABLE book (id INTEGER PRIMARY KEY, title TEXT, shelf_id INTEGER NOT NULL REFERENCES shelf (id) ON DELETE RESTRICT);
+            CREATE TABLE note (id INTEGER PRIMARY KEY, book_id INTEGER NOT NULL REFERENCES book (id) ON DELETE RESTRICT);
+            INSERT INTO shelf VALUES (1, 'a'), (2, 'b');
+            INSERT INTO book VALUES (5, 'x', 1), (6, 'y', 1), (7, 'z', 2);
+            INSERT INTO note VALUES (9, 5), (10, 6);
+            """)
+        let h = try Harness(context: try StoreOpener.open(path))
+        h.run(#"""
+            for _, b in ipairs(shelf:get(1).books) do
+              for _, n in ipairs(b.notes) do n:delete() end
+              b:delete()
+            end
+            shelf:get(1):delete()
+            assert(save().deleted == 5)
+            -- Inserted in one save, a parent made after its child goes first.
+            local b = book:new{ title = "new" }
+            local s = shelf:new{ name = "c" }
+            b.shelf = s
+            save()
+            """#)
+        #expect(try sql(path, "SELECT group_concat(id) FROM shelf") == "2,3")
+        #expect(try sql(path, "SELECT group_concat(title || '@' || shelf_id) FROM book") == "z@2,new@3")
+    }
 }

@@ -169,7 +169,9 @@ void quarry_wrap_object_index(lua_State *L);
 /// quarry_results_block).
 void quarry_wrap_results_index(lua_State *L);
 /// Replaces the global `ipairs` with one that behaves the same for every value, and for
-/// results and sections takes the cached objects without calling `__index` per row.
+/// results and sections takes the cached objects without calling `__index` per row. A
+/// value whose metatable has `__quarry_snapshot` (a to-many set) is iterated as the table
+/// that function returns for it.
 void quarry_install_ipairs(lua_State *L);
 
 /// Rows' identities (the one userdata of each stored row, see RowObjects.swift) are kept

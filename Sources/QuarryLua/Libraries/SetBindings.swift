@@ -56,7 +56,20 @@ enum SetBindings {
         LuaBinding("__len", luaSetLen),
         LuaBinding("__index", luaSetIndex),
         LuaBinding("__tostring", luaSetTostring),
+        LuaBinding("__quarry_snapshot", luaSetSnapshot),
     ]
+
+    /// What `ipairs(s)` iterates: the members as they are when the loop starts, so that
+    /// deleting or removing members inside it skips none (see quarry_install_ipairs).
+    static func luaSetSnapshot(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
+        let all = try runtime.members(try runtime.set(call, 1))
+        lua_createtable(call.state, Int32(clamping: all.count), 0)
+        for (i, object) in all.enumerated() {
+            _ = runtime.pushObject(object)
+            lua_rawseti(call.state, -2, lua_Integer(i + 1))
+        }
+        return 1
+    }
 
     static func luaSetLen(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
         call.push(try runtime.members(try runtime.set(call, 1)).count)

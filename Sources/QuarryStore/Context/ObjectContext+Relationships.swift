@@ -64,6 +64,12 @@ extension ObjectContext {
         return try toOneTarget(name, of: object, destination: relationship.destination)
     }
 
+    /// The object a to-one relationship pointed to at the last save, deleted since or not:
+    /// the row its stored key names.
+    func committedTarget(_ relationship: RelationshipDescription, of object: ManagedObject) -> ManagedObject? {
+        (try? toOneTarget(relationship.name, of: object, destination: relationship.destination, committed: true)) ?? nil
+    }
+
     /// The target as it is now, or with `committed` as it was at the last save (a target
     /// deleted since included).
     private func toOneTarget(_ name: String, of object: ManagedObject, destination: String, committed: Bool = false) throws -> ManagedObject? {
@@ -361,7 +367,10 @@ extension ObjectContext {
                 guard storage(of: relationship, in: next.entity.name) != nil else { continue }
                 switch relationship.deleteRule {
                 case .deny:
-                    let blocking = try relatedObjects(relationship.name, of: next)
+                    // What the save will leave: members deleted in this context (the order
+                    // lines of an order deleted before it) no longer hold it, as Core Data
+                    // checks a deny rule against the objects its save leaves.
+                    let blocking = try relatedObjects(relationship.name, of: next).filter { !$0.isDeleted && !seen.contains(ObjectIdentifier($0)) }
                     if !blocking.isEmpty {
                         let names = blocking.prefix(5).map(\.objectID).joined(separator: ", ") + (blocking.count > 5 ? ", ..." : "")
                         throw StoreError.validation(message: "delete: \(next.objectID) cannot be deleted: '\(relationship.name)' denies it while it holds \(names)"

@@ -28,10 +28,13 @@ extension ObjectContext {
         if isReadOnly { throw StoreError.readOnly(operation: "save") }
         try store.refuseUnfaithfulWrite("save", in: self)
         try store.willWrite("save", in: self)
+        // Written in foreign-key order: parents inserted before their children, children
+        // deleted before their parents (one save deleting a customer with its orders).
         let request = SaveChangesRequest(
-            inserts: unsaved.inserted,
+            inserts: foreignKeyOrder(unsaved.inserted, parentsFirst: true, parents: insertedParents),
             updates: unsaved.updated.values.sorted { ($0.primaryKey ?? 0) < ($1.primaryKey ?? 0) },
-            deletes: unsaved.deleted.values.sorted { ($0.primaryKey ?? 0) < ($1.primaryKey ?? 0) },
+            deletes: foreignKeyOrder(unsaved.deleted.values.sorted { ($0.primaryKey ?? 0) < ($1.primaryKey ?? 0) },
+                                     parentsFirst: false, parents: storedParents),
             links: unsaved.links, orders: unsaved.orders.filter { !$0.owner.isDeleted }, policy: policy)
         try validateForSave(request.inserts + request.updates)
         let work = try store.prepare(request, in: self)

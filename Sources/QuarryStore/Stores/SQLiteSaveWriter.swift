@@ -20,6 +20,10 @@ struct SQLiteSaveWriter {
     }
 
     private func write(_ result: inout SaveChangesResult, _ work: inout StoreSaveWork, in db: Database) throws {
+        // A file's foreign keys are checked at the commit, against what the save leaves, as
+        // Core Data checks its rules: rows that name each other in a cycle go in one save.
+        // (Written in foreign-key order besides, for RESTRICT, which SQLite checks at once.)
+        try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
         try settleConflicts(&result, in: db)
         let request = result.request
         var keys = SaveChangesRequest.Keys()

@@ -90,3 +90,62 @@ extension SaveChangesRequest {
         return links
     }
 }
+
+extension ObjectContext {
+    /// `objects` in an order a store that checks its foreign keys at each statement takes
+    /// (PostgreSQL's, a file's RESTRICT): an object before the objects whose rows it names
+    /// (a child deleted before its parent) or, with `parentsFirst`, after them (a parent
+    /// inserted before its child). `parents` gives the objects among them that an object's
+    /// row names through its to-one keys. Otherwise the order is kept; objects in a cycle
+    /// of keys keep theirs too (a store that checks keys at commit takes them in any).
+    func foreignKeyOrder(_ objects: [ManagedObject], parentsFirst: Bool, parents: (ManagedObject) -> [ManagedObject]) -> [ManagedObject] {
+        guard objects.count > 1 else { return objects }
+        let index = Dictionary(objects.enumerated().map { (ObjectIdentifier($0.element), $0.offset) }, uniquingKeysWith: { first, _ in first })
+        // Edges from each object to the ones that must come after it.
+        var after = Array(repeating: [Int](), count: objects.count)
+        var waitingOn = Array(repeating: 0, count: objects.count)
+        for (i, object) in objects.enumerated() {
+            for parent in parents(object) {
+                guard let p = index[ObjectIdentifier(parent)], p != i else { continue }
+                let (first, second) = parentsFirst ? (p, i) : (i, p)
+                after[first].append(second)
+                waitingOn[second] += 1
+            }
+        }
+        guard waitingOn.contains(where: { $0 > 0 }) else { return objects }
+        // Kahn's order, always taking the earliest object that is free.
+        var free = Set(objects.indices.filter { waitingOn[$0] == 0 })
+        var placed = Array(repeating: false, count: objects.count)
+        var ordered: [ManagedObject] = []
+        ordered.reserveCapacity(objects.count)
+        while ordered.count < objects.count {
+            guard let next = free.min() ?? objects.indices.first(where: { !placed[$0] }) else { break }
+            free.remove(next)
+            guard !placed[next] else { continue }
+            placed[next] = true
+            ordered.append(objects[next])
+            for later in after[next] {
+                waitingOn[later] -= 1
+                if waitingOn[later] == 0, !placed[later] { free.insert(later) }
+            }
+        }
+        return ordered
+    }
+
+    /// The deleted objects that `object`'s row names through a to-one key kept in it.
+    func storedParents(of object: ManagedObject) -> [ManagedObject] {
+        currentEntity(of: object).toOneRelationships.compactMap { relationship in
+            guard case .foreignKey? = storage(of: relationship, in: object.entity.name) else { return nil }
+            return committedTarget(relationship, of: object)
+        }
+    }
+
+    /// The inserted objects that `object`'s new row will name through a to-one key kept in it.
+    func insertedParents(of object: ManagedObject) -> [ManagedObject] {
+        currentEntity(of: object).toOneRelationships.compactMap { relationship in
+            guard case .foreignKey? = storage(of: relationship, in: object.entity.name),
+                  let target = object.pendingToOne[relationship.name] ?? nil, target.isInserted else { return nil }
+            return target
+        }
+    }
+}
