@@ -20,7 +20,7 @@ struct SwiftFormsGenerator {
 
     /// A string in NFC. Swift compares strings by canonical equivalence ("cafe\u{301}" ==
     /// "café"), SQLite by code points: the two agree on composed strings only, which is
-    /// what Quarry's export assumes (README, "Swift in and out").
+    /// what Quarry's export assumes (docs/swift.md, "Swift in and out").
     static func composed(_ value: Value) -> Value {
         if case .text(let s) = value { return .text(s.precomposedStringWithCanonicalMapping) }
         return value

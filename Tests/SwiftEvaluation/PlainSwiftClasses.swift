@@ -180,7 +180,7 @@ struct PlainSwiftClasses {
         // the macro's expansion is checked against a stand-in folding case and diacritics
         // as Foundation's `folding(options:locale:)` does. Foundation's `range(of:options:)`
         // folds differently on ligatures and dotted İ (`"ﬁ"` contains "F" there), so what
-        // Apple's locale-aware search does with those is not judged here (README).
+        // Apple's locale-aware search does with those is not judged here (docs/swift.md).
         extension PredicateExpressions {
             struct StandInLocalizedStandardContains<Root: PredicateExpression, Other: PredicateExpression>: StandardPredicateExpression
                 where Root.Output: StringProtocol, Other.Output: StringProtocol, Root: Codable & Sendable, Other: Codable & Sendable {

@@ -8,7 +8,7 @@ import Testing
 
 /// What the review of the store seam found (#30): the store decides what may be
 /// defined, and Quarry's own file keeps its layout.
-struct StoreSeamReviewTests {
+struct StoreDefinitionTests {
     /// A Core Data store's entities are its model's: importing a file as a new entity is
     /// refused before the file is read, naming import, and the store is as it was (it
     /// once gained a table and `quarry_model`, and then no longer opened as Core Data).

@@ -49,7 +49,7 @@ enum ProxyArchive {
     }
 }
 
-extension CoreDataWildRoundThreeTests {
+extension CoreDataLayoutTests {
     @Test func aPropertyProxyReadsAsTheParentsProperty() throws {
         let model = try CoreDataModel.decodeArchive(ProxyArchive.xml(), path: "proxy.mom")
         let child = try #require(model.entity(named: "Child"))

@@ -10,7 +10,7 @@ import Testing
 /// that wait for a writer. A FIFO's import holds a chunk of it, not all of it; Ctrl-C
 /// during an endless one ends it with one line and the store as it was; and --timeout
 /// ends a read that waits for a writer at the timeout, not ten seconds after it.
-@Suite struct HostileFileTestsRoundThreeStreams {
+@Suite struct HostileStreamTests {
     /// A FIFO named `name` in the sandbox, with `command` (run by /bin/sh) writing into it
     /// once a reader opens it. Returns the FIFO's path and the writer's pid.
     private func fifo(_ sandbox: Sandbox, _ name: String, writer command: String?) throws -> (path: String, writer: pid_t?) {

@@ -10,7 +10,7 @@ import Testing
 /// The third hostile review's findings on `sql()`: `fts3_tokenizer` reached native code
 /// (a pointer given as a blob, called by the next query on an FTS3 table), and a result
 /// of big values was bounded by its rows, not its bytes.
-@Suite struct HostileRoundThreeSQLTests {
+@Suite struct HostileReadOnlySQLTests {
     static let tokenizerAttack = "SELECT fts3_tokenizer('simple', X'4141414141414141')"
 
     /// One error line from `code`, holding each of `parts`.

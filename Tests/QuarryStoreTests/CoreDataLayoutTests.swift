@@ -7,7 +7,7 @@ import Testing
 /// Issue 28, round three: the model an app ships beside its store is found; columns
 /// Core Data suffixed, hidden to-many columns and suffixed join tables are mapped where
 /// Core Data put them; property proxies resolve to their parent's property.
-@Suite struct CoreDataWildRoundThreeTests {
+@Suite struct CoreDataLayoutTests {
     /// Every file under `folder` with its bytes, to show that opening changed none.
     func contents(of folder: String) -> [String: Data] {
         var found: [String: Data] = [:]

@@ -9,7 +9,7 @@ import Testing
 @testable import QuarryLua
 @testable import QuarryStore
 
-@Suite struct HostileRoundThreeContextTests {
+@Suite struct HostileSaveTests {
     func carsWithHistory(then sql: String) throws -> String {
         try CoreDataHistoryStores.copy("cars/SampleModel_V1.sqlite", then: sql)
     }

@@ -79,7 +79,7 @@ enum SiblingStore {
     }
 }
 
-extension CoreDataWildRoundThreeTests {
+extension CoreDataLayoutTests {
     @Test func siblingsKeepASharedNameInColumnsSuffixedInEntityNumberOrder() throws {
         let (store, model) = try SiblingStore.make()
         let context = try ObjectContext(path: store, model: model)
@@ -147,7 +147,7 @@ extension CoreDataWildRoundThreeTests {
     }
 }
 
-extension CoreDataWildRoundThreeTests {
+extension CoreDataLayoutTests {
     /// `photos/` (Core Data's own layout, read from its model cache) has each case:
     /// Album (28) and FetchingAlbum (35) each declare `searchIndexRebuildState`
     /// (`ZSEARCHINDEXREBUILDSTATE`, `ZSEARCHINDEXREBUILDSTATE1`); Asset (3)'s

@@ -6,7 +6,7 @@ import Testing
 
 /// What a hostile and a careful user found wrong in the foreign-file, Core Data-writing,
 /// Swift-export and store-seam changes, kept from coming back.
-@Suite struct SessionReviewTests {
+@Suite struct ForeignFileCornerCaseTests {
     /// Booleans a foreign file keeps as text ('true', 'TRUE', '1', 'False') group, count
     /// distinct, aggregate and section as booleans, as they compare and as objects read
     /// them: two groups, not one per spelling.
@@ -49,7 +49,7 @@ import Testing
     }
 }
 
-extension SessionReviewTests {
+extension ForeignFileCornerCaseTests {
     /// A foreign file's boolean column keeping true as -1 or 2 (as some programs write it):
     /// `b == YES` selects in SQL the rows objects read as true and a predicate matches in
     /// memory.
@@ -74,7 +74,7 @@ extension SessionReviewTests {
     }
 }
 
-extension SessionReviewTests {
+extension ForeignFileCornerCaseTests {
     /// A file with an empty table named `quarry_model` opens as someone else's, and as
     /// such keeps every byte: its journal mode is not switched to WAL.
     @Test(arguments: ["CREATE TABLE quarry_model (x);", "CREATE TABLE quarry_model (name, definition); CREATE TABLE t (id INTEGER PRIMARY KEY);"])
@@ -91,7 +91,7 @@ extension SessionReviewTests {
     }
 }
 
-extension SessionReviewTests {
+extension ForeignFileCornerCaseTests {
     /// A column named `_` is written as the raw identifier `` `_` `` (bare, `_` binds no
     /// property and `t._` names no member: swiftc refuses both).
     @Test func anAttributeNamedUnderscoreIsARawIdentifierInSwift() throws {

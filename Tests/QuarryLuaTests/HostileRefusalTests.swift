@@ -9,7 +9,7 @@ import Testing
 @testable import QuarryLua
 @testable import QuarryStore
 
-@Suite struct HostileRoundThreeReviewTests {
+@Suite struct HostileRefusalTests {
     /// SQLite carries out a pragma while compiling it, so a setting one is refused from
     /// the text before anything compiles (`hard_heap_limit=1` stopped the process), in any
     /// statement of the text, however it is written; pragmas that only read still run.

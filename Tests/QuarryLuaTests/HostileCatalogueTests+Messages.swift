@@ -30,7 +30,7 @@ extension HostileCase {
     ]
 }
 
-@Suite struct HostileRoundTwoTests {
+@Suite struct HostileMemoryAndClosedStoreTests {
     /// Past --memory, the error says where the script was, not only "not enough memory".
     @Test func runningOutOfMemoryNamesThePosition() throws {
         let h = try Harness(memoryLimit: 2 << 20)
