@@ -1,0 +1,75 @@
+import Foundation
+import GRDB
+import QuarryPredicates
+import QuarryStore
+import QuarryTestSupport
+import Testing
+
+/// Issue 49, items 2 and 3, on Apple's Screen Time store (`screentime/`): the abstract
+/// CoreOrganization > Cloud/Family/LocalOrganization share `ZCOREORGANIZATION`, whose
+/// siblings keep their `settings` in `ZSETTINGS` (Cloud, entity 8) and `ZSETTINGS1`
+/// (Local, 10); Blueprint's `organization` is a to-one to the abstract CoreOrganization,
+/// with the target's entity number in `Z7_ORGANIZATION`. Blueprint/1's organization is
+/// CloudOrganization/2 (checked with plain SQL below).
+@Suite struct CoreDataAbstractHierarchyTests {
+    struct Fixture {
+        let path: String
+        let sql: DatabaseQueue
+
+        init() throws {
+            path = try CoreDataFixtures.copyOfStore("screentime/RMAdminStore-Local.sqlite")
+            sql = try DatabaseQueue(path: path)
+            let facts = try sql.read { db in
+                try Row.fetchAll(db, sql: "SELECT Z_PK, Z_ENT, ZSETTINGS, ZSETTINGS1 FROM ZCOREORGANIZATION ORDER BY Z_PK").map { "\($0)" }
+                    + Row.fetchAll(db, sql: "SELECT Z_PK, ZORGANIZATION, Z7_ORGANIZATION FROM ZBLUEPRINT").map { "\($0)" }
+            }
+            #expect(facts == ["[Z_PK:1 Z_ENT:10 ZSETTINGS:NULL ZSETTINGS1:1]", "[Z_PK:2 Z_ENT:8 ZSETTINGS:2 ZSETTINGS1:NULL]",
+                              "[Z_PK:1 ZORGANIZATION:2 Z7_ORGANIZATION:8]"])
+        }
+
+        func open() throws -> Harness { try Harness(context: try StoreOpener.open(path)) }
+    }
+
+    /// Item 2: a to-one whose destination is abstract compares with an instance of any of
+    /// its sub-entities, in SQL and in memory alike (==, !=, IN, ANY, nil, SELF).
+    @Test func aToOneToAnAbstractEntityComparesWithItsSubentitiesObjects() throws {
+        let f = try Fixture()
+        let h = try f.open()
+        h.run(#"""
+            cloud = CloudOrganization:get("CloudOrganization/2")
+            loc = LocalOrganization:get("LocalOrganization/1")
+            bp = Blueprint:get("Blueprint/1")
+            """#)
+        let cases: [(String, String, String)] = [
+            ("organization == %@", "cloud", "1"), ("organization == %@", "loc", "0"),
+            ("organization != %@", "cloud", "0"), ("organization != %@", "loc", "1"),
+            ("organization IN %@", "{cloud, loc}", "1"), ("organization IN %@", "{loc}", "0"),
+        ]
+        for (format, argument, expected) in cases {
+            #expect(h.string(#"count("Blueprint", "\#(format)", \#(argument))"#) == expected, "\(format) \(argument)")
+            // The same answer in memory.
+            #expect(h.string(#"predicate("\#(format)", \#(argument)):matches(bp)"#) == (expected == "1" ? "true" : "false"), "\(format) \(argument)")
+        }
+        #expect(h.string(#"count("Blueprint", "organization == nil")"#) == "0")
+        #expect(h.string(#"count("CoreUser", "ANY blueprints.organization == %@", cloud)"#) == "1")
+        #expect(h.string(#"count("CoreUser", "ANY blueprints.organization == %@", loc)"#) == "0")
+        #expect(h.string(#"count("CoreOrganization", "SELF IN %@", {cloud, loc})"#) == "2")
+        #expect(h.string(#"count("CoreOrganization", "SELF == %@", cloud)"#) == "1")
+        // Objects of no entity of the destination's family are still refused.
+        #expect(h.error(#"count("Blueprint", "organization == %@", CoreUser:get("CoreUser/1"))"#)
+            .contains("'organization' holds CoreOrganization objects, not CoreUser"))
+        #expect(h.error(#"count("LocalOrganizationSettings", "organization == %@", cloud)"#)
+            .contains("'organization' holds LocalOrganization objects, not CloudOrganization"))
+        // An unsaved blueprint of the local organization: in memory, then in SQL after
+        // saving, whose row keeps the target's entity number as Core Data does.
+        h.run(#"""
+            nb = Blueprint:new{ identifier = "issue49", organization = loc }
+            assert(#fetch("Blueprint", "organization == %@", loc) == 1)
+            assert(predicate("organization == %@", loc):matches(nb))
+            save()
+            """#)
+        #expect(h.string(#"count("Blueprint", "organization == %@", loc)"#) == "1")
+        let written = try f.sql.read { db in try Row.fetchOne(db, sql: "SELECT ZORGANIZATION, Z7_ORGANIZATION FROM ZBLUEPRINT WHERE ZIDENTIFIER = 'issue49'").map { "\($0)" } }
+        #expect(written == "[ZORGANIZATION:1 Z7_ORGANIZATION:10]")
+    }
+}
