@@ -72,4 +72,38 @@ import Testing
         let written = try f.sql.read { db in try Row.fetchOne(db, sql: "SELECT ZORGANIZATION, Z7_ORGANIZATION FROM ZBLUEPRINT WHERE ZIDENTIFIER = 'issue49'").map { "\($0)" } }
         #expect(written == "[ZORGANIZATION:1 Z7_ORGANIZATION:10]")
     }
+
+    /// Item 3: an object met first through its abstract parent has its own entity's
+    /// relationships, read from the columns its entity uses (`ZSETTINGS1` for Local), and
+    /// keeps them when its own entity is fetched after.
+    @Test func anObjectReadThroughItsParentHasItsOwnEntitysColumns() throws {
+        let f = try Fixture()
+        let h = try f.open()
+        h.run(#"""
+            got = {}
+            for _, o in ipairs(fetch("CoreOrganization")) do got[o:objectID()] = o.settings and o.settings:objectID() or "nil" end
+            """#)
+        #expect(h.string(#"got["LocalOrganization/1"]"#) == "LocalOrganizationSettings/1")
+        #expect(h.string(#"got["CloudOrganization/2"]"#) == "CloudOrganizationSettings/2")
+        #expect(h.string(#"fetch("LocalOrganization")[1].settings:objectID()"#) == "LocalOrganizationSettings/1")
+        // The settings' parent likewise: Local's organization and user are in ZORGANIZATION2 and ZUSER2.
+        h.run(#"""
+            for _, s in ipairs(fetch("CoreOrganizationSettings")) do got[s:objectID()] = s.organization:objectID() .. " " .. s.user:objectID() end
+            """#)
+        #expect(h.string(#"got["LocalOrganizationSettings/1"]"#) == "LocalOrganization/1 CoreUser/1")
+        #expect(h.string(#"got["CloudOrganizationSettings/2"]"#) == "CloudOrganization/2 CoreUser/1")
+        // A predicate over the parent reads each row's own column, in SQL.
+        #expect(h.string(#"count("CoreOrganization", "settings != nil")"#) == "2")
+        #expect(h.string(#"count("CoreOrganization", "settings == %@", LocalOrganizationSettings:get("LocalOrganizationSettings/1"))"#) == "1")
+        #expect(h.string(#"predicate("settings != nil"):matches(LocalOrganization:get("LocalOrganization/1"))"#) == "true")
+        // Deleting the object met through the parent cascades to the settings read from its column.
+        h.run(#"""
+            fetch("CoreOrganization", "SELF == %@", LocalOrganization:get("LocalOrganization/1"))[1]:delete()
+            save()
+            """#)
+        let after = try f.sql.read { db in
+            try Int64.fetchAll(db, sql: "SELECT Z_PK FROM ZCOREORGANIZATION UNION ALL SELECT -Z_PK FROM ZCOREORGANIZATIONSETTINGS")
+        }
+        #expect(after == [2, -2])
+    }
 }
