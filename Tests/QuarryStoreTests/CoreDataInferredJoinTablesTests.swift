@@ -1,0 +1,73 @@
+import Foundation
+import GRDB
+import QuarryTestSupport
+import Testing
+@testable import QuarryStore
+
+/// Issue 49, item 4: a store with no model keeps its many-to-many pairs in join tables
+/// `Z_<n><NAME>`; the inferred model makes each a pair of to-many relationships named
+/// after the key columns, as the real model has them (lowercased). Checked against the
+/// model each store's own cache gives, on a copy whose cache is dropped.
+@Suite struct CoreDataInferredJoinTablesTests {
+    /// A many-to-many side as compared: owner, name, destination, inverse and order,
+    /// names lowercased (the inferred model cannot know their case).
+    struct Side: Hashable, CustomStringConvertible {
+        var owner: String, name: String, destination: String, inverse: String, ordered: Bool
+        var description: String { "\(owner).\(name) -> \(destination).\(inverse)\(ordered ? " (ordered)" : "")" }
+    }
+
+    /// Every to-many whose inverse is a to-many: the pairs a join table keeps.
+    static func manyToManySides(_ model: CoreDataModel) -> Set<Side> {
+        var sides: Set<Side> = []
+        for entity in model.entities {
+            for r in entity.relationships where r.isToMany {
+                guard let inverse = r.inverse,
+                      model.allRelationships(of: r.destination).contains(where: { $0.name == inverse && $0.isToMany }) else { continue }
+                sides.insert(Side(owner: entity.name, name: r.name.lowercased(), destination: r.destination, inverse: inverse.lowercased(), ordered: r.isOrdered))
+            }
+        }
+        return sides
+    }
+
+    /// The store's model from its cache, then the model inferred from a copy without it.
+    static func cachedAndInferred(_ store: String) throws -> (cached: CoreDataModel, inferred: CoreDataModel, notes: [String], path: String) {
+        let path = try CoreDataFixtures.copyOfStore(store)
+        let withCache = try ObjectContext(path: path)
+        let cached = try #require(withCache.coreData?.model)
+        #expect(withCache.coreData?.modelSource == "the store's model cache")
+        withCache.close()
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in try db.execute(sql: "DROP TABLE Z_MODELCACHE") }
+        try queue.close()
+        let context = try ObjectContext(path: path)
+        defer { context.close() }
+        #expect(context.coreData?.modelSource == "inferred")
+        return (cached, try #require(context.coreData?.model), context.openingNotes, path)
+    }
+
+    @Test func screenTimesJoinTableIsBlueprintUsersAndCoreUserBlueprints() throws {
+        let (cached, inferred, notes, _) = try Self.cachedAndInferred("screentime/RMAdminStore-Local.sqlite")
+        let expected = Self.manyToManySides(cached)
+        #expect(expected.map(\.description).sorted() == ["Blueprint.users -> CoreUser.blueprints", "CoreUser.blueprints -> Blueprint.users"])
+        #expect(Self.manyToManySides(inferred) == expected)
+        #expect(notes.contains { $0.contains("many-to-many relationships inferred from the store's join tables") && $0.contains("Z_2USERS (CoreUser.blueprints, Blueprint.users)") },
+                "\(notes)")
+    }
+
+    /// Photos.app's 17 join tables: plain, ordered (`Z_FOK_`), reflexive (`REFLEXIVE`), and
+    /// a column with a numeric suffix (`Z_3REPRESENTATIVEASSETS1`).
+    @Test func photosJoinTablesAreTheModelsManyToManyPairs() throws {
+        let (cached, inferred, _, path) = try Self.cachedAndInferred("photos/Photos.sqlite")
+        let expected = Self.manyToManySides(cached)
+        let got = Self.manyToManySides(inferred)
+        #expect(expected.count > 30)
+        #expect(expected.contains { $0.ordered } && expected.contains { $0.owner == $0.destination && $0.name == $0.inverse })
+        #expect(got == expected, "missing: \(expected.subtracting(got).map(\.description).sorted()); extra: \(got.subtracting(expected).map(\.description).sorted())")
+        // And they are read: an album's assets through the inferred names, in the join table's order.
+        let context = try ObjectContext(path: path)
+        defer { context.close() }
+        let album = try #require(context.entities.first { $0.name == "Album" })
+        #expect(album.relationship(named: "assets")?.isToMany == true)
+        #expect(context.coreData?.ordering(of: "Album", "assets") != nil)
+    }
+}
