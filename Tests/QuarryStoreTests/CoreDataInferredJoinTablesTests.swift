@@ -54,6 +54,13 @@ import Testing
                 "\(notes)")
     }
 
+    @Test func authorsJoinTableIsAuthorBooksAndBookAuthors() throws {
+        let (cached, inferred, _, _) = try Self.cachedAndInferred("authors/TestModel.sqlite")
+        let expected = Self.manyToManySides(cached)
+        #expect(expected.map(\.description).sorted() == ["Author.books -> Book.authors", "Book.authors -> Author.books"])
+        #expect(Self.manyToManySides(inferred) == expected)
+    }
+
     /// Photos.app's 17 join tables: plain, ordered (`Z_FOK_`), reflexive (`REFLEXIVE`), and
     /// a column with a numeric suffix (`Z_3REPRESENTATIVEASSETS1`).
     @Test func photosJoinTablesAreTheModelsManyToManyPairs() throws {
