@@ -94,7 +94,7 @@ enum CoreDataModelInference {
         let allKeys = Set(found.flatMap(\.keys))
         func entity(_ code: Int64) -> String? { numbers.names[code].flatMap { codes[$0] == code ? $0 : nil } }
         func name(_ column: String, _ base: String) -> String {
-            let stripped = String(base.reversed().drop { $0.isNumber }.reversed())
+            let stripped = String(base.reversed().drop { $0.isASCII && $0.isNumber }.reversed())
             let prefix = String(column.dropLast(base.count))
             let suffixed = stripped.count < base.count && !stripped.isEmpty && allKeys.contains(prefix + stripped)
             return (suffixed ? stripped : base).lowercased()

@@ -179,8 +179,11 @@ extension CoreDataStore {
                 // entities (CloudOrganization's settings are CloudOrganizationSettings,
                 // LocalOrganization's LocalOrganizationSettings): over their parent it leads
                 // to the nearest entity above them all, so a path through it reaches each.
-                let destinations = Set(relationshipCandidates.lazy.filter { $0.name == r.name && !$0.isTransient }.map(\.destination))
-                let destination = destinations.count > 1 ? Self.commonAncestor(of: destinations, lookups: lookups, numbers: numbers) ?? r.destination : r.destination
+                var destination = r.destination
+                if !ownRelationshipNames.contains(r.name) {
+                    let destinations = Set(relationshipCandidates.lazy.filter { $0.name == r.name && !$0.isTransient }.map(\.destination))
+                    if destinations.count > 1 { destination = Self.commonAncestor(of: destinations, lookups: lookups, numbers: numbers) ?? r.destination }
+                }
                 var relationship = RelationshipDescription(name: r.name, destination: destination, inverse: r.inverse,
                                                            isToMany: r.isToMany, deleteRule: DeleteRule(r.deleteRule))
                 if !ownRelationshipNames.contains(r.name) {
