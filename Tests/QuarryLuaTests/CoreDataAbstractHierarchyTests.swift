@@ -106,4 +106,43 @@ import Testing
         }
         #expect(after == [2, -2])
     }
+
+    /// Item 3 on every hierarchy of the real stores: each object first met through an
+    /// ancestor's fetch (a fresh context per ancestor) shows the same attributes and
+    /// to-ones as when it is fetched as its own entity.
+    @Test(arguments: ["screentime/RMAdminStore-Local.sqlite", "photos/Photos.sqlite", "cars/SampleModel_V1.sqlite", "books2/SampleModel2_V2.sqlite"])
+    func everyObjectReadThroughAnAncestorIsAsReadAsItself(store: String) throws {
+        let path = try CoreDataFixtures.copyOfStore(store)
+        let collect = #"""
+            function collect(name, own)
+              local t = {}
+              for _, o in ipairs(fetch(name)) do
+                if (o:entity().name == name) == own then t[#t + 1] = o:objectID() .. " " .. tostring(o) end
+              end
+              return table.concat(t, "\n")
+            end
+            """#
+        let own = try Harness(context: try StoreOpener.open(path))
+        own.run(collect)
+        let entities = own.context.entities
+        var asItself: [String: String] = [:]
+        for entity in entities {
+            for line in (own.string(#"collect("\#(entity.name)", true)"#) ?? "").split(separator: "\n") {
+                asItself[String(line.prefix { $0 != " " })] = String(line)
+            }
+        }
+        let ancestors = Set(entities.compactMap(\.parent))
+        #expect(!ancestors.isEmpty)
+        var compared = 0
+        for ancestor in ancestors.sorted() {
+            let h = try Harness(context: try StoreOpener.open(path))
+            h.run(collect)
+            for line in (h.string(#"collect("\#(ancestor)", false)"#) ?? "").split(separator: "\n") {
+                let id = String(line.prefix { $0 != " " })
+                #expect(asItself[id] == String(line), "through \(ancestor)")
+                compared += 1
+            }
+        }
+        #expect(compared > 0)
+    }
 }
