@@ -20,6 +20,7 @@ import Testing
     /// `screentime/`'s `Z_2USERS(Z_2BLUEPRINTS, Z_16USERS)`: Blueprint/1 has CoreUser/1.
     @Test func screenTimesBlueprintUsersAreReadWithNoModel() throws {
         let path = try Self.withoutModel("screentime/RMAdminStore-Local.sqlite")
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
         let h = try Harness(context: try StoreOpener.open(path))
         #expect(h.context.coreData?.modelSource == "inferred")
         h.run(#"bp = Blueprint:get("Blueprint/1"); u = CoreUser:get("CoreUser/1")"#)
@@ -32,6 +33,11 @@ import Testing
         #expect(h.string(#"predicate("%@ IN users", u):matches(nb)"#) == "true")
         #expect(h.string(#"#u.blueprints"#) == "2")
         #expect(h.error("save()").contains("persistent history"))
+        // Reading it, and the refused save, changed none of its bytes.
+        h.context.close()
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        let wal = FileManager.default.contents(atPath: path + "-wal")
+        #expect(wal == nil || wal?.isEmpty == true)
     }
 
     /// `photos/`'s ordered `Z_28ASSETS` (`Z_FOK_3ASSETS`): Album/48's assets in the
