@@ -27,6 +27,10 @@ import Testing
         #expect(h.string("#bp.users .. ' ' .. bp.users[1]:objectID() .. ' ' .. #u.blueprints") == "1 CoreUser/1 1")
         #expect(h.string(#"count("Blueprint", "ANY users.dsid == %@", u.dsid)"#) == "1")
         #expect(h.string(#"count("Blueprint", "%@ IN users", u)"#) == "1")
+        // Blueprint.organization, kept with its target's entity number (Z7_ORGANIZATION),
+        // is a to-one to CoreOrganization that compares with its sub-entities' objects.
+        h.run(#"cloud = CloudOrganization:get("CloudOrganization/2")"#)
+        #expect(h.string(#"bp.organization:objectID() .. " " .. count("Blueprint", "organization == %@", cloud) .. " " .. #cloud.blueprints"#) == "CloudOrganization/2 1 1")
         // A link made and not saved: in memory, the same answer (saving is refused: the
         // store keeps persistent history, whose columns need the model's order).
         h.run(#"nb = Blueprint:new{ identifier = "issue49" }; nb.users:add(u)"#)

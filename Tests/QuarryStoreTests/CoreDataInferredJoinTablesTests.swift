@@ -77,4 +77,33 @@ import Testing
         #expect(album.relationship(named: "assets")?.isToMany == true)
         #expect(context.coreData?.ordering(of: "Album", "assets") != nil)
     }
+
+    /// A to-one whose destination has sub-entities keeps the target's entity number in
+    /// `Z<n>_<NAME>` beside its key: with no model, the pair is a to-one to entity n, as
+    /// the model has it, and the number column no attribute (was `7_organization`).
+    @Test(arguments: ["screentime/RMAdminStore-Local.sqlite", "photos/Photos.sqlite", "books2/SampleModel2_V2.sqlite"])
+    func entityNumberColumnsMakeToOnesToTheirDestination(store: String) throws {
+        let path = try CoreDataFixtures.copyOfStore(store)
+        let numbered = try DatabaseQueue(path: path).read { db in
+            try Row.fetchAll(db, sql: "SELECT m.name, p.name FROM sqlite_master m, pragma_table_info(m.name) p WHERE m.type = 'table' AND p.name GLOB 'Z[0-9]*_*'")
+                .map { row -> (table: String, column: String) in (row[0], row[1]) }
+        }
+        #expect(!numbered.isEmpty)
+        let (cached, inferred, _, _) = try Self.cachedAndInferred(store)
+        for (table, column) in numbered {
+            let name = String(column.drop { $0 != "_" }.dropFirst())
+            // The model's to-one of that column: declared by an entity of the table's hierarchy.
+            let root = try #require(cached.entities.first { "Z" + $0.name.uppercased() == table && $0.parent == nil })
+            let declared = try #require(cached.descendants(of: root.name).flatMap(\.relationships).first { !$0.isToMany && $0.name.uppercased() == name },
+                                        "\(table).\(column)")
+            let got = inferred.entity(named: root.name)?.relationships.first { $0.name == name.lowercased() }
+            #expect(got?.destination == declared.destination && got?.isToMany == false, "\(table).\(column): \(String(describing: got))")
+            #expect(inferred.entity(named: root.name)?.attributes.contains { $0.name == String(column.dropFirst()).lowercased() } == false)
+        }
+        // Every relationship name is unique on its entity (three to-ones of CoreTransportPayload to CoreOrganization).
+        for entity in inferred.entities {
+            let names = entity.relationships.map(\.name) + entity.attributes.map(\.name)
+            #expect(Set(names).count == names.count, "\(entity.name): \(names)")
+        }
+    }
 }

@@ -3,8 +3,9 @@ import GRDB
 /// A model for a Core Data store that carries none and was given none: entities from
 /// `Z_PRIMARYKEY` (names and super-entities), attributes from their table's `Z` columns
 /// (`ZPREPTIME` becomes `preptime`; types from the declared column types, `TIMESTAMP` a
-/// date), and an integer column named after an entity a to-one relationship to it, with a
-/// to-many inverse (ordered when a `Z_FOK_` column beside the key keeps its order), and
+/// date), and an integer column named after an entity, or with the target's entity number
+/// beside it (`entityNumberColumns`), a to-one relationship to it, with a to-many inverse
+/// (ordered when a `Z_FOK_` column beside the key keeps its order), and
 /// each join table a many-to-many pair (`joinPairs`). Names come out lowercased: the store
 /// does not keep their case. The notes say which relationships' names were read from
 /// join tables.
@@ -28,14 +29,19 @@ enum CoreDataModelInference {
             guard tables.contains(table) else { continue }
             let columns = try Row.fetchAll(db, sql: "PRAGMA table_info(\(quoteIdentifier(table)))")
             let upperNames = Set(columns.compactMap { String.fromDatabaseValue($0[1] as DatabaseValue)?.uppercased() })
+            let typed = entityNumberColumns(upperNames, numbers: numbers, codes: codes)
             for column in columns {
                 let columnName: String = try column.stored(1, table: table, column: "name")
                 let declared: String = (try column.storedIfPresent(2, table: table, column: "type")) ?? ""
                 let upper = columnName.uppercased()
-                guard upper.hasPrefix("Z"), !upper.hasPrefix("Z_"), upper.count > 1 else { continue }
+                guard upper.hasPrefix("Z"), !upper.hasPrefix("Z_"), upper.count > 1, !typed.columns.contains(upper) else { continue }
                 let key = String(upper.dropFirst())
-                if let destination = byUpper[key], declared.uppercased().contains("INT") {
-                    let inverse = name.lowercased() + "s"
+                if let destination = typed.destinations[key] ?? byUpper[key], declared.uppercased().contains("INT") {
+                    // One name per entity: a second to-one to the same destination names
+                    // its inverse after itself too (`coretransportpayloads_sourceorganizationpending`).
+                    let plain = name.lowercased() + "s"
+                    let taken = entities[destination].map { e in e.relationships.contains { $0.name == plain } || e.attributes.contains { $0.name == plain } } ?? false
+                    let inverse = taken ? plain + "_" + key.lowercased() : plain
                     entities[name]?.relationships.append(CoreDataRelationship(name: key.lowercased(), destination: destination, inverse: inverse))
                     // A `Z_FOK_` column beside the key keeps the order of an ordered to-many.
                     entities[destination]?.relationships.append(CoreDataRelationship(name: inverse, destination: name, inverse: key.lowercased(), isToMany: true,
@@ -61,6 +67,27 @@ enum CoreDataModelInference {
             notes.append("many-to-many relationships inferred from the store's join tables, named after their key columns (the store does not keep the model's names or their case): \(listed)")
         }
         return (CoreDataModel(entities: entities.values.sorted { $0.name < $1.name }), notes)
+    }
+
+    /// A to-one whose destination has sub-entities keeps the target's entity number in a
+    /// column `Z<n>_<NAME>` beside its key `Z<NAME>`, n the destination's number
+    /// (`screentime/`: `ZBLUEPRINT.Z7_ORGANIZATION`, 7 CoreOrganization): such keys by
+    /// NAME with their destination, and the number columns, which are no attributes.
+    static func entityNumberColumns(_ upperNames: Set<String>, numbers: CoreDataNumbers,
+                                    codes: [String: Int64]) -> (destinations: [String: String], columns: Set<String>) {
+        var destinations: [String: String] = [:]
+        var columns: Set<String> = []
+        for column in upperNames.sorted() where column.hasPrefix("Z") {
+            let rest = column.dropFirst()
+            let digits = rest.prefix { $0.isASCII && $0.isNumber }
+            let after = rest.dropFirst(digits.count)
+            guard let code = Int64(digits), after.hasPrefix("_"), after.count > 1 else { continue }
+            let key = String(after.dropFirst())
+            guard upperNames.contains("Z" + key), let destination = numbers.names[code], codes[destination] == code else { continue }
+            destinations[key] = destination
+            columns.insert(column)
+        }
+        return (destinations, columns)
     }
 
     /// A join table's many-to-many pair: one or two sides, each a relationship and the
