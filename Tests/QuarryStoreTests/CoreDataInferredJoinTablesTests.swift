@@ -106,4 +106,16 @@ import Testing
             #expect(Set(names).count == names.count, "\(entity.name): \(names)")
         }
     }
+
+    /// A to-many with no inverse keeps its owner's key in the destination's table, in
+    /// `Z<n><NAME>` (n the owner's number): with no model, Asset's
+    /// `libraryScopeAssetContributors` is such a to-many, not an attribute of AssetContributor.
+    @Test func aHiddenToManyColumnIsAToManyWithNoInverse() throws {
+        let (cached, inferred, _, _) = try Self.cachedAndInferred("photos/Photos.sqlite")
+        let model = try #require(cached.allRelationships(of: "Asset").first { $0.name == "libraryScopeAssetContributors" })
+        #expect(model.isToMany && model.inverse == nil && model.destination == "AssetContributor")
+        let got = try #require(inferred.entity(named: "Asset")?.relationships.first { $0.name == "libraryscopeassetcontributors" })
+        #expect(got.isToMany && got.inverse == nil && got.destination == "AssetContributor")
+        #expect(inferred.entity(named: "AssetContributor")?.attributes.contains { $0.name.hasPrefix("3") } == false)
+    }
 }

@@ -5,7 +5,8 @@ import GRDB
 /// (`ZPREPTIME` becomes `preptime`; types from the declared column types, `TIMESTAMP` a
 /// date), and an integer column named after an entity, or with the target's entity number
 /// beside it (`entityNumberColumns`), a to-one relationship to it, with a to-many inverse
-/// (ordered when a `Z_FOK_` column beside the key keeps its order), and
+/// (ordered when a `Z_FOK_` column beside the key keeps its order), a to-many with no
+/// inverse from the owner's key kept in the destination's table (`hiddenToManyOwner`), and
 /// each join table a many-to-many pair (`joinPairs`). Names come out lowercased: the store
 /// does not keep their case. The notes say which relationships' names were read from
 /// join tables.
@@ -48,6 +49,13 @@ enum CoreDataModelInference {
                                                                                       isOrdered: upperNames.contains("Z_FOK_" + key)))
                     continue
                 }
+                if let owner = hiddenToManyOwner(key, numbers: numbers, codes: codes), declared.uppercased().contains("INT") {
+                    let relationship = String(key.drop { $0.isASCII && $0.isNumber }).lowercased()
+                    if entities[owner].map({ e in !e.relationships.contains { $0.name == relationship } }) == true {
+                        entities[owner]?.relationships.append(CoreDataRelationship(name: relationship, destination: name, isToMany: true))
+                        continue
+                    }
+                }
                 entities[name]?.attributes.append(CoreDataAttribute(name: key.lowercased(), type: type(declared)))
             }
         }
@@ -88,6 +96,17 @@ enum CoreDataModelInference {
             columns.insert(column)
         }
         return (destinations, columns)
+    }
+
+    /// A to-many with no inverse keeps its owner's key in a column `Z<n><NAME>` of the
+    /// destination's table, n the owner's number (`photos/`:
+    /// `ZASSETCONTRIBUTOR.Z3LIBRARYSCOPEASSETCONTRIBUTORS`, Asset's): the owner of `key`
+    /// (the column without its `Z`) when it is such a column.
+    static func hiddenToManyOwner(_ key: String, numbers: CoreDataNumbers, codes: [String: Int64]) -> String? {
+        let digits = key.prefix { $0.isASCII && $0.isNumber }
+        guard let code = Int64(digits), let first = key.dropFirst(digits.count).first, first.isLetter,
+              let owner = numbers.names[code], codes[owner] == code else { return nil }
+        return owner
     }
 
     /// A join table's many-to-many pair: one or two sides, each a relationship and the
