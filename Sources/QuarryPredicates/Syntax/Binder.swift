@@ -154,7 +154,10 @@ struct Binder {
             if case .attribute(let a) = side, a.name == storage(of: owner).keyColumn, owner.attribute(named: a.name) == nil { target = owner.name }
             guard let target else { continue }
             if let objects {
-                for object in objects where object.entity.name != target {
+                // A relationship to an entity with sub-entities holds instances of any of
+                // them, as Core Data compares it: a hierarchy shares one table and one
+                // sequence of keys, so the key alone names the row.
+                for object in objects where !(context?.isKind(object.entity.name, of: target) ?? (object.entity.name == target)) {
                     throw PredicateError("'\(Self.describe(expression))' holds \(target) objects, not \(object.entity.name)", column: otherExpression.column)
                 }
                 continue

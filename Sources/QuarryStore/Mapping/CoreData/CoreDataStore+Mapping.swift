@@ -122,8 +122,7 @@ extension CoreDataStore {
                 attributes.append(AttributeDescription(name: attribute.name, type: type,
                                                        isOptional: attribute.isOptional || !declared,
                                                        defaultValue: declared ? attribute.defaultValue.flatMap { CoreDataModel.quarryDefault($0, type: type) } : nil))
-                let read = byEntity.isEmpty ? Self.reading(column, as: type)
-                    : "CASE " + byEntity.map { "WHEN \(quoteIdentifier("Z_ENT")) IN (\($0.codes.map(String.init).joined(separator: ", "))) THEN \(Self.reading($0.column, as: type))" }.joined(separator: " ") + " END"
+                let read = byEntity.isEmpty ? Self.reading(column, as: type) : Self.byEntity(byEntity, reading: { Self.reading($0, as: type) })
                 selections.append("\(read) AS \(quoteIdentifier(attribute.name))")
                 // A derived attribute is the store's to compute (its triggers): never written.
                 if attribute.isDerived {
@@ -143,12 +142,19 @@ extension CoreDataStore {
                     continue
                 }
                 if !r.isToMany {
-                    let declarer = propertyColumns.declarers(of: r.name, for: name, chain: chain, lookups: lookups, numbers: numbers).first?.entity ?? name
-                    guard let column = propertyColumns.column(of: r.name, declaredBy: declarer, upper: upper) else {
+                    // Sibling sub-entities that each declare it keep it in columns of their
+                    // own (`ZSETTINGS`, `ZSETTINGS1`): a row read through their parent reads
+                    // the column of its own entity's declaration.
+                    let placed = propertyColumns.declarers(of: r.name, for: name, chain: chain, lookups: lookups, numbers: numbers).compactMap { d in
+                        propertyColumns.column(of: r.name, declaredBy: d.entity, upper: upper).map { (codes: d.codes, column: $0) }
+                    }
+                    guard let column = placed.first?.column ?? propertyColumns.column(of: r.name, declaredBy: name, upper: upper) else {
                         notes.append("\(name).\(r.name): no column Z\(r.name.uppercased()) in \(table)")
                         continue
                     }
-                    selections.append("\(quoteIdentifier(column)) AS \(quoteIdentifier(r.name))")
+                    let byEntity = placed.count > 1 ? placed : []
+                    let read = byEntity.isEmpty ? quoteIdentifier(column) : Self.byEntity(byEntity, reading: { quoteIdentifier($0) })
+                    selections.append("\(read) AS \(quoteIdentifier(r.name))")
                     // A destination with sub-entities: a second column keeps the target's Z_ENT.
                     let typeColumn = numberedColumns(table, available).first { candidate in
                         let u = candidate.uppercased()
@@ -157,7 +163,8 @@ extension CoreDataStore {
                         return !middle.isEmpty && middle.allSatisfy { $0.isNumber || $0 == "_" } && middle.contains { $0.isNumber }
                     }
                     let destinationTable = "Z" + (lookups.rootName(of: r.destination) ?? r.destination).uppercased()
-                    writes.append(ColumnWrite(key: r.name, column: column, type: .int64, entityColumn: typeColumn, destinationTable: destinationTable))
+                    writes.append(ColumnWrite(key: r.name, column: column, type: .int64, entityColumn: typeColumn, destinationTable: destinationTable,
+                                              byEntity: byEntity))
                 }
                 if r.isToMany, r.isOrdered, let inverseName = r.inverse,
                    lookups.allRelationships(of: r.destination).contains(where: { $0.name == inverseName && !$0.isToMany }) {
@@ -168,7 +175,16 @@ extension CoreDataStore {
                                      inverse: inverseName, columns: destinationColumns)
                     }
                 }
-                var relationship = RelationshipDescription(name: r.name, destination: r.destination, inverse: r.inverse,
+                // Sibling sub-entities' relationships of one name may lead to different
+                // entities (CloudOrganization's settings are CloudOrganizationSettings,
+                // LocalOrganization's LocalOrganizationSettings): over their parent it leads
+                // to the nearest entity above them all, so a path through it reaches each.
+                var destination = r.destination
+                if !ownRelationshipNames.contains(r.name) {
+                    let destinations = Set(relationshipCandidates.lazy.filter { $0.name == r.name && !$0.isTransient }.map(\.destination))
+                    if destinations.count > 1 { destination = Self.commonAncestor(of: destinations, lookups: lookups, numbers: numbers) ?? r.destination }
+                }
+                var relationship = RelationshipDescription(name: r.name, destination: destination, inverse: r.inverse,
                                                            isToMany: r.isToMany, deleteRule: DeleteRule(r.deleteRule))
                 if !ownRelationshipNames.contains(r.name) {
                     subentityKeys.insert(r.name)
@@ -238,6 +254,21 @@ extension CoreDataStore {
             word.removeAll(keepingCapacity: true)
         }
         return true
+    }
+
+    /// The nearest entity the store numbers that each of `names` is or inherits from.
+    static func commonAncestor(of names: Set<String>, lookups: ModelLookups, numbers: CoreDataNumbers) -> String? {
+        guard let first = names.sorted().first else { return nil }
+        let lines = Dictionary(names.map { n in (n, Set([n] + lookups.ancestors(of: n).map(\.name))) }, uniquingKeysWith: { a, _ in a })
+        return ([first] + lookups.ancestors(of: first).map(\.name)).first { candidate in
+            numbers.codes[candidate] != nil && lines.values.allSatisfy { $0.contains(candidate) }
+        }
+    }
+
+    /// A property sibling sub-entities keep in columns of their own, read from the column
+    /// of each row's entity (nil for a row of none of them).
+    static func byEntity(_ placed: [(codes: [Int64], column: String)], reading: (String) -> String) -> String {
+        "CASE " + placed.map { "WHEN \(quoteIdentifier("Z_ENT")) IN (\($0.codes.map(String.init).joined(separator: ", "))) THEN \(reading($0.column))" }.joined(separator: " ") + " END"
     }
 
     /// A column read as Quarry holds the type: dates from Core Data's 2001 epoch to Unix

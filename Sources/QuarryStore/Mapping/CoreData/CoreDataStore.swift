@@ -128,9 +128,11 @@ public final class CoreDataStore {
                 source = file
                 notes.append(note)
             case .none(let besideNote):
-                model = try CoreDataModelInference.infer(db, numbers: numbers)
+                let inferred = try CoreDataModelInference.infer(db, numbers: numbers)
+                model = inferred.model
                 source = "inferred"
                 notes.append("\(path): \(why) and none was given (--model MODEL)\(besideNote): entity, attribute and relationship names were inferred from its tables")
+                notes += inferred.notes.map { "\(path): \($0)" }
             }
         }
         let keepsHistory = try PersistentHistoryLayout.isPresent(db)
@@ -149,9 +151,10 @@ public final class CoreDataStore {
         guard source != "inferred", !unread.isEmpty else { return store }
         let listed = unread.prefix(5).joined(separator: ", ") + (unread.count > 5 ? " and \(unread.count - 5) more" : "")
         if store.entities.isEmpty {
-            return try mapping(CoreDataModelInference.infer(db, numbers: numbers), source: "inferred", notes: [
+            let inferred = try CoreDataModelInference.infer(db, numbers: numbers)
+            return try mapping(inferred.model, source: "inferred", notes: [
                 "\(path): the model (\(source)) matches none of the store's entities (\(listed)): entity, attribute and relationship names were inferred from its tables",
-            ])
+            ] + inferred.notes.map { "\(path): \($0)" })
         }
         store.notes.append("\(path): the model (\(source)) does not map the store's entities \(listed): their rows are not read")
         return store
