@@ -54,9 +54,9 @@ let package = Package(
         .target(name: "QuarryFetch", dependencies: ["QuarryStore", "QuarryPredicates", "CQuarrySQLite"], swiftSettings: swift5),
         // Tables and charts as text: no Lua, no terminal; the Lua layer and the shell use it.
         .target(name: "QuarryFormat", dependencies: ["QuarryStore", "QuarryFetch"], swiftSettings: swift5),
-        .target(name: "QuarryLua", dependencies: ["CQuarryShim", "CLua", "QuarryStore", "QuarryPredicates", "QuarrySwiftInput", "QuarryFetch", "QuarryFormat"], swiftSettings: swift5),
+        .target(name: "QuarryLua", dependencies: ["CQuarryShim", "CLua", "CQuarrySignals", "QuarryStore", "QuarryPredicates", "QuarrySwiftInput", "QuarryFetch", "QuarryFormat"], swiftSettings: swift5),
         .target(name: "QuarryShell", dependencies: [
-            "QuarryLua", "QuarryStore", "QuarryFormat", "CReadline",
+            "QuarryLua", "QuarryStore", "QuarryPredicates", "QuarryFormat", "CReadline",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], swiftSettings: swift5),
         .executableTarget(name: "quarry", dependencies: ["QuarryShell"], exclude: ["Linking"], swiftSettings: swift5,

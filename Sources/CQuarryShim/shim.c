@@ -450,8 +450,18 @@ static void hard_stop(int sig) {
         errno = saved;
         return;
     }
-    static const char message[] = "timeout: the script ran past its time limit (stopped)\n";
+    /* Said with what the process was busy with, where it said (the model it defined). */
+    static const char message[] = "timeout: the script ran past its time limit";
+    static const char busy[] = " while ";
+    static const char stopped[] = " (stopped)\n";
+    size_t length = 0;
+    const char *activity = quarry_activity(&length);
     ssize_t ignored = write(2, message, sizeof message - 1);
+    if (length > 0) {
+        ignored = write(2, busy, sizeof busy - 1);
+        ignored = write(2, activity, length);
+    }
+    ignored = write(2, stopped, sizeof stopped - 1);
     (void)ignored;
     _exit(1);
 }

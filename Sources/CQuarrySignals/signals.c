@@ -84,3 +84,22 @@ void quarry_clear_stop_requests(void) {
     STORE(interrupt_requested, 0);
     quarry_set_process_deadline(0);
 }
+
+/* The activity: its text, then its length stored last, so a signal handler that reads
+   the length reads text written before it (a shorter text is never read past its end). */
+static char activity_text[512];
+static size_t activity_length = 0;
+
+void quarry_set_activity(const char *text) {
+    STORE(activity_length, (size_t)0);
+    if (text == NULL) return;
+    size_t n = strlen(text);
+    if (n >= sizeof activity_text) n = sizeof activity_text - 1;
+    memcpy(activity_text, text, n);
+    __atomic_store_n(&activity_length, n, __ATOMIC_RELEASE);
+}
+
+const char *quarry_activity(size_t *length) {
+    *length = __atomic_load_n(&activity_length, __ATOMIC_ACQUIRE);
+    return activity_text;
+}

@@ -43,7 +43,7 @@ public enum QuarryMain {
             }
             if let model = options.model {
                 // Read before the store is opened, so a bad model makes no new file.
-                _ = try CoreDataModel.load(contentsOf: model)
+                _ = try ProcessDeadline.during("reading the model \(ErrorRendering.escaped(model))") { try CoreDataModel.load(contentsOf: model) }
             }
             session = try Session(database: invocation.database, model: options.model, demo: options.demo, readOnly: options.readonly,
                                   memoryLimit: options.memory.flatMap(Options.bytes) ?? 0)

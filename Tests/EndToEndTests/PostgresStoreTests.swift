@@ -140,8 +140,13 @@ import Testing
         #expect(lite.stderr == postgres.stderr)
     }
 
-    /// `line` with every number of more than 12 significant digits written with 12.
+    /// `line` with every number of more than 12 significant digits written with 12, and
+    /// runs of spaces (a table's padding, which follows the numbers' widths) as one.
     static func roughly(_ line: String) -> String {
+        rounded(line).split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+    }
+
+    private static func rounded(_ line: String) -> String {
         var out = "", number = ""
         func flush() {
             let digits = number.filter(\.isNumber).drop { $0 == "0" }.count

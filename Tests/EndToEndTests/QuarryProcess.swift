@@ -118,8 +118,10 @@ final class Sandbox {
 
     /// Runs `quarry ARGUMENTS` in the sandbox, with `stdin` as standard input (empty when nil,
     /// never the test runner's own terminal).
+    /// `timeout` only keeps a hung run from hanging the suite: generous, since a loaded
+    /// machine (the whole suite, or two, on two cores) slows every process several times.
     func quarry(_ arguments: [String], stdin: String? = nil, environment extra: [String: String] = [:],
-                timeout: Double = 20) async throws -> ProcessResult {
+                timeout: Double = 120) async throws -> ProcessResult {
         try await run(binary, arguments, stdin: stdin, environment: environment(extra), timeout: timeout)
     }
 

@@ -298,10 +298,10 @@ import Testing
                 #expect(status == 130)
                 return
             }
-            #expect(!quick, "two Ctrl-C within a second did not quit")
-            if quick { return }
+            // Sent within a second is not read within one: on a loaded machine the REPL
+            // may see the two presses further apart, and rightly stays. Try again.
         }
-        Issue.record("the machine was too slow to press Ctrl-C twice within a second")
+        Issue.record("two Ctrl-C never quit the REPL in 4 attempts (the machine may also have been too slow to deliver them within a second)")
     }
 
     @Test func dashIRunsTheScriptThenTheREPL() async throws {

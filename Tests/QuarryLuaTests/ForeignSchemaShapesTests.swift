@@ -203,4 +203,24 @@ import Testing
         #expect(try sql(path, "SELECT group_concat(id) FROM shelf") == "2,3")
         #expect(try sql(path, "SELECT group_concat(title || '@' || shelf_id) FROM book") == "z@2,new@3")
     }
+
+    /// A primary key nothing fills (no rowid alias, no default) is no optional attribute:
+    /// a new object without it is refused at `:new`, naming the key, not at save.
+    @Test func aKeyNothingFillsIsAskedForAtNew() throws {
+        let path = try foreignFile(Self.schema)
+        let h = try Harness(context: try StoreOpener.open(path))
+        #expect(h.error(#"Customers:new{ City = "Paris" }"#).contains("new: Customers needs a value for its key 'CustomerID'"))
+        // A key column that is a foreign key is given by its relationship too.
+        #expect(h.error(#"local d = _G["Order Details"]:new{ order = Orders:get(10248), Quantity = 1 }"#)
+            .contains("needs a value for its key 'ProductID'"))
+        h.run(#"""
+            Customers:new{ CustomerID = "PARIS", City = "Paris" }
+            _G["Order Details"]:new{ order = Orders:get(10250), ProductID = 99, Quantity = 1 }
+            save()
+            """#)
+        #expect(try sql(path, "SELECT count(*) FROM Customers WHERE CustomerID = 'PARIS'") == "1")
+        #expect(try sql(path, "SELECT count(*) FROM [Order Details] WHERE OrderID = 10250 AND ProductID = 99") == "1")
+        // An INTEGER PRIMARY KEY is the rowid: SQLite fills it.
+        h.run(#"Territories:new{ TerritoryID = "99999", TerritoryDescription = "x" }; Employees:new{ LastName = "New" }; save()"#)
+    }
 }

@@ -3,6 +3,8 @@
 #ifndef QUARRY_SIGNALS_H
 #define QUARRY_SIGNALS_H
 
+#include <stddef.h>
+
 /// Installs the SIGINT handler: it records the signal, and requests an interrupt while
 /// something runs.
 void quarry_catch_sigint(void);
@@ -23,6 +25,12 @@ int quarry_interrupt_requested(void);
 void quarry_set_process_deadline(double deadline);
 double quarry_process_deadline(void);
 double quarry_monotonic_now(void);
+
+/// What the process is busy with, for the one line a hard stop (`--timeout` past its
+/// grace) writes from its signal handler: "defining big.xcdatamodel". NULL or "" clears it.
+void quarry_set_activity(const char *text);
+/// The activity's text and its length (0: none); safe in a signal handler.
+const char *quarry_activity(size_t *length);
 
 /// Whether running work should stop now: an interrupt, or the deadline passed.
 int quarry_should_stop(void);

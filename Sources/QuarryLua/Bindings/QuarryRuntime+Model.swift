@@ -7,8 +7,9 @@ extension QuarryRuntime {
     /// entities, binding each as a global where the name is free; returns their names.
     @discardableResult
     public func loadModel(_ path: String) throws -> [String] {
-        let model = try CoreDataModel.load(contentsOf: path)
-        let names = try context.define(model: model, from: path)
+        let names = try ProcessDeadline.during("defining the model \(ErrorRendering.escaped(path))") {
+            try context.define(model: CoreDataModel.load(contentsOf: path), from: path)
+        }
         for name in names { bindGlobalIfFree(name) }
         return names
     }

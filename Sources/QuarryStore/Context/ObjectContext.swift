@@ -174,9 +174,24 @@ public final class ObjectContext {
         for (key, value) in values.sorted(by: { $0.key < $1.key }) {
             try object.setValue(value, forKey: key)
         }
+        try requireGivenKeys(of: object)
         unsaved.inserted.append(object)
         bumpPendingGeneration(touching: object)
         return object
+    }
+
+    /// A table whose primary key nothing fills (`CustomerID TEXT PRIMARY KEY`, an `integer`
+    /// key with no default on a server) takes a new row only with its key: refused at once,
+    /// naming the key, rather than by the store at save. A key column that is also a
+    /// foreign key is given by its relationship as well.
+    private func requireGivenKeys(of object: ManagedObject) throws {
+        let entity = currentEntity(of: object)
+        for column in mapped(entity).keysToGive where object.currentValue(column).isNull {
+            let link = entity.toOneRelationships.first { $0.column == column && object.pendingToOne[$0.name] != nil }
+            if link != nil { continue }
+            let through = entity.toOneRelationships.first { $0.column == column }.map { " or its relationship '\($0.name)'" } ?? ""
+            throw StoreError.validation(message: "new: \(entity.name) needs a value for its key '\(column)'\(through): the table fills in no key of its own")
+        }
     }
 
     /// Marks one object deleted, without delete rules; the row goes at the next save.

@@ -42,6 +42,9 @@ public struct EntityStorage: Equatable, Sendable {
     public var textCasts: Set<String> = []
     /// A server table's columns the server computes (`GENERATED ALWAYS`): never written.
     public var generated: Set<String> = []
+    /// Columns of another program's primary key that nothing fills (no rowid alias, no
+    /// default, serial or identity): a new object is refused at once without them.
+    public var keysToGive: [String] = []
 
     /// How a date column keeps its dates as numbers, when not as Unix seconds.
     public enum NumericDateScale: Equatable, Sendable {

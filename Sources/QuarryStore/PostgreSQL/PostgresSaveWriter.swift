@@ -88,6 +88,12 @@ struct PostgresSaveWriter {
         for object in request.deletes {
             guard let primaryKey = object.primaryKey else { continue }
             let storage = context.mapped(object.entity)
+            // Its links go first: another program's join table may refuse the row's delete
+            // while they exist (NO ACTION), where Quarry's own cascade.
+            for relationship in context.currentEntity(of: object).relationships {
+                guard case .linkTable(let table, let sourceColumn, _)? = context.storage(of: relationship, in: object.entity.name) else { continue }
+                _ = try run("DELETE FROM \(quoteIdentifier(table)) WHERE \(sourceColumn) = ?", [.integer(primaryKey)])
+            }
             _ = try run("DELETE FROM \(storage.table) WHERE \(storage.key) = ?", [.integer(primaryKey)])
         }
         result.readBacks = readBacks

@@ -18,7 +18,7 @@ extension PostgresStore {
         }
         // A domain is read as its base type; a generated column is never written.
         let columns = try connection.rows("""
-            SELECT c.relname, a.attname, COALESCE(b.typname, t.typname), a.attnotnull, a.atthasdef, a.attgenerated <> ''
+            SELECT c.relname, a.attname, COALESCE(b.typname, t.typname), a.attnotnull, a.atthasdef OR a.attidentity <> '', a.attgenerated <> ''
             FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_class c ON c.oid = a.attrelid
             JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace JOIN pg_catalog.pg_type t ON t.oid = a.atttypid
             LEFT JOIN pg_catalog.pg_type b ON t.typtype = 'd' AND b.oid = t.typbasetype
@@ -64,6 +64,7 @@ extension PostgresStore {
         for name in own {
             if let entity = managedObjectModel.entitiesByName[name] { mapping.place(name, Self.storage(of: entity, schema: schema)) }
         }
+        var leftOut: [(table: String, columns: [[Value]])] = []
         for table in tables where context.managedObjectModel.entitiesByName[table] == nil {
             // Quarry's own tables besides the entities': its model and its link tables.
             if table == Self.modelTable || table == Self.templateTable || table.hasPrefix("quarry_link_") && !definitions.isEmpty { continue }
@@ -71,7 +72,8 @@ extension PostgresStore {
             guard let key = primaryKeys[table],
                   let keyRow = tableColumns.first(where: { $0[1].textValue == key }),
                   let keyType = keyRow[2].textValue, ["int2", "int4", "int8"].contains(keyType) else {
-                context.openingNotes.append("\(table) has no primary key of one integer column, which Quarry's objects need: left out")
+                // Perhaps a join table (`mapJoinTables`), else named in a note there.
+                leftOut.append((table, tableColumns))
                 continue
             }
             let attributes = tableColumns.compactMap { row -> AttributeDescription? in
@@ -81,6 +83,8 @@ extension PostgresStore {
             }
             var storage = EntityStorage(layout: .serverTable, relation: table, keyColumn: key)
             storage.schema = schema
+            // A key with no default, serial or identity: a new row needs one given.
+            if keyRow[4].storedInteger != 1 { storage.keysToGive = [key] }
             for row in tableColumns {
                 guard let name = row[1].textValue, let type = row[2].textValue else { continue }
                 if Self.attributeType(type) == .string, !Self.plainText.contains(type) { storage.textCasts.insert(name) }
@@ -97,6 +101,14 @@ extension PostgresStore {
                   let parent = row[3].textValue, addedSet.contains(parent) || declared.contains(parent) else { continue }
             try context.addForeignKey(table, column: column, parent: parent, to: row[4].textValue, onDelete: Self.deleteAction(row[5].textValue))
         }
+        // The left-out tables' foreign keys to an entity's own key: a join table's ends.
+        var ends: [String: [JoinEnd]] = [:]
+        for row in constraints where row[1].textValue == "f" {
+            guard let table = row[0].textValue, let column = row[2].textValue, let parent = row[3].textValue, addedSet.contains(parent),
+                  let entity = context.managedObjectModel.entitiesByName[parent], row[4].textValue == context.mapped(entity).keyColumn else { continue }
+            ends[table, default: []].append(JoinEnd(column: column, parent: parent, action: Self.deleteAction(row[5].textValue)))
+        }
+        mapJoinTables(leftOut, ends: ends, context: context)
     }
 
     /// A column's type (`pg_type.typname`) as Quarry's: integers by width, booleans,

@@ -20,4 +20,13 @@ public enum ProcessDeadline {
         guard deadline > 0 else { return 0 }
         return max(deadline - quarry_monotonic_now(), 0.001)
     }
+
+    /// `body`, with `activity` named by the line a hard stop writes should the time limit
+    /// end the process inside it ("defining big.xcdatamodel"): a timeout says what it
+    /// stopped, however late the work began on a loaded machine.
+    public static func during<T>(_ activity: String, _ body: () throws -> T) rethrows -> T {
+        quarry_set_activity(activity)
+        defer { quarry_set_activity(nil) }
+        return try body()
+    }
 }

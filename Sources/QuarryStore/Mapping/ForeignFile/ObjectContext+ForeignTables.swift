@@ -129,15 +129,21 @@ extension ObjectContext {
             openingNotes.append(tooWideNote(table, columns: columns.count, kept: room))
             columns = Array(columns.prefix(room))
         }
+        // A primary key's columns, other than a rowid alias, are no optional attributes:
+        // nothing fills them (SQLite even takes NULL in them, for old files' sake).
+        var keysToGive: [String] = []
         let attributes = columns.map { column -> AttributeDescription in
             let name: String = column["name"]
             let declared: String = column["type"] ?? ""
             let notNull = (column["notnull"] as Int? ?? 0) == 1
             let hasDefault = !(column["dflt_value"] as DatabaseValue).isNull
+            let inKey = (column["pk"] as Int? ?? 0) > 0 && name != primaryKey
+            if inKey, !hasDefault { keysToGive.append(name) }
             return AttributeDescription(name: name, type: Self.attributeType(declared: declared),
-                                        isOptional: !notNull || hasDefault || name == primaryKey)
+                                        isOptional: (!notNull && !inKey) || hasDefault || name == primaryKey)
         }
         var storage = EntityStorage(layout: .foreignTable, relation: table, keyColumn: primaryKey, keyMayHoldOthers: keyMayHoldOthers)
+        storage.keysToGive = keysToGive
         storage.numericDates = ForeignFileStore.numericDates(of: table, key: primaryKey, attributes: attributes, in: self)
         return (EntityDescription(name: table, attributes: attributes), storage)
     }

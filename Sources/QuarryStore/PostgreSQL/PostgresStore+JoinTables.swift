@@ -1,0 +1,105 @@
+/// A table of another program's schema made of two foreign keys to the keys of two
+/// entities' tables (plus, optionally, one integer column: a position), and keyed by them
+/// or by nothing, is a join table: `playlist_track(playlist_id, track_id)` gives
+/// `playlist.tracks` and `track.playlists`, many-to-many, as the same table in a SQLite
+/// file does (`ForeignFileStore+JoinTables`, named by the same conventions). It is no
+/// entity of its own (it has no key of one integer column), but is read and written
+/// through its relationships: their link table is a temporary view of this session over
+/// it, whose trigger writes and deletes its rows, so nothing is added to the schema.
+extension PostgresStore {
+    /// One foreign key of a table left out: its column, and the entity and key it names.
+    struct JoinEnd {
+        let column: String
+        let parent: String
+        let action: String
+    }
+
+    /// Makes the join tables among `leftOut` (tables that are no entity, with their
+    /// columns as the catalog gave them) many-to-many relationships; `ends` are their
+    /// single-column foreign keys to an entity's key. A table that joins nothing is named
+    /// in a note with the reason.
+    func mapJoinTables(_ leftOut: [(table: String, columns: [[Value]])], ends: [String: [JoinEnd]], context: ObjectContext) {
+        for (table, columns) in leftOut {
+            let keys = ends[table] ?? []
+            let others = columns.filter { row in !keys.contains { $0.column == row[1].textValue } }
+            let position = others.count == 1 && others[0][3].storedInteger != 1 && ["int2", "int4", "int8"].contains(others[0][2].textValue ?? "")
+            guard keys.count == 2, keys[0].column != keys[1].column, others.isEmpty || position else {
+                context.openingNotes.append("\(table) has no primary key of one integer column, which Quarry's objects need, and is no join table of two foreign keys: left out")
+                continue
+            }
+            do {
+                try mapJoinTable(table, keys[0], keys[1], context: context)
+            } catch {
+                context.openingNotes.append("\(table) is left out, not read as the many-to-many relationship it joins: \(error)")
+            }
+        }
+    }
+
+    private func mapJoinTable(_ table: String, _ first: JoinEnd, _ second: JoinEnd, context: ObjectContext) throws {
+        let before = (try context.entity(named: first.parent), try context.entity(named: second.parent))
+        var a = before.0
+        let same = first.parent == second.parent
+        var b = same ? a : before.1
+        func free(_ name: String, in entity: EntityDescription) -> Bool { context.isFreeKey(name, in: entity) }
+        let aName = ForeignFileStore.manyToManyName(other: ForeignFileStore.relationshipStem(second.column), joinTable: table) { free($0, in: a) }
+        let bName = ForeignFileStore.manyToManyName(other: ForeignFileStore.relationshipStem(first.column), joinTable: table) {
+            free($0, in: b) && !(same && $0 == aName)
+        }
+        // The join table's own foreign keys decide what deleting a parent does: NO ACTION
+        // and RESTRICT refuse while links exist, as the server would; otherwise the links go.
+        func rule(_ end: JoinEnd) -> DeleteRule { ObjectContext.deleteRule(onDelete: end.action) == .deny ? .deny : .nullify }
+        a.relationships.append(RelationshipDescription(name: aName, destination: second.parent, inverse: bName, isToMany: true, deleteRule: rule(first)))
+        if same { b = a }
+        b.relationships.append(RelationshipDescription(name: bName, destination: first.parent, inverse: aName, isToMany: true, deleteRule: rule(second)))
+        if same { a = b }
+        context.remember(a)
+        context.remember(b)
+        context.bumpGeneration()
+        do {
+            guard let relationship = a.relationship(named: aName),
+                  case .linkTable(let link, let sourceColumn, _)? = context.storage(of: relationship, in: a.name) else { return }
+            let (source, target) = sourceColumn == "source" ? (first.column, second.column) : (second.column, first.column)
+            let server = try server(context)
+            // Temporary objects of this session: a transaction that may write them, in a
+            // session whose transactions are read-only by default.
+            try server.execute("BEGIN TRANSACTION READ WRITE")
+            do {
+                for sql in linkViewSQL(link: link, join: table, source: source, target: target) { _ = try server.execute(sql) }
+                _ = try server.execute("COMMIT")
+            } catch {
+                _ = try? server.execute("ROLLBACK")
+                throw error
+            }
+        } catch {
+            // No pair without its view: the model stays as it was.
+            context.remember(before.0)
+            if !same { context.remember(before.1) }
+            context.bumpGeneration()
+            throw error
+        }
+    }
+
+    /// The link table `link` as a temporary view over the join table's two key columns,
+    /// written through an INSTEAD OF trigger whose function is temporary too.
+    private func linkViewSQL(link: String, join: String, source: String, target: String) -> [String] {
+        let (l, s, t) = (quoteIdentifier(link), quoteIdentifier(source), quoteIdentifier(target))
+        let j = quoteIdentifier(schema) + "." + quoteIdentifier(join)
+        let function = "pg_temp." + quoteIdentifier(link + "_write")
+        return [
+            "CREATE OR REPLACE TEMP VIEW \(l) AS SELECT \(s)::bigint AS source, \(t)::bigint AS target FROM \(j) WHERE \(s) IS NOT NULL AND \(t) IS NOT NULL",
+            """
+            CREATE OR REPLACE FUNCTION \(function)() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+              IF TG_OP = 'INSERT' THEN
+                INSERT INTO \(j) (\(s), \(t)) SELECT NEW.source, NEW.target
+                  WHERE NOT EXISTS (SELECT 1 FROM \(j) WHERE \(s) = NEW.source AND \(t) = NEW.target);
+                RETURN NEW;
+              END IF;
+              DELETE FROM \(j) WHERE \(s) = OLD.source AND \(t) = OLD.target;
+              RETURN OLD;
+            END $$
+            """,
+            "CREATE OR REPLACE TRIGGER \(quoteIdentifier(link + "_write")) INSTEAD OF INSERT OR DELETE ON pg_temp.\(l) FOR EACH ROW EXECUTE FUNCTION \(function)()",
+        ]
+    }
+}

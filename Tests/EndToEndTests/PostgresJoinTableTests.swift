@@ -1,0 +1,82 @@
+import Foundation
+import QuarryTestSupport
+import Testing
+
+/// A join table keyed by its two foreign keys (`playlist_track(playlist_id, track_id)`,
+/// as the Chinook sample has it) is a many-to-many relationship on PostgreSQL as in a
+/// SQLite file (issue 45): read, counted, tested in predicates and written by `:add` and
+/// `:remove`, the same answers on both; nothing is added to the schema.
+@Suite struct PostgresJoinTableTests {
+    static let schema = """
+        CREATE TABLE playlist (playlist_id integer PRIMARY KEY, name text);
+        CREATE TABLE track (track_id integer PRIMARY KEY, name text, milliseconds integer);
+        CREATE TABLE playlist_track (playlist_id integer NOT NULL REFERENCES playlist (playlist_id),
+          track_id integer NOT NULL REFERENCES track (track_id), PRIMARY KEY (playlist_id, track_id));
+        CREATE TABLE pair (a integer, b integer, PRIMARY KEY (a, b));
+        INSERT INTO playlist VALUES (1, 'Music'), (2, 'Movies'), (3, 'Heavy');
+        INSERT INTO track VALUES (1, 'a', 100), (2, 'b', 200), (3, 'c', 300), (4, 'd', 400);
+        INSERT INTO playlist_track VALUES (1, 1), (1, 2), (1, 3), (3, 3), (3, 4);
+        """
+
+    static let script = #"""
+        print(#playlist:get(1).tracks, #track:get(3).playlists, #track:get(4).playlists)
+        print(count("track", "ANY playlists.name == 'Music'"), count("playlist", "tracks.@count >= 2"), count("track", "playlists.@count == 0"))
+        local p = predicate("ANY playlists.name == 'Heavy'"); local n = 0
+        for _, t in ipairs(fetch("track")) do if p:matches(t) then n = n + 1 end end
+        print(n)
+        playlist:get(2).tracks:add(track:get(4)); playlist:get(1).tracks:remove(track:get(1))
+        print(save().updated)
+        for _, pl in ipairs(fetch{ "playlist", sort = "playlist_id" }) do
+          local names = {}
+          for _, t in ipairs(pl.tracks) do names[#names + 1] = t.name end
+          table.sort(names)
+          print(pl.name, table.concat(names, ","))
+        end
+        print(count("track", "ANY playlists.name == 'Movies'"))
+        """#
+
+    @Test func aJoinTableKeyedByItsForeignKeysIsManyToManyOnBothEngines() async throws {
+        let sandbox = try Sandbox()
+        try sandbox.write("schema.sql", Self.schema)
+        try sandbox.write("script.lua", Self.script)
+        try await PostgresStoreTests.sqlite3(sandbox, "lite.db", file: "schema.sql")
+        let url = try PostgresServer.database("jointables")
+        try await PostgresStoreTests.psql(sandbox, url, file: "schema.sql")
+        let lite = try await sandbox.quarry(["lite.db", "script.lua"])
+        let postgres = try await sandbox.quarry([url, "script.lua"])
+        #expect(lite.status == 0, "\(lite)")
+        #expect(postgres.status == 0, "\(postgres)")
+        // Worth comparing: the pairs are read and written.
+        #expect(lite.lines.first == "3\t2\t1", "\(lite)")
+        #expect(lite.lines.contains("Music\tb,c"), "\(lite)")
+        #expect(lite.lines.contains("Movies\td"), "\(lite)")
+        let differences = PostgresStoreTests.differences(lite.lines, postgres.lines)
+        #expect(differences == nil, "\(differences ?? "")")
+        // The rows as psql reads them; and the table that joins no entities is named in a note.
+        let rows = try await sandbox.run(URL(fileURLWithPath: "/usr/bin/psql"), ["-Atc", "SELECT playlist_id || '-' || track_id FROM playlist_track ORDER BY 1", url], timeout: 60)
+        #expect(rows.stdout.split(separator: "\n") == ["1-2", "1-3", "2-4", "3-3", "3-4"], "\(rows)")
+        #expect(postgres.stderr.contains("pair has no primary key of one integer column"), "\(postgres.stderr)")
+        let relations = try await sandbox.run(URL(fileURLWithPath: "/usr/bin/psql"), ["-Atc", "SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public' AND c.relkind IN ('r', 'v', 'm', 'f')", url], timeout: 60)
+        #expect(relations.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "4", "\(relations)")
+    }
+
+    /// Deleting a parent: the join table's NO ACTION refuses while links exist, in one
+    /// line; once its links are removed in the same save, the parent goes.
+    @Test func aParentGoesOnceItsLinksDo() async throws {
+        let sandbox = try Sandbox()
+        try sandbox.write("schema.sql", Self.schema)
+        let url = try PostgresServer.database("jointabledeletes")
+        try await PostgresStoreTests.psql(sandbox, url, file: "schema.sql")
+        try sandbox.write("delete.lua", #"""
+            print(pcall(function() playlist:get(3):delete() end))
+            local heavy = playlist:get(3)
+            for _, t in ipairs(heavy.tracks) do heavy.tracks:remove(t) end
+            heavy:delete()
+            print(save().deleted, count("playlist"), #track:get(3).playlists)
+            """#)
+        let result = try await sandbox.quarry([url, "delete.lua"])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.lines.first?.contains("cannot be deleted: 'tracks' denies it while it holds track/3, track/4") == true, "\(result)")
+        #expect(result.lines.last == "1\t2\t1", "\(result)")
+    }
+}
