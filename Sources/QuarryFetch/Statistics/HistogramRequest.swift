@@ -48,10 +48,11 @@ public struct HistogramRequest {
         let range = try context.connection.row("SELECT min(\(column)), max(\(column)), min(CASE WHEN \(finite) THEN \(column) END), "
             + "max(CASE WHEN \(finite) THEN \(column) END), count(CASE WHEN \(finite) THEN NULL ELSE 1 END) FROM \(compiled.source)\(notNull)",
             arguments: finiteArguments + finiteArguments + finiteArguments + arguments)
-        // Text among numbers sorts above them: an error, checked on every value's extremes.
-        guard let range, try bound(range[0], attribute, compiled) != nil, try bound(range[1], attribute, compiled) != nil else {
-            return (attribute.type, [], 0)
-        }
+        guard let range else { return (attribute.type, [], 0) }
+        // Text among numbers sorts above them: an error, checked on every value's extremes
+        // (which may be nil: PostgreSQL's NaN reads as nil, as SQLite stores it).
+        _ = try bound(range[0], attribute, compiled)
+        _ = try bound(range[1], attribute, compiled)
         let nonFinite = range[4].storedInteger.map { Int($0) } ?? 0
         guard let low = try bound(range[2], attribute, compiled), let high = try bound(range[3], attribute, compiled) else {
             return (attribute.type, [], nonFinite)
