@@ -102,4 +102,19 @@ extension HostileFileTests {
         #expect(result.status == 1 && result.errorLines.count == 1, "\(result)")
         #expect(!result.stderr.contains("SEC") && !result.stderr.contains("RET"), "\(result)")
     }
+
+    /// A URL where a file was expected (a script, a model, an import) is said without
+    /// its password too, as is one in a script's own error.
+    @Test(arguments: [
+        ["x.db", "postgres://u:SECRET@127.0.0.1:1/db"],
+        ["--model", "postgres://u:SECRET@127.0.0.1:1/db", "x.db", "-e", "print(1)"],
+        ["-e", #"import("postgres://u:SECRET@h/d", { entity = "X" })"#],
+        ["-e", #"error("see postgres://h/d?password=SECRET")"#],
+    ])
+    func aURLSaidAsAPathHoldsNoPassword(_ arguments: [String]) async throws {
+        let sandbox = try Sandbox()
+        let result = try await sandbox.quarry(arguments)
+        #expect(result.status != 0 && result.errorLines.count == 1 && result.stderr.contains("postgres://"), "\(result)")
+        #expect(!result.stderr.contains("SECRET"), "\(result)")
+    }
 }

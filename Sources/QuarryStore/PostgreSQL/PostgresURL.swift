@@ -72,6 +72,7 @@ public struct PostgresURL: Equatable {
     /// out (`user:password@` and `password=`), for the history file. A URL runs to the
     /// next white space, or, when a quote opens it, to the last such quote before that.
     public static func withoutPasswords(in text: String) -> String {
+        guard text.utf8.count >= 11, text.contains("://") else { return text }
         let bytes = Array(text.utf8)
         let lowered = bytes.map { (65...90).contains($0) ? $0 + 32 : $0 }
         var out: [UInt8] = []
