@@ -1,5 +1,6 @@
 import Foundation
 import QuarryLua
+import QuarryPredicates
 import QuarryStore
 import Testing
 
@@ -32,5 +33,22 @@ extension HostileRoundFourTests {
         #expect(try shown(#"sql("SELECT s AS \"h\27[2J\" FROM T")"#).contains(#"h\27[2J"#))
         h.runtime.settings.format.mode = .csv
         #expect(try shown(#"sql("SELECT s FROM T")"#).unicodeScalars.contains("\u{1B}"))
+    }
+
+    /// Names from a file (a table and a column holding escape sequences) print escaped
+    /// in results' headers, objects, entities and explain()'s SQL and plan.
+    @Test func namesFromAFileAreEscapedWhereverTheyPrint() throws {
+        let path = try foreignFile("""
+            CREATE TABLE "t\u{1B}[2J" (id INTEGER PRIMARY KEY, "c\u{1B}]0;x\u{07}" TEXT);
+            INSERT INTO "t\u{1B}[2J" VALUES (1, 'v');
+            """)
+        let h = try Harness(context: try StoreOpener.open(path))
+        h.run("e = entities()[1]; r = fetch(e.name)")
+        for expression in ["e", "r", "r[1]", "explain(r)"] {
+            let text = h.string(expression) ?? ""
+            #expect(!text.unicodeScalars.contains("\u{1B}") && !text.unicodeScalars.contains("\u{07}"), "\(expression): \(text)")
+            #expect(text.contains(#"t\27[2J"#), "\(expression): \(text)")
+        }
+        #expect(h.string("explain(r)")?.contains("\nplan:") == true, "explain keeps its lines")
     }
 }
