@@ -24,29 +24,46 @@ public struct ChartStyle {
 
 public enum Chart {
     /// One bar per label, longest for the largest value, each followed by its value.
-    /// Negative values draw no bar (the value still shows).
-    public static func bars(title: String, labels: [String], values: [Double], style: ChartStyle = ChartStyle()) -> String {
+    /// Negative values draw no bar (the value still shows), nor do nil, infinite and NaN
+    /// ones: the scale is the finite values', and a line under the chart counts the others
+    /// (with `leftOut` more that the caller counted apart).
+    public static func bars(title: String, labels: [String], values: [Double?], leftOut: Int = 0, style: ChartStyle = ChartStyle()) -> String {
+        let labels = labels.map(CellText.flat)
         let labelWidth = min(labels.map(\.count).max() ?? 0, max(8, style.width / 3))
-        let texts = values.map(CellText.number)
+        let texts = values.map { $0.map(CellText.number) ?? "nil" }
         let valueWidth = texts.map(\.count).max() ?? 0
         let axis = style.unicode ? "│" : "|"
         // label, space, axis, bar, space, value.
         let room = max(1, style.width - labelWidth - 3 - valueWidth)
-        let top = values.max() ?? 0
-        var lines = [title]
+        let finite = values.compactMap { $0 }.filter(\.isFinite)
+        let top = finite.max() ?? 0
+        var lines = [CellText.flat(title)]
         for (i, label) in labels.enumerated() {
             let shown = CellText.clip(label, labelWidth)
-            let bar = top > 0 && values[i] > 0 ? drawBar(values[i] / top * Double(room), unicode: style.unicode) : ""
+            // A finite value over the largest is at most 1: no cell count can overflow.
+            let value = values[i] ?? 0
+            let bar = top > 0 && value > 0 && value.isFinite ? drawBar(value / top * Double(room), unicode: style.unicode) : ""
             lines.append(String(repeating: " ", count: labelWidth - shown.count) + shown + " " + axis + bar + " " + texts[i])
         }
+        let nonFinite = values.count { $0.map { !$0.isFinite } ?? false }
+        if let note = leftOutNote(nonFinite + leftOut) { lines.append(note) }
         return lines.joined(separator: "\n")
     }
 
+    /// "2 values are inf or nan, left out": what a chart drew no mark for; nil for none.
+    static func leftOutNote(_ count: Int) -> String? {
+        count == 0 ? nil : count == 1 ? "1 value is inf or nan, left out" : "\(grouped(count)) values are inf or nan, left out"
+    }
+
     /// y against x as columns rising from the x axis (x sorted), y labelled at the top and
-    /// bottom, x at both ends; more points than columns are averaged per column.
-    public static func line(title: String, xs: [Double], ys: [Double], xLabel: (Double) -> String, style: ChartStyle = ChartStyle()) -> String {
-        let points = zip(xs, ys).filter { $0.0.isFinite && $0.1.isFinite }.sorted { $0.0 < $1.0 }
-        guard let first = points.first, let last = points.last else { return title + "\n(no points)" }
+    /// bottom, x at both ends; more points than columns are averaged per column. Points
+    /// with a nil coordinate are left out, and those with an infinite or NaN one too, the
+    /// latter counted in a line under the chart.
+    public static func line(title: String, xs: [Double?], ys: [Double?], xLabel: (Double) -> String, style: ChartStyle = ChartStyle()) -> String {
+        let given = zip(xs, ys).compactMap { x, y in x.flatMap { x in y.map { (x, $0) } } }
+        let points = given.filter { $0.0.isFinite && $0.1.isFinite }.sorted { $0.0 < $1.0 }
+        let note = leftOutNote(given.count - points.count)
+        guard let first = points.first, let last = points.last else { return [CellText.flat(title), "(no points)", note].compactMap { $0 }.joined(separator: "\n") }
         let low = min(0, points.map(\.1).min() ?? 0), high = points.map(\.1).max() ?? 0
         let topText = CellText.number(high), bottomText = CellText.number(low)
         let gutter = max(topText.count, bottomText.count)
@@ -54,18 +71,19 @@ public enum Chart {
         let columns = max(1, min(points.count, room))
         // Few points stretch to up to four cells each, so a year of months is not a sliver.
         let cellWidth = max(1, min(4, room / columns))
-        // Each column's mean y over the points whose x falls in it.
-        var sums = [Double](repeating: 0, count: columns), counts = [Int](repeating: 0, count: columns)
-        let span = last.0 - first.0
+        // Each column's mean y over the points whose x falls in it, kept as a running mean:
+        // a sum of values near ±1.8e308 would overflow.
+        var means = [Double](repeating: 0, count: columns), counts = [Int](repeating: 0, count: columns)
         for (x, y) in points {
-            let column = span > 0 ? min(columns - 1, Int((x - first.0) / span * Double(columns))) : 0
-            sums[column] += y; counts[column] += 1
+            let column = min(columns - 1, Int(fraction(x, from: first.0, to: last.0) * Double(columns)))
+            counts[column] += 1
+            // The new mean lies between the old one and y; y/2 - mean/2 cannot overflow.
+            means[column] = counts[column] == 1 ? y : means[column] + (y / 2 - means[column] / 2) * (2 / Double(counts[column]))
         }
-        let range = high - low
         let levels = style.height * 8
-        let heights: [Int?] = (0..<columns).map { counts[$0] == 0 ? nil : (range > 0 ? Int(((sums[$0] / Double(counts[$0]) - low) / range * Double(levels)).rounded()) : levels) }
+        let heights: [Int?] = (0..<columns).map { counts[$0] == 0 ? nil : (high > low ? Int((fraction(means[$0], from: low, to: high) * Double(levels)).rounded()) : levels) }
         let axis = style.unicode ? "┤" : "|"
-        var lines = [title]
+        var lines = [CellText.flat(title)]
         for row in (0..<style.height).reversed() {
             let label = row == style.height - 1 ? topText : row == 0 ? bottomText : ""
             let cells = heights.map { height -> String in
@@ -79,10 +97,20 @@ public enum Chart {
         }
         let corner = style.unicode ? "└" : "+", rule = style.unicode ? "─" : "-"
         lines.append(String(repeating: " ", count: gutter + 1) + corner + String(repeating: rule, count: columns * cellWidth))
-        let left = xLabel(first.0), right = xLabel(last.0)
+        let left = CellText.flat(xLabel(first.0)), right = CellText.flat(xLabel(last.0))
         let gap = max(1, columns * cellWidth - left.count - right.count)
-        lines.append(String(repeating: " ", count: gutter + 2) + left + (span > 0 ? String(repeating: " ", count: gap) + right : ""))
+        lines.append(String(repeating: " ", count: gutter + 2) + left + (last.0 > first.0 ? String(repeating: " ", count: gap) + right : ""))
+        if let note { lines.append(note) }
         return lines.joined(separator: "\n")
+    }
+
+    /// Where finite `value` lies from `low` to `high`, from 0 to 1 (0 when they are equal),
+    /// in halves so that neither difference overflows (the span of ±1.8e308 would).
+    static func fraction(_ value: Double, from low: Double, to high: Double) -> Double {
+        let span = high / 2 - low / 2
+        guard span > 0 else { return 0 }
+        let f = (value / 2 - low / 2) / span
+        return f.isFinite ? min(1, max(0, f)) : 0
     }
 
     /// " ▏▎▍▌▋▊▉": a cell filled by 0...7 eighths from the left, or from below for columns.

@@ -63,8 +63,8 @@ public struct TextTable {
         case .table: return aligned(maxWidth: maxWidth, style: .plain, format: format)
         case .box: return aligned(maxWidth: maxWidth, style: .box, format: format)
         case .markdown:
-            let cells = rows.map { $0.map { CellText.display($0, local: format.localTime).replacingOccurrences(of: "|", with: "\\|") } }
-            var lines = format.headers ? ["| " + headers.joined(separator: " | ") + " |", "|" + headers.map { _ in "---" }.joined(separator: "|") + "|"] : []
+            let cells = rows.map { $0.map { CellText.flat(CellText.display($0, local: format.localTime)).replacingOccurrences(of: "|", with: "\\|") } }
+            var lines = format.headers ? ["| " + headers.map(CellText.flat).joined(separator: " | ") + " |", "|" + headers.map { _ in "---" }.joined(separator: "|") + "|"] : []
             lines += cells.map { "| " + $0.joined(separator: " | ") + " |" }
             return lines.joined(separator: "\n") + (footer.map { "\n" + $0 } ?? "")
         case .csv:
@@ -74,9 +74,10 @@ public struct TextTable {
         case .json:
             return TableWriter.render(format: .json, columns: headers, rows: rows)
         case .line:
-            let width = headers.map(\.count).max() ?? 0
+            let names = headers.map(CellText.flat)
+            let width = names.map(\.count).max() ?? 0
             return rows.map { row in
-                zip(headers, row).map { String(repeating: " ", count: width - $0.count) + $0 + " = " + CellText.display($1, local: format.localTime) }.joined(separator: "\n")
+                zip(names, row).map { String(repeating: " ", count: width - $0.count) + $0 + " = " + CellText.flat(CellText.display($1, local: format.localTime)) }.joined(separator: "\n")
             }.joined(separator: "\n\n")
         }
     }
@@ -166,11 +167,12 @@ public enum CellText {
         return text
     }
 
-    /// A cell on one line: newline, carriage return (which would send the terminal's
-    /// cursor back over the row) and tab written as escapes.
+    /// Text drawn for a terminal, on one line: control characters (a newline, a return
+    /// that would send the cursor back over the row, ESC sequences that clear the screen,
+    /// set the window's title or the clipboard) written as Lua escapes, as `.schema` and
+    /// error lines write them. CSV and JSON keep the bytes.
     static func flat(_ s: String) -> String {
-        s.replacingOccurrences(of: "\r\n", with: "\\r\\n").replacingOccurrences(of: "\n", with: "\\n")
-            .replacingOccurrences(of: "\r", with: "\\r").replacingOccurrences(of: "\t", with: "\\t")
+        ErrorRendering.escaped(s)
     }
 
     static func clip(_ text: String, _ limit: Int) -> String {

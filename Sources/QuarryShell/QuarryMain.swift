@@ -128,7 +128,7 @@ func writeError(_ text: String) {
 func reportNote(_ message: String) {
     fflush(stdout)
     let dim = useColor(STDERR_FILENO)
-    FileHandle.standardError.write(Data(((dim ? "\u{1B}[2m" : "") + "note: " + ErrorRendering.escaped(message) + (dim ? "\u{1B}[0m" : "") + "\n").utf8))
+    FileHandle.standardError.write(Data(((dim ? "\u{1B}[2m" : "") + "note: " + ErrorRendering.said(message) + (dim ? "\u{1B}[0m" : "") + "\n").utf8))
 }
 
 /// Whether `fd` gets colour: a terminal, and NO_COLOR unset (https://no-color.org).

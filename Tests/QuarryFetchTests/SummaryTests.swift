@@ -126,7 +126,7 @@ struct SummaryTests {
     @Test func histogramBucketsAgreeWithCountsWrittenByHand() throws {
         let context = try flightsContext()
         for (key, bins) in [("dep_delay", 10), ("distance", 7), ("time_hour", 12)] {
-            let (_, buckets) = try HistogramRequest(FetchRequest(entityName: "Flight"), key: key, bins: bins).execute(in: context)
+            let (_, buckets, _) = try HistogramRequest(FetchRequest(entityName: "Flight"), key: key, bins: bins).execute(in: context)
             #expect(buckets.count == bins)
             let range = try handRow(context, "SELECT min(\(key)) AS lo, max(\(key)) AS hi, count(\(key)) AS n FROM Flight")
             let low: Double = range["lo"], high: Double = range["hi"]
@@ -141,7 +141,7 @@ struct SummaryTests {
         }
         var request = FetchRequest(entityName: "Flight")
         request.predicate = try PredicateParser.parse("carrier == 'HA'", arguments: PredicateArguments([]))
-        let (_, ha) = try HistogramRequest(request, key: "arr_delay", bins: 3).execute(in: context)
+        let (_, ha, _) = try HistogramRequest(request, key: "arr_delay", bins: 3).execute(in: context)
         #expect(ha.reduce(0) { $0 + $1.count } == (try handRow(context, "SELECT count(arr_delay) AS n FROM Flight WHERE carrier = 'HA'"))["n"] as Int)
         #expect { _ = try HistogramRequest(FetchRequest(entityName: "Flight"), key: "carrier", bins: 3).execute(in: context) } throws: { "\($0)".contains("needs numbers or dates") }
         #expect { _ = try HistogramRequest(FetchRequest(entityName: "Flight"), key: "dep_delay", bins: 0).execute(in: context) } throws: { "\($0)".contains("bins must be") }

@@ -21,7 +21,7 @@ import Testing
         }
         let context = try StoreOpener.open(path)
         defer { context.close() }
-        let (_, buckets) = try HistogramRequest(FetchRequest(entityName: "m"), key: "x", bins: 2).execute(in: context)
+        let (_, buckets, _) = try HistogramRequest(FetchRequest(entityName: "m"), key: "x", bins: 2).execute(in: context)
         #expect(buckets.map(\.count) == [1, 1])
         try queue.write { db in try db.execute(sql: "INSERT INTO m (x) VALUES ('oops')") }
         #expect(throws: StoreError.unexpectedValue(table: "m", column: "x", found: "text", expected: "a number")) {

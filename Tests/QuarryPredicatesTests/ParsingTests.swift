@@ -296,6 +296,9 @@ import Testing
         #expect(text?.column == 6)
         #expect(bindError("small < 40000")?.message == "'small' is int16 and cannot be compared with integer 40000")
         #expect(bindError("flag == 2")?.message == "'flag' is bool and cannot be compared with integer 2")
+        // Issue 48: a date outside the years 0001 to 9999 is named by its seconds, not as
+        // "date date out of range".
+        #expect(bindError(#"when == CAST(1e300, "NSDate")"#)?.message == "'when' is date and cannot be compared with a date of 1e+300 seconds, outside the years 0001 to 9999")
         #expect(bindError("when > 'soon'")?.column == 8)
         #expect(bindError("title == 5") != nil)
     }

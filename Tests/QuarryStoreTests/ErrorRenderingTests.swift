@@ -143,6 +143,18 @@ import Testing
         #expect(StoreError.unknownEntity(name: "a\0b", suggestion: nil).description == "unknown entity 'a\\0b'")
     }
 
+    /// Issue 48: a PostgreSQL URL's password is in no rendered line, whichever part holds
+    /// the URL (a path that was no file, a script's own message).
+    @Test func noRenderedLineHoldsAPostgresPassword() {
+        let url = "postgres://ann:SECRET@h/db?password=SECRET2&sslmode=disable"
+        let error = Parts(operation: url, message: "cannot open \(url): no such file", location: .file(path: url, line: 1, column: nil),
+                          suggestion: url, remedy: "'\(url)'")
+        let line = error.description
+        #expect(!line.contains("SECRET") && line.contains("postgres://ann@h/db?sslmode=disable"), "\(line)")
+        #expect(ErrorRendering.oneLine("t.lua:1: \(url)") == "t.lua:1: postgres://ann@h/db?sslmode=disable")
+        #expect(ErrorRendering.oneLine("plain://words stay") == "plain://words stay")
+    }
+
     @Test func anyMessageIsShortenedKeepingItsStartAndEnd() {
         let long = "start " + String(repeating: "x", count: 1_000_000) + " end"
         let line = ErrorRendering.oneLine(long)

@@ -9,9 +9,9 @@ public struct HistogramBucket: Equatable {
 }
 
 /// `histogram`: counts of the non-nil values of `key` (a number or date attribute) among
-/// the objects `base` matches, in `bins` equal-width buckets from the minimum to the
-/// maximum, in SQLite: one query for the range, one GROUP BY for the counts. Dates are
-/// seconds.
+/// the objects `base` matches, in `bins` equal-width buckets from the smallest finite
+/// value to the largest, in the database: one query for the range, one GROUP BY for the
+/// counts. Dates are seconds.
 public struct HistogramRequest {
     public var base: FetchRequest
     public var key: String
@@ -23,8 +23,10 @@ public struct HistogramRequest {
         self.bins = bins
     }
 
-    /// Runs the request: the attribute's type, and the buckets in order.
-    public func execute(in context: ObjectContext) throws -> (type: AttributeType, buckets: [HistogramBucket]) {
+    /// Runs the request: the attribute's type, the buckets in order, and how many values
+    /// are infinite or NaN (a REAL column may hold them): those are counted apart, in no
+    /// bucket, so that the buckets span the finite values.
+    public func execute(in context: ObjectContext) throws -> (type: AttributeType, buckets: [HistogramBucket], nonFinite: Int) {
         guard bins >= 1, bins <= 1000 else { throw OptionError("bins", mustBe: "from 1 to 1000", got: "\(bins)", operation: "histogram") }
         var base = base
         base.sortDescriptors = []; base.limit = nil; base.offset = 0; base.sectionKey = nil
@@ -36,31 +38,48 @@ public struct HistogramRequest {
         guard attribute.type.isMeasured else {
             throw FetchError.badOption(option: "histogram", reason: "'\(key)' is \(attribute.type.rawValue); a histogram needs numbers or dates (barchart counts other values)")
         }
-        let column = compiled.dialect.statistic(columnSQL(compiled.table, attribute, in: compiled.storage), attribute.type)
+        let dialect = compiled.dialect
+        let column = dialect.statistic(columnSQL(compiled.table, attribute, in: compiled.storage), attribute.type)
         let notNull = (compiled.whereClause.map { " WHERE (" + $0.sql + ") AND " } ?? " WHERE ") + "\(column) IS NOT NULL"
         let arguments = compiled.whereClause?.arguments ?? []
-        let range = try context.connection.row("SELECT min(\(column)), max(\(column)) FROM \(compiled.source)\(notNull)", arguments: arguments)
-        guard let range, let low = try bound(range[0], attribute, compiled), let high = try bound(range[1], attribute, compiled) else {
-            return (attribute.type, [])
+        // Finite: NaN (PostgreSQL's, which sorts above infinity) and ±inf are not between.
+        let finite = "\(column) BETWEEN \(dialect.real("?")) AND \(dialect.real("?"))"
+        let finiteArguments: [Value] = [.real(-.greatestFiniteMagnitude), .real(.greatestFiniteMagnitude)]
+        let range = try context.connection.row("SELECT min(\(column)), max(\(column)), min(CASE WHEN \(finite) THEN \(column) END), "
+            + "max(CASE WHEN \(finite) THEN \(column) END), count(CASE WHEN \(finite) THEN NULL ELSE 1 END) FROM \(compiled.source)\(notNull)",
+            arguments: finiteArguments + finiteArguments + finiteArguments + arguments)
+        guard let range else { return (attribute.type, [], 0) }
+        // Text among numbers sorts above them: an error, checked on every value's extremes
+        // (which may be nil: PostgreSQL's NaN reads as nil, as SQLite stores it).
+        _ = try bound(range[0], attribute, compiled)
+        _ = try bound(range[1], attribute, compiled)
+        let nonFinite = range[4].storedInteger.map { Int($0) } ?? 0
+        guard let low = try bound(range[2], attribute, compiled), let high = try bound(range[3], attribute, compiled) else {
+            return (attribute.type, [], nonFinite)
         }
-        let width = (high - low) / Double(bins)
+        // Halves, so that neither the span (±1.8e308 spans 3.6e308) nor an offset in it
+        // overflows: a value's bucket is (x/2 - low/2) / (width/2), at most `bins`. Halving
+        // is exact, so buckets and edges are those of (x - low) / width wherever that fits.
+        let halfWidth = (high / 2 - low / 2) / Double(bins)
+        let finiteRows = notNull + " AND " + finite
         let counts: [Int: Int]
-        if width > 0 {
-            let sql = "SELECT \(compiled.dialect.bucket("(\(column) - \(compiled.dialect.real("?"))) / \(compiled.dialect.real("?"))", last: "?")), count(*) FROM \(compiled.source)\(notNull) GROUP BY 1"
+        if halfWidth > 0 {
+            let offset = "(\(dialect.real(column)) / 2.0 - \(dialect.real("?"))) / \(dialect.real("?"))"
+            let sql = "SELECT \(dialect.bucket(offset, last: "?")), count(*) FROM \(compiled.source)\(finiteRows) GROUP BY 1"
             // Bucket numbers and counts: integers, from CAST and count(*). Grouped by the
             // first column's place: an alias would lose to a column of the same name.
             var bucketCounts: [Int: Int] = [:]
-            try context.connection.forEachRow(sql, arguments: [.real(low), .real(width), .integer(Int64(bins - 1))] + arguments) { row in
-                bucketCounts[Int(row.int64(at: 0)), default: 0] += Int(row.int64(at: 1))
+            try context.connection.forEachRow(sql, arguments: [.real(low / 2), .real(halfWidth), .integer(Int64(bins - 1))] + arguments + finiteArguments) { row in
+                // Rounding may put the lowest value a hair below 0.
+                bucketCounts[min(max(Int(row.int64(at: 0)), 0), bins - 1), default: 0] += Int(row.int64(at: 1))
             }
             counts = bucketCounts
         } else {
-            counts = [0: try context.connection.scalar("SELECT count(*) FROM \(compiled.source)\(notNull)", arguments: arguments)?.storedInteger.map { Int($0) } ?? 0]
+            counts = [0: try context.connection.scalar("SELECT count(*) FROM \(compiled.source)\(finiteRows)", arguments: arguments + finiteArguments)?.storedInteger.map { Int($0) } ?? 0]
         }
-        let buckets = width > 0 ? bins : 1
-        return (attribute.type, (0..<buckets).map { i in
-            HistogramBucket(lower: low + Double(i) * width, upper: i == buckets - 1 ? high : low + Double(i + 1) * width, count: counts[i] ?? 0)
-        })
+        let buckets = halfWidth > 0 ? bins : 1
+        func edge(_ i: Int) -> Double { i == 0 ? low : i == buckets ? high : (low / 2 + Double(i) * halfWidth) * 2 }
+        return (attribute.type, (0..<buckets).map { i in HistogramBucket(lower: edge(i), upper: edge(i + 1), count: counts[i] ?? 0) }, nonFinite)
     }
 
     /// The smallest or largest value as a number (nil: no value). A file Quarry did not

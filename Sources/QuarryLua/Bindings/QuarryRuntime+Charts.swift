@@ -30,11 +30,12 @@ extension QuarryRuntime {
         return (rows, try column(2), try column(3))
     }
 
-    func number(_ value: Value, key: String, function: String) throws -> Double {
+    /// A value to plot: nil for nil (no mark, and not counted as inf or nan).
+    func number(_ value: Value, key: String, function: String) throws -> Double? {
         switch value {
         case .integer(let i): return Double(i)
         case .real(let d), .date(let d): return d
-        case .null: return .nan
+        case .null: return nil
         default: throw LuaError("'\(key)' holds \(value.kindName) values; \(function) plots numbers", operation: function)
         }
     }

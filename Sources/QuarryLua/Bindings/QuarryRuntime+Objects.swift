@@ -9,7 +9,9 @@ extension QuarryRuntime {
 /// A value as Lua source would write it.
 func literal(_ value: Value) -> String {
     switch value {
-    case .text(let s): return "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\t", with: "\\t") + "\""
+    // Control characters as Lua escapes them (`\n`, `\27`): a value from a file sends
+    // nothing to the terminal that prints it.
+    case .text(let s): return "\"" + ErrorRendering.escaped(s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")) + "\""
     case .date(let d): return "date(\"\(Value.iso8601(d))\")"
     default: return value.displayString
     }

@@ -25,13 +25,13 @@ enum ChartBindings {
             if LuaTable.field(call.state, 3, "bins") != LUA_TNIL { bins = Int(try call.integer(-1)) }
             quarry_pop(call.state, 1)
         }
-        let (type, buckets) = try HistogramRequest(request, key: key, bins: bins).execute(in: runtime.context)
+        let (type, buckets, nonFinite) = try HistogramRequest(request, key: key, bins: bins).execute(in: runtime.context)
         let bounds = buckets.flatMap { [$0.lower, $0.upper] }
         let texts = type == .date ? CellText.dates(bounds) : bounds.map(CellText.number)
         let labels = buckets.indices.map { "\(texts[2 * $0]) – \(texts[2 * $0 + 1])" }
         let total = buckets.reduce(0) { $0 + $1.count }
         return call.push(Chart.bars(title: "\(key): \(grouped(total)) values in \(buckets.count) bins", labels: labels,
-                                    values: buckets.map { Double($0.count) }, style: runtime.chartStyle))
+                                    values: buckets.map { Double($0.count) }, leftOut: nonFinite, style: runtime.chartStyle))
     }
 
     static func luaBarchart(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {

@@ -154,6 +154,7 @@ enum ObjectBindings {
             let target = try? runtime.context.relatedObject(relationship.name, of: object)
             fields.append("\(relationship.name) = \(target.map { $0.objectID } ?? "nil")")
         }
-        return call.push("\(object.objectID) {\(fields.joined(separator: ", "))}")
+        // Names come from files too: no control character reaches the terminal.
+        return call.push(ErrorRendering.escaped("\(object.objectID) {\(fields.joined(separator: ", "))}"))
     }
 }

@@ -29,7 +29,9 @@ enum PredicateBindings {
 
     static func luaExplain(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
         let handle = try runtime.results(call, 1)
-        return call.push(try handle.results.explain())
+        // Lines for a terminal: names from a file keep no control character in them.
+        return call.push(try handle.results.explain().split(separator: "\n", omittingEmptySubsequences: false)
+            .map { ErrorRendering.escaped(String($0)) }.joined(separator: "\n"))
     }
 
     static func luaPredicateSwift(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {

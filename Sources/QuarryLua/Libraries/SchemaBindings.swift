@@ -192,6 +192,6 @@ enum SchemaBindings {
         guard let entity = try? runtime.context.entity(named: name) else { return call.push("entity \(name) (gone)") }
         let attributes = entity.attributes.map { "\($0.name): \($0.type.rawValue)\($0.isOptional ? "?" : "")" }
         let relationships = entity.relationships.map { "\($0.name): \($0.isToMany ? "many" : "one") \($0.destination)" }
-        return call.push("entity \(name) { \((attributes + relationships).joined(separator: ", ")) }")
+        return call.push(ErrorRendering.escaped("entity \(name) { \((attributes + relationships).joined(separator: ", ")) }"))
     }
 }

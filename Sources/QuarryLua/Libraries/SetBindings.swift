@@ -91,6 +91,6 @@ enum SetBindings {
     static func luaSetTostring(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
         let set = try runtime.set(call, 1)
         let ids = try runtime.members(set).map(\.objectID)
-        return call.push("\(set.object.objectID).\(set.name) {\(ids.joined(separator: ", "))}")
+        return call.push(ErrorRendering.escaped("\(set.object.objectID).\(set.name) {\(ids.joined(separator: ", "))}"))
     }
 }

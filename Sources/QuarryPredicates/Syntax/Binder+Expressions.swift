@@ -33,7 +33,7 @@ extension Binder {
         case .value(.bool(let b)): return .value(.integer(b ? 1 : 0))
         case .value(.integer), .value(.real), .value(.null): return bound
         case .value(let v):
-            throw PredicateError("arithmetic takes numbers, got \(v.kindName) \(v.displayString)", column: expression.column)
+            throw PredicateError("arithmetic takes numbers, got \(v.described)", column: expression.column)
         case .list: throw PredicateError("arithmetic takes numbers, not a list", column: expression.column)
         case .path(let steps, let a) where steps.last.map({ a.name == $0.destinationStorage.keyColumn && $0.destination.attribute(named: a.name) == nil }) == true:
             throw PredicateError("'\(Self.text(expression))' is a relationship; arithmetic takes numbers", column: expression.column)
@@ -98,7 +98,7 @@ extension Binder {
             case .value(let v):
                 guard case .text = v else {
                     if v.isNull { return bound }
-                    throw PredicateError("'\(function.selector)' takes a string, got \(v.kindName) \(v.displayString)", column: argument.column)
+                    throw PredicateError("'\(function.selector)' takes a string, got \(v.described)", column: argument.column)
                 }
                 return .value(ExpressionValues.apply(function, v))
             default:
@@ -170,7 +170,7 @@ extension Binder {
         if case .value(let v) = other {
             switch v {
             case .integer, .real, .bool, .null: return
-            default: throw PredicateError("'\(Self.text(expression))' is a number and cannot be compared with \(v.kindName) \(v.displayString)", column: otherExpression.column)
+            default: throw PredicateError("'\(Self.text(expression))' is a number and cannot be compared with \(v.described)", column: otherExpression.column)
             }
         }
         if let a = other.typeAttribute, ![.int16, .int32, .int64, .double, .decimal, .bool].contains(a.type) {

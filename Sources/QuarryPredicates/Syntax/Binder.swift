@@ -228,7 +228,7 @@ struct Binder {
         case .value(let v):
             switch v {
             case .text, .null: break
-            default: throw PredicateError("\(op.rawValue) compares strings, got \(v.kindName) \(v.displayString)", column: expression.column)
+            default: throw PredicateError("\(op.rawValue) compares strings, got \(v.described)", column: expression.column)
             }
         default:
             if let a = operand.typeAttribute, a.type != .string {
@@ -381,7 +381,7 @@ struct Binder {
                 shown = "string \"\(s)\""
                 // A string attribute holds no NUL byte (SQLite's text API would cut it there): say so.
                 if attribute.type == .string, s.utf8.contains(0) { why = " (a string attribute holds no NUL bytes)" }
-            } else { shown = "\(value.kindName) \(value.displayString)" }
+            } else { shown = value.described }
             throw PredicateError("'\(attribute.name)' is \(attribute.type.rawValue) and cannot be compared with \(shown)\(why)", column: expression.column)
         }
     }

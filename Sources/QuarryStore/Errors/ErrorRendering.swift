@@ -47,12 +47,19 @@ public enum ErrorRendering {
     /// Any message as one line of at most `maximumLineLength` characters: for text that
     /// is already a message (Lua's own errors, a re-raised one) rather than parts.
     public static func oneLine(_ message: String) -> String {
-        shortened(escaped(message), limit: maximumLineLength)
+        shortened(said(message), limit: maximumLineLength)
     }
 
-    /// One part: escaped, then bounded, so the bound holds for what is printed.
+    /// One part: said, then bounded, so the bound holds for what is printed.
     static func part(_ text: String, limit: Int) -> String {
-        shortened(escaped(text), limit: limit)
+        shortened(said(text), limit: limit)
+    }
+
+    /// Text as an error or a note repeats it: escaped, and without the password of any
+    /// PostgreSQL URL in it, whatever put the URL there (a path that was no file, a
+    /// script's own message).
+    public static func said(_ text: String) -> String {
+        escaped(PostgresURL.withoutPasswords(in: text))
     }
 
     /// Control characters and line separators as Lua escapes them in source (`\n`, `\0`,

@@ -27,6 +27,17 @@ public enum Value: Hashable, Sendable {
         }
     }
 
+    /// The value as a message names it, kind and text ("number 2.5"); a date Quarry
+    /// cannot write names its seconds rather than repeating its kind ("date date out of
+    /// range").
+    public var described: String {
+        switch self {
+        case .null: return "nil"
+        case .date(let d) where !Value.dateRange.contains(d): return "a date of \(Value.format(d)) seconds, outside the years 0001 to 9999"
+        default: return "\(kindName) \(displayString)"
+        }
+    }
+
     /// The value as a person reads it in a message or a table cell.
     public var displayString: String {
         switch self {

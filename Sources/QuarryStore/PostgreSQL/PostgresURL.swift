@@ -23,36 +23,36 @@ public struct PostgresURL: Equatable {
     }
 
     public init(_ text: String) throws {
-        guard Self.isURL(text), let scheme = text.range(of: "://") else { throw StoreError.database(message: "\(text) is not a postgres:// URL") }
+        guard Self.isURL(text), let scheme = text.range(of: "://") else { throw StoreError.database(message: "\(Self.shown(text)) is not a postgres:// URL") }
         // libpq takes the scheme in lower case only.
         let lowered = text[..<scheme.lowerBound].lowercased() + text[scheme.lowerBound...]
+        let shown = Self.shown(lowered)
+        guard case let (userinfo, _)? = Self.userinfo(lowered) else {
+            throw StoreError.database(message: "\(shown): an '@', '/' or '?' inside a user name, password, database name or parameter is written %40, %2F or %3F")
+        }
         var base = lowered, query = ""
         if let mark = lowered.firstIndex(of: "?") {
             base = String(lowered[..<mark])
             query = String(lowered[lowered.index(after: mark)...])
         }
-        var secrets = Self.authorityPassword(text).map { [$0] } ?? []
+        var secrets = userinfo.flatMap(Self.password).map { [String($0)] } ?? []
         var schema: String?
         var installsTriggers = false
         var kept: [Substring] = []
-        var shownQuery: [Substring] = []
         for parameter in query.split(separator: "&", omittingEmptySubsequences: true) {
             if parameter.hasPrefix("schema=") {
                 let value = String(parameter.dropFirst("schema=".count))
                 guard let decoded = value.removingPercentEncodingIfValid, !decoded.isEmpty, !decoded.utf8.contains(0) else {
-                    throw StoreError.database(message: "\(Self.withoutPassword(text)): schema= needs a schema's name")
+                    throw StoreError.database(message: "\(shown): schema= needs a schema's name")
                 }
                 schema = decoded
-                shownQuery.append(parameter)
             } else if parameter.hasPrefix("notify=") {
                 guard parameter == "notify=triggers" else {
-                    throw StoreError.database(message: "\(Self.withoutPassword(text)): notify= takes one value, triggers (install the triggers that announce every commit)")
+                    throw StoreError.database(message: "\(shown): notify= takes one value, triggers (install the triggers that announce every commit)")
                 }
                 installsTriggers = true
-                shownQuery.append(parameter)
             } else {
-                if parameter.hasPrefix("password=") { secrets.append(String(parameter.dropFirst("password=".count))) }
-                else { shownQuery.append(parameter) }
+                if Self.isSecret(parameter), let equals = parameter.firstIndex(of: "=") { secrets.append(String(parameter[parameter.index(after: equals)...])) }
                 kept.append(parameter)
             }
         }
@@ -60,8 +60,7 @@ public struct PostgresURL: Equatable {
         connectionString = base + (kept.isEmpty ? "" : "?" + kept.joined(separator: "&"))
         self.schema = schema ?? "public"
         self.installsTriggers = installsTriggers
-        let shownBase = Self.withoutPassword(String(base))
-        shown = shownBase + (shownQuery.isEmpty ? "" : "?" + shownQuery.joined(separator: "&"))
+        self.shown = shown
     }
 
     /// `message` with the URL's password left out, wherever it appears.
@@ -70,53 +69,70 @@ public struct PostgresURL: Equatable {
     }
 
     /// `text` (a line a person typed) with the password of every PostgreSQL URL in it left
-    /// out (`user:password@` and `password=`), for the history file.
+    /// out (`user:password@` and `password=`), for the history file. A URL runs to the
+    /// next white space, or, when a quote opens it, to the last such quote before that.
     public static func withoutPasswords(in text: String) -> String {
-        guard text.range(of: "postgres", options: .caseInsensitive) != nil else { return text }
-        var out = ""
-        var token = ""
-        func flush() {
-            if isURL(token) {
-                var shown = withoutPassword(token)
-                if let mark = shown.firstIndex(of: "?") {
-                    let kept = shown[shown.index(after: mark)...].split(separator: "&").filter { !$0.lowercased().hasPrefix("password=") }
-                    shown = String(shown[..<mark]) + (kept.isEmpty ? "" : "?" + kept.joined(separator: "&"))
-                }
-                out += shown
-            } else {
-                out += token
+        guard text.utf8.count >= 11, text.contains("://") else { return text }
+        let bytes = Array(text.utf8)
+        let lowered = bytes.map { (65...90).contains($0) ? $0 + 32 : $0 }
+        var out: [UInt8] = []
+        var i = 0
+        while i < bytes.count {
+            guard let scheme = ["postgres://", "postgresql://"].first(where: { lowered[i...].starts(with: $0.utf8) }) else {
+                out.append(bytes[i]); i += 1; continue
             }
-            token = ""
+            var end = bytes[(i + scheme.utf8.count)...].firstIndex { $0 == 32 || (9...13).contains($0) } ?? bytes.count
+            if i > 0, bytes[i - 1] == UInt8(ascii: "'") || bytes[i - 1] == UInt8(ascii: "\""),
+               let quote = bytes[i..<end].lastIndex(of: bytes[i - 1]) { end = quote }
+            out += Array(shown(String(decoding: bytes[i..<end], as: UTF8.self)).utf8)
+            i = end
         }
-        for c in text {
-            if c.isWhitespace || c == "\"" || c == "'" || c == "(" || c == ")" || c == "[" || c == "]" || c == "," {
-                flush()
-                out.append(c)
-            } else {
-                token.append(c)
-            }
-        }
-        flush()
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
-    /// The password of `user:password@`, as written.
-    private static func authorityPassword(_ text: String) -> String? {
-        guard let scheme = text.range(of: "://") else { return nil }
-        let rest = text[scheme.upperBound...]
-        let authority = rest[..<(rest.firstIndex(where: { $0 == "/" || $0 == "?" }) ?? rest.endIndex)]
-        guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else { return nil }
-        return String(authority[authority.index(after: colon)..<at])
+    /// `url` with no password in it, for messages, the prompt and the history: the user
+    /// information without its password, and no `password=` or `sslpassword=` parameter.
+    /// A URL that libpq and Quarry would read two ways shows its scheme alone.
+    static func shown(_ url: String) -> String {
+        guard let scheme = url.range(of: "://") else { return url }
+        let rest = url[scheme.upperBound...]
+        // Read two ways, any part of it may be a piece of a password (`?password=SEC@RET`).
+        guard case let (userinfo, after)? = userinfo(url) else { return url[..<scheme.upperBound] + "…" }
+        let user = userinfo.map { String($0[..<($0.firstIndex(of: ":") ?? $0.endIndex)]) + "@" } ?? ""
+        let tail = rest[after...]
+        guard let mark = tail.firstIndex(of: "?") else { return url[..<scheme.upperBound] + user + tail }
+        let kept = tail[tail.index(after: mark)...].split(separator: "&").filter { !isSecret($0) }
+        return url[..<scheme.upperBound] + user + tail[..<mark] + (kept.isEmpty ? "" : "?" + kept.joined(separator: "&"))
     }
 
-    /// `text` with the password of its user (`user:password@`) left out.
-    static func withoutPassword(_ text: String) -> String {
-        guard let scheme = text.range(of: "://") else { return text }
-        let rest = text[scheme.upperBound...]
-        let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) ?? rest.endIndex
-        let authority = rest[..<authorityEnd]
-        guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else { return text }
-        return String(text[..<scheme.upperBound]) + authority[..<colon] + authority[at...] + rest[authorityEnd...]
+    /// The user information of `url` (`user:password`, nil for none) and where the rest
+    /// begins; nil when libpq would read it otherwise than as written. libpq ends the
+    /// user information at the first '@' before any '/' (even past a '?'); a URL's
+    /// authority ends at '/' or '?'. Where the two differ, a password holding '@', '/' or
+    /// '?' would reach libpq's messages in pieces that no redaction finds.
+    private static func userinfo(_ url: String) -> (Substring?, String.Index)? {
+        guard let scheme = url.range(of: "://") else { return (nil, url.endIndex) }
+        let rest = url[scheme.upperBound...]
+        let query = rest.firstIndex(of: "?") ?? rest.endIndex
+        let slash = rest.firstIndex(of: "/") ?? rest.endIndex
+        let libpqAt = rest[..<slash].firstIndex(of: "@")
+        let authorityAt = rest[..<min(query, slash)].lastIndex(of: "@")
+        if libpqAt == nil, authorityAt == nil { return rest[..<query].contains("@") ? nil : (nil, rest.startIndex) }
+        guard let at = authorityAt, libpqAt == at else { return nil }
+        return (rest[..<at], rest.index(after: at))
+    }
+
+    /// The password of `user:password`, as written.
+    private static func password(_ userinfo: Substring) -> Substring? {
+        userinfo.firstIndex(of: ":").map { userinfo[userinfo.index(after: $0)...] }
+    }
+
+    /// Whether a query parameter holds a password (`password=`, `sslpassword=`, in any
+    /// case or percent-encoding of the name: libpq decodes names).
+    private static func isSecret(_ parameter: Substring) -> Bool {
+        let name = String(parameter[..<(parameter.firstIndex(of: "=") ?? parameter.endIndex)])
+        let decoded = (name.removingPercentEncodingIfValid ?? name).lowercased()
+        return decoded == "password" || decoded == "sslpassword"
     }
 }
 

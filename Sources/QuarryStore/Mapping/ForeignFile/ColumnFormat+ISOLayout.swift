@@ -33,18 +33,47 @@ extension ColumnFormat.ISOLayout {
         self = layout
     }
 
+    /// The most fraction digits Quarry writes (nanoseconds): past them a date's seconds,
+    /// as Quarry holds them, have no digits to give.
+    public static let maxFractionDigits = 9
+
+    /// Whether Quarry can write dates in this layout (not past `maxFractionDigits`).
+    public var isWritable: Bool { fractionDigits <= Self.maxFractionDigits }
+
+    /// This layout with at most the fraction digits Quarry writes.
+    public var writable: Self {
+        var layout = self
+        layout.fractionDigits = min(fractionDigits, Self.maxFractionDigits)
+        return layout
+    }
+
     /// `seconds` as text in this layout, in UTC (an offset layout writes +00:00), rounded
     /// to the digits the layout keeps; a date alone is the UTC day the instant falls in.
-    func text(_ instant: Double) -> String {
-        guard Value.dateRange.contains(instant) else { return Value.iso8601(instant) }
-        let digits = separator == nil ? 0 : (seconds ? fractionDigits : 0)
-        let unit = separator == nil ? 86400.0 : (seconds ? 1.0 : 60.0)
-        let scale = pow(10, Double(digits))
-        // Whole units (days, minutes or seconds), then the fraction in the layout's digits.
-        let scaled = separator == nil ? (instant / unit).rounded(.down) * unit * scale
-            : (instant * scale / unit).rounded() * unit
-        let whole = (scaled / scale).rounded(.down)
-        let fraction = Int((scaled - whole * scale).rounded())
+    /// Nil when the layout cannot hold it: too many fraction digits, or rounded past the
+    /// year 9999 (the last half minute of 9999 to the minute is 10000-01-01, which no
+    /// reader takes for a date).
+    func text(_ instant: Double) -> String? {
+        guard isWritable, Value.dateRange.contains(instant) else { return nil }
+        let digits = separator == nil || !seconds ? 0 : fractionDigits
+        var whole: Double, fraction = 0
+        if separator == nil {
+            whole = (instant / 86400).rounded(.down) * 86400
+        } else if !seconds {
+            whole = (instant / 60).rounded() * 60
+        } else {
+            // The fraction apart from the whole seconds (their difference is exact), in
+            // integers of at most 10^9: no product overflows.
+            whole = instant.rounded(.down)
+            let scale = Int(pow(10, Double(digits)))
+            fraction = Int(((instant - whole) * Double(scale)).rounded())
+            if fraction == scale { whole += 1; fraction = 0 }
+        }
+        guard whole <= Value.dateRange.upperBound else { return nil }
+        return render(whole: whole, fraction: fraction, digits: digits)
+    }
+
+    /// Whole seconds and a fraction of `digits` digits as text in this layout.
+    private func render(whole: Double, fraction: Int, digits: Int) -> String {
         var t = time_t(whole)
         var parts = tm()
         gmtime_r(&t, &parts)
@@ -52,7 +81,7 @@ extension ColumnFormat.ISOLayout {
         guard let separator else { return text }
         text += String(separator) + String(format: "%02d:%02d", Int(parts.tm_hour), Int(parts.tm_min))
         if seconds { text += String(format: ":%02d", Int(parts.tm_sec)) }
-        if digits > 0 {
+        if seconds, digits > 0 {
             let f = String(fraction)
             text += "." + String(repeating: "0", count: max(0, digits - f.count)) + f
         }
@@ -64,6 +93,7 @@ extension ColumnFormat.ISOLayout {
         return text
     }
 
-    /// An example of text in this layout, which is also the name `format()` shows for it.
-    public var example: String { text(1_609_459_200) }
+    /// An example of text in this layout, which is also the name `format()` shows for it
+    /// (written for any layout, even one with more digits than Quarry writes).
+    public var example: String { render(whole: 1_609_459_200, fraction: 0, digits: seconds ? fractionDigits : 0) }
 }

@@ -91,11 +91,12 @@ public enum ColumnFormat: Equatable, Sendable {
         }
     }
 
-    /// `value` (already coerced to the attribute's type) as the column keeps it.
-    func databaseValue(_ value: Value) -> DatabaseValue {
+    /// `value` (already coerced to the attribute's type) as the column keeps it; nil when
+    /// the format cannot hold it (ISO text rounded past the year 9999).
+    func databaseValue(_ value: Value) -> DatabaseValue? {
         switch (self, value) {
         case (_, .null): return .null
-        case (.isoText(let layout), .date(let seconds)): return layout.text(seconds).databaseValue
+        case (.isoText(let layout), .date(let seconds)): return layout.text(seconds)?.databaseValue
         case (.unixSeconds(let real), .date(let seconds)):
             return real ? seconds.databaseValue : Int64(seconds.rounded()).databaseValue
         case (.unixMilliseconds, .date(let seconds)): return Int64((seconds * 1000).rounded()).databaseValue

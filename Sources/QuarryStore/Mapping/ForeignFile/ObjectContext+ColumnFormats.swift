@@ -18,8 +18,12 @@ extension ObjectContext {
     public func declareFormat(_ entityName: String, _ column: String, _ name: String, keep: Bool = true) throws {
         let (entity, attribute) = try formatColumn(entityName, column)
         guard let format = ColumnFormat(name: name), format.fits(attribute.type) else {
-            throw StoreError.invalidSchema(entity: entity.name, reason: "'\(name)' is no format for \(attribute.type.rawValue) column \(column): "
+            throw StoreError.invalidSchema(entity: entity.name, reason: "'\(ErrorRendering.part(name, limit: 60))' is no format for \(attribute.type.rawValue) column \(column): "
                 + Self.formatNames(for: attribute.type))
+        }
+        if case .isoText(let layout) = format, !layout.isWritable {
+            throw StoreError.invalidSchema(entity: entity.name, reason: "'\(ErrorRendering.part(name, limit: 60))' has \(layout.fractionDigits) fraction digits; "
+                + "Quarry writes dates to at most \(ColumnFormat.ISOLayout.maxFractionDigits) (e.g. \(layout.writable.example))")
         }
         // Kept first: a declaration that cannot be kept is not made.
         if keep, let foreign = store as? ForeignFileStore {
@@ -80,7 +84,12 @@ extension ObjectContext {
         case (.string, _), (.uuid, _), (.binary, _): guard uuidBytes(value) != nil else { return value.databaseValue }
         default: return value.databaseValue
         }
-        return try format(of: entity, attribute, in: db, cache: &cache).databaseValue(value)
+        let format = try format(of: entity, attribute, in: db, cache: &cache)
+        guard let stored = format.databaseValue(value) else {
+            throw StoreError.validation(message: "\(entity.name).\(key) keeps dates as \(format.name), which rounds \(value.displayString) "
+                + "into the year 10000, past the dates any reader takes; nothing was written")
+        }
+        return stored
     }
 
     /// The value a written one reads back as (the layout may keep fewer digits), so that
@@ -110,6 +119,11 @@ extension ObjectContext {
         }
         let sample = try DatabaseValue.fetchAll(db, sql: "SELECT * FROM (\(ends[0])) UNION ALL SELECT * FROM (\(ends[1]))").map(Value.init)
         switch ColumnFormat.detect(attribute.type, sample: sample) {
+        case .format(.isoText(let layout)) where !layout.isWritable:
+            // Refused before anything is written, as a column of no one format is.
+            throw StoreError.validation(message: "\(entity.name).\(attribute.name) holds dates with \(layout.fractionDigits) fraction digits, more than Quarry writes "
+                + "(\(ColumnFormat.ISOLayout.maxFractionDigits)); nothing was written: declare its format, e.g. "
+                + "format(\"\(entity.name)\", \"\(attribute.name)\", \"\(layout.writable.example)\")")
         case .format(let format):
             cache.byColumn[entity.name, default: [:]][attribute.name] = format
             return format
