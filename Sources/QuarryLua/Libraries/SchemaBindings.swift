@@ -82,7 +82,7 @@ enum SchemaBindings {
             }
         }
         let object: ManagedObject
-        object = try runtime.context.insert(into: entity, values: values)
+        object = try runtime.context.insert(into: entity, values: values, linking: relationshipKeys)
         do {
             for key in relationshipKeys {
                 LuaTable.field(call.state, 2, key)

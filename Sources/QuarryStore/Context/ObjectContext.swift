@@ -160,6 +160,12 @@ public final class ObjectContext {
 
     /// Inserts a new object; values are type-checked now, required ones at save.
     public func insert(into entityName: String, values: [String: Value]) throws -> ManagedObject {
+        try insert(into: entityName, values: values, linking: [])
+    }
+
+    /// The same, where `linking` names the to-one relationships the caller sets next (a
+    /// key column that is a foreign key is given by them).
+    public func insert(into entityName: String, values: [String: Value], linking: [String]) throws -> ManagedObject {
         let entity = try entity(named: entityName)
         if mapped(entity).isView { throw StoreError.viewIsReadOnly(entity: entity.name) }
         if entity.isAbstract {
@@ -174,7 +180,7 @@ public final class ObjectContext {
         for (key, value) in values.sorted(by: { $0.key < $1.key }) {
             try object.setValue(value, forKey: key)
         }
-        try requireGivenKeys(of: object)
+        try requireGivenKeys(of: object, linking: linking)
         unsaved.inserted.append(object)
         bumpPendingGeneration(touching: object)
         return object
@@ -184,11 +190,10 @@ public final class ObjectContext {
     /// key with no default on a server) takes a new row only with its key: refused at once,
     /// naming the key, rather than by the store at save. A key column that is also a
     /// foreign key is given by its relationship as well.
-    private func requireGivenKeys(of object: ManagedObject) throws {
+    private func requireGivenKeys(of object: ManagedObject, linking: [String]) throws {
         let entity = currentEntity(of: object)
         for column in mapped(entity).keysToGive where object.currentValue(column).isNull {
-            let link = entity.toOneRelationships.first { $0.column == column && object.pendingToOne[$0.name] != nil }
-            if link != nil { continue }
+            if entity.toOneRelationships.contains(where: { $0.column == column && linking.contains($0.name) }) { continue }
             let through = entity.toOneRelationships.first { $0.column == column }.map { " or its relationship '\($0.name)'" } ?? ""
             throw StoreError.validation(message: "new: \(entity.name) needs a value for its key '\(column)'\(through): the table fills in no key of its own")
         }
