@@ -62,6 +62,33 @@ import Testing
         #expect(try CoreDataModel(bytes: model.encodedBytes()) == model)
     }
 
+    /// A cache folder others may write (a world-writable `/tmp` for all), or a file that
+    /// is not the user's own and theirs alone, is not used, as ssh treats its files: a
+    /// forged file there would hand a store another model (every delete rule cascading).
+    @Test func aFolderOrFileOthersMayWriteIsNotUsed() throws {
+        let cache = try Self.freshCache()
+        let blob = try Self.blob("books2/SampleModel2_V2.sqlite")
+        let decoded = try CoreDataModel.decodeModelCache(Data(blob), path: "Books.sqlite", cache: cache)
+        #expect(cache.model(for: blob) == decoded)
+        let folder = try #require(cache.folder)
+        let file = try #require(try Self.files(cache).first)
+        DecodedModelCache.distrustSaid = false
+        #expect(chmod(folder, 0o1777) == 0)
+        #expect(cache.model(for: blob) == nil)
+        #expect(DecodedModelCache.takeNote()?.contains("is not the user's own or others may write it") == true)
+        #expect(DecodedModelCache.takeNote() == nil)
+        #expect(chmod(folder, 0o700) == 0)
+        #expect(cache.model(for: blob) == decoded)
+        #expect(chmod(file, 0o666) == 0)
+        #expect(cache.model(for: blob) == nil)
+        // Nor is a file kept there: the folder others may write is left as it was.
+        #expect(chmod(file, 0o600) == 0 && chmod(folder, 0o777) == 0)
+        try FileManager.default.removeItem(atPath: file)
+        cache.keep(decoded, for: blob)
+        #expect(try Self.files(cache).isEmpty)
+        #expect(chmod(folder, 0o700) == 0)
+    }
+
     @Test func aKeptModelComesBackOnlyForItsOwnBytes() throws {
         let cache = try Self.freshCache()
         let blob = try Self.blob("books2/SampleModel2_V2.sqlite")

@@ -40,8 +40,10 @@ enum SchemaBindings {
             return try call.string(i)
         }
         let relationship: RelationshipDescription
+        // Under --safe a declaration lasts the session: no sidecar file is written.
         relationship = try runtime.context.relate(try name(1), try call.string(2), try name(3), try call.string(4),
-                                               name: try call.optionalString(5), inverse: try call.optionalString(6))
+                                               name: try call.optionalString(5), inverse: try call.optionalString(6),
+                                               keep: !runtime.isSandboxed)
         return call.push(relationship.name)
     }
 
@@ -50,7 +52,7 @@ enum SchemaBindings {
     static func luaFormat(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
         let entity = try swiftObject(call.state, 1, kind: .entity, as: EntityHandle.self)?.name ?? call.string(1)
         let column = try call.string(2)
-        if let declared = try call.optionalString(3) { try runtime.context.declareFormat(entity, column, declared) }
+        if let declared = try call.optionalString(3) { try runtime.context.declareFormat(entity, column, declared, keep: !runtime.isSandboxed) }
         guard let name = try runtime.context.columnFormat(entity, column) else { return call.pushNil() }
         return call.push(name)
     }

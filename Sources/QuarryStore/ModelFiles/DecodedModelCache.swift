@@ -42,7 +42,8 @@ struct DecodedModelCache {
 
     /// The model decoded earlier from `blob`, if a file holds it.
     func model(for blob: [UInt8]) -> CoreDataModel? {
-        guard let path = path(for: blob), let identity = Self.executableIdentity,
+        guard let folder, let path = path(for: blob), Self.isTrusted(folder, directory: true), Self.isTrusted(path, directory: false),
+              let identity = Self.executableIdentity,
               let bytes = try? ModelFileReader.read(path, limit: Self.largestFile(for: blob)) else { return nil }
         var r = ModelBytes.Reader(bytes)
         guard let head = try? (0..<Self.magic.count).map({ _ in try r.byte() }), head == Self.magic,
@@ -72,6 +73,8 @@ struct DecodedModelCache {
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
+            // Nothing is kept where another user could change it before the next run reads it.
+            guard Self.isTrusted(folder, directory: true) else { return }
             // Atomic: a temporary file renamed over the old, so a second quarry reading it
             // meanwhile sees the old file or the new, never half of one.
             try Data(w.bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
@@ -79,6 +82,39 @@ struct DecodedModelCache {
             return
         }
         prune(folder)
+    }
+
+    /// Whether `path` is the user's own, as ssh takes its files: a folder (or a regular
+    /// file) owned by this user that no one else may write, not a link. A cache file in a
+    /// folder another user may write (a world-writable `/tmp/...`) could be forged: a model
+    /// whose delete rules all cascade. Such a folder is not used, and a note says so once.
+    static func isTrusted(_ path: String, directory: Bool) -> Bool {
+        #if canImport(Glibc) || canImport(Darwin)
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return !directory }
+        let kind = info.st_mode & S_IFMT
+        let trusted = kind == (directory ? S_IFDIR : S_IFREG) && info.st_uid == geteuid() && info.st_mode & 0o022 == 0
+        if !trusted, directory { noteDistrust(path) }
+        return trusted
+        #else
+        return false
+        #endif
+    }
+
+    /// The note for a cache folder not used, once a process (`takeNote`).
+    private nonisolated(unsafe) static var distrust: String?
+    nonisolated(unsafe) static var distrustSaid = false
+
+    private static func noteDistrust(_ folder: String) {
+        guard !distrustSaid else { return }
+        distrustSaid = true
+        distrust = "the model cache folder \(folder) is not the user's own or others may write it: models are decoded afresh, and none is kept there"
+    }
+
+    /// The note about an untrusted cache folder, handed out once.
+    static func takeNote() -> String? {
+        defer { distrust = nil }
+        return distrust
     }
 
     /// The file for `blob`: its CRC and length name it (the file holds the blob itself to compare).

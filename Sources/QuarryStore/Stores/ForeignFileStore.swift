@@ -63,15 +63,23 @@ final class ForeignFileStore: PersistentStore {
             declared[name] = entity
         }
         for (name, _) in sidecar.entities {
-            // A sub-entity lives in its root's table (its view is TEMP, made at open).
-            let root = ManagedObjectModel.root(of: name, in: declared)
-            let present = try? connection.read { db in
-                try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM main.sqlite_master WHERE type = 'table' AND name = ?)", arguments: [root])
+            // A sub-entity lives in its root's table (its view is TEMP, made at open): one
+            // named as a table of the file would hide that table behind a view of another
+            // (`count("u")` 0, its new rows written there), which `entity()` refuses too.
+            if let parent = declared[name]?.parent, (try? tableExists(name, connection)) == true {
+                throw StoreError.database(message: "\(ForeignSidecar.path(for: path)) declares \(name) a sub-entity of \(parent), but \(name) is a table of the file: refused (it would hide the table); mend the sidecar or move it away")
             }
-            guard present == true, let entity = declared[name] else { continue }
+            let root = ManagedObjectModel.root(of: name, in: declared)
+            guard (try? tableExists(root, connection)) == true, let entity = declared[name] else { continue }
             rememberDeclared(entity)
         }
         rememberHierarchies()
+    }
+
+    private func tableExists(_ name: String, _ connection: StoreConnection) throws -> Bool {
+        try connection.read { db in
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM main.sqlite_master WHERE type = 'table' AND name = ?)", arguments: [name]) ?? false
+        }
     }
 
     /// Sub-entities' views over their root's table, with the triggers that write through

@@ -113,6 +113,7 @@ public final class CoreDataStore {
                 let text = "\(error)"
                 unreadableCache = text.hasPrefix(path + ": ") ? String(text.dropFirst(path.count + 2)) : text
             }
+            if let note = DecodedModelCache.takeNote() { notes.append(note) }
         }
         if let cached {
             model = cached

@@ -9,14 +9,16 @@ extension ForeignFileStore {
     typealias IsFree = (String) -> Bool
 
     /// The to-one relationship of foreign key `column` to `destination`: the column read
-    /// as a relationship name, unless that is the column's own name in another case
-    /// (`ReportsTo`), which is followed by the destination's name in the singular
-    /// (`reportsToEmployee`); else the destination's name, else the first followed by
+    /// as a relationship name, unless that is the column's own name (in any case:
+    /// `ReportsTo`, `reports_to`), which is followed by the destination's name in the
+    /// singular (`reportsToEmployee`, `reports_to_employee`); else the destination's name, else the first followed by
     /// `_rel` (then `_` until free).
     static func relationshipName(column: String, destination: String, isFree: IsFree) -> String {
         let derived = relationshipStem(column)
         if derived.lowercased() != column.lowercased(), isFree(derived) { return derived }
-        let qualified = derived + capitalized(singular(identifier(destination)))
+        // In the column's own style: `ReportsTo` -> `reportsToEmployee`, `reports_to` -> `reports_to_employee`.
+        let snake = !column.contains(where: \.isUppercase)
+        let qualified = snake ? derived + "_" + singular(lowerCamel(destination)).lowercased() : derived + capitalized(singular(identifier(destination)))
         if derived.lowercased() == column.lowercased(), isFree(qualified) { return qualified }
         if isFree(lowerCamel(destination)) { return lowerCamel(destination) }
         var name = derived + "_rel"

@@ -38,6 +38,9 @@ struct ForeignSidecar: Equatable {
 
     static func path(for database: String) -> String { database + ".quarry" }
 
+    /// The largest sidecar read: its declarations are a few hundred bytes each.
+    static let largest = 16 << 20
+
     /// The sidecar of `database`: empty when there is none; a sidecar that does not read
     /// is refused in one line, and left as it is.
     static func load(for database: String) throws -> ForeignSidecar {
@@ -46,9 +49,13 @@ struct ForeignSidecar: Equatable {
         func broken(_ why: String) -> StoreError {
             StoreError.database(message: "\(path): \(why); it keeps the declarations (relate, imported entities, formats, templates) of \(database): mend it or move it away")
         }
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
-            throw broken("cannot be read")
+        // Read as a model file is: a regular file only (a link to /proc/self/pagemap or a
+        // FIFO is refused, not read without end), and of a bounded size.
+        let bytes: [UInt8]
+        do { bytes = try ModelFileReader.read(path, limit: Self.largest) } catch let error as ModelFileError {
+            throw broken("cannot be read (\(error.detail.replacingOccurrences(of: "a model file", with: "a sidecar")))")
         }
+        guard let text = String(validating: bytes, as: UTF8.self) else { throw broken("is not UTF-8 text") }
         guard let tree = try? JSONTree(parsing: text), tree["quarry"]?.integer == 1 else { throw broken("is not a Quarry sidecar (JSON with \"quarry\": 1)") }
         var sidecar = ForeignSidecar()
         for item in tree["relate"]?.array ?? [] {

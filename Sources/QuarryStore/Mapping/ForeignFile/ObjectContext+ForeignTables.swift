@@ -129,8 +129,9 @@ extension ObjectContext {
             openingNotes.append(tooWideNote(table, columns: columns.count, kept: room))
             columns = Array(columns.prefix(room))
         }
-        // A primary key's columns, other than a rowid alias, are no optional attributes:
-        // nothing fills them (SQLite even takes NULL in them, for old files' sake).
+        // A primary key's columns, other than a rowid alias: nothing fills them, so a new
+        // row must be given them (`keysToGive`). They stay as optional as declared: SQLite
+        // takes NULL in them, for old files' sake, and a SET NULL rule writes it.
         var keysToGive: [String] = []
         let attributes = columns.map { column -> AttributeDescription in
             let name: String = column["name"]
@@ -140,7 +141,7 @@ extension ObjectContext {
             let inKey = (column["pk"] as Int? ?? 0) > 0 && name != primaryKey
             if inKey, !hasDefault { keysToGive.append(name) }
             return AttributeDescription(name: name, type: Self.attributeType(declared: declared),
-                                        isOptional: (!notNull && !inKey) || hasDefault || name == primaryKey)
+                                        isOptional: !notNull || hasDefault || name == primaryKey)
         }
         var storage = EntityStorage(layout: .foreignTable, relation: table, keyColumn: primaryKey, keyMayHoldOthers: keyMayHoldOthers)
         storage.keysToGive = keysToGive
