@@ -223,4 +223,22 @@ import Testing
         // An INTEGER PRIMARY KEY is the rowid: SQLite fills it.
         h.run(#"Territories:new{ TerritoryID = "99999", TerritoryDescription = "x" }; Employees:new{ LastName = "New" }; save()"#)
     }
+
+    /// A to-many is a set: a link another program wrote twice gives its member once, in
+    /// the objects, in @count and @sum, and in memory (issue 48).
+    @Test func aLinkWrittenTwiceCountsOnce() throws {
+        let path = try foreignFile("""
+            CREATE TABLE post (id INTEGER PRIMARY KEY, title TEXT);
+            CREATE TABLE tag (id INTEGER PRIMARY KEY, name TEXT, weight INTEGER);
+            CREATE TABLE post_tag (post_id INTEGER REFERENCES post (id), tag_id INTEGER REFERENCES tag (id));
+            INSERT INTO post VALUES (1, 'a'), (2, 'b');
+            INSERT INTO tag VALUES (1, 'x', 5), (2, 'y', 7);
+            INSERT INTO post_tag VALUES (1, 1), (1, 1), (1, 2), (2, 2);
+            """)
+        let h = try Harness(context: try StoreOpener.open(path))
+        #expect(h.string(#"#post:get(1).tags .. "," .. #tag:get(1).posts"#) == "2,1")
+        #expect(bothWays(h, "post", "tags.@count == 2") == "1")
+        #expect(bothWays(h, "post", "tags.@sum.weight == 12") == "1")
+        #expect(bothWays(h, "tag", "posts.@count == 1") == "1")
+    }
 }

@@ -297,11 +297,12 @@ private struct PredicateSQLWriter {
         case .inverseForeignKey(_, let column, let matched, _):
             conditions.append("\(alias).\(quoteIdentifier(column)) = \(owner).\(quoteIdentifier(matched ?? ownerKey(path, root)))")
         case .linkTable(let table, let sourceColumn, let targetColumn):
+            // A semi-join, not a join: a to-many is a set, so a link row another program
+            // wrote twice counts its member once (@count, @sum), as the objects list it.
             aliases += 1
             let link = quoteIdentifier("l\(aliases)")
-            tables.append("\(quoteIdentifier(table)) AS \(link)")
-            conditions.append("\(link).\(sourceColumn) = \(owner).\(quoteIdentifier(ownerKey(path, root)))")
-            conditions.append("\(alias).\(destination.key) = \(link).\(targetColumn)")
+            conditions.append("\(alias).\(destination.key) IN (SELECT \(link).\(targetColumn) FROM \(quoteIdentifier(table)) AS \(link) "
+                + "WHERE \(link).\(sourceColumn) = \(owner).\(quoteIdentifier(ownerKey(path, root))))")
         case .foreignKey(let column, let targetKey):
             conditions.append("\(alias).\(targetKey.map(destination.column) ?? destination.key) = \(owner).\(quoteIdentifier(column))")
         }

@@ -126,10 +126,17 @@ extension ObjectContext {
             guard let value = object.committedValue(ownerKey), !value.isNull else { return [] }
             return try storedMembers(of: destination, where: column, is: value)
         case .linkTable:
-            return try store.inStoredOrder(savedMembers(name, of: object, destination), name, of: object, context: self)
+            return try store.inStoredOrder(Self.once(savedMembers(name, of: object, destination)), name, of: object, context: self)
         case .foreignKey:
             return []
         }
+    }
+
+    /// `members` with each object once: a to-many is a set, though another program's join
+    /// table may hold a link twice.
+    static func once(_ members: [ManagedObject]) -> [ManagedObject] {
+        var seen = Set<ObjectIdentifier>()
+        return members.filter { seen.insert(ObjectIdentifier($0)).inserted }
     }
 
     /// The saved rows of `destination` whose `column` holds `value` (a foreign key to a
@@ -229,7 +236,7 @@ extension ObjectContext {
             let added = store.isOrdered(name, of: object.entity.name) ? store.inAdditionOrder(pendingMembers.sorted(by: order)) : pendingMembers.sorted(by: order)
             for member in added where !result.contains(where: { $0 === member }) { result.append(member) }
         case .linkTable(let table, let sourceColumn, let targetColumn):
-            result = try store.inStoredOrder(savedMembers(name, of: object, destination), name, of: object, context: self)
+            result = try store.inStoredOrder(Self.once(savedMembers(name, of: object, destination)), name, of: object, context: self)
             let mineIsSource = sourceColumn == "source"
             for link in unsaved.links where link.table == table {
                 let (me, other) = mineIsSource ? (link.source, link.target) : (link.target, link.source)

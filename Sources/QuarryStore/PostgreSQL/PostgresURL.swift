@@ -16,14 +16,20 @@ public struct PostgresURL: Equatable {
     /// decoded: left out of any message that repeats it (libpq's echo the URL).
     private let secrets: [String]
 
-    /// Whether `text` is written as a PostgreSQL URL (and not a file's path).
+    /// Whether `text` is written as a PostgreSQL URL (and not a file's path). A URL with
+    /// one slash or none (`postgres:/host/db`) counts, to be refused in one line rather
+    /// than made a new SQLite file of that name, unless such a file is there.
     public static func isURL(_ text: String) -> Bool {
         let lowered = text.lowercased()
-        return lowered.hasPrefix("postgres://") || lowered.hasPrefix("postgresql://")
+        if lowered.hasPrefix("postgres://") || lowered.hasPrefix("postgresql://") { return true }
+        return (lowered.hasPrefix("postgres:") || lowered.hasPrefix("postgresql:")) && !FileManager.default.fileExists(atPath: text)
     }
 
     public init(_ text: String) throws {
-        guard Self.isURL(text), let scheme = text.range(of: "://") else { throw StoreError.database(message: "\(Self.shown(text)) is not a postgres:// URL") }
+        let folded = text.lowercased()
+        guard folded.hasPrefix("postgres://") || folded.hasPrefix("postgresql://"), let scheme = text.range(of: "://") else {
+            throw StoreError.database(message: "\(Self.shown(text)) is not a postgres:// URL: write postgres://USER@HOST[:PORT]/DB, with two slashes")
+        }
         // libpq takes the scheme in lower case only.
         let lowered = text[..<scheme.lowerBound].lowercased() + text[scheme.lowerBound...]
         let shown = Self.shown(lowered)
@@ -94,7 +100,10 @@ public struct PostgresURL: Equatable {
     /// information without its password, and no `password=` or `sslpassword=` parameter.
     /// A URL that libpq and Quarry would read two ways shows its scheme alone.
     static func shown(_ url: String) -> String {
-        guard let scheme = url.range(of: "://") else { return url }
+        guard let scheme = url.range(of: "://") else {
+            // `postgres:/user:secret@host`: no part of what follows the scheme is shown.
+            return url.lowercased().hasPrefix("postgres") ? String(url.prefix { $0 != ":" }) + ":…" : url
+        }
         let rest = url[scheme.upperBound...]
         // Read two ways, any part of it may be a piece of a password (`?password=SEC@RET`).
         guard case let (userinfo, after)? = userinfo(url) else { return url[..<scheme.upperBound] + "…" }
