@@ -33,13 +33,11 @@ extension ForeignSchemaPropertyTests {
                 if named { explicit.insert(row) }
                 guard seen.insert(row).inserted else { return }
                 let table = schema.tables[row.table]
-                if let ident = table.ident {
-                    let value = try DatabaseValue.fetchOne(db, sql: "SELECT \(q(ident)) FROM \(q(table.name)) WHERE rowid = ?", arguments: [row.rowid]) ?? .null
-                    for (c, child) in schema.tables.enumerated() {
-                        for key in child.foreignKeys where key.parent == row.table && key.action != "SET NULL" {
-                            for rowid in try Int64.fetchAll(db, sql: "SELECT rowid FROM \(q(child.name)) WHERE \(q(key.column)) = ?", arguments: [value]) {
-                                try visit(RowRef(table: c, rowid: rowid), named: key.action != "CASCADE")
-                            }
+                for (c, child) in schema.tables.enumerated() {
+                    for key in child.foreignKeys where key.parent == row.table && key.action != "SET NULL" {
+                        let children = "SELECT c.rowid FROM \(q(child.name)) c JOIN \(q(table.name)) p ON c.\(q(key.column)) = p.\(q(key.ref)) WHERE p.rowid = ?"
+                        for rowid in try Int64.fetchAll(db, sql: children, arguments: [row.rowid]) {
+                            try visit(RowRef(table: c, rowid: rowid), named: key.action != "CASCADE")
                         }
                     }
                 }
@@ -107,7 +105,7 @@ extension ForeignSchemaPropertyTests {
                 #expect(outcome == "took", "\(what): \(outcome)")
                 let linked = try read(path) { db in
                     try String.fetchAll(db, sql: """
-                        SELECT CAST(c.\(q(key.column)) AS TEXT) || '|' || CAST(p.\(q(parent.ident!)) AS TEXT) FROM \(q(table.name)) c, \(q(parent.name)) p
+                        SELECT CAST(c.\(q(key.column)) AS TEXT) || '|' || CAST(p.\(q(key.ref)) AS TEXT) FROM \(q(table.name)) c, \(q(parent.name)) p
                         WHERE c.label = ? AND p.label = ?
                         """, arguments: [childLabel, parentLabel])
                 }
@@ -164,6 +162,7 @@ extension ForeignSchemaPropertyTests {
         let table = schema.tables[t]
         let q = quoteIdentifier
         var fields = ["score = \(g.int(0...9))", "label = \(lua(label))"]
+        if table.hasAlt { fields.append("alt = \(lua("n" + label))") }
         if table.key != .integer, let ident = table.ident {
             let existing = try read(path) { db in try DatabaseValue.fetchAll(db, sql: "SELECT \(q(ident)) FROM \(q(table.name))") }
             let value = RandomForeignSchema.newIdent(table, existing: existing, &g)
@@ -171,7 +170,7 @@ extension ForeignSchemaPropertyTests {
         }
         for key in table.foreignKeys where key.notNull && key.column != besides {
             let parent = schema.tables[key.parent]
-            guard let value = try read(path, { db in try DatabaseValue.fetchOne(db, sql: "SELECT \(q(parent.ident!)) FROM \(q(parent.name)) LIMIT 1") }) else { return nil }
+            guard let value = try read(path, { db in try DatabaseValue.fetchOne(db, sql: "SELECT \(q(key.ref)) FROM \(q(parent.name)) WHERE \(q(key.ref)) IS NOT NULL LIMIT 1") }) else { return nil }
             fields.append("[\(lua(key.column))] = " + (String.fromDatabaseValue(value).map(lua) ?? "\(Int64.fromDatabaseValue(value) ?? 0)"))
         }
         return "{ " + fields.joined(separator: ", ") + " }"

@@ -17,6 +17,10 @@ struct RandomForeignSchema {
         let parent: Int
         let action: String
         let notNull: Bool
+        /// The parent's column it names: its key (`ident`), or its unique `alt`.
+        var ref: String
+        /// Declared `REFERENCES parent` with no column: the parent's primary key.
+        var implicit = false
     }
 
     enum JoinShape: CaseIterable { case plain, compositeKey, ownKey, position }
@@ -31,6 +35,8 @@ struct RandomForeignSchema {
         var join: JoinShape?
         /// A rowid table's `code` holds integers (else text).
         var integerCode = false
+        /// An integer-keyed table has a unique TEXT column `alt` too (`a` and its key).
+        var hasAlt = false
     }
 
     struct View {
@@ -62,6 +68,7 @@ struct RandomForeignSchema {
             }
             var table = Table(name: name, key: key, ident: ident)
             table.integerCode = key == .rowid && g.chance(0.5)
+            table.hasAlt = key == .integer && g.chance(0.5)
             // Foreign keys to earlier tables (none, one or two to each) and to itself.
             for parent in 0...i {
                 for _ in 0..<(parent == i ? (g.chance(0.4) ? 1 : 0) : g.pick([0, 0, 1, 1, 2])) { addForeignKey(&table, i, to: parent) }
@@ -80,8 +87,8 @@ struct RandomForeignSchema {
             if cb.lowercased() == ca.lowercased() { cb += "2" }
             let action = g.pick(Self.actions.filter { $0 != "SET NULL" })
             var join = Table(name: name.replacingOccurrences(of: "-", with: ""), key: shape == .ownKey ? .integer : .rowid, ident: shape == .ownKey ? "LinkId" : nil)
-            join.foreignKeys = [ForeignKey(column: ca, parent: a, action: action, notNull: true),
-                                ForeignKey(column: cb, parent: b, action: action, notNull: true)]
+            join.foreignKeys = [ForeignKey(column: ca, parent: a, action: action, notNull: true, ref: tables[a].ident!),
+                                ForeignKey(column: cb, parent: b, action: action, notNull: true, ref: tables[b].ident!)]
             join.join = shape
             tables.append(join)
         }
@@ -100,7 +107,11 @@ struct RandomForeignSchema {
         var column = parent == i ? g.pick(["ReportsTo", "parent_id", "ManagerID", "reports_to"]) : Self.keyColumn(role, style: g.int(0...3))
         while table.columnNames.contains(where: { $0.lowercased() == column.lowercased() }) { column += "2" }
         let action = g.pick(Self.actions)
-        table.foreignKeys.append(ForeignKey(column: column, parent: parent, action: action, notNull: parent != i && action != "SET NULL" && g.chance(0.4)))
+        let target = parent < i ? tables[parent] : table
+        var key = ForeignKey(column: column, parent: parent, action: action, notNull: parent != i && action != "SET NULL" && g.chance(0.4),
+                             ref: target.hasAlt && g.chance(0.5) ? "alt" : target.ident!)
+        key.implicit = key.ref == target.ident && target.key != .rowid && g.chance(0.3)
+        table.foreignKeys.append(key)
         let twin = Self.stem(role).uppercased()
         if g.chance(0.3), !table.columnNames.contains(where: { $0.lowercased() == twin.lowercased() }) { table.extraColumns.append(twin) }
         let plural = Self.stem(table.name).uppercased() + "S"
@@ -136,10 +147,13 @@ struct RandomForeignSchema {
             case (.rowid, nil): parts.append("code \(table.integerCode ? "INTEGER" : "TEXT") NOT NULL UNIQUE")
             case (.rowid, _): break
             }
+            if table.hasAlt { parts.append("alt TEXT UNIQUE") }
             if table.join == nil { parts += ["score INTEGER", "label TEXT"] + table.extraColumns.map { "\(q($0)) TEXT" } }
             for key in table.foreignKeys {
                 let parent = tables[key.parent]
-                parts.append("\(q(key.column)) \(Self.columnType(parent))\(key.notNull ? " NOT NULL" : "") REFERENCES \(q(parent.name)) (\(q(parent.ident!))) ON DELETE \(key.action)")
+                let type = parent.key == .integer && key.ref != "alt" || parent.integerCode ? "INTEGER" : "TEXT"
+                let references = "REFERENCES \(q(parent.name))" + (key.implicit ? "" : " (\(q(key.ref)))")
+                parts.append("\(q(key.column)) \(type)\(key.notNull ? " NOT NULL" : "") \(references) ON DELETE \(key.action)")
             }
             if table.join == .position { parts.append("position INTEGER") }
             if table.join == .compositeKey { parts.append("PRIMARY KEY (\(q(table.foreignKeys[0].column)), \(q(table.foreignKeys[1].column)))") }
@@ -151,8 +165,6 @@ struct RandomForeignSchema {
         }
         return statements.joined(separator: ";\n") + ";\n" + rowsSQL()
     }
-
-    static func columnType(_ parent: Table) -> String { parent.key == .integer || parent.integerCode ? "INTEGER" : "TEXT" }
 
     static func literal(_ value: DatabaseValue) -> String {
         switch value.storage {
@@ -178,12 +190,14 @@ struct RandomForeignSchema {
                     values.append(Self.literal(value))
                     columns += ["score", "label"]
                     values += ["\(g.int(0...9))", "'\(g.pick(["a", "b", "c"]))'"]
+                    if table.hasAlt { columns.append("alt"); values.append(Self.literal(Self.alt(value))) }
                 }
                 var pair: [String] = []
                 var missing = false
                 for key in table.foreignKeys {
                     let choices = key.parent == t ? Array(idents[t].dropLast(table.join == nil ? 1 : 0)) : idents[key.parent]
-                    let value: DatabaseValue = choices.isEmpty || (!key.notNull && g.chance(0.2)) ? .null : g.pick(choices)
+                    var value: DatabaseValue = choices.isEmpty || (!key.notNull && g.chance(0.2)) ? .null : g.pick(choices)
+                    if key.ref == "alt", !value.isNull { value = Self.alt(value) }
                     columns.append(q(key.column))
                     values.append(Self.literal(value))
                     pair.append(value.description)
@@ -203,13 +217,16 @@ struct RandomForeignSchema {
         return statements.map { $0 + ";\n" }.joined()
     }
 
+    /// The `alt` of the row keyed `key`.
+    static func alt(_ key: DatabaseValue) -> DatabaseValue { "a\(Int64.fromDatabaseValue(key) ?? 0)".databaseValue }
+
     /// A key no row of the table has yet.
     static func newIdent(_ table: Table, existing: [DatabaseValue], _ g: inout SplitMix64) -> DatabaseValue {
         while true {
             let value: DatabaseValue
             switch table.key {
             case .integer: value = g.int(1...60).databaseValue
-            case .text: value = (g.pick(["k", "K ", "x-"]) + String(g.int(1...99))).databaseValue
+            case .text: value = (g.pick(["k", "K", "K ", "x-"]) + String(g.int(1...99))).databaseValue
             case .uuid: value = UUID(uuid: (0..<16).map { _ in UInt8(truncatingIfNeeded: g.next()) }.withUnsafeBytes { $0.load(as: uuid_t.self) }).uuidString.lowercased().databaseValue
             case .rowid: value = table.integerCode ? g.int(100...999).databaseValue : "c\(g.int(100...999))".databaseValue
             }
@@ -219,11 +236,11 @@ struct RandomForeignSchema {
 
     var description: String {
         tables.map { t in
-            "\(t.name) [\(t.key)\(t.join.map { " join \($0)" } ?? "")] " + t.foreignKeys.map { "\($0.column)->\(tables[$0.parent].name) \($0.action)\($0.notNull ? " NOT NULL" : "")" }.joined(separator: ", ")
+            "\(t.name) [\(t.key)\(t.join.map { " join \($0)" } ?? "")] " + t.foreignKeys.map { "\($0.column)->\(tables[$0.parent].name).\($0.implicit ? "(key)" : $0.ref) \($0.action)\($0.notNull ? " NOT NULL" : "")" }.joined(separator: ", ")
         }.joined(separator: "; ")
     }
 }
 
 extension RandomForeignSchema.Table {
-    var columnNames: [String] { [ident ?? "code", "score", "label"] + extraColumns + foreignKeys.map(\.column) }
+    var columnNames: [String] { [ident ?? "code", "score", "label", "alt"] + extraColumns + foreignKeys.map(\.column) }
 }

@@ -69,7 +69,7 @@ import Testing
                 }
                 #expect(inverse.isToMany && inverse.destination == table.name, "\(label): \(parent.name).\(inverse.name)")
                 toManys.append(ToMany(entity: key.parent, name: inverse.name, destination: c,
-                                      members: "FROM \(q(table.name)) m WHERE m.\(q(key.column)) = p.\(q(parent.ident!))"))
+                                      members: "FROM \(q(table.name)) m WHERE m.\(q(key.column)) = p.\(q(key.ref))"))
             }
             guard table.join != nil else { continue }
             // The pair a join table gives: one to-many each way (both on one entity for a

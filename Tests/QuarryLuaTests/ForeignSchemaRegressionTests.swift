@@ -42,4 +42,30 @@ import Testing
             """#)
         #expect(try sql(path, "SELECT CustomerCode FROM Orders WHERE id = 1") == "C")
     }
+
+    /// `REFERENCES parent` with no column names the parent's primary key: for a TEXT key
+    /// that is the key's value, not the rowid (members were matched by rowid, so none
+    /// were found, inserts linked by rowid failed the file's key check, and deletes went
+    /// by the wrong children).
+    @Test func aForeignKeyNamingNoColumnMatchesTheParentsTextKey() throws {
+        let path = try foreignFile("""
+            CREATE TABLE book (Code TEXT PRIMARY KEY, label TEXT, ManagerID TEXT REFERENCES book ON DELETE SET NULL);
+            CREATE TABLE note (id INTEGER PRIMARY KEY, label TEXT, book_id TEXT NOT NULL REFERENCES book ON DELETE CASCADE);
+            INSERT INTO book VALUES ('x', 'a', NULL), ('y', 'b', 'x'), ('z', 'c', 'x');
+            INSERT INTO note VALUES (1, 'n1', 'y'), (2, 'n2', 'y'), (3, 'n3', 'z');
+            """)
+        let h = try Harness(context: try StoreOpener.open(path))
+        #expect(h.string(#"#book:first("Code == 'x'").books .. "," .. #book:first("Code == 'y'").notes .. "," .. note:get(3).book.Code"#) == "2,2,z")
+        #expect(h.string(#"count("book", "notes.@count == 2") .. "," .. count("book", "ANY books.label > label")"#) == "1,1")
+        h.run(#"""
+            local n = note:new{ label = "n4" }
+            local b = book:new{ Code = "w", label = "d" }
+            n.book = b
+            b.ManagerID = nil
+            book:first("Code == 'y'"):delete()
+            save()
+            """#)
+        #expect(try sql(path, "SELECT group_concat(label || '@' || book_id) FROM note") == "n3@z,n4@w")
+        #expect(try sql(path, "SELECT count(*) FROM pragma_foreign_key_check") == "0")
+    }
 }
