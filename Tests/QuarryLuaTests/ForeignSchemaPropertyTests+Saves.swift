@@ -15,7 +15,8 @@ extension ForeignSchemaPropertyTests {
 
     /// Some rows and what deleting them takes: the rows that a NO ACTION or RESTRICT key
     /// names (theirs too, through CASCADE), children first. `mode` 0 deletes them in that
-    /// order, 1 in a random order, 2 some of them in a random order. The same deletes run
+    /// order, 1 in a random order, 2 some of them in a random order, 3 moves some children
+    /// to other parents (or none) first and deletes in a random order. The same changes run
     /// in plain SQL (`foreign_keys=ON`, each statement checked) on a copy, and through
     /// Quarry in one save: both take them or both refuse, and the rows left are the same.
     func deleteRound(_ h: Harness, _ schema: RandomForeignSchema, _ path: String, mode: Int, _ g: inout SplitMix64, _ label: String) throws {
@@ -49,7 +50,8 @@ extension ForeignSchemaPropertyTests {
         if mode == 2 { deletes = deletes.filter { _ in g.chance(0.65) } }
         if mode > 0 { deletes.shuffle(using: &g) }
         guard !deletes.isEmpty else { return }
-        let steps = deletes.map { "\(schema.tables[$0.table].name)/\($0.rowid)" }.joined(separator: " ")
+        let moves = mode == 3 ? try randomMoves(h, schema, path, &g) : []
+        let steps = moves.map(\.description).joined() + deletes.map { "\(schema.tables[$0.table].name)/\($0.rowid)" }.joined(separator: " ")
 
         // Plain SQL, on a copy.
         let copy = path + ".copy"
@@ -62,6 +64,7 @@ extension ForeignSchemaPropertyTests {
         var sqliteTook = true
         do {
             try sqlite.write { db in
+                for move in moves { try db.execute(sql: move.sql) }
                 for row in deletes { try db.execute(sql: "DELETE FROM \(q(schema.tables[row.table].name)) WHERE rowid = ?", arguments: [row.rowid]) }
             }
         } catch {
@@ -71,7 +74,7 @@ extension ForeignSchemaPropertyTests {
 
         // Quarry, in one save.
         let list = deletes.map { "{\(lua(schema.tables[$0.table].name)), \($0.rowid)}" }.joined(separator: ", ")
-        let outcome = saving(h, """
+        let outcome = saving(h, moves.map(\.lua).joined() + """
             for _, d in ipairs({\(list)}) do
               local o = __E[d[1]]:get(d[2])
               if o and not o:isDeleted() then o:delete() end
@@ -81,6 +84,36 @@ extension ForeignSchemaPropertyTests {
         let (left, want) = (try dump(path, schema), try dump(copy, schema))
         #expect(left == want, "\(label): deleting \(steps) (mode \(mode)) leaves \(Set(left).symmetricDifference(want).sorted())")
         #expect(try read(path) { db in try Row.fetchAll(db, sql: "PRAGMA foreign_key_check") }.isEmpty, "\(label): deleting \(steps)")
+    }
+
+    /// A child moved to another parent (or to none), in SQL and in Lua.
+    struct Move: CustomStringConvertible {
+        let sql: String
+        let lua: String
+        let description: String
+    }
+
+    /// One to three children of random foreign keys, each moved to a random parent row, or
+    /// to none where the column takes NULL.
+    private func randomMoves(_ h: Harness, _ schema: RandomForeignSchema, _ path: String, _ g: inout SplitMix64) throws -> [Move] {
+        let q = quoteIdentifier
+        var moves: [Move] = []
+        for _ in 0..<g.int(1...3) {
+            let keyed = schema.tables.indices.filter { schema.tables[$0].join == nil && !schema.tables[$0].foreignKeys.isEmpty }
+            guard !keyed.isEmpty else { break }
+            let c = g.pick(keyed), table = schema.tables[c], key = g.pick(table.foreignKeys), parent = schema.tables[key.parent]
+            let (children, parents) = try read(path) { db in
+                (try Int64.fetchAll(db, sql: "SELECT rowid FROM \(q(table.name))"), try Int64.fetchAll(db, sql: "SELECT rowid FROM \(q(parent.name))"))
+            }
+            guard !children.isEmpty, !parents.isEmpty else { continue }
+            let (child, to) = (g.pick(children), key.notNull || g.chance(0.8) ? g.pick(parents) : nil)
+            let relationship = try h.context.entity(named: table.name).relationships.first { !$0.isToMany && $0.column == key.column }?.name ?? "?"
+            let value = to.map { "(SELECT \(q(key.ref)) FROM \(q(parent.name)) WHERE rowid = \($0))" } ?? "NULL"
+            moves.append(Move(sql: "UPDATE \(q(table.name)) SET \(q(key.column)) = \(value) WHERE rowid = \(child)",
+                              lua: "__E[\(lua(table.name))]:get(\(child))[\(lua(relationship))] = \(to.map { "__E[\(lua(parent.name))]:get(\($0))" } ?? "nil")\n",
+                              description: "\(table.name)/\(child).\(relationship) = \(to.map { "\(parent.name)/\($0)" } ?? "nil"); "))
+        }
+        return moves
     }
 
     /// For a few foreign keys: a new child, then a new parent, linked, in one save; and two

@@ -40,7 +40,7 @@ import Testing
         }
         try compareViews(h, schema, path, label)
         var g = SplitMix64(seed: seed &* 7919)
-        for round in 0..<4 { try deleteRound(h, schema, path, mode: round % 3, &g, label) }
+        for round in 0..<6 { try deleteRound(h, schema, path, mode: round % 4, &g, label) }
         try insertParentsWithChildren(h, schema, path, &g, label)
     }
 
@@ -163,6 +163,14 @@ import Testing
                 """)
             #expect(inSQL == "\(want)" && inMemory == "\(want)", "\(label): \(table.name) \(predicate): SQL \(inSQL ?? "-"), memory \(inMemory ?? "-"), plain SQL \(want)")
         }
+        // A batch change, which names no objects, takes the same rows.
+        let (predicate, exists) = cases[0], mark = "u-\(r)"
+        let q = quoteIdentifier
+        let want = try read(path) { db in try Int64.fetchAll(db, sql: "SELECT p.rowid FROM \(q(table.name)) p WHERE \(exists) ORDER BY 1") }
+        let changed = h.string("__E[\(lua(table.name))]:updateall(\(lua(predicate)), {}, { label = \(lua(mark)) })")
+        let marked = try read(path) { db in try Int64.fetchAll(db, sql: "SELECT rowid FROM \(q(table.name)) WHERE label = ? ORDER BY 1", arguments: [mark]) }
+        #expect(changed == "\(want.count)" && marked == want, "\(label): \(table.name):updateall(\(predicate)) changed \(changed ?? "-"): \(marked), not \(want)")
+        #expect(h.string("count(\(lua(table.name)), 'label == %@', \(lua(mark)))") == "\(want.count)", "\(label): \(table.name) objects after updateall")
     }
 
     /// A view's computed columns have the type of their values, and filter as SQL does.
