@@ -53,7 +53,40 @@ extension ForeignSchemaPropertyTests {
         let moves = mode == 3 ? try randomMoves(h, schema, path, &g) : []
         let steps = moves.map(\.description).joined() + deletes.map { "\(schema.tables[$0.table].name)/\($0.rowid)" }.joined(separator: " ")
 
-        // Plain SQL, on a copy.
+        let list = deletes.map { "{\(lua(schema.tables[$0.table].name)), \($0.rowid)}" }.joined(separator: ", ")
+        try compare(h, schema, path, "deleting \(steps) (mode \(mode))", label,
+                    sql: moves.map(\.sql) + deletes.map { "DELETE FROM \(q(schema.tables[$0.table].name)) WHERE rowid = \($0.rowid)" },
+                    lua: moves.map(\.lua).joined() + """
+                        for _, d in ipairs({\(list)}) do
+                          local o = __E[d[1]]:get(d[2])
+                          if o and not o:isDeleted() then o:delete() end
+                        end
+                        """)
+    }
+
+    /// A row of one side of a join table, its links removed through the pair the table
+    /// gives and then deleted, in one save; in plain SQL, its join rows and then it.
+    func unlinkRound(_ h: Harness, _ schema: RandomForeignSchema, _ path: String, _ toMany: ToMany, _ g: inout SplitMix64, _ label: String) throws {
+        guard let (j, from) = toMany.join else { return }
+        let q = quoteIdentifier
+        let (table, join) = (schema.tables[toMany.entity], schema.tables[j])
+        let rows = try read(path) { db in try Int64.fetchAll(db, sql: "SELECT rowid FROM \(q(table.name))") }
+        guard !rows.isEmpty else { return }
+        let row = g.pick(rows)
+        try compare(h, schema, path, "unlinking \(table.name)/\(row).\(toMany.name) and deleting it", label, sql: [
+            "DELETE FROM \(q(join.name)) WHERE \(q(from.column)) = (SELECT \(q(from.ref)) FROM \(q(table.name)) WHERE rowid = \(row))",
+            "DELETE FROM \(q(table.name)) WHERE rowid = \(row)",
+        ], lua: """
+            local o, r = __E[\(lua(table.name))]:get(\(row)), \(lua(toMany.name))
+            for _, m in ipairs(o[r]) do o[r]:remove(m) end
+            o:delete()
+            """)
+    }
+
+    /// `sql` run in plain SQL (`foreign_keys=ON`, each statement checked) on a copy of the
+    /// file, and `lua` through Quarry and saved once: both take the change or both refuse
+    /// it, and the rows left are the same.
+    private func compare(_ h: Harness, _ schema: RandomForeignSchema, _ path: String, _ what: String, _ label: String, sql: [String], lua: String) throws {
         let copy = path + ".copy"
         try? FileManager.default.removeItem(atPath: copy)
         try FileManager.default.copyItem(atPath: path, toPath: copy)
@@ -63,27 +96,16 @@ extension ForeignSchemaPropertyTests {
         let sqlite = try DatabaseQueue(path: copy, configuration: configuration)
         var sqliteTook = true
         do {
-            try sqlite.write { db in
-                for move in moves { try db.execute(sql: move.sql) }
-                for row in deletes { try db.execute(sql: "DELETE FROM \(q(schema.tables[row.table].name)) WHERE rowid = ?", arguments: [row.rowid]) }
-            }
+            try sqlite.write { db in for statement in sql { try db.execute(sql: statement) } }
         } catch {
             sqliteTook = false
         }
         try sqlite.close()
-
-        // Quarry, in one save.
-        let list = deletes.map { "{\(lua(schema.tables[$0.table].name)), \($0.rowid)}" }.joined(separator: ", ")
-        let outcome = saving(h, moves.map(\.lua).joined() + """
-            for _, d in ipairs({\(list)}) do
-              local o = __E[d[1]]:get(d[2])
-              if o and not o:isDeleted() then o:delete() end
-            end
-            """)
-        #expect((outcome == "took") == sqliteTook, "\(label): deleting \(steps) (mode \(mode)): SQLite \(sqliteTook ? "took" : "refused"), Quarry \(outcome)")
+        let outcome = saving(h, lua)
+        #expect((outcome == "took") == sqliteTook, "\(label): \(what): SQLite \(sqliteTook ? "took" : "refused"), Quarry \(outcome)")
         let (left, want) = (try dump(path, schema), try dump(copy, schema))
-        #expect(left == want, "\(label): deleting \(steps) (mode \(mode)) leaves \(Set(left).symmetricDifference(want).sorted())")
-        #expect(try read(path) { db in try Row.fetchAll(db, sql: "PRAGMA foreign_key_check") }.isEmpty, "\(label): deleting \(steps)")
+        #expect(left == want, "\(label): \(what) leaves \(Set(left).symmetricDifference(want).sorted())")
+        #expect(try read(path) { db in try Row.fetchAll(db, sql: "PRAGMA foreign_key_check") }.isEmpty, "\(label): \(what)")
     }
 
     /// A child moved to another parent (or to none), in SQL and in Lua.

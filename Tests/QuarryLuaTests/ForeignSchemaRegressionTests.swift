@@ -68,4 +68,40 @@ import Testing
         #expect(try sql(path, "SELECT group_concat(label || '@' || book_id) FROM note") == "n3@z,n4@w")
         #expect(try sql(path, "SELECT count(*) FROM pragma_foreign_key_check") == "0")
     }
+
+    /// Chinook's shape: a join table whose keys are NO ACTION (or RESTRICT). Removing a
+    /// track's links through the pair and then deleting it, in one save, is what plain SQL
+    /// takes (the join rows go first): the deny rule no longer counts the rows whose links
+    /// were removed (it refused, naming them). A row still linked refuses as before.
+    @Test func aJoinRowWhoseLinkWasRemovedNoLongerDeniesTheDelete() throws {
+        let path = try foreignFile("""
+            CREATE TABLE Playlist (PlaylistId INTEGER PRIMARY KEY, Name TEXT);
+            CREATE TABLE Track (TrackId INTEGER PRIMARY KEY, Name TEXT);
+            CREATE TABLE PlaylistTrack (PlaylistId INTEGER NOT NULL REFERENCES Playlist (PlaylistId) ON DELETE NO ACTION,
+              TrackId INTEGER NOT NULL REFERENCES Track (TrackId) ON DELETE RESTRICT, PRIMARY KEY (PlaylistId, TrackId));
+            INSERT INTO Playlist VALUES (1, 'Music'), (2, 'Movies');
+            INSERT INTO Track VALUES (7, 'a'), (8, 'b');
+            INSERT INTO PlaylistTrack VALUES (1, 7), (2, 7), (1, 8);
+            """)
+        let h = try Harness(context: try StoreOpener.open(path))
+        #expect(h.error(#"""
+            local t = Track:get(7)
+            Playlist:get(1).tracks:remove(t)
+            t:delete()
+            """#).contains("denies it while it holds PlaylistTrack/2"))
+        h.run(#"""
+            rollback()
+            local t = Track:get(7)
+            for _, p in ipairs(t.playlists) do p.tracks:remove(t) end
+            t:delete()
+            -- And from the other side: a playlist emptied, then deleted.
+            local p = Playlist:get(1)
+            for _, x in ipairs(p.tracks) do x.playlists:remove(p) end
+            p:delete()
+            save()
+            """#)
+        #expect(try sql(path, "SELECT group_concat(TrackId) FROM Track") == "8")
+        #expect(try sql(path, "SELECT group_concat(PlaylistId) FROM Playlist") == "2")
+        #expect(try sql(path, "SELECT count(*) FROM PlaylistTrack") == "0")
+    }
 }

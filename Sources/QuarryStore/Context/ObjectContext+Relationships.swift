@@ -369,8 +369,11 @@ extension ObjectContext {
                 case .deny:
                     // What the save will leave: members deleted in this context (the order
                     // lines of an order deleted before it) no longer hold it, as Core Data
-                    // checks a deny rule against the objects its save leaves.
-                    let blocking = try relatedObjects(relationship.name, of: next).filter { !$0.isDeleted && !seen.contains(ObjectIdentifier($0)) }
+                    // checks a deny rule against the objects its save leaves; nor do a join
+                    // table's rows whose links were removed.
+                    let blocking = try relatedObjects(relationship.name, of: next).filter {
+                        !$0.isDeleted && !seen.contains(ObjectIdentifier($0)) && !isUnlinkedJoinRow($0)
+                    }
                     if !blocking.isEmpty {
                         let names = blocking.prefix(5).map(\.objectID).joined(separator: ", ") + (blocking.count > 5 ? ", ..." : "")
                         throw StoreError.validation(message: "delete: \(next.objectID) cannot be deleted: '\(relationship.name)' denies it while it holds \(names)"

@@ -42,6 +42,9 @@ public struct EntityStorage: Equatable, Sendable {
     public var textCasts: Set<String> = []
     /// A server table's columns the server computes (`GENERATED ALWAYS`): never written.
     public var generated: Set<String> = []
+    /// A join table of a file Quarry did not create: the link view of the many-to-many
+    /// pair it gives (`ForeignFileStore.mapJoinTables`), through which its rows are linked.
+    public var pairLink: String?
 
     /// How a date column keeps its dates as numbers, when not as Unix seconds.
     public enum NumericDateScale: Equatable, Sendable {

@@ -55,6 +55,21 @@ extension ObjectContext {
         do { return try body(db) } catch let error as DatabaseError { throw StoreError(error) }
     }
 
+    /// Whether `row` is a join table's row whose link this context removed through the pair
+    /// the table gives (`Playlist.tracks:remove(t)`), or one naming an object deleted
+    /// since (whose links go with it): the save deletes it before the rows it names, so it
+    /// holds back no delete of theirs.
+    func isUnlinkedJoinRow(_ row: ManagedObject) -> Bool {
+        guard let link = mapped(row.entity).pairLink else { return false }
+        let ends = currentEntity(of: row).toOneRelationships.filter { $0.column != nil }.compactMap { committedTarget($0, of: row) }
+        guard ends.count == 2 else { return false }
+        if ends.contains(where: \.isDeleted) { return true }
+        return unsaved.links.contains { pending in
+            !pending.isAdd && pending.table == link
+                && ((pending.source === ends[0] && pending.target === ends[1]) || (pending.source === ends[1] && pending.target === ends[0]))
+        }
+    }
+
     /// Where a foreign file's deny rule comes from, for the refusal: its foreign key.
     func foreignKeyNote(_ relationship: RelationshipDescription, of entity: String) -> String {
         guard let e = managedObjectModel.entitiesByName[entity], mapped(e).layout == .foreignTable,
