@@ -8,12 +8,6 @@ import Testing
 /// Bugs `ForeignSchemaPropertyTests` and trying sample files by hand found in reading and
 /// writing files Quarry did not create, each in its smallest form.
 @Suite struct ForeignSchemaRegressionTests {
-    private func sql(_ path: String, _ query: String) throws -> String {
-        let queue = try DatabaseQueue(path: path)
-        defer { try? queue.close() }
-        return try queue.read { db in try String.fetchAll(db, sql: query).joined(separator: ",") }
-    }
-
     /// A link to a parent known by its TEXT key is to the object: a new parent given its
     /// key after it was linked writes that key into its child (the column was left NULL).
     @Test func aLinkToAParentGivenItsTextKeyAfterwardsWritesThatKey() throws {
@@ -33,14 +27,14 @@ import Testing
             Orders:get(1).customerCodeCustomer = c
             save()
             """#)
-        #expect(try sql(path, "SELECT group_concat(label || '@' || ifnull(CustomerCode, 'nil')) FROM Orders") == "o1@C,o2@C")
+        #expect(try sqlAnswer(path, "SELECT group_concat(label || '@' || ifnull(CustomerCode, 'nil')) FROM Orders") == "o1@C,o2@C")
         h.run(#"""
             local o = Orders:get(1)
             o.customerCodeCustomer = Customer:first("Code == 'A'")
             o.CustomerCode = "C"
             save()
             """#)
-        #expect(try sql(path, "SELECT CustomerCode FROM Orders WHERE id = 1") == "C")
+        #expect(try sqlAnswer(path, "SELECT CustomerCode FROM Orders WHERE id = 1") == "C")
     }
 
     /// `REFERENCES parent` with no column names the parent's primary key: for a TEXT key
@@ -65,8 +59,8 @@ import Testing
             book:first("Code == 'y'"):delete()
             save()
             """#)
-        #expect(try sql(path, "SELECT group_concat(label || '@' || book_id) FROM note") == "n3@z,n4@w")
-        #expect(try sql(path, "SELECT count(*) FROM pragma_foreign_key_check") == "0")
+        #expect(try sqlAnswer(path, "SELECT group_concat(label || '@' || book_id) FROM note") == "n3@z,n4@w")
+        #expect(try sqlAnswer(path, "SELECT count(*) FROM pragma_foreign_key_check") == "0")
     }
 
     /// Chinook's shape: a join table whose keys are NO ACTION (or RESTRICT). Removing a
@@ -100,8 +94,8 @@ import Testing
             p:delete()
             save()
             """#)
-        #expect(try sql(path, "SELECT group_concat(TrackId) FROM Track") == "8")
-        #expect(try sql(path, "SELECT group_concat(PlaylistId) FROM Playlist") == "2")
-        #expect(try sql(path, "SELECT count(*) FROM PlaylistTrack") == "0")
+        #expect(try sqlAnswer(path, "SELECT group_concat(TrackId) FROM Track") == "8")
+        #expect(try sqlAnswer(path, "SELECT group_concat(PlaylistId) FROM Playlist") == "2")
+        #expect(try sqlAnswer(path, "SELECT count(*) FROM PlaylistTrack") == "0")
     }
 }
