@@ -98,4 +98,38 @@ import Testing
         #expect(try sqlAnswer(path, "SELECT group_concat(PlaylistId) FROM Playlist") == "2")
         #expect(try sqlAnswer(path, "SELECT count(*) FROM PlaylistTrack") == "0")
     }
+
+    /// A table joining an entity to itself links one way: removing a row's links one way
+    /// leaves the rows naming it the other way, which still deny its delete, as SQLite's
+    /// NO ACTION does (they were taken for removed links, and deleted without a word).
+    @Test func aSelfJoinUnlinkedOneWayStillDenies() throws {
+        let path = try foreignFile("""
+            CREATE TABLE album (Code TEXT PRIMARY KEY, label TEXT);
+            CREATE TABLE [album links] (album_id TEXT NOT NULL REFERENCES album (Code), OtherAlbumId TEXT NOT NULL REFERENCES album (Code));
+            INSERT INTO album VALUES ('k89', 'a'), ('x-26', 'b');
+            INSERT INTO [album links] VALUES ('x-26', 'k89'), ('k89', 'x-26');
+            """)
+        let h = try Harness(context: try StoreOpener.open(path))
+        let message = h.error(#"""
+            local a = album:first("Code == 'k89'")
+            for _, m in ipairs(a.otherAlbums) do a.otherAlbums:remove(m) end
+            a:delete()
+            """#)
+        #expect(message.contains("denies it while it holds album links/1"), "\(message)")
+    }
+
+    /// A child whose other key to the same parent cascades goes with the parent in the
+    /// same delete, so its NO ACTION key to it does not deny, as SQLite takes it.
+    @Test func aChildCascadedByAnotherKeyDoesNotDeny() throws {
+        let path = try foreignFile("""
+            CREATE TABLE p (id INTEGER PRIMARY KEY, label TEXT);
+            CREATE TABLE c (id INTEGER PRIMARY KEY, a INTEGER REFERENCES p (id) ON DELETE NO ACTION, b INTEGER REFERENCES p (id) ON DELETE CASCADE);
+            INSERT INTO p VALUES (1, 'x'), (2, 'y');
+            INSERT INTO c VALUES (1, 1, 1), (2, 1, 2);
+            """)
+        let h = try Harness(context: try StoreOpener.open(path))
+        #expect(h.error("p:get(1):delete()").contains("denies it while it holds c/2"))
+        h.run("rollback(); p:get(2):delete(); p:get(1):delete(); save()")
+        #expect(try sqlAnswer(path, "SELECT count(*) FROM p") + "," + sqlAnswer(path, "SELECT count(*) FROM c") == "0,0")
+    }
 }

@@ -75,6 +75,7 @@ extension ForeignFileStore {
             }
             var storage = context.mapped(join)
             storage.pairLink = link
+            storage.pairSourceColumn = source.column
             context.remember(join, storage: storage)
         } catch {
             // No pair without its view: the model stays as it was.

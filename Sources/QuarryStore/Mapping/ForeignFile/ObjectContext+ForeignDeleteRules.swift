@@ -60,14 +60,15 @@ extension ObjectContext {
     /// since (whose links go with it): the save deletes it before the rows it names, so it
     /// holds back no delete of theirs.
     func isUnlinkedJoinRow(_ row: ManagedObject) -> Bool {
-        guard let link = mapped(row.entity).pairLink else { return false }
-        let ends = currentEntity(of: row).toOneRelationships.filter { $0.column != nil }.compactMap { committedTarget($0, of: row) }
-        guard ends.count == 2 else { return false }
-        if ends.contains(where: \.isDeleted) { return true }
-        return unsaved.links.contains { pending in
-            !pending.isAdd && pending.table == link
-                && ((pending.source === ends[0] && pending.target === ends[1]) || (pending.source === ends[1] && pending.target === ends[0]))
-        }
+        let storage = mapped(row.entity)
+        guard let link = storage.pairLink else { return false }
+        let keys = currentEntity(of: row).toOneRelationships.filter { $0.column != nil }
+        // The ends as the link view reads them: a table joining an entity to itself links
+        // one way only.
+        guard keys.count == 2, let s = keys.firstIndex(where: { $0.column == storage.pairSourceColumn }),
+              let source = committedTarget(keys[s], of: row), let target = committedTarget(keys[1 - s], of: row) else { return false }
+        if source.isDeleted || target.isDeleted { return true }
+        return unsaved.links.contains { !$0.isAdd && $0.table == link && $0.source === source && $0.target === target }
     }
 
     /// Where a foreign file's deny rule comes from, for the refusal: its foreign key.
