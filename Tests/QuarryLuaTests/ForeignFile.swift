@@ -10,3 +10,11 @@ func foreignFile(_ sql: String) throws -> String {
     try queue.close()
     return path
 }
+
+/// What plain SQL answers to `query` on the file at `path`: its first column, joined by
+/// commas.
+func sqlAnswer(_ path: String, _ query: String) throws -> String {
+    let queue = try DatabaseQueue(path: path)
+    defer { try? queue.close() }
+    return try queue.read { db in try String.fetchAll(db, sql: query).joined(separator: ",") }
+}

@@ -9,19 +9,13 @@ import Testing
 /// or a position) is a many-to-many pair between the tables it joins (issue 29), kept as
 /// the join table's rows; the table stays an entity.
 @Suite struct ForeignJoinTableTests {
-    private func sqlite(_ path: String, _ sql: String) throws -> String {
-        let queue = try DatabaseQueue(path: path)
-        defer { try? queue.close() }
-        return try queue.read { db in try String.fetchAll(db, sql: sql).joined(separator: ",") }
-    }
-
     @Test func playlistTrackJoinsPlaylistsAndTracks() throws {
         let path = try musicStoreFile()
         let schema = try schemaRows(path)
         let h = try Harness(context: try StoreOpener.open(path))
         #expect(h.string(#"#Playlist:get(1).tracks .. "," .. #Track:get(3).playlists .. "," .. #Track:get(6).playlists"#) == "4,2,0")
         // In SQL, and in memory, as plain SQL counts.
-        let music = try sqlite(path, "SELECT count(DISTINCT TrackId) FROM PlaylistTrack JOIN Playlist USING (PlaylistId) WHERE Playlist.Name = 'Music'")
+        let music = try sqlAnswer(path, "SELECT count(DISTINCT TrackId) FROM PlaylistTrack JOIN Playlist USING (PlaylistId) WHERE Playlist.Name = 'Music'")
         #expect(h.string(#"count("Track", "ANY playlists.Name == 'Music'")"#) == music)
         h.run(#"""
             local p = predicate("ANY playlists.Name == 'Music'"); local n = 0
@@ -40,11 +34,11 @@ import Testing
             assert(#Track:get(6).playlists == 1 and #Playlist:get(1).tracks == 4)
             save()
             """#)
-        #expect(try sqlite(path, "SELECT PlaylistId || '-' || TrackId FROM PlaylistTrack ORDER BY PlaylistId, TrackId") == "1-2,1-3,1-4,1-5,2-6,3-3,3-4")
+        #expect(try sqlAnswer(path, "SELECT PlaylistId || '-' || TrackId FROM PlaylistTrack ORDER BY PlaylistId, TrackId") == "1-2,1-3,1-4,1-5,2-6,3-3,3-4")
         #expect(h.string(#"count("Track", "ANY playlists.Name == 'Movies'") .. "," .. count("PlaylistTrack")"#) == "1,7")
         // Assigning the whole set writes the difference.
         h.run(#"Playlist:get(3).tracks = { Track:get(1) }; save()"#)
-        #expect(try sqlite(path, "SELECT TrackId FROM PlaylistTrack WHERE PlaylistId = 3") == "1")
+        #expect(try sqlAnswer(path, "SELECT TrackId FROM PlaylistTrack WHERE PlaylistId = 3") == "1")
         #expect(try schemaRows(path) == schema, "sqlite_master changed")
         // Reopened, the pair reads what was saved.
         let again = try Harness(context: try StoreOpener.open(path))
@@ -67,10 +61,10 @@ import Testing
         if action == "NO ACTION" {
             #expect(h.error(#"tag:get(2):delete(); save()"#).contains("denies"))
             h.run("rollback()")
-            #expect(try sqlite(path, "SELECT count(*) FROM post_tag") == "3")
+            #expect(try sqlAnswer(path, "SELECT count(*) FROM post_tag") == "3")
         } else {
             h.run(#"tag:get(2):delete(); save()"#)
-            #expect(try sqlite(path, "SELECT post_id || '-' || tag_id FROM post_tag") == "1-1")
+            #expect(try sqlAnswer(path, "SELECT post_id || '-' || tag_id FROM post_tag") == "1-1")
             #expect(h.string(#"#post:get(1).tags .. "," .. #post:get(2).tags"#) == "1,0")
         }
     }
@@ -101,9 +95,9 @@ import Testing
         // follower_id -> followee side: whom a person follows, and who follows them.
         #expect(h.string(#"#person:get(1).followees .. "," .. #person:get(3).followers .. "," .. #person:get(1).followers"#) == "2,2,0")
         h.run(#"person:get(3).followees:add(person:get(1)); club:get(1).persons:add(person:get(3)); save()"#)
-        #expect(try sqlite(path, "SELECT follower_id || '-' || followee_id FROM follows ORDER BY 1") == "1-2,1-3,2-3,3-1")
+        #expect(try sqlAnswer(path, "SELECT follower_id || '-' || followee_id FROM follows ORDER BY 1") == "1-2,1-3,2-3,3-1")
         // The link's insert leaves the position and its own key to SQLite.
-        #expect(try sqlite(path, "SELECT id || ':' || quote(position) FROM member WHERE person_id = 3") == "3:NULL")
+        #expect(try sqlAnswer(path, "SELECT id || ':' || quote(position) FROM member WHERE person_id = 3") == "3:NULL")
         #expect(try schemaRows(path) == schema, "sqlite_master changed")
     }
 }

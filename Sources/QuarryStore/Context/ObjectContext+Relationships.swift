@@ -366,6 +366,7 @@ extension ObjectContext {
         // in the order the recursion visited them (each object before what it cascades to).
         var seen = Set(doomed.map(ObjectIdentifier.init))
         var pending = [object]
+        var denials: [(object: ManagedObject, relationship: RelationshipDescription, members: [ManagedObject])] = []
         while let next = pending.popLast() {
             guard !next.isDeleted, seen.insert(ObjectIdentifier(next)).inserted else { continue }
             doomed.append(next)
@@ -374,15 +375,7 @@ extension ObjectContext {
                 guard storage(of: relationship, in: next.entity.name) != nil else { continue }
                 switch relationship.deleteRule {
                 case .deny:
-                    // What the save will leave: members deleted in this context (the order
-                    // lines of an order deleted before it) no longer hold it, as Core Data
-                    // checks a deny rule against the objects its save leaves.
-                    let blocking = try relatedObjects(relationship.name, of: next).filter { !$0.isDeleted && !seen.contains(ObjectIdentifier($0)) }
-                    if !blocking.isEmpty {
-                        let names = blocking.prefix(5).map(\.objectID).joined(separator: ", ") + (blocking.count > 5 ? ", ..." : "")
-                        throw StoreError.validation(message: "delete: \(next.objectID) cannot be deleted: '\(relationship.name)' denies it while it holds \(names)"
-                                                    + foreignKeyNote(relationship, of: next.entity.name))
-                    }
+                    denials.append((next, relationship, try relatedObjects(relationship.name, of: next)))
                 case .cascade:
                     reached += try relatedObjects(relationship.name, of: next)
                 case .nullify, .noaction, .setdefault:
@@ -390,6 +383,19 @@ extension ObjectContext {
                 }
             }
             pending += reached.reversed()
+        }
+        // What the save will leave: members deleted in this context (the order lines of an
+        // order deleted before it) or by this delete's cascades (a child whose other key to
+        // the same parent cascades, as SQLite's statement takes it) no longer hold it, as
+        // Core Data checks a deny rule against the objects its save leaves; nor do a join
+        // table's rows whose links were removed.
+        for (next, relationship, members) in denials {
+            let blocking = members.filter { !$0.isDeleted && !seen.contains(ObjectIdentifier($0)) && !isUnlinkedJoinRow($0) }
+            guard blocking.isEmpty else {
+                let names = blocking.prefix(5).map(\.objectID).joined(separator: ", ") + (blocking.count > 5 ? ", ..." : "")
+                throw StoreError.validation(message: "delete: \(next.objectID) cannot be deleted: '\(relationship.name)' denies it while it holds \(names)"
+                                            + foreignKeyNote(relationship, of: next.entity.name))
+            }
         }
     }
 }

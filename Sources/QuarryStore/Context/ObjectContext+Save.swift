@@ -28,6 +28,7 @@ extension ObjectContext {
         if isReadOnly { throw StoreError.readOnly(operation: "save") }
         try store.refuseUnfaithfulWrite("save", in: self)
         try store.willWrite("save", in: self)
+        followValueMatchedLinks(of: unsaved.inserted + unsaved.updated.values)
         // Written in foreign-key order: parents inserted before their children, children
         // deleted before their parents (one save deleting a customer with its orders).
         let request = SaveChangesRequest(

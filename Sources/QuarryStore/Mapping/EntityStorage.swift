@@ -45,6 +45,11 @@ public struct EntityStorage: Equatable, Sendable {
     /// Columns of another program's primary key that nothing fills (no rowid alias, no
     /// default, serial or identity): a new object is refused at once without them.
     public var keysToGive: [String] = []
+    /// A join table of a file Quarry did not create: the link view of the many-to-many
+    /// pair it gives (`ForeignFileStore.mapJoinTables`), through which its rows are linked.
+    public var pairLink: String?
+    /// The join table's column the link view reads as its `source`.
+    public var pairSourceColumn: String?
 
     /// How a date column keeps its dates as numbers, when not as Unix seconds.
     public enum NumericDateScale: Equatable, Sendable {

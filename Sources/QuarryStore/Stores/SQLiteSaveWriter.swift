@@ -87,13 +87,14 @@ struct SQLiteSaveWriter {
         try store.willDeleteRows(request, &work, keys: keys, in: db, context: context)
         for object in request.deletes {
             guard let primaryKey = object.primaryKey else { continue }
-            let storage = context.mapped(object.entity)
-            try db.execute(sql: "DELETE FROM \(storage.table) WHERE \(storage.key) = ?", arguments: [primaryKey])
-            // Its links go with it, whatever the rules did to the objects.
+            // Its links go with it, whatever the rules did to the objects: first, as a join
+            // table's rows name it (a file's RESTRICT key is checked at each statement).
             for relationship in context.currentEntity(of: object).relationships {
                 guard case .linkTable(let table, let sourceColumn, _)? = context.storage(of: relationship, in: object.entity.name) else { continue }
                 try db.execute(sql: "DELETE FROM \(quoteIdentifier(table)) WHERE \(sourceColumn) = ?", arguments: [primaryKey])
             }
+            let storage = context.mapped(object.entity)
+            try db.execute(sql: "DELETE FROM \(storage.table) WHERE \(storage.key) = ?", arguments: [primaryKey])
         }
         try store.didWriteRows(request, work, keys: keys, in: db, context: context)
         result.readBacks = readBacks

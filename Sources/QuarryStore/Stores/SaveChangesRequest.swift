@@ -72,6 +72,24 @@ extension ObjectContext {
     }
 }
 
+extension ObjectContext {
+    /// A link kept in a column matching another column of its target (a TEXT key:
+    /// `Orders.CustomerCode` to `Customer.Code`) took the value the target had when it was
+    /// made; the link is to the object, so a value the target was given since (a new
+    /// customer given its code once linked) is the column's at the save.
+    func followValueMatchedLinks(of objects: [ManagedObject]) {
+        for object in objects {
+            let entity = currentEntity(of: object)
+            for (name, target) in object.pendingToOne {
+                guard let target, !target.isDeleted, let relationship = entity.relationship(named: name), let targetKey = relationship.targetKey,
+                      let column = relationship.column, entity.attribute(named: column) != nil else { continue }
+                let value = target.currentValue(targetKey)
+                if object.currentValue(column) != value { object.pending[column] = value }
+            }
+        }
+    }
+}
+
 extension SaveChangesRequest {
     /// The links a file Quarry did not create keeps in an attribute column (author_id)
     /// whose target was inserted in this save, so held no key when the row was written:

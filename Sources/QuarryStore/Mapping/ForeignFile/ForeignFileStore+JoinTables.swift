@@ -73,6 +73,10 @@ extension ForeignFileStore {
             try context.database.writeWithoutTransaction { db in
                 for sql in linkViewSQL(link: link, join: join.name, source: source, target: target) { try db.execute(sql: sql) }
             }
+            var storage = context.mapped(join)
+            storage.pairLink = link
+            storage.pairSourceColumn = source.column
+            context.remember(join, storage: storage)
         } catch {
             // No pair without its view: the model stays as it was.
             if let old = before.0 { context.remember(old) }

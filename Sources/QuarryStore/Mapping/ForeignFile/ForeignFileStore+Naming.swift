@@ -44,12 +44,14 @@ extension ForeignFileStore {
     /// The many-to-many relationship a join table gives one side: the other side's to-one
     /// name in the plural (`tracks`); when taken, followed by `Via` and the join table
     /// (`tracksViaPlaylistTrack`; `tracks_via_playlist_track` for a table named in lower
-    /// case); then `_` until free.
+    /// case; a table's name of several words as one identifier: `tracksViaPlaylistItems`,
+    /// `tracks_via_playlist_items`); then `_` until free.
     static func manyToManyName(other: String, joinTable: String, isFree: IsFree) -> String {
         let plural = plural(other)
         if isFree(plural) { return plural }
         let snake = !joinTable.contains(where: \.isUppercase)
-        var name = snake ? plural + "_via_" + joinTable : plural + "Via" + capitalized(joinTable)
+        let words = joinTable.split { !($0.isLetter || $0.isNumber || $0 == "_") }
+        var name = snake ? plural + "_via_" + words.joined(separator: "_") : plural + "Via" + capitalized(identifier(joinTable))
         while !isFree(name) { name += "_" }
         return name
     }

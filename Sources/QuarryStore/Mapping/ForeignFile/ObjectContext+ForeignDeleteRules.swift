@@ -55,6 +55,22 @@ extension ObjectContext {
         do { return try body(db) } catch let error as DatabaseError { throw StoreError(error) }
     }
 
+    /// Whether `row` is a join table's row whose link this context removed through the pair
+    /// the table gives (`Playlist.tracks:remove(t)`), or one naming an object deleted
+    /// since (whose links go with it): the save deletes it before the rows it names, so it
+    /// holds back no delete of theirs.
+    func isUnlinkedJoinRow(_ row: ManagedObject) -> Bool {
+        let storage = mapped(row.entity)
+        guard let link = storage.pairLink else { return false }
+        let keys = currentEntity(of: row).toOneRelationships.filter { $0.column != nil }
+        // The ends as the link view reads them: a table joining an entity to itself links
+        // one way only.
+        guard keys.count == 2, let s = keys.firstIndex(where: { $0.column == storage.pairSourceColumn }),
+              let source = committedTarget(keys[s], of: row), let target = committedTarget(keys[1 - s], of: row) else { return false }
+        if source.isDeleted || target.isDeleted { return true }
+        return unsaved.links.contains { !$0.isAdd && $0.table == link && $0.source === source && $0.target === target }
+    }
+
     /// Where a foreign file's deny rule comes from, for the refusal: its foreign key.
     func foreignKeyNote(_ relationship: RelationshipDescription, of entity: String) -> String {
         guard let e = managedObjectModel.entitiesByName[entity], mapped(e).layout == .foreignTable,

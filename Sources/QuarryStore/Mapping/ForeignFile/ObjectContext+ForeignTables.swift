@@ -186,6 +186,9 @@ extension ObjectContext {
     /// to-many, named by the foreign-file conventions. Nothing when `parent` is no entity.
     func addForeignKey(_ table: String, column: String, parent: String, to: String?, onDelete: String?) throws {
         guard let destination = managedObjectModel.entitiesByName[parent] else { return }
+        // `REFERENCES parent` with no column names the parent's primary key, which for a
+        // TEXT key is not the rowid Quarry knows its rows by.
+        let to = try to ?? declaredPrimaryKey(of: parent)
         let targetKey = (to == nil || to == mapped(destination).keyColumn) ? nil : to
         let source = try entity(named: table)
         let names = foreignKeyNames(source, column: column, destination: destination)
@@ -198,6 +201,12 @@ extension ObjectContext {
         var parentEntity = try entity(named: parent)
         if names.earlier.inverse != names.inverse { parentEntity.relationshipAliases[names.earlier.inverse] = names.inverse }
         remember(parentEntity)
+    }
+
+    /// The one column of `table`'s declared primary key (nil: none, or several).
+    private func declaredPrimaryKey(of table: String) throws -> String? {
+        let keys = try read { db in try Row.fetchAll(db, sql: "PRAGMA main.table_info(\(quoteIdentifier(table)))") }.filter { ($0["pk"] as Int? ?? 0) > 0 }
+        return keys.count == 1 ? keys[0]["name"] : nil
     }
 
     /// A foreign key's relationship and inverse names (`ForeignFileStore+Naming`), and the
