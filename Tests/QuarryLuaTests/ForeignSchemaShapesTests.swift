@@ -233,8 +233,8 @@ import Testing
             _G["Order Details"]:new{ order = Orders:get(10250), ProductID = 99, Quantity = 1 }
             save()
             """#)
-        #expect(try sql(path, "SELECT count(*) FROM Customers WHERE CustomerID = 'PARIS'") == "1")
-        #expect(try sql(path, "SELECT count(*) FROM [Order Details] WHERE OrderID = 10250 AND ProductID = 99") == "1")
+        #expect(try sqlAnswer(path, "SELECT count(*) FROM Customers WHERE CustomerID = 'PARIS'") == "1")
+        #expect(try sqlAnswer(path, "SELECT count(*) FROM [Order Details] WHERE OrderID = 10250 AND ProductID = 99") == "1")
         // An INTEGER PRIMARY KEY is the rowid: SQLite fills it.
         h.run(#"Territories:new{ TerritoryID = "99999", TerritoryDescription = "x" }; Employees:new{ LastName = "New" }; save()"#)
     }
