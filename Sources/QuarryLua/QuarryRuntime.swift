@@ -240,18 +240,29 @@ public final class QuarryRuntime {
     }
 
     /// The metamethods of each kind of userdata (`__gc` apart: every kind that holds a
-    /// Swift object gets the one that releases it).
-    private static let metamethods: [UserdataKind: [LuaBinding]] = [
-        .object: ObjectBindings.objectMetamethods, .results: ResultsBindings.resultsMetamethods,
-        .entity: SchemaBindings.entityMetamethods, .date: ValueBindings.dateMetamethods,
-        .predicate: PredicateBindings.predicateMetamethods, .section: SectionBindings.sectionMetamethods,
-        .set: SetBindings.setMetamethods, .observer: ObserverBindings.simpleMetamethods(.observer),
-        .namespace: ObserverBindings.simpleMetamethods(.namespace), .binding: ObserverBindings.bindingMetamethods,
-        .state: ObserverBindings.stateMetamethods, .rows: [], .query: [],
-    ]
+    /// Swift object gets the one that releases it). A switch, not a dictionary keyed by
+    /// the kind: making that dictionary asked the Swift runtime whether `UserdataKind` is
+    /// `Hashable`, a search of all 11,500 conformance records of the binary (0.15 ms of
+    /// every start; see docs/benchmarks.md, "Start-up").
+    private static func metamethods(_ kind: UserdataKind) -> [LuaBinding] {
+        switch kind {
+        case .object: ObjectBindings.objectMetamethods
+        case .results: ResultsBindings.resultsMetamethods
+        case .entity: SchemaBindings.entityMetamethods
+        case .date: ValueBindings.dateMetamethods
+        case .predicate: PredicateBindings.predicateMetamethods
+        case .section: SectionBindings.sectionMetamethods
+        case .set: SetBindings.setMetamethods
+        case .observer: ObserverBindings.simpleMetamethods(.observer)
+        case .namespace: ObserverBindings.simpleMetamethods(.namespace)
+        case .binding: ObserverBindings.bindingMetamethods
+        case .state: ObserverBindings.stateMetamethods
+        case .rows, .query: []
+        }
+    }
 
     private func installMetamethods(_ kind: UserdataKind) {
-        for binding in Self.metamethods[kind] ?? [] {
+        for binding in Self.metamethods(kind) {
             pushBinding(binding)
             // Reads of rows and of loaded results are answered in C (see RowObjects.swift).
             if binding.name == "__index", kind == .object {

@@ -17,8 +17,10 @@ final class Session {
     let opensReadOnly: Bool
     /// `.timer on`: the REPL says how long each line took.
     var timer = false
-    /// Long output in the REPL goes through this (`.pager on|off`).
-    let pager = Pager()
+    /// Long output in the REPL goes through this (`.pager on|off`). Made when first
+    /// needed: finding the pager reads the whole environment into a dictionary and
+    /// searches `PATH`, 0.25 ms that a batch run, which never pages, need not pay.
+    private(set) lazy var pager = Pager()
 
     /// `--safe` is in force (the runtime's sandbox is in place).
     var isSafe: Bool { settings.safe }

@@ -37,6 +37,9 @@ void quarry_push_swift_function(lua_State *L, void *context);
 lua_State *quarry_newstate(size_t limit);
 /// Closes a state made by quarry_newstate.
 void quarry_close(lua_State *L);
+/// The Lua prelude compiled by scripts/prelude-bytecode (prelude_bytecode.c), and the
+/// hash of the text it was compiled from; NULL when it was compiled by another Lua release.
+const unsigned char *quarry_prelude_bytecode(size_t *size, uint64_t *source_hash);
 /// The bytes the heap may still grow by under the limit (SIZE_MAX: no limit), so Swift
 /// can refuse up front to build a value that could not fit.
 size_t quarry_memory_room(lua_State *L);
