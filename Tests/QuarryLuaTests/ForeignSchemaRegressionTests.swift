@@ -8,8 +8,9 @@ import Testing
 /// Bugs `ForeignSchemaPropertyTests` and trying sample files by hand found in reading and
 /// writing files Quarry did not create, each in its smallest form.
 @Suite struct ForeignSchemaRegressionTests {
-    /// A link to a parent known by its TEXT key is to the object: a new parent given its
-    /// key after it was linked writes that key into its child (the column was left NULL).
+    /// A link to a parent known by its TEXT key is to the object: a new parent whose key
+    /// changes after it was linked writes its last key into its child (the column was left
+    /// NULL).
     @Test func aLinkToAParentGivenItsTextKeyAfterwardsWritesThatKey() throws {
         let path = try foreignFile("""
             CREATE TABLE Customer (Code TEXT PRIMARY KEY, label TEXT);
@@ -19,7 +20,8 @@ import Testing
             """)
         let h = try Harness(context: try StoreOpener.open(path))
         h.run(#"""
-            local c = Customer:new{ label = "c" }
+            -- A key nothing fills is given at :new; changed after the link, the new one is written.
+            local c = Customer:new{ label = "c", Code = "X" }
             local o = Orders:new{ label = "o2" }
             o.customerCodeCustomer = c
             c.Code = "C"
