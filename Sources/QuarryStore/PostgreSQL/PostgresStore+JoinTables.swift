@@ -48,13 +48,7 @@ extension PostgresStore {
         // The join table's own foreign keys decide what deleting a parent does: NO ACTION
         // and RESTRICT refuse while links exist, as the server would; otherwise the links go.
         func rule(_ end: JoinEnd) -> DeleteRule { ObjectContext.deleteRule(onDelete: end.action) == .deny ? .deny : .nullify }
-        a.relationships.append(RelationshipDescription(name: aName, destination: second.parent, inverse: bName, isToMany: true, deleteRule: rule(first)))
-        if same { b = a }
-        b.relationships.append(RelationshipDescription(name: bName, destination: first.parent, inverse: aName, isToMany: true, deleteRule: rule(second)))
-        if same { a = b }
-        context.remember(a)
-        context.remember(b)
-        context.bumpGeneration()
+        ForeignFileStore.pair(&a, aName, &b, bName, rules: (rule(first), rule(second)), in: context)
         do {
             guard let relationship = a.relationship(named: aName),
                   case .linkTable(let link, let sourceColumn, _)? = context.storage(of: relationship, in: a.name) else { return }

@@ -53,13 +53,7 @@ extension ForeignFileStore {
         var b = same ? a : try context.entity(named: second.destination)
         let aName = manyToManyName(other: second.name, joinTable: join.name) { free($0, in: a) }
         let bName = manyToManyName(other: first.name, joinTable: join.name) { free($0, in: b) && !(same && $0 == aName) }
-        a.relationships.append(RelationshipDescription(name: aName, destination: second.destination, inverse: bName, isToMany: true))
-        if same { b = a }
-        b.relationships.append(RelationshipDescription(name: bName, destination: first.destination, inverse: aName, isToMany: true))
-        if same { a = b }
-        context.remember(a)
-        context.remember(b)
-        context.bumpGeneration()
+        pair(&a, aName, &b, bName, in: context)
         do {
             // The storage the context gives the pair names the view and its orientation.
             guard let relationship = a.relationship(named: aName),
@@ -84,6 +78,22 @@ extension ForeignFileStore {
             context.bumpGeneration()
             throw error
         }
+    }
+
+    /// Gives `a` the to-many `aName` to `b`'s entity and `b` the to-many `bName` back
+    /// (each the other's inverse; one entity when both are, joined to itself), with their
+    /// delete rules, and makes them the context's.
+    static func pair(_ a: inout EntityDescription, _ aName: String, _ b: inout EntityDescription, _ bName: String,
+                     rules: (DeleteRule, DeleteRule) = (.nullify, .nullify), in context: ObjectContext) {
+        let same = a.name == b.name
+        let (aEntity, bEntity) = (a.name, b.name)
+        a.relationships.append(RelationshipDescription(name: aName, destination: bEntity, inverse: bName, isToMany: true, deleteRule: rules.0))
+        if same { b = a }
+        b.relationships.append(RelationshipDescription(name: bName, destination: aEntity, inverse: aName, isToMany: true, deleteRule: rules.1))
+        if same { a = b }
+        context.remember(a)
+        context.remember(b)
+        context.bumpGeneration()
     }
 
     /// One side of a join table: its column, and the parent it refers to by `matched`
