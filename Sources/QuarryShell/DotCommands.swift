@@ -86,7 +86,10 @@ struct DotCommands {
                 var related: [String] = []
                 for r in entity.relationships {
                     if let column = r.column {
-                        related.append("-- relate(" + [entity.name, column, r.destination, r.targetKey ?? "(key)", r.name].map(luaQuote).joined(separator: ", ") + ")")
+                        // The destination's key by name, so the line runs as it is printed.
+                        let context = shell.runtime.context
+                        let key = r.targetKey ?? (try? context.entity(named: r.destination)).map { context.mapped($0).keyColumn } ?? "(key)"
+                        related.append("-- relate(" + [entity.name, column, r.destination, key, r.name].map(luaQuote).joined(separator: ", ") + ")")
                         continue
                     }
                     var spec = "\(r.isToMany ? "many" : "one") = \(luaQuote(r.destination))"
