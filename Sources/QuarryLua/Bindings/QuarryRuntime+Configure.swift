@@ -69,7 +69,7 @@ extension QuarryRuntime {
             }
         }
         if predicateGiven {
-            request.predicate = try object ?? parsePredicate(format, arguments, handle.variables)
+            request.predicate = try object ?? parsePredicate(format, arguments, handle.variables, entity: request.entityName)
         }
         try readConfiguredShape(s, 2, into: &request)
 

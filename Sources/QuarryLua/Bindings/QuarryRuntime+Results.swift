@@ -103,7 +103,7 @@ extension QuarryRuntime {
         default:
             throw LuaError("results: '\(key)' cannot be assigned (assign predicate, args, sort, limit, offset or section)")
         }
-        let predicate = try parsePredicate(format, arguments, handle.variables)
+        let predicate = try parsePredicate(format, arguments, handle.variables, entity: handle.results.request.entityName)
         try handle.results.reconfigure { $0.predicate = predicate }
         handle.format = format
         handle.arguments = arguments
