@@ -14,6 +14,7 @@ let package = Package(
         // For the fuzz targets in Fuzz/ (a separate package that depends on this one).
         .library(name: "QuarryStore", targets: ["QuarryStore"]),
         .library(name: "QuarryPredicates", targets: ["QuarryPredicates"]),
+        .library(name: "QuarrySwiftInput", targets: ["QuarrySwiftInput"]),
         .library(name: "QuarryLua", targets: ["QuarryLua"]),
     ],
     dependencies: [
