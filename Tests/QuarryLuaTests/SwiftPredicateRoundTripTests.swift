@@ -95,6 +95,10 @@ import Testing
         #expect(text.contains("#Predicate<Person> tests Person objects, and this fetch is of 'Item'") && text.contains("column 12"), "\(text)")
         let object = h.error(##"fetch("Item", predicate("#Predicate<Person> { $0.age > 1 }"))"##)
         #expect(object.contains("#Predicate<Person> tests Person objects"), "\(object)")
+        let assigned = h.error(##"local r = fetch("Item") r.predicate = predicate("#Predicate<Person> { $0.age > 1 }")"##)
+        #expect(assigned.contains("#Predicate<Person> tests Person objects"), "\(assigned)")
+        let configured = h.error(##"fetch("Item"):configure{ predicate = predicate("#Predicate<Person> { $0.age > 1 }") }"##)
+        #expect(configured.contains("#Predicate<Person> tests Person objects"), "\(configured)")
         let batch = h.error(##"Item:deleteall("#Predicate<Person> { $0.qty > 1 }")"##)
         #expect(batch.contains("#Predicate<Person> tests Person objects"), "\(batch)")
         h.run(#"""

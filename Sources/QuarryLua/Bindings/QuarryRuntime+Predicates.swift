@@ -49,7 +49,7 @@ extension QuarryRuntime {
     /// `checkSwiftType` for the `predicate(...)` object at `index`.
     func checkPredicateObjectType(_ state: OpaquePointer, _ index: Int32, entity: String) throws {
         guard let read = swiftObject(state, index, kind: .predicate, as: PredicateHandle.self)?.swift else { return }
-        do { try checkSwiftType(read, entity: entity) } catch let error as PredicateError { throw error.given(as: "fetch") }
+        try checkSwiftType(read, entity: entity)
     }
 
     func predicateHandle(_ call: LuaCall, _ index: Int32) throws -> PredicateHandle {

@@ -56,6 +56,7 @@ extension QuarryRuntime {
         switch key {
         case "predicate":
             if let object = predicateObject(s, 3) {
+                try checkPredicateObjectType(s, 3, entity: handle.results.request.entityName)
                 try handle.results.reconfigure { $0.predicate = object }
                 (handle.object, handle.format, handle.arguments) = (object, nil, [])
                 return
