@@ -48,6 +48,7 @@ struct SwiftNestingScan {
         }
         while i < bytes.count {
             let b = bytes[i]
+            if i % 65_536 == 0 { try SwiftPredicateTranslator.stopIfAsked(column: nil) }
             // A word after a word (`try try x`, `await`, `consume`): prefix keywords nest too.
             if isName(b), i > 0, !isName(bytes[i - 1]), isName(previous) {
                 chain += 1

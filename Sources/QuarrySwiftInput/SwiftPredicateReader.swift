@@ -102,8 +102,10 @@ public enum SwiftPredicateReader {
     /// Operator sequences are left unfolded (`SwiftTerm` folds them).
     static func parse(_ source: String, columns: SourceColumns) throws -> SourceFileSyntax {
         try SwiftNestingScan.check(source, columns: columns)
+        try SwiftPredicateTranslator.stopIfAsked(column: nil)
         var parser = Parser(source, maximumNestingLevel: PredicateParser.maximumDepth + 1)
         let parsed = SourceFileSyntax.parse(from: &parser)
+        try SwiftPredicateTranslator.stopIfAsked(column: nil)
         if let diagnostic = ParseDiagnosticsGenerator.diagnostics(for: parsed).first {
             throw PredicateError("Swift: \(diagnostic.message)", column: columns.column(of: diagnostic.position))
         }

@@ -86,10 +86,15 @@ struct SwiftPredicateTranslator {
         depth += 1
         if depth > PredicateParser.maximumDepth { throw PredicateParser.nestingError(column: columns.column(of: node)) }
         steps += 1
-        if steps % 1024 == 0, quarry_should_stop() != 0 {
-            let deadline = quarry_process_deadline()
-            throw refuse(deadline > 0 && quarry_monotonic_now() >= deadline ? "timeout: the script ran past its time limit" : "interrupted!", node)
-        }
+        if steps % 1024 == 0 { try Self.stopIfAsked(column: columns.column(of: node)) }
+    }
+
+    /// Throws when Ctrl-C or --timeout asks running work to stop, saying which, as the Lua
+    /// hook and SQLite's progress handler do.
+    static func stopIfAsked(column: Int?) throws {
+        guard quarry_should_stop() != 0 else { return }
+        let deadline = quarry_process_deadline()
+        throw PredicateError(deadline > 0 && quarry_monotonic_now() >= deadline ? "timeout: the script ran past its time limit" : "interrupted!", column: column)
     }
 
     mutating func predicate(_ node: ExprSyntax) throws -> Predicate { try predicate(term(node)) }
