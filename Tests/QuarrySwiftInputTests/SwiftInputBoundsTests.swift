@@ -84,6 +84,26 @@ import Testing
         #expect(error.column == Self.column(of: needle, occurrence: occurrence, in: text), "\(name): column \(error.column ?? 0)")
     }
 
+    /// `#if` blocks (10,000 nested crashed swift-syntax's lookahead, 300 took seconds) have
+    /// no place in a #Predicate: the first is refused before Swift parses them.
+    @Test func conditionalCompilationIsRefusedAtOnce() throws {
+        let swift = "let x = 1\n" + String(repeating: "#if a\n", count: 10_000) + String(repeating: "#endif\n", count: 10_000) + "#Predicate<Item> { $0.a > 1 }"
+        let error = try #require(Self.refusal(swift))
+        #expect(error.message == "#if has no place in a #Predicate or the lets before it" && error.column == 11, "\(error.message) \(error.column ?? 0)")
+        #expect(try SwiftPredicateReader.read(##"#Predicate<Item> { $0.title == "#if" }"##, captures: [:]).predicate.description == ##"title == "#if""##)
+    }
+
+    /// swift-syntax recovers from `[a: a: a: ...]` in time growing with the square of its
+    /// length (10,000 took minutes); Quarry reads no dictionary, so its first `:` is refused.
+    @Test func dictionariesAreRefusedAtTheirColon() throws {
+        let swift = "#Predicate<Item> { [" + String(repeating: "a: ", count: 10_000) + "1].contains($0.qty) }"
+        let error = try #require(Self.refusal(swift))
+        #expect(error.message == "a dictionary [key: value] has no #Predicate form Quarry reads" && error.column == 22, "\(error.message) \(error.column ?? 0)")
+        // A ternary's colon and a label's are no dictionary's.
+        #expect(Self.refusal("#Predicate<Item> { [$0.flag ? 1 : 2].contains($0.qty) }")?.message.contains("dictionary") == false)
+        #expect(try SwiftSortReader.read(#"[SortDescriptor(\.qty, order: .reverse)]"#).count == 1)
+    }
+
     /// 200 levels of parentheses read, as in a format string.
     @Test func nestingWithinTheBoundReads() throws {
         let swift = "#Predicate<Item> { " + String(repeating: "(", count: 200) + "$0.qty > 1" + String(repeating: ")", count: 200) + " }"
