@@ -48,6 +48,7 @@ struct SwiftNestingScan {
         }
         while i < bytes.count {
             let b = bytes[i]
+            let before = previous
             if i % 65_536 == 0 { try SwiftPredicateTranslator.stopIfAsked(column: nil) }
             // A word after a word (`try try x`, `await`, `consume`): prefix keywords nest too.
             if isName(b), i > 0, !isName(bytes[i - 1]), isName(previous) {
@@ -116,6 +117,14 @@ struct SwiftNestingScan {
                     }
                     chain = 0
                 }
+                i += 1
+            case UInt8(ascii: ","):
+                // An empty element (`f(, , ...)`): swift-syntax's diagnostics for a run of
+                // them take time growing with its square; no Swift has one.
+                if [UInt8(ascii: ","), UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: ":")].contains(before) {
+                    throw PredicateError("expected a value before ','", column: columns.column(ofUTF8: i))
+                }
+                chain = 0
                 i += 1
             case UInt8(ascii: ":"):
                 // Directly inside `[`, a `:` that ends no ternary makes a dictionary, which

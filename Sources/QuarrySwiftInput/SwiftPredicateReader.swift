@@ -106,10 +106,31 @@ public enum SwiftPredicateReader {
         var parser = Parser(source, maximumNestingLevel: PredicateParser.maximumDepth + 1)
         let parsed = SourceFileSyntax.parse(from: &parser)
         try SwiftPredicateTranslator.stopIfAsked(column: nil)
-        if let diagnostic = ParseDiagnosticsGenerator.diagnostics(for: parsed).first {
+        try throwFirstSyntaxError(parsed, columns: columns)
+        return parsed
+    }
+
+    /// A syntax error of `tree`, refused with its column. swift-syntax's own diagnostics
+    /// read best, but take time growing with the square of the number of errors (8,000
+    /// empty operands took 40 s), so past a few errors the first is described here.
+    static func throwFirstSyntaxError(_ tree: some SyntaxProtocol, columns: SourceColumns) throws {
+        guard tree.hasError else { return }
+        var errors = 0, first: (String, AbsolutePosition)?
+        for token in tree.tokens(viewMode: .all) {
+            if token.presence == .missing {
+                errors += 1
+                let text = token.text
+                if first == nil { first = (text.isEmpty || text.hasPrefix("<#") ? "expected an expression" : "expected '\(text)'", token.position) }
+            } else if token.parent?.kind == .unexpectedNodes {
+                errors += 1
+                if first == nil { first = ("unexpected '\(token.text)'", token.positionAfterSkippingLeadingTrivia) }
+            }
+            if errors > 16 { break }
+        }
+        if errors <= 16, let diagnostic = ParseDiagnosticsGenerator.diagnostics(for: tree).first {
             throw PredicateError("Swift: \(diagnostic.message)", column: columns.column(of: diagnostic.position))
         }
-        return parsed
+        if let (message, position) = first { throw PredicateError("Swift: \(message)", column: columns.column(of: position)) }
     }
 
     /// Refuses a `#Predicate<T>` read for `entity` when `T` is neither the entity nor one

@@ -33,9 +33,7 @@ public enum SwiftSortReader {
         func refuse(_ message: String, _ node: some SyntaxProtocol) -> PredicateError {
             PredicateError(message, column: columns.column(of: node)).given(as: "sort")
         }
-        if let diagnostic = ParseDiagnosticsGenerator.diagnostics(for: parsed).first {
-            throw PredicateError("Swift: \(diagnostic.message)", column: columns.column(of: diagnostic.position)).given(as: "sort")
-        }
+        do { try SwiftPredicateReader.throwFirstSyntaxError(parsed, columns: columns) } catch let error as PredicateError { throw error.given(as: "sort") }
         func keyPath(_ node: ExprSyntax) throws -> String {
             guard let path = node.as(KeyPathExprSyntax.self) else { throw refuse("expected a key path such as \\.name", node) }
             var names: [String] = []

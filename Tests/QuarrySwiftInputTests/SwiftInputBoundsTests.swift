@@ -104,6 +104,20 @@ import Testing
         #expect(try SwiftSortReader.read(#"[SortDescriptor(\.qty, order: .reverse)]"#).count == 1)
     }
 
+    /// Many syntax errors: swift-syntax's diagnostics took time growing with the square of
+    /// their number (8,000 empty operands, 43 s; 8,000 `. `, 162 s). Past a few, the first
+    /// is described by Quarry, with its column; an empty element is refused before parsing.
+    @Test func manySyntaxErrorsAreRefusedAtTheFirst() throws {
+        for (swift, message, column) in [
+            ("#Predicate<Item> { f(" + String(repeating: "a == , ", count: 8_000) + ") }", "Swift: expected an expression", 27),
+            ("#Predicate<Item> { f(" + String(repeating: ". ", count: 8_000) + ") }", "Swift: expected an expression", 24),
+            ("#Predicate<Item> { f(" + String(repeating: ", ", count: 8_000) + ") }", "expected a value before ','", 22),
+        ] {
+            let error = try #require(Self.refusal(swift))
+            #expect(error.message == message && error.column == column, "\(error.message) \(error.column ?? 0)")
+        }
+    }
+
     /// 200 levels of parentheses read, as in a format string.
     @Test func nestingWithinTheBoundReads() throws {
         let swift = "#Predicate<Item> { " + String(repeating: "(", count: 200) + "$0.qty > 1" + String(repeating: ")", count: 200) + " }"
