@@ -1,7 +1,6 @@
 import QuarryPredicates
 import QuarryStore
 import SwiftParser
-import SwiftParserDiagnostics
 import SwiftSyntax
 
 /// A Swift `#Predicate` read into Quarry's predicate tree, the one an NSPredicate format
@@ -110,27 +109,29 @@ public enum SwiftPredicateReader {
         return parsed
     }
 
-    /// A syntax error of `tree`, refused with its column. swift-syntax's own diagnostics
-    /// read best, but take time growing with the square of the number of errors (8,000
-    /// empty operands took 40 s), so past a few errors the first is described here.
+    /// The first syntax error of `tree`, refused with its column: the first token Swift's
+    /// parser found missing or could not place. Not swift-syntax's own diagnostics: they
+    /// take time growing with the square of the number of errors (8,000 empty operands,
+    /// 43 s), and trap on some input (a Fix-It with no change, found by fuzzing).
     static func throwFirstSyntaxError(_ tree: some SyntaxProtocol, columns: SourceColumns) throws {
         guard tree.hasError else { return }
-        var errors = 0, first: (String, AbsolutePosition)?
         for token in tree.tokens(viewMode: .all) {
             if token.presence == .missing {
-                errors += 1
                 let text = token.text
-                if first == nil { first = (text.isEmpty || text.hasPrefix("<#") ? "expected an expression" : "expected '\(text)'", token.position) }
-            } else if token.parent?.kind == .unexpectedNodes {
-                errors += 1
-                if first == nil { first = ("unexpected '\(token.text)'", token.positionAfterSkippingLeadingTrivia) }
+                let message = text.isEmpty || text.hasPrefix("<#") ? "expected an expression" : "expected '\(text)'"
+                throw PredicateError("Swift: \(message)", column: columns.column(of: token.position))
             }
-            if errors > 16 { break }
+            if token.parent?.kind == .unexpectedNodes || token.tokenDiagnostic?.severity == .error {
+                throw PredicateError("Swift: unexpected \(describeToken(token))", column: columns.column(of: token.positionAfterSkippingLeadingTrivia))
+            }
         }
-        if errors <= 16, let diagnostic = ParseDiagnosticsGenerator.diagnostics(for: tree).first {
-            throw PredicateError("Swift: \(diagnostic.message)", column: columns.column(of: diagnostic.position))
-        }
-        if let (message, position) = first { throw PredicateError("Swift: \(message)", column: columns.column(of: position)) }
+        throw PredicateError("Swift: the text does not parse", column: 1)
+    }
+
+    /// A token as a refusal names it: its first 20 characters, quoted.
+    private static func describeToken(_ token: TokenSyntax) -> String {
+        let text = token.text
+        return "'" + (text.count > 20 ? String(text.prefix(20)) + "…" : text) + "'"
     }
 
     /// Refuses a `#Predicate<T>` read for `entity` when `T` is neither the entity nor one
