@@ -420,7 +420,13 @@ struct SwiftPredicateTranslator {
         var current = unparenthesised(node)
         while true {
             if let member = current.as(MemberAccessExprSyntax.self), let base = member.base {
-                components.insert(Self.unescaped(member.declName.baseName.text), at: 0)
+                let name = Self.unescaped(member.declName.baseName.text)
+                // Swift takes `a$b` and `` `a b` ``; a format string's key, which the
+                // predicate is also written as, takes letters, digits and _ only.
+                guard let first = name.first, first.isLetter || first == "_", name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else {
+                    throw refuse("'\(name)' is no key a predicate names (letters, digits and _)", member.declName)
+                }
+                components.insert(name, at: 0)
                 current = unparenthesised(base)
             } else if let chain = current.as(OptionalChainingExprSyntax.self) {
                 current = unparenthesised(chain.expression)
