@@ -84,7 +84,7 @@ public enum SwiftPredicateReader {
             guard generic.arguments.count == 1, let argument = generic.arguments.first else {
                 throw PredicateError("#Predicate takes one type, the entity's", column: columns.column(of: generic))
             }
-            typeName = argument.argument.trimmedDescription
+            typeName = String(argument.argument.trimmedDescription.filter { !$0.isWhitespace })
             typeColumn = columns.column(of: argument)
         }
         guard macro.arguments.isEmpty, macro.additionalTrailingClosures.isEmpty, let closure = macro.trailingClosure else {

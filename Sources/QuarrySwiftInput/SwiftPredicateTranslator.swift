@@ -212,7 +212,7 @@ struct SwiftPredicateTranslator {
     /// Calls that give a Bool: string tests, membership, quantifiers.
     private mutating func method(_ call: FunctionCallExprSyntax) throws -> Predicate {
         guard let callee = call.calledExpression.as(MemberAccessExprSyntax.self), let receiver = callee.base else {
-            throw refuse("\(call.calledExpression.trimmedDescription)(...) is a function call, which #Predicate does not take", call)
+            throw refuse("\(Self.oneLine(call.calledExpression.trimmedDescription))(...) is a function call, which #Predicate does not take", call)
         }
         let name = callee.declName.baseName.text
         let labels = call.arguments.map { $0.label?.text }
@@ -354,7 +354,7 @@ struct SwiftPredicateTranslator {
                 let base = try value(receiver)
                 return try closureBody(closure, scope: .bound(base), parameterCount: 1) { translator, body in try translator.keyOfBound(body) }
             }
-            throw refuse("\(call.calledExpression.trimmedDescription)(...) is a call the macro does not take inside the closure: capture its value in a let before it", call)
+            throw refuse("\(Self.oneLine(call.calledExpression.trimmedDescription))(...) is a call the macro does not take inside the closure: capture its value in a let before it", call)
         }
         throw refuse("\(describe(e)) has no #Predicate form Quarry reads", e)
     }
@@ -486,9 +486,12 @@ struct SwiftPredicateTranslator {
     }
 
     func describe(_ node: some SyntaxProtocol) -> String {
-        let text = node.trimmedDescription
+        let text = Self.oneLine(node.trimmedDescription)
         return "'" + (text.count > 40 ? String(text.prefix(40)) + "…" : text) + "'"
     }
+
+    /// Source text for a one-line refusal: a line break is shown as a space.
+    static func oneLine(_ text: String) -> String { String(text.map { $0.isNewline ? " " : $0 }) }
 
     static func unescaped(_ name: String) -> String {
         name.count >= 2 && name.hasPrefix("`") && name.hasSuffix("`") ? String(name.dropFirst().dropLast()) : name
