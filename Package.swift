@@ -14,6 +14,7 @@ let package = Package(
         // For the fuzz targets in Fuzz/ (a separate package that depends on this one).
         .library(name: "QuarryStore", targets: ["QuarryStore"]),
         .library(name: "QuarryPredicates", targets: ["QuarryPredicates"]),
+        .library(name: "QuarrySwiftInput", targets: ["QuarrySwiftInput"]),
         .library(name: "QuarryLua", targets: ["QuarryLua"]),
     ],
     dependencies: [
@@ -45,11 +46,10 @@ let package = Package(
         .target(name: "QuarryPredicates", dependencies: ["QuarryStore", "CQuarrySQLite"], swiftSettings: swift5),
         // `#Predicate` and Swift sort keys in: Swift's syntax tree onto the predicate tree.
         .target(name: "QuarrySwiftInput", dependencies: [
-            "QuarryStore", "QuarryPredicates",
+            "QuarryStore", "QuarryPredicates", "CQuarrySignals",
             .product(name: "SwiftSyntax", package: "swift-syntax"),
             .product(name: "SwiftParser", package: "swift-syntax"),
             .product(name: "SwiftParserDiagnostics", package: "swift-syntax"),
-            .product(name: "SwiftOperators", package: "swift-syntax"),
         ], swiftSettings: swift5),
         .target(name: "QuarryFetch", dependencies: ["QuarryStore", "QuarryPredicates", "CQuarrySQLite"], swiftSettings: swift5),
         // Tables and charts as text: no Lua, no terminal; the Lua layer and the shell use it.

@@ -30,6 +30,12 @@ let package = Package(
             "FuzzMain",
             .product(name: "QuarryLua", package: "Quarry"),
         ], swiftSettings: swift5),
+        .executableTarget(name: "FuzzSwift", dependencies: [
+            "FuzzMain",
+            .product(name: "QuarrySwiftInput", package: "Quarry"),
+            .product(name: "QuarryPredicates", package: "Quarry"),
+            .product(name: "QuarryStore", package: "Quarry"),
+        ], swiftSettings: swift5),
         .executableTarget(name: "FuzzModel", dependencies: [
             "FuzzMain",
             .product(name: "QuarryStore", package: "Quarry"),

@@ -1,8 +1,6 @@
 import QuarryPredicates
 import QuarryStore
-import SwiftOperators
 import SwiftParser
-import SwiftParserDiagnostics
 import SwiftSyntax
 
 /// A Swift `#Predicate` read into Quarry's predicate tree, the one an NSPredicate format
@@ -21,6 +19,8 @@ public enum SwiftPredicateReader {
     public struct Read: Equatable {
         public var typeName: String?
         public var predicate: Predicate
+        /// Where the type in `<...>` stands.
+        public var typeColumn: Int?
     }
 
     /// Whether `text` is a Swift `#Predicate` rather than a format string: it starts
@@ -50,21 +50,10 @@ public enum SwiftPredicateReader {
     /// values of other names it captures.
     public static func read(_ source: String, captures given: [String: PredicateArgument]) throws -> Read {
         let columns = SourceColumns(source)
-        let parsed = Parser.parse(source: source)
-        if let diagnostic = ParseDiagnosticsGenerator.diagnostics(for: parsed).first {
-            throw PredicateError("Swift: \(diagnostic.message)", column: columns.column(of: diagnostic.position))
-        }
-        let file: SourceFileSyntax
-        do {
-            guard let folded = try OperatorTable.standardOperators.foldAll(parsed).as(SourceFileSyntax.self) else {
-                throw PredicateError("Swift: not a #Predicate", column: 1)
-            }
-            file = folded
-        } catch let error as OperatorError {
-            throw PredicateError("Swift: \(error.message)", column: columns.column(of: error.asDiagnostic.position))
-        }
+        let file = try parse(source, columns: columns)
         var translator = SwiftPredicateTranslator(columns: columns, captures: given)
         var macro: (any FreestandingMacroExpansionSyntax)?
+        var lets: [String: Int] = [:]
         for item in file.statements {
             if macro != nil { throw PredicateError("nothing may follow the #Predicate", column: columns.column(of: item)) }
             if let declaration = item.item.as(VariableDeclSyntax.self) {
@@ -73,7 +62,12 @@ public enum SwiftPredicateReader {
                     throw PredicateError("before the #Predicate, only lets of the values it captures: let name = value", column: columns.column(of: declaration))
                 }
                 if let expansion = value.asProtocol(FreestandingMacroExpansionSyntax.self) { macro = expansion; continue }
-                translator.capture(SwiftPredicateTranslator.unescaped(name), try translator.constant(value))
+                let captured = SwiftPredicateTranslator.unescaped(name)
+                if let first = lets[captured] {
+                    throw PredicateError("'\(captured)' is bound twice (first at column \(first)): each captured value has one let", column: columns.column(of: binding.pattern))
+                }
+                lets[captured] = columns.column(of: binding.pattern)
+                translator.capture(captured, try translator.constant(value))
             } else if let expansion = item.item.asProtocol(FreestandingMacroExpansionSyntax.self) {
                 macro = expansion
             } else if let expression = item.item.as(ExprSyntax.self), let expansion = expression.asProtocol(FreestandingMacroExpansionSyntax.self) {
@@ -85,12 +79,13 @@ public enum SwiftPredicateReader {
         guard let macro, macro.macroName.text == "Predicate" else {
             throw PredicateError("expected #Predicate<Entity> { object in ... }", column: columns.column(of: macro.map { Syntax($0) } ?? Syntax(file)))
         }
-        var typeName: String?
+        var typeName: String?, typeColumn: Int?
         if let generic = macro.genericArgumentClause {
             guard generic.arguments.count == 1, let argument = generic.arguments.first else {
                 throw PredicateError("#Predicate takes one type, the entity's", column: columns.column(of: generic))
             }
-            typeName = argument.argument.trimmedDescription
+            typeName = String(argument.argument.trimmedDescription.filter { !$0.isWhitespace })
+            typeColumn = columns.column(of: argument)
         }
         guard macro.arguments.isEmpty, macro.additionalTrailingClosures.isEmpty, let closure = macro.trailingClosure else {
             throw PredicateError("#Predicate takes one closure, as #Predicate<Entity> { object in ... }", column: columns.column(of: macro))
@@ -98,22 +93,92 @@ public enum SwiftPredicateReader {
         let predicate = try translator.closureBody(closure, scope: .root, parameterCount: 1) { translator, body in
             try translator.predicate(body)
         }
-        return Read(typeName: typeName, predicate: predicate)
+        return Read(typeName: typeName, predicate: predicate, typeColumn: typeColumn)
+    }
+
+    /// Swift's parse of `source`, after the nesting check that keeps swift-syntax's
+    /// recursion and backtracking bounded; a syntax error is refused with its column.
+    /// Operator sequences are left unfolded (`SwiftTerm` folds them).
+    static func parse(_ source: String, columns: SourceColumns) throws -> SourceFileSyntax {
+        try SwiftNestingScan.check(source, columns: columns)
+        try SwiftPredicateTranslator.stopIfAsked(column: nil)
+        var parser = Parser(source, maximumNestingLevel: PredicateParser.maximumDepth + 1)
+        let parsed = SourceFileSyntax.parse(from: &parser)
+        try SwiftPredicateTranslator.stopIfAsked(column: nil)
+        try throwFirstSyntaxError(parsed, columns: columns)
+        return parsed
+    }
+
+    /// The first syntax error of `tree`, refused with its column: the first token Swift's
+    /// parser found missing or could not place. Not swift-syntax's own diagnostics: they
+    /// take time growing with the square of the number of errors (8,000 empty operands,
+    /// 43 s), and trap on some input (a Fix-It with no change, found by fuzzing).
+    static func throwFirstSyntaxError(_ tree: some SyntaxProtocol, columns: SourceColumns) throws {
+        guard tree.hasError else { return }
+        for token in tree.tokens(viewMode: .all) {
+            if token.presence == .missing {
+                let text = token.text
+                let message = text.isEmpty || text.hasPrefix("<#") ? "expected an expression" : "expected '\(text)'"
+                throw PredicateError("Swift: \(message)", column: columns.column(of: token.position))
+            }
+            if token.parent?.kind == .unexpectedNodes || token.tokenDiagnostic?.severity == .error {
+                throw PredicateError("Swift: unexpected \(describeToken(token))", column: columns.column(of: token.positionAfterSkippingLeadingTrivia))
+            }
+        }
+        throw PredicateError("Swift: the text does not parse", column: 1)
+    }
+
+    /// A token as a refusal names it: its first 20 characters, quoted.
+    private static func describeToken(_ token: TokenSyntax) -> String {
+        let text = token.text
+        return "'" + (text.count > 20 ? String(text.prefix(20)) + "…" : text) + "'"
+    }
+
+    /// Refuses a `#Predicate<T>` read for `entity` when `T` is neither the entity nor one
+    /// of its ancestors (`ancestors`, nearest first), whose keys it would not have.
+    public static func check(_ read: Read, entity: String, ancestors: [String]) throws {
+        guard let typeName = read.typeName, typeName != entity, !ancestors.contains(typeName) else { return }
+        let which = ancestors.isEmpty ? "'\(entity)'" : "'\(entity)' or an entity it inherits from (\(ancestors.map { "'\($0)'" }.joined(separator: ", ")))"
+        throw PredicateError("#Predicate<\(typeName)> tests \(typeName) objects, and this fetch is of \(which)", column: read.typeColumn)
     }
 }
 
 /// Columns as Quarry's predicate errors count them: characters from 1, over the whole
-/// text (the REPL's caret reads the text as one line).
+/// text (the REPL's caret reads the text as one line). Every value read takes a column,
+/// so finding one is a binary search over the characters' starts, made once (none is
+/// needed for ASCII text, where a byte is a character).
 struct SourceColumns {
     let source: String
-    init(_ source: String) { self.source = source }
+    private let utf8Count: Int
+    /// The UTF-8 offset at which each character starts; empty for ASCII text without "\r\n".
+    private let starts: [Int]
 
-    func column(of position: AbsolutePosition) -> Int {
-        let utf8 = source.utf8
-        let offset = min(max(0, position.utf8Offset), utf8.count)
-        let index = utf8.index(utf8.startIndex, offsetBy: offset)
-        return source.distance(from: source.startIndex, to: index) + 1
+    init(_ source: String) {
+        self.source = source
+        utf8Count = source.utf8.count
+        if source.utf8.allSatisfy({ $0 < 0x80 }), !source.utf8.contains(0x0D) {
+            starts = []
+        } else {
+            var starts: [Int] = [], offset = 0
+            starts.reserveCapacity(utf8Count)
+            for character in source { starts.append(offset); offset += character.utf8.count }
+            self.starts = starts
+        }
     }
+
+    func column(ofUTF8 offset: Int) -> Int {
+        let offset = min(max(0, offset), utf8Count)
+        if starts.isEmpty { return offset + 1 }
+        // The number of characters that start at or before `offset`.
+        var low = 0, high = starts.count
+        while low < high {
+            let middle = (low + high) / 2
+            if starts[middle] <= offset { low = middle + 1 } else { high = middle }
+        }
+        return offset == utf8Count ? starts.count + 1 : max(low, 1)
+    }
+
+    func column(of position: AbsolutePosition) -> Int { column(ofUTF8: position.utf8Offset) }
 
     func column(of node: some SyntaxProtocol) -> Int { column(of: node.positionAfterSkippingLeadingTrivia) }
 }

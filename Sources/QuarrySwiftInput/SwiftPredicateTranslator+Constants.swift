@@ -49,7 +49,7 @@ extension SwiftPredicateTranslator {
                 guard let array = call.arguments.first?.expression.as(ArrayExprSyntax.self) else { throw refuse("Data is read from an array of bytes", call) }
                 return .value(.blob(try array.elements.map { try byte($0.expression) }))
             default:
-                throw refuse("\(callee)(...) is no captured value Quarry reads (literals, Date(timeIntervalSinceReferenceDate:), UUID(uuid:), Data([...]))", call)
+                throw refuse("\(Self.oneLine(callee))(...) is no captured value Quarry reads (literals, Date(timeIntervalSinceReferenceDate:), UUID(uuid:), Data([...]))", call)
             }
         }
         guard case .constant(let v, _) = try value(node) else { throw refuse("a captured value is a literal, a date, a UUID, data or a list", node) }

@@ -1,3 +1,4 @@
+import CQuarrySignals
 import QuarryPredicates
 import QuarryStore
 import SwiftSyntax
@@ -18,8 +19,16 @@ struct SwiftPredicateTranslator {
     let columns: SourceColumns
     private(set) var captures: [String: PredicateArgument]
     /// Innermost last: each closure's parameter names and what they stand for.
-    private var scopes: [(names: Set<String>, scope: SwiftClosureScope)] = []
+    private(set) var scopes: [(names: Set<String>, scope: SwiftClosureScope)] = []
     private var subqueries = 0
+    /// How deep the reading has recursed, bounded as the format grammar's nesting is.
+    private(set) var depth = 0
+    /// Values and tests read so far, to ask every so many whether to stop (Ctrl-C, --timeout).
+    private var steps = 0
+    /// The `contains(where:)` and `allSatisfy` closures whose comparison may name their
+    /// outer object (read as ANY/ALL): each member's scope, and whether the side being
+    /// read named keys of the member and of an outer object.
+    var quantifying: [(scope: Int, readsMember: Bool, readsOuter: Bool)] = []
 
     init(columns: SourceColumns, captures: [String: PredicateArgument]) {
         self.columns = columns
@@ -71,20 +80,55 @@ struct SwiftPredicateTranslator {
 
     // MARK: Predicates
 
-    mutating func predicate(_ node: ExprSyntax) throws -> Predicate {
-        let e = unparenthesised(node)
+    /// One more level of reading, bounded as `PredicateParser` bounds its nesting; every
+    /// 1,024 steps, stops when Ctrl-C or --timeout asks (as SQLite's progress handler does).
+    private mutating func enter(_ node: some SyntaxProtocol) throws {
+        depth += 1
+        if depth > PredicateParser.maximumDepth { throw PredicateParser.nestingError(column: columns.column(of: node)) }
+        steps += 1
+        if steps % 1024 == 0 { try Self.stopIfAsked(column: columns.column(of: node)) }
+    }
+
+    /// Throws when Ctrl-C or --timeout asks running work to stop, saying which, as the Lua
+    /// hook and SQLite's progress handler do.
+    static func stopIfAsked(column: Int?) throws {
+        guard quarry_should_stop() != 0 else { return }
+        let deadline = quarry_process_deadline()
+        throw PredicateError(deadline > 0 && quarry_monotonic_now() >= deadline ? "timeout: the script ran past its time limit" : "interrupted!", column: column)
+    }
+
+    mutating func predicate(_ node: ExprSyntax) throws -> Predicate { try predicate(term(node)) }
+
+    mutating func predicate(_ term: SwiftTerm) throws -> Predicate {
+        try enter(term.node)
+        defer { depth -= 1 }
+        switch term {
+        case .chain(let op, let terms):
+            var parts: [Predicate] = []
+            for t in terms {
+                switch (try predicate(t), op) {
+                case (.and(let ps), "&&"), (.or(let ps), "||"): parts += ps
+                case (let p, _): parts.append(p)
+                }
+            }
+            return op == "&&" ? .and(parts) : .or(parts)
+        case .infix(let op, let node, let lhs, let rhs):
+            switch op {
+            case "??": return try coalesced(lhs, rhs)
+            case "==", "!=", "<", "<=", ">", ">=": return try comparison(lhs, rhs, op, node)
+            default: throw refuse("'\(op)' does not give a Bool a #Predicate can test", node)
+            }
+        case .operand(let e):
+            // A parenthesised sequence (`(a || b) && c`) is folded as it is reached.
+            if let inner = Self.parenthesisedSequence(e) { return try predicate(self.term(inner)) }
+            return try operandPredicate(unparenthesised(e))
+        }
+    }
+
+    private mutating func operandPredicate(_ e: ExprSyntax) throws -> Predicate {
         if let literal = e.as(BooleanLiteralExprSyntax.self) { return .constant(literal.literal.tokenKind == .keyword(.true)) }
         if let prefix = e.as(PrefixOperatorExprSyntax.self), prefix.operator.text == "!" {
             return .not(try predicate(prefix.expression))
-        }
-        if let infix = e.as(InfixOperatorExprSyntax.self), let op = infix.operator.as(BinaryOperatorExprSyntax.self)?.operator.text {
-            switch op {
-            case "&&": return .and(flattened(try predicate(infix.leftOperand), try predicate(infix.rightOperand), and: true))
-            case "||": return .or(flattened(try predicate(infix.leftOperand), try predicate(infix.rightOperand), and: false))
-            case "??": return try coalesced(infix)
-            case "==", "!=", "<", "<=", ">", ">=": return try comparison(infix, op)
-            default: throw refuse("'\(op)' does not give a Bool a #Predicate can test", infix.operator)
-            }
         }
         if let call = e.as(FunctionCallExprSyntax.self) { return try method(call) }
         if let member = e.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "isEmpty", let base = member.base {
@@ -99,45 +143,38 @@ struct SwiftPredicateTranslator {
         throw refuse("\(describe(e)) has no #Predicate form Quarry reads", e)
     }
 
-    private func flattened(_ a: Predicate, _ b: Predicate, and: Bool) -> [Predicate] {
-        func parts(_ p: Predicate) -> [Predicate] {
-            switch (p, and) {
-            case (.and(let ps), true), (.or(let ps), false): return ps
-            default: return [p]
-            }
-        }
-        return parts(a) + parts(b)
-    }
+    static let comparisonOperators: [String: ComparisonOperator] = [
+        "==": .equal, "!=": .notEqual, "<": .less, "<=": .lessOrEqual, ">": .greater, ">=": .greaterOrEqual,
+    ]
 
-    private mutating func comparison(_ infix: InfixOperatorExprSyntax, _ op: String) throws -> Predicate {
-        let operators: [String: ComparisonOperator] = ["==": .equal, "!=": .notEqual, "<": .less, "<=": .lessOrEqual, ">": .greater, ">=": .greaterOrEqual]
-        guard let comparisonOperator = operators[op] else { throw refuse("unknown comparison '\(op)'", infix.operator) }
+    private mutating func comparison(_ lhs: SwiftTerm, _ rhs: SwiftTerm, _ op: String, _ opNode: ExprSyntax) throws -> Predicate {
+        guard let comparisonOperator = Self.comparisonOperators[op] else { throw refuse("unknown comparison '\(op)'", opNode) }
         // `a.caseInsensitiveCompare(b) == .orderedSame` is `a ==[c] b`.
-        if let call = unparenthesised(infix.leftOperand).as(FunctionCallExprSyntax.self),
+        if case .operand(let left) = lhs, let call = left.as(FunctionCallExprSyntax.self),
            let callee = call.calledExpression.as(MemberAccessExprSyntax.self), callee.declName.baseName.text == "caseInsensitiveCompare" {
-            guard op == "==" || op == "!=", let order = infix.rightOperand.as(MemberAccessExprSyntax.self), order.base == nil,
+            guard op == "==" || op == "!=", case .operand(let right) = rhs, let order = right.as(MemberAccessExprSyntax.self), order.base == nil,
                   order.declName.baseName.text == "orderedSame", let receiver = callee.base, let argument = call.arguments.first, call.arguments.count == 1 else {
-                throw refuse("caseInsensitiveCompare(_:) is read compared with == or != .orderedSame", infix)
+                throw refuse("caseInsensitiveCompare(_:) is read compared with == or != .orderedSame", lhs.node)
             }
             return .comparison(Comparison(lhs: try value(receiver), op: comparisonOperator, rhs: try value(argument.expression), options: [.caseInsensitive]))
         }
-        return .comparison(Comparison(lhs: try value(infix.leftOperand), op: comparisonOperator, rhs: try value(infix.rightOperand)))
+        return .comparison(Comparison(lhs: try value(lhs), op: comparisonOperator, rhs: try value(rhs)))
     }
 
     /// `optional.flatMap { test } ?? d` and `optional?.method(...) ?? d`: the test where
     /// the value is there, `d` where it is nil, as Swift decides it (two-valued).
-    private mutating func coalesced(_ infix: InfixOperatorExprSyntax) throws -> Predicate {
+    private mutating func coalesced(_ lhs: SwiftTerm, _ rhs: SwiftTerm) throws -> Predicate {
         // `?? false`, or a captured Bool (`?? no`), as Quarry writes a larger #Predicate.
         let whenNil: Bool
-        if let fallback = unparenthesised(infix.rightOperand).as(BooleanLiteralExprSyntax.self) {
+        if case .operand(let right) = rhs, let fallback = right.as(BooleanLiteralExprSyntax.self) {
             whenNil = fallback.literal.tokenKind == .keyword(.true)
-        } else if unparenthesised(infix.rightOperand).is(DeclReferenceExprSyntax.self),
-                  case .constant(.bool(let b), _) = try value(infix.rightOperand) {
+        } else if case .operand(let right) = rhs, right.is(DeclReferenceExprSyntax.self),
+                  case .constant(.bool(let b), _) = try value(right) {
             whenNil = b
         } else {
-            throw refuse("?? in a test takes true or false on its right", infix.rightOperand)
+            throw refuse("?? in a test takes true or false on its right", rhs.node)
         }
-        let left = unparenthesised(infix.leftOperand)
+        guard case .operand(let left) = lhs else { throw refuse("?? true/false follows an optional test: value.flatMap { ... } or value?.method(...)", lhs.node) }
         let base: Expression, test: Predicate
         if let call = left.as(FunctionCallExprSyntax.self), let callee = call.calledExpression.as(MemberAccessExprSyntax.self),
            callee.declName.baseName.text == "flatMap", let receiver = callee.base {
@@ -148,7 +185,7 @@ struct SwiftPredicateTranslator {
             test = try closureBody(closure, scope: .bound(base), parameterCount: 1) { translator, body in try translator.predicate(body) }
         } else if let optional = firstOptionalChain(in: left) {
             base = try value(ExprSyntax(optional.expression))
-            test = try predicate(left)
+            test = try operandPredicate(left)
         } else {
             throw refuse("?? true/false follows an optional test: value.flatMap { ... } or value?.method(...)", left)
         }
@@ -175,7 +212,7 @@ struct SwiftPredicateTranslator {
     /// Calls that give a Bool: string tests, membership, quantifiers.
     private mutating func method(_ call: FunctionCallExprSyntax) throws -> Predicate {
         guard let callee = call.calledExpression.as(MemberAccessExprSyntax.self), let receiver = callee.base else {
-            throw refuse("\(call.calledExpression.trimmedDescription)(...) is a function call, which #Predicate does not take", call)
+            throw refuse("\(Self.oneLine(call.calledExpression.trimmedDescription))(...) is a function call, which #Predicate does not take", call)
         }
         let name = callee.declName.baseName.text
         let labels = call.arguments.map { $0.label?.text }
@@ -184,9 +221,16 @@ struct SwiftPredicateTranslator {
         case "contains" where closure != nil, "allSatisfy":
             guard let closure else { throw refuse("allSatisfy takes a closure", call) }
             let (collection, variable) = try subqueryCollection(receiver)
-            let test = try closureBody(closure, scope: .member(variable: variable), parameterCount: 1) { t, body in try t.predicate(body) }
-            let column = columns.column(of: call)
             let all = name == "allSatisfy"
+            let read = try closureBody(closure, scope: .member(variable: variable), parameterCount: 1) { t, body in
+                try t.quantifiedComparison(body, over: collection, all: all)
+            }
+            let test: Predicate
+            switch read {
+            case .quantified(let comparison): return comparison
+            case .member(let predicate): test = predicate
+            }
+            let column = columns.column(of: call)
             let count = Expression.subqueryCount(collection: collection, variable: variable, predicate: all ? .not(test) : test, column: column)
             return .comparison(Comparison(lhs: count, op: all ? .equal : .greater, rhs: .constant(.integer(0), column: column)))
         case "contains" where labels == [nil], "starts" where labels == ["with"], "localizedStandardContains" where labels == [nil]:
@@ -208,8 +252,8 @@ struct SwiftPredicateTranslator {
         if r.is(ArrayExprSyntax.self) {
             return .comparison(Comparison(lhs: try value(argument), op: .in, rhs: try value(r)))
         }
-        if let range = r.as(InfixOperatorExprSyntax.self), let op = range.operator.as(BinaryOperatorExprSyntax.self)?.operator.text, op == "..." || op == "..<" {
-            let low = try value(range.leftOperand), high = try value(range.rightOperand), tested = try value(argument)
+        if case .infix(let op, _, let lower, let upper) = try term(r), op == "..." || op == "..<" {
+            let low = try value(lower), high = try value(upper), tested = try value(argument)
             if op == "..." { return .comparison(Comparison(lhs: tested, op: .between, rhs: .aggregate([low, high], column: column))) }
             return .and([.comparison(Comparison(lhs: tested, op: .greaterOrEqual, rhs: low)), .comparison(Comparison(lhs: tested, op: .less, rhs: high))])
         }
@@ -220,7 +264,7 @@ struct SwiftPredicateTranslator {
     }
 
     /// The to-many key path a quantifier or filter ranges over, and a fresh variable.
-    private mutating func subqueryCollection(_ receiver: ExprSyntax) throws -> (KeyPath, String) {
+    mutating func subqueryCollection(_ receiver: ExprSyntax) throws -> (KeyPath, String) {
         guard case .keyPath(let path) = try value(receiver) else {
             throw refuse("contains(where:), allSatisfy and filter range over a relationship of the object", receiver)
         }
@@ -230,8 +274,27 @@ struct SwiftPredicateTranslator {
 
     // MARK: Values
 
-    mutating func value(_ node: ExprSyntax) throws -> Expression {
-        let e = unparenthesised(node)
+    mutating func value(_ node: ExprSyntax) throws -> Expression { try value(term(node)) }
+
+    mutating func value(_ term: SwiftTerm) throws -> Expression {
+        try enter(term.node)
+        defer { depth -= 1 }
+        switch term {
+        case .chain(let op, _):
+            throw refuse("'\(op)' gives a Bool, which a #Predicate compares with nothing here", term.node)
+        case .infix(let op, let node, let lhs, let rhs):
+            let arithmetic: [String: ArithmeticOperator] = ["+": .add, "-": .subtract, "*": .multiply]
+            if op == "/" { throw refuse("/ divides integers as integers in Swift and as doubles in NSPredicate: write the comparison without it", node) }
+            if op == "??" { return try countOrZero(lhs, rhs, node) }
+            guard let a = arithmetic[op] else { throw refuse("'\(op)' gives no value a #Predicate compares", node) }
+            return .arithmetic(a, try value(lhs), try value(rhs), column: columns.column(of: node))
+        case .operand(let e):
+            if let inner = Self.parenthesisedSequence(e) { return try value(self.term(inner)) }
+            return try operandValue(unparenthesised(e))
+        }
+    }
+
+    private mutating func operandValue(_ e: ExprSyntax) throws -> Expression {
         let column = columns.column(of: e)
         if let integer = e.as(IntegerLiteralExprSyntax.self) {
             guard let n = Self.integer(integer.literal.text) else { throw refuse("\(integer.literal.text) is no 64-bit integer", e) }
@@ -263,13 +326,6 @@ struct SwiftPredicateTranslator {
             default: return .negate(inner, column: column)
             }
         }
-        if let infix = e.as(InfixOperatorExprSyntax.self), let op = infix.operator.as(BinaryOperatorExprSyntax.self)?.operator.text {
-            let arithmetic: [String: ArithmeticOperator] = ["+": .add, "-": .subtract, "*": .multiply]
-            if op == "/" { throw refuse("/ divides integers as integers in Swift and as doubles in NSPredicate: write the comparison without it", infix.operator) }
-            if op == "??" { return try countOrZero(infix) }
-            guard let a = arithmetic[op] else { throw refuse("'\(op)' gives no value a #Predicate compares", infix.operator) }
-            return .arithmetic(a, try value(infix.leftOperand), try value(infix.rightOperand), column: columns.column(of: infix.operator))
-        }
         if let member = e.as(MemberAccessExprSyntax.self) {
             if member.declName.baseName.text == "count", let base = member.base { return try count(of: base, at: member) }
             return try keyPath(e)
@@ -298,7 +354,7 @@ struct SwiftPredicateTranslator {
                 let base = try value(receiver)
                 return try closureBody(closure, scope: .bound(base), parameterCount: 1) { translator, body in try translator.keyOfBound(body) }
             }
-            throw refuse("\(call.calledExpression.trimmedDescription)(...) is a call the macro does not take inside the closure: capture its value in a let before it", call)
+            throw refuse("\(Self.oneLine(call.calledExpression.trimmedDescription))(...) is a call the macro does not take inside the closure: capture its value in a let before it", call)
         }
         throw refuse("\(describe(e)) has no #Predicate form Quarry reads", e)
     }
@@ -346,15 +402,15 @@ struct SwiftPredicateTranslator {
     }
 
     /// `(x?.items.count ?? 0)`: through a nil to-one the count is 0, as Quarry counts it.
-    private mutating func countOrZero(_ infix: InfixOperatorExprSyntax) throws -> Expression {
-        let left = try value(infix.leftOperand)
-        guard case .constant(.integer(0), _) = try value(infix.rightOperand) else {
-            throw refuse("?? on a value is read only as a count's ?? 0; test the optional with flatMap { } ?? true/false", infix.operator)
+    private mutating func countOrZero(_ lhs: SwiftTerm, _ rhs: SwiftTerm, _ op: ExprSyntax) throws -> Expression {
+        let left = try value(lhs)
+        guard case .constant(.integer(0), _) = try value(rhs) else {
+            throw refuse("?? on a value is read only as a count's ?? 0; test the optional with flatMap { } ?? true/false", op)
         }
         switch left {
         case .keyPath(let path) where path.components.last == "@count": return left
         case .subqueryCount: return left
-        default: throw refuse("?? 0 is read after a count only", infix.operator)
+        default: throw refuse("?? 0 is read after a count only", op)
         }
     }
 
@@ -364,7 +420,13 @@ struct SwiftPredicateTranslator {
         var current = unparenthesised(node)
         while true {
             if let member = current.as(MemberAccessExprSyntax.self), let base = member.base {
-                components.insert(Self.unescaped(member.declName.baseName.text), at: 0)
+                let name = Self.unescaped(member.declName.baseName.text)
+                // Swift takes `a$b` and `` `a b` ``; a format string's key, which the
+                // predicate is also written as, takes letters, digits and _ only.
+                guard let first = name.first, first.isLetter || first == "_", name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else {
+                    throw refuse("'\(name)' is no key a predicate names (letters, digits and _)", member.declName)
+                }
+                components.insert(name, at: 0)
                 current = unparenthesised(base)
             } else if let chain = current.as(OptionalChainingExprSyntax.self) {
                 current = unparenthesised(chain.expression)
@@ -391,11 +453,16 @@ struct SwiftPredicateTranslator {
     }
 
     /// Key paths inside a member's closure are relative to that member: a key of an outer
-    /// object there has no SUBQUERY form.
-    private func checkReachable(_ index: Int, _ node: some SyntaxProtocol) throws {
-        if scopes[(index + 1)...].contains(where: { if case .member = $0.scope { return true } else { return false } }) {
-            throw refuse("a key of an outer object inside contains(where:), allSatisfy or filter: NSPredicate's SUBQUERY reads only its member's keys", node)
+    /// object there has no SUBQUERY form, but for one side of the comparison a
+    /// `contains(where:)` or `allSatisfy` reads as ANY/ALL (`quantifying`).
+    private mutating func checkReachable(_ index: Int, _ node: some SyntaxProtocol) throws {
+        for i in quantifying.indices where quantifying[i].scope == index { quantifying[i].readsMember = true }
+        let members = scopes.indices.dropFirst(index + 1).filter { if case .member = scopes[$0].scope { return true } else { return false } }
+        guard !members.isEmpty else { return }
+        guard members.count == 1, let last = quantifying.indices.last, quantifying[last].scope == members[0] else {
+            throw refuse("a key of an outer object inside contains(where:), allSatisfy or filter: NSPredicate's SUBQUERY reads only its member's keys, and ANY/ALL one comparison of a member's key with the object's (as { m in m.salary > dept.budget })", node)
         }
+        quantifying[last].readsOuter = true
     }
 
     private func scopeIndex(of name: String) -> Int? {
@@ -404,7 +471,13 @@ struct SwiftPredicateTranslator {
 
     // MARK: Helpers
 
-    private func unparenthesised(_ node: ExprSyntax) -> ExprSyntax {
+    /// The operator sequence `node` holds inside parentheses, if it is one.
+    static func parenthesisedSequence(_ node: ExprSyntax) -> ExprSyntax? {
+        guard let tuple = node.as(TupleExprSyntax.self), tuple.elements.count == 1, let only = tuple.elements.first, only.label == nil else { return nil }
+        return only.expression
+    }
+
+    func unparenthesised(_ node: ExprSyntax) -> ExprSyntax {
         var e = node
         while let tuple = e.as(TupleExprSyntax.self), tuple.elements.count == 1, let only = tuple.elements.first, only.label == nil {
             e = only.expression
@@ -412,10 +485,13 @@ struct SwiftPredicateTranslator {
         return e
     }
 
-    private func describe(_ node: some SyntaxProtocol) -> String {
-        let text = node.trimmedDescription
+    func describe(_ node: some SyntaxProtocol) -> String {
+        let text = Self.oneLine(node.trimmedDescription)
         return "'" + (text.count > 40 ? String(text.prefix(40)) + "…" : text) + "'"
     }
+
+    /// Source text for a one-line refusal: a line break is shown as a space.
+    static func oneLine(_ text: String) -> String { String(text.map { $0.isNewline ? " " : $0 }) }
 
     static func unescaped(_ name: String) -> String {
         name.count >= 2 && name.hasPrefix("`") && name.hasSuffix("`") ? String(name.dropFirst().dropLast()) : name

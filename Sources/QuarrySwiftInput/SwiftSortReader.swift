@@ -1,5 +1,4 @@
 import QuarryPredicates
-import SwiftOperators
 import SwiftParser
 import SwiftParserDiagnostics
 import SwiftSyntax
@@ -27,15 +26,14 @@ public enum SwiftSortReader {
     }
 
     public static func read(_ source: String) throws -> [Key] {
-        var parser = Parser(source)
-        let parsed = ExprSyntax.parse(from: &parser)
         let columns = SourceColumns(source)
+        do { try SwiftNestingScan.check(source, columns: columns) } catch let error as PredicateError { throw error.given(as: "sort") }
+        var parser = Parser(source, maximumNestingLevel: PredicateParser.maximumDepth + 1)
+        let parsed = ExprSyntax.parse(from: &parser)
         func refuse(_ message: String, _ node: some SyntaxProtocol) -> PredicateError {
             PredicateError(message, column: columns.column(of: node)).given(as: "sort")
         }
-        if let diagnostic = ParseDiagnosticsGenerator.diagnostics(for: parsed).first {
-            throw PredicateError("Swift: \(diagnostic.message)", column: columns.column(of: diagnostic.position)).given(as: "sort")
-        }
+        do { try SwiftPredicateReader.throwFirstSyntaxError(parsed, columns: columns) } catch let error as PredicateError { throw error.given(as: "sort") }
         func keyPath(_ node: ExprSyntax) throws -> String {
             guard let path = node.as(KeyPathExprSyntax.self) else { throw refuse("expected a key path such as \\.name", node) }
             var names: [String] = []

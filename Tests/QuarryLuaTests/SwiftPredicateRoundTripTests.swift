@@ -59,4 +59,56 @@ import Testing
         let refused = h.error(##"count("Item", "#Predicate<Item> { $0.title.hasSuffix(\"a\") }")"##)
         #expect(refused.contains("hasSuffix(...) has no #Predicate form") && !refused.contains("\n"), "\(refused)")
     }
+
+    /// Issue 45 item 1: a quantifier whose right side reads the object itself (`ANY
+    /// tags.weight < qty`) is exported as `contains(where:)` / `allSatisfy` naming the
+    /// outer object, and reads back as the same comparison, selecting the same rows.
+    @Test func outerKeysInsideContainsWhereReadBackAsAnyAndAll() throws {
+        let h = try Harness()
+        h.run(SwiftPredicateExportTests.model)
+        h.run(SwiftPredicateExportTests.luaObjects)
+        for (format, quantifier) in [
+            ("ANY tags.weight < qty", "ANY"), ("ALL tags.weight < qty", "ALL"), ("ANY tags.weight * 2 > qty + 1", "ANY"),
+            ("NONE tags.weight > qty", "ANY"), ("ALL tags.weight >= qty - 1", "ALL"), ("ANY tags.weight == qty", "ANY"),
+        ] {
+            let code = h.string("predicate([[\(format)]]):swift('Item')") ?? ""
+            let swift = code.split(separator: "\n").drop { $0.hasPrefix("let predicate = NSPredicate") }.joined(separator: "\n")
+            #expect(swift.contains("#Predicate<Item>") && swift.contains("item."), "\(format) → \(swift)")
+            #expect(Self.titles(h, "predicate([==[\(swift)]==])") == Self.titles(h, "predicate([[\(format)]])"), "\(format) → \(swift)")
+            #expect(h.string("tostring(predicate([==[\(swift)]==]))")?.contains(quantifier) == true, "\(format) → \(swift)")
+        }
+        // The member on the right: the operator turns round.
+        #expect(Self.titles(h, #"predicate([==[#Predicate<Item> { item in item.tags.contains(where: { tag in item.qty > tag.weight }) }]==])"#)
+                == Self.titles(h, "predicate([[ANY tags.weight < qty]])"))
+        // Anything else naming the object inside the closure is refused in one line.
+        let mixed = h.error(##"count("Item", "#Predicate<Item> { item in item.tags.contains { $0.weight > item.qty && $0.weight > 1 } }")"##)
+        #expect(mixed.contains("a key of an outer object") && mixed.contains("column 61") && !mixed.contains("\n"), "\(mixed)")
+    }
+
+    /// A `#Predicate<T>` tests T's objects: a fetch of another entity, not T or one that
+    /// inherits from T, is refused, naming both, with T's column.
+    @Test func aPredicateOfAnotherTypeIsRefused() throws {
+        let h = try Harness()
+        h.run(SwiftPredicateExportTests.model)
+        h.run(SwiftPredicateExportTests.luaObjects)
+        let text = h.error(##"count("Item", "#Predicate<Person> { $0.qty > 1 }")"##)
+        #expect(text.contains("#Predicate<Person> tests Person objects, and this fetch is of 'Item'") && text.contains("column 12"), "\(text)")
+        let object = h.error(##"fetch("Item", predicate("#Predicate<Person> { $0.age > 1 }"))"##)
+        #expect(object.contains("#Predicate<Person> tests Person objects"), "\(object)")
+        let assigned = h.error(##"local r = fetch("Item") r.predicate = predicate("#Predicate<Person> { $0.age > 1 }")"##)
+        #expect(assigned.contains("#Predicate<Person> tests Person objects"), "\(assigned)")
+        let configured = h.error(##"fetch("Item"):configure{ predicate = predicate("#Predicate<Person> { $0.age > 1 }") }"##)
+        #expect(configured.contains("#Predicate<Person> tests Person objects"), "\(configured)")
+        let batch = h.error(##"Item:deleteall("#Predicate<Person> { $0.qty > 1 }")"##)
+        #expect(batch.contains("#Predicate<Person> tests Person objects"), "\(batch)")
+        h.run(#"""
+            entity("Car", { abstract = true }) { name = "string" }
+            entity("SportCar", { parent = "Car" }) { speed = "int" }
+            SportCar:new{ name = "a", speed = 3 } save()
+            assert(count("SportCar", "#Predicate<Car> { $0.name == \"a\" }") == 1)
+            assert(count("SportCar", "#Predicate<SportCar> { $0.speed > 1 }") == 1)
+            """#)
+        let up = h.error(##"count("Car", "#Predicate<SportCar> { $0.speed > 1 }")"##)
+        #expect(up.contains("#Predicate<SportCar> tests SportCar objects, and this fetch is of 'Car'"), "\(up)")
+    }
 }

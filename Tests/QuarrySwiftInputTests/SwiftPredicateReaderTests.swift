@@ -62,7 +62,9 @@ import Testing
         (#"#Predicate<Item> { $0 == nil }"#, "'$0' alone is the object itself", 20),
         (#"#Predicate<Item> { $0.qty > 1 "#, "Swift: expected '}'", 31),
         (#"#Predicate<Item> { item in let x = 1; return x > 0 }"#, "one expression", 18),
-        (#"#Predicate<Item> { item in item.tags.contains { $0.weight > item.qty } }"#, "a key of an outer object", 61),
+        (#"#Predicate<Item> { item in item.tags.contains { $0.weight > item.qty && $0.weight > 1 } }"#, "a key of an outer object", 61),
+        (#"#Predicate<Item> { item in item.tags.filter { $0.weight > item.qty }.count > 1 }"#, "a key of an outer object", 59),
+        (#"#Predicate<Item> { item in item.tags.contains { $0.weight > item.qty + $0.weight } }"#, "the member's keys on the other", 49),
         (#"#Predicate<Item> { $0.qty > 1 ? true : false }"#, "has no #Predicate form Quarry reads", 20),
         // Swift's flatMap is nil where the owner is; these values would not be in Quarry.
         (#"#Predicate<Item> { $0.owner.flatMap { $0.items.count } == 0 }"#, "read only as a key of it", 39),

@@ -46,6 +46,7 @@ extension QuarryRuntime {
                 quarry_pop(s, 1)
                 throw OptionError("predicate", mustBe: "a format string, { format, args... }, a predicate(...) object or false", operation: "r:configure")
             }
+            do { try checkPredicateObjectType(s, -1, entity: request.entityName) } catch { quarry_pop(s, 1); throw error }
             (object, format, arguments, predicateGiven) = (given, nil, [], true)
         }
         quarry_pop(s, 1)
@@ -69,7 +70,7 @@ extension QuarryRuntime {
             }
         }
         if predicateGiven {
-            request.predicate = try object ?? parsePredicate(format, arguments, handle.variables)
+            request.predicate = try object ?? parsePredicate(format, arguments, handle.variables, entity: request.entityName)
         }
         try readConfiguredShape(s, 2, into: &request)
 

@@ -113,6 +113,7 @@ extension QuarryRuntime {
         else if let handle = swiftObject(call.state, index, kind: .entity, as: EntityHandle.self) { entityName = handle.name; index += 1 }
         else { entityName = try call.string(index); index += 1 }
         if let object = predicateObject(call.state, index) {
+            try checkPredicateObjectType(call.state, index, entity: entityName)
             guard call.argumentCount <= index else {
                 throw call.argumentError(index + 1, "a predicate object holds its arguments already; pass them to predicate(...)")
             }
@@ -131,11 +132,19 @@ extension QuarryRuntime {
 
     func makeRequest(_ entity: String, format: String?, arguments: [PredicateArgument], variables: [String: PredicateArgument]) throws -> LuaRequest {
         var request = FetchRequest(entityName: entity)
-        request.predicate = try parsePredicate(format, arguments, variables)
+        request.predicate = try parsePredicate(format, arguments, variables, entity: entity)
         return LuaRequest(request: request, format: format, arguments: arguments, variables: variables)
     }
 
-    func parsePredicate(_ format: String?, _ arguments: [PredicateArgument], _ variables: [String: PredicateArgument]) throws -> Predicate? {
+    /// `entity`, when known, is what the predicate tests: a `#Predicate<T>` whose `T` is
+    /// neither it nor an ancestor of it is refused.
+    func parsePredicate(_ format: String?, _ arguments: [PredicateArgument], _ variables: [String: PredicateArgument], entity: String? = nil) throws -> Predicate? {
+        try parsePredicateAndType(format, arguments, variables, entity: entity)?.predicate
+    }
+
+    /// What `parsePredicate` reads, with the type a `#Predicate<T>` names (nil for a format).
+    func parsePredicateAndType(_ format: String?, _ arguments: [PredicateArgument], _ variables: [String: PredicateArgument],
+                               entity: String?) throws -> (predicate: Predicate, type: SwiftPredicateReader.Read?)? {
         guard let format else { return nil }
         do {
             // A Swift `#Predicate` takes the values it captures by name: from `vars`, or
@@ -144,9 +153,11 @@ extension QuarryRuntime {
                 guard arguments.isEmpty else {
                     throw PredicateError("a #Predicate takes the values it captures by name, not in order: predicate(text, { name = value }) or fetch{ ..., vars = { name = value } }", column: nil)
                 }
-                return try SwiftPredicateReader.read(format, captures: variables).predicate
+                let read = try SwiftPredicateReader.read(format, captures: variables)
+                if let entity { try checkSwiftType(read, entity: entity) }
+                return (read.predicate, read)
             }
-            return try PredicateParser.parse(format, arguments: PredicateArguments(arguments: arguments, variables: variables))
+            return (try PredicateParser.parse(format, arguments: PredicateArguments(arguments: arguments, variables: variables)), nil)
         } catch let error as PredicateError {
             // With its text, for the REPL, which shows the predicate with a caret under the column.
             throw PredicateTextError(format: format, error: error)
@@ -212,6 +223,7 @@ extension QuarryRuntime {
         default:
             object = predicateObject(s, -1)
             if object == nil { quarry_pop(s, 1); throw OptionError("predicate", mustBe: "a format string or a predicate(...) object", operation: "fetch") }
+            do { try checkPredicateObjectType(s, -1, entity: entityName) } catch { quarry_pop(s, 1); throw error }
         }
         quarry_pop(s, 1)
         if let template {

@@ -56,6 +56,7 @@ extension QuarryRuntime {
         switch key {
         case "predicate":
             if let object = predicateObject(s, 3) {
+                try checkPredicateObjectType(s, 3, entity: handle.results.request.entityName)
                 try handle.results.reconfigure { $0.predicate = object }
                 (handle.object, handle.format, handle.arguments) = (object, nil, [])
                 return
@@ -103,7 +104,7 @@ extension QuarryRuntime {
         default:
             throw LuaError("results: '\(key)' cannot be assigned (assign predicate, args, sort, limit, offset or section)")
         }
-        let predicate = try parsePredicate(format, arguments, handle.variables)
+        let predicate = try parsePredicate(format, arguments, handle.variables, entity: handle.results.request.entityName)
         try handle.results.reconfigure { $0.predicate = predicate }
         handle.format = format
         handle.arguments = arguments

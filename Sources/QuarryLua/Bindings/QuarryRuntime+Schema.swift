@@ -45,7 +45,7 @@ extension QuarryRuntime {
     /// `(pred, args, ...)` of updateall/deleteall: the predicate (nil, a format string or a
     /// predicate object),
     /// its arguments table, and the index of the next argument.
-    func batchPredicate(_ call: LuaCall) throws -> (Predicate?, Int32) {
+    func batchPredicate(_ call: LuaCall, entity: String) throws -> (Predicate?, Int32) {
         if let object = predicateObject(call.state, 2) {
             // A predicate object holds its arguments: what follows it is the next argument.
             return (object, 3)
@@ -62,7 +62,7 @@ extension QuarryRuntime {
         } else if !call.isNoneOrNil(3), call.argumentCount >= 4 {
             throw call.typeError(3, expected: "table of arguments")
         }
-        return (try parsePredicate(format, arguments, captures), 4)
+        return (try parsePredicate(format, arguments, captures, entity: entity), 4)
     }
 
     /// The entity of the handle that a method was called on (argument 1).

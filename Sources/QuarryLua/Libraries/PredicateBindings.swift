@@ -22,8 +22,8 @@ enum PredicateBindings {
     static func luaPredicate(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
         let format = try call.string(1)
         let (arguments, captures) = try runtime.predicateInputs(call, format: format, from: 2)
-        guard let predicate = try runtime.parsePredicate(format, arguments, captures) else { return call.pushNil() }
-        pushSwiftObject(call.state, PredicateHandle(predicate), kind: .predicate)
+        guard let (predicate, swift) = try runtime.parsePredicateAndType(format, arguments, captures, entity: nil) else { return call.pushNil() }
+        pushSwiftObject(call.state, PredicateHandle(predicate, swift: swift), kind: .predicate)
         return 1
     }
 

@@ -121,7 +121,7 @@ enum SchemaBindings {
 
     static func luaEntityUpdateall(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
         let entity = try runtime.entityName(call)
-        let (predicate, next) = try runtime.batchPredicate(call)
+        let (predicate, next) = try runtime.batchPredicate(call, entity: entity)
         try call.table(next)
         var values: [String: Value] = [:]
         let description = try? runtime.context.entity(named: entity)
@@ -140,7 +140,7 @@ enum SchemaBindings {
 
     static func luaEntityDeleteall(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
         let entity = try runtime.entityName(call)
-        let (predicate, _) = try runtime.batchPredicate(call)
+        let (predicate, _) = try runtime.batchPredicate(call, entity: entity)
         let n: Int
         n = try BatchDeleteRequest(entity, where: predicate).execute(in: runtime.context)
         runtime.deliver()

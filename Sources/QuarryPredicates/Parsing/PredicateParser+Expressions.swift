@@ -31,7 +31,7 @@ extension PredicateParser {
         depth += 1
         if depth > Self.maximumDepth {
             depth -= 1
-            throw PredicateError("the predicate nests more than \(Self.maximumDepth) levels deep", column: current.column)
+            throw Self.nestingError(column: current.column)
         }
     }
 

@@ -46,7 +46,13 @@ public struct PredicateParser {
     var subqueryVariables: [String] = []
     /// Nesting of parentheses and NOTs, bounded so hostile input cannot exhaust the stack.
     var depth = 0
-    static let maximumDepth = 256
+    public static let maximumDepth = 256
+
+    /// The refusal of text nesting past `maximumDepth`, for the format grammar and for
+    /// Swift input alike.
+    public static func nestingError(column: Int?) -> PredicateError {
+        PredicateError("the predicate nests more than \(maximumDepth) levels deep", column: column)
+    }
 
     public static func parse(_ format: String, arguments: PredicateArguments = PredicateArguments()) throws -> Predicate {
         var parser = PredicateParser(arguments: arguments)
@@ -107,7 +113,7 @@ public struct PredicateParser {
         depth += 1
         defer { depth -= 1 }
         if depth > Self.maximumDepth {
-            throw PredicateError("the predicate nests more than \(Self.maximumDepth) levels deep", column: current.column)
+            throw Self.nestingError(column: current.column)
         }
         if isWord("NOT") || isSymbol("!") { advance(); return .not(try parseNot()) }
         return try parsePrimary()

@@ -1,0 +1,1 @@
+../../Fuzz/Sources/FuzzSwift/SwiftFuzzDriver.swift
