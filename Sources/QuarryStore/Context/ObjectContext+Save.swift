@@ -31,11 +31,12 @@ extension ObjectContext {
         followValueMatchedLinks(of: unsaved.inserted + unsaved.updated.values)
         // Written in foreign-key order: parents inserted before their children, children
         // deleted before their parents (one save deleting a customer with its orders).
+        let deleting = Set(unsaved.deleted.values.map(\.entity.name))
         let request = SaveChangesRequest(
             inserts: foreignKeyOrder(unsaved.inserted, parentsFirst: true, parents: insertedParents),
             updates: unsaved.updated.values.sorted { ($0.primaryKey ?? 0) < ($1.primaryKey ?? 0) },
             deletes: foreignKeyOrder(unsaved.deleted.values.sorted { ($0.primaryKey ?? 0) < ($1.primaryKey ?? 0) },
-                                     parentsFirst: false, parents: storedParents),
+                                     parentsFirst: false, parents: { self.storedParents(of: $0, among: deleting) }),
             links: unsaved.links, orders: unsaved.orders.filter { !$0.owner.isDeleted }, policy: policy)
         try validateForSave(request.inserts + request.updates)
         let work = try store.prepare(request, in: self)

@@ -116,44 +116,56 @@ extension ObjectContext {
     /// inserted before its child). `parents` gives the objects among them that an object's
     /// row names through its to-one keys. Otherwise the order is kept; objects in a cycle
     /// of keys keep theirs too (a store that checks keys at commit takes them in any).
+    /// Linear in the objects and their keys: each object is placed once its predecessors
+    /// are, walked with a stack of its own (a chain of keys may be long).
     func foreignKeyOrder(_ objects: [ManagedObject], parentsFirst: Bool, parents: (ManagedObject) -> [ManagedObject]) -> [ManagedObject] {
         guard objects.count > 1 else { return objects }
         let index = Dictionary(objects.enumerated().map { (ObjectIdentifier($0.element), $0.offset) }, uniquingKeysWith: { first, _ in first })
-        // Edges from each object to the ones that must come after it.
-        var after = Array(repeating: [Int](), count: objects.count)
-        var waitingOn = Array(repeating: 0, count: objects.count)
+        // What must come before each object.
+        var before = Array(repeating: [Int](), count: objects.count)
+        var edges = false
         for (i, object) in objects.enumerated() {
             for parent in parents(object) {
                 guard let p = index[ObjectIdentifier(parent)], p != i else { continue }
-                let (first, second) = parentsFirst ? (p, i) : (i, p)
-                after[first].append(second)
-                waitingOn[second] += 1
+                if parentsFirst { before[i].append(p) } else { before[p].append(i) }
+                edges = true
             }
         }
-        guard waitingOn.contains(where: { $0 > 0 }) else { return objects }
-        // Kahn's order, always taking the earliest object that is free.
-        var free = Set(objects.indices.filter { waitingOn[$0] == 0 })
-        var placed = Array(repeating: false, count: objects.count)
+        guard edges else { return objects }
+        enum Mark { case unplaced, visiting, placed }
+        var mark = Array(repeating: Mark.unplaced, count: objects.count)
         var ordered: [ManagedObject] = []
         ordered.reserveCapacity(objects.count)
-        while ordered.count < objects.count {
-            guard let next = free.min() ?? objects.indices.first(where: { !placed[$0] }) else { break }
-            free.remove(next)
-            guard !placed[next] else { continue }
-            placed[next] = true
-            ordered.append(objects[next])
-            for later in after[next] {
-                waitingOn[later] -= 1
-                if waitingOn[later] == 0, !placed[later] { free.insert(later) }
+        for start in objects.indices where mark[start] == .unplaced {
+            // (object, how many of its predecessors were looked at)
+            var stack = [(start, 0)]
+            mark[start] = .visiting
+            while let (current, next) = stack.last {
+                if next < before[current].count {
+                    stack[stack.count - 1].1 += 1
+                    let predecessor = before[current][next]
+                    // One being visited is a cycle: its order is kept.
+                    if mark[predecessor] == .unplaced {
+                        mark[predecessor] = .visiting
+                        stack.append((predecessor, 0))
+                    }
+                } else {
+                    stack.removeLast()
+                    mark[current] = .placed
+                    ordered.append(objects[current])
+                }
             }
         }
         return ordered
     }
 
-    /// The deleted objects that `object`'s row names through a to-one key kept in it.
-    func storedParents(of object: ManagedObject) -> [ManagedObject] {
+    /// The objects that `object`'s row names through a to-one key kept in it, read only
+    /// for destinations one of `among` (entity names) is a kind of: a target of no entity
+    /// being deleted is never among them, and reading it may cost a query.
+    func storedParents(of object: ManagedObject, among entities: Set<String>) -> [ManagedObject] {
         currentEntity(of: object).toOneRelationships.compactMap { relationship in
-            guard case .foreignKey? = storage(of: relationship, in: object.entity.name) else { return nil }
+            guard entities.contains(where: { isKind($0, of: relationship.destination) }),
+                  case .foreignKey? = storage(of: relationship, in: object.entity.name) else { return nil }
             return committedTarget(relationship, of: object)
         }
     }
