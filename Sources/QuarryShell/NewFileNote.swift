@@ -8,7 +8,7 @@ enum NewFileNote {
     static let databaseExtensions: Set<String> = ["db", "sqlite", "sqlite3", "db3", "store", "quarry"]
 
     static func isNew(_ path: String) -> Bool {
-        path != ":memory:" && !PostgresURL.isURL(path) && !FileManager.default.fileExists(atPath: path)
+        path != ":memory:" && StoreRegistry.namesFile(path) && !FileManager.default.fileExists(atPath: path)
     }
 
     static func note(for path: String) -> String? {

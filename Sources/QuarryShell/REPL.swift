@@ -46,7 +46,7 @@ final class REPL {
 
         if isatty(STDIN_FILENO) != 0 {
             // The store a URL opened is named, its password left out; any other is SQLite.
-            let store = runtime.openedContext?.connection.url.map { "PostgreSQL at \($0)" } ?? "SQLite"
+            let store = runtime.openedContext?.engineDescription ?? "SQLite"
             print("Quarry \(Options.version), Lua 5.4 over \(store). .help for help, Ctrl-D to quit.")
         }
         install(prompt: Self.primaryPrompt)
@@ -101,7 +101,7 @@ final class REPL {
         rl_callback_handler_remove()
         if !line.trimmingCharacters(in: .whitespaces).isEmpty {
             // A URL's password is not kept in ~/.quarry_history (it is sent, never shown).
-            add_history(PostgresURL.withoutPasswords(in: line))
+            add_history(StoreRegistry.withoutSecrets(in: line))
             append_history(1, historyPath)
         }
         let started = Date()

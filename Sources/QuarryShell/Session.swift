@@ -48,7 +48,7 @@ final class Session {
         if isNew, let path = database, let note = NewFileNote.note(for: path) { reportNote(note) }
         runtime = try QuarryRuntime(context: context, memoryLimit: memoryLimit, settings: settings, console: console)
         // A Core Data store was read with the model; any other store gets its entities.
-        if let model, context.coreData == nil {
+        if let model, !context.capabilities.contains(.appModel) {
             do { try runtime.loadModel(model) } catch {
                 // A file this run made only to hold the model goes with it (a model
                 // refused, or stopped by --timeout): the folder is left as it was.

@@ -19,7 +19,8 @@ public enum SwiftRequestStyle: String, CaseIterable, Sendable {
     /// `@SectionedFetchRequest` for a Core Data store; dictionaries only `NSFetchRequest` has.
     public static func fitting(_ context: ObjectContext, sectioned: Bool, dictionaries: Bool) -> SwiftRequestStyle {
         if dictionaries { return .nsFetchRequest }
-        let swiftData = context.coreData == nil || (context.path ?? "").hasSuffix(".store")
+        let capabilities = context.capabilities
+        let swiftData = !capabilities.contains(.appModel) || capabilities.contains(.swiftData)
         if swiftData { return .query }
         return sectioned ? .sectioned : .fetchRequest
     }
@@ -44,7 +45,7 @@ public struct SwiftRequestExport {
         self.dictionary = dictionary
         self.context = context
         entity = try context.entity(named: self.request.entityName)
-        typeName = SwiftModelSource.typeName(of: entity.name, in: context.coreData?.model)
+        typeName = SwiftModelSource.typeName(of: entity.name, in: context.appModel)
         type = SwiftModelSource.identifier(typeName)
     }
 

@@ -6,10 +6,8 @@ import QuarryStore
 /// store's type stays its own module's.
 public enum StoreOpener {
     /// `model`: the model file for a Core Data store that carries none (`--model`).
-    /// A `postgres://` URL opens a PostgreSQL schema, whose SQL needs none of these (its
-    /// `model` is defined in it as in any store that is not Core Data's, by the caller).
+    /// The registry chooses the store by its location; a server's SQL needs none of these.
     public static func open(_ path: String?, readOnly: Bool = false, model: String? = nil) throws -> ObjectContext {
-        if let path, PostgresURL.isURL(path) { return try ObjectContext(postgres: path, readOnly: readOnly) }
-        return try ObjectContext(path: path, readOnly: readOnly, functions: PredicateFunctions.all, model: model)
+        try StoreRegistry.open(path, readOnly: readOnly, functions: PredicateFunctions.all, model: model)
     }
 }

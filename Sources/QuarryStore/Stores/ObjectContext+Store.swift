@@ -31,9 +31,31 @@ extension ObjectContext {
     /// The SQL the store speaks, for the predicate and fetch layers' SQL.
     public var sqlDialect: any SQLDialect { store.dialect }
 
-    /// The Core Data store behind the context, when it is one (its layout, for `explain`
-    /// and for the Core Data layer's own code).
+    /// The Core Data store behind the context, when it is one: for the Core Data layer's
+    /// own code and its tests. Layers above ask `capabilities` and the members below.
     public var coreData: CoreDataStore? { store as? CoreDataStore }
+
+    /// What the store behind the context can do, for layers that must not ask its kind.
+    public var capabilities: StoreCapabilities {
+        guard coreData != nil else { return [] }
+        // SwiftData names its stores `default.store`; Core Data's templates `.sqlite`.
+        return (path ?? "").hasSuffix(".store") ? [.appModel, .swiftData] : [.appModel]
+    }
+
+    /// The model an app compiled and wrote the store with (its class names), when the
+    /// store has one (`StoreCapabilities.appModel`).
+    public var appModel: CoreDataModel? { coreData?.model }
+
+    /// For each entity `sql` reads whose rows the store lays out in tables of its own (a
+    /// Core Data store's Z-tables), the SQL that reads them: what `explain` adds.
+    public func tablesRead(by sql: String) -> [(entity: String, sql: String)] {
+        coreData?.tableSQL(readBy: sql) ?? []
+    }
+
+    /// The engine behind the context as the REPL's banner names it, without secrets.
+    public var engineDescription: String {
+        connection.url.map { "PostgreSQL at \($0)" } ?? "SQLite"
+    }
 
     /// The entity a row of `entity`'s hierarchy is, by the value of its entity column as
     /// read (`StoreRow.value(at:)`); nil when it names none of them.
