@@ -17,6 +17,8 @@ public final class StoreConnection {
     public let summaryProgress: SummaryProgress
     /// What a Core Data store's triggers said about the values they wrote.
     public let triggerNotices: TriggerNoticeLog
+    /// A Core Data store's binary values kept in files beside it (`ExternalBinaryData`).
+    public let externalData: ExternalBinaryData
     /// Whether the file did not exist before this open (so Quarry made it).
     let createdByOpen: Bool
     /// The private copy read instead of a WAL store in a folder Quarry may not write.
@@ -40,7 +42,9 @@ public final class StoreConnection {
         self.summaryProgress = summaryProgress
         let notices = TriggerNoticeLog()
         triggerNotices = notices
-        let coreDataFunctions = CoreDataStore.sqlFunctions(noting: notices)
+        let external = ExternalBinaryData(storePath: path)
+        externalData = external
+        let coreDataFunctions = CoreDataStore.sqlFunctions(noting: notices) + external.sqlFunctions
         var configuration = Configuration.hardened()
         configuration.prepareDatabase { db in
             if let sqlite = db.sqliteConnection { for function in functions { function.install(on: sqlite) } }
@@ -49,6 +53,7 @@ public final class StoreConnection {
             // Ctrl-C and --timeout stop a long statement too, not only Lua code.
             sqlite3_progress_handler(db.sqliteConnection, 10_000, { _ in quarry_should_stop() }, nil)
             for function in coreDataFunctions { db.add(function: function) }
+            db.add(transactionObserver: external, extent: .databaseLifetime)
             // Closing checkpoints a WAL into the file, changing its bytes: allowed only for
             // Quarry's own files and after a save (`allowCheckpointOnClose`).
             quarry_sqlite_checkpoint_on_close(db.sqliteConnection, 0)
@@ -104,6 +109,7 @@ public final class StoreConnection {
         self.url = url
         summaryProgress = SummaryProgress()
         triggerNotices = TriggerNoticeLog()
+        externalData = ExternalBinaryData(storePath: nil)
         isReadOnly = readOnly
         path = nil
         createdByOpen = false

@@ -122,13 +122,15 @@ extension CoreDataStore {
                 attributes.append(AttributeDescription(name: attribute.name, type: type,
                                                        isOptional: attribute.isOptional || !declared,
                                                        defaultValue: declared ? attribute.defaultValue.flatMap { CoreDataModel.quarryDefault($0, type: type) } : nil))
-                let read = byEntity.isEmpty ? Self.reading(column, as: type) : Self.byEntity(byEntity, reading: { Self.reading($0, as: type) })
+                let external = type == .binary && attribute.allowsExternalBinaryDataStorage
+                let read = byEntity.isEmpty ? Self.reading(column, as: type, external: external)
+                    : Self.byEntity(byEntity, reading: { Self.reading($0, as: type, external: external) })
                 selections.append("\(read) AS \(quoteIdentifier(attribute.name))")
                 // A derived attribute is the store's to compute (its triggers): never written.
                 if attribute.isDerived {
                     derivedAttributes[name, default: [:]][attribute.name] = attribute.derivationExpression ?? ""
                 } else {
-                    writes.append(ColumnWrite(key: attribute.name, column: column, type: type, byEntity: byEntity))
+                    writes.append(ColumnWrite(key: attribute.name, column: column, type: type, byEntity: byEntity, external: external))
                     if name == root { columnNames["\(table).\(column)"] = "\(name).\(attribute.name)" }
                 }
             }
@@ -272,9 +274,10 @@ extension CoreDataStore {
     }
 
     /// A column read as Quarry holds the type: dates from Core Data's 2001 epoch to Unix
-    /// seconds, 16-byte UUIDs as their text.
-    static func reading(_ column: String, as type: AttributeType) -> String {
+    /// seconds, 16-byte UUIDs as their text, external binary data as its bytes.
+    static func reading(_ column: String, as type: AttributeType, external: Bool = false) -> String {
         let c = quoteIdentifier(column)
+        if external { return "\(ExternalBinaryData.readFunction)(\(c))" }
         switch type {
         case .date:
             return "(\(c) + \(epochOffset))"

@@ -13,6 +13,8 @@ extension CoreDataStore {
         /// A property sibling sub-entities each declare: the column each one's rows (by
         /// entity number) keep it in (empty: `column`, for every row).
         var byEntity: [(codes: [Int64], column: String)] = []
+        /// A binary attribute that allows external storage (`ExternalBinaryData`).
+        var external = false
     }
 
     /// A value of Quarry's encoding written as Core Data keeps it.
@@ -39,21 +41,26 @@ extension CoreDataStore {
         var columns = ["Z_PK", "Z_ENT", "Z_OPT"], values = ["(SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = \(rootCode))", "\(code)", "1"]
         var sql: [String] = []
         for w in writes {
-            let value = writing("NEW.\(quoteIdentifier(w.key))", as: w.type)
+            let written = writing("NEW.\(quoteIdentifier(w.key))", as: w.type)
+            // An external value replaces the column's own (whose file goes at commit).
+            func value(replacing column: String) -> String {
+                w.external ? "\(ExternalBinaryData.writeFunction)(\(written), \(column))" : written
+            }
             var assignments: [String]
             if w.byEntity.isEmpty {
-                columns.append(quoteIdentifier(w.column))
-                values.append(value)
-                assignments = ["\(quoteIdentifier(w.column)) = \(value)"]
+                let column = quoteIdentifier(w.column)
+                columns.append(column)
+                values.append(value(replacing: "NULL"))
+                assignments = ["\(column) = \(value(replacing: column))"]
             } else {
                 // A new row is the view's own entity: the column of its declaration, if any.
                 if let own = w.byEntity.first(where: { $0.codes.contains(code) }) {
                     columns.append(quoteIdentifier(own.column))
-                    values.append(value)
+                    values.append(value(replacing: "NULL"))
                 }
                 assignments = w.byEntity.map { c in
                     let column = quoteIdentifier(c.column)
-                    return "\(column) = CASE WHEN Z_ENT IN (\(c.codes.map(String.init).joined(separator: ", "))) THEN \(value) ELSE \(column) END"
+                    return "\(column) = CASE WHEN Z_ENT IN (\(c.codes.map(String.init).joined(separator: ", "))) THEN \(value(replacing: column)) ELSE \(column) END"
                 }
             }
             if let entityColumn = w.entityColumn, let destination = w.destinationTable {
@@ -66,7 +73,11 @@ extension CoreDataStore {
         }
         sql.append("CREATE TEMP TRIGGER \(name("insert")) INSTEAD OF INSERT ON \(v) BEGIN UPDATE Z_PRIMARYKEY SET Z_MAX = coalesce(Z_MAX, 0) + 1 WHERE Z_ENT = \(rootCode); INSERT INTO \(t) (\(columns.joined(separator: ", "))) VALUES (\(values.joined(separator: ", "))); END")
         sql.append("CREATE TEMP TRIGGER \(name("update")) INSTEAD OF UPDATE ON \(v) BEGIN UPDATE \(t) SET Z_OPT = coalesce(Z_OPT, 0) + 1 WHERE Z_PK = OLD.\(pk); END")
-        sql.append("CREATE TEMP TRIGGER \(name("delete")) INSTEAD OF DELETE ON \(v) BEGIN DELETE FROM \(t) WHERE Z_PK = OLD.\(pk); END")
+        // A deleted row's external values' files go once the delete commits.
+        let releases = writes.filter(\.external).flatMap { w in w.byEntity.isEmpty ? [w.column] : w.byEntity.map(\.column) }.map { column in
+            "SELECT \(ExternalBinaryData.releaseFunction)(\(quoteIdentifier(column))) FROM \(t) WHERE Z_PK = OLD.\(pk); "
+        }.joined()
+        sql.append("CREATE TEMP TRIGGER \(name("delete")) INSTEAD OF DELETE ON \(v) BEGIN \(releases)DELETE FROM \(t) WHERE Z_PK = OLD.\(pk); END")
         return sql
     }
 }
