@@ -72,6 +72,19 @@ import Testing
         // SQL reads the bytes too: a predicate compares them, not the stored marker.
         #expect(h.string(#"count("Person", "photo == %@", "small")"#) == "1")
         #expect(h.string(#"count("Person", "photo != nil")"#) == "3")
+        #expect(h.string(#"sql("SELECT max(length(photo)) AS n FROM Person")[1].n"#) == "\(Fixture.large.count)")
+    }
+
+    /// `sql()` reads the bytes, but cannot make or remove a file: only a save's triggers do.
+    @Test func sqlCannotWriteOrRemoveAnExternalFile() throws {
+        let f = try Fixture()
+        let h = try f.open()
+        let write = h.error(#"sql("SELECT quarry_cd_external_write(zeroblob(200000), NULL) AS x")"#)
+        #expect(write.contains("quarry_cd_external_write() is not allowed here"), "\(write)")
+        let release = h.error(#"sql("SELECT quarry_cd_external_release(ZPHOTO) AS x FROM ZPERSON")"#)
+        #expect(release.contains("quarry_cd_external_release() is not allowed here"), "\(release)")
+        h.run(#"Person:get("Person/\#(try f.keys()[0])").lastName = "Other"; save()"#)
+        #expect(try f.files() == [Fixture.uuid])
     }
 
     @Test func savesWriteSmallValuesInlineAndLargeOnesToAFileRemovingWhatTheyReplace() throws {

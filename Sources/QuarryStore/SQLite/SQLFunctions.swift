@@ -37,8 +37,9 @@ public enum SQLFunctions {
     }()
 
     /// The functions the store itself installs on every connection for SQL to call: those
-    /// of Core Data stores' views and triggers.
-    public static var storeOwn: [String] { CoreDataStore.sqlFunctions.map(\.name) }
+    /// of Core Data stores' views and triggers. Not those that write or remove an external
+    /// data file (`ExternalBinaryData`): only a save's triggers call them.
+    public static var storeOwn: [String] { CoreDataStore.sqlFunctions.map(\.name) + [ExternalBinaryData.readFunction] }
 
     /// The functions `statement` calls, by name (lower case), each once, in the order its
     /// compiled program first names them; none for an `EXPLAIN` (it lists a program and
