@@ -17,7 +17,8 @@ enum CoreDataModelInference {
         // 16001) are listed in Z_PRIMARYKEY but are no part of the app's model.
         let history: Set = [PersistentHistoryLayout.changeEntityName, PersistentHistoryLayout.transactionEntityName,
                             PersistentHistoryLayout.stringEntityName]
-        let codes = numbers.codes.filter { !(history.contains($0.key) && $0.value > 16000) }
+        // CloudKit mirroring's (`CloudKitMirroring`) are not either.
+        let codes = numbers.codes.filter { !(history.contains($0.key) && $0.value > 16000) && !CloudKitMirroring.isMirrorEntity($0.key, code: $0.value) }
         let byUpper = Dictionary(codes.keys.map { ($0.uppercased(), $0) }, uniquingKeysWith: { a, _ in a })
         var entities: [String: CoreDataEntity] = [:]
         for name in codes.keys.sorted() {

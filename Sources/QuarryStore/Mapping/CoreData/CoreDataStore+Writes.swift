@@ -9,6 +9,9 @@ extension CoreDataStore {
     /// are the store's to compute.
     func refuseUnfaithfulWrite(_ operation: String, in context: ObjectContext) throws {
         let store = self
+        if store.mirrorsToCloudKit, !store.keepsPersistentHistory {
+            throw StoreError.during(operation: operation, .database(message: CloudKitMirroring.refusal))
+        }
         if store.keepsPersistentHistory {
             if operation == "save" { try refuseUnwritableHistory(in: context) }
             else { try refuseUnwritableBatchHistory(operation, in: context) }

@@ -59,6 +59,8 @@ public final class CoreDataStore {
     /// Whether the store keeps Core Data's persistent history (SwiftData stores always do),
     /// read once at open: a save then writes that history too (`PersistentHistoryWriter`).
     public var keepsPersistentHistory = false
+    /// Whether `NSPersistentCloudKitContainer` mirrors the store (`CloudKitMirroring`).
+    var mirrorsToCloudKit = false
     /// Where each ordered to-many relationship keeps its order, by "Entity.relationship"
     /// (see `CoreDataStore+Ordering`).
     public var orderings: [String: Ordering] = [:]
@@ -137,9 +139,11 @@ public final class CoreDataStore {
             }
         }
         let keepsHistory = try PersistentHistoryLayout.isPresent(db)
+        let mirrored = try CloudKitMirroring.isPresent(db)
         func mapping(_ model: CoreDataModel, source: String, notes: [String]) throws -> CoreDataStore {
             let store = CoreDataStore(entities: [], linkViews: [], modelSource: source, notes: notes, model: nil)
             store.keepsPersistentHistory = keepsHistory
+            store.mirrorsToCloudKit = mirrored
             try store.map(model, numbers: numbers, db: db)
             store.model = model
             return store
