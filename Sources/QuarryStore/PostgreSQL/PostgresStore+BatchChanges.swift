@@ -211,7 +211,10 @@ extension PostgresConnection {
             return try body()
         }
         lostBeforeCommit = false
-        try execute("BEGIN TRANSACTION READ WRITE")
+        do { try execute("BEGIN TRANSACTION READ WRITE") } catch {
+            lostBeforeCommit = isLost
+            throw error
+        }
         writeDepth = 1
         transactionDepth += 1
         defer { writeDepth = 0; transactionDepth -= 1 }
