@@ -56,6 +56,7 @@ static void load(void) {
     RESOLVE(setSingleRowMode, "PQsetSingleRowMode")
     RESOLVE(backendPID, "PQbackendPID")
     RESOLVE(setNoticeProcessor, "PQsetNoticeProcessor")
+    RESOLVE(reset, "PQreset")
     loaded = &table;
 }
 

@@ -67,8 +67,12 @@ final class Session {
     }
 
     /// `.open DB`: closes this store and opens `path` (nil: a new in-memory one) in its
-    /// place; --readonly holds for every store of the session.
+    /// place; --readonly holds for every store of the session. Refused while the store
+    /// has unsaved changes, which closing it would drop without a word.
     func open(_ path: String?) throws {
+        if let pending = runtime.openedContext?.pendingChangesSummary {
+            throw StoreError.during(operation: ".open", .database(message: "\(pending): save() or rollback() first"))
+        }
         let isNew = path.map(NewFileNote.isNew) ?? false
         let context = try StoreOpener.open(path, readOnly: path != nil && opensReadOnly)
         for note in context.openingNotes { reportNote(note) }

@@ -7,6 +7,32 @@ import Testing
 /// values go and come back as they were, arguments are bound, never spliced, and every
 /// failure is an error value with the server's SQLSTATE, not a crash.
 @Suite struct PostgresConnectionTests {
+    /// A backend another session terminates (as a restart does to all): the next
+    /// statement connects again, with the session's setup run again; a write transaction
+    /// that met the loss says nothing of it was committed.
+    @Test func aTerminatedSessionConnectsAgainAsItWasSetUp() throws {
+        let url = try PostgresServer.url()
+        let connection = try PostgresConnection(url: url), other = try PostgresConnection(url: url)
+        try connection.executeForSession("LISTEN quarry_changes")
+        func terminate() throws {
+            let pid = try connection.execute("SELECT pg_backend_pid() AS p").rows.first?.first ?? .null
+            try other.execute("SELECT pg_terminate_backend($1::int, 10000)", [pid])
+        }
+        try terminate()
+        let after = try connection.execute("SELECT current_setting('DateStyle') AS d, (SELECT string_agg(c, ',') FROM pg_listening_channels() AS c) AS l")
+        #expect(after.rows == [[.text("ISO, YMD"), .text("quarry_changes")]])
+        #expect(connection.reconnections == 1)
+        #expect(throws: StoreError.self) {
+            try connection.inWriteTransaction {
+                try terminate()
+                try connection.execute("SELECT 1")
+            }
+        }
+        #expect(connection.lostBeforeCommit)
+        #expect(try connection.execute("SELECT 2 AS two").rows == [[.integer(2)]])
+        #expect(connection.reconnections == 2)
+    }
+
     @Test func connectsToPostgreSQL15() throws {
         let connection = try PostgresConnection(url: try PostgresServer.url())
         #expect(connection.serverVersion / 10000 == 15)

@@ -32,7 +32,7 @@ public enum PostgresServer {
     private static let folder = FileManager.default.temporaryDirectory
         .appendingPathComponent("quarry-postgres-\(ProcessInfo.processInfo.processIdentifier)").path
 
-    private static let script = URL(fileURLWithPath: #filePath)
+    static let script = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("scripts/postgres").path
 

@@ -46,6 +46,7 @@ typedef struct QuarryPQ {
     int (*setSingleRowMode)(PGconn *conn);
     int (*backendPID)(const PGconn *conn);
     PQnoticeProcessor (*setNoticeProcessor)(PGconn *conn, PQnoticeProcessor proc, void *arg);
+    void (*reset)(PGconn *conn);
 } QuarryPQ;
 
 /// Loads libpq once; NULL when it cannot, with why in `error` (size bytes).

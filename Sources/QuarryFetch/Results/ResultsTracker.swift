@@ -48,6 +48,10 @@ public final class ResultsTracker {
         for (object, keys) in changes.updated where results.context.isKind(object.entity.name, of: name) {
             if let key = object.primaryKey { change.changedKeys[key, default: []].formUnion(keys) }
         }
+        // Rows no object holds, changed by another connection: the keys its hashes say.
+        for (entity, rows) in changes.batchUpdatedKeys where results.context.isKind(entity, of: name) {
+            for (key, keys) in rows { change.changedKeys[key, default: []].formUnion(keys) }
+        }
         return change
     }
 

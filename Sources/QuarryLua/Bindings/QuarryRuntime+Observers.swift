@@ -110,12 +110,23 @@ extension QuarryRuntime {
            !registry.observers.contains(where: { if case .results(let h) = $0.target { return h === handle } else { return false } }) {
             registry.trackers[ObjectIdentifier(handle)] = nil
         }
-        if case .entity = observer.target { try? context.watchRows(of: watchedEntityNames) }
+        switch observer.target {
+        case .entity, .results: try? context.watchRows(of: watchedEntityNames)
+        default: break
+        }
     }
 
-    /// The entities that live entity observers listen to.
+    /// The entities whose rows live observers watch for other connections' changes: an
+    /// entity observer's, and observed results' (a row they hold that another session
+    /// updates is an `updated` entry, with the keys that changed).
     var watchedEntityNames: Set<String> {
-        Set(observerRegistry.observers.compactMap { if case .entity(let name) = $0.target { return name } else { return nil } })
+        Set(observerRegistry.observers.compactMap { observer in
+            switch observer.target {
+            case .entity(let name): return name
+            case .results(let handle): return handle.results.entity.name
+            default: return nil
+            }
+        })
     }
 
     // MARK: Delivery

@@ -56,6 +56,9 @@ enum ObserverBindings {
                 catch { runtime.release(callback); throw error }
             }
             observer = ObserverHandle(target: .results(results), callback: callback, runtime: runtime)
+            // Another process's update of a row the results hold, which changes neither
+            // what they hold nor its order, reaches it too.
+            do { try runtime.context.watchRows(of: runtime.watchedEntityNames.union([results.results.entity.name])) } catch { runtime.release(callback); throw error }
         } else if let object = swiftObject(call.state, 1, kind: .object, as: ManagedObject.self) {
             // An object of a store `.open` closed would never be heard of again.
             if object.isForeign(to: runtime.context) { runtime.release(callback); throw StoreError.closed }

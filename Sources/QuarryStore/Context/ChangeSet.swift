@@ -9,6 +9,9 @@ public struct ChangeSet {
     /// Rows changed by `updateall`/`deleteall`, by entity, including rows no object holds.
     public var batchUpdated: [String: Set<Int64>] = [:]
     public var batchDeleted: [String: Set<Int64>] = [:]
+    /// The keys that changed of rows in `batchUpdated`, by entity and row, where known:
+    /// another connection's change of a row an observer watches (`RowHashes`).
+    public var batchUpdatedKeys: [String: [Int64: Set<String>]] = [:]
     /// True when another connection made the change.
     public var isExternal = false
 

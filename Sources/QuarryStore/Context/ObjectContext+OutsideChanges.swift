@@ -42,6 +42,9 @@ extension ObjectContext {
     /// reloads whatever it says.
     @discardableResult
     public func refreshFromStore(asked: Bool = false) throws -> Bool {
+        // Asked, it is a statement: a server's lost connection is made again first (never
+        // while the REPL waits, which would block on a server that does not answer).
+        if asked { try connection.postgres?.reestablishIfLost() }
         let version = try store.outsideChangeCounter(context: self)
         defer { outsideChanges.lastDataVersion = version }
         let missesSome = asked && store.unheardCommits != nil
@@ -128,13 +131,38 @@ extension ObjectContext {
 }
 
 /// What another process changed in an entity whose observers must hear it. A writer that
-/// keeps no Quarry history (the sqlite3 shell, an app) says nothing of which rows it
-/// changed, and only registered objects are compared on `refreshFromStore`; so for each
-/// entity an observer watches, Quarry keeps a hash of every row, and after an outside
-/// commit the rows whose hash moved, appeared or went are its changes. Local saves
-/// re-hash the rows they touched, so they are never taken for outside changes.
+/// keeps no Quarry history (the sqlite3 shell, an app, another PostgreSQL session) says
+/// nothing of which rows it changed, and only registered objects are compared on
+/// `refreshFromStore`; so for each entity an observer watches, Quarry keeps a hash of
+/// each column of every row, and after an outside commit the rows whose hashes moved,
+/// appeared or went are its changes, the columns that moved the keys that changed (an
+/// `updated` event names them for rows no object holds, as for those one does). Local
+/// saves re-hash the rows they touched, so they are never taken for outside changes.
 struct RowHashes {
-    var byKey: [Int64: Int] = [:]
+    /// Hashes per row: the row's attributes, then its to-one relationships.
+    let width: Int
+    /// Where each row's hashes start in `hashes`: one array for all rows, not one each.
+    private(set) var offsets: [Int64: Int] = [:]
+    private var hashes: [Int] = []
+
+    init(width: Int) { self.width = width }
+
+    func columns(of key: Int64) -> ArraySlice<Int>? {
+        offsets[key].map { hashes[$0..<$0 + width] }
+    }
+
+    mutating func set(_ key: Int64, _ columns: ArraySlice<Int>) {
+        guard columns.count == width else { return }
+        if let offset = offsets[key] {
+            hashes.replaceSubrange(offset..<offset + width, with: columns)
+        } else {
+            offsets[key] = hashes.count
+            hashes.append(contentsOf: columns)
+        }
+    }
+
+    /// The row is gone; its place in `hashes` stays until the entity is hashed whole again.
+    mutating func remove(_ key: Int64) { offsets[key] = nil }
 }
 
 extension ObjectContext {
@@ -148,15 +176,25 @@ extension ObjectContext {
         }
     }
 
+    /// The keys a watched row's hashes stand for, in order (`RowHashes`).
+    private func hashedKeys(of entity: EntityDescription) -> [String] {
+        entity.attributeNames + entity.toOneRelationships.map(\.name)
+    }
+
     /// Hashes of `entity`'s rows (those with `keys`, or all).
     private func hashes(of entity: EntityDescription, keys: [Int64]?) throws -> RowHashes {
-        var result = RowHashes()
+        var result = RowHashes(width: hashedKeys(of: entity).count)
         let select = "SELECT \(mapped(entity).selection(of: entity)) FROM \(mapped(entity).table)"
+        var columns: [Int] = []
         func take(_ row: StoreRow) {
-            guard row.count > 0, let key = row.value(at: 0).storedInteger else { return }
-            var hasher = Hasher()
-            for i in 1..<row.count { row.value(at: i).databaseValue.hash(into: &hasher) }
-            result.byKey[key] = hasher.finalize()
+            guard row.count == result.width + 1, let key = row.value(at: 0).storedInteger else { return }
+            columns.removeAll(keepingCapacity: true)
+            for i in 1..<row.count {
+                var hasher = Hasher()
+                row.value(at: i).databaseValue.hash(into: &hasher)
+                columns.append(hasher.finalize())
+            }
+            result.set(key, columns[...])
         }
         guard let keys else {
             try connection.forEachRow(select) { take($0) }
@@ -185,7 +223,9 @@ extension ObjectContext {
                 observers.watchedRows[watched] = nil
                 continue
             }
-            for key in keys { observers.watchedRows[watched]?.byKey[key] = fresh.byKey[key] }
+            for key in keys {
+                if let columns = fresh.columns(of: key) { observers.watchedRows[watched]?.set(key, columns) } else { observers.watchedRows[watched]?.remove(key) }
+            }
         }
     }
 
@@ -205,9 +245,17 @@ extension ObjectContext {
             observers.watchedRows[watched] = new
             let root = rootName(of: watched)
             func fresh(_ key: Int64) -> Bool { !reported.contains("\(root)/\(key)") }
-            let updated = new.byKey.filter { key, hash in old.byKey[key].map { $0 != hash } ?? false }.keys.filter(fresh)
-            let inserted = new.byKey.keys.filter { old.byKey[$0] == nil }
-            let deleted = old.byKey.keys.filter { new.byKey[$0] == nil }.filter(fresh)
+            let names = hashedKeys(of: entity)
+            var updated: [Int64] = []
+            for key in new.offsets.keys where fresh(key) {
+                guard let was = old.columns(of: key), let now = new.columns(of: key), was != now else { continue }
+                updated.append(key)
+                // The keys whose columns moved: what an `updated` event names.
+                let moved = zip(was, now).enumerated().filter { $0.element.0 != $0.element.1 && $0.offset < names.count }.map { names[$0.offset] }
+                changes.batchUpdatedKeys[watched, default: [:]][key, default: []].formUnion(moved)
+            }
+            let inserted = new.offsets.keys.filter { old.offsets[$0] == nil }
+            let deleted = old.offsets.keys.filter { new.offsets[$0] == nil }.filter(fresh)
             if !updated.isEmpty { changes.batchUpdated[watched, default: []].formUnion(updated) }
             if !deleted.isEmpty { changes.batchDeleted[watched, default: []].formUnion(deleted) }
             for key in inserted.sorted() where !changes.inserted.contains(where: { $0.primaryKey == key && isKind($0.entity.name, of: watched) }) {

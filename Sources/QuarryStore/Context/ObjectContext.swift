@@ -238,6 +238,18 @@ public final class ObjectContext {
         return (unsaved.inserted, Self.inKeyOrder(updated.values), Self.inKeyOrder(unsaved.deleted.values))
     }
 
+    /// The unsaved changes in words, for a refusal that would lose them ("2 pending
+    /// changes (1 inserted, 1 updated)"); nil when there are none.
+    public var pendingChangesSummary: String? {
+        guard hasChanges else { return nil }
+        let pending = pendingChanges
+        let counts = [("inserted", pending.inserted.count), ("updated", pending.updated.count), ("deleted", pending.deleted.count)]
+        let total = counts.reduce(0) { $0 + $1.1 }
+        let parts = counts.filter { $0.1 > 0 }.map { "\($0.1) \($0.0)" }
+        guard total > 0 else { return "pending changes" }
+        return "\(total) pending change\(total == 1 ? "" : "s") (\(parts.joined(separator: ", ")))"
+    }
+
     /// Objects by key, then entity name: objects of two entities share keys, and a
     /// dictionary's order changes from run to run, so the key alone left `.changes` and
     /// the end-of-run note listing `Tag/1` and `Item/1` in either order.

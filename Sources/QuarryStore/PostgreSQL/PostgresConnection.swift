@@ -14,6 +14,21 @@ public final class PostgresConnection {
     var announcedSchema: String?
     /// How deep in `inWriteTransaction` calls the session is (0: outside a write).
     var writeDepth = 0
+    /// How many transactions of Quarry's are open (a write, a read-only `sql()`, the
+    /// session's own setup): a lost connection is made again only outside them
+    /// (`PostgresConnection+Reconnect`), never between a BEGIN and its end.
+    var transactionDepth = 0
+    /// What the session set up that lives as long as its connection (settings, LISTEN,
+    /// temporary views), run again on a new one.
+    var sessionSetup: [SessionStep] = []
+    /// How many times the connection was made again: commits made meanwhile were not
+    /// heard, so each counts as news for observers (`PostgresStore.outsideChangeCounter`).
+    var reconnections = 0
+    /// Set while the session is being set up again, whose statements probe nothing.
+    var reestablishing = false
+    /// Whether the last write transaction broke with its connection before COMMIT was
+    /// sent: nothing of it was written, so it may run again (`PostgresStore.write`).
+    var lostBeforeCommit = false
 
     /// Connects to `url` (`postgres://user@host:port/db`, or any libpq connection string).
     public init(url: String) throws {
@@ -37,7 +52,7 @@ public final class PostgresConnection {
         // ISO dates in UTC, bytea as hex, floats with every digit, UTF-8 text; and no
         // NOTICE (libpq would print "relation already exists, skipping" on stderr).
         // One statement: the extended protocol takes no more.
-        try execute("""
+        try executeForSession("""
             SELECT set_config('DateStyle', 'ISO, YMD', false), set_config('TimeZone', 'UTC', false),
                    set_config('IntervalStyle', 'postgres', false), set_config('bytea_output', 'hex', false),
                    set_config('extra_float_digits', '3', false), set_config('client_encoding', 'UTF8', false),
@@ -71,14 +86,17 @@ public final class PostgresConnection {
             last = next
         }
         guard let result = last else {
-            throw StoreError.postgres(sqlState: nil, sql: sql, message: Self.text(pq.pointee.errorMessage?(handle)) ?? "no result")
+            throw StoreError.postgres(sqlState: nil, sql: sql, message: failure(or: "no result"))
         }
         defer { clear(result) }
         if cancelled, pq.pointee.resultStatus?(result) == PGRES_FATAL_ERROR {
             // Ctrl-C or --timeout, as SQLite's interrupted statement says it.
             throw StoreError(DatabaseError(resultCode: .SQLITE_INTERRUPT))
         }
-        try check(result, sql: sql)
+        do { try check(result, sql: sql) } catch let StoreError.postgres(state, sql, message) where isLost {
+            // The server went away under the statement (a restart, a terminated backend).
+            throw StoreError.postgres(sqlState: state, sql: sql, message: message + " (" + Self.lostNote + ")")
+        }
         return try read(result, sql: sql)
     }
 
@@ -91,6 +109,7 @@ public final class PostgresConnection {
         guard let send = pq.pointee.sendQueryParams else {
             throw StoreError.postgres(sqlState: nil, sql: sql, message: "libpq was not loaded")
         }
+        try reestablishIfLost()
         let parameters: [PostgresValue.Parameter]
         do { parameters = try arguments.map(PostgresValue.parameter) } catch let StoreError.postgres(_, _, message) {
             throw StoreError.postgres(sqlState: nil, sql: sql, message: message)
@@ -126,11 +145,11 @@ public final class PostgresConnection {
     }
 
     /// libpq's reason for the last failure (`fallback` when it gives none), and when the
-    /// connection is gone, how to get another.
+    /// connection is gone, that the next statement makes it again.
     func failure(or fallback: String) -> String {
         let reason = Self.text(pq.pointee.errorMessage?(handle)) ?? fallback
-        guard pq.pointee.status?(handle) == CONNECTION_BAD else { return reason }
-        return reason + " (the connection to the server is lost: .open the URL again to reconnect)"
+        guard isLost else { return reason }
+        return reason + " (" + Self.lostNote + ")"
     }
 
     /// Waits until a result can be read without blocking, asking the server to cancel
@@ -163,6 +182,7 @@ public final class PostgresConnection {
               let nfields = table.nfields, let fname = table.fname, let nparams = table.nparams else {
             throw StoreError.postgres(sqlState: nil, sql: sql, message: "libpq was not loaded")
         }
+        try reestablishIfLost()
         guard let prepared = prepare(handle, "", sql, 0, nil) else {
             throw StoreError.postgres(sqlState: nil, sql: sql, message: Self.text(table.errorMessage?(handle)) ?? "no result")
         }

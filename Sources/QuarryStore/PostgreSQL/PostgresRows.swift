@@ -214,7 +214,11 @@ extension PostgresConnection {
     /// statement did (or tried) outlives it.
     func inReadOnlyTransaction<T>(_ body: () throws -> T) throws -> T {
         try execute("BEGIN TRANSACTION READ ONLY")
-        defer { _ = try? execute("ROLLBACK") }
+        transactionDepth += 1
+        defer {
+            transactionDepth -= 1
+            if !isLost { _ = try? execute("ROLLBACK") }
+        }
         return try body()
     }
 

@@ -210,15 +210,32 @@ extension PostgresConnection {
             defer { writeDepth -= 1 }
             return try body()
         }
-        try execute("BEGIN TRANSACTION READ WRITE")
+        lostBeforeCommit = false
+        do { try execute("BEGIN TRANSACTION READ WRITE") } catch {
+            lostBeforeCommit = isLost
+            throw error
+        }
         writeDepth = 1
-        defer { writeDepth = 0 }
+        transactionDepth += 1
+        defer { writeDepth = 0; transactionDepth -= 1 }
+        var committing = false
         do {
             let result = try body()
             if let schema = announcedSchema { try announce(schema) }
+            committing = true
             try execute("COMMIT")
             return result
         } catch {
+            // A connection lost before COMMIT was sent ends the transaction on the server
+            // with nothing written; lost at COMMIT, the commit may have happened or not.
+            if isLost {
+                lostBeforeCommit = !committing
+                if committing {
+                    throw StoreError.postgres(sqlState: nil, sql: "COMMIT", message: "the connection to the server was lost at COMMIT: whether this write "
+                        + "was committed is not known; refresh() and look before writing it again")
+                }
+                throw error
+            }
             _ = try? execute("ROLLBACK")
             throw error
         }

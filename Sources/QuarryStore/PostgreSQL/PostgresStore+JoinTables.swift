@@ -53,17 +53,10 @@ extension PostgresStore {
             guard let relationship = a.relationship(named: aName),
                   case .linkTable(let link, let sourceColumn, _)? = context.storage(of: relationship, in: a.name) else { return }
             let (source, target) = sourceColumn == "source" ? (first.column, second.column) : (second.column, first.column)
-            let server = try server(context)
-            // Temporary objects of this session: a transaction that may write them, in a
+            // Temporary objects of this session, made again with it when the connection is
+            // (`PostgresConnection+Reconnect`): a transaction that may write them, in a
             // session whose transactions are read-only by default.
-            try server.execute("BEGIN TRANSACTION READ WRITE")
-            do {
-                for sql in linkViewSQL(link: link, join: table, source: source, target: target) { _ = try server.execute(sql) }
-                _ = try server.execute("COMMIT")
-            } catch {
-                _ = try? server.execute("ROLLBACK")
-                throw error
-            }
+            try server(context).executeForSession(inTransaction: linkViewSQL(link: link, join: table, source: source, target: target))
         } catch {
             // No pair without its view: the model stays as it was.
             context.remember(before.0)

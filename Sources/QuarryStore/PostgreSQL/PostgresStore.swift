@@ -87,9 +87,17 @@ final class PostgresStore: PersistentStore {
     /// read from the catalog.
     func keepsDeclaration(of name: String) -> Bool { declared.contains(name) }
 
-    /// One transaction on the server (`PostgresSaveWriter`).
+    /// One transaction on the server (`PostgresSaveWriter`). One that met a lost
+    /// connection before its COMMIT wrote nothing: it runs once more on a new connection
+    /// (a server restarted meanwhile), and otherwise fails with the changes still pending.
     func write(_ request: SaveChangesRequest, _ work: StoreSaveWork, context: ObjectContext) throws -> SaveChangesResult {
-        try PostgresSaveWriter(context: context, server: server(context)).write(request)
+        let server = try server(context)
+        do {
+            return try PostgresSaveWriter(context: context, server: server).write(request)
+        } catch where server.lostBeforeCommit {
+            try server.reestablishIfLost()
+            return try PostgresSaveWriter(context: context, server: server).write(request)
+        }
     }
     /// Never asked: the writer reads the key each INSERT returns.
     func insertedKey(of entity: EntityDescription, in db: Database, context: ObjectContext) throws -> Int64 { throw notYet() }
@@ -128,8 +136,10 @@ final class PostgresStore: PersistentStore {
     /// Moves with each announcement of another session's commit to the schema (LISTEN):
     /// every quarry's writes, and with the triggers every program's.
     func outsideChangeCounter(context: ObjectContext) throws -> Int {
-        heard += try server(context).takeNotifications().filter { $0 == schema }.count
-        return heard
+        let server = try server(context)
+        heard += try server.takeNotifications().filter { $0 == schema }.count
+        // Commits made while the connection was lost were not heard: each new connection is news.
+        return heard + server.reconnections
     }
 
     var unheardCommits: String? {

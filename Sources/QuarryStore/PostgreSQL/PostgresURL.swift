@@ -179,9 +179,9 @@ extension ObjectContext {
             throw StoreError.postgres(sqlState: state, sql: nil, message: "cannot open \(address.shown): \(address.redacted(message))")
         }
         // Other sessions' commits are heard from here on (`PostgresConnection+Notifications`).
-        try server.execute("LISTEN \(PostgresConnection.channel)")
+        try server.executeForSession("LISTEN \(PostgresConnection.channel)")
         server.announcedSchema = address.schema
-        try server.execute("SELECT set_config('search_path', $1, false), set_config('default_transaction_read_only', 'on', false)",
+        try server.executeForSession("SELECT set_config('search_path', $1, false), set_config('default_transaction_read_only', 'on', false)",
                            [.text(quoteIdentifier(address.schema))])
         let connection = try StoreConnection(postgres: server, url: address.shown, readOnly: readOnly)
         if readOnly, address.installsTriggers {
