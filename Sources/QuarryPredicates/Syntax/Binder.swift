@@ -315,6 +315,15 @@ struct Binder {
             var index = 0
             while index < path.components.count {
                 let name = path.components[index]
+                // A composite's element (a SwiftData struct's `author.person`) is an
+                // attribute named by its path: the rest of the path names it.
+                if index + 1 < path.components.count, !name.hasPrefix("@"),
+                   let attribute = current.attribute(named: path.components[index...].joined(separator: ".")) {
+                    if let toMany = steps.first(where: { $0.relationship.isToMany }) {
+                        throw PredicateError("'\(path.string)' crosses the to-many relationship '\(toMany.relationship.name)'; write ANY \(path.string), ALL or NONE, or use @count", column: path.column)
+                    }
+                    return steps.isEmpty ? .attribute(attribute) : .path(steps, attribute)
+                }
                 if name.hasPrefix("@") {
                     guard let function = BoundPredicate.CollectionFunction(rawValue: String(name.dropFirst()).lowercased()),
                           let last = steps.last, last.relationship.isToMany else {

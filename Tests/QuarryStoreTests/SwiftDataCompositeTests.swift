@@ -1,0 +1,84 @@
+import Foundation
+import GRDB
+import QuarryTestSupport
+import Testing
+@testable import QuarryStore
+
+/// Issue 49, item 1: SwiftData's composite attributes, on a store built to the format of a
+/// real one (`SwiftDataCompositeStore` says how it was checked). The silent wrong value
+/// first: `Cocktail.id` is `ZID1`, not the author's `ZID`.
+@Suite struct SwiftDataCompositeTests {
+    static func store() throws -> String {
+        let path = try CoreDataFixtures.temporaryFolder().appendingPathComponent("default.store").path
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in try db.execute(sql: try SwiftDataCompositeStore.sql()) }
+        try queue.close()
+        return path
+    }
+
+    @Test func compositesDecodeWithTheirElementsInDeclaredOrder() throws {
+        let model = try CoreDataModel.decodeArchive(SwiftDataCompositeStore.modelArchive(), path: "Built.mom")
+        let cocktail = try #require(model.entity(named: "Cocktail"))
+        let author = try #require(cocktail.attribute(named: "author"))
+        #expect(author.type == .composite && author.isOptional && !author.isEnum)
+        #expect(author.elements.map(\.name) == ["id", "person", "place", "year"])
+        #expect(author.elements.map(\.type) == [.uuid, .string, .string, .string])
+        let origin = try #require(cocktail.attribute(named: "origin"))
+        #expect(origin.elements.map(\.name) == ["city", "coords", "place"])
+        #expect(origin.elements[1].elements.map(\.name) == ["lat", "lon"])
+        #expect(origin.storedElements.map(\.key) == ["origin.city", "origin.coords.lat", "origin.coords.lon", "origin.place"])
+        #expect(origin.storedElements.map(\.columnName) == ["city", "lat", "lon", "place"])
+        // An enum with a raw value is its one element, under its own name.
+        let glassware = try #require(cocktail.attribute(named: "glasswareType"))
+        #expect(glassware.isEnum && !glassware.isOptional)
+        #expect(glassware.storedElements.map(\.key) == ["glasswareType"])
+        #expect(glassware.storedElements.first?.attribute.isOptional == false)
+        // An enum without one keeps an element per case.
+        #expect(try #require(cocktail.attribute(named: "historicSpec")).storedElements.map(\.key) == ["historicSpec.algonquin", "historicSpec.alaska"])
+        // The decoded-model cache keeps all of it.
+        #expect(try CoreDataModel(bytes: model.encodedBytes()) == model)
+    }
+
+    @Test func eachElementAndAttributeHasTheColumnCoreDataNamedForIt() throws {
+        let context = try ObjectContext(path: try Self.store())
+        defer { context.close() }
+        let store = try #require(context.coreData)
+        let cocktail = store.attributeColumns["Cocktail"] ?? [:]
+        #expect(cocktail["id"] == "ZID1")
+        #expect(cocktail["author.id"] == "ZID")
+        #expect(cocktail["author.place"] == "ZPLACE")
+        #expect(cocktail["origin.place"] == "ZPLACE1")
+        #expect(cocktail["origin.coords.lat"] == "ZLAT")
+        #expect(cocktail["glasswareType"] == "ZGLASSWARETYPE")
+        #expect(cocktail["historicSpec.alaska"] == "ZALASKA")
+        #expect(cocktail["collection"] == "ZCOLLECTION")
+        let ingredient = store.attributeColumns["IngredientBase"] ?? [:]
+        #expect(ingredient["id"] == "ZID")
+        #expect(ingredient["prep.id"] == "ZID1")
+        #expect(!context.openingNotes.contains { $0.contains("is not read") }, "\(context.openingNotes)")
+    }
+
+    /// Every id read through Quarry is the one plain SQL finds in the column the rule names.
+    @Test func idsAreReadFromTheirOwnColumns() throws {
+        let path = try Self.store()
+        let context = try ObjectContext(path: path)
+        defer { context.close() }
+        let objects = try (1...3).map { try #require(try context.object(entityName: "Cocktail", primaryKey: $0)) }
+        let queue = try DatabaseQueue(path: path)
+        defer { try? queue.close() }
+        for object in objects {
+            let key = object.identityKey
+            let (own, authors) = try queue.read { db in
+                try Row.fetchOne(db, sql: "SELECT nullif(hex(ZID1), ''), nullif(hex(ZID), '') FROM ZCOCKTAIL WHERE Z_PK = ?", arguments: [key]).map { ($0[0] as String?, $0[1] as String?) }
+            } ?? (nil, nil)
+            let id = try object.value(forKey: "id")
+            let authorID = try object.value(forKey: "author.id")
+            #expect(id.textValue?.replacingOccurrences(of: "-", with: "") == own)
+            #expect(authorID.textValue?.replacingOccurrences(of: "-", with: "") == authors)
+        }
+    }
+}
+
+private extension Value {
+    var textValue: String? { if case .text(let s) = self { return s } else { return nil } }
+}
