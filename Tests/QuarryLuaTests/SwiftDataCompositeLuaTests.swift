@@ -61,6 +61,11 @@ import Testing
         #expect(h.string(#"count("Cocktail", "origin.coords.lat > 40")"#) == "1")
         #expect(h.string(#"count("Cocktail", "id == %@", "9A8B7F4E-E03E-4BA8-9B04-11464B65D799")"#) == "1")
         #expect(h.string(#"count("Cocktail", "author.id == %@", "9A8B7F4E-E03E-4BA8-9B04-11464B65D799")"#) == "0")
+        // A whole composite compares with nil only: nil is every element nil.
+        #expect(h.string(#"count("Cocktail", "author == nil")"#) == "1")
+        #expect(h.string(#"count("Cocktail", "author != nil")"#) == "2")
+        #expect(h.string(#"count("Cocktail", "origin == nil AND historicSpec != nil")"#) == "1")
+        #expect(h.error(#"count("Cocktail", "author == 'x'")"#).contains("'author' is a composite"))
         h.run(#"names = {}; for _, c in ipairs(fetch("Cocktail", "author.year != nil", {sort = "author.year"})) do names[#names + 1] = c.cocktailName end"#)
         #expect(h.string("table.concat(names, ',')") == "Algonquin,Bramble")
     }

@@ -79,6 +79,26 @@ import Testing
     }
 }
 
+extension SwiftDataCompositeTests {
+    /// Issue 49: `Entity:swift()` of a store with composites writes their Codable types, and
+    /// swiftc takes it beside the stand-in SwiftData declarations.
+    @Test func swiftSourceDeclaresTheCompositesTypes() throws {
+        let model = try CoreDataModel.decodeArchive(SwiftDataCompositeStore.modelArchive(), path: "Built.mom")
+        let source = SwiftModelSource(model: model)
+        let cocktail = (source.source(for: "Cocktail", style: .swiftData) ?? "").split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        let expected = [
+            "struct Author: Codable {", "var id: UUID?", "var person: String?", "var author: Author?",
+            "struct Origin: Codable {", "struct Coords: Codable {", "var lat: Double?", "var coords: Coords?", "var origin: Origin?",
+            "enum HistoricSpec: Codable {", "case algonquin", "case alaska", "var historicSpec: HistoricSpec?",
+            "init(cocktailName: String, glasswareType: String, id: UUID) {",
+        ]
+        for line in expected { #expect(cocktail.contains(line), "missing: \(line)\n\(cocktail.joined(separator: "\n"))") }
+        #expect(cocktail.contains { $0.hasPrefix("var glasswareType: String  // an enum with raw values") })
+        #expect(cocktail.contains { $0.hasPrefix("var collection: Int64?  // an enum with raw values") })
+        try SwiftTypeChecker.checkSwiftData(source.source(style: .swiftData))
+    }
+}
+
 private extension Value {
     var textValue: String? { if case .text(let s) = self { return s } else { return nil } }
 }
