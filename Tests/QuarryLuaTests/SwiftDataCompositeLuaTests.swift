@@ -68,6 +68,11 @@ import Testing
         #expect(h.error(#"count("Cocktail", "author == 'x'")"#).contains("'author' is a composite"))
         h.run(#"names = {}; for _, c in ipairs(fetch("Cocktail", "author.year != nil", {sort = "author.year"})) do names[#names + 1] = c.cocktailName end"#)
         #expect(h.string("table.concat(names, ',')") == "Algonquin,Bramble")
+        // Grouped by an element, as SQL groups its column.
+        h.run(#"g = fetch{ "Cocktail", result = "dictionaries", properties = { "author.year", "count(*)" }, group = { "author.year" }, sort = { "author.year" } }"#)
+        let years = try f.text("SELECT count(DISTINCT ifnull(ZYEAR, '~')) FROM ZCOCKTAIL")
+        #expect(h.string("#g") == years)
+        #expect(h.string(#"g[3]["author.year"] .. '=' .. g[3]["count(*)"]"#) == "1984=1")
     }
 
     @Test func aCompositeIsWrittenElementByElement() throws {
