@@ -96,6 +96,9 @@ extension SwiftDataCompositeTests {
         #expect(cocktail.contains { $0.hasPrefix("var glasswareType: String  // an enum with raw values") })
         #expect(cocktail.contains { $0.hasPrefix("var collection: Int64?  // an enum with raw values") })
         try SwiftTypeChecker.checkSwiftData(source.source(style: .swiftData))
+        // As an NSManagedObject subclass, a composite is the dictionary Core Data gives.
+        #expect(source.source(for: "Cocktail", style: .coreData)?.contains("@NSManaged public var author: NSDictionary?") == true)
+        try SwiftTypeChecker.checkCoreData(source.source(style: .coreData))
     }
 }
 
