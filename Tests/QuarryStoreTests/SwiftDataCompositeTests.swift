@@ -102,6 +102,51 @@ extension SwiftDataCompositeTests {
     }
 }
 
+extension SwiftDataCompositeTests {
+    /// `Item.c`, a composite whose elements `elements` adds.
+    func model(_ elements: (inout ArchiveBuilder) -> [[String: Int]]) throws -> CoreDataModel {
+        var b = ArchiveBuilder()
+        let list = b.add("NSMutableArray", ["NS.objects": elements(&b)], superclasses: ["NSArray", "NSObject"])
+        let c = b.add("NSCompositeAttributeDescription", ["NSAttributeType": 2100, "NSPropertyName": b.add("c"), "NSCompositeElements": list],
+                      superclasses: ["NSAttributeDescription", "NSPropertyDescription", "NSObject"])
+        let entity = b.add("NSEntityDescription", ["NSEntityName": b.add("Item"), "NSProperties": b.dictionary([("c", c)])])
+        let entities = b.dictionary([("Item", entity)])
+        let root = b.add("NSManagedObjectModel", ["NSEntities": entities])
+        return try CoreDataModel.decodeArchive(b.data(root: root), path: "Built.mom")
+    }
+
+    func element(_ b: inout ArchiveBuilder, _ name: String) -> [String: Int] {
+        b.add("NSAttributeDescription", ["NSAttributeType": 700, "NSPropertyName": b.add(name)], superclasses: ["NSPropertyDescription", "NSObject"])
+    }
+
+    /// A composite that contains itself (met as nesting past the bound), nests past it,
+    /// repeats or misnames an element, or holds something other than an attribute is a
+    /// broken archive, not a hang or a trap.
+    @Test func brokenCompositesAreRefusedInOneLine() throws {
+        let cases: [(String, (inout ArchiveBuilder) -> [[String: Int]])] = [
+            // Itself: past the list's class, the list, "c" and the composite's class.
+            ("nested more than", { b in [ArchiveBuilder.uid(b.objects.count + 4)] }),
+            ("nested more than", { b in
+                var inner = [self.element(&b, "leaf")]
+                for i in 0..<20 {
+                    let list = b.add("NSMutableArray", ["NS.objects": inner], superclasses: ["NSArray", "NSObject"])
+                    inner = [b.add("NSCompositeAttributeDescription", ["NSAttributeType": 2100, "NSPropertyName": b.add("n\(i)"), "NSCompositeElements": list],
+                                   superclasses: ["NSAttributeDescription", "NSPropertyDescription", "NSObject"])]
+                }
+                return inner
+            }),
+            ("two elements named x", { b in [self.element(&b, "x"), self.element(&b, "x")] }),
+            ("with a dot", { b in [self.element(&b, "a.b")] }),
+            ("not NSAttributeDescription", { b in [b.add("NSRelationshipDescription", ["NSPropertyName": b.add("r")], superclasses: ["NSPropertyDescription", "NSObject"])] }),
+        ]
+        for (text, elements) in cases {
+            let error = #expect(throws: ModelFileError.self) { _ = try self.model(elements) }
+            #expect(error?.kind == .brokenArchive && error?.detail.contains(text) == true, "\(text): \(String(describing: error))")
+        }
+        #expect(try model { b in [self.element(&b, "x")] }.entity(named: "Item")?.attribute(named: "c")?.elements.map(\.name) == ["x"])
+    }
+}
+
 private extension Value {
     var textValue: String? { if case .text(let s) = self { return s } else { return nil } }
 }

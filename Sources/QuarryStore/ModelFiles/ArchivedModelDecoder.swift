@@ -143,6 +143,9 @@ enum ArchivedModelDecoder {
                 guard let elementName = try element.string("NSPropertyName"), !elementName.isEmpty else {
                     throw p.archive.broken("\(entity).\(name): a composite element has no name")
                 }
+                // An element is named by its path (`author.person`): a dot in a name would
+                // make two elements one path.
+                guard !elementName.contains(".") else { throw p.archive.broken("\(entity).\(name): a composite element is named \(elementName), with a dot") }
                 guard names.insert(elementName).inserted else { throw p.archive.broken("\(entity).\(name): two elements named \(elementName)") }
                 elements.append(try attribute(element, name: elementName, entity: "\(entity).\(name)", depth: depth + 1))
             }

@@ -104,6 +104,12 @@ extension CoreDataStore {
                 .flatMap { property in property.storedElements.map { (property: property, piece: $0) } }
             for (property, piece) in pieces {
                 let attribute = piece.attribute, key = piece.key
+                // A composite's element path that is also another property's name (a model
+                // with an attribute named `author.person` beside `author`) is read once.
+                if key != property.name, !seen.insert(key.lowercased()).inserted {
+                    notes.append("\(name).\(key): named like another property; left out")
+                    continue
+                }
                 guard let type = attribute.type.quarryType else {
                     notes.append("\(name).\(key): type \(attribute.type.rawValue) is not read")
                     continue
