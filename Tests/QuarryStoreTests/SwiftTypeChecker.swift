@@ -75,6 +75,8 @@ enum SwiftTypeChecker {
         @end
         @interface NSURL : NSObject
         @end
+        @interface NSDictionary : NSObject
+        @end
         """
 
     /// The value types Foundation gives the Core Data source, bridged to their classes as

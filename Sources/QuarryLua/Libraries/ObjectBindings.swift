@@ -114,6 +114,10 @@ enum ObjectBindings {
         if let attribute = object.entity.attribute(named: key) {
             pushAttributeValue(call.state, try object.value(forKey: key), of: attribute); return 1
         }
+        if object.entity.compositeNames.contains(key) {
+            try CompositeValues.push(call.state, key, elements: object.entity.compositeElements(of: key)) { try object.value(forKey: $0.name) }
+            return 1
+        }
         // A closed store's object keeps its attributes and methods, nothing more.
         guard !object.isForeign(to: runtime.context) else {
             if runtime.pushMethod(.object, key) { return 1 }
@@ -136,6 +140,11 @@ enum ObjectBindings {
         let key = try call.string(2)
         if runtime.context.entitiesRelationship(key, of: object) != nil {
             try runtime.assignRelationship(object, key, valueAt: 3, call)
+            return 0
+        }
+        if object.entity.compositeNames.contains(key), object.entity.attribute(named: key) == nil {
+            let values = try CompositeValues.values(call.state, 3, key, entity: object.entity.name, elements: object.entity.compositeElements(of: key))
+            try CompositeValues.assign(values, to: object)
             return 0
         }
         guard let value = try attributeValue(call.state, 3, for: object.entity.attribute(named: key)) else {

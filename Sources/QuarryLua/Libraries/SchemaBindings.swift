@@ -77,6 +77,11 @@ enum SchemaBindings {
                 if description.relationship(named: key) != nil { relationshipKeys.append(key); continue }
                 LuaTable.field(call.state, 2, key)
                 defer { quarry_pop(call.state, 1) }
+                if description.compositeNames.contains(key), description.attribute(named: key) == nil {
+                    let elements = description.compositeElements(of: key)
+                    values.merge(try CompositeValues.values(call.state, -1, key, entity: entity, elements: elements)) { _, new in new }
+                    continue
+                }
                 guard let value = try attributeValue(call.state, -1, for: description.attribute(named: key)) else {
                     throw LuaError.cannotHold(entity, key, call.typeName(-1))
                 }

@@ -93,6 +93,7 @@ struct Binder {
     /// `outer`: inside ANY/ALL/NONE, the entity of the object the quantifier ranges from,
     /// whose keys the right side names; `entity` is then the members'.
     private func comparison(_ c: Comparison, _ entity: EntityDescription, outer: EntityDescription? = nil) throws -> BoundPredicate.Node {
+        if outer == nil, let composite = try compositeNilTest(c, entity) { return composite }
         if outer == nil, let membership = try membership(c, entity) { return membership }
         let node = try convertedComparison(c, entity, outer: outer)
         // SQLite's text API stops at a NUL byte, so SQL would see such a string cut short
@@ -177,6 +178,24 @@ struct Binder {
         if let a = lhs.typeAttribute, case .value(let v) = rhs { rhs = .value(try convert(v, to: a, at: c.rhs)) }
         if case .value(let v) = lhs, let a = rhs.typeAttribute { lhs = .value(try convert(v, to: a, at: c.lhs)) }
         return .comparison(lhs: lhs, op: c.op, rhs: rhs, options: c.options)
+    }
+
+    /// `author == nil` on a SwiftData composite (kept as its elements, `author.person`, ...):
+    /// nil is every element nil, as SwiftData reads an absent optional struct; `!= nil`, any
+    /// element set. A composite compares with nothing else: one of its elements does.
+    private func compositeNilTest(_ c: Comparison, _ entity: EntityDescription) throws -> BoundPredicate.Node? {
+        guard case .keyPath(let path) = c.lhs, path.components.count == 1, quantifiedSide == nil,
+              entity.attribute(named: path.components[0]) == nil else { return nil }
+        let elements = entity.compositeElements(of: path.components[0])
+        guard !elements.isEmpty else { return nil }
+        guard case .constant(.null, _) = c.rhs, c.op == .equal || c.op == .notEqual else {
+            throw PredicateError("'\(path.string)' is a composite; compare one of its elements, as \(elements[0].name), or compare it with nil", column: path.column)
+        }
+        let tests = try elements.map { element in
+            try comparison(Comparison(lhs: .keyPath(KeyPath(element.name.split(separator: ".").map(String.init), column: path.column)),
+                                      op: .equal, rhs: c.rhs), entity)
+        }
+        return c.op == .equal ? .and(tests) : .not(.and(tests))
     }
 
     /// `expression` read from the object an ANY/ALL/NONE ranges from (`outer`), marked
@@ -315,6 +334,15 @@ struct Binder {
             var index = 0
             while index < path.components.count {
                 let name = path.components[index]
+                // A composite's element (a SwiftData struct's `author.person`) is an
+                // attribute named by its path: the rest of the path names it.
+                if index + 1 < path.components.count, !name.hasPrefix("@"),
+                   let attribute = current.attribute(named: path.components[index...].joined(separator: ".")) {
+                    if let toMany = steps.first(where: { $0.relationship.isToMany }) {
+                        throw PredicateError("'\(path.string)' crosses the to-many relationship '\(toMany.relationship.name)'; write ANY \(path.string), ALL or NONE, or use @count", column: path.column)
+                    }
+                    return steps.isEmpty ? .attribute(attribute) : .path(steps, attribute)
+                }
                 if name.hasPrefix("@") {
                     guard let function = BoundPredicate.CollectionFunction(rawValue: String(name.dropFirst()).lowercased()),
                           let last = steps.last, last.relationship.isToMany else {

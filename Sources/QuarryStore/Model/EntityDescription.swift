@@ -32,6 +32,11 @@ public struct EntityDescription: Encodable, Equatable, Sendable {
     /// Where each attribute and to-one relationship sits in a fetched row (after the key),
     /// so reading a key is a lookup, not a scan.
     private(set) var rowIndex: [String: Int] = [:]
+    /// The composites whose elements are attributes keyed by path (a SwiftData store's
+    /// `author`, kept as `author.person`, `author.place`): the first part of each dotted
+    /// attribute name, so `o.author` finds them without scanning. No other attribute name
+    /// has a dot (Core Data's and Quarry's names cannot).
+    public private(set) var compositeNames: Set<String> = []
     /// The entity this one inherits from (Core Data's super-entity), and whether it makes
     /// objects of its own.
     public var parent: String?
@@ -60,6 +65,14 @@ public struct EntityDescription: Encodable, Equatable, Sendable {
         self.attributes = attributes
         self.relationships = relationships
         self.rowIndex = Self.index(attributes, relationships)
+        self.compositeNames = Set(attributes.compactMap { a in a.name.firstIndex(of: ".").map { String(a.name[..<$0]) } })
+    }
+
+    /// The attributes that are elements of composite `name`, at any depth, in order.
+    public func compositeElements(of name: String) -> [AttributeDescription] {
+        guard compositeNames.contains(name) else { return [] }
+        let prefix = name + "."
+        return attributes.filter { $0.name.hasPrefix(prefix) }
     }
 
     private static func index(_ attributes: [AttributeDescription], _ relationships: [RelationshipDescription]) -> [String: Int] {

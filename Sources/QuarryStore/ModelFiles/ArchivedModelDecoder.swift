@@ -4,7 +4,8 @@
 /// `NSSuperentity`, `NSProperties`, `NSUniqueTuples`, `NSFetchIndexDescriptions`,
 /// `NSAttributeType`, `NSIsOptional`, `NSIsTransient`, `NSDefaultValue`,
 /// `_NSDestinationEntityName`, `_NSInverseRelationshipName`, `NSMinCount`, `NSMaxCount`,
-/// `NSDeleteRule`, and a property proxy's `NSUnderlyingProperty`. A false flag is left out
+/// `NSDeleteRule`, a property proxy's `NSUnderlyingProperty`, and a composite's
+/// `NSCompositeElements` and `NSUserInfo` `EnumType`. A false flag is left out
 /// of the archive, so absent means false.
 ///
 /// The walk follows the model's shape (model → entities → properties) and reads
@@ -116,10 +117,41 @@ enum ArchivedModelDecoder {
         return property
     }
 
-    private static func attribute(_ p: ArchivedObject, name: String, entity: String) throws -> CoreDataAttribute {
+    /// Composites nest no deeper than this: a struct of structs is a few levels in a real
+    /// model, and an archive whose elements hold themselves is broken, not endless.
+    static let compositeDepthLimit = 8
+
+    private static func attribute(_ p: ArchivedObject, name: String, entity: String, depth: Int = 0) throws -> CoreDataAttribute {
         guard let code = try p.int("NSAttributeType") else { throw p.archive.broken("\(entity).\(name) has no NSAttributeType") }
         guard let type = CoreDataAttributeType(code: code) else {
             throw ModelFileError(.unknownAttributeType, path: p.archive.path, "\(entity).\(name) has NSAttributeType \(code)")
+        }
+        // A composite (`NSCompositeAttributeDescription`, iOS 17) lists its elements under
+        // `NSCompositeElements`, each an `NSAttributeDescription` (a composite too where the
+        // struct holds a struct); SwiftData marks one made of an enum with `NSUserInfo`
+        // `EnumType` (found by dumping a real SwiftData store's model cache).
+        var elements: [CoreDataAttribute] = []
+        var isEnum = false
+        if type == .composite {
+            guard depth < compositeDepthLimit else { throw p.archive.broken("\(entity).\(name): composites nested more than \(compositeDepthLimit) deep") }
+            var names: Set<String> = []
+            for n in try p.elements("NSCompositeElements") {
+                let element = try p.archive.instance(n)
+                guard element.isKind(of: "NSAttributeDescription") else {
+                    throw p.archive.broken("\(entity).\(name): a composite element is \(element.className), not NSAttributeDescription")
+                }
+                guard let elementName = try element.string("NSPropertyName"), !elementName.isEmpty else {
+                    throw p.archive.broken("\(entity).\(name): a composite element has no name")
+                }
+                // An element is named by its path (`author.person`): a dot in a name would
+                // make two elements one path.
+                guard !elementName.contains(".") else { throw p.archive.broken("\(entity).\(name): a composite element is named \(elementName), with a dot") }
+                guard names.insert(elementName).inserted else { throw p.archive.broken("\(entity).\(name): two elements named \(elementName)") }
+                elements.append(try attribute(element, name: elementName, entity: "\(entity).\(name)", depth: depth + 1))
+            }
+            for (key, n) in try p.entries("NSUserInfo") where key == "EnumType" {
+                isEnum = p.archive.objects[n].bool ?? (p.archive.objects[n].int.map { $0 != 0 } ?? false)
+            }
         }
         let derived = p.isKind(of: "NSDerivedAttributeDescription")
         let derivation = try p.object("NSDerivationExpression").map { try PredicateRenderer(archive: p.archive).expression($0) }
@@ -132,7 +164,8 @@ enum ArchivedModelDecoder {
             valueTransformerName: try p.string("NSValueTransformerName"),
             // Bit 0x10 of NSFlagsKey: set on the one attribute marked "Preserve After
             // Deletion" in the compiled cars model (coredata/cars), on no other.
-            preservesValueInHistoryOnDeletion: ((try p.int("NSFlagsKey")) ?? 0) & 0x10 != 0)
+            preservesValueInHistoryOnDeletion: ((try p.int("NSFlagsKey")) ?? 0) & 0x10 != 0,
+            elements: elements, isEnum: isEnum)
     }
 
     /// A default value written as Xcode's `defaultValueString` would be.

@@ -18,15 +18,7 @@ extension CoreDataModel {
             w.optional(entity.className)
             w.flags([entity.isAbstract])
             w.count(entity.attributes.count)
-            for a in entity.attributes {
-                w.string(a.name)
-                w.count(CoreDataAttributeType.allCases.firstIndex(of: a.type) ?? 0)
-                w.flags([a.isOptional, a.isTransient, a.isDerived, a.isIndexed, a.allowsExternalBinaryDataStorage,
-                         a.preservesValueInHistoryOnDeletion])
-                w.optional(a.derivationExpression)
-                w.optional(a.defaultValue)
-                w.optional(a.valueTransformerName)
-            }
+            for a in entity.attributes { w.attribute(a) }
             w.count(entity.relationships.count)
             for r in entity.relationships {
                 w.string(r.name)
@@ -60,17 +52,7 @@ extension CoreDataModel {
         for _ in 0..<(try r.count()) {
             var entity = CoreDataEntity(name: try r.string(), parent: try r.optional(), className: try r.optional())
             entity.isAbstract = try r.flags(1)[0]
-            for _ in 0..<(try r.count()) {
-                let name = try r.string()
-                let types = CoreDataAttributeType.allCases
-                let type = try r.count()
-                guard type < types.count else { throw ModelBytes.Malformed() }
-                let f = try r.flags(6)
-                entity.attributes.append(CoreDataAttribute(
-                    name: name, type: types[types.index(types.startIndex, offsetBy: type)], isOptional: f[0], isTransient: f[1],
-                    isDerived: f[2], derivationExpression: try r.optional(), defaultValue: try r.optional(), isIndexed: f[3],
-                    allowsExternalBinaryDataStorage: f[4], valueTransformerName: try r.optional(), preservesValueInHistoryOnDeletion: f[5]))
-            }
+            for _ in 0..<(try r.count()) { entity.attributes.append(try r.attribute(depth: 0)) }
             for _ in 0..<(try r.count()) {
                 let name = try r.string(), destination = try r.string(), inverse: String? = try r.optional()
                 let f = try r.flags(4)
@@ -94,6 +76,39 @@ extension CoreDataModel {
     }
 
     private static let deleteRules: [CoreDataDeleteRule] = [.noAction, .nullify, .cascade, .deny]
+}
+
+/// An attribute, a composite's elements after it (nested no deeper than the decoder allows).
+extension ModelBytes.Writer {
+    mutating func attribute(_ a: CoreDataAttribute) {
+        string(a.name)
+        count(CoreDataAttributeType.allCases.firstIndex(of: a.type) ?? 0)
+        flags([a.isOptional, a.isTransient, a.isDerived, a.isIndexed, a.allowsExternalBinaryDataStorage,
+               a.preservesValueInHistoryOnDeletion, a.isEnum])
+        optional(a.derivationExpression)
+        optional(a.defaultValue)
+        optional(a.valueTransformerName)
+        count(a.elements.count)
+        for element in a.elements { attribute(element) }
+    }
+}
+
+extension ModelBytes.Reader {
+    mutating func attribute(depth: Int) throws -> CoreDataAttribute {
+        guard depth <= ArchivedModelDecoder.compositeDepthLimit else { throw ModelBytes.Malformed() }
+        let name = try string()
+        let types = CoreDataAttributeType.allCases
+        let type = try count()
+        guard type < types.count else { throw ModelBytes.Malformed() }
+        let f = try flags(7)
+        var result = CoreDataAttribute(
+            name: name, type: types[types.index(types.startIndex, offsetBy: type)], isOptional: f[0], isTransient: f[1],
+            isDerived: f[2], derivationExpression: try optional(), defaultValue: try optional(), isIndexed: f[3],
+            allowsExternalBinaryDataStorage: f[4], valueTransformerName: try optional(), preservesValueInHistoryOnDeletion: f[5],
+            isEnum: f[6])
+        for _ in 0..<(try count()) { result.elements.append(try attribute(depth: depth + 1)) }
+        return result
+    }
 }
 
 /// The primitives of `CoreDataModel`'s byte form.

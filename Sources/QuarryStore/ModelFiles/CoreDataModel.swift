@@ -129,11 +129,18 @@ public struct CoreDataAttribute: Equatable, Sendable {
     /// Xcode's "Preserve After Deletion": a deleted object's value is kept in the store's
     /// persistent history (a tombstone, `ACHANGE.ZTOMBSTONE<n>`).
     public var preservesValueInHistoryOnDeletion: Bool
+    /// A composite's elements (`NSCompositeElements`), in the order declared (the order of
+    /// the struct's stored properties), each an attribute and possibly a composite itself.
+    /// Empty for every other type.
+    public var elements: [CoreDataAttribute]
+    /// A composite SwiftData made of an enum (`NSUserInfo` `EnumType`): one with a raw value
+    /// has a single element named like the composite, holding the raw value.
+    public var isEnum: Bool
 
     public init(name: String, type: CoreDataAttributeType, isOptional: Bool = true, isTransient: Bool = false,
                 isDerived: Bool = false, derivationExpression: String? = nil, defaultValue: String? = nil,
                 isIndexed: Bool = false, allowsExternalBinaryDataStorage: Bool = false, valueTransformerName: String? = nil,
-                preservesValueInHistoryOnDeletion: Bool = false) {
+                preservesValueInHistoryOnDeletion: Bool = false, elements: [CoreDataAttribute] = [], isEnum: Bool = false) {
         self.name = name
         self.type = type
         self.isOptional = isOptional
@@ -145,6 +152,8 @@ public struct CoreDataAttribute: Equatable, Sendable {
         self.allowsExternalBinaryDataStorage = allowsExternalBinaryDataStorage
         self.valueTransformerName = valueTransformerName
         self.preservesValueInHistoryOnDeletion = preservesValueInHistoryOnDeletion
+        self.elements = elements
+        self.isEnum = isEnum
     }
 }
 

@@ -30,7 +30,7 @@ struct DecodedModelCache {
     /// The folder the environment names, as described above.
     static let standard = DecodedModelCache(folder: standardFolder())
 
-    private static let magic = Array("QMODEL02".utf8)
+    private static let magic = Array("QMODEL03".utf8)
 
     /// The most model bytes a blob may have: Photos.app's 154 KB blob makes 44 KB, so this
     /// bound is generous for real models and keeps a forged file from making a model of

@@ -54,6 +54,9 @@ struct ManagedObjectClass {
         case .uuid: return "UUID?"
         case .uri: return "URL?"
         case .transformable: return "NSObject?"
+        // Core Data gives a composite's value as a dictionary of its elements by name
+        // (`NSAttributeValueClassName` `NSDictionary` in a real SwiftData store's model).
+        case .composite: return "NSDictionary?"
         default: return nil
         }
     }

@@ -26,6 +26,11 @@ struct SwiftDataClass {
         lines.append("\(hasSubclasses ? "" : "final ")class \(name)\(superclass) {")
         var body = macros()
         if !body.isEmpty { body.append("") }
+        // A composite's Codable type, nested so that each entity's are its own.
+        for attribute in entity.attributes where attribute.type == .composite {
+            let declaration = composite(attribute).declaration
+            if !declaration.isEmpty { body += declaration + [""] }
+        }
         body += entity.attributes.map(attributeLine)
         body += entity.relationships.map(relationshipLine)
         body.append("")
@@ -73,11 +78,22 @@ struct SwiftDataClass {
 
     /// Required in `init`: stored, not optional, no default.
     static func isRequired(_ attribute: CoreDataAttribute) -> Bool {
-        !attribute.isTransient && !attribute.isOptional && swiftType(attribute.type) != nil
+        !attribute.isTransient && !attribute.isOptional && (swiftType(attribute.type) != nil || attribute.type == .composite)
             && SwiftModelSource.defaultExpression(attribute) == nil
     }
 
+    /// A composite of this model, its type named clear of the model's classes.
+    private func composite(_ attribute: CoreDataAttribute) -> SwiftDataComposite {
+        SwiftDataComposite(attribute: attribute, taken: Set(model.entities.map(SwiftModelSource.typeName)))
+    }
+
+    /// The Swift type of an attribute's property (without `?`).
+    private func propertyType(_ attribute: CoreDataAttribute) -> String? {
+        attribute.type == .composite ? composite(attribute).typeName : Self.swiftType(attribute.type)
+    }
+
     private func attributeLine(_ attribute: CoreDataAttribute) -> String {
+        if attribute.type == .composite, !attribute.isTransient { return composite(attribute).propertyLine }
         let property = SwiftModelSource.identifier(attribute.name)
         guard let type = Self.swiftType(attribute.type) else {
             return "// \(property): \(attribute.type.rawValue) has no SwiftData type"
@@ -133,7 +149,7 @@ struct SwiftDataClass {
         let inherited = model.ancestors(of: entity.name).reversed().flatMap(\.attributes).filter(Self.isRequired)
         let own = entity.attributes.filter(Self.isRequired)
         func parameters(_ attributes: [CoreDataAttribute]) -> [String] {
-            attributes.compactMap { a in Self.swiftType(a.type).map { "\(SwiftModelSource.identifier(a.name)): \($0)" } }
+            attributes.compactMap { a in propertyType(a).map { "\(SwiftModelSource.identifier(a.name)): \($0)" } }
         }
         let overriding = entity.parent != nil && own.isEmpty
         var lines = ["\(overriding ? "override " : "")init(\(parameters(inherited + own).joined(separator: ", "))) {"]

@@ -1,15 +1,40 @@
-/// Which column of a root's table holds each property. A hierarchy shares one table, and
-/// sibling sub-entities may each declare a property of the same name: Core Data gives the
-/// first (in entity-number order) `Z<NAME>`, and each later one a numeric suffix,
-/// `Z<NAME>1`, `Z<NAME>2` (`photos/`: Album's `searchIndexRebuildState` is
-/// `ZGENERICALBUM.ZSEARCHINDEXREBUILDSTATE`, FetchingAlbum's `ZSEARCHINDEXREBUILDSTATE1`).
-/// The compiled model records no column names (no key of the real archives in
-/// `../shared/data/coredata` holds one), so the rule is the only source; a column the
-/// rule names that the table lacks falls back to `Z<NAME>`.
+/// Which column of a root's table holds each property. Core Data names a column `Z` and
+/// the property's name upper-cased; where two stored things of one table would get the same
+/// name, the first keeps it and each later one takes a numeric suffix, `Z<NAME>1`,
+/// `Z<NAME>2`, counting the earlier claimants. Two things collide so:
+/// - sibling sub-entities of a hierarchy (one table) each declaring a property of the same
+///   name: the first in entity-number order keeps the plain name (`photos/`: Album's
+///   `searchIndexRebuildState` is `ZGENERICALBUM.ZSEARCHINDEXREBUILDSTATE`, FetchingAlbum's
+///   `ZSEARCHINDEXREBUILDSTATE1`);
+/// - within an entity, a composite's elements (flattened into the table, each named like an
+///   attribute) and the entity's other properties: properties are taken in order of their
+///   names, a composite's elements in the order it declares them. A real SwiftData store
+///   shows both ways round: `Cocktail.author` (elements `id`, `person`, `place`, `year`)
+///   comes before `Cocktail.id`, so `author.id` is `ZID` and `id` is `ZID1`;
+///   `IngredientBase.id` comes before `IngredientBase.prep` (elements `id`, ...), so `id` is
+///   `ZID` and `prep.id` is `ZID1` (checked against which rows hold values: every row has
+///   its own id, only those with an author or a prep the element's).
+/// The compiled model records no column names (no key of the real archives, SwiftData's
+/// included, holds one), so the rule is the only source; a column the rule names that the
+/// table lacks falls back to the unsuffixed name.
 extension CoreDataStore {
     struct PropertyColumns {
-        /// Entity name to property name to the column its declaration got.
+        /// Entity name to property name (a composite element's path) to the column its
+        /// declaration got.
         var declared: [String: [String: String]] = [:]
+        /// Each key's column name before any suffix (`author.person`: `ZPERSON`).
+        var bases: [String: String] = [:]
+
+        /// What `entity` itself keeps in columns, in the order Core Data names them: its
+        /// non-transient attributes (a composite's elements, by path) and to-one
+        /// relationships, by property name; with the name each column is made from.
+        static func storedKeys(of entity: CoreDataEntity) -> [(key: String, columnName: String)] {
+            var properties: [(name: String, keys: [(key: String, columnName: String)])] = entity.attributes.filter { !$0.isTransient }.map { a in
+                (a.name, a.storedElements.map { ($0.key, $0.columnName) })
+            }
+            properties += entity.relationships.filter { !$0.isTransient && !$0.isToMany }.map { ($0.name, [($0.name, $0.name)]) }
+            return properties.sorted { $0.name < $1.name }.flatMap(\.keys)
+        }
 
         /// Assigns columns to the properties that have one (non-transient attributes and
         /// to-one relationships), each declared once in its hierarchy.
@@ -26,13 +51,12 @@ extension CoreDataStore {
                 }
                 var taken: [String: Int] = [:]
                 for entity in ordered {
-                    let names = entity.attributes.filter { !$0.isTransient }.map(\.name)
-                        + entity.relationships.filter { !$0.isTransient && !$0.isToMany }.map(\.name)
-                    for name in names {
-                        let base = "Z" + name.uppercased()
+                    for (key, columnName) in Self.storedKeys(of: entity) {
+                        let base = "Z" + columnName.uppercased()
                         let count = taken[base, default: 0]
                         taken[base] = count + 1
-                        declared[entity.name, default: [:]][name] = count == 0 ? base : base + String(count)
+                        declared[entity.name, default: [:]][key] = count == 0 ? base : base + String(count)
+                        bases[key] = base
                     }
                 }
             }
@@ -53,7 +77,7 @@ extension CoreDataStore {
         /// The column `entity`'s declaration of `property` got, as the table spells it
         /// (`upper`: the table's columns by their uppercased names).
         func column(of property: String, declaredBy entity: String, upper: [String: String]) -> String? {
-            let base = "Z" + property.uppercased()
+            let base = bases[property] ?? "Z" + property.uppercased()
             if let assigned = declared[entity]?[property], let column = upper[assigned] { return column }
             return upper[base]
         }

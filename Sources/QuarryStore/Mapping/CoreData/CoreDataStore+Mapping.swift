@@ -99,39 +99,50 @@ extension CoreDataStore {
             var writes: [ColumnWrite] = []
             var subentityKeys: Set<String> = []
             let candidates = inheritedAttributes + descendants.flatMap(\.attributes)
-            for attribute in candidates where !attribute.isTransient && seen.insert(attribute.name.lowercased()).inserted {
+            // A composite's elements are attributes keyed by their paths (`author.person`).
+            let pieces = candidates.filter { !$0.isTransient && seen.insert($0.name.lowercased()).inserted }
+                .flatMap { property in property.storedElements.map { (property: property, piece: $0) } }
+            for (property, piece) in pieces {
+                let attribute = piece.attribute, key = piece.key
+                // A composite's element path that is also another property's name (a model
+                // with an attribute named `author.person` beside `author`) is read once.
+                if key != property.name, !seen.insert(key.lowercased()).inserted {
+                    notes.append("\(name).\(key): named like another property; left out")
+                    continue
+                }
                 guard let type = attribute.type.quarryType else {
-                    notes.append("\(name).\(attribute.name): type \(attribute.type.rawValue) is not read")
+                    notes.append("\(name).\(key): type \(attribute.type.rawValue) is not read")
                     continue
                 }
                 // Sibling sub-entities that each declare it keep it in columns of their own.
-                let placed = propertyColumns.declarers(of: attribute.name, for: name, chain: chain, lookups: lookups, numbers: numbers).compactMap { d in
-                    propertyColumns.column(of: attribute.name, declaredBy: d.entity, upper: upper).map { (codes: d.codes, column: $0) }
+                let placed = propertyColumns.declarers(of: key, for: name, chain: chain, lookups: lookups, numbers: numbers).compactMap { d in
+                    propertyColumns.column(of: key, declaredBy: d.entity, upper: upper).map { (codes: d.codes, column: $0) }
                 }
-                guard let column = placed.first?.column ?? upper["Z" + attribute.name.uppercased()] else {
-                    notes.append("\(name).\(attribute.name): no column Z\(attribute.name.uppercased()) in \(table)")
+                let plain = propertyColumns.bases[key] ?? "Z" + key.uppercased()
+                guard let column = placed.first?.column ?? upper[plain] else {
+                    notes.append("\(name).\(key): no column \(plain) in \(table)")
                     continue
                 }
                 let byEntity = placed.count > 1 ? placed : []
                 if let own = byEntity.isEmpty ? column : byEntity.first(where: { $0.codes.contains(code) })?.column {
-                    attributeColumns[name, default: [:]][attribute.name] = own
+                    attributeColumns[name, default: [:]][key] = own
                 }
-                let declared = ownAttributeNames.contains(attribute.name)
-                if !declared { subentityKeys.insert(attribute.name) }
+                let declared = ownAttributeNames.contains(property.name)
+                if !declared { subentityKeys.insert(key) }
                 // A new object starts from the model's default, as Core Data's does.
-                attributes.append(AttributeDescription(name: attribute.name, type: type,
+                attributes.append(AttributeDescription(name: key, type: type,
                                                        isOptional: attribute.isOptional || !declared,
                                                        defaultValue: declared ? attribute.defaultValue.flatMap { CoreDataModel.quarryDefault($0, type: type) } : nil))
                 let external = type == .binary && attribute.allowsExternalBinaryDataStorage
                 let read = byEntity.isEmpty ? Self.reading(column, as: type, external: external)
                     : Self.byEntity(byEntity, reading: { Self.reading($0, as: type, external: external) })
-                selections.append("\(read) AS \(quoteIdentifier(attribute.name))")
+                selections.append("\(read) AS \(quoteIdentifier(key))")
                 // A derived attribute is the store's to compute (its triggers): never written.
                 if attribute.isDerived {
-                    derivedAttributes[name, default: [:]][attribute.name] = attribute.derivationExpression ?? ""
+                    derivedAttributes[name, default: [:]][key] = attribute.derivationExpression ?? ""
                 } else {
-                    writes.append(ColumnWrite(key: attribute.name, column: column, type: type, byEntity: byEntity, external: external))
-                    if name == root { columnNames["\(table).\(column)"] = "\(name).\(attribute.name)" }
+                    writes.append(ColumnWrite(key: key, column: column, type: type, byEntity: byEntity, external: external))
+                    if name == root { columnNames["\(table).\(column)"] = "\(name).\(key)" }
                 }
             }
 

@@ -12,8 +12,11 @@ public enum PersistentHistoryColumns {
     /// The vector of an update of `entity` that wrote `changed`, in Core Data's order. A
     /// to-one whose inverse is ordered moves its row's position with it, so its slot is set
     /// too, as Photos' rows set `Z_FOK_PARENTFOLDER` with `parentFolder`.
+    /// A composite's element (`author.person`) sets its composite's bit: the vector has one
+    /// bit per property, and a composite is one property.
     public static func columns(changed: Set<String>, of entity: String, in model: CoreDataModel) -> Data {
         let order = coreDataOrder(of: entity, in: model)
+        let changed = Set(changed.map { $0.split(separator: ".", maxSplits: 1).first.map(String.init) ?? $0 })
         let slots = Set(order.filter { $0.hasPrefix("Z_FOK_") })
         return bitmap(changed: changed.union(changed.map(positionSlot).filter(slots.contains)), order: order)
     }
