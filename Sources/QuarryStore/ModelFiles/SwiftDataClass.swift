@@ -11,6 +11,7 @@
 struct SwiftDataClass {
     let model: CoreDataModel
     let entity: CoreDataEntity
+    let names: SwiftNames
 
     private var name: String { SwiftModelSource.className(entity) }
 
@@ -37,7 +38,7 @@ struct SwiftDataClass {
 
     /// `#Unique` for constraints `@Attribute(.unique)` does not say, `#Index` for indexes.
     private func macros() -> [String] {
-        func keyPaths(_ names: [String]) -> String { "[" + names.map { "\\." + SwiftModelSource.identifier($0) }.joined(separator: ", ") + "]" }
+        func keyPaths(_ keys: [String]) -> String { "[" + keys.map { "\\." + names.property($0, of: entity.name) }.joined(separator: ", ") + "]" }
         var lines: [String] = []
         let compound = entity.uniquenessConstraints.filter { !isUniqueAttribute($0) }
         if !compound.isEmpty { lines.append("#Unique<\(name)>(\(compound.map(keyPaths).joined(separator: ", ")))") }
@@ -78,7 +79,7 @@ struct SwiftDataClass {
     }
 
     private func attributeLine(_ attribute: CoreDataAttribute) -> String {
-        let property = SwiftModelSource.identifier(attribute.name)
+        let property = names.property(attribute.name, of: entity.name)
         guard let type = Self.swiftType(attribute.type) else {
             return "// \(property): \(attribute.type.rawValue) has no SwiftData type"
         }
@@ -86,6 +87,8 @@ struct SwiftDataClass {
         if entity.uniquenessConstraints.contains([attribute.name]) { options.append(".unique") }
         if attribute.allowsExternalBinaryDataStorage { options.append(".externalStorage") }
         if attribute.type == .transformable { options.append(".transformable(by: \(SwiftModelSource.stringLiteral(attribute.valueTransformerName ?? "NSSecureUnarchiveFromData")))") }
+        // The store's name, where the property is spelled otherwise.
+        if let original = names.original(attribute.name, of: entity.name) { options.append("originalName: " + SwiftModelSource.stringLiteral(original)) }
         var wrapper = options.isEmpty ? "" : "@Attribute(\(options.joined(separator: ", "))) "
         // A transient property needs a value from the start, so without a default it is optional.
         let optional = attribute.isOptional || attribute.type == .transformable || (attribute.isTransient && SwiftModelSource.defaultExpression(attribute) == nil)
@@ -110,11 +113,12 @@ struct SwiftDataClass {
         }
         if relationship.isToMany, relationship.minCount > 0 { arguments.append("minimumModelCount: \(relationship.minCount)") }
         if relationship.isToMany, relationship.maxCount > 0 { arguments.append("maximumModelCount: \(relationship.maxCount)") }
+        if let original = names.original(relationship.name, of: entity.name) { arguments.append("originalName: " + SwiftModelSource.stringLiteral(original)) }
         if let inverse = relationship.inverse, declaresInverse(relationship) {
-            arguments.append("inverse: \\\(destination).\(SwiftModelSource.identifier(inverse))")
+            arguments.append("inverse: \\\(destination).\(names.property(inverse, of: relationship.destination))")
         }
         let wrapper = arguments.isEmpty ? "" : "@Relationship(\(arguments.joined(separator: ", "))) "
-        let property = SwiftModelSource.identifier(relationship.name)
+        let property = names.property(relationship.name, of: entity.name)
         var line = relationship.isToMany ? "\(wrapper)var \(property): [\(destination)] = []"
                                          : "\(wrapper)var \(property): \(destination)?\(wrapper.isEmpty ? "" : " = nil")"
         if relationship.isOrdered { line += "  // ordered in the model: a SwiftData array keeps no order" }
@@ -133,16 +137,16 @@ struct SwiftDataClass {
         let inherited = model.ancestors(of: entity.name).reversed().flatMap(\.attributes).filter(Self.isRequired)
         let own = entity.attributes.filter(Self.isRequired)
         func parameters(_ attributes: [CoreDataAttribute]) -> [String] {
-            attributes.compactMap { a in Self.swiftType(a.type).map { "\(SwiftModelSource.identifier(a.name)): \($0)" } }
+            attributes.compactMap { a in Self.swiftType(a.type).map { "\(names.property(a.name, of: entity.name)): \($0)" } }
         }
         let overriding = entity.parent != nil && own.isEmpty
         var lines = ["\(overriding ? "override " : "")init(\(parameters(inherited + own).joined(separator: ", "))) {"]
         for attribute in own {
-            let property = SwiftModelSource.identifier(attribute.name)
+            let property = names.property(attribute.name, of: entity.name)
             lines.append("    self.\(property) = \(property)")
         }
         if entity.parent != nil {
-            let arguments = inherited.map { SwiftModelSource.identifier($0.name) }.map { "\($0): \($0)" }
+            let arguments = inherited.map { names.property($0.name, of: entity.name) }.map { "\($0): \($0)" }
             lines.append("    super.init(\(arguments.joined(separator: ", ")))")
         }
         lines.append("}")
