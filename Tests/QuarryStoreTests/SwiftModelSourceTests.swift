@@ -135,8 +135,13 @@ import Testing
                                       relationships: [RelationshipDescription(name: "the owner", destination: "Owner", inverse: "all cafés", isToMany: false)])
         let owner = EntityDescription(name: "Owner", attributes: [AttributeDescription(name: "name", type: .string, isOptional: true)],
                                       relationships: [RelationshipDescription(name: "all cafés", destination: "Café", inverse: "the owner", isToMany: true)])
-        let model = CoreDataModel(entities: [place, owner])
+        // Two tables that would make one class: the one Swift cannot spell is numbered.
+        let spaced = EntityDescription(name: "order items", attributes: [AttributeDescription(name: "n", type: .int64, isOptional: true)],
+                                       relationships: [RelationshipDescription(name: "café", destination: "Café", isToMany: false)])
+        let plain = EntityDescription(name: "order_items", attributes: [AttributeDescription(name: "n", type: .int64, isOptional: true)])
+        let model = CoreDataModel(entities: [place, owner, spaced, plain])
         let names = SwiftNames(model: model)
+        #expect([names.type(of: "Café"), names.type(of: "order items"), names.type(of: "order_items")] == ["Café", "order_items_2", "order_items"])
         let written = ["$0", "first name", "first_name", "class", "1st", "cafés", "%%", "a-b", "n b"].map { names.property($0, of: "Café") }
         #expect(written == ["_0", "first_name_2", "first_name", "`class`", "_1st", "cafés", "_25_25", "a_b", "n_b"])
         #expect(names.property("all cafés", of: "Owner") == "all_cafés")
@@ -146,7 +151,8 @@ import Testing
                      "var first_name: String?", "var `class`: String?", "var cafés: String?", "@Attribute(originalName: \"n b\") var n_b: Int64",
                      "@Relationship(originalName: \"the owner\") var the_owner: Owner? = nil",
                      "@Relationship(originalName: \"all cafés\", inverse: \\Café.the_owner) var all_cafés: [Café] = []",
-                     "init(first_name_2: String, n_b: Int64) {", "self.first_name_2 = first_name_2"] {
+                     "init(first_name_2: String, n_b: Int64) {", "self.first_name_2 = first_name_2",
+                     "final class order_items_2 {", "final class order_items {", "var café: Café?"] {
             #expect(cafe.contains(line), "missing: \(line)\n\(swiftData)")
         }
         #expect(!swiftData.contains("`$") && !swiftData.contains("` "), "\(swiftData)")
@@ -156,7 +162,8 @@ import Testing
         for line in ["@NSManaged public var first_name: String?", "@NSManaged public var `class`: String?",
                      "public var first_name_2: String? {", "get { value(forKey: \"first name\") as? String }",
                      "set { setValue(newValue, forKey: \"first name\") }", "public var n_b: NSNumber? {",
-                     "public var _0: String? {", "get { value(forKey: \"$0\") as? String }", "public var the_owner: Owner? {"] {
+                     "public var _0: String? {", "get { value(forKey: \"$0\") as? String }", "public var the_owner: Owner? {",
+                     "@objc(order_items_2)", "public class order_items_2: NSManagedObject {", "@NSManaged public var café: Café?"] {
             #expect(managed.contains(line), "missing: \(line)\n\(coreData)")
         }
         try SwiftTypeChecker.checkCoreData(coreData)

@@ -47,8 +47,8 @@ public struct SwiftRequestExport {
         self.context = context
         entity = try context.entity(named: self.request.entityName)
         typeName = SwiftModelSource.typeName(of: entity.name, in: context.coreData?.model)
-        type = SwiftModelSource.identifier(typeName)
         names = SwiftNames(model: context.coreDataModel())
+        type = names.type(of: entity.name)
     }
 
     public func code(style: SwiftRequestStyle? = nil) throws -> String {

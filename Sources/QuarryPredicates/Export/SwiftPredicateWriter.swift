@@ -23,7 +23,7 @@ extension BoundPredicate {
     /// own, `SwiftModelSource.identifier`); `reserved` names are taken (other captures in
     /// the same code), so captures and closure variables avoid them.
     public func swiftPredicateMacro(typeName: String? = nil, reserved: Set<String> = [], names: SwiftNames? = nil) throws -> SwiftPredicateMacro {
-        let type = SwiftModelSource.identifier(typeName ?? entity.name)
+        let type = names?.type(of: entity.name) ?? SwiftModelSource.identifier(typeName ?? entity.name)
         func written(typed: Bool) throws -> (SwiftPredicateWriter, String, String) {
             let writer = SwiftPredicateWriter(reserved: reserved, typed: typed, names: names)
             let variable = writer.variable(for: entity.name)

@@ -12,10 +12,10 @@ struct ManagedObjectClass {
     let entity: CoreDataEntity
     let names: SwiftNames
 
-    private var name: String { SwiftModelSource.className(entity) }
+    private var name: String { names.type(of: entity.name) }
 
     var source: String {
-        let superclass = entity.parent.map { SwiftModelSource.className(of: $0, in: model) } ?? "NSManagedObject"
+        let superclass = entity.parent.map { names.type(of: $0) } ?? "NSManagedObject"
         var lines = ["@objc(\(name))", "public class \(name): \(superclass) {", "", "}", "", "extension \(name) {", ""]
         lines += [
             "    @nonobjc public class func fetchRequest() -> NSFetchRequest<\(name)> {",
@@ -32,7 +32,7 @@ struct ManagedObjectClass {
         }
         for relationship in entity.relationships {
             let type = relationship.isToMany ? (relationship.isOrdered ? "NSOrderedSet" : "NSSet")
-                                             : SwiftModelSource.className(of: relationship.destination, in: model)
+                                             : names.type(of: relationship.destination)
             lines += managed(relationship.name, names.property(relationship.name, of: entity.name), type + "?", objectType: type + "?")
         }
         lines += ["", "}"]
@@ -95,7 +95,7 @@ struct ManagedObjectClass {
     /// for an ordered one, mutable-array methods, which Core Data implements at run time).
     private func accessors(_ relationship: CoreDataRelationship) -> [String] {
         let key = relationship.name.prefix(1).uppercased() + relationship.name.dropFirst()
-        let element = SwiftModelSource.className(of: relationship.destination, in: model)
+        let element = names.type(of: relationship.destination)
         let collection = relationship.isOrdered ? "NSOrderedSet" : "NSSet"
         var methods: [(String, String)] = []
         if relationship.isOrdered {

@@ -13,7 +13,7 @@ struct SwiftDataClass {
     let entity: CoreDataEntity
     let names: SwiftNames
 
-    private var name: String { SwiftModelSource.className(entity) }
+    private var name: String { names.type(of: entity.name) }
 
     var source: String {
         var lines: [String] = []
@@ -23,7 +23,7 @@ struct SwiftDataClass {
         // others refer to its classes (`\Car.owner`) and share one schema with them.
         if model.entities.contains(where: { $0.parent != nil }) { lines.append("@available(iOS 26, macOS 26, *)") }
         lines.append("@Model")
-        let superclass = entity.parent.map { ": " + SwiftModelSource.className(of: $0, in: model) } ?? ""
+        let superclass = entity.parent.map { ": " + names.type(of: $0) } ?? ""
         lines.append("\(hasSubclasses ? "" : "final ")class \(name)\(superclass) {")
         var body = macros()
         if !body.isEmpty { body.append("") }
@@ -103,7 +103,7 @@ struct SwiftDataClass {
     }
 
     private func relationshipLine(_ relationship: CoreDataRelationship) -> String {
-        let destination = SwiftModelSource.className(of: relationship.destination, in: model)
+        let destination = names.type(of: relationship.destination)
         var arguments: [String] = []
         switch relationship.deleteRule {
         case .nullify: break

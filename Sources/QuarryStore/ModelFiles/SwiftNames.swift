@@ -8,11 +8,15 @@
 /// cannot be written as). The name the store keeps then goes beside it where Swift needs
 /// it: `@Attribute(originalName:)`, `@objc(...)`. Two names of one class made the same
 /// (`first name` beside `first_name`) are told apart by a number (`first_name_2`): every
-/// class of a hierarchy shares one set of names, as its properties are inherited.
+/// class of a hierarchy shares one set of names, as its properties are inherited. Class
+/// names are made so too: two entities whose names Swift cannot spell and that would make
+/// one class (`order items`, `order_items`) are numbered.
 public struct SwiftNames: Sendable {
     /// Per hierarchy (its root entity's name): each name to its property name.
     private let byRoot: [String: [String: String]]
     private let roots: [String: String]
+    /// Each entity's class name.
+    private let types: [String: String]
 
     public init(model: CoreDataModel) {
         var members: [String: [CoreDataEntity]] = [:]
@@ -33,6 +37,28 @@ public struct SwiftNames: Sendable {
         }
         self.byRoot = byRoot
         self.roots = roots
+        // Class names: one Swift spells keeps itself (as before, even when two entities
+        // share a class); the others take theirs or the first numbered one free.
+        var types: [String: String] = [:]
+        var used = Set<String>()
+        for entity in model.entities where SwiftModelSource.isIdentifier(SwiftModelSource.typeName(entity)) {
+            types[entity.name] = SwiftModelSource.className(entity)
+            used.insert(SwiftModelSource.className(entity))
+        }
+        for entity in model.entities.sorted(by: { $0.name < $1.name }) where types[entity.name] == nil {
+            let base = SwiftModelSource.className(entity)
+            var written = base, n = 2
+            while used.contains(written) { written = base + "_\(n)"; n += 1 }
+            types[entity.name] = written
+            used.insert(written)
+        }
+        self.types = types
+    }
+
+    /// The Swift class of `entity`; an entity the model does not hold is made an
+    /// identifier on its own.
+    public func type(of entity: String) -> String {
+        types[entity] ?? SwiftModelSource.identifier(entity)
     }
 
     /// Names that are identifiers keep themselves; the others, in order, take theirs or the
