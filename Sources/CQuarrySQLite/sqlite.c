@@ -5,7 +5,11 @@ int quarry_sqlite_checkpoint_on_close(sqlite3 *db, int allowed) {
 }
 
 sqlite3_int64 quarry_sqlite_limit_heap(sqlite3_int64 bytes) {
-    if (bytes >= 0) sqlite3_hard_heap_limit64(bytes);
+    if (bytes >= 0) {
+        sqlite3_hard_heap_limit64(bytes);
+        /* Past three quarters, SQLite gives back cache pages before an allocation fails. */
+        sqlite3_soft_heap_limit64(bytes - bytes / 4);
+    }
     return sqlite3_hard_heap_limit64(-1);
 }
 

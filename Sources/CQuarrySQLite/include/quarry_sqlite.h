@@ -20,7 +20,7 @@ int quarry_sqlite_disable_native_hooks(sqlite3 *db);
    with sqlite3_hard_heap_limit64, so SQLite's own allocations (a printf() of 900 MB, a
    sort's buffers) count against --memory as the Lua heap does: past it an allocation
    fails and the statement ends with SQLITE_NOMEM. A negative `bytes` only asks. The
-   bound in force afterwards. */
+   bound in force afterwards. The soft limit is set at three quarters of it. */
 sqlite3_int64 quarry_sqlite_limit_heap(sqlite3_int64 bytes);
 
 /* The Swift side of the text functions (text_match.c), for what C leaves to it.
