@@ -37,6 +37,8 @@ public enum QuarryMain {
         // One deadline for the whole run, from here: reading --model and opening the store
         // count, as every chunk and the script do.
         let deadline = ProcessDeadline.start(seconds: options.timeout ?? 0)
+        // SQLite's heap is bounded too, before any connection runs a statement.
+        SQLiteHeap.limit(bytes: options.memory.flatMap(Options.bytes) ?? 0)
         do {
             if options.demo, invocation.database != nil {
                 throw ValidationFailure("--demo opens its own in-memory store; leave out DB")

@@ -24,4 +24,32 @@ import Testing
         let fits = try await sandbox.quarry(["--memory", "64M", db, "-e", #"print(#fetch("T"):totable())"#])
         #expect(fits.status == 0 && fits.stdout == "60000\n", "under a higher limit it fits: \(fits)")
     }
+
+    /// SQLite's own allocations count against `--memory` (issue 48, carried from round
+    /// three): a printf of 900 MB was refused only after SQLite built it, at a 1.7 GB
+    /// peak. SQLite's heap is bounded through its C API, and its out-of-memory is one line
+    /// naming the limit. The peak is read with `/usr/bin/time -v` as a generous bound only.
+    @Test func sqlitesOwnHeapIsWithinTheLimit() async throws {
+        let sandbox = try Sandbox()
+        let db = sandbox.path("t.db")
+        let made = try await sandbox.quarry([db, "-e", #"entity "T" { n = "int" } T:new{ n = 1 } save()"#])
+        #expect(made.status == 0, "\(made)")
+        let time = URL(fileURLWithPath: "/usr/bin/time")
+        #expect(FileManager.default.isExecutableFile(atPath: time.path), "/usr/bin/time is needed (apt-get install time)")
+        let big = #"print(#sql("SELECT printf('%.*c', 900000000, 'x') AS s")[1].s)"#
+        let result = try await sandbox.run(time, ["-v", sandbox.binary.path, "--memory", "200M", db, "-e", big], timeout: 120)
+        let own = result.stderr.split(separator: "\n").filter { !$0.hasPrefix("\t") && !$0.hasPrefix("Command exited") }
+        #expect(result.status == 1 && result.stdout.isEmpty, "\(result)")
+        #expect(own.count == 1 && own.first?.contains("not enough memory: SQLite's heap reached the --memory limit (200 MB)") == true, "\(result)")
+        let peak = result.stderr.split(separator: "\n").first { $0.contains("Maximum resident set size") }
+            .flatMap { $0.split(separator: ":").last }.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        #expect(peak.map { $0 < 600_000 } == true, "peak \(peak.map(String.init) ?? "unread") kB: \(result)")
+        // Within the limit the same statement runs, and the store keeps working after a refusal.
+        let fits = try await sandbox.quarry(["--memory", "200M", db, "-e", #"""
+            print(pcall(sql, "SELECT printf('%.*c', 900000000, 'x') AS s"))
+            print(#sql("SELECT printf('%.*c', 1000000, 'x') AS s")[1].s, count("T"))
+            """#])
+        #expect(fits.status == 0 && fits.lines.count == 2 && fits.lines.last == "1000000\t1", "\(fits)")
+        #expect(fits.lines.first?.contains("not enough memory: SQLite's heap") == true, "\(fits)")
+    }
 }

@@ -143,20 +143,23 @@ import Testing
     }
 
     /// Names that are not plain identifiers stay distinct and parse: ``a`b`` and `ab`, a
-    /// name with a line break, a keyword, operator characters alone.
+    /// name with a line break, a keyword, operator characters alone, `a b` beside `a_b`
+    /// (the model's names number the second `a_b`), `$0`; none is a raw identifier.
     @Test func oddNamesMakeDistinctIdentifiersThatCompile() throws {
-        let names = ["a`b", "ab", "a%60b", "line\nbreak", "class", "+", "é t", "x\\y", "tab\there"]
-        let identifiers = names.map(SwiftModelSource.identifier)
+        let names = ["a`b", "ab", "a%60b", "line\nbreak", "class", "+", "é t", "x\\y", "tab\there", "a b", "a_b", "$0", "_"]
+        let entity = EntityDescription(name: "Odd", attributes: names.map { AttributeDescription(name: $0, type: .int64) })
+        let model = SwiftNames(model: CoreDataModel(entities: [entity]))
+        let identifiers = names.map { model.property($0, of: "Odd") }
         #expect(Set(identifiers).count == names.count, "\(identifiers)")
+        #expect(identifiers.allSatisfy { !$0.hasPrefix("`") || $0 == "`class`" }, "\(identifiers)")
         var program = "import Foundation\nfinal class Odd {\n"
         for (n, id) in identifiers.enumerated() { program += "    var \(id): Int = \(n)\n" }
         program += "}\nlet odd = Odd()\n"
-        let entity = EntityDescription(name: "Odd", attributes: names.map { AttributeDescription(name: $0, type: .int64) })
         for (n, name) in names.enumerated() {
             // Built as the parser would build `%K == n`, which takes only key paths it can read back.
             let comparison = Comparison(lhs: .keyPath(KeyPath([name], column: 1)), op: .equal, rhs: .constant(.integer(Int64(n)), column: 6))
             let bound = try BoundPredicate(QuarryPredicates.Predicate.comparison(comparison), entity: entity)
-            let macro = try bound.swiftPredicateMacro()
+            let macro = try bound.swiftPredicateMacro(names: model)
             program += "print(try (\(macro.macro)).evaluate(odd))\n"
         }
         let printed = try SwiftCompiler.compileAndRun(program)

@@ -119,6 +119,43 @@ import Testing
         #expect(h.error("swift({})").contains("expected results, or the rows of fetch{ ..., result = \"dictionaries\" }"))
     }
 
+    /// Names no plain Swift identifier spells (issue 48 item 7): the `query` style with a
+    /// limit wrote `` _`cafés` = Query(...) ``, which swiftc refuses, and a key `$0` was
+    /// `` `$0` ``, which no Swift declares. Every name is now an identifier, the same in
+    /// the request and in the class Quarry writes for the entity (which keeps the store's
+    /// name in `originalName:`); the code compiles and the descriptor fetches Quarry's rows.
+    @Test func namesThatAreNotIdentifiersCompile() throws {
+        let h = try Harness()
+        h.run(#"""
+            local C = entity "Café" { ["$0"] = "int", ["first name"] = "string", first_name = "string?" }
+            for i = 1, 6 do C:new{ ["$0"] = i, ["first name"] = "n" .. (7 - i), first_name = "f" .. i } end
+            save()
+            r = fetch{ "Café", predicate = "%K > %@ AND %K BEGINSWITH %@", args = { "$0", 1, "first name", "n" }, sort = { "first name" }, limit = 3 }
+            """#)
+        let model = h.string(#"entities()[1]:swift()"#) ?? ""
+        #expect(model.contains(#"@Attribute(originalName: "$0") var _0: Int64"#) && model.contains(#"@Attribute(originalName: "first name") var first_name_2: String"#)
+                && model.contains("var first_name: String?"), "\(model)")
+        var program = Self.standIns + """
+            final class Café { var _0: Int64; var first_name_2: String; var first_name: String?
+                init(_0: Int64, first_name_2: String, first_name: String?) { self._0 = _0; self.first_name_2 = first_name_2; self.first_name = first_name } }
+            extension Café: Equatable { static func == (a: Café, b: Café) -> Bool { a === b } }
+            let modelContext = ModelContext()
+            for i in 1...6 { modelContext.objects.append(Café(_0: Int64(i), first_name_2: "n\\(7 - i)", first_name: "f\\(i)")) }
+
+            """
+        let query = h.string("r:swift('query')") ?? ""
+        #expect(query.contains("_cafés = Query(descriptor, animation: .default)") && query.contains("descriptor.fetchLimit = 3"), "\(query)")
+        #expect(!query.contains("`") && !query.contains("not expressed"), "\(query)")
+        let descriptor = h.string("r:swift('descriptor')") ?? ""
+        #expect(descriptor.contains(#"SortDescriptor(\Café.first_name_2, comparator: .lexical)"#) && !descriptor.contains("`"), "\(descriptor)")
+        program += "struct CafésView {\n\(query)\n}\n"
+        program += "func fetched(modelContext: ModelContext) throws -> [Café] {\n\(descriptor)\nreturn cafés\n}\n"
+        program += "print(try fetched(modelContext: modelContext).map { \"\\($0._0) \\($0.first_name_2)\" }.joined(separator: \"|\"))\n"
+        let printed = try SwiftCompiler.compileAndRun(program)
+        let expected = h.string(#"(function() local t = {} for o in r:objects() do t[#t+1] = o["$0"] .. " " .. o["first name"] end return table.concat(t, "|") end)()"#)
+        #expect(printed == [expected ?? ""] && expected == "6 n1|5 n2|4 n3", "\(printed) \(expected ?? "")")
+    }
+
     /// A refused part is named with its text on one comment line: a value with a line
     /// break in it stays inside the comment.
     @Test func noValueEndsAComment() throws {

@@ -124,6 +124,56 @@ import Testing
         #expect(SwiftModelSource(model: CoreDataModel(entities: [])).source(for: "Nope", style: .swiftData) == nil)
     }
 
+    /// Names no plain Swift identifier spells (issue 48 item 7): each property is an
+    /// identifier any Swift takes (no raw identifier), distinct within its class, with the
+    /// store's name beside it where Swift needs it; both styles type-check.
+    @Test func everyNameBecomesAnIdentifierAndKeepsItsOriginal() throws {
+        let attributes = ["$0", "first name", "first_name", "class", "1st", "cafés", "%%", "a-b"].map {
+            AttributeDescription(name: $0, type: .string, isOptional: $0 != "first name")
+        } + [AttributeDescription(name: "n b", type: .int64)]
+        let place = EntityDescription(name: "Café", attributes: attributes,
+                                      relationships: [RelationshipDescription(name: "the owner", destination: "Owner", inverse: "all cafés", isToMany: false)])
+        let owner = EntityDescription(name: "Owner", attributes: [AttributeDescription(name: "name", type: .string, isOptional: true)],
+                                      relationships: [RelationshipDescription(name: "all cafés", destination: "Café", inverse: "the owner", isToMany: true)])
+        // Two tables that would make one class: the one Swift cannot spell is numbered.
+        let spaced = EntityDescription(name: "order items", attributes: [AttributeDescription(name: "n", type: .int64, isOptional: true)],
+                                       relationships: [RelationshipDescription(name: "café", destination: "Café", isToMany: false)])
+        let plain = EntityDescription(name: "order_items", attributes: [AttributeDescription(name: "n", type: .int64, isOptional: true)])
+        let model = CoreDataModel(entities: [place, owner, spaced, plain])
+        let names = SwiftNames(model: model)
+        #expect([names.type(of: "Café"), names.type(of: "order items"), names.type(of: "order_items")] == ["Café", "order_items_2", "order_items"])
+        let written = ["$0", "first name", "first_name", "class", "1st", "cafés", "%%", "a-b", "n b"].map { names.property($0, of: "Café") }
+        #expect(written == ["_0", "first_name_2", "first_name", "`class`", "_1st", "cafés", "_25_25", "a_b", "n_b"])
+        #expect(names.property("all cafés", of: "Owner") == "all_cafés")
+        let swiftData = SwiftModelSource(model: model).source(style: .swiftData)
+        let cafe = lines(swiftData)
+        for line in ["@Attribute(originalName: \"$0\") var _0: String? = nil", "@Attribute(originalName: \"first name\") var first_name_2: String",
+                     "var first_name: String?", "var `class`: String?", "var cafés: String?", "@Attribute(originalName: \"n b\") var n_b: Int64",
+                     "@Relationship(originalName: \"the owner\") var the_owner: Owner? = nil",
+                     "@Relationship(originalName: \"all cafés\", inverse: \\Café.the_owner) var all_cafés: [Café] = []",
+                     "init(first_name_2: String, n_b: Int64) {", "self.first_name_2 = first_name_2",
+                     "final class order_items_2 {", "final class order_items {", "var café: Café?"] {
+            #expect(cafe.contains(line), "missing: \(line)\n\(swiftData)")
+        }
+        #expect(!swiftData.contains("`$") && !swiftData.contains("` "), "\(swiftData)")
+        try SwiftTypeChecker.checkSwiftData(swiftData)
+        let coreData = SwiftModelSource(model: model).source(style: .coreData)
+        let managed = lines(coreData)
+        for line in ["@NSManaged public var first_name: String?", "@NSManaged public var `class`: String?",
+                     "public var first_name_2: String? {", "get { value(forKey: \"first name\") as? String }",
+                     "set { setValue(newValue, forKey: \"first name\") }", "public var n_b: NSNumber? {",
+                     "public var _0: String? {", "get { value(forKey: \"$0\") as? String }", "public var the_owner: Owner? {",
+                     "@objc(order_items_2)", "public class order_items_2: NSManagedObject {", "@NSManaged public var café: Café?"] {
+            #expect(managed.contains(line), "missing: \(line)\n\(coreData)")
+        }
+        try SwiftTypeChecker.checkCoreData(coreData)
+        // An Objective-C name Swift spells otherwise keeps it in @objc.
+        let keyword = CoreDataModel(entities: [EntityDescription(name: "K", attributes: [AttributeDescription(name: "_", type: .string, isOptional: true)])])
+        let k = SwiftModelSource(model: keyword).source(style: .coreData)
+        #expect(lines(k).contains("@objc(_)") && lines(k).contains("@NSManaged public var _5F: String?"), "\(k)")
+        try SwiftTypeChecker.checkCoreData(k)
+    }
+
     @Test func theTypeCheckerRefusesWrongSwift() {
         // The stand-ins are strict enough to fail: a key path to no property, a scalar
         // @NSManaged with a value, and a class that is not an NSManagedObject.

@@ -27,9 +27,9 @@ enum SwiftTypeChecker {
         @propertyWrapper public struct Attribute<Value> {
             public var wrappedValue: Value
             public init(wrappedValue: Value) { self.wrappedValue = wrappedValue }
-            public init(wrappedValue: Value, _ options: AttributeOption...) { self.wrappedValue = wrappedValue }
+            public init(wrappedValue: Value, _ options: AttributeOption..., originalName: String? = nil, hashModifier: String? = nil) { self.wrappedValue = wrappedValue }
         }
-        public struct AttributeOptionList { public init(_ options: AttributeOption...) {} }
+        public struct AttributeOptionList { public init(_ options: AttributeOption..., originalName: String? = nil, hashModifier: String? = nil) {} }
         @propertyWrapper public struct Transient<Value> {
             public var wrappedValue: Value
             public init(wrappedValue: Value) { self.wrappedValue = wrappedValue }
@@ -37,11 +37,12 @@ enum SwiftTypeChecker {
         public enum DeleteRule { case nullify, cascade, deny, noAction }
         @propertyWrapper public struct Relationship<Value> {
             public var wrappedValue: Value
-            public init(wrappedValue: Value, deleteRule: DeleteRule = .nullify, minimumModelCount: Int? = nil, maximumModelCount: Int? = nil) {
+            public init(wrappedValue: Value, deleteRule: DeleteRule = .nullify, minimumModelCount: Int? = nil, maximumModelCount: Int? = nil,
+                        originalName: String? = nil) {
                 self.wrappedValue = wrappedValue
             }
             public init<Root, Target>(wrappedValue: Value, deleteRule: DeleteRule = .nullify, minimumModelCount: Int? = nil,
-                                      maximumModelCount: Int? = nil, inverse: KeyPath<Root, Target>) {
+                                      maximumModelCount: Int? = nil, originalName: String? = nil, inverse: KeyPath<Root, Target>) {
                 self.wrappedValue = wrappedValue
             }
         }
@@ -51,6 +52,8 @@ enum SwiftTypeChecker {
     static let objcHeader = """
         __attribute__((objc_root_class))
         @interface NSObject
+        - (id)valueForKey:(id)key;
+        - (void)setValue:(id)value forKey:(id)key;
         @end
         @interface NSManagedObject : NSObject
         @end

@@ -16,6 +16,13 @@ int quarry_sqlite_checkpoint_on_close(sqlite3 *db, int allowed);
    load_extension() SQL function. SQLite's result code. */
 int quarry_sqlite_disable_native_hooks(sqlite3 *db);
 
+/* Bounds the heap of every SQLite connection in the process at `bytes` (0: no bound),
+   with sqlite3_hard_heap_limit64, so SQLite's own allocations (a printf() of 900 MB, a
+   sort's buffers) count against --memory as the Lua heap does: past it an allocation
+   fails and the statement ends with SQLITE_NOMEM. A negative `bytes` only asks. The
+   bound in force afterwards. The soft limit is set at three quarters of it. */
+sqlite3_int64 quarry_sqlite_limit_heap(sqlite3_int64 bytes);
+
 /* The Swift side of the text functions (text_match.c), for what C leaves to it.
    Each value comes as its bytes, a blob's flagged (GRDB reads one as text only when it
    is UTF-8). match: quarry_string_op's answer, 1, 0, or -1 for NULL.

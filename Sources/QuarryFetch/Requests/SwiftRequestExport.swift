@@ -36,6 +36,8 @@ public struct SwiftRequestExport {
     /// The Swift class of the entity (its class name in a Core Data model).
     let typeName: String
     let type: String
+    /// The property names the generated classes give the model's keys.
+    let names: SwiftNames
 
     /// Quarry's default batch size, which a request that sets none has.
     static let defaultBatchSize = 200
@@ -46,7 +48,8 @@ public struct SwiftRequestExport {
         self.context = context
         entity = try context.entity(named: self.request.entityName)
         typeName = SwiftModelSource.typeName(of: entity.name, in: context.appModel)
-        type = SwiftModelSource.identifier(typeName)
+        names = SwiftNames(model: context.coreDataModel())
+        type = names.type(of: entity.name)
     }
 
     public func code(style: SwiftRequestStyle? = nil) throws -> String {
@@ -83,7 +86,10 @@ public struct SwiftRequestExport {
         if base.hasSuffix("s") || base.hasSuffix("x") || base.hasSuffix("ch") || base.hasSuffix("sh") { plural = base + "es" }
         else if base.hasSuffix("y"), let before = base.dropLast().last, !"aeiou".contains(before) { plural = base.dropLast() + "ies" }
         else { plural = base + "s" }
-        return SwiftModelSource.identifier(plural)
+        // A plain identifier, never a keyword in backticks: `_name` (the @Query's storage)
+        // must be one too.
+        let name = SwiftModelSource.identifier(plural)
+        return name.hasPrefix("`") ? String(name.dropFirst().dropLast()) + "_" : name
     }
 
     private var boundPredicate: BoundPredicate? {
@@ -107,8 +113,12 @@ public struct SwiftRequestExport {
         let (steps, attribute) = try BoundPredicate.attributePath(key, in: entity, context: context)
         // Past the first to-one step the chain is optional: `\Car.owner?.name`.
         var text = "\\" + type
-        for (i, step) in steps.enumerated() { text += (i == 0 ? "." : "?.") + SwiftModelSource.identifier(step.relationship.name) }
-        text += (steps.isEmpty ? "." : "?.") + SwiftModelSource.identifier(attribute.name)
+        var owner = entity.name
+        for (i, step) in steps.enumerated() {
+            text += (i == 0 ? "." : "?.") + names.property(step.relationship.name, of: owner)
+            owner = step.destination.name
+        }
+        text += (steps.isEmpty ? "." : "?.") + names.property(attribute.name, of: owner)
         return (text, attribute, !steps.isEmpty || attribute.isOptional)
     }
 
@@ -197,7 +207,7 @@ public struct SwiftRequestExport {
         var filter: String?
         if let predicate = try boundPredicate {
             do {
-                let macro = try predicate.swiftPredicateMacro(typeName: typeName, reserved: [name, "predicate", "descriptor", "modelContext"])
+                let macro = try predicate.swiftPredicateMacro(typeName: typeName, reserved: [name, "predicate", "descriptor", "modelContext"], names: names)
                 captures = macro.captures
                 filter = macro.macro
             } catch let refusal as SwiftExportRefusal {
@@ -222,7 +232,7 @@ public struct SwiftRequestExport {
                     guard let relationship = entity.relationship(named: key) else {
                         throw FetchError.invalid("prefetch: '\(key)' is not a relationship of \(entity.name)")
                     }
-                    return "\\\(type).\(SwiftModelSource.identifier(relationship.name))"
+                    return "\\\(type).\(names.property(relationship.name, of: entity.name))"
                 }
                 descriptorLines.append("descriptor.relationshipKeyPathsForPrefetching = [\(paths.joined(separator: ", "))]")
             }

@@ -40,7 +40,8 @@ enum PredicateBindings {
         if let entity = swiftObject(call.state, 2, kind: .entity, as: EntityHandle.self) { name = entity.name }
         else { name = try call.string(2) }
         let entity = try runtime.context.entity(named: name)
-        return call.push(try BoundPredicate(handle.predicate, entity: entity, context: runtime.context).swiftCode())
+        return call.push(try BoundPredicate(handle.predicate, entity: entity, context: runtime.context)
+            .swiftCode(names: SwiftNames(model: runtime.context.coreDataModel())))
     }
 
     static func luaPredicateMatches(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {

@@ -5,13 +5,13 @@ extension BoundPredicate {
     /// the values it captures) where every part has a Swift form, otherwise a comment that
     /// says why not. A key Core Data would not find on the entity (a sub-entity's) gives
     /// only a comment saying so: code that raises in the app helps no one.
-    public func swiftCode(typeName: String? = nil) -> String {
+    public func swiftCode(typeName: String? = nil, names: SwiftNames? = nil) -> String {
         if let key = subentityOnlyKeys.first {
             return swiftComment("Core Data refuses this predicate over \(entity.name): '\(key)' is a key of its sub-entities only (keypath not found in entity)")
         }
         var lines = ["let predicate = " + nsPredicateCode]
         do {
-            let macro = try swiftPredicateMacro(typeName: typeName, reserved: ["predicate", "query"])
+            let macro = try swiftPredicateMacro(typeName: typeName, reserved: ["predicate", "query"], names: names)
             lines += macro.captures
             lines.append("let query = " + macro.macro)
         } catch {

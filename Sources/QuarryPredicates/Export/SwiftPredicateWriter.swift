@@ -19,12 +19,13 @@ public struct SwiftPredicateMacro: Equatable {
 extension BoundPredicate {
     /// This predicate as a SwiftData/Foundation `#Predicate<typeName>`, or the reason the
     /// macro cannot say it. Names that are not plain Swift identifiers are written as the
-    /// generated classes write them (`SwiftModelSource.identifier`); `reserved` names are
-    /// taken (other captures in the same code), so captures and closure variables avoid them.
-    public func swiftPredicateMacro(typeName: String? = nil, reserved: Set<String> = []) throws -> SwiftPredicateMacro {
-        let type = SwiftModelSource.identifier(typeName ?? entity.name)
+    /// generated classes write them (`names`, the model's; without it each name on its
+    /// own, `SwiftModelSource.identifier`); `reserved` names are taken (other captures in
+    /// the same code), so captures and closure variables avoid them.
+    public func swiftPredicateMacro(typeName: String? = nil, reserved: Set<String> = [], names: SwiftNames? = nil) throws -> SwiftPredicateMacro {
+        let type = names?.type(of: entity.name) ?? SwiftModelSource.identifier(typeName ?? entity.name)
         func written(typed: Bool) throws -> (SwiftPredicateWriter, String, String) {
-            let writer = SwiftPredicateWriter(reserved: reserved, typed: typed)
+            let writer = SwiftPredicateWriter(reserved: reserved, typed: typed, names: names)
             let variable = writer.variable(for: entity.name)
             return (writer, variable, try writer.write(root, Scope(variable: variable, entity: entity)))
         }
@@ -126,9 +127,18 @@ final class SwiftPredicateWriter {
         return try body()
     }
 
-    init(reserved: Set<String>, typed: Bool = false) {
+    /// The model's property names (nil: each name made an identifier on its own).
+    private let names: SwiftNames?
+
+    init(reserved: Set<String>, typed: Bool = false, names: SwiftNames? = nil) {
         used = reserved
         self.typed = typed
+        self.names = names
+    }
+
+    /// The property of `name` in `entity`'s class, as the generated classes write it.
+    private func property(_ name: String, of entity: EntityDescription) -> String {
+        names?.property(name, of: entity.name) ?? SwiftModelSource.identifier(name)
     }
 
     /// `literal` (`false`, `true`, `0`) where the closure needs a value of `type`: itself,
@@ -210,7 +220,7 @@ final class SwiftPredicateWriter {
         var text = scope.variable, entity = scope.entity, optional = false
         for step in path {
             try checkKey(step.relationship.name, of: entity)
-            text += (optional ? "?." : ".") + SwiftModelSource.identifier(step.relationship.name)
+            text += (optional ? "?." : ".") + property(step.relationship.name, of: entity)
             if !step.relationship.isToMany { optional = true }
             entity = step.destination
         }
@@ -231,7 +241,7 @@ final class SwiftPredicateWriter {
         switch operand {
         case .attribute(let a):
             try checkKey(a.name, of: scope.entity)
-            return SwiftValue(text: "\(scope.variable).\(SwiftModelSource.identifier(a.name))", optional: a.isOptional, attribute: a)
+            return SwiftValue(text: "\(scope.variable).\(property(a.name, of: scope.entity))", optional: a.isOptional, attribute: a)
         case .path(let path, let a):
             let (chain, _) = try steps(path, scope)
             // A path to the destination's key stands for the related object (`owner == nil`).
@@ -239,7 +249,7 @@ final class SwiftPredicateWriter {
                 return SwiftValue(text: chain, optional: true, attribute: nil, type: nil)
             }
             try checkKey(a.name, of: path.last?.destination ?? scope.entity)
-            let name = SwiftModelSource.identifier(a.name)
+            let name = property(a.name, of: path.last?.destination ?? scope.entity)
             // The macro takes `?.` only onto a property that is itself optional; a required
             // one past a to-one is read inside a flatMap (`car.owner.flatMap { $0.year }`).
             if !a.isOptional {

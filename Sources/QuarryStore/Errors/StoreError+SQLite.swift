@@ -10,6 +10,9 @@ extension StoreError {
         case .SQLITE_BUSY:
             // The busy timeout (five seconds) ran out while another connection held the lock.
             return message + " (another connection held it for more than 5 seconds)"
+        case .SQLITE_NOMEM where SQLiteHeap.bytes > 0:
+            // SQLite's "out of memory" under --memory is the bound Quarry set, not the machine's.
+            return "not enough memory: SQLite's heap reached the --memory limit (\(SQLiteHeap.bytes >> 20) MB)"
         case .SQLITE_IOERR where [.SQLITE_IOERR_WRITE, .SQLITE_IOERR_FSYNC, .SQLITE_IOERR_TRUNCATE].contains(code):
             return message + " while writing (is the disk full, or the file at its size limit?)"
         default:

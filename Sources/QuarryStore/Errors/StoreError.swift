@@ -88,6 +88,14 @@ public enum StoreError: QuarryError, Equatable {
             let described = objects.prefix(5).map { o in
                 o.deleted ? "deleted \(o.objectID)" : "changed \(o.objectID) (\(o.keys.joined(separator: ", ")))"
             }.joined(separator: "; ") + (objects.count > 5 ? "; and \(objects.count - 5) more" : "")
+            // A merge is offered only where it can go through: a link that must keep a
+            // deleted row (a required one) is named instead, with what can be done.
+            let held = objects.flatMap(\.heldBy)
+            if !held.isEmpty {
+                let links = held.prefix(3).joined(separator: "; ") + (held.count > 3 ? "; and \(held.count - 3) more" : "")
+                return "conflict: since they were read, another process \(described); nothing was written, and no merge can clear "
+                    + "the links to it: \(links) (link to another object, or rollback())"
+            }
             return "conflict: since they were read, another process \(described); nothing was written (save{ merge = \"store\" } keeps theirs, save{ merge = \"mine\" } keeps yours)"
         case let .missingColumn(table, column):
             return "\(table): expected a column \(column), found none"
@@ -134,5 +142,10 @@ public struct ConflictedObject: Equatable, Sendable {
     public var objectID: String
     public var keys: [String]
     public var deleted: Bool
-    public init(objectID: String, keys: [String], deleted: Bool) { self.objectID = objectID; self.keys = keys; self.deleted = deleted }
+    /// For a deleted row: the links of this save that name it and that no merge can clear
+    /// ("Car/t1.owner is required"), which keep `merge` from being offered.
+    public var heldBy: [String]
+    public init(objectID: String, keys: [String], deleted: Bool, heldBy: [String] = []) {
+        self.objectID = objectID; self.keys = keys; self.deleted = deleted; self.heldBy = heldBy
+    }
 }

@@ -10,11 +10,12 @@
 struct ManagedObjectClass {
     let model: CoreDataModel
     let entity: CoreDataEntity
+    let names: SwiftNames
 
-    private var name: String { SwiftModelSource.className(entity) }
+    private var name: String { names.type(of: entity.name) }
 
     var source: String {
-        let superclass = entity.parent.map { SwiftModelSource.className(of: $0, in: model) } ?? "NSManagedObject"
+        let superclass = entity.parent.map { names.type(of: $0) } ?? "NSManagedObject"
         var lines = ["@objc(\(name))", "public class \(name): \(superclass) {", "", "}", "", "extension \(name) {", ""]
         lines += [
             "    @nonobjc public class func fetchRequest() -> NSFetchRequest<\(name)> {",
@@ -22,22 +23,54 @@ struct ManagedObjectClass {
             "    }", "",
         ]
         for attribute in entity.attributes {
-            let property = SwiftModelSource.identifier(attribute.name)
+            let property = names.property(attribute.name, of: entity.name)
             if let type = Self.swiftType(attribute) {
-                lines.append("    @NSManaged public var \(property): \(type)")
+                lines += managed(attribute.name, property, type, objectType: Self.objectType(attribute))
             } else {
                 lines.append("    // \(property): \(attribute.type.rawValue) has no Swift type")
             }
         }
         for relationship in entity.relationships {
             let type = relationship.isToMany ? (relationship.isOrdered ? "NSOrderedSet" : "NSSet")
-                                             : SwiftModelSource.className(of: relationship.destination, in: model)
-            lines.append("    @NSManaged public var \(SwiftModelSource.identifier(relationship.name)): \(type)?")
+                                             : names.type(of: relationship.destination)
+            lines += managed(relationship.name, names.property(relationship.name, of: entity.name), type + "?", objectType: type + "?")
         }
         lines += ["", "}"]
-        for relationship in entity.relationships where relationship.isToMany { lines += accessors(relationship) }
+        // Accessors are Objective-C methods named after the relationship: only for a name
+        // that can be one (KVC's mutableSetValue(forKey:) reaches the others).
+        for relationship in entity.relationships where relationship.isToMany && Self.isObjCName(relationship.name) { lines += accessors(relationship) }
         if entity.parent == nil { lines += ["", "extension \(name) : Identifiable {", "", "}"] }
         return lines.joined(separator: "\n")
+    }
+
+    /// An `@NSManaged` property; one spelled otherwise than the model's name says that
+    /// name to Objective-C (`@objc(name)`), and a name Objective-C cannot spell (`first
+    /// name`) is reached through KVC, as `value(forKey:)` finds any property of the entity,
+    /// with its object type (a scalar is an `NSNumber?` there).
+    private func managed(_ name: String, _ property: String, _ type: String, objectType: String) -> [String] {
+        guard names.original(name, of: entity.name) != nil else { return ["    @NSManaged public var \(property): \(type)"] }
+        if Self.isObjCName(name) { return ["    @objc(\(name))", "    @NSManaged public var \(property): \(type)"] }
+        let key = SwiftModelSource.stringLiteral(name)
+        let cast = objectType.hasSuffix("?") ? String(objectType.dropLast()) : objectType
+        return [
+            "    public var \(property): \(objectType) {",
+            "        get { value(forKey: \(key)) as? \(cast) }",
+            "        set { setValue(newValue, forKey: \(key)) }",
+            "    }",
+        ]
+    }
+
+    /// Whether Objective-C can name a method or property `name`: ASCII letters, digits
+    /// and `_`, not starting with a digit.
+    static func isObjCName(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, !("0"..."9").contains(first) else { return false }
+        return name.unicodeScalars.allSatisfy { $0.isASCII && ($0 == "_" || $0.properties.isAlphabetic || ("0"..."9").contains($0)) }
+    }
+
+    /// The type a KVC property has: the attribute's object type (`NSNumber?` for scalars).
+    static func objectType(_ attribute: CoreDataAttribute) -> String {
+        let type = swiftType(attribute) ?? "NSObject?"
+        return type.hasSuffix("?") ? type : "NSNumber?"
     }
 
     static func swiftType(_ attribute: CoreDataAttribute) -> String? {
@@ -65,7 +98,7 @@ struct ManagedObjectClass {
     /// for an ordered one, mutable-array methods, which Core Data implements at run time).
     private func accessors(_ relationship: CoreDataRelationship) -> [String] {
         let key = relationship.name.prefix(1).uppercased() + relationship.name.dropFirst()
-        let element = SwiftModelSource.className(of: relationship.destination, in: model)
+        let element = names.type(of: relationship.destination)
         let collection = relationship.isOrdered ? "NSOrderedSet" : "NSSet"
         var methods: [(String, String)] = []
         if relationship.isOrdered {

@@ -11,8 +11,9 @@
 struct SwiftDataClass {
     let model: CoreDataModel
     let entity: CoreDataEntity
+    let names: SwiftNames
 
-    private var name: String { SwiftModelSource.className(entity) }
+    private var name: String { names.type(of: entity.name) }
 
     var source: String {
         var lines: [String] = []
@@ -22,7 +23,7 @@ struct SwiftDataClass {
         // others refer to its classes (`\Car.owner`) and share one schema with them.
         if model.entities.contains(where: { $0.parent != nil }) { lines.append("@available(iOS 26, macOS 26, *)") }
         lines.append("@Model")
-        let superclass = entity.parent.map { ": " + SwiftModelSource.className(of: $0, in: model) } ?? ""
+        let superclass = entity.parent.map { ": " + names.type(of: $0) } ?? ""
         lines.append("\(hasSubclasses ? "" : "final ")class \(name)\(superclass) {")
         var body = macros()
         if !body.isEmpty { body.append("") }
@@ -42,7 +43,7 @@ struct SwiftDataClass {
 
     /// `#Unique` for constraints `@Attribute(.unique)` does not say, `#Index` for indexes.
     private func macros() -> [String] {
-        func keyPaths(_ names: [String]) -> String { "[" + names.map { "\\." + SwiftModelSource.identifier($0) }.joined(separator: ", ") + "]" }
+        func keyPaths(_ keys: [String]) -> String { "[" + keys.map { "\\." + names.property($0, of: entity.name) }.joined(separator: ", ") + "]" }
         var lines: [String] = []
         let compound = entity.uniquenessConstraints.filter { !isUniqueAttribute($0) }
         if !compound.isEmpty { lines.append("#Unique<\(name)>(\(compound.map(keyPaths).joined(separator: ", ")))") }
@@ -94,7 +95,7 @@ struct SwiftDataClass {
 
     private func attributeLine(_ attribute: CoreDataAttribute) -> String {
         if attribute.type == .composite, !attribute.isTransient { return composite(attribute).propertyLine }
-        let property = SwiftModelSource.identifier(attribute.name)
+        let property = names.property(attribute.name, of: entity.name)
         guard let type = Self.swiftType(attribute.type) else {
             return "// \(property): \(attribute.type.rawValue) has no SwiftData type"
         }
@@ -102,6 +103,8 @@ struct SwiftDataClass {
         if entity.uniquenessConstraints.contains([attribute.name]) { options.append(".unique") }
         if attribute.allowsExternalBinaryDataStorage { options.append(".externalStorage") }
         if attribute.type == .transformable { options.append(".transformable(by: \(SwiftModelSource.stringLiteral(attribute.valueTransformerName ?? "NSSecureUnarchiveFromData")))") }
+        // The store's name, where the property is spelled otherwise.
+        if let original = names.original(attribute.name, of: entity.name) { options.append("originalName: " + SwiftModelSource.stringLiteral(original)) }
         var wrapper = options.isEmpty ? "" : "@Attribute(\(options.joined(separator: ", "))) "
         // A transient property needs a value from the start, so without a default it is optional.
         let optional = attribute.isOptional || attribute.type == .transformable || (attribute.isTransient && SwiftModelSource.defaultExpression(attribute) == nil)
@@ -116,7 +119,7 @@ struct SwiftDataClass {
     }
 
     private func relationshipLine(_ relationship: CoreDataRelationship) -> String {
-        let destination = SwiftModelSource.className(of: relationship.destination, in: model)
+        let destination = names.type(of: relationship.destination)
         var arguments: [String] = []
         switch relationship.deleteRule {
         case .nullify: break
@@ -126,11 +129,12 @@ struct SwiftDataClass {
         }
         if relationship.isToMany, relationship.minCount > 0 { arguments.append("minimumModelCount: \(relationship.minCount)") }
         if relationship.isToMany, relationship.maxCount > 0 { arguments.append("maximumModelCount: \(relationship.maxCount)") }
+        if let original = names.original(relationship.name, of: entity.name) { arguments.append("originalName: " + SwiftModelSource.stringLiteral(original)) }
         if let inverse = relationship.inverse, declaresInverse(relationship) {
-            arguments.append("inverse: \\\(destination).\(SwiftModelSource.identifier(inverse))")
+            arguments.append("inverse: \\\(destination).\(names.property(inverse, of: relationship.destination))")
         }
         let wrapper = arguments.isEmpty ? "" : "@Relationship(\(arguments.joined(separator: ", "))) "
-        let property = SwiftModelSource.identifier(relationship.name)
+        let property = names.property(relationship.name, of: entity.name)
         var line = relationship.isToMany ? "\(wrapper)var \(property): [\(destination)] = []"
                                          : "\(wrapper)var \(property): \(destination)?\(wrapper.isEmpty ? "" : " = nil")"
         if relationship.isOrdered { line += "  // ordered in the model: a SwiftData array keeps no order" }
@@ -149,16 +153,16 @@ struct SwiftDataClass {
         let inherited = model.ancestors(of: entity.name).reversed().flatMap(\.attributes).filter(Self.isRequired)
         let own = entity.attributes.filter(Self.isRequired)
         func parameters(_ attributes: [CoreDataAttribute]) -> [String] {
-            attributes.compactMap { a in propertyType(a).map { "\(SwiftModelSource.identifier(a.name)): \($0)" } }
+            attributes.compactMap { a in propertyType(a).map { "\(names.property(a.name, of: entity.name)): \($0)" } }
         }
         let overriding = entity.parent != nil && own.isEmpty
         var lines = ["\(overriding ? "override " : "")init(\(parameters(inherited + own).joined(separator: ", "))) {"]
         for attribute in own {
-            let property = SwiftModelSource.identifier(attribute.name)
+            let property = names.property(attribute.name, of: entity.name)
             lines.append("    self.\(property) = \(property)")
         }
         if entity.parent != nil {
-            let arguments = inherited.map { SwiftModelSource.identifier($0.name) }.map { "\($0): \($0)" }
+            let arguments = inherited.map { names.property($0.name, of: entity.name) }.map { "\($0): \($0)" }
             lines.append("    super.init(\(arguments.joined(separator: ", ")))")
         }
         lines.append("}")

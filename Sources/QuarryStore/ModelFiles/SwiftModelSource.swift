@@ -31,9 +31,10 @@ public struct SwiftModelSource: Sendable {
     }
 
     private func classSource(_ entity: CoreDataEntity, style: SwiftModelStyle) -> String {
+        let names = SwiftNames(model: model)
         switch style {
-        case .swiftData: return SwiftDataClass(model: model, entity: entity).source
-        case .coreData: return ManagedObjectClass(model: model, entity: entity).source
+        case .swiftData: return SwiftDataClass(model: model, entity: entity, names: names).source
+        case .coreData: return ManagedObjectClass(model: model, entity: entity, names: names).source
         }
     }
 
@@ -58,37 +59,33 @@ public struct SwiftModelSource: Sendable {
         model.entity(named: name).map(className) ?? identifier(name)
     }
 
-    /// `name` as a Swift identifier: itself when it is a plain one, else a raw identifier in
-    /// backticks (Swift 6.2 takes any text there but a backtick, a backslash, a line break
-    /// or a control character, and not operator characters alone). Those, and `%`, are
-    /// written `%XX` (`%uXXXX`, `%UXXXXXXXX` past Latin-1), and a name of no letter, digit or
-    /// `_` is written wholly so, so distinct names stay distinct (``a`b`` is `a%60b`, not
-    /// `ab`) and every name makes Swift that parses.
+    /// `name` as a Swift identifier: itself when it is one (a keyword in backticks, as
+    /// Swift escapes one); otherwise each run of characters an identifier cannot hold is
+    /// written `_`, with a `_` before a leading digit (`first name` is `first_name`, `$0`
+    /// is `_0`), and a name of none of its characters is `_` and their code points
+    /// (`%%` is `_25_25`). No raw identifier: Swift before 6.2 has none, and `_name`, the
+    /// storage a property wrapper makes, cannot be written for one. Distinct names may
+    /// meet here: `SwiftNames` tells them apart within a class.
     public static func identifier(_ name: String) -> String {
-        let plain = name.first.map { $0 == "_" || $0.isLetter } == true && name.allSatisfy { $0 == "_" || $0.isLetter || $0.isNumber }
-            && name.unicodeScalars.allSatisfy(\.isASCII)
-        guard !plain || keywords.contains(name) else { return name }
-        let spelled = name.unicodeScalars.contains { $0.properties.isAlphabetic || $0.properties.numericType != nil || $0 == "_" }
-        var out = "`"
+        if isIdentifier(name) { return keywords.contains(name) ? "`\(name)`" : name }
+        var out = ""
         for scalar in name.unicodeScalars {
-            if spelled, !needsEscape(scalar) { out.unicodeScalars.append(scalar); continue }
-            let hex = String(scalar.value, radix: 16, uppercase: true)
-            switch scalar.value {
-            case ..<0x100: out += "%" + String(repeating: "0", count: 2 - hex.count) + hex
-            case ..<0x10000: out += "%u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out += "%U" + String(repeating: "0", count: 8 - hex.count) + hex
-            }
+            if scalar.properties.isXIDContinue { out.unicodeScalars.append(scalar) }
+            else if !out.hasSuffix("_") { out += "_" }
         }
-        return out + "`"
+        if out.allSatisfy({ $0 == "_" }) {
+            return "_" + name.unicodeScalars.map { String($0.value, radix: 16, uppercase: true) }.joined(separator: "_")
+        }
+        if let first = out.unicodeScalars.first, first != "_", !first.properties.isXIDStart { out = "_" + out }
+        return out
     }
 
-    /// A character a raw identifier cannot hold as itself (or `%`, the escape).
-    private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.properties.generalCategory {
-        case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .privateUse, .unassigned: return true
-        case .spaceSeparator: return scalar != " "
-        default: return scalar == "`" || scalar == "\\" || scalar == "%"
-        }
+    /// Whether `name` is a Swift identifier as it is (a keyword too, which backticks
+    /// make one): a letter or `_` then letters, digits and `_`, as Unicode's identifier
+    /// properties say; `_` alone is not one (it binds nothing).
+    public static func isIdentifier(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, name != "_" else { return false }
+        return (first == "_" || first.properties.isXIDStart) && name.unicodeScalars.allSatisfy { $0 == "_" || $0.properties.isXIDContinue }
     }
 
     /// The Swift type of a Quarry attribute's property in the generated classes (without
@@ -102,7 +99,7 @@ public struct SwiftModelSource: Sendable {
         "internal", "let", "open", "operator", "private", "protocol", "public", "rethrows", "static", "struct",
         "subscript", "typealias", "var", "break", "case", "continue", "default", "defer", "do", "else", "fallthrough",
         "for", "guard", "if", "in", "repeat", "return", "switch", "where", "while", "as", "Any", "catch", "false", "is",
-        "nil", "super", "self", "Self", "throw", "throws", "true", "try", "await", "async", "some", "any", "Type", "_",
+        "nil", "super", "self", "Self", "throw", "throws", "true", "try", "await", "async", "some", "any", "Type",
     ]
 
     /// A Swift string literal holding `text`.

@@ -131,6 +131,6 @@ struct PostgresSaveWriter {
             if let conflict = context.conflict(of: object, storedRow: row) { conflicts.append(conflict) }
         }
         conflicts += try context.goneLinkEnds(of: result.request) { sql, key in try context.connection.row(sql + " FOR SHARE", arguments: [.integer(key)]) != nil }
-        try result.settle(conflicts)
+        try result.settle(conflicts, context: context)
     }
 }

@@ -142,6 +142,6 @@ struct SQLiteSaveWriter {
             }
         }
         conflicts += try context.goneLinkEnds(of: result.request) { sql, key in try Row.fetchOne(db, sql: sql, arguments: [key]) != nil }
-        try result.settle(conflicts)
+        try result.settle(conflicts, context: context)
     }
 }

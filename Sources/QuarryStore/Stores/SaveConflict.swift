@@ -30,19 +30,65 @@ extension ObjectContext {
 }
 
 extension ObjectContext {
-    /// The saved objects `request` changes only through links (many-to-many) whose rows
-    /// another connection deleted, as conflicts: a link to a row that is gone would be
-    /// none (found by review). Only that the row is there is checked, as a link changes
-    /// none of its values. `exists` reads a `storedRowQuery` for whether it finds a row.
+    /// The saved objects `request` names only through links, many-to-many ones or a new
+    /// or changed object's to-one, whose rows another connection deleted, as conflicts: a
+    /// link to a row that is gone would be none, or break the file's foreign key (found by
+    /// review; issue 48). Only that the row is there is checked, as a link changes none of
+    /// its values. `exists` reads a `storedRowQuery` for whether it finds a row.
     func goneLinkEnds(of request: SaveChangesRequest, exists: (String, Int64) throws -> Bool) throws -> [SaveConflict] {
         var seen = Set((request.updates + request.deletes).map(ObjectIdentifier.init))
         var gone: [SaveConflict] = []
-        for object in request.links.flatMap({ [$0.source, $0.target] }) where !object.isInserted && seen.insert(ObjectIdentifier(object)).inserted {
+        let toOneTargets = (request.inserts + request.updates).flatMap { $0.pendingToOne.values.compactMap { $0 } }
+        for object in request.links.flatMap({ [$0.source, $0.target] }) + toOneTargets
+        where !object.isInserted && !object.isDeleted && seen.insert(ObjectIdentifier(object)).inserted {
             guard let query = storedRowQuery(of: object) else { continue }
             if try !exists(query.sql, query.key) { gone.append(SaveConflict(object: object, keys: [], stored: nil)) }
         }
         return gone
     }
+
+    /// The to-one links of the objects `request` writes that name one of `gone` (rows
+    /// another connection deleted), each with why a merge cannot clear it, nil when it
+    /// can. A merge does what Core Data's delete propagation does with the object once it
+    /// is deleted here: the link is cleared where the deleted object's rule for its way
+    /// back is nullify and the link is optional; a required link, or a rule that would
+    /// take the linking object with it (cascade), refuse it (deny), or leave it naming
+    /// nothing (no inverse, noaction, setdefault), keeps the save from going through.
+    func links(to gone: [ManagedObject], in request: SaveChangesRequest) -> [GoneLink] {
+        let goneIDs = Set(gone.map(ObjectIdentifier.init))
+        guard !goneIDs.isEmpty else { return [] }
+        var links: [GoneLink] = []
+        for object in request.inserts + request.updates where !goneIDs.contains(ObjectIdentifier(object)) {
+            let entity = currentEntity(of: object)
+            for (name, target) in object.pendingToOne.sorted(by: { $0.key < $1.key }) {
+                guard let target, goneIDs.contains(ObjectIdentifier(target)), let relationship = entity.relationship(named: name) else { continue }
+                let back = relationship.inverse.flatMap { currentEntity(of: target).relationship(named: $0) }
+                let reason: String?
+                // Required by the model, or by its column (a file's NOT NULL key).
+                let column = relationship.column.flatMap { entity.attribute(named: $0) }
+                if relationship.isRequired == true || column.map({ !$0.isOptional }) == true { reason = "is required" }
+                else if let back {
+                    switch back.deleteRule {
+                    case .nullify: reason = nil
+                    case .cascade: reason = "would be deleted with it (\(target.entity.name).\(back.name) cascades)"
+                    case .deny: reason = "keeps it from being deleted (\(target.entity.name).\(back.name) denies)"
+                    case .noaction, .setdefault: reason = "would name a row that is gone (\(target.entity.name).\(back.name) is \(back.deleteRule.rawValue))"
+                    }
+                } else { reason = "would name a row that is gone (no inverse to nullify)" }
+                links.append(GoneLink(object: object, name: name, target: target, refusal: reason))
+            }
+        }
+        return links
+    }
+}
+
+/// A to-one link, in a save, to an object whose row another connection deleted.
+struct GoneLink {
+    let object: ManagedObject
+    let name: String
+    let target: ManagedObject
+    /// Why a merge cannot clear it; nil when it can.
+    let refusal: String?
 }
 
 extension SaveChangesResult {
@@ -50,10 +96,28 @@ extension SaveChangesResult {
     /// (`error`), or the stored rows taken as the new snapshots, with the other side's keys
     /// winning under `store`; a row the other side deleted is neither updated nor deleted,
     /// and its object is deleted after the save (`gone`).
-    mutating func settle(_ conflicts: [SaveConflict]) throws {
+    ///
+    /// A new or changed object's link to a row that is gone is cleared, as Core Data's
+    /// nullify would clear it once the merge deletes the object here (`links(to:in:)`).
+    /// Where that cannot be done, neither policy can save the object as it is: the
+    /// conflict is refused whatever the policy, naming the link, and no merge is offered.
+    mutating func settle(_ conflicts: [SaveConflict], context: ObjectContext) throws {
         guard !conflicts.isEmpty else { return }
-        if request.policy == .error {
-            throw StoreError.conflict(conflicts.map { ConflictedObject(objectID: $0.object.objectID, keys: $0.keys.sorted(), deleted: $0.stored == nil) })
+        let goneLinks = context.links(to: conflicts.filter { $0.stored == nil }.map(\.object), in: request)
+        let held = goneLinks.filter { $0.refusal != nil }
+        if request.policy == .error || !held.isEmpty {
+            throw StoreError.conflict(conflicts.map { conflict in
+                ConflictedObject(objectID: conflict.object.objectID, keys: conflict.keys.sorted(), deleted: conflict.stored == nil,
+                                 heldBy: held.filter { $0.target === conflict.object }.map { "\($0.object.objectID).\($0.name) \($0.refusal ?? "")" })
+            })
+        }
+        // Cleared as the merge deletes their targets (the row is written with none).
+        for link in goneLinks {
+            link.object.pendingToOne[link.name] = .some(nil)
+            let relationship = context.currentEntity(of: link.object).relationship(named: link.name)
+            if let column = relationship?.column, context.currentEntity(of: link.object).attribute(named: column) != nil {
+                link.object.pending[column] = .null
+            }
         }
         var dropped: [ObjectIdentifier: Set<String>] = [:]
         for conflict in conflicts {
