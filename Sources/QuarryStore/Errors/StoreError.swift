@@ -30,6 +30,11 @@ public enum StoreError: QuarryError, Equatable {
     /// What a PostgreSQL server (or libpq, connecting) refused: the SQLSTATE when the
     /// server gave one, the SQL when known, and the server's message.
     case postgres(sqlState: String?, sql: String?, message: String)
+    /// A constraint the database refused a write for (unique, NOT NULL, foreign key,
+    /// check), on either engine, with its table and columns as the engine named them.
+    case constraint(ConstraintViolation)
+    /// Work stopped by Ctrl-C or `--timeout`, on either engine or between statements.
+    case interrupted(Interruption)
     /// A table Quarry reads (its own model or history, a foreign file's) lacks a column.
     case missingColumn(table: String, column: String)
     /// A stored value of the wrong kind, e.g. text where Quarry wrote an integer.
@@ -70,6 +75,14 @@ public enum StoreError: QuarryError, Equatable {
             return Self.sqliteMessage(message, code: code)
         case let .postgres(_, _, message):
             return "PostgreSQL: " + message
+        case let .constraint(violation):
+            // SQLite's words on both engines where the parts say them; else the engine's own.
+            switch violation.code {
+            case let .sqlite(code): return Self.sqliteMessage(violation.said, code: code)
+            case .postgres: return violation.sqliteWords ?? "PostgreSQL: " + violation.said
+            }
+        case let .interrupted(interruption):
+            return interruption.said
         case let .invalidSchema(_, reason):
             return reason
         case let .migrationRefused(_, reason):
