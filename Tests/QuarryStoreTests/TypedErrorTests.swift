@@ -227,6 +227,35 @@ import Testing
         #expect(other as? StoreError == .postgres(sqlState: "42883", sql: nil, message: "function f() does not exist"))
     }
 
+    /// `numeric field overflow` names no column: the save names the one whose value
+    /// does not fit its precision (issue 45), on an insert and on an update.
+    @Test func aNumericOverflowNamesItsColumnOnPostgreSQL() throws {
+        let url = try PostgresServer.database("typedoverflow")
+        let setup = try PostgresConnection(url: url)
+        try setup.execute("CREATE TABLE money (id serial PRIMARY KEY, fee numeric(7,2), amount numeric(5,2), note text)")
+        try setup.execute("INSERT INTO money (fee, amount) VALUES (1, 1)")
+        let context = try ObjectContext(postgres: url)
+        _ = try context.insert(into: "money", values: ["fee": .real(12345.1), "amount": .real(12345.1), "note": .text("x")])
+        let expected = StoreError.typeMismatch(entity: "money", key: "amount", expected: "numeric(5,2), at most 3 digits before the point", given: "12345.1")
+        #expect(throws: expected) { try context.save() }
+        #expect(expected.description == "money.amount expects numeric(5,2), at most 3 digits before the point, got 12345.1")
+        _ = context.rollback()
+        let saved = try #require(try context.object(entityName: "money", primaryKey: 1))
+        try saved.setValue(.real(999.995), forKey: "amount")
+        #expect(throws: StoreError.typeMismatch(entity: "money", key: "amount", expected: "numeric(5,2), at most 3 digits before the point", given: "999.995")) {
+            try context.save()
+        }
+        #expect(try setup.execute("SELECT count(*), max(amount)::text FROM money").rows == [[.integer(1), .text("1.00")]])
+    }
+
+    @Test func aValueOverflowsAsTheServerRoundsIt() {
+        #expect(PostgresNumericOverflow.overflows(.real(99.995), precision: 4, scale: 2))
+        #expect(!PostgresNumericOverflow.overflows(.real(99.994), precision: 4, scale: 2))
+        #expect(PostgresNumericOverflow.overflows(.integer(-1000), precision: 5, scale: 2))
+        #expect(!PostgresNumericOverflow.overflows(.text("-999.99"), precision: 5, scale: 2))
+        #expect(!PostgresNumericOverflow.overflows(.text("not a number"), precision: 5, scale: 2))
+    }
+
     // MARK: Helpers
 
     static func foreignFile(_ sql: String) throws -> String {
