@@ -236,13 +236,15 @@ import Testing
         try setup.execute("INSERT INTO money (fee, amount) VALUES (1, 1)")
         let context = try ObjectContext(postgres: url)
         _ = try context.insert(into: "money", values: ["fee": .real(12345.1), "amount": .real(12345.1), "note": .text("x")])
-        let expected = StoreError.typeMismatch(entity: "money", key: "amount", expected: "numeric(5,2), at most 3 digits before the point", given: "12345.1")
+        let expected = StoreError.during(operation: "save",
+            .typeMismatch(entity: "money", key: "amount", expected: "numeric(5,2), at most 3 digits before the point", given: "12345.1"))
         #expect(throws: expected) { try context.save() }
-        #expect(expected.description == "money.amount expects numeric(5,2), at most 3 digits before the point, got 12345.1")
+        #expect(expected.description == "save: money.amount expects numeric(5,2), at most 3 digits before the point, got 12345.1")
         _ = context.rollback()
         let saved = try #require(try context.object(entityName: "money", primaryKey: 1))
         try saved.setValue(.real(999.995), forKey: "amount")
-        #expect(throws: StoreError.typeMismatch(entity: "money", key: "amount", expected: "numeric(5,2), at most 3 digits before the point", given: "999.995")) {
+        #expect(throws: StoreError.during(operation: "save",
+            .typeMismatch(entity: "money", key: "amount", expected: "numeric(5,2), at most 3 digits before the point", given: "999.995"))) {
             try context.save()
         }
         #expect(try setup.execute("SELECT count(*), max(amount)::text FROM money").rows == [[.integer(1), .text("1.00")]])

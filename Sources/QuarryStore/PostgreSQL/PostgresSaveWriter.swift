@@ -21,7 +21,8 @@ struct PostgresSaveWriter {
                 try writeRows(&result)
             }
         } catch let overflow as PostgresNumericOverflow {
-            throw overflow.named(by: server)
+            // Said as the save's, as a value SQLite's writer cannot store is.
+            throw StoreError.during(operation: "save", overflow.named(by: server))
         }
         return result
     }
