@@ -91,9 +91,9 @@ import Testing
             .unknownFormat(entity: name, column: name, found: [name, name], example: name),
             .postgres(sqlState: name, sql: name, message: name),
             .constraint(ConstraintViolation(.unique, table: name, columns: [name, name], constraint: name,
-                                            code: .postgres(sqlState: "23505"), sql: name, said: name)),
+                                            code: .sqlState("23505"), sql: name, said: name)),
             .constraint(ConstraintViolation(.foreignKey, table: name, columns: [name], code: .sqlite(.SQLITE_CONSTRAINT_FOREIGNKEY), sql: name, said: name)),
-            .interrupted(Interruption(.timeout, stopped: .postgresStatement)),
+            .interrupted(Interruption(.timeout, stopped: .serverStatement)),
         ]
     }
 

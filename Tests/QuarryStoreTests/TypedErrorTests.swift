@@ -129,7 +129,7 @@ import Testing
         let notNull = try #require(refusal(#"INSERT INTO "odd table" (id, a) VALUES (2, $1)"#, [.null]))
         #expect(notNull.constraintViolation?.kind == .notNull && notNull.constraintViolation?.table == "odd table")
         #expect(notNull.constraintViolation?.columns == ["a"])
-        #expect(notNull.constraintViolation?.code == .postgres(sqlState: "23502"))
+        #expect(notNull.constraintViolation?.code == .sqlState("23502"))
         // Said in SQLite's words, as a SQLite file says it.
         #expect(notNull.description == "NOT NULL constraint failed: odd table.a")
         let unique = try #require(refusal(#"INSERT INTO "odd table" (id, a, b, "c d") VALUES (2, 'y', 1, 1)"#)?.constraintViolation)
@@ -204,7 +204,7 @@ import Testing
             try connection.execute(sleep)
             Issue.record("a ten-minute sleep ended")
         } catch let error as StoreError {
-            #expect(error == .interrupted(Interruption(.interrupt, stopped: .postgresStatement)), "\(error)")
+            #expect(error == .interrupted(Interruption(.interrupt, stopped: .serverStatement)), "\(error)")
             #expect(error.interruption?.reason == .interrupt)
             #expect(error.description == "interrupted!")
             // Not SQLite's code: no SQLite statement was stopped.

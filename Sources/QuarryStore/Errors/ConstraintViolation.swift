@@ -19,10 +19,11 @@ public struct ConstraintViolation: Equatable, Sendable {
         case check
     }
 
-    /// The engine's own account: SQLite's extended result code, or PostgreSQL's SQLSTATE.
+    /// The engine's own account: SQLite's extended result code, or the SQL standard's
+    /// SQLSTATE a server gives (PostgreSQL's).
     public enum EngineCode: Equatable, Sendable {
         case sqlite(ResultCode)
-        case postgres(sqlState: String)
+        case sqlState(String)
     }
 
     public var kind: Kind

@@ -16,8 +16,8 @@ public struct Interruption: Equatable, Sendable {
     public enum Stopped: Equatable, Sendable {
         /// A statement SQLite ran, stopped by its progress handler.
         case sqliteStatement
-        /// A statement the PostgreSQL server ran, cancelled at Quarry's request.
-        case postgresStatement
+        /// A statement a server ran (PostgreSQL's), cancelled at Quarry's request.
+        case serverStatement
         /// Quarry's own work between statements (an import's reading, an export's writing).
         case work
     }

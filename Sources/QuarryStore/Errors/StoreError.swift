@@ -79,7 +79,7 @@ public enum StoreError: QuarryError, Equatable {
             // SQLite's words on both engines where the parts say them; else the engine's own.
             switch violation.code {
             case let .sqlite(code): return Self.sqliteMessage(violation.said, code: code)
-            case .postgres: return violation.sqliteWords ?? "PostgreSQL: " + violation.said
+            case .sqlState: return violation.sqliteWords ?? "PostgreSQL: " + violation.said
             }
         case let .interrupted(interruption):
             return interruption.said

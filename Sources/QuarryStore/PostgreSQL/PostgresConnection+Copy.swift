@@ -36,7 +36,7 @@ extension PostgresConnection {
         guard status(started) == PGRES_COPY_IN else {
             defer { clear(started); while let more = getResult(handle) { clear(more) } }
             // A lock wait that Ctrl-C or --timeout cancelled, as any statement says it.
-            if cancelled, status(started) == PGRES_FATAL_ERROR { throw StoreError.interrupted(.now(stopping: .postgresStatement)) }
+            if cancelled, status(started) == PGRES_FATAL_ERROR { throw StoreError.interrupted(.now(stopping: .serverStatement)) }
             try check(started, sql: sql)
             throw StoreError.postgres(sqlState: nil, sql: sql, message: "the server did not start the COPY")
         }
@@ -84,7 +84,7 @@ extension PostgresConnection {
         if let failure { throw failure }
         let lost = Self.text(table.errorMessage?(handle)) ?? "the connection to the server was lost"
         guard let last else { throw StoreError.postgres(sqlState: nil, sql: sql, message: lost) }
-        if cancelled, status(last) == PGRES_FATAL_ERROR { throw StoreError.interrupted(.now(stopping: .postgresStatement)) }
+        if cancelled, status(last) == PGRES_FATAL_ERROR { throw StoreError.interrupted(.now(stopping: .serverStatement)) }
         guard status(last) == PGRES_COMMAND_OK else {
             let field = { (code: UInt8) in Self.text(table.resultErrorField?(last, Int32(code))) }
             // A uniqueness or NOT NULL violated, in SQLite's words as a save says it.

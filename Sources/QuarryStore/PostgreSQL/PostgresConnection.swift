@@ -75,7 +75,7 @@ public final class PostgresConnection {
         defer { clear(result) }
         if cancelled, pq.pointee.resultStatus?(result) == PGRES_FATAL_ERROR {
             // Ctrl-C or --timeout, as SQLite's interrupted statement says it.
-            throw StoreError.interrupted(.now(stopping: .postgresStatement))
+            throw StoreError.interrupted(.now(stopping: .serverStatement))
         }
         try check(result, sql: sql)
         return try read(result, sql: sql)
@@ -254,7 +254,7 @@ public final class PostgresConnection {
             break
         }
         return ConstraintViolation(kind, table: field("t"), columns: columns, constraint: field("n"),
-                                   code: .postgres(sqlState: code), sql: sql, said: said)
+                                   code: .sqlState(code), sql: sql, said: said)
     }
 
     /// The column names of a detail's `Key (a, "b c")=(...)`, unquoted; nil for another detail.

@@ -51,7 +51,7 @@ final class PostgresRowStream {
         default:
             let cancelled = server.cancelled
             defer { finish(cancelling: false) }
-            if cancelled { throw StoreError.interrupted(.now(stopping: .postgresStatement)) }
+            if cancelled { throw StoreError.interrupted(.now(stopping: .serverStatement)) }
             try server.check(result, sql: sql)
             return nil
         }
