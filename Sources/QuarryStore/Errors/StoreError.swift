@@ -23,9 +23,9 @@ public enum StoreError: QuarryError, Equatable {
     /// Quarry's own words about the store's file or its tables.
     case database(message: String)
     /// A statement SQLite refused: its extended result code (`code.primaryResultCode` is
-    /// the primary one), the SQL when known, and SQLite's message (for SQLITE_INTERRUPT,
-    /// why Quarry stopped it: Ctrl-C or the deadline); rendered as the message with what
-    /// the code tells besides (see `StoreError+SQLite`).
+    /// the primary one), the SQL when known, and SQLite's message; rendered as the
+    /// message with what the code tells besides (see `StoreError+SQLite`). A constraint's
+    /// refusal is `.constraint` and an interrupt `.interrupted` instead.
     case sqlite(code: ResultCode, sql: String?, message: String)
     /// What a PostgreSQL server (or libpq, connecting) refused: the SQLSTATE when the
     /// server gave one, the SQL when known, and the server's message.
