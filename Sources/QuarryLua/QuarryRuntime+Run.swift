@@ -1,5 +1,6 @@
 import CLua
 import CQuarryShim
+import Foundation
 import QuarryStore
 
 /// A Lua error that reached Swift: the message, and the traceback when one was taken.
@@ -41,11 +42,33 @@ extension QuarryRuntime {
     /// under `--safe` text only, as `load` and `loadfile` are there.
     public func loadFile(_ path: String) -> LoadResult {
         let outcome = loadOutcome(quarry_loadfile(state, path, isSandboxed ? "t" : "bt"))
-        // Lua names no file when it refuses a binary chunk.
-        if case .failed(let message) = outcome, message.hasPrefix("attempt to load a binary chunk") {
+        // Lua names no file when it refuses a binary chunk: known by the file's first byte,
+        // as Lua knows it, not by Lua's words.
+        if case .failed = outcome, isSandboxed, Self.holdsBinaryChunk(path) {
             return .failed("\(path): a compiled (binary) chunk cannot run under --safe; give the script as text")
         }
         return outcome
+    }
+
+    /// Whether the file at `path` holds a compiled chunk as `luaL_loadfilex` tells one:
+    /// after a UTF-8 byte order mark and a first line starting with `#`, the next byte is
+    /// the signature's first (ESC).
+    static func holdsBinaryChunk(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        var data = (try? handle.read(upToCount: 4096)) ?? Data()
+        if data.starts(with: [0xEF, 0xBB, 0xBF]) { data.removeFirst(3) }
+        if data.first == UInt8(ascii: "#") {
+            // The first line may be longer than one read.
+            while data.firstIndex(of: UInt8(ascii: "\n")) == nil {
+                guard let more = try? handle.read(upToCount: 4096), !more.isEmpty else { return false }
+                data = more
+            }
+            guard let end = data.firstIndex(of: UInt8(ascii: "\n")) else { return false }
+            data = data[data.index(after: end)...]
+            if data.isEmpty { data = (try? handle.read(upToCount: 1)) ?? Data() }
+        }
+        return data.first == 0x1B
     }
 
     /// Whether `code` is not cut off mid-statement (it compiles, or fails for another

@@ -2,6 +2,30 @@ import QuarryStore
 
 /// A predicate that cannot be parsed or does not fit its entity, with where it went wrong.
 public struct PredicateError: QuarryError, Equatable {
+    /// What went wrong, for a caller to decide by (the words are for a person).
+    public enum Kind: Equatable, Sendable {
+        /// The text does not read: a token, the grammar, Swift's syntax, a pattern.
+        case syntax
+        /// A key path naming nothing of its entity (or of a grouped request's result).
+        case unknownKey
+        /// A function the grammar does not have, by the name the text gives it.
+        case unknownFunction(name: String)
+        /// An argument (`%@`, `$name`, a captured value) missing or of the wrong kind.
+        case argument
+        /// Operands whose types the operator does not take.
+        case typeMismatch
+        /// A form that reads but does not fit where it stands (a relationship where a
+        /// value goes, an index on an unordered set, ANY over a to-one).
+        case invalidUse
+        /// A form Quarry does not evaluate (a Swift construct, a CAST to another type).
+        case unsupported
+        /// Nesting deeper than Quarry (or SQLite) takes.
+        case tooDeep
+        /// Stopped by Ctrl-C or `--timeout` while it was being read.
+        case interrupted(Interruption)
+    }
+
+    public var kind: Kind
     public var message: String
     /// 1-based column in the format string; nil when the problem has no single place.
     public var column: Int?
@@ -11,7 +35,8 @@ public struct PredicateError: QuarryError, Equatable {
     /// line names the option the person wrote.
     public var role = "predicate"
 
-    public init(_ message: String, column: Int?, suggestion: String? = nil) {
+    public init(_ kind: Kind, _ message: String, column: Int?, suggestion: String? = nil) {
+        self.kind = kind
         self.message = message
         self.column = column
         self.suggestion = suggestion

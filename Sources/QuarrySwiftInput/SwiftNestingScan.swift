@@ -61,7 +61,7 @@ struct SwiftNestingScan {
                 let outer = run()
                 let run = b == UInt8(ascii: "{") ? 0 : b == UInt8(ascii: "[") ? outer + 1 : outer > 0 ? outer + 1 : 0
                 if run > maximumTypeRun {
-                    throw PredicateError("[ ] and ( ) nest more than \(maximumTypeRun) levels deep inside [ ]: Quarry reads lists of values, not lists of lists", column: columns.column(ofUTF8: i))
+                    throw PredicateError(.tooDeep, "[ ] and ( ) nest more than \(maximumTypeRun) levels deep inside [ ]: Quarry reads lists of values, not lists of lists", column: columns.column(ofUTF8: i))
                 }
                 stack.append(.bracket(chain: chain, run: run, ternary: ternary, square: b == UInt8(ascii: "[")))
                 total += 1 + chain + ternary
@@ -122,7 +122,7 @@ struct SwiftNestingScan {
                 // An empty element (`f(, , ...)`): swift-syntax's diagnostics for a run of
                 // them take time growing with its square; no Swift has one.
                 if [UInt8(ascii: ","), UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: ":")].contains(before) {
-                    throw PredicateError("expected a value before ','", column: columns.column(ofUTF8: i))
+                    throw PredicateError(.syntax, "expected a value before ','", column: columns.column(ofUTF8: i))
                 }
                 chain = 0
                 i += 1
@@ -131,7 +131,7 @@ struct SwiftNestingScan {
                 // Quarry does not read; swift-syntax's recovery from `[a: b: c: ...]` takes
                 // time growing with the square of its length.
                 if ternary == 0, i > 0, bytes[i - 1] != UInt8(ascii: ":"), squareInnermost(stack) {
-                    throw PredicateError("a dictionary [key: value] has no #Predicate form Quarry reads", column: columns.column(ofUTF8: i))
+                    throw PredicateError(.unsupported, "a dictionary [key: value] has no #Predicate form Quarry reads", column: columns.column(ofUTF8: i))
                 }
                 ternary = max(0, ternary - 1)
                 chain = 0
@@ -155,7 +155,7 @@ struct SwiftNestingScan {
                     var k = j
                     while k < bytes.count, isName(bytes[k]) { k += 1 }
                     if hashes == 1, ["if", "elseif", "else", "endif"].contains(String(decoding: bytes[j..<k], as: UTF8.self)) {
-                        throw PredicateError("#\(String(decoding: bytes[j..<k], as: UTF8.self)) has no place in a #Predicate or the lets before it", column: columns.column(ofUTF8: i))
+                        throw PredicateError(.unsupported, "#\(String(decoding: bytes[j..<k], as: UTF8.self)) has no place in a #Predicate or the lets before it", column: columns.column(ofUTF8: i))
                     }
                     chain = 0; i = max(j, i + 1); continue
                 }

@@ -55,16 +55,16 @@ public enum SwiftPredicateReader {
         var macro: (any FreestandingMacroExpansionSyntax)?
         var lets: [String: Int] = [:]
         for item in file.statements {
-            if macro != nil { throw PredicateError("nothing may follow the #Predicate", column: columns.column(of: item)) }
+            if macro != nil { throw PredicateError(.syntax, "nothing may follow the #Predicate", column: columns.column(of: item)) }
             if let declaration = item.item.as(VariableDeclSyntax.self) {
                 guard declaration.bindingSpecifier.tokenKind == .keyword(.let), declaration.bindings.count == 1, let binding = declaration.bindings.first,
                       let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text, let value = binding.initializer?.value else {
-                    throw PredicateError("before the #Predicate, only lets of the values it captures: let name = value", column: columns.column(of: declaration))
+                    throw PredicateError(.syntax, "before the #Predicate, only lets of the values it captures: let name = value", column: columns.column(of: declaration))
                 }
                 if let expansion = value.asProtocol(FreestandingMacroExpansionSyntax.self) { macro = expansion; continue }
                 let captured = SwiftPredicateTranslator.unescaped(name)
                 if let first = lets[captured] {
-                    throw PredicateError("'\(captured)' is bound twice (first at column \(first)): each captured value has one let", column: columns.column(of: binding.pattern))
+                    throw PredicateError(.syntax, "'\(captured)' is bound twice (first at column \(first)): each captured value has one let", column: columns.column(of: binding.pattern))
                 }
                 lets[captured] = columns.column(of: binding.pattern)
                 translator.capture(captured, try translator.constant(value))
@@ -73,22 +73,22 @@ public enum SwiftPredicateReader {
             } else if let expression = item.item.as(ExprSyntax.self), let expansion = expression.asProtocol(FreestandingMacroExpansionSyntax.self) {
                 macro = expansion
             } else {
-                throw PredicateError("expected #Predicate<Entity> { object in ... }", column: columns.column(of: item))
+                throw PredicateError(.syntax, "expected #Predicate<Entity> { object in ... }", column: columns.column(of: item))
             }
         }
         guard let macro, macro.macroName.text == "Predicate" else {
-            throw PredicateError("expected #Predicate<Entity> { object in ... }", column: columns.column(of: macro.map { Syntax($0) } ?? Syntax(file)))
+            throw PredicateError(.syntax, "expected #Predicate<Entity> { object in ... }", column: columns.column(of: macro.map { Syntax($0) } ?? Syntax(file)))
         }
         var typeName: String?, typeColumn: Int?
         if let generic = macro.genericArgumentClause {
             guard generic.arguments.count == 1, let argument = generic.arguments.first else {
-                throw PredicateError("#Predicate takes one type, the entity's", column: columns.column(of: generic))
+                throw PredicateError(.syntax, "#Predicate takes one type, the entity's", column: columns.column(of: generic))
             }
             typeName = String(argument.argument.trimmedDescription.filter { !$0.isWhitespace })
             typeColumn = columns.column(of: argument)
         }
         guard macro.arguments.isEmpty, macro.additionalTrailingClosures.isEmpty, let closure = macro.trailingClosure else {
-            throw PredicateError("#Predicate takes one closure, as #Predicate<Entity> { object in ... }", column: columns.column(of: macro))
+            throw PredicateError(.syntax, "#Predicate takes one closure, as #Predicate<Entity> { object in ... }", column: columns.column(of: macro))
         }
         let predicate = try translator.closureBody(closure, scope: .root, parameterCount: 1) { translator, body in
             try translator.predicate(body)
@@ -119,13 +119,13 @@ public enum SwiftPredicateReader {
             if token.presence == .missing {
                 let text = token.text
                 let message = text.isEmpty || text.hasPrefix("<#") ? "expected an expression" : "expected '\(text)'"
-                throw PredicateError("Swift: \(message)", column: columns.column(of: token.position))
+                throw PredicateError(.syntax, "Swift: \(message)", column: columns.column(of: token.position))
             }
             if token.parent?.kind == .unexpectedNodes || token.tokenDiagnostic?.severity == .error {
-                throw PredicateError("Swift: unexpected \(describeToken(token))", column: columns.column(of: token.positionAfterSkippingLeadingTrivia))
+                throw PredicateError(.syntax, "Swift: unexpected \(describeToken(token))", column: columns.column(of: token.positionAfterSkippingLeadingTrivia))
             }
         }
-        throw PredicateError("Swift: the text does not parse", column: 1)
+        throw PredicateError(.syntax, "Swift: the text does not parse", column: 1)
     }
 
     /// A token as a refusal names it: its first 20 characters, quoted.
@@ -139,7 +139,7 @@ public enum SwiftPredicateReader {
     public static func check(_ read: Read, entity: String, ancestors: [String]) throws {
         guard let typeName = read.typeName, typeName != entity, !ancestors.contains(typeName) else { return }
         let which = ancestors.isEmpty ? "'\(entity)'" : "'\(entity)' or an entity it inherits from (\(ancestors.map { "'\($0)'" }.joined(separator: ", ")))"
-        throw PredicateError("#Predicate<\(typeName)> tests \(typeName) objects, and this fetch is of \(which)", column: read.typeColumn)
+        throw PredicateError(.typeMismatch, "#Predicate<\(typeName)> tests \(typeName) objects, and this fetch is of \(which)", column: read.typeColumn)
     }
 }
 

@@ -36,7 +36,7 @@ struct SwiftPredicateTranslator {
     }
 
     func refuse(_ message: String, _ node: some SyntaxProtocol) -> PredicateError {
-        PredicateError(message, column: columns.column(of: node))
+        PredicateError(.unsupported, message, column: columns.column(of: node))
     }
 
     /// A `let` before the macro: its value, as a captured value of that name.
@@ -93,8 +93,8 @@ struct SwiftPredicateTranslator {
     /// hook and SQLite's progress handler do.
     static func stopIfAsked(column: Int?) throws {
         guard quarry_should_stop() != 0 else { return }
-        let deadline = quarry_process_deadline()
-        throw PredicateError(deadline > 0 && quarry_monotonic_now() >= deadline ? "timeout: the script ran past its time limit" : "interrupted!", column: column)
+        let interruption = Interruption.now(stopping: .work)
+        throw PredicateError(.interrupted(interruption), interruption.said, column: column)
     }
 
     mutating func predicate(_ node: ExprSyntax) throws -> Predicate { try predicate(term(node)) }

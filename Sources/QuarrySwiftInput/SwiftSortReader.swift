@@ -31,7 +31,7 @@ public enum SwiftSortReader {
         var parser = Parser(source, maximumNestingLevel: PredicateParser.maximumDepth + 1)
         let parsed = ExprSyntax.parse(from: &parser)
         func refuse(_ message: String, _ node: some SyntaxProtocol) -> PredicateError {
-            PredicateError(message, column: columns.column(of: node)).given(as: "sort")
+            PredicateError(.unsupported, message, column: columns.column(of: node)).given(as: "sort")
         }
         do { try SwiftPredicateReader.throwFirstSyntaxError(parsed, columns: columns) } catch let error as PredicateError { throw error.given(as: "sort") }
         func keyPath(_ node: ExprSyntax) throws -> String {

@@ -89,7 +89,7 @@ import Testing
 
         // The same through the predicate's own SQL, and through matches() in memory.
         let bound = try #require(results.predicate)
-        let fragment = bound.sql()
+        let fragment = bound.sql(dialect: SQLiteDialect())
         let viaFragment = try context.read { db in
             try Int.fetchOne(db, sql: "SELECT count(*) FROM Flight WHERE \(fragment.sql)",
                              arguments: StatementArguments(fragment.arguments.map(\.databaseValue)))

@@ -116,7 +116,7 @@ import Testing
             let predicate = try PredicateParser.parse(format, arguments: PredicateArguments(arguments))
             let bound = try BoundPredicate(predicate, entity: entity, context: context)
             let byJoin = try FetchRequest(entityName: entityName, predicate: predicate).objectIDs(in: context)
-            let old = bound.sql()
+            let old = bound.sql(dialect: SQLiteDialect())
             let bySubquery = try keys(context, "SELECT _pk FROM \(entityName) WHERE \(old.sql) ORDER BY _pk", old.arguments)
                 .map { "\(entityName)/\($0)" }
             let inMemory = try all(context, entityName).filter { bound.matches($0) }.map(\.objectID)

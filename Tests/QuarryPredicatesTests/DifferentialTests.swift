@@ -197,7 +197,7 @@ import QuarryTestSupport
         var matchedSomething = 0, matchedNotEverything = 0
         func check(_ objects: [ManagedObject], phase: String) throws {
             for c in cases {
-                let fragment = c.bound.sql()
+                let fragment = c.bound.sql(dialect: SQLiteDialect())
                 let bySQL = Set(try context.read { db in
                     try Int64.fetchAll(db, sql: "SELECT _pk FROM Item WHERE \(fragment.sql)",
                                        arguments: StatementArguments(fragment.arguments.map(\.databaseValue)))
@@ -252,7 +252,7 @@ import QuarryTestSupport
             for format in [base, "NOT (\(base))"] {
                 let parsed = try PredicateParser.parse(format, arguments: PredicateArguments([.real(.nan)], variables: variables))
                 let bound = try BoundPredicate(parsed, entity: Self.entity)
-                let fragment = bound.sql()
+                let fragment = bound.sql(dialect: SQLiteDialect())
                 let bySQL = Set(try context.read { db in
                     try Int64.fetchAll(db, sql: "SELECT _pk FROM Item WHERE \(fragment.sql)", arguments: StatementArguments(fragment.arguments.map(\.databaseValue)))
                 })
@@ -287,7 +287,7 @@ import QuarryTestSupport
         let expectations: [(String, Set<Int>)] = [("s == u", [0]), ("s ==[c] u", [0, 1]), ("s < u", [2]), ("i == d", [0, 1]), ("i < d", [2])]
         for (format, expected) in expectations {
             let bound = try BoundPredicate(try parse(format), entity: Self.entity)
-            let fragment = bound.sql()
+            let fragment = bound.sql(dialect: SQLiteDialect())
             let bySQL = Set(try context.read { db in
                 try Int64.fetchAll(db, sql: "SELECT _pk FROM Item WHERE \(fragment.sql)",
                                    arguments: StatementArguments(fragment.arguments.map(\.databaseValue)))

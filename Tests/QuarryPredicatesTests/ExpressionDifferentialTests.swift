@@ -135,7 +135,7 @@ import QuarryTestSupport
                 continue
             }
             checked += 1
-            let fragment = bound.sql()
+            let fragment = bound.sql(dialect: SQLiteDialect())
             let bySQL = Set(try context.read { db in
                 try Int64.fetchAll(db, sql: "SELECT _pk FROM Item WHERE \(fragment.sql)",
                                    arguments: StatementArguments(fragment.arguments.map(\.databaseValue)))

@@ -85,7 +85,7 @@ import QuarryTestSupport
     ])
 
     func sql(_ format: String, _ args: [Value] = []) throws -> SQLFragment {
-        try BoundPredicate(try parse(format, args), entity: entity).sql()
+        try BoundPredicate(try parse(format, args), entity: entity).sql(dialect: SQLiteDialect())
     }
 
     @Test func simpleComparisons() throws {
@@ -100,7 +100,7 @@ import QuarryTestSupport
         #expect(try sql("n < 5").sql == #""Item"."n" < ?"#)
         #expect(try sql("n >= 5").sql == #""Item"."n" >= ?"#)
         #expect(try sql("TRUEPREDICATE").arguments.isEmpty)
-        let qualified = try BoundPredicate(try parse("n == 5"), entity: entity).sql(qualifier: "t")
+        let qualified = try BoundPredicate(try parse("n == 5"), entity: entity).sql(qualifier: "t", dialect: SQLiteDialect())
         #expect(qualified.sql == #""t"."n" = ?"#)
     }
 
@@ -171,7 +171,7 @@ import QuarryTestSupport
         ]
         for (format, expected) in expectations {
             let bound = try BoundPredicate(try parse(format), entity: entity)
-            let fragment = bound.sql()
+            let fragment = bound.sql(dialect: SQLiteDialect())
             let keys = Set(try context.read { db in
                 try Int64.fetchAll(db, sql: "SELECT _pk FROM Item WHERE \(fragment.sql)",
                                    arguments: StatementArguments(fragment.arguments.map(\.databaseValue)))

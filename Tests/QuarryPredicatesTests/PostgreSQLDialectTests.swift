@@ -187,7 +187,7 @@ import Testing
         for _ in 0..<600 {
             let format = generator.predicate()
             let bound = try BoundPredicate(try PredicateParser.parse(format), entity: entity, context: context)
-            let plain = bound.sql(), bounded = bound.sql(dialect: BoundedSQLite())
+            let plain = bound.sql(dialect: SQLiteDialect()), bounded = bound.sql(dialect: BoundedSQLite())
             if plain.sql != bounded.sql { rewritten += 1 }
             let expected = Set(try context.connection.readKeys(#"SELECT "_pk" FROM "Item" WHERE "# + plain.sql, arguments: plain.arguments))
             let got = Set(try context.connection.readKeys(#"SELECT "_pk" FROM "Item" WHERE "# + bounded.sql, arguments: bounded.arguments))
@@ -216,7 +216,7 @@ import Testing
         for _ in 0..<400 {
             let format = generator.predicate()
             let bound = try BoundPredicate(try PredicateParser.parse(format), entity: entity, context: context)
-            let sqlite = bound.sql()
+            let sqlite = bound.sql(dialect: SQLiteDialect())
             let expected = Set(try context.connection.readKeys(#"SELECT "_pk" FROM "Item" WHERE "# + sqlite.sql, arguments: sqlite.arguments))
             let postgresSQL = bound.sql(dialect: PostgreSQLDialect())
             #expect(!postgresSQL.sql.contains("quarry_"), "\(format): \(postgresSQL.sql)")
@@ -292,7 +292,7 @@ import Testing
         for base in formats {
             for format in [base, "NOT (\(base))"] {
                 let bound = try BoundPredicate(try PredicateParser.parse(format), entity: entity, context: context)
-                let sqlite = bound.sql(), pg = bound.sql(dialect: PostgreSQLDialect())
+                let sqlite = bound.sql(dialect: SQLiteDialect()), pg = bound.sql(dialect: PostgreSQLDialect())
                 let expected = Set(try context.connection.readKeys(#"SELECT "_pk" FROM "Item" WHERE "# + sqlite.sql, arguments: sqlite.arguments))
                 let rows = try postgres.execute(#"SELECT "_pk" FROM "Item" WHERE "# + PostgreSQLDialect.numbered(pg.sql), pg.arguments).rows
                 let got = Set(rows.compactMap { row -> Int64? in if case .integer(let key)? = row.first { return key } else { return nil } })

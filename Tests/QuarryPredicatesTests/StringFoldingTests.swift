@@ -57,7 +57,7 @@ import Testing
                 refused += 1
                 return
             }
-            let fragment = bound.sql()
+            let fragment = bound.sql(dialect: SQLiteDialect())
             let bySQL = try context.read { db in
                 try Int64.fetchAll(db, sql: "SELECT _pk FROM Item WHERE \(fragment.sql) ORDER BY _pk",
                                    arguments: StatementArguments(fragment.arguments.map(\.databaseValue)))

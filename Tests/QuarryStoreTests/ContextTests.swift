@@ -262,7 +262,8 @@ final class CommitCounter: TransactionObserver {
             try context.save()
             Issue.record("a duplicate unique code was saved")
         } catch let error as StoreError {
-            guard case .sqlite(_, _, let message) = error else { Issue.record("unexpected \(error)"); return }
+            guard case .constraint(let violation) = error else { Issue.record("unexpected \(error)"); return }
+            let message = violation.said
             #expect(message.contains("UNIQUE constraint failed"))
         }
         // The store: the one row as it was, no part of the failed transaction.

@@ -90,6 +90,10 @@ import Testing
             .cannotWrite(operation: name, path: name, reason: name), .closed,
             .unknownFormat(entity: name, column: name, found: [name, name], example: name),
             .postgres(sqlState: name, sql: name, message: name),
+            .constraint(ConstraintViolation(.unique, table: name, columns: [name, name], constraint: name,
+                                            code: .sqlState("23505"), sql: name, said: name)),
+            .constraint(ConstraintViolation(.foreignKey, table: name, columns: [name], code: .sqlite(.SQLITE_CONSTRAINT_FOREIGNKEY), sql: name, said: name)),
+            .interrupted(Interruption(.timeout, stopped: .serverStatement)),
         ]
     }
 
@@ -106,7 +110,8 @@ import Testing
         case .viewIsReadOnly: 8
         case .importFailed: 9
         case .conflict: 10
-        case .database, .sqlite: 11
+        // The database's own failures, whatever the engine or the kind of refusal.
+        case .database, .sqlite, .constraint, .interrupted: 11
         case .missingColumn: 12
         case .unexpectedValue: 13
         case .during: 14

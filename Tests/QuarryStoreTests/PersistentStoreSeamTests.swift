@@ -12,6 +12,7 @@ struct PersistentStoreSeamTests {
         var mapping = StoreMapping()
         let own = QuarryFileStore()
         var heard: [String] = []
+        var dialect: any SQLDialect { own.dialect }
 
         func refuseUnfaithfulWrite(_ operation: String, in context: ObjectContext) throws { heard.append("refuse \(operation)") }
         func objectChanged(_ object: ManagedObject, in context: ObjectContext) { heard.append("changed \(object.entity.name)") }

@@ -78,7 +78,8 @@ import Testing
         do {
             try connection.execute("INSERT INTO u VALUES ($1)", [.integer(1)])
             Issue.record("a duplicate key was inserted")
-        } catch let StoreError.database(message) {
+        } catch let StoreError.constraint(violation) {
+            let message = StoreError.constraint(violation).message
             // A uniqueness violated is said in SQLite's words, from the error's fields.
             #expect(message == "UNIQUE constraint failed: u.k")
         }

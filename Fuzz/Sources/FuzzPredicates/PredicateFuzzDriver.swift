@@ -108,7 +108,7 @@ enum PredicateFuzzDriver {
 
         guard let bound = try? BoundPredicate(parsed, entity: fixture.item, context: fixture.context) else { return nil }
         _ = bound.swiftCode(typeName: "Item")
-        let fragment = bound.sql()
+        let fragment = bound.sql(dialect: SQLiteDialect())
         let bySQL: Set<Int64>
         do {
             bySQL = Set(try fixture.context.read { db in

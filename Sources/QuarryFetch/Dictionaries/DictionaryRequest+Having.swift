@@ -28,8 +28,8 @@ extension DictionaryRequest {
             predicate = try PredicateParser.parse(String(characters), arguments: arguments)
         } catch var error as PredicateError {
             // The predicate grammar lists its twenty functions; having wants an aggregate.
-            if error.message.hasPrefix("unknown function"), let cut = error.message.firstIndex(of: ";") {
-                error.message = String(error.message[..<cut]) + "; " + havingRemedy.replacingOccurrences(of: "(count(*), sum(x))", with: "(count, sum, avg, min or max)")
+            if case .unknownFunction(let name) = error.kind {
+                error.message = "unknown function '\(name)'; " + havingRemedy.replacingOccurrences(of: "(count(*), sum(x))", with: "(count, sum, avg, min or max)")
             }
             for (name, text) in calls { error.message = error.message.replacingOccurrences(of: name, with: text) }
             throw error.given(as: "having")
@@ -113,7 +113,7 @@ struct BoundHaving {
                     return KeyPath([column.name], column: path.column)
                 }
                 if let column = columns.first(where: { $0.keys.contains(text) }) { return KeyPath([column.name], column: path.column) }
-                throw PredicateError("unknown key path '\(text)' in the result; \(DictionaryRequest.havingRemedy)", column: path.column,
+                throw PredicateError(.unknownKey, "unknown key path '\(text)' in the result; \(DictionaryRequest.havingRemedy)", column: path.column,
                                      suggestion: closestMatch(to: text, in: columns.flatMap(\.keys))).given(as: "having")
             } catch {
                 failure = error

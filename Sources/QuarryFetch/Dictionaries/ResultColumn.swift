@@ -147,8 +147,8 @@ struct ResultColumn {
         } catch var error as QuarryPredicates.PredicateError {
             error.column = error.column.map { $0 + offset }
             // The predicate grammar lists its twenty functions; a property wants an aggregate.
-            if error.message.hasPrefix("unknown function"), let cut = error.message.firstIndex(of: ";") {
-                error.message = String(error.message[..<cut]) + "; aggregates are count, sum, avg, min and max"
+            if case .unknownFunction(let name) = error.kind {
+                error.message = "unknown function '\(name)'; aggregates are count, sum, avg, min and max"
             }
             throw error.given(as: option)
         }

@@ -151,7 +151,7 @@ extension QuarryRuntime {
             // the table `predicate(text, { name = value })` is given.
             if SwiftPredicateReader.isSwift(format) {
                 guard arguments.isEmpty else {
-                    throw PredicateError("a #Predicate takes the values it captures by name, not in order: predicate(text, { name = value }) or fetch{ ..., vars = { name = value } }", column: nil)
+                    throw PredicateError(.argument, "a #Predicate takes the values it captures by name, not in order: predicate(text, { name = value }) or fetch{ ..., vars = { name = value } }", column: nil)
                 }
                 let read = try SwiftPredicateReader.read(format, captures: variables)
                 if let entity { try checkSwiftType(read, entity: entity) }

@@ -33,7 +33,7 @@ struct Lexer {
         if c.isNumber { return Token(kind: try number(), column: start) }
         if c == "#", !(peek(1).map { $0.isLetter || $0 == "_" } ?? false) {
             // A lone '#' (or '#1') would be a key that formats as nothing (found by fuzzing).
-            throw PredicateError("'#' must be followed by a key name, as #size", column: start)
+            throw PredicateError(.syntax, "'#' must be followed by a key name, as #size", column: start)
         }
         if Self.startsName(c) || c == "#" || (c == "@" && peek(1)?.isLetter == true) {
             index += 1
@@ -46,7 +46,7 @@ struct Lexer {
             index += 1
             var name = ""
             while let d = peek(), d.isLetter || d.isNumber || d == "_" { name.append(d); index += 1 }
-            guard !name.isEmpty else { throw PredicateError("'$' must be followed by a variable name", column: start) }
+            guard !name.isEmpty else { throw PredicateError(.syntax, "'$' must be followed by a variable name", column: start) }
             return Token(kind: .variable(name), column: start)
         }
         if c == "%" {
@@ -54,7 +54,7 @@ struct Lexer {
             // %ld, %lld, %lu and %hd are printf's long/short forms of %d.
             while let d = peek(), d == "l" || d == "h" || d == "q" { index += 1 }
             guard let d = peek(), "@KdifsuxgDUX".contains(d) else {
-                throw PredicateError("'%' must be followed by @, K, d, i, f or s", column: start)
+                throw PredicateError(.syntax, "'%' must be followed by @, K, d, i, f or s", column: start)
             }
             index += 1
             let kind: Character = "dDiuUxX".contains(d) ? "d" : (d == "g" ? "f" : d)
@@ -70,7 +70,7 @@ struct Lexer {
             index += 1
             return Token(kind: .symbol(c == "=" ? "==" : String(c)), column: start)
         }
-        throw PredicateError("unexpected character '\(c)'", column: start)
+        throw PredicateError(.syntax, "unexpected character '\(c)'", column: start)
     }
 
     /// A letter (or `_`) that can begin a key. A combining mark cannot, though Swift
@@ -111,7 +111,7 @@ struct Lexer {
                     let hex = String(chars[start..<end])
                     let closed = !braced || (end < chars.count && chars[end] == "}")
                     guard closed, braced ? !hex.isEmpty : hex.count == 4, let code = UInt32(hex, radix: 16), let scalar = Unicode.Scalar(code) else {
-                        throw PredicateError("bad \\u escape in string", column: column - 2)
+                        throw PredicateError(.syntax, "bad \\u escape in string", column: column - 2)
                     }
                     index = braced ? end + 1 : end
                     text.unicodeScalars.append(scalar)
@@ -121,7 +121,7 @@ struct Lexer {
             }
             text.append(c)
         }
-        throw PredicateError("unterminated string", column: start)
+        throw PredicateError(.syntax, "unterminated string", column: start)
     }
 
     private mutating func number() throws -> Token.Kind {
@@ -132,7 +132,7 @@ struct Lexer {
             var digits = ""
             while let d = peek(), d.isHexDigit || d == "_" { digits.append(d); index += 1 }
             guard let value = Int64(digits, radix: radix) else {
-                throw PredicateError("bad number '0\(p)\(digits)'", column: start)
+                throw PredicateError(.syntax, "bad number '0\(p)\(digits)'", column: start)
             }
             return .integer(value)
         }
@@ -158,7 +158,7 @@ struct Lexer {
         if !isReal, let value = Int64(text) { return .integer(value) }
         if !isReal, UInt64(text) == UInt64(Int64.max) + 1 { return .integerMagnitudeOverflow }
         guard let value = Double(text), value.isFinite else {
-            throw PredicateError("number '\(text)' is out of range", column: start)
+            throw PredicateError(.syntax, "number '\(text)' is out of range", column: start)
         }
         return .real(value)
     }

@@ -46,7 +46,7 @@ extension PredicateParser {
             case .identifier(let word) where ["SIZE", "FIRST", "LAST"].contains(word.uppercased()):
                 index = word.uppercased() == "SIZE" ? .size : (word.uppercased() == "FIRST" ? .first : .last)
             case .integer(let n): index = .position(n)
-            default: throw PredicateError("expected SIZE, FIRST, LAST or a number inside [ ], found \(describe(current))", column: current.column)
+            default: throw PredicateError(.syntax, "expected SIZE, FIRST, LAST or a number inside [ ], found \(describe(current))", column: current.column)
             }
             advance()
             try expect("]", "expected ']' to close the index at column \(column)")
@@ -88,14 +88,14 @@ extension PredicateParser {
         try expect("(", "expected '(' after the function name '\(name)'")
         let arguments = try parseArgumentList(closing: "the call of '\(name)' at column \(column)")
         if let op = BuiltinFunction.arithmeticSelectors[name] {
-            guard arguments.count == 2 else { throw PredicateError("'\(name)' takes two arguments, got \(arguments.count)", column: column) }
+            guard arguments.count == 2 else { throw PredicateError(.syntax, "'\(name)' takes two arguments, got \(arguments.count)", column: column) }
             return .arithmetic(op, arguments[0], arguments[1], column: column)
         }
         guard let function = BuiltinFunction.named(name) else {
-            throw PredicateError("unknown function '\(name)'; Quarry evaluates \(BuiltinFunction.supportedNames)", column: column)
+            throw PredicateError(.unknownFunction(name: name), "unknown function '\(name)'; Quarry evaluates \(BuiltinFunction.supportedNames)", column: column)
         }
         guard arguments.count == function.arity else {
-            throw PredicateError("'\(function.selector)' takes \(function.arity) argument\(function.arity == 1 ? "" : "s"), got \(arguments.count)", column: column)
+            throw PredicateError(.syntax, "'\(function.selector)' takes \(function.arity) argument\(function.arity == 1 ? "" : "s"), got \(arguments.count)", column: column)
         }
         return .function(function, arguments, column: column)
     }
@@ -108,14 +108,14 @@ extension PredicateParser {
         try expect("(", "expected '(' after FUNCTION")
         let arguments = try parseArgumentList(closing: "FUNCTION at column \(column)")
         guard arguments.count >= 2, case .constant(.text(let selector), let selectorColumn) = arguments[1] else {
-            throw PredicateError("FUNCTION takes a receiver and a selector string, as FUNCTION(name, 'uppercaseString')", column: column)
+            throw PredicateError(.syntax, "FUNCTION takes a receiver and a selector string, as FUNCTION(name, 'uppercaseString')", column: column)
         }
         let rest = [arguments[0]] + arguments.dropFirst(2)
         if let op = BuiltinFunction.arithmeticSelectors[selector], rest.count == 2 {
             return .arithmetic(op, rest[0], rest[1], column: column)
         }
         guard let function = BuiltinFunction.named(selector), function.arity == rest.count else {
-            throw PredicateError("FUNCTION: '\(selector)' is not a function Quarry can evaluate (a method of the app's classes runs only in the app); it evaluates \(BuiltinFunction.supportedNames)", column: selectorColumn)
+            throw PredicateError(.unsupported, "FUNCTION: '\(selector)' is not a function Quarry can evaluate (a method of the app's classes runs only in the app); it evaluates \(BuiltinFunction.supportedNames)", column: selectorColumn)
         }
         return .function(function, rest, column: column)
     }
@@ -146,7 +146,7 @@ extension PredicateParser {
         case .variable(let name) where subqueryVariables.contains(name):
             advance()
             guard isSymbol(".") else {
-                throw PredicateError("$\(name) alone is the member itself; compare one of its keys, as $\(name).name", column: token.column)
+                throw PredicateError(.syntax, "$\(name) alone is the member itself; compare one of its keys, as $\(name).name", column: token.column)
             }
             advance()
             return .keyPath(try parseKeyPath())
@@ -155,7 +155,7 @@ extension PredicateParser {
         case .variable(let name):
             advance()
             guard let value = arguments.variables[name] else {
-                throw PredicateError("no value for $\(name) (pass it in vars)", column: token.column)
+                throw PredicateError(.argument, "no value for $\(name) (pass it in vars)", column: token.column)
             }
             return Self.expression(value, column: token.column)
         case .symbol("{"):
@@ -169,7 +169,7 @@ extension PredicateParser {
                 }
             }
             guard isSymbol("}") else {
-                throw PredicateError("expected ',' or '}' in the list opened at column \(token.column), found \(describe(current))", column: current.column)
+                throw PredicateError(.syntax, "expected ',' or '}' in the list opened at column \(token.column), found \(describe(current))", column: current.column)
             }
             advance()
             return .aggregate(elements, column: token.column)
@@ -185,7 +185,7 @@ extension PredicateParser {
             defer { depth -= 1 }
             let inner = try parseExpression()
             guard isSymbol(")") else {
-                throw PredicateError("expected ')' to close the '(' at column \(token.column), found \(describe(current))", column: current.column)
+                throw PredicateError(.syntax, "expected ')' to close the '(' at column \(token.column), found \(describe(current))", column: current.column)
             }
             advance()
             return inner
@@ -203,7 +203,7 @@ extension PredicateParser {
             case .real(let d): advance(); return .constant(.real(-d), column: token.column)
             case .integerMagnitudeOverflow: advance(); return .constant(.integer(Int64.min), column: token.column)
             case .string, .symbol("{"), .end:
-                throw PredicateError("expected a number after '-'", column: current.column)
+                throw PredicateError(.syntax, "expected a number after '-'", column: current.column)
             case .symbol("("):
                 // `-(x)`: the parenthesis counts the level, so the text formatting writes
                 // for `--x` (`-(-x)`) nests no deeper than it (found by fuzzing).
@@ -214,7 +214,7 @@ extension PredicateParser {
                 return .negate(try parsePostfix(), column: token.column)
             }
         default:
-            throw PredicateError("expected a key path or a value, found \(describe(token))", column: token.column)
+            throw PredicateError(.syntax, "expected a key path or a value, found \(describe(token))", column: token.column)
         }
     }
 
@@ -223,11 +223,11 @@ extension PredicateParser {
         let start = current.column
         advance()
         try expect("(", "expected '(' after SUBQUERY")
-        guard case .identifier = current.kind else { throw PredicateError("SUBQUERY needs a to-many key path first", column: current.column) }
+        guard case .identifier = current.kind else { throw PredicateError(.syntax, "SUBQUERY needs a to-many key path first", column: current.column) }
         let collection = try parseKeyPath()
         try expect(",", "expected ',' after the SUBQUERY's key path")
         guard case .variable(let variable) = current.kind else {
-            throw PredicateError("SUBQUERY needs a variable such as $t second", column: current.column)
+            throw PredicateError(.syntax, "SUBQUERY needs a variable such as $t second", column: current.column)
         }
         advance()
         try expect(",", "expected ',' after the SUBQUERY's variable")
@@ -240,10 +240,10 @@ extension PredicateParser {
             // SUBQUERY(...)[SIZE] is the same number as SUBQUERY(...).@count.
             advance(); advance(); advance()
         } else if isSymbol("["), position + 1 < tokens.count {
-            throw PredicateError("a SUBQUERY's members have no order, so only [SIZE] (or .@count) applies to it", column: current.column)
+            throw PredicateError(.syntax, "a SUBQUERY's members have no order, so only [SIZE] (or .@count) applies to it", column: current.column)
         } else {
             guard isSymbol("."), position + 1 < tokens.count, case .identifier(let count) = tokens[position + 1].kind, count.lowercased() == "@count" else {
-                throw PredicateError("a SUBQUERY is used as SUBQUERY(...).@count here", column: current.column)
+                throw PredicateError(.syntax, "a SUBQUERY is used as SUBQUERY(...).@count here", column: current.column)
             }
             advance(); advance()
         }
@@ -258,11 +258,11 @@ extension PredicateParser {
         try expect("(", "expected '(' after CAST")
         let valueColumn = current.column
         guard case .constant(let value, _) = try parseExpression() else {
-            throw PredicateError("CAST takes a literal value or an argument", column: valueColumn)
+            throw PredicateError(.syntax, "CAST takes a literal value or an argument", column: valueColumn)
         }
         try expect(",", "expected ',' in CAST")
         guard case .string(let type) = current.kind else {
-            throw PredicateError("CAST needs a type name such as \"NSDate\"", column: current.column)
+            throw PredicateError(.syntax, "CAST needs a type name such as \"NSDate\"", column: current.column)
         }
         advance()
         try expect(")", "expected ')' to close CAST")
@@ -272,18 +272,18 @@ extension PredicateParser {
         case ("NSDate", .date): return .constant(value, column: start)
         case ("NSDate", .text(let s)):
             guard let seconds = Value.parseISO8601(s) else {
-                throw PredicateError("CAST: '\(s)' is not an ISO 8601 date", column: valueColumn)
+                throw PredicateError(.typeMismatch, "CAST: '\(s)' is not an ISO 8601 date", column: valueColumn)
             }
             return .constant(.date(seconds), column: start)
         case ("NSNumber", .text(let s)):
             if let i = Int64(s) { return .constant(.integer(i), column: start) }
             if let d = Double(s) { return .constant(.real(d), column: start) }
-            throw PredicateError("CAST: '\(s)' is not a number", column: valueColumn)
+            throw PredicateError(.typeMismatch, "CAST: '\(s)' is not a number", column: valueColumn)
         case ("NSNumber", .integer), ("NSNumber", .real): return .constant(value, column: start)
         case ("NSNumber", .date(let d)): return .constant(.real(d - referenceDateOffset), column: start)
         case ("NSString", _): return .constant(.text(value.displayString), column: start)
         default:
-            throw PredicateError("CAST to '\(type)' from \(value.kindName) is not supported (NSDate, NSNumber, NSString are)", column: start)
+            throw PredicateError(.unsupported, "CAST to '\(type)' from \(value.kindName) is not supported (NSDate, NSNumber, NSString are)", column: start)
         }
     }
 

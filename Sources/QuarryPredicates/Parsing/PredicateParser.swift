@@ -51,17 +51,17 @@ public struct PredicateParser {
     /// The refusal of text nesting past `maximumDepth`, for the format grammar and for
     /// Swift input alike.
     public static func nestingError(column: Int?) -> PredicateError {
-        PredicateError("the predicate nests more than \(maximumDepth) levels deep", column: column)
+        PredicateError(.tooDeep, "the predicate nests more than \(maximumDepth) levels deep", column: column)
     }
 
     public static func parse(_ format: String, arguments: PredicateArguments = PredicateArguments()) throws -> Predicate {
         var parser = PredicateParser(arguments: arguments)
         var lexer = Lexer(format)
         parser.tokens = try lexer.tokens()
-        if parser.tokens.first?.kind == .end { throw PredicateError("the predicate is empty", column: 1) }
+        if parser.tokens.first?.kind == .end { throw PredicateError(.syntax, "the predicate is empty", column: 1) }
         let predicate = try parser.parseOr()
         guard parser.current.kind == .end else {
-            throw PredicateError("unexpected \(parser.describe(parser.current)) after a complete predicate", column: parser.current.column)
+            throw PredicateError(.syntax, "unexpected \(parser.describe(parser.current)) after a complete predicate", column: parser.current.column)
         }
         return predicate
     }
@@ -72,10 +72,10 @@ public struct PredicateParser {
         var parser = PredicateParser(arguments: arguments)
         var lexer = Lexer(text)
         parser.tokens = try lexer.tokens()
-        if parser.tokens.first?.kind == .end { throw PredicateError("the expression is empty", column: 1) }
+        if parser.tokens.first?.kind == .end { throw PredicateError(.syntax, "the expression is empty", column: 1) }
         let expression = try parser.parseExpression()
         guard parser.current.kind == .end else {
-            throw PredicateError("unexpected \(parser.describe(parser.current)) after a complete expression", column: parser.current.column)
+            throw PredicateError(.syntax, "unexpected \(parser.describe(parser.current)) after a complete expression", column: parser.current.column)
         }
         return expression
     }
@@ -93,7 +93,7 @@ public struct PredicateParser {
 
     /// Consumes `symbol`, or fails with `message` at the current column.
     mutating func expect(_ symbol: String, _ message: String) throws {
-        guard isSymbol(symbol) else { throw PredicateError(message, column: current.column) }
+        guard isSymbol(symbol) else { throw PredicateError(.syntax, message, column: current.column) }
         advance()
     }
 
@@ -125,7 +125,7 @@ public struct PredicateParser {
             advance()
             let inner = try parseOr()
             guard isSymbol(")") else {
-                throw PredicateError("expected ')' to close the '(' at column \(open), found \(describe(current))", column: current.column)
+                throw PredicateError(.syntax, "expected ')' to close the '(' at column \(open), found \(describe(current))", column: current.column)
             }
             advance()
             return inner
@@ -156,14 +156,14 @@ public struct PredicateParser {
         case .identifier(let word) where Self.wordOperators[word.uppercased()] != nil:
             op = Self.wordOperators[word.uppercased()]!
         default:
-            throw PredicateError("expected a comparison operator such as ==, <, BEGINSWITH or IN, found \(describe(current))", column: current.column)
+            throw PredicateError(.syntax, "expected a comparison operator such as ==, <, BEGINSWITH or IN, found \(describe(current))", column: current.column)
         }
         advance()
         let options = try parseOptions()
         let rhs = try parseExpression()
         if op == .between {
             guard case .aggregate(let bounds, _) = rhs, bounds.count == 2 else {
-                throw PredicateError("BETWEEN needs two bounds, as BETWEEN {1, 10}", column: opColumn)
+                throw PredicateError(.syntax, "BETWEEN needs two bounds, as BETWEEN {1, 10}", column: opColumn)
             }
         }
         return .comparison(Comparison(lhs: lhs, op: op, rhs: rhs, options: options, modifier: modifier))
@@ -174,7 +174,7 @@ public struct PredicateParser {
         let start = current.column
         advance()
         guard case .identifier(let letters) = current.kind else {
-            throw PredicateError("expected c, d or cd inside [ ]", column: current.column)
+            throw PredicateError(.syntax, "expected c, d or cd inside [ ]", column: current.column)
         }
         var options: ComparisonOptions = []
         for letter in letters.lowercased() {
@@ -182,11 +182,11 @@ public struct PredicateParser {
             case "c": options.insert(.caseInsensitive)
             case "d": options.insert(.diacriticInsensitive)
             case "n", "l": break  // normalized / locale-sensitive: no effect on the answer
-            default: throw PredicateError("unknown comparison option '\(letter)' (use c, d or cd)", column: current.column)
+            default: throw PredicateError(.syntax, "unknown comparison option '\(letter)' (use c, d or cd)", column: current.column)
             }
         }
         advance()
-        guard isSymbol("]") else { throw PredicateError("expected ']' to close the '[' at column \(start)", column: current.column) }
+        guard isSymbol("]") else { throw PredicateError(.syntax, "expected ']' to close the '[' at column \(start)", column: current.column) }
         advance()
         return options
     }
@@ -202,7 +202,7 @@ public struct PredicateParser {
         var components: [String] = []
         while true {
             guard case .identifier(var name) = current.kind else {
-                throw PredicateError("expected a key after '.', found \(describe(current))", column: current.column)
+                throw PredicateError(.syntax, "expected a key after '.', found \(describe(current))", column: current.column)
             }
             if name.hasPrefix("#") { name.removeFirst() }  // '#name' escapes a reserved word
             else if name.uppercased() == "SELF", components.isEmpty {
@@ -210,10 +210,10 @@ public struct PredicateParser {
                 return KeyPath(["SELF"], column: start)
             }
             else if name.contains(":") {
-                throw PredicateError("'\(name)' is a function name; call it as \(name)(...)", column: current.column)
+                throw PredicateError(.syntax, "'\(name)' is a function name; call it as \(name)(...)", column: current.column)
             }
             else if Self.reserved.contains(name.uppercased()) {
-                throw PredicateError("'\(name)' is a reserved word and cannot be used as a key here (write #\(name) for a key of that name)", column: current.column)
+                throw PredicateError(.syntax, "'\(name)' is a reserved word and cannot be used as a key here (write #\(name) for a key of that name)", column: current.column)
             }
             components.append(name)
             advance()
@@ -225,37 +225,37 @@ public struct PredicateParser {
 
     mutating func substitute(_ kind: Character, at column: Int) throws -> Expression {
         guard nextArgument < arguments.positional.count else {
-            throw PredicateError("%\(kind) has no argument (\(arguments.positional.count) given)", column: column)
+            throw PredicateError(.argument, "%\(kind) has no argument (\(arguments.positional.count) given)", column: column)
         }
         let argument = arguments.positional[nextArgument]
         nextArgument += 1
         guard case .value(let value) = argument else {
             if kind == "@" { return Self.expression(argument, column: column) }
-            throw PredicateError("%\(kind) takes a single value, got \(argument.kindName)", column: column)
+            throw PredicateError(.argument, "%\(kind) takes a single value, got \(argument.kindName)", column: column)
         }
         switch kind {
         case "K":
             guard case .text(let path) = value else {
-                throw PredicateError("%K takes a key path string, got \(value.kindName)", column: column)
+                throw PredicateError(.argument, "%K takes a key path string, got \(value.kindName)", column: column)
             }
             guard let keyPath = Self.keyPath(path, column: column) else {
-                throw PredicateError("%K takes a key path such as 'owner.name', got '\(path)'", column: column)
+                throw PredicateError(.argument, "%K takes a key path such as 'owner.name', got '\(path)'", column: column)
             }
             return .keyPath(keyPath)
         case "d":
             switch value {
             case .integer: return .constant(value, column: column)
             case .real(let d) where d == d.rounded() && abs(d) < 9e18: return .constant(.integer(Int64(d)), column: column)
-            default: throw PredicateError("%d takes an integer, got \(value.kindName)", column: column)
+            default: throw PredicateError(.argument, "%d takes an integer, got \(value.kindName)", column: column)
             }
         case "f":
             switch value {
             case .real: return .constant(value, column: column)
             case .integer(let i): return .constant(.real(Double(i)), column: column)
-            default: throw PredicateError("%f takes a number, got \(value.kindName)", column: column)
+            default: throw PredicateError(.argument, "%f takes a number, got \(value.kindName)", column: column)
             }
         case "s":
-            guard case .text = value else { throw PredicateError("%s takes a string, got \(value.kindName)", column: column) }
+            guard case .text = value else { throw PredicateError(.argument, "%s takes a string, got \(value.kindName)", column: column) }
             return .constant(value, column: column)
         default:
             return .constant(value, column: column)

@@ -1,11 +1,12 @@
 import QuarryStore
 
 extension BoundPredicate {
-    /// The predicate as a WHERE clause over the entity's table (named by `qualifier`).
+    /// The predicate as a WHERE clause over the entity's table (named by `qualifier`), in
+    /// `dialect`: the store's (`ObjectContext.sqlDialect`), which no caller may leave out.
     /// Equality is `IS`/`IS NOT`, so nil compares as Foundation compares it (nil == nil).
     /// Key paths through to-one relationships become correlated subqueries, so the clause
     /// stands alone (an UPDATE or DELETE takes no joins).
-    public func sql(qualifier: String? = nil, dialect: any SQLDialect = SQLiteDialect()) -> SQLFragment {
+    public func sql(qualifier: String? = nil, dialect: any SQLDialect) -> SQLFragment {
         var writer = PredicateSQLWriter(joins: nil, dialect: dialect)
         let sql = writer.render(root, qualifier.map(quoteIdentifier) ?? storage.table, storage, positive: true)
         return SQLFragment(sql, writer.arguments)
@@ -14,7 +15,7 @@ extension BoundPredicate {
     /// The predicate as a WHERE clause whose to-one key paths read columns of `joins`,
     /// which gains the LEFT JOINs they need (for a SELECT over `joins.root`). Paths inside
     /// ANY/ALL/NONE, SUBQUERY and collection operators stay correlated subqueries.
-    public func sql(joins: inout ToOneJoins, dialect: any SQLDialect = SQLiteDialect()) -> SQLFragment {
+    public func sql(joins: inout ToOneJoins, dialect: any SQLDialect) -> SQLFragment {
         var writer = PredicateSQLWriter(joins: joins, dialect: dialect)
         let sql = writer.render(root, joins.root, storage, positive: true)
         if let grown = writer.joins { joins = grown }
@@ -25,7 +26,7 @@ extension BoundPredicate {
 extension BoundExpression {
     /// The expression as SQL over `joins.root`, whose to-one key paths read columns of
     /// `joins` (which gains the LEFT JOINs they need), as a predicate's would.
-    public func sql(joins: inout ToOneJoins, dialect: any SQLDialect = SQLiteDialect()) -> SQLFragment {
+    public func sql(joins: inout ToOneJoins, dialect: any SQLDialect) -> SQLFragment {
         var writer = PredicateSQLWriter(joins: joins, dialect: dialect)
         let sql = writer.operand(operand, [], joins.root, storage)
         if let grown = writer.joins { joins = grown }

@@ -33,15 +33,15 @@ extension Binder {
         case .value(.bool(let b)): return .value(.integer(b ? 1 : 0))
         case .value(.integer), .value(.real), .value(.null): return bound
         case .value(let v):
-            throw PredicateError("arithmetic takes numbers, got \(v.described)", column: expression.column)
-        case .list: throw PredicateError("arithmetic takes numbers, not a list", column: expression.column)
+            throw PredicateError(.typeMismatch, "arithmetic takes numbers, got \(v.described)", column: expression.column)
+        case .list: throw PredicateError(.typeMismatch, "arithmetic takes numbers, not a list", column: expression.column)
         case .path(let steps, let a) where steps.last.map({ a.name == $0.destinationStorage.keyColumn && $0.destination.attribute(named: a.name) == nil }) == true:
-            throw PredicateError("'\(Self.text(expression))' is a relationship; arithmetic takes numbers", column: expression.column)
+            throw PredicateError(.typeMismatch, "'\(Self.text(expression))' is a relationship; arithmetic takes numbers", column: expression.column)
         default:
             if bound.isComputedNumber { return bound }
             guard let a = bound.typeAttribute else { return bound }
             guard [.int16, .int32, .int64, .double, .decimal, .bool].contains(a.type) else {
-                throw PredicateError("'\(a.name)' is \(a.type.rawValue); arithmetic takes numbers (Foundation's add:to: and the rest are NSNumber methods)", column: expression.column)
+                throw PredicateError(.typeMismatch, "'\(a.name)' is \(a.type.rawValue); arithmetic takes numbers (Foundation's add:to: and the rest are NSNumber methods)", column: expression.column)
             }
             return bound
         }
@@ -57,19 +57,19 @@ extension Binder {
             case .position(let n):
                 // Zero-based, as NSArray's objectAtIndex:, which the index expression calls.
                 guard n >= 0, n < values.count else {
-                    throw PredicateError("index \(n) is outside the list of \(values.count) element\(values.count == 1 ? "" : "s") (the first is [0])", column: column)
+                    throw PredicateError(.invalidUse, "index \(n) is outside the list of \(values.count) element\(values.count == 1 ? "" : "s") (the first is [0])", column: column)
                 }
                 return .value(values[Int(n)])
             }
         }
         guard case .keyPath(let path) = collection else {
-            throw PredicateError("an index [\(index.text)] applies to a to-many relationship or a list { }", column: column)
+            throw PredicateError(.invalidUse, "an index [\(index.text)] applies to a to-many relationship or a list { }", column: column)
         }
         guard let steps = toManySteps(path, entity), steps.count == path.components.count else {
-            throw PredicateError("an index [\(index.text)] applies to a to-many relationship or a list { }, and '\(path.string)' is neither", column: column)
+            throw PredicateError(.invalidUse, "an index [\(index.text)] applies to a to-many relationship or a list { }, and '\(path.string)' is neither", column: column)
         }
         guard index == .size else {
-            throw PredicateError("'\(path.string)' is a to-many relationship, an unordered set in Core Data, so [\(index.text)] has no meaning; use [SIZE] or @count", column: column)
+            throw PredicateError(.invalidUse, "'\(path.string)' is a to-many relationship, an unordered set in Core Data, so [\(index.text)] has no meaning; use [SIZE] or @count", column: column)
         }
         return .collection(.count, path: steps, nil)
     }
@@ -98,12 +98,12 @@ extension Binder {
             case .value(let v):
                 guard case .text = v else {
                     if v.isNull { return bound }
-                    throw PredicateError("'\(function.selector)' takes a string, got \(v.described)", column: argument.column)
+                    throw PredicateError(.typeMismatch, "'\(function.selector)' takes a string, got \(v.described)", column: argument.column)
                 }
                 return .value(ExpressionValues.apply(function, v))
             default:
                 guard bound.typeAttribute?.type == .string else {
-                    throw PredicateError("'\(function.selector)' takes a string, and '\(Self.text(argument))' is not one", column: argument.column)
+                    throw PredicateError(.typeMismatch, "'\(function.selector)' takes a string, and '\(Self.text(argument))' is not one", column: argument.column)
                 }
                 return .function(function, bound)
             }
@@ -133,13 +133,13 @@ extension Binder {
                 var components = path.components
                 components.insert("@" + collection.rawValue, at: steps.count)
                 if collection == .count, steps.count < path.components.count {
-                    throw PredicateError("'count:' counts the members of a to-many relationship, as count:(items)", column: argument.column)
+                    throw PredicateError(.invalidUse, "'count:' counts the members of a to-many relationship, as count:(items)", column: argument.column)
                 }
                 return try operand(.keyPath(KeyPath(components, column: path.column)), entity)
             }
             fallthrough
         default:
-            throw PredicateError("'\(function.selector)' takes a list { } or a key path through a to-many relationship", column: argument.column)
+            throw PredicateError(.invalidUse, "'\(function.selector)' takes a list { } or a key path through a to-many relationship", column: argument.column)
         }
     }
 
@@ -170,11 +170,11 @@ extension Binder {
         if case .value(let v) = other {
             switch v {
             case .integer, .real, .bool, .null: return
-            default: throw PredicateError("'\(Self.text(expression))' is a number and cannot be compared with \(v.described)", column: otherExpression.column)
+            default: throw PredicateError(.typeMismatch, "'\(Self.text(expression))' is a number and cannot be compared with \(v.described)", column: otherExpression.column)
             }
         }
         if let a = other.typeAttribute, ![.int16, .int32, .int64, .double, .decimal, .bool].contains(a.type) {
-            throw PredicateError("'\(Self.text(expression))' is a number and cannot be compared with '\(a.name)', which is \(a.type.rawValue)", column: otherExpression.column)
+            throw PredicateError(.typeMismatch, "'\(Self.text(expression))' is a number and cannot be compared with '\(a.name)', which is \(a.type.rawValue)", column: otherExpression.column)
         }
     }
 

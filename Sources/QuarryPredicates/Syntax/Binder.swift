@@ -41,7 +41,7 @@ struct Binder {
             if step.relationship.isToMany {
                 let rest = Array(path.components[(i + 1)...])
                 guard !rest.isEmpty else {
-                    throw PredicateError("\(c.modifier.rawValue) \(path.string) compares objects; compare one of their keys instead, as \(path.string).name", column: path.column)
+                    throw PredicateError(.invalidUse, "\(c.modifier.rawValue) \(path.string) compares objects; compare one of their keys instead, as \(path.string).name", column: path.column)
                 }
                 var inner = c
                 inner.modifier = .direct
@@ -53,14 +53,14 @@ struct Binder {
                 return .quantified(quantifier, path: steps, inner: try comparison(inner, current, outer: entity))
             }
         }
-        throw PredicateError("\(c.modifier.rawValue) needs a to-many relationship in '\(path.string)'", column: path.column)
+        throw PredicateError(.invalidUse, "\(c.modifier.rawValue) needs a to-many relationship in '\(path.string)'", column: path.column)
     }
 
     /// `ANY reports.salary * 2 > budget`: a computed left side that reads one to-many
     /// relationship's members (every key path through it is the member's; any other key
     /// path is the object's own, as on the right).
     private func quantifiedExpression(_ c: Comparison, _ entity: EntityDescription) throws -> BoundPredicate.Node {
-        let refusal = PredicateError("\(c.modifier.rawValue) needs a key path through a to-many relationship on its left", column: c.lhs.column)
+        let refusal = PredicateError(.invalidUse, "\(c.modifier.rawValue) needs a key path through a to-many relationship on its left", column: c.lhs.column)
         var prefixes: [[PathStep]] = []
         for path in Self.keyPaths(in: c.lhs) {
             guard let steps = toManySteps(path, entity), steps.count < path.components.count else { continue }
@@ -68,7 +68,7 @@ struct Binder {
         }
         guard let steps = prefixes.first, let member = steps.last?.destination else { throw refusal }
         guard prefixes.count == 1 else {
-            throw PredicateError("\(c.modifier.rawValue) ranges over one to-many relationship, and its left side reads two", column: c.lhs.column)
+            throw PredicateError(.invalidUse, "\(c.modifier.rawValue) ranges over one to-many relationship, and its left side reads two", column: c.lhs.column)
         }
         var scoped = self
         scoped.quantifiedSide = (steps.map(\.relationship.name), member, entity)
@@ -108,7 +108,7 @@ struct Binder {
                 default: values = []
                 }
                 for case .text(let s) in values where s.utf8.contains(0) {
-                    throw PredicateError("a string in a predicate holds no NUL bytes (SQLite would cut it there)", column: expression.column)
+                    throw PredicateError(.argument, "a string in a predicate holds no NUL bytes (SQLite would cut it there)", column: expression.column)
                 }
             }
         }
@@ -118,9 +118,9 @@ struct Binder {
     private func convertedComparison(_ c: Comparison, _ entity: EntityDescription, outer: EntityDescription? = nil) throws -> BoundPredicate.Node {
         var lhs = try operand(c.lhs, entity)
         var rhs = try outer.map { try outerOperand(c.rhs, $0) } ?? operand(c.rhs, entity)
-        if case .list = lhs { throw PredicateError("a list { } can only stand after IN or BETWEEN", column: c.lhs.column) }
+        if case .list = lhs { throw PredicateError(.invalidUse, "a list { } can only stand after IN or BETWEEN", column: c.lhs.column) }
         if case .list = rhs, c.op != .in, c.op != .between {
-            throw PredicateError("a list { } can only stand after IN or BETWEEN", column: c.rhs.column)
+            throw PredicateError(.invalidUse, "a list { } can only stand after IN or BETWEEN", column: c.rhs.column)
         }
         if c.op == .in, c.modifier == .direct, !isList(rhs), rhs.typeAttribute?.type == .string || isText(rhs) {
             // `'ell' IN title`: with a string on the right, IN tests for a substring.
@@ -130,7 +130,7 @@ struct Binder {
         }
         if c.op == .in || c.op == .between {
             guard case .list(let values) = rhs else {
-                throw PredicateError("\(c.op.rawValue) needs a list such as {1, 2} or a list argument; for a to-many key path write ANY path == value", column: c.rhs.column)
+                throw PredicateError(.invalidUse, "\(c.op.rawValue) needs a list such as {1, 2} or a list argument; for a to-many key path write ANY path == value", column: c.rhs.column)
             }
             if let a = lhs.typeAttribute { rhs = .list(try values.map { try convert($0, to: a, at: c.rhs) }) }
             return .comparison(lhs: lhs, op: c.op, rhs: rhs, options: c.options)
@@ -139,7 +139,7 @@ struct Binder {
             try requireString(lhs, c.op, c.lhs)
             try requireString(rhs, c.op, c.rhs)
             if c.op == .matches, case .value(.text(let pattern)) = rhs, StringMatching.regex(pattern, c.options) == nil {
-                throw PredicateError("MATCHES: '\(pattern)' is not a valid regular expression", column: c.rhs.column)
+                throw PredicateError(.syntax, "MATCHES: '\(pattern)' is not a valid regular expression", column: c.rhs.column)
             }
             return .comparison(lhs: lhs, op: c.op, rhs: rhs, options: c.options)
         }
@@ -159,12 +159,12 @@ struct Binder {
                 // them, as Core Data compares it: a hierarchy shares one table and one
                 // sequence of keys, so the key alone names the row.
                 for object in objects where !(context?.isKind(object.entity.name, of: target) ?? (object.entity.name == target)) {
-                    throw PredicateError("'\(Self.describe(expression))' holds \(target) objects, not \(object.entity.name)", column: otherExpression.column)
+                    throw PredicateError(.typeMismatch, "'\(Self.describe(expression))' holds \(target) objects, not \(object.entity.name)", column: otherExpression.column)
                 }
                 continue
             }
             guard case .value(.null) = other, c.op == .equal || c.op == .notEqual else {
-                throw PredicateError("a relationship compares with an object (%@) or nil; compare one of its keys otherwise", column: expression.column)
+                throw PredicateError(.invalidUse, "a relationship compares with an object (%@) or nil; compare one of its keys otherwise", column: expression.column)
             }
         }
         try checkComputed(lhs, against: rhs, c.lhs, c.rhs)
@@ -173,7 +173,7 @@ struct Binder {
         if case .value(.bool(let b)) = lhs, rhs.isComputedNumber { lhs = .value(.integer(b ? 1 : 0)) }
         if let a = lhs.typeAttribute, let b = rhs.typeAttribute, (a.type == .string) != (b.type == .string) {
             // SQLite would convert the text by column affinity; Foundation would refuse.
-            throw PredicateError("'\(a.name)' is \(a.type.rawValue) and cannot be compared with '\(b.name)', which is \(b.type.rawValue)", column: c.lhs.column)
+            throw PredicateError(.typeMismatch, "'\(a.name)' is \(a.type.rawValue) and cannot be compared with '\(b.name)', which is \(b.type.rawValue)", column: c.lhs.column)
         }
         if let a = lhs.typeAttribute, case .value(let v) = rhs { rhs = .value(try convert(v, to: a, at: c.rhs)) }
         if case .value(let v) = lhs, let a = rhs.typeAttribute { lhs = .value(try convert(v, to: a, at: c.lhs)) }
@@ -232,7 +232,7 @@ struct Binder {
     /// equal to whatever row of this one has its key, so it is refused.
     func identityKey(_ reference: ObjectReference, _ column: Int) throws -> Int64 {
         if let context, reference.object.isForeign(to: context) {
-            throw PredicateError("the object \(reference.object.objectID) comes from another store than the one open (closed by .open?); fetch it again from this store", column: column)
+            throw PredicateError(.argument, "the object \(reference.object.objectID) comes from another store than the one open (closed by .open?); fetch it again from this store", column: column)
         }
         return reference.object.identityKey
     }
@@ -247,11 +247,11 @@ struct Binder {
         case .value(let v):
             switch v {
             case .text, .null: break
-            default: throw PredicateError("\(op.rawValue) compares strings, got \(v.described)", column: expression.column)
+            default: throw PredicateError(.typeMismatch, "\(op.rawValue) compares strings, got \(v.described)", column: expression.column)
             }
         default:
             if let a = operand.typeAttribute, a.type != .string {
-                throw PredicateError("\(op.rawValue) compares strings, but '\(a.name)' is \(a.type.rawValue)", column: expression.column)
+                throw PredicateError(.typeMismatch, "\(op.rawValue) compares strings, but '\(a.name)' is \(a.type.rawValue)", column: expression.column)
             }
         }
     }
@@ -259,20 +259,20 @@ struct Binder {
     func step(_ name: String, from entity: EntityDescription, path: KeyPath) throws -> PathStep {
         guard let relationship = entity.relationship(named: name) else {
             if entity.attribute(named: name) != nil {
-                throw PredicateError("'\(name)' in '\(path.string)' is an attribute of \(entity.name), not a relationship", column: path.column)
+                throw PredicateError(.invalidUse, "'\(name)' in '\(path.string)' is an attribute of \(entity.name), not a relationship", column: path.column)
             }
             throw unknown(path, entity, name)
         }
         guard let context, let storage = context.storage(of: relationship, in: entity.name),
               let destination = try? context.entity(named: relationship.destination) else {
-            throw PredicateError("'\(path.string)' crosses '\(name)', whose entity \(relationship.destination) is not available here", column: path.column)
+            throw PredicateError(.invalidUse, "'\(path.string)' crosses '\(name)', whose entity \(relationship.destination) is not available here", column: path.column)
         }
         return PathStep(relationship: relationship, storage: storage, destination: destination, destinationStorage: context.mapped(destination))
     }
 
     func unknown(_ path: KeyPath, _ entity: EntityDescription, _ name: String) -> PredicateError {
         let subject = path.components.count == 1 ? "key path '\(path.string)'" : "key '\(name)' in key path '\(path.string)'"
-        return PredicateError("unknown \(subject) on entity \(entity.name)", column: path.column,
+        return PredicateError(.unknownKey, "unknown \(subject) on entity \(entity.name)", column: path.column,
                               suggestion: closestMatch(to: name, in: entity.keyNames))
     }
 
@@ -284,7 +284,7 @@ struct Binder {
             return .list(try elements.map { element in
                 if case .object(let reference, let column) = element { return .integer(try identityKey(reference, column)) }
                 guard case .constant(let value, _) = element else {
-                    throw PredicateError("a list { } holds values, not key paths", column: element.column)
+                    throw PredicateError(.invalidUse, "a list { } holds values, not key paths", column: element.column)
                 }
                 return value
             })
@@ -299,7 +299,7 @@ struct Binder {
                 current = step.destination
             }
             guard steps.last?.relationship.isToMany == true, steps.dropLast().allSatisfy({ !$0.relationship.isToMany }) else {
-                throw PredicateError("SUBQUERY needs a key path that ends in a to-many relationship", column: collection.column)
+                throw PredicateError(.invalidUse, "SUBQUERY needs a key path that ends in a to-many relationship", column: collection.column)
             }
             return .collection(.count, path: steps, nil, filter: try bind(predicate, current))
         case .arithmetic, .negate, .index, .function:
@@ -323,7 +323,7 @@ struct Binder {
                             let step = try self.step(relationship.name, from: entity, path: path)
                             return .path([step], step.destinationStorage.keyAttribute)
                         }
-                        throw PredicateError("'\(path.string)' is a relationship; compare one of its keys, as \(path.string).name, or use @count", column: path.column)
+                        throw PredicateError(.invalidUse, "'\(path.string)' is a relationship; compare one of its keys, as \(path.string).name, or use @count", column: path.column)
                     }
                     throw unknown(path, entity, path.components[0])
                 }
@@ -346,14 +346,14 @@ struct Binder {
                 if name.hasPrefix("@") {
                     guard let function = BoundPredicate.CollectionFunction(rawValue: String(name.dropFirst()).lowercased()),
                           let last = steps.last, last.relationship.isToMany else {
-                        throw PredicateError("'\(name)' must follow a to-many relationship, as tags.@count", column: path.column)
+                        throw PredicateError(.invalidUse, "'\(name)' must follow a to-many relationship, as tags.@count", column: path.column)
                     }
                     if function == .count {
-                        guard index == path.components.count - 1 else { throw PredicateError("nothing may follow @count", column: path.column) }
+                        guard index == path.components.count - 1 else { throw PredicateError(.invalidUse, "nothing may follow @count", column: path.column) }
                         return .collection(.count, path: steps, nil)
                     }
                     guard index == path.components.count - 2, let attribute = current.attribute(named: path.components[index + 1]) else {
-                        throw PredicateError("@\(function.rawValue) needs one attribute after it, as items.@\(function.rawValue).price", column: path.column)
+                        throw PredicateError(.invalidUse, "@\(function.rawValue) needs one attribute after it, as items.@\(function.rawValue).price", column: path.column)
                     }
                     return .collection(function, path: steps, attribute)
                 }
@@ -364,21 +364,21 @@ struct Binder {
                     }
                     guard let attribute = current.attribute(named: name) else { throw unknown(path, current, name) }
                     if let toMany = steps.first(where: { $0.relationship.isToMany }) {
-                        throw PredicateError("'\(path.string)' crosses the to-many relationship '\(toMany.relationship.name)'; write ANY \(path.string), ALL or NONE, or use @count", column: path.column)
+                        throw PredicateError(.invalidUse, "'\(path.string)' crosses the to-many relationship '\(toMany.relationship.name)'; write ANY \(path.string), ALL or NONE, or use @count", column: path.column)
                     }
                     return .path(steps, attribute)
                 }
                 let step = try self.step(name, from: current, path: path)
                 if step.relationship.isToMany, index + 1 < path.components.count, !path.components[index + 1].hasPrefix("@"),
                    steps.contains(where: { $0.relationship.isToMany }) {
-                    throw PredicateError("'\(path.string)' crosses more than one to-many relationship", column: path.column)
+                    throw PredicateError(.invalidUse, "'\(path.string)' crosses more than one to-many relationship", column: path.column)
                 }
                 // A collection function reads the members of the last relationship, so
                 // nothing may come between a to-many step and it (found by fuzzing:
                 // owner.items.owner.items.@max.s compiled to SQL that names no table).
                 if let toMany = steps.first(where: { $0.relationship.isToMany }),
                    path.components[index...].contains(where: { $0.hasPrefix("@") }) {
-                    throw PredicateError("'\(path.string)' continues past the to-many relationship '\(toMany.relationship.name)'; @count, @sum, @avg, @min and @max must follow it directly", column: path.column)
+                    throw PredicateError(.invalidUse, "'\(path.string)' continues past the to-many relationship '\(toMany.relationship.name)'; @count, @sum, @avg, @min and @max must follow it directly", column: path.column)
                 }
                 steps.append(step)
                 current = step.destination
@@ -410,7 +410,7 @@ struct Binder {
                 // A string attribute holds no NUL byte (SQLite's text API would cut it there): say so.
                 if attribute.type == .string, s.utf8.contains(0) { why = " (a string attribute holds no NUL bytes)" }
             } else { shown = value.described }
-            throw PredicateError("'\(attribute.name)' is \(attribute.type.rawValue) and cannot be compared with \(shown)\(why)", column: expression.column)
+            throw PredicateError(.typeMismatch, "'\(attribute.name)' is \(attribute.type.rawValue) and cannot be compared with \(shown)\(why)", column: expression.column)
         }
     }
 }

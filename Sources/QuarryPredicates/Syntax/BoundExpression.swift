@@ -12,14 +12,14 @@ public struct BoundExpression {
     public init(_ expression: Expression, entity: EntityDescription, context: ObjectContext?) throws {
         storage = StoreMapping.storage(of: entity, in: context)
         let bound = try Binder(context: context).operand(expression, entity)
-        if case .list = bound { throw PredicateError("a list { } is not a value of one row", column: expression.column) }
+        if case .list = bound { throw PredicateError(.invalidUse, "a list { } is not a value of one row", column: expression.column) }
         if case .path(let steps, let a) = bound, steps.last.map({ a.name == $0.destinationStorage.keyColumn && $0.destination.attribute(named: a.name) == nil }) == true {
-            throw PredicateError("'\(Binder.text(expression))' is a relationship; name one of its attributes, as \(Binder.text(expression)).name", column: expression.column)
+            throw PredicateError(.invalidUse, "'\(Binder.text(expression))' is a relationship; name one of its attributes, as \(Binder.text(expression)).name", column: expression.column)
         }
         operand = bound
         // SQLite's parser stack is small (see BoundPredicate.maximumNesting).
         if BoundPredicate.nesting(.comparison(lhs: bound, op: .equal, rhs: .value(.null), options: [])) > BoundPredicate.maximumNesting {
-            throw PredicateError("the expression nests more than \(BoundPredicate.maximumNesting) levels deep, more than SQLite takes", column: 1)
+            throw PredicateError(.tooDeep, "the expression nests more than \(BoundPredicate.maximumNesting) levels deep, more than SQLite takes", column: 1)
         }
     }
 

@@ -81,7 +81,7 @@ public struct BoundPredicate {
         switch try Binder(context: context).operand(.keyPath(KeyPath(components, column: 1)), entity) {
         case .attribute(let a): return ([], a)
         case .path(let steps, let a): return (steps, a)
-        default: throw PredicateError("'\(path)' does not name an attribute", column: nil)
+        default: throw PredicateError(.unknownKey, "'\(path)' does not name an attribute", column: nil)
         }
     }
 
@@ -97,7 +97,7 @@ public struct BoundPredicate {
         // than any written by hand would fail in SQL with "parser stack overflow" while
         // `matches` answers (found by fuzzing), so it is refused here for both.
         if Self.nesting(root) > Self.maximumNesting {
-            throw PredicateError("the predicate nests NOT, AND, OR, ANY/ALL/NONE, SUBQUERY and relationships more than \(Self.maximumNesting) levels deep, more than SQLite takes", column: 1)
+            throw PredicateError(.tooDeep, "the predicate nests NOT, AND, OR, ANY/ALL/NONE, SUBQUERY and relationships more than \(Self.maximumNesting) levels deep, more than SQLite takes", column: 1)
         }
     }
 

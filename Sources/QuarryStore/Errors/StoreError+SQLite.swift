@@ -24,8 +24,27 @@ extension StoreError {
     /// which names no operation: the caller that knows which one says it (`.during`).
     public var isDatabaseFailure: Bool {
         switch self {
-        case .database, .sqlite, .postgres: return true
+        // An interrupt too: it has always been said inside the operation it stopped.
+        case .database, .sqlite, .postgres, .constraint, .interrupted: return true
         default: return false
+        }
+    }
+
+    /// The constraint a write broke, on either engine (inside `.during` too).
+    public var constraintViolation: ConstraintViolation? {
+        switch self {
+        case let .constraint(violation): return violation
+        case let .during(_, error): return error.constraintViolation
+        default: return nil
+        }
+    }
+
+    /// Why work stopped, when Ctrl-C or `--timeout` stopped it (inside `.during` too).
+    public var interruption: Interruption? {
+        switch self {
+        case let .interrupted(interruption): return interruption
+        case let .during(_, error): return error.interruption
+        default: return nil
         }
     }
 
@@ -33,6 +52,10 @@ extension StoreError {
     public var sqliteCode: ResultCode? {
         switch self {
         case let .sqlite(code, _, _): return code
+        case let .constraint(violation):
+            if case let .sqlite(code) = violation.code { return code }
+            return nil
+        case let .interrupted(interruption): return interruption.stopped == .sqliteStatement ? .SQLITE_INTERRUPT : nil
         case let .during(_, error): return error.sqliteCode
         default: return nil
         }
@@ -42,6 +65,7 @@ extension StoreError {
     public var sql: String? {
         switch self {
         case let .sqlite(_, sql, _), let .postgres(_, sql, _): return sql
+        case let .constraint(violation): return violation.sql
         case let .during(_, error): return error.sql
         default: return nil
         }

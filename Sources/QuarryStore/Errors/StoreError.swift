@@ -23,13 +23,18 @@ public enum StoreError: QuarryError, Equatable {
     /// Quarry's own words about the store's file or its tables.
     case database(message: String)
     /// A statement SQLite refused: its extended result code (`code.primaryResultCode` is
-    /// the primary one), the SQL when known, and SQLite's message (for SQLITE_INTERRUPT,
-    /// why Quarry stopped it: Ctrl-C or the deadline); rendered as the message with what
-    /// the code tells besides (see `StoreError+SQLite`).
+    /// the primary one), the SQL when known, and SQLite's message; rendered as the
+    /// message with what the code tells besides (see `StoreError+SQLite`). A constraint's
+    /// refusal is `.constraint` and an interrupt `.interrupted` instead.
     case sqlite(code: ResultCode, sql: String?, message: String)
     /// What a PostgreSQL server (or libpq, connecting) refused: the SQLSTATE when the
     /// server gave one, the SQL when known, and the server's message.
     case postgres(sqlState: String?, sql: String?, message: String)
+    /// A constraint the database refused a write for (unique, NOT NULL, foreign key,
+    /// check), on either engine, with its table and columns as the engine named them.
+    case constraint(ConstraintViolation)
+    /// Work stopped by Ctrl-C or `--timeout`, on either engine or between statements.
+    case interrupted(Interruption)
     /// A table Quarry reads (its own model or history, a foreign file's) lacks a column.
     case missingColumn(table: String, column: String)
     /// A stored value of the wrong kind, e.g. text where Quarry wrote an integer.
@@ -70,6 +75,14 @@ public enum StoreError: QuarryError, Equatable {
             return Self.sqliteMessage(message, code: code)
         case let .postgres(_, _, message):
             return "PostgreSQL: " + message
+        case let .constraint(violation):
+            // SQLite's words on both engines where the parts say them; else the engine's own.
+            switch violation.code {
+            case let .sqlite(code): return Self.sqliteMessage(violation.said, code: code)
+            case .sqlState: return violation.sqliteWords ?? "PostgreSQL: " + violation.said
+            }
+        case let .interrupted(interruption):
+            return interruption.said
         case let .invalidSchema(_, reason):
             return reason
         case let .migrationRefused(_, reason):

@@ -19,7 +19,7 @@ enum BlockedRead {
     static func waitReadable(_ fd: Int32) throws {
         var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         while true {
-            if quarry_should_stop() != 0 { throw StoreError(DatabaseError(resultCode: .SQLITE_INTERRUPT)) }
+            if quarry_should_stop() != 0 { throw StoreError.stopped() }
             let n = poll(&entry, 1, 50)
             if n > 0 { return }
             // 0: the slice passed; EINTR: a signal (Ctrl-C, the deadline's alarm) came. Ask again.

@@ -250,7 +250,7 @@ public final class OutputFile {
 
     /// Ctrl-C or a script's deadline, as an import or a fetch reports them.
     private static func stopIfAsked() throws {
-        if quarry_should_stop() != 0 { throw StoreError(DatabaseError(resultCode: .SQLITE_INTERRUPT)) }
+        if quarry_should_stop() != 0 { throw StoreError.stopped() }
     }
 
     private static func realPath(_ path: String) -> String? {

@@ -15,7 +15,7 @@ extension StoreConnection {
         var count = 0
         // A write error is the file's, not SQLite's: it comes out of the stepping as it is.
         try forEachStatementRow(sql, arguments: arguments, streamed: true) { statement in
-            if count % 4096 == 0, quarry_should_stop() != 0 { throw StoreError(DatabaseError(resultCode: .SQLITE_INTERRUPT)) }
+            if count % 4096 == 0, quarry_should_stop() != 0 { throw StoreError.stopped() }
             try file.append { out in
                 writer.beginRow(into: &out)
                 for (i, type) in types.enumerated() {

@@ -102,7 +102,7 @@ final class FileSource: ByteSource {
             let n = positional ? preadFile(descriptor, base, buffer.count, off_t(bytesRead)) : readFile(descriptor, base, buffer.count)
             if n >= 0 { bytesRead += n; return n }
             if errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK {
-                if quarry_should_stop() != 0 { throw StoreError(DatabaseError(resultCode: .SQLITE_INTERRUPT)) }
+                if quarry_should_stop() != 0 { throw StoreError.stopped() }
                 continue
             }
             throw StoreError.importFailed(path: path, line: nil, reason: "cannot read the file: \(OutputFile.reason(errno))")

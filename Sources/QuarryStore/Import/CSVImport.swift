@@ -36,7 +36,7 @@ struct CSVImport {
         while true {
             guard count < sampleRows else { break }
             guard try read(reader) else { complete = true; break }
-            if count % 4096 == 0, quarry_should_stop() != 0 { throw StoreError(DatabaseError(resultCode: .SQLITE_INTERRUPT)) }
+            if count % 4096 == 0, quarry_should_stop() != 0 { throw StoreError.stopped() }
             try checkShape(reader, columns.count)
             for i in columns.indices { reader.withField(i) { b, quoted in types[i].observe(b, quoted: quoted) } }
             count += 1
@@ -102,7 +102,7 @@ struct CSVImport {
         while try Self.read(reader, path: path) {
             let line = reader.line
             n += 1
-            if n % 4096 == 0, quarry_should_stop() != 0 { throw StoreError(DatabaseError(resultCode: .SQLITE_INTERRUPT)) }
+            if n % 4096 == 0, quarry_should_stop() != 0 { throw StoreError.stopped() }
             if reader.fields.count != width {
                 throw StoreError.importFailed(path: path, line: line, reason: "expected \(width) fields, got \(reader.fields.count)")
             }

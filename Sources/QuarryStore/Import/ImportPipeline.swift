@@ -106,7 +106,7 @@ final class ImportPipeline {
         while full.isEmpty, !finished {
             // Woken now and then to hear Ctrl-C while the parser works.
             _ = condition.wait(until: Date(timeIntervalSinceNow: 0.05))
-            if quarry_should_stop() != 0 { throw StoreError(DatabaseError(resultCode: .SQLITE_INTERRUPT)) }
+            if quarry_should_stop() != 0 { throw StoreError.stopped() }
         }
         if !full.isEmpty { return full.removeFirst() }
         if let failure { throw failure }

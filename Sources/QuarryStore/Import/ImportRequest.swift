@@ -205,7 +205,7 @@ public struct ImportRequest {
         var rows = 0
         while let batch = try pipeline.next() {
             // Rows are short statements SQLite's progress handler may never see: ask here.
-            if quarry_should_stop() != 0 { throw StoreError(DatabaseError(resultCode: .SQLITE_INTERRUPT)) }
+            if quarry_should_stop() != 0 { throw StoreError.stopped() }
             var failed: Int32 = 0
             let code = quarry_insert_cells(many?.sqliteStatement, Int32(perStatement), one.sqliteStatement, Int32(width),
                                            Int32(batch.rows), batch.kinds, batch.values, batch.lengths,

@@ -44,7 +44,7 @@ final class ImportSpool {
         do {
             var chunk = [UInt8](repeating: 0, count: CSVReader.chunkSize)
             while true {
-                if quarry_should_stop() != 0 { throw StoreError(DatabaseError(resultCode: .SQLITE_INTERRUPT)) }
+                if quarry_should_stop() != 0 { throw StoreError.stopped() }
                 let n = try chunk.withUnsafeMutableBytes { try source.read(into: $0) }
                 if n == 0 { break }
                 largestHeld = max(largestHeld, n)
@@ -74,7 +74,7 @@ final class ImportSpool {
             let n = writeFile(descriptor, base + done, bytes.count - done)
             if n > 0 { done += n; continue }
             if n < 0, errno == EINTR {
-                if quarry_should_stop() != 0 { throw StoreError(DatabaseError(resultCode: .SQLITE_INTERRUPT)) }
+                if quarry_should_stop() != 0 { throw StoreError.stopped() }
                 continue
             }
             throw failure(n < 0 ? errno : ENOSPC)

@@ -53,7 +53,7 @@ struct JSONImport {
             guard try reader.begin() else { throw invalid() }
             while let element = try reader.next() {
                 count += 1
-                if count % 4096 == 0, quarry_should_stop() != 0 { throw StoreError(DatabaseError(resultCode: .SQLITE_INTERRUPT)) }
+                if count % 4096 == 0, quarry_should_stop() != 0 { throw StoreError.stopped() }
                 guard refusal == nil else { continue }
                 guard case .object(let members, let beyond) = element else {
                     refusal = .importFailed(path: path, line: nil, reason: "element \(count) is not an object")

@@ -1,7 +1,6 @@
 import Foundation
 import CQuarryPQ
 import CQuarrySignals
-import GRDB
 
 /// `COPY ... FROM STDIN`: rows sent to the server a chunk at a time, as psql's `\copy`
 /// sends them, so an import holds one chunk in memory whatever the file's size.
@@ -11,6 +10,8 @@ extension PostgresConnection {
     struct CopyFailure: Error {
         let sqlState: String?
         let message: String
+        /// The constraint the rows broke, when they broke one.
+        let violation: ConstraintViolation?
         let line: Int?
     }
 
@@ -35,7 +36,7 @@ extension PostgresConnection {
         guard status(started) == PGRES_COPY_IN else {
             defer { clear(started); while let more = getResult(handle) { clear(more) } }
             // A lock wait that Ctrl-C or --timeout cancelled, as any statement says it.
-            if cancelled, status(started) == PGRES_FATAL_ERROR { throw StoreError(DatabaseError(resultCode: .SQLITE_INTERRUPT)) }
+            if cancelled, status(started) == PGRES_FATAL_ERROR { throw StoreError.interrupted(.now(stopping: .serverStatement)) }
             try check(started, sql: sql)
             throw StoreError.postgres(sqlState: nil, sql: sql, message: "the server did not start the COPY")
         }
@@ -65,7 +66,7 @@ extension PostgresConnection {
             while more {
                 more = try fill(&buffer, flush)
                 try flush(&buffer)
-                if quarry_should_stop() != 0 { throw StoreError(DatabaseError(resultCode: .SQLITE_INTERRUPT)) }
+                if quarry_should_stop() != 0 { throw StoreError.stopped() }
             }
         } catch is Refused {
         } catch {
@@ -83,16 +84,17 @@ extension PostgresConnection {
         if let failure { throw failure }
         let lost = Self.text(table.errorMessage?(handle)) ?? "the connection to the server was lost"
         guard let last else { throw StoreError.postgres(sqlState: nil, sql: sql, message: lost) }
-        if cancelled, status(last) == PGRES_FATAL_ERROR { throw StoreError(DatabaseError(resultCode: .SQLITE_INTERRUPT)) }
+        if cancelled, status(last) == PGRES_FATAL_ERROR { throw StoreError.interrupted(.now(stopping: .serverStatement)) }
         guard status(last) == PGRES_COMMAND_OK else {
             let field = { (code: UInt8) in Self.text(table.resultErrorField?(last, Int32(code))) }
             // A uniqueness or NOT NULL violated, in SQLite's words as a save says it.
-            let constraint = field(UInt8(ascii: "C")).flatMap { code in
-                Self.constraintMessage(code) { letter in field(UInt8(truncatingIfNeeded: letter.value)) }
+            let violation = field(UInt8(ascii: "C")).flatMap { code in
+                Self.violation(code, sql: sql, said: field(UInt8(ascii: "M")) ?? "") { letter in field(UInt8(truncatingIfNeeded: letter.value)) }
             }
+            let constraint = violation.flatMap { $0.sqliteWords != nil ? StoreError.constraint($0).message : nil }
             let message = constraint ?? [field(UInt8(ascii: "M")), field(UInt8(ascii: "D"))].compactMap { $0 }.joined(separator: ": ")
             // No message of the server's: libpq's own (the connection closed).
-            throw CopyFailure(sqlState: field(UInt8(ascii: "C")), message: message.isEmpty ? lost : message,
+            throw CopyFailure(sqlState: field(UInt8(ascii: "C")), message: message.isEmpty ? lost : message, violation: violation,
                               line: field(UInt8(ascii: "W")).flatMap(Self.copyLine))
         }
         return Self.text(table.cmdTuples?(last)).flatMap { Int($0.split(separator: " ").last ?? "") } ?? 0

@@ -1,7 +1,6 @@
 import CQuarryPQ
 import CQuarrySignals
 import Foundation
-import GRDB
 
 /// One connection to a PostgreSQL server through libpq, the library psql uses; it owns
 /// its `PGconn` and closes it when released. Synchronous, as Quarry's single thread is:
@@ -91,7 +90,7 @@ public final class PostgresConnection {
         defer { clear(result) }
         if cancelled, pq.pointee.resultStatus?(result) == PGRES_FATAL_ERROR {
             // Ctrl-C or --timeout, as SQLite's interrupted statement says it.
-            throw StoreError(DatabaseError(resultCode: .SQLITE_INTERRUPT))
+            throw StoreError.interrupted(.now(stopping: .serverStatement))
         }
         do { try check(result, sql: sql) } catch let StoreError.postgres(state, sql, message) where isLost {
             // The server went away under the statement (a restart, a terminated backend).
@@ -102,6 +101,9 @@ public final class PostgresConnection {
 
     /// Whether the statement last run was cancelled (Ctrl-C, `--timeout`).
     var cancelled = false
+    /// Whether running work is asked to stop: Ctrl-C or `--timeout` (process-wide); a
+    /// test asks for one connection alone.
+    var shouldStop: () -> Bool = { quarry_should_stop() != 0 }
 
     /// Sends `sql` with `arguments` (as text, a blob as binary) without waiting for its
     /// result; `cancelled` starts false.
@@ -160,7 +162,7 @@ public final class PostgresConnection {
         while isBusy(handle) != 0 {
             var descriptor = pollfd(fd: socket(handle), events: Int16(POLLIN), revents: 0)
             _ = poll(&descriptor, 1, 100)
-            if !cancelled, quarry_should_stop() != 0 { cancelled = requestCancel() }
+            if !cancelled, shouldStop() { cancelled = requestCancel() }
             guard consume(handle) == 1 else { break }
         }
     }
@@ -174,9 +176,17 @@ public final class PostgresConnection {
         return cancel(token, &why, Int32(why.count)) == 1
     }
 
+    /// What the server made of a text prepared (`prepareUnnamed`).
+    enum Prepared {
+        /// One statement: its result columns and parameter count.
+        case statement(columns: [String], parameters: Int)
+        /// More than one statement, which the extended protocol does not take.
+        case several
+    }
+
     /// Prepares `sql` as the unnamed statement and asks the server to describe it: its
     /// result columns and parameter count; nil for a text with no statement. Nothing runs.
-    func prepareUnnamed(_ sql: String) throws -> (columns: [String], parameters: Int)? {
+    func prepareUnnamed(_ sql: String) throws -> Prepared? {
         let table = pq.pointee
         guard let prepare = table.prepare, let describe = table.describePrepared, let clear = table.clear,
               let nfields = table.nfields, let fname = table.fname, let nparams = table.nparams else {
@@ -189,6 +199,12 @@ public final class PostgresConnection {
         defer { clear(prepared) }
         let status = table.resultStatus?(prepared)
         if status == PGRES_EMPTY_QUERY { return nil }
+        // A text of several statements is refused as a syntax error (42601) with no place
+        // in the text: every error of the parser's own points at where it stopped reading.
+        if status == PGRES_FATAL_ERROR, Self.text(table.resultErrorField?(prepared, Int32(UInt8(ascii: "C")))) == "42601",
+           table.resultErrorField?(prepared, Int32(UInt8(ascii: "P"))) == nil {
+            return .several
+        }
         try check(prepared, sql: sql)
         guard let described = describe(handle, "") else {
             throw StoreError.postgres(sqlState: nil, sql: sql, message: Self.text(table.errorMessage?(handle)) ?? "no result")
@@ -196,7 +212,7 @@ public final class PostgresConnection {
         defer { clear(described) }
         try check(described, sql: sql)
         let columns = (0..<nfields(described)).map { Self.text(fname(described, $0)) ?? "?column?" }
-        return (columns, Int(nparams(described)))
+        return .statement(columns: columns, parameters: Int(nparams(described)))
     }
 
     /// Throws the server's error for a result that is not a success.
@@ -213,10 +229,10 @@ public final class PostgresConnection {
                 throw StoreError.database(message: "integer arithmetic in this statement leaves 64-bit integers, where PostgreSQL stops and SQLite "
                     + "goes on in doubles; write one operand as a real (2.0) to compute in doubles")
             }
-            if let code, code.hasPrefix("23"), let said = Self.constraintMessage(code) { field in
-                Self.text(pq.pointee.resultErrorField?(result, Int32(UInt8(ascii: field))))
-            } {
-                throw StoreError.database(message: said)
+            if let code, let violation = Self.violation(code, sql: sql, said: primary, field: { letter in
+                Self.text(pq.pointee.resultErrorField?(result, Int32(UInt8(ascii: letter))))
+            }) {
+                throw StoreError.constraint(violation)
             }
             // A double's overflow or underflow, which SQLite and Quarry compute as an infinity or zero.
             if code == "22003", primary.hasPrefix("value out of range: ") {
@@ -227,25 +243,45 @@ public final class PostgresConnection {
         }
     }
 
-    /// A violated uniqueness or NOT NULL in SQLite's words, as a SQLite file says it
-    /// ("UNIQUE constraint failed: Car.plate"), from the error's fields (`field` reads one
-    /// by its letter: table, column, detail); nil where they do not say enough.
-    static func constraintMessage(_ code: String, field: (Unicode.Scalar) -> String?) -> String? {
+    /// A constraint's refusal as parts, from the error's diagnostic fields (`field`
+    /// reads one by its letter: `t` table, `c` column, `n` constraint, `D` detail): the
+    /// one place a PostgreSQL violation becomes a `ConstraintViolation`. The columns of a
+    /// uniqueness or a foreign key are the detail's key (`Key (a, b)=(x, y) ...`), the one
+    /// field that lists them; a NOT NULL's is its column field. Nil for another SQLSTATE.
+    static func violation(_ code: String, sql: String?, said: String, field: (Unicode.Scalar) -> String?) -> ConstraintViolation? {
+        let kind: ConstraintViolation.Kind
         switch code {
-        case "23505":
-            // Detail: Key (a, b)=(x, y) already exists.
-            guard let table = field("t"), let detail = field("D"), detail.hasPrefix("Key ("),
-                  let end = detail.range(of: ")=(") else { return nil }
-            let columns = detail[detail.index(detail.startIndex, offsetBy: 5)..<end.lowerBound].components(separatedBy: ", ")
-            return "UNIQUE constraint failed: " + columns.map { "\(table).\($0.trimmingCharacters(in: CharacterSet(charactersIn: "\"")))" }.joined(separator: ", ")
-        case "23502":
-            guard let table = field("t"), let column = field("c") else { return nil }
-            return "NOT NULL constraint failed: \(table).\(column)"
-        default:
-            // A foreign key's or a check's: the server's words name the table and the
-            // constraint, where SQLite's name neither.
-            return nil
+        case "23505": kind = .unique
+        case "23502": kind = .notNull
+        case "23503": kind = .foreignKey
+        case "23514": kind = .check
+        default: return nil
         }
+        var columns: [String] = []
+        switch kind {
+        case .notNull:
+            columns = field("c").map { [$0] } ?? []
+        case .unique:
+            columns = keyColumns(field("D")) ?? []
+        case .foreignKey:
+            // "... is not present in table p": the key is the referencing row's columns.
+            // "... is still referenced from table c" names the parent's key instead, which
+            // is not the constraint's columns: none are said then.
+            if let detail = field("D"), detail.contains(") is not present in table ") {
+                columns = keyColumns(detail) ?? []
+            }
+        case .check:
+            break
+        }
+        return ConstraintViolation(kind, table: field("t"), columns: columns, constraint: field("n"),
+                                   code: .sqlState(code), sql: sql, said: said)
+    }
+
+    /// The column names of a detail's `Key (a, "b c")=(...)`, unquoted; nil for another detail.
+    static func keyColumns(_ detail: String?) -> [String]? {
+        guard let detail, detail.hasPrefix("Key ("), let end = detail.range(of: ")=(") else { return nil }
+        return detail[detail.index(detail.startIndex, offsetBy: 5)..<end.lowerBound].components(separatedBy: ", ")
+            .map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
     }
 
     /// The rows of `result`, converted; `columns`, when the caller knows them (a stream's

@@ -1,5 +1,4 @@
 import CQuarryPQ
-import GRDB
 
 /// The rows of one query as the server sends them, a row at a time (libpq's single-row
 /// mode), for a read that must not hold every row at once (`export`). While it is open
@@ -52,7 +51,7 @@ final class PostgresRowStream {
         default:
             let cancelled = server.cancelled
             defer { finish(cancelling: false) }
-            if cancelled { throw StoreError(DatabaseError(resultCode: .SQLITE_INTERRUPT)) }
+            if cancelled { throw StoreError.interrupted(.now(stopping: .serverStatement)) }
             try server.check(result, sql: sql)
             return nil
         }

@@ -157,9 +157,13 @@ extension PostgresConnection {
     /// A server error that stands for something Quarry's SQL could not do, said as what
     /// the user wrote; any other error as it was.
     static func explained(_ error: Error, sql: String?) -> Error {
-        guard case StoreError.postgres(let state, _, let message) = error else { return error }
+        guard case StoreError.postgres(let state, let refused, let message) = error else { return error }
         switch state {
-        case "42883": return missingFunction(in: message) ?? StoreError.postgres(sqlState: state, sql: sql, message: message)
+        case "42883":
+            // Which function is missing is read from the statement Quarry wrote (the one
+            // refused, or the one it stands for), never from the server's words.
+            return missingFunction(calledBy: refused ?? sql ?? "") ?? missingFunction(calledBy: sql ?? "")
+                ?? StoreError.postgres(sqlState: state, sql: sql, message: message)
         default: return error
         }
     }
@@ -186,7 +190,7 @@ extension PostgresConnection {
     /// What a query needed of the functions Quarry installs into SQLite, which a
     /// PostgreSQL store does not have yet: said as what the user wrote, not as the
     /// server's "function does not exist".
-    static func missingFunction(in message: String) -> StoreError? {
+    static func missingFunction(calledBy sql: String) -> StoreError? {
         let needs: [(function: String, what: String)] = [
             ("quarry_fold", "[c], [d] and sorts that ignore case in a database that is not UTF8 or has no ICU collation (und-x-icu)"),
             ("quarry_string_op", "MATCHES with [c] or [d], MATCHES with anchors, classes or flags, LIKE against a key path, and string tests in a database that is not UTF8 or has no ICU"),
@@ -194,7 +198,7 @@ extension PostgresConnection {
             ("quarry_fn", "functions of decimals, dates or booleans, FUNCTION(), and lowercase:/uppercase: in a database that is not UTF8 or has no ICU"),
             ("quarry_summary", "summarize()'s one-scan statistics"),
         ]
-        guard let need = needs.first(where: { message.contains($0.function + "(") }) else { return nil }
+        guard let need = needs.first(where: { sql.contains($0.function + "(") }) else { return nil }
         return .database(message: "a PostgreSQL store does not support \(need.what) yet: they run in Quarry's SQL functions, which only SQLite has (see docs/postgresql.md)")
     }
 }
@@ -226,10 +230,11 @@ extension PostgresConnection {
     /// holds no statement.
     func describe(_ sql: String) throws -> PostgresDescription? {
         let text = sql.contains("$1") ? sql : PostgreSQLDialect.numbered(sql)
-        do {
-            guard let (columns, parameters) = try prepareUnnamed(text) else { return nil }
+        switch try prepareUnnamed(text) {
+        case .none: return nil
+        case let .statement(columns, parameters):
             return PostgresDescription(sql: text, columns: columns, parameters: parameters, isFollowedByAnother: false)
-        } catch let StoreError.postgres("42601", _, message) where message.contains("multiple commands") {
+        case .several:
             return PostgresDescription(sql: text, columns: [], parameters: 0, isFollowedByAnother: true)
         }
     }

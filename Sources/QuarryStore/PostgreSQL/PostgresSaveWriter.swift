@@ -15,15 +15,28 @@ struct PostgresSaveWriter {
 
     func write(_ request: SaveChangesRequest) throws -> SaveChangesResult {
         var result = SaveChangesResult(request: request)
-        try server.inWriteTransaction {
-            try settleConflicts(&result)
-            try writeRows(&result)
+        do {
+            try server.inWriteTransaction {
+                try settleConflicts(&result)
+                try writeRows(&result)
+            }
+        } catch let overflow as PostgresNumericOverflow {
+            // Said as the save's, as a value SQLite's writer cannot store is.
+            throw StoreError.during(operation: "save", overflow.named(by: server))
         }
         return result
     }
 
     private func run(_ sql: String, _ values: [Value]) throws -> PostgresResult {
         try server.execute(PostgreSQLDialect.numbered(sql), values)
+    }
+
+    /// `run`, for a statement writing `columns` of `entity`'s row: a value past its
+    /// column's precision is named (`PostgresNumericOverflow`).
+    private func run(_ sql: String, _ values: [Value], writing columns: [String], of entity: EntityDescription) throws -> PostgresResult {
+        do { return try run(sql, values) } catch {
+            throw PostgresNumericOverflow.keeping(error, entity: entity.name, table: context.mapped(entity).table, columns: columns, values: values)
+        }
     }
 
     private func writeRows(_ result: inout SaveChangesResult) throws {
@@ -49,7 +62,7 @@ struct PostgresSaveWriter {
             let sql = names.isEmpty
                 ? "INSERT INTO \(storage.table) DEFAULT VALUES" + returning
                 : "INSERT INTO \(storage.table) (\(names.map(quoteIdentifier).joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", ")))" + returning
-            let row = try run(sql, values).rows.first
+            let row = try run(sql, values, writing: names, of: entity).rows.first
             guard let newKey = row?.first?.storedInteger else {
                 throw StoreError.database(message: "\(entity.name): the server returned no integer key for the new row")
             }
@@ -105,7 +118,7 @@ struct PostgresSaveWriter {
         let storage = context.mapped(entity)
         let assignments = names.map { "\(quoteIdentifier($0)) = ?" }.joined(separator: ", ")
         return try run("UPDATE \(storage.table) SET \(assignments) WHERE \(storage.key) = ? RETURNING \(storage.selection(of: entity))",
-                       values + [key]).rows.first
+                       values + [key], writing: names, of: entity).rows.first
     }
 
     /// The attributes whose values the server made other than `sent` gave them (a

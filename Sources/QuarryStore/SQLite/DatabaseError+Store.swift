@@ -1,18 +1,38 @@
-import CQuarrySignals
 import GRDB
 
 extension StoreError {
-    /// SQLite's refusal as data: its extended code, the statement and its message, all
-    /// kept for the caller (the words and the hints are `.sqlite`'s rendering).
+    /// SQLite's refusal as data: the one place a `DatabaseError` becomes a `StoreError`.
+    /// An interrupt is `.interrupted` and a constraint's refusal `.constraint`, decided
+    /// here from the extended code (and the message's one shape for table and columns);
+    /// any other keeps its code, statement and message for the caller.
     init(_ error: DatabaseError) {
         if error.resultCode == .SQLITE_INTERRUPT {
-            // Stopped by Quarry's own progress handler: say why, as the Lua hook does,
-            // decided now, while the deadline still tells a timeout from Ctrl-C.
-            let deadline = quarry_process_deadline()
-            self = .sqlite(code: error.extendedResultCode, sql: error.sql, message: deadline > 0 && quarry_monotonic_now() >= deadline
-                ? "timeout: the script ran past its time limit" : "interrupted!")
+            // Stopped by Quarry's own progress handler: why is decided now, while the
+            // deadline still tells a timeout from Ctrl-C.
+            self = .interrupted(.now(stopping: .sqliteStatement))
             return
         }
-        self = .sqlite(code: error.extendedResultCode, sql: error.sql, message: error.message ?? "\(error)")
+        let message = error.message ?? "\(error)"
+        if let violation = ConstraintViolation(sqlite: error.extendedResultCode, message: message, sql: error.sql) {
+            self = .constraint(violation)
+            return
+        }
+        self = .sqlite(code: error.extendedResultCode, sql: error.sql, message: message)
+    }
+}
+
+extension DatabaseError {
+    /// The table SQLite says it could not find while preparing (`no such table: main.T`,
+    /// as `main.T` or `T`): SQLite says it only in words, so they are read here, beside
+    /// the rest of what its errors are made into, and nowhere else.
+    var missingTable: String? {
+        guard resultCode == .SQLITE_ERROR, let message else { return nil }
+        return Self.missingTable(in: message)
+    }
+
+    static func missingTable(in message: String) -> String? {
+        let prefix = "no such table: "
+        guard message.hasPrefix(prefix) else { return nil }
+        return String(message.dropFirst(prefix.count))
     }
 }

@@ -1,3 +1,5 @@
+import GRDB
+
 /// Temporary views a store has described but not yet made, made when SQL first names
 /// them. A Core Data store shows each entity as a view (`CoreDataStore`), and SQLite
 /// parses a view's SQL twice in making it (70 µs for one of Photos.app's 150 columns):
@@ -69,9 +71,12 @@ final class DeferredViews {
     /// The statements of the view SQLite's message names ("no such table: main.Asset"),
     /// if it is one of these.
     func take(missingIn message: String) -> [String] {
-        let prefix = "no such table: "
-        guard message.hasPrefix(prefix) else { return [] }
-        let named = String(message.dropFirst(prefix.count))
+        DatabaseError.missingTable(in: message).map { take(missingTable: $0) } ?? []
+    }
+
+    /// The statements of the view SQLite could not find (`DatabaseError.missingTable`:
+    /// `main.Asset` or `Asset`), if it is one of these.
+    func take(missingTable named: String) -> [String] {
         // "main.Asset": the schema is SQLite's prefix; a view's own name may hold a dot.
         var candidates = [named]
         if let dot = named.firstIndex(of: ".") { candidates.append(String(named[named.index(after: dot)...])) }

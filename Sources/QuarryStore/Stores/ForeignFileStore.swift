@@ -8,6 +8,7 @@ import GRDB
 final class ForeignFileStore: PersistentStore {
     var managedObjectModel = ManagedObjectModel()
     var mapping = StoreMapping()
+    var dialect: any SQLDialect { SQLiteDialect() }
     /// The file the sidecar is kept beside.
     let path: String
     /// The declarations kept beside the file (changed only through `keep`, which writes it first).

@@ -17,7 +17,7 @@ protocol PersistentStore: AnyObject {
     /// Where each entity's rows are in the store.
     var mapping: StoreMapping { get set }
 
-    /// The SQL the store's database speaks.
+    /// The SQL the store's database speaks. Every store states it: none is assumed.
     var dialect: any SQLDialect { get }
 
     /// Once the context adopted the store: what its conventions add through the context
@@ -162,8 +162,6 @@ struct StoreSaveWork {
 }
 
 extension PersistentStore {
-    var dialect: any SQLDialect { SQLiteDialect() }
-
     /// A file's tables Quarry did not make are entities too (none in a new file).
     func didOpen(in context: ObjectContext) throws { try context.introspectForeignTables() }
 

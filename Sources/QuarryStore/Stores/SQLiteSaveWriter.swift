@@ -12,9 +12,15 @@ struct SQLiteSaveWriter {
         var result = SaveChangesResult(request: request)
         var work = work
         do {
-            try context.database.write { db in try write(&result, &work, in: db) }
+            try context.database.write { db in
+                try write(&result, &work, in: db)
+                // A foreign key left broken fails the commit naming nothing: named here.
+                if let violation = try ConstraintViolation.brokenForeignKey(in: db) { throw StoreError.constraint(violation) }
+            }
         } catch let error as DatabaseError {
             throw store.inModelNames(StoreError(error))
+        } catch let StoreError.constraint(violation) {
+            throw store.inModelNames(.constraint(violation))
         }
         return result
     }

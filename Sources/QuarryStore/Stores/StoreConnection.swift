@@ -157,8 +157,8 @@ public final class StoreConnection {
     /// Makes the view `error` says SQLite missed ("no such table"), if it is one not yet
     /// made: whether it was, so the statement may be prepared again.
     func madeMissingView(_ error: DatabaseError) throws -> Bool {
-        guard let views = deferredViews, let message = error.message else { return false }
-        let statements = views.take(missingIn: message)
+        guard let views = deferredViews, let missing = error.missingTable else { return false }
+        let statements = views.take(missingTable: missing)
         guard !statements.isEmpty else { return false }
         try makeViews(statements)
         return true

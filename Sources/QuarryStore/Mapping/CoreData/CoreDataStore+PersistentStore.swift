@@ -4,6 +4,9 @@ import GRDB
 /// Core Data would, `Z_OPT` versions for optimistic locking, ordered relationships'
 /// positions, new rows' `Z_OPT` of 1, and its persistent history with tombstones.
 extension CoreDataStore: PersistentStore {
+    /// Core Data's stores are SQLite files.
+    var dialect: any SQLDialect { SQLiteDialect() }
+
     func isOrdered(_ relationship: String, of entity: String) -> Bool { ordering(of: entity, relationship) != nil }
 
     func objectChanged(_ object: ManagedObject, in context: ObjectContext) { noteVersion(object, in: context) }
@@ -67,6 +70,21 @@ extension CoreDataStore: PersistentStore {
     /// SQLite names Z-tables and Z-columns: say the model's names.
     func inModelNames(_ error: StoreError) -> StoreError {
         if case let .sqlite(code, sql, message) = error { return .sqlite(code: code, sql: sql, message: inModelNames(message)) }
+        if case var .constraint(violation) = error {
+            // The parts too: the entity and its attributes, where the Z-column is one of them.
+            if let table = violation.table {
+                let named = violation.columns.map { columnNames["\(table).\($0)"] }
+                if !named.isEmpty, let first = named[0], let dot = first.firstIndex(of: ".") {
+                    let entity = String(first[...dot])
+                    if named.allSatisfy({ $0?.hasPrefix(entity) == true }) {
+                        violation.table = String(entity.dropLast())
+                        violation.columns = named.compactMap { $0.map { String($0.dropFirst(entity.count)) } }
+                    }
+                }
+            }
+            violation.said = inModelNames(violation.said)
+            return .constraint(violation)
+        }
         guard case .database(let message) = error else { return error }
         return .database(message: inModelNames(message))
     }
