@@ -189,7 +189,7 @@ struct Binder {
         let elements = entity.compositeElements(of: path.components[0])
         guard !elements.isEmpty else { return nil }
         guard case .constant(.null, _) = c.rhs, c.op == .equal || c.op == .notEqual else {
-            throw PredicateError("'\(path.string)' is a composite; compare one of its elements, as \(elements[0].name), or compare it with nil", column: path.column)
+            throw PredicateError(.typeMismatch, "'\(path.string)' is a composite; compare one of its elements, as \(elements[0].name), or compare it with nil", column: path.column)
         }
         let tests = try elements.map { element in
             try comparison(Comparison(lhs: .keyPath(KeyPath(element.name.split(separator: ".").map(String.init), column: path.column)),
@@ -339,7 +339,7 @@ struct Binder {
                 if index + 1 < path.components.count, !name.hasPrefix("@"),
                    let attribute = current.attribute(named: path.components[index...].joined(separator: ".")) {
                     if let toMany = steps.first(where: { $0.relationship.isToMany }) {
-                        throw PredicateError("'\(path.string)' crosses the to-many relationship '\(toMany.relationship.name)'; write ANY \(path.string), ALL or NONE, or use @count", column: path.column)
+                        throw PredicateError(.invalidUse, "'\(path.string)' crosses the to-many relationship '\(toMany.relationship.name)'; write ANY \(path.string), ALL or NONE, or use @count", column: path.column)
                     }
                     return steps.isEmpty ? .attribute(attribute) : .path(steps, attribute)
                 }

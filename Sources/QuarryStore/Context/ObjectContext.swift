@@ -173,6 +173,10 @@ public final class ObjectContext {
         }
         var initial: [String: Value] = [:]
         for attribute in entity.attributes { initial[attribute.name] = attribute.defaultValue ?? .null }
+        for (name, clock) in mapped(entity).clockDefaults {
+            guard let type = entity.attribute(named: name)?.type else { continue }
+            initial[name] = (try? read { db in ForeignColumnDefault.now(clock, as: type, in: db) }) ?? .null
+        }
         let object = ManagedObject(entity: entity, primaryKey: nil, temporaryNumber: unsaved.takeTemporaryNumber(),
                                    committed: [:], context: self)
         object.pending = initial

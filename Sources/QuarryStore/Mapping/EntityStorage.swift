@@ -45,6 +45,9 @@ public struct EntityStorage: Equatable, Sendable {
     /// Columns of another program's primary key that nothing fills (no rowid alias, no
     /// default, serial or identity): a new object is refused at once without them.
     public var keysToGive: [String] = []
+    /// Columns whose default is a clock SQLite reads at each insert (`CURRENT_TIMESTAMP`),
+    /// by attribute: a new object reads it when made (`ForeignColumnDefault`).
+    public var clockDefaults: [String: String] = [:]
     /// A join table of a file Quarry did not create: the link view of the many-to-many
     /// pair it gives (`ForeignFileStore.mapJoinTables`), through which its rows are linked.
     public var pairLink: String?

@@ -134,6 +134,7 @@ extension CoreDataStore {
                                                        isOptional: attribute.isOptional || !declared,
                                                        defaultValue: declared ? attribute.defaultValue.flatMap { CoreDataModel.quarryDefault($0, type: type) } : nil))
                 let external = type == .binary && attribute.allowsExternalBinaryDataStorage
+                if external { hasExternalAttributes = true }
                 let read = byEntity.isEmpty ? Self.reading(column, as: type, external: external)
                     : Self.byEntity(byEntity, reading: { Self.reading($0, as: type, external: external) })
                 selections.append("\(read) AS \(quoteIdentifier(key))")

@@ -28,5 +28,7 @@ extension CoreDataStore: OpenableStore {
     /// of its own.
     func didOpen(in context: ObjectContext) throws {
         context.openingNotes += notes
+        // Only a Core Data store with such an attribute lets SQL make or remove its files.
+        context.connection.externalData.isInUse = hasExternalAttributes
     }
 }

@@ -61,6 +61,8 @@ public final class CoreDataStore {
     public var keepsPersistentHistory = false
     /// Whether `NSPersistentCloudKitContainer` mirrors the store (`CloudKitMirroring`).
     var mirrorsToCloudKit = false
+    /// Whether a binary attribute allows external storage (`ExternalBinaryData`).
+    var hasExternalAttributes = false
     /// Where each ordered to-many relationship keeps its order, by "Entity.relationship"
     /// (see `CoreDataStore+Ordering`).
     public var orderings: [String: Ordering] = [:]

@@ -19,6 +19,11 @@ public final class ExternalBinaryData: @unchecked Sendable {
     /// The largest file read back (a forged reference to a huge or endless file is refused).
     static let largestFile = 1 << 31
 
+    /// Whether the store behind the connection is a Core Data store with such an
+    /// attribute: only then may SQL (its triggers) make or remove a file, so that no other
+    /// file's trigger, view or default can.
+    var isInUse = false
+
     private let lock = NSLock()
     /// Files written by the save in progress.
     private var written: [URL] = []
@@ -99,6 +104,7 @@ public final class ExternalBinaryData: @unchecked Sendable {
     /// The column's value for the bytes `value`, replacing the column's value `old` (whose
     /// file, if any, goes once the save commits).
     func write(_ value: DatabaseValue, replacing old: DatabaseValue) throws -> DatabaseValue {
+        guard isInUse else { throw DatabaseError(message: "\(Self.writeFunction)() writes only a Core Data store's external data") }
         release(old)
         guard case .blob(let data) = value.storage else { return value }
         guard data.count >= Self.threshold, let folder else { return (Data([1]) + data).databaseValue }
@@ -116,7 +122,7 @@ public final class ExternalBinaryData: @unchecked Sendable {
 
     /// Notes that the column's value `old` is replaced or deleted: its file goes at commit.
     func release(_ old: DatabaseValue) {
-        guard case .blob(let data) = old.storage, data.first == 2, let file = try? file(named: data) else { return }
+        guard isInUse, case .blob(let data) = old.storage, data.first == 2, let file = try? file(named: data) else { return }
         lock.lock(); released.append(file); lock.unlock()
     }
 

@@ -133,6 +133,7 @@ extension ObjectContext {
         // row must be given them (`keysToGive`). They stay as optional as declared: SQLite
         // takes NULL in them, for old files' sake, and a SET NULL rule writes it.
         var keysToGive: [String] = []
+        var clockDefaults: [String: String] = [:]
         let attributes = columns.map { column -> AttributeDescription in
             let name: String = column["name"]
             let declared: String = column["type"] ?? ""
@@ -140,11 +141,22 @@ extension ObjectContext {
             let hasDefault = !(column["dflt_value"] as DatabaseValue).isNull
             let inKey = (column["pk"] as Int? ?? 0) > 0 && name != primaryKey
             if inKey, !hasDefault { keysToGive.append(name) }
-            return AttributeDescription(name: name, type: Self.attributeType(declared: declared),
-                                        isOptional: !notNull || hasDefault || name == primaryKey)
+            let type = Self.attributeType(declared: declared)
+            // The key's default is the row's own (a rowid alias takes the next one).
+            var defaultValue: Value?
+            if hasDefault, name != primaryKey, let text: String = column["dflt_value"] {
+                switch try? read({ db in ForeignColumnDefault.kind(of: text, as: type, in: db) }) {
+                case .constant(let value)?: defaultValue = value
+                case .atInsert(let clock)?: clockDefaults[name] = clock
+                default: break
+                }
+            }
+            return AttributeDescription(name: name, type: type, isOptional: !notNull || hasDefault || name == primaryKey,
+                                        defaultValue: defaultValue)
         }
         var storage = EntityStorage(layout: .foreignTable, relation: table, keyColumn: primaryKey, keyMayHoldOthers: keyMayHoldOthers)
         storage.keysToGive = keysToGive
+        storage.clockDefaults = clockDefaults
         storage.numericDates = ForeignFileStore.numericDates(of: table, key: primaryKey, attributes: attributes, in: self)
         return (EntityDescription(name: table, attributes: attributes), storage)
     }

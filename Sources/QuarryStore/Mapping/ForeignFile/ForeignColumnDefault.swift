@@ -1,0 +1,68 @@
+import Foundation
+import GRDB
+
+/// A column's `DEFAULT` in a file Quarry did not create, as a new object's starting value:
+/// Quarry writes every column of a new row, so the value SQLite would have filled in is
+/// the object's from `:new` on, as a Core Data model's default is (`Products:new{}` in
+/// Northwind starts with `Discontinued = "0"`, where its NOT NULL once refused the save).
+/// Only what SQLite's grammar calls a literal, or `CURRENT_TIME`/`_DATE`/`_TIMESTAMP`, is
+/// evaluated: an expression in parentheses may call any function, and a file's text
+/// must not make Quarry call one.
+enum ForeignColumnDefault {
+    enum Kind: Equatable {
+        /// The same value for every row: the attribute's `defaultValue`.
+        case constant(Value)
+        /// A clock SQLite reads at each insert: read when an object is made.
+        case atInsert(String)
+    }
+
+    static let clocks: Set<String> = ["CURRENT_TIME", "CURRENT_DATE", "CURRENT_TIMESTAMP"]
+
+    /// What `declared` (the `dflt_value` of `PRAGMA table_info`) gives an attribute of `type`;
+    /// nil when it is no literal, or a value the attribute cannot hold.
+    static func kind(of declared: String, as type: AttributeType, in db: Database) -> Kind? {
+        let text = declared.trimmingCharacters(in: .whitespaces)
+        if clocks.contains(text.uppercased()) { return .atInsert(text.uppercased()) }
+        guard isLiteral(text), let raw = try? DatabaseValue.fetchOne(db, sql: "SELECT \(text)") else { return nil }
+        return value(Value(raw), as: type).map(Kind.constant)
+    }
+
+    /// A clock's value now, for a new object.
+    static func now(_ clock: String, as type: AttributeType, in db: Database) -> Value? {
+        guard clocks.contains(clock), let raw = try? DatabaseValue.fetchOne(db, sql: "SELECT \(clock)") else { return nil }
+        return value(Value(raw), as: type)
+    }
+
+    /// A number, a quoted string, a blob, NULL, TRUE or FALSE (signed numbers included).
+    static func isLiteral(_ text: String) -> Bool {
+        let upper = text.uppercased()
+        if ["NULL", "TRUE", "FALSE"].contains(upper) { return true }
+        if text.count >= 2, text.first == "'", text.last == "'" {
+            // One string: every inner quote doubled.
+            return !text.dropFirst().dropLast().replacingOccurrences(of: "''", with: "").contains("'")
+        }
+        if text.count >= 3, upper.hasPrefix("X'"), text.last == "'" {
+            return text.dropFirst(2).dropLast().allSatisfy(\.isHexDigit)
+        }
+        var number = Substring(text)
+        if let sign = number.first, sign == "+" || sign == "-" { number = number.dropFirst() }
+        return !number.isEmpty && Double(number) != nil && number.allSatisfy { $0.isNumber || $0 == "." || $0 == "e" || $0 == "E" || $0 == "+" || $0 == "-" }
+    }
+
+    /// The value as the column's affinity would keep it, if the attribute's type holds it.
+    static func value(_ raw: Value, as type: AttributeType) -> Value? {
+        var value = raw
+        switch (type, raw) {
+        case (.int16, .text(let s)), (.int32, .text(let s)), (.int64, .text(let s)):
+            if let i = Int64(s) { value = .integer(i) }
+        case (.double, .text(let s)), (.decimal, .text(let s)):
+            if let d = Double(s) { value = .real(d) }
+        case (.bool, .integer(let i)): value = .bool(i != 0)
+        case (.bool, .text(let s)) where s == "0" || s == "1": value = .bool(s == "1")
+        case (.string, .integer(let i)): value = .text(String(i))
+        default: break
+        }
+        guard !value.isNull, case .success(let typed) = type.coerce(value) else { return nil }
+        return typed
+    }
+}
