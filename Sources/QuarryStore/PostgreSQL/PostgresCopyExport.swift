@@ -298,6 +298,9 @@ final class CopyRowReader {
         return dayCount * 86_400 + Double(wholeMinutes) + second - offset
     }
 
+    /// 10^0 through 10^22, every one an exact double.
+    private static let powersOfTen: [Double] = (0...22).map { Double("1e\($0)") ?? 0 }
+
     /// A numeric's binary form (digit count, weight, sign, display scale, base-10,000
     /// digits) as the double its text reads as: the same decimal, written as
     /// 0.DDDD...e(4 * (weight + 1)), read by the same correctly rounded conversion.
@@ -313,6 +316,23 @@ final class CopyRowReader {
         }
         guard ndigits >= 0, b.count == 8 + 2 * ndigits else { throw malformed("a numeric of \(b.count) bytes") }
         if ndigits == 0 { return 0 }
+        // Clinger's fast path: digits that make an integer below 2^53 and a power of ten
+        // up to 10^22 are both exact doubles, so one multiplication or division rounds
+        // once, correctly, to the double that reading the text gives (0.99 is 99 / 100).
+        var mantissa: UInt64 = 0
+        var exact = ndigits <= 4
+        if exact {
+            for i in 0..<ndigits {
+                let digit = int16(b, 8 + 2 * i)
+                guard (0..<10_000).contains(digit) else { exact = false; break }
+                mantissa = mantissa * 10_000 + UInt64(digit)
+            }
+        }
+        let exponent = 4 * (weight + 1 - ndigits)
+        if exact, mantissa <= 1 << 53, (-22...22).contains(exponent) {
+            let magnitude = exponent < 0 ? Double(mantissa) / powersOfTen[-exponent] : Double(mantissa) * powersOfTen[exponent]
+            return sign == 0x4000 ? -magnitude : magnitude
+        }
         var text: [UInt8] = sign == 0x4000 ? [45, 48, 46] : [48, 46]  // "-0." or "0."
         text.reserveCapacity(text.count + 4 * ndigits + 8)
         for i in 0..<ndigits {
