@@ -53,6 +53,7 @@ static void load(void) {
     RESOLVE(freeCancel, "PQfreeCancel")
     RESOLVE(putCopyData, "PQputCopyData")
     RESOLVE(putCopyEnd, "PQputCopyEnd")
+    RESOLVE(getCopyData, "PQgetCopyData")
     RESOLVE(setSingleRowMode, "PQsetSingleRowMode")
     RESOLVE(backendPID, "PQbackendPID")
     RESOLVE(setNoticeProcessor, "PQsetNoticeProcessor")

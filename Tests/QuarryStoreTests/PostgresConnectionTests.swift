@@ -162,3 +162,34 @@ import Testing
         #expect(PostgresValue.seconds("2021-01-01 00:00:00+9999999999999") == nil)
     }
 }
+
+/// Which queries `export` sends through `COPY ... TO STDOUT (FORMAT binary)`: one with
+/// no arguments whose every column's type is read from binary fields; not one with an
+/// argument (COPY takes none, and arguments are never spliced) or a column of another
+/// type (`date` here), which go row by row. The bytes are compared with the row-by-row
+/// export's in `PostgresCopyExportTests`.
+@Suite struct PostgresCopyExportPathTests {
+    @Test func copyIsTakenOnlyWhereItWritesWhatTheRowsWould() throws {
+        let connection = try PostgresConnection(url: try PostgresServer.database("copypath"))
+        try connection.execute("CREATE TABLE t (id int8, label text, r float8, day date)")
+        try connection.execute("INSERT INTO t SELECT i, 'row ' || i, i / 4.0, DATE '2020-01-01' + i FROM generate_series(1, 5000) i")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("copypath-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        func export(_ sql: String, _ arguments: [Value] = [], types: [AttributeType]) throws -> (Int?, String) {
+            let path = folder + "/out.csv"
+            let file = try OutputFile(path: path)
+            var writer = TableWriter(format: .csv, columns: types.indices.map { "c\($0)" })
+            let count = try connection.copyExport(sql, arguments: arguments, types: types, firstColumn: 1, writer: &writer, file: file)
+            try file.commit()
+            return (count, try String(contentsOfFile: path, encoding: .utf8))
+        }
+        let (copied, text) = try export("SELECT id, label, r FROM t ORDER BY id", types: [.string, .double])
+        #expect(copied == 5000)
+        #expect(text.hasPrefix("row 1,0.25\nrow 2,0.5\nrow 3,0.75\nrow 4,1.0\n"), "\(text.prefix(80))")
+        #expect(try export("SELECT id, label FROM t WHERE id > $1", [.integer(1)], types: [.string]).0 == nil)
+        #expect(try export("SELECT id, day FROM t", types: [.date]).0 == nil)
+        // The connection runs the next statement after a copy.
+        #expect(try connection.execute("SELECT count(*) FROM t").rows == [[.integer(5000)]])
+    }
+}

@@ -63,6 +63,9 @@ WORKLOADS = [
     ("pg_sections", "P3 PostgreSQL sectioned count", "psql", 1.5, None, "both"),
     ("pg_import", "P4 PostgreSQL import (COPY)", "psql \\copy", 1.5, None, "both"),
     ("pg_fold", "P5 PostgreSQL CONTAINS[cd], BEGINSWITH[c]", "psql ILIKE", 2.0, None, "both"),
+    ("pg_export_small", "P6a PostgreSQL export 2,242 rows", "psql \\copy", 1.2, None, "both"),
+    ("pg_export_big", "P6b PostgreSQL export 224,200 rows", "psql \\copy", 1.2, None, "both"),
+    ("pg_export_sql", "P6c same, export(sql(...))", "psql \\copy", 1.2, None, "both"),
 ]
 # With --scale, targets that the issue sets for the big file (import within 1.2x).
 SCALED_TARGETS = {"import": 1.2}

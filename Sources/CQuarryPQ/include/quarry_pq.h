@@ -43,6 +43,7 @@ typedef struct QuarryPQ {
     void (*freeCancel)(PGcancel *cancel);
     int (*putCopyData)(PGconn *conn, const char *buffer, int nbytes);
     int (*putCopyEnd)(PGconn *conn, const char *errormsg);
+    int (*getCopyData)(PGconn *conn, char **buffer, int async);
     int (*setSingleRowMode)(PGconn *conn);
     int (*backendPID)(const PGconn *conn);
     PQnoticeProcessor (*setNoticeProcessor)(PGconn *conn, PQnoticeProcessor proc, void *arg);

@@ -61,6 +61,9 @@ extension FetchResults {
             // The request compiled with these keys, so each has a term.
             columns += ", " + (term ?? "NULL")
         }
+        // No window, no LIMIT ? OFFSET ?: a query without arguments can go through
+        // PostgreSQL's COPY, which takes none (`PostgresCopyExport`).
+        if compiled.limit == nil, compiled.offset == 0 { return compiled.selectAll(columns) }
         return compiled.select(columns, start: 0, count: nil)
     }
 }

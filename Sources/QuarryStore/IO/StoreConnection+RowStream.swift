@@ -12,6 +12,12 @@ extension StoreConnection {
     public func streamRows(_ sql: String, arguments: [Value], attributes: [AttributeDescription], firstColumn: Int32,
                            writer: inout TableWriter, file: OutputFile) throws -> Int {
         let types = attributes.map(\.type)
+        // PostgreSQL: through COPY when every column's type can be read from it as the
+        // rows would read (nil otherwise: the rows are streamed one at a time below).
+        if let postgres, !isClosed,
+           let copied = try postgres.copyExport(sql, arguments: arguments, types: types, firstColumn: Int(firstColumn), writer: &writer, file: file) {
+            return copied
+        }
         var count = 0
         // A write error is the file's, not SQLite's: it comes out of the stepping as it is.
         try forEachStatementRow(sql, arguments: arguments, streamed: true) { statement in
@@ -31,32 +37,42 @@ extension StoreConnection {
     private static func writeColumn(_ statement: Statement, _ column: Int32, as type: AttributeType,
                                     writer: inout TableWriter, into out: inout [UInt8]) {
         switch statement.type(column) {
-        case SQLITE_NULL:
-            writer.null(into: &out)
-        case SQLITE_INTEGER:
-            let i = statement.int64(column)
-            switch type {
-            case .bool: writer.bool(i != 0, into: &out)
-            case .date: writer.date(Double(i), into: &out)
-            case .double, .decimal: writer.real(Double(i), into: &out)
-            default: writer.integer(i, into: &out)
-            }
-        case SQLITE_FLOAT:
-            let d = statement.double(column)
-            switch type {
-            case .bool: writer.bool(d != 0, into: &out)
-            case .date: writer.date(d, into: &out)
-            default: writer.real(d, into: &out)
-            }
-        case SQLITE_BLOB:
-            writer.blob(statement.blob(column), into: &out)
-        default:
-            let bytes = statement.text(column)
-            if type == .date, let seconds = Value.parseISO8601(bytes: bytes) {
-                writer.date(seconds, into: &out)
-            } else {
-                writer.text(bytes, into: &out)
-            }
+        case SQLITE_NULL: writer.null(into: &out)
+        case SQLITE_INTEGER: writeInteger(statement.int64(column), as: type, writer: &writer, into: &out)
+        case SQLITE_FLOAT: writeReal(statement.double(column), as: type, writer: &writer, into: &out)
+        case SQLITE_BLOB: writer.blob(statement.blob(column), into: &out)
+        default: writeText(statement.text(column), as: type, writer: &writer, into: &out)
+        }
+    }
+
+    // A cell by its storage class and its attribute's type. PostgreSQL's COPY export
+    // (`PostgresCopyExport`) writes through these too, so both paths write a value alike.
+
+    /// An integer cell (a PostgreSQL boolean is one, as SQLite stores it).
+    static func writeInteger(_ i: Int64, as type: AttributeType, writer: inout TableWriter, into out: inout [UInt8]) {
+        switch type {
+        case .bool: writer.bool(i != 0, into: &out)
+        case .date: writer.date(Double(i), into: &out)
+        case .double, .decimal: writer.real(Double(i), into: &out)
+        default: writer.integer(i, into: &out)
+        }
+    }
+
+    /// A real cell (a PostgreSQL timestamp is one: seconds since 1970).
+    static func writeReal(_ d: Double, as type: AttributeType, writer: inout TableWriter, into out: inout [UInt8]) {
+        switch type {
+        case .bool: writer.bool(d != 0, into: &out)
+        case .date: writer.date(d, into: &out)
+        default: writer.real(d, into: &out)
+        }
+    }
+
+    /// A text cell: a date attribute's ISO 8601 text is written as that date.
+    static func writeText(_ bytes: UnsafeBufferPointer<UInt8>, as type: AttributeType, writer: inout TableWriter, into out: inout [UInt8]) {
+        if type == .date, let seconds = Value.parseISO8601(bytes: bytes) {
+            writer.date(seconds, into: &out)
+        } else {
+            writer.text(bytes, into: &out)
         }
     }
 }

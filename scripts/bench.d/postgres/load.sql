@@ -12,3 +12,14 @@ CREATE TABLE flights (id bigserial PRIMARY KEY, year bigint, month bigint, day b
 \set copy_flights '\\copy flights (year, month, day, dep_time, sched_dep_time, dep_delay, arr_time, sched_arr_time, arr_delay, carrier, flight, tailnum, origin, dest, air_time, distance, hour, minute, time_hour) FROM ' :'csv' ' WITH (FORMAT csv, HEADER, NULL ''NA'')'
 :copy_flights
 ANALYZE;
+-- Workload P6's tables: Chinook's invoice_line (its columns and types, 2,242 rows of the
+-- same shape: prices 0.99 and 1.99, quantity 1), and the same rows 100 times (224,200).
+CREATE TABLE invoice_line (invoice_line_id int PRIMARY KEY, invoice_id int NOT NULL, track_id int NOT NULL,
+  unit_price numeric(10,2) NOT NULL, quantity int NOT NULL);
+INSERT INTO invoice_line SELECT i, (i - 1) / 5 + 1, (i * 37) % 3503 + 1, CASE WHEN i % 7 = 0 THEN 1.99 ELSE 0.99 END, 1
+  FROM generate_series(1, 2242) i;
+CREATE TABLE invoice_line_x100 (invoice_line_id int PRIMARY KEY, invoice_id int NOT NULL, track_id int NOT NULL,
+  unit_price numeric(10,2) NOT NULL, quantity int NOT NULL);
+INSERT INTO invoice_line_x100 SELECT k * 2242 + invoice_line_id, invoice_id, track_id, unit_price, quantity
+  FROM invoice_line, generate_series(0, 99) k;
+ANALYZE;
