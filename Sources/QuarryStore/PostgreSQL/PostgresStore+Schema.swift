@@ -112,7 +112,7 @@ extension PostgresStore {
     }
 
     /// A column's type (`pg_type.typname`) as Quarry's: integers by width, booleans,
-    /// floating and decimal numbers as doubles, timestamps and dates as dates, `bytea` as
+    /// floating numbers as doubles, `numeric` as exact decimals, timestamps as dates, `bytea` as
     /// binary, and anything else (text, `uuid`, `json`, arrays, ...) as its text.
     static func attributeType(_ typeName: String) -> AttributeType {
         switch typeName {
@@ -120,7 +120,8 @@ extension PostgresStore {
         case "int4": return .int32
         case "int8", "oid": return .int64
         case "bool": return .bool
-        case "float4", "float8", "numeric": return .double
+        case "float4", "float8": return .double
+        case "numeric": return .decimal
         case "timestamptz", "timestamp": return .date
         case "bytea": return .binary
         default: return .string

@@ -27,6 +27,7 @@ enum PostgresValue {
             guard bytes.count <= Int(Int32.max) else { throw argumentError("a blob of \(bytes.count) bytes, more than libpq sends in one value") }
             return .binary(bytes)
         case .bool(let b): return .text(b ? "true" : "false")
+        case .decimal(let s): return .text(s)
         case .date(let seconds):
             if seconds.isInfinite { return .text(seconds < 0 ? "-infinity" : "infinity") }
             guard seconds.isFinite, timestampRange.contains(seconds) else {
@@ -124,6 +125,10 @@ enum PostgresValue {
         case TypeOID.int2, TypeOID.int4, TypeOID.int8, TypeOID.oid:
             guard let i = Int64(text) else { throw unexpected("an integer") }
             return .integer(i)
+        // numeric is exact: its text as the server writes it (scale kept: 195.10), which a
+        // double would round and print otherwise.
+        case TypeOID.numeric where DecimalText.isDecimal(text):
+            return .decimal(text)
         case TypeOID.float4, TypeOID.float8, TypeOID.numeric:
             switch text {
             // No value of Quarry's is NaN: SQLite stores it as nil, and so it reads here.

@@ -1,0 +1,33 @@
+import Foundation
+import QuarryTestSupport
+import Testing
+
+/// A time written to a column that keeps days alone (a foreign SQLite file's `DATE` column
+/// of `2024-01-22` texts) is dropped, as psql drops it writing a timestamp to a `date`
+/// column, and said in one note per column, not one per row (issue 45, item 8).
+@Suite struct DayColumnNoteTests {
+    @Test func aTimeWrittenToADayColumnIsDroppedWithOneNote() async throws {
+        let sandbox = try Sandbox()
+        try sandbox.write("days.sql", """
+            CREATE TABLE visit (id INTEGER PRIMARY KEY, day DATE, note TEXT);
+            INSERT INTO visit VALUES (1, '2024-01-22', 'a'), (2, '2024-01-23', 'b'), (3, '2024-01-24', 'c');
+            """)
+        try await PostgresStoreTests.sqlite3(sandbox, "days.db", file: "days.sql")
+        let result = try await sandbox.quarry(["days.db", "-e", #"""
+            visit:get(1).day = date("2024-02-01T10:30:00Z"); visit:get(2).day = date("2024-02-02T23:00:00Z")
+            visit:get(3).day = date("2024-02-03T00:00:00Z")
+            print(save().updated)
+            print(visit:updateall("id == 3", {}, { day = date("2024-02-05T08:00:00Z") }))
+            """#])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.lines == ["3", "1"], "\(result)")
+        let notes = result.stderr.split(separator: "\n").filter { $0.contains("visit.day keeps days alone") }
+        #expect(notes.count == 1, "\(result)")
+        #expect(notes.first?.contains("time of day") == true, "\(result)")
+        let stored = try await sandbox.run(URL(fileURLWithPath: try PostgresStoreTests.sqlite3Shell()), ["days.db", "SELECT day FROM visit ORDER BY id"])
+        #expect(stored.stdout == "2024-02-01\n2024-02-02\n2024-02-05\n", "\(stored)")
+        // Days alone say nothing.
+        let quiet = try await sandbox.quarry(["days.db", "-e", #"visit:get(1).day = date("2024-03-01"); save()"#])
+        #expect(quiet.status == 0 && !quiet.stderr.contains("keeps days alone"), "\(quiet)")
+    }
+}
