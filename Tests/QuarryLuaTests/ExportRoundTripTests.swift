@@ -78,7 +78,7 @@ import Testing
         let types = h.context.entities.first { $0.name == "D" }?.attributes.map { "\($0.name):\($0.type.rawValue)" }
         #expect(types?.sorted() == ["code:string", "day:string", "flag:string", "n:int64"])
         let text = try String(contentsOfFile: dir.path + "/c.csv", encoding: .utf8)
-        #expect(text.hasPrefix("code,flag,day,n\n\"5467\",\"true\",\"2024-01-22\",1\n"), "\(text)")
+        #expect(text.hasPrefix("code,day,flag,n\n\"5467\",\"2024-01-22\",\"true\",1\n"), "\(text)")
         let all = h.context.entities.first { $0.name == "A" }?.attributes.map { "\($0.name):\($0.type.rawValue)" }
         #expect(all?.sorted() == ["id:int64", "n:int64", "name:string"])
     }
