@@ -72,6 +72,11 @@ public enum AttributeType: String, Encodable, CaseIterable, Sendable {
         case (.double, .integer(let i)), (.decimal, .integer(let i)): return .real(Double(i))
         // PostgreSQL's numeric arrives as its text (`PostgresRows`): exact, as written.
         case (.decimal, .text(let s)) where DecimalText.isDecimal(s): return .decimal(s)
+        // A numeric the server computed for a double or an integer (`avg(integer)` is
+        // numeric there): read as the type asks, as SQLite's answer reads.
+        case (.double, .decimal(let s)): return .real(DecimalText.double(s))
+        case (.int16, .decimal(let s)), (.int32, .decimal(let s)), (.int64, .decimal(let s)):
+            return DecimalText.integer(s).map(Value.integer) ?? .real(DecimalText.double(s))
         default: return value
         }
     }
