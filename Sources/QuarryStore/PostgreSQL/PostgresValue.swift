@@ -142,6 +142,12 @@ enum PostgresValue {
         case TypeOID.bytea:
             guard let bytes = hexBytes(text) else { throw unexpected("bytea in hex") }
             return .blob(bytes)
+        // A day: its midnight in UTC, as the session's time zone (UTC) casts it.
+        case TypeOID.date:
+            if text == "infinity" || text == "-infinity" { return .text(text) }
+            let midnight = text.hasSuffix(" BC") ? text.dropLast(3) + " 00:00:00 BC" : text + " 00:00:00"
+            guard let seconds = seconds(midnight) else { throw unexpected("a date") }
+            return .date(seconds)
         case TypeOID.timestamptz, TypeOID.timestamp:
             // 'infinity' and '-infinity' stay the server's text rather than failing the
             // whole query: no date of Quarry's means them.
