@@ -20,10 +20,11 @@ enum DecimalBindings {
         switch call.type(1) {
         case LUA_TSTRING:
             let text = try call.string(1).trimmingCharacters(in: .whitespaces)
-            guard DecimalText.value(text) != nil else {
+            guard let value = DecimalText.value(text) else {
                 throw call.argumentError(1, "'\(text)' is not a decimal number such as 195.10")
             }
-            pushDecimal(call.state, text)
+            // An exponent is written out, as the server writes numeric ("1e3" is 1000).
+            pushDecimal(call.state, text.contains(where: { $0 == "e" || $0 == "E" }) ? DecimalText.text(value) : text)
         default:
             guard let value = luaValue(call.state, 1), let exact = operand(value) else {
                 throw call.typeError(1, expected: "decimal text or finite number")
