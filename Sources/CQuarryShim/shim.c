@@ -584,8 +584,9 @@ static inline __attribute__((always_inline)) int push_cell(lua_State *L, const q
         }
     }
     case QUARRY_CELL_TEXT:
-        /* Dates and booleans kept as text are read in Swift (AttributeType.decode). */
-        if (kind == QUARRY_FIELD_JSON || kind == QUARRY_FIELD_DATE || kind == QUARRY_FIELD_BOOL) return 0;
+        /* Dates and booleans kept as text, and exact decimals (PostgreSQL's numeric, read
+           as its text), are read in Swift (AttributeType.decode). */
+        if (kind == QUARRY_FIELD_JSON || kind == QUARRY_FIELD_DATE || kind == QUARRY_FIELD_BOOL || kind == QUARRY_FIELD_DOUBLE) return 0;
         lua_pushlstring(L, (const char *)batch->bytes + c->value, (size_t)c->length);
         return 1;
     case QUARRY_CELL_BLOB:

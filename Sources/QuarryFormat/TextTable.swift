@@ -184,7 +184,7 @@ extension Value {
     /// Integers and floating values: right-aligned in tables.
     var isNumber: Bool {
         switch self {
-        case .integer, .real: return true
+        case .integer, .real, .decimal: return true
         default: return false
         }
     }

@@ -250,6 +250,7 @@ public final class QuarryRuntime {
         case .results: ResultsBindings.resultsMetamethods
         case .entity: SchemaBindings.entityMetamethods
         case .date: ValueBindings.dateMetamethods
+        case .decimal: DecimalBindings.decimalMetamethods
         case .predicate: PredicateBindings.predicateMetamethods
         case .section: SectionBindings.sectionMetamethods
         case .set: SetBindings.setMetamethods
@@ -284,7 +285,7 @@ public final class QuarryRuntime {
     /// Quarry's libraries, as lua.c's `loadedlibs`: each a table of name → function,
     /// defined as globals and in the table `quarry`.
     private static let libraries: [[LuaBinding]] = [
-        SchemaBindings.schemaLibrary, FetchBindings.fetchLibrary, ContextBindings.contextLibrary, ValueBindings.valueLibrary,
+        SchemaBindings.schemaLibrary, FetchBindings.fetchLibrary, ContextBindings.contextLibrary, ValueBindings.valueLibrary, DecimalBindings.decimalLibrary,
         ObjectBindings.objectLibrary, ObjectBindings.objectGlobals, ObserverBindings.observerLibrary,
         PredicateBindings.predicateLibrary, DataBindings.dataLibrary, ModelBindings.modelLibrary, WatchBindings.watchLibrary,
         SeeingBindings.seeingLibrary, ChartBindings.chartLibrary,

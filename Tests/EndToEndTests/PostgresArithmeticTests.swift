@@ -53,8 +53,12 @@ import Testing
         #expect(nan.status == 0 && nan.lines == ["nil", "1"], "\(nan)")
         let stored = try await sandbox.run(URL(fileURLWithPath: "/usr/bin/psql"), ["-At", "-c", "SELECT id, f IS NULL FROM w ORDER BY id", url])
         #expect(stored.stdout == "1|f\n2|t\n", "\(stored)")
-        // A decimal's arithmetic is still Quarry's function, refused by name.
-        let decimal = try await sandbox.quarry([url, "-e", #"entity "Price" { m = "decimal?" }; print(count("Price", "m * 2 > 10"))"#])
-        #expect(decimal.status == 1 && decimal.stderr.contains("arithmetic of decimals"), "\(decimal)")
+        // A decimal's arithmetic is numeric's, exact (PostgresDecimalTests); its division,
+        // as every division, a real's.
+        let decimal = try await sandbox.quarry([url, "-e", #"""
+            entity "Price" { m = "decimal?" }; Price:new{ m = 5.05 }; Price:new{ m = 4.95 }; save()
+            print(count("Price", "m * 2 > 10"), count("Price", "m * 2 == 10.1"), count("Price", "m / 2 > 2.5"))
+            """#])
+        #expect(decimal.status == 0 && decimal.lines == ["1\t1\t1"], "\(decimal)")
     }
 }

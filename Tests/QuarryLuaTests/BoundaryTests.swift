@@ -21,7 +21,7 @@ import Testing
         h.run(#"entity "Item" { title = "string", n = "int64" }; o = Item:new{ title = "x", n = 1 }; save(); r = fetch("Item")"#)
         h.run(#"""
         local targets = {
-          fetch, count, entity, save, rollback, haschanges, date, now, typeof, predicate, entities,
+          fetch, count, entity, save, rollback, haschanges, date, now, typeof, predicate, entities, decimal,
           quarry.delete, quarry.objectID, quarry.changes, quarry.isInserted, quarry.isDeleted,
           Item.new, Item.fetch, Item.count, Item.first, Item.get,
           r.first, r.ids, r.totable,
@@ -29,9 +29,11 @@ import Testing
           function(a) return r[a] end, function(a, b) r[a] = b end,
           function(a) return #r end, function(a) return Item[a] end,
           function(a, b) return date(0) < a end, function(a) return date(0) - a end,
+          function(a, b) return decimal("1.5") + a end, function(a) return decimal("1.5") < a end,
+          function(a) return decimal("1") / a end, function(a) return a .. decimal("2") end,
         }
         local junk = { 1, 2.5, -1, 0, math.huge, "", "x", "Item", "n > ", "%K", {}, { "Item" }, true, false,
-                       print, coroutine.create(print), io.stdout, date(0) }
+                       print, coroutine.create(print), io.stdout, date(0), decimal("1.50") }
         local errors, calls = 0, 0
         math.randomseed(42)
         for round = 1, 4000 do

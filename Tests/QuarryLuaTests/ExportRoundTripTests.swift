@@ -50,6 +50,39 @@ import Testing
         #expect(types?.sorted() == ["b:bool", "d:double", "i:int64", "k:int64", "t:string", "w:date"])
     }
 
+    /// Text of digits (`"5467"`), of a number, a boolean or a date stays text through a CSV
+    /// round trip, even in a column holding nothing else (issue 45): the export quotes it,
+    /// and import takes a quoted field as text. A file that quotes every field, its header
+    /// too, says nothing by its quotes: its numbers are numbers.
+    @Test func textOfDigitsStaysTextThroughCSV() throws {
+        let dir = try directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try "\"id\",\"n\",\"name\"\n\"1\",\"5467\",\"a\"\n\"2\",\"12\",\"b\"\n".write(toFile: dir.path + "/all.csv", atomically: true, encoding: .utf8)
+        let h = try Harness()
+        h.run(#"""
+        entity "C" { code = "string", flag = "string?", day = "string?", n = "int64" }
+        C:new{ code = "5467", flag = "true", day = "2024-01-22", n = 1 }
+        C:new{ code = "0012", flag = "no", day = "2024-01-23T10:00:00Z", n = 2 }
+        C:new{ code = "-3.5e2", n = 3 }
+        save()
+        assert(export(fetch{ "C", sort = "n" }, "\#(dir.path)/c.csv") == 3)
+        assert(import("\#(dir.path)/c.csv", { entity = "D" }) == 3)
+        for _, c in ipairs(fetch{ "C", sort = "n" }) do
+          local d = D:first("n == %@", c.n)
+          for _, key in ipairs({ "code", "flag", "day" }) do
+            assert(d[key] == c[key], string.format("n=%d %s: %q became %q", c.n, key, tostring(c[key]), tostring(d[key])))
+          end
+        end
+        assert(import("\#(dir.path)/all.csv", { entity = "A" }) == 2)
+        """#)
+        let types = h.context.entities.first { $0.name == "D" }?.attributes.map { "\($0.name):\($0.type.rawValue)" }
+        #expect(types?.sorted() == ["code:string", "day:string", "flag:string", "n:int64"])
+        let text = try String(contentsOfFile: dir.path + "/c.csv", encoding: .utf8)
+        #expect(text.hasPrefix("code,day,flag,n\n\"5467\",\"2024-01-22\",\"true\",1\n"), "\(text)")
+        let all = h.context.entities.first { $0.name == "A" }?.attributes.map { "\($0.name):\($0.type.rawValue)" }
+        #expect(all?.sorted() == ["id:int64", "n:int64", "name:string"])
+    }
+
     @Test func naTextIsQuotedAndNilIsEmptyInEveryCSVOutput() throws {
         let dir = try directory()
         defer { try? FileManager.default.removeItem(at: dir) }

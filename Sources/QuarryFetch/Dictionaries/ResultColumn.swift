@@ -104,8 +104,9 @@ struct ResultColumn {
         let integers: [AttributeType] = [.int16, .int32, .int64, .bool]
         switch call.function {
         case "count": type = .int64
-        case "avg": type = .double
-        case "sum": type = value.type.map(integers.contains) == true ? .int64 : .double
+        // Decimals (PostgreSQL's numeric) sum and average as numeric there, exactly.
+        case "avg": type = value.type == .decimal ? .decimal : .double
+        case "sum": type = value.type.map(integers.contains) == true ? .int64 : value.type == .decimal ? .decimal : .double
         default: type = value.type ?? .double
         }
         if call.function == "sum", type == .int64, let dialect = context?.sqlDialect { sql = dialect.integer(sql) }

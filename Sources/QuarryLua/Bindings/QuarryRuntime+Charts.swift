@@ -35,6 +35,7 @@ extension QuarryRuntime {
         switch value {
         case .integer(let i): return Double(i)
         case .real(let d), .date(let d): return d
+        case .decimal(let s): return DecimalText.double(s)
         case .null: return nil
         default: throw LuaError("'\(key)' holds \(value.kindName) values; \(function) plots numbers", operation: function)
         }

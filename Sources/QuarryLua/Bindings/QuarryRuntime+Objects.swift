@@ -13,6 +13,7 @@ func literal(_ value: Value) -> String {
     // nothing to the terminal that prints it.
     case .text(let s): return "\"" + ErrorRendering.escaped(s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")) + "\""
     case .date(let d): return "date(\"\(Value.iso8601(d))\")"
+    case .decimal(let s): return "decimal(\"\(s)\")"
     default: return value.displayString
     }
 }

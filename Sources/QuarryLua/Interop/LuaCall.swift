@@ -96,6 +96,7 @@ func luaValue(_ state: OpaquePointer, _ index: Int32) -> Value? {
         return .blob(bytes)
     case LUA_TUSERDATA:
         if let seconds = dateValue(state, index) { return .date(seconds) }
+        if let text = decimalText(state, index) { return .decimal(text) }
         return nil
     // `null` (quarry.null) is nil where a table cannot hold nil: new{}, updateall, args.
     case LUA_TTABLE where isNullMarker(state, index): return .null
@@ -115,5 +116,6 @@ func pushValue(_ state: OpaquePointer, _ value: Value) {
         }
     case .bool(let b): lua_pushboolean(state, b ? 1 : 0)
     case .date(let seconds): pushDate(state, seconds)
+    case .decimal(let text): pushDecimal(state, text)
     }
 }

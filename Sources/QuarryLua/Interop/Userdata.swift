@@ -9,6 +9,8 @@ enum UserdataKind: String, CaseIterable {
     /// `query` holds what made a list of dictionary rows (`RowsQuery`), kept in the
     /// registry only, so scripts never see one either.
     case object, results, section, set, entity, date, predicate, observer, namespace, binding, state, rows, query
+    /// An exact decimal (`Value.decimal`), holding its text in a `DecimalBox`.
+    case decimal
 
     var metatableKey: String { "quarry.kind." + rawValue }
     /// Dates are plain numbers in a userdata; everything else holds a Swift object.
@@ -177,4 +179,20 @@ func pushDate(_ state: OpaquePointer, _ seconds: Double) {
 
 func dateValue(_ state: OpaquePointer, _ index: Int32) -> Double? {
     Block.payload(state, index, kind: .date).map { Double(bitPattern: UInt64($0)) }
+}
+
+/// The text of an exact decimal, held by its userdata as a Swift object.
+final class DecimalBox {
+    let text: String
+    init(_ text: String) { self.text = text }
+}
+
+/// Pushes an exact decimal: a userdata of its own kind (Lua has no decimal number; a
+/// float would print `195.1` for the server's `195.10`).
+func pushDecimal(_ state: OpaquePointer, _ text: String) {
+    pushSwiftObject(state, DecimalBox(text), kind: .decimal)
+}
+
+func decimalText(_ state: OpaquePointer, _ index: Int32) -> String? {
+    swiftObject(state, index, kind: .decimal, as: DecimalBox.self)?.text
 }

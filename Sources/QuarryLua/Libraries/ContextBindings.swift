@@ -45,6 +45,7 @@ enum ContextBindings {
             if error.isDatabaseFailure { throw StoreError.during(operation: "save", error) }
             throw error
         }
+        for note in runtime.context.takeWriteNotes() { runtime.writeNotice("note: " + note) }
         // Observers hear the save now, each under pcall, before save() returns.
         runtime.deliver()
         lua_settop(call.state, 0)

@@ -138,6 +138,7 @@ enum SchemaBindings {
         }
         let n: Int
         n = try BatchUpdateRequest(entity, where: predicate, set: values).execute(in: runtime.context)
+        for note in runtime.context.takeWriteNotes() { runtime.writeNotice("note: " + note) }
         runtime.deliver()
         lua_settop(call.state, 0)
         return call.push(n)

@@ -20,6 +20,7 @@ public enum ExpressionValues {
             if let i = SQLiteOrdering.integerText(t) { return .int(i) }
             return .real(SQLiteOrdering.numericPrefix(t))
         case .blob(let bytes): return .real(SQLiteOrdering.numericPrefix(String(decoding: bytes, as: UTF8.self)))
+        case .decimal(let s): return .real(Double(s) ?? 0)
         }
     }
 
@@ -37,6 +38,7 @@ public enum ExpressionValues {
     /// SQLite); `/` always divides as reals, as Foundation's `divide:by:` does; division
     /// by zero is nil, as SQLite's.
     public static func arithmetic(_ op: ArithmeticOperator, _ a: Value, _ b: Value) -> Value {
+        if let exact = decimalArithmetic(op, a, b) { return exact }
         guard let x = number(a), let y = number(b) else { return .null }
         if case .int(let i) = x, case .int(let j) = y, op == .add || op == .subtract || op == .multiply {
             let (result, overflow): (Int64, Bool)
@@ -54,6 +56,27 @@ public enum ExpressionValues {
         case .multiply: return real(p * q)
         case .divide: return q == 0 ? .null : real(p / q)
         case .power: return real(Foundation.pow(p, q))
+        }
+    }
+
+    /// `a op b` exactly when a decimal (PostgreSQL's numeric) meets a decimal or an integer
+    /// in `+ - *`, as the server computes numeric, keeping its scale (the larger for + and -,
+    /// the sum for *); nil otherwise (a real takes part: doubles, as float8 there).
+    private static func decimalArithmetic(_ op: ArithmeticOperator, _ a: Value, _ b: Value) -> Value? {
+        func isDecimal(_ v: Value) -> Bool { if case .decimal = v { return true } else { return false } }
+        func isExact(_ v: Value) -> Bool {
+            switch v {
+            case .decimal, .integer, .bool: return true
+            default: return false
+            }
+        }
+        guard isDecimal(a) || isDecimal(b), isExact(a), isExact(b), op == .add || op == .subtract || op == .multiply,
+              let x = DecimalText.exact(a), let y = DecimalText.exact(b) else { return nil }
+        let (sa, sb) = (DecimalText.scale(of: a), DecimalText.scale(of: b))
+        switch op {
+        case .add: return .decimal(DecimalText.text(x + y, scale: max(sa, sb)))
+        case .subtract: return .decimal(DecimalText.text(x - y, scale: max(sa, sb)))
+        default: return .decimal(DecimalText.text(x * y, scale: sa + sb))
         }
     }
 
@@ -91,6 +114,16 @@ public enum ExpressionValues {
         if function == .count { return .integer(Int64(values.count)) }
         let present = values.filter { !$0.isNull }
         guard let first = present.first else { return function == .sum ? .integer(0) : .null }
+        // Decimals (PostgreSQL's numeric) sum exactly, as the server's sum(numeric) does,
+        // to the largest scale among them.
+        if function == .sum || function == .avg, present.contains(where: { if case .decimal = $0 { return true } else { return false } }) {
+            let exact = present.compactMap(DecimalText.exact)
+            if exact.count == present.count {
+                let total = exact.reduce(Decimal(0), +)
+                if function == .sum { return .decimal(DecimalText.text(total, scale: present.map(DecimalText.scale(of:)).max() ?? 0)) }
+                return .decimal(DecimalText.text(total / Decimal(present.count)))
+            }
+        }
         switch function {
         case .min: return present.dropFirst().reduce(first) { (SQLiteOrdering.compare($1, $0) ?? 0) < 0 ? $1 : $0 }
         case .max: return present.dropFirst().reduce(first) { (SQLiteOrdering.compare($1, $0) ?? 0) > 0 ? $1 : $0 }
@@ -111,6 +144,7 @@ public enum ExpressionValues {
                 case .blob(let bytes):
                     allIntegers = false
                     realSum += SQLiteOrdering.numericPrefix(String(decoding: bytes, as: UTF8.self))
+                case .decimal(let s): allIntegers = false; realSum += Double(s) ?? 0
                 case .null: break
                 }
             }

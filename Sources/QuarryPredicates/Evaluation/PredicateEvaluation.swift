@@ -194,6 +194,11 @@ public enum SQLiteOrdering {
         switch (a, b) {
         case (.text(let x), .text(let y)): return bytes(Array(x.utf8), Array(y.utf8))
         case (.blob(let x), .blob(let y)): return bytes(x, y)
+        // A decimal compares exactly, as PostgreSQL compares numeric with the text bound
+        // for the other side (a double's shortest text: 0.1 is 0.1).
+        case (.decimal, _), (_, .decimal):
+            if let x = DecimalText.exact(a), let y = DecimalText.exact(b) { return x < y ? -1 : (x > y ? 1 : 0) }
+            return numbers(a, b)
         default: return numbers(a, b)
         }
     }
@@ -201,7 +206,7 @@ public enum SQLiteOrdering {
     private static func rank(_ v: Value) -> Int? {
         switch v {
         case .null: return nil
-        case .integer, .real, .bool, .date: return 0
+        case .integer, .real, .bool, .date, .decimal: return 0
         case .text: return 1
         case .blob: return 2
         }
@@ -213,6 +218,7 @@ public enum SQLiteOrdering {
         case .integer(let i): return .int(i)
         case .bool(let b): return .int(b ? 1 : 0)
         case .real(let d), .date(let d): return .real(d)
+        case .decimal(let s): return .real(Double(s) ?? 0)
         default: return .int(0)
         }
     }

@@ -478,6 +478,7 @@ final class SwiftPredicateWriter {
         case .text(let s): return swiftStringLiteral(s)
         case .date(let d): return "Date(timeIntervalSinceReferenceDate: \(d - referenceDateOffset))"
         case .blob(let bytes): return "Data([" + bytes.map { "0x" + String($0, radix: 16) }.joined(separator: ", ") + "])"
+        case .decimal(let s): return "Decimal(string: \(swiftStringLiteral(s)))!"
         }
     }
 

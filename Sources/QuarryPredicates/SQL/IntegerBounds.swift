@@ -82,7 +82,8 @@ enum IntegerBounds {
 }
 
 extension BoundPredicate.Operand {
-    enum NumberKind { case integer, real }
+    /// `decimal`: exact (PostgreSQL's numeric), with decimals and integers.
+    enum NumberKind { case integer, real, decimal }
 
     /// Whether the operand is an integer or a real number (nil: anything else): an
     /// attribute, or an aggregate of members (`@count`; `@sum`, `@min` and `@max` of its
@@ -92,6 +93,7 @@ extension BoundPredicate.Operand {
             switch type {
             case .int16, .int32, .int64: return .integer
             case .double: return .real
+            case .decimal: return .decimal
             default: return nil
             }
         }
@@ -104,10 +106,14 @@ extension BoundPredicate.Operand {
         // that says it stops where they would leave Int64).
         case let .arithmetic(op, l, r):
             guard let lk = l.arithmeticKind, let rk = r.arithmeticKind else { return nil }
-            return lk == .integer && rk == .integer && op != .divide && op != .power ? .integer : .real
+            guard op != .divide, op != .power else { return .real }
+            if lk == .integer && rk == .integer { return .integer }
+            // Exact while no real takes part, as `ExpressionValues.arithmetic` computes.
+            return [lk, rk].contains(.decimal) && !(lk == .real || rk == .real) ? .decimal : .real
         case let .function(f, a):
             switch f {
-            case .abs, .floor, .ceiling, .trunc: return a.arithmeticKind
+            // Of a decimal, a real: computed in doubles, here and in SQL.
+            case .abs, .floor, .ceiling, .trunc: return a.arithmeticKind.map { $0 == .decimal ? .real : $0 }
             case .sqrt, .ln, .log, .exp: return a.arithmeticKind.map { _ in .real }
             default: return nil
             }
@@ -123,6 +129,7 @@ extension BoundPredicate.Operand {
         switch self {
         case .value(.integer), .value(.null): return .integer
         case .value(.real): return .real
+        case .value(.decimal): return .decimal
         default: return numberKind
         }
     }

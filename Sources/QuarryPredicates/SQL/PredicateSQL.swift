@@ -394,7 +394,14 @@ private struct PredicateSQLWriter {
             if case .text = v { isString = true } else { isString = false }
         case let .arithmetic(op, lhs, rhs):
             // In the dialect's own SQL where it has it, for operands whose kind is known.
-            if let l = lhs.arithmeticKind, let r = rhs.arithmeticKind,
+            if case .decimal? = o.arithmeticKind {
+                if let template = dialect.decimalArithmetic(op.rawValue) {
+                    text = filled(template, [lhs, rhs], qualifier, entity)
+                } else {
+                    let l = operand(lhs, [], qualifier, entity), r = operand(rhs, [], qualifier, entity)
+                    text = dialect.call(PredicateFunctions.arithmetic, ["\(PredicateFunctions.code(op))", l, r])
+                }
+            } else if let l = lhs.arithmeticKind, let r = rhs.arithmeticKind,
                let template = dialect.arithmetic(op.rawValue, integers: l == .integer && r == .integer) {
                 text = filled(template, [lhs, rhs], qualifier, entity)
             } else {

@@ -31,7 +31,7 @@ extension Binder {
         let bound = try computed(expression, entity)
         switch bound {
         case .value(.bool(let b)): return .value(.integer(b ? 1 : 0))
-        case .value(.integer), .value(.real), .value(.null): return bound
+        case .value(.integer), .value(.real), .value(.decimal), .value(.null): return bound
         case .value(let v):
             throw PredicateError(.typeMismatch, "arithmetic takes numbers, got \(v.described)", column: expression.column)
         case .list: throw PredicateError(.typeMismatch, "arithmetic takes numbers, not a list", column: expression.column)
@@ -169,7 +169,7 @@ extension Binder {
         guard side.isComputedNumber else { return }
         if case .value(let v) = other {
             switch v {
-            case .integer, .real, .bool, .null: return
+            case .integer, .real, .decimal, .bool, .null: return
             default: throw PredicateError(.typeMismatch, "'\(Self.text(expression))' is a number and cannot be compared with \(v.described)", column: otherExpression.column)
             }
         }

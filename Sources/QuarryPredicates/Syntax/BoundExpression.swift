@@ -40,6 +40,7 @@ public struct BoundExpression {
             case .text: return .string
             case .date: return .date
             case .blob: return .binary
+            case .decimal: return .decimal
             case .null: return nil
             }
         case .list: return nil
@@ -48,6 +49,8 @@ public struct BoundExpression {
             // Integers stay integers for + - * (ExpressionValues.arithmetic); nil is either.
             guard op != .divide, op != .power else { return .double }
             let types = [type(of: l), type(of: r)].compactMap { $0 }
+            // Exact while decimals meet decimals and integers (`ExpressionValues.arithmetic`).
+            if types.contains(.decimal), types.allSatisfy({ $0 == .decimal || integers.contains($0) }) { return .decimal }
             return types.allSatisfy(integers.contains) ? .int64 : .double
         case let .function(f, a):
             if f.isString { return .string }

@@ -39,6 +39,9 @@ extension ObjectContext {
                                      parentsFirst: false, parents: { self.storedParents(of: $0, among: deleting) }),
             links: unsaved.links, orders: unsaved.orders.filter { !$0.owner.isDeleted }, policy: policy)
         try validateForSave(request.inserts + request.updates)
+        for object in request.inserts + request.updates where !mapped(object.entity).dayColumns.isEmpty {
+            for (key, value) in object.pending { noteDayColumn(object.entity, key, value) }
+        }
         let work = try store.prepare(request, in: self)
         let result = try store.write(request, work, context: self)
         // The transaction committed: only now does the in-memory graph change.

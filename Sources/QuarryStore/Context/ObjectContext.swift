@@ -97,6 +97,8 @@ public final class ObjectContext {
     public var author: String?
     /// Other connections' commits as last seen (`OutsideChanges`).
     var outsideChanges = OutsideChanges()
+    /// What writes kept other than given, said once per column (`takeWriteNotes`).
+    var writeNotes = WriteNotes()
 
     /// Related rows read ahead by prefetching and batch loading.
     var relatedRows = RelatedRows()

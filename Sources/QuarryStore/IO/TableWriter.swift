@@ -9,6 +9,8 @@ import Foundation
 /// `,` `"` `\r` or `\n`, when it is empty text, or when it is the text `NA`; nil is an
 /// empty unquoted field. Import reads an unquoted empty field and an unquoted `NA` as
 /// nil and a quoted one as text, so a text value "NA" comes back as "NA", not nil.
+/// Text that would read back as a number, a boolean or a date (`"5467"`) is quoted too,
+/// and import takes a quoted field as text (`ColumnType.quotedIsText`).
 /// Leading and trailing spaces are kept unquoted: import keeps them as they are.
 ///
 /// JSON: an array of objects, `[{"a": 1, "b": "x"},\n {...}]`, keys in column order;
@@ -97,7 +99,7 @@ public struct TableWriter {
 
     public mutating func text(_ b: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
         next(&out)
-        if format == .json { Self.jsonText(b, into: &out) } else { Self.csvText(b, separator: separator, into: &out) }
+        if format == .json { Self.jsonText(b, into: &out) } else { Self.csvText(b, separator: separator, typed: true, into: &out) }
     }
 
     public mutating func text(_ s: String, into out: inout [UInt8]) {
@@ -147,7 +149,14 @@ public struct TableWriter {
         case .bool(let b): bool(b, into: &out)
         case .date(let d): date(d, into: &out)
         case .blob(let b): b.withUnsafeBytes { blob($0, into: &out) }
+        case .decimal(let s): decimal(s, into: &out)
         }
+    }
+
+    /// An exact decimal as its text, a number in JSON too (`195.10`, not `195.1`).
+    public mutating func decimal(_ s: String, into out: inout [UInt8]) {
+        next(&out)
+        out.append(contentsOf: s.utf8)
     }
 
     /// A whole row of values.
@@ -168,8 +177,19 @@ public struct TableWriter {
         return false
     }
 
-    static func csvText(_ b: UnsafeBufferPointer<UInt8>, separator: UInt8 = 44, into out: inout [UInt8]) {
-        guard csvNeedsQuotes(b, separator: separator) else { out.append(contentsOf: b); return }
+    /// The same for a string value: text that import would read as a number, a boolean or
+    /// a date unquoted (`"5467"`) is quoted too, so it comes back as text.
+    static func csvTextNeedsQuotes(_ b: UnsafeBufferPointer<UInt8>, separator: UInt8 = 44) -> Bool {
+        if csvNeedsQuotes(b, separator: separator) { return true }
+        // Numbers and dates begin with a digit, a sign or a point; booleans with t f y n o.
+        guard let first = b.first, (48...57).contains(first) || [43, 45, 46].contains(first) || "tfynoTFYNO".utf8.contains(first) else { return false }
+        return ColumnType.readsAsNonText(b)
+    }
+
+    /// `typed`: the field is a string value, quoted also where it would read back as
+    /// another type (`csvTextNeedsQuotes`); a header name is not.
+    static func csvText(_ b: UnsafeBufferPointer<UInt8>, separator: UInt8 = 44, typed: Bool = false, into out: inout [UInt8]) {
+        guard typed ? csvTextNeedsQuotes(b, separator: separator) : csvNeedsQuotes(b, separator: separator) else { out.append(contentsOf: b); return }
         out.append(34)
         for c in b {
             if c == 34 { out.append(34) }

@@ -30,7 +30,11 @@ struct CSVImport {
             if !seen.insert(name).inserted { throw StoreError.importFailed(path: path, line: 1, field: .column(i + 1, name), reason: "column '\(name)' appears twice in the header") }
             columns.append(name)
         }
-        var types = Array(repeating: ColumnType(), count: columns.count)
+        // A header quoted throughout: the writer quotes every field, so quotes mean nothing.
+        let quotesEverything = reader.fields.indices.allSatisfy { i in reader.withField(i) { _, quoted in quoted } }
+        var column = ColumnType()
+        column.quotedIsText = !quotesEverything
+        var types = Array(repeating: column, count: columns.count)
         var count = 0
         var complete = false
         while true {

@@ -93,6 +93,8 @@ final class CellBatch {
                 put(UnsafeBufferPointer(rebasing: b[..<end]), blob: false)
             }
         case .blob(let b): b.withUnsafeBufferPointer { put($0, blob: true) }
+        // Its text: a numeric column reads it exactly, a REAL column as its nearest double.
+        case .decimal(var s): s.withUTF8 { put($0, blob: false) }
         }
     }
 

@@ -13,6 +13,17 @@ struct ColumnType {
     /// it is the column's type whatever the cells look like, and a cell it cannot take is
     /// an error of that row, not a reason to widen.
     var declared: AttributeType?
+    /// Whether a quoted cell is text whatever it spells (`"5467"`), as Quarry's export
+    /// quotes text that would read as a number, a boolean or a date. False in a file that
+    /// quotes every name of its header, whose quotes say nothing of types (R's write.csv,
+    /// QUOTE_ALL writers).
+    var quotedIsText = false
+
+    /// Whether text written unquoted would be read back as another type than a string (a
+    /// number, a boolean, a date): the export quotes it, so it stays text (`quotedIsText`).
+    static func readsAsNonText(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        integer(b) != nil || double(b) != nil || bool(b) != nil || Value.parseISO8601(bytes: b) != nil
+    }
 
     /// Empty fields and `NA` are nil, as R and the sqlite3 shell's users expect.
     static func isNil(_ b: UnsafeBufferPointer<UInt8>, quoted: Bool) -> Bool {
@@ -22,6 +33,7 @@ struct ColumnType {
     mutating func observe(_ b: UnsafeBufferPointer<UInt8>, quoted: Bool) {
         if Self.isNil(b, quoted: quoted) { sawNil = true; return }
         sawValue = true
+        if quoted, quotedIsText { canBeInteger = false; canBeDouble = false; canBeBool = false; canBeDate = false; return }
         // Digits with a leading zero (a ZIP code, an account number) are text, as DuckDB
         // and VisiData take them: as a number the zeros would be lost.
         if Self.hasLeadingZero(b) { canBeInteger = false; canBeDouble = false }
@@ -66,6 +78,7 @@ struct ColumnType {
     func fits(_ b: UnsafeBufferPointer<UInt8>, quoted: Bool) -> Bool {
         if Self.isNil(b, quoted: quoted) { return isOptional }
         if declared != nil { return true }
+        if quoted, quotedIsText, attributeType != .string { return false }
         switch attributeType {
         case .int64: return Self.integer(b) != nil && !Self.hasLeadingZero(b)
         case .double where Self.hasLeadingZero(b): return false

@@ -40,6 +40,9 @@ public struct EntityStorage: Equatable, Sendable {
     /// `uuid`, `json`, an enum): compared, sorted and tested as their text; a uuid
     /// attribute's (Quarry's own tables) as upper-case text, as Quarry writes a UUID.
     public var textCasts: Set<String> = []
+    /// A server table's `date` columns (date attributes that keep the day alone): a time
+    /// written to one is dropped by the server, and said (`WriteNotes`).
+    public var dayColumns: Set<String> = []
     /// A server table's columns the server computes (`GENERATED ALWAYS`): never written.
     public var generated: Set<String> = []
     /// Columns of another program's primary key that nothing fills (no rowid alias, no
@@ -147,6 +150,9 @@ public struct EntityStorage: Equatable, Sendable {
     public func comparable(_ qualifier: String, _ attribute: AttributeDescription) -> String {
         let column = "\(qualifier).\(self.column(attribute.name))"
         if textCasts.contains(attribute.name) { return attribute.type == .uuid ? "upper((\(column))::text)" : "(\(column))::text" }
+        // A server's day compares as its midnight (UTC, the session's zone) with an
+        // instant: a parameter beside a bare `date` would be read as a day, its time dropped.
+        if dayColumns.contains(attribute.name) { return "(\(column))::timestamptz" }
         if attribute.type == .bool, layout == .foreignTable || layout == .foreignView {
             let cases = booleanTexts.keys.sorted().map { "WHEN '\($0)' THEN \(booleanTexts[$0] == true ? 1 : 0)" }.joined(separator: " ")
             // Any number but 0 is true, as in memory (a file may keep true as -1 or 2).

@@ -32,9 +32,16 @@ public enum AttributeType: String, Encodable, CaseIterable, Sendable {
             case .real(let d):
                 guard d == d.rounded(), d >= -9.2e18, d <= 9.2e18, range.contains(Int64(d)) else { return fail }
                 return .success(.integer(Int64(d)))
+            // A whole decimal (`12.00`) is its integer.
+            case .decimal(let s):
+                guard let i = DecimalText.integer(s), range.contains(i) else { return fail }
+                return .success(.integer(i))
             default: return fail
             }
-        case (.double, .real), (.decimal, .real): return .success(value)
+        case (.double, .real), (.decimal, .real), (.decimal, .decimal): return .success(value)
+        // A decimal given to a double: its nearest double, as Core Data's
+        // `NSDecimalNumber.doubleValue`.
+        case (.double, .decimal(let s)): return Double(s).map { .success(.real($0)) } ?? fail
         case (.double, .integer(let i)), (.decimal, .integer(let i)): return .success(.real(Double(i)))
         case (.bool, .bool): return .success(value)
         case (.date, .date(let d)): return Value.dateRange.contains(d) ? .success(value) : fail
@@ -63,6 +70,13 @@ public enum AttributeType: String, Encodable, CaseIterable, Sendable {
         // Booleans kept as text ('Y'/'N', 'true'/'false'), as Quarry writes them there.
         case (.bool, .text(let s)): return booleanTexts[s.lowercased()].map(Value.bool) ?? value
         case (.double, .integer(let i)), (.decimal, .integer(let i)): return .real(Double(i))
+        // PostgreSQL's numeric arrives as its text (`PostgresRows`): exact, as written.
+        case (.decimal, .text(let s)) where DecimalText.isDecimal(s): return .decimal(s)
+        // A numeric the server computed for a double or an integer (`avg(integer)` is
+        // numeric there): read as the type asks, as SQLite's answer reads.
+        case (.double, .decimal(let s)): return .real(DecimalText.double(s))
+        case (.int16, .decimal(let s)), (.int32, .decimal(let s)), (.int64, .decimal(let s)):
+            return DecimalText.integer(s).map(Value.integer) ?? .real(DecimalText.double(s))
         default: return value
         }
     }

@@ -131,6 +131,8 @@ extension Value: Encodable {
         case .blob(let b): try c.encode(Tag.blob, forKey: .type); try c.encode(b, forKey: .value)
         case .bool(let b): try c.encode(Tag.bool, forKey: .type); try c.encode(b, forKey: .value)
         case .date(let d): try c.encode(Tag.date, forKey: .type); try c.encode(d, forKey: .value)
+        // A default as the number it is, as a decimal attribute's default has always been kept.
+        case .decimal(let s): try c.encode(Tag.real, forKey: .type); try c.encode(Double(s) ?? 0, forKey: .value)
         }
     }
 }

@@ -11,6 +11,10 @@ public enum Value: Hashable, Sendable {
     case bool(Bool)
     /// Seconds since 1970-01-01T00:00:00Z.
     case date(Double)
+    /// An exact decimal number as its text (`195.10`): PostgreSQL's `numeric`, kept as the
+    /// server writes it so that it prints, compares and goes back unchanged (a double
+    /// would print `195.1`, and sums of them drift).
+    case decimal(String)
 
     public var isNull: Bool { if case .null = self { return true } else { return false } }
 
@@ -24,6 +28,7 @@ public enum Value: Hashable, Sendable {
         case .blob: return "binary"
         case .bool: return "boolean"
         case .date: return "date"
+        case .decimal: return "decimal"
         }
     }
 
@@ -48,6 +53,7 @@ public enum Value: Hashable, Sendable {
         case .blob(let b): return "<\(b.count) bytes>"
         case .bool(let b): return b ? "true" : "false"
         case .date(let d): return Value.iso8601(d)
+        case .decimal(let s): return s
         }
     }
 

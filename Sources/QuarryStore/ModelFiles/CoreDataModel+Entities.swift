@@ -128,7 +128,7 @@ extension CoreDataAttribute {
         case .date(let seconds):
             let since2001 = seconds - CoreDataStore.epochOffset
             return since2001 == since2001.rounded() && abs(since2001) < 1e15 ? String(Int64(since2001)) : String(since2001)
-        case .text(let text): return text
+        case .text(let text), .decimal(let text): return text
         }
     }
 }

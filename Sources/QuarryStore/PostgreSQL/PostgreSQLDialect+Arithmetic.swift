@@ -27,6 +27,13 @@ extension PostgreSQLDialect {
         return SQLTemplate("NULLIF((⟨0⟩)::float8 \(op) \(divisor), 'NaN'::float8)")
     }
 
+    /// `numeric`, exact, as the server computes a numeric column's arithmetic (and keeps
+    /// its scale: 0.10 + 0.20 is 0.30).
+    public func decimalArithmetic(_ op: String) -> SQLTemplate? {
+        guard ["+", "-", "*"].contains(op) else { return nil }
+        return SQLTemplate("((⟨0⟩)::numeric \(op) (⟨1⟩)::numeric)")
+    }
+
     public func function(_ name: String, integer: Bool) -> SQLTemplate? {
         let x = "(⟨0⟩)::float8"
         let real: String

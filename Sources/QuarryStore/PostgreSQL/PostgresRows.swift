@@ -5,8 +5,9 @@ import GRDBSQLite
 /// (`Statement`), so the reads above the connection (keys, batches of cells, rows as
 /// values) read a PostgreSQL store unchanged. Each value is read by its column's type
 /// (`PostgresValue`) and given the storage class SQLite would give it: integers and
-/// booleans as integers, reals, `numeric` and timestamps (seconds since 1970) as reals,
-/// text and blobs as bytes, valid until the next step as SQLite's are.
+/// booleans as integers, reals and timestamps (seconds since 1970) as reals, text, blobs
+/// and `numeric` (its exact text, `decimal(_:)`) as bytes, valid until the next step as
+/// SQLite's are.
 ///
 /// The query runs at the first step or column count, with the arguments bound by then,
 /// so the code that binds and steps a SQLite statement runs it unchanged. An error it
@@ -79,7 +80,7 @@ final class PostgresRows {
         case .null: return SQLITE_NULL
         case .integer, .bool: return SQLITE_INTEGER
         case .real, .date: return SQLITE_FLOAT
-        case .text: return SQLITE_TEXT
+        case .text, .decimal: return SQLITE_TEXT
         case .blob: return SQLITE_BLOB
         }
     }
@@ -93,6 +94,9 @@ final class PostgresRows {
             guard !d.isNaN else { return 0 }
             return d >= 9.223372036854775807e18 ? .max : d <= -9.223372036854775808e18 ? .min : Int64(d)
         case .text(let s): return Int64(s.trimmingCharacters(in: .whitespaces)) ?? 0
+        case .decimal(let s):
+            let d = Double(s) ?? 0
+            return d >= 9.223372036854775807e18 ? .max : d <= -9.223372036854775808e18 ? .min : Int64(d)
         case .null, .blob: return 0
         }
     }
@@ -103,8 +107,15 @@ final class PostgresRows {
         case .bool(let b): return b ? 1 : 0
         case .real(let d), .date(let d): return d
         case .text(let s): return Double(s.trimmingCharacters(in: .whitespaces)) ?? 0
+        case .decimal(let s): return Double(s) ?? 0
         case .null, .blob: return 0
         }
+    }
+
+    /// A `numeric`'s exact text, nil for any other value.
+    func decimal(_ column: Int32) -> String? {
+        if case .decimal(let s) = value(column) { return s }
+        return nil
     }
 
     /// A text's UTF-8 bytes or a blob's, kept until the next step; empty for others.
@@ -112,7 +123,7 @@ final class PostgresRows {
         if let kept = bytes[column] { return UnsafeBufferPointer(kept) }
         let content: [UInt8]
         switch value(column) {
-        case .text(let s): content = Array(s.utf8)
+        case .text(let s), .decimal(let s): content = Array(s.utf8)
         case .blob(let b): content = b
         default: return UnsafeBufferPointer(start: nil, count: 0)
         }

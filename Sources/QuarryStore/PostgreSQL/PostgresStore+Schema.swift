@@ -89,6 +89,7 @@ extension PostgresStore {
                 guard let name = row[1].textValue, let type = row[2].textValue else { continue }
                 if Self.attributeType(type) == .string, !Self.plainText.contains(type) { storage.textCasts.insert(name) }
                 if row[5].storedInteger == 1 { storage.generated.insert(name) }
+                if type == "date" { storage.dayColumns.insert(name) }
             }
             context.remember(EntityDescription(name: table, attributes: attributes), storage: storage)
             added.append(table)
@@ -112,7 +113,8 @@ extension PostgresStore {
     }
 
     /// A column's type (`pg_type.typname`) as Quarry's: integers by width, booleans,
-    /// floating and decimal numbers as doubles, timestamps and dates as dates, `bytea` as
+    /// floating numbers as doubles, `numeric` as exact decimals, timestamps and days
+    /// (`date`, at midnight UTC, as a SQLite file's column of days reads) as dates, `bytea` as
     /// binary, and anything else (text, `uuid`, `json`, arrays, ...) as its text.
     static func attributeType(_ typeName: String) -> AttributeType {
         switch typeName {
@@ -120,8 +122,9 @@ extension PostgresStore {
         case "int4": return .int32
         case "int8", "oid": return .int64
         case "bool": return .bool
-        case "float4", "float8", "numeric": return .double
-        case "timestamptz", "timestamp": return .date
+        case "float4", "float8": return .double
+        case "numeric": return .decimal
+        case "timestamptz", "timestamp", "date": return .date
         case "bytea": return .binary
         default: return .string
         }

@@ -27,6 +27,7 @@ enum PostgresValue {
             guard bytes.count <= Int(Int32.max) else { throw argumentError("a blob of \(bytes.count) bytes, more than libpq sends in one value") }
             return .binary(bytes)
         case .bool(let b): return .text(b ? "true" : "false")
+        case .decimal(let s): return .text(s)
         case .date(let seconds):
             if seconds.isInfinite { return .text(seconds < 0 ? "-infinity" : "infinity") }
             guard seconds.isFinite, timestampRange.contains(seconds) else {
@@ -124,6 +125,10 @@ enum PostgresValue {
         case TypeOID.int2, TypeOID.int4, TypeOID.int8, TypeOID.oid:
             guard let i = Int64(text) else { throw unexpected("an integer") }
             return .integer(i)
+        // numeric is exact: its text as the server writes it (scale kept: 195.10), which a
+        // double would round and print otherwise.
+        case TypeOID.numeric where DecimalText.isDecimal(text):
+            return .decimal(text)
         case TypeOID.float4, TypeOID.float8, TypeOID.numeric:
             switch text {
             // No value of Quarry's is NaN: SQLite stores it as nil, and so it reads here.
@@ -137,6 +142,12 @@ enum PostgresValue {
         case TypeOID.bytea:
             guard let bytes = hexBytes(text) else { throw unexpected("bytea in hex") }
             return .blob(bytes)
+        // A day: its midnight in UTC, as the session's time zone (UTC) casts it.
+        case TypeOID.date:
+            if text == "infinity" || text == "-infinity" { return .text(text) }
+            let midnight = text.hasSuffix(" BC") ? text.dropLast(3) + " 00:00:00 BC" : text + " 00:00:00"
+            guard let seconds = seconds(midnight) else { throw unexpected("a date") }
+            return .date(seconds)
         case TypeOID.timestamptz, TypeOID.timestamp:
             // 'infinity' and '-infinity' stay the server's text rather than failing the
             // whole query: no date of Quarry's means them.

@@ -118,6 +118,13 @@ struct Statement {
         }
     }
 
+    /// The text of a PostgreSQL `numeric` in the current row; nil for SQLite's rows and any
+    /// other value.
+    func decimal(_ column: Int32) -> String? {
+        if case .postgres(let rows) = source { return rows.decimal(column) }
+        return nil
+    }
+
     /// The column's blob (valid until the next step).
     func blob(_ column: Int32) -> UnsafeRawBufferPointer {
         switch source {

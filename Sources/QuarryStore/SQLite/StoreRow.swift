@@ -21,7 +21,11 @@ public struct StoreRow {
         case SQLITE_INTEGER: return .integer(statement.int64(column))
         case SQLITE_FLOAT: return .real(statement.double(column))
         case SQLITE_TEXT:
-            guard let handle = statement.handle else { return .text(String(decoding: statement.text(column), as: UTF8.self)) }
+            guard let handle = statement.handle else {
+                // PostgreSQL's numeric, exact, whatever the column (a sum in `sql()` too).
+                if let decimal = statement.decimal(column) { return .decimal(decimal) }
+                return .text(String(decoding: statement.text(column), as: UTF8.self))
+            }
             guard let text = sqlite3_column_text(handle, column) else { return .text("") }
             return .text(String(cString: text))
         case SQLITE_BLOB: return .blob([UInt8](statement.blob(column)))
@@ -59,6 +63,9 @@ extension Value {
             // NaN fails both tests.
             guard real >= Double(Int64.min), real < Double(Int64.max) else { return nil }
             return Int64(real)
+        case .decimal(let text):
+            guard let real = Double(text), real >= Double(Int64.min), real < Double(Int64.max) else { return nil }
+            return Int64(real)
         default: return nil
         }
     }
@@ -69,6 +76,7 @@ extension Value {
         switch self {
         case .integer(let integer): return Double(integer)
         case .real(let real): return real
+        case .decimal(let text): return Double(text)
         default: return nil
         }
     }
@@ -87,6 +95,7 @@ extension Value {
         case .real, .date: return "a real number"
         case .text: return "text"
         case .blob: return "a blob"
+        case .decimal: return "a decimal"
         }
     }
 }

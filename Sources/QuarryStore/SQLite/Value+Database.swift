@@ -23,6 +23,9 @@ extension Value {
         case .blob(let b): return Data(b).databaseValue
         case .bool(let b): return (b ? 1 : 0).databaseValue
         case .date(let d): return d.databaseValue
+        // As text, which SQLite's REAL and NUMERIC columns read as a number, and which a
+        // row of a PostgreSQL store keeps exactly (its decimal attribute decodes it).
+        case .decimal(let s): return s.databaseValue
         }
     }
 }

@@ -37,6 +37,7 @@ extension ObjectContext {
             guard let attribute = entity.writableAttribute(named: key) else { throw entity.unknownKey(key) }
             switch attribute.type.coerce(value) {
             case .success(let v):
+                noteDayColumn(entity, key, v)
                 if v.isNull, !attribute.isOptional {
                     throw StoreError.typeMismatch(entity: entity.name, key: key, expected: "\(attribute.type.rawValue) (not optional)", given: "nil")
                 }

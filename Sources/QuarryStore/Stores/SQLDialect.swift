@@ -58,6 +58,10 @@ public protocol SQLDialect: Sendable {
     /// `exp`, `lowercase`, `uppercase`) of slot 0 as Quarry computes it; `integer` when its
     /// argument is an integer. Nil where the store's function (`quarry_fn`) computes it.
     func function(_ name: String, integer: Bool) -> SQLTemplate?
+    /// `a op b` (op `+`, `-` or `*`) of exact decimals, or of a decimal and an integer, as
+    /// an exact decimal (`ExpressionValues.arithmetic`); nil where the store's function
+    /// computes it.
+    func decimalArithmetic(_ op: String) -> SQLTemplate?
     /// An aggregate of integers (`sum`) as an integer: PostgreSQL's `sum(bigint)` is
     /// `numeric`, which reads as a real.
     func integer(_ sql: String) -> String
@@ -67,6 +71,7 @@ extension SQLDialect {
     public func fold(_ sql: String, caseInsensitive: Bool, diacriticInsensitive: Bool) -> String? { nil }
     public func arithmetic(_ op: String, integers: Bool) -> SQLTemplate? { nil }
     public func function(_ name: String, integer: Bool) -> SQLTemplate? { nil }
+    public func decimalArithmetic(_ op: String) -> SQLTemplate? { nil }
     public func integer(_ sql: String) -> String { sql }
 }
 

@@ -89,6 +89,13 @@ extension ObjectContext {
             throw StoreError.validation(message: "\(entity.name).\(key) keeps dates as \(format.name), which rounds \(value.displayString) "
                 + "into the year 10000, past the dates any reader takes; nothing was written")
         }
+        // A column of days alone keeps the day: the time is dropped, as psql drops it
+        // writing a timestamp to a `date` column, but said, once per column.
+        if case .isoText(let layout) = format, layout.separator == nil, case .date(let seconds) = value,
+           seconds != (seconds / 86_400).rounded(.down) * 86_400 {
+            writeNotes.add("\(entity.name).\(key)", "\(entity.name).\(key) keeps days alone (\(format.name)): the time of day of \(value.displayString) "
+                + "and of any other date written to it is dropped")
+        }
         return stored
     }
 
