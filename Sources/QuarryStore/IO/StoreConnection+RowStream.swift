@@ -67,10 +67,13 @@ extension StoreConnection {
         }
     }
 
-    /// A text cell: a date attribute's ISO 8601 text is written as that date.
+    /// A text cell: a date attribute's ISO 8601 text is written as that date, a decimal
+    /// attribute's (a PostgreSQL numeric, exact) as the number it is, never quoted as text.
     static func writeText(_ bytes: UnsafeBufferPointer<UInt8>, as type: AttributeType, writer: inout TableWriter, into out: inout [UInt8]) {
         if type == .date, let seconds = Value.parseISO8601(bytes: bytes) {
             writer.date(seconds, into: &out)
+        } else if type == .decimal, case let text = String(decoding: bytes, as: UTF8.self), DecimalText.isDecimal(text) {
+            writer.decimal(text, into: &out)
         } else {
             writer.text(bytes, into: &out)
         }

@@ -255,7 +255,12 @@ final class CopyRowReader {
             let f = Float(bitPattern: UInt32(bigEndian: b.loadUnaligned(as: UInt32.self)))
             real(f.isFinite ? Double(f.description) ?? Double(f) : Double(f))
         case .numeric:
-            real(try numeric(b))
+            // A decimal attribute keeps the server's text, as the row-by-row path reads it.
+            if type == .decimal, let text = try numericText(b) {
+                writer.decimal(text, into: &out)
+            } else {
+                real(try numeric(b))
+            }
         case .timestamp:
             try need(8)
             let micros = int64(b, 0)
@@ -296,6 +301,43 @@ final class CopyRowReader {
         let second = Double(secondOfDay % 60 * 1_000_000 + rest % 1_000_000) / 1_000_000
         let offset = 0.0
         return dayCount * 86_400 + Double(wholeMinutes) + second - offset
+    }
+
+    /// A finite numeric's binary form as the server writes its text (`0.9900`, `1.00`,
+    /// `-0.000001`: the display scale's digits after the point); nil for NaN and the
+    /// infinities, which are read as doubles on both paths.
+    static func numericText(_ b: UnsafeRawBufferPointer) throws -> String? {
+        guard b.count >= 8 else { throw malformed("a numeric of \(b.count) bytes") }
+        let ndigits = int16(b, 0), weight = int16(b, 2), sign = UInt16(bitPattern: Int16(int16(b, 4))), scale = int16(b, 6)
+        guard sign == 0x0000 || sign == 0x4000 else { return nil }
+        guard ndigits >= 0, scale >= 0, b.count == 8 + 2 * ndigits else { throw malformed("a numeric of \(b.count) bytes") }
+        func digit(_ i: Int) throws -> Int {
+            guard i >= 0, i < ndigits else { return 0 }
+            let d = int16(b, 8 + 2 * i)
+            guard (0..<10_000).contains(d) else { throw malformed("a numeric digit \(d)") }
+            return d
+        }
+        var text = sign == 0x4000 ? "-" : ""
+        if weight < 0 {
+            text += "0"
+        } else {
+            text += String(try digit(0))
+            for i in stride(from: 1, through: weight, by: 1) {
+                let d = String(try digit(i))
+                text += String(repeating: "0", count: 4 - d.count) + d
+            }
+        }
+        if scale > 0 {
+            var fraction = ""
+            var i = weight + 1
+            while fraction.count < scale {
+                let d = String(try digit(i))
+                fraction += String(repeating: "0", count: 4 - d.count) + d
+                i += 1
+            }
+            text += "." + fraction.prefix(scale)
+        }
+        return text
     }
 
     /// 10^0 through 10^22, every one an exact double.
