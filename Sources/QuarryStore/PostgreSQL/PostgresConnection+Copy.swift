@@ -75,11 +75,7 @@ extension PostgresConnection {
         // Ended with an error message, the server discards every row it took.
         _ = end(handle, failure == nil ? nil : "the import stopped")
         waitWhileBusy()
-        var last: OpaquePointer?
-        while let next = getResult(handle) {
-            if let previous = last { clear(previous) }
-            last = next
-        }
+        let last = lastResult()
         defer { if let last { clear(last) } }
         if let failure { throw failure }
         let lost = Self.text(table.errorMessage?(handle)) ?? "the connection to the server was lost"

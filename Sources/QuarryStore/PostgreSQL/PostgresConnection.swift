@@ -73,18 +73,12 @@ public final class PostgresConnection {
     /// lock wait included), and its answer comes back as the result.
     @discardableResult
     public func execute(_ sql: String, _ arguments: [Value] = []) throws -> PostgresResult {
-        guard let clear = pq.pointee.clear, let getResult = pq.pointee.getResult else {
+        guard let clear = pq.pointee.clear, pq.pointee.getResult != nil else {
             throw StoreError.postgres(sqlState: nil, sql: sql, message: "libpq was not loaded")
         }
         try send(sql, arguments)
         waitWhileBusy()
-        // The last result (one statement gives one).
-        var last: OpaquePointer?
-        while let next = getResult(handle) {
-            if let previous = last { clear(previous) }
-            last = next
-        }
-        guard let result = last else {
+        guard let result = lastResult() else {
             throw StoreError.postgres(sqlState: nil, sql: sql, message: failure(or: "no result"))
         }
         defer { clear(result) }
@@ -330,4 +324,18 @@ public struct PostgresResult: Equatable {
     public let columns: [String]
     public let rows: [[Value]]
     public let affectedRows: Int?
+}
+
+extension PostgresConnection {
+    /// The last of the results waiting, the others cleared (a statement gives one; a COPY's
+    /// end its outcome); the caller clears it. Nil when there is none.
+    func lastResult() -> OpaquePointer? {
+        guard let clear = pq.pointee.clear, let getResult = pq.pointee.getResult else { return nil }
+        var last: OpaquePointer?
+        while let next = getResult(handle) {
+            if let previous = last { clear(previous) }
+            last = next
+        }
+        return last
+    }
 }

@@ -1,7 +1,6 @@
 import Foundation
 import CQuarryPQ
 import CQuarrySignals
-import GRDB
 
 /// `export` from a PostgreSQL store through `COPY (SELECT ...) TO STDOUT (FORMAT binary)`:
 /// the server sends each row as one message of typed binary fields, which are written
@@ -58,7 +57,7 @@ extension PostgresConnection {
         var count = 0
         try copyOut(copy) { message in
             try reader.consume(message) { row in
-                if count % 4096 == 0, quarry_should_stop() != 0 { throw StoreError(DatabaseError(resultCode: .SQLITE_INTERRUPT)) }
+                if count % 4096 == 0, quarry_should_stop() != 0 { throw StoreError.stopped() }
                 try file.append { out in try reader.write(row, writer: &writer, into: &out) }
                 count += 1
             }
@@ -99,7 +98,7 @@ extension PostgresConnection {
         }
         guard status(started) == PGRES_COPY_OUT else {
             defer { clear(started); while let more = getResult(handle) { clear(more) } }
-            if cancelled, status(started) == PGRES_FATAL_ERROR { throw StoreError(DatabaseError(resultCode: .SQLITE_INTERRUPT)) }
+            if cancelled, status(started) == PGRES_FATAL_ERROR { throw StoreError.interrupted(.now(stopping: .serverStatement)) }
             try check(started, sql: sql)
             throw StoreError.postgres(sqlState: nil, sql: sql, message: "the server did not start the COPY")
         }
@@ -126,15 +125,11 @@ extension PostgresConnection {
                 break  // -1: the COPY is over; -2: the connection failed (getResult says why)
             }
         }
-        var last: OpaquePointer?
-        while let next = getResult(handle) {
-            if let previous = last { clear(previous) }
-            last = next
-        }
+        let last = lastResult()
         defer { if let last { clear(last) } }
         if let failure { throw failure }
         guard let last else { throw StoreError.postgres(sqlState: nil, sql: sql, message: self.failure(or: "the connection to the server was lost")) }
-        if cancelled, status(last) == PGRES_FATAL_ERROR { throw StoreError(DatabaseError(resultCode: .SQLITE_INTERRUPT)) }
+        if cancelled, status(last) == PGRES_FATAL_ERROR { throw StoreError.interrupted(.now(stopping: .serverStatement)) }
         try check(last, sql: sql)
     }
 }
