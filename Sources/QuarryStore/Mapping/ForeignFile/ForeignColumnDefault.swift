@@ -19,12 +19,12 @@ enum ForeignColumnDefault {
     static let clocks: Set<String> = ["CURRENT_TIME", "CURRENT_DATE", "CURRENT_TIMESTAMP"]
 
     /// What `declared` (the `dflt_value` of `PRAGMA table_info`) gives an attribute of `type`;
-    /// nil when it is no literal, or a value the attribute cannot hold.
-    static func kind(of declared: String, as type: AttributeType, in db: Database) -> Kind? {
+    /// nil when it is no literal, or a value the attribute cannot hold. A literal is read
+    /// here, as SQLite reads it, so opening a file runs no query per column.
+    static func kind(of declared: String, as type: AttributeType) -> Kind? {
         let text = declared.trimmingCharacters(in: .whitespaces)
         if clocks.contains(text.uppercased()) { return .atInsert(text.uppercased()) }
-        guard isLiteral(text), let raw = try? DatabaseValue.fetchOne(db, sql: "SELECT \(text)") else { return nil }
-        return value(Value(raw), as: type).map(Kind.constant)
+        return literal(text).flatMap { value($0, as: type) }.map(Kind.constant)
     }
 
     /// A clock's value now, for a new object.
@@ -33,20 +33,34 @@ enum ForeignColumnDefault {
         return value(Value(raw), as: type)
     }
 
-    /// A number, a quoted string, a blob, NULL, TRUE or FALSE (signed numbers included).
-    static func isLiteral(_ text: String) -> Bool {
-        let upper = text.uppercased()
-        if ["NULL", "TRUE", "FALSE"].contains(upper) { return true }
+    /// The value of a number, a quoted string, a blob, NULL, TRUE or FALSE (signed numbers
+    /// included), as SQLite reads the literal: an integer that fits 64 bits is an
+    /// integer, any other number a real, TRUE and FALSE 1 and 0. Nil for anything else.
+    static func literal(_ text: String) -> Value? {
+        switch text.uppercased() {
+        case "NULL": return .null
+        case "TRUE": return .integer(1)
+        case "FALSE": return .integer(0)
+        default: break
+        }
         if text.count >= 2, text.first == "'", text.last == "'" {
             // One string: every inner quote doubled.
-            return !text.dropFirst().dropLast().replacingOccurrences(of: "''", with: "").contains("'")
+            let inner = text.dropFirst().dropLast()
+            guard !inner.replacingOccurrences(of: "''", with: "").contains("'") else { return nil }
+            return .text(inner.replacingOccurrences(of: "''", with: "'"))
         }
-        if text.count >= 3, upper.hasPrefix("X'"), text.last == "'" {
-            return text.dropFirst(2).dropLast().allSatisfy(\.isHexDigit)
+        if text.count >= 3, text.uppercased().hasPrefix("X'"), text.last == "'" {
+            let hex = Array(text.dropFirst(2).dropLast())
+            guard hex.count % 2 == 0, hex.allSatisfy(\.isHexDigit) else { return nil }
+            return .blob(stride(from: 0, to: hex.count, by: 2).compactMap { UInt8(String(hex[$0...$0 + 1]), radix: 16) })
         }
         var number = Substring(text)
+        let negative = number.first == "-"
         if let sign = number.first, sign == "+" || sign == "-" { number = number.dropFirst() }
-        return !number.isEmpty && Double(number) != nil && number.allSatisfy { $0.isNumber || $0 == "." || $0 == "e" || $0 == "E" || $0 == "+" || $0 == "-" }
+        guard !number.isEmpty, number.allSatisfy({ $0.isASCII && ($0.isNumber || "+-.eE".contains($0)) }),
+              let magnitude = Double(number) else { return nil }
+        if number.allSatisfy(\.isNumber), let i = Int64(negative ? "-" + number : String(number)) { return .integer(i) }
+        return .real(negative ? -magnitude : magnitude)
     }
 
     /// The value as the column's affinity would keep it, if the attribute's type holds it.

@@ -145,7 +145,7 @@ extension ObjectContext {
             // The key's default is the row's own (a rowid alias takes the next one).
             var defaultValue: Value?
             if hasDefault, name != primaryKey, let text: String = column["dflt_value"] {
-                switch try? read({ db in ForeignColumnDefault.kind(of: text, as: type, in: db) }) {
+                switch ForeignColumnDefault.kind(of: text, as: type) {
                 case .constant(let value)?: defaultValue = value
                 case .atInsert(let clock)?: clockDefaults[name] = clock
                 default: break
