@@ -7,7 +7,7 @@ import Testing
 /// one of a save, a rollback and a batch change, in order, and writes what it is asked.
 struct PersistentStoreSeamTests {
     /// Quarry's own store, recording what the context asks of it.
-    final class RecordingStore: PersistentStore {
+    final class RecordingStore: SQLiteStore {
         var managedObjectModel = ManagedObjectModel()
         var mapping = StoreMapping()
         let own = QuarryFileStore()

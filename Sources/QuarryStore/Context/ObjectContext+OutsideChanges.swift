@@ -44,7 +44,7 @@ extension ObjectContext {
     public func refreshFromStore(asked: Bool = false) throws -> Bool {
         // Asked, it is a statement: a server's lost connection is made again first (never
         // while the REPL waits, which would block on a server that does not answer).
-        if asked { try connection.postgres?.reestablishIfLost() }
+        if asked { try connection.engine.reestablishIfLost() }
         let version = try store.outsideChangeCounter(context: self)
         defer { outsideChanges.lastDataVersion = version }
         let missesSome = asked && store.unheardCommits != nil
@@ -113,7 +113,7 @@ extension ObjectContext {
     /// A descriptor that becomes readable when the store may have news of other sessions'
     /// commits (a PostgreSQL connection's socket), for a loop that waits on the terminal
     /// to wait on too; nil for a file, whose commits are polled.
-    public var outsideChangesDescriptor: Int32? { connection.postgres?.socket }
+    public var outsideChangesDescriptor: Int32? { connection.engine.changeDescriptor }
 
     /// Why some outside commits reach observers only at `refresh()` (the store's
     /// `unheardCommits`): the first time it is asked, nil after, so it is said once.

@@ -55,11 +55,11 @@ public enum ErrorRendering {
         shortened(said(text), limit: limit)
     }
 
-    /// Text as an error or a note repeats it: escaped, and without the password of any
-    /// PostgreSQL URL in it, whatever put the URL there (a path that was no file, a
-    /// script's own message).
+    /// Text as an error or a note repeats it: escaped, and without the secrets of any
+    /// server's address in it (a PostgreSQL URL's password), whatever put the address
+    /// there (a path that was no file, a script's own message).
     public static func said(_ text: String) -> String {
-        escaped(PostgresURL.withoutPasswords(in: text))
+        escaped(StoreRegistry.withoutSecrets(in: text))
     }
 
     /// Control characters and line separators as Lua escapes them in source (`\n`, `\0`,

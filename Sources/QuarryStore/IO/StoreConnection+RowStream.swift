@@ -12,10 +12,10 @@ extension StoreConnection {
     public func streamRows(_ sql: String, arguments: [Value], attributes: [AttributeDescription], firstColumn: Int32,
                            writer: inout TableWriter, file: OutputFile) throws -> Int {
         let types = attributes.map(\.type)
-        // PostgreSQL: through COPY when every column's type can be read from it as the
-        // rows would read (nil otherwise: the rows are streamed one at a time below).
-        if let postgres, !isClosed,
-           let copied = try postgres.copyExport(sql, arguments: arguments, types: types, firstColumn: Int(firstColumn), writer: &writer, file: file) {
+        // The engine's own bulk path where it has one (PostgreSQL's COPY); otherwise the
+        // rows are streamed one at a time below.
+        if !isClosed, let copied = try engine.exportRows(sql, arguments: arguments, types: types, firstColumn: Int(firstColumn),
+                                                         writer: &writer, file: file) {
             return copied
         }
         var count = 0
@@ -34,14 +34,14 @@ extension StoreConnection {
         return count
     }
 
-    private static func writeColumn(_ statement: Statement, _ column: Int32, as type: AttributeType,
+    private static func writeColumn(_ statement: any RowCursor, _ column: Int32, as type: AttributeType,
                                     writer: inout TableWriter, into out: inout [UInt8]) {
         switch statement.type(column) {
-        case SQLITE_NULL: writer.null(into: &out)
-        case SQLITE_INTEGER: writeInteger(statement.int64(column), as: type, writer: &writer, into: &out)
-        case SQLITE_FLOAT: writeReal(statement.double(column), as: type, writer: &writer, into: &out)
-        case SQLITE_BLOB: writer.blob(statement.blob(column), into: &out)
-        default: writeText(statement.text(column), as: type, writer: &writer, into: &out)
+        case .null: writer.null(into: &out)
+        case .integer: writeInteger(statement.int64(column), as: type, writer: &writer, into: &out)
+        case .real: writeReal(statement.double(column), as: type, writer: &writer, into: &out)
+        case .blob: writer.blob(statement.blob(column), into: &out)
+        case .text: writeText(statement.text(column), as: type, writer: &writer, into: &out)
         }
     }
 

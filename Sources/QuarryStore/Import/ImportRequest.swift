@@ -138,9 +138,9 @@ public struct ImportRequest {
             ? "INSERT INTO \(context.mapping.storage(of: entityName).table) DEFAULT VALUES"
             : "INSERT INTO \(context.mapping.storage(of: entityName).table) (\(columns)) VALUES (\(marks))"
         var rows = 0
-        if let server = context.connection.postgres {
-            rows = try copy(table, check: check, attributes: attributes, defaults: defaults, entity: entity, creating: existing == nil,
-                            context: context, server: server, progress: progress)
+        if let loaded = try context.store.bulkLoad(self, table, check: check, attributes: attributes, defaults: defaults, entity: entity,
+                                                   creating: existing == nil, context: context, progress: progress) {
+            rows = loaded
             progress?(rows, rows)
             if existing == nil { context.didDefine(entity) } else { context.bumpGeneration() }
             return ImportSummary(rows: rows, createdEntity: existing == nil)

@@ -81,7 +81,7 @@ public final class RowBatch {
         do {
             for (sql, parameters) in chunks {
                 try context.connection.readStatement(sql) { statement in
-                    statement.bind(keys: parameters)
+                    statement.bind(keys: Array(parameters))
                     if allocated == nil {
                         width = statement.columnCount
                         allocated = .allocate(capacity: max(1, keys.count * width))
@@ -104,7 +104,7 @@ public final class RowBatch {
                         let row = cells + slot * width
                         // The key, read already, is cell 0 (as it is read whenever it is an integer).
                         if width > 0 {
-                            row[0] = keyType == SQLITE_INTEGER ? quarry_cell(value: key, length: 0, tag: Int32(QUARRY_CELL_INTEGER))
+                            row[0] = keyType == .integer ? quarry_cell(value: key, length: 0, tag: Int32(QUARRY_CELL_INTEGER))
                                 : bytes.cell(statement, 0)
                         }
                         for column in stride(from: 1, to: width, by: 1) { row[column] = bytes.cell(statement, Int32(column)) }
@@ -233,23 +233,23 @@ private struct ByteArena {
     private var capacity = 4096
     private var used = 0
 
-    mutating func cell(_ statement: Statement, _ column: Int32) -> quarry_cell {
+    mutating func cell(_ statement: any RowCursor, _ column: Int32) -> quarry_cell {
         switch statement.type(column) {
-        case SQLITE_INTEGER: return quarry_cell(value: statement.int64(column), length: 0, tag: Int32(QUARRY_CELL_INTEGER))
-        case SQLITE_FLOAT:
+        case .integer: return quarry_cell(value: statement.int64(column), length: 0, tag: Int32(QUARRY_CELL_INTEGER))
+        case .real:
             return quarry_cell(value: Int64(bitPattern: statement.double(column).bitPattern), length: 0, tag: Int32(QUARRY_CELL_REAL))
-        case SQLITE_TEXT:
+        case .text:
             let text = statement.text(column)
             let count = text.count
             let offset = append(text.baseAddress, count)
             let plain = text.baseAddress.map { quarry_is_plain_utf8($0, count) != 0 } ?? true
             return quarry_cell(value: Int64(offset), length: Int32(count), tag: Int32(plain ? QUARRY_CELL_TEXT : QUARRY_CELL_RAW_TEXT))
-        case SQLITE_BLOB:
+        case .blob:
             let blob = statement.blob(column)
             let count = blob.count
             let offset = append(blob.baseAddress?.assumingMemoryBound(to: UInt8.self), count)
             return quarry_cell(value: Int64(offset), length: Int32(count), tag: Int32(QUARRY_CELL_BLOB))
-        default: return quarry_cell(value: 0, length: 0, tag: Int32(QUARRY_CELL_NULL))
+        case .null: return quarry_cell(value: 0, length: 0, tag: Int32(QUARRY_CELL_NULL))
         }
     }
 

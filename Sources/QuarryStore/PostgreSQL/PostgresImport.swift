@@ -5,11 +5,21 @@
 /// sub-entity's rows go into its root's table (`PostgresStore+Hierarchies`). A row
 /// the server refuses (a type, a constraint) ends the import with nothing kept, the table
 /// included, at the file's line that row came from.
+extension PostgresStore {
+    /// Every import into the schema goes through COPY.
+    func bulkLoad(_ request: ImportRequest, _ table: ImportTable, check: [ColumnType]?, attributes: [AttributeDescription],
+                  defaults: [AttributeDescription], entity: EntityDescription, creating: Bool, context: ObjectContext,
+                  progress: ((Int, Int) -> Void)?) throws -> Int? {
+        try request.copy(table, check: check, attributes: attributes, defaults: defaults, entity: entity, creating: creating,
+                         context: context, server: server(context), progress: progress)
+    }
+}
+
 extension ImportRequest {
     func copy(_ table: ImportTable, check: [ColumnType]?, attributes: [AttributeDescription], defaults: [AttributeDescription],
               entity: EntityDescription, creating: Bool, context: ObjectContext, server: PostgresConnection,
               progress: ((Int, Int) -> Void)?) throws -> Int {
-        guard let store = context.store as? PostgresStore else { throw StoreConnection.notOnPostgres("import") }
+        guard let store = context.store as? PostgresStore else { throw StoreConnection.needsEngine("PostgreSQL", for: "import") }
         var storage = creating ? PostgresStore.storage(of: entity, schema: store.schema) : context.mapping.storage(of: entity.name)
         var defaults = defaults
         // A sub-entity is a view of its root's table, and COPY writes tables only: its rows

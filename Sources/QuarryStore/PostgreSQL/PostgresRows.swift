@@ -1,5 +1,4 @@
 import Foundation
-import GRDBSQLite
 
 /// The rows of one PostgreSQL query, stepped and read as a SQLite statement's are
 /// (`Statement`), so the reads above the connection (keys, batches of cells, rows as
@@ -12,7 +11,7 @@ import GRDBSQLite
 /// The query runs at the first step or column count, with the arguments bound by then,
 /// so the code that binds and steps a SQLite statement runs it unchanged. An error it
 /// meets there comes out of the next step.
-final class PostgresRows {
+final class PostgresRows: RowCursor {
     /// Every row at once, or a row at a time (`PostgresRowStream`).
     enum Rows {
         case whole(PostgresResult)
@@ -32,8 +31,6 @@ final class PostgresRows {
     init(stream: @escaping ([Value]) throws -> PostgresRowStream) { start = { .streamed(try stream($0)) } }
 
     deinit { freeBytes() }
-
-    func bind(_ values: [Value]) { arguments = values }
 
     private func rows() throws -> Rows {
         if started == nil { started = Result { try start(arguments) } }
@@ -66,7 +63,7 @@ final class PostgresRows {
     /// them (`sql()`), rather than as the seconds Quarry's own reads take.
     var datesAsText = false
 
-    private func value(_ column: Int32) -> Value {
+    private func raw(_ column: Int32) -> Value {
         guard let current, column >= 0, Int(column) < current.count else { return .null }
         let value = current[Int(column)]
         if datesAsText, case .date(let seconds) = value {
@@ -75,19 +72,51 @@ final class PostgresRows {
         return value
     }
 
-    func type(_ column: Int32) -> Int32 {
-        switch value(column) {
-        case .null: return SQLITE_NULL
-        case .integer, .bool: return SQLITE_INTEGER
-        case .real, .date: return SQLITE_FLOAT
-        case .text, .decimal: return SQLITE_TEXT
-        case .blob: return SQLITE_BLOB
+    func type(_ column: Int32) -> CellType {
+        switch raw(column) {
+        case .null: return .null
+        case .integer, .bool: return .integer
+        case .real, .date: return .real
+        case .text, .decimal: return .text
+        case .blob: return .blob
+        }
+    }
+
+    /// By the cell type SQLite would give the value (a boolean an integer, a timestamp
+    /// seconds), a `numeric` exact whatever the column (a sum in `sql()` too).
+    func value(_ column: Int32) -> Value {
+        switch raw(column) {
+        case .null: return .null
+        case .integer, .bool: return .integer(int64(column))
+        case .real, .date: return .real(double(column))
+        case .decimal(let text): return .decimal(text)
+        case .text(let text): return .text(text)
+        case .blob(let bytes): return .blob(bytes)
+        }
+    }
+
+    func text(_ column: Int32) -> UnsafeBufferPointer<UInt8> { bytes(column) }
+
+    func blob(_ column: Int32) -> UnsafeRawBufferPointer { UnsafeRawBufferPointer(bytes(column)) }
+
+    func bind(values: [Value]) { arguments = values }
+
+    func bind(keys: [Int64]) { arguments = keys.map(Value.integer) }
+
+    /// The bytes of the row's texts and blobs, as they would be lent.
+    var valueBytes: Int {
+        (0..<Int32(columnCount)).reduce(0) { total, column in
+            switch raw(column) {
+            case .text(let s), .decimal(let s): return total + s.utf8.count
+            case .blob(let b): return total + b.count
+            default: return total
+            }
         }
     }
 
     /// As SQLite converts: a real rounded toward zero (saturating), text read as a number.
     func int64(_ column: Int32) -> Int64 {
-        switch value(column) {
+        switch raw(column) {
         case .integer(let i): return i
         case .bool(let b): return b ? 1 : 0
         case .real(let d), .date(let d):
@@ -102,7 +131,7 @@ final class PostgresRows {
     }
 
     func double(_ column: Int32) -> Double {
-        switch value(column) {
+        switch raw(column) {
         case .integer(let i): return Double(i)
         case .bool(let b): return b ? 1 : 0
         case .real(let d), .date(let d): return d
@@ -114,7 +143,7 @@ final class PostgresRows {
 
     /// A `numeric`'s exact text, nil for any other value.
     func decimal(_ column: Int32) -> String? {
-        if case .decimal(let s) = value(column) { return s }
+        if case .decimal(let s) = raw(column) { return s }
         return nil
     }
 
@@ -122,7 +151,7 @@ final class PostgresRows {
     func bytes(_ column: Int32) -> UnsafeBufferPointer<UInt8> {
         if let kept = bytes[column] { return UnsafeBufferPointer(kept) }
         let content: [UInt8]
-        switch value(column) {
+        switch raw(column) {
         case .text(let s), .decimal(let s): content = Array(s.utf8)
         case .blob(let b): content = b
         default: return UnsafeBufferPointer(start: nil, count: 0)
@@ -144,25 +173,25 @@ extension PostgresConnection {
     /// `body` with `sql`'s rows as a `Statement` (its `?` placeholders numbered as
     /// PostgreSQL takes them); the query runs with what `body` binds, at its first step,
     /// placeholders left unbound taking NULL.
-    func withRows(_ sql: String, _ body: (Statement) throws -> Void) throws {
+    func withRows(_ sql: String, _ body: (any RowCursor) throws -> Void) throws {
         let (numbered, count) = PostgreSQLDialect.numbering(sql)
         let rows = PostgresRows { arguments in
             // Placeholders past the arguments are NULL, as SQLite leaves them unbound.
             let padded = arguments + Array(repeating: Value.null, count: max(0, count - arguments.count))
             do { return try self.execute(numbered, padded) } catch { throw Self.explained(error, sql: sql) }
         }
-        try body(Statement(rows: rows))
+        try body(rows)
     }
 
     /// `body` with `sql`'s rows as `withRows` gives them, read from the server a row at a
     /// time (`PostgresRowStream`), so memory does not grow with the rows (an export).
-    func withStreamedRows(_ sql: String, _ body: (Statement) throws -> Void) throws {
+    func withStreamedRows(_ sql: String, _ body: (any RowCursor) throws -> Void) throws {
         let (numbered, count) = PostgreSQLDialect.numbering(sql)
         let rows = PostgresRows(stream: { arguments in
             let padded = arguments + Array(repeating: Value.null, count: max(0, count - arguments.count))
             do { return try PostgresRowStream(self, sql: numbered, arguments: padded) } catch { throw Self.explained(error, sql: sql) }
         })
-        try body(Statement(rows: rows))
+        try body(rows)
     }
 
     /// A server error that stands for something Quarry's SQL could not do, said as what
@@ -252,10 +281,10 @@ extension PostgresConnection {
 
     /// `body` with the rows of a text already numbered (`describe`'s), as `withRows`, its
     /// dates as text: the rows of a statement a person wrote (`sql()`).
-    func withRows(_ sql: String, numbered: Bool, _ body: (Statement) throws -> Void) throws {
+    func withRows(_ sql: String, numbered: Bool, _ body: (any RowCursor) throws -> Void) throws {
         guard numbered else { return try withRows(sql, body) }
         let rows = PostgresRows { arguments in try self.execute(sql, arguments) }
         rows.datesAsText = true
-        try body(Statement(rows: rows))
+        try body(rows)
     }
 }

@@ -194,8 +194,8 @@ extension PostgresStore {
     }
 
     func server(_ context: ObjectContext) throws -> PostgresConnection {
-        guard let server = context.connection.postgres else { throw StoreConnection.notOnPostgres("writing") }
-        return server
+        guard let engine = context.connection.engine as? PostgresEngine else { throw StoreConnection.needsEngine("PostgreSQL", for: "writing") }
+        return engine.server
     }
 }
 

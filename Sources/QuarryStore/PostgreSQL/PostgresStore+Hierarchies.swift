@@ -1,5 +1,5 @@
 /// Inheritance in the tables Quarry makes in a PostgreSQL schema, stored as a Quarry file
-/// stores it (`PersistentStore+QuarryHierarchies`): one table per root entity, holding the
+/// stores it (`QuarryLayout+Hierarchies`): one table per root entity, holding the
 /// columns of its whole hierarchy and `_entity` naming each row's entity; every other
 /// entity of the hierarchy is a view of that table (its own rows and its sub-entities').
 /// PostgreSQL's views of one table are updatable as they are, so no trigger writes

@@ -1,9 +1,7 @@
-import GRDB
-
 /// A schema of a PostgreSQL database, opened by URL (`PostgresURL`): its tables as
 /// entities, typed as the server types their columns, and their foreign keys as to-one
 /// relationships with an inverse to-many, as a SQLite file Quarry did not create opens.
-/// Every read goes to the server through the connection (`StoreConnection.postgres`);
+/// Every read goes to the server through the connection's engine (`PostgresEngine`);
 /// predicates, sorts and counts are said in PostgreSQL's SQL (`PostgreSQLDialect`).
 ///
 /// `save()` writes in one transaction with optimistic locking (`PostgresSaveWriter`),
@@ -80,7 +78,7 @@ final class PostgresStore: PersistentStore {
     /// cannot hold is refused per definition (`refuse`).
     func refuseDefining(_ entity: String, whole: Bool) throws {}
 
-    func writeDefinitionOnServer(_ entity: EntityDescription, changes: [EntityDescription], context: ObjectContext) throws -> [String]? {
+    func define(_ entity: EntityDescription, changes: [EntityDescription], context: ObjectContext) throws -> [String] {
         try writeServerDefinition(entity, changes: changes, context: context)
     }
     /// Only the tables Quarry made are its entities as declared; the schema's own are
@@ -99,12 +97,6 @@ final class PostgresStore: PersistentStore {
             return try PostgresSaveWriter(context: context, server: server).write(request)
         }
     }
-    /// Never asked: the writer reads the key each INSERT returns.
-    func insertedKey(of entity: EntityDescription, in db: Database, context: ObjectContext) throws -> Int64 { throw notYet() }
-    func writeDefinition(_ entity: EntityDescription, changes: [EntityDescription], in db: Database, context: ObjectContext) throws -> [String] {
-        throw notYet()
-    }
-    func keepDeclaration(_ name: String, definition: String, in db: Database, context: ObjectContext) throws { throw notYet() }
     /// The fetch request templates `model()` kept in the schema, as a Quarry file keeps
     /// them (`quarry_fetch_template`).
     func keptTemplates(context: ObjectContext) throws -> [CoreDataFetchRequest] {

@@ -16,7 +16,7 @@ struct ReadOnlyCopy {
     static func ifNeeded(for path: String) throws -> ReadOnlyCopy? {
         let files = FileManager.default
         let log = path + "-wal"
-        guard files.fileExists(atPath: path), !files.isWritableFile(atPath: StoreConnection.folder(of: path)),
+        guard files.fileExists(atPath: path), !files.isWritableFile(atPath: SQLiteEngine.folder(of: path)),
               let size = (try? files.attributesOfItem(atPath: log))?[.size] as? NSNumber, size.intValue > 0 else { return nil }
         let folder = NSTemporaryDirectory() + "quarry-readonly-" + UUID().uuidString
         do {

@@ -54,8 +54,8 @@ public struct SQLFunction {
         case .null: sqlite3_result_null(context)
         case .int64(let integer): sqlite3_result_int64(context, integer)
         case .double(let real): sqlite3_result_double(context, real)
-        case .string(let text): sqlite3_result_text(context, text, -1, Statement.transient)
-        case .blob(let data): data.withUnsafeBytes { sqlite3_result_blob(context, $0.baseAddress, Int32($0.count), Statement.transient) }
+        case .string(let text): sqlite3_result_text(context, text, -1, SQLiteCursor.transient)
+        case .blob(let data): data.withUnsafeBytes { sqlite3_result_blob(context, $0.baseAddress, Int32($0.count), SQLiteCursor.transient) }
         }
     }
 }

@@ -5,7 +5,7 @@ import GRDB
 /// it (entities imported, `relate()` calls) is in its sidecar (`ForeignSidecar`); other
 /// processes see its changes through `data_version` and row hashes, as they see any
 /// writer's that keeps no history.
-final class ForeignFileStore: PersistentStore {
+final class ForeignFileStore: SQLiteStore {
     var managedObjectModel = ManagedObjectModel()
     var mapping = StoreMapping()
     var dialect: any SQLDialect { SQLiteDialect() }

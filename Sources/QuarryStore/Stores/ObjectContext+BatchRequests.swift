@@ -139,7 +139,8 @@ extension ObjectContext {
     /// The SQLite side of `batchUpdate`, in one transaction: the keys the filter matches,
     /// one UPDATE per 500, each value in its column's format (objects take the values as
     /// they read back), and the store's history.
-    func writeSQLiteBatchUpdate(_ entity: EntityDescription, where filter: BatchFilter?, set given: [(String, Value)]) throws -> BatchUpdateWritten {
+    func writeSQLiteBatchUpdate(_ entity: EntityDescription, where filter: BatchFilter?, set given: [(String, Value)],
+                                store: some SQLiteStore) throws -> BatchUpdateWritten {
         let table = mapped(entity).table, key = mapped(entity).key
         var written = BatchUpdateWritten(keys: [], byEntity: [:], assignments: given)
         do {
@@ -168,13 +169,13 @@ extension ObjectContext {
     /// The SQLite side of `batchDelete`, in one transaction: the rows the filter matches
     /// and what their delete rules reach (`deleteRows`), and the store's history; returns
     /// the rows deleted, by their own entity.
-    func writeSQLiteBatchDelete(_ entity: EntityDescription, where filter: BatchFilter?) throws -> [String: [Int64]] {
+    func writeSQLiteBatchDelete(_ entity: EntityDescription, where filter: BatchFilter?, store: some SQLiteStore) throws -> [String: [Int64]] {
         var batch = BatchChange()
         do {
             try database.write { db in
                 batch = BatchChange()
                 let keys = try matchingKeys(entity, filter, in: db)
-                try deleteRows(entity, keys, in: db, batch: &batch)
+                try deleteRows(entity, keys, in: db, batch: &batch, store: store)
                 try store.recordBatchChange(batch, in: db, context: self)
             }
         } catch let error as DatabaseError { throw StoreError(error) }
@@ -184,11 +185,12 @@ extension ObjectContext {
     /// Deletes the rows and, level by level, what their delete rules reach: a worklist,
     /// not recursion, since a cascade may run thousands of rows deep. Each level's related
     /// keys are read before its rows go.
-    private func deleteRows(_ entity: EntityDescription, _ keys: [Int64], in db: Database, batch: inout BatchChange) throws {
+    private func deleteRows(_ entity: EntityDescription, _ keys: [Int64], in db: Database, batch: inout BatchChange,
+                            store: some SQLiteStore) throws {
         var pending: [(EntityDescription, [Int64])] = [(entity, keys)]
         while !pending.isEmpty {
             let (entity, keys) = pending.removeFirst()
-            let cascaded = try deleteLevel(entity, keys, in: db, batch: &batch)
+            let cascaded = try deleteLevel(entity, keys, in: db, batch: &batch, store: store)
             pending += cascaded
         }
     }
@@ -196,7 +198,7 @@ extension ObjectContext {
     /// One level of `deleteRows`: these rows, their nullified and linked rows; returns
     /// the rows their cascade rules reach.
     private func deleteLevel(_ entity: EntityDescription, _ keys: [Int64], in db: Database,
-                             batch: inout BatchChange) throws -> [(EntityDescription, [Int64])] {
+                             batch: inout BatchChange, store: some SQLiteStore) throws -> [(EntityDescription, [Int64])] {
         // A hierarchy's rows share one table and one run of keys, named by their own entity.
         let root = rootName(of: entity.name)
         let already = Set(batch.deleted.filter { rootName(of: $0.key) == root }.flatMap(\.value))

@@ -54,7 +54,7 @@ extension ObjectContext {
 
     /// The engine behind the context as the REPL's banner names it, without secrets.
     public var engineDescription: String {
-        connection.url.map { "PostgreSQL at \($0)" } ?? "SQLite"
+        connection.engineDescription
     }
 
     /// The entity a row of `entity`'s hierarchy is, by the value of its entity column as

@@ -31,9 +31,7 @@ protocol PersistentStore: AnyObject {
     /// The rows of `entity` with these keys, by key, in its layout (`selection(of:)`);
     /// keys with no row are left out.
     func rows(of entity: EntityDescription, keys: [Int64], context: ObjectContext) throws -> [Int64: [DatabaseValue]]
-    /// A number that moves whenever another connection commits (SQLite's `data_version`).
-    func outsideChangeCounter(in db: Database) throws -> Int
-    /// The same, read through the context (the default: in a read of its SQLite database).
+    /// A number that moves whenever another session commits (SQLite's `data_version`).
     func outsideChangeCounter(context: ObjectContext) throws -> Int
     /// Why some outside commits do not move the counter, so that observers hear them only
     /// at `refresh()`, which then reloads whatever the counter says; nil (the default)
@@ -71,17 +69,6 @@ protocol PersistentStore: AnyObject {
     /// Before the save's transaction: what the store will write besides the rows, decided
     /// from the pending changes (nothing is written yet).
     func prepare(_ request: SaveChangesRequest, in context: ObjectContext) throws -> StoreSaveWork
-    /// The key of the row an INSERT into `entity` just made.
-    func insertedKey(of entity: EntityDescription, in db: Database, context: ObjectContext) throws -> Int64
-    /// Whether a row changed in a way the values read cannot show (a version counter).
-    func versionMoved(_ object: ManagedObject, in db: Database, context: ObjectContext) throws -> Bool
-    /// Inside the transaction, after rows were inserted and updated and links written,
-    /// before rows are deleted (which this may still read).
-    func willDeleteRows(_ request: SaveChangesRequest, _ work: inout StoreSaveWork, keys: SaveChangesRequest.Keys,
-                        in db: Database, context: ObjectContext) throws
-    /// Inside the transaction, after rows were deleted.
-    func didWriteRows(_ request: SaveChangesRequest, _ work: StoreSaveWork, keys: SaveChangesRequest.Keys,
-                      in db: Database, context: ObjectContext) throws
     /// After the save committed and the objects took their new state.
     func didSave(in context: ObjectContext)
     /// An error SQLite raised while writing, in the model's names.
@@ -102,52 +89,33 @@ protocol PersistentStore: AnyObject {
     /// create gains only what its user asks for (a table, rows): the rest lives in its
     /// sidecar or, remade at each open, in the connection's TEMP schema.
     var isQuarrysFile: Bool { get }
-    /// The fetch request templates `model()` kept with the store, in any order; the
-    /// default is Quarry's table (`PersistentStore+QuarryTemplates`).
+    /// The fetch request templates `model()` kept with the store, in any order; on
+    /// SQLite, Quarry's table (`SQLiteStore+QuarryTemplates`).
     func keptTemplates(context: ObjectContext) throws -> [CoreDataFetchRequest]
     /// Keeps `templates`, replacing any of the same name.
     func keep(templates: [CoreDataFetchRequest], context: ObjectContext) throws
-
     /// Makes or migrates the tables of `entity` and of `changes` (entities that gain its
-    /// inverses) and keeps their declarations, inside the transaction that defines them
-    /// (after `refuseDefining`); returns the entities of the hierarchies it reshaped, which
-    /// the context sees anew once that commits. The default is Quarry's tables
-    /// (`PersistentStore+QuarryTables`).
-    func writeDefinition(_ entity: EntityDescription, changes: [EntityDescription], in db: Database, context: ObjectContext) throws -> [String]
-    /// Makes or migrates the tables of `entity` and `changes` where they are not in the
-    /// context's SQLite database (a server's), in a transaction of its own, and the model
-    /// takes them: the entities of the hierarchies it reshaped when it did (as
-    /// `writeDefinition` returns them); nil (the default) for `writeDefinition`.
-    func writeDefinitionOnServer(_ entity: EntityDescription, changes: [EntityDescription], context: ObjectContext) throws -> [String]?
+    /// inverses) and keeps their declarations in one transaction (after `refuseDefining`
+    /// and the context's checks); returns the entities of the hierarchies it reshaped,
+    /// which the context sees anew once it committed.
+    func define(_ entity: EntityDescription, changes: [EntityDescription], context: ObjectContext) throws -> [String]
     /// Whether `name` is an entity Quarry defined in the store and keeps the declaration
     /// of (so it may be a parent, and be redefined with one); the default: its rows are
     /// laid out as Quarry's own.
     func keepsDeclaration(of name: String) -> Bool
-    /// Makes ready to keep declarations, inside the transaction that defines entities and
-    /// before their tables are made.
-    func prepareDeclarations(in db: Database) throws
-    /// Keeps an entity's declaration (`StoredDefinition` text), inside the transaction that
-    /// defines it.
-    func keepDeclaration(_ name: String, definition: String, in db: Database, context: ObjectContext) throws
-
-    /// Records a batch change or save in the store's own history, where it keeps one.
-    func recordHistory(inserted: [String], updated: [String], deleted: [String], in db: Database, context: ObjectContext) throws
-    /// Inside a batch delete, before rows of `entity` (their own entity) go: what the
-    /// store's history keeps of each, by key (nothing when it keeps nothing).
-    func keptAfterDeletion(of entity: String, keys: [Int64], in db: Database, context: ObjectContext) throws -> [Int64: [DatabaseValue]]
-    /// Writes `updateall` (after the context checked the values) in one transaction; the
-    /// default is SQLite's (`ObjectContext.writeSQLiteBatchUpdate`).
+    /// Writes `updateall` (after the context checked the values) in one transaction.
     func writeBatchUpdate(_ entity: EntityDescription, where filter: BatchFilter?, set assignments: [(String, Value)],
                           context: ObjectContext) throws -> BatchUpdateWritten
     /// Writes `deleteall` with the delete rules in one transaction; returns the rows
-    /// deleted by their own entity. The default is SQLite's (`writeSQLiteBatchDelete`).
+    /// deleted by their own entity.
     func writeBatchDelete(_ entity: EntityDescription, where filter: BatchFilter?, context: ObjectContext) throws -> [String: [Int64]]
-    /// Records a batch change (`updateall`, `deleteall`) in the store's history, inside
-    /// its transaction: a refusal here writes nothing.
-    func recordBatchChange(_ change: BatchChange, in db: Database, context: ObjectContext) throws
+    /// Loads an import's rows by the store's own bulk path (a server's COPY) and returns
+    /// how many, or nil (the default) when it has none: the rows are then inserted in a
+    /// transaction of the connection's SQLite database.
+    func bulkLoad(_ request: ImportRequest, _ table: ImportTable, check: [ColumnType]?, attributes: [AttributeDescription],
+                  defaults: [AttributeDescription], entity: EntityDescription, creating: Bool, context: ObjectContext,
+                  progress: ((Int, Int) -> Void)?) throws -> Int?
     /// The token of the latest transaction of the store's history (0 when there is none).
-    func historyToken(in db: Database) throws -> Int64
-    /// The same, read through the context (the default: in a read of its SQLite database).
     func historyToken(context: ObjectContext) throws -> Int64
     /// The store's history after `since` (all when nil), optionally by one author, oldest first.
     func history(since: Int64?, author: String?, context: ObjectContext) throws -> [HistoryTransaction]
@@ -162,14 +130,6 @@ struct StoreSaveWork {
 }
 
 extension PersistentStore {
-    /// A file's tables Quarry did not make are entities too (none in a new file).
-    func didOpen(in context: ObjectContext) throws { try context.introspectForeignTables() }
-
-    /// Every store of a SQLite file writes through the same writer.
-    func write(_ request: SaveChangesRequest, _ work: StoreSaveWork, context: ObjectContext) throws -> SaveChangesResult {
-        try SQLiteSaveWriter(context: context, store: self).write(request, work)
-    }
-
     /// Read through the connection, 500 keys a query.
     func rows(of entity: EntityDescription, keys: [Int64], context: ObjectContext) throws -> [Int64: [DatabaseValue]] {
         var rows: [Int64: [DatabaseValue]] = [:]
@@ -184,32 +144,18 @@ extension PersistentStore {
         return rows
     }
 
-    func outsideChangeCounter(context: ObjectContext) throws -> Int { try context.read { db in try outsideChangeCounter(in: db) } }
     var unheardCommits: String? { nil }
-    func historyToken(context: ObjectContext) throws -> Int64 { try context.read { db in try historyToken(in: db) } }
-
-    func outsideChangeCounter(in db: Database) throws -> Int {
-        try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0
-    }
-
-    func writeBatchUpdate(_ entity: EntityDescription, where filter: BatchFilter?, set assignments: [(String, Value)],
-                          context: ObjectContext) throws -> BatchUpdateWritten {
-        try context.writeSQLiteBatchUpdate(entity, where: filter, set: assignments)
-    }
-
-    func writeBatchDelete(_ entity: EntityDescription, where filter: BatchFilter?, context: ObjectContext) throws -> [String: [Int64]] {
-        try context.writeSQLiteBatchDelete(entity, where: filter)
-    }
+    func bulkLoad(_ request: ImportRequest, _ table: ImportTable, check: [ColumnType]?, attributes: [AttributeDescription],
+                  defaults: [AttributeDescription], entity: EntityDescription, creating: Bool, context: ObjectContext,
+                  progress: ((Int, Int) -> Void)?) throws -> Int? { nil }
     func refuseUnfaithfulWrite(_ operation: String, in context: ObjectContext) throws {}
     func willWrite(_ operation: String, in context: ObjectContext) throws {}
     func isOrdered(_ relationship: String, of entity: String) -> Bool { false }
     func refuseDefining(_ entity: String, whole: Bool) throws {}
     func refuse(_ definition: EntityDescription) throws {}
-    func writeDefinitionOnServer(_ entity: EntityDescription, changes: [EntityDescription], context: ObjectContext) throws -> [String]? { nil }
     func keepsDeclaration(of name: String) -> Bool { !mapping.storage(of: name).isForeign }
     var modelAsRead: CoreDataModel? { nil }
     var isQuarrysFile: Bool { true }
-    func prepareDeclarations(in db: Database) throws {}
     func noteAddition(_ member: ManagedObject) {}
     func inAdditionOrder(_ members: [ManagedObject]) -> [ManagedObject] { members }
     func inStoredOrder(_ saved: [ManagedObject], _ name: String, of owner: ManagedObject, context: ObjectContext) throws -> [ManagedObject] { saved }
@@ -219,24 +165,6 @@ extension PersistentStore {
     func pendingChangesEnded(in context: ObjectContext) {}
     func pendingChangesRefreshed(in context: ObjectContext) {}
     func prepare(_ request: SaveChangesRequest, in context: ObjectContext) throws -> StoreSaveWork { StoreSaveWork() }
-    func versionMoved(_ object: ManagedObject, in db: Database, context: ObjectContext) throws -> Bool { false }
-    func willDeleteRows(_ request: SaveChangesRequest, _ work: inout StoreSaveWork, keys: SaveChangesRequest.Keys,
-                        in db: Database, context: ObjectContext) throws {
-        try recordHistory(inserted: keys.insertedIDs(request), updated: request.updates.map(\.objectID),
-                          deleted: request.deletes.map(\.objectID), in: db, context: context)
-    }
-    func didWriteRows(_ request: SaveChangesRequest, _ work: StoreSaveWork, keys: SaveChangesRequest.Keys,
-                      in db: Database, context: ObjectContext) throws {}
     func didSave(in context: ObjectContext) {}
     func inModelNames(_ error: StoreError) -> StoreError { error }
-    func recordHistory(inserted: [String], updated: [String], deleted: [String], in db: Database, context: ObjectContext) throws {}
-    func keptAfterDeletion(of entity: String, keys: [Int64], in db: Database, context: ObjectContext) throws -> [Int64: [DatabaseValue]] { [:] }
-    func recordBatchChange(_ change: BatchChange, in db: Database, context: ObjectContext) throws {
-        try recordHistory(inserted: [], updated: BatchChange.ids(change.updated), deleted: BatchChange.ids(change.deleted), in: db, context: context)
-    }
-    /// Quarry's history table, wherever it is.
-    func historyToken(in db: Database) throws -> Int64 { try QuarryHistory.lastToken(in: db) }
-    func history(since: Int64?, author: String?, context: ObjectContext) throws -> [HistoryTransaction] {
-        try context.read { db in try QuarryHistory.transactions(since: since, author: author, in: db) }
-    }
 }

@@ -3,7 +3,7 @@ import GRDB
 /// A file Quarry made (or an empty one, or an in-memory store): its model in
 /// `quarry_model`, a table per root entity, and every save and batch change recorded in
 /// `quarry_history` for other processes and later sessions.
-final class QuarryFileStore: PersistentStore {
+final class QuarryFileStore: SQLiteStore {
     var managedObjectModel = ManagedObjectModel()
     var mapping = StoreMapping()
     var dialect: any SQLDialect { SQLiteDialect() }

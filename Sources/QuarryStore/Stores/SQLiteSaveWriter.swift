@@ -6,7 +6,7 @@ import GRDB
 /// objects changes here: the context applies the result once the transaction committed.
 struct SQLiteSaveWriter {
     let context: ObjectContext
-    let store: any PersistentStore
+    let store: any SQLiteStore
 
     func write(_ request: SaveChangesRequest, _ work: StoreSaveWork) throws -> SaveChangesResult {
         var result = SaveChangesResult(request: request)

@@ -27,13 +27,46 @@ extension StoreConnection {
     /// The first row of `sql` (nil when there is none); the statement stops there.
     public func row(_ sql: String, arguments: [Value] = [], cached: Bool = false) throws -> [Value]? {
         var first: [Value]?
-        do {
-            try forEachStatementRow(sql, arguments: arguments, cached: cached) { statement in
-                first = StoreRow(statement: statement).values
-                throw FirstRowRead()
-            }
-        } catch is FirstRowRead {}
+        try readStatement(sql, cached: cached) { statement in
+            statement.bind(values: arguments)
+            if try statement.step() { first = StoreRow(statement: statement).values }
+        }
         return first
+    }
+
+    /// The integers of the first `columns` columns of `sql`'s rows, row after row (keys,
+    /// in the query's order).
+    public func readKeys(_ sql: String, arguments: [Value], columns: Int32 = 1) throws -> [Int64] {
+        var keys: [Int64] = []
+        try forEachStatementRow(sql, arguments: arguments) { statement in
+            for column in 0..<columns { keys.append(statement.int64(column)) }
+        }
+        return keys
+    }
+
+    /// Steps `sql`'s rows (`arguments` bound), handing the cursor to `row` at each; an
+    /// error `row` throws ends the stepping and comes out as it is. `streamed`: rows come a
+    /// row at a time however many there are (`StoreEngine.withRows`).
+    func forEachStatementRow(_ sql: String, arguments: [Value], cached: Bool = true, streamed: Bool = false,
+                             _ row: (any RowCursor) throws -> Void) throws {
+        try readStatement(sql, cached: cached, streamed: streamed) { statement in
+            statement.bind(values: arguments)
+            while try statement.step() { try row(statement) }
+        }
+    }
+
+    /// `body` with `sql`'s rows, reset and with nothing bound (`StoreEngine.withRows`).
+    func readStatement(_ sql: String, cached: Bool = true, streamed: Bool = false, _ body: (any RowCursor) throws -> Void) throws {
+        if isClosed { throw StoreError.closed }
+        try engine.withRows(sql, cached: cached, streamed: streamed, body)
+    }
+
+    /// Prepares the first statement of `sql` and hands it to `body` (nil when the text
+    /// holds none), inside an access in which it can write nothing, however it passed the
+    /// checks (`StoreEngine.prepareReadOnly`).
+    public func prepareReadOnly<T>(_ sql: String, _ body: ((any PreparedQuery)?) throws -> T) throws -> T {
+        if isClosed { throw StoreError.closed }
+        return try engine.prepareReadOnly(sql, body)
     }
 
     /// The first column of the first row of `sql`: nil when there is no row, `.null` when
@@ -42,9 +75,6 @@ extension StoreConnection {
         try row(sql, arguments: arguments)?.first
     }
 }
-
-/// Ends the stepping of a statement once its first row is read.
-private struct FirstRowRead: Error {}
 
 extension StoreRow {
     /// Every value of the row, in column order.

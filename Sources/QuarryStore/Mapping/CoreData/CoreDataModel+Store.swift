@@ -61,7 +61,7 @@ extension CoreDataModel {
     /// With a `-wal`, a plain read-only connection reads it (SQLite may add a `-shm`, and
     /// never writes the store or the `-wal`).
     static func storeOpeningPath(_ path: String) -> String {
-        let folder = StoreConnection.folder(of: path)
+        let folder = SQLiteEngine.folder(of: path)
         let hasLog = FileManager.default.fileExists(atPath: path + "-wal")
         guard !hasLog || !FileManager.default.isWritableFile(atPath: folder),
               let encoded = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) else { return path }

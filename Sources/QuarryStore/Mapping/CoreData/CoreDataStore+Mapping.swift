@@ -22,7 +22,7 @@ extension CoreDataStore {
             var keys: [(name: String, type: String)] = []
             try db.withStatement("PRAGMA table_info(\(quoteIdentifier(table)))", cached: false) { statement in
                 while try statement.step() {
-                    guard statement.type(1) == SQLITE_TEXT else { throw StoreError.database(message: "\(table): a column with no name") }
+                    guard statement.type(1) == .text else { throw StoreError.database(message: "\(table): a column with no name") }
                     let name = String(decoding: statement.text(1), as: UTF8.self)
                     names.append(name)
                     if statement.int64(5) != 0 { keys.append((name, String(decoding: statement.text(2), as: UTF8.self))) }

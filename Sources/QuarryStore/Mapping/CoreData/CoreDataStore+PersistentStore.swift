@@ -3,7 +3,7 @@ import GRDB
 /// A Core Data store's writes keep what Core Data keeps: no write Quarry cannot make as
 /// Core Data would, `Z_OPT` versions for optimistic locking, ordered relationships'
 /// positions, new rows' `Z_OPT` of 1, and its persistent history with tombstones.
-extension CoreDataStore: PersistentStore {
+extension CoreDataStore: SQLiteStore {
     /// Core Data's stores are SQLite files.
     var dialect: any SQLDialect { SQLiteDialect() }
 

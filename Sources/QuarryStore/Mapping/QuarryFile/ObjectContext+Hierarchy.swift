@@ -34,17 +34,7 @@ extension ObjectContext {
     /// savepoint `read` makes (whose `PRAGMA query_only` expires every prepared statement).
     func rowEntity(of entity: EntityDescription, primaryKey: Int64) throws -> EntityDescription? {
         let sql = "SELECT \(quoteIdentifier(EntityStorage.entityColumn)) FROM \(mapped(entity).table) WHERE \(mapped(entity).key) = ?"
-        let tag: DatabaseValue?
-        // A server's rows are read through the connection (its SQLite database is empty).
-        if connection.postgres != nil {
-            tag = try connection.row(sql, arguments: [.integer(primaryKey)], cached: true)?.first?.databaseValue
-            return tag.flatMap { ownEntity(of: entity, tag: $0) }
-        }
-        try connection.makeViews(readBy: sql)
-        do {
-            tag = try database.unsafeRead { db in try DatabaseValue.fetchOne(db.cachedStatement(sql: sql), arguments: [primaryKey]) }
-        } catch let error as DatabaseError { throw StoreError(error) }
-        guard let tag else { return nil }
+        guard let tag = try connection.row(sql, arguments: [.integer(primaryKey)], cached: true)?.first else { return nil }
         return ownEntity(of: entity, tag: tag)
     }
 

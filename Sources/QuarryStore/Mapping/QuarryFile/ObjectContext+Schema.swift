@@ -78,16 +78,7 @@ extension ObjectContext {
                 }
             }
         }
-        var touched: [String] = []
-        if let reshaped = try store.writeDefinitionOnServer(entity, changes: changes, context: self) {
-            touched = reshaped
-        } else {
-            do {
-                try database.write { db in touched = try store.writeDefinition(entity, changes: changes, in: db, context: self) }
-            } catch let error as DatabaseError {
-                throw StoreError(error)
-            }
-        }
+        let touched = try store.define(entity, changes: changes, context: self)
         didDefine(entity)
         for changed in changes { didDefine(changed) }
         if !touched.isEmpty { rememberEffective(touched) }
@@ -123,6 +114,7 @@ extension ObjectContext {
     /// `writeTable`), inside the caller's transaction (`relate`, `import`); `didDefine` or
     /// `remember` must follow once that commits.
     func write(_ entity: EntityDescription, replacing existing: EntityDescription?, in db: Database) throws {
+        guard let store = store as? any SQLiteStore else { throw StoreConnection.needsEngine("SQLite", for: "defining entities in a SQLite transaction") }
         try store.writeTable(entity, replacing: existing, in: db, context: self)
     }
 

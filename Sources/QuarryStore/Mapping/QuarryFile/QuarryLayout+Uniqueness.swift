@@ -19,7 +19,9 @@ extension PersistentStore {
         }
         return nil
     }
+}
 
+extension SQLiteStore {
     /// Makes the unique indexes of `members` (declared; all stored in `table`) what their
     /// constraints say, dropping those no constraint asks for any more. `tags` gives each
     /// hierarchy member's `_entity` values; nil for an entity alone in its table.

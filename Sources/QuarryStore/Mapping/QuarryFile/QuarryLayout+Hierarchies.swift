@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-/// Inheritance in the tables Quarry makes (`PersistentStore+QuarryTables`), stored as
+/// Inheritance in the tables Quarry makes (`SQLiteStore+QuarryTables`), stored as
 /// Core Data stores it: one table per root entity, holding the columns of its whole
 /// hierarchy and `_entity` naming each row's entity; every other entity of the hierarchy
 /// is a view of that table (its own rows and its sub-entities') whose INSTEAD OF triggers
@@ -73,15 +73,39 @@ extension PersistentStore {
         return nil
     }
 
-    /// The rows of entity `name` (its sub-entities' included), read where the store keeps
-    /// them: a server's through the connection, a file's in a read of its database.
+    /// The rows of entity `name` (its sub-entities' included), through the connection.
     private func rowCount(of name: String, context: ObjectContext) throws -> Int {
-        if context.connection.postgres != nil {
-            return Int(try context.connection.scalar("SELECT count(*) FROM \(mapping.storage(of: name).table)")?.storedInteger ?? 0)
-        }
-        return try context.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoteIdentifier(name))") ?? 0 }
+        Int(try context.connection.scalar("SELECT count(*) FROM \(mapping.storage(of: name).table)")?.storedInteger ?? 0)
     }
 
+    static func literal(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }
+
+    /// A sub-entity's view over its root's table (its rows are those whose `_entity` is it or
+    /// one of its sub-entities) and the triggers that write through it: an insert tags the
+    /// row with the entity, an update writes every column back (NEW holds the old value of
+    /// each column not assigned), a delete deletes. `temporary` makes them in the
+    /// connection's TEMP schema (a file Quarry did not create).
+    static func viewSQL(_ entity: EntityDescription, table root: String, tags: [String], temporary: Bool) -> [String] {
+        let storage = EntityStorage.quarry(entity.name)
+        let view = storage.table, table = quoteIdentifier(root)
+        let key = storage.key, tag = quoteIdentifier(EntityStorage.entityColumn)
+        let columns = (entity.attributeNames + entity.ownKeyColumns.map(\.name)).map(quoteIdentifier)
+        func trigger(_ what: String) -> String { quoteIdentifier("quarry_\(entity.name)_\(what)") }
+        let selected = ([key, tag] + columns).joined(separator: ", ")
+        let (viewKind, triggerKind) = temporary ? ("TEMP VIEW", "TEMP TRIGGER") : ("VIEW", "TRIGGER")
+        let assignments = columns.isEmpty ? ["\(key) = OLD.\(key)"] : columns.map { "\($0) = NEW.\($0)" }
+        return [
+            "CREATE \(viewKind) \(view) AS SELECT \(selected) FROM \(table) WHERE \(tag) IN (\(tags.joined(separator: ", ")))",
+            "CREATE \(triggerKind) \(trigger("insert")) INSTEAD OF INSERT ON \(view) BEGIN INSERT INTO \(table) (\(([key, tag] + columns).joined(separator: ", "))) VALUES (\((["NEW.\(key)", literal(entity.name)] + columns.map { "NEW.\($0)" }).joined(separator: ", "))); END",
+            "CREATE \(triggerKind) \(trigger("update")) INSTEAD OF UPDATE ON \(view) BEGIN UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE \(key) = OLD.\(key); END",
+            "CREATE \(triggerKind) \(trigger("delete")) INSTEAD OF DELETE ON \(view) BEGIN DELETE FROM \(table) WHERE \(key) = OLD.\(key); END",
+        ]
+    }
+}
+
+/// Quarry's hierarchies in a SQLite file: declarations written and tables reshaped inside
+/// the transaction that defines them.
+extension SQLiteStore {
     /// Writes the declarations `changed` and brings every hierarchy they touch to its new
     /// shape (root tables migrated, views remade), inside the caller's transaction.
     /// The context's `rememberEffective` must follow once that commits.
@@ -170,30 +194,6 @@ extension PersistentStore {
                              + "\(taken.replacingOccurrences(of: "%@", with: "temp.sqlite_master")))", arguments: [name, name]) == true {
             throw StoreError.invalidSchema(entity: name, reason: "a table or view of that name already exists")
         }
-    }
-
-    static func literal(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }
-
-    /// A sub-entity's view over its root's table (its rows are those whose `_entity` is it or
-    /// one of its sub-entities) and the triggers that write through it: an insert tags the
-    /// row with the entity, an update writes every column back (NEW holds the old value of
-    /// each column not assigned), a delete deletes. `temporary` makes them in the
-    /// connection's TEMP schema (a file Quarry did not create).
-    static func viewSQL(_ entity: EntityDescription, table root: String, tags: [String], temporary: Bool) -> [String] {
-        let storage = EntityStorage.quarry(entity.name)
-        let view = storage.table, table = quoteIdentifier(root)
-        let key = storage.key, tag = quoteIdentifier(EntityStorage.entityColumn)
-        let columns = (entity.attributeNames + entity.ownKeyColumns.map(\.name)).map(quoteIdentifier)
-        func trigger(_ what: String) -> String { quoteIdentifier("quarry_\(entity.name)_\(what)") }
-        let selected = ([key, tag] + columns).joined(separator: ", ")
-        let (viewKind, triggerKind) = temporary ? ("TEMP VIEW", "TEMP TRIGGER") : ("VIEW", "TRIGGER")
-        let assignments = columns.isEmpty ? ["\(key) = OLD.\(key)"] : columns.map { "\($0) = NEW.\($0)" }
-        return [
-            "CREATE \(viewKind) \(view) AS SELECT \(selected) FROM \(table) WHERE \(tag) IN (\(tags.joined(separator: ", ")))",
-            "CREATE \(triggerKind) \(trigger("insert")) INSTEAD OF INSERT ON \(view) BEGIN INSERT INTO \(table) (\(([key, tag] + columns).joined(separator: ", "))) VALUES (\((["NEW.\(key)", literal(entity.name)] + columns.map { "NEW.\($0)" }).joined(separator: ", "))); END",
-            "CREATE \(triggerKind) \(trigger("update")) INSTEAD OF UPDATE ON \(view) BEGIN UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE \(key) = OLD.\(key); END",
-            "CREATE \(triggerKind) \(trigger("delete")) INSTEAD OF DELETE ON \(view) BEGIN DELETE FROM \(table) WHERE \(key) = OLD.\(key); END",
-        ]
     }
 
     /// The key of the row an INSERT just made. Through a view's trigger SQLite's

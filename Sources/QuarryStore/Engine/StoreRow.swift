@@ -1,37 +1,20 @@
-import GRDBSQLite
-
 /// The row a statement is on, lent to the body of a read for the time of one step
 /// (`StoreConnection.forEachRow`): it reads the statement's columns in place, so walking
 /// a million rows makes no array or object per row. It is valid only inside that body;
 /// kept past it, it would read whatever row the statement is on by then.
 /// Reads past the last column give NULL (SQLite's answer), never a crash.
 public struct StoreRow {
-    let statement: Statement
+    let statement: any RowCursor
 
     /// How many columns the row has.
     public var count: Int { statement.columnCount }
 
-    public func isNull(at index: Int) -> Bool { statement.type(Int32(truncatingIfNeeded: index)) == SQLITE_NULL }
+    public func isNull(at index: Int) -> Bool { statement.type(Int32(truncatingIfNeeded: index)) == .null }
 
-    /// The value at `index` by its storage class, as GRDB read a column (text up to its
-    /// first NUL, repaired as UTF-8; a blob copied), so reads agree whichever way they go.
-    public func value(at index: Int) -> Value {
-        let column = Int32(truncatingIfNeeded: index)
-        switch statement.type(column) {
-        case SQLITE_INTEGER: return .integer(statement.int64(column))
-        case SQLITE_FLOAT: return .real(statement.double(column))
-        case SQLITE_TEXT:
-            guard let handle = statement.handle else {
-                // PostgreSQL's numeric, exact, whatever the column (a sum in `sql()` too).
-                if let decimal = statement.decimal(column) { return .decimal(decimal) }
-                return .text(String(decoding: statement.text(column), as: UTF8.self))
-            }
-            guard let text = sqlite3_column_text(handle, column) else { return .text("") }
-            return .text(String(cString: text))
-        case SQLITE_BLOB: return .blob([UInt8](statement.blob(column)))
-        default: return .null
-        }
-    }
+    /// The value at `index` by its storage class, as the engine reads one to keep it
+    /// (SQLite's as GRDB read a column: text up to its first NUL, repaired as UTF-8; a
+    /// blob copied), so reads agree whichever way they go.
+    public func value(at index: Int) -> Value { statement.value(Int32(truncatingIfNeeded: index)) }
 
     /// The value at `index` as SQLite converts it to an integer (NULL is 0, text is read
     /// as a number): the cheap read of a column known to hold integers, such as a key.
@@ -49,7 +32,7 @@ public struct StoreRow {
     }
 
     /// The bytes of the row's text and blobs, counted before any is copied (see
-    /// `Statement.valueBytes`): a caller with a budget refuses a huge row before it holds it.
+    /// `RowCursor.valueBytes`): a caller with a budget refuses a huge row before it holds it.
     public var valueBytes: Int { statement.valueBytes }
 }
 

@@ -4,8 +4,11 @@ import GRDB
 /// `quarry_fetch_template`, one row per template (its predicate as a format string, or
 /// why it could not be read).
 extension PersistentStore {
+    /// The table's name, on any engine.
     static var templateTable: String { "quarry_fetch_template" }
+}
 
+extension SQLiteStore {
     func keptTemplates(context: ObjectContext) throws -> [CoreDataFetchRequest] {
         try context.read { db in
             guard try db.hasTable(Self.templateTable) else { return [] }

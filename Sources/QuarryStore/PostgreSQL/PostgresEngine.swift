@@ -1,0 +1,44 @@
+/// PostgreSQL as a store's engine (`StoreEngine`): reads go to the server through the
+/// session's connection, which owns its `PGconn`; bulk export goes through COPY
+/// (`PostgresCopyExport`), and other sessions' commits are heard on its socket.
+final class PostgresEngine: StoreEngine {
+    let server: PostgresConnection
+    /// The URL the store was opened with, its password left out.
+    let url: String
+
+    init(server: PostgresConnection, url: String) {
+        self.server = server
+        self.url = url
+    }
+
+    var description: String { "PostgreSQL at \(url)" }
+
+    /// The server's rows: all at once, or a row at a time when `streamed`. No statement is
+    /// cached here: the server plans each, and libpq keeps nothing prepared between them.
+    func withRows(_ sql: String, cached: Bool, streamed: Bool, _ body: (any RowCursor) throws -> Void) throws {
+        if streamed { try server.withStreamedRows(sql, body) } else { try server.withRows(sql, body) }
+    }
+
+    /// Described by the server (its columns and parameters) inside a `READ ONLY`
+    /// transaction, which it runs in too and which is rolled back after.
+    func prepareReadOnly<T>(_ sql: String, _ body: ((any PreparedQuery)?) throws -> T) throws -> T {
+        try server.inReadOnlyTransaction {
+            guard let description = try server.describe(sql) else { return try body(nil) }
+            return try body(PostgresPreparedQuery(connection: server, description: description))
+        }
+    }
+
+    /// Through COPY when every column's type can be read from it as the rows would read.
+    func exportRows(_ sql: String, arguments: [Value], types: [AttributeType], firstColumn: Int,
+                    writer: inout TableWriter, file: OutputFile) throws -> Int? {
+        try server.copyExport(sql, arguments: arguments, types: types, firstColumn: firstColumn, writer: &writer, file: file)
+    }
+
+    /// Readable when a NOTIFY arrives (`PostgresConnection+Notifications`).
+    var changeDescriptor: Int32? { server.socket }
+
+    func reestablishIfLost() throws { try server.reestablishIfLost() }
+
+    /// The connection closes when released; the store's connection refuses reads from now.
+    func close() {}
+}

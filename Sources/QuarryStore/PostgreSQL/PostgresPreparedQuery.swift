@@ -1,0 +1,26 @@
+/// PostgreSQL's `PreparedQuery`: a statement the server described (`PostgresDescription`)
+/// inside the `READ ONLY` transaction of `prepareReadOnly`, which it runs in too.
+struct PostgresPreparedQuery: PreparedQuery {
+    let connection: PostgresConnection
+    let description: PostgresDescription
+
+    var isFollowedByAnother: Bool { description.isFollowedByAnother }
+
+    /// The read-only transaction it runs in refuses any write, so it is.
+    var isReadOnly: Bool { true }
+
+    var columnNames: [String] { description.columns }
+
+    /// None: the read-only transaction refuses what a function would write.
+    func functionsCalled() throws -> [String] { [] }
+
+    func accepts(_ arguments: [Value]) -> Bool { arguments.count == description.parameters }
+
+    func forEachRow(arguments: [Value], _ body: (StoreRow) throws -> Void) throws {
+        try connection.withRows(description.sql, numbered: true) { statement in
+            statement.bind(values: arguments)
+            let row = StoreRow(statement: statement)
+            while try statement.step() { try body(row) }
+        }
+    }
+}

@@ -1,0 +1,28 @@
+import GRDB
+
+/// SQLite's `PreparedQuery`: a statement GRDB prepared inside the read-only access of
+/// `SQLiteEngine.prepareReadOnly`.
+struct SQLitePreparedQuery: PreparedQuery {
+    let statement: GRDB.Statement
+    let database: Database
+    let isFollowedByAnother: Bool
+
+    /// Whether SQLite says the statement writes nothing (`sqlite3_stmt_readonly`).
+    var isReadOnly: Bool { statement.isReadonly }
+
+    var columnNames: [String] { statement.columnNames }
+
+    /// See `SQLFunctions.called`.
+    func functionsCalled() throws -> [String] { try SQLFunctions.called(by: statement, database) }
+
+    func accepts(_ arguments: [Value]) -> Bool {
+        (try? statement.validateArguments(StatementArguments(arguments.map(\.databaseValue)))) != nil
+    }
+
+    func forEachRow(arguments: [Value], _ body: (StoreRow) throws -> Void) throws {
+        try statement.setArguments(StatementArguments(arguments.map(\.databaseValue)))
+        let cursor = try Row.fetchCursor(statement)
+        let row = StoreRow(statement: SQLiteCursor(handle: statement.sqliteStatement))
+        while try cursor.next() != nil { try body(row) }
+    }
+}

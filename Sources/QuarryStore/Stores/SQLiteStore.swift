@@ -1,0 +1,101 @@
+import GRDB
+
+/// A store whose rows are in a SQLite file (Quarry's own, another program's, Core
+/// Data's): the points at which SQLite's writer (`SQLiteSaveWriter`), batch changes and
+/// definitions ask it, inside their transaction on the file's database. Such a store
+/// writes, defines and keeps its history through SQLite by the defaults below; a store
+/// on another engine answers `PersistentStore` itself and is never asked these.
+protocol SQLiteStore: PersistentStore {
+    /// A number that moves whenever another connection commits (SQLite's `data_version`).
+    func outsideChangeCounter(in db: Database) throws -> Int
+    /// The key of the row an INSERT into `entity` just made.
+    func insertedKey(of entity: EntityDescription, in db: Database, context: ObjectContext) throws -> Int64
+    /// Whether a row changed in a way the values read cannot show (a version counter).
+    func versionMoved(_ object: ManagedObject, in db: Database, context: ObjectContext) throws -> Bool
+    /// Inside the transaction, after rows were inserted and updated and links written,
+    /// before rows are deleted (which this may still read).
+    func willDeleteRows(_ request: SaveChangesRequest, _ work: inout StoreSaveWork, keys: SaveChangesRequest.Keys,
+                        in db: Database, context: ObjectContext) throws
+    /// Inside the transaction, after rows were deleted.
+    func didWriteRows(_ request: SaveChangesRequest, _ work: StoreSaveWork, keys: SaveChangesRequest.Keys,
+                      in db: Database, context: ObjectContext) throws
+
+    /// Makes or migrates the tables of `entity` and of `changes` and keeps their
+    /// declarations, inside the transaction that defines them (`define`); the default is
+    /// Quarry's tables (`SQLiteStore+QuarryTables`).
+    func writeDefinition(_ entity: EntityDescription, changes: [EntityDescription], in db: Database, context: ObjectContext) throws -> [String]
+    /// Makes ready to keep declarations, inside the transaction that defines entities and
+    /// before their tables are made.
+    func prepareDeclarations(in db: Database) throws
+    /// Keeps an entity's declaration (`StoredDefinition` text), inside the transaction that
+    /// defines it.
+    func keepDeclaration(_ name: String, definition: String, in db: Database, context: ObjectContext) throws
+
+    /// Records a batch change or save in the store's own history, where it keeps one.
+    func recordHistory(inserted: [String], updated: [String], deleted: [String], in db: Database, context: ObjectContext) throws
+    /// Inside a batch delete, before rows of `entity` (their own entity) go: what the
+    /// store's history keeps of each, by key (nothing when it keeps nothing).
+    func keptAfterDeletion(of entity: String, keys: [Int64], in db: Database, context: ObjectContext) throws -> [Int64: [DatabaseValue]]
+    /// Records a batch change (`updateall`, `deleteall`) in the store's history, inside
+    /// its transaction: a refusal here writes nothing.
+    func recordBatchChange(_ change: BatchChange, in db: Database, context: ObjectContext) throws
+    /// The token of the latest transaction of the store's history (0 when there is none).
+    func historyToken(in db: Database) throws -> Int64
+}
+
+extension SQLiteStore {
+    /// A file's tables Quarry did not make are entities too (none in a new file).
+    func didOpen(in context: ObjectContext) throws { try context.introspectForeignTables() }
+
+    /// Every store of a SQLite file writes through the same writer.
+    func write(_ request: SaveChangesRequest, _ work: StoreSaveWork, context: ObjectContext) throws -> SaveChangesResult {
+        try SQLiteSaveWriter(context: context, store: self).write(request, work)
+    }
+
+    func outsideChangeCounter(context: ObjectContext) throws -> Int { try context.read { db in try outsideChangeCounter(in: db) } }
+    func historyToken(context: ObjectContext) throws -> Int64 { try context.read { db in try historyToken(in: db) } }
+
+    func outsideChangeCounter(in db: Database) throws -> Int {
+        try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0
+    }
+
+    /// In one transaction of the file's database, SQLite's errors said as the store's.
+    func define(_ entity: EntityDescription, changes: [EntityDescription], context: ObjectContext) throws -> [String] {
+        var touched: [String] = []
+        do {
+            try context.database.write { db in touched = try writeDefinition(entity, changes: changes, in: db, context: context) }
+        } catch let error as DatabaseError {
+            throw StoreError(error)
+        }
+        return touched
+    }
+
+    func writeBatchUpdate(_ entity: EntityDescription, where filter: BatchFilter?, set assignments: [(String, Value)],
+                          context: ObjectContext) throws -> BatchUpdateWritten {
+        try context.writeSQLiteBatchUpdate(entity, where: filter, set: assignments, store: self)
+    }
+
+    func writeBatchDelete(_ entity: EntityDescription, where filter: BatchFilter?, context: ObjectContext) throws -> [String: [Int64]] {
+        try context.writeSQLiteBatchDelete(entity, where: filter, store: self)
+    }
+
+    func prepareDeclarations(in db: Database) throws {}
+    func versionMoved(_ object: ManagedObject, in db: Database, context: ObjectContext) throws -> Bool { false }
+    func willDeleteRows(_ request: SaveChangesRequest, _ work: inout StoreSaveWork, keys: SaveChangesRequest.Keys,
+                        in db: Database, context: ObjectContext) throws {
+        try recordHistory(inserted: keys.insertedIDs(request), updated: request.updates.map(\.objectID),
+                          deleted: request.deletes.map(\.objectID), in: db, context: context)
+    }
+    func didWriteRows(_ request: SaveChangesRequest, _ work: StoreSaveWork, keys: SaveChangesRequest.Keys,
+                      in db: Database, context: ObjectContext) throws {}
+    func recordHistory(inserted: [String], updated: [String], deleted: [String], in db: Database, context: ObjectContext) throws {}
+    func keptAfterDeletion(of entity: String, keys: [Int64], in db: Database, context: ObjectContext) throws -> [Int64: [DatabaseValue]] { [:] }
+    func recordBatchChange(_ change: BatchChange, in db: Database, context: ObjectContext) throws {
+        try recordHistory(inserted: [], updated: BatchChange.ids(change.updated), deleted: BatchChange.ids(change.deleted), in: db, context: context)
+    }
+    /// Quarry's history table, wherever it is.
+    func historyToken(in db: Database) throws -> Int64 { try QuarryHistory.lastToken(in: db) }
+    func history(since: Int64?, author: String?, context: ObjectContext) throws -> [HistoryTransaction] {
+        try context.read { db in try QuarryHistory.transactions(since: since, author: author, in: db) }
+    }
+}
