@@ -24,9 +24,7 @@ extension StoreConnection {
             if count % 4096 == 0, quarry_should_stop() != 0 { throw StoreError.stopped() }
             try file.append { out in
                 writer.beginRow(into: &out)
-                for (i, type) in types.enumerated() {
-                    Self.writeColumn(statement, firstColumn + Int32(i), as: type, writer: &writer, into: &out)
-                }
+                statement.writeColumns(from: firstColumn, as: types, writer: &writer, into: &out)
                 writer.endRow(into: &out)
             }
             count += 1
@@ -34,7 +32,7 @@ extension StoreConnection {
         return count
     }
 
-    private static func writeColumn(_ statement: any RowCursor, _ column: Int32, as type: AttributeType,
+    static func writeColumn<Cursor: RowCursor>(_ statement: Cursor, _ column: Int32, as type: AttributeType,
                                     writer: inout TableWriter, into out: inout [UInt8]) {
         switch statement.type(column) {
         case .null: writer.null(into: &out)
@@ -76,6 +74,15 @@ extension StoreConnection {
             writer.decimal(text, into: &out)
         } else {
             writer.text(bytes, into: &out)
+        }
+    }
+}
+
+extension RowCursor {
+    /// Made for each cursor type (its witness), so the cells are read by direct calls.
+    func writeColumns(from firstColumn: Int32, as types: [AttributeType], writer: inout TableWriter, into out: inout [UInt8]) {
+        for (i, type) in types.enumerated() {
+            StoreConnection.writeColumn(self, firstColumn + Int32(i), as: type, writer: &writer, into: &out)
         }
     }
 }

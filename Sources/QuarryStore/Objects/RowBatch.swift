@@ -86,7 +86,7 @@ public final class RowBatch {
                         width = statement.columnCount
                         allocated = .allocate(capacity: max(1, keys.count * width))
                     }
-                    let cells = allocated!
+                    guard let cells = allocated else { return }
                     while try statement.step() {
                         let keyType = statement.type(0)
                         let key = statement.int64(0)
@@ -107,7 +107,7 @@ public final class RowBatch {
                             row[0] = keyType == .integer ? quarry_cell(value: key, length: 0, tag: Int32(QUARRY_CELL_INTEGER))
                                 : bytes.cell(statement, 0)
                         }
-                        for column in stride(from: 1, to: width, by: 1) { row[column] = bytes.cell(statement, Int32(column)) }
+                        if width > 1 { statement.readCells(1..<Int32(width), into: row + 1, arena: &bytes) }
                     }
                 }
             }
@@ -225,49 +225,4 @@ public final class RowBatch {
             }
         }
     }
-}
-
-/// Grows while a batch is read; the cells hold offsets, so moving it is harmless.
-private struct ByteArena {
-    private var storage = UnsafeMutablePointer<UInt8>.allocate(capacity: 4096)
-    private var capacity = 4096
-    private var used = 0
-
-    mutating func cell(_ statement: any RowCursor, _ column: Int32) -> quarry_cell {
-        switch statement.type(column) {
-        case .integer: return quarry_cell(value: statement.int64(column), length: 0, tag: Int32(QUARRY_CELL_INTEGER))
-        case .real:
-            return quarry_cell(value: Int64(bitPattern: statement.double(column).bitPattern), length: 0, tag: Int32(QUARRY_CELL_REAL))
-        case .text:
-            let text = statement.text(column)
-            let count = text.count
-            let offset = append(text.baseAddress, count)
-            let plain = text.baseAddress.map { quarry_is_plain_utf8($0, count) != 0 } ?? true
-            return quarry_cell(value: Int64(offset), length: Int32(count), tag: Int32(plain ? QUARRY_CELL_TEXT : QUARRY_CELL_RAW_TEXT))
-        case .blob:
-            let blob = statement.blob(column)
-            let count = blob.count
-            let offset = append(blob.baseAddress?.assumingMemoryBound(to: UInt8.self), count)
-            return quarry_cell(value: Int64(offset), length: Int32(count), tag: Int32(QUARRY_CELL_BLOB))
-        case .null: return quarry_cell(value: 0, length: 0, tag: Int32(QUARRY_CELL_NULL))
-        }
-    }
-
-    private mutating func append(_ source: UnsafePointer<UInt8>?, _ count: Int) -> Int {
-        let offset = used
-        if used + count > capacity {
-            let grown = max(capacity * 2, used + count)
-            let next = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
-            next.update(from: storage, count: used)
-            storage.deallocate()
-            storage = next
-            capacity = grown
-        }
-        if let source, count > 0 { (storage + used).update(from: source, count: count) }
-        used += count
-        return offset
-    }
-
-    /// The bytes, now owned by the caller.
-    func take() -> UnsafeMutablePointer<UInt8> { storage }
 }
