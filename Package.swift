@@ -69,12 +69,12 @@ let package = Package(
         .target(name: "QuarrySwiftEvaluation", dependencies: ["QuarryStore", "QuarryPredicates", "QuarryFetch", "QuarryTestSupport"],
                 path: "Tests/SwiftEvaluation", swiftSettings: swift5),
         .testTarget(name: "QuarryStoreTests", dependencies: ["QuarryStore", "QuarryTestSupport", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swift5),
-        .testTarget(name: "QuarryPredicatesTests", dependencies: ["QuarryPredicates", "QuarrySwiftInput", "QuarryTestSupport", "QuarrySwiftEvaluation"], swiftSettings: swift5),
-        .testTarget(name: "QuarrySwiftInputTests", dependencies: ["QuarrySwiftInput", "QuarryPredicates", "QuarryTestSupport"], swiftSettings: swift5),
-        .testTarget(name: "QuarryFetchTests", dependencies: ["QuarryFetch", "QuarryTestSupport"], swiftSettings: swift5),
-        .testTarget(name: "QuarryFormatTests", dependencies: ["QuarryFormat", "QuarryTestSupport"], swiftSettings: swift5),
-        .testTarget(name: "QuarryLuaTests", dependencies: ["QuarryLua", "QuarryTestSupport", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swift5),
-        .testTarget(name: "QuarryShellTests", dependencies: ["QuarryShell"], swiftSettings: swift5),
+        .testTarget(name: "QuarryPredicatesTests", dependencies: ["QuarryPredicates", "QuarryStore", "QuarrySwiftInput", "QuarryTestSupport", "QuarrySwiftEvaluation", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swift5),
+        .testTarget(name: "QuarrySwiftInputTests", dependencies: ["QuarrySwiftInput", "QuarryPredicates", "QuarryStore", "QuarryTestSupport"], swiftSettings: swift5),
+        .testTarget(name: "QuarryFetchTests", dependencies: ["QuarryFetch", "QuarryPredicates", "QuarryStore", "QuarryTestSupport", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swift5),
+        .testTarget(name: "QuarryFormatTests", dependencies: ["QuarryFormat", "QuarryStore", "QuarryTestSupport"], swiftSettings: swift5),
+        .testTarget(name: "QuarryLuaTests", dependencies: ["QuarryLua", "QuarryFetch", "QuarryFormat", "QuarryPredicates", "QuarryStore", "CLua", "CQuarryShim", "CQuarrySignals", "QuarryTestSupport", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swift5),
+        .testTarget(name: "QuarryShellTests", dependencies: ["QuarryShell", "QuarryStore"], swiftSettings: swift5),
         .testTarget(name: "EndToEndTests", dependencies: ["QuarryTestSupport"], swiftSettings: swift5),
     ]
 )

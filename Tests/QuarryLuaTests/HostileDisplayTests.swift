@@ -5,7 +5,7 @@ import Testing
 
 /// Issue 48 ("Hostile input, round four") as Lua sees it: histograms of infinite and
 /// huge values (here), and text from the store printed for a terminal (`+Terminal`).
-@Suite struct HostileRoundFourTests {
+@Suite struct HostileDisplayTests {
     /// Infinite values fall in no bin and are counted in a line; the bins span the finite
     /// values, even from -1.7e308 to 1.7e308 (whose span overflows a double).
     @Test func histogramsCountInfinitiesApartAndSpanTheFiniteValues() throws {

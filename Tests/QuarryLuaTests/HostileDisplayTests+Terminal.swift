@@ -4,7 +4,7 @@ import QuarryPredicates
 import QuarryStore
 import Testing
 
-extension HostileRoundFourTests {
+extension HostileDisplayTests {
     /// Results, objects, sections, summarize() rows and sql() headers and cells print
     /// with their control characters escaped (no clear screen, title or clipboard
     /// escape reaches the terminal); CSV output keeps the bytes.
