@@ -50,7 +50,7 @@ enum CSVFuzzDriver {
         let rowsBefore = try count(name, context)
         let summary: ImportSummary
         do {
-            summary = try context.importFile(file, into: name)
+            summary = try ImportRequest(file, into: name).execute(in: context)
         } catch {
             if try snapshot(context) != before { return "failed (\(error)) but changed the store" }
             if context.entities != entitiesBefore { return "failed (\(error)) but changed the model in memory" }
