@@ -123,6 +123,35 @@ import Testing
         #expect(refused > 0)
     }
 
+    /// Swift source is read by swift-syntax, whose memory is not Lua's: a `#Predicate` or
+    /// a sort key whose reading would pass --memory is refused before it is read, with the
+    /// one memory line, and the script goes on; the same text as a format string, and a
+    /// small #Predicate, still read under the same limit.
+    @Test func swiftSourceIsRefusedBeforeItsReadingPassesTheLimit() throws {
+        let limit = 10 << 20
+        let (h, folder) = try bigFile(rows: 10, memoryLimit: limit)
+        defer { withExtendedLifetime(folder) {} }
+        // 60,000 terms: about 0.9 MB of text, some 160 MB to read as Swift.
+        h.run("""
+            terms = {}
+            for i = 1, 60000 do terms[i] = "$0.n == " .. i end
+            big = "#Predicate<t> { " .. table.concat(terms, " || ") .. " }"
+            keys = {}
+            for i = 1, 30000 do keys[i] = "\\\\.n" end
+            bigSort = "[" .. table.concat(keys, ", ") .. "]"
+            """)
+        for call in ["fetch{ \"t\", predicate = big }", "count(\"t\", big)", "fetch{ \"t\", sort = bigSort }"] {
+            let message = h.error("local r = \(call)")
+            #expect(message.contains("not enough memory: reading a") && message.contains("--memory limit (10 MB)"), "\(call): \(message)")
+            #expect(!message.contains("\n"))
+        }
+        h.run(#"""
+            n = count("t", "#Predicate<t> { $0.n > 3 }")
+            m = count("t", "n > 3")
+            """#)
+        #expect(h.string("n") == "3" && h.string("m") == "3", "\(h.string("n") ?? "nil") \(h.string("m") ?? "nil")")
+    }
+
     /// A call into Quarry leaves the collector's pace as `collectgarbage` set it: with a
     /// pause of 1000 the heap grows to several times its live size between cycles, even
     /// though every turn of the loop calls a Quarry function. (It used to be held off by

@@ -153,6 +153,7 @@ extension QuarryRuntime {
                 guard arguments.isEmpty else {
                     throw PredicateError(.argument, "a #Predicate takes the values it captures by name, not in order: predicate(text, { name = value }) or fetch{ ..., vars = { name = value } }", column: nil)
                 }
+                try LuaMemoryBudget.reserveSwiftSource(state, format, what: "a #Predicate")
                 let read = try SwiftPredicateReader.read(format, captures: variables)
                 if let entity { try checkSwiftType(read, entity: entity) }
                 return (read.predicate, read)
@@ -385,6 +386,7 @@ extension QuarryRuntime {
     /// `\\.time`, an array of them: `SwiftSortReader`).
     func sortKeys(_ text: String) throws -> [SortDescriptor] {
         guard SwiftSortReader.isSwift(text) else { return [SortDescriptor(parsing: text)] }
+        try LuaMemoryBudget.reserveSwiftSource(state, text, what: "a sort key in Swift")
         do {
             return try SwiftSortReader.read(text).map {
                 SortDescriptor(key: $0.key, ascending: $0.ascending, comparison: $0.comparator == "localized" ? .localized : .binary)

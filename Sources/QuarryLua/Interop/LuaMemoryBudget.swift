@@ -19,6 +19,20 @@ enum LuaMemoryBudget {
     static let perRow = 64
     static let perColumn = 32
 
+    /// What reading Swift source costs per byte of it (swift-syntax's tree, then Quarry's
+    /// predicate), at most: measured 175 bytes a byte for a `#Predicate` of 10,000 and of
+    /// 100,000 `||` terms (it grows linearly), 130 of them swift-syntax's.
+    static let perSwiftSourceByte = 200
+
+    /// Refuses Swift source (a `#Predicate`, a sort key) whose reading would not fit
+    /// the limit, before swift-syntax reads it: its memory is not Lua's, and no error may
+    /// stop it halfway.
+    static func reserveSwiftSource(_ state: OpaquePointer, _ text: String, what: String) throws {
+        let (bytes, over) = text.utf8.count.multipliedReportingOverflow(by: perSwiftSourceByte)
+        try reserve(state, over ? Int.max : bytes, for: "reading \(what) of \(max(1, text.utf8.count >> 10)) KB",
+                    remedy: "write it as a format string, which reads in far less, or raise --memory")
+    }
+
     /// Throws the one-line memory error when `bytes` more would take the heap past the
     /// limit, naming what was asked for; nothing when there is no limit.
     static func reserve(_ state: OpaquePointer, _ bytes: Int, for what: @autoclosure () -> String, remedy: String? = nil) throws {
