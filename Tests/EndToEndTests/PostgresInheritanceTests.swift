@@ -123,7 +123,7 @@ import Testing
         let shown = Self.differences(lite, outputs[1])
         #expect(shown.isEmpty, "SQLite and PostgreSQL answered differently:\n\(shown)")
         // One table per hierarchy, its members views of it; the keys refer to the roots'
-        // tables; the trigger that announces commits is on the tables.
+        // tables; the trigger that announces commits is on the tables, the link table's too.
         let held = try await sandbox.run(URL(fileURLWithPath: "/usr/bin/psql"), ["-qAt", url, "-c", """
             SELECT string_agg(c.relname || ':' || c.relkind::text, ',' ORDER BY c.relname) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
               WHERE n.nspname = 'h' AND c.relkind IN ('r', 'v') AND c.relname NOT LIKE 'quarry%'
@@ -133,7 +133,7 @@ import Testing
             """])
         #expect(held.stdout == """
             Bike:v,Car:v,Garage:r,Part:r,SportCar:v,Tag:r,Vehicle:r
-            Garage,Part,Tag,Vehicle
+            Garage,Part,Tag,Vehicle,quarry_link_Tag_vehicles
             FOREIGN KEY (car) REFERENCES h."Vehicle"(_pk) ON DELETE CASCADE NOT VALID
             Bike,SportCar
 

@@ -79,4 +79,28 @@ import Testing
         #expect(result.lines.first?.contains("cannot be deleted: 'tracks' denies it while it holds track/3, track/4") == true, "\(result)")
         #expect(result.lines.last == "1\t2\t1", "\(result)")
     }
+
+    /// With `?notify=triggers`, the join table carries the trigger too, so a link another
+    /// program adds or removes is heard (`refresh()` is true) and read, as a row of an
+    /// entity's table is; before, only the entities' tables had it and the link was never
+    /// seen while the session trusted the triggers.
+    @Test func aJoinTablesLinksAreHeardWithTheTriggers() async throws {
+        let sandbox = try Sandbox()
+        try sandbox.write("schema.sql", Self.schema)
+        let url = try PostgresServer.database("jointriggers")
+        try await PostgresStoreTests.psql(sandbox, url, file: "schema.sql")
+        try sandbox.write("links.lua", """
+            local p = playlist:get(2)
+            print(#p.tracks)
+            os.execute("psql -q '\(url)' -c 'INSERT INTO playlist_track VALUES (2, 1), (2, 2)'")
+            print(refresh(), #p.tracks)
+            os.execute("psql -q '\(url)' -c 'DELETE FROM playlist_track WHERE playlist_id = 2 AND track_id = 1'")
+            print(refresh(), #p.tracks)
+            """)
+        let result = try await sandbox.quarry([url + "?notify=triggers", "links.lua"])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.lines == ["0", "true\t2", "true\t1"], "\(result)")
+        let triggers = try await sandbox.run(URL(fileURLWithPath: "/usr/bin/psql"), ["-Atc", "SELECT tgrelid::regclass::text FROM pg_trigger WHERE tgname = 'quarry_notify' ORDER BY 1", url], timeout: 60)
+        #expect(triggers.stdout.split(separator: "\n") == ["playlist", "playlist_track", "track"], "\(triggers)")
+    }
 }

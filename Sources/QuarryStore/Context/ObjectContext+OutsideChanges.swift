@@ -44,7 +44,10 @@ extension ObjectContext {
     public func refreshFromStore(asked: Bool = false) throws -> Bool {
         // Asked, it is a statement: a server's lost connection is made again first (never
         // while the REPL waits, which would block on a server that does not answer).
-        if asked { try connection.engine.reestablishIfLost() }
+        if asked {
+            try connection.engine.reestablishIfLost()
+            try connection.engine.synchronize()
+        }
         let version = try store.outsideChangeCounter(context: self)
         defer { outsideChanges.lastDataVersion = version }
         let missesSome = asked && store.unheardCommits != nil

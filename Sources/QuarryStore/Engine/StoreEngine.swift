@@ -35,6 +35,10 @@ protocol StoreEngine: AnyObject {
     /// Before reading what others committed: the session, made anew if it was lost (a
     /// server restarted); nothing where a session cannot be lost.
     func reestablishIfLost() throws
+    /// Before reading what others committed when a person asks (`refresh()`): whatever
+    /// they committed before now has reached this session (a server's announcements
+    /// travel on their own); nothing where the change counter is read in step.
+    func synchronize() throws
 
     /// Ends the session: every later read fails.
     func close()

@@ -39,6 +39,11 @@ final class PostgresEngine: StoreEngine {
 
     func reestablishIfLost() throws { try server.reestablishIfLost() }
 
+    /// One round trip: a commit that returned to its program before this signalled our
+    /// backend already, which sends its notification before it answers (another program's
+    /// commit just before `refresh()` is heard by it, not by the next one).
+    func synchronize() throws { _ = try server.execute("SELECT 1") }
+
     /// The connection closes when released; the store's connection refuses reads from now.
     func close() {}
 }

@@ -131,6 +131,8 @@ extension PostgresStore {
                     + "source bigint NOT NULL REFERENCES \(qualified(after.table(of: source))) (\(key)) ON DELETE CASCADE, "
                     + "target bigint NOT NULL REFERENCES \(qualified(after.table(of: target))) (\(key)) ON DELETE CASCADE, PRIMARY KEY (source, target))")
                 try server.execute("CREATE INDEX IF NOT EXISTS \(quoteIdentifier(Self.identifier(table + "_target"))) ON \(qualified(table)) (target, source)")
+                // Its links are announced as the entities' rows are (`PostgresStore+Triggers`).
+                try createTriggers(on: [qualified(table)], server)
                 for (column, entity) in [("source", source), ("target", target)] where moved.contains(entity) {
                     try refer(table, column, to: after.table(of: entity), server)
                 }

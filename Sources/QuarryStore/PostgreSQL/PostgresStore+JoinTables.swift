@@ -57,6 +57,7 @@ extension PostgresStore {
             // (`PostgresConnection+Reconnect`): a transaction that may write them, in a
             // session whose transactions are read-only by default.
             try server(context).executeForSession(inTransaction: linkViewSQL(link: link, join: table, source: source, target: target))
+            joinTables.insert(table)
         } catch {
             // No pair without its view: the model stays as it was.
             context.remember(before.0)

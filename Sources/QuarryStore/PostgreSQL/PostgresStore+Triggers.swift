@@ -2,12 +2,14 @@
 /// an app), on the channel quarry sessions listen on. Installed only when the user asks
 /// (`?notify=triggers`), since they change the schema: one function, `quarry_notify`, and
 /// one statement-level trigger of that name on each table of an entity (a hierarchy's
-/// root table: its members' views write it). Without them, a
-/// commit by a program other than quarry is noticed at `refresh()`.
+/// root table: its members' views write it) and on each join table of a many-to-many
+/// relationship, whose rows are links, not objects. Without them, a commit by a program
+/// other than quarry is noticed at `refresh()`.
 extension PostgresStore {
     func installTriggers(_ context: ObjectContext) throws {
         let server = try server(context)
-        let tables = Set(managedObjectModel.entities.map { mapping.storage(of: managedObjectModel.root(of: $0.name)).table }).sorted()
+        let tables = (Set(managedObjectModel.entities.map { mapping.storage(of: managedObjectModel.root(of: $0.name)).table })
+            .union(linkTables(context).map(qualified))).sorted()
         do {
             try server.inWriteTransaction { try createTriggers(on: tables, server) }
         } catch let StoreError.postgres(state, sql, message) {
@@ -36,6 +38,7 @@ extension PostgresStore {
     /// is its root's, which its members' views write.
     func triggersCoverEveryTable(_ context: ObjectContext, adding new: [String] = []) throws -> Bool {
         let relations = Set(managedObjectModel.entities.map { mapping.storage(of: managedObjectModel.root(of: $0.name)).relation } + new)
+            .union(linkTables(context))
         guard !relations.isEmpty else { return false }
         let covered = try context.connection.rows("""
             SELECT c.relname FROM pg_catalog.pg_trigger t JOIN pg_catalog.pg_class c ON c.oid = t.tgrelid
@@ -43,5 +46,19 @@ extension PostgresStore {
             WHERE n.nspname = ? AND t.tgname = 'quarry_notify' AND t.tgenabled <> 'D'
             """, arguments: [.text(schema)]).compactMap { $0.first?.textValue }
         return relations.isSubset(of: Set(covered))
+    }
+
+    /// The tables (unquoted) that hold the links of the model's many-to-many relationships:
+    /// the schema's join tables, and the link tables of the entities Quarry made (the
+    /// others' link tables are this session's views over a join table).
+    func linkTables(_ context: ObjectContext) -> Set<String> {
+        var tables = joinTables
+        for name in declared {
+            guard let entity = managedObjectModel.entitiesByName[name] else { continue }
+            for relationship in entity.relationships where declared.contains(relationship.destination) {
+                if case .linkTable(let table, _, _)? = context.storage(of: relationship, in: name) { tables.insert(table) }
+            }
+        }
+        return tables
     }
 }

@@ -25,6 +25,8 @@ final class PostgresStore: PersistentStore {
     var hasTriggers = false
     /// The entities Quarry defined in the schema (`quarry_model`), whose tables it made.
     var declared: Set<String> = []
+    /// The schema's own join tables read as many-to-many relationships (`PostgresStore+JoinTables`).
+    var joinTables: Set<String> = []
     /// Other sessions' commits to the schema heard so far (`outsideChangeCounter`).
     private var heard = 0
 

@@ -132,6 +132,9 @@ final class SQLiteEngine: StoreEngine {
     /// A file's connection is never lost.
     func reestablishIfLost() throws {}
 
+    /// `PRAGMA data_version` is read in step with every commit.
+    func synchronize() throws {}
+
     /// Runs a read, turning SQLite's errors into store errors. A view not yet made that
     /// the read names (`DeferredViews`) is made, and the read runs again.
     func read<T>(_ body: (Database) throws -> T) throws -> T {
