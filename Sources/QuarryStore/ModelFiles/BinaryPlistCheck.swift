@@ -35,6 +35,10 @@ enum BinaryPlistCheck {
         /// A big-endian unsigned integer of `width` bytes at `at`, or nil past the end.
         func uint(at: Int, width: Int) -> Int? {
             guard width >= 1, width <= 8, at >= 0, at <= bytes.count - width else { return nil }
+            // References and offsets are one or two bytes in any model's archive: read
+            // those directly (this check reads every reference twice).
+            if width == 1 { return Int(bytes[at]) }
+            if width == 2 { return Int(bytes[at]) << 8 | Int(bytes[at + 1]) }
             var n: UInt64 = 0
             for i in 0..<width { n = n << 8 | UInt64(bytes[at + i]) }
             return n <= UInt64(Int.max) ? Int(n) : nil
@@ -65,7 +69,10 @@ enum BinaryPlistCheck {
                 return ref
             }
             // Expanded sizes, depth first without recursion (the file sets the depth): 0 not
-            // seen yet, -1 on the path being walked. Int32: the budget is below 2^31.
+            // seen yet, -1 on the path being walked. Int32: the budget is below 2^31. Each
+            // container adds up its children's sizes as they are met or finished (each
+            // reference read once), and is refused when done, as a sum after the walk of
+            // its children would refuse it; a leaf is sized without a frame of its own.
             let budget = BinaryPlistCheck.budget(count)
             guard budget < Int(Int32.max) else { throw fail("a binary property list of \(count) bytes is too large") }
             var size = [Int32](repeating: 0, count: objectCount)
@@ -73,7 +80,8 @@ enum BinaryPlistCheck {
             size[top] = -1
             while let frame = stack.last {
                 if frame.next < frame.count {
-                    stack[stack.count - 1].next += 1
+                    let last = stack.count - 1
+                    stack[last].next = frame.next + 1
                     let c = try child(frame, frame.next)
                     if size[c] == -1 { throw fail("object \(c) of the binary property list contains itself") }
                     if size[c] == 0 {
@@ -81,18 +89,24 @@ enum BinaryPlistCheck {
                             throw fail("the property list nests deeper than \(BinaryPlistCheck.maximumDepth) levels")
                         }
                         size[c] = -1
-                        stack.append(try container(at: offset(c), object: c, refSize: refSize))
+                        let inner = try container(at: offset(c), object: c, refSize: refSize)
+                        if inner.count == 0 {
+                            size[c] = 1
+                            stack[last].total += 1
+                        } else {
+                            stack.append(inner)
+                        }
+                    } else {
+                        stack[last].total += Int(size[c])
                     }
                     continue
                 }
                 stack.removeLast()
-                var total = 1
-                for k in 0..<frame.count {
-                    total += Int(size[try child(frame, k)])
-                    guard total <= budget else {
-                        throw fail("its objects are shared so as to expand to more than \(budget) values (from \(count) bytes)")
-                    }
+                let total = frame.total
+                guard total <= budget else {
+                    throw fail("its objects are shared so as to expand to more than \(budget) values (from \(count) bytes)")
                 }
+                if !stack.isEmpty { stack[stack.count - 1].total += total }
                 size[frame.object] = Int32(total)
             }
         }
@@ -103,6 +117,8 @@ enum BinaryPlistCheck {
             let start: Int
             let count: Int
             var next = 0
+            /// The container itself and its children's expanded sizes met so far.
+            var total = 1
         }
 
         /// The references of the object at `at`: an array's or set's elements, a

@@ -34,6 +34,10 @@ enum BinaryPropertyList {
         let top: Int
         let table: Int
         var built: [Plist?]
+        /// Each object's `PlistDictionary.asciiTag` as a key, worked out when first used
+        /// (`untagged` until then): an archive's keys are a few objects used thousands of times.
+        var keyTags: [UInt64]
+        static let untagged = UInt64.max - 1
 
         init(bytes: UnsafeBufferPointer<UInt8>, path: String) throws {
             self.bytes = bytes
@@ -58,6 +62,7 @@ enum BinaryPropertyList {
             self.top = top
             self.table = table
             built = Array(repeating: nil, count: objects)
+            keyTags = Array(repeating: Self.untagged, count: objects)
         }
 
         func fail(_ object: Int, _ detail: String) -> ModelFileError {
@@ -67,6 +72,8 @@ enum BinaryPropertyList {
         /// A big-endian unsigned integer of `width` bytes at `at`, or nil past the end.
         func uint(at: Int, width: Int) -> UInt64? {
             guard width >= 1, width <= 8, at >= 0, at <= bytes.count - width else { return nil }
+            if width == 1 { return UInt64(bytes[at]) }
+            if width == 2 { return UInt64(bytes[at]) << 8 | UInt64(bytes[at + 1]) }
             var n: UInt64 = 0
             for i in 0..<width { n = n << 8 | UInt64(bytes[at + i]) }
             return n
@@ -176,13 +183,19 @@ enum BinaryPropertyList {
             case 0xD:
                 let (count, start) = try length(n, marker: marker, at: at)
                 try fits(n, start, count, 2 * refSize)
-                var entries: [String: Plist] = [:]
-                entries.reserveCapacity(count)
+                var keys: [String] = [], values: [Plist] = [], tags: [UInt64] = []
+                keys.reserveCapacity(count)
+                values.reserveCapacity(count)
+                tags.reserveCapacity(count)
                 for i in 0..<count {
-                    let key = try self.key(reference(n, at: start + i * refSize), of: n)
-                    entries[key] = try object(reference(n, at: start + (count + i) * refSize))
+                    let ref = try reference(n, at: start + i * refSize)
+                    let key = try self.key(ref, of: n)
+                    if keyTags[ref] == Self.untagged { keyTags[ref] = PlistDictionary.asciiTag(key) ?? PlistDictionary.notASCII }
+                    keys.append(key)
+                    tags.append(keyTags[ref])
+                    values.append(try object(reference(n, at: start + (count + i) * refSize)))
                 }
-                return .dictionary(entries)
+                return .dictionary(PlistDictionary(keys: keys, values: values, tags: tags))
             default:
                 throw fail(n, "has an unknown type (marker 0x\(String(marker, radix: 16)))")
             }

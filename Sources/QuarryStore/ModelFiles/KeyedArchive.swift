@@ -12,14 +12,16 @@
 /// proportional to the archive's size that a real model never exhausts.
 import Foundation
 
-struct KeyedArchive {
+/// A class: every `ArchivedObject` of a walk refers to it (one reference to count, where a
+/// struct's fields were each retained and released at every step).
+final class KeyedArchive {
     let objects: [Plist]
     let path: String
     let root: Int
     let work: WorkBudget
     /// Each class's names (`$classes`) by the index of its class object, read once: every
     /// instance of a class names the same one (1,154 attributes in Photos.app's model).
-    private let classNames = ClassNames()
+    private var classNames: [Int: [String]] = [:]
 
     init(data: Data, path: String) throws {
         self.path = path
@@ -63,11 +65,11 @@ struct KeyedArchive {
             throw broken("object \(n) has no valid $class")
         }
         let classes: [String]
-        if let known = classNames.byIndex[c] {
+        if let known = classNames[c] {
             classes = known
         } else {
             classes = classInfo["$classes"]?.array?.compactMap(\.string) ?? [className]
-            classNames.byIndex[c] = classes
+            classNames[c] = classes
         }
         return ArchivedObject(archive: self, index: n, fields: fields, className: className, classes: classes)
     }
@@ -79,7 +81,7 @@ struct KeyedArchive {
 struct ArchivedObject {
     let archive: KeyedArchive
     let index: Int
-    let fields: [String: Plist]
+    let fields: PlistDictionary
     let className: String
     /// The class and its superclasses, as archived (`$classes`).
     let classes: [String]
@@ -153,11 +155,6 @@ extension KeyedArchive {
         if let bytes = object.fields["NS.bytes"]?.data, let s = String(data: bytes, encoding: .utf8) { return s }
         throw broken("\(context()): expected a string, got \(object.className) (object \(n))")
     }
-}
-
-/// The memo behind `KeyedArchive.instance`'s class names (a class: the archive is a value).
-final class ClassNames {
-    var byIndex: [Int: [String]] = [:]
 }
 
 /// How much walking an archive may take, shared by every object of it. Past the limit the

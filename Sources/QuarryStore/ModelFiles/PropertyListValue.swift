@@ -38,12 +38,15 @@ enum PropertyListValue {
             return .array(items)
         }
         if let dictionary = value as? [String: Any] {
-            var entries: [String: Plist] = [:]
+            var keys: [String] = [], values: [Plist] = []
+            keys.reserveCapacity(dictionary.count)
+            values.reserveCapacity(dictionary.count)
             for (key, item) in dictionary {
                 guard let typed = typed(item) else { return nil }
-                entries[key] = typed
+                keys.append(key)
+                values.append(typed)
             }
-            return .dictionary(entries)
+            return .dictionary(PlistDictionary(keys: keys, values: values))
         }
         return nil
     }

@@ -51,15 +51,24 @@ extension CoreDataStore {
                 }
                 var taken: [String: Int] = [:]
                 for entity in ordered {
+                    // Each entity's columns gathered apart, then stored once (not a nested
+                    // dictionary write, hashing the entity's name, per property).
+                    var own: [String: String] = [:]
                     for (key, columnName) in Self.storedKeys(of: entity) {
                         let base = "Z" + columnName.uppercased()
-                        let count = taken[base, default: 0]
-                        taken[base] = count + 1
-                        declared[entity.name, default: [:]][key] = count == 0 ? base : base + String(count)
+                        let count = Self.takeCount(&taken[base, default: 0])
+                        own[key] = count == 0 ? base : base + String(count)
                         bases[key] = base
                     }
+                    if !own.isEmpty { declared[entity.name] = own }
                 }
             }
+        }
+
+        /// How many claimed a name before, counting this claim.
+        private static func takeCount(_ count: inout Int) -> Int {
+            defer { count += 1 }
+            return count
         }
 
         /// The entities of `entity`'s view that declare `property`: the one it inherits it

@@ -49,6 +49,9 @@ extension CoreDataStore {
             numberedByTable[table] = found
             return found
         }
+        // A table's columns by their upper-cased names, made once per table (a hierarchy's
+        // entities share their root's table).
+        var upperByTable: [String: [String: String]] = [:]
         let tables = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'").map { $0.uppercased() })
         let lookups = ModelLookups(model)
         let propertyColumns = PropertyColumns(lookups, numbers: numbers)
@@ -78,7 +81,8 @@ extension CoreDataStore {
                 continue
             }
             let available = try columns(table)
-            let upper = Dictionary(available.map { ($0.uppercased(), $0) }, uniquingKeysWith: { first, _ in first })
+            let upper = upperByTable[table] ?? Dictionary(available.map { ($0.uppercased(), $0) }, uniquingKeysWith: { first, _ in first })
+            upperByTable[table] = upper
             let ancestors = lookups.ancestors(of: name)
             let descendants = lookups.descendants(of: name)
             let chain = [name] + ancestors.map(\.name)
@@ -93,8 +97,16 @@ extension CoreDataStore {
             // Attributes: the entity's own and inherited ones, then its sub-entities' (nil
             // on rows that lack them), so predicates over a parent may name them.
             var attributes: [AttributeDescription] = []
-            var selections = ["\(quoteIdentifier("Z_PK")) AS \(quoteIdentifier(EntityStorage.quarryKeyColumn))",
-                              "\(quoteIdentifier("Z_ENT")) AS \(quoteIdentifier(EntityStorage.entityColumn))"]
+            // The view's columns, appended to one string (Photos.app's views read 2,000
+            // columns: a string and an array entry for each, then joined, cost more).
+            var selections = "\(quoteIdentifier("Z_PK")) AS \(quoteIdentifier(EntityStorage.quarryKeyColumn)), "
+                + "\(quoteIdentifier("Z_ENT")) AS \(quoteIdentifier(EntityStorage.entityColumn))"
+            func select(_ read: String, as key: String) {
+                selections += ", "
+                selections += read
+                selections += " AS "
+                selections += quoteIdentifier(key)
+            }
             var seen: Set<String> = []
             var writes: [ColumnWrite] = []
             var subentityKeys: Set<String> = []
@@ -137,7 +149,7 @@ extension CoreDataStore {
                 if external { hasExternalAttributes = true }
                 let read = byEntity.isEmpty ? Self.reading(column, as: type, external: external)
                     : Self.byEntity(byEntity, reading: { Self.reading($0, as: type, external: external) })
-                selections.append("\(read) AS \(quoteIdentifier(key))")
+                select(read, as: key)
                 // A derived attribute is the store's to compute (its triggers): never written.
                 if attribute.isDerived {
                     derivedAttributes[name, default: [:]][key] = attribute.derivationExpression ?? ""
@@ -168,7 +180,7 @@ extension CoreDataStore {
                     }
                     let byEntity = placed.count > 1 ? placed : []
                     let read = byEntity.isEmpty ? quoteIdentifier(column) : Self.byEntity(byEntity, reading: { quoteIdentifier($0) })
-                    selections.append("\(read) AS \(quoteIdentifier(r.name))")
+                    select(read, as: r.name)
                     // A destination with sub-entities: a second column keeps the target's Z_ENT.
                     let typeColumn = numberedColumns(table, available).first { candidate in
                         let u = candidate.uppercased()
@@ -235,7 +247,7 @@ extension CoreDataStore {
                strays > 0 {
                 notes.append("\(table): \(strays) row\(strays == 1 ? "" : "s") whose Z_ENT names no entity of \(name)'s family \(strays == 1 ? "is" : "are") read as \(name)")
             }
-            let sql = "CREATE TEMP VIEW \(quoteIdentifier(name)) AS SELECT \(selections.joined(separator: ", ")) FROM main.\(quoteIdentifier(table))\(filter)"
+            let sql = "CREATE TEMP VIEW \(quoteIdentifier(name)) AS SELECT \(selections) FROM main.\(quoteIdentifier(table))\(filter)"
             let rootCode = numbers.codes[root] ?? code
             entities.append(Mapped(entity: entity, code: code, rootCode: rootCode, descendantCodes: descendantCodes, table: table,
                                    viewSQL: sql, writes: writes))
@@ -285,6 +297,9 @@ extension CoreDataStore {
         "CASE " + placed.map { "WHEN \(quoteIdentifier("Z_ENT")) IN (\($0.codes.map(String.init).joined(separator: ", "))) THEN \(reading($0.column))" }.joined(separator: " ") + " END"
     }
 
+    /// `epochOffset` as the views write it, made once (a Double's text is slow to make).
+    static let epochOffsetText = "\(epochOffset)"
+
     /// A column read as Quarry holds the type: dates from Core Data's 2001 epoch to Unix
     /// seconds, 16-byte UUIDs as their text, external binary data as its bytes.
     static func reading(_ column: String, as type: AttributeType, external: Bool = false) -> String {
@@ -292,7 +307,7 @@ extension CoreDataStore {
         if external { return "\(ExternalBinaryData.readFunction)(\(c))" }
         switch type {
         case .date:
-            return "(\(c) + \(epochOffset))"
+            return "(\(c) + \(epochOffsetText))"
         case .uuid:
             let h = "hex(\(c))"
             return "CASE WHEN typeof(\(c)) = 'blob' AND length(\(c)) = 16 THEN substr(\(h), 1, 8) || '-' || substr(\(h), 9, 4) || '-' || substr(\(h), 13, 4) || '-' || substr(\(h), 17, 4) || '-' || substr(\(h), 21, 12) ELSE \(c) END"
