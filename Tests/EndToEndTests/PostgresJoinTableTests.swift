@@ -103,4 +103,50 @@ import Testing
         let triggers = try await sandbox.run(URL(fileURLWithPath: "/usr/bin/psql"), ["-Atc", "SELECT tgrelid::regclass::text FROM pg_trigger WHERE tgname = 'quarry_notify' ORDER BY 1", url], timeout: 60)
         #expect(triggers.stdout.split(separator: "\n") == ["playlist", "playlist_track", "track"], "\(triggers)")
     }
+
+    /// A join table that also keeps when each link was made (Sakila's
+    /// `film_actor(actor_id, film_id, last_update DEFAULT now())`) is many-to-many on
+    /// both engines: a new link leaves the time to the database's default; a table whose
+    /// extra column has no default and may not be NULL stays out (SQLite: an entity only).
+    @Test func aJoinTableWithATimestampTheDatabaseFillsIsManyToMany() async throws {
+        let sandbox = try Sandbox()
+        try sandbox.write("schema.sql", """
+            CREATE TABLE actor (actor_id integer PRIMARY KEY, name text);
+            CREATE TABLE film (film_id integer PRIMARY KEY, title text);
+            CREATE TABLE film_actor (actor_id integer NOT NULL REFERENCES actor (actor_id),
+              film_id integer NOT NULL REFERENCES film (film_id),
+              last_update timestamp NOT NULL DEFAULT CURRENT_TIMESTAMP, PRIMARY KEY (actor_id, film_id));
+            CREATE TABLE rating (actor_id integer NOT NULL REFERENCES actor (actor_id),
+              film_id integer NOT NULL REFERENCES film (film_id), stars integer NOT NULL, PRIMARY KEY (actor_id, film_id));
+            INSERT INTO actor VALUES (1, 'Ann'), (2, 'Bo'), (3, 'Cy');
+            INSERT INTO film VALUES (1, 'Up'), (2, 'Down');
+            INSERT INTO film_actor (actor_id, film_id) VALUES (1, 1), (2, 1), (2, 2);
+            INSERT INTO rating VALUES (1, 1, 5);
+            """)
+        try sandbox.write("script.lua", #"""
+            print(#film:get(1).actors, #actor:get(2).films, count("film", "ANY actors.name == 'Bo'"))
+            film:get(2).actors:add(actor:get(3)); film:get(1).actors:remove(actor:get(1))
+            save()
+            for _, f in ipairs(fetch{ "film", sort = "film_id" }) do
+              local names = {}
+              for _, a in ipairs(f.actors) do names[#names + 1] = a.name end
+              table.sort(names)
+              print(f.title, table.concat(names, ","))
+            end
+            """#)
+        try await PostgresStoreTests.sqlite3(sandbox, "lite.db", file: "schema.sql")
+        let url = try PostgresServer.database("jointimes")
+        try await PostgresStoreTests.psql(sandbox, url, file: "schema.sql")
+        let lite = try await sandbox.quarry(["lite.db", "script.lua"])
+        let postgres = try await sandbox.quarry([url, "script.lua"])
+        #expect(lite.status == 0, "\(lite)")
+        #expect(postgres.status == 0, "\(postgres)")
+        #expect(lite.lines == ["2\t2\t2", "Up\tBo", "Down\tBo,Cy"], "\(lite)")
+        let differences = PostgresStoreTests.differences(lite.lines, postgres.lines)
+        #expect(differences == nil, "\(differences ?? "")")
+        // The new link's time is the database's own.
+        let stamped = try await sandbox.run(URL(fileURLWithPath: "/usr/bin/psql"), ["-Atc", "SELECT count(*) FROM film_actor WHERE actor_id = 3 AND last_update > now() - interval '1 hour'", url], timeout: 60)
+        #expect(stamped.stdout == "1\n", "\(stamped)")
+        #expect(postgres.stderr.contains("rating has no primary key of one integer column"), "\(postgres.stderr)")
+    }
 }

@@ -1,5 +1,6 @@
 /// A table of another program's schema made of two foreign keys to the keys of two
-/// entities' tables (plus, optionally, one integer column: a position), and keyed by them
+/// entities' tables (plus, optionally, one integer column, a position, and times the
+/// server fills in, as `last_update timestamp DEFAULT now()`), and keyed by them
 /// or by nothing, is a join table: `playlist_track(playlist_id, track_id)` gives
 /// `playlist.tracks` and `track.playlists`, many-to-many, as the same table in a SQLite
 /// file does (`ForeignFileStore+JoinTables`, named by the same conventions). It is no
@@ -22,8 +23,12 @@ extension PostgresStore {
         for (table, columns) in leftOut {
             let keys = ends[table] ?? []
             let others = columns.filter { row in !keys.contains { $0.column == row[1].textValue } }
-            let position = others.count == 1 && others[0][3].storedInteger != 1 && ["int2", "int4", "int8"].contains(others[0][2].textValue ?? "")
-            guard keys.count == 2, keys[0].column != keys[1].column, others.isEmpty || position else {
+            // Besides the keys, what a link's insert may leave out: one position, and times
+            // the server fills in or leaves NULL (Sakila's `last_update DEFAULT now()`).
+            let nullable = { (row: [Value]) in row[3].storedInteger != 1 }
+            let positions = others.filter { nullable($0) && ["int2", "int4", "int8"].contains($0[2].textValue ?? "") }
+            let stamps = others.filter { Self.attributeType($0[2].textValue ?? "") == .date && (nullable($0) || $0[4].storedInteger == 1) }
+            guard keys.count == 2, keys[0].column != keys[1].column, positions.count <= 1, positions.count + stamps.count == others.count else {
                 context.openingNotes.append("\(table) has no primary key of one integer column, which Quarry's objects need, and is no join table of two foreign keys: left out")
                 continue
             }

@@ -1,8 +1,8 @@
 import GRDB
 
 /// A table of a foreign file made only of two foreign keys (to its parents' keys, of any
-/// type: an integer, text or a UUID), and besides them at most its own integer key and
-/// one optional integer column (a position), is a join table: `PlaylistTrack(PlaylistId, TrackId)` gives
+/// type: an integer, text or a UUID), and besides them at most its own integer key, one
+/// optional integer column (a position) and times the file fills in, is a join table: `PlaylistTrack(PlaylistId, TrackId)` gives
 /// `Playlist.tracks` and `Track.playlists`, many-to-many. They are kept as Quarry keeps
 /// its own many-to-many pairs (`RelationshipStorage.linkTable`): the link table the
 /// storage names is a temporary view over the join table, whose triggers write and delete
@@ -35,9 +35,12 @@ extension ForeignFileStore {
         let keys = join.toOneRelationships.filter { $0.column != nil }
         guard keys.count == 2, let first = keys.first, let second = keys.last, first.column != second.column,
               isTable(first.destination), isTable(second.destination) else { return nil }
-        // Besides them, its own key and one position the link's insert may leave out.
+        // Besides them, its own key and what the link's insert may leave out: one position,
+        // and times the file fills in or leaves NULL (`last_update DEFAULT CURRENT_TIMESTAMP`).
         let others = join.attributes.filter { $0.name != first.column && $0.name != second.column && $0.name != storage.keyColumn }
-        guard others.count <= 1, others.allSatisfy({ $0.type == .int64 && $0.isOptional }) else { return nil }
+        let positions = others.filter { $0.type == .int64 && $0.isOptional }
+        let stamps = others.filter { $0.type == .date && ($0.isOptional || $0.defaultValue != nil || storage.clockDefaults[$0.name] != nil) }
+        guard positions.count <= 1, positions.count + stamps.count == others.count else { return nil }
         return (first, second)
     }
 
