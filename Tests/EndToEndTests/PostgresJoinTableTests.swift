@@ -149,4 +149,39 @@ import Testing
         #expect(stamped.stdout == "1\n", "\(stamped)")
         #expect(postgres.stderr.contains("rating has no primary key of one integer column"), "\(postgres.stderr)")
     }
+
+    /// A schema's views are read-only entities on PostgreSQL as a SQLite file's are: a
+    /// view with an integer id is known by it; one without (an aggregate) by its rows'
+    /// places, through a temporary view of this session; the same answers on both
+    /// engines, and a change to a view's object is refused.
+    @Test func viewsAreReadOnlyEntitiesOnBothEngines() async throws {
+        let sandbox = try Sandbox()
+        try sandbox.write("schema.sql", """
+            CREATE TABLE item (id integer PRIMARY KEY, name text, kind text, price integer);
+            INSERT INTO item VALUES (1, 'a', 'x', 5), (2, 'b', 'y', 15), (3, 'c', 'x', 8), (4, 'd', 'z', 3);
+            CREATE VIEW cheap AS SELECT id, name, price FROM item WHERE price < 10;
+            CREATE VIEW by_kind AS SELECT kind, count(*) AS n FROM item GROUP BY kind;
+            """)
+        try sandbox.write("script.lua", #"""
+            print(count("cheap"), count("cheap", "price > 4"), cheap:get(3).name, cheap:get(2))
+            print(count("by_kind"), count("by_kind", "n > 1"))
+            for _, r in ipairs(fetch{ "by_kind", sort = "kind" }) do print(r.kind, r.n) end
+            local ok, err = pcall(function() cheap:get(1).name = "z" end)
+            print(ok, (tostring(err):gsub("^.-: ", "")))
+            """#)
+        try await PostgresStoreTests.sqlite3(sandbox, "lite.db", file: "schema.sql")
+        let url = try PostgresServer.database("views")
+        try await PostgresStoreTests.psql(sandbox, url, file: "schema.sql")
+        let lite = try await sandbox.quarry(["lite.db", "script.lua"])
+        let postgres = try await sandbox.quarry([url, "script.lua"])
+        #expect(lite.status == 0, "\(lite)")
+        #expect(postgres.status == 0, "\(postgres)")
+        #expect(lite.lines == ["3\t2\tc\tnil", "3\t1", "x\t2", "y\t1", "z\t1",
+                               "false\tcheap is a view: its rows cannot be changed (change the tables it reads)"], "\(lite)")
+        let differences = PostgresStoreTests.differences(lite.lines, postgres.lines)
+        #expect(differences == nil, "\(differences ?? "")")
+        // Nothing was added to the schema.
+        let relations = try await sandbox.run(URL(fileURLWithPath: "/usr/bin/psql"), ["-Atc", "SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public' AND c.relkind IN ('r', 'v')", url], timeout: 60)
+        #expect(relations.stdout == "3\n", "\(relations)")
+    }
 }

@@ -174,6 +174,7 @@ import Testing
         func bucket(_ offset: String, last: String) -> String { plain.bucket(offset, last: last) }
         func real(_ sql: String) -> String { plain.real(sql) }
         func queryPlan(_ sql: String) -> (sql: String, detailColumn: Int) { plain.queryPlan(sql) }
+        func holdsInteger(_ sql: String) -> String { plain.holdsInteger(sql) }
     }
 
     @Test func integerBoundsSelectWhatRealConstantsSelect() throws {

@@ -51,7 +51,7 @@ struct CompiledRequest {
             // A view's rows are objects only where its id column holds an integer (a view
             // has no rowid, and a LEFT JOIN may leave the column NULL); so are those of a
             // WITHOUT ROWID table, whose INTEGER PRIMARY KEY takes text too.
-            let identified = "typeof(\(from).\(storage.key)) = 'integer'"
+            let identified = context.sqlDialect.holdsInteger("\(from).\(storage.key)")
             rows.append((identified, []))
             whereClause = SQLFragment(whereClause.map { "\(identified) AND (\($0.sql))" } ?? identified, whereClause?.arguments ?? [])
         }

@@ -101,6 +101,9 @@ public struct PostgreSQLDialect: SQLDialect {
     /// stops with "integer overflow".
     public func integer(_ sql: String) -> String { "(\(sql))::bigint" }
 
+    /// A view's key column is typed an integer (`PostgresStore+Views`): set is enough.
+    public func holdsInteger(_ sql: String) -> String { "\(sql) IS NOT NULL" }
+
     /// EXPLAIN's one column, a line of the plan a row.
     public func queryPlan(_ sql: String) -> (sql: String, detailColumn: Int) { ("EXPLAIN " + sql, 0) }
 

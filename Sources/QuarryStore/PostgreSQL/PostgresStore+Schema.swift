@@ -110,6 +110,7 @@ extension PostgresStore {
             ends[table, default: []].append(JoinEnd(column: column, parent: parent, action: Self.deleteAction(row[5].textValue)))
         }
         mapJoinTables(leftOut, ends: ends, context: context)
+        try mapViews(context)
     }
 
     /// A column's type (`pg_type.typname`) as Quarry's: integers by width, booleans,

@@ -65,6 +65,9 @@ public protocol SQLDialect: Sendable {
     /// An aggregate of integers (`sum`) as an integer: PostgreSQL's `sum(bigint)` is
     /// `numeric`, which reads as a real.
     func integer(_ sql: String) -> String
+    /// Whether the value of `sql` (a view's key column) is an integer, for the rows that
+    /// are objects: SQLite's columns take any value; a typed column holds its type or NULL.
+    func holdsInteger(_ sql: String) -> String
 }
 
 extension SQLDialect {
@@ -124,6 +127,8 @@ public struct SQLiteDialect: SQLDialect {
     public init() {}
 
     public func literal(_ value: Bool) -> String { value ? "1" : "0" }
+
+    public func holdsInteger(_ sql: String) -> String { "typeof(\(sql)) = 'integer'" }
 
     public func nullSafeEqual(_ lhs: String, _ rhs: String, negated: Bool) -> String {
         "\(lhs) \(negated ? "IS NOT" : "IS") \(rhs)"
