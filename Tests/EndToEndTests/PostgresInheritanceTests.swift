@@ -236,4 +236,25 @@ import Testing
         let shown = Self.differences(outputs[0], outputs[1])
         #expect(shown.isEmpty, "SQLite and PostgreSQL answered differently:\n\(shown)")
     }
+
+    /// Another program's tables that inherit one (`INHERITS`, old-style partitions, as
+    /// Sakila's payment_p2007_01...06) are read through their parent, which PostgreSQL
+    /// reads with them: one note names them, not one "left out" note each.
+    @Test func tablesThatInheritAnotherAreReadThroughIt() async throws {
+        let sandbox = try Sandbox()
+        try sandbox.write("schema.sql", """
+            CREATE TABLE payment (payment_id integer PRIMARY KEY, amount numeric(5,2), month integer);
+            CREATE TABLE payment_p1 (CHECK (month = 1)) INHERITS (payment);
+            CREATE TABLE payment_p2 (CHECK (month = 2)) INHERITS (payment);
+            INSERT INTO payment_p1 VALUES (1, 2.50, 1), (2, 4.00, 1);
+            INSERT INTO payment_p2 VALUES (3, 1.25, 2);
+            INSERT INTO payment VALUES (4, 9.99, 3);
+            """)
+        let url = try PostgresServer.database("inherits")
+        try await PostgresStoreTests.psql(sandbox, url, file: "schema.sql")
+        let result = try await sandbox.quarry([url, "-e", #"print(count("payment"), count("payment", "amount > 2"), payment:get(3).month, #entities())"#])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.lines == ["4\t3\t2\t1"], "\(result)")
+        #expect(result.stderr == "note: payment_p1, payment_p2 inherit payment: their rows are read through payment's, not as entities of their own\n", "\(result)")
+    }
 }

@@ -64,6 +64,16 @@ extension PostgresStore {
         for name in own {
             if let entity = managedObjectModel.entitiesByName[name] { mapping.place(name, Self.storage(of: entity, schema: schema)) }
         }
+        // Tables that inherit another (`INHERITS`, old-style partitions such as Sakila's
+        // payment_p2007_01): their rows are read through the parent's, as partitions' are.
+        let inheriting = try connection.rows("""
+            SELECT c.relname, p.relname FROM pg_catalog.pg_inherits i JOIN pg_catalog.pg_class c ON c.oid = i.inhrelid
+            JOIN pg_catalog.pg_class p ON p.oid = i.inhparent JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+            WHERE n.nspname = ? AND NOT c.relispartition
+            """, arguments: [.text(schema)])
+        var parentOf: [String: String] = [:]
+        for row in inheriting { if let child = row[0].textValue, let parent = row[1].textValue { parentOf[child] = parent } }
+        var childrenOf: [String: [String]] = [:]
         var leftOut: [(table: String, columns: [[Value]])] = []
         for table in tables where context.managedObjectModel.entitiesByName[table] == nil {
             // Quarry's own tables besides the entities': its model and its link tables.
@@ -72,6 +82,11 @@ extension PostgresStore {
             guard let key = primaryKeys[table],
                   let keyRow = tableColumns.first(where: { $0[1].textValue == key }),
                   let keyType = keyRow[2].textValue, ["int2", "int4", "int8"].contains(keyType) else {
+                // A child of an inheriting table, read through its parent: one note below.
+                if let parent = parentOf[table] {
+                    childrenOf[parent, default: []].append(table)
+                    continue
+                }
                 // Perhaps a join table (`mapJoinTables`), else named in a note there.
                 leftOut.append((table, tableColumns))
                 continue
@@ -110,6 +125,10 @@ extension PostgresStore {
             ends[table, default: []].append(JoinEnd(column: column, parent: parent, action: Self.deleteAction(row[5].textValue)))
         }
         mapJoinTables(leftOut, ends: ends, context: context)
+        for (parent, children) in childrenOf.sorted(by: { $0.key < $1.key }) {
+            let named = children.count <= 3 ? children.joined(separator: ", ") : "\(children[0]) and \(children.count - 1) more"
+            context.openingNotes.append("\(named) \(children.count == 1 ? "inherits" : "inherit") \(parent): \(children.count == 1 ? "its" : "their") rows are read through \(parent)'s, not as entities of their own")
+        }
         try mapViews(context)
     }
 
