@@ -35,17 +35,24 @@ import Testing
         print(count("track", "ANY playlists.name == 'Movies'"))
         """#
 
-    @Test func aJoinTableKeyedByItsForeignKeysIsManyToManyOnBothEngines() async throws {
-        let sandbox = try Sandbox()
-        try sandbox.write("schema.sql", Self.schema)
-        try sandbox.write("script.lua", Self.script)
+    /// `script.lua` run on a SQLite file and on a PostgreSQL database (named `database`),
+    /// each made from `schema.sql` by its own shell; both runs must succeed.
+    static func onBothEngines(_ sandbox: Sandbox, database: String) async throws -> (url: String, lite: ProcessResult, postgres: ProcessResult) {
         try await PostgresStoreTests.sqlite3(sandbox, "lite.db", file: "schema.sql")
-        let url = try PostgresServer.database("jointables")
+        let url = try PostgresServer.database(database)
         try await PostgresStoreTests.psql(sandbox, url, file: "schema.sql")
         let lite = try await sandbox.quarry(["lite.db", "script.lua"])
         let postgres = try await sandbox.quarry([url, "script.lua"])
         #expect(lite.status == 0, "\(lite)")
         #expect(postgres.status == 0, "\(postgres)")
+        return (url, lite, postgres)
+    }
+
+    @Test func aJoinTableKeyedByItsForeignKeysIsManyToManyOnBothEngines() async throws {
+        let sandbox = try Sandbox()
+        try sandbox.write("schema.sql", Self.schema)
+        try sandbox.write("script.lua", Self.script)
+        let (url, lite, postgres) = try await Self.onBothEngines(sandbox, database: "jointables")
         // Worth comparing: the pairs are read and written.
         #expect(lite.lines.first == "3\t2\t1", "\(lite)")
         #expect(lite.lines.contains("Music\tb,c"), "\(lite)")
@@ -134,13 +141,7 @@ import Testing
               print(f.title, table.concat(names, ","))
             end
             """#)
-        try await PostgresStoreTests.sqlite3(sandbox, "lite.db", file: "schema.sql")
-        let url = try PostgresServer.database("jointimes")
-        try await PostgresStoreTests.psql(sandbox, url, file: "schema.sql")
-        let lite = try await sandbox.quarry(["lite.db", "script.lua"])
-        let postgres = try await sandbox.quarry([url, "script.lua"])
-        #expect(lite.status == 0, "\(lite)")
-        #expect(postgres.status == 0, "\(postgres)")
+        let (url, lite, postgres) = try await Self.onBothEngines(sandbox, database: "jointimes")
         #expect(lite.lines == ["2\t2\t2", "Up\tBo", "Down\tBo,Cy"], "\(lite)")
         let differences = PostgresStoreTests.differences(lite.lines, postgres.lines)
         #expect(differences == nil, "\(differences ?? "")")
@@ -169,13 +170,7 @@ import Testing
             local ok, err = pcall(function() cheap:get(1).name = "z" end)
             print(ok, (tostring(err):gsub("^.-: ", "")))
             """#)
-        try await PostgresStoreTests.sqlite3(sandbox, "lite.db", file: "schema.sql")
-        let url = try PostgresServer.database("views")
-        try await PostgresStoreTests.psql(sandbox, url, file: "schema.sql")
-        let lite = try await sandbox.quarry(["lite.db", "script.lua"])
-        let postgres = try await sandbox.quarry([url, "script.lua"])
-        #expect(lite.status == 0, "\(lite)")
-        #expect(postgres.status == 0, "\(postgres)")
+        let (url, lite, postgres) = try await Self.onBothEngines(sandbox, database: "views")
         #expect(lite.lines == ["3\t2\tc\tnil", "3\t1", "x\t2", "y\t1", "z\t1",
                                "false\tcheap is a view: its rows cannot be changed (change the tables it reads)"], "\(lite)")
         let differences = PostgresStoreTests.differences(lite.lines, postgres.lines)
