@@ -1,5 +1,5 @@
 /// One database engine a store's rows live in: SQLite through GRDB (`SQLiteEngine`) or
-/// PostgreSQL through libpq (`PostgresConnection`), each in its own folder with its own
+/// PostgreSQL through libpq (`PostgresEngine`), each in its own folder with its own
 /// `SQLDialect`. `StoreConnection` holds one and asks it for rows, prepared statements, a
 /// bulk export and change notification; nothing above it asks which engine it has, and
 /// no type of one engine appears in the other. Every member is required: no engine

@@ -1,11 +1,11 @@
 import Foundation
 
-/// The rows of one PostgreSQL query, stepped and read as a SQLite statement's are
-/// (`Statement`), so the reads above the connection (keys, batches of cells, rows as
+/// The rows of one PostgreSQL query: the PostgreSQL engine's `RowCursor`, stepped and read
+/// as a SQLite statement's are, so the reads above the connection (keys, batches of cells, rows as
 /// values) read a PostgreSQL store unchanged. Each value is read by its column's type
 /// (`PostgresValue`) and given the storage class SQLite would give it: integers and
 /// booleans as integers, reals and timestamps (seconds since 1970) as reals, text, blobs
-/// and `numeric` (its exact text, `decimal(_:)`) as bytes, valid until the next step as
+/// and `numeric` (its exact text; `value(_:)` gives it as a decimal) as bytes, valid until the next step as
 /// SQLite's are.
 ///
 /// The query runs at the first step or column count, with the arguments bound by then,
@@ -141,12 +141,6 @@ final class PostgresRows: RowCursor {
         }
     }
 
-    /// A `numeric`'s exact text, nil for any other value.
-    func decimal(_ column: Int32) -> String? {
-        if case .decimal(let s) = raw(column) { return s }
-        return nil
-    }
-
     /// A text's UTF-8 bytes or a blob's, kept until the next step; empty for others.
     func bytes(_ column: Int32) -> UnsafeBufferPointer<UInt8> {
         if let kept = bytes[column] { return UnsafeBufferPointer(kept) }
@@ -170,7 +164,7 @@ final class PostgresRows: RowCursor {
 }
 
 extension PostgresConnection {
-    /// `body` with `sql`'s rows as a `Statement` (its `?` placeholders numbered as
+    /// `body` with `sql`'s rows as a `RowCursor` (its `?` placeholders numbered as
     /// PostgreSQL takes them); the query runs with what `body` binds, at its first step,
     /// placeholders left unbound taking NULL.
     func withRows(_ sql: String, _ body: (any RowCursor) throws -> Void) throws {

@@ -18,11 +18,12 @@ extension PostgresStore {
         }
         // A domain is read as its base type; a generated column is never written.
         let columns = try connection.rows("""
-            SELECT c.relname, a.attname, COALESCE(b.typname, t.typname), a.attnotnull, a.atthasdef OR a.attidentity <> '', a.attgenerated <> ''
+            SELECT c.relname, a.attname, COALESCE(b.typname, t.typname), a.attnotnull, a.atthasdef OR a.attidentity <> '', a.attgenerated <> '',
+                   c.relkind IN ('v', 'm')
             FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_class c ON c.oid = a.attrelid
             JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace JOIN pg_catalog.pg_type t ON t.oid = a.atttypid
             LEFT JOIN pg_catalog.pg_type b ON t.typtype = 'd' AND b.oid = t.typbasetype
-            WHERE n.nspname = ? AND c.relkind IN ('r', 'p') AND a.attnum > 0 AND NOT a.attisdropped
+            WHERE n.nspname = ? AND c.relkind IN ('r', 'p', 'v', 'm') AND a.attnum > 0 AND NOT a.attisdropped
             ORDER BY c.relname, a.attnum
             """, arguments: [.text(schema)])
         // Single-column primary and foreign keys; a key of several columns names no object.
@@ -129,7 +130,8 @@ extension PostgresStore {
             let named = children.count <= 3 ? children.joined(separator: ", ") : "\(children[0]) and \(children.count - 1) more"
             context.openingNotes.append("\(named) \(children.count == 1 ? "inherits" : "inherit") \(parent): \(children.count == 1 ? "its" : "their") rows are read through \(parent)'s, not as entities of their own")
         }
-        try mapViews(context)
+        // Views' columns came with the tables' (`mapViews`).
+        try mapViews(columns.filter { $0[6].storedInteger == 1 }, context: context)
     }
 
     /// A column's type (`pg_type.typname`) as Quarry's: integers by width, booleans,

@@ -7,16 +7,9 @@
 /// shadows the schema's for the session's unqualified names, so nothing is written to the
 /// schema. Saving an object of one is refused, as for a file's view.
 extension PostgresStore {
-    func mapViews(_ context: ObjectContext) throws {
-        let connection = context.connection
-        let columns = try connection.rows("""
-            SELECT c.relname, a.attname, COALESCE(b.typname, t.typname)
-            FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_class c ON c.oid = a.attrelid
-            JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace JOIN pg_catalog.pg_type t ON t.oid = a.atttypid
-            LEFT JOIN pg_catalog.pg_type b ON t.typtype = 'd' AND b.oid = t.typbasetype
-            WHERE n.nspname = ? AND c.relkind IN ('v', 'm') AND a.attnum > 0 AND NOT a.attisdropped
-            ORDER BY c.relname, a.attnum
-            """, arguments: [.text(schema)])
+    /// `columns`: the catalog's rows of the views' columns (view, column, type, ...), in
+    /// order, as `introspect` read them with the tables'.
+    func mapViews(_ columns: [[Value]], context: ObjectContext) throws {
         var order: [String] = []
         var byView: [String: [(name: String, type: String)]] = [:]
         for row in columns {

@@ -75,11 +75,6 @@ public final class StoreConnection {
         .database(message: "\(what) is not supported yet on this store: it needs \(engine) (see docs/postgresql.md)")
     }
 
-    /// The SQLite engine, or the error for a store on another engine.
-    func sqliteEngine(for what: String = "this") throws -> SQLiteEngine {
-        guard let sqlite else { throw Self.needsEngine("SQLite", for: what) }
-        return sqlite
-    }
 
     /// The engine as a person reads it.
     public var engineDescription: String { engine.description }
@@ -107,7 +102,8 @@ public final class StoreConnection {
     /// Runs a read of the SQLite database, turning SQLite's errors into store errors.
     func read<T>(_ body: (Database) throws -> T) throws -> T {
         if isClosed { throw StoreError.closed }
-        return try sqliteEngine().read(body)
+        guard let sqlite else { throw Self.needsEngine("SQLite") }
+        return try sqlite.read(body)
     }
 
     /// Makes the views not yet made that `sql` may read (`DeferredViews`).
