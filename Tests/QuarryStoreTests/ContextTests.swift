@@ -17,6 +17,21 @@ func makeContext(_ entities: EntityDescription...) throws -> ObjectContext {
     return context
 }
 
+/// The error the save of a second Item with an existing unique code throws (the first
+/// saved before it); nil, recorded as an issue, when the save went through.
+func duplicateCodeRefusal(in context: ObjectContext) throws -> StoreError? {
+    _ = try context.insert(into: "Item", values: ["title": .text("a"), "code": .text("A")])
+    try context.save()
+    _ = try context.insert(into: "Item", values: ["title": .text("b"), "code": .text("A")])
+    do {
+        try context.save()
+    } catch let error as StoreError {
+        return error
+    }
+    Issue.record("a duplicate unique code was saved")
+    return nil
+}
+
 func rowCount(_ context: ObjectContext, _ table: String = "Item") throws -> Int {
     try context.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoteIdentifier(table))") ?? -1 }
 }

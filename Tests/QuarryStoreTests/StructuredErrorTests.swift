@@ -8,13 +8,7 @@ import Testing
 @Suite struct StructuredErrorTests {
     @Test func aRefusedStatementKeepsSQLitesCodeAndItsSQL() throws {
         let context = try makeContext(itemEntity)
-        _ = try context.insert(into: "Item", values: ["title": .text("a"), "code": .text("A")])
-        try context.save()
-        _ = try context.insert(into: "Item", values: ["title": .text("b"), "code": .text("A")])
-        do {
-            try context.save()
-            Issue.record("a duplicate unique code was saved")
-        } catch let error as StoreError {
+        if let error = try duplicateCodeRefusal(in: context) {
             #expect(error.sqliteCode == .SQLITE_CONSTRAINT_UNIQUE)
             #expect(error.sqliteCode?.primaryResultCode == .SQLITE_CONSTRAINT)
             #expect(error.sql?.contains("Item") == true, "\(String(describing: error.sql))")

@@ -12,13 +12,7 @@ import Testing
 
     @Test func aUniqueViolationNamesItsTableAndColumnOnSQLite() throws {
         let context = try makeContext(itemEntity)
-        _ = try context.insert(into: "Item", values: ["title": .text("a"), "code": .text("A")])
-        try context.save()
-        _ = try context.insert(into: "Item", values: ["title": .text("b"), "code": .text("A")])
-        do {
-            try context.save()
-            Issue.record("a duplicate unique code was saved")
-        } catch let error as StoreError {
+        if let error = try duplicateCodeRefusal(in: context) {
             let violation = try #require(error.constraintViolation, "\(error)")
             #expect(violation.kind == .unique)
             #expect(violation.table == "Item" && violation.columns == ["code"] && violation.column == "code")
@@ -156,13 +150,7 @@ import Testing
     @Test func aUniqueViolationNamesItsTableAndColumnOnPostgreSQL() throws {
         let context = try ObjectContext(postgres: try PostgresServer.database("typedunique"))
         try context.define(itemEntity)
-        _ = try context.insert(into: "Item", values: ["title": .text("a"), "code": .text("A")])
-        try context.save()
-        _ = try context.insert(into: "Item", values: ["title": .text("b"), "code": .text("A")])
-        do {
-            try context.save()
-            Issue.record("a duplicate unique code was saved")
-        } catch let error as StoreError {
+        if let error = try duplicateCodeRefusal(in: context) {
             let violation = try #require(error.constraintViolation, "\(error)")
             #expect(violation.kind == .unique && violation.table == "Item" && violation.columns == ["code"])
             #expect(error.description == "UNIQUE constraint failed: Item.code")
