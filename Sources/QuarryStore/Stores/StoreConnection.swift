@@ -23,7 +23,7 @@ public final class StoreConnection {
     /// A Core Data store's binary values kept in files beside it (`ExternalBinaryData`).
     public let externalData: ExternalBinaryData
     private(set) var isClosed = false
-    /// The file's GRDB database. A store on another engine has none: its is an empty one
+    /// The file's GRDB database. A store on another engine has none: it gets an empty one
     /// in memory that refuses every statement, so code that reads SQLite directly fails
     /// and says so, never answering from an empty database.
     public let database: any DatabaseWriter
