@@ -55,7 +55,7 @@ struct DotCommands {
                     reportError(StoreError.unknownEntity(name: name, suggestion: closestMatch(to: name, in: context.entities.map(\.name))))
                     return .ok
                 }
-                print(SwiftModelSource(model: context.coreDataModel(of: args.isEmpty ? nil : args)).source(style: .swiftData), terminator: "")
+                print(SwiftModelSource(model: CoreDataModel(of: context, entities: args.isEmpty ? nil : args)).source(style: .swiftData), terminator: "")
                 return .ok
             }
             // As declared (a sub-entity's own keys, with its parent), so the output runs

@@ -35,7 +35,7 @@ import Testing
         let folder = try CoreDataFixtures.temporaryFolder().appendingPathComponent("Model.xcdatamodel").path
         #expect(h.string("export(entities(), '\(folder)')") == "2")
         let loaded = try CoreDataModel.load(contentsOf: folder)
-        #expect(loaded == h.context.coreDataModel())
+        #expect(loaded == CoreDataModel(of: h.context))
         let back = loaded.quarryEntities()
         #expect(back.map(\.name) == ["Item", "Person"])
         #expect(back.first?.attribute(named: "code")?.isUnique == true)

@@ -11,7 +11,7 @@ import Testing
 @Suite struct SchemaSwiftAvailabilityTests {
     @Test func everyClassOfAModelWithAHierarchyIsMarked() throws {
         let context = try StoreOpener.open(try CoreDataFixtures.copyOfStore("cars/SampleModel_V1.sqlite"))
-        let source = SwiftModelSource(model: context.coreDataModel()).source(style: .swiftData)
+        let source = SwiftModelSource(model: CoreDataModel(of: context)).source(style: .swiftData)
         let lines = source.split(separator: "\n").map(String.init)
         let models = lines.indices.filter { lines[$0] == "@Model" }
         #expect(models.count == 4, "\(source)")

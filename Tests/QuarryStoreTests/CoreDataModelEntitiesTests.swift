@@ -123,10 +123,10 @@ import Testing
 
     @Test func aCoreDataStoreExportsTheModelItWasReadWith() throws {
         let context = try ObjectContext(path: CoreDataFixtures.copyOfStore("cars/SampleModel_V1.sqlite"))
-        let model = context.coreDataModel()
+        let model = CoreDataModel(of: context)
         // Not the flattened views: SportCar declares nothing, Car does not hold isLimitedEdition.
         #expect(model.entity(named: "SportCar")?.attributes.isEmpty == true)
         #expect(model.entity(named: "Car")?.attribute(named: "isLimitedEdition") == nil)
-        #expect(context.coreDataModel(of: ["Person"]).entities.map(\.name) == ["Person"])
+        #expect(CoreDataModel(of: context, entities: ["Person"]).entities.map(\.name) == ["Person"])
     }
 }

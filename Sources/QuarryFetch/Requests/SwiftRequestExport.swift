@@ -48,7 +48,7 @@ public struct SwiftRequestExport {
         self.context = context
         entity = try context.entity(named: self.request.entityName)
         typeName = SwiftModelSource.typeName(of: entity.name, in: context.appModel)
-        names = SwiftNames(model: context.coreDataModel())
+        names = SwiftNames(model: CoreDataModel(of: context))
         type = names.type(of: entity.name)
     }
 

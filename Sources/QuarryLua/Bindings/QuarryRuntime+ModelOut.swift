@@ -16,7 +16,7 @@ extension QuarryRuntime {
             }
             style = chosen
         }
-        guard let source = SwiftModelSource(model: context.coreDataModel()).source(for: entity, style: style) else {
+        guard let source = SwiftModelSource(model: CoreDataModel(of: context)).source(for: entity, style: style) else {
             throw StoreError.unknownEntity(name: entity, suggestion: nil)
         }
         return source
@@ -46,7 +46,7 @@ extension QuarryRuntime {
             }
         }
         for name in names { _ = try context.entity(named: name) }
-        let model = context.coreDataModel(of: names)
+        let model = CoreDataModel(of: context, entities: names)
         // A relationship to an entity left out of the table would make a model that does
         // not load: refused before anything is written, naming the path.
         try CoreDataModel.validate(model, path: path)

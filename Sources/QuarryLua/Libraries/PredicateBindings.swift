@@ -41,7 +41,7 @@ enum PredicateBindings {
         else { name = try call.string(2) }
         let entity = try runtime.context.entity(named: name)
         return call.push(try BoundPredicate(handle.predicate, entity: entity, context: runtime.context)
-            .swiftCode(names: SwiftNames(model: runtime.context.coreDataModel())))
+            .swiftCode(names: SwiftNames(model: CoreDataModel(of: runtime.context))))
     }
 
     static func luaPredicateMatches(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {

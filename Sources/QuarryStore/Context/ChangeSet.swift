@@ -34,24 +34,8 @@ public struct RelationshipChange {
 
 /// Removes a change listener when cancelled.
 public final class ChangeListenerToken {
-    fileprivate weak var context: ObjectContext?
-    fileprivate let id: Int
-    fileprivate init(context: ObjectContext, id: Int) { self.context = context; self.id = id }
+    private weak var context: ObjectContext?
+    private let id: Int
+    init(context: ObjectContext, id: Int) { self.context = context; self.id = id }
     public func cancel() { context?.observers.changeListeners.remove(id) }
-}
-
-extension ObjectContext {
-    /// Calls `listener` after every save that changed something, once the transaction
-    /// has committed and the objects hold their new state.
-    public func addChangeListener(_ listener: @escaping (ChangeSet) -> Void) -> ChangeListenerToken {
-        let id = observers.nextID()
-        observers.changeListeners.add(id, listener)
-        return ChangeListenerToken(context: self, id: id)
-    }
-
-    func notify(_ changes: ChangeSet) {
-        guard !changes.isEmpty else { return }
-        rehashWatchedRows(changes)
-        for id in observers.changeListeners.ids { observers.changeListeners[id]?(changes) }
-    }
 }

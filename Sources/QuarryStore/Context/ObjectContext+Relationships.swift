@@ -345,9 +345,9 @@ extension ObjectContext {
                     let inverse = managedObjectModel.entitiesByName[relationship.destination]?.relationship(named: inverseName)
                     guard let inverse, !inverse.isToMany, try relatedObject(inverseName, of: related) === victim else { continue }
                     if relationship.deleteRule == .setdefault, let column = inverse.column {
-                        let value = try columnDefault(column, of: currentEntity(of: related))
+                        let value = try ForeignKeyDefaults(context: self).columnDefault(column, of: currentEntity(of: related))
                         let going = Set(doomed.filter { $0.entity.name == victim.entity.name }.compactMap(\.primaryKey))
-                        try checkDefaultParent(value, parent: currentEntity(of: victim), matchedBy: inverse.targetKey,
+                        try ForeignKeyDefaults(context: self).checkDefaultParent(value, parent: currentEntity(of: victim), matchedBy: inverse.targetKey,
                                                child: related.entity.name, column: column, doomed: going)
                         defaults.append((related, inverseName, column, value))
                     } else {
@@ -491,5 +491,40 @@ extension ObjectContext {
     /// state again); a member that goes simply drops out of its owner's.
     func forgetOrders(ownedBy object: ManagedObject) {
         unsaved.orders.removeAll { $0.owner === object }
+    }
+}
+
+/// What delete rules need of a file Quarry did not create: a member given its column's
+/// default, a join table's row whose link is going, the key a deny comes from.
+extension ObjectContext {
+    /// Sets a member's link column to `value` (its default) and drops any pending link, so
+    /// the relationship reads the column again.
+    func assignColumn(_ value: Value, _ relationshipName: String, column: String, of object: ManagedObject) {
+        object.pending[column] = value == object.committedValue(column) && !object.isInserted ? nil : value
+        object.pendingToOne[relationshipName] = nil
+        noteChanged(object)
+    }
+
+    /// Whether `row` is a join table's row whose link this context removed through the pair
+    /// the table gives (`Playlist.tracks:remove(t)`), or one naming an object deleted
+    /// since (whose links go with it): the save deletes it before the rows it names, so it
+    /// holds back no delete of theirs.
+    func isUnlinkedJoinRow(_ row: ManagedObject) -> Bool {
+        let storage = mapped(row.entity)
+        guard let link = storage.pairLink else { return false }
+        let keys = currentEntity(of: row).toOneRelationships.filter { $0.column != nil }
+        // The ends as the link view reads them: a table joining an entity to itself links
+        // one way only.
+        guard keys.count == 2, let s = keys.firstIndex(where: { $0.column == storage.pairSourceColumn }),
+              let source = committedTarget(keys[s], of: row), let target = committedTarget(keys[1 - s], of: row) else { return false }
+        if source.isDeleted || target.isDeleted { return true }
+        return unsaved.links.contains { !$0.isAdd && $0.table == link && $0.source === source && $0.target === target }
+    }
+
+    /// Where a foreign file's deny rule comes from, for the refusal: its foreign key.
+    func foreignKeyNote(_ relationship: RelationshipDescription, of entity: String) -> String {
+        guard let e = managedObjectModel.entitiesByName[entity], mapped(e).layout == .foreignTable,
+              case .inverseForeignKey(let child, let column, _, _)? = storage(of: relationship, in: entity) else { return "" }
+        return " (the file's foreign key \(child).\(column) is ON DELETE NO ACTION or RESTRICT)"
     }
 }

@@ -1,4 +1,3 @@
-import GRDB
 
 /// How `save` settles a conflict with another connection's change (Core Data's policies).
 public enum MergePolicy: String {
@@ -33,9 +32,9 @@ extension ObjectContext {
         // deleted before their parents (one save deleting a customer with its orders).
         let deleting = Set(unsaved.deleted.values.map(\.entity.name))
         let request = SaveChangesRequest(
-            inserts: foreignKeyOrder(unsaved.inserted, parentsFirst: true, parents: insertedParents),
+            inserts: SaveChangesRequest.foreignKeyOrder(unsaved.inserted, parentsFirst: true, parents: insertedParents),
             updates: unsaved.updated.values.sorted { ($0.primaryKey ?? 0) < ($1.primaryKey ?? 0) },
-            deletes: foreignKeyOrder(unsaved.deleted.values.sorted { ($0.primaryKey ?? 0) < ($1.primaryKey ?? 0) },
+            deletes: SaveChangesRequest.foreignKeyOrder(unsaved.deleted.values.sorted { ($0.primaryKey ?? 0) < ($1.primaryKey ?? 0) },
                                      parentsFirst: false, parents: { self.storedParents(of: $0, among: deleting) }),
             links: unsaved.links, orders: unsaved.orders.filter { !$0.owner.isDeleted }, policy: policy)
         try validateForSave(request.inserts + request.updates)
@@ -186,5 +185,62 @@ extension ObjectContext {
         unsaved.clear()
         bumpGeneration()
         return discarded
+    }
+}
+
+/// Assembling the request: the links a save writes, and the order it writes objects in.
+extension ObjectContext {
+    /// The unsaved target of the to-one relationship that keeps its key in `object`'s
+    /// attribute `column` (a foreign file's `parent_id`): the key it gets in this save is
+    /// the column's value, so a required column is not nil for want of it.
+    func unsavedTarget(of object: ManagedObject, keptIn column: String) -> ManagedObject? {
+        for relationship in currentEntity(of: object).toOneRelationships where relationship.column == column && relationship.targetKey == nil {
+            if let target = object.pendingToOne[relationship.name] ?? nil, target.primaryKey == nil, !target.isDeleted { return target }
+        }
+        return nil
+    }
+
+    /// The value an inserted row's attribute is written with: its own, or for a column
+    /// that keeps a link, the key its target was given earlier in this save.
+    func insertedValue(_ object: ManagedObject, _ name: String, keys: SaveChangesRequest.Keys) -> Value {
+        let value = object.currentValue(name)
+        guard value.isNull, let target = unsavedTarget(of: object, keptIn: name), let key = keys.byObject[ObjectIdentifier(target)] else { return value }
+        return .integer(key)
+    }
+
+    /// A link kept in a column matching another column of its target (a TEXT key:
+    /// `Orders.CustomerCode` to `Customer.Code`) took the value the target had when it was
+    /// made; the link is to the object, so a value the target was given since (a new
+    /// customer given its code once linked) is the column's at the save.
+    func followValueMatchedLinks(of objects: [ManagedObject]) {
+        for object in objects {
+            let entity = currentEntity(of: object)
+            for (name, target) in object.pendingToOne {
+                guard let target, !target.isDeleted, let relationship = entity.relationship(named: name), let targetKey = relationship.targetKey,
+                      let column = relationship.column, entity.attribute(named: column) != nil else { continue }
+                let value = target.currentValue(targetKey)
+                if object.currentValue(column) != value { object.pending[column] = value }
+            }
+        }
+    }
+
+    /// The objects that `object`'s row names through a to-one key kept in it, read only
+    /// for destinations one of `among` (entity names) is a kind of: a target of no entity
+    /// being deleted is never among them, and reading it may cost a query.
+    func storedParents(of object: ManagedObject, among entities: Set<String>) -> [ManagedObject] {
+        currentEntity(of: object).toOneRelationships.compactMap { relationship in
+            guard entities.contains(where: { isKind($0, of: relationship.destination) }),
+                  case .foreignKey? = storage(of: relationship, in: object.entity.name) else { return nil }
+            return committedTarget(relationship, of: object)
+        }
+    }
+
+    /// The inserted objects that `object`'s new row will name through a to-one key kept in it.
+    func insertedParents(of object: ManagedObject) -> [ManagedObject] {
+        currentEntity(of: object).toOneRelationships.compactMap { relationship in
+            guard case .foreignKey? = storage(of: relationship, in: object.entity.name),
+                  let target = object.pendingToOne[relationship.name] ?? nil, target.isInserted else { return nil }
+            return target
+        }
     }
 }

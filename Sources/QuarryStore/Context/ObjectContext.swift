@@ -87,6 +87,20 @@ public final class ObjectContext {
 
     private func stateMoved() { observers.stateWatchers.forEach { $0() } }
 
+    /// Calls `listener` after every save that changed something, once the transaction
+    /// has committed and the objects hold their new state.
+    public func addChangeListener(_ listener: @escaping (ChangeSet) -> Void) -> ChangeListenerToken {
+        let id = observers.nextID()
+        observers.changeListeners.add(id, listener)
+        return ChangeListenerToken(context: self, id: id)
+    }
+
+    func notify(_ changes: ChangeSet) {
+        guard !changes.isEmpty else { return }
+        rehashWatchedRows(changes)
+        for id in observers.changeListeners.ids { observers.changeListeners[id]?(changes) }
+    }
+
     /// Whether unsaved changes touch objects of this entity.
     public func hasPendingChanges(of entityName: String) -> Bool {
         // A sub-entity's objects are the entity's too.
@@ -99,6 +113,18 @@ public final class ObjectContext {
     var outsideChanges = OutsideChanges()
     /// What writes kept other than given, said once per column (`takeWriteNotes`).
     var writeNotes = WriteNotes()
+
+    /// Notes queued by the writes so far, each once; the caller says them.
+    public func takeWriteNotes() -> [String] { writeNotes.take() }
+
+    /// Queues the note for `value` written to `key` of `entity` when the key's column is a
+    /// server's `date` and the value has a time of day, which the server drops.
+    func noteDayColumn(_ entity: EntityDescription, _ key: String, _ value: Value) {
+        guard case .date(let seconds) = value, seconds != (seconds / 86_400).rounded(.down) * 86_400,
+              mapped(entity).dayColumns.contains(key) else { return }
+        writeNotes.add("\(entity.name).\(key)", "\(entity.name).\(key) keeps days alone (date): the time of day of \(value.displayString) "
+            + "and of any other date written to it is dropped")
+    }
 
     /// Related rows read ahead by prefetching and batch loading.
     var relatedRows = RelatedRows()
@@ -113,7 +139,7 @@ public final class ObjectContext {
     }
 
     /// A context over a store its connection's opener chose (a PostgreSQL schema,
-    /// `init(postgres:)`): the store reads its model when the context adopts it.
+    /// `PostgresServer.open`): the store reads its model when the context adopts it.
     init(connection: StoreConnection, store: any PersistentStore) throws {
         self.connection = connection
         openingNotes = connection.notes

@@ -17,17 +17,3 @@ struct WriteNotes {
         return pending
     }
 }
-
-extension ObjectContext {
-    /// Notes queued by the writes so far, each once; the caller says them.
-    public func takeWriteNotes() -> [String] { writeNotes.take() }
-
-    /// Queues the note for `value` written to `key` of `entity` when the key's column is a
-    /// server's `date` and the value has a time of day, which the server drops.
-    func noteDayColumn(_ entity: EntityDescription, _ key: String, _ value: Value) {
-        guard case .date(let seconds) = value, seconds != (seconds / 86_400).rounded(.down) * 86_400,
-              mapped(entity).dayColumns.contains(key) else { return }
-        writeNotes.add("\(entity.name).\(key)", "\(entity.name).\(key) keeps days alone (date): the time of day of \(value.displayString) "
-            + "and of any other date written to it is dropped")
-    }
-}

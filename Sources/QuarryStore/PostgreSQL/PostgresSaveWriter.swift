@@ -139,11 +139,11 @@ struct PostgresSaveWriter {
     private func settleConflicts(_ result: inout SaveChangesResult) throws {
         var conflicts: [SaveConflict] = []
         for object in result.request.updates + result.request.deletes {
-            guard let query = context.storedRowQuery(of: object, lock: " FOR UPDATE") else { continue }
+            guard let query = SaveConflict.storedRowQuery(of: object, lock: " FOR UPDATE", context: context) else { continue }
             let row = try context.connection.row(query.sql, arguments: [.integer(query.key)])?.map(\.databaseValue)
-            if let conflict = context.conflict(of: object, storedRow: row) { conflicts.append(conflict) }
+            if let conflict = SaveConflict.of(object, storedRow: row, context: context) { conflicts.append(conflict) }
         }
-        conflicts += try context.goneLinkEnds(of: result.request) { sql, key in try context.connection.row(sql + " FOR SHARE", arguments: [.integer(key)]) != nil }
+        conflicts += try result.request.goneLinkEnds(context: context) { sql, key in try context.connection.row(sql + " FOR SHARE", arguments: [.integer(key)]) != nil }
         try result.settle(conflicts, context: context)
     }
 }

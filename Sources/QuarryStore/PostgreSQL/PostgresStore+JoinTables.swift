@@ -52,7 +52,7 @@ extension PostgresStore {
         }
         // The join table's own foreign keys decide what deleting a parent does: NO ACTION
         // and RESTRICT refuse while links exist, as the server would; otherwise the links go.
-        func rule(_ end: JoinEnd) -> DeleteRule { ObjectContext.deleteRule(onDelete: end.action) == .deny ? .deny : .nullify }
+        func rule(_ end: JoinEnd) -> DeleteRule { ForeignSchemaReader.deleteRule(onDelete: end.action) == .deny ? .deny : .nullify }
         ForeignFileStore.pair(&a, aName, &b, bName, rules: (rule(first), rule(second)), in: context)
         do {
             guard let relationship = a.relationship(named: aName),

@@ -116,7 +116,7 @@ extension PostgresStore {
             // one of them is a relationship as any.
             guard let table = row[0].textValue, addedSet.contains(table), let column = row[2].textValue,
                   let parent = row[3].textValue, addedSet.contains(parent) || declared.contains(parent) else { continue }
-            try context.addForeignKey(table, column: column, parent: parent, to: row[4].textValue, onDelete: Self.deleteAction(row[5].textValue))
+            try ForeignSchemaReader(context: context).addForeignKey(table, column: column, parent: parent, to: row[4].textValue, onDelete: Self.deleteAction(row[5].textValue))
         }
         // The left-out tables' foreign keys to an entity's own key: a join table's ends.
         var ends: [String: [JoinEnd]] = [:]
@@ -155,7 +155,7 @@ extension PostgresStore {
     /// The types read as strings that compare, sort and take `starts_with` as text do.
     static let plainText: Set<String> = ["text", "varchar"]
 
-    /// `pg_constraint.confdeltype` as the SQL words `ObjectContext.deleteRule(onDelete:)` reads.
+    /// `pg_constraint.confdeltype` as the SQL words `ForeignSchemaReader.deleteRule(onDelete:)` reads.
     static func deleteAction(_ code: String?) -> String {
         switch code {
         case "c": return "CASCADE"

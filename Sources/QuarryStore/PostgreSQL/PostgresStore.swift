@@ -141,4 +141,5 @@ final class PostgresStore: PersistentStore {
     }
     func historyToken(context: ObjectContext) throws -> Int64 { 0 }
     func history(since: Int64?, author: String?, context: ObjectContext) throws -> [HistoryTransaction] { [] }
+    func pruneHistory(through token: Int64, context: ObjectContext) throws -> Int { 0 }
 }

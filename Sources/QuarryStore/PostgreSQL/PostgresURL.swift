@@ -167,26 +167,3 @@ private extension String {
         }
     }
 }
-
-extension ObjectContext {
-    /// Opens the schema a `postgres://` URL names (`PostgresURL`) as a store: its tables
-    /// as entities, read on the server. Its session reads only (writing is not supported
-    /// yet), with the schema first on its search path so Quarry's SQL names tables bare.
-    public convenience init(postgres url: String, readOnly: Bool = false) throws {
-        let address = try PostgresURL(url)
-        let server: PostgresConnection
-        do { server = try PostgresConnection(url: address.connectionString) } catch let StoreError.postgres(state, _, message) {
-            throw StoreError.postgres(sqlState: state, sql: nil, message: "cannot open \(address.shown): \(address.redacted(message))")
-        }
-        // Other sessions' commits are heard from here on (`PostgresConnection+Notifications`).
-        try server.executeForSession("LISTEN \(PostgresConnection.channel)")
-        server.announcedSchema = address.schema
-        try server.executeForSession("SELECT set_config('search_path', $1, false), set_config('default_transaction_read_only', 'on', false)",
-                           [.text(quoteIdentifier(address.schema))])
-        let connection = try StoreConnection(engine: PostgresEngine(server: server, url: address.shown), readOnly: readOnly)
-        if readOnly, address.installsTriggers {
-            throw StoreError.readOnly(operation: "notify=triggers")
-        }
-        try self.init(connection: connection, store: PostgresStore(schema: address.schema, installsTriggers: address.installsTriggers))
-    }
-}

@@ -134,7 +134,7 @@ extension ForeignFileStore: OpenableStore {
     /// The file's tables become entities, then the sidecar's `relate()` calls are repeated.
     func didOpen(in context: ObjectContext) throws {
         try remakeHierarchyViews(in: context)
-        try context.introspectForeignTables()
+        try ForeignSchemaReader(context: context).readTables()
         restoreRelations(in: context)
     }
 }

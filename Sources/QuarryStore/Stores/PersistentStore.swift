@@ -119,6 +119,8 @@ protocol PersistentStore: AnyObject {
     func historyToken(context: ObjectContext) throws -> Int64
     /// The store's history after `since` (all when nil), optionally by one author, oldest first.
     func history(since: Int64?, author: String?, context: ObjectContext) throws -> [HistoryTransaction]
+    /// Forgets the store's history up to and including `token`; returns how many transactions.
+    func pruneHistory(through token: Int64, context: ObjectContext) throws -> Int
 }
 
 /// What a store decided to write besides the rows, from `prepare` to the end of the save.

@@ -39,9 +39,9 @@ struct SQLiteSaveWriter {
         func stored(_ object: ManagedObject, _ name: String, _ value: Value) throws -> DatabaseValue {
             let entity = context.currentEntity(of: object)
             let written: DatabaseValue
-            do { written = try context.storedValue(value, entity, name, in: db, cache: &formats) }
+            do { written = try formats.stored(value, entity, name, in: db, context: context) }
             catch let error as StoreError { throw StoreError.during(operation: "save", error) }
-            if written != value.databaseValue { readBacks.append((object, name, context.readBack(written, entity, name))) }
+            if written != value.databaseValue { readBacks.append((object, name, ColumnFormats.readBack(written, entity, name, context: context))) }
             return written
         }
         for object in request.inserts {
@@ -139,15 +139,15 @@ struct SQLiteSaveWriter {
     private func settleConflicts(_ result: inout SaveChangesResult, in db: Database) throws {
         var conflicts: [SaveConflict] = []
         for object in result.request.updates + result.request.deletes {
-            guard let query = context.storedRowQuery(of: object) else { continue }
+            guard let query = SaveConflict.storedRowQuery(of: object, context: context) else { continue }
             let row = try Row.fetchOne(db, sql: query.sql, arguments: [query.key]).map { Array($0.databaseValues) }
-            if let conflict = context.conflict(of: object, storedRow: row) { conflicts.append(conflict) }
+            if let conflict = SaveConflict.of(object, storedRow: row, context: context) { conflicts.append(conflict) }
             // A version counter also sees writes to columns the model does not map.
             else if try store.versionMoved(object, in: db, context: context), let row {
                 conflicts.append(SaveConflict(object: object, keys: ["Z_OPT"], stored: context.values(of: context.currentEntity(of: object), row: row)))
             }
         }
-        conflicts += try context.goneLinkEnds(of: result.request) { sql, key in try Row.fetchOne(db, sql: sql, arguments: [key]) != nil }
+        conflicts += try result.request.goneLinkEnds(context: context) { sql, key in try Row.fetchOne(db, sql: sql, arguments: [key]) != nil }
         try result.settle(conflicts, context: context)
     }
 }

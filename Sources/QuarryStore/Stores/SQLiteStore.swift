@@ -45,7 +45,7 @@ protocol SQLiteStore: PersistentStore {
 
 extension SQLiteStore {
     /// A file's tables Quarry did not make are entities too (none in a new file).
-    func didOpen(in context: ObjectContext) throws { try context.introspectForeignTables() }
+    func didOpen(in context: ObjectContext) throws { try ForeignSchemaReader(context: context).readTables() }
 
     /// Every store of a SQLite file writes through the same writer.
     func write(_ request: SaveChangesRequest, _ work: StoreSaveWork, context: ObjectContext) throws -> SaveChangesResult {
@@ -72,11 +72,11 @@ extension SQLiteStore {
 
     func writeBatchUpdate(_ entity: EntityDescription, where filter: BatchFilter?, set assignments: [(String, Value)],
                           context: ObjectContext) throws -> BatchUpdateWritten {
-        try context.writeSQLiteBatchUpdate(entity, where: filter, set: assignments, store: self)
+        try SQLiteBatchWriter(context: context, store: self).writeUpdate(entity, where: filter, set: assignments)
     }
 
     func writeBatchDelete(_ entity: EntityDescription, where filter: BatchFilter?, context: ObjectContext) throws -> [String: [Int64]] {
-        try context.writeSQLiteBatchDelete(entity, where: filter, store: self)
+        try SQLiteBatchWriter(context: context, store: self).writeDelete(entity, where: filter)
     }
 
     func prepareDeclarations(in db: Database) throws {}
@@ -97,5 +97,10 @@ extension SQLiteStore {
     func historyToken(in db: Database) throws -> Int64 { try QuarryHistory.lastToken(in: db) }
     func history(since: Int64?, author: String?, context: ObjectContext) throws -> [HistoryTransaction] {
         try context.read { db in try QuarryHistory.transactions(since: since, author: author, in: db) }
+    }
+    func pruneHistory(through token: Int64, context: ObjectContext) throws -> Int {
+        do {
+            return try context.database.write { db in try QuarryHistory.prune(through: token, in: db) }
+        } catch let error as DatabaseError { throw StoreError(error) }
     }
 }

@@ -52,44 +52,6 @@ struct SaveChangesResult {
     var readBacks: [(ManagedObject, String, Value)] = []
 }
 
-extension ObjectContext {
-    /// The unsaved target of the to-one relationship that keeps its key in `object`'s
-    /// attribute `column` (a foreign file's `parent_id`): the key it gets in this save is
-    /// the column's value, so a required column is not nil for want of it.
-    func unsavedTarget(of object: ManagedObject, keptIn column: String) -> ManagedObject? {
-        for relationship in currentEntity(of: object).toOneRelationships where relationship.column == column && relationship.targetKey == nil {
-            if let target = object.pendingToOne[relationship.name] ?? nil, target.primaryKey == nil, !target.isDeleted { return target }
-        }
-        return nil
-    }
-
-    /// The value an inserted row's attribute is written with: its own, or for a column
-    /// that keeps a link, the key its target was given earlier in this save.
-    func insertedValue(_ object: ManagedObject, _ name: String, keys: SaveChangesRequest.Keys) -> Value {
-        let value = object.currentValue(name)
-        guard value.isNull, let target = unsavedTarget(of: object, keptIn: name), let key = keys.byObject[ObjectIdentifier(target)] else { return value }
-        return .integer(key)
-    }
-}
-
-extension ObjectContext {
-    /// A link kept in a column matching another column of its target (a TEXT key:
-    /// `Orders.CustomerCode` to `Customer.Code`) took the value the target had when it was
-    /// made; the link is to the object, so a value the target was given since (a new
-    /// customer given its code once linked) is the column's at the save.
-    func followValueMatchedLinks(of objects: [ManagedObject]) {
-        for object in objects {
-            let entity = currentEntity(of: object)
-            for (name, target) in object.pendingToOne {
-                guard let target, !target.isDeleted, let relationship = entity.relationship(named: name), let targetKey = relationship.targetKey,
-                      let column = relationship.column, entity.attribute(named: column) != nil else { continue }
-                let value = target.currentValue(targetKey)
-                if object.currentValue(column) != value { object.pending[column] = value }
-            }
-        }
-    }
-}
-
 extension SaveChangesRequest {
     /// The links a file Quarry did not create keeps in an attribute column (author_id)
     /// whose target was inserted in this save, so held no key when the row was written:
@@ -109,7 +71,7 @@ extension SaveChangesRequest {
     }
 }
 
-extension ObjectContext {
+extension SaveChangesRequest {
     /// `objects` in an order a store that checks its foreign keys at each statement takes
     /// (PostgreSQL's, a file's RESTRICT): an object before the objects whose rows it names
     /// (a child deleted before its parent) or, with `parentsFirst`, after them (a parent
@@ -118,7 +80,7 @@ extension ObjectContext {
     /// of keys keep theirs too (a store that checks keys at commit takes them in any).
     /// Linear in the objects and their keys: each object is placed once its predecessors
     /// are, walked with a stack of its own (a chain of keys may be long).
-    func foreignKeyOrder(_ objects: [ManagedObject], parentsFirst: Bool, parents: (ManagedObject) -> [ManagedObject]) -> [ManagedObject] {
+    static func foreignKeyOrder(_ objects: [ManagedObject], parentsFirst: Bool, parents: (ManagedObject) -> [ManagedObject]) -> [ManagedObject] {
         guard objects.count > 1 else { return objects }
         let index = Dictionary(objects.enumerated().map { (ObjectIdentifier($0.element), $0.offset) }, uniquingKeysWith: { first, _ in first })
         // What must come before each object.
@@ -157,25 +119,5 @@ extension ObjectContext {
             }
         }
         return ordered
-    }
-
-    /// The objects that `object`'s row names through a to-one key kept in it, read only
-    /// for destinations one of `among` (entity names) is a kind of: a target of no entity
-    /// being deleted is never among them, and reading it may cost a query.
-    func storedParents(of object: ManagedObject, among entities: Set<String>) -> [ManagedObject] {
-        currentEntity(of: object).toOneRelationships.compactMap { relationship in
-            guard entities.contains(where: { isKind($0, of: relationship.destination) }),
-                  case .foreignKey? = storage(of: relationship, in: object.entity.name) else { return nil }
-            return committedTarget(relationship, of: object)
-        }
-    }
-
-    /// The inserted objects that `object`'s new row will name through a to-one key kept in it.
-    func insertedParents(of object: ManagedObject) -> [ManagedObject] {
-        currentEntity(of: object).toOneRelationships.compactMap { relationship in
-            guard case .foreignKey? = storage(of: relationship, in: object.entity.name),
-                  let target = object.pendingToOne[relationship.name] ?? nil, target.isInserted else { return nil }
-            return target
-        }
     }
 }

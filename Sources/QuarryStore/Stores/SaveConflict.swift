@@ -9,60 +9,60 @@ struct SaveConflict {
     let stored: [String: Value]?
 }
 
-extension ObjectContext {
+extension SaveConflict {
     /// The SELECT of a saved object's row as its entity reads it (`lock`: what the engine
     /// adds to hold it until the save commits), with the row's key; nil for a new object.
-    func storedRowQuery(of object: ManagedObject, lock: String = "") -> (sql: String, key: Int64)? {
+    static func storedRowQuery(of object: ManagedObject, lock: String = "", context: ObjectContext) -> (sql: String, key: Int64)? {
         guard let key = object.primaryKey else { return nil }
-        let entity = currentEntity(of: object)
-        let storage = mapped(entity)
+        let entity = context.currentEntity(of: object)
+        let storage = context.mapped(entity)
         return ("SELECT \(storage.selection(of: entity)) FROM \(storage.table) WHERE \(storage.key) = ?\(lock)", key)
     }
 
     /// The conflict of `object` with its row as stored now (nil: the row is gone), nil
     /// when the row holds what the object was read with.
-    func conflict(of object: ManagedObject, storedRow: [DatabaseValue]?) -> SaveConflict? {
+    static func of(_ object: ManagedObject, storedRow: [DatabaseValue]?, context: ObjectContext) -> SaveConflict? {
         guard let storedRow else { return SaveConflict(object: object, keys: [], stored: nil) }
-        let stored = values(of: currentEntity(of: object), row: storedRow)
+        let stored = context.values(of: context.currentEntity(of: object), row: storedRow)
         let changed = Set(stored.keys.filter { !Value.sameStored(stored[$0] ?? .null, object.committed[$0] ?? .null) })
         return changed.isEmpty ? nil : SaveConflict(object: object, keys: changed, stored: stored)
     }
 }
 
-extension ObjectContext {
-    /// The saved objects `request` names only through links, many-to-many ones or a new
+extension SaveChangesRequest {
+    /// The saved objects the request names only through links, many-to-many ones or a new
     /// or changed object's to-one, whose rows another connection deleted, as conflicts: a
     /// link to a row that is gone would be none, or break the file's foreign key (found by
     /// review; issue 48). Only that the row is there is checked, as a link changes none of
     /// its values. `exists` reads a `storedRowQuery` for whether it finds a row.
-    func goneLinkEnds(of request: SaveChangesRequest, exists: (String, Int64) throws -> Bool) throws -> [SaveConflict] {
-        var seen = Set((request.updates + request.deletes).map(ObjectIdentifier.init))
+    func goneLinkEnds(context: ObjectContext, exists: (String, Int64) throws -> Bool) throws -> [SaveConflict] {
+        var seen = Set((updates + deletes).map(ObjectIdentifier.init))
         var gone: [SaveConflict] = []
-        let toOneTargets = (request.inserts + request.updates).flatMap { $0.pendingToOne.values.compactMap { $0 } }
-        for object in request.links.flatMap({ [$0.source, $0.target] }) + toOneTargets
+        let toOneTargets = (inserts + updates).flatMap { $0.pendingToOne.values.compactMap { $0 } }
+        for object in links.flatMap({ [$0.source, $0.target] }) + toOneTargets
         where !object.isInserted && !object.isDeleted && seen.insert(ObjectIdentifier(object)).inserted {
-            guard let query = storedRowQuery(of: object) else { continue }
+            guard let query = SaveConflict.storedRowQuery(of: object, context: context) else { continue }
             if try !exists(query.sql, query.key) { gone.append(SaveConflict(object: object, keys: [], stored: nil)) }
         }
         return gone
     }
 
-    /// The to-one links of the objects `request` writes that name one of `gone` (rows
+    /// The to-one links of the objects the request writes that name one of `gone` (rows
     /// another connection deleted), each with why a merge cannot clear it, nil when it
     /// can. A merge does what Core Data's delete propagation does with the object once it
     /// is deleted here: the link is cleared where the deleted object's rule for its way
     /// back is nullify and the link is optional; a required link, or a rule that would
     /// take the linking object with it (cascade), refuse it (deny), or leave it naming
     /// nothing (no inverse, noaction, setdefault), keeps the save from going through.
-    func links(to gone: [ManagedObject], in request: SaveChangesRequest) -> [GoneLink] {
+    func links(to gone: [ManagedObject], context: ObjectContext) -> [GoneLink] {
         let goneIDs = Set(gone.map(ObjectIdentifier.init))
         guard !goneIDs.isEmpty else { return [] }
         var links: [GoneLink] = []
-        for object in request.inserts + request.updates where !goneIDs.contains(ObjectIdentifier(object)) {
-            let entity = currentEntity(of: object)
+        for object in inserts + updates where !goneIDs.contains(ObjectIdentifier(object)) {
+            let entity = context.currentEntity(of: object)
             for (name, target) in object.pendingToOne.sorted(by: { $0.key < $1.key }) {
                 guard let target, goneIDs.contains(ObjectIdentifier(target)), let relationship = entity.relationship(named: name) else { continue }
-                let back = relationship.inverse.flatMap { currentEntity(of: target).relationship(named: $0) }
+                let back = relationship.inverse.flatMap { context.currentEntity(of: target).relationship(named: $0) }
                 let reason: String?
                 // Required by the model, or by its column (a file's NOT NULL key).
                 let column = relationship.column.flatMap { entity.attribute(named: $0) }
@@ -98,12 +98,12 @@ extension SaveChangesResult {
     /// and its object is deleted after the save (`gone`).
     ///
     /// A new or changed object's link to a row that is gone is cleared, as Core Data's
-    /// nullify would clear it once the merge deletes the object here (`links(to:in:)`).
+    /// nullify would clear it once the merge deletes the object here (`links(to:context:)`).
     /// Where that cannot be done, neither policy can save the object as it is: the
     /// conflict is refused whatever the policy, naming the link, and no merge is offered.
     mutating func settle(_ conflicts: [SaveConflict], context: ObjectContext) throws {
         guard !conflicts.isEmpty else { return }
-        let goneLinks = context.links(to: conflicts.filter { $0.stored == nil }.map(\.object), in: request)
+        let goneLinks = request.links(to: conflicts.filter { $0.stored == nil }.map(\.object), context: context)
         let held = goneLinks.filter { $0.refusal != nil }
         if request.policy == .error || !held.isEmpty {
             throw StoreError.conflict(conflicts.map { conflict in

@@ -17,7 +17,7 @@ extension ForeignFileStore {
         var unknown: [String: Error] = [:]
         let formatted = attributes.filter { attribute in
             guard [.date, .bool, .string, .uuid, .binary].contains(attribute.type) else { return false }
-            do { return try context.format(of: entity, attribute, in: db, cache: &cache) != .plain } catch {
+            do { return try cache.format(of: entity, attribute, in: db, context: context) != .plain } catch {
                 unknown[attribute.name] = error
                 return true
             }
@@ -47,7 +47,7 @@ extension ForeignFileStore {
                 if let error = unknown[attribute.name], !decoded.isNull, [.date, .bool].contains(attribute.type) || uuidBytes(decoded) != nil {
                     throw error
                 }
-                let value = unknown[attribute.name] == nil ? try context.storedValue(decoded, entity, attribute.name, in: db, cache: &cache) : stored
+                let value = unknown[attribute.name] == nil ? try cache.stored(decoded, entity, attribute.name, in: db, context: context) : stored
                 changed = changed || value != stored
                 values.append(value)
             }

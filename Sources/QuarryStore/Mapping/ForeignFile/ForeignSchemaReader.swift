@@ -5,22 +5,24 @@ import GRDBSQLite
 /// Any SQLite file opens: tables Quarry did not create become entities (columns by their
 /// declared affinity, `INTEGER PRIMARY KEY` or rowid as identity), and their foreign keys
 /// become to-one relationships with an inverse to-many. Nothing is written to the file.
-extension ObjectContext {
-    func introspectForeignTables() throws {
+struct ForeignSchemaReader {
+    let context: ObjectContext
+
+    func readTables() throws {
         // Tables and views in one read: every read is a transaction of its own.
-        let (tables, views) = try read { db in
+        let (tables, views) = try context.read { db in
             (try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE 'quarry\\_%' ESCAPE '\\' ORDER BY name"),
              try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'view' AND name NOT LIKE 'quarry\\_%' ESCAPE '\\' ORDER BY name"))
         }
         var found: [(entity: EntityDescription, storage: EntityStorage)] = []
-        for table in tables where managedObjectModel.entitiesByName[table] == nil {
+        for table in tables where context.managedObjectModel.entitiesByName[table] == nil {
             if let mapped = try foreignEntity(table) { found.append(mapped) }
         }
-        for (entity, storage) in found { remember(entity, storage: storage) }
+        for (entity, storage) in found { context.remember(entity, storage: storage) }
         for (entity, _) in found { try addForeignKeys(of: entity.name) }
-        ForeignFileStore.mapJoinTables(found.map(\.entity.name), in: self)
-        for view in views where managedObjectModel.entitiesByName[view] == nil {
-            if let (entity, storage) = try viewEntity(view) { remember(entity, storage: storage) }
+        ForeignFileStore.mapJoinTables(found.map(\.entity.name), in: context)
+        for view in views where context.managedObjectModel.entitiesByName[view] == nil {
+            if let (entity, storage) = try viewEntity(view) { context.remember(entity, storage: storage) }
         }
     }
 
@@ -32,13 +34,13 @@ extension ObjectContext {
     /// nothing is written to the file.
     private func viewEntity(_ view: String) throws -> (EntityDescription, EntityStorage)? {
         // A view that no longer compiles (a table it reads was dropped) is left out.
-        guard let columns = try? read({ db in try Row.fetchAll(db, sql: "PRAGMA main.table_info(\(quoteIdentifier(view)))") }), !columns.isEmpty else { return nil }
+        guard let columns = try? context.read({ db in try Row.fetchAll(db, sql: "PRAGMA main.table_info(\(quoteIdentifier(view)))") }), !columns.isEmpty else { return nil }
         var names: [String] = columns.compactMap { $0["name"] }
         guard names.count == columns.count else { return nil }
         // As for tables: a row has the key besides, within SQLite's 2,000 columns.
         let room = columnLimit() - 1
         if names.count > room {
-            openingNotes.append(tooWideNote(view, columns: names.count, kept: room))
+            context.openingNotes.append(tooWideNote(view, columns: names.count, kept: room))
             names = Array(names.prefix(room))
         }
         var types: [AttributeType] = columns.prefix(names.count).map { Self.attributeType(declared: $0["type"] ?? "") }
@@ -56,7 +58,7 @@ extension ObjectContext {
             guard let place = ["_row", "_row_", "_view_row"].first(where: { !lowered.contains($0) }) else { return nil }
             let v = quoteIdentifier(view)
             do {
-                try database.writeWithoutTransaction { db in
+                try context.database.writeWithoutTransaction { db in
                     let kept = names.map(quoteIdentifier).joined(separator: ", ")
                     try db.execute(sql: "CREATE TEMP VIEW IF NOT EXISTS \(v) AS SELECT row_number() OVER () AS \(quoteIdentifier(place)), \(kept) FROM main.\(v)")
                 }
@@ -77,7 +79,7 @@ extension ObjectContext {
         let list = columns.map { "typeof(\(quoteIdentifier($0)))" }.joined(separator: ", ")
         let sql = "SELECT \(list) FROM main.\(quoteIdentifier(view)) LIMIT \(Self.viewTypeSample)"
         var seen = Array(repeating: Set<String>(), count: columns.count)
-        _ = try? read { db in
+        _ = try? context.read { db in
             let rows = try Row.fetchCursor(db, sql: sql)
             while let row = try rows.next() {
                 for i in columns.indices { if let kind: String = row[i], kind != "null" { seen[i].insert(kind) } }
@@ -99,34 +101,34 @@ extension ObjectContext {
     private func viewKeyIsDistinct(_ view: String, _ column: String) throws -> Bool {
         let (v, c) = ("main." + quoteIdentifier(view), quoteIdentifier(column))
         let sql = "SELECT NOT EXISTS (SELECT 1 FROM \(v) WHERE typeof(\(c)) != 'integer') AND NOT EXISTS (SELECT 1 FROM \(v) GROUP BY \(c) HAVING count(*) > 1)"
-        return (try? read { db in try Bool.fetchOne(db, sql: sql) ?? false }) ?? false
+        return (try? context.read { db in try Bool.fetchOne(db, sql: sql) ?? false }) ?? false
     }
 
     private func foreignEntity(_ table: String) throws -> (entity: EntityDescription, storage: EntityStorage)? {
-        var columns = try read { db in try Row.fetchAll(db, sql: "PRAGMA table_info(\(quoteIdentifier(table)))") }
+        var columns = try context.read { db in try Row.fetchAll(db, sql: "PRAGMA table_info(\(quoteIdentifier(table)))") }
         let keyColumns = columns.filter { ($0["pk"] as Int? ?? 0) > 0 }
         var primaryKey = "rowid"
         var keyMayHoldOthers = false
         if keyColumns.count == 1, let type: String = keyColumns[0]["type"], type.uppercased() == "INTEGER" {
             primaryKey = keyColumns[0]["name"]
             // Without a rowid the column is no alias of one, and takes text as well.
-            keyMayHoldOthers = (try? read { db in try db.execute(sql: "SELECT rowid FROM \(quoteIdentifier(table)) LIMIT 0") }) == nil
+            keyMayHoldOthers = (try? context.read { db in try db.execute(sql: "SELECT rowid FROM \(quoteIdentifier(table)) LIMIT 0") }) == nil
         } else {
             // A column named rowid hides the rowid under that name; SQLite knows two more.
             let names = Set(columns.map { (($0["name"] as String?) ?? "").lowercased() })
             guard let alias = ["rowid", "_rowid_", "oid"].first(where: { !names.contains($0) }) else { return nil }
             primaryKey = alias
             // A WITHOUT ROWID table has no stable integer identity to give its objects.
-            let hasRowid = (try? read { db in try db.execute(sql: "SELECT \(alias) FROM \(quoteIdentifier(table)) LIMIT 0") }) != nil
+            let hasRowid = (try? context.read { db in try db.execute(sql: "SELECT \(alias) FROM \(quoteIdentifier(table)) LIMIT 0") }) != nil
             guard hasRowid else { return nil }
         }
         // SQLite returns at most SQLITE_LIMIT_COLUMN columns (2,000) per row; an object's
         // row has the key and each foreign key's column once more: a wider table is read
         // without its last columns.
-        let foreignKeys = (try? read { db in try Row.fetchAll(db, sql: "PRAGMA foreign_key_list(\(quoteIdentifier(table)))") }) ?? []
+        let foreignKeys = (try? context.read { db in try Row.fetchAll(db, sql: "PRAGMA foreign_key_list(\(quoteIdentifier(table)))") }) ?? []
         let room = columnLimit() - 1 - foreignKeys.count
         if columns.count > room {
-            openingNotes.append(tooWideNote(table, columns: columns.count, kept: room))
+            context.openingNotes.append(tooWideNote(table, columns: columns.count, kept: room))
             columns = Array(columns.prefix(room))
         }
         // A primary key's columns, other than a rowid alias: nothing fills them, so a new
@@ -157,13 +159,13 @@ extension ObjectContext {
         var storage = EntityStorage(layout: .foreignTable, relation: table, keyColumn: primaryKey, keyMayHoldOthers: keyMayHoldOthers)
         storage.keysToGive = keysToGive
         storage.clockDefaults = clockDefaults
-        storage.numericDates = ForeignFileStore.numericDates(of: table, key: primaryKey, attributes: attributes, in: self)
+        storage.numericDates = ForeignFileStore.numericDates(of: table, key: primaryKey, attributes: attributes, in: context)
         return (EntityDescription(name: table, attributes: attributes), storage)
     }
 
     /// The most columns SQLite returns in one row (SQLITE_LIMIT_COLUMN, 2,000 by default).
     private func columnLimit() -> Int {
-        (try? read { db in Int(sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_COLUMN, -1)) }) ?? 2000
+        (try? context.read { db in Int(sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_COLUMN, -1)) }) ?? 2000
     }
 
     /// The note for a table or view wider than an object's row can be.
@@ -186,7 +188,7 @@ extension ObjectContext {
     }
 
     private func addForeignKeys(of table: String) throws {
-        let keys = try read { db in try Row.fetchAll(db, sql: "PRAGMA foreign_key_list(\(quoteIdentifier(table)))") }
+        let keys = try context.read { db in try Row.fetchAll(db, sql: "PRAGMA foreign_key_list(\(quoteIdentifier(table)))") }
         let single = Dictionary(grouping: keys, by: { $0["id"] as Int }).values.filter { $0.count == 1 }.map { $0[0] }
         for key in single.sorted(by: { ($0["from"] as String) < ($1["from"] as String) }) {
             try addForeignKey(table, column: key["from"], parent: key["table"], to: key["to"], onDelete: key["on_delete"])
@@ -197,27 +199,27 @@ extension ObjectContext {
     /// referencing `parent.to` (its key when nil): a to-one relationship with an inverse
     /// to-many, named by the foreign-file conventions. Nothing when `parent` is no entity.
     func addForeignKey(_ table: String, column: String, parent: String, to: String?, onDelete: String?) throws {
-        guard let destination = managedObjectModel.entitiesByName[parent] else { return }
+        guard let destination = context.managedObjectModel.entitiesByName[parent] else { return }
         // `REFERENCES parent` with no column names the parent's primary key, which for a
         // TEXT key is not the rowid Quarry knows its rows by.
         let to = try to ?? declaredPrimaryKey(of: parent)
-        let targetKey = (to == nil || to == mapped(destination).keyColumn) ? nil : to
-        let source = try entity(named: table)
+        let targetKey = (to == nil || to == context.mapped(destination).keyColumn) ? nil : to
+        let source = try context.entity(named: table)
         let names = foreignKeyNames(source, column: column, destination: destination)
-        try link(table, column: column, to: parent, targetKey: targetKey, name: names.relationship, inverse: names.inverse,
+        try context.link(table, column: column, to: parent, targetKey: targetKey, name: names.relationship, inverse: names.inverse,
                  persist: false, inverseRule: Self.deleteRule(onDelete: onDelete))
         // The names Quarry gave before its naming conventions stay accepted.
-        var from = try entity(named: table)
+        var from = try context.entity(named: table)
         if names.earlier.relationship != names.relationship { from.relationshipAliases[names.earlier.relationship] = names.relationship }
-        remember(from)
-        var parentEntity = try entity(named: parent)
+        context.remember(from)
+        var parentEntity = try context.entity(named: parent)
         if names.earlier.inverse != names.inverse { parentEntity.relationshipAliases[names.earlier.inverse] = names.inverse }
-        remember(parentEntity)
+        context.remember(parentEntity)
     }
 
     /// The one column of `table`'s declared primary key (nil: none, or several).
     private func declaredPrimaryKey(of table: String) throws -> String? {
-        let keys = try read { db in try Row.fetchAll(db, sql: "PRAGMA main.table_info(\(quoteIdentifier(table)))") }.filter { ($0["pk"] as Int? ?? 0) > 0 }
+        let keys = try context.read { db in try Row.fetchAll(db, sql: "PRAGMA main.table_info(\(quoteIdentifier(table)))") }.filter { ($0["pk"] as Int? ?? 0) > 0 }
         return keys.count == 1 ? keys[0]["name"] : nil
     }
 
@@ -226,7 +228,7 @@ extension ObjectContext {
     private func foreignKeyNames(_ source: EntityDescription, column: String, destination: EntityDescription)
         -> (relationship: String, inverse: String, earlier: (relationship: String, inverse: String)) {
         let selfReference = source.name == destination.name
-        func free(_ name: String, in entity: EntityDescription) -> Bool { isFreeKey(name, in: entity) }
+        func free(_ name: String, in entity: EntityDescription) -> Bool { context.isFreeKey(name, in: entity) }
         let relationship = ForeignFileStore.relationshipName(column: column, destination: destination.name) { free($0, in: source) }
         let inverse = ForeignFileStore.inverseName(source: source.name, relationship: relationship, column: column, selfReference: selfReference) {
             free($0, in: destination) && !(selfReference && $0 == relationship)
@@ -242,14 +244,6 @@ extension ObjectContext {
         return (relationship, inverse, earlier)
     }
 
-    /// Whether `candidate` may be a new key of `entity`: none of its keys, nor its key
-    /// column, in any case. No two keys of an entity differ only in case: a column
-    /// `ReportsTo` beside a relationship `reportsTo` would read as one name and mean two.
-    func isFreeKey(_ candidate: String, in entity: EntityDescription) -> Bool {
-        let folded = candidate.lowercased()
-        return !entity.keyNames.contains { $0.lowercased() == folded } && folded != mapped(entity).keyColumn.lowercased()
-    }
-
     /// The delete rule of a foreign key's to-many side (the parent, whose deletion the
     /// action answers), as SQLite carries the action out with `PRAGMA foreign_keys=ON`:
     /// NO ACTION and RESTRICT refuse while children exist, CASCADE deletes them, SET NULL
@@ -261,97 +255,5 @@ extension ObjectContext {
         case "SET DEFAULT": return .setdefault
         default: return .deny
         }
-    }
-
-    /// `relate("Flight", "carrier", "Airline", "carrier")`: a to-one relationship from
-    /// `source` through its column to the `destination` rows whose `destinationColumn`
-    /// matches, with its inverse to-many (`Airline.flight_set`). Kept in the model of a
-    /// store Quarry manages; for a file it did not create, in its sidecar (`ForeignSidecar`),
-    /// which reopening replays (`keep` false), so the file's schema stays as it was.
-    @discardableResult
-    public func relate(_ source: String, _ sourceColumn: String, _ destinationName: String, _ destinationColumn: String,
-                       name: String? = nil, inverse: String? = nil, keep: Bool = true) throws -> RelationshipDescription {
-        let from = try entity(named: source), to = try entity(named: destinationName)
-        guard from.attribute(named: sourceColumn) != nil || sourceColumn == mapped(from).keyColumn else { throw from.unknownKey(sourceColumn) }
-        guard to.attribute(named: destinationColumn) != nil || destinationColumn == mapped(to).keyColumn else { throw to.unknownKey(destinationColumn) }
-        let targetKey = destinationColumn == mapped(to).keyColumn ? nil : destinationColumn
-        let relationship = try link(source, column: sourceColumn, to: destinationName, targetKey: targetKey, name: name,
-                                    inverse: inverse, persist: store.isQuarrysFile && !mapped(from).isForeign && !mapped(to).isForeign)
-        if keep, let foreign = store as? ForeignFileStore {
-            do {
-                try foreign.keep(ForeignSidecar.Relation(source: source, column: sourceColumn, destination: destinationName,
-                                                          destinationColumn: destinationColumn, name: name, inverse: inverse), context: self)
-            } catch {
-                // A relationship that could not be kept is not made: the model stays as it was.
-                remember(from)
-                if source != destinationName { remember(to) }
-                bumpGeneration()
-                throw error
-            }
-        }
-        return relationship
-    }
-
-    private func link(_ source: String, column: String, to destinationName: String, targetKey: String?, name: String?,
-                      inverse givenInverse: String? = nil, persist: Bool, inverseRule: DeleteRule = .nullify) throws -> RelationshipDescription {
-        var from = try entity(named: source)
-        var to = try entity(named: destinationName)
-        func free(_ name: String, in entity: EntityDescription) -> Bool { isFreeKey(name, in: entity) }
-        // The names, as the contract says: the column minus a trailing `_id`, else the
-        // destination's name; for a foreign key of a file (which must open whatever its
-        // names), else the first followed by `_rel`. The inverse: `<source>_set`, else
-        // `<source>_<relationship>_set`; then `_` until free.
-        let base = column.hasSuffix("_id") && column.count > 3 ? String(column.dropLast(3)) : column
-        var relationshipName = name ?? base
-        if name == nil, !free(relationshipName, in: from) { relationshipName = destinationName.prefix(1).lowercased() + destinationName.dropFirst() }
-        if name == nil, !persist, !free(relationshipName, in: from) {
-            relationshipName = base + "_rel"
-            while !free(relationshipName, in: from) { relationshipName += "_" }
-        }
-        guard free(relationshipName, in: from) else {
-            throw StoreError.invalidSchema(entity: source, reason: "'\(relationshipName)' is taken; pass a name as the fifth argument")
-        }
-        var inverseName = givenInverse ?? source.lowercased() + "_set"
-        if let givenInverse {
-            // A name the user gave is used as given, or refused.
-            guard free(givenInverse, in: to), !(source == destinationName && givenInverse == relationshipName) else {
-                throw StoreError.invalidSchema(entity: destinationName, reason: "'\(givenInverse)' is taken; pass another inverse name as the sixth argument")
-            }
-        } else {
-            if !free(inverseName, in: to) || (source == destinationName && inverseName == relationshipName) {
-                inverseName = source.lowercased() + "_" + relationshipName + "_set"
-            }
-            while !free(inverseName, in: to) || (source == destinationName && inverseName == relationshipName) { inverseName += "_" }
-        }
-        let relationship = RelationshipDescription(name: relationshipName, destination: destinationName, inverse: inverseName,
-                                                   isToMany: false, column: column, targetKey: targetKey)
-        from.relationships.append(relationship)
-        if source == destinationName { to = from }
-        to.relationships.append(RelationshipDescription(name: inverseName, destination: source, inverse: relationshipName, isToMany: true,
-                                                        deleteRule: inverseRule))
-        if source == destinationName { from = to }
-        if persist {
-            if isReadOnly { throw StoreError.readOnly(operation: "relate") }
-            do {
-                try database.write { db in
-                    try write(from, replacing: managedObjectModel.entitiesByName[source], in: db)
-                    if source != destinationName { try write(to, replacing: managedObjectModel.entitiesByName[destinationName], in: db) }
-                    // Inverse sets look rows up by the column.
-                    try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(quoteIdentifier("quarry_rel_\(source)_\(column)")) ON \(quoteIdentifier(source)) (\(quoteIdentifier(column)))")
-                    // Key paths (`airline.name`) join the destination by the matched column;
-                    // its index serves the join and the check for an earlier row with the
-                    // same value (a table's key needs none). Only in Quarry's own stores: a
-                    // file Quarry did not create keeps its bytes, and SQLite builds a
-                    // transient index there when a join needs one.
-                    if let targetKey, !mapped(to).isView {
-                        try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(quoteIdentifier("quarry_rel_\(destinationName)_\(targetKey)")) ON \(quoteIdentifier(destinationName)) (\(quoteIdentifier(targetKey)))")
-                    }
-                }
-            } catch let error as DatabaseError { throw StoreError(error) }
-        }
-        remember(from)
-        if source != destinationName { remember(to) }
-        bumpGeneration()
-        return relationship
     }
 }

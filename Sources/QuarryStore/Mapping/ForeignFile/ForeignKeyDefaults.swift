@@ -1,15 +1,17 @@
 import GRDB
 
-/// The delete rules a foreign file's keys give (`deleteRule(onDelete:)`): a deny names
+/// The delete rules a foreign file's keys give (`ForeignSchemaReader.deleteRule(onDelete:)`): a deny names
 /// the key it comes from, and `ON DELETE SET DEFAULT`: when a parent row goes, its children's
 /// column takes the default the file declares for it. SQLite (with `PRAGMA foreign_keys=ON`)
 /// then checks the key, and refuses the delete when no remaining parent row has the
 /// default: Quarry refuses it the same way, before anything changes.
-extension ObjectContext {
+struct ForeignKeyDefaults {
+    let context: ObjectContext
+
     /// The value `column` of `entity`'s table takes by default (NULL when none is declared).
     /// Reads through `db` (inside a batch's write), else in a read of its own.
     func columnDefault(_ column: String, of entity: EntityDescription, in db: Database? = nil) throws -> Value {
-        let table = mapped(entity).relation
+        let table = context.mapped(entity).relation
         let declared: String? = try within(db) { db in
             try Row.fetchAll(db, sql: "PRAGMA main.table_info(\(quoteIdentifier(table)))")
                 .first { ($0["name"] as String?) == column }?["dflt_value"]
@@ -29,52 +31,21 @@ extension ObjectContext {
     func checkDefaultParent(_ value: Value, parent: EntityDescription, matchedBy targetKey: String?,
                             child: String, column: String, doomed: Set<Int64>, in db: Database? = nil) throws {
         guard !value.isNull else { return }
-        let storage = mapped(parent)
+        let storage = context.mapped(parent)
         let match = quoteIdentifier(targetKey ?? storage.keyColumn)
         let keys = try within(db) { db in
             try Int64.fetchAll(db, sql: "SELECT \(storage.key) FROM \(storage.table) WHERE \(match) = ?", arguments: [value.databaseValue])
         }
         let survives = keys.contains { key in
-            !doomed.contains(key) && registeredObject(entity: parent.name, primaryKey: key)?.isDeleted != true
+            !doomed.contains(key) && context.registeredObject(entity: parent.name, primaryKey: key)?.isDeleted != true
         }
         guard !survives else { return }
         throw StoreError.validation(message: "delete: \(child).\(column) is set to its default \(value) on delete (ON DELETE SET DEFAULT), and no \(parent.name) row has it")
     }
 
-    /// Sets a member's link column to `value` (its default) and drops any pending link, so
-    /// the relationship reads the column again.
-    func assignColumn(_ value: Value, _ relationshipName: String, column: String, of object: ManagedObject) {
-        object.pending[column] = value == object.committedValue(column) && !object.isInserted ? nil : value
-        object.pendingToOne[relationshipName] = nil
-        noteChanged(object)
-    }
-
     /// A read through the connection already held (GRDB's calls are not reentrant), else its own.
     private func within<T>(_ db: Database?, _ body: (Database) throws -> T) throws -> T {
-        guard let db else { return try read(body) }
+        guard let db else { return try context.read(body) }
         do { return try body(db) } catch let error as DatabaseError { throw StoreError(error) }
-    }
-
-    /// Whether `row` is a join table's row whose link this context removed through the pair
-    /// the table gives (`Playlist.tracks:remove(t)`), or one naming an object deleted
-    /// since (whose links go with it): the save deletes it before the rows it names, so it
-    /// holds back no delete of theirs.
-    func isUnlinkedJoinRow(_ row: ManagedObject) -> Bool {
-        let storage = mapped(row.entity)
-        guard let link = storage.pairLink else { return false }
-        let keys = currentEntity(of: row).toOneRelationships.filter { $0.column != nil }
-        // The ends as the link view reads them: a table joining an entity to itself links
-        // one way only.
-        guard keys.count == 2, let s = keys.firstIndex(where: { $0.column == storage.pairSourceColumn }),
-              let source = committedTarget(keys[s], of: row), let target = committedTarget(keys[1 - s], of: row) else { return false }
-        if source.isDeleted || target.isDeleted { return true }
-        return unsaved.links.contains { !$0.isAdd && $0.table == link && $0.source === source && $0.target === target }
-    }
-
-    /// Where a foreign file's deny rule comes from, for the refusal: its foreign key.
-    func foreignKeyNote(_ relationship: RelationshipDescription, of entity: String) -> String {
-        guard let e = managedObjectModel.entitiesByName[entity], mapped(e).layout == .foreignTable,
-              case .inverseForeignKey(let child, let column, _, _)? = storage(of: relationship, in: entity) else { return "" }
-        return " (the file's foreign key \(child).\(column) is ON DELETE NO ACTION or RESTRICT)"
     }
 }

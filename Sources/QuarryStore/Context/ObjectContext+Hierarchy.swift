@@ -44,27 +44,6 @@ extension ObjectContext {
         ([entity] + descendants(of: entity.name)).first { entityTag(of: $0.name) == tag }
     }
 
-    /// `keys` of `entity`'s rows grouped by the entity each row is, so that a batch change
-    /// made through a parent names a sub-entity's rows as that sub-entity's (whose
-    /// observers listen by its name). Rows naming no known entity stay `entity`'s.
-    func keysByOwnEntity(_ entity: EntityDescription, _ keys: [Int64], in db: Database) throws -> [String: [Int64]] {
-        guard hasSubentities(entity.name), !keys.isEmpty else { return keys.isEmpty ? [:] : [entity.name: keys] }
-        let family = [entity] + descendants(of: entity.name)
-        let key = mapped(entity).key
-        var grouped: [String: [Int64]] = [:]
-        try forEachChunk(keys) { chunk in
-            let sql = "SELECT \(key), \(quoteIdentifier(EntityStorage.entityColumn)) FROM \(mapped(entity).table) WHERE \(key) IN ("
-                + Array(repeating: "?", count: chunk.count).joined(separator: ",") + ")"
-            for row in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(chunk)) {
-                guard let primaryKey = Int64.fromDatabaseValue(row[0] as DatabaseValue) else { continue }
-                let tag = row[1] as DatabaseValue
-                let own = family.first { entityTag(of: $0.name) == tag } ?? entity
-                grouped[own.name, default: []].append(primaryKey)
-            }
-        }
-        return grouped
-    }
-
     /// A parent's row (as `selectionSQL` reads it) as the row of its sub-entity `own`: a
     /// parent's columns include every sub-entity's, so no second query is needed. Nil when
     /// a column is missing (the caller then reads the row through `own`'s view).

@@ -1,0 +1,338 @@
+import Foundation
+import GRDB
+
+/// Defining entities: the context refuses while changes are pending and redescribes the
+/// objects in use; the store keeps the declarations (`PersistentStore.keepDeclaration`).
+extension ObjectContext {
+    /// Adds or replaces `entity` in the store's model (`PersistentStore.remember`); objects
+    /// in use take a redefined entity's description.
+    func remember(_ entity: EntityDescription, storage: EntityStorage? = nil) {
+        if let previous = store.remember(entity, storage: storage), previous != entity { redescribeObjects(as: entity) }
+    }
+
+    /// `entity` was redefined (`define`, `relate`, a member of its hierarchy) while
+    /// objects of it are in use: they take the new description (see `redescribe`), with
+    /// the values of keys new to its layout (a migration's new column, a `relate`d
+    /// to-one's key) read from the store. An object the store cannot give again keeps
+    /// the values it was read with. Without this an object kept from before answered by
+    /// the old description: no relationship `relate` had just added.
+    private func redescribeObjects(as entity: EntityDescription) {
+        var objects: [ManagedObject] = unsaved.inserted.filter { $0.entity.name == entity.name && $0.primaryKey == nil }
+        for box in registrations(of: entity.name)?.values ?? [:].values {
+            if let object = box.object, object.entity.name == entity.name { objects.append(object) }
+        }
+        guard !objects.isEmpty else { return }
+        let keys = objects.compactMap { $0.isInserted ? nil : $0.primaryKey }
+        let rows = (try? storedRows(of: entity, keys: keys)) ?? [:]
+        for object in objects {
+            object.redescribe(as: entity, stored: object.primaryKey.flatMap { rows[$0] }.map { values(of: entity, row: $0) })
+        }
+    }
+
+    /// Creates the entity, or migrates the existing one in place to this definition, in
+    /// one transaction. An attribute left out is dropped with its column, as a Core Data
+    /// lightweight migration drops it; a type change, or a new required attribute that
+    /// existing rows cannot fill, is refused, as is any change while changes are pending.
+    @discardableResult
+    public func define(_ definition: EntityDescription) throws -> EntityDescription {
+        try store.refuseDefining(definition.name, whole: false)
+        try store.refuse(definition)
+        try store.validate(definition)
+        // An existing empty file becomes Quarry's with its first entity: WAL from then on.
+        if managedObjectModel.entitiesByName.isEmpty, !isReadOnly { try useWriteAheadLog() }
+        // Inverses are kept in step: relationships other entities declare toward this one
+        // come in, and this one's inverses are added to entities already defined.
+        var kept = definition
+        // Relationships made by relate() (through existing columns) survive a redefinition.
+        for r in declaredEntity(definition.name)?.relationships ?? [] where r.column != nil && kept.relationship(named: r.name) == nil {
+            kept.relationships.append(r)
+        }
+        let entity = managedObjectModel.withInversesDeclaredElsewhere(kept)
+        let changes = try managedObjectModel.inverseChanges(for: entity)
+        let existing = declaredEntity(entity.name)
+        if existing != nil, mapped(entity).isView || !store.keepsDeclaration(of: entity.name) && entity.parent != nil {
+            throw StoreError.viewIsReadOnly(entity: entity.name)
+        }
+        if existing == entity, changes.isEmpty { return entity }
+        if isReadOnly { throw StoreError.readOnly(operation: "entity \(entity.name)") }
+        if existing != nil || !changes.isEmpty, hasChanges {
+            throw StoreError.migrationRefused(entity: entity.name, reason: "there are unsaved changes; save() or rollback() first")
+        }
+        // Inheritance: checked against the hierarchies as they are, before anything is written.
+        // In a batch, entities outside any hierarchy and without constraints have nothing
+        // to check, and building the map of every declaration for each would be quadratic.
+        let alone = managedObjectModel.definitionIndex != nil && entity.uniqueness.isEmpty && ([entity] + changes).allSatisfy { e in
+            e.parent == nil && declaredEntity(e.name)?.parent == nil && !hasSubentities(e.name)
+        }
+        if !alone {
+            let declared = managedObjectModel.declaredMap
+            if let problem = try store.hierarchyProblem(entity, declared: declared, context: self) {
+                throw StoreError.invalidSchema(entity: entity.name, reason: problem)
+            }
+            if let problem = store.uniquenessProblem(entity, declared: declared) {
+                throw StoreError.invalidSchema(entity: entity.name, reason: problem)
+            }
+            for changed in changes {
+                if let problem = try store.hierarchyProblem(changed, declared: declared.merging([(entity.name, entity)]) { $1 }, context: self) {
+                    throw StoreError.invalidSchema(entity: changed.name, reason: problem)
+                }
+            }
+        }
+        let touched = try store.define(entity, changes: changes, context: self)
+        didDefine(entity)
+        for changed in changes { didDefine(changed) }
+        if !touched.isEmpty { rememberEffective(touched) }
+        return managedObjectModel.entitiesByName[entity.name] ?? entity
+    }
+
+    /// The attributes `definition` leaves out of the entity as declared, which `define`
+    /// drops with their columns, each with how many values (not nil) it holds now.
+    public func attributesDropped(by definition: EntityDescription) throws -> [(name: String, values: Int64)] {
+        guard let existing = declaredEntity(definition.name) else { return [] }
+        // An attribute renamed (`renamedFrom`) keeps its values under the new name, when the
+        // rename happens: its old name exists and its new one does not yet (as `migrate` has it).
+        let renamed = definition.attributes.compactMap { a in
+            a.renamedFrom.flatMap { from in existing.attribute(named: a.name) == nil && existing.attribute(named: from) != nil ? from : nil }
+        }
+        let kept = Set(definition.attributes.map(\.name) + renamed)
+        let dropped = existing.attributes.map(\.name).filter { !kept.contains($0) }
+        guard !dropped.isEmpty else { return [] }
+        let storage = mapped(existing)
+        let counts = try connection.row("SELECT \(dropped.map { "count(\(storage.column($0)))" }.joined(separator: ", ")) FROM \(storage.table)") ?? []
+        return dropped.enumerated().map { i, name in
+            guard counts.indices.contains(i), case .integer(let n) = counts[i] else { return (name, 0) }
+            return (name, n)
+        }
+    }
+
+    /// How a relationship's links are stored, or nil while its destination is undefined.
+    public func storage(of relationship: RelationshipDescription, in entity: String) -> RelationshipStorage? {
+        store.storage(of: relationship, in: entity)
+    }
+
+    /// Creates or migrates the entity's table and keeps its declaration (the store's
+    /// `writeTable`), inside the caller's transaction (`relate`, `import`); `didDefine` or
+    /// `remember` must follow once that commits.
+    func write(_ entity: EntityDescription, replacing existing: EntityDescription?, in db: Database) throws {
+        guard let store = store as? any SQLiteStore else { throw StoreConnection.needsEngine("SQLite", for: "defining entities in a SQLite transaction") }
+        try store.writeTable(entity, replacing: existing, in: db, context: self)
+    }
+
+    func didDefine(_ entity: EntityDescription) {
+        managedObjectModel.definitionIndex?.replace(declaredEntity(entity.name), with: entity)
+        if store.keepsDeclaration(of: entity.name) { managedObjectModel.declaredByName[entity.name] = entity }
+        remember(entity)
+        bumpGeneration()
+    }
+
+    /// Puts every entity of a hierarchy in `managedObjectModel.entitiesByName` as objects see it.
+    func rememberEffective(_ names: [String]) {
+        for entity in store.effectiveEntities(names) { remember(entity) }
+    }
+
+    /// Runs `body` (a batch of `define`s) with a `DefinitionIndex` in place.
+    func withDefinitionIndex<T>(_ body: () throws -> T) rethrows -> T {
+        guard managedObjectModel.definitionIndex == nil else { return try body() }
+        managedObjectModel.definitionIndex = DefinitionIndex(managedObjectModel.declaredMap, order: managedObjectModel.entityOrder)
+        defer { managedObjectModel.definitionIndex = nil }
+        return try body()
+    }
+}
+
+/// `model("App.xcdatamodeld")`: a Core Data model's entities defined in a Quarry store,
+/// as `entity` defines them (new entities created, existing ones migrated in place).
+extension ObjectContext {
+    /// Defines every entity of `model` (read from `path`, named in errors); returns their
+    /// names. Everything is checked before anything is defined, so a model that does not
+    /// fit the store changes nothing.
+    @discardableResult
+    public func define(model: CoreDataModel, from path: String) throws -> [String] {
+        try store.refuseDefining(model.entities.first?.name ?? "model", whole: true)
+        // Parents before their sub-entities, so each is defined into a hierarchy that exists.
+        let all = model.quarryEntities()
+        let names = Set(all.map(\.name))
+        var definitions: [EntityDescription] = []
+        var placed: Set<String> = []
+        while definitions.count < all.count {
+            let ready = all.filter { !placed.contains($0.name) && ($0.parent.map { placed.contains($0) || !names.contains($0) } ?? true) }
+            guard !ready.isEmpty else {
+                let stuck = all.first { !placed.contains($0.name) }
+                throw ModelFileError(.danglingReference, path: path, "entity \(stuck?.name ?? "?") is in a cycle of parents; nothing was defined")
+            }
+            for entity in ready { definitions.append(entity); placed.insert(entity.name) }
+        }
+        for definition in definitions {
+            if let parent = definition.parent, !names.contains(parent), managedObjectModel.entitiesByName[parent] == nil {
+                throw ModelFileError(.danglingReference, path: path, "entity \(definition.name) inherits from \(parent), which is neither in the model nor in the store; nothing was defined")
+            }
+        }
+        for definition in definitions {
+            guard let existing = managedObjectModel.entitiesByName[definition.name] else { continue }
+            for attribute in definition.attributes {
+                if let old = existing.attribute(named: attribute.name), old.type != attribute.type {
+                    throw StoreError.migrationRefused(entity: definition.name,
+                        reason: "\(path) gives '\(attribute.name)' the type \(attribute.type.rawValue), the store holds \(old.type.rawValue); nothing was defined")
+                }
+            }
+        }
+        // What this store cannot hold (a PostgreSQL schema: inheritance), before any is defined.
+        for definition in definitions { try store.refuse(definition) }
+        try rehearse(definitions, from: path)
+        try withDefinitionIndex {
+            for definition in definitions {
+                try ModelFileError.stopIfAsked(path, at: "entity \(definition.name)")
+                try define(definition)
+            }
+        }
+        try keep(templates: model.fetchRequests)
+        return definitions.map(\.name)
+    }
+}
+
+extension ObjectContext {
+    /// Defines `definitions` first in an empty in-memory store that holds this store's
+    /// declarations, so a refusal that `define` finds only while defining (a key that
+    /// clashes with an ancestor's, a reserved name) comes before anything is written
+    /// here. Refusals that depend on rows (a required attribute with no default) can
+    /// still come later, from the store itself.
+    private func rehearse(_ definitions: [EntityDescription], from path: String) throws {
+        let rehearsal = try ObjectContext(path: nil)
+        defer { rehearsal.close() }
+        try rehearsal.withDefinitionIndex {
+            for name in managedObjectModel.entityOrder {
+                // What the rehearsal cannot hold (a relationship to a table of the file) is
+                // left out; only the model's own definitions must pass.
+                if let declared = managedObjectModel.declaredByName[name] { _ = try? rehearsal.define(declared) }
+            }
+            for definition in definitions {
+                try ModelFileError.stopIfAsked(path, at: "entity \(definition.name)")
+                do { _ = try rehearsal.define(definition) } catch {
+                    try ModelFileError.stopIfAsked(path, at: "entity \(definition.name)")
+                    throw ModelFileError(.unsupported, path: path, "\(error); nothing was defined")
+                }
+            }
+        }
+    }
+}
+
+/// A model's fetch request templates (`fetch{ template = "name", vars = { ... } }`): a
+/// Core Data store's come from its own model; `model()` keeps a model's with the store
+/// (`PersistentStore.keep(templates:context:)`), so they survive reopening.
+extension ObjectContext {
+    /// The store's fetch request templates, by name.
+    public func fetchTemplates() throws -> [CoreDataFetchRequest] {
+        if let model = store.modelAsRead { return model.fetchRequests }
+        return try store.keptTemplates(context: self).sorted { $0.name < $1.name }
+    }
+
+    /// Keeps `templates` (those of entities the store has), replacing any of the same name.
+    func keep(templates: [CoreDataFetchRequest]) throws {
+        let kept = templates.filter { managedObjectModel.entitiesByName[$0.entity] != nil }
+        guard !kept.isEmpty else { return }
+        try store.keep(templates: kept, context: self)
+    }
+}
+
+/// Relationships through existing columns: `relate()`, and a foreign file's keys
+/// (`ForeignSchemaReader`), with the names the contract gives them.
+extension ObjectContext {
+    /// Whether `candidate` may be a new key of `entity`: none of its keys, nor its key
+    /// column, in any case. No two keys of an entity differ only in case: a column
+    /// `ReportsTo` beside a relationship `reportsTo` would read as one name and mean two.
+    func isFreeKey(_ candidate: String, in entity: EntityDescription) -> Bool {
+        let folded = candidate.lowercased()
+        return !entity.keyNames.contains { $0.lowercased() == folded } && folded != mapped(entity).keyColumn.lowercased()
+    }
+
+    /// `relate("Flight", "carrier", "Airline", "carrier")`: a to-one relationship from
+    /// `source` through its column to the `destination` rows whose `destinationColumn`
+    /// matches, with its inverse to-many (`Airline.flight_set`). Kept in the model of a
+    /// store Quarry manages; for a file it did not create, in its sidecar (`ForeignSidecar`),
+    /// which reopening replays (`keep` false), so the file's schema stays as it was.
+    @discardableResult
+    public func relate(_ source: String, _ sourceColumn: String, _ destinationName: String, _ destinationColumn: String,
+                       name: String? = nil, inverse: String? = nil, keep: Bool = true) throws -> RelationshipDescription {
+        let from = try entity(named: source), to = try entity(named: destinationName)
+        guard from.attribute(named: sourceColumn) != nil || sourceColumn == mapped(from).keyColumn else { throw from.unknownKey(sourceColumn) }
+        guard to.attribute(named: destinationColumn) != nil || destinationColumn == mapped(to).keyColumn else { throw to.unknownKey(destinationColumn) }
+        let targetKey = destinationColumn == mapped(to).keyColumn ? nil : destinationColumn
+        let relationship = try link(source, column: sourceColumn, to: destinationName, targetKey: targetKey, name: name,
+                                    inverse: inverse, persist: store.isQuarrysFile && !mapped(from).isForeign && !mapped(to).isForeign)
+        if keep, let foreign = store as? ForeignFileStore {
+            do {
+                try foreign.keep(ForeignSidecar.Relation(source: source, column: sourceColumn, destination: destinationName,
+                                                          destinationColumn: destinationColumn, name: name, inverse: inverse), context: self)
+            } catch {
+                // A relationship that could not be kept is not made: the model stays as it was.
+                remember(from)
+                if source != destinationName { remember(to) }
+                bumpGeneration()
+                throw error
+            }
+        }
+        return relationship
+    }
+
+    func link(_ source: String, column: String, to destinationName: String, targetKey: String?, name: String?,
+                      inverse givenInverse: String? = nil, persist: Bool, inverseRule: DeleteRule = .nullify) throws -> RelationshipDescription {
+        var from = try entity(named: source)
+        var to = try entity(named: destinationName)
+        func free(_ name: String, in entity: EntityDescription) -> Bool { isFreeKey(name, in: entity) }
+        // The names, as the contract says: the column minus a trailing `_id`, else the
+        // destination's name; for a foreign key of a file (which must open whatever its
+        // names), else the first followed by `_rel`. The inverse: `<source>_set`, else
+        // `<source>_<relationship>_set`; then `_` until free.
+        let base = column.hasSuffix("_id") && column.count > 3 ? String(column.dropLast(3)) : column
+        var relationshipName = name ?? base
+        if name == nil, !free(relationshipName, in: from) { relationshipName = destinationName.prefix(1).lowercased() + destinationName.dropFirst() }
+        if name == nil, !persist, !free(relationshipName, in: from) {
+            relationshipName = base + "_rel"
+            while !free(relationshipName, in: from) { relationshipName += "_" }
+        }
+        guard free(relationshipName, in: from) else {
+            throw StoreError.invalidSchema(entity: source, reason: "'\(relationshipName)' is taken; pass a name as the fifth argument")
+        }
+        var inverseName = givenInverse ?? source.lowercased() + "_set"
+        if let givenInverse {
+            // A name the user gave is used as given, or refused.
+            guard free(givenInverse, in: to), !(source == destinationName && givenInverse == relationshipName) else {
+                throw StoreError.invalidSchema(entity: destinationName, reason: "'\(givenInverse)' is taken; pass another inverse name as the sixth argument")
+            }
+        } else {
+            if !free(inverseName, in: to) || (source == destinationName && inverseName == relationshipName) {
+                inverseName = source.lowercased() + "_" + relationshipName + "_set"
+            }
+            while !free(inverseName, in: to) || (source == destinationName && inverseName == relationshipName) { inverseName += "_" }
+        }
+        let relationship = RelationshipDescription(name: relationshipName, destination: destinationName, inverse: inverseName,
+                                                   isToMany: false, column: column, targetKey: targetKey)
+        from.relationships.append(relationship)
+        if source == destinationName { to = from }
+        to.relationships.append(RelationshipDescription(name: inverseName, destination: source, inverse: relationshipName, isToMany: true,
+                                                        deleteRule: inverseRule))
+        if source == destinationName { from = to }
+        if persist {
+            if isReadOnly { throw StoreError.readOnly(operation: "relate") }
+            do {
+                try database.write { db in
+                    try write(from, replacing: managedObjectModel.entitiesByName[source], in: db)
+                    if source != destinationName { try write(to, replacing: managedObjectModel.entitiesByName[destinationName], in: db) }
+                    // Inverse sets look rows up by the column.
+                    try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(quoteIdentifier("quarry_rel_\(source)_\(column)")) ON \(quoteIdentifier(source)) (\(quoteIdentifier(column)))")
+                    // Key paths (`airline.name`) join the destination by the matched column;
+                    // its index serves the join and the check for an earlier row with the
+                    // same value (a table's key needs none). Only in Quarry's own stores: a
+                    // file Quarry did not create keeps its bytes, and SQLite builds a
+                    // transient index there when a join needs one.
+                    if let targetKey, !mapped(to).isView {
+                        try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(quoteIdentifier("quarry_rel_\(destinationName)_\(targetKey)")) ON \(quoteIdentifier(destinationName)) (\(quoteIdentifier(targetKey)))")
+                    }
+                }
+            } catch let error as DatabaseError { throw StoreError(error) }
+        }
+        remember(from)
+        if source != destinationName { remember(to) }
+        bumpGeneration()
+        return relationship
+    }
+}

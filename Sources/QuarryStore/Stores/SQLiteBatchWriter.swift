@@ -1,0 +1,189 @@
+import GRDB
+
+/// Writes `updateall` and `deleteall` into a SQLite store, each in one transaction: the
+/// rows the filter matches, what their delete rules reach, each value in its column's
+/// format, and the store's history. The context tells its objects once it returns.
+struct SQLiteBatchWriter<Store: SQLiteStore> {
+    let context: ObjectContext
+    let store: Store
+
+    /// The SQLite side of `batchUpdate`, in one transaction: the keys the filter matches,
+    /// one UPDATE per 500, each value in its column's format (objects take the values as
+    /// they read back), and the store's history.
+    func writeUpdate(_ entity: EntityDescription, where filter: BatchFilter?, set given: [(String, Value)]) throws -> BatchUpdateWritten {
+        let table = context.mapped(entity).table, key = context.mapped(entity).key
+        var written = BatchUpdateWritten(keys: [], byEntity: [:], assignments: given)
+        do {
+            try context.database.write { db in
+                written.keys = try matchingKeys(entity, filter, in: db)
+                guard !written.keys.isEmpty else { return }
+                written.byEntity = try keysByOwnEntity(entity, written.keys, in: db)
+                let set = given.map { "\(quoteIdentifier($0.0)) = ?" }.joined(separator: ", ")
+                // In a file Quarry did not create, each value in its column's format; objects
+                // take the values as they read back.
+                var formats = ColumnFormats()
+                let values: [DatabaseValue]
+                do { values = try given.map { try formats.stored($0.1, entity, $0.0, in: db, context: context) } }
+                catch let error as StoreError { throw StoreError.during(operation: "updateall", error) }
+                written.assignments = zip(given, values).map { ($0.0, $0.1.databaseValue == $1 ? $0.1 : ColumnFormats.readBack($1, entity, $0.0, context: context)) }
+                try forEachChunk(written.keys) { chunk in
+                    try db.execute(sql: "UPDATE \(table) SET \(set) WHERE \(key) IN (\(marks(chunk.count)))",
+                                   arguments: StatementArguments(values + chunk.map { $0.databaseValue }))
+                }
+                try store.recordBatchChange(BatchChange(updated: written.byEntity, updatedKeys: Set(given.map(\.0))), in: db, context: context)
+            }
+        } catch let error as DatabaseError { throw StoreError(error) }
+        return written
+    }
+
+    /// The SQLite side of `batchDelete`, in one transaction: the rows the filter matches
+    /// and what their delete rules reach (`deleteRows`), and the store's history; returns
+    /// the rows deleted, by their own entity.
+    func writeDelete(_ entity: EntityDescription, where filter: BatchFilter?) throws -> [String: [Int64]] {
+        var batch = BatchChange()
+        do {
+            try context.database.write { db in
+                batch = BatchChange()
+                let keys = try matchingKeys(entity, filter, in: db)
+                try deleteRows(entity, keys, in: db, batch: &batch)
+                try store.recordBatchChange(batch, in: db, context: context)
+            }
+        } catch let error as DatabaseError { throw StoreError(error) }
+        return batch.deleted
+    }
+
+    /// Deletes the rows and, level by level, what their delete rules reach: a worklist,
+    /// not recursion, since a cascade may run thousands of rows deep. Each level's related
+    /// keys are read before its rows go.
+    private func deleteRows(_ entity: EntityDescription, _ keys: [Int64], in db: Database, batch: inout BatchChange) throws {
+        var pending: [(EntityDescription, [Int64])] = [(entity, keys)]
+        while !pending.isEmpty {
+            let (entity, keys) = pending.removeFirst()
+            let cascaded = try deleteLevel(entity, keys, in: db, batch: &batch)
+            pending += cascaded
+        }
+    }
+
+    /// One level of `deleteRows`: these rows, their nullified and linked rows; returns
+    /// the rows their cascade rules reach.
+    private func deleteLevel(_ entity: EntityDescription, _ keys: [Int64], in db: Database,
+                             batch: inout BatchChange) throws -> [(EntityDescription, [Int64])] {
+        // A hierarchy's rows share one table and one run of keys, named by their own entity.
+        let root = context.rootName(of: entity.name)
+        let already = Set(batch.deleted.filter { context.rootName(of: $0.key) == root }.flatMap(\.value))
+        let keys = keys.filter { !already.contains($0) }
+        guard !keys.isEmpty else { return [] }
+        for (own, ownKeys) in try keysByOwnEntity(entity, keys, in: db) {
+            batch.deleted[own, default: []] += ownKeys
+            // Read while the rows are there, before any rule changes them.
+            let kept = try store.keptAfterDeletion(of: own, keys: ownKeys, in: db, context: context)
+            batch.tombstones[own, default: [:]].merge(kept) { first, _ in first }
+        }
+        var cascaded: [(EntityDescription, [Int64])] = []
+        for relationship in entity.relationships {
+            guard let storage = context.storage(of: relationship, in: entity.name),
+                  let destination = context.managedObjectModel.entitiesByName[relationship.destination] else { continue }
+            let related = try relatedKeys(storage, from: entity, to: destination, of: keys, in: db)
+            switch relationship.deleteRule {
+            case .deny where !related.isEmpty:
+                let names = related.prefix(5).map { "\(destination.name)/\($0)" }.joined(separator: ", ")
+                throw StoreError.validation(message: "deleteall: '\(relationship.name)' denies deleting \(entity.name) rows while they hold \(names)"
+                                            + context.foreignKeyNote(relationship, of: entity.name))
+            case .cascade:
+                if !related.isEmpty { cascaded.append((destination, related)) }
+            case .nullify:
+                if case .inverseForeignKey(_, let column, nil, _) = storage {
+                    try forEachChunk(keys) { chunk in
+                        try db.execute(sql: "UPDATE \(context.mapped(destination).table) SET \(quoteIdentifier(column)) = NULL WHERE \(quoteIdentifier(column)) IN (\(marks(chunk.count)))",
+                                       arguments: StatementArguments(chunk))
+                    }
+                }
+            case .setdefault:
+                if case .inverseForeignKey(_, let column, let ownerKey, _) = storage, !related.isEmpty {
+                    // As SQLite does: the children's column takes its default, which must
+                    // name a parent row that stays.
+                    let value = try ForeignKeyDefaults(context: context).columnDefault(column, of: destination, in: db)
+                    let going = Set(keys + (batch.deleted[entity.name] ?? []))
+                    try ForeignKeyDefaults(context: context).checkDefaultParent(value, parent: entity, matchedBy: ownerKey, child: destination.name, column: column, doomed: going, in: db)
+                    try forEachChunk(related) { chunk in
+                        try db.execute(sql: "UPDATE \(context.mapped(destination).table) SET \(quoteIdentifier(column)) = ? WHERE \(context.mapped(destination).key) IN (\(marks(chunk.count)))",
+                                       arguments: StatementArguments([value.databaseValue] + chunk.map(\.databaseValue)))
+                    }
+                }
+            default:
+                break
+            }
+            if case .linkTable(let table, let sourceColumn, _) = storage {
+                try forEachChunk(keys) { chunk in
+                    try db.execute(sql: "DELETE FROM \(quoteIdentifier(table)) WHERE \(sourceColumn) IN (\(marks(chunk.count)))", arguments: StatementArguments(chunk))
+                }
+            }
+        }
+        try forEachChunk(keys) { chunk in
+            try db.execute(sql: "DELETE FROM \(context.mapped(entity).table) WHERE \(context.mapped(entity).key) IN (\(marks(chunk.count)))",
+                           arguments: StatementArguments(chunk))
+        }
+        return cascaded
+    }
+
+    private func relatedKeys(_ storage: RelationshipStorage, from source: EntityDescription, to destination: EntityDescription,
+                             of keys: [Int64], in db: Database) throws -> [Int64] {
+        var result: [Int64] = []
+        try forEachChunk(keys) { chunk in
+            let sql: String
+            switch storage {
+            case .inverseForeignKey(_, _, _?, _):
+                return  // matched by value (relate): the rules act through objects only
+            case .inverseForeignKey(_, let column, nil, _):
+                sql = "SELECT \(context.mapped(destination).key) FROM \(context.mapped(destination).table) WHERE \(quoteIdentifier(column)) IN (\(marks(chunk.count)))"
+            case .linkTable(let table, let sourceColumn, let targetColumn):
+                sql = "SELECT \(targetColumn) FROM \(quoteIdentifier(table)) WHERE \(sourceColumn) IN (\(marks(chunk.count)))"
+            case .foreignKey(_, _?):
+                return
+            case .foreignKey(let column, nil):
+                sql = "SELECT \(quoteIdentifier(column)) FROM \(context.mapped(source).table) WHERE \(context.mapped(source).key) IN (\(marks(chunk.count))) AND \(quoteIdentifier(column)) IS NOT NULL"
+            }
+            result += try Int64.fetchAll(db, sql: sql, arguments: StatementArguments(chunk))
+        }
+        return Array(Set(result)).sorted()
+    }
+
+    private func matchingKeys(_ entity: EntityDescription, _ filter: BatchFilter?, in db: Database) throws -> [Int64] {
+        var sql = "SELECT \(context.mapped(entity).key) FROM \(context.mapped(entity).table)"
+        if let filter { sql += " WHERE " + filter.sql }
+        return try Int64.fetchAll(db, sql: sql, arguments: StatementArguments((filter?.arguments ?? []).map(\.databaseValue)))
+    }
+
+    /// `keys` of `entity`'s rows grouped by the entity each row is, so that a batch change
+    /// made through a parent names a sub-entity's rows as that sub-entity's (whose
+    /// observers listen by its name). Rows naming no known entity stay `entity`'s.
+    private func keysByOwnEntity(_ entity: EntityDescription, _ keys: [Int64], in db: Database) throws -> [String: [Int64]] {
+        guard context.hasSubentities(entity.name), !keys.isEmpty else { return keys.isEmpty ? [:] : [entity.name: keys] }
+        let family = [entity] + context.descendants(of: entity.name)
+        let key = context.mapped(entity).key
+        var grouped: [String: [Int64]] = [:]
+        try forEachChunk(keys) { chunk in
+            let sql = "SELECT \(key), \(quoteIdentifier(EntityStorage.entityColumn)) FROM \(context.mapped(entity).table) WHERE \(key) IN ("
+                + Array(repeating: "?", count: chunk.count).joined(separator: ",") + ")"
+            for row in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(chunk)) {
+                guard let primaryKey = Int64.fromDatabaseValue(row[0] as DatabaseValue) else { continue }
+                let tag = row[1] as DatabaseValue
+                let own = family.first { context.entityTag(of: $0.name) == tag } ?? entity
+                grouped[own.name, default: []].append(primaryKey)
+            }
+        }
+        return grouped
+    }
+}
+
+private func marks(_ count: Int) -> String { Array(repeating: "?", count: count).joined(separator: ",") }
+
+/// Keys 500 at a time: as many as one statement's `IN (?, ...)` takes comfortably.
+func forEachChunk(_ keys: [Int64], _ body: ([Int64]) throws -> Void) rethrows {
+    var start = 0
+    while start < keys.count {
+        let end = min(keys.count, start + 500)
+        try body(Array(keys[start..<end]))
+        start = end
+    }
+}
