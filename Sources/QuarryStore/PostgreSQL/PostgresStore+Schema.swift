@@ -85,7 +85,6 @@ extension PostgresStore {
         for row in inheriting { if let child = row[0].textValue, let parent = row[1].textValue { parentOf[child] = parent } }
         var childrenOf: [String: [String]] = [:]
         var leftOut: [(table: String, columns: [[Value]])] = []
-        var keyed: [(table: String, columns: [[Value]], keys: [String])] = []
         // A table's single-column foreign keys to another table's whole primary key.
         let references = Dictionary(grouping: constraints.filter { row in
             guard row[1].textValue == "f", let parent = row[3].textValue, let to = row[4].textValue else { return false }
@@ -108,8 +107,10 @@ extension PostgresStore {
                 let ends = (references[table] ?? []).compactMap { $0[2].textValue }
                 if keys.isEmpty || Self.isJoinTableShaped(tableColumns, keys: ends) {
                     leftOut.append((table, tableColumns))
+                } else if let reason = try mapKeyedTable(table, tableColumns, keys: keys, context: context) {
+                    context.openingNotes.append("\(table) is left out: \(reason)")
                 } else {
-                    keyed.append((table, tableColumns, keys))
+                    added.append(table)
                 }
                 continue
             }
@@ -117,13 +118,6 @@ extension PostgresStore {
             storage.schema = schema
             context.remember(Self.tableEntity(table, tableColumns, keys: keys, storage: &storage), storage: storage)
             added.append(table)
-        }
-        for (table, tableColumns, keys) in keyed {
-            if let reason = try mapKeyedTable(table, tableColumns, keys: keys, context: context) {
-                context.openingNotes.append("\(table) is left out: \(reason)")
-            } else {
-                added.append(table)
-            }
         }
         let addedSet = Set(added)
         for row in constraints where row[1].textValue == "f" {
