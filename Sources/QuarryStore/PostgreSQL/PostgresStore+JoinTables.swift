@@ -101,7 +101,9 @@ extension PostgresStore {
         let (s, t) = (quoteIdentifier(source.column), quoteIdentifier(target.column))
         let function = "pg_temp." + quoteIdentifier(link + "_write")
         return [
-            "CREATE OR REPLACE TEMP VIEW \(l) AS SELECT \(number(source)) AS source, \(number(target)) AS target FROM \(j) WHERE \(s) IS NOT NULL AND \(t) IS NOT NULL",
+            // The columns as kept, too: a link's row is deleted by them, through their index.
+            "CREATE OR REPLACE TEMP VIEW \(l) AS SELECT \(number(source)) AS source, \(number(target)) AS target, \(s) AS source_key, \(t) AS target_key "
+                + "FROM \(j) WHERE \(s) IS NOT NULL AND \(t) IS NOT NULL",
             """
             CREATE OR REPLACE FUNCTION \(function)() RETURNS trigger LANGUAGE plpgsql AS $$
             BEGIN
@@ -110,7 +112,7 @@ extension PostgresStore {
                   WHERE NOT EXISTS (SELECT 1 FROM \(j) WHERE \(s) = \(key(source, "NEW.source")) AND \(t) = \(key(target, "NEW.target")));
                 RETURN NEW;
               END IF;
-              DELETE FROM \(j) WHERE \(s) = \(key(source, "OLD.source")) AND \(t) = \(key(target, "OLD.target"));
+              DELETE FROM \(j) WHERE \(s) = OLD.source_key AND \(t) = OLD.target_key;
               RETURN OLD;
             END $$
             """,

@@ -14,7 +14,7 @@
 ///
 /// Two keys whose numbers are alike (a chance of about n²/2⁶⁴ for n rows) cannot both be
 /// objects: such a table is checked at open and left out with a note. A row's key is what
-/// it is known by, so changing the key of a saved object is refused (`refuseKeyChanges`).
+/// it is known by, so changing the key of a saved object is refused (`refuseUnfaithfulWrite`).
 extension PostgresStore {
     /// The table's rows' number, in SQL, from its key `columns` (unquoted), optionally
     /// qualified: the text of the key alone, or of the row of its columns, hashed, without
@@ -86,6 +86,18 @@ extension PostgresStore {
         guard let storage = managedObjectModel.entitiesByName[entity].map(mapping.storage(of:)),
               let keys = keyedTables[storage.relation], storage.schema == nil else { return [] }
         return names.filter(keys.contains).sorted()
+    }
+
+    /// The row of `object` found by its key as well as its number, so a save's update or
+    /// delete goes through the key's index rather than reading every row's number; empty
+    /// when the table is no keyed table or the object's key is not known yet (a new row
+    /// whose key the server's default fills).
+    func keyCondition(of object: ManagedObject, _ storage: EntityStorage) -> (sql: String, values: [Value]) {
+        guard storage.schema == nil, let keys = keyedTables[storage.relation] else { return ("", []) }
+        // Saved keys do not change (`refuseUnfaithfulWrite`): the value in use is the row's.
+        let values = keys.map { object.committedValue($0) ?? .null }
+        guard !values.contains(where: \.isNull) else { return ("", []) }
+        return (keys.map { " AND \(quoteIdentifier($0)) = ?" }.joined(), values)
     }
 
     static func keyChangeRefusal(_ entity: String, _ column: String) -> StoreError {
