@@ -149,6 +149,32 @@ import Testing
         #expect(rows == ["1", "Tokyo", "8", "NY"], "\(rows)")
     }
 
+    /// The rows' numbers are made from their keys, not kept by the session: after the
+    /// server restarts, the session's views are made again and the objects in use are
+    /// the same rows (a pending change saves to the row it was made on).
+    @Test func keyedObjectsSurviveARestart() async throws {
+        let sandbox = try Sandbox()
+        let server = try PostgresOwnServer("keyedrestart")
+        try sandbox.write("schema.sql", Self.schema)
+        try await PostgresStoreTests.psql(sandbox, server.url, file: "schema.sql")
+        try sandbox.write("restart.lua", """
+            local bonap = fetch{ "customer", predicate = "code == 'BONAP'" }[1]
+            local before = tostring(bonap):match("^%S+")
+            bonap.city = "Lyon"
+            bonap.tags:remove(tag:get(1))
+            assert(os.execute([[\(server.restartCommand)]]))
+            print(count("customer", "ANY tags.word == 'big'"), haschanges())
+            save()
+            local again = fetch{ "customer", predicate = "city == 'Lyon'" }[1]
+            print(again == bonap, tostring(again):match("^%S+") == before, #again.tags, #again.orders)
+            """)
+        let result = try await sandbox.quarry([server.url, "restart.lua"])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.lines == ["1\ttrue", "true\ttrue\t1\t1"], "\(result)")
+        let rows = try await psql(sandbox, server.url, "SELECT code || ':' || city FROM customer WHERE code = 'BONAP'; SELECT count(*) FROM customer_tag WHERE customer_code = 'BONAP'")
+        #expect(rows == ["BONAP:Lyon", "1"], "\(rows)")
+    }
+
     /// psql's rows for `sql`, one a line.
     private func psql(_ sandbox: Sandbox, _ url: String, _ sql: String) async throws -> [String] {
         let result = try await sandbox.run(URL(fileURLWithPath: "/usr/bin/psql"), ["-Atc", sql, url], timeout: 60)
