@@ -36,11 +36,15 @@ extension PostgresStore {
     /// columns as the catalog gave them) many-to-many relationships; `ends` are their
     /// single-column foreign keys to an entity's key. A table that joins nothing is named
     /// in a note with the reason.
-    func mapJoinTables(_ leftOut: [(table: String, columns: [[Value]])], ends: [String: [JoinEnd]], context: ObjectContext) {
-        for (table, columns) in leftOut {
+    /// `keyed`: the table has a primary key (it is a join table's shape, to tables'
+    /// keys; left out when they are not both entities).
+    func mapJoinTables(_ leftOut: [(table: String, columns: [[Value]], keyed: Bool)], ends: [String: [JoinEnd]], context: ObjectContext) {
+        for (table, columns, keyed) in leftOut {
             let keys = ends[table] ?? []
             guard Self.isJoinTableShaped(columns, keys: keys.map(\.column)) else {
-                context.openingNotes.append("\(table) has no primary key, which Quarry's objects are known by, and is no join table of two foreign keys to entities: left out")
+                context.openingNotes.append(keyed
+                    ? "\(table) joins tables that are not both entities, and is no entity itself (a join table's rows are links): left out"
+                    : "\(table) has no primary key, which Quarry's objects are known by, and is no join table of two foreign keys to entities: left out")
                 continue
             }
             do {

@@ -84,7 +84,7 @@ extension PostgresStore {
         var parentOf: [String: String] = [:]
         for row in inheriting { if let child = row[0].textValue, let parent = row[1].textValue { parentOf[child] = parent } }
         var childrenOf: [String: [String]] = [:]
-        var leftOut: [(table: String, columns: [[Value]])] = []
+        var leftOut: [(table: String, columns: [[Value]], keyed: Bool)] = []
         // A table's single-column foreign keys to another table's whole primary key.
         let references = Dictionary(grouping: constraints.filter { row in
             guard row[1].textValue == "f", let parent = row[3].textValue, let to = row[4].textValue else { return false }
@@ -106,11 +106,19 @@ extension PostgresStore {
                 // any other is known by a number made from its key (`mapKeyedTable`).
                 let ends = (references[table] ?? []).compactMap { $0[2].textValue }
                 if keys.isEmpty || Self.isJoinTableShaped(tableColumns, keys: ends) {
-                    leftOut.append((table, tableColumns))
-                } else if let reason = try mapKeyedTable(table, tableColumns, keys: keys, context: context) {
-                    context.openingNotes.append("\(table) is left out: \(reason)")
+                    leftOut.append((table, tableColumns, !keys.isEmpty))
                 } else {
-                    added.append(table)
+                    // A server that cannot make its view (no TEMP privilege, no
+                    // hashtextextended before PostgreSQL 11) leaves the table out, said.
+                    do {
+                        if let reason = try mapKeyedTable(table, tableColumns, keys: keys, context: context) {
+                            context.openingNotes.append("\(table) is left out: \(reason)")
+                        } else {
+                            added.append(table)
+                        }
+                    } catch {
+                        context.openingNotes.append("\(table) is left out: \(error)")
+                    }
                 }
                 continue
             }
