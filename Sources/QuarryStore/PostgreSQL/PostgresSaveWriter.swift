@@ -75,21 +75,21 @@ struct PostgresSaveWriter {
             let own = Set(context.currentEntity(of: object).ownKeyColumns.map(\.name))
             let names = object.pendingToOne.keys.sorted().filter(own.contains)
             guard !names.isEmpty else { continue }
-            try update(object.entity, key: key(object), names, names.map { key(object.pendingToOne[$0] ?? nil) })
+            try update(object, key: key(object), names, names.map { key(object.pendingToOne[$0] ?? nil) })
         }
         for object in request.updates {
             let changed = object.pending.keys.sorted()
             let ownKeys = Set(context.currentEntity(of: object).ownKeyColumns.map(\.name))
             let links = object.pendingToOne.keys.sorted().filter(ownKeys.contains)
             guard let primaryKey = object.primaryKey, !(changed.isEmpty && links.isEmpty) else { continue }
-            let row = try update(object.entity, key: .integer(primaryKey), changed + links,
+            let row = try update(object, key: .integer(primaryKey), changed + links,
                                  changed.map { object.pending[$0] ?? .null } + links.map { key(object.pendingToOne[$0] ?? nil) })
             readBacks += made(row, object, context.currentEntity(of: object)) { object.pending[$0] ?? object.committed[$0] ?? .null }
         }
         // A link kept in an attribute column (author_id) of an object whose target was
         // inserted in this save learns the target's new key.
         for link in request.attributeLinks(keys, context: context) {
-            try update(link.object.entity, key: key(link.object), [link.column], [.integer(link.key)])
+            try update(link.object, key: key(link.object), [link.column], [.integer(link.key)])
         }
         // Many-to-many links (Quarry's own tables); a deleted row's go with it (ON DELETE CASCADE).
         for link in request.links {
@@ -107,19 +107,25 @@ struct PostgresSaveWriter {
                 guard case .linkTable(let table, let sourceColumn, _)? = context.storage(of: relationship, in: object.entity.name) else { continue }
                 _ = try run("DELETE FROM \(quoteIdentifier(table)) WHERE \(sourceColumn) = ?", [.integer(primaryKey)])
             }
-            _ = try run("DELETE FROM \(storage.table) WHERE \(storage.key) = ?", [.integer(primaryKey)])
+            let found = keyed?.keyCondition(of: object, storage) ?? (sql: "", values: [])
+            _ = try run("DELETE FROM \(storage.table) WHERE \(storage.key) = ?\(found.sql)", [.integer(primaryKey)] + found.values)
         }
         result.readBacks = readBacks
     }
 
     /// The row as written, returned: its attributes' values.
     @discardableResult
-    private func update(_ entity: EntityDescription, key: Value, _ names: [String], _ values: [Value]) throws -> [Value]? {
+    private func update(_ object: ManagedObject, key: Value, _ names: [String], _ values: [Value]) throws -> [Value]? {
+        let entity = object.entity
         let storage = context.mapped(entity)
         let assignments = names.map { "\(quoteIdentifier($0)) = ?" }.joined(separator: ", ")
-        return try run("UPDATE \(storage.table) SET \(assignments) WHERE \(storage.key) = ? RETURNING \(storage.selection(of: entity))",
-                       values + [key], writing: names, of: entity).rows.first
+        let found = keyed?.keyCondition(of: object, storage) ?? (sql: "", values: [])
+        return try run("UPDATE \(storage.table) SET \(assignments) WHERE \(storage.key) = ?\(found.sql) RETURNING \(storage.selection(of: entity))",
+                       values + [key] + found.values, writing: names, of: entity).rows.first
     }
+
+    /// The store, for the keys of its tables keyed other than by one integer column.
+    private var keyed: PostgresStore? { context.store as? PostgresStore }
 
     /// The attributes whose values the server made other than `sent` gave them (a
     /// default, a generated column, a trigger's change, a timestamp rounded to the

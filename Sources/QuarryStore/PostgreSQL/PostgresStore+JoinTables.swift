@@ -3,33 +3,48 @@
 /// server fills in, as `last_update timestamp DEFAULT now()`), and keyed by them
 /// or by nothing, is a join table: `playlist_track(playlist_id, track_id)` gives
 /// `playlist.tracks` and `track.playlists`, many-to-many, as the same table in a SQLite
-/// file does (`ForeignFileStore+JoinTables`, named by the same conventions). It is no
-/// entity of its own (it has no key of one integer column), but is read and written
-/// through its relationships: their link table is a temporary view of this session over
-/// it, whose trigger writes and deletes its rows, so nothing is added to the schema.
+/// file does (`ForeignFileStore+JoinTables`, named by the same conventions), whatever the
+/// type of the keys it references: an integer key is the object's, a text or uuid key
+/// (`PostgresStore+KeyedTables`) is read as its row's number. It is no entity of its own,
+/// but is read and written through its relationships: their link table is a temporary
+/// view of this session over it, whose trigger writes and deletes its rows, so nothing is
+/// added to the schema.
 extension PostgresStore {
     /// One foreign key of a table left out: its column, and the entity and key it names.
     struct JoinEnd {
         let column: String
         let parent: String
+        /// The parent's key column when it is a keyed table's (not one integer), whose rows
+        /// are known by the number made from it; nil when the key is the object's own.
+        let parentKey: String?
         let action: String
+    }
+
+    /// Whether a table's columns are a join table's: `keys`, two distinct columns that are
+    /// foreign keys to other tables' keys, and besides them what a link's insert may leave
+    /// out: one position, and times the server fills in or leaves NULL (Sakila's
+    /// `last_update DEFAULT now()`).
+    static func isJoinTableShaped(_ columns: [[Value]], keys: [String]) -> Bool {
+        let others = columns.filter { row in !keys.contains { $0 == row[1].textValue } }
+        let nullable = { (row: [Value]) in row[3].storedInteger != 1 }
+        let positions = others.filter { nullable($0) && ["int2", "int4", "int8"].contains($0[2].textValue ?? "") }
+        let stamps = others.filter { attributeType($0[2].textValue ?? "") == .date && (nullable($0) || $0[4].storedInteger == 1) }
+        return keys.count == 2 && keys[0] != keys[1] && positions.count <= 1 && positions.count + stamps.count == others.count
     }
 
     /// Makes the join tables among `leftOut` (tables that are no entity, with their
     /// columns as the catalog gave them) many-to-many relationships; `ends` are their
     /// single-column foreign keys to an entity's key. A table that joins nothing is named
     /// in a note with the reason.
-    func mapJoinTables(_ leftOut: [(table: String, columns: [[Value]])], ends: [String: [JoinEnd]], context: ObjectContext) {
-        for (table, columns) in leftOut {
+    /// `keyed`: the table has a primary key (it is a join table's shape, to tables'
+    /// keys; left out when they are not both entities).
+    func mapJoinTables(_ leftOut: [(table: String, columns: [[Value]], keyed: Bool)], ends: [String: [JoinEnd]], context: ObjectContext) {
+        for (table, columns, keyed) in leftOut {
             let keys = ends[table] ?? []
-            let others = columns.filter { row in !keys.contains { $0.column == row[1].textValue } }
-            // Besides the keys, what a link's insert may leave out: one position, and times
-            // the server fills in or leaves NULL (Sakila's `last_update DEFAULT now()`).
-            let nullable = { (row: [Value]) in row[3].storedInteger != 1 }
-            let positions = others.filter { nullable($0) && ["int2", "int4", "int8"].contains($0[2].textValue ?? "") }
-            let stamps = others.filter { Self.attributeType($0[2].textValue ?? "") == .date && (nullable($0) || $0[4].storedInteger == 1) }
-            guard keys.count == 2, keys[0].column != keys[1].column, positions.count <= 1, positions.count + stamps.count == others.count else {
-                context.openingNotes.append("\(table) has no primary key of one integer column, which Quarry's objects need, and is no join table of two foreign keys: left out")
+            guard Self.isJoinTableShaped(columns, keys: keys.map(\.column)) else {
+                context.openingNotes.append(keyed
+                    ? "\(table) joins tables that are not both entities, and is no entity itself (a join table's rows are links): left out"
+                    : "\(table) has no primary key, which Quarry's objects are known by, and is no join table of two foreign keys to entities: left out")
                 continue
             }
             do {
@@ -57,7 +72,7 @@ extension PostgresStore {
         do {
             guard let relationship = a.relationship(named: aName),
                   case .linkTable(let link, let sourceColumn, _)? = context.storage(of: relationship, in: a.name) else { return }
-            let (source, target) = sourceColumn == "source" ? (first.column, second.column) : (second.column, first.column)
+            let (source, target) = sourceColumn == "source" ? (first, second) : (second, first)
             // Temporary objects of this session, made again with it when the connection is
             // (`PostgresConnection+Reconnect`): a transaction that may write them, in a
             // session whose transactions are read-only by default.
@@ -73,22 +88,35 @@ extension PostgresStore {
     }
 
     /// The link table `link` as a temporary view over the join table's two key columns,
-    /// written through an INSTEAD OF trigger whose function is temporary too.
-    private func linkViewSQL(link: String, join: String, source: String, target: String) -> [String] {
-        let (l, s, t) = (quoteIdentifier(link), quoteIdentifier(source), quoteIdentifier(target))
+    /// each read as its parent's object's key (a keyed table's: its row's number), written
+    /// through an INSTEAD OF trigger whose function is temporary too; a number written is
+    /// turned back into its parent's key.
+    private func linkViewSQL(link: String, join: String, source: JoinEnd, target: JoinEnd) -> [String] {
+        let l = quoteIdentifier(link)
         let j = quoteIdentifier(schema) + "." + quoteIdentifier(join)
+        // The end's column as its parent's object key, and a value of that key as the column's.
+        func number(_ end: JoinEnd) -> String {
+            end.parentKey == nil ? "\(quoteIdentifier(end.column))::bigint" : Self.rowNumber(of: [end.column])
+        }
+        func key(_ end: JoinEnd, _ value: String) -> String {
+            guard let parentKey = end.parentKey else { return value }
+            return "(SELECT \(quoteIdentifier(parentKey)) FROM \(qualified(end.parent)) WHERE \(Self.rowNumber(of: [parentKey])) = \(value))"
+        }
+        let (s, t) = (quoteIdentifier(source.column), quoteIdentifier(target.column))
         let function = "pg_temp." + quoteIdentifier(link + "_write")
         return [
-            "CREATE OR REPLACE TEMP VIEW \(l) AS SELECT \(s)::bigint AS source, \(t)::bigint AS target FROM \(j) WHERE \(s) IS NOT NULL AND \(t) IS NOT NULL",
+            // The columns as kept, too: a link's row is deleted by them, through their index.
+            "CREATE OR REPLACE TEMP VIEW \(l) AS SELECT \(number(source)) AS source, \(number(target)) AS target, \(s) AS source_key, \(t) AS target_key "
+                + "FROM \(j) WHERE \(s) IS NOT NULL AND \(t) IS NOT NULL",
             """
             CREATE OR REPLACE FUNCTION \(function)() RETURNS trigger LANGUAGE plpgsql AS $$
             BEGIN
               IF TG_OP = 'INSERT' THEN
-                INSERT INTO \(j) (\(s), \(t)) SELECT NEW.source, NEW.target
-                  WHERE NOT EXISTS (SELECT 1 FROM \(j) WHERE \(s) = NEW.source AND \(t) = NEW.target);
+                INSERT INTO \(j) (\(s), \(t)) SELECT \(key(source, "NEW.source")), \(key(target, "NEW.target"))
+                  WHERE NOT EXISTS (SELECT 1 FROM \(j) WHERE \(s) = \(key(source, "NEW.source")) AND \(t) = \(key(target, "NEW.target")));
                 RETURN NEW;
               END IF;
-              DELETE FROM \(j) WHERE \(s) = OLD.source AND \(t) = OLD.target;
+              DELETE FROM \(j) WHERE \(s) = OLD.source_key AND \(t) = OLD.target_key;
               RETURN OLD;
             END $$
             """,

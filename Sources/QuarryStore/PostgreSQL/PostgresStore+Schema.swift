@@ -1,8 +1,11 @@
 /// A schema's tables read from PostgreSQL's catalog at open, as a foreign SQLite file's
-/// are read from `sqlite_master`: a table keyed by one integer column is an entity; its
-/// columns are attributes typed by the server's types; a single-column foreign key to
-/// another such table is a to-one relationship with an inverse to-many, named by the
-/// foreign-file conventions (`ForeignFileStore+Naming`). Nothing is written.
+/// are read from `sqlite_master`: a table with a primary key is an entity, known by its
+/// key when that is one integer column, else by a number made from its key
+/// (`PostgresStore+KeyedTables`); its columns are attributes typed by the server's types;
+/// a single-column foreign key to another such table's key is a to-one relationship with
+/// an inverse to-many, named by the foreign-file conventions (`ForeignFileStore+Naming`);
+/// a table of two such foreign keys is a many-to-many (`PostgresStore+JoinTables`).
+/// Nothing is written.
 extension PostgresStore {
     /// Tables of other kinds, and why they are left out, go to the opening notes.
     func introspect(_ context: ObjectContext) throws {
@@ -41,9 +44,15 @@ extension PostgresStore {
             """, arguments: [.text(schema), .text(schema)])
         // Tables Quarry made read as it defined them (`quarry_model`).
         let definitions = try readDefinitions(context)
-        var primaryKeys: [String: String] = [:]
-        for row in constraints where row[1].textValue == "p" {
-            if let table = row[0].textValue, let column = row[2].textValue { primaryKeys[table] = column }
+        // Every table's primary key, of one column or several, its columns in key order.
+        var primaryKeys: [String: [String]] = [:]
+        for row in try connection.rows("""
+            SELECT c.relname, a.attname FROM pg_catalog.pg_constraint con JOIN pg_catalog.pg_class c ON c.oid = con.conrelid
+            JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+            JOIN pg_catalog.pg_attribute a ON a.attrelid = con.conrelid AND a.attnum = ANY (con.conkey)
+            WHERE n.nspname = ? AND con.contype = 'p' ORDER BY c.relname, array_position(con.conkey, a.attnum)
+            """, arguments: [.text(schema)]) {
+            if let table = row[0].textValue, let column = row[1].textValue { primaryKeys[table, default: []].append(column) }
         }
         let byTable = Dictionary(grouping: columns, by: { $0[0].textValue ?? "" })
         var added: [String] = []
@@ -75,39 +84,47 @@ extension PostgresStore {
         var parentOf: [String: String] = [:]
         for row in inheriting { if let child = row[0].textValue, let parent = row[1].textValue { parentOf[child] = parent } }
         var childrenOf: [String: [String]] = [:]
-        var leftOut: [(table: String, columns: [[Value]])] = []
+        var leftOut: [(table: String, columns: [[Value]], keyed: Bool)] = []
+        // A table's single-column foreign keys to another table's whole primary key.
+        let references = Dictionary(grouping: constraints.filter { row in
+            guard row[1].textValue == "f", let parent = row[3].textValue, let to = row[4].textValue else { return false }
+            return primaryKeys[parent] == [to]
+        }, by: { $0[0].textValue ?? "" })
         for table in tables where context.managedObjectModel.entitiesByName[table] == nil {
             // Quarry's own tables besides the entities': its model and its link tables.
             if table == Self.modelTable || table == Self.templateTable || table.hasPrefix("quarry_link_") && !definitions.isEmpty { continue }
             let tableColumns = byTable[table] ?? []
-            guard let key = primaryKeys[table],
-                  let keyRow = tableColumns.first(where: { $0[1].textValue == key }),
+            let keys = primaryKeys[table] ?? []
+            guard keys.count == 1, let keyRow = tableColumns.first(where: { $0[1].textValue == keys[0] }),
                   let keyType = keyRow[2].textValue, ["int2", "int4", "int8"].contains(keyType) else {
                 // A child of an inheriting table, read through its parent: one note below.
                 if let parent = parentOf[table] {
                     childrenOf[parent, default: []].append(table)
                     continue
                 }
-                // Perhaps a join table (`mapJoinTables`), else named in a note there.
-                leftOut.append((table, tableColumns))
+                // A join table (`mapJoinTables`), or a table with no key, named in a note there;
+                // any other is known by a number made from its key (`mapKeyedTable`).
+                let ends = (references[table] ?? []).compactMap { $0[2].textValue }
+                if keys.isEmpty || Self.isJoinTableShaped(tableColumns, keys: ends) {
+                    leftOut.append((table, tableColumns, !keys.isEmpty))
+                } else {
+                    // A server that cannot make its view (no TEMP privilege, no
+                    // hashtextextended before PostgreSQL 11) leaves the table out, said.
+                    do {
+                        if let reason = try mapKeyedTable(table, tableColumns, keys: keys, context: context) {
+                            context.openingNotes.append("\(table) is left out: \(reason)")
+                        } else {
+                            added.append(table)
+                        }
+                    } catch {
+                        context.openingNotes.append("\(table) is left out: \(error)")
+                    }
+                }
                 continue
             }
-            let attributes = tableColumns.compactMap { row -> AttributeDescription? in
-                guard let name = row[1].textValue, let type = row[2].textValue else { return nil }
-                let notNull = row[3].storedInteger == 1, hasDefault = row[4].storedInteger == 1
-                return AttributeDescription(name: name, type: Self.attributeType(type), isOptional: !notNull || hasDefault || name == key)
-            }
-            var storage = EntityStorage(layout: .serverTable, relation: table, keyColumn: key)
+            var storage = EntityStorage(layout: .serverTable, relation: table, keyColumn: keys[0])
             storage.schema = schema
-            // A key with no default, serial or identity: a new row needs one given.
-            if keyRow[4].storedInteger != 1 { storage.keysToGive = [key] }
-            for row in tableColumns {
-                guard let name = row[1].textValue, let type = row[2].textValue else { continue }
-                if Self.attributeType(type) == .string, !Self.plainText.contains(type) { storage.textCasts.insert(name) }
-                if row[5].storedInteger == 1 { storage.generated.insert(name) }
-                if type == "date" { storage.dayColumns.insert(name) }
-            }
-            context.remember(EntityDescription(name: table, attributes: attributes), storage: storage)
+            context.remember(Self.tableEntity(table, tableColumns, keys: keys, storage: &storage), storage: storage)
             added.append(table)
         }
         let addedSet = Set(added)
@@ -122,8 +139,11 @@ extension PostgresStore {
         var ends: [String: [JoinEnd]] = [:]
         for row in constraints where row[1].textValue == "f" {
             guard let table = row[0].textValue, let column = row[2].textValue, let parent = row[3].textValue, addedSet.contains(parent),
-                  let entity = context.managedObjectModel.entitiesByName[parent], row[4].textValue == context.mapped(entity).keyColumn else { continue }
-            ends[table, default: []].append(JoinEnd(column: column, parent: parent, action: Self.deleteAction(row[5].textValue)))
+                  let entity = context.managedObjectModel.entitiesByName[parent], let to = row[4].textValue else { continue }
+            // A keyed table's key is read as its rows' numbers.
+            let numbered = keyedTables[parent] == [to]
+            guard to == context.mapped(entity).keyColumn || numbered else { continue }
+            ends[table, default: []].append(JoinEnd(column: column, parent: parent, parentKey: numbered ? to : nil, action: Self.deleteAction(row[5].textValue)))
         }
         mapJoinTables(leftOut, ends: ends, context: context)
         for (parent, children) in childrenOf.sorted(by: { $0.key < $1.key }) {

@@ -8,7 +8,8 @@
 extension PostgresStore {
     func installTriggers(_ context: ObjectContext) throws {
         let server = try server(context)
-        let tables = (Set(managedObjectModel.entities.map { mapping.storage(of: managedObjectModel.root(of: $0.name)).table })
+        // A keyed table's, not its session's view.
+        let tables = (Set(managedObjectModel.entities.map { writtenTable(mapping.storage(of: managedObjectModel.root(of: $0.name))) })
             .union(linkTables(context).map(qualified))).sorted()
         do {
             try server.inWriteTransaction { try createTriggers(on: tables, server) }

@@ -1,0 +1,106 @@
+/// A table of another program's schema keyed other than by one integer column (a
+/// `text`, `varchar`, `char(n)` or `uuid` key, or a key of several columns) is an entity
+/// too, as the same table in a SQLite file is through its rowid. Quarry knows each object
+/// by an integer, so the row's number is made from its key: a 63-bit hash of the key's
+/// text (`hashtextextended`), the same in every session and after a reconnect, unchanged
+/// by writes to the row's other columns. A temporary view of the same name, made for
+/// this session (and again with a new connection), adds the number as a column and
+/// shadows the schema's table for the session's unqualified names, so nothing is written
+/// to the schema. The view is one the server updates itself (one table, no aggregate):
+/// saves, `updateall` and `deleteall` write through it to the table's rows, a new row
+/// takes the table's defaults, and `RETURNING` gives the new row's number. Fetches,
+/// predicates, sorts and counts run on the server as on any table; finding a row by its
+/// number reads the table's keys, so it costs a scan where an integer key is an index.
+///
+/// Two keys whose numbers are alike (a chance of about n²/2⁶⁴ for n rows) cannot both be
+/// objects: such a table is checked at open and left out with a note. A row's key is what
+/// it is known by, so changing the key of a saved object is refused (`refuseUnfaithfulWrite`).
+extension PostgresStore {
+    /// The table's rows' number, in SQL, from its key `columns` (unquoted), optionally
+    /// qualified: the text of the key alone, or of the row of its columns, hashed, without
+    /// its sign bit (a positive number, as a rowid is).
+    static func rowNumber(of columns: [String], qualifier: String? = nil) -> String {
+        let prefix = qualifier.map { $0 + "." } ?? ""
+        let quoted = columns.map { prefix + quoteIdentifier($0) }
+        let text = quoted.count == 1 ? "(\(quoted[0]))::text" : "(ROW(\(quoted.joined(separator: ", "))))::text"
+        return "(hashtextextended(\(text) COLLATE \"C\", 0) & 9223372036854775807)"
+    }
+
+    /// The entity of `table`, keyed by `keys` (one non-integer column or several), read
+    /// through a temporary view that adds each row's number; nil, with the reason, when it
+    /// cannot be one. `columns`: the catalog's rows of its columns, in order.
+    func mapKeyedTable(_ table: String, _ columns: [[Value]], keys: [String], context: ObjectContext) throws -> String? {
+        let names = columns.compactMap { $0[1].textValue }
+        let lowered = Set(names.map { $0.lowercased() })
+        guard let place = ["_row", "_row_", "_key_row"].first(where: { !lowered.contains($0) }) else {
+            return "its columns take every name Quarry would give its rows' numbers"
+        }
+        let real = qualified(table)
+        let number = Self.rowNumber(of: keys)
+        // Every row's number is its own; checked once, as a view's key is (`mapViews`).
+        let clashes = try context.connection.scalar("SELECT count(*) - count(DISTINCT \(number)) FROM \(real)")
+        guard clashes?.storedInteger == 0 else {
+            return "two of its keys give the same number, which Quarry's objects are known by"
+        }
+        let kept = names.map(quoteIdentifier).joined(separator: ", ")
+        // In pg_temp, which is searched before the schema for the unqualified name.
+        try server(context).executeForSession(inTransaction: [
+            "CREATE OR REPLACE TEMP VIEW \(quoteIdentifier(table)) AS SELECT \(number) AS \(quoteIdentifier(place)), \(kept) FROM \(real)",
+        ])
+        var storage = EntityStorage(layout: .serverTable, relation: table, keyColumn: place)
+        // No schema: the session's view is the relation read and written.
+        storage.schema = nil
+        context.remember(Self.tableEntity(table, columns, keys: keys, storage: &storage), storage: storage)
+        keyedTables[table] = keys
+        return nil
+    }
+
+    /// The entity of a table of the schema keyed by `keys`, its columns typed by the
+    /// server's types; `storage` learns which columns are cast, generated, days, and which
+    /// keys a new row must be given (no default, serial or identity).
+    static func tableEntity(_ table: String, _ columns: [[Value]], keys: [String], storage: inout EntityStorage) -> EntityDescription {
+        let attributes = columns.compactMap { row -> AttributeDescription? in
+            guard let name = row[1].textValue, let type = row[2].textValue else { return nil }
+            let notNull = row[3].storedInteger == 1, hasDefault = row[4].storedInteger == 1
+            return AttributeDescription(name: name, type: attributeType(type), isOptional: !notNull || hasDefault || keys.contains(name))
+        }
+        for row in columns {
+            guard let name = row[1].textValue, let type = row[2].textValue else { continue }
+            if attributeType(type) == .string, !plainText.contains(type) { storage.textCasts.insert(name) }
+            if row[5].storedInteger == 1 { storage.generated.insert(name) }
+            if type == "date" { storage.dayColumns.insert(name) }
+            if keys.contains(name), row[4].storedInteger != 1 { storage.keysToGive.append(name) }
+        }
+        return EntityDescription(name: table, attributes: attributes)
+    }
+
+    /// The table a storage's rows are written to by what cannot write through a view
+    /// (COPY, triggers): the schema's table for a keyed table's session view.
+    func writtenTable(_ storage: EntityStorage) -> String {
+        keyedTables[storage.relation] != nil && storage.schema == nil ? qualified(storage.relation) : storage.table
+    }
+
+    /// The key columns of a keyed table among `names` (attributes of `entity`): a row's
+    /// key is what its number is made from, so it stays as saved.
+    func keyChanges(_ names: some Sequence<String>, of entity: String) -> [String] {
+        guard let storage = managedObjectModel.entitiesByName[entity].map(mapping.storage(of:)),
+              let keys = keyedTables[storage.relation], storage.schema == nil else { return [] }
+        return names.filter(keys.contains).sorted()
+    }
+
+    /// The row of `object` found by its key as well as its number, so a save's update or
+    /// delete goes through the key's index rather than reading every row's number; empty
+    /// when the table is no keyed table or the object's key is not known yet (a new row
+    /// whose key the server's default fills).
+    func keyCondition(of object: ManagedObject, _ storage: EntityStorage) -> (sql: String, values: [Value]) {
+        guard storage.schema == nil, let keys = keyedTables[storage.relation] else { return ("", []) }
+        // Saved keys do not change (`refuseUnfaithfulWrite`): the value in use is the row's.
+        let values = keys.map { object.committedValue($0) ?? .null }
+        guard !values.contains(where: \.isNull) else { return ("", []) }
+        return (keys.map { " AND \(quoteIdentifier($0)) = ?" }.joined(), values)
+    }
+
+    static func keyChangeRefusal(_ entity: String, _ column: String) -> StoreError {
+        .database(message: "\(entity).\(column) is the key its row is known by and cannot be changed (insert a new object with the new key and delete this one); nothing was written")
+    }
+}
