@@ -145,8 +145,10 @@ struct PostgresSaveWriter {
     private func settleConflicts(_ result: inout SaveChangesResult) throws {
         var conflicts: [SaveConflict] = []
         for object in result.request.updates + result.request.deletes {
-            guard let query = SaveConflict.storedRowQuery(of: object, lock: " FOR UPDATE", context: context) else { continue }
-            let row = try context.connection.row(query.sql, arguments: [.integer(query.key)])?.map(\.databaseValue)
+            guard let query = SaveConflict.storedRowQuery(of: object, context: context) else { continue }
+            // A keyed table's row found by its key too, through the key's index (`keyCondition`).
+            let found = keyed?.keyCondition(of: object, context.mapped(context.currentEntity(of: object))) ?? (sql: "", values: [])
+            let row = try context.connection.row(query.sql + found.sql + " FOR UPDATE", arguments: [.integer(query.key)] + found.values)?.map(\.databaseValue)
             if let conflict = SaveConflict.of(object, storedRow: row, context: context) { conflicts.append(conflict) }
         }
         conflicts += try result.request.goneLinkEnds(context: context) { sql, key in try context.connection.row(sql + " FOR SHARE", arguments: [.integer(key)]) != nil }

@@ -10,13 +10,13 @@ struct SaveConflict {
 }
 
 extension SaveConflict {
-    /// The SELECT of a saved object's row as its entity reads it (`lock`: what the engine
-    /// adds to hold it until the save commits), with the row's key; nil for a new object.
-    static func storedRowQuery(of object: ManagedObject, lock: String = "", context: ObjectContext) -> (sql: String, key: Int64)? {
+    /// The SELECT of a saved object's row as its entity reads it, with the row's key (an
+    /// engine may add to it: a lock held until the save commits); nil for a new object.
+    static func storedRowQuery(of object: ManagedObject, context: ObjectContext) -> (sql: String, key: Int64)? {
         guard let key = object.primaryKey else { return nil }
         let entity = context.currentEntity(of: object)
         let storage = context.mapped(entity)
-        return ("SELECT \(storage.selection(of: entity)) FROM \(storage.table) WHERE \(storage.key) = ?\(lock)", key)
+        return ("SELECT \(storage.selection(of: entity)) FROM \(storage.table) WHERE \(storage.key) = ?", key)
     }
 
     /// The conflict of `object` with its row as stored now (nil: the row is gone), nil
