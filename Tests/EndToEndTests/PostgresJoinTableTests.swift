@@ -72,9 +72,7 @@ import Testing
     /// line; once its links are removed in the same save, the parent goes.
     @Test func aParentGoesOnceItsLinksDo() async throws {
         let sandbox = try Sandbox()
-        try sandbox.write("schema.sql", Self.schema)
-        let url = try PostgresServer.database("jointabledeletes")
-        try await PostgresStoreTests.psql(sandbox, url, file: "schema.sql")
+        let url = try await PostgresStoreTests.database("jointabledeletes", schema: Self.schema, in: sandbox)
         try sandbox.write("delete.lua", #"""
             print(pcall(function() playlist:get(3):delete() end))
             local heavy = playlist:get(3)
@@ -94,9 +92,7 @@ import Testing
     /// seen while the session trusted the triggers.
     @Test func aJoinTablesLinksAreHeardWithTheTriggers() async throws {
         let sandbox = try Sandbox()
-        try sandbox.write("schema.sql", Self.schema)
-        let url = try PostgresServer.database("jointriggers")
-        try await PostgresStoreTests.psql(sandbox, url, file: "schema.sql")
+        let url = try await PostgresStoreTests.database("jointriggers", schema: Self.schema, in: sandbox)
         try sandbox.write("links.lua", """
             local p = playlist:get(2)
             print(#p.tracks)

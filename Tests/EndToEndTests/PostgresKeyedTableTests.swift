@@ -67,9 +67,7 @@ import Testing
     /// program's links are heard.
     @Test func aJoinTableToATextKeyIsManyToManyAndHeard() async throws {
         let sandbox = try Sandbox()
-        try sandbox.write("schema.sql", Self.schema)
-        let url = try PostgresServer.database("textkeylinks")
-        try await PostgresStoreTests.psql(sandbox, url, file: "schema.sql")
+        let url = try await PostgresStoreTests.database("textkeylinks", schema: Self.schema, in: sandbox)
         try sandbox.write("links.lua", """
             local function words(c) local w = {} for _, t in ipairs(c.tags) do w[#w + 1] = t.word end table.sort(w) return table.concat(w, ",") end
             local alfki = fetch{ "customer", predicate = "code == 'ALFKI'" }[1]
@@ -155,8 +153,7 @@ import Testing
     @Test func keyedObjectsSurviveARestart() async throws {
         let sandbox = try Sandbox()
         let server = try PostgresOwnServer("keyedrestart")
-        try sandbox.write("schema.sql", Self.schema)
-        try await PostgresStoreTests.psql(sandbox, server.url, file: "schema.sql")
+        try await PostgresStoreTests.load(Self.schema, into: server.url, in: sandbox)
         try sandbox.write("restart.lua", """
             local bonap = fetch{ "customer", predicate = "code == 'BONAP'" }[1]
             local before = tostring(bonap):match("^%S+")

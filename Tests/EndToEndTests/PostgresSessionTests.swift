@@ -43,8 +43,7 @@ import Testing
     @Test func aSessionSurvivesARestartOfItsServer() async throws {
         let sandbox = try Sandbox()
         let server = try PostgresOwnServer("restart")
-        try sandbox.write("schema.sql", Self.schema)
-        try await PostgresStoreTests.psql(sandbox, server.url, file: "schema.sql")
+        try await PostgresStoreTests.load(Self.schema, into: server.url, in: sandbox)
         try sandbox.write("session.lua", """
             local o = item:get(1)
             o.n = "changed"
@@ -90,8 +89,7 @@ import Testing
     @Test func theREPLWorksOnAfterARestart() async throws {
         let sandbox = try Sandbox()
         let server = try PostgresOwnServer("repl")
-        try sandbox.write("schema.sql", Self.schema)
-        try await PostgresStoreTests.psql(sandbox, server.url, file: "schema.sql")
+        try await PostgresStoreTests.load(Self.schema, into: server.url, in: sandbox)
         let repl = try await TmuxSession(sandbox, arguments: [server.url])
         try await repl.waitForPrompt()
         #expect(try await repl.enter(#"o = item:get(2); o.n = "typed""#) == [])

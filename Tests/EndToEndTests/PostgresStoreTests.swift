@@ -64,6 +64,19 @@ import Testing
         guard result.status == 0 else { throw HarnessError("psql -f \(file) failed: \(result)") }
     }
 
+    /// Runs `schema` (SQL, written to the sandbox's `schema.sql`) in the database at `url` through psql.
+    static func load(_ schema: String, into url: String, in sandbox: Sandbox) async throws {
+        try sandbox.write("schema.sql", schema)
+        try await psql(sandbox, url, file: "schema.sql")
+    }
+
+    /// A new database `name` on the shared test server, made by `schema`; its URL.
+    static func database(_ name: String, schema: String, in sandbox: Sandbox) async throws -> String {
+        let url = try PostgresServer.database(name)
+        try await load(schema, into: url, in: sandbox)
+        return url
+    }
+
     /// The sqlite3 shell, or the error that says it is missing.
     static func sqlite3Shell() throws -> String {
         guard let shell = ["/usr/bin/sqlite3", "/usr/local/bin/sqlite3"].first(where: FileManager.default.isExecutableFile) else {
