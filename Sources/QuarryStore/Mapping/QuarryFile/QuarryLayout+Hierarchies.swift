@@ -115,80 +115,18 @@ extension SQLiteStore {
         for entity in changed { new[entity.name] = entity }
         let order = managedObjectModel.entityOrder + changed.map(\.name).filter { !managedObjectModel.entityOrder.contains($0) }
         try prepareDeclarations(in: db)
-        var roots: [String] = []
         for entity in changed {
             try validate(entity)
             let definition = try StoredDefinition.text(entity)
             try keepDeclaration(entity.name, definition: definition, in: db, context: context)
-            if old[entity.name] != nil { roots.append(ManagedObjectModel.root(of: entity.name, in: old)) }
-            roots.append(ManagedObjectModel.root(of: entity.name, in: new))
         }
-        var touched: [String] = []
-        var seenRoots: Set<String> = []
-        for root in roots where seenRoots.insert(root).inserted {
-            let wasRoot = old[root].map { $0.parent == nil } ?? false
-            let isRoot = new[root].map { $0.parent == nil } ?? false
-            let oldFamily = wasRoot ? [root] + ManagedObjectModel.below(root, in: old, order: order).map(\.name) : []
-            let newFamily = isRoot ? [root] + ManagedObjectModel.below(root, in: new, order: order).map(\.name) : []
-            for member in oldFamily + newFamily where member != root {
-                try db.execute(sql: "DROP VIEW IF EXISTS \(quoteIdentifier(member))")
-            }
-            touched += oldFamily + newFamily
-            if wasRoot, !isRoot { try db.execute(sql: "DROP TABLE \(quoteIdentifier(root))") }
-            guard isRoot, let storage = ManagedObjectModel.effective(root, in: new, order: order) else { continue }
-            if wasRoot, let before = ManagedObjectModel.effective(root, in: old, order: order) {
-                try migrate(before, to: storage, in: db)
-            } else {
-                try refuseTaken(root, in: db)
-                try createTable(storage, in: db)
-            }
-            guard newFamily.count > 1 else {
-                if let alone = new[root] { try syncUniqueness(table: root, members: [(alone, nil)], in: db) }
-                continue
-            }
-            let table = quoteIdentifier(root), column = quoteIdentifier(EntityStorage.entityColumn)
-            let columns = try Row.fetchAll(db, sql: "PRAGMA table_info(\(table))").map { row -> String in row["name"] }
-            if !columns.contains(EntityStorage.entityColumn) {
-                // Rows already there are the root's own.
-                try db.execute(sql: "ALTER TABLE \(table) ADD COLUMN \(column) TEXT NOT NULL DEFAULT \(Self.literal(root))")
-                if isQuarrysFile { try db.execute(sql: "CREATE INDEX \(quoteIdentifier("quarry_entity_\(root)")) ON \(table) (\(column))") }
-            }
-            for member in newFamily where member != root {
-                if !oldFamily.contains(member) { try refuseTaken(member, in: db) }
-                guard let entity = ManagedObjectModel.effective(member, in: new, order: order) else { continue }
-                let tags = ([member] + ManagedObjectModel.below(member, in: new, order: order).map(\.name)).map(Self.literal)
-                for sql in Self.viewSQL(entity, table: root, tags: tags, temporary: !isQuarrysFile) { try db.execute(sql: sql) }
-            }
-            try syncUniqueness(table: root, members: newFamily.compactMap { member in
-                new[member].map { ($0, [member] + ManagedObjectModel.below(member, in: new, order: order).map(\.name)) }
-            }, in: db)
-            // New sub-entity attributes with defaults: the entity's existing rows take them.
-            // One made required: its nils take the default, or the migration is refused, as
-            // a root entity's is (the root table's migration sees sub-entity columns as
-            // optional, since other members' rows hold nil there).
-            for member in newFamily where member != root {
-                guard let before = old[member], let after = new[member] else { continue }
-                for attribute in after.attributes where before.attribute(named: attribute.name) == nil && attribute.renamedFrom == nil {
-                    guard let value = attribute.defaultValue, case .success(let coerced) = attribute.type.coerce(value) else { continue }
-                    try db.execute(sql: "UPDATE \(quoteIdentifier(member)) SET \(quoteIdentifier(attribute.name)) = ?", arguments: [coerced.databaseValue])
-                }
-                for attribute in after.attributes where !attribute.isOptional && before.attribute(named: attribute.name)?.isOptional == true {
-                    let column = quoteIdentifier(attribute.name), view = quoteIdentifier(member)
-                    let nulls = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(view) WHERE \(column) IS NULL") ?? 0
-                    guard nulls > 0 else { continue }
-                    guard let value = attribute.defaultValue, case .success(let coerced) = attribute.type.coerce(value) else {
-                        throw StoreError.migrationRefused(entity: member,
-                            reason: "'\(attribute.name)' would become required, but \(nulls) rows have nil and there is no default")
-                    }
-                    try db.execute(sql: "UPDATE \(view) SET \(column) = ? WHERE \(column) IS NULL", arguments: [coerced.databaseValue])
-                }
-            }
-        }
-        return touched + changed.map(\.name)
+        let reshaped = try HierarchyReshape(old: old, new: new, order: order)
+            .run(changed, on: SQLiteHierarchyTables(store: self, db: db))
+        return reshaped.touched + changed.map(\.name)
     }
 
     /// A new table or view may not take the name of something already in the file.
-    private func refuseTaken(_ name: String, in db: Database) throws {
+    func refuseTaken(_ name: String, in db: Database) throws {
         let taken = "SELECT 1 FROM %@ WHERE name = ? COLLATE NOCASE AND type IN ('table', 'view')"
         if try Bool.fetchOne(db, sql: "SELECT EXISTS (\(taken.replacingOccurrences(of: "%@", with: "main.sqlite_master")) UNION ALL "
                              + "\(taken.replacingOccurrences(of: "%@", with: "temp.sqlite_master")))", arguments: [name, name]) == true {

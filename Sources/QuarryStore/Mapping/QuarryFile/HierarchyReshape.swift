@@ -1,0 +1,119 @@
+/// The tables of Quarry's layout as reshaping a hierarchy needs them, on one engine: a
+/// SQLite file's (`SQLiteHierarchyTables`) or a PostgreSQL schema's
+/// (`PostgresHierarchyTables`). What to reshape is decided once, by `HierarchyReshape`;
+/// each engine says only how its tables, views and indexes are written.
+protocol HierarchyTables {
+    /// Whether `root`'s table exists to be migrated (else it is made).
+    func holdsTable(_ root: String) -> Bool
+    /// Drops the view of a hierarchy's member, if it has one.
+    func dropView(_ member: String) throws
+    /// Drops the table of a root that takes a parent (an empty entity: its rows would be
+    /// its new root's).
+    func dropTable(_ root: String) throws
+    /// Creates a root's table, refusing a name another table or view has.
+    func create(_ root: EntityDescription) throws
+    /// Migrates a root's table in place to the hierarchy's new shape.
+    func migrate(_ before: EntityDescription, to after: EntityDescription) throws
+    /// Refuses a new member's name when another table or view has it.
+    func refuseTaken(_ name: String) throws
+    /// Whether a root's table has the entity column (`EntityStorage.entityColumn`).
+    func hasEntityColumn(_ root: String) throws -> Bool
+    /// Adds the entity column to a root's table, its rows the root's own.
+    func addEntityColumn(_ root: String) throws
+    /// Makes a member's view over its root's table: the rows whose entity is one of `tags`
+    /// (entity names: the member's own and its sub-entities').
+    func makeView(_ member: EntityDescription, root: String, tags: [String]) throws
+    /// Makes the unique indexes of a hierarchy's `members` (the root among them, `tags`
+    /// nil when it is alone) what their constraints say; `old`: the declarations before.
+    func syncUniqueness(root: String, members: [(entity: EntityDescription, tags: [String]?)], old: [String: EntityDescription]) throws
+    /// How many rows of `member` have no value in `column`.
+    func nullCount(_ member: String, _ column: String) throws -> Int
+    /// Gives `column` of `member`'s rows (those without a value, with `onlyNulls`) `value`.
+    func fill(_ member: String, _ column: String, with value: Value, onlyNulls: Bool) throws
+}
+
+/// Inheritance in Quarry's own tables, reshaped as definitions change, on any engine: one
+/// table per root entity holds the columns of its whole hierarchy and the entity column
+/// naming each row's entity; every other member is a view of that table. What may change
+/// was decided before (`hierarchyProblem`); this brings every hierarchy `changed` touches
+/// to its new shape inside the caller's transaction.
+struct HierarchyReshape {
+    /// The declarations before and after, and the order of definition after.
+    let old: [String: EntityDescription]
+    let new: [String: EntityDescription]
+    let order: [String]
+
+    /// Root tables created or migrated, the members' views made again, their uniqueness
+    /// constraints, new sub-entity attributes filled with their defaults. Returns the
+    /// members of the hierarchies reshaped, and the roots whose tables were made.
+    func run(_ changed: [EntityDescription], on tables: some HierarchyTables) throws -> (touched: [String], made: [String]) {
+        var roots: [String] = []
+        for entity in changed {
+            if old[entity.name] != nil { roots.append(ManagedObjectModel.root(of: entity.name, in: old)) }
+            roots.append(ManagedObjectModel.root(of: entity.name, in: new))
+        }
+        var touched: [String] = [], made: [String] = []
+        var seen: Set<String> = []
+        for root in roots where seen.insert(root).inserted {
+            let wasRoot = old[root].map { $0.parent == nil } ?? false
+            let isRoot = new[root].map { $0.parent == nil } ?? false
+            let oldFamily = wasRoot ? [root] + ManagedObjectModel.below(root, in: old, order: order).map(\.name) : []
+            let newFamily = isRoot ? [root] + ManagedObjectModel.below(root, in: new, order: order).map(\.name) : []
+            // The views name the table's columns, which the migration may drop or rename.
+            var dropped: Set<String> = []
+            for member in oldFamily + newFamily where member != root && dropped.insert(member).inserted {
+                try tables.dropView(member)
+            }
+            touched += oldFamily + newFamily
+            if wasRoot, !isRoot { try tables.dropTable(root) }
+            guard isRoot, let storage = ManagedObjectModel.effective(root, in: new, order: order) else { continue }
+            if wasRoot, tables.holdsTable(root), let before = ManagedObjectModel.effective(root, in: old, order: order) {
+                try tables.migrate(before, to: storage)
+            } else {
+                try tables.create(storage)
+                made.append(root)
+            }
+            guard newFamily.count > 1 else {
+                if let alone = new[root] { try tables.syncUniqueness(root: root, members: [(alone, nil)], old: old) }
+                continue
+            }
+            if try !tables.hasEntityColumn(root) { try tables.addEntityColumn(root) }
+            for member in newFamily where member != root {
+                if !oldFamily.contains(member) { try tables.refuseTaken(member) }
+                guard let entity = ManagedObjectModel.effective(member, in: new, order: order) else { continue }
+                try tables.makeView(entity, root: root, tags: tags(of: member))
+            }
+            try tables.syncUniqueness(root: root, members: newFamily.compactMap { member in new[member].map { ($0, tags(of: member)) } }, old: old)
+            try fillDefaults(newFamily.filter { $0 != root }, tables)
+        }
+        return (touched, made)
+    }
+
+    /// The entity column's values of `member`'s rows: its own name and its sub-entities'.
+    private func tags(of member: String) -> [String] {
+        [member] + ManagedObjectModel.below(member, in: new, order: order).map(\.name)
+    }
+
+    /// New sub-entity attributes with defaults: the entity's existing rows take them. One
+    /// made required: its nils take the default, or the migration is refused, as a root
+    /// entity's is (the root table's migration sees sub-entity columns as optional, since
+    /// other members' rows hold nil there).
+    private func fillDefaults(_ members: [String], _ tables: some HierarchyTables) throws {
+        for member in members {
+            guard let before = old[member], let after = new[member] else { continue }
+            for attribute in after.attributes where before.attribute(named: attribute.name) == nil && attribute.renamedFrom == nil {
+                guard let value = attribute.defaultValue, case .success(let coerced) = attribute.type.coerce(value) else { continue }
+                try tables.fill(member, attribute.name, with: coerced, onlyNulls: false)
+            }
+            for attribute in after.attributes where !attribute.isOptional && before.attribute(named: attribute.name)?.isOptional == true {
+                let nulls = try tables.nullCount(member, attribute.name)
+                guard nulls > 0 else { continue }
+                guard let value = attribute.defaultValue, case .success(let coerced) = attribute.type.coerce(value) else {
+                    throw StoreError.migrationRefused(entity: member,
+                        reason: "'\(attribute.name)' would become required, but \(nulls) rows have nil and there is no default")
+                }
+                try tables.fill(member, attribute.name, with: coerced, onlyNulls: true)
+            }
+        }
+    }
+}
