@@ -44,6 +44,34 @@ extension ObjectContext {
         ([entity] + descendants(of: entity.name)).first { entityTag(of: $0.name) == tag }
     }
 
+    /// `found` (rows by the entity they were reached as) by the entity each row is, read in
+    /// a batch change's transaction, so that a change made through a parent names a
+    /// sub-entity's rows as that sub-entity's (whose observers listen by its name): rows
+    /// of an entity with sub-entities are told apart by the entity column; rows naming no
+    /// known entity stay where they were found.
+    func keysByOwnEntity(_ found: [String: Set<Int64>], in statements: some WriteStatements) throws -> [String: [Int64]] {
+        var grouped: [String: Set<Int64>] = [:]
+        for (name, keys) in found where !keys.isEmpty {
+            guard hasSubentities(name), let entity = managedObjectModel.entitiesByName[name] else {
+                grouped[name, default: []].formUnion(keys)
+                continue
+            }
+            let storage = mapped(entity)
+            var placed: Set<Int64> = []
+            try forEachChunk(keys.sorted()) { chunk in
+                let query = "SELECT \(storage.key), \(quoteIdentifier(EntityStorage.entityColumn)) FROM \(storage.table) WHERE \(storage.key) IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
+                for row in try statements.rows(query, chunk.map(Value.integer)) {
+                    guard let key = row.first?.storedInteger, row.count > 1 else { continue }
+                    let own = ownEntity(of: entity, tag: row[1])?.name ?? name
+                    grouped[own, default: []].insert(key)
+                    placed.insert(key)
+                }
+            }
+            grouped[name, default: []].formUnion(keys.subtracting(placed))
+        }
+        return grouped.filter { !$0.value.isEmpty }.mapValues { $0.sorted() }
+    }
+
     /// A parent's row (as `selectionSQL` reads it) as the row of its sub-entity `own`: a
     /// parent's columns include every sub-entity's, so no second query is needed. Nil when
     /// a column is missing (the caller then reads the row through `own`'s view).

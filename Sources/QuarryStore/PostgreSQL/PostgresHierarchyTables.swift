@@ -8,12 +8,12 @@ struct PostgresHierarchyTables: HierarchyTables {
     let store: PostgresStore
     let server: PostgresConnection
 
+    var statements: any WriteStatements { server }
+
+    func relation(_ name: String) -> String { store.qualified(name) }
+
     /// Only a table Quarry made is migrated; another of the name is refused by `create`.
     func holdsTable(_ root: String) -> Bool { store.declared.contains(root) }
-
-    func dropView(_ member: String) throws {
-        try server.execute("DROP VIEW IF EXISTS \(store.qualified(member))")
-    }
 
     func dropTable(_ root: String) throws {
         // A table Quarry did not make that keeps a key to this one would lose it to the
@@ -82,14 +82,5 @@ struct PostgresHierarchyTables: HierarchyTables {
                                    + "(\(names.map(quoteIdentifier).joined(separator: ", "))) WHERE \(quoteIdentifier(EntityStorage.entityColumn)) IN (\(condition))")
             }
         }
-    }
-
-    func nullCount(_ member: String, _ column: String) throws -> Int {
-        Int(try server.execute("SELECT count(*) FROM \(store.qualified(member)) WHERE \(quoteIdentifier(column)) IS NULL").rows.first?.first?.storedInteger ?? 0)
-    }
-
-    func fill(_ member: String, _ column: String, with value: Value, onlyNulls: Bool) throws {
-        let name = quoteIdentifier(column)
-        try server.execute("UPDATE \(store.qualified(member)) SET \(name) = $1\(onlyNulls ? " WHERE \(name) IS NULL" : "")", [value])
     }
 }

@@ -16,7 +16,7 @@ extension PostgresStore {
             try server.inWriteTransaction {
                 let rows = try server.execute(PostgreSQLDialect.numbered(sql), assignments.map(\.1) + (filter?.arguments ?? [])).rows
                 written.keys = rows.compactMap { $0.first?.storedInteger }.sorted()
-                written.byEntity = try keysByOwnEntity([entity.name: Set(written.keys)], context: context, server: server)
+                written.byEntity = try context.keysByOwnEntity([entity.name: Set(written.keys)], in: server)
                 // The objects in use take the rows as the server keeps them (its types
                 // round, its triggers change), so their next save meets no change of theirs;
                 // each as its own entity (a SportCar updated as a Car has its own columns).
@@ -52,7 +52,7 @@ extension PostgresStore {
             try refuseDenied([(entity.name, chosen)] + order, context: context, server: server)
             // Named by their own entity while the rows are there (a SportCar deleted as a
             // Car is heard as a SportCar), as a Quarry file's delete names them.
-            deleted = try keysByOwnEntity(found, context: context, server: server)
+            deleted = try context.keysByOwnEntity(found, in: server)
             let keys = try server.execute(PostgreSQLDialect.numbered("DELETE FROM \(storage.table)\(condition) RETURNING \(storage.key)"),
                                           filter?.arguments ?? []).rows.compactMap { $0.first?.storedInteger }
             // What the server's cascade did not take: ends of to-one and many-to-many
@@ -152,32 +152,6 @@ extension PostgresStore {
                 throw StoreError.validation(message: "deleteall: '\(relationship.name)' denies deleting \(name) rows while they hold \(names)" + note)
             }
         }
-    }
-
-    /// `found` (rows by the entity they were reached as) by the entity each row is: rows
-    /// of an entity with sub-entities are told apart by `_entity`; rows naming no known
-    /// entity stay where they were found.
-    private func keysByOwnEntity(_ found: [String: Set<Int64>], context: ObjectContext, server: PostgresConnection) throws -> [String: [Int64]] {
-        var grouped: [String: Set<Int64>] = [:]
-        for (name, keys) in found where !keys.isEmpty {
-            guard context.hasSubentities(name), let entity = managedObjectModel.entitiesByName[name] else {
-                grouped[name, default: []].formUnion(keys)
-                continue
-            }
-            let storage = context.mapped(entity)
-            var placed: Set<Int64> = []
-            try forEachChunk(keys.sorted()) { chunk in
-                let query = "SELECT \(storage.key), \(quoteIdentifier(EntityStorage.entityColumn)) FROM \(storage.table) WHERE \(storage.key) IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
-                for row in try server.execute(PostgreSQLDialect.numbered(query), chunk.map(Value.integer)).rows {
-                    guard let key = row.first?.storedInteger, row.count > 1 else { continue }
-                    let own = context.ownEntity(of: entity, tag: row[1])?.name ?? name
-                    grouped[own, default: []].insert(key)
-                    placed.insert(key)
-                }
-            }
-            grouped[name, default: []].formUnion(keys.subtracting(placed))
-        }
-        return grouped.filter { !$0.value.isEmpty }.mapValues { $0.sorted() }
     }
 
     /// The server's refusal (a foreign key that restricts, a check) named by the operation.

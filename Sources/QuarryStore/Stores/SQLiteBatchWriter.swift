@@ -17,7 +17,7 @@ struct SQLiteBatchWriter<Store: SQLiteStore> {
             try context.database.write { db in
                 written.keys = try matchingKeys(entity, filter, in: db)
                 guard !written.keys.isEmpty else { return }
-                written.byEntity = try keysByOwnEntity(entity, written.keys, in: db)
+                written.byEntity = try context.keysByOwnEntity([entity.name: Set(written.keys)], in: SQLiteWriteStatements(db: db))
                 let set = given.map { "\(quoteIdentifier($0.0)) = ?" }.joined(separator: ", ")
                 // In a file Quarry did not create, each value in its column's format; objects
                 // take the values as they read back.
@@ -73,7 +73,7 @@ struct SQLiteBatchWriter<Store: SQLiteStore> {
         let already = Set(batch.deleted.filter { context.rootName(of: $0.key) == root }.flatMap(\.value))
         let keys = keys.filter { !already.contains($0) }
         guard !keys.isEmpty else { return [] }
-        for (own, ownKeys) in try keysByOwnEntity(entity, keys, in: db) {
+        for (own, ownKeys) in try context.keysByOwnEntity([entity.name: Set(keys)], in: SQLiteWriteStatements(db: db)).sorted(by: { $0.key < $1.key }) {
             batch.deleted[own, default: []] += ownKeys
             // Read while the rows are there, before any rule changes them.
             let kept = try store.keptAfterDeletion(of: own, keys: ownKeys, in: db, context: context)
@@ -152,27 +152,6 @@ struct SQLiteBatchWriter<Store: SQLiteStore> {
         var sql = "SELECT \(context.mapped(entity).key) FROM \(context.mapped(entity).table)"
         if let filter { sql += " WHERE " + filter.sql }
         return try Int64.fetchAll(db, sql: sql, arguments: StatementArguments((filter?.arguments ?? []).map(\.databaseValue)))
-    }
-
-    /// `keys` of `entity`'s rows grouped by the entity each row is, so that a batch change
-    /// made through a parent names a sub-entity's rows as that sub-entity's (whose
-    /// observers listen by its name). Rows naming no known entity stay `entity`'s.
-    private func keysByOwnEntity(_ entity: EntityDescription, _ keys: [Int64], in db: Database) throws -> [String: [Int64]] {
-        guard context.hasSubentities(entity.name), !keys.isEmpty else { return keys.isEmpty ? [:] : [entity.name: keys] }
-        let family = [entity] + context.descendants(of: entity.name)
-        let key = context.mapped(entity).key
-        var grouped: [String: [Int64]] = [:]
-        try forEachChunk(keys) { chunk in
-            let sql = "SELECT \(key), \(quoteIdentifier(EntityStorage.entityColumn)) FROM \(context.mapped(entity).table) WHERE \(key) IN ("
-                + Array(repeating: "?", count: chunk.count).joined(separator: ",") + ")"
-            for row in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(chunk)) {
-                guard let primaryKey = Int64.fromDatabaseValue(row[0] as DatabaseValue) else { continue }
-                let tag = row[1] as DatabaseValue
-                let own = family.first { context.entityTag(of: $0.name) == tag } ?? entity
-                grouped[own.name, default: []].append(primaryKey)
-            }
-        }
-        return grouped
     }
 }
 

@@ -3,10 +3,12 @@
 /// (`PostgresHierarchyTables`). What to reshape is decided once, by `HierarchyReshape`;
 /// each engine says only how its tables, views and indexes are written.
 protocol HierarchyTables {
+    /// The statements of the transaction the definition is written in.
+    var statements: any WriteStatements { get }
+    /// The name SQL gives the table or view of entity `name` (qualified by its schema).
+    func relation(_ name: String) -> String
     /// Whether `root`'s table exists to be migrated (else it is made).
     func holdsTable(_ root: String) -> Bool
-    /// Drops the view of a hierarchy's member, if it has one.
-    func dropView(_ member: String) throws
     /// Drops the table of a root that takes a parent (an empty entity: its rows would be
     /// its new root's).
     func dropTable(_ root: String) throws
@@ -26,10 +28,6 @@ protocol HierarchyTables {
     /// Makes the unique indexes of a hierarchy's `members` (the root among them, `tags`
     /// nil when it is alone) what their constraints say; `old`: the declarations before.
     func syncUniqueness(root: String, members: [(entity: EntityDescription, tags: [String]?)], old: [String: EntityDescription]) throws
-    /// How many rows of `member` have no value in `column`.
-    func nullCount(_ member: String, _ column: String) throws -> Int
-    /// Gives `column` of `member`'s rows (those without a value, with `onlyNulls`) `value`.
-    func fill(_ member: String, _ column: String, with value: Value, onlyNulls: Bool) throws
 }
 
 /// Inheritance in Quarry's own tables, reshaped as definitions change, on any engine: one
@@ -62,7 +60,7 @@ struct HierarchyReshape {
             // The views name the table's columns, which the migration may drop or rename.
             var dropped: Set<String> = []
             for member in oldFamily + newFamily where member != root && dropped.insert(member).inserted {
-                try tables.dropView(member)
+                try tables.statements.run("DROP VIEW IF EXISTS \(tables.relation(member))", [])
             }
             touched += oldFamily + newFamily
             if wasRoot, !isRoot { try tables.dropTable(root) }
@@ -101,18 +99,20 @@ struct HierarchyReshape {
     private func fillDefaults(_ members: [String], _ tables: some HierarchyTables) throws {
         for member in members {
             guard let before = old[member], let after = new[member] else { continue }
+            let view = tables.relation(member)
             for attribute in after.attributes where before.attribute(named: attribute.name) == nil && attribute.renamedFrom == nil {
                 guard let value = attribute.defaultValue, case .success(let coerced) = attribute.type.coerce(value) else { continue }
-                try tables.fill(member, attribute.name, with: coerced, onlyNulls: false)
+                try tables.statements.run("UPDATE \(view) SET \(quoteIdentifier(attribute.name)) = ?", [coerced])
             }
             for attribute in after.attributes where !attribute.isOptional && before.attribute(named: attribute.name)?.isOptional == true {
-                let nulls = try tables.nullCount(member, attribute.name)
+                let column = quoteIdentifier(attribute.name)
+                let nulls = try tables.statements.count("SELECT count(*) FROM \(view) WHERE \(column) IS NULL")
                 guard nulls > 0 else { continue }
                 guard let value = attribute.defaultValue, case .success(let coerced) = attribute.type.coerce(value) else {
                     throw StoreError.migrationRefused(entity: member,
                         reason: "'\(attribute.name)' would become required, but \(nulls) rows have nil and there is no default")
                 }
-                try tables.fill(member, attribute.name, with: coerced, onlyNulls: true)
+                try tables.statements.run("UPDATE \(view) SET \(column) = ? WHERE \(column) IS NULL", [coerced])
             }
         }
     }

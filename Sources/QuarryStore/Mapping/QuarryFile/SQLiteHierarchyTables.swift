@@ -9,11 +9,11 @@ struct SQLiteHierarchyTables<Store: SQLiteStore>: HierarchyTables {
     let store: Store
     let db: Database
 
-    func holdsTable(_ root: String) -> Bool { true }
+    var statements: any WriteStatements { SQLiteWriteStatements(db: db) }
 
-    func dropView(_ member: String) throws {
-        try db.execute(sql: "DROP VIEW IF EXISTS \(quoteIdentifier(member))")
-    }
+    func relation(_ name: String) -> String { quoteIdentifier(name) }
+
+    func holdsTable(_ root: String) -> Bool { true }
 
     func dropTable(_ root: String) throws {
         try db.execute(sql: "DROP TABLE \(quoteIdentifier(root))")
@@ -46,14 +46,5 @@ struct SQLiteHierarchyTables<Store: SQLiteStore>: HierarchyTables {
 
     func syncUniqueness(root: String, members: [(entity: EntityDescription, tags: [String]?)], old: [String: EntityDescription]) throws {
         try store.syncUniqueness(table: root, members: members, in: db)
-    }
-
-    func nullCount(_ member: String, _ column: String) throws -> Int {
-        try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoteIdentifier(member)) WHERE \(quoteIdentifier(column)) IS NULL") ?? 0
-    }
-
-    func fill(_ member: String, _ column: String, with value: Value, onlyNulls: Bool) throws {
-        let name = quoteIdentifier(column)
-        try db.execute(sql: "UPDATE \(quoteIdentifier(member)) SET \(name) = ?\(onlyNulls ? " WHERE \(name) IS NULL" : "")", arguments: [value.databaseValue])
     }
 }

@@ -1,0 +1,11 @@
+/// Statements inside the session's `READ WRITE` transaction (`WriteStatements`), their
+/// `?` numbered as the server's `$n`.
+extension PostgresConnection: WriteStatements {
+    func rows(_ sql: String, _ arguments: [Value]) throws -> [[Value]] {
+        try execute(PostgreSQLDialect.numbered(sql), arguments).rows
+    }
+
+    func run(_ sql: String, _ arguments: [Value]) throws {
+        _ = try execute(PostgreSQLDialect.numbered(sql), arguments)
+    }
+}
