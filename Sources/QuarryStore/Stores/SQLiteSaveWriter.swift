@@ -1,8 +1,9 @@
 import GRDB
 
 /// Writes a `SaveChangesRequest` into a SQLite store in one transaction: conflicts found
-/// and settled first (optimistic locking, as Core Data's), then inserts, updates, links
-/// and deletes, with the store asked for what it keeps besides the rows. Nothing of the
+/// and settled first (optimistic locking, as Core Data's), then the rows as every engine
+/// writes them (`SaveRowsWriter`) in SQLite's statements (`SQLiteSaveStatements`), with
+/// the store asked for what it keeps besides the rows. Nothing of the
 /// objects changes here: the context applies the result once the transaction committed.
 struct SQLiteSaveWriter {
     let context: ObjectContext
@@ -31,105 +32,9 @@ struct SQLiteSaveWriter {
         // (Written in foreign-key order besides, for RESTRICT, which SQLite checks at once.)
         try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
         try settleConflicts(&result, in: db)
-        let request = result.request
-        var keys = SaveChangesRequest.Keys()
-        var laterLinks: [ManagedObject] = []
-        var formats = ColumnFormats()
-        var readBacks: [(ManagedObject, String, Value)] = []
-        func stored(_ object: ManagedObject, _ name: String, _ value: Value) throws -> DatabaseValue {
-            let entity = context.currentEntity(of: object)
-            let written: DatabaseValue
-            do { written = try formats.stored(value, entity, name, in: db, context: context) }
-            catch let error as StoreError { throw StoreError.during(operation: "save", error) }
-            if written != value.databaseValue { readBacks.append((object, name, ColumnFormats.readBack(written, entity, name, context: context))) }
-            return written
-        }
-        for object in request.inserts {
-            let entity = context.currentEntity(of: object)
-            let storage = context.mapped(entity)
-            let toOne = entity.ownKeyColumns.map(\.name)
-            let names = entity.attributeNames + toOne
-            let columns = names.map(quoteIdentifier).joined(separator: ", ")
-            let marks = Array(repeating: "?", count: names.count).joined(separator: ", ")
-            let sql = names.isEmpty
-                ? "INSERT INTO \(storage.table) DEFAULT VALUES"
-                : "INSERT INTO \(storage.table) (\(columns)) VALUES (\(marks))"
-            var values = try entity.attributeNames.map { try stored(object, $0, context.insertedValue(object, $0, keys: keys)) }
-            for name in toOne {
-                let target = object.pendingToOne[name] ?? nil
-                if let target, target.primaryKey == nil, keys.byObject[ObjectIdentifier(target)] == nil { laterLinks.append(object) }
-                values.append(keys.of(target))
-            }
-            // Cached: compiling an insert through a sub-entity's view compiles its trigger too.
-            try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(values))
-            // A WITHOUT ROWID table sets no last rowid: its key is the one the row was given.
-            let given: Int64? = { if case .integer(let k) = object.currentValue(storage.keyColumn) { return k } else { return nil } }()
-            let newKey = try storage.keyMayHoldOthers ? (given ?? insertedKey(of: entity, in: db)) : insertedKey(of: entity, in: db)
-            result.newKeys.append(newKey)
-            keys.byObject[ObjectIdentifier(object)] = newKey
-        }
-        // Inserted objects pointing at objects inserted after them.
-        for object in laterLinks { try writeToOne(object, keys, in: db) }
-        for object in request.updates {
-            // Attributes and to-one keys in one statement: one change of a row is one
-            // UPDATE (a Core Data store's Z_OPT goes up once per save, as Core Data's).
-            let changed = object.pending.keys.sorted()
-            let ownKeys = Set(context.currentEntity(of: object).ownKeyColumns.map(\.name))
-            let links = object.pendingToOne.keys.sorted().filter(ownKeys.contains)
-            guard let primaryKey = object.primaryKey, !(changed.isEmpty && links.isEmpty) else { continue }
-            let assignments = (changed + links).map { "\(quoteIdentifier($0)) = ?" }.joined(separator: ", ")
-            let values = try changed.map { try stored(object, $0, object.pending[$0] ?? .null) }
-                + links.map { keys.of(object.pendingToOne[$0] ?? nil) } + [primaryKey.databaseValue]
-            let storage = context.mapped(object.entity)
-            try db.execute(sql: "UPDATE \(storage.table) SET \(assignments) WHERE \(storage.key) = ?", arguments: StatementArguments(values))
-        }
-        try writeAttributeLinks(request, keys, in: db)
-        for link in request.links {
-            let sql = link.isAdd
-                ? "INSERT OR IGNORE INTO \(quoteIdentifier(link.table)) (source, target) VALUES (?, ?)"
-                : "DELETE FROM \(quoteIdentifier(link.table)) WHERE source = ? AND target = ?"
-            try db.execute(sql: sql, arguments: [keys.of(link.source), keys.of(link.target)])
-        }
-        try store.willDeleteRows(request, &work, keys: keys, in: db, context: context)
-        for object in request.deletes {
-            guard let primaryKey = object.primaryKey else { continue }
-            // Its links go with it, whatever the rules did to the objects: first, as a join
-            // table's rows name it (a file's RESTRICT key is checked at each statement).
-            for relationship in context.currentEntity(of: object).relationships {
-                guard case .linkTable(let table, let sourceColumn, _)? = context.storage(of: relationship, in: object.entity.name) else { continue }
-                try db.execute(sql: "DELETE FROM \(quoteIdentifier(table)) WHERE \(sourceColumn) = ?", arguments: [primaryKey])
-            }
-            let storage = context.mapped(object.entity)
-            try db.execute(sql: "DELETE FROM \(storage.table) WHERE \(storage.key) = ?", arguments: [primaryKey])
-        }
-        try store.didWriteRows(request, work, keys: keys, in: db, context: context)
-        result.readBacks = readBacks
-    }
-
-    private func insertedKey(of entity: EntityDescription, in db: Database) throws -> Int64 {
-        try store.insertedKey(of: entity, in: db, context: context)
-    }
-
-    /// A file Quarry did not create keeps a link in an attribute column (author_id), which
-    /// held no key while its target was unsaved: it learns the new key here.
-    private func writeAttributeLinks(_ request: SaveChangesRequest, _ keys: SaveChangesRequest.Keys, in db: Database) throws {
-        for link in request.attributeLinks(keys, context: context) {
-            let storage = context.mapped(link.object.entity)
-            try db.execute(sql: "UPDATE \(storage.table) SET \(quoteIdentifier(link.column)) = ? WHERE \(storage.key) = ?",
-                           arguments: [link.key, keys.of(link.object)])
-        }
-    }
-
-    /// Writes an object's pending to-one keys.
-    private func writeToOne(_ object: ManagedObject, _ keys: SaveChangesRequest.Keys, in db: Database) throws {
-        let own = Set(context.currentEntity(of: object).ownKeyColumns.map(\.name))
-        let names = object.pendingToOne.keys.sorted().filter(own.contains)
-        let ownKey = keys.of(object)
-        guard !names.isEmpty, !ownKey.isNull else { return }
-        let assignments = names.map { "\(quoteIdentifier($0)) = ?" }.joined(separator: ", ")
-        let values = names.map { keys.of(object.pendingToOne[$0] ?? nil) } + [ownKey]
-        let storage = context.mapped(object.entity)
-        try db.execute(sql: "UPDATE \(storage.table) SET \(assignments) WHERE \(storage.key) = ?", arguments: StatementArguments(values))
+        var writer = SaveRowsWriter(context: context, rows: SQLiteSaveStatements(context: context, store: store, db: db, work: work))
+        try writer.write(&result)
+        work = writer.rows.work
     }
 
     // MARK: Conflicts
@@ -149,5 +54,85 @@ struct SQLiteSaveWriter {
         }
         conflicts += try result.request.goneLinkEnds(context: context) { sql, key in try Row.fetchOne(db, sql: sql, arguments: [key]) != nil }
         try result.settle(conflicts, context: context)
+    }
+}
+
+/// A save's rows in a SQLite file (`SaveStatements`): each value in its column's format
+/// (a file Quarry did not create), a new row's key its rowid (or the key it was given),
+/// and the store asked what it keeps besides the rows.
+struct SQLiteSaveStatements: SaveStatements {
+    let context: ObjectContext
+    let store: any SQLiteStore
+    let db: Database
+    var work: StoreSaveWork
+    private var formats = ColumnFormats()
+    private(set) var readBacks: [(ManagedObject, String, Value)] = []
+
+    init(context: ObjectContext, store: any SQLiteStore, db: Database, work: StoreSaveWork) {
+        self.context = context
+        self.store = store
+        self.db = db
+        self.work = work
+    }
+
+    var statements: any WriteStatements { SQLiteWriteStatements(db: db) }
+
+    /// `value` as `object`'s row keeps it in column `name`, noting how it reads back.
+    private mutating func stored(_ object: ManagedObject, _ name: String, _ value: Value) throws -> DatabaseValue {
+        let entity = context.currentEntity(of: object)
+        let written: DatabaseValue
+        do { written = try formats.stored(value, entity, name, in: db, context: context) }
+        catch let error as StoreError { throw StoreError.during(operation: "save", error) }
+        if written != value.databaseValue { readBacks.append((object, name, ColumnFormats.readBack(written, entity, name, context: context))) }
+        return written
+    }
+
+    mutating func insert(_ object: ManagedObject, _ entity: EntityDescription, toOne: [(name: String, key: Value)],
+                         keys: SaveChangesRequest.Keys) throws -> Int64 {
+        let storage = context.mapped(entity)
+        let names = entity.attributeNames + toOne.map(\.name)
+        let columns = names.map(quoteIdentifier).joined(separator: ", ")
+        let marks = Array(repeating: "?", count: names.count).joined(separator: ", ")
+        let sql = names.isEmpty
+            ? "INSERT INTO \(storage.table) DEFAULT VALUES"
+            : "INSERT INTO \(storage.table) (\(columns)) VALUES (\(marks))"
+        var values: [DatabaseValue] = []
+        for name in entity.attributeNames { values.append(try stored(object, name, context.insertedValue(object, name, keys: keys))) }
+        values += toOne.map(\.key.databaseValue)
+        // Cached: compiling an insert through a sub-entity's view compiles its trigger too.
+        try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(values))
+        // A WITHOUT ROWID table sets no last rowid: its key is the one the row was given.
+        let given: Int64? = { if case .integer(let k) = object.currentValue(storage.keyColumn) { return k } else { return nil } }()
+        if storage.keyMayHoldOthers, let given { return given }
+        return try store.insertedKey(of: entity, in: db, context: context)
+    }
+
+    mutating func update(_ object: ManagedObject, key: Value, attributes: [String], toOne: [(name: String, key: Value)], readsBack: Bool) throws {
+        let assignments = (attributes + toOne.map(\.name)).map { "\(quoteIdentifier($0)) = ?" }.joined(separator: ", ")
+        var values: [DatabaseValue] = []
+        for name in attributes { values.append(try stored(object, name, object.pending[name] ?? .null)) }
+        values += toOne.map(\.key.databaseValue) + [key.databaseValue]
+        let storage = context.mapped(object.entity)
+        try db.execute(sql: "UPDATE \(storage.table) SET \(assignments) WHERE \(storage.key) = ?", arguments: StatementArguments(values))
+    }
+
+    func write(_ link: PendingLink, source: Value, target: Value) throws {
+        let sql = link.isAdd
+            ? "INSERT OR IGNORE INTO \(quoteIdentifier(link.table)) (source, target) VALUES (?, ?)"
+            : "DELETE FROM \(quoteIdentifier(link.table)) WHERE source = ? AND target = ?"
+        try db.execute(sql: sql, arguments: [source.databaseValue, target.databaseValue])
+    }
+
+    mutating func willDelete(_ request: SaveChangesRequest, keys: SaveChangesRequest.Keys) throws {
+        try store.willDeleteRows(request, &work, keys: keys, in: db, context: context)
+    }
+
+    func delete(_ object: ManagedObject, key: Int64) throws {
+        let storage = context.mapped(object.entity)
+        try db.execute(sql: "DELETE FROM \(storage.table) WHERE \(storage.key) = ?", arguments: [key])
+    }
+
+    mutating func didWrite(_ request: SaveChangesRequest, keys: SaveChangesRequest.Keys) throws {
+        try store.didWriteRows(request, work, keys: keys, in: db, context: context)
     }
 }

@@ -1,0 +1,102 @@
+/// How one engine writes the rows of a save (`SaveRowsWriter`), inside its transaction:
+/// a SQLite file's (`SQLiteSaveStatements`: column formats, the last rowid, Core Data's
+/// bookkeeping) or a PostgreSQL schema's (`PostgresSaveStatements`: `RETURNING`, the
+/// server's defaults, keyed tables).
+protocol SaveStatements {
+    /// Statements of the save's transaction, for what every engine writes alike.
+    var statements: any WriteStatements { get }
+    /// Inserts `object`'s row, with its to-one keys `toOne` (NULL for a target not saved
+    /// yet); returns the row's new key. `keys`: the keys given so far in this save.
+    mutating func insert(_ object: ManagedObject, _ entity: EntityDescription, toOne: [(name: String, key: Value)],
+                         keys: SaveChangesRequest.Keys) throws -> Int64
+    /// Writes `attributes` (their pending values) and the to-one keys `toOne` to the row
+    /// of `object` known by `key`. `readsBack`: the object learns what the engine made of
+    /// its values (a server's rounding, a trigger's change).
+    mutating func update(_ object: ManagedObject, key: Value, attributes: [String], toOne: [(name: String, key: Value)], readsBack: Bool) throws
+    /// Adds or removes a link-table row.
+    func write(_ link: PendingLink, source: Value, target: Value) throws
+    /// Before the deletes: what the store keeps of the rows going (Core Data's tombstones).
+    mutating func willDelete(_ request: SaveChangesRequest, keys: SaveChangesRequest.Keys) throws
+    /// Deletes the row of `object` known by `key`.
+    func delete(_ object: ManagedObject, key: Int64) throws
+    /// After every row: what the store writes besides (history, Core Data's bookkeeping).
+    mutating func didWrite(_ request: SaveChangesRequest, keys: SaveChangesRequest.Keys) throws
+    /// Values the engine keeps other than they were given, as they read back.
+    var readBacks: [(ManagedObject, String, Value)] { get }
+}
+
+/// Writes the rows of a `SaveChangesRequest` in the order every engine takes them, once
+/// for all: inserts (parents first, as the request orders them), then the to-one keys of
+/// inserted objects whose targets were inserted after them, updates, links kept in
+/// attribute columns, link tables, and deletes (a row's links first, as a join table's
+/// rows name it). What each statement looks like is the engine's (`SaveStatements`).
+struct SaveRowsWriter<Rows: SaveStatements> {
+    let context: ObjectContext
+    var rows: Rows
+
+    /// Writes the rows; the new keys go to `result`, with what the engine read back.
+    mutating func write(_ result: inout SaveChangesResult) throws {
+        let request = result.request
+        var keys = SaveChangesRequest.Keys()
+        var laterLinks: [ManagedObject] = []
+        for object in request.inserts {
+            let entity = context.currentEntity(of: object)
+            let toOne = entity.ownKeyColumns.map(\.name)
+            for name in toOne {
+                let target = object.pendingToOne[name] ?? nil
+                if let target, target.primaryKey == nil, keys.byObject[ObjectIdentifier(target)] == nil { laterLinks.append(object) }
+            }
+            let newKey = try rows.insert(object, entity, toOne: toOne.map { ($0, keys.value(of: object.pendingToOne[$0] ?? nil)) }, keys: keys)
+            result.newKeys.append(newKey)
+            keys.byObject[ObjectIdentifier(object)] = newKey
+        }
+        // Inserted objects pointing at objects inserted after them.
+        for object in laterLinks {
+            let own = Set(context.currentEntity(of: object).ownKeyColumns.map(\.name))
+            let names = object.pendingToOne.keys.sorted().filter(own.contains)
+            let ownKey = keys.value(of: object)
+            guard !names.isEmpty, !ownKey.isNull else { continue }
+            try rows.update(object, key: ownKey, attributes: [], toOne: names.map { ($0, keys.value(of: object.pendingToOne[$0] ?? nil)) }, readsBack: false)
+        }
+        for object in request.updates {
+            // Attributes and to-one keys in one statement: one change of a row is one
+            // UPDATE (a Core Data store's Z_OPT goes up once per save, as Core Data's).
+            let changed = object.pending.keys.sorted()
+            let ownKeys = Set(context.currentEntity(of: object).ownKeyColumns.map(\.name))
+            let links = object.pendingToOne.keys.sorted().filter(ownKeys.contains)
+            guard let primaryKey = object.primaryKey, !(changed.isEmpty && links.isEmpty) else { continue }
+            try rows.update(object, key: .integer(primaryKey), attributes: changed,
+                            toOne: links.map { ($0, keys.value(of: object.pendingToOne[$0] ?? nil)) }, readsBack: true)
+        }
+        // A link kept in an attribute column (author_id) of an object whose target was
+        // inserted in this save learns the target's new key.
+        for link in request.attributeLinks(keys, context: context) {
+            try rows.update(link.object, key: keys.value(of: link.object), attributes: [], toOne: [(link.column, .integer(link.key))], readsBack: false)
+        }
+        for link in request.links {
+            try rows.write(link, source: keys.value(of: link.source), target: keys.value(of: link.target))
+        }
+        try rows.willDelete(request, keys: keys)
+        for object in request.deletes {
+            guard let primaryKey = object.primaryKey else { continue }
+            // Its links go with it, whatever the rules did to the objects: first, as a join
+            // table's rows name it (another program's key may refuse the row's delete while
+            // they exist: NO ACTION, a file's RESTRICT checked at each statement).
+            for relationship in context.currentEntity(of: object).relationships {
+                guard case .linkTable(let table, let sourceColumn, _)? = context.storage(of: relationship, in: object.entity.name) else { continue }
+                try rows.statements.run("DELETE FROM \(quoteIdentifier(table)) WHERE \(sourceColumn) = ?", [.integer(primaryKey)])
+            }
+            try rows.delete(object, key: primaryKey)
+        }
+        try rows.didWrite(request, keys: keys)
+        result.readBacks = rows.readBacks
+    }
+}
+
+extension SaveChangesRequest.Keys {
+    /// The key an object's row has or was just given, as a value; null for none.
+    func value(of object: ManagedObject?) -> Value {
+        guard let object, let key = object.primaryKey ?? byObject[ObjectIdentifier(object)] else { return .null }
+        return .integer(key)
+    }
+}
