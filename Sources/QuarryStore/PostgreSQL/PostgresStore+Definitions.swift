@@ -264,71 +264,20 @@ extension PostgresStore {
         }
     }
 
-    private func createIndex(_ entity: String, _ attribute: AttributeDescription, _ server: PostgresConnection) throws {
+    fileprivate func createIndex(_ entity: String, _ attribute: AttributeDescription, _ server: PostgresConnection) throws {
         guard attribute.isIndexed || attribute.isUnique else { return }
-        try server.execute("CREATE \(attribute.isUnique ? "UNIQUE " : "")INDEX \(quoteIdentifier(Self.identifier("quarry_idx_\(entity)_\(attribute.name)"))) ON \(qualified(entity)) (\(quoteIdentifier(attribute.name)))")
+        try server.execute("CREATE \(attribute.isUnique ? "UNIQUE " : "")INDEX \(quoteIdentifier(Self.identifier(TableMigration.indexName(entity, attribute.name)))) ON \(qualified(entity)) (\(quoteIdentifier(attribute.name)))")
     }
 
-    private func createForeignKeyIndex(_ entity: String, _ column: String, _ server: PostgresConnection) throws {
+    fileprivate func createForeignKeyIndex(_ entity: String, _ column: String, _ server: PostgresConnection) throws {
         try server.execute("CREATE INDEX IF NOT EXISTS \(quoteIdentifier(Self.identifier("quarry_fk_\(entity)_\(column)"))) ON \(qualified(entity)) (\(quoteIdentifier(column)))")
     }
 
-    /// Migrates `old`'s table to `new` in place (see the type's comment for what is refused).
+    /// Migrates `old`'s table to `new` in place (`TableMigration`), with its uniqueness
+    /// constraints as unique indexes.
     func migrate(_ old: EntityDescription, to new: EntityDescription, _ server: PostgresConnection) throws {
+        try TableMigration(old: old, new: new).run(on: PostgresQuarryTables(store: self, server: server))
         let table = qualified(new.name)
-        let rows = try server.execute("SELECT count(*) FROM \(table)").rows.first?.first?.storedInteger ?? 0
-        var renamed: [String: String] = [:]
-        for attribute in new.attributes {
-            guard let from = attribute.renamedFrom, from != attribute.name, old.attribute(named: attribute.name) == nil, old.attribute(named: from) != nil else { continue }
-            if new.attribute(named: from) != nil || new.relationship(named: from) != nil {
-                throw StoreError.migrationRefused(entity: new.name, reason: "'\(attribute.name)' is renamed from '\(from)', but '\(from)' is still defined; remove it or drop renamedFrom")
-            }
-            try server.execute("DROP INDEX IF EXISTS \(qualified(Self.identifier("quarry_idx_\(new.name)_\(from)")))")
-            try server.execute("ALTER TABLE \(table) RENAME COLUMN \(quoteIdentifier(from)) TO \(quoteIdentifier(attribute.name))")
-            renamed[attribute.name] = from
-        }
-        for attribute in new.attributes {
-            let column = quoteIdentifier(attribute.name)
-            guard let previous = old.attribute(named: renamed[attribute.name] ?? attribute.name) else {
-                if !attribute.isOptional, attribute.defaultValue == nil, rows > 0 {
-                    throw StoreError.migrationRefused(entity: new.name, reason: "new attribute '\(attribute.name)' is required, so the \(rows) existing rows need a default")
-                }
-                try server.execute("ALTER TABLE \(table) ADD COLUMN \(column) \(Self.columnType(attribute.type))")
-                if let value = attribute.defaultValue {
-                    try server.execute("UPDATE \(table) SET \(column) = $1", [try attribute.type.coerce(value).get()])
-                }
-                try createIndex(new.name, attribute, server)
-                continue
-            }
-            if previous.type != attribute.type {
-                throw StoreError.migrationRefused(entity: new.name, reason: "'\(attribute.name)' would change type from \(previous.type.rawValue) to \(attribute.type.rawValue)")
-            }
-            if previous.isOptional, !attribute.isOptional {
-                let nulls = try server.execute("SELECT count(*) FROM \(table) WHERE \(column) IS NULL").rows.first?.first?.storedInteger ?? 0
-                if nulls > 0 {
-                    guard let value = attribute.defaultValue else {
-                        throw StoreError.migrationRefused(entity: new.name, reason: "'\(attribute.name)' would become required, but \(nulls) rows hold nil and it has no default")
-                    }
-                    try server.execute("UPDATE \(table) SET \(column) = $1 WHERE \(column) IS NULL", [try attribute.type.coerce(value).get()])
-                }
-            }
-            if previous.isIndexed != attribute.isIndexed || previous.isUnique != attribute.isUnique || renamed[attribute.name] != nil {
-                try server.execute("DROP INDEX IF EXISTS \(qualified(Self.identifier("quarry_idx_\(new.name)_\(attribute.name)")))")
-                try createIndex(new.name, attribute, server)
-            }
-        }
-        let kept = Set(new.attributes.map { renamed[$0.name] ?? $0.name })
-        for attribute in old.attributes where !kept.contains(attribute.name) {
-            try server.execute("ALTER TABLE \(table) DROP COLUMN \(quoteIdentifier(attribute.name))")
-        }
-        let oldKeys = Set(old.ownKeyColumns.map(\.name)), newKeys = Set(new.ownKeyColumns.map(\.name))
-        for name in newKeys.subtracting(oldKeys).sorted() {
-            try server.execute("ALTER TABLE \(table) ADD COLUMN \(quoteIdentifier(name)) bigint")
-            try createForeignKeyIndex(new.name, name, server)
-        }
-        for name in oldKeys.subtracting(newKeys).sorted() {
-            try server.execute("ALTER TABLE \(table) DROP COLUMN \(quoteIdentifier(name))")
-        }
         if old.uniqueness != new.uniqueness {
             for i in old.uniqueness.indices { try server.execute("DROP INDEX IF EXISTS \(qualified(Self.identifier("quarry_unique_\(new.name)_\(i)")))") }
             for (i, names) in new.uniqueness.enumerated() {
@@ -380,4 +329,19 @@ extension PostgresStore {
         }
         return definitions
     }
+}
+
+/// Quarry's tables in a PostgreSQL schema, as `TableMigration` writes them; index names
+/// shortened to the server's 63 bytes (`PostgresStore.identifier`).
+private struct PostgresQuarryTables: QuarryTableStatements {
+    let store: PostgresStore
+    let server: PostgresConnection
+
+    var statements: any WriteStatements { server }
+    func relation(_ name: String) -> String { store.qualified(name) }
+    func columnType(_ type: AttributeType) -> String { PostgresStore.columnType(type) }
+    var keyColumnType: String { "bigint" }
+    func dropIndex(_ name: String) throws { try server.execute("DROP INDEX IF EXISTS \(store.qualified(PostgresStore.identifier(name)))") }
+    func createIndex(_ entity: String, _ attribute: AttributeDescription) throws { try store.createIndex(entity, attribute, server) }
+    func createForeignKeyIndex(_ entity: String, _ column: String) throws { try store.createForeignKeyIndex(entity, column, server) }
 }

@@ -74,95 +74,34 @@ extension SQLiteStore {
         for r in entity.ownKeyColumns { try createForeignKeyIndex(entity.name, r.name, in: db) }
     }
 
-    private func indexName(_ entity: String, _ attribute: String) -> String {
-        quoteIdentifier("quarry_idx_\(entity)_\(attribute)")
+    func migrate(_ old: EntityDescription, to new: EntityDescription, in db: Database) throws {
+        try TableMigration(old: old, new: new).run(on: SQLiteQuarryTables(store: self, db: db))
     }
 
     /// To-one keys are indexed: inverse sets and delete rules look rows up by them.
-    private func createForeignKeyIndex(_ entity: String, _ column: String, in db: Database) throws {
+    fileprivate func createForeignKeyIndex(_ entity: String, _ column: String, in db: Database) throws {
         try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(quoteIdentifier("quarry_fk_\(entity)_\(column)")) ON \(quoteIdentifier(entity)) (\(quoteIdentifier(column)))")
     }
 
-    private func createIndex(_ entity: String, _ attribute: AttributeDescription, in db: Database) throws {
+    fileprivate func createIndex(_ entity: String, _ attribute: AttributeDescription, in db: Database) throws {
         guard attribute.isIndexed || attribute.isUnique else { return }
         let unique = attribute.isUnique ? "UNIQUE " : ""
-        try db.execute(sql: "CREATE \(unique)INDEX \(indexName(entity, attribute.name)) ON \(quoteIdentifier(entity)) (\(quoteIdentifier(attribute.name)))")
+        try db.execute(sql: "CREATE \(unique)INDEX \(quoteIdentifier(TableMigration.indexName(entity, attribute.name))) ON \(quoteIdentifier(entity)) (\(quoteIdentifier(attribute.name)))")
     }
+}
 
-    func migrate(_ old: EntityDescription, to new: EntityDescription, in db: Database) throws {
-        let table = quoteIdentifier(new.name)
-        let rowCount = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? 0
-        // Renames first, so the checks below see each column under its new name.
-        var renamed: Set<String> = []
-        for attribute in new.attributes {
-            guard let from = attribute.renamedFrom, from != attribute.name, old.attribute(named: attribute.name) == nil,
-                  old.attribute(named: from) != nil else { continue }
-            if new.attribute(named: from) != nil || new.relationship(named: from) != nil {
-                throw StoreError.migrationRefused(entity: new.name,
-                    reason: "'\(attribute.name)' is renamed from '\(from)', but '\(from)' is still defined; remove it or drop renamedFrom")
-            }
-            try db.execute(sql: "DROP INDEX IF EXISTS \(indexName(new.name, from))")
-            try db.execute(sql: "ALTER TABLE \(table) RENAME COLUMN \(quoteIdentifier(from)) TO \(quoteIdentifier(attribute.name))")
-            renamed.insert(from)
-        }
-        func previous(_ attribute: AttributeDescription) -> AttributeDescription? {
-            if let same = old.attribute(named: attribute.name) { return same }
-            guard let from = attribute.renamedFrom, renamed.contains(from), var moved = old.attribute(named: from) else { return nil }
-            // Its index went with the old name; the checks below make it again.
-            moved.isIndexed = false; moved.isUnique = false
-            return moved
-        }
-        for attribute in new.attributes {
-            guard let previous = previous(attribute) else {
-                if !attribute.isOptional, attribute.defaultValue == nil, rowCount > 0 {
-                    throw StoreError.migrationRefused(entity: new.name,
-                        reason: "new attribute '\(attribute.name)' is required, so the \(rowCount) existing rows need a default")
-                }
-                let fill = attribute.defaultValue.map { _ in " DEFAULT NULL" } ?? ""
-                try db.execute(sql: "ALTER TABLE \(table) ADD COLUMN \(quoteIdentifier(attribute.name)) \(attribute.type.sqlType)\(fill)")
-                if let value = attribute.defaultValue {
-                    try db.execute(sql: "UPDATE \(table) SET \(quoteIdentifier(attribute.name)) = ?",
-                                   arguments: [attribute.type.coerce(value).get().databaseValue])
-                }
-                try createIndex(new.name, attribute, in: db)
-                continue
-            }
-            if previous.type != attribute.type {
-                throw StoreError.migrationRefused(entity: new.name,
-                    reason: "'\(attribute.name)' would change type from \(previous.type.rawValue) to \(attribute.type.rawValue)")
-            }
-            if previous.isOptional, !attribute.isOptional {
-                let nulls = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table) WHERE \(quoteIdentifier(attribute.name)) IS NULL") ?? 0
-                if nulls > 0 {
-                    guard let value = attribute.defaultValue else {
-                        throw StoreError.migrationRefused(entity: new.name,
-                            reason: "'\(attribute.name)' would become required, but \(nulls) rows have nil and there is no default")
-                    }
-                    try db.execute(sql: "UPDATE \(table) SET \(quoteIdentifier(attribute.name)) = ? WHERE \(quoteIdentifier(attribute.name)) IS NULL",
-                                   arguments: [attribute.type.coerce(value).get().databaseValue])
-                }
-            }
-            if (previous.isIndexed || previous.isUnique) != (attribute.isIndexed || attribute.isUnique) || previous.isUnique != attribute.isUnique {
-                try db.execute(sql: "DROP INDEX IF EXISTS \(indexName(new.name, attribute.name))")
-                try createIndex(new.name, attribute, in: db)
-            }
-        }
-        for r in new.ownKeyColumns where old.relationship(named: r.name).map({ !$0.isToMany && $0.column == nil }) != true {
-            if old.attribute(named: r.name) != nil {
-                throw StoreError.migrationRefused(entity: new.name, reason: "'\(r.name)' would change from an attribute to a relationship")
-            }
-            try db.execute(sql: "ALTER TABLE \(table) ADD COLUMN \(quoteIdentifier(r.name)) INTEGER")
-            try createForeignKeyIndex(new.name, r.name, in: db)
-        }
-        for r in old.ownKeyColumns where new.relationship(named: r.name).map({ !$0.isToMany && $0.column == nil }) != true {
-            try db.execute(sql: "DROP INDEX IF EXISTS \(quoteIdentifier("quarry_fk_\(new.name)_\(r.name)"))")
-            try db.execute(sql: "ALTER TABLE \(table) DROP COLUMN \(quoteIdentifier(r.name))")
-        }
-        for attribute in old.attributes where new.attribute(named: attribute.name) == nil && !renamed.contains(attribute.name) {
-            try db.execute(sql: "DROP INDEX IF EXISTS \(indexName(new.name, attribute.name))")
-            try db.execute(sql: "ALTER TABLE \(table) DROP COLUMN \(quoteIdentifier(attribute.name))")
-        }
-    }
+/// Quarry's tables in a SQLite file, as `TableMigration` writes them.
+private struct SQLiteQuarryTables<Store: SQLiteStore>: QuarryTableStatements {
+    let store: Store
+    let db: Database
+
+    var statements: any WriteStatements { SQLiteWriteStatements(db: db) }
+    func relation(_ name: String) -> String { quoteIdentifier(name) }
+    func columnType(_ type: AttributeType) -> String { type.sqlType }
+    var keyColumnType: String { "INTEGER" }
+    func dropIndex(_ name: String) throws { try db.execute(sql: "DROP INDEX IF EXISTS \(quoteIdentifier(name))") }
+    func createIndex(_ entity: String, _ attribute: AttributeDescription) throws { try store.createIndex(entity, attribute, in: db) }
+    func createForeignKeyIndex(_ entity: String, _ column: String) throws { try store.createForeignKeyIndex(entity, column, in: db) }
 }
 
 /// Quarry's tables on any engine: how links are stored, and what a definition must be.
