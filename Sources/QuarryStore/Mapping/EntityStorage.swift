@@ -56,6 +56,31 @@ public struct EntityStorage: Equatable, Sendable {
     public var pairLink: String?
     /// The join table's column the link view reads as its `source`.
     public var pairSourceColumn: String?
+    /// A file's foreign keys naming this table, in the order SQLite carries out their ON
+    /// DELETE actions when one of its rows goes (`ForeignSchemaReader`): a RESTRICT key is
+    /// checked at its turn, before the cascades after it have run.
+    public var referencingKeys: [ReferencingKey] = []
+
+    /// One foreign key of another program's file naming this table: `child.column`.
+    public struct ReferencingKey: Equatable, Sendable {
+        public enum Check: Equatable, Sendable {
+            /// ON DELETE RESTRICT: checked as the row goes, at the key's turn.
+            case restrict
+            /// NO ACTION (or an action that leaves no child behind): at the statement's end.
+            case statement
+            /// NO ACTION, DEFERRABLE INITIALLY DEFERRED: at the commit, so at the save.
+            case commit
+        }
+        public let child: String
+        public let column: String
+        public let check: Check
+
+        public init(child: String, column: String, check: Check) {
+            self.child = child
+            self.column = column
+            self.check = check
+        }
+    }
 
     /// How a date column keeps its dates as numbers, when not as Unix seconds.
     public enum NumericDateScale: Equatable, Sendable {

@@ -18,7 +18,13 @@ struct ForeignSchemaReader {
         for table in tables where context.managedObjectModel.entitiesByName[table] == nil {
             if let mapped = try foreignEntity(table) { found.append(mapped) }
         }
-        for (entity, storage) in found { context.remember(entity, storage: storage) }
+        // SQLite's order of ON DELETE actions, which a RESTRICT key's check depends on.
+        let referencing = (try? context.read { db in try ForeignKeyOrder.referencingKeys(in: db) }) ?? [:]
+        for (entity, storage) in found {
+            var storage = storage
+            storage.referencingKeys = referencing[storage.relation.lowercased()] ?? []
+            context.remember(entity, storage: storage)
+        }
         for (entity, _) in found { try addForeignKeys(of: entity.name) }
         ForeignFileStore.mapJoinTables(found.map(\.entity.name), in: context)
         for view in views where context.managedObjectModel.entitiesByName[view] == nil {
