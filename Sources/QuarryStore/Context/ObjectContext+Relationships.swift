@@ -297,6 +297,7 @@ extension ObjectContext {
                 try setRelatedObject(nil, inverse, of: target)
             }
         case .linkTable(let table, let sourceColumn, _):
+            try refuseReadOnlyPair(table, add: add, name, of: object)
             let isMember = try relatedObjects(name, of: object).contains { $0 === target }
             if isMember == add { return }
             let (source, other) = sourceColumn == "source" ? (object, target) : (target, object)
@@ -313,6 +314,15 @@ extension ObjectContext {
             // Results that read the relationship answer again.
             bumpPendingGeneration(touching: source, other)
         }
+    }
+
+    /// Refuses a link of a join table that needs a column nothing fills (`pairRequired`).
+    private func refuseReadOnlyPair(_ link: String, add: Bool, _ name: String, of object: ManagedObject) throws {
+        guard let join = managedObjectModel.entities.first(where: { mapped($0).pairLink == link && !mapped($0).pairRequired.isEmpty }) else { return }
+        let columns = mapped(join).pairRequired.joined(separator: ", ")
+        let verb = add ? "add" : "remove"
+        throw StoreError.during(operation: verb, .validation(
+            message: "\(object.entity.name).\(name) is read only: its join table \(join.name) requires \(columns), which has no default; make or delete \(join.name) objects instead"))
     }
 
     /// Makes a to-many relationship hold exactly `targets`.

@@ -56,6 +56,10 @@ public struct EntityStorage: Equatable, Sendable {
     public var pairLink: String?
     /// The join table's column the link view reads as its `source`.
     public var pairSourceColumn: String?
+    /// The join table's columns a new link's row needs and nothing fills (Sakila's
+    /// `last_update TIMESTAMP NOT NULL`, no default): its pair is read, and its links are
+    /// not added or removed through it (its rows are written as the entity's objects).
+    public var pairRequired: [String] = []
     /// A file's foreign keys naming this table, in the order SQLite carries out their ON
     /// DELETE actions when one of its rows goes (`ForeignSchemaReader`): a RESTRICT key is
     /// checked at its turn, before the cascades after it have run.

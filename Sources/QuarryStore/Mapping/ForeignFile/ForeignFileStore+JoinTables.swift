@@ -11,7 +11,10 @@ import GRDB
 /// Quarry identifies its rows by (`TerritoryID TEXT PRIMARY KEY`, whose rows are known by
 /// their rowid), the view joins the parent to read one as the other, and its triggers
 /// write the column's value. The table stays an entity of its own, with its two to-one
-/// relationships and their delete rules.
+/// relationships and their delete rules. A join table with a time that is required and has
+/// no default (Sakila's `film_actor.last_update TIMESTAMP NOT NULL`) gives the pair too, to
+/// read (members, predicates, `@count`); a link's row cannot be made without the time, so
+/// `:add` and `:remove` are refused naming it, and its rows are written as the entity's.
 extension ForeignFileStore {
     static func mapJoinTables(_ tables: [String], in context: ObjectContext) {
         for table in tables {
@@ -26,7 +29,7 @@ extension ForeignFileStore {
 
     /// The two foreign keys of a join table, or nil when `join` is not one.
     private static func joinSides(of join: EntityDescription, in context: ObjectContext)
-        -> (RelationshipDescription, RelationshipDescription)? {
+        -> (first: RelationshipDescription, second: RelationshipDescription, required: [String])? {
         let storage = context.mapped(join)
         guard storage.layout == .foreignTable, join.relationships.count == 2 else { return nil }
         let isTable = { (name: String) in context.managedObjectModel.entitiesByName[name].map { context.mapped($0).layout == .foreignTable } == true }
@@ -37,16 +40,19 @@ extension ForeignFileStore {
               isTable(first.destination), isTable(second.destination) else { return nil }
         // Besides them, its own key and what the link's insert may leave out: one position,
         // and times the file fills in or leaves NULL (`last_update DEFAULT CURRENT_TIMESTAMP`).
+        // A time that is required and has no default (Sakila's `last_update TIMESTAMP NOT
+        // NULL`) a link cannot give: the pair is read only.
         let others = join.attributes.filter { $0.name != first.column && $0.name != second.column && $0.name != storage.keyColumn }
         let positions = others.filter { $0.type == .int64 && $0.isOptional }
-        let stamps = others.filter { $0.type == .date && ($0.isOptional || $0.defaultValue != nil || storage.clockDefaults[$0.name] != nil) }
+        let stamps = others.filter { $0.type == .date }
         guard positions.count <= 1, positions.count + stamps.count == others.count else { return nil }
-        return (first, second)
+        let required = stamps.filter { !$0.isOptional && $0.defaultValue == nil && storage.clockDefaults[$0.name] == nil }.map(\.name)
+        return (first, second, required)
     }
 
-    private static func mapJoinTable(_ join: EntityDescription, _ sides: (RelationshipDescription, RelationshipDescription),
+    private static func mapJoinTable(_ join: EntityDescription, _ sides: (first: RelationshipDescription, second: RelationshipDescription, required: [String]),
                                      in context: ObjectContext) throws {
-        let (first, second) = sides
+        let (first, second, required) = sides
         let before = (context.managedObjectModel.entitiesByName[first.destination], context.managedObjectModel.entitiesByName[second.destination])
         guard var a = before.0, let firstColumn = first.column, let secondColumn = second.column else { return }
         func free(_ name: String, in entity: EntityDescription) -> Bool { context.isFreeKey(name, in: entity) }
@@ -73,6 +79,7 @@ extension ForeignFileStore {
             var storage = context.mapped(join)
             storage.pairLink = link
             storage.pairSourceColumn = source.column
+            storage.pairRequired = required
             context.remember(join, storage: storage)
         } catch {
             // No pair without its view: the model stays as it was.
