@@ -316,13 +316,13 @@ extension ObjectContext {
         }
     }
 
-    /// Refuses a link of a join table that needs a column nothing fills (`pairRequired`).
+    /// Refuses a link of a join table that needs a column nothing fills (`readOnlyLinks`).
     private func refuseReadOnlyPair(_ link: String, add: Bool, _ name: String, of object: ManagedObject) throws {
-        guard let join = managedObjectModel.entities.first(where: { mapped($0).pairLink == link && !mapped($0).pairRequired.isEmpty }) else { return }
-        let columns = mapped(join).pairRequired.joined(separator: ", ")
-        let verb = add ? "add" : "remove"
-        throw StoreError.during(operation: verb, .validation(
-            message: "\(object.entity.name).\(name) is read only: its join table \(join.name) requires \(columns), which has no default; make or delete \(join.name) objects instead"))
+        guard let readOnly = mapped(object.entity).readOnlyLinks[link] else { return }
+        let columns = readOnly.required.joined(separator: ", ")
+        let table = managedObjectModel.entitiesByName[readOnly.join] != nil ? "make or delete \(readOnly.join) objects instead" : "write its rows in SQL"
+        throw StoreError.during(operation: add ? "add" : "remove", .validation(
+            message: "\(object.entity.name).\(name) is read only: its join table \(readOnly.join) requires \(columns), which has no default; \(table)"))
     }
 
     /// Makes a to-many relationship hold exactly `targets`.

@@ -56,10 +56,22 @@ public struct EntityStorage: Equatable, Sendable {
     public var pairLink: String?
     /// The join table's column the link view reads as its `source`.
     public var pairSourceColumn: String?
-    /// The join table's columns a new link's row needs and nothing fills (Sakila's
-    /// `last_update TIMESTAMP NOT NULL`, no default): its pair is read, and its links are
-    /// not added or removed through it (its rows are written as the entity's objects).
-    public var pairRequired: [String] = []
+    /// The link tables of this entity's many-to-many pairs that are read only, by link:
+    /// their join table has columns a new link's row needs and nothing fills (Sakila's
+    /// `last_update TIMESTAMP NOT NULL`, no default), so links are not added or removed
+    /// through the pair (a SQLite file's join table is an entity whose objects write them).
+    public var readOnlyLinks: [String: ReadOnlyLink] = [:]
+
+    /// A join table whose links are read only, and the columns it requires.
+    public struct ReadOnlyLink: Equatable, Sendable {
+        public let join: String
+        public let required: [String]
+
+        public init(join: String, required: [String]) {
+            self.join = join
+            self.required = required
+        }
+    }
     /// A file's foreign keys naming this table, in the order SQLite carries out their ON
     /// DELETE actions when one of its rows goes (`ForeignSchemaReader`): a RESTRICT key is
     /// checked at its turn, before the cascades after it have run.

@@ -79,8 +79,8 @@ extension ForeignFileStore {
             var storage = context.mapped(join)
             storage.pairLink = link
             storage.pairSourceColumn = source.column
-            storage.pairRequired = required
             context.remember(join, storage: storage)
+            if !required.isEmpty { readOnly(link, join: join.name, required: required, sides: [first.destination, second.destination], in: context) }
         } catch {
             // No pair without its view: the model stays as it was.
             if let old = before.0 { context.remember(old) }
@@ -104,6 +104,16 @@ extension ForeignFileStore {
         context.remember(a)
         context.remember(b)
         context.bumpGeneration()
+    }
+
+    /// Marks the link `link` of a join table read only on the entities it joins.
+    static func readOnly(_ link: String, join: String, required: [String], sides: [String], in context: ObjectContext) {
+        for side in Set(sides) {
+            guard let entity = context.managedObjectModel.entitiesByName[side] else { continue }
+            var storage = context.mapped(entity)
+            storage.readOnlyLinks[link] = EntityStorage.ReadOnlyLink(join: join, required: required)
+            context.remember(entity, storage: storage)
+        }
     }
 
     /// One side of a join table: its column, and the parent it refers to by `matched`
