@@ -124,7 +124,7 @@ extension ObjectContext {
         case .inverseForeignKey(_, let column, let ownerKey, _):
             guard let ownerKey else { return try store.inStoredOrder(savedMembers(name, of: object, destination), name, of: object, context: self) }
             guard let value = object.committedValue(ownerKey), !value.isNull else { return [] }
-            return try storedMembers(of: destination, where: column, is: value)
+            return try storedMembers(of: destination, where: column, is: value, matching: ownerKey, of: currentEntity(of: object))
         case .linkTable:
             return try store.inStoredOrder(Self.once(savedMembers(name, of: object, destination)), name, of: object, context: self)
         case .foreignKey:
@@ -141,8 +141,11 @@ extension ObjectContext {
 
     /// The saved rows of `destination` whose `column` holds `value` (a foreign key to a
     /// column other than the owner's key), by key.
-    private func storedMembers(of destination: EntityDescription, where column: String, is value: Value) throws -> [ManagedObject] {
-        let sql = "SELECT \(mapped(destination).selection(of: destination)) FROM \(mapped(destination).table) WHERE \(quoteIdentifier(column)) = ? ORDER BY \(mapped(destination).key)"
+    private func storedMembers(of destination: EntityDescription, where column: String, is value: Value,
+                               matching ownerKey: String, of owner: EntityDescription) throws -> [ManagedObject] {
+        // Compared as SQLite's foreign key compares them: with the parent column's collation.
+        let collation = mapped(owner).collations[ownerKey].map { " COLLATE " + $0 } ?? ""
+        let sql = "SELECT \(mapped(destination).selection(of: destination)) FROM \(mapped(destination).table) WHERE \(quoteIdentifier(column)) = ?\(collation) ORDER BY \(mapped(destination).key)"
         return try connection.rows(sql, arguments: [value]).map { try self.object(for: destination, values: $0) }
     }
 
@@ -223,8 +226,8 @@ extension ObjectContext {
                     if let pending = pendingInverse(inverse, of: target) { return pending === object }
                     return true
                 }
-            } else if let ownValue, !ownValue.isNull {
-                result = try storedMembers(of: destination, where: column, is: ownValue).filter { target in
+            } else if let ownerKey, let ownValue, !ownValue.isNull {
+                result = try storedMembers(of: destination, where: column, is: ownValue, matching: ownerKey, of: currentEntity(of: object)).filter { target in
                     if let pending = pendingInverse(inverse, of: target) { return pending === object }
                     return true
                 }

@@ -72,6 +72,12 @@ public struct EntityStorage: Equatable, Sendable {
             self.required = required
         }
     }
+    /// A file's key columns other foreign keys name whose collation is not BINARY
+    /// (`code TEXT PRIMARY KEY COLLATE NOCASE`), by column: SQLite matches a child's value
+    /// to its parent's with the parent column's collation (`'ABC'` names `'abc'`), and so
+    /// do the members of the to-many, in SQL and in the link view.
+    public var collations: [String: String] = [:]
+
     /// A file's foreign keys naming this table, in the order SQLite carries out their ON
     /// DELETE actions when one of its rows goes (`ForeignSchemaReader`): a RESTRICT key is
     /// checked at its turn, before the cascades after it have run.

@@ -69,7 +69,8 @@ extension ForeignFileStore {
                   case .linkTable(let link, let sourceColumn, _)? = context.storage(of: relationship, in: a.name) else { return }
             func end(_ side: RelationshipDescription, _ column: String) throws -> LinkEnd {
                 let parent = try context.entity(named: side.destination)
-                return LinkEnd(column: column, parent: side.destination, parentKey: context.mapped(parent).keyColumn, matched: side.targetKey)
+                return LinkEnd(column: column, parent: side.destination, parentKey: context.mapped(parent).keyColumn, matched: side.targetKey,
+                               collation: side.targetKey.flatMap { context.mapped(parent).collations[$0] })
             }
             let ends = (try end(first, firstColumn), try end(second, secondColumn))
             let (source, target) = sourceColumn == "source" ? ends : (ends.1, ends.0)
@@ -123,6 +124,8 @@ extension ForeignFileStore {
         let parent: String
         let parentKey: String
         let matched: String?
+        /// The collation of the parent's `matched` column, when not BINARY.
+        var collation: String? = nil
     }
 
     /// The link table `link` as a temporary view over the join table's two key columns,
@@ -146,12 +149,14 @@ extension ForeignFileStore {
             guard let matched = end.matched else { return key }
             return "(SELECT \(quoteIdentifier(matched)) FROM \(quoteIdentifier(end.parent)) WHERE \(quoteIdentifier(end.parentKey)) = \(key))"
         }
+        func collate(_ end: LinkEnd) -> String { end.collation.map { " COLLATE " + $0 } ?? "" }
         let s = read(source, "quarry_source"), t = read(target, "quarry_target")
         let (sc, tc) = (quoteIdentifier(source.column), quoteIdentifier(target.column))
         return [
             "CREATE TEMP VIEW IF NOT EXISTS \(l) AS SELECT \(s) AS source, \(t) AS target FROM main.\(j) \(joins.joined(separator: " ")) WHERE \(s) IS NOT NULL AND \(t) IS NOT NULL",
             "CREATE TEMP TRIGGER IF NOT EXISTS \(quoteIdentifier(link + "_insert")) INSTEAD OF INSERT ON \(l) BEGIN INSERT INTO \(j) (\(sc), \(tc)) VALUES (\(written(source, "NEW.source")), \(written(target, "NEW.target"))); END",
-            "CREATE TEMP TRIGGER IF NOT EXISTS \(quoteIdentifier(link + "_delete")) INSTEAD OF DELETE ON \(l) BEGIN DELETE FROM \(j) WHERE \(sc) = \(written(source, "OLD.source")) AND \(tc) = \(written(target, "OLD.target")); END",
+            // A link's row is found as the parent's key column compares (its collation).
+            "CREATE TEMP TRIGGER IF NOT EXISTS \(quoteIdentifier(link + "_delete")) INSTEAD OF DELETE ON \(l) BEGIN DELETE FROM \(j) WHERE \(sc) = \(written(source, "OLD.source"))\(collate(source)) AND \(tc) = \(written(target, "OLD.target"))\(collate(target)); END",
         ]
     }
 }
