@@ -149,6 +149,7 @@ extension PostgresStore {
         }
         mapJoinTables(leftOut, ends: ends, context: context)
         mapReadOnlyPairs(readOnlyPairs, ends: ends, context: context)
+        try readReferencingKeys(of: addedSet, context: context)
         for (parent, children) in childrenOf.sorted(by: { $0.key < $1.key }) {
             let named = children.count <= 3 ? children.joined(separator: ", ") : "\(children[0]) and \(children.count - 1) more"
             context.openingNotes.append("\(named) \(children.count == 1 ? "inherits" : "inherit") \(parent): \(children.count == 1 ? "its" : "their") rows are read through \(parent)'s, not as entities of their own")
