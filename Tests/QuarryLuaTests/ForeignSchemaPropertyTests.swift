@@ -15,11 +15,11 @@ import Testing
 /// SQLite leaves with `foreign_keys=ON` (or is refused where SQLite refuses, writing
 /// nothing); and a parent inserted with its child in one save is written first.
 @Suite struct ForeignSchemaPropertyTests {
-    /// Seeds 25...260 pass too but one: 219, where a table has a CASCADE key and then a
-    /// RESTRICT key to one parent. SQLite checks the RESTRICT key before the cascade runs
-    /// when it is declared second (refusing the parent's delete), after it when declared
-    /// first (taking it); Quarry takes it either way, deleting the cascaded child first.
-    static let seeds: [UInt64] = Array(1...24)
+    /// Seeds 61...300 pass too (checked by hand, about 55 s). 219 has a table with a CASCADE
+    /// key and then a RESTRICT key to one parent: SQLite checks the RESTRICT key before the
+    /// cascade runs when it is declared second (refusing the parent's delete), after it when
+    /// declared first, and so does Quarry (`ForeignKeyOrder`); it was the one that failed.
+    static let seeds: [UInt64] = Array(1...60) + [219]
 
     /// A to-many relationship and the SQL finding its members of parent row `p`.
     struct ToMany {

@@ -296,7 +296,14 @@ private struct PredicateSQLWriter {
         tables.append("\(destination.table) AS \(alias)")
         switch toMany.storage {
         case .inverseForeignKey(_, let column, let matched, _):
-            conditions.append("\(alias).\(quoteIdentifier(column)) = \(owner).\(quoteIdentifier(matched ?? ownerKey(path, root)))")
+            // Matched by a column of the owner: that column on the left, so SQLite compares
+            // with its collation, as its foreign key does (a parent's `code COLLATE NOCASE`
+            // matches `'ABC'` to `'abc'`).
+            if let matched {
+                conditions.append("\(owner).\(quoteIdentifier(matched)) = \(alias).\(quoteIdentifier(column))")
+            } else {
+                conditions.append("\(alias).\(quoteIdentifier(column)) = \(owner).\(quoteIdentifier(ownerKey(path, root)))")
+            }
         case .linkTable(let table, let sourceColumn, let targetColumn):
             // A semi-join, not a join: a to-many is a set, so a link row another program
             // wrote twice counts its member once (@count, @sum), as the objects list it.

@@ -124,7 +124,7 @@ extension ObjectContext {
         case .inverseForeignKey(_, let column, let ownerKey, _):
             guard let ownerKey else { return try store.inStoredOrder(savedMembers(name, of: object, destination), name, of: object, context: self) }
             guard let value = object.committedValue(ownerKey), !value.isNull else { return [] }
-            return try storedMembers(of: destination, where: column, is: value)
+            return try storedMembers(of: destination, where: column, is: value, matching: ownerKey, of: currentEntity(of: object))
         case .linkTable:
             return try store.inStoredOrder(Self.once(savedMembers(name, of: object, destination)), name, of: object, context: self)
         case .foreignKey:
@@ -141,8 +141,11 @@ extension ObjectContext {
 
     /// The saved rows of `destination` whose `column` holds `value` (a foreign key to a
     /// column other than the owner's key), by key.
-    private func storedMembers(of destination: EntityDescription, where column: String, is value: Value) throws -> [ManagedObject] {
-        let sql = "SELECT \(mapped(destination).selection(of: destination)) FROM \(mapped(destination).table) WHERE \(quoteIdentifier(column)) = ? ORDER BY \(mapped(destination).key)"
+    private func storedMembers(of destination: EntityDescription, where column: String, is value: Value,
+                               matching ownerKey: String, of owner: EntityDescription) throws -> [ManagedObject] {
+        // Compared as SQLite's foreign key compares them: with the parent column's collation.
+        let collation = mapped(owner).collations[ownerKey].map { " COLLATE " + $0 } ?? ""
+        let sql = "SELECT \(mapped(destination).selection(of: destination)) FROM \(mapped(destination).table) WHERE \(quoteIdentifier(column)) = ?\(collation) ORDER BY \(mapped(destination).key)"
         return try connection.rows(sql, arguments: [value]).map { try self.object(for: destination, values: $0) }
     }
 
@@ -223,8 +226,8 @@ extension ObjectContext {
                     if let pending = pendingInverse(inverse, of: target) { return pending === object }
                     return true
                 }
-            } else if let ownValue, !ownValue.isNull {
-                result = try storedMembers(of: destination, where: column, is: ownValue).filter { target in
+            } else if let ownerKey, let ownValue, !ownValue.isNull {
+                result = try storedMembers(of: destination, where: column, is: ownValue, matching: ownerKey, of: currentEntity(of: object)).filter { target in
                     if let pending = pendingInverse(inverse, of: target) { return pending === object }
                     return true
                 }
@@ -297,6 +300,7 @@ extension ObjectContext {
                 try setRelatedObject(nil, inverse, of: target)
             }
         case .linkTable(let table, let sourceColumn, _):
+            try refuseReadOnlyPair(table, add: add, name, of: object)
             let isMember = try relatedObjects(name, of: object).contains { $0 === target }
             if isMember == add { return }
             let (source, other) = sourceColumn == "source" ? (object, target) : (target, object)
@@ -313,6 +317,15 @@ extension ObjectContext {
             // Results that read the relationship answer again.
             bumpPendingGeneration(touching: source, other)
         }
+    }
+
+    /// Refuses a link of a join table that needs a column nothing fills (`readOnlyLinks`).
+    private func refuseReadOnlyPair(_ link: String, add: Bool, _ name: String, of object: ManagedObject) throws {
+        guard let readOnly = mapped(object.entity).readOnlyLinks[link] else { return }
+        let columns = readOnly.required.joined(separator: ", ")
+        let table = managedObjectModel.entitiesByName[readOnly.join] != nil ? "make or delete \(readOnly.join) objects instead" : "write its rows in SQL"
+        throw StoreError.during(operation: add ? "add" : "remove", .validation(
+            message: "\(object.entity.name).\(name) is read only: its join table \(readOnly.join) requires \(columns), which has no default; \(table)"))
     }
 
     /// Makes a to-many relationship hold exactly `targets`.
@@ -361,41 +374,87 @@ extension ObjectContext {
         for victim in doomed { markDeleted(victim) }
     }
 
+    /// The objects a delete takes, as SQLite deletes a row with `foreign_keys=ON`: the
+    /// row goes, then each key naming it acts in turn, a cascade deleting each child (and
+    /// what that takes) before the next key acts. A deny is checked against what the save
+    /// leaves: members deleted in this context (the order lines of an order deleted
+    /// before it), by this delete's cascades (a child whose other key to the same parent
+    /// cascades) or unlinked from a join table no longer hold it, as Core Data checks a
+    /// deny rule against the objects its save leaves. A file's RESTRICT key is checked at
+    /// its turn, as SQLite does (a cascade after it has not run yet); its NO ACTION key at
+    /// the end, as SQLite checks it at the statement's end, or at the save when it is
+    /// DEFERRABLE INITIALLY DEFERRED, as SQLite checks it at the commit. A worklist, not
+    /// recursion: a cascade may run thousands of objects deep. Objects are added in the
+    /// order the recursion visits them (each before what it cascades to).
     private func collect(_ object: ManagedObject, into doomed: inout [ManagedObject]) throws {
-        // A worklist, not recursion: a cascade may run thousands of objects deep. Popped
-        // in the order the recursion visited them (each object before what it cascades to).
         var seen = Set(doomed.map(ObjectIdentifier.init))
-        var pending = [object]
         var denials: [(object: ManagedObject, relationship: RelationshipDescription, members: [ManagedObject])] = []
-        while let next = pending.popLast() {
-            guard !next.isDeleted, seen.insert(ObjectIdentifier(next)).inserted else { continue }
-            doomed.append(next)
-            var reached: [ManagedObject] = []
-            for relationship in currentEntity(of: next).relationships {
-                guard storage(of: relationship, in: next.entity.name) != nil else { continue }
-                switch relationship.deleteRule {
-                case .deny:
-                    denials.append((next, relationship, try relatedObjects(relationship.name, of: next)))
-                case .cascade:
-                    reached += try relatedObjects(relationship.name, of: next)
-                case .nullify, .noaction, .setdefault:
-                    break
-                }
-            }
-            pending += reached.reversed()
+        struct Step {
+            let object: ManagedObject
+            let rules: [(RelationshipDescription, EntityStorage.ReferencingKey.Check)]
+            var next = 0
+            /// The children a cascade takes, last first.
+            var children: [ManagedObject] = []
         }
-        // What the save will leave: members deleted in this context (the order lines of an
-        // order deleted before it) or by this delete's cascades (a child whose other key to
-        // the same parent cascades, as SQLite's statement takes it) no longer hold it, as
-        // Core Data checks a deny rule against the objects its save leaves; nor do a join
-        // table's rows whose links were removed.
-        for (next, relationship, members) in denials {
-            let blocking = members.filter { !$0.isDeleted && !seen.contains(ObjectIdentifier($0)) && !isUnlinkedJoinRow($0) }
-            guard blocking.isEmpty else {
-                let names = blocking.prefix(5).map(\.objectID).joined(separator: ", ") + (blocking.count > 5 ? ", ..." : "")
-                throw StoreError.validation(message: "delete: \(next.objectID) cannot be deleted: '\(relationship.name)' denies it while it holds \(names)"
-                                            + foreignKeyNote(relationship, of: next.entity.name))
+        func enter(_ object: ManagedObject) -> Step? {
+            guard !object.isDeleted, seen.insert(ObjectIdentifier(object)).inserted else { return nil }
+            doomed.append(object)
+            return Step(object: object, rules: deleteRules(of: object))
+        }
+        var stack = [enter(object)].compactMap { $0 }
+        while let top = stack.indices.last {
+            if let child = stack[top].children.popLast() {
+                if let step = enter(child) { stack.append(step) }
+                continue
             }
+            guard stack[top].next < stack[top].rules.count else {
+                stack.removeLast()
+                continue
+            }
+            let (relationship, check) = stack[top].rules[stack[top].next]
+            stack[top].next += 1
+            let next = stack[top].object
+            switch relationship.deleteRule {
+            case .cascade:
+                stack[top].children = try relatedObjects(relationship.name, of: next).reversed()
+            case .deny:
+                let members = try relatedObjects(relationship.name, of: next)
+                switch check {
+                case .restrict: try refuseDenial(next, relationship, members, seen: seen)
+                case .statement: denials.append((next, relationship, members))
+                case .commit: break
+                }
+            case .nullify, .noaction, .setdefault:
+                break
+            }
+        }
+        for (next, relationship, members) in denials { try refuseDenial(next, relationship, members, seen: seen) }
+    }
+
+    /// The relationships whose delete rules act when `object` goes, in the order they act:
+    /// a file's keys in SQLite's order (`ForeignKeyOrder`), each with when it is checked.
+    private func deleteRules(of object: ManagedObject) -> [(RelationshipDescription, EntityStorage.ReferencingKey.Check)] {
+        let relationships = currentEntity(of: object).relationships.filter { storage(of: $0, in: object.entity.name) != nil }
+        let keys = mapped(object.entity).referencingKeys
+        guard !keys.isEmpty else { return relationships.map { ($0, .statement) } }
+        let placed = relationships.map { relationship -> (RelationshipDescription, Int, EntityStorage.ReferencingKey.Check) in
+            guard case .inverseForeignKey(let child, let column, _, _)? = storage(of: relationship, in: object.entity.name),
+                  let table = managedObjectModel.entitiesByName[child].map({ mapped($0).relation })?.lowercased(),
+                  let index = keys.firstIndex(where: { $0.column == column && $0.child.lowercased() == table }) else {
+                return (relationship, keys.count, .statement)
+            }
+            return (relationship, index, keys[index].check)
+        }
+        return placed.enumerated().sorted { ($0.element.1, $0.offset) < ($1.element.1, $1.offset) }.map { ($0.element.0, $0.element.2) }
+    }
+
+    /// Refuses the delete while members of a deny rule that the save leaves hold `object`.
+    private func refuseDenial(_ object: ManagedObject, _ relationship: RelationshipDescription, _ members: [ManagedObject], seen: Set<ObjectIdentifier>) throws {
+        let blocking = members.filter { !$0.isDeleted && !seen.contains(ObjectIdentifier($0)) && !isUnlinkedJoinRow($0) }
+        guard blocking.isEmpty else {
+            let names = blocking.prefix(5).map(\.objectID).joined(separator: ", ") + (blocking.count > 5 ? ", ..." : "")
+            throw StoreError.validation(message: "delete: \(object.objectID) cannot be deleted: '\(relationship.name)' denies it while it holds \(names)"
+                                        + foreignKeyNote(relationship, of: object.entity.name))
         }
     }
 }

@@ -56,6 +56,53 @@ public struct EntityStorage: Equatable, Sendable {
     public var pairLink: String?
     /// The join table's column the link view reads as its `source`.
     public var pairSourceColumn: String?
+    /// The link tables of this entity's many-to-many pairs that are read only, by link:
+    /// their join table has columns a new link's row needs and nothing fills (Sakila's
+    /// `last_update TIMESTAMP NOT NULL`, no default), so links are not added or removed
+    /// through the pair (a SQLite file's join table is an entity whose objects write them).
+    public var readOnlyLinks: [String: ReadOnlyLink] = [:]
+
+    /// A join table whose links are read only, and the columns it requires.
+    public struct ReadOnlyLink: Equatable, Sendable {
+        public let join: String
+        public let required: [String]
+
+        public init(join: String, required: [String]) {
+            self.join = join
+            self.required = required
+        }
+    }
+    /// A file's key columns other foreign keys name whose collation is not BINARY
+    /// (`code TEXT PRIMARY KEY COLLATE NOCASE`), by column: SQLite matches a child's value
+    /// to its parent's with the parent column's collation (`'ABC'` names `'abc'`), and so
+    /// do the members of the to-many, in SQL and in the link view.
+    public var collations: [String: String] = [:]
+
+    /// A file's foreign keys naming this table, in the order SQLite carries out their ON
+    /// DELETE actions when one of its rows goes (`ForeignSchemaReader`): a RESTRICT key is
+    /// checked at its turn, before the cascades after it have run.
+    public var referencingKeys: [ReferencingKey] = []
+
+    /// One foreign key of another program's file naming this table: `child.column`.
+    public struct ReferencingKey: Equatable, Sendable {
+        public enum Check: Equatable, Sendable {
+            /// ON DELETE RESTRICT: checked as the row goes, at the key's turn.
+            case restrict
+            /// NO ACTION (or an action that leaves no child behind): at the statement's end.
+            case statement
+            /// NO ACTION, DEFERRABLE INITIALLY DEFERRED: at the commit, so at the save.
+            case commit
+        }
+        public let child: String
+        public let column: String
+        public let check: Check
+
+        public init(child: String, column: String, check: Check) {
+            self.child = child
+            self.column = column
+            self.check = check
+        }
+    }
 
     /// How a date column keeps its dates as numbers, when not as Unix seconds.
     public enum NumericDateScale: Equatable, Sendable {

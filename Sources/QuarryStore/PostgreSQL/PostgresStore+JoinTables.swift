@@ -25,11 +25,19 @@ extension PostgresStore {
     /// out: one position, and times the server fills in or leaves NULL (Sakila's
     /// `last_update DEFAULT now()`).
     static func isJoinTableShaped(_ columns: [[Value]], keys: [String]) -> Bool {
+        requiredTimes(columns, keys: keys)?.isEmpty == true
+    }
+
+    /// The times of a join table's shape that a link's insert cannot leave out (`NOT NULL`,
+    /// no default), which make its pair read only; nil when the columns are not a join
+    /// table's: `keys`, two distinct columns, and besides them one position and times.
+    static func requiredTimes(_ columns: [[Value]], keys: [String]) -> [String]? {
         let others = columns.filter { row in !keys.contains { $0 == row[1].textValue } }
         let nullable = { (row: [Value]) in row[3].storedInteger != 1 }
         let positions = others.filter { nullable($0) && ["int2", "int4", "int8"].contains($0[2].textValue ?? "") }
-        let stamps = others.filter { attributeType($0[2].textValue ?? "") == .date && (nullable($0) || $0[4].storedInteger == 1) }
-        return keys.count == 2 && keys[0] != keys[1] && positions.count <= 1 && positions.count + stamps.count == others.count
+        let stamps = others.filter { attributeType($0[2].textValue ?? "") == .date }
+        guard keys.count == 2, keys[0] != keys[1], positions.count <= 1, positions.count + stamps.count == others.count else { return nil }
+        return stamps.filter { !nullable($0) && $0[4].storedInteger != 1 }.compactMap { $0[1].textValue }
     }
 
     /// Makes the join tables among `leftOut` (tables that are no entity, with their
@@ -41,33 +49,54 @@ extension PostgresStore {
     func mapJoinTables(_ leftOut: [(table: String, columns: [[Value]], keyed: Bool)], ends: [String: [JoinEnd]], context: ObjectContext) {
         for (table, columns, keyed) in leftOut {
             let keys = ends[table] ?? []
-            guard Self.isJoinTableShaped(columns, keys: keys.map(\.column)) else {
+            // A table with no key whose pair would be read only (a time it requires): the
+            // pair, to read; its rows are no objects.
+            let required = Self.requiredTimes(columns, keys: keys.map(\.column)) ?? []
+            guard Self.isJoinTableShaped(columns, keys: keys.map(\.column)) || !keyed && !required.isEmpty else {
                 context.openingNotes.append(keyed
                     ? "\(table) joins tables that are not both entities, and is no entity itself (a join table's rows are links): left out"
                     : "\(table) has no primary key, which Quarry's objects are known by, and is no join table of two foreign keys to entities: left out")
                 continue
             }
             do {
-                try mapJoinTable(table, keys[0], keys[1], context: context)
+                try mapJoinTable(table, keys[0], keys[1], columns: columns.compactMap { $0[1].textValue }, required: required, context: context)
             } catch {
                 context.openingNotes.append("\(table) is left out, not read as the many-to-many relationship it joins: \(error)")
             }
         }
     }
 
-    private func mapJoinTable(_ table: String, _ first: JoinEnd, _ second: JoinEnd, context: ObjectContext) throws {
+    /// The read-only pairs of keyed tables of a join table's shape but for times they
+    /// require (Sakila's `film_actor.last_update NOT NULL` with no default): each is an
+    /// entity, whose objects write its rows, and gives the pair to read, as in a SQLite file.
+    func mapReadOnlyPairs(_ tables: [(table: String, columns: [[Value]], required: [String])], ends: [String: [JoinEnd]], context: ObjectContext) {
+        for (table, columns, required) in tables {
+            guard let keys = ends[table], keys.count == 2 else { continue }
+            do {
+                try mapJoinTable(table, keys[0], keys[1], columns: columns.compactMap { $0[1].textValue }, required: required, context: context)
+            } catch {
+                context.openingNotes.append("\(table) is read as a table only, not as the many-to-many relationship it joins: \(error)")
+            }
+        }
+    }
+
+    private func mapJoinTable(_ table: String, _ first: JoinEnd, _ second: JoinEnd, columns: [String], required: [String] = [], context: ObjectContext) throws {
         let before = (try context.entity(named: first.parent), try context.entity(named: second.parent))
         var a = before.0
         let same = first.parent == second.parent
         var b = same ? a : before.1
         func free(_ name: String, in entity: EntityDescription) -> Bool { context.isFreeKey(name, in: entity) }
-        let aName = ForeignFileStore.manyToManyName(other: ForeignFileStore.relationshipStem(second.column), joinTable: table) { free($0, in: a) }
-        let bName = ForeignFileStore.manyToManyName(other: ForeignFileStore.relationshipStem(first.column), joinTable: table) {
+        // Named from the to-one names its keys would have as an entity's, as a SQLite
+        // file's join table, which is one, has them (`customer_code_customers`).
+        let keyNames = ForeignFileStore.joinKeyNames(columns: columns, keys: [(first.column, first.parent), (second.column, second.parent)])
+        let aName = ForeignFileStore.manyToManyName(other: keyNames[second.column] ?? ForeignFileStore.relationshipStem(second.column), joinTable: table) { free($0, in: a) }
+        let bName = ForeignFileStore.manyToManyName(other: keyNames[first.column] ?? ForeignFileStore.relationshipStem(first.column), joinTable: table) {
             free($0, in: b) && !(same && $0 == aName)
         }
         // The join table's own foreign keys decide what deleting a parent does: NO ACTION
         // and RESTRICT refuse while links exist, as the server would; otherwise the links go.
-        func rule(_ end: JoinEnd) -> DeleteRule { ForeignSchemaReader.deleteRule(onDelete: end.action) == .deny ? .deny : .nullify }
+        // A read-only pair's links go by the join table's own objects (its to-manys deny).
+        func rule(_ end: JoinEnd) -> DeleteRule { required.isEmpty && ForeignSchemaReader.deleteRule(onDelete: end.action) == .deny ? .deny : .nullify }
         ForeignFileStore.pair(&a, aName, &b, bName, rules: (rule(first), rule(second)), in: context)
         do {
             guard let relationship = a.relationship(named: aName),
@@ -78,6 +107,7 @@ extension PostgresStore {
             // session whose transactions are read-only by default.
             try server(context).executeForSession(inTransaction: linkViewSQL(link: link, join: table, source: source, target: target))
             joinTables.insert(table)
+            if !required.isEmpty { ForeignFileStore.readOnly(link, join: table, required: required, sides: [first.parent, second.parent], in: context) }
         } catch {
             // No pair without its view: the model stays as it was.
             context.remember(before.0)

@@ -85,6 +85,7 @@ extension PostgresStore {
         for row in inheriting { if let child = row[0].textValue, let parent = row[1].textValue { parentOf[child] = parent } }
         var childrenOf: [String: [String]] = [:]
         var leftOut: [(table: String, columns: [[Value]], keyed: Bool)] = []
+        var readOnlyPairs: [(table: String, columns: [[Value]], required: [String])] = []
         // A table's single-column foreign keys to another table's whole primary key.
         let references = Dictionary(grouping: constraints.filter { row in
             guard row[1].textValue == "f", let parent = row[3].textValue, let to = row[4].textValue else { return false }
@@ -115,6 +116,7 @@ extension PostgresStore {
                             context.openingNotes.append("\(table) is left out: \(reason)")
                         } else {
                             added.append(table)
+                            if let required = Self.requiredTimes(tableColumns, keys: ends), !required.isEmpty { readOnlyPairs.append((table, tableColumns, required)) }
                         }
                     } catch {
                         context.openingNotes.append("\(table) is left out: \(error)")
@@ -146,6 +148,8 @@ extension PostgresStore {
             ends[table, default: []].append(JoinEnd(column: column, parent: parent, parentKey: numbered ? to : nil, action: Self.deleteAction(row[5].textValue)))
         }
         mapJoinTables(leftOut, ends: ends, context: context)
+        mapReadOnlyPairs(readOnlyPairs, ends: ends, context: context)
+        try readReferencingKeys(of: addedSet, context: context)
         for (parent, children) in childrenOf.sorted(by: { $0.key < $1.key }) {
             let named = children.count <= 3 ? children.joined(separator: ", ") : "\(children[0]) and \(children.count - 1) more"
             context.openingNotes.append("\(named) \(children.count == 1 ? "inherits" : "inherit") \(parent): \(children.count == 1 ? "its" : "their") rows are read through \(parent)'s, not as entities of their own")

@@ -11,7 +11,10 @@ import GRDB
 /// Quarry identifies its rows by (`TerritoryID TEXT PRIMARY KEY`, whose rows are known by
 /// their rowid), the view joins the parent to read one as the other, and its triggers
 /// write the column's value. The table stays an entity of its own, with its two to-one
-/// relationships and their delete rules.
+/// relationships and their delete rules. A join table with a time that is required and has
+/// no default (Sakila's `film_actor.last_update TIMESTAMP NOT NULL`) gives the pair too, to
+/// read (members, predicates, `@count`); a link's row cannot be made without the time, so
+/// `:add` and `:remove` are refused naming it, and its rows are written as the entity's.
 extension ForeignFileStore {
     static func mapJoinTables(_ tables: [String], in context: ObjectContext) {
         for table in tables {
@@ -26,7 +29,7 @@ extension ForeignFileStore {
 
     /// The two foreign keys of a join table, or nil when `join` is not one.
     private static func joinSides(of join: EntityDescription, in context: ObjectContext)
-        -> (RelationshipDescription, RelationshipDescription)? {
+        -> (first: RelationshipDescription, second: RelationshipDescription, required: [String])? {
         let storage = context.mapped(join)
         guard storage.layout == .foreignTable, join.relationships.count == 2 else { return nil }
         let isTable = { (name: String) in context.managedObjectModel.entitiesByName[name].map { context.mapped($0).layout == .foreignTable } == true }
@@ -37,16 +40,19 @@ extension ForeignFileStore {
               isTable(first.destination), isTable(second.destination) else { return nil }
         // Besides them, its own key and what the link's insert may leave out: one position,
         // and times the file fills in or leaves NULL (`last_update DEFAULT CURRENT_TIMESTAMP`).
+        // A time that is required and has no default (Sakila's `last_update TIMESTAMP NOT
+        // NULL`) a link cannot give: the pair is read only.
         let others = join.attributes.filter { $0.name != first.column && $0.name != second.column && $0.name != storage.keyColumn }
         let positions = others.filter { $0.type == .int64 && $0.isOptional }
-        let stamps = others.filter { $0.type == .date && ($0.isOptional || $0.defaultValue != nil || storage.clockDefaults[$0.name] != nil) }
+        let stamps = others.filter { $0.type == .date }
         guard positions.count <= 1, positions.count + stamps.count == others.count else { return nil }
-        return (first, second)
+        let required = stamps.filter { !$0.isOptional && $0.defaultValue == nil && storage.clockDefaults[$0.name] == nil }.map(\.name)
+        return (first, second, required)
     }
 
-    private static func mapJoinTable(_ join: EntityDescription, _ sides: (RelationshipDescription, RelationshipDescription),
+    private static func mapJoinTable(_ join: EntityDescription, _ sides: (first: RelationshipDescription, second: RelationshipDescription, required: [String]),
                                      in context: ObjectContext) throws {
-        let (first, second) = sides
+        let (first, second, required) = sides
         let before = (context.managedObjectModel.entitiesByName[first.destination], context.managedObjectModel.entitiesByName[second.destination])
         guard var a = before.0, let firstColumn = first.column, let secondColumn = second.column else { return }
         func free(_ name: String, in entity: EntityDescription) -> Bool { context.isFreeKey(name, in: entity) }
@@ -63,7 +69,8 @@ extension ForeignFileStore {
                   case .linkTable(let link, let sourceColumn, _)? = context.storage(of: relationship, in: a.name) else { return }
             func end(_ side: RelationshipDescription, _ column: String) throws -> LinkEnd {
                 let parent = try context.entity(named: side.destination)
-                return LinkEnd(column: column, parent: side.destination, parentKey: context.mapped(parent).keyColumn, matched: side.targetKey)
+                return LinkEnd(column: column, parent: side.destination, parentKey: context.mapped(parent).keyColumn, matched: side.targetKey,
+                               collation: side.targetKey.flatMap { context.mapped(parent).collations[$0] })
             }
             let ends = (try end(first, firstColumn), try end(second, secondColumn))
             let (source, target) = sourceColumn == "source" ? ends : (ends.1, ends.0)
@@ -74,6 +81,7 @@ extension ForeignFileStore {
             storage.pairLink = link
             storage.pairSourceColumn = source.column
             context.remember(join, storage: storage)
+            if !required.isEmpty { readOnly(link, join: join.name, required: required, sides: [first.destination, second.destination], in: context) }
         } catch {
             // No pair without its view: the model stays as it was.
             if let old = before.0 { context.remember(old) }
@@ -99,6 +107,16 @@ extension ForeignFileStore {
         context.bumpGeneration()
     }
 
+    /// Marks the link `link` of a join table read only on the entities it joins.
+    static func readOnly(_ link: String, join: String, required: [String], sides: [String], in context: ObjectContext) {
+        for side in Set(sides) {
+            guard let entity = context.managedObjectModel.entitiesByName[side] else { continue }
+            var storage = context.mapped(entity)
+            storage.readOnlyLinks[link] = EntityStorage.ReadOnlyLink(join: join, required: required)
+            context.remember(entity, storage: storage)
+        }
+    }
+
     /// One side of a join table: its column, and the parent it refers to by `matched`
     /// (nil: by the key Quarry knows the parent's rows by, `parentKey`).
     struct LinkEnd {
@@ -106,6 +124,8 @@ extension ForeignFileStore {
         let parent: String
         let parentKey: String
         let matched: String?
+        /// The collation of the parent's `matched` column, when not BINARY.
+        var collation: String? = nil
     }
 
     /// The link table `link` as a temporary view over the join table's two key columns,
@@ -129,12 +149,14 @@ extension ForeignFileStore {
             guard let matched = end.matched else { return key }
             return "(SELECT \(quoteIdentifier(matched)) FROM \(quoteIdentifier(end.parent)) WHERE \(quoteIdentifier(end.parentKey)) = \(key))"
         }
+        func collate(_ end: LinkEnd) -> String { end.collation.map { " COLLATE " + $0 } ?? "" }
         let s = read(source, "quarry_source"), t = read(target, "quarry_target")
         let (sc, tc) = (quoteIdentifier(source.column), quoteIdentifier(target.column))
         return [
             "CREATE TEMP VIEW IF NOT EXISTS \(l) AS SELECT \(s) AS source, \(t) AS target FROM main.\(j) \(joins.joined(separator: " ")) WHERE \(s) IS NOT NULL AND \(t) IS NOT NULL",
             "CREATE TEMP TRIGGER IF NOT EXISTS \(quoteIdentifier(link + "_insert")) INSTEAD OF INSERT ON \(l) BEGIN INSERT INTO \(j) (\(sc), \(tc)) VALUES (\(written(source, "NEW.source")), \(written(target, "NEW.target"))); END",
-            "CREATE TEMP TRIGGER IF NOT EXISTS \(quoteIdentifier(link + "_delete")) INSTEAD OF DELETE ON \(l) BEGIN DELETE FROM \(j) WHERE \(sc) = \(written(source, "OLD.source")) AND \(tc) = \(written(target, "OLD.target")); END",
+            // A link's row is found as the parent's key column compares (its collation).
+            "CREATE TEMP TRIGGER IF NOT EXISTS \(quoteIdentifier(link + "_delete")) INSTEAD OF DELETE ON \(l) BEGIN DELETE FROM \(j) WHERE \(sc) = \(written(source, "OLD.source"))\(collate(source)) AND \(tc) = \(written(target, "OLD.target"))\(collate(target)); END",
         ]
     }
 }

@@ -56,6 +56,22 @@ extension ForeignFileStore {
         return name
     }
 
+    /// The to-one names a join table's two keys have as its entity's, by column: a SQLite
+    /// file's join table is an entity, whose keys are named in the order of their columns,
+    /// none as a column of the table in any case (`customer_code` ->
+    /// `customer_code_customer`) nor as the other; a PostgreSQL one is no entity but its
+    /// pair is named from the same names, so one schema gives one pair of names on both.
+    static func joinKeyNames(columns: [String], keys: [(column: String, destination: String)]) -> [String: String] {
+        var taken = Set(columns.map { $0.lowercased() })
+        var names: [String: String] = [:]
+        for key in keys.sorted(by: { $0.column < $1.column }) {
+            let name = relationshipName(column: key.column, destination: key.destination) { !taken.contains($0.lowercased()) }
+            taken.insert(name.lowercased())
+            names[key.column] = name
+        }
+        return names
+    }
+
     /// The names Quarry gave before these conventions (the column minus `_id`, else the
     /// destination's name, else `_rel`; the inverse `<source>_set`, else
     /// `<source>_<relationship>_set`), still accepted for the relationships they named.

@@ -18,7 +18,13 @@ struct ForeignSchemaReader {
         for table in tables where context.managedObjectModel.entitiesByName[table] == nil {
             if let mapped = try foreignEntity(table) { found.append(mapped) }
         }
-        for (entity, storage) in found { context.remember(entity, storage: storage) }
+        // SQLite's order of ON DELETE actions, which a RESTRICT key's check depends on.
+        let referencing = (try? context.read { db in try ForeignKeyOrder.referencingKeys(in: db) }) ?? [:]
+        for (entity, storage) in found {
+            var storage = storage
+            storage.referencingKeys = referencing[storage.relation.lowercased()] ?? []
+            context.remember(entity, storage: storage)
+        }
         for (entity, _) in found { try addForeignKeys(of: entity.name) }
         ForeignFileStore.mapJoinTables(found.map(\.entity.name), in: context)
         for view in views where context.managedObjectModel.entitiesByName[view] == nil {
@@ -204,6 +210,12 @@ struct ForeignSchemaReader {
         // TEXT key is not the rowid Quarry knows its rows by.
         let to = try to ?? declaredPrimaryKey(of: parent)
         let targetKey = (to == nil || to == context.mapped(destination).keyColumn) ? nil : to
+        // A key matched by a column of another collation than BINARY matches as SQLite does.
+        if let targetKey, let collation = collation(of: targetKey, in: context.mapped(destination).relation), collation.uppercased() != "BINARY" {
+            var storage = context.mapped(destination)
+            storage.collations[targetKey] = collation
+            context.remember(destination, storage: storage)
+        }
         let source = try context.entity(named: table)
         let names = foreignKeyNames(source, column: column, destination: destination)
         try context.link(table, column: column, to: parent, targetKey: targetKey, name: names.relationship, inverse: names.inverse,
@@ -215,6 +227,19 @@ struct ForeignSchemaReader {
         var parentEntity = try context.entity(named: parent)
         if names.earlier.inverse != names.inverse { parentEntity.relationshipAliases[names.earlier.inverse] = names.inverse }
         context.remember(parentEntity)
+    }
+
+    /// The collation a column of a table of the file declares (`BINARY` when none), as
+    /// SQLite reports it.
+    private func collation(of column: String, in table: String) -> String? {
+        try? context.read { db -> String? in
+            var collation: UnsafePointer<CChar>?
+            let code = sqlite3_table_column_metadata(db.sqliteConnection, "main", table, column, nil, &collation, nil, nil, nil)
+            guard code == SQLITE_OK, let collation else { return nil }
+            let name = String(cString: collation)
+            // Spliced into SQL as a name: only a plain identifier is.
+            return name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") } ? name : nil
+        }
     }
 
     /// The one column of `table`'s declared primary key (nil: none, or several).

@@ -1,0 +1,47 @@
+import Foundation
+import QuarryTestSupport
+import Testing
+
+/// A delete takes what PostgreSQL's `DELETE` takes: the keys naming a row act in the order
+/// of their triggers (the key made first acts first), a cascade running before the next
+/// key acts, and a RESTRICT or NO ACTION key is checked at its turn. So a child's RESTRICT
+/// or NO ACTION key declared before its CASCADE key to the same parent refuses the
+/// parent's delete, and one declared after it does not (SQLite's order is the reverse).
+@Suite struct PostgresDeleteOrderTests {
+    @Test func keysActInTheServersOrder() async throws {
+        let sandbox = try Sandbox()
+        try sandbox.write("schema.sql", """
+            CREATE TABLE p (id integer PRIMARY KEY, label text);
+            CREATE TABLE c1 (id integer PRIMARY KEY, a integer REFERENCES p ON DELETE CASCADE, b integer REFERENCES p ON DELETE RESTRICT);
+            CREATE TABLE c2 (id integer PRIMARY KEY, b integer REFERENCES p ON DELETE RESTRICT, a integer REFERENCES p ON DELETE CASCADE);
+            CREATE TABLE c3 (id integer PRIMARY KEY, a integer REFERENCES p ON DELETE CASCADE, b integer REFERENCES p ON DELETE NO ACTION);
+            CREATE TABLE c4 (id integer PRIMARY KEY, b integer REFERENCES p ON DELETE NO ACTION, a integer REFERENCES p ON DELETE CASCADE);
+            CREATE TABLE c5 (id integer PRIMARY KEY, b integer REFERENCES p ON DELETE NO ACTION DEFERRABLE INITIALLY DEFERRED,
+              a integer REFERENCES p ON DELETE CASCADE);
+            INSERT INTO p VALUES (1, 'a'), (2, 'b'), (3, 'c'), (4, 'd'), (5, 'e');
+            INSERT INTO c1 VALUES (1, 1, 1); INSERT INTO c2 VALUES (1, 2, 2); INSERT INTO c3 VALUES (1, 3, 3);
+            INSERT INTO c4 VALUES (1, 4, 4); INSERT INTO c5 VALUES (1, 5, 5);
+            """)
+        let url = try PostgresServer.database("deleteorder")
+        try await PostgresStoreTests.psql(sandbox, url, file: "schema.sql")
+        // What the server takes, each in a transaction rolled back.
+        var server: [String] = []
+        for id in 1...5 {
+            let run = try await sandbox.run(URL(fileURLWithPath: "/usr/bin/psql"), ["-v", "ON_ERROR_STOP=1", "-Atc", "BEGIN; DELETE FROM p WHERE id = \(id); SET CONSTRAINTS ALL IMMEDIATE; ROLLBACK", url], timeout: 60)
+            server.append("\(id)\t\(run.status == 0)")
+        }
+        #expect(server == ["1\ttrue", "2\tfalse", "3\ttrue", "4\tfalse", "5\ttrue"], "\(server)")
+        try sandbox.write("delete.lua", """
+            for id = 1, 5 do
+              print(id, (pcall(function() p:get(id):delete() end)))
+              rollback()
+            end
+            p:get(1):delete(); p:get(5):delete()
+            print(save().deleted, count("p"), count("c1"), count("c5"))
+            """)
+        let result = try await sandbox.quarry([url, "delete.lua"])
+        #expect(result.status == 0, "\(result)")
+        #expect(Array(result.lines.prefix(5)) == server, "\(result)")
+        #expect(result.lines.last == "4\t3\t0\t0", "\(result)")
+    }
+}

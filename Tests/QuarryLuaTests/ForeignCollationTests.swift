@@ -1,0 +1,63 @@
+import Foundation
+import GRDB
+import QuarryPredicates
+import QuarryStore
+import Testing
+
+/// A parent known by `code TEXT PRIMARY KEY COLLATE NOCASE`: SQLite's foreign key matches a
+/// child's `'ABC'` to the parent's `'abc'` (the parent column's collation), and so do the
+/// to-many's members, in SQL (`ANY`, `@count`), in memory, in a join table's pair, and in a
+/// one-save delete's cascade. The to-one found it; the to-many compared in BINARY and
+/// missed it.
+@Suite struct ForeignCollationTests {
+    static let schema = """
+        CREATE TABLE p (code TEXT PRIMARY KEY COLLATE NOCASE, label TEXT);
+        CREATE TABLE c (id INTEGER PRIMARY KEY, p_code TEXT REFERENCES p (code) ON DELETE CASCADE, label TEXT);
+        CREATE TABLE t (tid INTEGER PRIMARY KEY, name TEXT);
+        CREATE TABLE p_t (p_code TEXT NOT NULL REFERENCES p (code) ON DELETE CASCADE, tid INTEGER NOT NULL REFERENCES t (tid), PRIMARY KEY (p_code, tid));
+        INSERT INTO p VALUES ('abc', 'x'), ('DEF', 'y'), ('ghi', 'z');
+        INSERT INTO c VALUES (1, 'abc', 'c1'), (2, 'ABC', 'c2'), (3, 'def', 'c3'), (4, 'ghi', 'c4');
+        INSERT INTO t VALUES (1, 'one'), (2, 'two');
+        INSERT INTO p_t VALUES ('ABC', 1), ('def', 2), ('abc', 2);
+        """
+
+    @Test func membersMatchWithTheParentKeysCollation() throws {
+        let path = try foreignFile(Self.schema)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let h = try Harness(context: try StoreOpener.open(path))
+        // As SQLite's join with the parent's collation finds them.
+        let members = try sqlAnswer(path, "SELECT p.label || '=' || (SELECT count(*) FROM c WHERE p.code = c.p_code) FROM p ORDER BY p.label")
+        #expect(members == "x=2,y=1,z=1")
+        #expect(h.string(#"(function() local out = {}; for _, o in ipairs(fetch{ "p", sort = "label" }) do out[#out + 1] = o.label .. "=" .. #o.cs end; return table.concat(out, ",") end)()"#) == members)
+        #expect(h.string(#"count("p", "cs.@count == 2") .. "," .. count("p", "ANY cs.label == 'c2'") .. "," .. count("c", "p_code_p.label == 'x'")"#) == "1,1,2")
+        #expect(h.string(#"(function() local pr, n = predicate("ANY cs.label == 'c2'"), 0; for _, o in ipairs(fetch("p")) do if pr:matches(o) then n = n + 1 end end; return n end)()"#) == "1")
+        // The join table's pair: 'ABC' and 'abc' are links of one parent.
+        #expect(h.string(#"#p:first("label == 'x'").tid_ts .. "," .. #t:get(2).p_code_ps .. "," .. count("t", "ANY p_code_ps.label == 'x'")"#) == "2,2,2")
+        // A link written as 'ABC' is removed through the pair.
+        h.run(#"""
+            local x = p:first("label == 'x'")
+            x.tid_ts:remove(t:get(1))
+            save()
+            """#)
+        #expect(try sqlAnswer(path, "SELECT p_code || '-' || tid FROM p_t ORDER BY 1") == "abc-2,def-2")
+    }
+
+    @Test func aOneSaveDeleteCascadesAsSQLiteDoes() throws {
+        let path = try foreignFile(Self.schema)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let copy = path + ".sqlite"
+        try FileManager.default.copyItem(atPath: path, toPath: copy)
+        defer { try? FileManager.default.removeItem(atPath: copy) }
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = true
+        let sqlite = try DatabaseQueue(path: copy, configuration: configuration)
+        try sqlite.write { db in try db.execute(sql: "DELETE FROM p WHERE label = 'x'") }
+        try sqlite.close()
+        let h = try Harness(context: try StoreOpener.open(path))
+        h.run(#"p:first("label == 'x'"):delete(); save()"#)
+        for query in ["SELECT group_concat(id) FROM c", "SELECT group_concat(p_code || '-' || tid) FROM p_t", "SELECT group_concat(code) FROM p"] {
+            #expect(try sqlAnswer(path, query) == sqlAnswer(copy, query), "\(query)")
+        }
+        #expect(try sqlAnswer(path, "SELECT group_concat(id) FROM c") == "3,4")
+    }
+}

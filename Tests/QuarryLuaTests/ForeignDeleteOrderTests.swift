@@ -1,0 +1,110 @@
+import Foundation
+import GRDB
+import QuarryPredicates
+@testable import QuarryStore
+import Testing
+
+/// A foreign file's keys act on a parent's delete as SQLite (`foreign_keys=ON`) carries
+/// them out, so one save takes what SQLite takes and refuses what it refuses: a RESTRICT
+/// key is checked at its turn (the last key declared acts first), before a CASCADE key
+/// after it has taken the child away; a NO ACTION key DEFERRABLE INITIALLY DEFERRED is
+/// checked at the commit, so the child may go after its parent in the same save.
+@Suite struct ForeignDeleteOrderTests {
+    /// Runs `statements` in one transaction on a copy of `path` with foreign keys on, and
+    /// `lua` through Quarry saved once: both take or both refuse, leaving the same rows.
+    private func compare(_ path: String, tables: [String], statements: [String], lua: String, expectTook: Bool,
+                         sourceLocation: SourceLocation = #_sourceLocation) throws {
+        // Each on a copy of its own: every comparison starts from the file as made.
+        let (copy, mine) = (path + ".sqlite", path + ".quarry-copy")
+        try FileManager.default.copyItem(atPath: path, toPath: copy)
+        try FileManager.default.copyItem(atPath: path, toPath: mine)
+        defer { for file in [copy, mine] { try? FileManager.default.removeItem(atPath: file) } }
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = true
+        let sqlite = try DatabaseQueue(path: copy, configuration: configuration)
+        var sqliteTook = true
+        do { try sqlite.write { db in for statement in statements { try db.execute(sql: statement) } } } catch { sqliteTook = false }
+        try sqlite.close()
+        #expect(sqliteTook == expectTook, "SQLite \(sqliteTook ? "took" : "refused") \(statements)", sourceLocation: sourceLocation)
+        let h = try Harness(context: try StoreOpener.open(mine))
+        let outcome = h.string("""
+            (function()
+              local ok, err = pcall(function()
+                \(lua)
+                save()
+              end)
+              if not ok then rollback() end
+              return ok and "took" or ("refused: " .. tostring(err))
+            end)()
+            """) ?? "?"
+        #expect((outcome == "took") == sqliteTook, "Quarry: \(outcome)", sourceLocation: sourceLocation)
+        func rows(_ file: String) throws -> [String] {
+            let queue = try DatabaseQueue(path: file)
+            defer { try? queue.close() }
+            return try queue.read { db in try tables.flatMap { t in try Row.fetchAll(db, sql: "SELECT rowid, * FROM \(t) ORDER BY rowid").map { "\(t): \($0)" } } }
+        }
+        #expect(try rows(mine) == rows(copy), sourceLocation: sourceLocation)
+    }
+
+    /// Seed 219's shape: a child with a CASCADE key and a RESTRICT key to one parent.
+    @Test func aRestrictKeyDeclaredAfterACascadeKeyRefusesTheParentsDelete() throws {
+        let path = try foreignFile("""
+            CREATE TABLE p (id INTEGER PRIMARY KEY, label TEXT);
+            CREATE TABLE cascadeFirst (id INTEGER PRIMARY KEY, a INTEGER REFERENCES p ON DELETE CASCADE, b INTEGER REFERENCES p ON DELETE RESTRICT);
+            CREATE TABLE restrictFirst (id INTEGER PRIMARY KEY, b INTEGER REFERENCES p ON DELETE RESTRICT, a INTEGER REFERENCES p ON DELETE CASCADE);
+            INSERT INTO p VALUES (1, 'x'), (2, 'y'), (3, 'z');
+            INSERT INTO cascadeFirst VALUES (1, 1, 1), (2, 3, 3);
+            INSERT INTO restrictFirst VALUES (1, 2, 2), (2, 3, 3);
+            """)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let tables = ["p", "cascadeFirst", "restrictFirst"]
+        // The RESTRICT key acts first: the child is still there.
+        try compare(path, tables: tables, statements: ["DELETE FROM p WHERE id = 1"], lua: "p:get(1):delete()", expectTook: false)
+        // The CASCADE key acts first: the child is gone when the RESTRICT key is checked.
+        try compare(path, tables: tables, statements: ["DELETE FROM p WHERE id = 2"], lua: "p:get(2):delete()", expectTook: true)
+        // Deleted before its parent, the child holds it no longer.
+        try compare(path, tables: tables, statements: ["DELETE FROM cascadeFirst WHERE id = 1", "DELETE FROM p WHERE id = 1"],
+                    lua: "cascadeFirst:get(1):delete(); p:get(1):delete()", expectTook: true)
+        // Across tables: `restrictFirst`, declared later, acts first, and then `cascadeFirst`'s RESTRICT key refuses.
+        try compare(path, tables: tables, statements: ["DELETE FROM p WHERE id = 3"], lua: "p:get(3):delete()", expectTook: false)
+    }
+
+    /// A NO ACTION key DEFERRABLE INITIALLY DEFERRED is checked at the commit: the parent
+    /// may go before its child in one save, and a save leaving the child is refused whole.
+    /// A RESTRICT key is checked at once, deferrable or not.
+    @Test func aDeferredKeyIsCheckedAtTheSave() throws {
+        let path = try foreignFile("""
+            CREATE TABLE p (id INTEGER PRIMARY KEY, label TEXT);
+            CREATE TABLE later (id INTEGER PRIMARY KEY, a INTEGER, b INTEGER
+              CONSTRAINT "the key, (deferred)" REFERENCES p (id) ON DELETE NO ACTION DEFERRABLE INITIALLY DEFERRED);
+            CREATE TABLE now (id INTEGER PRIMARY KEY, a INTEGER, b INTEGER REFERENCES p DEFERRABLE INITIALLY IMMEDIATE,
+              FOREIGN KEY (a) REFERENCES p ON DELETE RESTRICT DEFERRABLE INITIALLY DEFERRED);
+            INSERT INTO p VALUES (1, 'x'), (2, 'y'), (3, 'z'), (4, 'w');
+            INSERT INTO later VALUES (1, NULL, 1), (2, NULL, 1);
+            INSERT INTO now VALUES (1, NULL, 2), (2, 3, NULL);
+            """)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let tables = ["p", "later", "now"]
+        try compare(path, tables: tables, statements: ["DELETE FROM p WHERE id = 1", "DELETE FROM later WHERE b = 1"],
+                    lua: "p:get(1):delete(); later:get(1):delete(); later:get(2):delete()", expectTook: true)
+        try compare(path, tables: tables, statements: ["DELETE FROM p WHERE id = 1", "DELETE FROM later WHERE id = 1"],
+                    lua: "p:get(1):delete(); later:get(1):delete()", expectTook: false)
+        try compare(path, tables: tables, statements: ["DELETE FROM p WHERE id = 2", "DELETE FROM now WHERE id = 1"],
+                    lua: "p:get(2):delete(); now:get(1):delete()", expectTook: false)
+        try compare(path, tables: tables, statements: ["DELETE FROM p WHERE id = 3", "DELETE FROM now WHERE id = 2"],
+                    lua: "p:get(3):delete(); now:get(2):delete()", expectTook: false)
+        // A new child of a new parent, and a cycle of deferred keys, in one save.
+        try compare(path, tables: tables, statements: ["INSERT INTO later (id, b) VALUES (9, 9)", "INSERT INTO p VALUES (9, 'new')"],
+                    lua: "local c = later:new{ id = 9 }; local n = p:new{ id = 9, label = 'new' }; c.b = 9", expectTook: true)
+    }
+
+    @Test func theDeferredClausesAreReadOffTheTablesSQL() {
+        let sql = """
+            CREATE TABLE "t (x)" (a REFERENCES p DEFERRABLE INITIALLY DEFERRED, -- REFERENCES q NOT DEFERRABLE
+              'b,' INTEGER REFERENCES [p,q] ("x") NOT DEFERRABLE INITIALLY DEFERRED NOT NULL,
+              c REFERENCES p DEFERRABLE, /* REFERENCES p */ d TEXT DEFAULT 'REFERENCES' REFERENCES p (id) ON DELETE CASCADE DEFERRABLE INITIALLY IMMEDIATE,
+              FOREIGN KEY (e, f) REFERENCES p (g, h) MATCH FULL DEFERRABLE INITIALLY DEFERRED)
+            """
+        #expect(ForeignKeyOrder.deferredClauses(of: sql) == [true, false, false, false, true])
+    }
+}
