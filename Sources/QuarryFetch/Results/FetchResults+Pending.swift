@@ -170,8 +170,10 @@ extension FetchResults {
     }
 
     /// The rows of the request's window within the merged rows.
-    func window(_ merge: PendingMerge) -> Range<Int> {
-        let total = merge.keys.count
+    func window(_ merge: PendingMerge) -> Range<Int> { window(merge.keys) }
+
+    func window(_ keys: MergedKeys) -> Range<Int> {
+        let total = keys.count
         let start = min(compiled.offset, total)
         let end = compiled.limit.map { min(total, start + $0) } ?? total
         return start..<end

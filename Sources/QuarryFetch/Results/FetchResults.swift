@@ -122,7 +122,13 @@ public final class FetchResults {
     public func object(at index: Int) throws -> ManagedObject? {
         // Past SQLite's reach (offset plus index beyond Int64) there is nothing.
         guard index >= 0, index <= Int(Int32.max) * 1024 else { return nil }
-        if let merge = try merged() { return try object(at: index, merged: merge) }
+        if let merge = try merged() { return try object(at: index, merged: merge.keys) }
+        return try savedObject(at: index)
+    }
+
+    /// The object at a 0-based index of the saved rows alone (no unsaved change merged).
+    func savedObject(at index: Int) throws -> ManagedObject? {
+        guard index >= 0, index <= Int(Int32.max) * 1024 else { return nil }
         let size = max(1, request.batchSize)
         let number = index / size
         let batch = try loadBatch(number, size: size)
@@ -145,16 +151,18 @@ public final class FetchResults {
 
     /// Row `index` of the window of merged rows: a placed object, or a saved row's object,
     /// found registered or loaded with the rest of its batch.
-    private func object(at index: Int, merged merge: PendingMerge) throws -> ManagedObject? {
-        let window = self.window(merge)
-        guard index < window.count, let entry = merge.entry(at: window.lowerBound + index) else { return nil }
+    /// The object at a 0-based index of the saved rows with unsaved changes merged in as
+    /// `merged` places them.
+    func object(at index: Int, merged: MergedKeys) throws -> ManagedObject? {
+        let window = self.window(merged)
+        guard index < window.count, let entry = merged.entry(at: window.lowerBound + index) else { return nil }
         switch entry {
         case .object(let object): return object
         case .key(let key):
             if let object = context.registeredObject(entity: entity.name, primaryKey: key) { return object }
             let size = max(1, request.batchSize)
             let start = index / size * size
-            let entries = (start..<min(window.count, start + size)).compactMap { merge.entry(at: window.lowerBound + $0) }
+            let entries = (start..<min(window.count, start + size)).compactMap { merged.entry(at: window.lowerBound + $0) }
             let missing = entries.compactMap { entry -> Int64? in
                 guard case .key(let k) = entry, context.registeredObject(entity: entity.name, primaryKey: k) == nil else { return nil }
                 return k

@@ -14,7 +14,25 @@ enum ResultsBindings {
         LuaBinding("__index", luaResultsIndex),
         LuaBinding("__newindex", luaResultsNewindex),
         LuaBinding("__tostring", luaResultsTostring),
+        LuaBinding("__quarry_snapshot", luaResultsWalk),
     ]
+
+    /// What `ipairs(r)` walks (see quarry_install_ipairs): results that go on over the
+    /// objects `r` held when the loop began (`ResultsWalk`), so that a loop changing its
+    /// objects out of `r` skips none. Until something changes, they are read as `r` is.
+    /// Sectioned results walk their sections, which are read afresh.
+    static func luaResultsWalk(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
+        let handle = try runtime.results(call, 1)
+        guard !handle.results.isSectioned else {
+            lua_pushvalue(call.state, 1)
+            return 1
+        }
+        let walk = ResultsHandle(results: handle.results, format: handle.format, arguments: handle.arguments, variables: handle.variables)
+        walk.object = handle.object
+        walk.walk = try handle.results.beginWalk()
+        pushSwiftObject(call.state, walk, kind: .results)
+        return 1
+    }
 
     static func luaResultsLen(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
         let handle = try runtime.results(call, 1)
@@ -28,6 +46,9 @@ enum ResultsBindings {
             let i = try call.integer(2)
             if handle.results.isSectioned { return try runtime.pushSection(handle, i) }
             guard i >= 1 else { return call.pushNil() }
+            if let walk = handle.walk, handle.results.hasMoved(since: walk) {
+                return runtime.pushObject(try handle.results.object(at: Int(i - 1), in: walk))
+            }
             // A batch of rows, cached as the results' user value for C to answer from.
             if try handle.results.servesRows() {
                 guard let (start, rows) = try handle.results.rows(around: Int(i - 1)) else { return call.pushNil() }

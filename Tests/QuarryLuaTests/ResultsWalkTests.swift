@@ -1,0 +1,76 @@
+import Testing
+
+/// `ipairs(r)` goes over the objects `r` held when the loop began, as a loop over Core
+/// Data's `fetchedObjects` array does: a loop whose changes take objects out of the live
+/// results (or move them within) skips none and visits none twice. Before, each change
+/// re-ran the results under the loop, and it visited every other object.
+@Suite struct ResultsWalkTests {
+    static let items = """
+        entity "Item" { n = "int64", done = "bool" }
+        for i = 1, 450 do Item:new{ n = i, done = false } end
+        save()
+        """
+
+    /// Counts the loop's visits and distinct objects, as "visits,distinct".
+    static func loop(_ results: String, _ body: String) -> String {
+        """
+        (function()
+          local r = \(results)
+          local visits, seen, distinct = 0, {}, 0
+          for _, it in ipairs(r) do
+            visits = visits + 1
+            if not seen[it] then seen[it] = true; distinct = distinct + 1 end
+            \(body)
+          end
+          return visits .. "," .. distinct
+        end)()
+        """
+    }
+
+    @Test func changingObjectsOutOfTheResultsSkipsNone() throws {
+        let h = try Harness()
+        h.run(Self.items)
+        // Across batches (450 rows, batches of 200), unsaved.
+        #expect(h.string(Self.loop(#"fetch("Item", "done == false")"#, "it.done = true")) == "450,450")
+        #expect(h.string(#"count("Item", "done == true")"#) == "450")
+        // The live results show the change once the loop is over.
+        #expect(h.string(#"#fetch("Item", "done == false")"#) == "0")
+        h.run("rollback()")
+    }
+
+    @Test func deletingEveryObjectOfTheResultsDeletesThemAll() throws {
+        let h = try Harness()
+        h.run(Self.items)
+        #expect(h.string(Self.loop(#"fetch("Item", "n > 100")"#, "it:delete()")) == "350,350")
+        h.run("save()")
+        #expect(h.string(#"count("Item")"#) == "100")
+    }
+
+    @Test func movingObjectsWithinASortedResultVisitsEachOnce() throws {
+        let h = try Harness()
+        h.run(Self.items)
+        // Each visited object moves to the end of the order.
+        #expect(h.string(Self.loop(#"fetch{ "Item", sort = "n" }"#, "it.n = it.n + 1000")) == "450,450")
+        #expect(h.string(#"fetch{ "Item", sort = "n" }[1].n"#) == "1001")
+    }
+
+    @Test func aLoopBegunWithUnsavedChangesWalksThemAsTheyWere() throws {
+        let h = try Harness()
+        h.run(Self.items)
+        // Unsaved before the loop: ten objects left, one new came in.
+        h.run(#"for _, it in ipairs(fetch("Item", "n <= 10")) do it.done = true end; Item:new{ n = 0, done = false }"#)
+        #expect(h.string(#"#fetch("Item", "done == false")"#) == "441")
+        #expect(h.string(Self.loop(#"fetch("Item", "done == false")"#, "it.done = true")) == "441,441")
+        #expect(h.string(#"count("Item", "done == false")"#) == "0")
+    }
+
+    @Test func aSaveInsideTheLoopGoesOnOverTheResultsAsTheyAre() throws {
+        let h = try Harness()
+        h.run(Self.items)
+        // A save changed the saved rows the walk was reading: it goes on over the results as
+        // they are, so it ends and visits no object twice (its walk is the live one's).
+        let answer = h.string(Self.loop(#"fetch("Item", "n <= 20")"#, "it.n = it.n + 1000; save()")) ?? ""
+        let parts = answer.split(separator: ",")
+        #expect(parts.count == 2 && parts[0] == parts[1], "\(answer)")
+    }
+}
