@@ -267,20 +267,31 @@ extension CoreDataStore {
     /// quirk: that is an ordinary column). Read from the text conservatively: the word
     /// `DESC` or `WITHOUT` anywhere (in a name too) means no.
     static func declaresRowidAlias(_ sql: String) -> Bool {
-        // Word by word over the bytes (Photos' tables' SQL is 100 KB: upper-casing it and
-        // splitting it into a set cost more than the rest of this check at each open).
-        var word: [UInt8] = []
-        for byte in sql.utf8 + [0x20] {
-            let isWordByte = byte >= 0x80 || byte == 0x5F || (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
-            if isWordByte {
-                if word.count < 8 { word.append((0x61...0x7A).contains(byte) ? byte - 32 : byte) } else { word.append(0) }
-                continue
+        // Word by word over the bytes, each word's first 8 bytes upper-cased in an integer
+        // (Photos' tables' SQL is 100 KB: upper-casing it and splitting it into a set, and
+        // later an array per word, cost more than the rest of this check at each open).
+        var text = sql
+        return text.withUTF8 { bytes in
+            var word: UInt64 = 0, length = 0
+            func isRefusal() -> Bool { (length == 4 && word == descWord) || (length == 7 && word == withoutWord) }
+            for byte in bytes {
+                let isWordByte = byte >= 0x80 || byte == 0x5F || (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                if isWordByte {
+                    if length < 8 { word = word << 8 | UInt64((0x61...0x7A).contains(byte) ? byte - 32 : byte) }
+                    length += 1
+                    continue
+                }
+                if isRefusal() { return false }
+                word = 0
+                length = 0
             }
-            if word.elementsEqual("DESC".utf8) || word.elementsEqual("WITHOUT".utf8) { return false }
-            word.removeAll(keepingCapacity: true)
+            return !isRefusal()
         }
-        return true
     }
+
+    /// `DESC` and `WITHOUT` as `declaresRowidAlias` packs a word's bytes.
+    private static let descWord = packedWord("DESC"), withoutWord = packedWord("WITHOUT")
+    private static func packedWord(_ word: String) -> UInt64 { word.utf8.reduce(0) { $0 << 8 | UInt64($1) } }
 
     /// The nearest entity the store numbers that each of `names` is or inherits from.
     static func commonAncestor(of names: Set<String>, lookups: ModelLookups, numbers: CoreDataNumbers) -> String? {
