@@ -109,6 +109,9 @@ extension CoreDataStore {
             }
             var seen: Set<String> = []
             var writes: [ColumnWrite] = []
+            // `attributeColumns[name]`, gathered apart and stored once (not a nested
+            // dictionary write, hashing the entity's name, per attribute).
+            var ownColumns: [String: String] = [:]
             var subentityKeys: Set<String> = []
             let candidates = inheritedAttributes + descendants.flatMap(\.attributes)
             // A composite's elements are attributes keyed by their paths (`author.person`).
@@ -127,17 +130,14 @@ extension CoreDataStore {
                     continue
                 }
                 // Sibling sub-entities that each declare it keep it in columns of their own.
-                let placed = propertyColumns.declarers(of: key, for: name, chain: chain, lookups: lookups, numbers: numbers).compactMap { d in
-                    propertyColumns.column(of: key, declaredBy: d.entity, upper: upper).map { (codes: d.codes, column: $0) }
-                }
-                let plain = propertyColumns.bases[key] ?? "Z" + key.uppercased()
+                let (placed, plain) = propertyColumns.placed(key, for: name, chain: chain, lookups: lookups, numbers: numbers, upper: upper)
                 guard let column = placed.first?.column ?? upper[plain] else {
                     notes.append("\(name).\(key): no column \(plain) in \(table)")
                     continue
                 }
                 let byEntity = placed.count > 1 ? placed : []
                 if let own = byEntity.isEmpty ? column : byEntity.first(where: { $0.codes.contains(code) })?.column {
-                    attributeColumns[name, default: [:]][key] = own
+                    ownColumns[key] = own
                 }
                 let declared = ownAttributeNames.contains(property.name)
                 if !declared { subentityKeys.insert(key) }
@@ -159,6 +159,8 @@ extension CoreDataStore {
                 }
             }
 
+            if !ownColumns.isEmpty { attributeColumns[name] = attributeColumns[name]?.merging(ownColumns) { _, new in new } ?? ownColumns }
+
             // To-one relationships: a column of the destination's Z_PK.
             var relationships: [RelationshipDescription] = []
             let relationshipCandidates = inheritedRelationships + descendants.flatMap(\.relationships)
@@ -171,9 +173,7 @@ extension CoreDataStore {
                     // Sibling sub-entities that each declare it keep it in columns of their
                     // own (`ZSETTINGS`, `ZSETTINGS1`): a row read through their parent reads
                     // the column of its own entity's declaration.
-                    let placed = propertyColumns.declarers(of: r.name, for: name, chain: chain, lookups: lookups, numbers: numbers).compactMap { d in
-                        propertyColumns.column(of: r.name, declaredBy: d.entity, upper: upper).map { (codes: d.codes, column: $0) }
-                    }
+                    let placed = propertyColumns.placed(r.name, for: name, chain: chain, lookups: lookups, numbers: numbers, upper: upper).placed
                     guard let column = placed.first?.column ?? propertyColumns.column(of: r.name, declaredBy: name, upper: upper) else {
                         notes.append("\(name).\(r.name): no column Z\(r.name.uppercased()) in \(table)")
                         continue
