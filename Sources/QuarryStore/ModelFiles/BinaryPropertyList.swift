@@ -191,19 +191,15 @@ enum BinaryPropertyList {
             case 0xD:
                 let (count, start) = try length(n, marker: marker, at: at)
                 try fits(n, start, count, 2 * refSize)
-                var keys: [String] = [], values: [Plist] = [], tags: [UInt64] = []
-                keys.reserveCapacity(count)
-                values.reserveCapacity(count)
-                tags.reserveCapacity(count)
+                var entries: [PlistDictionary.Entry] = []
+                entries.reserveCapacity(count)
                 for i in 0..<count {
                     let ref = try reference(n, at: start + i * refSize)
                     let key = try self.key(ref, of: n)
                     if keyTags[ref] == Self.untagged { keyTags[ref] = PlistDictionary.asciiTag(key) ?? PlistDictionary.notASCII }
-                    keys.append(key)
-                    tags.append(keyTags[ref])
-                    values.append(try object(reference(n, at: start + (count + i) * refSize)))
+                    entries.append(PlistDictionary.Entry(tag: keyTags[ref], key: key, value: try object(reference(n, at: start + (count + i) * refSize))))
                 }
-                return .dictionary(PlistDictionary(keys: keys, values: values, tags: tags))
+                return .dictionary(PlistDictionary(entries: entries))
             default:
                 throw fail(n, "has an unknown type (marker 0x\(String(marker, radix: 16)))")
             }
