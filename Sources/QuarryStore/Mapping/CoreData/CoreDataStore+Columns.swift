@@ -54,6 +54,8 @@ extension CoreDataStore {
         /// to-one relationships), each declared once in its hierarchy.
         init(_ lookups: ModelLookups, numbers: CoreDataNumbers) {
             var byRoot: [String: [CoreDataEntity]] = [:]
+            // Sized once (Photos.app's 1,500 keys grew it eleven times).
+            declarations.reserveCapacity(lookups.model.entities.reduce(0) { $0 + $1.attributes.count + $1.relationships.count })
             for entity in lookups.model.entities {
                 byRoot[lookups.rootName(of: entity.name) ?? entity.name, default: []].append(entity)
             }
@@ -64,6 +66,7 @@ extension CoreDataStore {
                     return ca != cb ? ca < cb : a.name < b.name
                 }
                 var taken: [String: Int] = [:]
+                taken.reserveCapacity(family.reduce(0) { $0 + $1.attributes.count + $1.relationships.count })
                 for entity in ordered {
                     for (key, columnName) in Self.storedKeys(of: entity) {
                         let base = "Z" + columnName.uppercased()

@@ -38,13 +38,14 @@ extension CoreDataStore {
         // A table's columns whose second character is a digit or `_` (`Z_PK`, `Z3OWNER`):
         // the only ones that can keep a to-one's target entity (below), so each to-one
         // looks through these few and not the table's hundreds of columns.
-        var numberedByTable: [String: [String]] = [:]
-        func numberedColumns(_ table: String, _ available: [String]) -> [String] {
+        // Each with its upper-cased name, made once (not once for each to-one looking).
+        var numberedByTable: [String: [(column: String, upper: String)]] = [:]
+        func numberedColumns(_ table: String, _ available: [String]) -> [(column: String, upper: String)] {
             if let known = numberedByTable[table] { return known }
-            let found = available.filter { column in
+            let found = available.compactMap { column -> (column: String, upper: String)? in
                 let u = column.uppercased()
-                guard let second = u.dropFirst().first else { return false }
-                return second.isNumber || second == "_"
+                guard let second = u.dropFirst().first, second.isNumber || second == "_" else { return nil }
+                return (column, u)
             }
             numberedByTable[table] = found
             return found
@@ -155,7 +156,7 @@ extension CoreDataStore {
                     derivedAttributes[name, default: [:]][key] = attribute.derivationExpression ?? ""
                 } else {
                     writes.append(ColumnWrite(key: key, column: column, type: type, byEntity: byEntity, external: external))
-                    if name == root { columnNames["\(table).\(column)"] = "\(name).\(key)" }
+                    if name == root { namedColumns.append((table, column, name, key)) }
                 }
             }
 
@@ -182,12 +183,13 @@ extension CoreDataStore {
                     let read = byEntity.isEmpty ? quoteIdentifier(column) : Self.byEntity(byEntity, reading: { quoteIdentifier($0) })
                     select(read, as: r.name)
                     // A destination with sub-entities: a second column keeps the target's Z_ENT.
+                    let (upperColumn, upperName) = (column.uppercased(), r.name.uppercased())
                     let typeColumn = numberedColumns(table, available).first { candidate in
-                        let u = candidate.uppercased()
-                        guard u != column.uppercased(), u.hasPrefix("Z"), u.hasSuffix(r.name.uppercased()) else { return false }
+                        let u = candidate.upper
+                        guard u != upperColumn, u.hasPrefix("Z"), u.hasSuffix(upperName) else { return false }
                         let middle = u.dropFirst().dropLast(r.name.count)
                         return !middle.isEmpty && middle.allSatisfy { $0.isNumber || $0 == "_" } && middle.contains { $0.isNumber }
-                    }
+                    }?.column
                     let destinationTable = "Z" + (lookups.rootName(of: r.destination) ?? r.destination).uppercased()
                     writes.append(ColumnWrite(key: r.name, column: column, type: .int64, entityColumn: typeColumn, destinationTable: destinationTable,
                                               byEntity: byEntity))
