@@ -43,11 +43,23 @@ extension CoreDataStore {
         /// non-transient attributes (a composite's elements, by path) and to-one
         /// relationships, by property name; with the name each column is made from.
         static func storedKeys(of entity: CoreDataEntity) -> [(key: String, columnName: String)] {
-            var properties: [(name: String, keys: [(key: String, columnName: String)])] = entity.attributes.filter { !$0.isTransient }.map { a in
-                (a.name, a.storedElements.map { ($0.key, $0.columnName) })
+            // By position (-1: a to-one), not an array of keys per property: a plain
+            // attribute is its own one key, and only a composite's are listed.
+            var properties: [(name: String, attribute: Int)] = []
+            properties.reserveCapacity(entity.attributes.count + entity.relationships.count)
+            for (i, a) in entity.attributes.enumerated() where !a.isTransient { properties.append((a.name, i)) }
+            for r in entity.relationships where !r.isTransient && !r.isToMany { properties.append((r.name, -1)) }
+            properties.sort { $0.name < $1.name }
+            var keys: [(key: String, columnName: String)] = []
+            keys.reserveCapacity(properties.count)
+            for (name, i) in properties {
+                if i >= 0, entity.attributes[i].type == .composite {
+                    keys += entity.attributes[i].storedElements.map { ($0.key, $0.columnName) }
+                } else {
+                    keys.append((name, name))
+                }
             }
-            properties += entity.relationships.filter { !$0.isTransient && !$0.isToMany }.map { ($0.name, [($0.name, $0.name)]) }
-            return properties.sorted { $0.name < $1.name }.flatMap(\.keys)
+            return keys
         }
 
         /// Assigns columns to the properties that have one (non-transient attributes and

@@ -115,9 +115,20 @@ extension CoreDataStore {
             var ownColumns: [String: String] = [:]
             var subentityKeys: Set<String> = []
             let candidates = inheritedAttributes + descendants.flatMap(\.attributes)
+            seen.reserveCapacity(2 * candidates.count + 16)
+            selections.reserveCapacity(64 * candidates.count + 256)
             // A composite's elements are attributes keyed by their paths (`author.person`).
-            let pieces = candidates.filter { !$0.isTransient && seen.insert($0.name.lowercased()).inserted }
-                .flatMap { property in property.storedElements.map { (property: property, piece: $0) } }
+            // Made in one array (a plain attribute is its one piece): an array of pieces for
+            // each of Photos.app's 1,250 attributes, then flattened, cost 3.8M instructions.
+            var pieces: [(property: CoreDataAttribute, piece: CoreDataAttribute.StoredElement)] = []
+            pieces.reserveCapacity(candidates.count)
+            for property in candidates where !property.isTransient && seen.insert(property.name.lowercased()).inserted {
+                if property.type != .composite {
+                    pieces.append((property, CoreDataAttribute.StoredElement(key: property.name, attribute: property, columnName: property.name)))
+                } else {
+                    for piece in property.storedElements { pieces.append((property, piece)) }
+                }
+            }
             for (property, piece) in pieces {
                 let attribute = piece.attribute, key = piece.key
                 // A composite's element path that is also another property's name (a model
