@@ -43,6 +43,14 @@ extension CoreDataStore {
         func numberedColumns(_ table: String, _ available: [String]) -> [(column: String, upper: String)] {
             if let known = numberedByTable[table] { return known }
             let found = available.compactMap { column -> (column: String, upper: String)? in
+                // A printable ASCII name's second byte (its second character: only CR LF
+                // is two ASCII bytes in one) decides without upper-casing it (most columns).
+                let utf8 = column.utf8
+                if utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x80 }) {
+                    guard utf8.count > 1 else { return nil }
+                    let second = utf8[utf8.index(after: utf8.startIndex)]
+                    guard (0x30...0x39).contains(second) || second == 0x5F else { return nil }
+                }
                 let u = column.uppercased()
                 guard let second = u.dropFirst().first, second.isNumber || second == "_" else { return nil }
                 return (column, u)
@@ -113,6 +121,7 @@ extension CoreDataStore {
             // `attributeColumns[name]`, gathered apart and stored once (not a nested
             // dictionary write, hashing the entity's name, per attribute).
             var ownColumns: [String: String] = [:]
+            ownColumns.reserveCapacity(inheritedAttributes.count)
             var subentityKeys: Set<String> = []
             let candidates = inheritedAttributes + descendants.flatMap(\.attributes)
             seen.reserveCapacity(2 * candidates.count + 16)
@@ -405,8 +414,9 @@ extension CoreDataStore {
 
     /// Whether the model says `entity.relationship` (its own, inherited or a sub-entity's) is ordered.
     static func isOrdered(_ relationship: String, of entity: String, in lookups: ModelLookups) -> Bool {
-        (lookups.allRelationships(of: entity) + lookups.descendants(of: entity).flatMap(\.relationships))
-            .contains { $0.name == relationship && $0.isOrdered }
+        // Looked through in place, not gathered into one array first.
+        let declarations = [lookups.model.entity(named: entity)].compactMap { $0 } + lookups.ancestors(of: entity) + lookups.descendants(of: entity)
+        return declarations.contains { $0.relationships.contains { $0.name == relationship && $0.isOrdered } }
     }
 
     /// An ordering found for one entity of a hierarchy holds for every entity that has the
