@@ -77,6 +77,8 @@ public final class FetchResults {
         batchOrder = []
         rowSource = nil
         rowWalk = (nil, 0)
+        hopedKeys = nil
+        vouched = 0
         generation = context.generation
     }
 
@@ -207,7 +209,7 @@ public final class FetchResults {
             start = index / size * size
             rowWalk.span = size
         }
-        let rows = try readRows(start: start, count: rowWalk.span, whole: false)
+        let rows = try walkRows(start: start, count: rowWalk.span)
         rowWalk.end = start + rowWalk.span
         return index - start < rows.keys.count ? (start, rows) : nil
     }
@@ -215,6 +217,55 @@ public final class FetchResults {
     /// Where the last rows read by `rows(around:)` ended, and how many were read.
     private var rowWalk: (end: Int?, span: Int) = (nil, 0)
     private static let readAhead = 2048
+
+    /// The keys a walk in key order reads before they are counted (`walkRows`): nil not
+    /// looked for yet, `.some(nil)` none to hope for.
+    private var hopedKeys: ClosedRange<Int64>??
+    /// How many of the hoped keys, from the first, windows read whole have vouched for.
+    private var vouched = 0
+
+    /// Rows `start..<start+count` of a walk (`rows(around:)`), the columns read so far.
+    /// A request that takes a table's rows in key order hopes its keys are `min...max`
+    /// (a table imported and not deleted from), which two lookups at the b-tree's ends
+    /// give, and reads windows of them as key ranges: a window that comes back with every
+    /// key, after windows that did from the first, is what the counted keys would give.
+    /// Counting them first (`denseKeys`) read the whole table once more before the first
+    /// row (14 ms of a loop over 336,776 flights). A window with a key missing sends this
+    /// walk and the rest to the keys as counted or listed (`orderedKeys`).
+    private func walkRows(start: Int, count: Int) throws -> RowBatch {
+        if keys == nil, start <= vouched, let hoped = try hopedRange() {
+            let window = OrderedKeys.dense(hoped).slice(from: start, count: count)
+            let source = rowSource ?? RowSource(entity: compiled.entity, storage: compiled.storage)
+            rowSource = source
+            let rows = try source.read(keys: window, context: context)
+            if rows.keys.count == window.count {
+                vouched = max(vouched, start + window.count)
+                return rows
+            }
+            hopedKeys = .some(nil)
+        }
+        return try readRows(start: start, count: count, whole: false)
+    }
+
+    /// `min...max` of the request's table, when the request takes its rows in key order
+    /// from the first with no limit (`hopedKeys`).
+    private func hopedRange() throws -> ClosedRange<Int64>? {
+        if let hopedKeys { return hopedKeys }
+        var found: ClosedRange<Int64>?
+        if compiled.takesRowsInKeyOrder, compiled.offset == 0, compiled.limit == nil {
+            let (key, table) = (compiled.storage.key, compiled.storage.table)
+            // No row for an empty table (its min() and max() are NULL, read as 0).
+            let bounds = try context.connection.readKeys("SELECT (SELECT min(\(key)) FROM \(table)), (SELECT max(\(key)) FROM \(table)) WHERE EXISTS (SELECT 1 FROM \(table))",
+                                                         arguments: [], columns: 2)
+            // A span too wide to be walked is left to the counted keys.
+            if bounds.count == 2, bounds[0] <= bounds[1], !bounds[1].subtractingReportingOverflow(bounds[0]).overflow,
+               bounds[1] - bounds[0] < Int64(Int32.max) * 1024 {
+                found = bounds[0]...bounds[1]
+            }
+        }
+        hopedKeys = .some(found)
+        return found
+    }
 
     /// Rows `start..<start+count` as cells: whole rows (to make objects of), or the
     /// columns read so far.

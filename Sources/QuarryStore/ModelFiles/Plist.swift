@@ -96,31 +96,37 @@ enum Plist: Equatable {
 /// gets a hash index instead (String's equality). A key given twice is the later one's,
 /// as a dictionary built in order would have it.
 struct PlistDictionary: Equatable {
-    private(set) var keys: [String]
-    private(set) var values: [Plist]
-    /// Each key's `asciiTag`, when every key is ASCII and there are no more than `indexedPast`.
-    private var tags: [UInt64]?
-    /// Positions by key, when there are no tags.
+    /// A key, its `asciiTag` (or `notASCII`), and its value.
+    struct Entry {
+        let tag: UInt64
+        let key: String
+        let value: Plist
+    }
+
+    /// In one array, not one each for keys, values and tags: building Photos.app's model
+    /// made, grew and freed three arrays for each of its 3,080 dictionaries.
+    private(set) var entries: [Entry]
+    /// Positions by key, when a key is not ASCII or there are more than `indexedPast`
+    /// (else a lookup scans the tags).
     private var index: [String: Int]?
 
     /// Up to this many entries, a lookup scans.
     static let indexedPast = 32
 
-    /// `keys[i]` names `values[i]` (the readers make both of one length). `tags`, when
-    /// given, holds each key's `asciiTag`, or `notASCII` (a reader that meets one key
-    /// object in many dictionaries tags it once).
-    init(keys: [String], values: [Plist], tags given: [UInt64]? = nil) {
-        let n = min(keys.count, values.count)
-        self.keys = n == keys.count ? keys : Array(keys[..<n])
-        self.values = n == values.count ? values : Array(values[..<n])
-        if n <= Self.indexedPast {
-            let tags = given.map { $0.count == n ? $0 : Array($0.prefix(n)) } ?? self.keys.map { Self.asciiTag($0) ?? Self.notASCII }
-            if tags.count == n, !tags.contains(Self.notASCII) {
-                self.tags = tags
-                return
-            }
-        }
-        index = Dictionary(self.keys.enumerated().map { ($1, $0) }, uniquingKeysWith: { _, later in later })
+    var keys: [String] { entries.map(\.key) }
+    var values: [Plist] { entries.map(\.value) }
+
+    /// `keys[i]` names `values[i]`; extra keys or values are dropped.
+    init(keys: [String], values: [Plist]) {
+        self.init(entries: zip(keys, values).map { Entry(tag: Self.asciiTag($0) ?? Self.notASCII, key: $0, value: $1) })
+    }
+
+    /// Entries tagged by their maker (a reader that meets one key object in many
+    /// dictionaries tags it once).
+    init(entries: [Entry]) {
+        self.entries = entries
+        if entries.count <= Self.indexedPast, !entries.contains(where: { $0.tag == Self.notASCII }) { return }
+        index = Dictionary(entries.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { _, later in later })
     }
 
     /// The tag of a key that has none (`asciiTag`'s are below 2^48).
@@ -142,21 +148,21 @@ struct PlistDictionary: Equatable {
             | UInt64(b[max(0, n - 2)]) << 8 | UInt64(b[n - 1])
     }
 
-    var count: Int { keys.count }
-    var isEmpty: Bool { keys.isEmpty }
+    var count: Int { entries.count }
+    var isEmpty: Bool { entries.isEmpty }
 
     subscript(key: String) -> Plist? {
-        guard let tags else { return index?[key].map { values[$0] } }
-        var i = keys.count
+        if let index { return index[key].map { entries[$0].value } }
+        var i = entries.count
         if let tag = Self.asciiTag(key) {
             while i > 0 {
                 i -= 1
-                if tags[i] == tag && keys[i] == key { return values[i] }
+                if entries[i].tag == tag && entries[i].key == key { return entries[i].value }
             }
         } else {
             while i > 0 {
                 i -= 1
-                if keys[i] == key { return values[i] }
+                if entries[i].key == key { return entries[i].value }
             }
         }
         return nil

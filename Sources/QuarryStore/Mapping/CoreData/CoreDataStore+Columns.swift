@@ -19,27 +19,55 @@
 /// table lacks falls back to the unsuffixed name.
 extension CoreDataStore {
     struct PropertyColumns {
-        /// Entity name to property name (a composite element's path) to the column its
-        /// declaration got.
-        var declared: [String: [String: String]] = [:]
-        /// Each key's column name before any suffix (`author.person`: `ZPERSON`).
-        var bases: [String: String] = [:]
+        /// A key (a property's name, or a composite element's path): its column name before
+        /// any suffix (`author.person`: `ZPERSON`), and each entity declaring it with the
+        /// column its declaration got.
+        struct Declarations {
+            var base: String
+            var by: [(entity: String, column: String)] = []
+
+            /// `entity`'s declaration, which took `column`; a key an entity has twice (an
+            /// attribute named like a composite's element path) keeps the later column.
+            mutating func add(_ entity: String, column: String, base: String) {
+                self.base = base
+                if let last = by.last, last.entity == entity { by[by.count - 1].column = column } else { by.append((entity, column)) }
+            }
+        }
+
+        /// By key: one hash a property, where a dictionary of entities' dictionaries and
+        /// one of bases hashed the key (and entity names) four times and more; Photos.app's
+        /// 1,500 properties were 7 million instructions of hashing at each open.
+        var declarations: [String: Declarations] = [:]
 
         /// What `entity` itself keeps in columns, in the order Core Data names them: its
         /// non-transient attributes (a composite's elements, by path) and to-one
         /// relationships, by property name; with the name each column is made from.
         static func storedKeys(of entity: CoreDataEntity) -> [(key: String, columnName: String)] {
-            var properties: [(name: String, keys: [(key: String, columnName: String)])] = entity.attributes.filter { !$0.isTransient }.map { a in
-                (a.name, a.storedElements.map { ($0.key, $0.columnName) })
+            // By position (-1: a to-one), not an array of keys per property: a plain
+            // attribute is its own one key, and only a composite's are listed.
+            var properties: [(name: String, attribute: Int)] = []
+            properties.reserveCapacity(entity.attributes.count + entity.relationships.count)
+            for (i, a) in entity.attributes.enumerated() where !a.isTransient { properties.append((a.name, i)) }
+            for r in entity.relationships where !r.isTransient && !r.isToMany { properties.append((r.name, -1)) }
+            properties.sort { $0.name < $1.name }
+            var keys: [(key: String, columnName: String)] = []
+            keys.reserveCapacity(properties.count)
+            for (name, i) in properties {
+                if i >= 0, entity.attributes[i].type == .composite {
+                    keys += entity.attributes[i].storedElements.map { ($0.key, $0.columnName) }
+                } else {
+                    keys.append((name, name))
+                }
             }
-            properties += entity.relationships.filter { !$0.isTransient && !$0.isToMany }.map { ($0.name, [($0.name, $0.name)]) }
-            return properties.sorted { $0.name < $1.name }.flatMap(\.keys)
+            return keys
         }
 
         /// Assigns columns to the properties that have one (non-transient attributes and
         /// to-one relationships), each declared once in its hierarchy.
         init(_ lookups: ModelLookups, numbers: CoreDataNumbers) {
             var byRoot: [String: [CoreDataEntity]] = [:]
+            // Sized once (Photos.app's 1,500 keys grew it eleven times).
+            declarations.reserveCapacity(lookups.model.entities.reduce(0) { $0 + $1.attributes.count + $1.relationships.count })
             for entity in lookups.model.entities {
                 byRoot[lookups.rootName(of: entity.name) ?? entity.name, default: []].append(entity)
             }
@@ -50,17 +78,14 @@ extension CoreDataStore {
                     return ca != cb ? ca < cb : a.name < b.name
                 }
                 var taken: [String: Int] = [:]
+                taken.reserveCapacity(family.reduce(0) { $0 + $1.attributes.count + $1.relationships.count })
                 for entity in ordered {
-                    // Each entity's columns gathered apart, then stored once (not a nested
-                    // dictionary write, hashing the entity's name, per property).
-                    var own: [String: String] = [:]
                     for (key, columnName) in Self.storedKeys(of: entity) {
                         let base = "Z" + columnName.uppercased()
                         let count = Self.takeCount(&taken[base, default: 0])
-                        own[key] = count == 0 ? base : base + String(count)
-                        bases[key] = base
+                        let column = count == 0 ? base : base + String(count)
+                        declarations[key, default: Declarations(base: base)].add(entity.name, column: column, base: base)
                     }
-                    if !own.isEmpty { declared[entity.name] = own }
                 }
             }
         }
@@ -71,24 +96,35 @@ extension CoreDataStore {
             return count
         }
 
-        /// The entities of `entity`'s view that declare `property`: the one it inherits it
-        /// from (or itself), else each sub-entity that declares it, with the entity numbers
-        /// whose rows use that declaration's column. `chain` is `entity` and its ancestors'
-        /// names, nearest first (worked out once per entity, not per property).
-        func declarers(of property: String, for entity: String, chain: [String], lookups: ModelLookups,
-                       numbers: CoreDataNumbers) -> [(entity: String, codes: [Int64])] {
-            if let owner = chain.first(where: { declared[$0]?[property] != nil }) { return [(owner, [])] }
-            return lookups.descendants(of: entity).filter { declared[$0.name]?[property] != nil }.map { declarer in
-                (declarer.name, lookups.descendants(of: declarer.name).compactMap { numbers.codes[$0.name] })
+        /// Where `entity`'s view reads `property`: each declaration it reads, with the
+        /// entity numbers whose rows use that declaration's column (none for one it
+        /// inherits or makes itself), as the table spells the column (`upper`: the table's
+        /// columns by their uppercased names); and the column's name before any suffix.
+        /// The declaration is the one `entity` inherits (or its own), else each sub-entity's
+        /// that declares it. `chain` is `entity` and its ancestors' names, nearest first
+        /// (worked out once per entity, not per property).
+        func placed(_ property: String, for entity: String, chain: [String], lookups: ModelLookups, numbers: CoreDataNumbers,
+                    upper: [String: String]) -> (placed: [(codes: [Int64], column: String)], base: String) {
+            guard let found = declarations[property] else { return ([], "Z" + property.uppercased()) }
+            func column(declaredBy declarer: String) -> String? {
+                if let assigned = found.by.first(where: { $0.entity == declarer })?.column, let column = upper[assigned] { return column }
+                return upper[found.base]
             }
+            if let owner = chain.first(where: { name in found.by.contains { $0.entity == name } }) {
+                return (column(declaredBy: owner).map { [(codes: [], column: $0)] } ?? [], found.base)
+            }
+            let placed = lookups.descendants(of: entity).filter { d in found.by.contains { $0.entity == d.name } }.compactMap { declarer in
+                column(declaredBy: declarer.name).map { (codes: lookups.descendants(of: declarer.name).compactMap { numbers.codes[$0.name] }, column: $0) }
+            }
+            return (placed, found.base)
         }
 
         /// The column `entity`'s declaration of `property` got, as the table spells it
         /// (`upper`: the table's columns by their uppercased names).
         func column(of property: String, declaredBy entity: String, upper: [String: String]) -> String? {
-            let base = bases[property] ?? "Z" + property.uppercased()
-            if let assigned = declared[entity]?[property], let column = upper[assigned] { return column }
-            return upper[base]
+            guard let found = declarations[property] else { return upper["Z" + property.uppercased()] }
+            if let assigned = found.by.first(where: { $0.entity == entity })?.column, let column = upper[assigned] { return column }
+            return upper[found.base]
         }
     }
 }

@@ -38,13 +38,22 @@ extension CoreDataStore {
         // A table's columns whose second character is a digit or `_` (`Z_PK`, `Z3OWNER`):
         // the only ones that can keep a to-one's target entity (below), so each to-one
         // looks through these few and not the table's hundreds of columns.
-        var numberedByTable: [String: [String]] = [:]
-        func numberedColumns(_ table: String, _ available: [String]) -> [String] {
+        // Each with its upper-cased name, made once (not once for each to-one looking).
+        var numberedByTable: [String: [(column: String, upper: String)]] = [:]
+        func numberedColumns(_ table: String, _ available: [String]) -> [(column: String, upper: String)] {
             if let known = numberedByTable[table] { return known }
-            let found = available.filter { column in
+            let found = available.compactMap { column -> (column: String, upper: String)? in
+                // A printable ASCII name's second byte (its second character: only CR LF
+                // is two ASCII bytes in one) decides without upper-casing it (most columns).
+                let utf8 = column.utf8
+                if utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x80 }) {
+                    guard utf8.count > 1 else { return nil }
+                    let second = utf8[utf8.index(after: utf8.startIndex)]
+                    guard (0x30...0x39).contains(second) || second == 0x5F else { return nil }
+                }
                 let u = column.uppercased()
-                guard let second = u.dropFirst().first else { return false }
-                return second.isNumber || second == "_"
+                guard let second = u.dropFirst().first, second.isNumber || second == "_" else { return nil }
+                return (column, u)
             }
             numberedByTable[table] = found
             return found
@@ -109,11 +118,26 @@ extension CoreDataStore {
             }
             var seen: Set<String> = []
             var writes: [ColumnWrite] = []
+            // `attributeColumns[name]`, gathered apart and stored once (not a nested
+            // dictionary write, hashing the entity's name, per attribute).
+            var ownColumns: [String: String] = [:]
+            ownColumns.reserveCapacity(inheritedAttributes.count)
             var subentityKeys: Set<String> = []
             let candidates = inheritedAttributes + descendants.flatMap(\.attributes)
+            seen.reserveCapacity(2 * candidates.count + 16)
+            selections.reserveCapacity(64 * candidates.count + 256)
             // A composite's elements are attributes keyed by their paths (`author.person`).
-            let pieces = candidates.filter { !$0.isTransient && seen.insert($0.name.lowercased()).inserted }
-                .flatMap { property in property.storedElements.map { (property: property, piece: $0) } }
+            // Made in one array (a plain attribute is its one piece): an array of pieces for
+            // each of Photos.app's 1,250 attributes, then flattened, cost 3.8M instructions.
+            var pieces: [(property: CoreDataAttribute, piece: CoreDataAttribute.StoredElement)] = []
+            pieces.reserveCapacity(candidates.count)
+            for property in candidates where !property.isTransient && seen.insert(property.name.lowercased()).inserted {
+                if property.type != .composite {
+                    pieces.append((property, CoreDataAttribute.StoredElement(key: property.name, attribute: property, columnName: property.name)))
+                } else {
+                    for piece in property.storedElements { pieces.append((property, piece)) }
+                }
+            }
             for (property, piece) in pieces {
                 let attribute = piece.attribute, key = piece.key
                 // A composite's element path that is also another property's name (a model
@@ -127,17 +151,14 @@ extension CoreDataStore {
                     continue
                 }
                 // Sibling sub-entities that each declare it keep it in columns of their own.
-                let placed = propertyColumns.declarers(of: key, for: name, chain: chain, lookups: lookups, numbers: numbers).compactMap { d in
-                    propertyColumns.column(of: key, declaredBy: d.entity, upper: upper).map { (codes: d.codes, column: $0) }
-                }
-                let plain = propertyColumns.bases[key] ?? "Z" + key.uppercased()
+                let (placed, plain) = propertyColumns.placed(key, for: name, chain: chain, lookups: lookups, numbers: numbers, upper: upper)
                 guard let column = placed.first?.column ?? upper[plain] else {
                     notes.append("\(name).\(key): no column \(plain) in \(table)")
                     continue
                 }
                 let byEntity = placed.count > 1 ? placed : []
                 if let own = byEntity.isEmpty ? column : byEntity.first(where: { $0.codes.contains(code) })?.column {
-                    attributeColumns[name, default: [:]][key] = own
+                    ownColumns[key] = own
                 }
                 let declared = ownAttributeNames.contains(property.name)
                 if !declared { subentityKeys.insert(key) }
@@ -155,9 +176,11 @@ extension CoreDataStore {
                     derivedAttributes[name, default: [:]][key] = attribute.derivationExpression ?? ""
                 } else {
                     writes.append(ColumnWrite(key: key, column: column, type: type, byEntity: byEntity, external: external))
-                    if name == root { columnNames["\(table).\(column)"] = "\(name).\(key)" }
+                    if name == root { namedColumns.append((table, column, name, key)) }
                 }
             }
+
+            if !ownColumns.isEmpty { attributeColumns[name] = attributeColumns[name]?.merging(ownColumns) { _, new in new } ?? ownColumns }
 
             // To-one relationships: a column of the destination's Z_PK.
             var relationships: [RelationshipDescription] = []
@@ -171,9 +194,7 @@ extension CoreDataStore {
                     // Sibling sub-entities that each declare it keep it in columns of their
                     // own (`ZSETTINGS`, `ZSETTINGS1`): a row read through their parent reads
                     // the column of its own entity's declaration.
-                    let placed = propertyColumns.declarers(of: r.name, for: name, chain: chain, lookups: lookups, numbers: numbers).compactMap { d in
-                        propertyColumns.column(of: r.name, declaredBy: d.entity, upper: upper).map { (codes: d.codes, column: $0) }
-                    }
+                    let placed = propertyColumns.placed(r.name, for: name, chain: chain, lookups: lookups, numbers: numbers, upper: upper).placed
                     guard let column = placed.first?.column ?? propertyColumns.column(of: r.name, declaredBy: name, upper: upper) else {
                         notes.append("\(name).\(r.name): no column Z\(r.name.uppercased()) in \(table)")
                         continue
@@ -182,12 +203,13 @@ extension CoreDataStore {
                     let read = byEntity.isEmpty ? quoteIdentifier(column) : Self.byEntity(byEntity, reading: { quoteIdentifier($0) })
                     select(read, as: r.name)
                     // A destination with sub-entities: a second column keeps the target's Z_ENT.
+                    let (upperColumn, upperName) = (column.uppercased(), r.name.uppercased())
                     let typeColumn = numberedColumns(table, available).first { candidate in
-                        let u = candidate.uppercased()
-                        guard u != column.uppercased(), u.hasPrefix("Z"), u.hasSuffix(r.name.uppercased()) else { return false }
+                        let u = candidate.upper
+                        guard u != upperColumn, u.hasPrefix("Z"), u.hasSuffix(upperName) else { return false }
                         let middle = u.dropFirst().dropLast(r.name.count)
                         return !middle.isEmpty && middle.allSatisfy { $0.isNumber || $0 == "_" } && middle.contains { $0.isNumber }
-                    }
+                    }?.column
                     let destinationTable = "Z" + (lookups.rootName(of: r.destination) ?? r.destination).uppercased()
                     writes.append(ColumnWrite(key: r.name, column: column, type: .int64, entityColumn: typeColumn, destinationTable: destinationTable,
                                               byEntity: byEntity))
@@ -267,20 +289,31 @@ extension CoreDataStore {
     /// quirk: that is an ordinary column). Read from the text conservatively: the word
     /// `DESC` or `WITHOUT` anywhere (in a name too) means no.
     static func declaresRowidAlias(_ sql: String) -> Bool {
-        // Word by word over the bytes (Photos' tables' SQL is 100 KB: upper-casing it and
-        // splitting it into a set cost more than the rest of this check at each open).
-        var word: [UInt8] = []
-        for byte in sql.utf8 + [0x20] {
-            let isWordByte = byte >= 0x80 || byte == 0x5F || (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
-            if isWordByte {
-                if word.count < 8 { word.append((0x61...0x7A).contains(byte) ? byte - 32 : byte) } else { word.append(0) }
-                continue
+        // Word by word over the bytes, each word's first 8 bytes upper-cased in an integer
+        // (Photos' tables' SQL is 100 KB: upper-casing it and splitting it into a set, and
+        // later an array per word, cost more than the rest of this check at each open).
+        var text = sql
+        return text.withUTF8 { bytes in
+            var word: UInt64 = 0, length = 0
+            func isRefusal() -> Bool { (length == 4 && word == descWord) || (length == 7 && word == withoutWord) }
+            for byte in bytes {
+                let isWordByte = byte >= 0x80 || byte == 0x5F || (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                if isWordByte {
+                    if length < 8 { word = word << 8 | UInt64((0x61...0x7A).contains(byte) ? byte - 32 : byte) }
+                    length += 1
+                    continue
+                }
+                if isRefusal() { return false }
+                word = 0
+                length = 0
             }
-            if word.elementsEqual("DESC".utf8) || word.elementsEqual("WITHOUT".utf8) { return false }
-            word.removeAll(keepingCapacity: true)
+            return !isRefusal()
         }
-        return true
     }
+
+    /// `DESC` and `WITHOUT` as `declaresRowidAlias` packs a word's bytes.
+    private static let descWord = packedWord("DESC"), withoutWord = packedWord("WITHOUT")
+    private static func packedWord(_ word: String) -> UInt64 { word.utf8.reduce(0) { $0 << 8 | UInt64($1) } }
 
     /// The nearest entity the store numbers that each of `names` is or inherits from.
     static func commonAncestor(of names: Set<String>, lookups: ModelLookups, numbers: CoreDataNumbers) -> String? {
@@ -381,8 +414,9 @@ extension CoreDataStore {
 
     /// Whether the model says `entity.relationship` (its own, inherited or a sub-entity's) is ordered.
     static func isOrdered(_ relationship: String, of entity: String, in lookups: ModelLookups) -> Bool {
-        (lookups.allRelationships(of: entity) + lookups.descendants(of: entity).flatMap(\.relationships))
-            .contains { $0.name == relationship && $0.isOrdered }
+        // Looked through in place, not gathered into one array first.
+        let declarations = [lookups.model.entity(named: entity)].compactMap { $0 } + lookups.ancestors(of: entity) + lookups.descendants(of: entity)
+        return declarations.contains { $0.relationships.contains { $0.name == relationship && $0.isOrdered } }
     }
 
     /// An ordering found for one entity of a hierarchy holds for every entity that has the
