@@ -331,22 +331,23 @@ local history = setmetatable({ prune = function(token) return prune(token) end }
 quarry.history = history
 rawset(_G, "history", history)
 local helpers = {}
-local objectAt = quarry.__objectat
-quarry.__objectat = nil
-rawset(_G, "__objectat", nil)
--- r:objects(): every object in order, sectioned or not. Unsectioned, r[i] itself (read
--- in batches of rows, as ipairs(r) is); sectioned, r[i] is a section, so the flat i-th.
+local objectAt, walkOf = quarry.__objectat, quarry.__walk
+quarry.__objectat, quarry.__walk = nil, nil
+rawset(_G, "__objectat", nil); rawset(_G, "__walk", nil)
+-- r:objects(): every object in order, sectioned or not, as r held them when the loop
+-- began (a walk, as ipairs(r) takes). Unsectioned, the walk's w[i] (read in batches of
+-- rows, as ipairs(r) is); sectioned, w[i] is a section, so the flat i-th.
 function helpers.objects(r)
-  local i = 0
+  local i, w = 0, walkOf(r)
   if r.section == nil then
     return function()
       i = i + 1
-      return r[i]
+      return w[i]
     end
   end
   return function()
     i = i + 1
-    return objectAt(r, i)
+    return objectAt(w, i)
   end
 end
 -- coroutine.wrap as Lua's, except that an error message keeps the one position it has

@@ -6,8 +6,8 @@ import Testing
 /// re-ran the results under the loop, and it visited every other object.
 @Suite struct ResultsWalkTests {
     static let items = """
-        entity "Item" { n = "int64", done = "bool" }
-        for i = 1, 450 do Item:new{ n = i, done = false } end
+        entity "Item" { n = "int64", g = "int64", done = "bool" }
+        for i = 1, 450 do Item:new{ n = i, g = i % 3, done = false } end
         save()
         """
 
@@ -72,5 +72,28 @@ import Testing
         let answer = h.string(Self.loop(#"fetch("Item", "n <= 20")"#, "it.n = it.n + 1000; save()")) ?? ""
         let parts = answer.split(separator: ",")
         #expect(parts.count == 2 && parts[0] == parts[1], "\(answer)")
+    }
+
+    @Test func objectsAndSectionsWalkAsTheyWere() throws {
+        let h = try Harness()
+        h.run(Self.items)
+        // r:objects(), flat and sectioned.
+        #expect(h.string(#"(function() local n = 0; for o in fetch("Item", "done == false"):objects() do n = n + 1; o.done = true end; return n end)()"#) == "450")
+        h.run("rollback()")
+        #expect(h.string(#"(function() local n = 0; for o in fetch{ "Item", predicate = "done == false", section = "g", sort = "n" }:objects() do n = n + 1; o.done = true end; return n end)()"#) == "450")
+        h.run("rollback()")
+        // Sections and their objects: a section emptied by the loop is still walked past,
+        // and the next one is not skipped.
+        #expect(h.string(#"""
+            (function()
+              local n, sections = 0, 0
+              for _, sec in ipairs(fetch{ "Item", predicate = "done == false", section = "g", sort = "n" }) do
+                sections = sections + 1
+                for _, o in ipairs(sec) do n = n + 1; o.done = true end
+              end
+              return sections .. "," .. n
+            end)()
+            """#) == "3,450")
+        #expect(h.string(#"count("Item", "done == true")"#) == "450")
     }
 }

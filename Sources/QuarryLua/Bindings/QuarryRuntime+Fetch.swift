@@ -14,8 +14,10 @@ final class ResultsHandle {
     var variables: [String: PredicateArgument]
     /// The predicate when it was given as a `predicate(...)` object rather than a format.
     var object: Predicate?
-    /// For the results `ipairs` walks (`luaResultsWalk`): where the walk began.
+    /// For the results `ipairs` walks (`FetchBindings.luaWalk`): where the walk began,
+    /// and its sections then (sectioned results).
     var walk: ResultsWalk?
+    var walkSections: [SectionInfo]?
     init(results: FetchResults, format: String?, arguments: [PredicateArgument], variables: [String: PredicateArgument]) {
         self.results = results; self.format = format; self.arguments = arguments; self.variables = variables
     }

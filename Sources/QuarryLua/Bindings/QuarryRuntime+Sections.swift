@@ -8,6 +8,8 @@ import QuarryStore
 final class SectionHandle {
     let results: ResultsHandle
     let info: SectionInfo
+    /// For the section `ipairs` walks (`luaSectionWalk`): where the walk began.
+    var walk: ResultsWalk?
     init(results: ResultsHandle, info: SectionInfo) { self.results = results; self.info = info }
 }
 
@@ -17,10 +19,14 @@ extension QuarryRuntime {
     }
 
     /// `r[i]` of sectioned results.
+    /// Section `index` (1-based) of the results; of a walk, as they were when it began,
+    /// each walking its objects as they were too.
     func pushSection(_ handle: ResultsHandle, _ index: Int64) throws -> Int32 {
-        let all = try sections(handle)
+        let all = try handle.walkSections ?? sections(handle)
         guard index >= 1, index <= all.count else { lua_pushnil(state); return 1 }
-        pushSwiftObject(state, SectionHandle(results: handle, info: all[Int(index - 1)]), kind: .section)
+        let section = SectionHandle(results: handle, info: all[Int(index - 1)])
+        section.walk = handle.walk
+        pushSwiftObject(state, section, kind: .section)
         return 1
     }
 

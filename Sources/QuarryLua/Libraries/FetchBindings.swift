@@ -13,6 +13,7 @@ enum FetchBindings {
         LuaBinding("fetch", luaFetch),
         LuaBinding("count", luaCount),
         LuaBinding("__objectat", luaObjectat),
+        LuaBinding("__walk", luaWalk),
         LuaBinding("swift", luaSwift),
     ]
 
@@ -61,7 +62,20 @@ enum FetchBindings {
         let handle = try runtime.results(call, 1)
         let i = try call.integer(2)
         guard i >= 1 else { return call.pushNil() }
+        if let walk = handle.walk { return runtime.pushObject(try handle.results.object(at: Int(i - 1), in: walk)) }
         return runtime.pushObject(try handle.results.object(at: Int(i - 1)))
+    }
+
+    /// `r:objects()`'s walk (see the prelude): the objects `r` held when it began, in
+    /// order, sectioned or not (`ResultsWalk`).
+    static func luaWalk(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
+        let handle = try runtime.results(call, 1)
+        let walk = ResultsHandle(results: handle.results, format: handle.format, arguments: handle.arguments, variables: handle.variables)
+        walk.object = handle.object
+        walk.walk = try handle.results.beginWalk()
+        if handle.results.isSectioned { walk.walkSections = try runtime.sections(handle) }
+        pushSwiftObject(call.state, walk, kind: .results)
+        return 1
     }
 
     static func luaResultsConfigure(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {

@@ -20,18 +20,9 @@ enum ResultsBindings {
     /// What `ipairs(r)` walks (see quarry_install_ipairs): results that go on over the
     /// objects `r` held when the loop began (`ResultsWalk`), so that a loop changing its
     /// objects out of `r` skips none. Until something changes, they are read as `r` is.
-    /// Sectioned results walk their sections, which are read afresh.
+    /// Sectioned results walk their sections as they were, each walking its objects so.
     static func luaResultsWalk(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
-        let handle = try runtime.results(call, 1)
-        guard !handle.results.isSectioned else {
-            lua_pushvalue(call.state, 1)
-            return 1
-        }
-        let walk = ResultsHandle(results: handle.results, format: handle.format, arguments: handle.arguments, variables: handle.variables)
-        walk.object = handle.object
-        walk.walk = try handle.results.beginWalk()
-        pushSwiftObject(call.state, walk, kind: .results)
-        return 1
+        try FetchBindings.luaWalk(runtime, call)
     }
 
     static func luaResultsLen(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {

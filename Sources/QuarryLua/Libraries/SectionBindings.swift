@@ -12,7 +12,23 @@ enum SectionBindings {
         LuaBinding("__len", luaSectionLen),
         LuaBinding("__index", luaSectionIndex),
         LuaBinding("__tostring", luaSectionTostring),
+        LuaBinding("__quarry_snapshot", luaSectionWalk),
     ]
+
+    /// What `ipairs(sec)` walks: the section's objects as they were when the loop began,
+    /// as results walk theirs (`ResultsBindings.luaResultsWalk`).
+    static func luaSectionWalk(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
+        let section = try runtime.section(call, 1)
+        // A section of a walk walks as its results began.
+        if section.walk != nil {
+            lua_pushvalue(call.state, 1)
+            return 1
+        }
+        let walk = SectionHandle(results: section.results, info: section.info)
+        walk.walk = try section.results.results.beginWalk()
+        pushSwiftObject(call.state, walk, kind: .section)
+        return 1
+    }
 
     static func luaSectionLen(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
         call.push(try runtime.section(call, 1).info.count)
@@ -24,6 +40,7 @@ enum SectionBindings {
             let j = try call.integer(2)
             guard j >= 1, j <= section.info.count else { return call.pushNil() }
             let results = section.results.results, index = section.info.start + Int(j - 1)
+            if let walk = section.walk, results.hasMoved(since: walk) { return runtime.pushObject(try results.object(at: index, in: walk)) }
             // As results do (see `r[i]`): the rows of the batch that fall in this
             // section, cached on the section for C to answer from.
             if try results.servesRows() {
