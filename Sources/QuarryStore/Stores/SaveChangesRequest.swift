@@ -19,11 +19,13 @@ struct SaveChangesRequest {
     struct Keys {
         var byObject: [ObjectIdentifier: Int64] = [:]
 
-        /// The key an object's row has or was just given; NULL for none.
-        func of(_ object: ManagedObject?) -> DatabaseValue {
-            guard let object else { return .null }
-            return (object.primaryKey ?? byObject[ObjectIdentifier(object)])?.databaseValue ?? .null
+        /// The key an object's row has or was just given; nil for none.
+        func key(of object: ManagedObject?) -> Int64? {
+            object.flatMap { $0.primaryKey ?? byObject[ObjectIdentifier($0)] }
         }
+
+        /// The same as a value to write; null for none.
+        func value(of object: ManagedObject?) -> Value { key(of: object).map(Value.integer) ?? .null }
 
         /// The object IDs of the inserted objects that have a row now.
         func insertedIDs(_ request: SaveChangesRequest) -> [String] {

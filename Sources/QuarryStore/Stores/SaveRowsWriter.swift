@@ -92,11 +92,3 @@ struct SaveRowsWriter<Rows: SaveStatements> {
         result.readBacks = rows.readBacks
     }
 }
-
-extension SaveChangesRequest.Keys {
-    /// The key an object's row has or was just given, as a value; null for none.
-    func value(of object: ManagedObject?) -> Value {
-        guard let object, let key = object.primaryKey ?? byObject[ObjectIdentifier(object)] else { return .null }
-        return .integer(key)
-    }
-}

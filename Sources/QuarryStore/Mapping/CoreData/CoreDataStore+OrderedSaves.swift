@@ -106,12 +106,12 @@ extension CoreDataStore {
     /// inserted after it (a second write through its view, which counted as an update).
     func finishSave(_ request: SaveChangesRequest, rewrites: [OrderedRewrite], keys: SaveChangesRequest.Keys, in db: Database) throws {
         for object in request.inserts {
-            guard let table = table(of: object.entity.name), let key = Int64.fromDatabaseValue(keys.of(object)) else { continue }
+            guard let table = table(of: object.entity.name), let key = keys.key(of: object) else { continue }
             try db.execute(sql: "UPDATE main.\(quoteIdentifier(table)) SET Z_OPT = 1 WHERE Z_PK = ? AND Z_OPT IS NOT 1", arguments: [key])
         }
         for rewrite in rewrites {
-            guard let owner = Int64.fromDatabaseValue(keys.of(rewrite.owner)) else { continue }
-            let members = rewrite.members.compactMap { Int64.fromDatabaseValue(keys.of($0)) }
+            guard let owner = keys.key(of: rewrite.owner) else { continue }
+            let members = rewrite.members.compactMap { keys.key(of: $0) }
             for change in Self.newPositions(members, old: rewrite.old) {
                 try writePosition(rewrite.ordering, owner: owner, member: change.member, position: change.position, in: db)
             }
