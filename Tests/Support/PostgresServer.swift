@@ -59,30 +59,12 @@ public enum PostgresServer {
     nonisolated(unsafe) private static var stopFolder: UnsafeMutablePointer<CChar>?
     nonisolated(unsafe) private static var stopScript: UnsafeMutablePointer<CChar>?
 
-    /// Runs a program to its end, its output and errors in files: posix_spawn and waitpid,
-    /// not Foundation's Process, whose wait needs a free thread of the pool, which tests
-    /// waiting for this server's start (in `started`) can all be holding.
+    /// Runs a program to its end (`Subprocess`, not Foundation's `Process`, whose wait
+    /// needs a free thread of the pool, which tests waiting for this server's start, in
+    /// `started`, can all be holding).
     static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
-        let base = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-postgres-\(UUID().uuidString)").path
-        let outPath = base + ".out", errPath = base + ".err"
-        defer { unlink(outPath); unlink(errPath) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
-        guard spawned == 0 else { throw Unavailable(description: "cannot run \(executable): \(String(cString: strerror(spawned)))") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-        // WIFEXITED and WEXITSTATUS, which are macros Swift does not see.
-        let code = status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-        let output = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
-        let errors = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
-        return (code, output, errors)
+        let ended: Subprocess.Ended
+        do { ended = try Subprocess.run(executable, arguments) } catch { throw Unavailable(description: "\(error)") }
+        return (ended.status, String(decoding: ended.output, as: UTF8.self), String(decoding: ended.errors, as: UTF8.self))
     }
 }

@@ -20,18 +20,9 @@ public enum SwiftCompiler {
 
     /// Runs swiftc with `arguments` in `folder`; its output is the failure's text.
     public static func run(_ arguments: [String], in folder: URL) throws {
-        let process = Process()
-        process.executableURL = try path()
-        process.arguments = arguments
-        process.currentDirectoryURL = folder
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = errors
-        try process.run()
-        let output = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw Failure(description: "swiftc \(arguments.joined(separator: " ")):\n" + String(decoding: output, as: UTF8.self))
+        let ended = try Subprocess.run(try path().path, arguments, in: folder.path)
+        guard ended.status == 0 else {
+            throw Failure(description: "swiftc \(arguments.joined(separator: " ")):\n" + String(decoding: ended.errors + ended.output, as: UTF8.self))
         }
     }
 
@@ -50,22 +41,11 @@ public enum SwiftCompiler {
         try source.write(to: folder.appendingPathComponent("main.swift"), atomically: true, encoding: .utf8)
         for (name, contents) in files { try contents.write(to: folder.appendingPathComponent(name)) }
         try run(["main.swift", "-o", "main"] + options, in: folder)
-        let program = Process()
-        program.executableURL = folder.appendingPathComponent("main")
-        program.currentDirectoryURL = folder
-        let out = Pipe()
-        program.standardOutput = out
-        // Its errors go to a file, not a second pipe, which would have to be read at the same time.
-        let errorsURL = folder.appendingPathComponent("stderr.txt")
-        _ = FileManager.default.createFile(atPath: errorsURL.path, contents: nil)
-        program.standardError = try FileHandle(forWritingTo: errorsURL)
-        try program.run()
-        let printed = out.fileHandleForReading.readDataToEndOfFile()
-        program.waitUntilExit()
-        guard program.terminationStatus == 0 else {
-            let failure = (try? Data(contentsOf: errorsURL)) ?? Data()
-            throw Failure(description: "the compiled program exited with \(program.terminationStatus): " + String(decoding: failure.suffix(2000), as: UTF8.self))
+        let ended = try Subprocess.run(folder.appendingPathComponent("main").path, [], in: folder.path)
+        guard ended.status == 0 else {
+            throw Failure(description: "the compiled program exited with \(ended.status): " + String(decoding: ended.errors.suffix(2000), as: UTF8.self))
         }
+        let printed = ended.output
         return String(decoding: printed, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
     }
 }
