@@ -172,6 +172,37 @@ import Testing
         #expect(rows == ["BONAP:Lyon", "1"], "\(rows)")
     }
 
+    /// Rows of a keyed table are read by number through the session's table of numbers
+    /// and keys, which fills itself: a loop over thousands of rows (a dozen batches) reads
+    /// every row once, and numbers them all after a few batches; a row another session
+    /// adds later is found, one it deletes is gone. The same answers as psql, for a text
+    /// key and for a key of two columns.
+    @Test func rowsReadByNumberComeThroughTheSessionsNumbers() async throws {
+        let sandbox = try Sandbox()
+        let url = try await PostgresStoreTests.database("keyednumbers", schema: """
+            CREATE TABLE item (code text PRIMARY KEY, n integer NOT NULL);
+            INSERT INTO item SELECT 'k' || g, g FROM generate_series(1, 6000) g;
+            CREATE TABLE cell (x integer, y text, v integer NOT NULL, PRIMARY KEY (x, y));
+            INSERT INTO cell SELECT g % 50, 'y' || (g / 50), g FROM generate_series(1, 6000) g;
+            """, in: sandbox)
+        try sandbox.write("numbers.lua", """
+            local function sum(name, key) local s, c = 0, 0 for _, o in ipairs(fetch(name)) do s = s + o[key]; c = c + 1 end return c, s end
+            local function numbered(name) return sql('SELECT count(*) AS n FROM pg_temp."quarry_rows ' .. name .. '" WHERE "_row" > 0')[1].n end
+            print(sum("item", "n")); print(sum("cell", "v"))
+            print(numbered("item"), numbered("cell"))
+            os.execute("psql -q '\(url)' -c \\"INSERT INTO item VALUES ('new', 100000); DELETE FROM item WHERE code = 'k17'; INSERT INTO cell VALUES (99, 'z', 7)\\"")
+            refresh()
+            print(sum("item", "n")); print(sum("cell", "v"))
+            local k = fetch{ "item", predicate = "n == 100000" }[1]
+            print(k.code, #fetch{ "item", predicate = "code IN {'k16', 'k17', 'k18'}" })
+            """)
+        let result = try await sandbox.quarry([url, "numbers.lua"])
+        #expect(result.status == 0, "\(result)")
+        let sums = try await psql(sandbox, url, "SELECT count(*) || E'\\t' || sum(n) FROM item; SELECT count(*) || E'\\t' || sum(v) FROM cell")
+        #expect(result.lines == ["6000\t18003000", "6000\t18003000", "6000\t6000"] + sums + ["new\t2"], "\(result)")
+        #expect(sums == ["6000\t18102983", "6001\t18003007"], "\(sums)")
+    }
+
     /// psql's rows for `sql`, one a line.
     private func psql(_ sandbox: Sandbox, _ url: String, _ sql: String) async throws -> [String] {
         let result = try await sandbox.run(URL(fileURLWithPath: "/usr/bin/psql"), ["-Atc", sql, url], timeout: 60)

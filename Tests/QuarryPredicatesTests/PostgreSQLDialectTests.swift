@@ -175,6 +175,7 @@ import Testing
         func real(_ sql: String) -> String { plain.real(sql) }
         func queryPlan(_ sql: String) -> (sql: String, detailColumn: Int) { plain.queryPlan(sql) }
         func holdsInteger(_ sql: String) -> String { plain.holdsInteger(sql) }
+        func rowsByKey(_ columns: String, of storage: EntityStorage, count: Int) -> String { plain.rowsByKey(columns, of: storage, count: count) }
     }
 
     @Test func integerBoundsSelectWhatRealConstantsSelect() throws {

@@ -225,7 +225,7 @@ extension FetchResults {
             }
             if !missing.isEmpty {
                 let storage = compiled.storage
-                let sql = "SELECT \(storage.selection(of: entity)) FROM \(storage.table) WHERE \(storage.key) IN (\(Array(repeating: "?", count: missing.count).joined(separator: ",")))"
+                let sql = context.sqlDialect.rowsByKey(storage.selection(of: entity), of: storage, count: missing.count)
                 // Read first, then made: making an object may read the store (a sub-entity's row).
                 for row in try context.connection.rows(sql, arguments: missing.map(Value.integer)) {
                     let o = try context.object(for: entity, values: row)

@@ -25,6 +25,29 @@ public struct EntityStorage: Equatable, Sendable {
     public var relation: String
     /// The column identifying a row, unquoted.
     public var keyColumn: String
+    /// Rows known by a number made from their key rather than by an integer key of their
+    /// own (a PostgreSQL table keyed by text, uuid or several columns): no index finds a
+    /// row by its number, so the rows of given numbers are read through the session's
+    /// table of numbers and keys (`SQLDialect.rowsByKey`).
+    public var numberedRows: NumberedRows?
+    public struct NumberedRows: Equatable, Sendable {
+        /// The table whose rows are numbered, qualified and quoted.
+        public let table: String
+        /// The number of a row of `table`, in SQL over its columns.
+        public let number: String
+        /// The key columns the number is made from, unquoted.
+        public let keys: [String]
+        /// The session's table of numbers and keys, qualified and quoted: numbers in the
+        /// storage's key column, keys under their own names.
+        public let numbers: String
+
+        public init(table: String, number: String, keys: [String], numbers: String) {
+            self.table = table
+            self.number = number
+            self.keys = keys
+            self.numbers = numbers
+        }
+    }
     /// The key column may hold values that are not integers (a view's id column, a WITHOUT
     /// ROWID table's INTEGER PRIMARY KEY, which is no rowid alias): such rows are no objects,
     /// and every request leaves them out, so counts and fetches agree.

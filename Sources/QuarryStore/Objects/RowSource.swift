@@ -39,8 +39,8 @@ public final class RowSource {
         return try RowBatch(source: self, keys: keys, attributes: attributes, isComplete: whole, context: context,
                             sql: { count in
                                 // Rounded up to a power of two, so a few statements serve every batch.
-                                self.statement(attributes, whole: whole, filter: .keys(1 << (Int.bitWidth - (count - 1).leadingZeroBitCount)))
-                            }, range: statement(attributes, whole: whole, filter: .range))
+                                self.statement(attributes, whole: whole, filter: .keys(1 << (Int.bitWidth - (count - 1).leadingZeroBitCount)), dialect: context.sqlDialect)
+                            }, range: statement(attributes, whole: whole, filter: .range, dialect: context.sqlDialect))
     }
 
     func noteRead(_ name: String) {
@@ -52,19 +52,19 @@ public final class RowSource {
     private struct StatementKey: Hashable { let whole: Bool; let attributes: [Int]; let filter: Filter }
 
     /// The SELECT for these attributes (all columns when `whole`), made once each.
-    private func statement(_ attributes: [Int], whole: Bool, filter: Filter) -> String {
+    private func statement(_ attributes: [Int], whole: Bool, filter: Filter, dialect: any SQLDialect) -> String {
         let id = StatementKey(whole: whole, attributes: attributes, filter: filter)
         if let sql = statements[id] { return sql }
         let table = storage.table
         let key = "\(table).\(storage.key)"
         let columns = whole ? storage.selection(of: entity, qualifier: storage.relation)
             : ([key] + attributes.map { "\(table).\(storage.column(entity.attributes[$0].name))" }).joined(separator: ", ")
-        var sql = "SELECT \(columns) FROM \(table) WHERE \(key) "
+        let sql: String
         switch filter {
-        case .keys(let n): sql += "IN (" + Array(repeating: "?", count: n).joined(separator: ",") + ")"
+        case .keys(let n): sql = dialect.rowsByKey(columns, of: storage, count: n)
         // In key order, which the reader of a range relies on: a view over a hierarchy's
         // table may otherwise come back in the order of its entity column's index.
-        case .range: sql += "BETWEEN ? AND ? ORDER BY \(key)"
+        case .range: sql = "SELECT \(columns) FROM \(table) WHERE \(key) BETWEEN ? AND ? ORDER BY \(key)"
         }
         statements[id] = sql
         return sql

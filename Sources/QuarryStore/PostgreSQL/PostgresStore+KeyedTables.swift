@@ -9,8 +9,8 @@
 /// to the schema. The view is one the server updates itself (one table, no aggregate):
 /// saves, `updateall` and `deleteall` write through it to the table's rows, a new row
 /// takes the table's defaults, and `RETURNING` gives the new row's number. Fetches,
-/// predicates, sorts and counts run on the server as on any table; finding a row by its
-/// number reads the table's keys, so it costs a scan where an integer key is an index.
+/// predicates, sorts and counts run on the server as on any table; a row is found by its
+/// number through the session's table of numbers and keys (`rowsByKey`).
 ///
 /// Two keys whose numbers are alike (a chance of about n²/2⁶⁴ for n rows) cannot both be
 /// objects: such a table is checked at open and left out with a note. A row's key is what
@@ -43,13 +43,19 @@ extension PostgresStore {
             return "two of its keys give the same number, which Quarry's objects are known by"
         }
         let kept = names.map(quoteIdentifier).joined(separator: ", ")
+        // Numbers and their keys, filled as rows are read by number (`rowsByKey`).
+        let numbers = "pg_temp." + quoteIdentifier(Self.identifier("quarry_rows " + table))
         // In pg_temp, which is searched before the schema for the unqualified name.
         try server(context).executeForSession(inTransaction: [
             "CREATE OR REPLACE TEMP VIEW \(quoteIdentifier(table)) AS SELECT \(number) AS \(quoteIdentifier(place)), \(kept) FROM \(real)",
+            "DROP TABLE IF EXISTS \(numbers)",
+            "CREATE TEMP TABLE \(numbers) AS SELECT \(number) AS \(quoteIdentifier(place)), \(keys.map(quoteIdentifier).joined(separator: ", ")) FROM \(real) WITH NO DATA",
+            "ALTER TABLE \(numbers) ADD PRIMARY KEY (\(quoteIdentifier(place)))",
         ])
         var storage = EntityStorage(layout: .serverTable, relation: table, keyColumn: place)
         // No schema: the session's view is the relation read and written.
         storage.schema = nil
+        storage.numberedRows = EntityStorage.NumberedRows(table: real, number: number, keys: keys, numbers: numbers)
         context.remember(Self.tableEntity(table, columns, keys: keys, storage: &storage), storage: storage)
         keyedTables[table] = keys
         return nil

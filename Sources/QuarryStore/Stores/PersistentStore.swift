@@ -137,7 +137,7 @@ extension PersistentStore {
         var rows: [Int64: [DatabaseValue]] = [:]
         let storage = context.mapped(entity)
         try forEachChunk(keys) { chunk in
-            let sql = "SELECT \(storage.selection(of: entity)) FROM \(storage.table) WHERE \(storage.key) IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
+            let sql = dialect.rowsByKey(storage.selection(of: entity), of: storage, count: chunk.count)
             for row in try context.connection.rows(sql, arguments: chunk.map(Value.integer)) {
                 let values = row.map(\.databaseValue)
                 rows[try values.stored(0, table: entity.name, column: storage.keyColumn)] = values

@@ -43,6 +43,10 @@ public protocol SQLDialect: Sendable {
     /// `sql` (a parameter) as a real number, whatever the column it meets: PostgreSQL
     /// would give `n - $1` the integer type of `n`.
     func real(_ sql: String) -> String
+    /// `SELECT columns` of `storage`'s rows whose keys are `count` placeholders (any past
+    /// the keys bound to NULL), in any order: `key IN (...)`, or through the numbers'
+    /// table of rows known by numbers (`EntityStorage.numberedRows`).
+    func rowsByKey(_ columns: String, of storage: EntityStorage, count: Int) -> String
     /// The statement that shows how the database will run `sql`, and which column of its
     /// rows holds each line of the plan.
     func queryPlan(_ sql: String) -> (sql: String, detailColumn: Int)
@@ -166,6 +170,10 @@ public struct SQLiteDialect: SQLDialect {
     public func bucket(_ offset: String, last: String) -> String { "min(CAST(\(offset) AS INTEGER), \(last))" }
 
     public func real(_ sql: String) -> String { sql }
+    /// A SQLite file's rows are known by their rowid or integer key, which its index finds.
+    public func rowsByKey(_ columns: String, of storage: EntityStorage, count: Int) -> String {
+        "SELECT \(columns) FROM \(storage.table) WHERE \(storage.key) IN (\(Array(repeating: "?", count: count).joined(separator: ",")))"
+    }
 
     /// EXPLAIN QUERY PLAN's rows are id, parent, notused, detail.
     public func queryPlan(_ sql: String) -> (sql: String, detailColumn: Int) { ("EXPLAIN QUERY PLAN " + sql, 3) }
