@@ -67,6 +67,13 @@ import Testing
                     lua: "cascadeFirst:get(1):delete(); p:get(1):delete()", expectTook: true)
         // Across tables: `restrictFirst`, declared later, acts first, and then `cascadeFirst`'s RESTRICT key refuses.
         try compare(path, tables: tables, statements: ["DELETE FROM p WHERE id = 3"], lua: "p:get(3):delete()", expectTook: false)
+        // `deleteall` the same, without objects: each key at its turn, a cascade's rows
+        // taken before the next key is checked.
+        for (id, took) in [(1, false), (2, true), (3, false)] {
+            try compare(path, tables: tables, statements: ["DELETE FROM p WHERE id = \(id)"], lua: "p:deleteall('id == \(id)', {})", expectTook: took)
+        }
+        try compare(path, tables: tables, statements: ["DELETE FROM p"], lua: "p:deleteall(nil, {})", expectTook: false)
+        try compare(path, tables: tables, statements: ["DELETE FROM p WHERE id = 2 OR id = 1 AND 0"], lua: "p:deleteall('id IN {2, 5}', {})", expectTook: true)
     }
 
     /// A NO ACTION key DEFERRABLE INITIALLY DEFERRED is checked at the commit: the parent

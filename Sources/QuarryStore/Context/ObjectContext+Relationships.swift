@@ -434,11 +434,17 @@ extension ObjectContext {
     /// The relationships whose delete rules act when `object` goes, in the order they act:
     /// a file's keys in SQLite's order (`ForeignKeyOrder`), each with when it is checked.
     private func deleteRules(of object: ManagedObject) -> [(RelationshipDescription, EntityStorage.ReferencingKey.Check)] {
-        let relationships = currentEntity(of: object).relationships.filter { storage(of: $0, in: object.entity.name) != nil }
-        let keys = mapped(object.entity).referencingKeys
+        deleteRules(of: object.entity, relationships: currentEntity(of: object).relationships)
+    }
+
+    /// The same for rows of `entity` deleted without objects (`deleteall`), whose
+    /// `relationships` are those of `entity` or, for an object, of its current entity.
+    func deleteRules(of entity: EntityDescription, relationships: [RelationshipDescription]? = nil) -> [(RelationshipDescription, EntityStorage.ReferencingKey.Check)] {
+        let relationships = (relationships ?? entity.relationships).filter { storage(of: $0, in: entity.name) != nil }
+        let keys = mapped(entity).referencingKeys
         guard !keys.isEmpty else { return relationships.map { ($0, .statement) } }
         let placed = relationships.map { relationship -> (RelationshipDescription, Int, EntityStorage.ReferencingKey.Check) in
-            guard case .inverseForeignKey(let child, let column, _, _)? = storage(of: relationship, in: object.entity.name),
+            guard case .inverseForeignKey(let child, let column, _, _)? = storage(of: relationship, in: entity.name),
                   let table = managedObjectModel.entitiesByName[child].map({ mapped($0).relation })?.lowercased(),
                   let index = keys.firstIndex(where: { $0.column == column && $0.child.lowercased() == table }) else {
                 return (relationship, keys.count, .statement)

@@ -52,48 +52,46 @@ struct SQLiteBatchWriter<Store: SQLiteStore> {
         return batch.deleted
     }
 
-    /// Deletes the rows and, level by level, what their delete rules reach: a worklist,
-    /// not recursion, since a cascade may run thousands of rows deep. Each level's related
-    /// keys are read before its rows go.
+    /// Deletes the rows and what their delete rules reach, as SQLite deletes them with
+    /// foreign keys on: the rules act in the file's order (`ObjectContext.deleteRules`),
+    /// a cascade taking its rows, and what their rules reach, before the next rule acts,
+    /// so a RESTRICT key checked after a cascade that took its rows no longer holds them.
+    /// A deny checked at the statement's end (NO ACTION, a deferred key, every deny of a
+    /// Quarry or Core Data store, as Core Data checks it against what the save leaves)
+    /// is checked once everything went. An explicit stack, not recursion: a cascade may
+    /// run thousands of rows deep.
     private func deleteRows(_ entity: EntityDescription, _ keys: [Int64], in db: Database, batch: inout BatchChange) throws {
-        var pending: [(EntityDescription, [Int64])] = [(entity, keys)]
-        while !pending.isEmpty {
-            let (entity, keys) = pending.removeFirst()
-            let cascaded = try deleteLevel(entity, keys, in: db, batch: &batch)
-            pending += cascaded
-        }
-    }
-
-    /// One level of `deleteRows`: these rows, their nullified and linked rows; returns
-    /// the rows their cascade rules reach.
-    private func deleteLevel(_ entity: EntityDescription, _ keys: [Int64], in db: Database,
-                             batch: inout BatchChange) throws -> [(EntityDescription, [Int64])] {
-        // A hierarchy's rows share one table and one run of keys, named by their own entity.
-        let root = context.rootName(of: entity.name)
-        let already = Set(batch.deleted.filter { context.rootName(of: $0.key) == root }.flatMap(\.value))
-        let keys = keys.filter { !already.contains($0) }
-        guard !keys.isEmpty else { return [] }
-        for (own, ownKeys) in try context.keysByOwnEntity([entity.name: Set(keys)], in: SQLiteWriteStatements(db: db)).sorted(by: { $0.key < $1.key }) {
-            batch.deleted[own, default: []] += ownKeys
-            // Read while the rows are there, before any rule changes them.
-            let kept = try store.keptAfterDeletion(of: own, keys: ownKeys, in: db, context: context)
-            batch.tombstones[own, default: [:]].merge(kept) { first, _ in first }
-        }
-        var cascaded: [(EntityDescription, [Int64])] = []
-        for relationship in entity.relationships {
-            guard let storage = context.storage(of: relationship, in: entity.name),
+        // SQLite's own keys are checked at the commit, as one DELETE checks them at its end.
+        try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
+        var atTheEnd: [(entity: EntityDescription, relationship: RelationshipDescription, storage: RelationshipStorage, keys: [Int64])] = []
+        var stack: [DeleteFrame] = []
+        if let frame = try begin(entity, keys, in: db, batch: &batch) { stack.append(frame) }
+        while let top = stack.last {
+            guard top.next < top.rules.count else {
+                stack.removeLast()
+                try forEachChunk(top.keys) { chunk in
+                    try db.execute(sql: "DELETE FROM \(context.mapped(top.entity).table) WHERE \(context.mapped(top.entity).key) IN (\(marks(chunk.count)))",
+                                   arguments: StatementArguments(chunk))
+                }
+                continue
+            }
+            stack[stack.count - 1].next += 1
+            let (relationship, check) = top.rules[top.next]
+            guard let storage = context.storage(of: relationship, in: top.entity.name),
                   let destination = context.managedObjectModel.entitiesByName[relationship.destination] else { continue }
-            let related = try relatedKeys(storage, from: entity, to: destination, of: keys, in: db)
+            let related = try relatedKeys(storage, from: top.entity, to: destination, of: top.keys, in: db)
             switch relationship.deleteRule {
             case .deny where !related.isEmpty:
-                let names = related.prefix(5).map { "\(destination.name)/\($0)" }.joined(separator: ", ")
-                throw StoreError.validation(message: "deleteall: '\(relationship.name)' denies deleting \(entity.name) rows while they hold \(names)"
-                                            + context.foreignKeyNote(relationship, of: entity.name))
+                // Only a key in the children's rows can be read again once the rows went.
+                guard check != .restrict, case .inverseForeignKey(_, _, nil, _) = storage else {
+                    throw denial(relationship, of: top.entity, holding: related, destination)
+                }
+                atTheEnd.append((top.entity, relationship, storage, top.keys))
             case .cascade:
-                if !related.isEmpty { cascaded.append((destination, related)) }
+                if !related.isEmpty, let frame = try begin(destination, related, in: db, batch: &batch) { stack.append(frame) }
             case .nullify:
                 if case .inverseForeignKey(_, let column, nil, _) = storage {
-                    try forEachChunk(keys) { chunk in
+                    try forEachChunk(top.keys) { chunk in
                         try db.execute(sql: "UPDATE \(context.mapped(destination).table) SET \(quoteIdentifier(column)) = NULL WHERE \(quoteIdentifier(column)) IN (\(marks(chunk.count)))",
                                        arguments: StatementArguments(chunk))
                     }
@@ -103,8 +101,8 @@ struct SQLiteBatchWriter<Store: SQLiteStore> {
                     // As SQLite does: the children's column takes its default, which must
                     // name a parent row that stays.
                     let value = try ForeignKeyDefaults(context: context).columnDefault(column, of: destination, in: db)
-                    let going = Set(keys + (batch.deleted[entity.name] ?? []))
-                    try ForeignKeyDefaults(context: context).checkDefaultParent(value, parent: entity, matchedBy: ownerKey, child: destination.name, column: column, doomed: going, in: db)
+                    let going = Set(top.keys + (batch.deleted[top.entity.name] ?? []))
+                    try ForeignKeyDefaults(context: context).checkDefaultParent(value, parent: top.entity, matchedBy: ownerKey, child: destination.name, column: column, doomed: going, in: db)
                     try forEachChunk(related) { chunk in
                         try db.execute(sql: "UPDATE \(context.mapped(destination).table) SET \(quoteIdentifier(column)) = ? WHERE \(context.mapped(destination).key) IN (\(marks(chunk.count)))",
                                        arguments: StatementArguments([value.databaseValue] + chunk.map(\.databaseValue)))
@@ -114,16 +112,40 @@ struct SQLiteBatchWriter<Store: SQLiteStore> {
                 break
             }
             if case .linkTable(let table, let sourceColumn, _) = storage {
-                try forEachChunk(keys) { chunk in
+                try forEachChunk(top.keys) { chunk in
                     try db.execute(sql: "DELETE FROM \(quoteIdentifier(table)) WHERE \(sourceColumn) IN (\(marks(chunk.count)))", arguments: StatementArguments(chunk))
                 }
             }
         }
-        try forEachChunk(keys) { chunk in
-            try db.execute(sql: "DELETE FROM \(context.mapped(entity).table) WHERE \(context.mapped(entity).key) IN (\(marks(chunk.count)))",
-                           arguments: StatementArguments(chunk))
+        for end in atTheEnd {
+            guard let destination = context.managedObjectModel.entitiesByName[end.relationship.destination] else { continue }
+            let left = try relatedKeys(end.storage, from: end.entity, to: destination, of: end.keys, in: db)
+            if !left.isEmpty { throw denial(end.relationship, of: end.entity, holding: left, destination) }
         }
-        return cascaded
+    }
+
+    /// Rows of `entity` going, and the order their rules act in; nil when every one has
+    /// gone already in this change (a cycle of cascades). Their keys and what the store
+    /// keeps of them are noted while the rows are there.
+    private func begin(_ entity: EntityDescription, _ keys: [Int64], in db: Database, batch: inout BatchChange) throws -> DeleteFrame? {
+        // A hierarchy's rows share one table and one run of keys, named by their own entity.
+        let root = context.rootName(of: entity.name)
+        let already = Set(batch.deleted.filter { context.rootName(of: $0.key) == root }.flatMap(\.value))
+        let keys = keys.filter { !already.contains($0) }
+        guard !keys.isEmpty else { return nil }
+        for (own, ownKeys) in try context.keysByOwnEntity([entity.name: Set(keys)], in: SQLiteWriteStatements(db: db)).sorted(by: { $0.key < $1.key }) {
+            batch.deleted[own, default: []] += ownKeys
+            // Read while the rows are there, before any rule changes them.
+            let kept = try store.keptAfterDeletion(of: own, keys: ownKeys, in: db, context: context)
+            batch.tombstones[own, default: [:]].merge(kept) { first, _ in first }
+        }
+        return DeleteFrame(entity: entity, keys: keys, rules: context.deleteRules(of: entity))
+    }
+
+    private func denial(_ relationship: RelationshipDescription, of entity: EntityDescription, holding related: [Int64], _ destination: EntityDescription) -> StoreError {
+        let names = related.prefix(5).map { "\(destination.name)/\($0)" }.joined(separator: ", ")
+        return StoreError.validation(message: "deleteall: '\(relationship.name)' denies deleting \(entity.name) rows while they hold \(names)"
+                                     + context.foreignKeyNote(relationship, of: entity.name))
     }
 
     private func relatedKeys(_ storage: RelationshipStorage, from source: EntityDescription, to destination: EntityDescription,
@@ -153,6 +175,14 @@ struct SQLiteBatchWriter<Store: SQLiteStore> {
         if let filter { sql += " WHERE " + filter.sql }
         return try Int64.fetchAll(db, sql: sql, arguments: StatementArguments((filter?.arguments ?? []).map(\.databaseValue)))
     }
+}
+
+/// Rows of one entity being deleted by `deleteall`, and the next of their rules to act.
+private struct DeleteFrame {
+    let entity: EntityDescription
+    let keys: [Int64]
+    let rules: [(RelationshipDescription, EntityStorage.ReferencingKey.Check)]
+    var next = 0
 }
 
 private func marks(_ count: Int) -> String { Array(repeating: "?", count: count).joined(separator: ",") }
