@@ -252,13 +252,7 @@ extension PostgresStore {
     }
 
     func create(_ entity: EntityDescription, _ server: PostgresConnection) throws {
-        try refuseTaken(entity.name, server)
-        let columns = ["\(quoteIdentifier(EntityStorage.quarryKeyColumn)) bigserial PRIMARY KEY"]
-            + entity.attributes.map { "\(quoteIdentifier($0.name)) \(Self.columnType($0.type))" }
-            + entity.ownKeyColumns.map { "\(quoteIdentifier($0.name)) bigint" }
-        try server.execute("CREATE TABLE \(qualified(entity.name)) (\(columns.joined(separator: ", ")))")
-        for attribute in entity.attributes { try createIndex(entity.name, attribute, server) }
-        for r in entity.ownKeyColumns { try createForeignKeyIndex(entity.name, r.name, server) }
+        try TableCreation(entity: entity).run(on: PostgresQuarryTables(store: self, server: server))
         for (i, names) in entity.uniqueness.enumerated() {
             try server.execute("CREATE UNIQUE INDEX \(quoteIdentifier(Self.identifier("quarry_unique_\(entity.name)_\(i)"))) ON \(qualified(entity.name)) (\(names.map(quoteIdentifier).joined(separator: ", ")))")
         }
@@ -341,6 +335,8 @@ private struct PostgresQuarryTables: QuarryTableStatements {
     func relation(_ name: String) -> String { store.qualified(name) }
     func columnType(_ type: AttributeType) -> String { PostgresStore.columnType(type) }
     var keyColumnType: String { "bigint" }
+    var keyDeclaration: String { "bigserial PRIMARY KEY" }
+    func refuseTaken(_ name: String) throws { try store.refuseTaken(name, server) }
     func dropIndex(_ name: String) throws { try server.execute("DROP INDEX IF EXISTS \(store.qualified(PostgresStore.identifier(name)))") }
     func createIndex(_ entity: String, _ attribute: AttributeDescription) throws { try store.createIndex(entity, attribute, server) }
     func createForeignKeyIndex(_ entity: String, _ column: String) throws { try store.createForeignKeyIndex(entity, column, server) }

@@ -54,24 +54,13 @@ extension SQLiteStore {
         if let existing {
             try migrate(existing, to: entity, in: db)
         } else {
-            if try db.hasTable(entity.name) {
-                throw StoreError.invalidSchema(entity: entity.name, reason: "a table of that name already exists")
-            }
             try createTable(entity, in: db)
         }
         try keepDeclaration(entity.name, definition: definition, in: db, context: context)
     }
 
     func createTable(_ entity: EntityDescription, in db: Database) throws {
-        // Keys only grow in Quarry's files (history and tombstones name rows by key); in
-        // someone else's file AUTOINCREMENT would add SQLite's `sqlite_sequence` table,
-        // so a key there is the rowid's, as the file's own tables have it.
-        let columns = ["\(mapping.storage(of: entity).key) INTEGER PRIMARY KEY" + (isQuarrysFile ? " AUTOINCREMENT" : "")]
-            + entity.attributes.map { "\(quoteIdentifier($0.name)) \($0.type.sqlType)" }
-            + entity.ownKeyColumns.map { "\(quoteIdentifier($0.name)) INTEGER" }
-        try db.execute(sql: "CREATE TABLE \(mapping.storage(of: entity).table) (\(columns.joined(separator: ", ")))")
-        for attribute in entity.attributes { try createIndex(entity.name, attribute, in: db) }
-        for r in entity.ownKeyColumns { try createForeignKeyIndex(entity.name, r.name, in: db) }
+        try TableCreation(entity: entity).run(on: SQLiteQuarryTables(store: self, db: db))
     }
 
     func migrate(_ old: EntityDescription, to new: EntityDescription, in db: Database) throws {
@@ -99,6 +88,13 @@ private struct SQLiteQuarryTables<Store: SQLiteStore>: QuarryTableStatements {
     func relation(_ name: String) -> String { quoteIdentifier(name) }
     func columnType(_ type: AttributeType) -> String { type.sqlType }
     var keyColumnType: String { "INTEGER" }
+    // Keys only grow in Quarry's files (history and tombstones name rows by key); in
+    // someone else's file AUTOINCREMENT would add SQLite's `sqlite_sequence` table, so a
+    // key there is the rowid's, as the file's own tables have it.
+    var keyDeclaration: String { "INTEGER PRIMARY KEY" + (store.isQuarrysFile ? " AUTOINCREMENT" : "") }
+    func refuseTaken(_ name: String) throws {
+        if try db.hasTable(name) { throw StoreError.invalidSchema(entity: name, reason: "a table of that name already exists") }
+    }
     func dropIndex(_ name: String) throws { try db.execute(sql: "DROP INDEX IF EXISTS \(quoteIdentifier(name))") }
     func createIndex(_ entity: String, _ attribute: AttributeDescription) throws { try store.createIndex(entity, attribute, in: db) }
     func createForeignKeyIndex(_ entity: String, _ column: String) throws { try store.createForeignKeyIndex(entity, column, in: db) }

@@ -10,12 +10,33 @@ protocol QuarryTableStatements {
     func columnType(_ type: AttributeType) -> String
     /// The column type of a to-one key.
     var keyColumnType: String { get }
+    /// The declaration of a new table's key column, `_pk`: keys only grow, each row's its own.
+    var keyDeclaration: String { get }
+    /// Refuses a new table whose name a relation of the database has already.
+    func refuseTaken(_ name: String) throws
     /// Drops the index Quarry named `name`, if there is one.
     func dropIndex(_ name: String) throws
     /// The index an attribute's `isIndexed` or `isUnique` asks for, if it asks for one.
     func createIndex(_ entity: String, _ attribute: AttributeDescription) throws
     /// The index of a to-one key's column: inverse sets and delete rules look rows up by it.
     func createForeignKeyIndex(_ entity: String, _ column: String) throws
+}
+
+/// Makes an entity's table, on any engine: its key, a column per attribute (typed as the
+/// engine types it) and per to-one key, and the indexes they ask for (`createIndex`,
+/// `createForeignKeyIndex`). Uniqueness constraints and foreign keys are the engine's own.
+struct TableCreation {
+    let entity: EntityDescription
+
+    func run(on tables: some QuarryTableStatements) throws {
+        try tables.refuseTaken(entity.name)
+        let columns = ["\(quoteIdentifier(EntityStorage.quarryKeyColumn)) \(tables.keyDeclaration)"]
+            + entity.attributes.map { "\(quoteIdentifier($0.name)) \(tables.columnType($0.type))" }
+            + entity.ownKeyColumns.map { "\(quoteIdentifier($0.name)) \(tables.keyColumnType)" }
+        try tables.statements.run("CREATE TABLE \(tables.relation(entity.name)) (\(columns.joined(separator: ", ")))", [])
+        for attribute in entity.attributes { try tables.createIndex(entity.name, attribute) }
+        for r in entity.ownKeyColumns { try tables.createForeignKeyIndex(entity.name, r.name) }
+    }
 }
 
 /// Migrates an entity's table in place, as a Core Data lightweight migration would, on any
