@@ -58,7 +58,14 @@ extension ForeignFileStore {
         var b = same ? a : try context.entity(named: second.parent)
         let aName = manyToManyName(other: other(second), joinTable: join.name) { free($0, in: a) }
         let bName = manyToManyName(other: other(first), joinTable: join.name) { free($0, in: b) && !(same && $0 == aName) }
-        pair(&a, aName, &b, bName, in: context)
+        // An end of one column is the join table's to-one, whose inverse to-many carries its
+        // key's delete rule; an end of several columns has none, so the pair carries it:
+        // NO ACTION and RESTRICT refuse while links exist, as SQLite would; otherwise the
+        // links go. A read-only pair's links go by the join table's own objects.
+        func rule(_ end: ForeignSchema.ForeignKey) -> DeleteRule {
+            end.columns.count > 1 && required.isEmpty && ForeignSchema.deleteRule(onDelete: end.onDelete) == .deny ? .deny : .nullify
+        }
+        pair(&a, aName, &b, bName, rules: (rule(first), rule(second)), in: context)
         do {
             // The storage the context gives the pair names the view and its orientation.
             guard let relationship = a.relationship(named: aName),
