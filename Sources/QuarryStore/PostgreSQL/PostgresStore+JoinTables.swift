@@ -60,6 +60,28 @@ extension PostgresStore {
         }
     }
 
+    /// The pairs of `tables`, entities known by their own integer key, that are join
+    /// tables besides (`id serial`, two foreign keys, a position or times): the pair is
+    /// written through its link view as any, the key filled by its default; one whose
+    /// relationships are more than its ends' to-ones (another table names it) is left an
+    /// entity only, as in a SQLite file.
+    func mapKeyedJoinTables(_ tables: [String], catalog: ForeignSchema, isEnd: (ForeignSchema.ForeignKey) -> Bool, context: ObjectContext) {
+        for table in tables {
+            guard let entity = context.managedObjectModel.entitiesByName[table],
+                  let shape = catalog.joinTable(table, isEnd: isEnd, ownKey: context.mapped(entity).keyColumn, type: { Self.attributeType($0.declaredType) }),
+                  entity.relationships.count == [shape.first, shape.second].filter({ $0.columns.count == 1 }).count else { continue }
+            // A key nothing fills (no serial, identity or default) a link's row cannot be
+            // given: the pair is read only, its rows written as the entity's.
+            let key = context.mapped(entity).keyColumn
+            let unfilled = catalog.relations[table]?.column(key)?.hasDefault == false ? [key] : []
+            do {
+                try mapJoinTable(.init(table: table, first: shape.first, second: shape.second, required: shape.required + unfilled), catalog: catalog, context: context)
+            } catch {
+                context.openingNotes.append("\(table) is read as a table only, not as the many-to-many relationship it joins: \(error)")
+            }
+        }
+    }
+
     private func mapJoinTable(_ shape: ForeignSchema.JoinTable, catalog: ForeignSchema, context: ObjectContext) throws {
         let (table, required) = (shape.table, shape.required)
         // An end's columns in its parent's key order (a keyed table's number is made from them).

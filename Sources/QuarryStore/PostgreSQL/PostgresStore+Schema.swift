@@ -121,6 +121,10 @@ extension PostgresStore {
         }
         mapJoinTables(leftOut, catalog: catalog, isEnd: isEnd, context: context)
         mapReadOnlyPairs(readOnlyPairs, catalog: catalog, isEnd: isEnd, context: context)
+        // A join table with its own integer key (`id serial`) is an entity, and gives its
+        // pair too, as in a SQLite file; unless another table names it.
+        let ownKeyed = tables.filter { addedSet.contains($0) && keyedTables[$0] == nil }
+        mapKeyedJoinTables(ownKeyed, catalog: catalog, isEnd: isEnd, context: context)
         catalog.noteSeveralColumnKeys(of: tables.filter(addedSet.contains), joined: joinTables, isParent: isParent, in: context)
         try readReferencingKeys(of: addedSet, context: context)
         for (parent, children) in childrenOf.sorted(by: { $0.key < $1.key }) {
