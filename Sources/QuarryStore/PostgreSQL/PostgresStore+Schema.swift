@@ -132,7 +132,7 @@ extension PostgresStore {
             context.openingNotes.append("\(named) \(children.count == 1 ? "inherits" : "inherit") \(parent): \(children.count == 1 ? "its" : "their") rows are read through \(parent)'s, not as entities of their own")
         }
         // Views' columns came with the tables' (`mapViews`).
-        try mapViews(columns.filter { $0[6].storedInteger == 1 }, context: context)
+        try mapViews(catalog, context: context)
     }
 
     /// A column's type (`pg_type.typname`) as Quarry's: integers by width, booleans,

@@ -112,14 +112,12 @@ struct ForeignSchemaReader {
         let untyped = names.indices.filter { ((columns[$0]["type"] as String?) ?? "").trimmingCharacters(in: .whitespaces).isEmpty }
         for (index, type) in zip(untyped, viewColumnTypes(view, untyped.map { names[$0] })) { types[index] = type }
         let attributes = names.indices.map { AttributeDescription(name: names[$0], type: types[$0], isOptional: true) }
-        let candidate = names.indices.first { ["id", "rowid", "_pk"].contains(names[$0].lowercased()) && types[$0] == .int64 }
-            ?? (types.first == .int64 ? 0 : nil)
+        let candidate = ForeignSchema.viewKeyCandidate(names, types)
         let key: String
         if let candidate, try viewKeyIsDistinct(view, names[candidate]) {
             key = names[candidate]
         } else {
-            let lowered = Set(names.map { $0.lowercased() })
-            guard let place = ["_row", "_row_", "_view_row"].first(where: { !lowered.contains($0) }) else { return nil }
+            guard let place = ForeignSchema.viewPlaceColumn(names) else { return nil }
             let v = quoteIdentifier(view)
             do {
                 try context.database.writeWithoutTransaction { db in
