@@ -77,13 +77,10 @@ struct ForeignSchemaReader {
         for relation in Array(schema.relations.values) {
             for key in relation.foreignKeys {
                 guard var parent = schema.relations[key.parent], let named = schema.referencedColumns(of: key) else { continue }
-                parent = ForeignSchema.Relation(name: parent.name, isView: parent.isView, columns: parent.columns.map { column in
-                    guard named.contains(column.name), column.collation == nil, let collation = collation(of: column.name, in: parent.name),
-                          collation.uppercased() != "BINARY" else { return column }
-                    var column = column
-                    column.collation = collation
-                    return column
-                }, primaryKey: parent.primaryKey, foreignKeys: parent.foreignKeys)
+                for i in parent.columns.indices where named.contains(parent.columns[i].name) && parent.columns[i].collation == nil {
+                    guard let collation = collation(of: parent.columns[i].name, in: parent.name), collation.uppercased() != "BINARY" else { continue }
+                    parent.columns[i].collation = collation
+                }
                 schema.relations[key.parent] = parent
             }
         }

@@ -43,7 +43,7 @@ struct ForeignSchema: Sendable {
     struct Relation: Sendable {
         let name: String
         let isView: Bool
-        let columns: [Column]
+        var columns: [Column]
         /// The primary key's columns in key order; empty when there is none.
         let primaryKey: [String]
         /// Its foreign keys, in the order the engine lists them.
