@@ -46,6 +46,11 @@ import Testing
         print(store:get(1).country, store:get(1).region_code, count("store", "country == 'FR' AND region_code == 'IDF'"))
         local idf = fetch{ "region", predicate = "country == 'FR' AND code == 'IDF'" }[1]
         print(pcall(function() idf:delete() end))
+        local t = tag:get(3)
+        print(pcall(function() t:delete() end))
+        for _, x in ipairs(t.regions) do t.regions:remove(x) end
+        t:delete(); save()
+        print(count("tag"), count("region", "tags.@count == 0"))
         """#
 
     @Test func aJoinTableOfKeysOfSeveralColumnsIsManyToManyOnBothEngines() async throws {
@@ -56,12 +61,15 @@ import Testing
         #expect(Array(lite.lines.prefix(6)) == ["DE/BY\t1\tmountains", "FR/BRE\t1\tcoast", "FR/IDF\t1\tcapital", "US/BRE\t1\tcoast", "2\t0\t2", "2"], "\(lite)")
         #expect(Array(lite.lines.dropFirst(6).prefix(6)) == ["DE/BY\t2\tcoast,mountains", "FR/BRE\t0\t", "FR/IDF\t1\tcapital", "US/BRE\t1\tcoast",
                                                               "2\t2\t0", "FR\tIDF\t1"], "\(lite)")
-        // The join table's NO ACTION refuses the parent's delete while it has links.
-        #expect(lite.lines.last?.contains("cannot be deleted: 'tags' denies it while it holds tag/2") == true, "\(lite)")
+        // The join table's NO ACTION refuses a parent's delete while it has links, on
+        // either side; once the links go in the same save, the parent goes.
+        #expect(lite.lines.dropFirst(12).first?.contains("cannot be deleted: 'tags' denies it while it holds tag/2") == true, "\(lite)")
+        #expect(lite.lines.dropFirst(13).first?.contains("tag/3 cannot be deleted: 'regions' denies it while it holds region/") == true, "\(lite)")
+        #expect(lite.lines.last == "2\t1", "\(lite)")
         let differences = PostgresStoreTests.differences(lite.lines.map(Self.numbersHidden), postgres.lines.map(Self.numbersHidden))
         #expect(differences == nil, "\(differences ?? "")")
         // The rows as sqlite3 and psql read them.
-        let expected = ["DE|BY|1", "DE|BY|3", "FR|IDF|2", "US|BRE|1"]
+        let expected = ["DE|BY|1", "FR|IDF|2", "US|BRE|1"]
         let query = "SELECT country || '|' || code || '|' || tag_id FROM region_tag ORDER BY 1"
         let rows = try await sandbox.run(URL(fileURLWithPath: "/usr/bin/psql"), ["-Atc", query, url], timeout: 60)
         #expect(rows.stdout.split(separator: "\n").map(String.init) == expected, "\(rows)")

@@ -61,9 +61,25 @@ extension ForeignFileStore {
         // An end of one column is the join table's to-one, whose inverse to-many carries its
         // key's delete rule; an end of several columns has none, so the pair carries it:
         // NO ACTION and RESTRICT refuse while links exist, as SQLite would; otherwise the
-        // links go. A read-only pair's links go by the join table's own objects.
+        // links go. A join table with such an end has its pair carry both ends' rules: a
+        // deny of its one-column end's to-many could not tell the rows whose links this
+        // save removes (they are known by their to-ones, `isUnlinkedJoinRow`), so that
+        // to-many takes no action, and the pair refuses while links are left. A read-only
+        // pair's links go by the join table's own objects.
+        let wide = first.columns.count > 1 || second.columns.count > 1
         func rule(_ end: ForeignSchema.ForeignKey) -> DeleteRule {
-            end.columns.count > 1 && required.isEmpty && ForeignSchema.deleteRule(onDelete: end.onDelete) == .deny ? .deny : .nullify
+            wide && required.isEmpty && ForeignSchema.deleteRule(onDelete: end.onDelete) == .deny ? .deny : .nullify
+        }
+        if wide, required.isEmpty {
+            for end in [first, second] where end.columns.count == 1 && rule(end) == .deny {
+                guard let toOne = join.toOneRelationships.first(where: { $0.column == end.columns[0] }), let inverse = toOne.inverse,
+                      var parent = context.managedObjectModel.entitiesByName[end.parent],
+                      let index = parent.relationships.firstIndex(where: { $0.name == inverse }) else { continue }
+                parent.relationships[index].deleteRule = .noaction
+                context.remember(parent)
+                if end.parent == a.name { a = parent }
+                if end.parent == b.name { b = parent }
+            }
         }
         pair(&a, aName, &b, bName, rules: (rule(first), rule(second)), in: context)
         do {
