@@ -17,7 +17,7 @@ struct ForeignSchemaReader {
              try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'view' AND name NOT LIKE 'quarry\\_%' ESCAPE '\\' ORDER BY name"))
         }
         let unknown = tables.filter { context.managedObjectModel.entitiesByName[$0] == nil }
-        let schema = try catalog(of: unknown)
+        let schema = try catalog(of: unknown, views: views.filter { context.managedObjectModel.entitiesByName[$0] == nil })
         var found: [(entity: EntityDescription, storage: EntityStorage)] = []
         for table in unknown {
             guard let relation = schema.relations[table] else { continue }
@@ -34,18 +34,25 @@ struct ForeignSchemaReader {
         ForeignFileStore.mapJoinTables(found.map(\.entity.name), schema: schema, in: context)
         let joined = Set(found.map(\.entity.name).filter { name in context.managedObjectModel.entitiesByName[name].map { context.mapped($0).pairLink != nil } == true })
         schema.noteSeveralColumnKeys(of: found.map(\.entity.name), joined: joined, in: context)
-        for view in views where context.managedObjectModel.entitiesByName[view] == nil {
+        for view in schema.views where context.managedObjectModel.entitiesByName[view.name] == nil {
             if let (entity, storage) = try viewEntity(view) { context.remember(entity, storage: storage) }
         }
     }
 
-    /// The file's `tables` as `PRAGMA table_info` and `foreign_key_list` describe them: a
-    /// foreign key's columns in order (`seq`), whether it is DEFERRABLE INITIALLY DEFERRED
-    /// (read off the table's SQL, `ForeignKeyOrder`), and the collation of each column a
-    /// foreign key names where it is not BINARY.
-    func catalog(of tables: [String]) throws -> ForeignSchema {
+    /// The file's `tables` and `views` as `PRAGMA table_info` and `foreign_key_list`
+    /// describe them: a foreign key's columns in order (`seq`), whether it is DEFERRABLE
+    /// INITIALLY DEFERRED (read off the table's SQL, `ForeignKeyOrder`), and the collation
+    /// of each column a foreign key names where it is not BINARY. A view that no longer
+    /// compiles (a table it reads was dropped) is left out.
+    func catalog(of tables: [String], views: [String] = []) throws -> ForeignSchema {
         var schema = ForeignSchema()
         try context.read { db in
+            for view in views {
+                guard let info = try? Row.fetchAll(db, sql: "PRAGMA main.table_info(\(quoteIdentifier(view)))"), !info.isEmpty else { continue }
+                let columns = info.compactMap { row in (row["name"] as String?).map { ForeignSchema.Column(name: $0, declaredType: row["type"] ?? "", notNull: false, hasDefault: false) } }
+                guard columns.count == info.count else { continue }
+                schema.relations[view] = ForeignSchema.Relation(name: view, isView: true, columns: columns, primaryKey: [], foreignKeys: [])
+            }
             for table in tables {
                 let q = quoteIdentifier(table)
                 let info = try Row.fetchAll(db, sql: "PRAGMA main.table_info(\(q))")
@@ -93,20 +100,18 @@ struct ForeignSchemaReader {
     /// that share an id or have none) every row is an object of its own, numbered by its
     /// place: a TEMP view of the same name shadows the file's and adds the number, so
     /// nothing is written to the file.
-    private func viewEntity(_ view: String) throws -> (EntityDescription, EntityStorage)? {
-        // A view that no longer compiles (a table it reads was dropped) is left out.
-        guard let columns = try? context.read({ db in try Row.fetchAll(db, sql: "PRAGMA main.table_info(\(quoteIdentifier(view)))") }), !columns.isEmpty else { return nil }
-        var names: [String] = columns.compactMap { $0["name"] }
-        guard names.count == columns.count else { return nil }
+    private func viewEntity(_ relation: ForeignSchema.Relation) throws -> (EntityDescription, EntityStorage)? {
+        let (view, columns) = (relation.name, relation.columns)
+        var names = columns.map(\.name)
         // As for tables: a row has the key besides, within SQLite's 2,000 columns.
         let room = columnLimit() - 1
         if names.count > room {
             context.openingNotes.append(tooWideNote(view, columns: names.count, kept: room))
             names = Array(names.prefix(room))
         }
-        var types: [AttributeType] = columns.prefix(names.count).map { Self.attributeType(declared: $0["type"] ?? "") }
+        var types: [AttributeType] = columns.prefix(names.count).map { Self.attributeType(declared: $0.declaredType) }
         // A computed column declares no type: it has the type of what it holds.
-        let untyped = names.indices.filter { ((columns[$0]["type"] as String?) ?? "").trimmingCharacters(in: .whitespaces).isEmpty }
+        let untyped = names.indices.filter { columns[$0].declaredType.trimmingCharacters(in: .whitespaces).isEmpty }
         for (index, type) in zip(untyped, viewColumnTypes(view, untyped.map { names[$0] })) { types[index] = type }
         let attributes = names.indices.map { AttributeDescription(name: names[$0], type: types[$0], isOptional: true) }
         let candidate = ForeignSchema.viewKeyCandidate(names, types)
