@@ -153,6 +153,11 @@ import Testing
               print(f.title, table.concat(names, ","))
             end
             print(count("casting"), count("actor", "films_via_casting.@count == 0"))
+            local bo = actor:get(2)
+            print((pcall(function() bo:delete() end)))
+            for _, f in ipairs(bo.films_via_casting) do bo.films_via_casting:remove(f) end
+            bo:delete(); save()
+            print(count("actor"), count("casting"))
             """#)
         try await PostgresStoreTests.sqlite3(sandbox, "lite.db", file: "lite.sql")
         let url = try PostgresServer.database("ownkeyjoins")
@@ -160,11 +165,12 @@ import Testing
         let lite = try await sandbox.quarry(["lite.db", "script.lua"])
         let postgres = try await sandbox.quarry([url, "script.lua"])
         #expect(lite.status == 0 && postgres.status == 0, "\(lite)\n\(postgres)")
-        #expect(lite.lines == ["2\t2\t2\tAnn\t1", "Up\tBo", "Down\tBo,Cy", "3\t1"], "\(lite)")
+        // Bo, linked, is refused; once unlinked in the same save, Bo goes.
+        #expect(lite.lines == ["2\t2\t2\tAnn\t1", "Up\tBo", "Down\tBo,Cy", "3\t1", "false", "2\t1"], "\(lite)")
         let differences = PostgresStoreTests.differences(lite.lines, postgres.lines)
         #expect(differences == nil, "\(differences ?? "")")
         let rows = try await sandbox.run(URL(fileURLWithPath: "/usr/bin/psql"), ["-Atc", "SELECT actor_id || '-' || film_id FROM casting ORDER BY 1", url], timeout: 60)
-        #expect(rows.stdout.split(separator: "\n").map(String.init) == ["2-1", "2-2", "3-2"], "\(rows)")
+        #expect(rows.stdout.split(separator: "\n").map(String.init) == ["3-2"], "\(rows)")
         // award's key has no default on PostgreSQL: its pair is read there only.
         try sandbox.write("award.lua", "print(select(2, pcall(function() film:get(2).actors:add(actor:get(1)) end)))")
         let award = try await sandbox.quarry([url, "award.lua"])

@@ -122,6 +122,15 @@ extension PostgresStore {
             // session whose transactions are read-only by default.
             try server(context).executeForSession(inTransaction: linkViewSQL(link: link, join: table, source: source, target: target))
             joinTables.insert(table)
+            // A join table that is an entity too (its own key, or a read-only pair's) names
+            // its link, so a save that removes a link lets its row go before the parents
+            // it names (`isUnlinkedJoinRow`), as a SQLite file's join table does.
+            if let entity = context.managedObjectModel.entitiesByName[table] {
+                var storage = context.mapped(entity)
+                storage.pairLink = link
+                storage.pairSourceColumn = source.columns[0]
+                context.remember(entity, storage: storage)
+            }
             if !required.isEmpty { ForeignFileStore.readOnly(link, join: table, required: required, sides: [first.parent, second.parent], in: context) }
         } catch {
             // No pair without its view: the model stays as it was.
