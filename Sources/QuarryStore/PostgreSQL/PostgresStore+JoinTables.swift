@@ -10,56 +10,36 @@
 /// view of this session over it, whose trigger writes and deletes its rows, so nothing is
 /// added to the schema.
 extension PostgresStore {
-    /// One foreign key of a table left out: its column, and the entity and key it names.
+    /// One end of a join table: its columns (in the order of the parent's key), and the
+    /// entity and key they name.
     struct JoinEnd {
-        let column: String
+        let columns: [String]
         let parent: String
-        /// The parent's key column when it is a keyed table's (not one integer), whose rows
-        /// are known by the number made from it; nil when the key is the object's own.
-        let parentKey: String?
+        /// The parent's key columns when it is a keyed table's (not one integer), whose rows
+        /// are known by the number made from them; nil when the key is the object's own.
+        let parentKey: [String]?
         let action: String
     }
 
-    /// Whether a table's columns are a join table's: `keys`, two distinct columns that are
-    /// foreign keys to other tables' keys, and besides them what a link's insert may leave
-    /// out: one position, and times the server fills in or leaves NULL (Sakila's
-    /// `last_update DEFAULT now()`).
-    static func isJoinTableShaped(_ columns: [[Value]], keys: [String]) -> Bool {
-        requiredTimes(columns, keys: keys)?.isEmpty == true
-    }
-
-    /// The times of a join table's shape that a link's insert cannot leave out (`NOT NULL`,
-    /// no default), which make its pair read only; nil when the columns are not a join
-    /// table's: `keys`, two distinct columns, and besides them one position and times.
-    static func requiredTimes(_ columns: [[Value]], keys: [String]) -> [String]? {
-        let others = columns.filter { row in !keys.contains { $0 == row[1].textValue } }
-        let nullable = { (row: [Value]) in row[3].storedInteger != 1 }
-        let positions = others.filter { nullable($0) && ["int2", "int4", "int8"].contains($0[2].textValue ?? "") }
-        let stamps = others.filter { attributeType($0[2].textValue ?? "") == .date }
-        guard keys.count == 2, keys[0] != keys[1], positions.count <= 1, positions.count + stamps.count == others.count else { return nil }
-        return stamps.filter { !nullable($0) && $0[4].storedInteger != 1 }.compactMap { $0[1].textValue }
-    }
-
-    /// Makes the join tables among `leftOut` (tables that are no entity, with their
-    /// columns as the catalog gave them) many-to-many relationships; `ends` are their
-    /// single-column foreign keys to an entity's key. A table that joins nothing is named
-    /// in a note with the reason.
+    /// Makes the join tables among `leftOut` (tables that are no entity) many-to-many
+    /// relationships, decided from the schema's description as for any engine
+    /// (`ForeignSchema+JoinTables`); `isEnd`: a foreign key to an entity's key. A table
+    /// that joins nothing is named in a note with the reason.
     /// `keyed`: the table has a primary key (it is a join table's shape, to tables'
     /// keys; left out when they are not both entities).
-    func mapJoinTables(_ leftOut: [(table: String, columns: [[Value]], keyed: Bool)], ends: [String: [JoinEnd]], context: ObjectContext) {
-        for (table, columns, keyed) in leftOut {
-            let keys = ends[table] ?? []
+    func mapJoinTables(_ leftOut: [(table: String, keyed: Bool)], catalog: ForeignSchema, isEnd: (ForeignSchema.ForeignKey) -> Bool, context: ObjectContext) {
+        for (table, keyed) in leftOut {
             // A table with no key whose pair would be read only (a time it requires): the
             // pair, to read; its rows are no objects.
-            let required = Self.requiredTimes(columns, keys: keys.map(\.column)) ?? []
-            guard Self.isJoinTableShaped(columns, keys: keys.map(\.column)) || !keyed && !required.isEmpty else {
+            guard let shape = catalog.joinTable(table, isEnd: isEnd, type: { Self.attributeType($0.declaredType) }),
+                  shape.required.isEmpty || !keyed else {
                 context.openingNotes.append(keyed
                     ? "\(table) joins tables that are not both entities, and is no entity itself (a join table's rows are links): left out"
                     : "\(table) has no primary key, which Quarry's objects are known by, and is no join table of two foreign keys to entities: left out")
                 continue
             }
             do {
-                try mapJoinTable(table, keys[0], keys[1], columns: columns.compactMap { $0[1].textValue }, required: required, context: context)
+                try mapJoinTable(shape, catalog: catalog, context: context)
             } catch {
                 context.openingNotes.append("\(table) is left out, not read as the many-to-many relationship it joins: \(error)")
             }
@@ -69,34 +49,69 @@ extension PostgresStore {
     /// The read-only pairs of keyed tables of a join table's shape but for times they
     /// require (Sakila's `film_actor.last_update NOT NULL` with no default): each is an
     /// entity, whose objects write its rows, and gives the pair to read, as in a SQLite file.
-    func mapReadOnlyPairs(_ tables: [(table: String, columns: [[Value]], required: [String])], ends: [String: [JoinEnd]], context: ObjectContext) {
-        for (table, columns, required) in tables {
-            guard let keys = ends[table], keys.count == 2 else { continue }
+    func mapReadOnlyPairs(_ tables: [String], catalog: ForeignSchema, isEnd: (ForeignSchema.ForeignKey) -> Bool, context: ObjectContext) {
+        for table in tables {
+            guard let shape = catalog.joinTable(table, isEnd: isEnd, type: { Self.attributeType($0.declaredType) }) else { continue }
             do {
-                try mapJoinTable(table, keys[0], keys[1], columns: columns.compactMap { $0[1].textValue }, required: required, context: context)
+                try mapJoinTable(shape, catalog: catalog, context: context)
             } catch {
                 context.openingNotes.append("\(table) is read as a table only, not as the many-to-many relationship it joins: \(error)")
             }
         }
     }
 
-    private func mapJoinTable(_ table: String, _ first: JoinEnd, _ second: JoinEnd, columns: [String], required: [String] = [], context: ObjectContext) throws {
+    /// The pairs of `tables`, entities known by their own integer key, that are join
+    /// tables besides (`id serial`, two foreign keys, a position or times): the pair is
+    /// written through its link view as any, the key filled by its default; one whose
+    /// relationships are more than its ends' to-ones (another table names it) is left an
+    /// entity only, as in a SQLite file.
+    func mapKeyedJoinTables(_ tables: [String], catalog: ForeignSchema, isEnd: (ForeignSchema.ForeignKey) -> Bool, context: ObjectContext) {
+        for table in tables {
+            guard let entity = context.managedObjectModel.entitiesByName[table],
+                  let shape = catalog.joinTable(table, isEnd: isEnd, ownKey: context.mapped(entity).keyColumn, type: { Self.attributeType($0.declaredType) }),
+                  entity.relationships.count == [shape.first, shape.second].filter({ $0.columns.count == 1 }).count else { continue }
+            // A key nothing fills (no serial, identity or default) a link's row cannot be
+            // given: the pair is read only, its rows written as the entity's.
+            let key = context.mapped(entity).keyColumn
+            let unfilled = catalog.relations[table]?.column(key)?.hasDefault == false ? [key] : []
+            do {
+                try mapJoinTable(.init(table: table, first: shape.first, second: shape.second, required: shape.required + unfilled), catalog: catalog, context: context)
+            } catch {
+                context.openingNotes.append("\(table) is read as a table only, not as the many-to-many relationship it joins: \(error)")
+            }
+        }
+    }
+
+    private func mapJoinTable(_ shape: ForeignSchema.JoinTable, catalog: ForeignSchema, context: ObjectContext) throws {
+        let (table, required) = (shape.table, shape.required)
+        // An end's columns in its parent's key order (a keyed table's number is made from them).
+        func end(_ key: ForeignSchema.ForeignKey) -> JoinEnd {
+            let keyed = keyedTables[key.parent]
+            return JoinEnd(columns: catalog.columnPairs(of: key, in: keyed).map(\.column), parent: key.parent, parentKey: keyed, action: key.onDelete)
+        }
+        let (first, second) = (end(shape.first), end(shape.second))
         let before = (try context.entity(named: first.parent), try context.entity(named: second.parent))
         var a = before.0
         let same = first.parent == second.parent
         var b = same ? a : before.1
         func free(_ name: String, in entity: EntityDescription) -> Bool { context.isFreeKey(name, in: entity) }
         // Named from the to-one names its keys would have as an entity's, as a SQLite
-        // file's join table, which is one, has them (`customer_code_customers`).
-        let keyNames = ForeignFileStore.joinKeyNames(columns: columns, keys: [(first.column, first.parent), (second.column, second.parent)])
-        let aName = ForeignFileStore.manyToManyName(other: keyNames[second.column] ?? ForeignFileStore.relationshipStem(second.column), joinTable: table) { free($0, in: a) }
-        let bName = ForeignFileStore.manyToManyName(other: keyNames[first.column] ?? ForeignFileStore.relationshipStem(first.column), joinTable: table) {
-            free($0, in: b) && !(same && $0 == aName)
+        // file's join table, which is one, has them (`customer_code_customers`); an end of
+        // several columns, which is no to-one, after its parent (`lineItem` -> `lineItems`).
+        let columns = catalog.relations[table]?.columns.map(\.name) ?? []
+        let singles = [first, second].filter { $0.columns.count == 1 }.map { ($0.columns[0], $0.parent) }
+        let keyNames = ForeignFileStore.joinKeyNames(columns: columns, keys: singles)
+        func other(_ end: JoinEnd) -> String {
+            end.columns.count == 1
+                ? keyNames[end.columns[0]] ?? ForeignFileStore.relationshipStem(end.columns[0])
+                : ForeignFileStore.singular(ForeignFileStore.lowerCamel(end.parent))
         }
+        let aName = ForeignFileStore.manyToManyName(other: other(second), joinTable: table) { free($0, in: a) }
+        let bName = ForeignFileStore.manyToManyName(other: other(first), joinTable: table) { free($0, in: b) && !(same && $0 == aName) }
         // The join table's own foreign keys decide what deleting a parent does: NO ACTION
         // and RESTRICT refuse while links exist, as the server would; otherwise the links go.
         // A read-only pair's links go by the join table's own objects (its to-manys deny).
-        func rule(_ end: JoinEnd) -> DeleteRule { required.isEmpty && ForeignSchemaReader.deleteRule(onDelete: end.action) == .deny ? .deny : .nullify }
+        func rule(_ end: JoinEnd) -> DeleteRule { required.isEmpty && ForeignSchema.deleteRule(onDelete: end.action) == .deny ? .deny : .nullify }
         ForeignFileStore.pair(&a, aName, &b, bName, rules: (rule(first), rule(second)), in: context)
         do {
             guard let relationship = a.relationship(named: aName),
@@ -107,6 +122,15 @@ extension PostgresStore {
             // session whose transactions are read-only by default.
             try server(context).executeForSession(inTransaction: linkViewSQL(link: link, join: table, source: source, target: target))
             joinTables.insert(table)
+            // A join table that is an entity too (its own key, or a read-only pair's) names
+            // its link, so a save that removes a link lets its row go before the parents
+            // it names (`isUnlinkedJoinRow`), as a SQLite file's join table does.
+            if let entity = context.managedObjectModel.entitiesByName[table] {
+                var storage = context.mapped(entity)
+                storage.pairLink = link
+                storage.pairSourceColumn = source.columns[0]
+                context.remember(entity, storage: storage)
+            }
             if !required.isEmpty { ForeignFileStore.readOnly(link, join: table, required: required, sides: [first.parent, second.parent], in: context) }
         } catch {
             // No pair without its view: the model stays as it was.
@@ -117,36 +141,48 @@ extension PostgresStore {
         }
     }
 
-    /// The link table `link` as a temporary view over the join table's two key columns,
-    /// each read as its parent's object's key (a keyed table's: its row's number), written
-    /// through an INSTEAD OF trigger whose function is temporary too; a number written is
-    /// turned back into its parent's key.
+    /// The link table `link` as a temporary view over the join table's key columns, each
+    /// end read as its parent's object's key (a keyed table's: its row's number, made from
+    /// the end's columns as from the parent's key), written through an INSTEAD OF trigger
+    /// whose function is temporary too; a number written is turned back into its
+    /// parent's key columns.
     private func linkViewSQL(link: String, join: String, source: JoinEnd, target: JoinEnd) -> [String] {
         let l = quoteIdentifier(link)
         let j = quoteIdentifier(schema) + "." + quoteIdentifier(join)
-        // The end's column as its parent's object key, and a value of that key as the column's.
+        // The end's columns as its parent's object key, and a value of that key as the columns'.
         func number(_ end: JoinEnd) -> String {
-            end.parentKey == nil ? "\(quoteIdentifier(end.column))::bigint" : Self.rowNumber(of: [end.column])
+            end.parentKey == nil ? "\(quoteIdentifier(end.columns[0]))::bigint" : Self.rowNumber(of: end.columns)
         }
-        func key(_ end: JoinEnd, _ value: String) -> String {
-            guard let parentKey = end.parentKey else { return value }
-            return "(SELECT \(quoteIdentifier(parentKey)) FROM \(qualified(end.parent)) WHERE \(Self.rowNumber(of: [parentKey])) = \(value))"
+        func keys(_ end: JoinEnd, _ value: String) -> [String] {
+            guard let parentKey = end.parentKey else { return [value] }
+            return parentKey.map { "(SELECT \(quoteIdentifier($0)) FROM \(qualified(end.parent)) WHERE \(Self.rowNumber(of: parentKey)) = \(value))" }
         }
-        let (s, t) = (quoteIdentifier(source.column), quoteIdentifier(target.column))
+        // The columns as kept, too (`source_key`, or `source_key_1`, ... for several): a
+        // link's row is deleted by them, through their index.
+        func kept(_ end: JoinEnd, _ side: String) -> [String] {
+            end.columns.count == 1 ? [side + "_key"] : end.columns.indices.map { "\(side)_key_\($0 + 1)" }
+        }
+        func equal(_ columns: [String], _ values: [String]) -> String {
+            zip(columns, values).map { "\(quoteIdentifier($0)) = \($1)" }.joined(separator: " AND ")
+        }
+        let (sk, tk) = (kept(source, "source"), kept(target, "target"))
+        let keptColumns = (Array(zip(source.columns, sk)) + Array(zip(target.columns, tk))).map { "\(quoteIdentifier($0)) AS \($1)" }.joined(separator: ", ")
+        let present = (source.columns + target.columns).map { "\(quoteIdentifier($0)) IS NOT NULL" }.joined(separator: " AND ")
+        let written = (source.columns + target.columns).map(quoteIdentifier).joined(separator: ", ")
+        let (newSource, newTarget) = (keys(source, "NEW.source"), keys(target, "NEW.target"))
         let function = "pg_temp." + quoteIdentifier(link + "_write")
         return [
-            // The columns as kept, too: a link's row is deleted by them, through their index.
-            "CREATE OR REPLACE TEMP VIEW \(l) AS SELECT \(number(source)) AS source, \(number(target)) AS target, \(s) AS source_key, \(t) AS target_key "
-                + "FROM \(j) WHERE \(s) IS NOT NULL AND \(t) IS NOT NULL",
+            "CREATE OR REPLACE TEMP VIEW \(l) AS SELECT \(number(source)) AS source, \(number(target)) AS target, \(keptColumns) "
+                + "FROM \(j) WHERE \(present)",
             """
             CREATE OR REPLACE FUNCTION \(function)() RETURNS trigger LANGUAGE plpgsql AS $$
             BEGIN
               IF TG_OP = 'INSERT' THEN
-                INSERT INTO \(j) (\(s), \(t)) SELECT \(key(source, "NEW.source")), \(key(target, "NEW.target"))
-                  WHERE NOT EXISTS (SELECT 1 FROM \(j) WHERE \(s) = \(key(source, "NEW.source")) AND \(t) = \(key(target, "NEW.target")));
+                INSERT INTO \(j) (\(written)) SELECT \((newSource + newTarget).joined(separator: ", "))
+                  WHERE NOT EXISTS (SELECT 1 FROM \(j) WHERE \(equal(source.columns, newSource)) AND \(equal(target.columns, newTarget)));
                 RETURN NEW;
               END IF;
-              DELETE FROM \(j) WHERE \(s) = OLD.source_key AND \(t) = OLD.target_key;
+              DELETE FROM \(j) WHERE \(equal(source.columns, sk.map { "OLD." + $0 })) AND \(equal(target.columns, tk.map { "OLD." + $0 }));
               RETURN OLD;
             END $$
             """,

@@ -1,11 +1,11 @@
 /// A schema's tables read from PostgreSQL's catalog at open, as a foreign SQLite file's
 /// are read from `sqlite_master`: a table with a primary key is an entity, known by its
 /// key when that is one integer column, else by a number made from its key
-/// (`PostgresStore+KeyedTables`); its columns are attributes typed by the server's types;
-/// a single-column foreign key to another such table's key is a to-one relationship with
-/// an inverse to-many, named by the foreign-file conventions (`ForeignFileStore+Naming`);
-/// a table of two such foreign keys is a many-to-many (`PostgresStore+JoinTables`).
-/// Nothing is written.
+/// (`PostgresStore+KeyedTables`); its columns are attributes typed by the server's types.
+/// Its keys are read into the engine-neutral `ForeignSchema` (`PostgresStore+Catalog`),
+/// from which foreign keys become relationships and join tables many-to-manys as in a
+/// SQLite file (`ForeignSchema+ForeignKeys`, `ForeignSchema+JoinTables`; the link view
+/// is this engine's, `PostgresStore+JoinTables`). Nothing is written.
 extension PostgresStore {
     /// Tables of other kinds, and why they are left out, go to the opening notes.
     func introspect(_ context: ObjectContext) throws {
@@ -29,31 +29,13 @@ extension PostgresStore {
             WHERE n.nspname = ? AND c.relkind IN ('r', 'p', 'v', 'm') AND a.attnum > 0 AND NOT a.attisdropped
             ORDER BY c.relname, a.attnum
             """, arguments: [.text(schema)])
-        // Single-column primary and foreign keys; a key of several columns names no object.
-        let constraints = try connection.rows("""
-            SELECT c.relname, con.contype, a.attname, f.relname, fa.attname, con.confdeltype
-            FROM pg_catalog.pg_constraint con JOIN pg_catalog.pg_class c ON c.oid = con.conrelid
-            JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
-            JOIN pg_catalog.pg_attribute a ON a.attrelid = con.conrelid AND a.attnum = con.conkey[1]
-            LEFT JOIN pg_catalog.pg_class f ON f.oid = con.confrelid
-            LEFT JOIN pg_catalog.pg_namespace fn ON fn.oid = f.relnamespace
-            LEFT JOIN pg_catalog.pg_attribute fa ON fa.attrelid = con.confrelid AND fa.attnum = con.confkey[1]
-            WHERE n.nspname = ? AND con.contype IN ('p', 'f') AND cardinality(con.conkey) = 1
-              AND (con.contype = 'p' OR fn.nspname = ?)
-            ORDER BY c.relname, a.attname
-            """, arguments: [.text(schema), .text(schema)])
         // Tables Quarry made read as it defined them (`quarry_model`).
         let definitions = try readDefinitions(context)
-        // Every table's primary key, of one column or several, its columns in key order.
-        var primaryKeys: [String: [String]] = [:]
-        for row in try connection.rows("""
-            SELECT c.relname, a.attname FROM pg_catalog.pg_constraint con JOIN pg_catalog.pg_class c ON c.oid = con.conrelid
-            JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
-            JOIN pg_catalog.pg_attribute a ON a.attrelid = con.conrelid AND a.attnum = ANY (con.conkey)
-            WHERE n.nspname = ? AND con.contype = 'p' ORDER BY c.relname, array_position(con.conkey, a.attnum)
-            """, arguments: [.text(schema)]) {
-            if let table = row[0].textValue, let column = row[1].textValue { primaryKeys[table, default: []].append(column) }
-        }
+        // Every table's primary and foreign keys, with all their columns in order.
+        let catalog = try readCatalog(columns: columns, context: context)
+        let primaryKeys = catalog.relations.mapValues(\.primaryKey).filter { !$0.value.isEmpty }
+        // A table of a join table's shape, its ends naming other tables' whole keys.
+        let joinShape = { (table: String) in catalog.joinTable(table, isEnd: catalog.namesPrimaryKey, type: { Self.attributeType($0.declaredType) }) }
         let byTable = Dictionary(grouping: columns, by: { $0[0].textValue ?? "" })
         var added: [String] = []
         // Tables Quarry made, in the order they were defined, as Quarry defined them; a
@@ -84,13 +66,8 @@ extension PostgresStore {
         var parentOf: [String: String] = [:]
         for row in inheriting { if let child = row[0].textValue, let parent = row[1].textValue { parentOf[child] = parent } }
         var childrenOf: [String: [String]] = [:]
-        var leftOut: [(table: String, columns: [[Value]], keyed: Bool)] = []
-        var readOnlyPairs: [(table: String, columns: [[Value]], required: [String])] = []
-        // A table's single-column foreign keys to another table's whole primary key.
-        let references = Dictionary(grouping: constraints.filter { row in
-            guard row[1].textValue == "f", let parent = row[3].textValue, let to = row[4].textValue else { return false }
-            return primaryKeys[parent] == [to]
-        }, by: { $0[0].textValue ?? "" })
+        var leftOut: [(table: String, keyed: Bool)] = []
+        var readOnlyPairs: [String] = []
         for table in tables where context.managedObjectModel.entitiesByName[table] == nil {
             // Quarry's own tables besides the entities': its model and its link tables.
             if table == Self.modelTable || table == Self.templateTable || table.hasPrefix("quarry_link_") && !definitions.isEmpty { continue }
@@ -105,9 +82,9 @@ extension PostgresStore {
                 }
                 // A join table (`mapJoinTables`), or a table with no key, named in a note there;
                 // any other is known by a number made from its key (`mapKeyedTable`).
-                let ends = (references[table] ?? []).compactMap { $0[2].textValue }
-                if keys.isEmpty || Self.isJoinTableShaped(tableColumns, keys: ends) {
-                    leftOut.append((table, tableColumns, !keys.isEmpty))
+                let shape = joinShape(table)
+                if keys.isEmpty || shape?.required.isEmpty == true {
+                    leftOut.append((table, !keys.isEmpty))
                 } else {
                     // A server that cannot make its view (no TEMP privilege, no
                     // hashtextextended before PostgreSQL 11) leaves the table out, said.
@@ -116,7 +93,7 @@ extension PostgresStore {
                             context.openingNotes.append("\(table) is left out: \(reason)")
                         } else {
                             added.append(table)
-                            if let required = Self.requiredTimes(tableColumns, keys: ends), !required.isEmpty { readOnlyPairs.append((table, tableColumns, required)) }
+                            if shape?.required.isEmpty == false { readOnlyPairs.append(table) }
                         }
                     } catch {
                         context.openingNotes.append("\(table) is left out: \(error)")
@@ -130,32 +107,32 @@ extension PostgresStore {
             added.append(table)
         }
         let addedSet = Set(added)
-        for row in constraints where row[1].textValue == "f" {
-            // A table Quarry made has its relationships as defined; another table's key to
-            // one of them is a relationship as any.
-            guard let table = row[0].textValue, addedSet.contains(table), let column = row[2].textValue,
-                  let parent = row[3].textValue, addedSet.contains(parent) || declared.contains(parent) else { continue }
-            try ForeignSchemaReader(context: context).addForeignKey(table, column: column, parent: parent, to: row[4].textValue, onDelete: Self.deleteAction(row[5].textValue))
+        // A table Quarry made has its relationships as defined; another table's key to
+        // one of them is a relationship as any.
+        let isParent = { (parent: String) in addedSet.contains(parent) || self.declared.contains(parent) }
+        try catalog.addForeignKeys(of: tables.filter(addedSet.contains), isParent: isParent, in: context)
+        // A join table's ends: foreign keys to an entity's key, or to a keyed table's,
+        // which is read as its rows' numbers.
+        let isEnd = { (key: ForeignSchema.ForeignKey) -> Bool in
+            guard addedSet.contains(key.parent), let entity = context.managedObjectModel.entitiesByName[key.parent],
+                  let named = catalog.referencedColumns(of: key) else { return false }
+            if let keyed = self.keyedTables[key.parent] { return Set(named) == Set(keyed) && named.count == keyed.count }
+            return named == [context.mapped(entity).keyColumn]
         }
-        // The left-out tables' foreign keys to an entity's own key: a join table's ends.
-        var ends: [String: [JoinEnd]] = [:]
-        for row in constraints where row[1].textValue == "f" {
-            guard let table = row[0].textValue, let column = row[2].textValue, let parent = row[3].textValue, addedSet.contains(parent),
-                  let entity = context.managedObjectModel.entitiesByName[parent], let to = row[4].textValue else { continue }
-            // A keyed table's key is read as its rows' numbers.
-            let numbered = keyedTables[parent] == [to]
-            guard to == context.mapped(entity).keyColumn || numbered else { continue }
-            ends[table, default: []].append(JoinEnd(column: column, parent: parent, parentKey: numbered ? to : nil, action: Self.deleteAction(row[5].textValue)))
-        }
-        mapJoinTables(leftOut, ends: ends, context: context)
-        mapReadOnlyPairs(readOnlyPairs, ends: ends, context: context)
+        mapJoinTables(leftOut, catalog: catalog, isEnd: isEnd, context: context)
+        mapReadOnlyPairs(readOnlyPairs, catalog: catalog, isEnd: isEnd, context: context)
+        // A join table with its own integer key (`id serial`) is an entity, and gives its
+        // pair too, as in a SQLite file; unless another table names it.
+        let ownKeyed = tables.filter { addedSet.contains($0) && keyedTables[$0] == nil }
+        mapKeyedJoinTables(ownKeyed, catalog: catalog, isEnd: isEnd, context: context)
+        catalog.noteSeveralColumnKeys(of: tables.filter(addedSet.contains), joined: joinTables, isParent: isParent, in: context)
         try readReferencingKeys(of: addedSet, context: context)
         for (parent, children) in childrenOf.sorted(by: { $0.key < $1.key }) {
             let named = children.count <= 3 ? children.joined(separator: ", ") : "\(children[0]) and \(children.count - 1) more"
             context.openingNotes.append("\(named) \(children.count == 1 ? "inherits" : "inherit") \(parent): \(children.count == 1 ? "its" : "their") rows are read through \(parent)'s, not as entities of their own")
         }
         // Views' columns came with the tables' (`mapViews`).
-        try mapViews(columns.filter { $0[6].storedInteger == 1 }, context: context)
+        try mapViews(catalog, context: context)
     }
 
     /// A column's type (`pg_type.typname`) as Quarry's: integers by width, booleans,
@@ -179,7 +156,7 @@ extension PostgresStore {
     /// The types read as strings that compare, sort and take `starts_with` as text do.
     static let plainText: Set<String> = ["text", "varchar"]
 
-    /// `pg_constraint.confdeltype` as the SQL words `ForeignSchemaReader.deleteRule(onDelete:)` reads.
+    /// `pg_constraint.confdeltype` as the SQL words `ForeignSchema.deleteRule(onDelete:)` reads.
     static func deleteAction(_ code: String?) -> String {
         switch code {
         case "c": return "CASCADE"

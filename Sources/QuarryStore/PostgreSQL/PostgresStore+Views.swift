@@ -1,5 +1,5 @@
 /// A schema's views (and materialized views) as read-only entities, as a SQLite file's
-/// views are (`ObjectContext+ForeignTables`): each column an attribute typed by the
+/// views are (`ForeignSchema+Views` decides their key for both): each column an attribute typed by the
 /// server, an object per row. A row is known by the view's column named `id`, `rowid` or
 /// `_pk` (else its first column, when an integer) if that column holds a distinct
 /// integer in every row; otherwise by its place: a temporary view of the same name,
@@ -7,22 +7,13 @@
 /// shadows the schema's for the session's unqualified names, so nothing is written to the
 /// schema. Saving an object of one is refused, as for a file's view.
 extension PostgresStore {
-    /// `columns`: the catalog's rows of the views' columns (view, column, type, ...), in
-    /// order, as `introspect` read them with the tables'.
-    func mapViews(_ columns: [[Value]], context: ObjectContext) throws {
-        var order: [String] = []
-        var byView: [String: [(name: String, type: String)]] = [:]
-        for row in columns {
-            guard let view = row[0].textValue, let name = row[1].textValue, let type = row[2].textValue else { continue }
-            if byView[view] == nil { order.append(view) }
-            byView[view, default: []].append((name, type))
-        }
-        for view in order where context.managedObjectModel.entitiesByName[view] == nil && !view.hasPrefix("quarry_") {
-            let viewColumns = byView[view] ?? []
+    /// The schema's views as its description has them (`PostgresStore+Catalog`).
+    func mapViews(_ catalog: ForeignSchema, context: ObjectContext) throws {
+        for view in catalog.views where context.managedObjectModel.entitiesByName[view.name] == nil && !view.name.hasPrefix("quarry_") {
             do {
-                try mapView(view, viewColumns, context: context)
+                try mapView(view.name, view.columns.map { ($0.name, $0.declaredType) }, context: context)
             } catch {
-                context.openingNotes.append("\(view) is left out: \(error)")
+                context.openingNotes.append("\(view.name) is left out: \(error)")
             }
         }
     }
@@ -30,17 +21,14 @@ extension PostgresStore {
     private func mapView(_ view: String, _ columns: [(name: String, type: String)], context: ObjectContext) throws {
         let names = columns.map(\.name)
         let types = columns.map { Self.attributeType($0.type) }
-        let isInteger = { (type: AttributeType) in [.int16, .int32, .int64].contains(type) }
-        let candidate = names.indices.first { ["id", "rowid", "_pk"].contains(names[$0].lowercased()) && isInteger(types[$0]) }
-            ?? (types.first.map(isInteger) == true ? 0 : nil)
+        let candidate = ForeignSchema.viewKeyCandidate(names, types)
         let qualifiedView = qualified(view)
         var storage: EntityStorage
         if let candidate, try keyIsDistinct(qualifiedView, names[candidate], context) {
             storage = EntityStorage(layout: .foreignView, relation: view, keyColumn: names[candidate])
             storage.schema = schema
         } else {
-            let lowered = Set(names.map { $0.lowercased() })
-            guard let place = ["_row", "_row_", "_view_row"].first(where: { !lowered.contains($0) }) else { return }
+            guard let place = ForeignSchema.viewPlaceColumn(names) else { return }
             let kept = names.map(quoteIdentifier).joined(separator: ", ")
             // In pg_temp, which is searched before the schema for the unqualified name.
             try server(context).executeForSession(inTransaction: [

@@ -1,6 +1,6 @@
 import GRDB
 
-/// The delete rules a foreign file's keys give (`ForeignSchemaReader.deleteRule(onDelete:)`): a deny names
+/// The delete rules a foreign file's keys give (`ForeignSchema.deleteRule(onDelete:)`): a deny names
 /// the key it comes from, and `ON DELETE SET DEFAULT`: when a parent row goes, its children's
 /// column takes the default the file declares for it. SQLite (with `PRAGMA foreign_keys=ON`)
 /// then checks the key, and refuses the delete when no remaining parent row has the

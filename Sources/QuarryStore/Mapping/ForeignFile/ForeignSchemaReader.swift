@@ -5,6 +5,8 @@ import GRDBSQLite
 /// Any SQLite file opens: tables Quarry did not create become entities (columns by their
 /// declared affinity, `INTEGER PRIMARY KEY` or rowid as identity), and their foreign keys
 /// become to-one relationships with an inverse to-many. Nothing is written to the file.
+/// The file's catalog is read into the engine-neutral `ForeignSchema` (`catalog`), from
+/// which the relationships and join tables are decided as for any engine's schema.
 struct ForeignSchemaReader {
     let context: ObjectContext
 
@@ -14,9 +16,12 @@ struct ForeignSchemaReader {
             (try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE 'quarry\\_%' ESCAPE '\\' ORDER BY name"),
              try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'view' AND name NOT LIKE 'quarry\\_%' ESCAPE '\\' ORDER BY name"))
         }
+        let unknown = tables.filter { context.managedObjectModel.entitiesByName[$0] == nil }
+        let schema = try catalog(of: unknown, views: views.filter { context.managedObjectModel.entitiesByName[$0] == nil })
         var found: [(entity: EntityDescription, storage: EntityStorage)] = []
-        for table in tables where context.managedObjectModel.entitiesByName[table] == nil {
-            if let mapped = try foreignEntity(table) { found.append(mapped) }
+        for table in unknown {
+            guard let relation = schema.relations[table] else { continue }
+            if let mapped = try foreignEntity(relation) { found.append(mapped) }
         }
         // SQLite's order of ON DELETE actions, which a RESTRICT key's check depends on.
         let referencing = (try? context.read { db in try ForeignKeyOrder.referencingKeys(in: db) }) ?? [:]
@@ -25,11 +30,68 @@ struct ForeignSchemaReader {
             storage.referencingKeys = referencing[storage.relation.lowercased()] ?? []
             context.remember(entity, storage: storage)
         }
-        for (entity, _) in found { try addForeignKeys(of: entity.name) }
-        ForeignFileStore.mapJoinTables(found.map(\.entity.name), in: context)
-        for view in views where context.managedObjectModel.entitiesByName[view] == nil {
+        try schema.addForeignKeys(of: found.map(\.entity.name), in: context)
+        ForeignFileStore.mapJoinTables(found.map(\.entity.name), schema: schema, in: context)
+        let joined = Set(found.map(\.entity.name).filter { name in context.managedObjectModel.entitiesByName[name].map { context.mapped($0).pairLink != nil } == true })
+        schema.noteSeveralColumnKeys(of: found.map(\.entity.name), joined: joined, in: context)
+        for view in schema.views where context.managedObjectModel.entitiesByName[view.name] == nil {
             if let (entity, storage) = try viewEntity(view) { context.remember(entity, storage: storage) }
         }
+    }
+
+    /// The file's `tables` and `views` as `PRAGMA table_info` and `foreign_key_list`
+    /// describe them: a foreign key's columns in order (`seq`), whether it is DEFERRABLE
+    /// INITIALLY DEFERRED (read off the table's SQL, `ForeignKeyOrder`), and the collation
+    /// of each column a foreign key names where it is not BINARY. A view that no longer
+    /// compiles (a table it reads was dropped) is left out.
+    func catalog(of tables: [String], views: [String] = []) throws -> ForeignSchema {
+        var schema = ForeignSchema()
+        try context.read { db in
+            for view in views {
+                guard let info = try? Row.fetchAll(db, sql: "PRAGMA main.table_info(\(quoteIdentifier(view)))"), !info.isEmpty else { continue }
+                let columns = info.compactMap { row in (row["name"] as String?).map { ForeignSchema.Column(name: $0, declaredType: row["type"] ?? "", notNull: false, hasDefault: false) } }
+                guard columns.count == info.count else { continue }
+                schema.relations[view] = ForeignSchema.Relation(name: view, isView: true, columns: columns, primaryKey: [], foreignKeys: [])
+            }
+            for table in tables {
+                let q = quoteIdentifier(table)
+                let info = try Row.fetchAll(db, sql: "PRAGMA main.table_info(\(q))")
+                let columns = info.map { row in
+                    ForeignSchema.Column(name: row["name"] ?? "", declaredType: row["type"] ?? "", notNull: (row["notnull"] as Int? ?? 0) == 1,
+                                         hasDefault: !(row["dflt_value"] as DatabaseValue).isNull, defaultText: row["dflt_value"])
+                }
+                let keyRows = info.filter { ($0["pk"] as Int? ?? 0) > 0 }
+                let primaryKey = keyRows.sorted { ($0["pk"] as Int? ?? 0) < ($1["pk"] as Int? ?? 0) }.compactMap { $0["name"] as String? }
+                let rows = (try? Row.fetchAll(db, sql: "PRAGMA main.foreign_key_list(\(q))")) ?? []
+                let byID = Dictionary(grouping: rows, by: { ($0["id"] as Int?) ?? 0 })
+                let sql = try String.fetchOne(db, sql: "SELECT sql FROM main.sqlite_master WHERE type = 'table' AND name = ?", arguments: [table]) ?? ""
+                let deferred = ForeignKeyOrder.deferredClauses(of: sql)
+                // Ids count down from the last declared key.
+                let keys = byID.keys.sorted(by: >).enumerated().compactMap { index, id -> ForeignSchema.ForeignKey? in
+                    guard let key = byID[id]?.sorted(by: { ($0["seq"] as Int? ?? 0) < ($1["seq"] as Int? ?? 0) }),
+                          let parent: String = key.first?["table"] else { return nil }
+                    let from = key.compactMap { $0["from"] as String? }
+                    let to = key.compactMap { $0["to"] as String? }
+                    guard from.count == key.count else { return nil }
+                    return ForeignSchema.ForeignKey(columns: from, parent: parent, parentColumns: to.count == key.count ? to : [],
+                                                    onDelete: ((key[0]["on_delete"] as String?) ?? "NO ACTION").uppercased(),
+                                                    deferred: deferred.count == byID.count && deferred[index])
+                }
+                schema.relations[table] = ForeignSchema.Relation(name: table, isView: false, columns: columns, primaryKey: primaryKey, foreignKeys: keys)
+            }
+        }
+        // The collations of the columns foreign keys name.
+        for relation in Array(schema.relations.values) {
+            for key in relation.foreignKeys {
+                guard var parent = schema.relations[key.parent], let named = schema.referencedColumns(of: key) else { continue }
+                for i in parent.columns.indices where named.contains(parent.columns[i].name) && parent.columns[i].collation == nil {
+                    guard let collation = collation(of: parent.columns[i].name, in: parent.name), collation.uppercased() != "BINARY" else { continue }
+                    parent.columns[i].collation = collation
+                }
+                schema.relations[key.parent] = parent
+            }
+        }
+        return schema
     }
 
     /// A view becomes a read-only entity. Its rows are identified by an integer column
@@ -38,30 +100,26 @@ struct ForeignSchemaReader {
     /// that share an id or have none) every row is an object of its own, numbered by its
     /// place: a TEMP view of the same name shadows the file's and adds the number, so
     /// nothing is written to the file.
-    private func viewEntity(_ view: String) throws -> (EntityDescription, EntityStorage)? {
-        // A view that no longer compiles (a table it reads was dropped) is left out.
-        guard let columns = try? context.read({ db in try Row.fetchAll(db, sql: "PRAGMA main.table_info(\(quoteIdentifier(view)))") }), !columns.isEmpty else { return nil }
-        var names: [String] = columns.compactMap { $0["name"] }
-        guard names.count == columns.count else { return nil }
+    private func viewEntity(_ relation: ForeignSchema.Relation) throws -> (EntityDescription, EntityStorage)? {
+        let (view, columns) = (relation.name, relation.columns)
+        var names = columns.map(\.name)
         // As for tables: a row has the key besides, within SQLite's 2,000 columns.
         let room = columnLimit() - 1
         if names.count > room {
             context.openingNotes.append(tooWideNote(view, columns: names.count, kept: room))
             names = Array(names.prefix(room))
         }
-        var types: [AttributeType] = columns.prefix(names.count).map { Self.attributeType(declared: $0["type"] ?? "") }
+        var types: [AttributeType] = columns.prefix(names.count).map { Self.attributeType(declared: $0.declaredType) }
         // A computed column declares no type: it has the type of what it holds.
-        let untyped = names.indices.filter { ((columns[$0]["type"] as String?) ?? "").trimmingCharacters(in: .whitespaces).isEmpty }
+        let untyped = names.indices.filter { columns[$0].declaredType.trimmingCharacters(in: .whitespaces).isEmpty }
         for (index, type) in zip(untyped, viewColumnTypes(view, untyped.map { names[$0] })) { types[index] = type }
         let attributes = names.indices.map { AttributeDescription(name: names[$0], type: types[$0], isOptional: true) }
-        let candidate = names.indices.first { ["id", "rowid", "_pk"].contains(names[$0].lowercased()) && types[$0] == .int64 }
-            ?? (types.first == .int64 ? 0 : nil)
+        let candidate = ForeignSchema.viewKeyCandidate(names, types)
         let key: String
         if let candidate, try viewKeyIsDistinct(view, names[candidate]) {
             key = names[candidate]
         } else {
-            let lowered = Set(names.map { $0.lowercased() })
-            guard let place = ["_row", "_row_", "_view_row"].first(where: { !lowered.contains($0) }) else { return nil }
+            guard let place = ForeignSchema.viewPlaceColumn(names) else { return nil }
             let v = quoteIdentifier(view)
             do {
                 try context.database.writeWithoutTransaction { db in
@@ -110,18 +168,18 @@ struct ForeignSchemaReader {
         return (try? context.read { db in try Bool.fetchOne(db, sql: sql) ?? false }) ?? false
     }
 
-    private func foreignEntity(_ table: String) throws -> (entity: EntityDescription, storage: EntityStorage)? {
-        var columns = try context.read { db in try Row.fetchAll(db, sql: "PRAGMA table_info(\(quoteIdentifier(table)))") }
-        let keyColumns = columns.filter { ($0["pk"] as Int? ?? 0) > 0 }
+    private func foreignEntity(_ relation: ForeignSchema.Relation) throws -> (entity: EntityDescription, storage: EntityStorage)? {
+        let table = relation.name
+        var columns = relation.columns
         var primaryKey = "rowid"
         var keyMayHoldOthers = false
-        if keyColumns.count == 1, let type: String = keyColumns[0]["type"], type.uppercased() == "INTEGER" {
-            primaryKey = keyColumns[0]["name"]
+        if relation.primaryKey.count == 1, let keyColumn = relation.column(relation.primaryKey[0]), keyColumn.declaredType.uppercased() == "INTEGER" {
+            primaryKey = keyColumn.name
             // Without a rowid the column is no alias of one, and takes text as well.
             keyMayHoldOthers = (try? context.read { db in try db.execute(sql: "SELECT rowid FROM \(quoteIdentifier(table)) LIMIT 0") }) == nil
         } else {
             // A column named rowid hides the rowid under that name; SQLite knows two more.
-            let names = Set(columns.map { (($0["name"] as String?) ?? "").lowercased() })
+            let names = Set(columns.map { $0.name.lowercased() })
             guard let alias = ["rowid", "_rowid_", "oid"].first(where: { !names.contains($0) }) else { return nil }
             primaryKey = alias
             // A WITHOUT ROWID table has no stable integer identity to give its objects.
@@ -131,8 +189,7 @@ struct ForeignSchemaReader {
         // SQLite returns at most SQLITE_LIMIT_COLUMN columns (2,000) per row; an object's
         // row has the key and each foreign key's column once more: a wider table is read
         // without its last columns.
-        let foreignKeys = (try? context.read { db in try Row.fetchAll(db, sql: "PRAGMA foreign_key_list(\(quoteIdentifier(table)))") }) ?? []
-        let room = columnLimit() - 1 - foreignKeys.count
+        let room = columnLimit() - 1 - relation.foreignKeys.reduce(0) { $0 + $1.columns.count }
         if columns.count > room {
             context.openingNotes.append(tooWideNote(table, columns: columns.count, kept: room))
             columns = Array(columns.prefix(room))
@@ -143,23 +200,20 @@ struct ForeignSchemaReader {
         var keysToGive: [String] = []
         var clockDefaults: [String: String] = [:]
         let attributes = columns.map { column -> AttributeDescription in
-            let name: String = column["name"]
-            let declared: String = column["type"] ?? ""
-            let notNull = (column["notnull"] as Int? ?? 0) == 1
-            let hasDefault = !(column["dflt_value"] as DatabaseValue).isNull
-            let inKey = (column["pk"] as Int? ?? 0) > 0 && name != primaryKey
-            if inKey, !hasDefault { keysToGive.append(name) }
-            let type = Self.attributeType(declared: declared)
+            let name = column.name
+            let inKey = relation.primaryKey.contains(name) && name != primaryKey
+            if inKey, !column.hasDefault { keysToGive.append(name) }
+            let type = Self.attributeType(declared: column.declaredType)
             // The key's default is the row's own (a rowid alias takes the next one).
             var defaultValue: Value?
-            if hasDefault, name != primaryKey, let text: String = column["dflt_value"] {
+            if column.hasDefault, name != primaryKey, let text = column.defaultText {
                 switch ForeignColumnDefault.kind(of: text, as: type) {
                 case .constant(let value)?: defaultValue = value
                 case .atInsert(let clock)?: clockDefaults[name] = clock
                 default: break
                 }
             }
-            return AttributeDescription(name: name, type: type, isOptional: !notNull || hasDefault || name == primaryKey,
+            return AttributeDescription(name: name, type: type, isOptional: !column.notNull || column.hasDefault || name == primaryKey,
                                         defaultValue: defaultValue)
         }
         var storage = EntityStorage(layout: .foreignTable, relation: table, keyColumn: primaryKey, keyMayHoldOthers: keyMayHoldOthers)
@@ -193,42 +247,6 @@ struct ForeignSchemaReader {
         return .string
     }
 
-    private func addForeignKeys(of table: String) throws {
-        let keys = try context.read { db in try Row.fetchAll(db, sql: "PRAGMA foreign_key_list(\(quoteIdentifier(table)))") }
-        let single = Dictionary(grouping: keys, by: { $0["id"] as Int }).values.filter { $0.count == 1 }.map { $0[0] }
-        for key in single.sorted(by: { ($0["from"] as String) < ($1["from"] as String) }) {
-            try addForeignKey(table, column: key["from"], parent: key["table"], to: key["to"], onDelete: key["on_delete"])
-        }
-    }
-
-    /// One single-column foreign key of a table Quarry did not create, `table.column`
-    /// referencing `parent.to` (its key when nil): a to-one relationship with an inverse
-    /// to-many, named by the foreign-file conventions. Nothing when `parent` is no entity.
-    func addForeignKey(_ table: String, column: String, parent: String, to: String?, onDelete: String?) throws {
-        guard let destination = context.managedObjectModel.entitiesByName[parent] else { return }
-        // `REFERENCES parent` with no column names the parent's primary key, which for a
-        // TEXT key is not the rowid Quarry knows its rows by.
-        let to = try to ?? declaredPrimaryKey(of: parent)
-        let targetKey = (to == nil || to == context.mapped(destination).keyColumn) ? nil : to
-        // A key matched by a column of another collation than BINARY matches as SQLite does.
-        if let targetKey, let collation = collation(of: targetKey, in: context.mapped(destination).relation), collation.uppercased() != "BINARY" {
-            var storage = context.mapped(destination)
-            storage.collations[targetKey] = collation
-            context.remember(destination, storage: storage)
-        }
-        let source = try context.entity(named: table)
-        let names = foreignKeyNames(source, column: column, destination: destination)
-        try context.link(table, column: column, to: parent, targetKey: targetKey, name: names.relationship, inverse: names.inverse,
-                 persist: false, inverseRule: Self.deleteRule(onDelete: onDelete))
-        // The names Quarry gave before its naming conventions stay accepted.
-        var from = try context.entity(named: table)
-        if names.earlier.relationship != names.relationship { from.relationshipAliases[names.earlier.relationship] = names.relationship }
-        context.remember(from)
-        var parentEntity = try context.entity(named: parent)
-        if names.earlier.inverse != names.inverse { parentEntity.relationshipAliases[names.earlier.inverse] = names.inverse }
-        context.remember(parentEntity)
-    }
-
     /// The collation a column of a table of the file declares (`BINARY` when none), as
     /// SQLite reports it.
     private func collation(of column: String, in table: String) -> String? {
@@ -239,46 +257,6 @@ struct ForeignSchemaReader {
             let name = String(cString: collation)
             // Spliced into SQL as a name: only a plain identifier is.
             return name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") } ? name : nil
-        }
-    }
-
-    /// The one column of `table`'s declared primary key (nil: none, or several).
-    private func declaredPrimaryKey(of table: String) throws -> String? {
-        let keys = try context.read { db in try Row.fetchAll(db, sql: "PRAGMA main.table_info(\(quoteIdentifier(table)))") }.filter { ($0["pk"] as Int? ?? 0) > 0 }
-        return keys.count == 1 ? keys[0]["name"] : nil
-    }
-
-    /// A foreign key's relationship and inverse names (`ForeignFileStore+Naming`), and the
-    /// names Quarry gave it before, each free in its entity.
-    private func foreignKeyNames(_ source: EntityDescription, column: String, destination: EntityDescription)
-        -> (relationship: String, inverse: String, earlier: (relationship: String, inverse: String)) {
-        let selfReference = source.name == destination.name
-        func free(_ name: String, in entity: EntityDescription) -> Bool { context.isFreeKey(name, in: entity) }
-        let relationship = ForeignFileStore.relationshipName(column: column, destination: destination.name) { free($0, in: source) }
-        let inverse = ForeignFileStore.inverseName(source: source.name, relationship: relationship, column: column, selfReference: selfReference) {
-            free($0, in: destination) && !(selfReference && $0 == relationship)
-        }
-        // An earlier name is given only where no key and no other earlier name has it (the
-        // new name took its place, so it counts as free).
-        func unused(_ candidate: String, in entity: EntityDescription, besides new: String) -> Bool {
-            (free(candidate, in: entity) || candidate == new) && entity.relationshipAliases[candidate] == nil
-        }
-        let earlier = ForeignFileStore.earlierNames(source: source.name, column: column, destination: destination.name, selfReference: selfReference,
-                                                    relationshipIsFree: { unused($0, in: source, besides: relationship) },
-                                                    inverseIsFree: { unused($0, in: destination, besides: inverse) })
-        return (relationship, inverse, earlier)
-    }
-
-    /// The delete rule of a foreign key's to-many side (the parent, whose deletion the
-    /// action answers), as SQLite carries the action out with `PRAGMA foreign_keys=ON`:
-    /// NO ACTION and RESTRICT refuse while children exist, CASCADE deletes them, SET NULL
-    /// clears their column and SET DEFAULT gives it the column's declared default.
-    static func deleteRule(onDelete action: String?) -> DeleteRule {
-        switch (action ?? "NO ACTION").uppercased() {
-        case "CASCADE": return .cascade
-        case "SET NULL": return .nullify
-        case "SET DEFAULT": return .setdefault
-        default: return .deny
         }
     }
 }

@@ -1,0 +1,53 @@
+/// Which tables of another program's schema join two entities, decided once for every
+/// engine: a table made of two foreign keys, each to an entity's table (of one column or
+/// several, to a key of any type), and besides them at most its own key, one optional
+/// integer column (a position) and times the engine fills in or leaves NULL, is a join
+/// table, many-to-many. A time that is required and has no default (Sakila's
+/// `film_actor.last_update TIMESTAMP NOT NULL`) a link's insert cannot give: the pair
+/// is read only. Each engine makes the pair's link view its own way
+/// (`ForeignFileStore+JoinTables`, `PostgresStore+JoinTables`).
+extension ForeignSchema {
+    /// A join table's two ends, in the order of their first columns, and the times a
+    /// link's row needs that nothing fills (empty: the pair is written by `:add` and `:remove`).
+    struct JoinTable {
+        let table: String
+        let first: ForeignKey
+        let second: ForeignKey
+        let required: [String]
+    }
+
+    /// `table` read as a join table, or nil when it is none. `isEnd`: whether a foreign key
+    /// names a parent the engine can join (an entity, by a key the link view can read);
+    /// `ownKey`: a column of the table's own identity, besides the ends (SQLite's
+    /// `INTEGER PRIMARY KEY`); `type`: the engine's type of a column.
+    func joinTable(_ table: String, isEnd: (ForeignKey) -> Bool, ownKey: String? = nil, type: (Column) -> AttributeType) -> JoinTable? {
+        guard let relation = relations[table], !relation.isView else { return nil }
+        let ends = relation.foreignKeys.filter(isEnd).sorted { ($0.columns.first ?? "") < ($1.columns.first ?? "") }
+        guard ends.count == 2, !ends[0].columns.isEmpty, !ends[1].columns.isEmpty,
+              Set(ends[0].columns).isDisjoint(with: ends[1].columns) else { return nil }
+        let keyColumns = Set(ends[0].columns + ends[1].columns)
+        // Besides them, what the link's insert may leave out: one position, and times the
+        // engine fills in or leaves NULL (`last_update DEFAULT CURRENT_TIMESTAMP`).
+        let others = relation.columns.filter { !keyColumns.contains($0.name) && $0.name != ownKey }
+        let positions = others.filter { [.int16, .int32, .int64].contains(type($0)) && (!$0.notNull || $0.hasDefault) }
+        let stamps = others.filter { type($0) == .date }
+        guard positions.count <= 1, positions.count + stamps.count == others.count else { return nil }
+        let required = stamps.filter { $0.notNull && !$0.hasDefault }.map(\.name)
+        return JoinTable(table: table, first: ends[0], second: ends[1], required: required)
+    }
+
+    /// Whether `key` names the whole primary key of its parent, in any order.
+    func namesPrimaryKey(_ key: ForeignKey) -> Bool {
+        guard let parent = relations[key.parent], !parent.primaryKey.isEmpty, let named = referencedColumns(of: key) else { return false }
+        return Set(named) == Set(parent.primaryKey) && named.count == parent.primaryKey.count
+    }
+
+    /// A foreign key's columns paired with the parent's columns they name, in the order
+    /// of `parentOrder` (the parent's key, where the engine numbers rows from it).
+    func columnPairs(of key: ForeignKey, in parentOrder: [String]? = nil) -> [(column: String, parentColumn: String)] {
+        let named = referencedColumns(of: key) ?? []
+        let pairs = Array(zip(key.columns, named))
+        guard let parentOrder else { return pairs.map { ($0.0, $0.1) } }
+        return parentOrder.compactMap { p in pairs.first { $0.1 == p }.map { ($0.0, $0.1) } }
+    }
+}

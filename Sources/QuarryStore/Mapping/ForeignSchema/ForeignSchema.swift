@@ -1,0 +1,65 @@
+/// Another program's schema as its engine's catalog describes it, in terms no engine
+/// owns: a SQLite file's (`PRAGMA table_info`, `foreign_key_list`, `sqlite_master`,
+/// read by `ForeignSchemaReader`) and a PostgreSQL schema's (`pg_catalog`, read by
+/// `PostgresStore+Catalog`) are read into this value, and one piece of code
+/// (`ForeignSchema+ForeignKeys`, `ForeignSchema+JoinTables`) decides from it which
+/// foreign keys are relationships and which tables join two entities, so both engines
+/// answer alike. Each engine only reads its catalog, and types a declared type its way.
+struct ForeignSchema: Sendable {
+    /// One column, as declared.
+    struct Column: Sendable {
+        let name: String
+        /// The type as the catalog names it (SQLite: as declared, `VARCHAR(40)`;
+        /// PostgreSQL: `pg_type.typname`, a domain's base type).
+        let declaredType: String
+        let notNull: Bool
+        /// A default, serial or identity fills it when an insert leaves it out.
+        let hasDefault: Bool
+        /// The default's SQL text, where the engine gives it (SQLite's `dflt_value`).
+        var defaultText: String? = nil
+        /// Computed by the engine (`GENERATED ALWAYS`): never written.
+        var generated = false
+        /// The collation the column compares with, where not the engine's plain one
+        /// (SQLite's when not BINARY): a foreign key matches a parent's value with it.
+        var collation: String? = nil
+    }
+
+    /// One foreign key, with every column it has, in declared order.
+    struct ForeignKey: Sendable {
+        let columns: [String]
+        let parent: String
+        /// The parent's columns each of `columns` names, in the same order; empty when the
+        /// key names the parent's primary key without saying its columns (SQLite's
+        /// `REFERENCES parent`).
+        let parentColumns: [String]
+        /// The ON DELETE action in SQL's words (`CASCADE`, `SET NULL`, `SET DEFAULT`,
+        /// `RESTRICT`, `NO ACTION`).
+        let onDelete: String
+        /// Checked at commit (DEFERRABLE INITIALLY DEFERRED).
+        var deferred = false
+    }
+
+    /// A table or a view.
+    struct Relation: Sendable {
+        let name: String
+        let isView: Bool
+        var columns: [Column]
+        /// The primary key's columns in key order; empty when there is none.
+        let primaryKey: [String]
+        /// Its foreign keys, in the order the engine lists them.
+        let foreignKeys: [ForeignKey]
+
+        func column(_ name: String) -> Column? { columns.first { $0.name == name } }
+    }
+
+    /// Tables and views by name.
+    var relations: [String: Relation] = [:]
+
+    /// The parent's columns a foreign key names, in its order: those it declares, else
+    /// the parent's primary key (nil when that has another number of columns).
+    func referencedColumns(of key: ForeignKey) -> [String]? {
+        if !key.parentColumns.isEmpty { return key.parentColumns }
+        guard let primaryKey = relations[key.parent]?.primaryKey, primaryKey.count == key.columns.count else { return nil }
+        return primaryKey
+    }
+}

@@ -1,0 +1,53 @@
+/// A schema's tables as `pg_catalog` describes them, read into the engine-neutral
+/// `ForeignSchema` from which the relationships and join tables are decided as for a
+/// SQLite file's (`ForeignSchema+ForeignKeys`, `ForeignSchema+JoinTables`): columns by
+/// their type's name (a domain's base type), primary keys and foreign keys with all their
+/// columns in order. A foreign key to a table of another schema is left out.
+extension PostgresStore {
+    /// The schema's tables and views, from `columns`, the rows `introspect` read (relation,
+    /// column, type, not null, has default, generated, is a view), and its keys.
+    func readCatalog(columns: [[Value]], context: ObjectContext) throws -> ForeignSchema {
+        let keys = try context.connection.rows("""
+            SELECT c.relname, con.oid::int8, con.contype, k.i::int4, a.attname, f.relname, fa.attname, con.confdeltype, con.condeferred::int4
+            FROM pg_catalog.pg_constraint con JOIN pg_catalog.pg_class c ON c.oid = con.conrelid
+            JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+            CROSS JOIN LATERAL unnest(con.conkey) WITH ORDINALITY AS k(attnum, i)
+            JOIN pg_catalog.pg_attribute a ON a.attrelid = con.conrelid AND a.attnum = k.attnum
+            LEFT JOIN pg_catalog.pg_class f ON f.oid = con.confrelid
+            LEFT JOIN pg_catalog.pg_namespace fn ON fn.oid = f.relnamespace
+            LEFT JOIN pg_catalog.pg_attribute fa ON fa.attrelid = con.confrelid AND fa.attnum = con.confkey[k.i]
+            WHERE n.nspname = ? AND con.contype IN ('p', 'f') AND (con.contype = 'p' OR fn.nspname = ?)
+            ORDER BY c.relname, con.oid, k.i
+            """, arguments: [.text(schema), .text(schema)])
+        var primaryKeys: [String: [String]] = [:]
+        var foreignKeys: [String: [ForeignSchema.ForeignKey]] = [:]
+        // Rows of one constraint come together, in key order.
+        let constraints = Dictionary(grouping: keys, by: { $0[1].storedInteger ?? 0 }).values.sorted { ($0.first?[1].storedInteger ?? 0) < ($1.first?[1].storedInteger ?? 0) }
+        for rows in constraints {
+            guard let first = rows.first, let table = first[0].textValue else { continue }
+            let names = rows.compactMap { $0[4].textValue }
+            guard names.count == rows.count else { continue }
+            if first[2].textValue == "p" {
+                primaryKeys[table] = names
+                continue
+            }
+            let parentColumns = rows.compactMap { $0[6].textValue }
+            guard let parent = first[5].textValue, parentColumns.count == rows.count else { continue }
+            foreignKeys[table, default: []].append(ForeignSchema.ForeignKey(
+                columns: names, parent: parent, parentColumns: parentColumns, onDelete: Self.deleteAction(first[7].textValue),
+                deferred: first[8].storedInteger == 1))
+        }
+        var catalog = ForeignSchema()
+        for (name, rows) in Dictionary(grouping: columns, by: { $0[0].textValue ?? "" }) {
+            let described = rows.compactMap { row -> ForeignSchema.Column? in
+                guard let column = row[1].textValue, let type = row[2].textValue else { return nil }
+                return ForeignSchema.Column(name: column, declaredType: type, notNull: row[3].storedInteger == 1,
+                                            hasDefault: row[4].storedInteger == 1, generated: row[5].storedInteger == 1)
+            }
+            let isView = rows.first?[6].storedInteger == 1
+            catalog.relations[name] = ForeignSchema.Relation(name: name, isView: isView, columns: described,
+                                                             primaryKey: primaryKeys[name] ?? [], foreignKeys: isView ? [] : foreignKeys[name] ?? [])
+        }
+        return catalog
+    }
+}
