@@ -399,6 +399,40 @@ import Testing
         assert(r[3].n == 3)
         """#)
     }
+
+    /// Keys that are no short name (a name too long for Lua to intern, a number, a
+    /// boolean) read from a row as from the object it becomes: C matches short names by
+    /// their interned string, and sends anything else to the field table or to Swift.
+    @Test func keysOtherThanShortNamesReadAsObjectsDo() throws {
+        let h = try Harness()
+        h.run(#"""
+        entity "L" { an_attribute_whose_name_is_longer_than_forty_bytes = "int64?", n = "int64" }
+        for i = 1, 5 do L:new{ an_attribute_whose_name_is_longer_than_forty_bytes = i * 10, n = i } end
+        save()
+        collectgarbage(); collectgarbage()
+        local long = "an_attribute_whose_name_is_longer_" .. "than_forty_bytes"
+        -- One line for every read, so errors name the same position.
+        local function reads(o)
+          local results = {}
+          for k, key in ipairs({ long, "n", 1, true, 2.5 }) do results[k] = { pcall(function() return o[key] end) } end
+          return results
+        end
+        local walked = 0
+        for i, o in ipairs(fetch("L")) do
+          local fromRow = reads(o)
+          o:objectID()  -- makes the object: the reads below are Swift's
+          local fromObject = reads(o)
+          assert(fromRow[1][1] and fromRow[1][2] == i * 10, tostring(fromRow[1][2]))
+          assert(fromRow[2][1] and fromRow[2][2] == i)
+          for k = 1, 5 do
+            assert(fromRow[k][1] == fromObject[k][1] and fromRow[k][2] == fromObject[k][2],
+              k .. ": " .. tostring(fromRow[k][2]) .. " / " .. tostring(fromObject[k][2]))
+          end
+          walked = walked + 1
+        end
+        assert(walked == 5)
+        """#)
+    }
 }
 
 /// A folder of a test's own for its files, removed when the test lets go of it.

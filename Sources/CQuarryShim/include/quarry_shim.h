@@ -105,10 +105,11 @@ typedef struct {
     uint64_t *attributes_read;
     /// Where the state's current epoch is (quarry_epoch_address), read without a call.
     const uint64_t *current_epoch;
-    /// The first field names as Lua interned them (keys of the user value table, which
-    /// keeps them alive), with their codes: a short string key is the same pointer.
+    /// The first field names as Lua interned them (`lua_topointer` of the keys of the user
+    /// value table, which keeps them alive), with their codes: a short string key is the
+    /// same object.
     int64_t fast_count;
-    const char *fast_names[QUARRY_FAST_FIELDS];
+    const void *fast_names[QUARRY_FAST_FIELDS];
     int64_t fast_codes[QUARRY_FAST_FIELDS];
 } quarry_rows_block;
 

@@ -260,20 +260,20 @@ private func pushRows(_ state: OpaquePointer, _ batch: RowBatch) {
     block.pointee.attributes_read = batch.source.attributesRead
     block.pointee.current_epoch = quarry_epoch_address(state)
     let attributes = batch.entity.attributes
-    var fast: [(name: UnsafePointer<CChar>, code: Int64)] = []
+    var fast: [(name: UnsafeRawPointer, code: Int64)] = []
     lua_createtable(state, 0, Int32(batch.attributes.count))
     for (position, index) in batch.attributes.enumerated() where position + 1 < 0x2000 {
         let code = Int64(index << 16 | (position + 1) << 3 | fieldKind(attributes[index].type))
         pushString(state, attributes[index].name)
-        // The table keeps the key alive, so its interned characters stay where they are.
-        if fast.count < Int(QUARRY_FAST_FIELDS), let name = lua_tolstring(state, -1, nil) { fast.append((name, code)) }
+        // The table keeps the key alive, so its interned string stays where it is.
+        if fast.count < Int(QUARRY_FAST_FIELDS), let name = lua_topointer(state, -1) { fast.append((name, code)) }
         lua_pushinteger(state, lua_Integer(code))
         lua_rawset(state, -3)
     }
     lua_setiuservalue(state, -2, 1)
     block.pointee.fast_count = Int64(fast.count)
     withUnsafeMutableBytes(of: &block.pointee.fast_names) { names in
-        for (i, field) in fast.enumerated() { names.storeBytes(of: field.name, toByteOffset: i * MemoryLayout<UnsafePointer<CChar>>.stride, as: UnsafePointer<CChar>.self) }
+        for (i, field) in fast.enumerated() { names.storeBytes(of: field.name, toByteOffset: i * MemoryLayout<UnsafeRawPointer>.stride, as: UnsafeRawPointer.self) }
     }
     withUnsafeMutableBytes(of: &block.pointee.fast_codes) { codes in
         for (i, field) in fast.enumerated() { codes.storeBytes(of: field.code, toByteOffset: i * MemoryLayout<Int64>.stride, as: Int64.self) }

@@ -18,6 +18,9 @@ protocol RowCursor: AnyObject {
     var columnCount: Int { get }
     func type(_ column: Int32) -> CellType
     func int64(_ column: Int32) -> Int64
+    /// The column's integer, or nil when it holds another type (a row's key, read at
+    /// every row of a batch: one call where `type` then `int64` are two).
+    func integer(_ column: Int32) -> Int64?
     func double(_ column: Int32) -> Double
     /// The column's text as bytes.
     func text(_ column: Int32) -> UnsafeBufferPointer<UInt8>
@@ -33,4 +36,8 @@ protocol RowCursor: AnyObject {
     /// The bytes of the row's texts and blobs, counted before any is copied: what keeping
     /// the row will cost, known before it is held.
     var valueBytes: Int { get }
+}
+
+extension RowCursor {
+    func integer(_ column: Int32) -> Int64? { type(column) == .integer ? int64(column) : nil }
 }

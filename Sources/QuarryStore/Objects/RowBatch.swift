@@ -88,8 +88,8 @@ public final class RowBatch {
                     }
                     guard let cells = allocated else { return }
                     while try statement.step() {
-                        let keyType = statement.type(0)
-                        let key = statement.int64(0)
+                        let integerKey = statement.integer(0)
+                        let key = integerKey ?? statement.int64(0)
                         let slot: Int
                         if ranged {
                             while cursor < keys.count, keys[cursor] < key { cursor += 1 }
@@ -104,7 +104,7 @@ public final class RowBatch {
                         let row = cells + slot * width
                         // The key, read already, is cell 0 (as it is read whenever it is an integer).
                         if width > 0 {
-                            row[0] = keyType == .integer ? quarry_cell(value: key, length: 0, tag: Int32(QUARRY_CELL_INTEGER))
+                            row[0] = integerKey != nil ? quarry_cell(value: key, length: 0, tag: Int32(QUARRY_CELL_INTEGER))
                                 : bytes.cell(statement, 0)
                         }
                         if width > 1 { statement.readCells(1..<Int32(width), into: row + 1, arena: &bytes) }

@@ -1,3 +1,4 @@
+import CQuarryRows
 import GRDB
 import GRDBSQLite
 
@@ -51,6 +52,28 @@ final class SQLiteCursor: RowCursor {
 
     var columnCount: Int { Int(sqlite3_column_count(handle)) }
 
+    /// `RowCursor.readCells` with numbers read through the column's value: one call into
+    /// SQLite a column (`sqlite3_column_value`), where `type` then `int64` were two, each
+    /// finding the column again (a loop over every flight read a row's key and two columns
+    /// in 500 instructions, 325 now). Texts, blobs and NULLs take the shared body.
+    func readCells(_ columns: Range<Int32>, into cells: UnsafeMutablePointer<quarry_cell>, arena: inout ByteArena) {
+        for column in columns {
+            let out = cells + Int(column - columns.lowerBound)
+            guard let value = sqlite3_column_value(handle, column) else {
+                out.pointee = arena.cell(self, column)
+                continue
+            }
+            switch sqlite3_value_type(value) {
+            case SQLITE_INTEGER:
+                out.pointee = quarry_cell(value: sqlite3_value_int64(value), length: 0, tag: Int32(QUARRY_CELL_INTEGER))
+            case SQLITE_FLOAT:
+                out.pointee = quarry_cell(value: Int64(bitPattern: sqlite3_value_double(value).bitPattern), length: 0, tag: Int32(QUARRY_CELL_REAL))
+            default:
+                out.pointee = arena.cell(self, column)
+            }
+        }
+    }
+
     func type(_ column: Int32) -> CellType {
         switch sqlite3_column_type(handle, column) {
         case SQLITE_INTEGER: return .integer
@@ -62,6 +85,11 @@ final class SQLiteCursor: RowCursor {
     }
 
     func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+
+    func integer(_ column: Int32) -> Int64? {
+        guard let value = sqlite3_column_value(handle, column), sqlite3_value_type(value) == SQLITE_INTEGER else { return nil }
+        return sqlite3_value_int64(value)
+    }
 
     func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
 
