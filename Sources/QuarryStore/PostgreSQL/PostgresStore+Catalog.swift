@@ -4,9 +4,19 @@
 /// their type's name (a domain's base type), primary keys and foreign keys with all their
 /// columns in order. A foreign key to a table of another schema is left out.
 extension PostgresStore {
-    /// The schema's tables and views, from `columns`, the rows `introspect` read (relation,
-    /// column, type, not null, has default, generated, is a view), and its keys.
-    func readCatalog(columns: [[Value]], context: ObjectContext) throws -> ForeignSchema {
+    /// The schema's tables and views (ordinary, partitioned, views and materialized
+    /// views): their columns in order, and their keys.
+    func readCatalog(_ context: ObjectContext) throws -> ForeignSchema {
+        // A domain is read as its base type; a generated column is never written.
+        let columns = try context.connection.rows("""
+            SELECT c.relname, a.attname, COALESCE(b.typname, t.typname), a.attnotnull, a.atthasdef OR a.attidentity <> '', a.attgenerated <> '',
+                   c.relkind IN ('v', 'm')
+            FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_class c ON c.oid = a.attrelid
+            JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace JOIN pg_catalog.pg_type t ON t.oid = a.atttypid
+            LEFT JOIN pg_catalog.pg_type b ON t.typtype = 'd' AND b.oid = t.typbasetype
+            WHERE n.nspname = ? AND c.relkind IN ('r', 'p', 'v', 'm') AND a.attnum > 0 AND NOT a.attisdropped
+            ORDER BY c.relname, a.attnum
+            """, arguments: [.text(schema)])
         let keys = try context.connection.rows("""
             SELECT c.relname, con.oid::int8, con.contype, k.i::int4, a.attname, f.relname, fa.attname, con.confdeltype, con.condeferred::int4
             FROM pg_catalog.pg_constraint con JOIN pg_catalog.pg_class c ON c.oid = con.conrelid
