@@ -1,21 +1,18 @@
 /// A schema's tables read from PostgreSQL's catalog at open, as a foreign SQLite file's
 /// are read from `sqlite_master`: a table with a primary key is an entity, known by its
 /// key when that is one integer column, else by a number made from its key
-/// (`PostgresStore+KeyedTables`); its columns are attributes typed by the server's types.
-/// Its keys are read into the engine-neutral `ForeignSchema` (`PostgresStore+Catalog`),
-/// from which foreign keys become relationships and join tables many-to-manys as in a
-/// SQLite file (`ForeignSchema+ForeignKeys`, `ForeignSchema+JoinTables`; the link view
-/// is this engine's, `PostgresStore+JoinTables`). Nothing is written.
+/// (`PostgresStore+KeyedTables`). Its tables and views, their columns and keys, are read
+/// into the engine-neutral `ForeignSchema` (`PostgresStore+Catalog`), from which columns
+/// become attributes typed by the server's types (`ForeignSchema+Attributes`), foreign
+/// keys relationships and join tables many-to-manys as in a SQLite file
+/// (`ForeignSchema+ForeignKeys`, `ForeignSchema+JoinTables`; the link view is this
+/// engine's, `PostgresStore+JoinTables`). Nothing is written.
 extension PostgresStore {
     /// Tables of other kinds, and why they are left out, go to the opening notes.
     func introspect(_ context: ObjectContext) throws {
-        let connection = context.connection
         // Ordinary and partitioned tables (a partition is read through its parent).
-        let tables = try connection.rows("""
-            SELECT c.relname FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
-            WHERE n.nspname = ? AND c.relkind IN ('r', 'p') AND NOT c.relispartition ORDER BY c.relname
-            """, arguments: [.text(schema)]).compactMap { $0.first?.textValue }
-        let schemaExists = try connection.scalar("SELECT count(*) FROM pg_catalog.pg_namespace WHERE nspname = ?", arguments: [.text(schema)])
+        let tables = try readTableNames(context)
+        let schemaExists = try context.connection.scalar("SELECT count(*) FROM pg_catalog.pg_namespace WHERE nspname = ?", arguments: [.text(schema)])
         guard schemaExists?.storedInteger == 1 else {
             throw StoreError.database(message: "the database has no schema named \(schema)")
         }
@@ -28,10 +25,7 @@ extension PostgresStore {
         var added: [String] = []
         // Tables Quarry made, in the order they were defined, as Quarry defined them; a
         // hierarchy's members other than its root are views of the root's table.
-        let views = definitions.contains { $0.parent != nil } ? try connection.rows("""
-            SELECT c.relname FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
-            WHERE n.nspname = ? AND c.relkind = 'v'
-            """, arguments: [.text(schema)]).compactMap { $0.first?.textValue } : []
+        let views = definitions.contains { $0.parent != nil } ? try readViewNames(context) : []
         let existing = Set(tables + views)
         var own: [String] = []
         for definition in definitions where existing.contains(definition.name) && managedObjectModel.entitiesByName[definition.name] == nil {
@@ -46,13 +40,7 @@ extension PostgresStore {
         }
         // Tables that inherit another (`INHERITS`, old-style partitions such as Sakila's
         // payment_p2007_01): their rows are read through the parent's, as partitions' are.
-        let inheriting = try connection.rows("""
-            SELECT c.relname, p.relname FROM pg_catalog.pg_inherits i JOIN pg_catalog.pg_class c ON c.oid = i.inhrelid
-            JOIN pg_catalog.pg_class p ON p.oid = i.inhparent JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
-            WHERE n.nspname = ? AND NOT c.relispartition
-            """, arguments: [.text(schema)])
-        var parentOf: [String: String] = [:]
-        for row in inheriting { if let child = row[0].textValue, let parent = row[1].textValue { parentOf[child] = parent } }
+        let parentOf = try readInheritance(context)
         var childrenOf: [String: [String]] = [:]
         var leftOut: [(table: String, keyed: Bool)] = []
         var readOnlyPairs: [String] = []
