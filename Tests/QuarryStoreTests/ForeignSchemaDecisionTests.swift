@@ -2,8 +2,9 @@
 import Testing
 
 /// The decisions made once from a schema's description, for every engine
-/// (`ForeignSchema+JoinTables`): which tables join two entities, with ends of one column
-/// or several, and which columns besides the ends a join table may have.
+/// (`ForeignSchema+JoinTables`, `+Attributes`): which tables join two entities, with ends
+/// of one column or several, which columns besides the ends a join table may have, and
+/// which columns are optional attributes, keys to give or never written.
 @Suite struct ForeignSchemaDecisionTests {
     typealias Column = ForeignSchema.Column
     typealias Key = ForeignSchema.ForeignKey
@@ -65,6 +66,49 @@ import Testing
         #expect(Self.schema(Self.keyColumns, [overlapping, Self.toTag]).joinTable("t", isEnd: { _ in true }, type: Self.type) == nil)
         let third = Key(columns: ["k"], parent: "tag", parentColumns: ["id"], onDelete: "NO ACTION")
         #expect(Self.schema(Self.keyColumns, [Self.toRegion, Self.toTag, third]).joinTable("t", isEnd: { _ in true }, type: Self.type) == nil)
+    }
+
+    @Test func aColumnIsOptionalWhereAnInsertMayLeaveItOut() {
+        let required = Self.column("name", "TEXT")
+        #expect(required.attribute(.string, isKey: false).isOptional == false)
+        // NULL taken, a default filling it, or the row's identity: optional.
+        #expect(Self.column("note", "TEXT", notNull: false).attribute(.string, isKey: false).isOptional)
+        #expect(Self.column("made", "TIMESTAMP", hasDefault: true).attribute(.date, isKey: false).isOptional)
+        #expect(required.attribute(.string, isKey: true).isOptional)
+        let attribute = required.attribute(.string, isKey: false, defaultValue: .text("x"))
+        #expect(attribute.name == "name" && attribute.type == .string && attribute.defaultValue == .text("x"))
+        // A view's column is optional whatever the catalog says of it.
+        #expect(required.viewAttribute(.int64).isOptional)
+    }
+
+    @Test func aKeyNothingFillsIsOneANewRowMustBeGiven() {
+        let columns = [Self.column("b", "TEXT"), Self.column("serial", "INTEGER", hasDefault: true), Self.column("a", "TEXT"), Self.column("other", "TEXT")]
+        // In the table's order, not the key's; a default, serial or identity fills its column.
+        #expect(ForeignSchema.keysToGive(columns, among: ["a", "serial", "b"]) == ["b", "a"])
+        #expect(ForeignSchema.keysToGive(columns, among: []).isEmpty)
+        var total = Self.column("total", "NUMERIC", hasDefault: true)
+        total.generated = true
+        let relation = ForeignSchema.Relation(name: "t", isView: false, columns: columns + [total], primaryKey: ["a"], foreignKeys: [])
+        #expect(relation.generatedColumns == ["total"])
+    }
+
+    /// PostgreSQL's entity of a table from its description: the shared attributes, typed
+    /// by the server's types, and what its storage learns of them.
+    @Test func aPostgresTableIsMadeFromItsDescription() {
+        let columns = [Column(name: "code", declaredType: "bpchar", notNull: true, hasDefault: false),
+                       Column(name: "id", declaredType: "int4", notNull: true, hasDefault: true),
+                       Column(name: "name", declaredType: "text", notNull: true, hasDefault: false),
+                       Column(name: "born", declaredType: "date", notNull: false, hasDefault: false),
+                       Column(name: "doubled", declaredType: "int8", notNull: false, hasDefault: false, generated: true)]
+        let relation = ForeignSchema.Relation(name: "person", isView: false, columns: columns, primaryKey: ["code", "id"], foreignKeys: [])
+        var storage = EntityStorage(layout: .serverTable, relation: "person", keyColumn: "_row")
+        let entity = PostgresStore.tableEntity(relation, keys: relation.primaryKey, storage: &storage)
+        #expect(entity.attributes.map(\.name) == ["code", "id", "name", "born", "doubled"])
+        #expect(entity.attributes.map(\.type) == [.string, .int32, .string, .date, .int64])
+        // Key columns are optional, as the server or the store gives them; `name` is required.
+        #expect(entity.attributes.map(\.isOptional) == [true, true, false, true, true])
+        #expect(storage.keysToGive == ["code"])
+        #expect(storage.textCasts == ["code"] && storage.dayColumns == ["born"] && storage.generated == ["doubled"])
     }
 
     @Test func aKeyOfSeveralColumnsOutsideAJoinTableIsSaidInOneLine() {

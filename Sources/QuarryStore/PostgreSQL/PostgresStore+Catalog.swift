@@ -1,12 +1,54 @@
-/// A schema's tables as `pg_catalog` describes them, read into the engine-neutral
-/// `ForeignSchema` from which the relationships and join tables are decided as for a
-/// SQLite file's (`ForeignSchema+ForeignKeys`, `ForeignSchema+JoinTables`): columns by
-/// their type's name (a domain's base type), primary keys and foreign keys with all their
-/// columns in order. A foreign key to a table of another schema is left out.
+/// A schema's tables and views as `pg_catalog` describes them, read into the
+/// engine-neutral `ForeignSchema` from which the entities, their attributes,
+/// relationships and join tables are decided as for a SQLite file's
+/// (`ForeignSchema+Attributes`, `+ForeignKeys`, `+JoinTables`): columns by their type's
+/// name (a domain's base type), primary keys and foreign keys with all their columns in
+/// order. A foreign key to a table of another schema is left out. The names of its
+/// tables, and which inherit another, are read here too, so the entities are made from
+/// names and descriptions rather than the catalog's rows (`PostgresStore+Schema`).
 extension PostgresStore {
-    /// The schema's tables and views, from `columns`, the rows `introspect` read (relation,
-    /// column, type, not null, has default, generated, is a view), and its keys.
-    func readCatalog(columns: [[Value]], context: ObjectContext) throws -> ForeignSchema {
+    /// The schema's ordinary and partitioned tables, not partitions, by name.
+    func readTableNames(_ context: ObjectContext) throws -> [String] {
+        try context.connection.rows("""
+            SELECT c.relname FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+            WHERE n.nspname = ? AND c.relkind IN ('r', 'p') AND NOT c.relispartition ORDER BY c.relname
+            """, arguments: [.text(schema)]).compactMap { $0.first?.textValue }
+    }
+
+    /// The schema's views (not materialized ones).
+    func readViewNames(_ context: ObjectContext) throws -> [String] {
+        try context.connection.rows("""
+            SELECT c.relname FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+            WHERE n.nspname = ? AND c.relkind = 'v'
+            """, arguments: [.text(schema)]).compactMap { $0.first?.textValue }
+    }
+
+    /// The tables of the schema that inherit another (`INHERITS`, not partitions), with
+    /// the table each inherits.
+    func readInheritance(_ context: ObjectContext) throws -> [String: String] {
+        let rows = try context.connection.rows("""
+            SELECT c.relname, p.relname FROM pg_catalog.pg_inherits i JOIN pg_catalog.pg_class c ON c.oid = i.inhrelid
+            JOIN pg_catalog.pg_class p ON p.oid = i.inhparent JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+            WHERE n.nspname = ? AND NOT c.relispartition
+            """, arguments: [.text(schema)])
+        var parentOf: [String: String] = [:]
+        for row in rows { if let child = row[0].textValue, let parent = row[1].textValue { parentOf[child] = parent } }
+        return parentOf
+    }
+
+    /// The schema's tables and views (ordinary, partitioned, views and materialized
+    /// views): their columns in order, and their keys.
+    func readCatalog(_ context: ObjectContext) throws -> ForeignSchema {
+        // A domain is read as its base type; a generated column is never written.
+        let columns = try context.connection.rows("""
+            SELECT c.relname, a.attname, COALESCE(b.typname, t.typname), a.attnotnull, a.atthasdef OR a.attidentity <> '', a.attgenerated <> '',
+                   c.relkind IN ('v', 'm')
+            FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_class c ON c.oid = a.attrelid
+            JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace JOIN pg_catalog.pg_type t ON t.oid = a.atttypid
+            LEFT JOIN pg_catalog.pg_type b ON t.typtype = 'd' AND b.oid = t.typbasetype
+            WHERE n.nspname = ? AND c.relkind IN ('r', 'p', 'v', 'm') AND a.attnum > 0 AND NOT a.attisdropped
+            ORDER BY c.relname, a.attnum
+            """, arguments: [.text(schema)])
         let keys = try context.connection.rows("""
             SELECT c.relname, con.oid::int8, con.contype, k.i::int4, a.attname, f.relname, fa.attname, con.confdeltype, con.condeferred::int4
             FROM pg_catalog.pg_constraint con JOIN pg_catalog.pg_class c ON c.oid = con.conrelid

@@ -26,11 +26,12 @@ extension PostgresStore {
         return "(hashtextextended(\(text) COLLATE \"C\", 0) & 9223372036854775807)"
     }
 
-    /// The entity of `table`, keyed by `keys` (one non-integer column or several), read
-    /// through a temporary view that adds each row's number; nil, with the reason, when it
-    /// cannot be one. `columns`: the catalog's rows of its columns, in order.
-    func mapKeyedTable(_ table: String, _ columns: [[Value]], keys: [String], context: ObjectContext) throws -> String? {
-        let names = columns.compactMap { $0[1].textValue }
+    /// The entity of `relation`, a table keyed by its primary key (one non-integer column
+    /// or several), read through a temporary view that adds each row's number; nil, with
+    /// the reason, when it cannot be one.
+    func mapKeyedTable(_ relation: ForeignSchema.Relation, context: ObjectContext) throws -> String? {
+        let (table, keys) = (relation.name, relation.primaryKey)
+        let names = relation.columns.map(\.name)
         let lowered = Set(names.map { $0.lowercased() })
         guard let place = ["_row", "_row_", "_key_row"].first(where: { !lowered.contains($0) }) else {
             return "its columns take every name Quarry would give its rows' numbers"
@@ -56,28 +57,29 @@ extension PostgresStore {
         // No schema: the session's view is the relation read and written.
         storage.schema = nil
         storage.numberedRows = EntityStorage.NumberedRows(table: real, number: number, keys: keys, numbers: numbers)
-        context.remember(Self.tableEntity(table, columns, keys: keys, storage: &storage), storage: storage)
+        context.remember(Self.tableEntity(relation, keys: keys, storage: &storage), storage: storage)
         keyedTables[table] = keys
         return nil
     }
 
-    /// The entity of a table of the schema keyed by `keys`, its columns typed by the
-    /// server's types; `storage` learns which columns are cast, generated, days, and which
-    /// keys a new row must be given (no default, serial or identity).
-    static func tableEntity(_ table: String, _ columns: [[Value]], keys: [String], storage: inout EntityStorage) -> EntityDescription {
-        let attributes = columns.compactMap { row -> AttributeDescription? in
-            guard let name = row[1].textValue, let type = row[2].textValue else { return nil }
-            let notNull = row[3].storedInteger == 1, hasDefault = row[4].storedInteger == 1
-            return AttributeDescription(name: name, type: attributeType(type), isOptional: !notNull || hasDefault || keys.contains(name))
-        }
-        for row in columns {
-            guard let name = row[1].textValue, let type = row[2].textValue else { continue }
-            if attributeType(type) == .string, !plainText.contains(type) { storage.textCasts.insert(name) }
-            if row[5].storedInteger == 1 { storage.generated.insert(name) }
-            if type == "date" { storage.dayColumns.insert(name) }
-            if keys.contains(name), row[4].storedInteger != 1 { storage.keysToGive.append(name) }
-        }
-        return EntityDescription(name: table, attributes: attributes)
+    /// The entity of a table of the schema keyed by `keys`, its columns attributes as for
+    /// any engine (`ForeignSchema+Attributes`: every key column optional, as the server
+    /// or the store gives it) typed by the server's types; `storage` learns which columns
+    /// are cast, generated, days, and which keys a new row must be given (no default,
+    /// serial or identity).
+    static func tableEntity(_ relation: ForeignSchema.Relation, keys: [String], storage: inout EntityStorage) -> EntityDescription {
+        let attributes = relation.columns.map { $0.attribute(attributeType($0.declaredType), isKey: keys.contains($0.name)) }
+        for column in relation.columns { noteType(of: column, in: &storage) }
+        storage.generated.formUnion(relation.generatedColumns)
+        storage.keysToGive.append(contentsOf: ForeignSchema.keysToGive(relation.columns, among: keys))
+        return EntityDescription(name: relation.name, attributes: attributes)
+    }
+
+    /// What a column's server type asks of its storage: a type read as a string that
+    /// does not compare as text is cast to text; a `date` is a column of days.
+    static func noteType(of column: ForeignSchema.Column, in storage: inout EntityStorage) {
+        if attributeType(column.declaredType) == .string, !plainText.contains(column.declaredType) { storage.textCasts.insert(column.name) }
+        if column.declaredType == "date" { storage.dayColumns.insert(column.name) }
     }
 
     /// The table a storage's rows are written to by what cannot write through a view

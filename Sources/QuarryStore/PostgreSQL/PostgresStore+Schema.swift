@@ -1,49 +1,31 @@
 /// A schema's tables read from PostgreSQL's catalog at open, as a foreign SQLite file's
 /// are read from `sqlite_master`: a table with a primary key is an entity, known by its
 /// key when that is one integer column, else by a number made from its key
-/// (`PostgresStore+KeyedTables`); its columns are attributes typed by the server's types.
-/// Its keys are read into the engine-neutral `ForeignSchema` (`PostgresStore+Catalog`),
-/// from which foreign keys become relationships and join tables many-to-manys as in a
-/// SQLite file (`ForeignSchema+ForeignKeys`, `ForeignSchema+JoinTables`; the link view
-/// is this engine's, `PostgresStore+JoinTables`). Nothing is written.
+/// (`PostgresStore+KeyedTables`). Its tables and views, their columns and keys, are read
+/// into the engine-neutral `ForeignSchema` (`PostgresStore+Catalog`), from which columns
+/// become attributes typed by the server's types (`ForeignSchema+Attributes`), foreign
+/// keys relationships and join tables many-to-manys as in a SQLite file
+/// (`ForeignSchema+ForeignKeys`, `ForeignSchema+JoinTables`; the link view is this
+/// engine's, `PostgresStore+JoinTables`). Nothing is written.
 extension PostgresStore {
     /// Tables of other kinds, and why they are left out, go to the opening notes.
     func introspect(_ context: ObjectContext) throws {
-        let connection = context.connection
         // Ordinary and partitioned tables (a partition is read through its parent).
-        let tables = try connection.rows("""
-            SELECT c.relname FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
-            WHERE n.nspname = ? AND c.relkind IN ('r', 'p') AND NOT c.relispartition ORDER BY c.relname
-            """, arguments: [.text(schema)]).compactMap { $0.first?.textValue }
-        let schemaExists = try connection.scalar("SELECT count(*) FROM pg_catalog.pg_namespace WHERE nspname = ?", arguments: [.text(schema)])
+        let tables = try readTableNames(context)
+        let schemaExists = try context.connection.scalar("SELECT count(*) FROM pg_catalog.pg_namespace WHERE nspname = ?", arguments: [.text(schema)])
         guard schemaExists?.storedInteger == 1 else {
             throw StoreError.database(message: "the database has no schema named \(schema)")
         }
-        // A domain is read as its base type; a generated column is never written.
-        let columns = try connection.rows("""
-            SELECT c.relname, a.attname, COALESCE(b.typname, t.typname), a.attnotnull, a.atthasdef OR a.attidentity <> '', a.attgenerated <> '',
-                   c.relkind IN ('v', 'm')
-            FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_class c ON c.oid = a.attrelid
-            JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace JOIN pg_catalog.pg_type t ON t.oid = a.atttypid
-            LEFT JOIN pg_catalog.pg_type b ON t.typtype = 'd' AND b.oid = t.typbasetype
-            WHERE n.nspname = ? AND c.relkind IN ('r', 'p', 'v', 'm') AND a.attnum > 0 AND NOT a.attisdropped
-            ORDER BY c.relname, a.attnum
-            """, arguments: [.text(schema)])
         // Tables Quarry made read as it defined them (`quarry_model`).
         let definitions = try readDefinitions(context)
-        // Every table's primary and foreign keys, with all their columns in order.
-        let catalog = try readCatalog(columns: columns, context: context)
-        let primaryKeys = catalog.relations.mapValues(\.primaryKey).filter { !$0.value.isEmpty }
+        // Every table's and view's columns, primary and foreign keys, with all their columns in order.
+        let catalog = try readCatalog(context)
         // A table of a join table's shape, its ends naming other tables' whole keys.
         let joinShape = { (table: String) in catalog.joinTable(table, isEnd: catalog.namesPrimaryKey, type: { Self.attributeType($0.declaredType) }) }
-        let byTable = Dictionary(grouping: columns, by: { $0[0].textValue ?? "" })
         var added: [String] = []
         // Tables Quarry made, in the order they were defined, as Quarry defined them; a
         // hierarchy's members other than its root are views of the root's table.
-        let views = definitions.contains { $0.parent != nil } ? try connection.rows("""
-            SELECT c.relname FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
-            WHERE n.nspname = ? AND c.relkind = 'v'
-            """, arguments: [.text(schema)]).compactMap { $0.first?.textValue } : []
+        let views = definitions.contains { $0.parent != nil } ? try readViewNames(context) : []
         let existing = Set(tables + views)
         var own: [String] = []
         for definition in definitions where existing.contains(definition.name) && managedObjectModel.entitiesByName[definition.name] == nil {
@@ -58,23 +40,17 @@ extension PostgresStore {
         }
         // Tables that inherit another (`INHERITS`, old-style partitions such as Sakila's
         // payment_p2007_01): their rows are read through the parent's, as partitions' are.
-        let inheriting = try connection.rows("""
-            SELECT c.relname, p.relname FROM pg_catalog.pg_inherits i JOIN pg_catalog.pg_class c ON c.oid = i.inhrelid
-            JOIN pg_catalog.pg_class p ON p.oid = i.inhparent JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
-            WHERE n.nspname = ? AND NOT c.relispartition
-            """, arguments: [.text(schema)])
-        var parentOf: [String: String] = [:]
-        for row in inheriting { if let child = row[0].textValue, let parent = row[1].textValue { parentOf[child] = parent } }
+        let parentOf = try readInheritance(context)
         var childrenOf: [String: [String]] = [:]
         var leftOut: [(table: String, keyed: Bool)] = []
         var readOnlyPairs: [String] = []
         for table in tables where context.managedObjectModel.entitiesByName[table] == nil {
             // Quarry's own tables besides the entities': its model and its link tables.
             if table == Self.modelTable || table == Self.templateTable || table.hasPrefix("quarry_link_") && !definitions.isEmpty { continue }
-            let tableColumns = byTable[table] ?? []
-            let keys = primaryKeys[table] ?? []
-            guard keys.count == 1, let keyRow = tableColumns.first(where: { $0[1].textValue == keys[0] }),
-                  let keyType = keyRow[2].textValue, ["int2", "int4", "int8"].contains(keyType) else {
+            // A table of no columns is in no description: it has no key, and is named in a note.
+            let relation = catalog.relations[table] ?? ForeignSchema.Relation(name: table, isView: false, columns: [], primaryKey: [], foreignKeys: [])
+            let keys = relation.primaryKey
+            guard keys.count == 1, let keyColumn = relation.column(keys[0]), ["int2", "int4", "int8"].contains(keyColumn.declaredType) else {
                 // A child of an inheriting table, read through its parent: one note below.
                 if let parent = parentOf[table] {
                     childrenOf[parent, default: []].append(table)
@@ -89,7 +65,7 @@ extension PostgresStore {
                     // A server that cannot make its view (no TEMP privilege, no
                     // hashtextextended before PostgreSQL 11) leaves the table out, said.
                     do {
-                        if let reason = try mapKeyedTable(table, tableColumns, keys: keys, context: context) {
+                        if let reason = try mapKeyedTable(relation, context: context) {
                             context.openingNotes.append("\(table) is left out: \(reason)")
                         } else {
                             added.append(table)
@@ -103,7 +79,7 @@ extension PostgresStore {
             }
             var storage = EntityStorage(layout: .serverTable, relation: table, keyColumn: keys[0])
             storage.schema = schema
-            context.remember(Self.tableEntity(table, tableColumns, keys: keys, storage: &storage), storage: storage)
+            context.remember(Self.tableEntity(relation, keys: keys, storage: &storage), storage: storage)
             added.append(table)
         }
         let addedSet = Set(added)

@@ -11,16 +11,17 @@ extension PostgresStore {
     func mapViews(_ catalog: ForeignSchema, context: ObjectContext) throws {
         for view in catalog.views where context.managedObjectModel.entitiesByName[view.name] == nil && !view.name.hasPrefix("quarry_") {
             do {
-                try mapView(view.name, view.columns.map { ($0.name, $0.declaredType) }, context: context)
+                try mapView(view, context: context)
             } catch {
                 context.openingNotes.append("\(view.name) is left out: \(error)")
             }
         }
     }
 
-    private func mapView(_ view: String, _ columns: [(name: String, type: String)], context: ObjectContext) throws {
+    private func mapView(_ relation: ForeignSchema.Relation, context: ObjectContext) throws {
+        let (view, columns) = (relation.name, relation.columns)
         let names = columns.map(\.name)
-        let types = columns.map { Self.attributeType($0.type) }
+        let types = columns.map { Self.attributeType($0.declaredType) }
         let candidate = ForeignSchema.viewKeyCandidate(names, types)
         let qualifiedView = qualified(view)
         var storage: EntityStorage
@@ -36,11 +37,8 @@ extension PostgresStore {
             ])
             storage = EntityStorage(layout: .foreignView, relation: view, keyColumn: place)
         }
-        for (name, type) in columns {
-            if Self.attributeType(type) == .string, !Self.plainText.contains(type) { storage.textCasts.insert(name) }
-            if type == "date" { storage.dayColumns.insert(name) }
-        }
-        let attributes = names.indices.map { AttributeDescription(name: names[$0], type: types[$0], isOptional: true) }
+        for column in columns { Self.noteType(of: column, in: &storage) }
+        let attributes = columns.indices.map { columns[$0].viewAttribute(types[$0]) }
         context.remember(EntityDescription(name: view, attributes: attributes), storage: storage)
     }
 

@@ -113,7 +113,7 @@ struct ForeignSchemaReader {
         // A computed column declares no type: it has the type of what it holds.
         let untyped = names.indices.filter { columns[$0].declaredType.trimmingCharacters(in: .whitespaces).isEmpty }
         for (index, type) in zip(untyped, viewColumnTypes(view, untyped.map { names[$0] })) { types[index] = type }
-        let attributes = names.indices.map { AttributeDescription(name: names[$0], type: types[$0], isOptional: true) }
+        let attributes = names.indices.map { columns[$0].viewAttribute(types[$0]) }
         let candidate = ForeignSchema.viewKeyCandidate(names, types)
         let key: String
         if let candidate, try viewKeyIsDistinct(view, names[candidate]) {
@@ -197,12 +197,10 @@ struct ForeignSchemaReader {
         // A primary key's columns, other than a rowid alias: nothing fills them, so a new
         // row must be given them (`keysToGive`). They stay as optional as declared: SQLite
         // takes NULL in them, for old files' sake, and a SET NULL rule writes it.
-        var keysToGive: [String] = []
+        let keysToGive = ForeignSchema.keysToGive(columns, among: relation.primaryKey.filter { $0 != primaryKey })
         var clockDefaults: [String: String] = [:]
         let attributes = columns.map { column -> AttributeDescription in
             let name = column.name
-            let inKey = relation.primaryKey.contains(name) && name != primaryKey
-            if inKey, !column.hasDefault { keysToGive.append(name) }
             let type = Self.attributeType(declared: column.declaredType)
             // The key's default is the row's own (a rowid alias takes the next one).
             var defaultValue: Value?
@@ -213,8 +211,7 @@ struct ForeignSchemaReader {
                 default: break
                 }
             }
-            return AttributeDescription(name: name, type: type, isOptional: !column.notNull || column.hasDefault || name == primaryKey,
-                                        defaultValue: defaultValue)
+            return column.attribute(type, isKey: name == primaryKey, defaultValue: defaultValue)
         }
         var storage = EntityStorage(layout: .foreignTable, relation: table, keyColumn: primaryKey, keyMayHoldOthers: keyMayHoldOthers)
         storage.keysToGive = keysToGive

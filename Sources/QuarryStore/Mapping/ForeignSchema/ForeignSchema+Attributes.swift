@@ -1,0 +1,33 @@
+/// A column of another program's table or view as an attribute, decided once for every
+/// engine from its description (`ForeignSchema`): an attribute is optional where an
+/// insert may leave its column out (it takes NULL, a default fills it, or it is the
+/// row's identity, which the engine or the store gives); a key column nothing fills is
+/// one a new row must be given; a computed column is never written. Each engine only
+/// types the declared type its way (`ForeignSchemaReader.attributeType(declared:)`,
+/// `PostgresStore.attributeType`), and adds what its own storage needs (SQLite's clock
+/// defaults and numeric dates, PostgreSQL's text casts and day columns).
+extension ForeignSchema.Column {
+    /// The column as an attribute of `type`; `isKey`: it is (part of) what the row is
+    /// known by, given by the engine or by the store rather than by the object.
+    func attribute(_ type: AttributeType, isKey: Bool, defaultValue: Value? = nil) -> AttributeDescription {
+        AttributeDescription(name: name, type: type, isOptional: !notNull || hasDefault || isKey, defaultValue: defaultValue)
+    }
+
+    /// The column of a view as an attribute of `type`: optional, as nothing inserts into a view.
+    func viewAttribute(_ type: AttributeType) -> AttributeDescription {
+        AttributeDescription(name: name, type: type, isOptional: true)
+    }
+}
+
+extension ForeignSchema {
+    /// The columns among `keys` that a new row must be given, in the table's order:
+    /// nothing (no default, serial or identity) fills them.
+    static func keysToGive(_ columns: [Column], among keys: [String]) -> [String] {
+        columns.filter { keys.contains($0.name) && !$0.hasDefault }.map(\.name)
+    }
+}
+
+extension ForeignSchema.Relation {
+    /// The columns the engine computes (`GENERATED ALWAYS`), never written.
+    var generatedColumns: Set<String> { Set(columns.filter(\.generated).map(\.name)) }
+}
