@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import QuarryLua
 import QuarryPredicates
 import QuarryStore
@@ -94,6 +95,40 @@ extension ForeignFileCornerCaseTests {
 extension ForeignFileCornerCaseTests {
     /// A column named `_` is written `_5F` (bare, `_` binds no property and `t._` names no
     /// member: swiftc refuses both; the raw identifier `` `_` `` needs Swift 6.2, issue 48).
+    /// A foreign key naming a column its parent does not have (SQLite takes the
+    /// declaration, and fails each write with "foreign key mismatch") is no relationship,
+    /// nor a join table's end: its column stays an attribute, said in one note. As a
+    /// to-one it failed every read with "no such column".
+    @Test func aKeyNamingAColumnItsParentLacksIsNoRelationship() throws {
+        // Written with foreign keys off, as a program that never turned them on writes.
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-foreign-\(UUID().uuidString).db").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = false
+        let queue = try DatabaseQueue(path: path, configuration: configuration)
+        try queue.write { db in try db.execute(sql: """
+            CREATE TABLE p (a INTEGER, b TEXT, PRIMARY KEY (a, b));
+            CREATE TABLE q (x INTEGER PRIMARY KEY, y);
+            CREATE TABLE j (pa, pb, qx REFERENCES q (nonexistent), FOREIGN KEY (pa, pb) REFERENCES p);
+            CREATE TABLE k (pa INTEGER, pb TEXT, qx INTEGER REFERENCES q, FOREIGN KEY (pa, pb) REFERENCES p (a, b), PRIMARY KEY (pa, pb, qx));
+            INSERT INTO p VALUES (1, 'x'), (2, 'y');
+            INSERT INTO q VALUES (1, 'q1');
+            INSERT INTO j VALUES (1, 'x', 1);
+            INSERT INTO k VALUES (1, 'x', 1), (2, 'y', 1);
+            """) }
+        try queue.close()
+        let context = try StoreOpener.open(path)
+        #expect(context.openingNotes.contains("j(qx) references q(nonexistent), which q does not have: read as its columns, not as a relationship"),
+                "\(context.openingNotes)")
+        let h = try Harness(context: context)
+        h.run("""
+            assert(#fetch("j") == 1 and fetch("j")[1].qx == 1)
+            local ok, err = pcall(count, "j", "qx_q.y == 'q1'")
+            assert(not ok and tostring(err):find("unknown key 'qx_q'"), tostring(err))
+            assert(count("p", "ANY qx_qs.y == 'q1'") == 2, "the join table whose keys name real columns still joins")
+            """)
+    }
+
     @Test func anAttributeNamedUnderscoreIsAnIdentifierInSwift() throws {
         #expect(SwiftModelSource.identifier("_") == "_5F")
         let path = try foreignFile("CREATE TABLE t (id INTEGER PRIMARY KEY, _ INTEGER); INSERT INTO t VALUES (1, 1);")

@@ -22,7 +22,7 @@ extension ForeignSchema {
     /// `INTEGER PRIMARY KEY`); `type`: the engine's type of a column.
     func joinTable(_ table: String, isEnd: (ForeignKey) -> Bool, ownKey: String? = nil, type: (Column) -> AttributeType) -> JoinTable? {
         guard let relation = relations[table], !relation.isView else { return nil }
-        let ends = relation.foreignKeys.filter(isEnd).sorted { ($0.columns.first ?? "") < ($1.columns.first ?? "") }
+        let ends = relation.foreignKeys.filter { isEnd($0) && namesParentColumns($0) }.sorted { ($0.columns.first ?? "") < ($1.columns.first ?? "") }
         guard ends.count == 2, !ends[0].columns.isEmpty, !ends[1].columns.isEmpty,
               Set(ends[0].columns).isDisjoint(with: ends[1].columns) else { return nil }
         let keyColumns = Set(ends[0].columns + ends[1].columns)

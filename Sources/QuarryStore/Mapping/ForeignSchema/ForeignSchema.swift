@@ -57,6 +57,21 @@ struct ForeignSchema: Sendable {
 
     /// The parent's columns a foreign key names, in its order: those it declares, else
     /// the parent's primary key (nil when that has another number of columns).
+    /// Whether every column `key` names is a column of its parent. SQLite takes a key
+    /// naming a column its parent does not have (and fails each write with "foreign key
+    /// mismatch"); as a relationship it would read a column that is not there.
+    func namesParentColumns(_ key: ForeignKey) -> Bool {
+        guard let parent = relations[key.parent], let named = referencedColumns(of: key), named.count == key.columns.count else { return false }
+        let columns = Set(parent.columns.map { $0.name.lowercased() })
+        return named.allSatisfy { columns.contains($0.lowercased()) }
+    }
+
+    /// The note for a foreign key naming a column its parent does not have.
+    static func missingColumnsNote(_ table: String, _ key: ForeignKey) -> String {
+        let named = key.parentColumns.isEmpty ? key.parent : "\(key.parent)(\(key.parentColumns.joined(separator: ", ")))"
+        return "\(table)(\(key.columns.joined(separator: ", "))) references \(named), which \(key.parent) does not have: read as its columns, not as a relationship"
+    }
+
     func referencedColumns(of key: ForeignKey) -> [String]? {
         if !key.parentColumns.isEmpty { return key.parentColumns }
         guard let primaryKey = relations[key.parent]?.primaryKey, primaryKey.count == key.columns.count else { return nil }
