@@ -44,4 +44,40 @@ import Testing
         #expect(Array(result.lines.prefix(5)) == server, "\(result)")
         #expect(result.lines.last == "4\t3\t0\t0", "\(result)")
     }
+
+    /// A key added later (`ALTER TABLE ... ADD FOREIGN KEY`) acts later, whatever its
+    /// column's place: a RESTRICT key added after a CASCADE key of the same child lets the
+    /// cascade take the child first, and one added before it refuses.
+    @Test func keysActInTheOrderTheyWereMadeNotOfTheirColumns() async throws {
+        let sandbox = try Sandbox()
+        try sandbox.write("schema.sql", """
+            CREATE TABLE p (id integer PRIMARY KEY, label text);
+            CREATE TABLE later_restrict (id integer PRIMARY KEY, r integer, c integer REFERENCES p ON DELETE CASCADE);
+            CREATE TABLE early_restrict (id integer PRIMARY KEY, c integer, r integer REFERENCES p ON DELETE RESTRICT);
+            ALTER TABLE later_restrict ADD FOREIGN KEY (r) REFERENCES p ON DELETE RESTRICT;
+            ALTER TABLE early_restrict ADD FOREIGN KEY (c) REFERENCES p ON DELETE CASCADE;
+            INSERT INTO p VALUES (1, 'a'), (2, 'b');
+            INSERT INTO later_restrict VALUES (1, 1, 1); INSERT INTO early_restrict VALUES (1, 2, 2);
+            """)
+        let url = try PostgresServer.database("deleteordermade")
+        try await PostgresStoreTests.psql(sandbox, url, file: "schema.sql")
+        var server: [String] = []
+        for id in 1...2 {
+            let run = try await sandbox.run(URL(fileURLWithPath: "/usr/bin/psql"), ["-v", "ON_ERROR_STOP=1", "-Atc", "BEGIN; DELETE FROM p WHERE id = \(id); ROLLBACK", url], timeout: 60)
+            server.append("\(id)\t\(run.status == 0)")
+        }
+        #expect(server == ["1\ttrue", "2\tfalse"], "\(server)")
+        try sandbox.write("delete.lua", """
+            for id = 1, 2 do
+              print(id, (pcall(function() p:get(id):delete() end)))
+              rollback()
+            end
+            p:get(1):delete()
+            print(save().deleted, count("p"), count("later_restrict"), count("early_restrict"))
+            """)
+        let result = try await sandbox.quarry([url, "delete.lua"])
+        #expect(result.status == 0, "\(result)")
+        #expect(Array(result.lines.prefix(2)) == server, "\(result)")
+        #expect(result.lines.last == "2\t1\t0\t1", "\(result)")
+    }
 }

@@ -76,6 +76,28 @@ import Testing
         try compare(path, tables: tables, statements: ["DELETE FROM p WHERE id = 2 OR id = 1 AND 0"], lua: "p:deleteall('id IN {2, 5}', {})", expectTook: true)
     }
 
+    /// Across tables the keys act in the order the tables were made, not of their names:
+    /// a cascade through a table made later takes a row before the RESTRICT key of a table
+    /// made earlier is checked, and not the other way round.
+    @Test func tablesActInTheOrderTheyWereMade() throws {
+        for (madeFirst, took) in [("zeta", true), ("alpha", false)] {
+            let restrict = "CREATE TABLE zeta (id INTEGER PRIMARY KEY, p_id INTEGER REFERENCES p ON DELETE RESTRICT, a_id INTEGER REFERENCES alpha ON DELETE CASCADE)"
+            let cascade = "CREATE TABLE alpha (id INTEGER PRIMARY KEY, p_id INTEGER REFERENCES p ON DELETE CASCADE)"
+            let path = try foreignFile("""
+                CREATE TABLE p (id INTEGER PRIMARY KEY, label TEXT);
+                \(madeFirst == "zeta" ? restrict : cascade);
+                \(madeFirst == "zeta" ? cascade : restrict);
+                INSERT INTO p VALUES (1, 'x');
+                INSERT INTO alpha VALUES (1, 1);
+                INSERT INTO zeta VALUES (1, 1, 1);
+                """)
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let tables = ["p", "alpha", "zeta"]
+            try compare(path, tables: tables, statements: ["DELETE FROM p WHERE id = 1"], lua: "p:get(1):delete()", expectTook: took)
+            try compare(path, tables: tables, statements: ["DELETE FROM p WHERE id = 1"], lua: "p:deleteall('id == 1', {})", expectTook: took)
+        }
+    }
+
     /// A NO ACTION key DEFERRABLE INITIALLY DEFERRED is checked at the commit: the parent
     /// may go before its child in one save, and a save leaving the child is refused whole.
     /// A RESTRICT key is checked at once, deferrable or not.

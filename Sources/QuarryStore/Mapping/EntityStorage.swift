@@ -101,9 +101,9 @@ public struct EntityStorage: Equatable, Sendable {
     /// do the members of the to-many, in SQL and in the link view.
     public var collations: [String: String] = [:]
 
-    /// A file's foreign keys naming this table, in the order SQLite carries out their ON
-    /// DELETE actions when one of its rows goes (`ForeignSchemaReader`): a RESTRICT key is
-    /// checked at its turn, before the cascades after it have run.
+    /// Another program's foreign keys naming this table, in the order its engine carries
+    /// out their ON DELETE actions when one of its rows goes (`ForeignSchema+DeleteOrder`):
+    /// a RESTRICT key is checked at its turn, before the cascades after it have run.
     public var referencingKeys: [ReferencingKey] = []
 
     /// One foreign key of another program's file naming this table: `child.column`.

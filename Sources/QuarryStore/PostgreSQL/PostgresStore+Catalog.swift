@@ -3,9 +3,10 @@
 /// relationships and join tables are decided as for a SQLite file's
 /// (`ForeignSchema+Attributes`, `+ForeignKeys`, `+JoinTables`): columns by their type's
 /// name (a domain's base type), primary keys and foreign keys with all their columns in
-/// order. A foreign key to a table of another schema is left out. The names of its
-/// tables, and which inherit another, are read here too, so the entities are made from
-/// names and descriptions rather than the catalog's rows (`PostgresStore+Schema`).
+/// order, and where each key's ON DELETE action comes among the others (`made`). A
+/// foreign key to a table of another schema is left out. The names of its tables, and
+/// which inherit another, are read here too, so the entities are made from names and
+/// descriptions rather than the catalog's rows (`PostgresStore+Schema`).
 extension PostgresStore {
     /// The schema's ordinary and partitioned tables, not partitions, by name.
     func readTableNames(_ context: ObjectContext) throws -> [String] {
@@ -50,7 +51,9 @@ extension PostgresStore {
             ORDER BY c.relname, a.attnum
             """, arguments: [.text(schema)])
         let keys = try context.connection.rows("""
-            SELECT c.relname, con.oid::int8, con.contype, k.i::int4, a.attname, f.relname, fa.attname, con.confdeltype, con.condeferred::int4
+            SELECT c.relname, con.oid::int8, con.contype, k.i::int4, a.attname, f.relname, fa.attname, con.confdeltype, con.condeferred::int4,
+                   (SELECT t.tgname::text FROM pg_catalog.pg_trigger t WHERE t.tgconstraint = con.oid AND t.tgrelid = con.confrelid
+                    AND t.tgisinternal AND (t.tgtype & 8) <> 0 ORDER BY t.tgname::text COLLATE "C" LIMIT 1)
             FROM pg_catalog.pg_constraint con JOIN pg_catalog.pg_class c ON c.oid = con.conrelid
             JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
             CROSS JOIN LATERAL unnest(con.conkey) WITH ORDINALITY AS k(attnum, i)
@@ -63,6 +66,9 @@ extension PostgresStore {
             """, arguments: [.text(schema), .text(schema)])
         var primaryKeys: [String: [String]] = [:]
         var foreignKeys: [String: [ForeignSchema.ForeignKey]] = [:]
+        // Each foreign key's ON DELETE trigger on its parent, by key: the server fires a
+        // row's triggers in the order of their names (`PostgresStore+DeleteOrder`).
+        var triggers: [(table: String, index: Int, name: String)] = []
         // Rows of one constraint come together, in key order.
         let constraints = Dictionary(grouping: keys, by: { $0[1].storedInteger ?? 0 }).values.sorted { ($0.first?[1].storedInteger ?? 0) < ($1.first?[1].storedInteger ?? 0) }
         for rows in constraints {
@@ -78,6 +84,11 @@ extension PostgresStore {
             foreignKeys[table, default: []].append(ForeignSchema.ForeignKey(
                 columns: names, parent: parent, parentColumns: parentColumns, onDelete: Self.deleteAction(first[7].textValue),
                 deferred: first[8].storedInteger == 1))
+            if let trigger = first[9].textValue { triggers.append((table, (foreignKeys[table]?.count ?? 1) - 1, trigger)) }
+        }
+        // Names compared byte by byte, as their C collation does.
+        for (made, trigger) in triggers.sorted(by: { Array($0.name.utf8).lexicographicallyPrecedes(Array($1.name.utf8)) }).enumerated() {
+            foreignKeys[trigger.table]?[trigger.index].made = made
         }
         var catalog = ForeignSchema()
         for (name, rows) in Dictionary(grouping: columns, by: { $0[0].textValue ?? "" }) {

@@ -102,7 +102,7 @@ extension PostgresStore {
         let ownKeyed = tables.filter { addedSet.contains($0) && keyedTables[$0] == nil }
         mapKeyedJoinTables(ownKeyed, catalog: catalog, isEnd: isEnd, context: context)
         catalog.noteSeveralColumnKeys(of: tables.filter(addedSet.contains), joined: joinTables, isParent: isParent, in: context)
-        try readReferencingKeys(of: addedSet, context: context)
+        rememberReferencingKeys(of: addedSet, catalog: catalog, context: context)
         for (parent, children) in childrenOf.sorted(by: { $0.key < $1.key }) {
             let named = children.count <= 3 ? children.joined(separator: ", ") : "\(children[0]) and \(children.count - 1) more"
             context.openingNotes.append("\(named) \(children.count == 1 ? "inherits" : "inherit") \(parent): \(children.count == 1 ? "its" : "their") rows are read through \(parent)'s, not as entities of their own")

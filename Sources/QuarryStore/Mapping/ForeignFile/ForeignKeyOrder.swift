@@ -1,37 +1,20 @@
-import GRDB
-
 /// The order in which SQLite (with `PRAGMA foreign_keys=ON`) carries out the ON DELETE
 /// actions of the keys naming a table when one of its rows goes, and when each key is
-/// checked. SQLite keeps a table's referencing keys in a list each new key is put at the
-/// head of, read as the schema is (tables in `sqlite_master` order, a table's keys as
-/// declared): the last key declared acts first. A RESTRICT key is checked at its turn,
-/// so one declared after a CASCADE key of the same child refuses the parent's delete
-/// before the cascade could take the child away, and one declared before it does not.
-/// `PRAGMA foreign_key_list` numbers a table's keys the same way (0: the last declared),
-/// but does not say which are DEFERRABLE INITIALLY DEFERRED: that is read off the table's
-/// SQL, whose REFERENCES clauses come in declaration order.
+/// checked; the keys come from the file's description (`ForeignSchemaReader.catalog`), and
+/// are ordered by the rule here (`ForeignSchema+DeleteOrder`). SQLite keeps a table's
+/// referencing keys in a list each new key is put at the head of, read as the schema is
+/// (tables in `sqlite_master` order, a table's keys as declared): the last key declared
+/// acts first. A RESTRICT key is checked at its turn, so one declared after a CASCADE key
+/// of the same child refuses the parent's delete before the cascade could take the child
+/// away, and one declared before it does not. A NO ACTION key is checked at the
+/// statement's end; a deferred key (DEFERRABLE INITIALLY DEFERRED), but a RESTRICT one, at
+/// the commit. `PRAGMA foreign_key_list` numbers a table's keys the same way (0: the last
+/// declared), but does not say which are deferred: that is read off the table's SQL,
+/// whose REFERENCES clauses come in declaration order (`deferredClauses`).
 enum ForeignKeyOrder {
-    /// Every table's referencing keys, by the parent's name in lower case (SQLite finds
-    /// them by name in any case), in the order their actions run.
-    static func referencingKeys(in db: Database) throws -> [String: [EntityStorage.ReferencingKey]] {
-        var declared: [(parent: String, key: EntityStorage.ReferencingKey)] = []
-        let tables = try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY rowid")
-        for table in tables {
-            guard let name: String = table["name"] else { continue }
-            let rows = (try? Row.fetchAll(db, sql: "PRAGMA main.foreign_key_list(\(quoteIdentifier(name)))")) ?? []
-            let byID = Dictionary(grouping: rows, by: { ($0["id"] as Int?) ?? 0 })
-            let deferred = deferredClauses(of: (table["sql"] as String?) ?? "")
-            // Ids count down from the last declared key.
-            for (index, id) in byID.keys.sorted(by: >).enumerated() {
-                guard let key = byID[id], key.count == 1, let parent: String = key[0]["table"], let column: String = key[0]["from"] else { continue }
-                let action = ((key[0]["on_delete"] as String?) ?? "NO ACTION").uppercased()
-                let isDeferred = deferred.count == byID.count && deferred[index]
-                let check: EntityStorage.ReferencingKey.Check = action == "RESTRICT" ? .restrict : isDeferred ? .commit : .statement
-                declared.append((parent.lowercased(), EntityStorage.ReferencingKey(child: name, column: column, check: check)))
-            }
-        }
-        return Dictionary(grouping: declared.reversed(), by: \.parent).mapValues { $0.map(\.key) }
-    }
+    /// SQLite's rule, for keys whose `made` counts up as the schema declares them. It
+    /// finds a key's parent by name in any case.
+    static let rule = ForeignSchema.DeleteOrder(lastMadeFirst: true, noAction: .statement, defersActions: true, namesIgnoreCase: true)
 
     /// For each REFERENCES clause of a CREATE TABLE statement, in order, whether it is
     /// DEFERRABLE INITIALLY DEFERRED (`NOT DEFERRABLE ...`, `DEFERRABLE` alone and

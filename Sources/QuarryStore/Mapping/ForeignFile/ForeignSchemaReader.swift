@@ -24,10 +24,10 @@ struct ForeignSchemaReader {
             if let mapped = try foreignEntity(relation) { found.append(mapped) }
         }
         // SQLite's order of ON DELETE actions, which a RESTRICT key's check depends on.
-        let referencing = (try? context.read { db in try ForeignKeyOrder.referencingKeys(in: db) }) ?? [:]
+        let referencing = schema.referencingKeys(of: found.map(\.storage.relation), order: ForeignKeyOrder.rule)
         for (entity, storage) in found {
             var storage = storage
-            storage.referencingKeys = referencing[storage.relation.lowercased()] ?? []
+            storage.referencingKeys = referencing[storage.relation] ?? []
             context.remember(entity, storage: storage)
         }
         try schema.addForeignKeys(of: found.map(\.entity.name), in: context)
@@ -41,7 +41,8 @@ struct ForeignSchemaReader {
 
     /// The file's `tables` and `views` as `PRAGMA table_info` and `foreign_key_list`
     /// describe them: a foreign key's columns in order (`seq`), whether it is DEFERRABLE
-    /// INITIALLY DEFERRED (read off the table's SQL, `ForeignKeyOrder`), and the collation
+    /// INITIALLY DEFERRED (read off the table's SQL, `ForeignKeyOrder`), its place as
+    /// declared (tables in `sqlite_master` order, `made`), and the collation
     /// of each column a foreign key names where it is not BINARY. A view that no longer
     /// compiles (a table it reads was dropped) is left out.
     func catalog(of tables: [String], views: [String] = []) throws -> ForeignSchema {
@@ -78,6 +79,17 @@ struct ForeignSchemaReader {
                                                     deferred: deferred.count == byID.count && deferred[index])
                 }
                 schema.relations[table] = ForeignSchema.Relation(name: table, isView: false, columns: columns, primaryKey: primaryKey, foreignKeys: keys)
+            }
+            // Keys counted as SQLite reads the schema: tables in the order they were made,
+            // each one's keys as declared.
+            var made = 0
+            for table in try String.fetchAll(db, sql: "SELECT name FROM main.sqlite_master WHERE type = 'table' ORDER BY rowid") {
+                guard var relation = schema.relations[table], !relation.isView else { continue }
+                for i in relation.foreignKeys.indices {
+                    relation.foreignKeys[i].made = made
+                    made += 1
+                }
+                schema.relations[table] = relation
             }
         }
         // The collations of the columns foreign keys name.

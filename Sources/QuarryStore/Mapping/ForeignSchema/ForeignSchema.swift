@@ -3,8 +3,9 @@
 /// read by `ForeignSchemaReader`) and a PostgreSQL schema's (`pg_catalog`, read by
 /// `PostgresStore+Catalog`) are read into this value, and one piece of code
 /// (`ForeignSchema+ForeignKeys`, `ForeignSchema+JoinTables`) decides from it which
-/// foreign keys are relationships and which tables join two entities, so both engines
-/// answer alike. Each engine only reads its catalog, and types a declared type its way.
+/// foreign keys are relationships and which tables join two entities, and in which order
+/// their ON DELETE actions run (`ForeignSchema+DeleteOrder`), so both engines answer
+/// alike. Each engine only reads its catalog, and types a declared type its way.
 struct ForeignSchema: Sendable {
     /// One column, as declared.
     struct Column: Sendable {
@@ -37,6 +38,12 @@ struct ForeignSchema: Sendable {
         let onDelete: String
         /// Checked at commit (DEFERRABLE INITIALLY DEFERRED).
         var deferred = false
+        /// The key's place among the schema's keys in the order its engine keeps them for
+        /// their ON DELETE actions (SQLite: as declared, tables in `sqlite_master` order;
+        /// PostgreSQL: as its action trigger's name sorts, about as made), from which the
+        /// engine's rule orders the actions (`ForeignSchema+DeleteOrder`). Nil when the
+        /// engine gives the key no action to order.
+        var made: Int? = nil
     }
 
     /// A table or a view.
@@ -47,7 +54,7 @@ struct ForeignSchema: Sendable {
         /// The primary key's columns in key order; empty when there is none.
         let primaryKey: [String]
         /// Its foreign keys, in the order the engine lists them.
-        let foreignKeys: [ForeignKey]
+        var foreignKeys: [ForeignKey]
 
         func column(_ name: String) -> Column? { columns.first { $0.name == name } }
     }
