@@ -80,4 +80,42 @@ import Testing
         #expect(Array(result.lines.prefix(2)) == server, "\(result)")
         #expect(result.lines.last == "2\t1\t0\t1", "\(result)")
     }
+
+    /// A cascade's deletes act on their own children after the parent's other keys: the
+    /// server queues their triggers behind the ones already waiting. So a grandchild's
+    /// RESTRICT key to the parent refuses the delete, though a cascade from its parent
+    /// would have taken it later (SQLite's cascades act at once and take it first).
+    @Test func aCascadesOwnCascadesActAfterTheParentsOtherKeys() async throws {
+        let sandbox = try Sandbox()
+        try sandbox.write("schema.sql", """
+            CREATE TABLE p (id integer PRIMARY KEY);
+            CREATE TABLE zeta (id integer PRIMARY KEY, p_id integer REFERENCES p ON DELETE CASCADE);
+            CREATE TABLE alpha (id integer PRIMARY KEY, p_id integer REFERENCES p ON DELETE RESTRICT, z_id integer REFERENCES zeta ON DELETE CASCADE);
+            CREATE TABLE beta (id integer PRIMARY KEY, z_id integer REFERENCES zeta ON DELETE CASCADE);
+            INSERT INTO p VALUES (1), (2);
+            INSERT INTO zeta VALUES (1, 1), (2, 2);
+            INSERT INTO alpha VALUES (1, 1, 1);
+            INSERT INTO beta VALUES (1, 2);
+            """)
+        let url = try PostgresServer.database("deleteordercascades")
+        try await PostgresStoreTests.psql(sandbox, url, file: "schema.sql")
+        var server: [String] = []
+        for id in 1...2 {
+            let run = try await sandbox.run(URL(fileURLWithPath: "/usr/bin/psql"), ["-v", "ON_ERROR_STOP=1", "-Atc", "BEGIN; DELETE FROM p WHERE id = \(id); ROLLBACK", url], timeout: 60)
+            server.append("\(id)\t\(run.status == 0)")
+        }
+        #expect(server == ["1\tfalse", "2\ttrue"], "\(server)")
+        try sandbox.write("delete.lua", """
+            for id = 1, 2 do
+              print(id, (pcall(function() p:get(id):delete() end)))
+              rollback()
+            end
+            p:get(2):delete()
+            print(save().deleted, count("p"), count("zeta"), count("beta"))
+            """)
+        let result = try await sandbox.quarry([url, "delete.lua"])
+        #expect(result.status == 0, "\(result)")
+        #expect(Array(result.lines.prefix(2)) == server, "\(result)")
+        #expect(result.lines.last == "3\t1\t1\t0", "\(result)")
+    }
 }

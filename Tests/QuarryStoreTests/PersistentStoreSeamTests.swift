@@ -13,6 +13,7 @@ struct PersistentStoreSeamTests {
         let own = QuarryFileStore()
         var heard: [String] = []
         var dialect: any SQLDialect { own.dialect }
+        var runsCascadesAtOnce: Bool { own.runsCascadesAtOnce }
 
         func refuseUnfaithfulWrite(_ operation: String, in context: ObjectContext) throws { heard.append("refuse \(operation)") }
         func objectChanged(_ object: ManagedObject, in context: ObjectContext) { heard.append("changed \(object.entity.name)") }

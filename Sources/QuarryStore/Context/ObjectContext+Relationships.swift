@@ -385,7 +385,9 @@ extension ObjectContext {
     /// the end, as SQLite checks it at the statement's end, or at the save when it is
     /// DEFERRABLE INITIALLY DEFERRED, as SQLite checks it at the commit. A worklist, not
     /// recursion: a cascade may run thousands of objects deep. Objects are added in the
-    /// order the recursion visits them (each before what it cascades to).
+    /// order the recursion visits them (each before what it cascades to). On an engine
+    /// whose cascades act later (`runsCascadesAtOnce` false: PostgreSQL), a cascade's
+    /// children go at once but their own rules wait until every rule before them acted.
     private func collect(_ object: ManagedObject, into doomed: inout [ManagedObject]) throws {
         var seen = Set(doomed.map(ObjectIdentifier.init))
         var denials: [(object: ManagedObject, relationship: RelationshipDescription, members: [ManagedObject])] = []
@@ -401,14 +403,17 @@ extension ObjectContext {
             doomed.append(object)
             return Step(object: object, rules: deleteRules(of: object))
         }
+        let atOnce = store.runsCascadesAtOnce
+        // Depth first (a stack) where cascades act at once; else a queue, the steps of a
+        // cascade's children behind every step already waiting.
         var stack = [enter(object)].compactMap { $0 }
-        while let top = stack.indices.last {
+        while let top = atOnce ? stack.indices.last : stack.indices.first {
             if let child = stack[top].children.popLast() {
                 if let step = enter(child) { stack.append(step) }
                 continue
             }
             guard stack[top].next < stack[top].rules.count else {
-                stack.removeLast()
+                stack.remove(at: top)
                 continue
             }
             let (relationship, check) = stack[top].rules[stack[top].next]

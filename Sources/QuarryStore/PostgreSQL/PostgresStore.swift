@@ -15,6 +15,10 @@ final class PostgresStore: PersistentStore {
     var mapping = StoreMapping()
     /// Set at open, by what the database can fold (`PostgreSQLDialect.foldsText`).
     private(set) var dialect: any SQLDialect = PostgreSQLDialect()
+    /// A cascade's deletes fire their own keys' triggers after the ones already queued
+    /// (the server's referential actions run their statements without firing triggers
+    /// at once), so a RESTRICT key of the parent acts before them.
+    var runsCascadesAtOnce: Bool { false }
     /// The schema whose tables are the entities.
     let schema: String
     var isQuarrysFile: Bool { false }

@@ -9,6 +9,7 @@ final class ForeignFileStore: SQLiteStore {
     var managedObjectModel = ManagedObjectModel()
     var mapping = StoreMapping()
     var dialect: any SQLDialect { SQLiteDialect() }
+    var runsCascadesAtOnce: Bool { true }
     /// The file the sidecar is kept beside.
     let path: String
     /// The declarations kept beside the file (changed only through `keep`, which writes it first).

@@ -89,6 +89,11 @@ protocol PersistentStore: AnyObject {
     /// create gains only what its user asks for (a table, rows): the rest lives in its
     /// sidecar or, remade at each open, in the connection's TEMP schema.
     var isQuarrysFile: Bool { get }
+    /// Whether a cascade's own delete rules act as soon as it deletes its rows, before the
+    /// next rule of the row it came from (SQLite: its actions are triggers run at once),
+    /// or after every rule of that row has acted (PostgreSQL: a cascade's deletes queue
+    /// their keys' actions behind the ones already queued).
+    var runsCascadesAtOnce: Bool { get }
     /// The fetch request templates `model()` kept with the store, in any order; on
     /// SQLite, Quarry's table (`SQLiteStore+QuarryTemplates`).
     func keptTemplates(context: ObjectContext) throws -> [CoreDataFetchRequest]

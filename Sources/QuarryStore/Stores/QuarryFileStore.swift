@@ -7,6 +7,7 @@ final class QuarryFileStore: SQLiteStore {
     var managedObjectModel = ManagedObjectModel()
     var mapping = StoreMapping()
     var dialect: any SQLDialect { SQLiteDialect() }
+    var runsCascadesAtOnce: Bool { true }
     /// `quarry_model` comes first in a new file, before the tables it describes.
     func prepareDeclarations(in db: Database) throws {
         try db.execute(sql: "CREATE TABLE IF NOT EXISTS \(Self.modelTable) (name TEXT PRIMARY KEY, definition TEXT NOT NULL)")

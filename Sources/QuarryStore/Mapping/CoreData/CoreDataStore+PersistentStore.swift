@@ -6,6 +6,7 @@ import GRDB
 extension CoreDataStore: SQLiteStore {
     /// Core Data's stores are SQLite files.
     var dialect: any SQLDialect { SQLiteDialect() }
+    var runsCascadesAtOnce: Bool { true }
 
     func isOrdered(_ relationship: String, of entity: String) -> Bool { ordering(of: entity, relationship) != nil }
 
