@@ -33,9 +33,10 @@ void quarry_set_dispatcher(quarry_dispatcher dispatcher) {
 #define SMALL_ROUND(n) (((n) + 15) & ~(size_t)15)
 
 /* A state's first small blocks are carved in order from one arena rather than asked of
-   malloc one by one: starting a state (the standard libraries, Quarry's 420 functions,
-   the prelude) makes some 1,500 small blocks, and malloc and free for each of them were a
-   sixth of `quarry -e 'local x = 1'`'s instructions (see docs/benchmarks.md, "Start-up").
+   malloc one by one: starting a state (the standard libraries, Quarry's bound functions,
+   the prelude) asked malloc for some 800 blocks, and malloc for them and free for them at
+   close were an eighth of `quarry -e 'local x = 1'`'s instructions (see
+   docs/benchmarks.md, "Start-up").
    A block of the arena that Lua frees goes to its class's list as any other, whatever
    SMALL_CACHE says (the arena stays until the state closes, so it holds no more than its
    size); one that Lua grows or shrinks to another class moves out of it. Every block of

@@ -230,8 +230,8 @@ public final class QuarryRuntime {
     }
 
     /// Pushes the table of `kind`'s methods, for `__index` to find. Each is made when first
-    /// asked for: most runs use the methods of few kinds, and binding all 200 was a tenth
-    /// of start-up (see docs/benchmarks.md, "Start-up").
+    /// asked for: most runs use the methods of few kinds, and a run that uses none (`quarry
+    /// -e 'local x = 1'`) then binds none of them (see docs/benchmarks.md, "Start-up").
     func pushMethods(_ kind: UserdataKind) {
         let key = "quarry.methods." + kind.rawValue
         pushRegistryField(state, key)

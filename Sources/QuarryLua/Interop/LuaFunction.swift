@@ -19,9 +19,9 @@ struct BoundFunction {
 }
 
 /// A runtime's bound functions, in blocks that never move, since Lua holds pointers into
-/// them. Some 420 functions are bound at every start: a block of entries is one allocation
-/// for all of them, where a box and two closures each were 1,300 allocations to make and
-/// to free at exit (see docs/benchmarks.md, "Start-up").
+/// them. Over a hundred functions are bound at every start: a block of entries is one
+/// allocation for all of them, where a box and two closures each were three allocations
+/// a function to make and to release at exit (see docs/benchmarks.md, "Start-up").
 final class BoundFunctions {
     private final class Block {
         static let capacity = 512
