@@ -32,6 +32,19 @@ void quarry_set_dispatcher(quarry_dispatcher dispatcher) {
 #define SMALL_CACHE (1024 * 1024)
 #define SMALL_ROUND(n) (((n) + 15) & ~(size_t)15)
 
+/* A state's first small blocks are carved in order from one arena rather than asked of
+   malloc one by one: starting a state (the standard libraries, Quarry's bound functions,
+   the prelude) asked malloc for some 800 blocks, and malloc for them and free for them at
+   close were an eighth of `quarry -e 'local x = 1'`'s instructions (see
+   docs/benchmarks.md, "Start-up").
+   A block of the arena that Lua frees goes to its class's list as any other, whatever
+   SMALL_CACHE says (the arena stays until the state closes, so it holds no more than its
+   size); one that Lua grows or shrinks to another class moves out of it. Every block of
+   up to SMALL_MAX bytes a state was given is one of its class, in the arena or not; the
+   blocks outside it are malloc's. 64 KiB: below malloc's threshold for mapping, and a
+   state starts with some 58 KiB of live blocks, not all small. */
+#define ARENA_SIZE (64 * 1024)
+
 /* Per-state allocator bookkeeping, kept in the state's allocator userdata. */
 typedef struct {
     size_t used;
@@ -45,7 +58,45 @@ typedef struct {
     size_t outside;    /* bytes Swift holds for userdata made in the current call */
     void *small[SMALL_CLASSES];  /* freed small blocks by size class, see quarry_alloc */
     size_t small_cached;         /* the bytes they hold */
+    char *arena;                 /* see ARENA_SIZE; NULL if it could not be had */
+    size_t arena_used;           /* bytes given out of it, from its start */
 } quarry_heap;
+
+static int in_arena(const quarry_heap *heap, const void *block) {
+    return heap->arena && (const char *)block >= heap->arena && (const char *)block < heap->arena + ARENA_SIZE;
+}
+
+/* Keeps a small block Lua freed (of `size` bytes, as Lua knew it) for the next request of
+   its class, or gives it back to malloc when enough are kept (never an arena block). */
+static void release_small(quarry_heap *heap, void *block, size_t size) {
+    if (in_arena(heap, block) || heap->small_cached + SMALL_ROUND(size) <= SMALL_CACHE) {
+        size_t c = SMALL_ROUND(size) / 16 - 1;
+        *(void **)block = heap->small[c];
+        heap->small[c] = block;
+        heap->small_cached += SMALL_ROUND(size);
+    } else {
+        free(block);
+    }
+}
+
+/* A new block for a request of `size` bytes, up to SMALL_MAX: a kept one of its class,
+   else the arena's next, else malloc's. */
+static void *new_small(quarry_heap *heap, size_t size) {
+    size_t rounded = SMALL_ROUND(size);
+    size_t c = rounded / 16 - 1;
+    void *block = heap->small[c];
+    if (block) {
+        heap->small[c] = *(void **)block;
+        heap->small_cached -= rounded;
+        return block;
+    }
+    if (heap->arena && heap->arena_used + rounded <= ARENA_SIZE) {
+        block = heap->arena + heap->arena_used;
+        heap->arena_used += rounded;
+        return block;
+    }
+    return malloc(rounded);
+}
 
 static quarry_heap *heap_of(lua_State *L) {
     void *ud = NULL;
@@ -96,11 +147,8 @@ static void *quarry_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     size_t old = ptr ? osize : 0;
     if (nsize == 0) {
         heap->used -= old;
-        if (ptr && old > 0 && old <= SMALL_MAX && heap->small_cached + SMALL_ROUND(old) <= SMALL_CACHE) {
-            size_t c = SMALL_ROUND(old) / 16 - 1;
-            *(void **)ptr = heap->small[c];
-            heap->small[c] = ptr;
-            heap->small_cached += SMALL_ROUND(old);
+        if (ptr && old > 0 && old <= SMALL_MAX) {
+            release_small(heap, ptr, old);
         } else {
             free(ptr);
         }
@@ -116,15 +164,19 @@ static void *quarry_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
         if (heap->used - old + nsize > heap->limit + heap->limit / 4) return NULL;
     }
     void *block;
-    if (nsize > SMALL_MAX) {
-        block = realloc(ptr, nsize);
-    } else if (ptr == NULL && heap->small[SMALL_ROUND(nsize) / 16 - 1]) {
-        size_t c = SMALL_ROUND(nsize) / 16 - 1;
-        block = heap->small[c];
-        heap->small[c] = *(void **)block;
-        heap->small_cached -= SMALL_ROUND(nsize);
-    } else if (ptr && old > 0 && old <= SMALL_MAX && SMALL_ROUND(old) == SMALL_ROUND(nsize)) {
+    if (ptr && old > 0 && old <= SMALL_MAX && nsize <= SMALL_MAX && SMALL_ROUND(old) == SMALL_ROUND(nsize)) {
         block = ptr;  /* the same class: the block already has room */
+    } else if (ptr && in_arena(heap, ptr)) {
+        /* Out of the arena (realloc cannot take its blocks): copied, and the old block kept. */
+        block = nsize > SMALL_MAX ? malloc(nsize) : new_small(heap, nsize);
+        if (block) {
+            memcpy(block, ptr, old < nsize ? old : nsize);
+            release_small(heap, ptr, old);
+        }
+    } else if (nsize > SMALL_MAX) {
+        block = realloc(ptr, nsize);
+    } else if (ptr == NULL) {
+        block = new_small(heap, nsize);
     } else {
         block = realloc(ptr, SMALL_ROUND(nsize));
     }
@@ -137,11 +189,13 @@ static void free_small_blocks(quarry_heap *heap) {
     for (int c = 0; c < SMALL_CLASSES; c++) {
         while (heap->small[c]) {
             void *next = *(void **)heap->small[c];
-            free(heap->small[c]);
+            if (!in_arena(heap, heap->small[c])) free(heap->small[c]);
             heap->small[c] = next;
         }
     }
     heap->small_cached = 0;
+    free(heap->arena);
+    heap->arena = NULL;
 }
 
 /* The position of the innermost Lua code that led here ("script.lua:3: "), skipping
@@ -226,8 +280,9 @@ lua_State *quarry_newstate(size_t limit) {
     quarry_heap *heap = calloc(1, sizeof *heap);
     if (!heap) return NULL;
     heap->limit = limit;
+    heap->arena = malloc(ARENA_SIZE);  /* none: every block is malloc's, as before */
     lua_State *L = lua_newstate(quarry_alloc, heap);
-    if (!L) { free(heap); return NULL; }
+    if (!L) { free(heap->arena); free(heap); return NULL; }
     quarry_install_guard(L);
     return L;
 }

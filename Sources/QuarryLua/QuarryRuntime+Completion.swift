@@ -107,7 +107,7 @@ extension QuarryRuntime {
     }
 
     private func methodNames(_ kind: UserdataKind) -> [String] {
-        pushRegistryField(state, "quarry.methods." + kind.rawValue)
+        pushMethods(kind)
         defer { quarry_pop(state, 1) }
         guard lua_type(state, -1) == LUA_TTABLE else { return [] }
         return LuaTable.stringKeys(state, -1).keys

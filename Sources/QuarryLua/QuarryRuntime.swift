@@ -42,16 +42,16 @@ public final class QuarryRuntime {
     public let console: any Console
     /// `--memory` in bytes (0: none), to say so when Lua runs out.
     let memoryLimit: Int
-    private var functions: [LuaFunctionBox] = []
+    /// The bound functions Lua's closures point at.
+    private let functions = BoundFunctions()
     /// What bound functions threw, kept as values for the failure they become.
     let raisedErrors = RaisedErrors()
-    /// Shared with every bound function, so one called by a user `__gc` while the state
-    /// closes can refuse instead of touching a runtime that is going away.
-    private let lifetime = Lifetime()
+    /// Set while the state closes, so a bound function called by a user `__gc` then can
+    /// refuse instead of touching a runtime that is going away.
+    private var closing = false
     /// The context's ids for this runtime's watches on it (see `watch`).
     private var stateWatch = 0
     private var outsideChangeWatch = 0
-    private final class Lifetime { var closing = false }
     /// One handle per entity name, kept so the same name is the same Lua value.
     var entityHandles: [String: EntityHandle] = [:]
     /// "Entity.key" for each section key whose sort Quarry had to complete (said once).
@@ -137,8 +137,8 @@ public final class QuarryRuntime {
 
     deinit {
         // Closing runs every pending __gc, which may call bound functions: they see
-        // `closing` and refuse, and the function boxes outlive the close.
-        lifetime.closing = true
+        // `closing` and refuse, and the bound functions outlive the close.
+        closing = true
         if let openedContext { stopWatching(openedContext) }
         quarry_close(mainState)
     }
@@ -165,21 +165,25 @@ public final class QuarryRuntime {
 
     /// Pushes a Lua function that runs `body`.
     func pushFunction(_ name: String, _ body: @escaping LuaFunctionBody) {
-        let lifetime = self.lifetime
-        let box = LuaFunctionBox(name: name, raised: raisedErrors) { [unowned self] call in
-            if lifetime.closing {
-                // While the state closes only __gc runs: it releases its Swift object and
-                // touches nothing of the runtime.
-                guard name == "__gc" else { throw LuaError("quarry is closing; '\(name)' cannot run now") }
-                return try body(call)
-            }
-            let outer = self.activeState
-            self.activeState = call.state
-            defer { self.activeState = outer }
-            return try body(call)
+        push(BoundFunction(name: name, function: { _, call in try body(call) }, runtime: self))
+    }
+
+    private func push(_ function: BoundFunction) {
+        quarry_push_swift_function(state, functions.add(function))
+    }
+
+    /// Runs a bound function for the dispatcher, with `state` the thread that called it.
+    func run(_ function: UnsafePointer<BoundFunction>, _ call: LuaCall) throws -> Int32 {
+        if closing {
+            // While the state closes only __gc runs: it releases its Swift object and
+            // touches nothing of the runtime.
+            guard call.functionName == "__gc" else { throw LuaError("quarry is closing; '\(call.functionName)' cannot run now") }
+            return try function.pointee.function(self, call)
         }
-        functions.append(box)
-        quarry_push_swift_function(state, Unmanaged.passUnretained(box).toOpaque())
+        let outer = activeState
+        activeState = call.state
+        defer { activeState = outer }
+        return try function.pointee.function(self, call)
     }
 
     /// Pops the value on top into `_G[name]` and `quarry[name]` (raw sets).
@@ -196,16 +200,23 @@ public final class QuarryRuntime {
 
     /// Pushes a Lua function that runs `binding`'s function with this runtime.
     func pushBinding(_ binding: LuaBinding) {
-        let function = binding.function
-        pushFunction(binding.name) { [unowned self] call in try function(self, call) }
+        push(BoundFunction(name: binding.name, function: binding.function, runtime: self))
     }
 
     /// Defines each function of `library` as a global and in the table `quarry`.
+    /// (`setGlobalAndQuarryField` for each, with both tables and each name pushed once.)
     func register(_ library: [LuaBinding]) {
+        quarry_pushglobaltable(state)
+        pushQuarryTable()
         for binding in library {
+            pushString(state, binding.name)
             pushBinding(binding)
-            setGlobalAndQuarryField(binding.name)
+            lua_pushvalue(state, -2)
+            lua_pushvalue(state, -2)
+            lua_rawset(state, -6)  // _G
+            lua_rawset(state, -3)  // quarry
         }
+        quarry_pop(state, 2)
     }
 
     /// Sets each function of `library` in the table `quarry` only (hooks for the prelude).
@@ -218,19 +229,27 @@ public final class QuarryRuntime {
         quarry_pop(state, 1)
     }
 
-    /// Sets a table of method functions in the registry, for `__index` to find.
-    func registerMethods(_ kind: UserdataKind, _ methods: [LuaBinding]) {
+    /// Pushes the table of `kind`'s methods, for `__index` to find. Each is made when first
+    /// asked for: most runs use the methods of few kinds, and a run that uses none (`quarry
+    /// -e 'local x = 1'`) then binds none of them (see docs/benchmarks.md, "Start-up").
+    func pushMethods(_ kind: UserdataKind) {
+        let key = "quarry.methods." + kind.rawValue
+        pushRegistryField(state, key)
+        guard lua_type(state, -1) == LUA_TNIL else { return }
+        quarry_pop(state, 1)
+        let methods = Self.methods(kind)
         lua_createtable(state, 0, Int32(methods.count))
         for binding in methods {
             pushBinding(binding)
             LuaTable.setField(state, -2, binding.name)
         }
-        setRegistryField(state, "quarry.methods." + kind.rawValue)
+        lua_pushvalue(state, -1)
+        setRegistryField(state, key)
     }
 
     /// Pushes the method `name` of `kind`; returns false (pushing nothing) when there is none.
     func pushMethod(_ kind: UserdataKind, _ name: String) -> Bool {
-        pushRegistryField(state, "quarry.methods." + kind.rawValue)
+        pushMethods(kind)
         if LuaTable.field(state, -1, name) == LUA_TNIL {
             quarry_pop(state, 2)
             return false
@@ -274,36 +293,53 @@ public final class QuarryRuntime {
             LuaTable.setField(state, -2, binding.name)
         }
         if kind.holdsSwiftObject {
-            pushFunction("__gc") { call in
+            push(BoundFunction(name: "__gc", function: { _, call in
                 releaseSwiftObject(call.state, 1, kind: kind)
                 return 0
-            }
+            }, runtime: self))
             LuaTable.setField(state, -2, "__gc")
         }
     }
 
-    /// Quarry's libraries, as lua.c's `loadedlibs`: each a table of name → function,
-    /// defined as globals and in the table `quarry`.
-    private static let libraries: [[LuaBinding]] = [
-        SchemaBindings.schemaLibrary, FetchBindings.fetchLibrary, ContextBindings.contextLibrary, ValueBindings.valueLibrary, DecimalBindings.decimalLibrary,
-        ObjectBindings.objectLibrary, ObjectBindings.objectGlobals, ObserverBindings.observerLibrary,
-        PredicateBindings.predicateLibrary, DataBindings.dataLibrary, ModelBindings.modelLibrary, WatchBindings.watchLibrary,
-        SeeingBindings.seeingLibrary, ChartBindings.chartLibrary,
-    ]
-    /// Hooks for the prelude, in `quarry` only (it takes them out before any script runs).
-    private static let preludeHooks: [[LuaBinding]] = [DataBindings.onceWriter, SeeingBindings.pagerHook]
-    /// The methods of each kind of userdata, found through its `__index`.
-    private static let methods: [(UserdataKind, [LuaBinding])] = [
-        (.results, FetchBindings.resultsMethods), (.object, ObjectBindings.objectMethods + ObjectBindings.objectOnlyMethods),
-        (.set, SetBindings.setMethods), (.binding, ObserverBindings.bindingMethods), (.state, ObserverBindings.stateMethods),
-        (.observer, ObserverBindings.observerMethods), (.namespace, ObserverBindings.namespaceMethods),
-        (.predicate, PredicateBindings.predicateMethods), (.entity, SchemaBindings.entityMethods),
-    ]
+    /// The methods of each kind of userdata, found through its `__index`. A switch, as
+    /// `metamethods` is.
+    private static func methods(_ kind: UserdataKind) -> [LuaBinding] {
+        switch kind {
+        case .results: FetchBindings.resultsMethods
+        case .object: ObjectBindings.objectMethods + ObjectBindings.objectOnlyMethods
+        case .set: SetBindings.setMethods
+        case .binding: ObserverBindings.bindingMethods
+        case .state: ObserverBindings.stateMethods
+        case .observer: ObserverBindings.observerMethods
+        case .namespace: ObserverBindings.namespaceMethods
+        case .predicate: PredicateBindings.predicateMethods
+        case .entity: SchemaBindings.entityMethods
+        case .section, .date, .decimal, .rows, .query: []
+        }
+    }
 
+    /// Quarry's libraries, as lua.c's `loadedlibs`: each a table of name → function,
+    /// defined as globals and in the table `quarry`; then hooks for the prelude, in
+    /// `quarry` only (it takes them out before any script runs). One call each rather than
+    /// a loop over an array of them: such an array's type is made by the Swift runtime
+    /// from its mangled name at its first use, some 20,000 instructions a start.
     private func installGlobals() throws {
-        for library in Self.libraries { register(library) }
-        for hooks in Self.preludeHooks { registerInQuarryTable(hooks) }
-        for (kind, methods) in Self.methods { registerMethods(kind, methods) }
+        register(SchemaBindings.schemaLibrary)
+        register(FetchBindings.fetchLibrary)
+        register(ContextBindings.contextLibrary)
+        register(ValueBindings.valueLibrary)
+        register(DecimalBindings.decimalLibrary)
+        register(ObjectBindings.objectLibrary)
+        register(ObjectBindings.objectGlobals)
+        register(ObserverBindings.observerLibrary)
+        register(PredicateBindings.predicateLibrary)
+        register(DataBindings.dataLibrary)
+        register(ModelBindings.modelLibrary)
+        register(WatchBindings.watchLibrary)
+        register(SeeingBindings.seeingLibrary)
+        register(ChartBindings.chartLibrary)
+        registerInQuarryTable(DataBindings.onceWriter)
+        registerInQuarryTable(SeeingBindings.pagerHook)
         installNull()
         try runPrelude()
     }

@@ -37,8 +37,10 @@ public enum QuarryMain {
         // One deadline for the whole run, from here: reading --model and opening the store
         // count, as every chunk and the script do.
         let deadline = ProcessDeadline.start(seconds: options.timeout ?? 0)
-        // SQLite's heap is bounded too, before any connection runs a statement.
-        SQLiteHeap.limit(bytes: options.memory.flatMap(Options.bytes) ?? 0)
+        // SQLite's heap is bounded too, before any connection runs a statement. Without
+        // --memory nothing is set: SQLite has no bound by default, and setting one starts
+        // SQLite up (`sqlite3_initialize`), in a run that may never open a store.
+        if let bytes = options.memory.flatMap(Options.bytes), bytes > 0 { SQLiteHeap.limit(bytes: bytes) }
         do {
             if options.demo, invocation.database != nil {
                 throw ValidationFailure("--demo opens its own in-memory store; leave out DB")

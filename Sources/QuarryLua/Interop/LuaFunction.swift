@@ -7,16 +7,48 @@ import QuarryStore
 /// this Swift frame has returned.
 public typealias LuaFunctionBody = (LuaCall) throws -> Int32
 
-/// Keeps a bound Swift closure alive; Lua holds only a light pointer to it.
-final class LuaFunctionBox {
+/// What Lua's closure for a bound function points at (a light pointer, its one upvalue):
+/// the function, its name for messages, and the runtime it runs with. The runtime is not
+/// retained: it owns these entries and closes the Lua state before they go, and the
+/// dispatcher reads it while the state closes (its `deinit`), when an `unowned` reference
+/// would trap.
+struct BoundFunction {
     let name: String
-    let body: LuaFunctionBody
-    /// Where the dispatcher keeps what this function threw, for the runtime it belongs to.
-    let raised: RaisedErrors
-    init(name: String, raised: RaisedErrors, body: @escaping LuaFunctionBody) {
-        self.name = name
-        self.raised = raised
-        self.body = body
+    let function: LuaBinding.Function
+    unowned(unsafe) let runtime: QuarryRuntime
+}
+
+/// A runtime's bound functions, in blocks that never move, since Lua holds pointers into
+/// them. Over a hundred functions are bound at every start: a block of entries is one
+/// allocation for all of them, where a box and two closures each were three allocations
+/// a function to make and to release at exit (see docs/benchmarks.md, "Start-up").
+final class BoundFunctions {
+    private final class Block {
+        static let capacity = 512
+        let entries = UnsafeMutablePointer<BoundFunction>.allocate(capacity: Block.capacity)
+        var count = 0
+        let next: Block?
+        init(next: Block?) { self.next = next }
+        deinit {
+            entries.deinitialize(count: count)
+            entries.deallocate()
+        }
+    }
+    private var last: Block?
+
+    /// Keeps `function` for as long as this table lives; returns where it is.
+    func add(_ function: BoundFunction) -> UnsafeMutableRawPointer {
+        let block: Block
+        if let last, last.count < Block.capacity {
+            block = last
+        } else {
+            block = Block(next: last)
+            last = block
+        }
+        let entry = block.entries + block.count
+        entry.initialize(to: function)
+        block.count += 1
+        return UnsafeMutableRawPointer(entry)
     }
 }
 
@@ -49,11 +81,12 @@ final class RaisedErrors {
 /// Lua raises (`RaisedErrors`).
 let swiftDispatcher: quarry_dispatcher = { state, context in
     guard let state, let context else { return 0 }
-    let box = Unmanaged<LuaFunctionBox>.fromOpaque(context).takeUnretainedValue()
-    let call = LuaCall(state: state, functionName: box.name)
+    let entry = UnsafePointer(context.assumingMemoryBound(to: BoundFunction.self))
+    let runtime = entry.pointee.runtime
+    let call = LuaCall(state: state, functionName: entry.pointee.name)
     let thrown: Error
     do {
-        return try box.body(call)
+        return try runtime.run(entry, call)
     } catch {
         thrown = error
     }
@@ -73,7 +106,7 @@ let swiftDispatcher: quarry_dispatcher = { state, context in
     if addsPosition { pushScriptPosition(state) }
     pushString(state, text)
     if addsPosition { lua_concat(state, 2) }
-    box.raised.record(thrown, as: luaString(state, -1))
+    runtime.raisedErrors.record(thrown, as: luaString(state, -1))
     return Int32(QUARRY_RERAISE)
 }
 

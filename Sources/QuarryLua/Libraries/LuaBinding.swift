@@ -1,7 +1,7 @@
 /// One function of a library, as a `luaL_Reg` entry is in Lua's own libraries: the name
 /// Lua sees and the Swift function that runs it. Each `Libraries/` file lists its
 /// functions in such tables (an enum per file, `ContextBindings`, `SchemaBindings`, ...),
-/// and the runtime registers a table with one loop (`register`, `registerMethods`), so a
+/// and the runtime registers a table with one loop (`register`, `pushMethods`), so a
 /// binding is a named function, not a closure inside a long install function, and not a
 /// member of the runtime either.
 struct LuaBinding {
