@@ -25,17 +25,9 @@ import Testing
         let url = try PostgresServer.database("deleteorder")
         try await PostgresStoreTests.psql(sandbox, url, file: "schema.sql")
         // What the server takes, each in a transaction rolled back.
-        var server: [String] = []
-        for id in 1...5 {
-            let run = try await sandbox.run(URL(fileURLWithPath: "/usr/bin/psql"), ["-v", "ON_ERROR_STOP=1", "-Atc", "BEGIN; DELETE FROM p WHERE id = \(id); SET CONSTRAINTS ALL IMMEDIATE; ROLLBACK", url], timeout: 60)
-            server.append("\(id)\t\(run.status == 0)")
-        }
+        let server = try await serverTakes(1...5, sandbox, url, then: "SET CONSTRAINTS ALL IMMEDIATE; ")
         #expect(server == ["1\ttrue", "2\tfalse", "3\ttrue", "4\tfalse", "5\ttrue"], "\(server)")
-        try sandbox.write("delete.lua", """
-            for id = 1, 5 do
-              print(id, (pcall(function() p:get(id):delete() end)))
-              rollback()
-            end
+        try sandbox.write("delete.lua", Self.triesEach(1...5) + """
             p:get(1):delete(); p:get(5):delete()
             print(save().deleted, count("p"), count("c1"), count("c5"))
             """)
@@ -61,17 +53,9 @@ import Testing
             """)
         let url = try PostgresServer.database("deleteordermade")
         try await PostgresStoreTests.psql(sandbox, url, file: "schema.sql")
-        var server: [String] = []
-        for id in 1...2 {
-            let run = try await sandbox.run(URL(fileURLWithPath: "/usr/bin/psql"), ["-v", "ON_ERROR_STOP=1", "-Atc", "BEGIN; DELETE FROM p WHERE id = \(id); ROLLBACK", url], timeout: 60)
-            server.append("\(id)\t\(run.status == 0)")
-        }
+        let server = try await serverTakes(1...2, sandbox, url)
         #expect(server == ["1\ttrue", "2\tfalse"], "\(server)")
-        try sandbox.write("delete.lua", """
-            for id = 1, 2 do
-              print(id, (pcall(function() p:get(id):delete() end)))
-              rollback()
-            end
+        try sandbox.write("delete.lua", Self.triesEach(1...2) + """
             p:get(1):delete()
             print(save().deleted, count("p"), count("later_restrict"), count("early_restrict"))
             """)
@@ -99,17 +83,9 @@ import Testing
             """)
         let url = try PostgresServer.database("deleteordercascades")
         try await PostgresStoreTests.psql(sandbox, url, file: "schema.sql")
-        var server: [String] = []
-        for id in 1...2 {
-            let run = try await sandbox.run(URL(fileURLWithPath: "/usr/bin/psql"), ["-v", "ON_ERROR_STOP=1", "-Atc", "BEGIN; DELETE FROM p WHERE id = \(id); ROLLBACK", url], timeout: 60)
-            server.append("\(id)\t\(run.status == 0)")
-        }
+        let server = try await serverTakes(1...2, sandbox, url)
         #expect(server == ["1\tfalse", "2\ttrue"], "\(server)")
-        try sandbox.write("delete.lua", """
-            for id = 1, 2 do
-              print(id, (pcall(function() p:get(id):delete() end)))
-              rollback()
-            end
+        try sandbox.write("delete.lua", Self.triesEach(1...2) + """
             p:get(2):delete()
             print(save().deleted, count("p"), count("zeta"), count("beta"))
             """)
@@ -117,5 +93,27 @@ import Testing
         #expect(result.status == 0, "\(result)")
         #expect(Array(result.lines.prefix(2)) == server, "\(result)")
         #expect(result.lines.last == "3\t1\t1\t0", "\(result)")
+    }
+
+    /// For each id, whether the server takes `DELETE FROM p WHERE id = ...` (then
+    /// `then`), each in a transaction rolled back: "id<TAB>true" or "false".
+    private func serverTakes(_ ids: ClosedRange<Int>, _ sandbox: Sandbox, _ url: String, then: String = "") async throws -> [String] {
+        var answers: [String] = []
+        for id in ids {
+            let run = try await sandbox.run(URL(fileURLWithPath: "/usr/bin/psql"), ["-v", "ON_ERROR_STOP=1", "-Atc", "BEGIN; DELETE FROM p WHERE id = \(id); \(then)ROLLBACK", url], timeout: 60)
+            answers.append("\(id)\t\(run.status == 0)")
+        }
+        return answers
+    }
+
+    /// Lua printing the same for Quarry: each id's delete tried, then rolled back.
+    private static func triesEach(_ ids: ClosedRange<Int>) -> String {
+        """
+        for id = \(ids.lowerBound), \(ids.upperBound) do
+          print(id, (pcall(function() p:get(id):delete() end)))
+          rollback()
+        end
+
+        """
     }
 }
