@@ -95,10 +95,11 @@ extension ForeignFileCornerCaseTests {
 extension ForeignFileCornerCaseTests {
     /// A column named `_` is written `_5F` (bare, `_` binds no property and `t._` names no
     /// member: swiftc refuses both; the raw identifier `` `_` `` needs Swift 6.2, issue 48).
-    /// A foreign key naming a column its parent does not have (SQLite takes the
-    /// declaration, and fails each write with "foreign key mismatch") is no relationship,
-    /// nor a join table's end: its column stays an attribute, said in one note. As a
-    /// to-one it failed every read with "no such column".
+    /// A foreign key naming a column its parent does not have, or one it does not hold
+    /// unique (SQLite takes the declaration, and fails each write with "foreign key
+    /// mismatch"), is no relationship, nor a join table's end: its column stays an
+    /// attribute, said in one note. As a to-one the first failed every read with "no such
+    /// column", the second reached several rows.
     @Test func aKeyNamingAColumnItsParentLacksIsNoRelationship() throws {
         // Written with foreign keys off, as a program that never turned them on writes.
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-foreign-\(UUID().uuidString).db").path
@@ -111,6 +112,9 @@ extension ForeignFileCornerCaseTests {
             CREATE TABLE q (x INTEGER PRIMARY KEY, y);
             CREATE TABLE j (pa, pb, qx REFERENCES q (nonexistent), FOREIGN KEY (pa, pb) REFERENCES p);
             CREATE TABLE k (pa INTEGER, pb TEXT, qx INTEGER REFERENCES q, FOREIGN KEY (pa, pb) REFERENCES p (a, b), PRIMARY KEY (pa, pb, qx));
+            CREATE TABLE byname (id INTEGER PRIMARY KEY, qy REFERENCES q (y));
+            INSERT INTO q VALUES (2, 'q1');
+            INSERT INTO byname VALUES (1, 'q1');
             INSERT INTO p VALUES (1, 'x'), (2, 'y');
             INSERT INTO q VALUES (1, 'q1');
             INSERT INTO j VALUES (1, 'x', 1);
@@ -120,12 +124,16 @@ extension ForeignFileCornerCaseTests {
         let context = try StoreOpener.open(path)
         #expect(context.openingNotes.contains("j(qx) references q(nonexistent), which q does not have: read as its columns, not as a relationship"),
                 "\(context.openingNotes)")
+        // Two rows of q hold 'q1': as a to-one, its inverse set held the child twice over.
+        #expect(context.openingNotes.contains("byname(qy) references q(y), which q does not hold unique: read as its columns, not as a relationship"),
+                "\(context.openingNotes)")
         let h = try Harness(context: context)
         h.run("""
             assert(#fetch("j") == 1 and fetch("j")[1].qx == 1)
             local ok, err = pcall(count, "j", "qx_q.y == 'q1'")
             assert(not ok and tostring(err):find("unknown key 'qx_q'"), tostring(err))
             assert(count("p", "ANY qx_qs.y == 'q1'") == 2, "the join table whose keys name real columns still joins")
+            assert(fetch("byname")[1].qy == "q1" and not pcall(count, "byname", "qy_q.x == 1"))
             """)
     }
 

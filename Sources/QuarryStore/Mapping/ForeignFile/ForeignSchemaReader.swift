@@ -92,6 +92,21 @@ struct ForeignSchemaReader {
                 schema.relations[table] = relation
             }
         }
+        // What each parent holds unique: its unique indexes' columns (a primary key's
+        // autoindex among them).
+        for parent in Set(schema.relations.values.flatMap { $0.foreignKeys.map(\.parent) }) {
+            guard var relation = schema.relations[parent], !relation.isView else { continue }
+            var unique: [[String]] = []
+            try context.read { db in
+                for index in (try? Row.fetchAll(db, sql: "PRAGMA main.index_list(\(quoteIdentifier(parent)))")) ?? [] where (index["unique"] as Int? ?? 0) == 1 {
+                    guard let name: String = index["name"] else { continue }
+                    let columns = ((try? Row.fetchAll(db, sql: "PRAGMA main.index_info(\(quoteIdentifier(name)))")) ?? []).compactMap { $0["name"] as String? }
+                    if !columns.isEmpty { unique.append(columns) }
+                }
+            }
+            relation.uniqueKeys = unique
+            schema.relations[parent] = relation
+        }
         // The collations of the columns foreign keys name.
         for relation in Array(schema.relations.values) {
             for key in relation.foreignKeys {

@@ -19,7 +19,7 @@ extension ForeignSchema {
                       context.managedObjectModel.entitiesByName[table] != nil else { continue }
                 guard key.columns.count == 1, let column = key.columns.first else { continue }
                 guard namesParentColumns(key) else {
-                    context.openingNotes.append(Self.missingColumnsNote(table, key))
+                    context.openingNotes.append(unusableKeyNote(table, key))
                     continue
                 }
                 try addForeignKey(table, column: column, parent: key.parent, to: referencedColumns(of: key)?.first, onDelete: key.onDelete, in: context)
@@ -35,7 +35,7 @@ extension ForeignSchema {
             guard let relation = relations[table], context.managedObjectModel.entitiesByName[table] != nil else { continue }
             for key in relation.foreignKeys.sorted(by: { $0.columns.lexicographicallyPrecedes($1.columns) }) where key.columns.count > 1 {
                 guard isParent(key.parent), context.managedObjectModel.entitiesByName[key.parent] != nil else { continue }
-                context.openingNotes.append(namesParentColumns(key) ? Self.severalColumnsNote(table, key) : Self.missingColumnsNote(table, key))
+                context.openingNotes.append(namesParentColumns(key) ? Self.severalColumnsNote(table, key) : unusableKeyNote(table, key))
             }
         }
     }

@@ -55,6 +55,11 @@ struct ForeignSchema: Sendable {
         let primaryKey: [String]
         /// Its foreign keys, in the order the engine lists them.
         var foreignKeys: [ForeignKey]
+        /// The sets of columns it holds unique (unique indexes and constraints), where the
+        /// engine lets a foreign key name columns that are not (SQLite takes the
+        /// declaration and refuses writes with "foreign key mismatch"); nil where the
+        /// engine refuses such a key when it is made (PostgreSQL).
+        var uniqueKeys: [[String]]? = nil
 
         func column(_ name: String) -> Column? { columns.first { $0.name == name } }
     }
@@ -64,19 +69,33 @@ struct ForeignSchema: Sendable {
 
     /// The parent's columns a foreign key names, in its order: those it declares, else
     /// the parent's primary key (nil when that has another number of columns).
-    /// Whether every column `key` names is a column of its parent. SQLite takes a key
-    /// naming a column its parent does not have (and fails each write with "foreign key
-    /// mismatch"); as a relationship it would read a column that is not there.
+    /// Whether `key` names columns its parent has and holds unique, so each child has one
+    /// parent row. SQLite takes a key naming a column its parent does not have, or one
+    /// that is not unique, and fails each write with "foreign key mismatch"; as a
+    /// relationship the first would read a column that is not there, the second would be
+    /// a to-one reaching several rows. A key of one column naming no column of a parent
+    /// with no declared key (`REFERENCES parent`) is read by the parent's rowid, as
+    /// Quarry knows its rows.
     func namesParentColumns(_ key: ForeignKey) -> Bool {
-        guard let parent = relations[key.parent], let named = referencedColumns(of: key), named.count == key.columns.count else { return false }
+        guard let parent = relations[key.parent] else { return false }
+        guard let named = referencedColumns(of: key) else {
+            return key.parentColumns.isEmpty && parent.primaryKey.isEmpty && key.columns.count == 1
+        }
         let columns = Set(parent.columns.map { $0.name.lowercased() })
-        return named.allSatisfy { columns.contains($0.lowercased()) }
+        guard named.count == key.columns.count, named.allSatisfy({ columns.contains($0.lowercased()) }) else { return false }
+        guard let unique = parent.uniqueKeys else { return true }
+        let wanted = Set(named.map { $0.lowercased() })
+        return ([parent.primaryKey] + unique).contains { Set($0.map { $0.lowercased() }) == wanted }
     }
 
-    /// The note for a foreign key naming a column its parent does not have.
-    static func missingColumnsNote(_ table: String, _ key: ForeignKey) -> String {
+    /// The note for a foreign key naming columns its parent does not have or does not
+    /// hold unique.
+    func unusableKeyNote(_ table: String, _ key: ForeignKey) -> String {
         let named = key.parentColumns.isEmpty ? key.parent : "\(key.parent)(\(key.parentColumns.joined(separator: ", ")))"
-        return "\(table)(\(key.columns.joined(separator: ", "))) references \(named), which \(key.parent) does not have: read as its columns, not as a relationship"
+        let columns = Set((relations[key.parent]?.columns ?? []).map { $0.name.lowercased() })
+        let lacks = (referencedColumns(of: key) ?? []).contains { !columns.contains($0.lowercased()) } || referencedColumns(of: key) == nil
+        let why = lacks ? "which \(key.parent) does not have" : "which \(key.parent) does not hold unique"
+        return "\(table)(\(key.columns.joined(separator: ", "))) references \(named), \(why): read as its columns, not as a relationship"
     }
 
     func referencedColumns(of key: ForeignKey) -> [String]? {
