@@ -137,6 +137,26 @@ extension ForeignFileCornerCaseTests {
             """)
     }
 
+    /// A key naming its parent and the parent's columns in another case (`REFERENCES
+    /// artist (artistid)` for `Artist.ArtistId`) is the relationship SQLite's own
+    /// matching makes of it, as if spelled as declared; it was read as its column only.
+    @Test func aKeyNamingItsParentInAnotherCaseIsARelationship() throws {
+        let path = try foreignFile("""
+            CREATE TABLE Artist (ArtistId INTEGER PRIMARY KEY, Name TEXT);
+            CREATE TABLE album (id INTEGER PRIMARY KEY, artist_id INTEGER REFERENCES artist (artistid) ON DELETE CASCADE, title TEXT);
+            INSERT INTO Artist VALUES (1, 'A'), (2, 'B');
+            INSERT INTO album VALUES (1, 1, 'x'), (2, 1, 'y'), (3, 2, 'z');
+            """)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let h = try Harness(context: try StoreOpener.open(path))
+        h.run("""
+            assert(count("album", "artist.Name == 'A'") == 2 and #Artist:get(1).albums == 2 and fetch("album")[3].artist.Name == "B")
+            Artist:get(1):delete(); save()
+            assert(count("album") == 1 and count("Artist") == 1)
+            """)
+        #expect(try sqlAnswer(path, "SELECT count(*) FROM album") == "1")
+    }
+
     @Test func anAttributeNamedUnderscoreIsAnIdentifierInSwift() throws {
         #expect(SwiftModelSource.identifier("_") == "_5F")
         let path = try foreignFile("CREATE TABLE t (id INTEGER PRIMARY KEY, _ INTEGER); INSERT INTO t VALUES (1, 1);")

@@ -80,6 +80,24 @@ struct ForeignSchemaReader {
                 }
                 schema.relations[table] = ForeignSchema.Relation(name: table, isView: false, columns: columns, primaryKey: primaryKey, foreignKeys: keys)
             }
+            // SQLite finds a key's parent and its columns by name in any case (`REFERENCES
+            // artist (artistid)` names `Artist.ArtistId`): each is read as the name it has.
+            let named = Dictionary(try String.fetchAll(db, sql: "SELECT name FROM main.sqlite_master WHERE type IN ('table', 'view')").map { ($0.lowercased(), $0) },
+                                   uniquingKeysWith: { first, _ in first })
+            for (table, relation) in schema.relations {
+                var relation = relation
+                for i in relation.foreignKeys.indices {
+                    let key = relation.foreignKeys[i]
+                    let parent = schema.relations[key.parent] == nil ? named[key.parent.lowercased()] ?? key.parent : key.parent
+                    let columns = schema.relations[parent]?.columns.map(\.name) ?? []
+                    let parentColumns = key.parentColumns.map { c in columns.contains(c) ? c : columns.first { $0.lowercased() == c.lowercased() } ?? c }
+                    guard parent != key.parent || parentColumns != key.parentColumns else { continue }
+                    var fixed = ForeignSchema.ForeignKey(columns: key.columns, parent: parent, parentColumns: parentColumns, onDelete: key.onDelete, deferred: key.deferred)
+                    fixed.made = key.made
+                    relation.foreignKeys[i] = fixed
+                }
+                schema.relations[table] = relation
+            }
             // Keys counted as SQLite reads the schema: tables in the order they were made,
             // each one's keys as declared.
             var made = 0
