@@ -24,35 +24,13 @@ public enum Subprocess {
     }
 
     /// Runs `executable` with `arguments` in `directory` (the caller's when nil), with
-    /// nothing on its standard input and an empty signal mask, as from a shell.
+    /// nothing on its standard input, to its end.
     public static func run(_ executable: String, _ arguments: [String], in directory: String? = nil) throws -> Ended {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-child-\(UUID().uuidString)").path
         let outPath = base + ".out", errPath = base + ".err"
         defer { unlink(outPath); unlink(errPath) }
-        var actions = posix_spawn_file_actions_t()
-        var attributes = posix_spawnattr_t()
-        posix_spawn_file_actions_init(&actions)
-        posix_spawnattr_init(&attributes)
-        defer {
-            posix_spawn_file_actions_destroy(&actions)
-            posix_spawnattr_destroy(&attributes)
-        }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        if let directory {
-            guard let addChdir else { throw Failure(description: "posix_spawn_file_actions_addchdir_np is missing (glibc 2.29+ is needed)") }
-            guard addChdir(&actions, directory) == 0 else { throw Failure(description: "cannot run \(executable) in \(directory)") }
-        }
-        var none = sigset_t()
-        sigemptyset(&none)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
-        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
-        guard spawned == 0 else { throw Failure(description: "cannot run \(executable): \(String(cString: strerror(spawned)))") }
+        let pid = try spawn(executable, arguments, environment: ProcessInfo.processInfo.environment,
+                            directory: directory ?? FileManager.default.currentDirectoryPath, stdin: "/dev/null", stdout: outPath, stderr: errPath)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
         // WIFEXITED and WEXITSTATUS, which are macros Swift does not see.
@@ -62,10 +40,64 @@ public enum Subprocess {
         return Ended(status: code, output: output, errors: errors)
     }
 
+    /// Starts `executable` with the given standard streams (paths opened for the child),
+    /// as from a shell: the test runner's threads block most signals, and a child would
+    /// inherit that mask (quarry would never see SIGINT, a tmux server never go away), so
+    /// every child starts with an empty signal mask and default signal actions.
+    public static func spawn(_ executable: String, _ arguments: [String], environment: [String: String],
+                             directory: String, stdin: String, stdout: String, stderr: String) throws -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        var attributes = posix_spawnattr_t()
+        posix_spawn_file_actions_init(&actions)
+        posix_spawnattr_init(&attributes)
+        defer {
+            posix_spawn_file_actions_destroy(&actions)
+            posix_spawnattr_destroy(&attributes)
+        }
+        posix_spawn_file_actions_addopen(&actions, 0, stdin, O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard let addChdir else { throw Failure(description: "posix_spawn_file_actions_addchdir_np is missing (glibc 2.29+ is needed)") }
+        guard addChdir(&actions, directory) == 0 else { throw Failure(description: "cannot set the directory \(directory)") }
+        // Other threads' descriptors (a script being written, say) must not leak into the
+        // child: an inherited write descriptor makes exec of that script fail with ETXTBSY.
+        if let addClosefrom { _ = addClosefrom(&actions, 3) }
+
+        var none = sigset_t(), all = sigset_t()
+        sigemptyset(&none)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+
+        var pid: pid_t = 0
+        var status = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        // A script written just now may still be open for writing in a child that another
+        // test forked meanwhile (ETXTBSY); it closes at that child's exec, so try again.
+        var attempts = 0
+        while status == ETXTBSY, attempts < 50 {
+            attempts += 1
+            usleep(20_000)
+            status = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        }
+        guard status == 0 else { throw Failure(description: "cannot start \(executable): \(String(cString: strerror(status)))") }
+        return pid
+    }
+
     private typealias AddChdir = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
 
-    /// `posix_spawn_file_actions_addchdir_np`, looked up at run time because Swift's Glibc
-    /// module does not export GNU extensions.
+    /// `posix_spawn_file_actions_addchdir_np` (glibc 2.29+), looked up at run time because
+    /// Swift's Glibc module does not export GNU extensions.
     private static let addChdir: AddChdir? = dlsym(dlopen(nil, RTLD_NOW), "posix_spawn_file_actions_addchdir_np")
         .map { unsafeBitCast($0, to: AddChdir.self) }
+
+    private typealias AddClosefrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+
+    /// `posix_spawn_file_actions_addclosefrom_np` (glibc 2.34+), when there is one.
+    private static let addClosefrom: AddClosefrom? = dlsym(dlopen(nil, RTLD_NOW), "posix_spawn_file_actions_addclosefrom_np")
+        .map { unsafeBitCast($0, to: AddClosefrom.self) }
 }
