@@ -405,15 +405,17 @@ extension ObjectContext {
         }
         let atOnce = store.runsCascadesAtOnce
         // Depth first (a stack) where cascades act at once; else a queue, the steps of a
-        // cascade's children behind every step already waiting.
+        // cascade's children behind every step already waiting (`head` its front: steps
+        // done are passed, not removed, which would move every step behind them).
         var stack = [enter(object)].compactMap { $0 }
-        while let top = atOnce ? stack.indices.last : stack.indices.first {
+        var head = 0
+        while let top = atOnce ? stack.indices.last : (head < stack.count ? head : nil) {
             if let child = stack[top].children.popLast() {
                 if let step = enter(child) { stack.append(step) }
                 continue
             }
             guard stack[top].next < stack[top].rules.count else {
-                stack.remove(at: top)
+                if atOnce { stack.removeLast() } else { head += 1 }
                 continue
             }
             let (relationship, check) = stack[top].rules[stack[top].next]

@@ -186,6 +186,11 @@ public struct EntityStorage: Equatable, Sendable {
     public var table: String { (schema.map { quoteIdentifier($0) + "." } ?? "") + quoteIdentifier(relation) }
     /// The key column, quoted for SQL.
     public var key: String { quoteIdentifier(keyColumn) }
+    /// `SELECT columns` of the rows whose keys are `count` placeholders: rows a key's
+    /// index finds (`SQLDialect.rowsByKey` where no numbers' table is needed).
+    public func rowsByKeyIndex(_ columns: String, count: Int) -> String {
+        "SELECT \(columns) FROM \(table) WHERE \(key) IN (\(Array(repeating: "?", count: count).joined(separator: ",")))"
+    }
     /// The column of attribute (or to-one relationship) `name`, quoted for SQL.
     public func column(_ name: String) -> String { quoteIdentifier(name) }
 

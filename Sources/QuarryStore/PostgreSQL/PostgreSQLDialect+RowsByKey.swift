@@ -18,9 +18,7 @@ extension PostgreSQLDialect {
     static let readsBeforeNumberingAll = 8
 
     public func rowsByKey(_ columns: String, of storage: EntityStorage, count: Int) -> String {
-        guard let numbered = storage.numberedRows else {
-            return "SELECT \(columns) FROM \(storage.table) WHERE \(storage.key) IN (\(Array(repeating: "?", count: count).joined(separator: ",")))"
-        }
+        guard let numbered = storage.numberedRows else { return storage.rowsByKeyIndex(columns, count: count) }
         let number = storage.key
         let keys = numbered.keys.map(quoteIdentifier).joined(separator: ", ")
         let asked = "(?::bigint)" + String(repeating: ", (?)", count: max(0, count - 1))

@@ -172,7 +172,7 @@ public struct SQLiteDialect: SQLDialect {
     public func real(_ sql: String) -> String { sql }
     /// A SQLite file's rows are known by their rowid or integer key, which its index finds.
     public func rowsByKey(_ columns: String, of storage: EntityStorage, count: Int) -> String {
-        "SELECT \(columns) FROM \(storage.table) WHERE \(storage.key) IN (\(Array(repeating: "?", count: count).joined(separator: ",")))"
+        storage.rowsByKeyIndex(columns, count: count)
     }
 
     /// EXPLAIN QUERY PLAN's rows are id, parent, notused, detail.

@@ -92,9 +92,9 @@ struct ForeignSchemaReader {
                     let columns = schema.relations[parent]?.columns.map(\.name) ?? []
                     let parentColumns = key.parentColumns.map { c in columns.contains(c) ? c : columns.first { $0.lowercased() == c.lowercased() } ?? c }
                     guard parent != key.parent || parentColumns != key.parentColumns else { continue }
-                    var fixed = ForeignSchema.ForeignKey(columns: key.columns, parent: parent, parentColumns: parentColumns, onDelete: key.onDelete, deferred: key.deferred)
-                    fixed.made = key.made
-                    relation.foreignKeys[i] = fixed
+                    // Before the keys are counted (`made`, below).
+                    relation.foreignKeys[i] = ForeignSchema.ForeignKey(columns: key.columns, parent: parent, parentColumns: parentColumns,
+                                                                       onDelete: key.onDelete, deferred: key.deferred)
                 }
                 schema.relations[table] = relation
             }

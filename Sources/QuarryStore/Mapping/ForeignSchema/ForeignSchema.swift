@@ -93,7 +93,7 @@ struct ForeignSchema: Sendable {
     func unusableKeyNote(_ table: String, _ key: ForeignKey) -> String {
         let named = key.parentColumns.isEmpty ? key.parent : "\(key.parent)(\(key.parentColumns.joined(separator: ", ")))"
         let columns = Set((relations[key.parent]?.columns ?? []).map { $0.name.lowercased() })
-        let lacks = (referencedColumns(of: key) ?? []).contains { !columns.contains($0.lowercased()) } || referencedColumns(of: key) == nil
+        let lacks = referencedColumns(of: key)?.contains { !columns.contains($0.lowercased()) } ?? true
         let why = lacks ? "which \(key.parent) does not have" : "which \(key.parent) does not hold unique"
         return "\(table)(\(key.columns.joined(separator: ", "))) references \(named), \(why): read as its columns, not as a relationship"
     }
