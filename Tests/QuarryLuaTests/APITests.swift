@@ -31,6 +31,27 @@ import Testing
         """#)
     }
 
+    /// A save that only links or unlinks objects updated both ends, as Core Data's
+    /// `updatedObjects` and Quarry's observers have it; `save()` said 0.
+    @Test func aSaveOfLinksOnlyCountsTheObjectsItUpdated() throws {
+        let h = try Harness()
+        h.run(#"""
+        entity "Tag" { name = "string", posts = { many = "Post", inverse = "tags" } }
+        entity "Post" { title = "string", tags = { many = "Tag", inverse = "posts" } }
+        local t, u, p = Tag:new{ name = "a" }, Tag:new{ name = "b" }, Post:new{ title = "x" }
+        assert(save().inserted == 3)
+        local heard = 0
+        observe("Tag", function(ch) heard = heard + #ch.updated end)
+        p.tags:add(t); p.tags:add(u)
+        local s = save()
+        assert(s.inserted == 0 and s.updated == 3 and s.deleted == 0, s.updated)
+        assert(heard == 2, heard)
+        p.tags:remove(t)
+        s = save()
+        assert(s.updated == 2 and heard == 3, s.updated)
+        """#)
+    }
+
     @Test func requiredAttributesAreCheckedAtSaveAndNothingIsWritten() throws {
         let h = try Harness()
         h.run(#"entity "Item" { title = "string", n = "int64" }; Item:new{ title = "ok", n = 1 }; save()"#)

@@ -71,7 +71,9 @@ extension ObjectContext {
         // The user wrote to the file: closing may now checkpoint it.
         allowCheckpointOnClose()
         notify(changes)
-        return SaveSummary(inserted: request.inserts.count, updated: result.request.updates.count, deleted: result.request.deletes.count)
+        // Updated as observers hear it: an object whose only change is a link added or
+        // removed, or a member moved, was updated too (Core Data's `updatedObjects`).
+        return SaveSummary(inserted: request.inserts.count, updated: changes.updated.count, deleted: result.request.deletes.count)
     }
 
     /// What observers hear of a save: link changes are changes of both ends' to-many keys,
