@@ -203,6 +203,40 @@ import Testing
         #expect(sums == ["6000\t18102983", "6001\t18003007"], "\(sums)")
     }
 
+    /// With no sort, a keyed table comes in its key's order (as an integer key's table
+    /// does), not in the order of the hashes its rows are known by; after a sort, ties go
+    /// in the key's order too, in the last key's direction. An unsaved object takes its
+    /// place among the saved rows, where it is after the save. As psql orders them.
+    @Test func keyedTablesComeInTheirKeysOrder() async throws {
+        let sandbox = try Sandbox()
+        let url = try await PostgresStoreTests.database("keyedorder", schema: """
+            CREATE TABLE word (w text PRIMARY KEY, n integer NOT NULL);
+            INSERT INTO word SELECT 'w' || lpad((g * 7919 % 1000)::text, 4, '0'), g % 3 FROM generate_series(1, 1000) g;
+            CREATE TABLE pair (a integer, b text, v integer, PRIMARY KEY (a, b));
+            INSERT INTO pair SELECT g * 37 % 10, 'b' || (g * 13 % 17), g FROM generate_series(1, 170) g;
+            """, in: sandbox)
+        try sandbox.write("order.lua", """
+            local function keys(r, ...) local t = {} for _, o in ipairs(r) do local k = {} for _, name in ipairs{...} do k[#k + 1] = o[name] end t[#t + 1] = table.concat(k, ":") end return table.concat(t, ",") end
+            print(keys(fetch("word"), "w"))
+            print(keys(fetch{ "word", sort = "-n" }, "n", "w"))
+            print(keys(fetch("pair"), "a", "b"))
+            word:new{ w = "w0500x", n = 1 }
+            local before = keys(fetch{ "word", predicate = "n == 1" }, "w")
+            save()
+            print(before == keys(fetch{ "word", predicate = "n == 1" }, "w"), select(2, before:gsub(",", "")) + 1)
+            """)
+        let result = try await sandbox.quarry([url, "order.lua"])
+        #expect(result.status == 0, "\(result)")
+        let expected = try await psql(sandbox, url, """
+            SELECT string_agg(w, ',' ORDER BY w COLLATE "C") FROM word WHERE w <> 'w0500x';
+            SELECT string_agg(n || ':' || w, ',' ORDER BY n DESC, w COLLATE "C" DESC) FROM word WHERE w <> 'w0500x';
+            SELECT string_agg(a || ':' || b, ',' ORDER BY a, b COLLATE "C") FROM pair;
+            SELECT count(*) FROM word WHERE n = 1
+            """)
+        #expect(expected.count == 4 && expected[3] == "335", "\(expected)")
+        #expect(result.lines == Array(expected.prefix(3)) + ["true\t335"], "\(result)")
+    }
+
     /// psql's rows for `sql`, one a line.
     private func psql(_ sandbox: Sandbox, _ url: String, _ sql: String) async throws -> [String] {
         let result = try await sandbox.run(URL(fileURLWithPath: "/usr/bin/psql"), ["-Atc", sql, url], timeout: 60)

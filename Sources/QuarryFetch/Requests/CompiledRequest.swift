@@ -93,6 +93,16 @@ struct CompiledRequest {
             sectionSQL = nil
             sortedBySectionFirst = false
         }
+        // A table known by numbers made from its key (a PostgreSQL table keyed by text or
+        // several columns) comes in its key's order, as a table keyed by an integer does:
+        // its numbers are hashes, no order to show. The key's columns are attributes, so
+        // results with unsaved objects order them the same way in memory.
+        if let numbered = storage.numberedRows {
+            let ascending = sort.last?.ascending ?? true
+            for key in numbered.keys where entity.attribute(named: key) != nil && !sort.contains(where: { $0.key == key }) {
+                sort.append(SortDescriptor(key: key, ascending: ascending))
+            }
+        }
         self.sort = sort
         // The primary key breaks ties, so pages never overlap or skip rows. It runs in the
         // direction of the last key, so an index on that key serves the whole ORDER BY.
