@@ -52,6 +52,42 @@ import Testing
         """#)
     }
 
+    /// Setting, giving or deleting a to-one changes its inverse to-many, as Core Data keeps
+    /// inverses: the owners it left and joined are updated, their observers hear the
+    /// to-many's key, and `save()` counts them. Nothing was heard of them before.
+    @Test func aToOnesOwnersLeftAndJoinedAreUpdated() throws {
+        let h = try Harness()
+        h.run(#"""
+        entity "Author" { name = "string", posts = { many = "Post", inverse = "author" } }
+        entity "Post" { title = "string", author = { one = "Author", inverse = "posts" } }
+        local a, b = Author:new{ name = "a" }, Author:new{ name = "b" }
+        local p = Post:new{ title = "x", author = a }
+        save()
+        local heard, keys = {}, {}
+        observe("Author", function(ch) for _, o in ipairs(ch.updated) do heard[#heard + 1] = o.name end end)
+        observe(b, { "posts" }, function(o, key) keys[#keys + 1] = key end)
+        p.author = b
+        local s = save()
+        assert(s.updated == 3, s.updated)
+        table.sort(heard)
+        assert(table.concat(heard, ",") == "a,b", table.concat(heard, ","))
+        assert(#keys == 1 and keys[1] == "posts")
+        heard = {}
+        Post:new{ title = "y", author = b }
+        s = save()
+        assert(s.inserted == 1 and s.updated == 1 and heard[1] == "b" and #heard == 1, s.updated)
+        heard = {}
+        p:delete()
+        s = save()
+        assert(s.deleted == 1 and s.updated == 1 and heard[1] == "b" and #heard == 1, s.updated)
+        heard = {}
+        p = fetch("Post")[1]
+        p.title = "z"
+        s = save()
+        assert(s.updated == 1 and #heard == 0, s.updated)
+        """#)
+    }
+
     @Test func requiredAttributesAreCheckedAtSaveAndNothingIsWritten() throws {
         let h = try Harness()
         h.run(#"entity "Item" { title = "string", n = "int64" }; Item:new{ title = "ok", n = 1 }; save()"#)

@@ -84,13 +84,34 @@ extension ObjectContext {
         changes.updated = request.updates.map { ($0, Set($0.pending.keys).union($0.pendingToOne.keys)) }
         for object in request.updates { changes.oldValues[ObjectIdentifier(object)] = object.committed }
         changes.deleted = request.deletes
+        let deleted = Set(request.deletes.map(ObjectIdentifier.init))
+        /// `object` was updated in `keys` by a change made on another object.
+        func touched(_ object: ManagedObject, _ keys: Set<String>) {
+            guard !object.isInserted, !deleted.contains(ObjectIdentifier(object)) else { return }
+            if let i = changes.updated.firstIndex(where: { $0.object === object }) { changes.updated[i].keys.formUnion(keys) }
+            else { changes.updated.append((object, keys)) }
+        }
         for link in request.links {
-            for (object, other) in [(link.source, link.target), (link.target, link.source)] where !object.isInserted && !request.deletes.contains(where: { $0 === object }) {
-                let keys = currentEntity(of: object).relationships.filter { r in
+            for (object, other) in [(link.source, link.target), (link.target, link.source)] {
+                touched(object, Set(currentEntity(of: object).relationships.filter { r in
                     r.destination == other.entity.name && r.isToMany
-                }.map(\.name)
-                if let i = changes.updated.firstIndex(where: { $0.object === object }) { changes.updated[i].keys.formUnion(keys) }
-                else if !changes.inserted.contains(where: { $0 === object }) { changes.updated.append((object, Set(keys))) }
+                }.map(\.name)))
+            }
+        }
+        // A to-one's inverse to-many changes with it, as Core Data keeps inverses: the
+        // objects a member left and joined (by a set, an insert or a delete) were updated.
+        for object in request.inserts + request.updates + request.deletes {
+            let entity = currentEntity(of: object)
+            for relationship in entity.toOneRelationships {
+                guard let inverse = relationship.inverse,
+                      (try? self.entity(named: relationship.destination))?.relationship(named: inverse)?.isToMany == true else { continue }
+                let gone = deleted.contains(ObjectIdentifier(object))
+                let set = object.pendingToOne[relationship.name] != nil || relationship.column.map { object.pending[$0] != nil } == true
+                guard gone || set else { continue }
+                let before = object.isInserted ? nil : committedTarget(relationship, of: object)
+                let after = gone ? nil : ((try? relatedObject(relationship.name, of: object)) ?? nil)
+                guard before !== after else { continue }
+                for target in [before, after].compactMap({ $0 }) { touched(target, [inverse]) }
             }
         }
         for order in request.orders where !order.owner.isInserted {
