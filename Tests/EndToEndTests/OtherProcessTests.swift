@@ -43,6 +43,38 @@ import Testing
             """, "\(result)")
     }
 
+    /// A save that only links objects records a transaction naming both ends (it recorded
+    /// none, so another session heard nothing); a to-one moved names the owners it left
+    /// and joined. The other session's observers hear them as updated.
+    @Test func anotherProcessesLinksAreRecordedAndHeard() async throws {
+        let sandbox = try Sandbox()
+        _ = try await sandbox.quarry(["store.db", "-e", #"""
+            entity "Tag" { name = "string", posts = { many = "Post", inverse = "tags" } }
+            entity "Author" { name = "string", posts = { many = "Post", inverse = "author" } }
+            entity "Post" { title = "string", tags = { many = "Tag", inverse = "posts" }, author = { one = "Author", inverse = "posts" } }
+            local a = Author:new{ name = "a" }; Author:new{ name = "b" }; Tag:new{ name = "t" }
+            Post:new{ title = "p", author = a }
+            save()
+            """#])
+        let quarry = try QuarryBinary.url()
+        let result = try await sandbox.quarry(["store.db", "-e", """
+            observe("Tag", function(ch) for _, o in ipairs(ch.updated) do print("tag", o.name, #o.posts) end end)
+            observe("Author", function(ch) for _, o in ipairs(ch.updated) do print("author", o.name, #o.posts) end end)
+            local before = historytoken()
+            os.execute([[\(quarry.path) store.db -e 'Post:get(1).tags:add(Tag:get(1)); print(save().updated)']])
+            print("noticed", refresh())
+            os.execute([[\(quarry.path) store.db -e 'Post:get(1).author = Author:get(2); print(save().updated)']])
+            print("noticed", refresh())
+            for _, tx in ipairs(history{ since = before }) do table.sort(tx.updated); print(table.concat(tx.updated, " ")) end
+            """])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.lines == [
+            "2", "tag\tt\t1", "noticed\ttrue",
+            "3", "author\ta\t0", "author\tb\t1", "noticed\ttrue",
+            "Post/1 Tag/1", "Author/1 Author/2 Post/1",
+        ], "\(result)")
+    }
+
     @Test func theREPLShowsAnotherProcessesChangeWhileWaiting() async throws {
         let sandbox = try Sandbox()
         _ = try await sandbox.quarry(["store.db", "-e", #"entity "Item" { title = "string", n = "int64" }; Item:new{ title = "a", n = 1 }; save()"#])

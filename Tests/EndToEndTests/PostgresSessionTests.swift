@@ -70,8 +70,9 @@ import Testing
             // The next statement works (counting the pending insert), the changes still
             // pending; LISTEN was issued again.
             "3\ttrue", "quarry_changes",
-            // They save: the link through the join table's temporary view, made again.
-            "1\t1", "1",
+            // They save: the link through the join table's temporary view, made again
+            // (the item updated, and the playlist and track linked).
+            "1\t3", "1",
             // A save that lost its connection before COMMIT ran once more...
             "1",
             // ... and one that lost it twice failed, its changes still pending.

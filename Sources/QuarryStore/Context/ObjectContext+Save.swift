@@ -31,12 +31,13 @@ extension ObjectContext {
         // Written in foreign-key order: parents inserted before their children, children
         // deleted before their parents (one save deleting a customer with its orders).
         let deleting = Set(unsaved.deleted.values.map(\.entity.name))
-        let request = SaveChangesRequest(
+        var request = SaveChangesRequest(
             inserts: SaveChangesRequest.foreignKeyOrder(unsaved.inserted, parentsFirst: true, parents: insertedParents),
             updates: unsaved.updated.values.sorted { ($0.primaryKey ?? 0) < ($1.primaryKey ?? 0) },
             deletes: SaveChangesRequest.foreignKeyOrder(unsaved.deleted.values.sorted { ($0.primaryKey ?? 0) < ($1.primaryKey ?? 0) },
                                      parentsFirst: false, parents: { self.storedParents(of: $0, among: deleting) }),
             links: unsaved.links, orders: unsaved.orders.filter { !$0.owner.isDeleted }, policy: policy)
+        request.touched = touched(by: request)
         try validateForSave(request.inserts + request.updates)
         for object in request.inserts + request.updates where !mapped(object.entity).dayColumns.isEmpty {
             for (key, value) in object.pending { noteDayColumn(object.entity, key, value) }
@@ -76,49 +77,57 @@ extension ObjectContext {
         return SaveSummary(inserted: request.inserts.count, updated: changes.updated.count, deleted: result.request.deletes.count)
     }
 
-    /// What observers hear of a save: link changes are changes of both ends' to-many keys,
-    /// and members placed by position a change of their owner's relationship.
+    /// What observers hear of a save: the objects it inserted, updated and deleted, and
+    /// those it updated through another (`touched`).
     private func changeSet(of request: SaveChangesRequest) -> ChangeSet {
         var changes = ChangeSet()
         changes.inserted = request.inserts
         changes.updated = request.updates.map { ($0, Set($0.pending.keys).union($0.pendingToOne.keys)) }
         for object in request.updates { changes.oldValues[ObjectIdentifier(object)] = object.committed }
         changes.deleted = request.deletes
-        let deleted = Set(request.deletes.map(ObjectIdentifier.init))
-        /// `object` was updated in `keys` by a change made on another object.
-        func touched(_ object: ManagedObject, _ keys: Set<String>) {
-            guard !object.isInserted, !deleted.contains(ObjectIdentifier(object)) else { return }
+        for (object, keys) in request.touched {
             if let i = changes.updated.firstIndex(where: { $0.object === object }) { changes.updated[i].keys.formUnion(keys) }
             else { changes.updated.append((object, keys)) }
         }
+        return changes
+    }
+
+    /// The saved objects a save updates through others, with the keys that change, as
+    /// Core Data keeps inverses: both ends of a link added or removed; the objects a
+    /// to-one's member left and joined (by a set, an insert or a delete), in their inverse
+    /// to-many; the owner of members placed by position. Neither inserted nor deleted.
+    private func touched(by request: SaveChangesRequest) -> [(object: ManagedObject, keys: Set<String>)] {
+        var touched: [(object: ManagedObject, keys: Set<String>)] = []
+        var index: [ObjectIdentifier: Int] = [:]
+        let deleted = Set(request.deletes.map(ObjectIdentifier.init))
+        func touch(_ object: ManagedObject, _ keys: Set<String>) {
+            guard !object.isInserted, !deleted.contains(ObjectIdentifier(object)) else { return }
+            if let i = index[ObjectIdentifier(object)] { touched[i].keys.formUnion(keys); return }
+            index[ObjectIdentifier(object)] = touched.count
+            touched.append((object, keys))
+        }
         for link in request.links {
             for (object, other) in [(link.source, link.target), (link.target, link.source)] {
-                touched(object, Set(currentEntity(of: object).relationships.filter { r in
+                touch(object, Set(currentEntity(of: object).relationships.filter { r in
                     r.destination == other.entity.name && r.isToMany
                 }.map(\.name)))
             }
         }
-        // A to-one's inverse to-many changes with it, as Core Data keeps inverses: the
-        // objects a member left and joined (by a set, an insert or a delete) were updated.
         for object in request.inserts + request.updates + request.deletes {
-            let entity = currentEntity(of: object)
-            for relationship in entity.toOneRelationships {
+            for relationship in currentEntity(of: object).toOneRelationships {
                 guard let inverse = relationship.inverse,
-                      (try? self.entity(named: relationship.destination))?.relationship(named: inverse)?.isToMany == true else { continue }
+                      (try? entity(named: relationship.destination))?.relationship(named: inverse)?.isToMany == true else { continue }
                 let gone = deleted.contains(ObjectIdentifier(object))
                 let set = object.pendingToOne[relationship.name] != nil || relationship.column.map { object.pending[$0] != nil } == true
                 guard gone || set else { continue }
                 let before = object.isInserted ? nil : committedTarget(relationship, of: object)
                 let after = gone ? nil : ((try? relatedObject(relationship.name, of: object)) ?? nil)
                 guard before !== after else { continue }
-                for target in [before, after].compactMap({ $0 }) { touched(target, [inverse]) }
+                for target in [before, after].compactMap({ $0 }) { touch(target, [inverse]) }
             }
         }
-        for order in request.orders where !order.owner.isInserted {
-            if let i = changes.updated.firstIndex(where: { $0.object === order.owner }) { changes.updated[i].keys.insert(order.name) }
-            else { changes.updated.append((order.owner, [order.name])) }
-        }
-        return changes
+        for order in request.orders { touch(order.owner, [order.name]) }
+        return touched
     }
 
     /// The objects take what the save wrote: their keys, their values as committed.

@@ -83,7 +83,7 @@ extension SQLiteStore {
     func versionMoved(_ object: ManagedObject, in db: Database, context: ObjectContext) throws -> Bool { false }
     func willDeleteRows(_ request: SaveChangesRequest, _ work: inout StoreSaveWork, keys: SaveChangesRequest.Keys,
                         in db: Database, context: ObjectContext) throws {
-        try recordHistory(inserted: keys.insertedIDs(request), updated: request.updates.map(\.objectID),
+        try recordHistory(inserted: keys.insertedIDs(request), updated: request.updatedIDs,
                           deleted: request.deletes.map(\.objectID), in: db, context: context)
     }
     func didWriteRows(_ request: SaveChangesRequest, _ work: StoreSaveWork, keys: SaveChangesRequest.Keys,

@@ -14,6 +14,15 @@ struct SaveChangesRequest {
     /// Ordered relationships whose members were placed by position.
     let orders: [PendingOrder]
     let policy: MergePolicy
+    /// Saved objects updated through others (a link's ends, a to-one's owners, an ordered
+    /// relationship's owner), with the keys that change: updated, as Core Data has them.
+    var touched: [(object: ManagedObject, keys: Set<String>)] = []
+
+    /// The object IDs of the updated objects, those updated through others included.
+    var updatedIDs: [String] {
+        let written = Set(updates.map(ObjectIdentifier.init))
+        return updates.map(\.objectID) + touched.filter { !written.contains(ObjectIdentifier($0.object)) }.map(\.object.objectID)
+    }
 
     /// The keys the inserted rows were given, as the transaction goes on.
     struct Keys {
