@@ -56,7 +56,7 @@ extension ObjectContext {
             changes.oldValues[ObjectIdentifier(object)] = object.committed
             var changed = Set(assignments.map(\.0))
             if let stored = written.stored[k] {
-                changed.formUnion(stored.keys.filter { !Value.sameStored(stored[$0] ?? .null, object.committed[$0] ?? .null) })
+                changed.formUnion(stored.keys.filter { !Value.sameStored(stored[$0] ?? .null, object.committedValue($0) ?? .null) })
                 object.committed.merge(stored) { _, new in new }
             } else {
                 for (name, value) in assignments { object.committed[name] = value }
@@ -126,7 +126,7 @@ extension ObjectContext {
             for key in held {
                 guard let object = registeredObject(entity: name, primaryKey: key), let row = rows[key] else { continue }
                 let fresh = values(of: currentEntity(of: object), row: row)
-                let moved = Set(fresh.keys.filter { !Value.sameStored(fresh[$0] ?? .null, object.committed[$0] ?? .null) })
+                let moved = Set(fresh.keys.filter { !Value.sameStored(fresh[$0] ?? .null, object.committedValue($0) ?? .null) })
                 guard !moved.isEmpty else { continue }
                 changes.oldValues[ObjectIdentifier(object)] = object.committed
                 object.committed.merge(fresh) { _, new in new }

@@ -71,7 +71,7 @@ extension ObjectContext {
                     continue
                 }
                 let fresh = values(of: entity, row: row)
-                let changedKeys = Set(fresh.keys.filter { fresh[$0] != object.committed[$0] })
+                let changedKeys = Set(fresh.keys.filter { fresh[$0] != object.committedValue($0) })
                 if !changedKeys.isEmpty {
                     changes.oldValues[ObjectIdentifier(object)] = object.committed
                     object.committed = fresh

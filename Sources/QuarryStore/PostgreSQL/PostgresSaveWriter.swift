@@ -107,7 +107,7 @@ struct PostgresSaveStatements: SaveStatements {
         let row = try run("UPDATE \(storage.table) SET \(assignments) WHERE \(storage.key) = ?\(found.sql) RETURNING \(storage.selection(of: entity))",
                           values + [key] + found.values, writing: names, of: entity).rows.first
         if readsBack {
-            readBacks += made(row, object, context.currentEntity(of: object)) { object.pending[$0] ?? object.committed[$0] ?? .null }
+            readBacks += made(row, object, context.currentEntity(of: object)) { object.pending[$0] ?? object.committedValue($0) ?? .null }
         }
     }
 

@@ -72,7 +72,7 @@ final class PostgresStore: PersistentStore {
             }
         }
         for object in pending.updated {
-            let changed = object.pending.filter { !Value.sameStored($0.value, object.committed[$0.key] ?? .null) }.keys
+            let changed = object.pending.filter { !Value.sameStored($0.value, object.committedValue($0.key) ?? .null) }.keys
             if let name = keyChanges(changed, of: object.entity.name).first {
                 throw StoreError.during(operation: operation, Self.keyChangeRefusal(object.entity.name, name))
             }

@@ -43,16 +43,22 @@ struct SQLiteSaveWriter {
     /// conflict, settled by the policy or refused with nothing written.
     private func settleConflicts(_ result: inout SaveChangesResult, in db: Database) throws {
         var conflicts: [SaveConflict] = []
+        var queries: [String: String] = [:]
         for object in result.request.updates + result.request.deletes {
-            guard let query = SaveConflict.storedRowQuery(of: object, context: context) else { continue }
-            let row = try Row.fetchOne(db, sql: query.sql, arguments: [query.key]).map { Array($0.databaseValues) }
+            guard let key = object.primaryKey else { continue }
+            // Written and prepared once an entity: doing both again for each object was most
+            // of a large save's time.
+            let entity = context.currentEntity(of: object)
+            let sql = queries[entity.name] ?? SaveConflict.storedRowSQL(of: entity, context: context)
+            queries[entity.name] = sql
+            let row = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: [key]).map { Array($0.databaseValues) }
             if let conflict = SaveConflict.of(object, storedRow: row, context: context) { conflicts.append(conflict) }
             // A version counter also sees writes to columns the model does not map.
             else if try store.versionMoved(object, in: db, context: context), let row {
                 conflicts.append(SaveConflict(object: object, keys: ["Z_OPT"], stored: context.values(of: context.currentEntity(of: object), row: row)))
             }
         }
-        conflicts += try result.request.goneLinkEnds(context: context) { sql, key in try Row.fetchOne(db, sql: sql, arguments: [key]) != nil }
+        conflicts += try result.request.goneLinkEnds(context: context) { sql, key in try Row.fetchOne(db.cachedStatement(sql: sql), arguments: [key]) != nil }
         try result.settle(conflicts, context: context)
     }
 }
@@ -113,14 +119,14 @@ struct SQLiteSaveStatements: SaveStatements {
         for name in attributes { values.append(try stored(object, name, object.pending[name] ?? .null)) }
         values += toOne.map(\.key.databaseValue) + [key.databaseValue]
         let storage = context.mapped(object.entity)
-        try db.execute(sql: "UPDATE \(storage.table) SET \(assignments) WHERE \(storage.key) = ?", arguments: StatementArguments(values))
+        try db.cachedStatement(sql: "UPDATE \(storage.table) SET \(assignments) WHERE \(storage.key) = ?").execute(arguments: StatementArguments(values))
     }
 
     func write(_ link: PendingLink, source: Value, target: Value) throws {
         let sql = link.isAdd
             ? "INSERT OR IGNORE INTO \(quoteIdentifier(link.table)) (source, target) VALUES (?, ?)"
             : "DELETE FROM \(quoteIdentifier(link.table)) WHERE source = ? AND target = ?"
-        try db.execute(sql: sql, arguments: [source.databaseValue, target.databaseValue])
+        try db.cachedStatement(sql: sql).execute(arguments: [source.databaseValue, target.databaseValue])
     }
 
     mutating func willDelete(_ request: SaveChangesRequest, keys: SaveChangesRequest.Keys) throws {
@@ -129,7 +135,8 @@ struct SQLiteSaveStatements: SaveStatements {
 
     func delete(_ object: ManagedObject, key: Int64) throws {
         let storage = context.mapped(object.entity)
-        try db.execute(sql: "DELETE FROM \(storage.table) WHERE \(storage.key) = ?", arguments: [key])
+        // Cached, as each statement of a save is: a save of many objects runs each many times.
+        try db.cachedStatement(sql: "DELETE FROM \(storage.table) WHERE \(storage.key) = ?").execute(arguments: [key])
     }
 
     mutating func didWrite(_ request: SaveChangesRequest, keys: SaveChangesRequest.Keys) throws {

@@ -14,9 +14,13 @@ extension SaveConflict {
     /// engine may add to it: a lock held until the save commits); nil for a new object.
     static func storedRowQuery(of object: ManagedObject, context: ObjectContext) -> (sql: String, key: Int64)? {
         guard let key = object.primaryKey else { return nil }
-        let entity = context.currentEntity(of: object)
+        return (storedRowSQL(of: context.currentEntity(of: object), context: context), key)
+    }
+
+    /// The query of `storedRowQuery` for any object of `entity`.
+    static func storedRowSQL(of entity: EntityDescription, context: ObjectContext) -> String {
         let storage = context.mapped(entity)
-        return ("SELECT \(storage.selection(of: entity)) FROM \(storage.table) WHERE \(storage.key) = ?", key)
+        return "SELECT \(storage.selection(of: entity)) FROM \(storage.table) WHERE \(storage.key) = ?"
     }
 
     /// The conflict of `object` with its row as stored now (nil: the row is gone), nil
@@ -24,7 +28,8 @@ extension SaveConflict {
     static func of(_ object: ManagedObject, storedRow: [DatabaseValue]?, context: ObjectContext) -> SaveConflict? {
         guard let storedRow else { return SaveConflict(object: object, keys: [], stored: nil) }
         let stored = context.values(of: context.currentEntity(of: object), row: storedRow)
-        let changed = Set(stored.keys.filter { !Value.sameStored(stored[$0] ?? .null, object.committed[$0] ?? .null) })
+        // One key's value at a time: `committed` decodes the whole row each time it is read.
+        let changed = Set(stored.keys.filter { !Value.sameStored(stored[$0] ?? .null, object.committedValue($0) ?? .null) })
         return changed.isEmpty ? nil : SaveConflict(object: object, keys: changed, stored: stored)
     }
 }
