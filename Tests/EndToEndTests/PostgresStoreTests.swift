@@ -173,6 +173,23 @@ import Testing
         return out
     }
 
+    /// `sql()` names a row's values as the server names its columns, spaces at their ends
+    /// and line breaks included, as sqlite3 and psql show them; they were made one line.
+    @Test func sqlRowsKeepTheServersColumnNames() async throws {
+        let sandbox = try Sandbox()
+        let url = try await Self.database("columnnames", in: sandbox, schema: "CREATE TABLE t (\" padded \" integer PRIMARY KEY);\nINSERT INTO t VALUES (7);\n")
+        let script = #"""
+            local row = sql("SELECT \" padded \", 2 AS \"two\nlines\", 3 AS \"a  b\" FROM t")[1]
+            local keys = {}
+            for k in pairs(row) do keys[#keys + 1] = "[" .. k .. "]" end
+            table.sort(keys)
+            print(table.concat(keys, " "), row[" padded "], row["two\nlines"], row["a  b"])
+            """#
+        let result = try await sandbox.quarry([url, "-e", script])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout == "[ padded ] [a  b] [two\nlines]\t7\t2\t3\n", "\(result)")
+    }
+
     /// Columns read by their server types; tables that cannot be objects left out with a
     /// note; a schema named in the URL; nothing written, and `sql()` read-only.
     @Test func aSchemaOpensByItsTypesAndIsOnlyRead() async throws {

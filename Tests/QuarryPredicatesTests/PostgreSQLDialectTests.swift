@@ -21,6 +21,9 @@ import Testing
         #expect(PostgreSQLDialect.numbered(#"SELECT E'it\'s ?', $$a ? b$$, $f$ ? $$ ? $f$, x$y, ? FROM t WHERE e = ?"#)
             == #"SELECT E'it\'s ?', $$a ? b$$, $f$ ? $$ ? $f$, x$y, $1 FROM t WHERE e = $2"#)
         #expect(PostgreSQLDialect.numbered("SELECT 'a?\\', ?") == "SELECT 'a?\\', $1")
+        // Letters beyond ASCII: in a word before E'...', in a dollar quote's tag, and in text.
+        #expect(PostgreSQLDialect.numbered("SELECT ? AS naïve, 'é?', $ét$ ? $ét$, ÉE'?', ?, e'\\'?', \"ü?\" FROM café WHERE x = ?")
+            == "SELECT $1 AS naïve, 'é?', $ét$ ? $ét$, ÉE'?', $2, e'\\'?', \"ü?\" FROM café WHERE x = $3")
     }
 
     static let entity = EntityDescription(name: "Item", attributes: [

@@ -205,7 +205,7 @@ public final class PostgresConnection {
         }
         defer { clear(described) }
         try check(described, sql: sql)
-        let columns = (0..<nfields(described)).map { Self.text(fname(described, $0)) ?? "?column?" }
+        let columns = (0..<nfields(described)).map { Self.name(fname(described, $0)) }
         return .statement(columns: columns, parameters: Int(nparams(described)))
     }
 
@@ -287,7 +287,7 @@ public final class PostgresConnection {
             throw StoreError.postgres(sqlState: nil, sql: sql, message: "libpq was not loaded")
         }
         let columnCount = Int(nfields(result)), rowCount = Int(ntuples(result))
-        let columns = known ?? (0..<columnCount).map { Self.text(fname(result, Int32($0))) ?? "?column?" }
+        let columns = known ?? (0..<columnCount).map { Self.name(fname(result, Int32($0))) }
         let types = (0..<columnCount).map { ftype(result, Int32($0)) }
         var rows: [[Value]] = []
         rows.reserveCapacity(rowCount)
@@ -303,7 +303,7 @@ public final class PostgresConnection {
             }
             rows.append(row)
         }
-        let affected = known != nil ? nil : Self.text(table.cmdTuples?(result)).flatMap { Int($0) }
+        let affected = known != nil ? nil : table.cmdTuples?(result).flatMap { Int(String(cString: $0)) }
         return PostgresResult(columns: columns, rows: rows, affectedRows: affected)
     }
 
@@ -317,6 +317,10 @@ public final class PostgresConnection {
     }
 
     static func text(_ pointer: UnsafeMutablePointer<CChar>?) -> String? { text(UnsafePointer(pointer)) }
+
+    /// A result column's name as the server gives it, which `text` would change (spaces at
+    /// its ends, a line break in it); a name libpq has not, `?column?` as psql shows it.
+    static func name(_ pointer: UnsafeMutablePointer<CChar>?) -> String { pointer.map { String(cString: $0) } ?? "?column?" }
 }
 
 /// The rows a statement returned, and how many rows a command changed where it says.
