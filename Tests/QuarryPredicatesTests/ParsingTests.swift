@@ -143,6 +143,10 @@ import Testing
         #expect(try parsedShape("s == %@", [.text("x")]) == cmp("s", "==", .text("x")))
         #expect(try parsedShape("%K == %@", [.text("title"), .text("x")]) == cmp("title", "==", .text("x")))
         #expect(try parsedShape("%K == 1", [.text("owner.name")]) == cmp("owner.name", "==", int1))
+        // The key path goes on after %K, as Apple's grammar has it: `%K.@count`, `%K.name`.
+        #expect(try parsedShape("%K.@count > 1", [.text("order Details")]) == cmp("order Details.@count", ">", int1))
+        #expect(try parsedShape("%K.name.#size == 1", [.text("owner")]) == cmp("owner.name.size", "==", int1))
+        #expect(parseError("%K. == 1", [.text("owner")])?.message == "expected a key after '.', found '=='")
         #expect(try parsedShape("n == %d", [.integer(5)]) == cmp("n", "==", .integer(5)))
         #expect(try parsedShape("n == %d", [.real(5)]) == cmp("n", "==", .integer(5)))
         #expect(try parsedShape("n == %ld AND m == %i AND k == %lld", [int1, int2, int3])

@@ -142,7 +142,14 @@ extension PredicateParser {
         case .integerMagnitudeOverflow: advance(); return .constant(.real(9223372036854775808.0), column: token.column)
         case .substitution(let kind):
             advance()
-            return try substitute(kind, at: token.column)
+            let substituted = try substitute(kind, at: token.column)
+            // `%K.@count`, `%K.name`: the key path goes on after the one substituted, as in
+            // Apple's grammar, so a key no predicate can spell still reaches its keys.
+            if kind == "K", case .keyPath(let path) = substituted, isSymbol(".") {
+                advance()
+                return .keyPath(KeyPath(path.components + (try parseKeyPath()).components, column: path.column))
+            }
+            return substituted
         case .variable(let name) where subqueryVariables.contains(name):
             advance()
             guard isSymbol(".") else {
