@@ -40,10 +40,15 @@ extension PostgresStore {
     /// The schema's tables and views (ordinary, partitioned, views and materialized
     /// views): their columns in order, and their keys.
     func readCatalog(_ context: ObjectContext) throws -> ForeignSchema {
-        // A domain is read as its base type; a generated column is never written.
+        // A domain is read as its base type; a generated column is never written. A
+        // column of a table with a row trigger BEFORE INSERT may be filled by it (Pagila's
+        // `film.fulltext`, by `tsvector_update_trigger`), as by a default: an insert may
+        // leave it out, and the server fills it or refuses.
         let columns = try context.connection.rows("""
-            SELECT c.relname, a.attname, COALESCE(b.typname, t.typname), a.attnotnull, a.atthasdef OR a.attidentity <> '', a.attgenerated <> '',
-                   c.relkind IN ('v', 'm')
+            SELECT c.relname, a.attname, COALESCE(b.typname, t.typname), a.attnotnull,
+                   a.atthasdef OR a.attidentity <> '' OR EXISTS (SELECT 1 FROM pg_catalog.pg_trigger tg WHERE tg.tgrelid = c.oid
+                     AND NOT tg.tgisinternal AND tg.tgenabled <> 'D' AND (tg.tgtype & 7) = 7),
+                   a.attgenerated <> '', c.relkind IN ('v', 'm')
             FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_class c ON c.oid = a.attrelid
             JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace JOIN pg_catalog.pg_type t ON t.oid = a.atttypid
             LEFT JOIN pg_catalog.pg_type b ON t.typtype = 'd' AND b.oid = t.typbasetype
@@ -90,6 +95,7 @@ extension PostgresStore {
         for (made, trigger) in triggers.sorted(by: { Array($0.name.utf8).lexicographicallyPrecedes(Array($1.name.utf8)) }).enumerated() {
             foreignKeys[trigger.table]?[trigger.index].made = made
         }
+        try liftPartitionKeys(&foreignKeys, context)
         var catalog = ForeignSchema()
         for (name, rows) in Dictionary(grouping: columns, by: { $0[0].textValue ?? "" }) {
             let described = rows.compactMap { row -> ForeignSchema.Column? in
@@ -102,5 +108,31 @@ extension PostgresStore {
                                                              primaryKey: primaryKeys[name] ?? [], foreignKeys: isView ? [] : foreignKeys[name] ?? [])
         }
         return catalog
+    }
+
+    /// A partitioned table whose partitions each declare a foreign key alike, and which
+    /// declares none such itself (Pagila's `payment`, partitioned by month, its keys to
+    /// `customer`, `staff` and `rental` made on each partition), holds that key as if it
+    /// declared it: its rows are the partitions', so each of them names its parent row.
+    /// A key some partition lacks stays its columns. The key acts as the first partition's
+    /// does among the others (`made`).
+    private func liftPartitionKeys(_ foreignKeys: inout [String: [ForeignSchema.ForeignKey]], _ context: ObjectContext) throws {
+        let rows = try context.connection.rows("""
+            SELECT p.relname, c.relname FROM pg_catalog.pg_inherits i JOIN pg_catalog.pg_class c ON c.oid = i.inhrelid
+            JOIN pg_catalog.pg_class p ON p.oid = i.inhparent JOIN pg_catalog.pg_namespace n ON n.oid = p.relnamespace
+            WHERE n.nspname = ? AND p.relkind = 'p' AND c.relispartition ORDER BY 1, 2
+            """, arguments: [.text(schema)])
+        var partitionsOf: [String: [String]] = [:]
+        for row in rows { if let parent = row[0].textValue, let partition = row[1].textValue { partitionsOf[parent, default: []].append(partition) } }
+        let alike = { (a: ForeignSchema.ForeignKey, b: ForeignSchema.ForeignKey) in
+            a.columns == b.columns && a.parent == b.parent && a.parentColumns == b.parentColumns && a.onDelete == b.onDelete && a.deferred == b.deferred
+        }
+        for (table, partitions) in partitionsOf.sorted(by: { $0.key < $1.key }) {
+            guard let first = partitions.first else { continue }
+            for key in foreignKeys[first] ?? [] where !(foreignKeys[table] ?? []).contains(where: { alike($0, key) }) {
+                guard partitions.dropFirst().allSatisfy({ (foreignKeys[$0] ?? []).contains(where: { alike($0, key) }) }) else { continue }
+                foreignKeys[table, default: []].append(key)
+            }
+        }
     }
 }

@@ -1,0 +1,75 @@
+import Foundation
+import QuarryTestSupport
+import Testing
+
+/// Shapes met in Pagila, the PostgreSQL port of Sakila, tried as a new user would
+/// (issue 45), each reproduced here in a few lines: its `payment` is partitioned by
+/// month and each partition, not the parent, declares the foreign keys; its `film` has a
+/// `tsvector` column that is `NOT NULL` with no default, filled by a `BEFORE INSERT`
+/// trigger. Against a real server (`PostgresServer`): the tests fail, never skip, without one.
+@Suite struct PostgresPagilaShapesTests {
+    /// Foreign keys every partition of a partitioned table declares alike are the
+    /// parent's relationships, as if the parent declared them: `payment.customer`,
+    /// `customer.payments`, key paths through them, written by setting the to-one. A key
+    /// only some partitions declare stays the column it is.
+    @Test func partitionsForeignKeysAreTheParentsRelationships() async throws {
+        let sandbox = try Sandbox()
+        let url = try await PostgresStoreTests.database("partitionkeys", schema: """
+            CREATE TABLE customer (customer_id serial PRIMARY KEY, name text NOT NULL);
+            CREATE TABLE staff (staff_id serial PRIMARY KEY, name text NOT NULL);
+            CREATE TABLE payment (payment_id serial, customer_id integer NOT NULL, staff_id integer NOT NULL,
+              amount numeric(5,2) NOT NULL, payment_date timestamptz NOT NULL, PRIMARY KEY (payment_date, payment_id))
+              PARTITION BY RANGE (payment_date);
+            CREATE TABLE payment_p2022_01 PARTITION OF payment FOR VALUES FROM ('2022-01-01 00:00:00+00') TO ('2022-02-01 00:00:00+00');
+            CREATE TABLE payment_p2022_02 PARTITION OF payment FOR VALUES FROM ('2022-02-01 00:00:00+00') TO ('2022-03-01 00:00:00+00');
+            ALTER TABLE payment_p2022_01 ADD CONSTRAINT payment_p2022_01_customer_id_fkey FOREIGN KEY (customer_id) REFERENCES customer(customer_id);
+            ALTER TABLE payment_p2022_02 ADD CONSTRAINT payment_p2022_02_customer_id_fkey FOREIGN KEY (customer_id) REFERENCES customer(customer_id);
+            ALTER TABLE payment_p2022_01 ADD CONSTRAINT payment_p2022_01_staff_id_fkey FOREIGN KEY (staff_id) REFERENCES staff(staff_id);
+            INSERT INTO customer (name) VALUES ('ann'), ('bob'), ('cy');
+            INSERT INTO staff (name) VALUES ('mike'), ('jon');
+            INSERT INTO payment (customer_id, staff_id, amount, payment_date) VALUES
+              (1, 1, 2.99, '2022-01-05 10:00:00+00'), (1, 2, 0.99, '2022-02-07 11:00:00+00'), (2, 1, 5.99, '2022-02-09 12:00:00+00');
+            """, in: sandbox)
+        let result = try await sandbox.quarry([url, "-e", #"""
+            print(count("payment", "customer.name == 'ann'"), #customer:get(1).payments, #customer:get(3).payments, count("customer", "payments.@sum.amount > 3"))
+            local p = payment:first("amount == 5.99")
+            print(p.customer.name, p.staff_id, (pcall(count, "payment", "staff.name == 'mike'")))
+            p.customer = customer:get(3)
+            payment:new{ customer = customer:get(2), staff_id = 2, amount = decimal("1.50"), payment_date = date("2022-01-20T00:00:00Z") }
+            save()
+            print(count("payment", "customer.name == 'cy'"), #customer:get(2).payments, count("payment", "customer == nil"))
+            """#])
+        #expect(result.status == 0, "\(result)")
+        // The staff key is on one partition only: a column, not a relationship.
+        #expect(result.lines == ["2\t2\t0\t2", "bob\t1\tfalse", "1\t1\t0"], "\(result)")
+        let rows = try await PostgresDecimalTests.psqlRows(sandbox, url, "SELECT string_agg(customer_id || ':' || amount, ',' ORDER BY payment_date) FROM payment").trimmingCharacters(in: .newlines)
+        #expect(rows == "1:2.99,2:1.50,1:0.99,3:5.99", "\(rows)")
+    }
+
+    /// A `NOT NULL` column with no default on a table with a `BEFORE INSERT` row trigger
+    /// may be filled by the trigger (Pagila's `film.fulltext`, by
+    /// `tsvector_update_trigger`): a new object leaving it nil is the server's to fill or
+    /// refuse, not refused by Quarry before the server sees it. Without the trigger it is
+    /// still refused at save.
+    @Test func aColumnATriggerFillsIsNotRequiredOfANewObject() async throws {
+        let sandbox = try Sandbox()
+        let url = try await PostgresStoreTests.database("triggerfilled", schema: """
+            CREATE TABLE film (film_id serial PRIMARY KEY, title text NOT NULL, description text, fulltext tsvector NOT NULL);
+            CREATE TRIGGER film_fulltext_trigger BEFORE INSERT OR UPDATE ON film FOR EACH ROW
+              EXECUTE FUNCTION tsvector_update_trigger('fulltext', 'pg_catalog.english', 'title', 'description');
+            CREATE TABLE note (note_id serial PRIMARY KEY, body text NOT NULL);
+            INSERT INTO film (title, description) VALUES ('ACADEMY DINOSAUR', 'An epic drama');
+            """, in: sandbox)
+        let result = try await sandbox.quarry([url, "-e", #"""
+            local f = film:new{ title = "QUARRY RUNNER", description = "A fast saga" }
+            save()
+            print(f.film_id, f.fulltext, count("film", "fulltext CONTAINS 'runner'"))
+            note:new{}
+            local ok, e = pcall(save); print(ok, (tostring(e):gsub("note/t%d+", "note/new")))
+            """#])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.lines == ["2\t'fast':4 'quarri':1 'runner':2 'saga':5\t1", "false\t(command line):5: save: note/new.body is required but nil"], "\(result)")
+        let rows = try await PostgresDecimalTests.psqlRows(sandbox, url, "SELECT string_agg(title || ':' || fulltext::text, ',' ORDER BY film_id) FROM film").trimmingCharacters(in: .newlines)
+        #expect(rows == "ACADEMY DINOSAUR:'academi':1 'dinosaur':2 'drama':5 'epic':4,QUARRY RUNNER:'fast':4 'quarri':1 'runner':2 'saga':5", "\(rows)")
+    }
+}
