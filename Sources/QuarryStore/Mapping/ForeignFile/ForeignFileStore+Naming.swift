@@ -12,8 +12,15 @@ extension ForeignFileStore {
     /// as a relationship name, unless that is the column's own name (in any case:
     /// `ReportsTo`, `reports_to`), which is followed by the destination's name in the
     /// singular (`reportsToEmployee`, `reports_to_employee`); else the destination's name, else the first followed by
-    /// `_rel` (then `_` until free).
+    /// `_rel` (then `_` until free). A column in capitals only is named as in lower case.
     static func relationshipName(column: String, destination: String, isFree: IsFree) -> String {
+        // A column in capitals only (`L_ORDERKEY`, `DEPTNO`, as TPC-H's and Oracle's
+        // samples write them) is named as its twin in lower case, so one script of DDL
+        // names its relationships alike in a SQLite file and in PostgreSQL, which folds
+        // unquoted names to lower case (`l_orderkey_order`, not `l_ORDERKEYORDER`).
+        if column.contains(where: \.isUppercase), !column.contains(where: \.isLowercase) {
+            return relationshipName(column: column.lowercased(), destination: destination, isFree: isFree)
+        }
         let derived = relationshipStem(column)
         if derived.lowercased() != column.lowercased(), isFree(derived) { return derived }
         // In the column's own style: `ReportsTo` -> `reportsToEmployee`, `reports_to` -> `reports_to_employee`.
