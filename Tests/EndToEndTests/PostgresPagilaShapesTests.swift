@@ -4,20 +4,23 @@ import Testing
 
 /// Shapes met in Pagila, the PostgreSQL port of Sakila, tried as a new user would
 /// (issue 45), each reproduced here in a few lines: its `payment` is partitioned by
-/// month and each partition, not the parent, declares the foreign keys; its `film` has a
+/// month and the partitions, not the parent, declare the foreign keys (all but the last); its `film` has a
 /// `tsvector` column that is `NOT NULL` with no default, filled by a `BEFORE INSERT`
 /// trigger. Against a real server (`PostgresServer`): the tests fail, never skip, without one.
 @Suite struct PostgresPagilaShapesTests {
-    /// Foreign keys every partition of a partitioned table declares alike are the
-    /// parent's relationships, as if the parent declared them: `payment.customer`,
+    /// Foreign keys the partitions of a partitioned table declare are the parent's
+    /// relationships, as if the parent declared them: `payment.customer`,
     /// `customer.payments`, key paths through them, written by setting the to-one. A key
-    /// only some partitions declare stays the column it is.
+    /// one partition lacks (Pagila's `payment_p2022_07` lacks all three) is a relationship
+    /// all the same, said in one note; keys the partitions declare differently on the same
+    /// columns stay the columns they are.
     @Test func partitionsForeignKeysAreTheParentsRelationships() async throws {
         let sandbox = try Sandbox()
         let url = try await PostgresStoreTests.database("partitionkeys", schema: """
             CREATE TABLE customer (customer_id serial PRIMARY KEY, name text NOT NULL);
             CREATE TABLE staff (staff_id serial PRIMARY KEY, name text NOT NULL);
-            CREATE TABLE payment (payment_id serial, customer_id integer NOT NULL, staff_id integer NOT NULL,
+            CREATE TABLE rental (rental_id serial PRIMARY KEY);
+            CREATE TABLE payment (payment_id serial, customer_id integer NOT NULL, staff_id integer NOT NULL, rental_id integer,
               amount numeric(5,2) NOT NULL, payment_date timestamptz NOT NULL, PRIMARY KEY (payment_date, payment_id))
               PARTITION BY RANGE (payment_date);
             CREATE TABLE payment_p2022_01 PARTITION OF payment FOR VALUES FROM ('2022-01-01 00:00:00+00') TO ('2022-02-01 00:00:00+00');
@@ -25,25 +28,28 @@ import Testing
             ALTER TABLE payment_p2022_01 ADD CONSTRAINT payment_p2022_01_customer_id_fkey FOREIGN KEY (customer_id) REFERENCES customer(customer_id);
             ALTER TABLE payment_p2022_02 ADD CONSTRAINT payment_p2022_02_customer_id_fkey FOREIGN KEY (customer_id) REFERENCES customer(customer_id);
             ALTER TABLE payment_p2022_01 ADD CONSTRAINT payment_p2022_01_staff_id_fkey FOREIGN KEY (staff_id) REFERENCES staff(staff_id);
+            ALTER TABLE payment_p2022_01 ADD FOREIGN KEY (rental_id) REFERENCES rental(rental_id) ON DELETE CASCADE;
+            ALTER TABLE payment_p2022_02 ADD FOREIGN KEY (rental_id) REFERENCES rental(rental_id) ON DELETE SET NULL;
             INSERT INTO customer (name) VALUES ('ann'), ('bob'), ('cy');
             INSERT INTO staff (name) VALUES ('mike'), ('jon');
-            INSERT INTO payment (customer_id, staff_id, amount, payment_date) VALUES
-              (1, 1, 2.99, '2022-01-05 10:00:00+00'), (1, 2, 0.99, '2022-02-07 11:00:00+00'), (2, 1, 5.99, '2022-02-09 12:00:00+00');
+            INSERT INTO rental DEFAULT VALUES;
+            INSERT INTO payment (customer_id, staff_id, rental_id, amount, payment_date) VALUES
+              (1, 1, 1, 2.99, '2022-01-05 10:00:00+00'), (1, 2, NULL, 0.99, '2022-02-07 11:00:00+00'), (2, 1, 1, 5.99, '2022-02-09 12:00:00+00');
             """, in: sandbox)
         let result = try await sandbox.quarry([url, "-e", #"""
             print(count("payment", "customer.name == 'ann'"), #customer:get(1).payments, #customer:get(3).payments, count("customer", "payments.@sum.amount > 3"))
             local p = payment:first("amount == 5.99")
-            print(p.customer.name, p.staff_id, (pcall(count, "payment", "staff.name == 'mike'")))
+            print(p.customer.name, p.staff.name, #staff:get(2).payments, p.rental_id, (pcall(count, "payment", "rental != nil")))
             p.customer = customer:get(3)
-            payment:new{ customer = customer:get(2), staff_id = 2, amount = decimal("1.50"), payment_date = date("2022-01-20T00:00:00Z") }
+            payment:new{ customer = customer:get(2), staff = staff:get(2), amount = decimal("1.50"), payment_date = date("2022-01-20T00:00:00Z") }
             save()
-            print(count("payment", "customer.name == 'cy'"), #customer:get(2).payments, count("payment", "customer == nil"))
+            print(count("payment", "customer.name == 'cy'"), #customer:get(2).payments, count("payment", "customer == nil"), count("payment", "staff.name == 'jon'"))
             """#])
         #expect(result.status == 0, "\(result)")
-        // The staff key is on one partition only: a column, not a relationship.
-        #expect(result.lines == ["2\t2\t0\t2", "bob\t1\tfalse", "1\t1\t0"], "\(result)")
-        let rows = try await PostgresDecimalTests.psqlRows(sandbox, url, "SELECT string_agg(customer_id || ':' || amount, ',' ORDER BY payment_date) FROM payment").trimmingCharacters(in: .newlines)
-        #expect(rows == "1:2.99,2:1.50,1:0.99,3:5.99", "\(rows)")
+        #expect(result.lines == ["2\t2\t0\t2", "bob\tmike\t1\t1\tfalse", "1\t1\t0\t2"], "\(result)")
+        #expect(result.stderr == "note: payment_p2022_02 lacks the foreign key on (staff_id) that payment's other partitions declare: it is a relationship of payment all the same, not enforced by the server on payment_p2022_02's rows\n", "\(result)")
+        let rows = try await PostgresDecimalTests.psqlRows(sandbox, url, "SELECT string_agg(customer_id || ':' || staff_id || ':' || amount, ',' ORDER BY payment_date) FROM payment").trimmingCharacters(in: .newlines)
+        #expect(rows == "1:1:2.99,2:2:1.50,1:2:0.99,3:1:5.99", "\(rows)")
     }
 
     /// A `NOT NULL` column with no default on a table with a `BEFORE INSERT` row trigger

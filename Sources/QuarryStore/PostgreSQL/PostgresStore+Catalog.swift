@@ -110,12 +110,15 @@ extension PostgresStore {
         return catalog
     }
 
-    /// A partitioned table whose partitions each declare a foreign key alike, and which
-    /// declares none such itself (Pagila's `payment`, partitioned by month, its keys to
+    /// A partitioned table whose partitions declare a foreign key, and which declares
+    /// none on those columns itself (Pagila's `payment`, partitioned by month, its keys to
     /// `customer`, `staff` and `rental` made on each partition), holds that key as if it
-    /// declared it: its rows are the partitions', so each of them names its parent row.
-    /// A key some partition lacks stays its columns. The key acts as the first partition's
-    /// does among the others (`made`).
+    /// declared it: its rows are the partitions', each naming its parent row. A partition
+    /// that lacks the key (Pagila's `payment_p2022_07` has none) leaves it a key the
+    /// server does not enforce on those rows, as a SQLite file's keys are when its
+    /// foreign keys are off, and the opening notes say which; partitions declaring
+    /// different keys on the same columns leave them columns. The key acts as the first
+    /// partition's does among the others (`made`).
     private func liftPartitionKeys(_ foreignKeys: inout [String: [ForeignSchema.ForeignKey]], _ context: ObjectContext) throws {
         let rows = try context.connection.rows("""
             SELECT p.relname, c.relname FROM pg_catalog.pg_inherits i JOIN pg_catalog.pg_class c ON c.oid = i.inhrelid
@@ -128,10 +131,18 @@ extension PostgresStore {
             a.columns == b.columns && a.parent == b.parent && a.parentColumns == b.parentColumns && a.onDelete == b.onDelete && a.deferred == b.deferred
         }
         for (table, partitions) in partitionsOf.sorted(by: { $0.key < $1.key }) {
-            guard let first = partitions.first else { continue }
-            for key in foreignKeys[first] ?? [] where !(foreignKeys[table] ?? []).contains(where: { alike($0, key) }) {
-                guard partitions.dropFirst().allSatisfy({ (foreignKeys[$0] ?? []).contains(where: { alike($0, key) }) }) else { continue }
+            let declared = partitions.flatMap { foreignKeys[$0] ?? [] }
+            var lacking: [String: [String]] = [:]
+            var seen: Set<[String]> = []
+            for key in declared where seen.insert(key.columns).inserted && !(foreignKeys[table] ?? []).contains(where: { $0.columns == key.columns }) {
+                guard declared.allSatisfy({ $0.columns != key.columns || alike($0, key) }) else { continue }
                 foreignKeys[table, default: []].append(key)
+                for partition in partitions where !(foreignKeys[partition] ?? []).contains(where: { alike($0, key) }) {
+                    lacking[partition, default: []].append("(" + key.columns.joined(separator: ", ") + ")")
+                }
+            }
+            for (partition, columns) in lacking.sorted(by: { $0.key < $1.key }) {
+                context.openingNotes.append("\(partition) lacks the foreign \(columns.count == 1 ? "key" : "keys") on \(columns.joined(separator: ", ")) that \(table)'s other partitions declare: \(columns.count == 1 ? "it is a relationship" : "they are relationships") of \(table) all the same, not enforced by the server on \(partition)'s rows")
             }
         }
     }
