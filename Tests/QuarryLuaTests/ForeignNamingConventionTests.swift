@@ -76,8 +76,8 @@ import Testing
 
     /// A schema in capitals (TPC-H's, Oracle's samples) is named as its twin in lower
     /// case, which is what PostgreSQL makes of the same DDL: `LINEITEM.l_orderkey_order`,
-    /// `EMP.deptno_dept`, `EMP.mgr_emp`, not `l_ORDERKEYORDER` or `deptnoDEPT`; key paths
-    /// say them, in SQL and in memory.
+    /// `EMP.mgr_emp`, not `l_ORDERKEYORDER` or `mgrEMP` (and `EMP.dept`, its column named
+    /// as the key it references); key paths say them, in SQL and in memory.
     @Test func aSchemaInCapitalsIsNamedAsInLowerCase() throws {
         let path = try foreignFile("""
             CREATE TABLE DEPT (DEPTNO INTEGER PRIMARY KEY, DNAME VARCHAR(14));
@@ -91,11 +91,11 @@ import Testing
             INSERT INTO LINEITEM VALUES (1, 1, 17), (1, 2, 36), (2, 1, 38);
             """)
         let h = try Harness(context: try StoreOpener.open(path))
-        #expect(h.string(#"EMP:get(7788).mgr_emp.ENAME .. "," .. EMP:get(7788).deptno_dept.DNAME .. "," .. #DEPT:get(20).emps .. "," .. #ORDERS:get(1).lineitems"#)
+        #expect(h.string(#"EMP:get(7788).mgr_emp.ENAME .. "," .. EMP:get(7788).dept.DNAME .. "," .. #DEPT:get(20).emps .. "," .. #ORDERS:get(1).lineitems"#)
                 == "JONES,RESEARCH,2,2")
         #expect(h.string(#"count("LINEITEM", "l_orderkey_order.O_TOTALPRICE > 100000") .. "," .. count("EMP", "mgr_emp.mgr_emp.ENAME == 'KING'")"#) == "2,1")
         h.run(#"""
-            local p = predicate("deptno_dept.DNAME == 'RESEARCH' AND mgr_emp != nil")
+            local p = predicate("dept.DNAME == 'RESEARCH' AND mgr_emp != nil")
             for _, e in ipairs(fetch("EMP")) do assert(p:matches(e) == (e.DEPTNO == 20), e.ENAME) end
             """#)
     }
