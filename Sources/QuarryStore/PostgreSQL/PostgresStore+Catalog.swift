@@ -146,4 +146,32 @@ extension PostgresStore {
             }
         }
     }
+
+    /// The opening note for the schema's foreign keys to tables of other schemas
+    /// (AdventureWorks' `sales.customer(personid)` to `person.person`), which `readCatalog`
+    /// leaves out since those tables are no entities here: they stay their columns, and
+    /// the note names a few and the schemas to open for them. Nil when there are none.
+    func otherSchemaKeysNote(_ context: ObjectContext) throws -> String? {
+        let rows = try context.connection.rows("""
+            SELECT c.relname, string_agg(a.attname, ', ' ORDER BY k.i), fn.nspname, f.relname
+            FROM pg_catalog.pg_constraint con JOIN pg_catalog.pg_class c ON c.oid = con.conrelid
+            JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+            CROSS JOIN LATERAL unnest(con.conkey) WITH ORDINALITY AS k(attnum, i)
+            JOIN pg_catalog.pg_attribute a ON a.attrelid = con.conrelid AND a.attnum = k.attnum
+            JOIN pg_catalog.pg_class f ON f.oid = con.confrelid JOIN pg_catalog.pg_namespace fn ON fn.oid = f.relnamespace
+            WHERE n.nspname = ? AND con.contype = 'f' AND fn.nspname <> ? AND c.relkind IN ('r', 'p') AND NOT c.relispartition
+            GROUP BY con.oid, c.relname, fn.nspname, f.relname ORDER BY 1, 2, 3, 4
+            """, arguments: [.text(schema), .text(schema)])
+        let keys = rows.compactMap { row -> (text: String, schema: String)? in
+            guard let table = row[0].textValue, let columns = row[1].textValue, let other = row[2].textValue, let parent = row[3].textValue else { return nil }
+            return ("\(table)(\(columns)) references \(other).\(parent)", other)
+        }
+        guard !keys.isEmpty else { return nil }
+        let shown = keys.prefix(2).map(\.text) + (keys.count > 2 ? ["and \(keys.count - 2) more"] : [])
+        let schemas = Array(Set(keys.map(\.schema))).sorted()
+        let open = schemas.count == 1 ? schemas[0] : schemas.dropLast().joined(separator: ", ") + " or " + (schemas.last ?? "")
+        let those = keys.count == 1 ? "that table" : "those tables"
+        return "\(keys.count) foreign \(keys.count == 1 ? "key references a table of another schema, which is no entity here, and is read as its columns" : "keys reference tables of other schemas, which are no entities here, and are read as their columns"): \(shown.joined(separator: ", ")) (open ?schema=\(open) to read \(those))"
+    }
 }
+

@@ -2,12 +2,14 @@ import Foundation
 import QuarryTestSupport
 import Testing
 
-/// Shapes met in Pagila, the PostgreSQL port of Sakila, tried as a new user would
-/// (issue 45), each reproduced here in a few lines: its `payment` is partitioned by
-/// month and the partitions, not the parent, declare the foreign keys (all but the last); its `film` has a
-/// `tsvector` column that is `NOT NULL` with no default, filled by a `BEFORE INSERT`
-/// trigger. Against a real server (`PostgresServer`): the tests fail, never skip, without one.
-@Suite struct PostgresPagilaShapesTests {
+/// Shapes met in public sample databases loaded by psql and tried as a new user would
+/// (issue 45), each reproduced here in a few lines. Pagila, the PostgreSQL port of
+/// Sakila: its `payment` is partitioned by month and the partitions, not the parent,
+/// declare the foreign keys (all but the last); its `film` has a `tsvector` column that is
+/// `NOT NULL` with no default, filled by a `BEFORE INSERT` trigger. AdventureWorks: five
+/// schemas whose tables reference each other's. Against a real server
+/// (`PostgresServer`): the tests fail, never skip, without one.
+@Suite struct PostgresSampleShapesTests {
     /// Foreign keys the partitions of a partitioned table declare are the parent's
     /// relationships, as if the parent declared them: `payment.customer`,
     /// `customer.payments`, key paths through them, written by setting the to-one. A key
@@ -78,4 +80,29 @@ import Testing
         let rows = try await PostgresDecimalTests.psqlRows(sandbox, url, "SELECT string_agg(title || ':' || fulltext::text, ',' ORDER BY film_id) FROM film").trimmingCharacters(in: .newlines)
         #expect(rows == "ACADEMY DINOSAUR:'academi':1 'dinosaur':2 'drama':5 'epic':4,QUARRY RUNNER:'fast':4 'quarri':1 'runner':2 'saga':5", "\(rows)")
     }
+
+    /// Foreign keys to tables of another schema (AdventureWorks' `sales.customer.personid`
+    /// to `person.person`) are read as their columns, since those tables are no entities
+    /// of the open schema: the opening notes say so in one line, naming the schema to open
+    /// for them, rather than leaving the user to wonder where `customer.person` went.
+    @Test func keysToAnotherSchemaAreNamedInOneNote() async throws {
+        let sandbox = try Sandbox()
+        let url = try await PostgresStoreTests.database("otherschemas", schema: """
+            CREATE SCHEMA person; CREATE SCHEMA production; CREATE SCHEMA sales;
+            CREATE TABLE person.person (businessentityid integer PRIMARY KEY, lastname text);
+            CREATE TABLE production.product (productid integer PRIMARY KEY, name text);
+            CREATE TABLE sales.salesterritory (territoryid integer PRIMARY KEY, name text);
+            CREATE TABLE sales.customer (customerid integer PRIMARY KEY, personid integer REFERENCES person.person (businessentityid),
+              territoryid integer REFERENCES sales.salesterritory (territoryid));
+            CREATE TABLE sales.specialofferproduct (specialofferid integer PRIMARY KEY, productid integer NOT NULL REFERENCES production.product (productid));
+            CREATE TABLE sales.shoppingcartitem (shoppingcartitemid integer PRIMARY KEY, productid integer NOT NULL REFERENCES production.product (productid));
+            INSERT INTO person.person VALUES (1, 'Abel'); INSERT INTO sales.salesterritory VALUES (1, 'Northwest');
+            INSERT INTO sales.customer VALUES (11000, 1, 1), (11001, NULL, 1);
+            """, in: sandbox)
+        let result = try await sandbox.quarry([url + "?schema=sales", "-e", #"print(count("customer", "personid == 1"), count("customer", "salesterritory.name == 'Northwest'"))"#])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.lines == ["1\t2"], "\(result)")
+        #expect(result.stderr == "note: 3 foreign keys reference tables of other schemas, which are no entities here, and are read as their columns: customer(personid) references person.person, shoppingcartitem(productid) references production.product, and 1 more (open ?schema=person or production to read those tables)\n", "\(result)")
+    }
 }
+
