@@ -104,5 +104,30 @@ import Testing
         #expect(result.lines == ["1\t2"], "\(result)")
         #expect(result.stderr == "note: 3 foreign keys reference tables of other schemas, which are no entities here, and are read as their columns: customer(personid) references person.person, shoppingcartitem(productid) references production.product, and 1 more (open ?schema=person or production to read those tables)\n", "\(result)")
     }
+
+    /// `?notify=triggers` on a schema with views (Pagila's `film_list`, `actor_info`, ...)
+    /// puts its trigger on the tables only: a view takes no statement trigger, and what
+    /// changes a view's rows is a commit to its tables, which the trigger announces. The
+    /// store opened (it refused: "film_list" is a view), and its observers are told every
+    /// commit is heard.
+    @Test func notifyTriggersOnASchemaWithViewsGoOnItsTables() async throws {
+        let sandbox = try Sandbox()
+        let url = try await PostgresStoreTests.database("viewtriggers", schema: """
+            CREATE TABLE film (film_id serial PRIMARY KEY, title text NOT NULL, length integer);
+            CREATE VIEW film_list AS SELECT film_id AS fid, title, length FROM film;
+            INSERT INTO film (title, length) VALUES ('ACADEMY DINOSAUR', 86), ('ACE GOLDFINGER', 148);
+            CREATE MATERIALIZED VIEW long_films AS SELECT film_id, title FROM film WHERE length > 100;
+            """, in: sandbox)
+        let result = try await sandbox.quarry([url + "?notify=triggers", "-e", #"""
+            local r = fetch{ "film_list", sort = "fid" }
+            observe(r, function() end)
+            print(#r, count("long_films"), count("film"))
+            """#])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.lines == ["2\t1\t2"], "\(result)")
+        #expect(result.stderr.isEmpty, "\(result)")
+        let triggers = try await PostgresDecimalTests.psqlRows(sandbox, url, "SELECT string_agg(tgrelid::regclass::text, ',' ORDER BY 1) FROM pg_trigger WHERE tgname = 'quarry_notify'")
+        #expect(triggers == "film\n", "\(triggers)")
+    }
 }
 
