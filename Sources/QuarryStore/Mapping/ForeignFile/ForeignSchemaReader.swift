@@ -227,9 +227,13 @@ struct ForeignSchemaReader {
             let names = Set(columns.map { $0.name.lowercased() })
             guard let alias = ["rowid", "_rowid_", "oid"].first(where: { !names.contains($0) }) else { return nil }
             primaryKey = alias
-            // A WITHOUT ROWID table has no stable integer identity to give its objects.
+            // A WITHOUT ROWID table has no stable integer identity to give its objects: it
+            // is no entity, said (a country keyed by its ISO code went without a word).
             let hasRowid = (try? context.read { db in try db.execute(sql: "SELECT \(alias) FROM \(quoteIdentifier(table)) LIMIT 0") }) != nil
-            guard hasRowid else { return nil }
+            guard hasRowid else {
+                context.openingNotes.append("\(table) is left out: a WITHOUT ROWID table keyed by other than one INTEGER column has no number to know its rows by (sql() reads it)")
+                return nil
+            }
         }
         // SQLite returns at most SQLITE_LIMIT_COLUMN columns (2,000) per row; an object's
         // row has the key and each foreign key's column once more: a wider table is read
