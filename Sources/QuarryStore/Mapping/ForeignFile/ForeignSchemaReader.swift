@@ -56,10 +56,14 @@ struct ForeignSchemaReader {
             }
             for table in tables {
                 let q = quoteIdentifier(table)
-                let info = try Row.fetchAll(db, sql: "PRAGMA main.table_info(\(q))")
+                // `table_xinfo` lists generated columns too (hidden 2, VIRTUAL, and 3,
+                // STORED), which `table_info` leaves out; SQLite fills them, as a default.
+                let info = try Row.fetchAll(db, sql: "PRAGMA main.table_xinfo(\(q))").filter { [0, 2, 3].contains($0["hidden"] as Int? ?? 0) }
                 let columns = info.map { row in
-                    ForeignSchema.Column(name: row["name"] ?? "", declaredType: row["type"] ?? "", notNull: (row["notnull"] as Int? ?? 0) == 1,
-                                         hasDefault: !(row["dflt_value"] as DatabaseValue).isNull, defaultText: row["dflt_value"])
+                    let generated = (row["hidden"] as Int? ?? 0) != 0
+                    return ForeignSchema.Column(name: row["name"] ?? "", declaredType: row["type"] ?? "", notNull: (row["notnull"] as Int? ?? 0) == 1,
+                                                hasDefault: generated || !(row["dflt_value"] as DatabaseValue).isNull, defaultText: row["dflt_value"],
+                                                generated: generated)
                 }
                 let keyRows = info.filter { ($0["pk"] as Int? ?? 0) > 0 }
                 let primaryKey = keyRows.sorted { ($0["pk"] as Int? ?? 0) < ($1["pk"] as Int? ?? 0) }.compactMap { $0["name"] as String? }
@@ -265,6 +269,7 @@ struct ForeignSchemaReader {
         var storage = EntityStorage(layout: .foreignTable, relation: table, keyColumn: primaryKey, keyMayHoldOthers: keyMayHoldOthers)
         storage.keysToGive = keysToGive
         storage.clockDefaults = clockDefaults
+        storage.generated = relation.generatedColumns.intersection(columns.map(\.name))
         storage.numericDates = ForeignFileStore.numericDates(of: table, key: primaryKey, attributes: attributes, in: context)
         return (EntityDescription(name: table, attributes: attributes), storage)
     }
