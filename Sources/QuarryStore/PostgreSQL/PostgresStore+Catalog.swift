@@ -174,4 +174,3 @@ extension PostgresStore {
         return "\(keys.count) foreign \(keys.count == 1 ? "key references a table of another schema, which is no entity here, and is read as its columns" : "keys reference tables of other schemas, which are no entities here, and are read as their columns"): \(shown.joined(separator: ", ")) (open ?schema=\(open) to read \(those))"
     }
 }
-
