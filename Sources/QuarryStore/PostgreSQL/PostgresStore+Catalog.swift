@@ -96,6 +96,7 @@ extension PostgresStore {
             foreignKeys[trigger.table]?[trigger.index].made = made
         }
         try liftPartitionKeys(&foreignKeys, context)
+        for (table, key) in try uniqueKeysStandingForPrimary(context) where primaryKeys[table] == nil { primaryKeys[table] = key }
         var catalog = ForeignSchema()
         for (name, rows) in Dictionary(grouping: columns, by: { $0[0].textValue ?? "" }) {
             let described = rows.compactMap { row -> ForeignSchema.Column? in
@@ -173,4 +174,33 @@ extension PostgresStore {
         let those = keys.count == 1 ? "that table" : "those tables"
         return "\(keys.count) foreign \(keys.count == 1 ? "key references a table of another schema, which is no entity here, and is read as its columns" : "keys reference tables of other schemas, which are no entities here, and are read as their columns"): \(shown.joined(separator: ", ")) (open ?schema=\(open) to read \(those))"
     }
+
+    /// For each table with no primary key, a unique key all of whose columns are `NOT
+    /// NULL`, which knows its rows as a primary key would (the French towns sample declares
+    /// `id SERIAL UNIQUE NOT NULL` and no primary key): one integer column if there is
+    /// one, else the key of fewest columns, the first made among equals. Unique indexes
+    /// count as constraints do, not partial ones nor ones over expressions.
+    private func uniqueKeysStandingForPrimary(_ context: ObjectContext) throws -> [String: [String]] {
+        let rows = try context.connection.rows("""
+            SELECT c.relname, i.indexrelid::int8, string_agg(a.attname, chr(31) ORDER BY k.n), bool_and(a.attnotnull)::int4,
+                   bool_and(a.atttypid IN ('int2'::regtype, 'int4'::regtype, 'int8'::regtype))::int4, count(*)::int4
+            FROM pg_catalog.pg_index i JOIN pg_catalog.pg_class c ON c.oid = i.indrelid
+            JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+            CROSS JOIN LATERAL unnest(i.indkey::int2[]) WITH ORDINALITY AS k(attnum, n)
+            JOIN pg_catalog.pg_attribute a ON a.attrelid = c.oid AND a.attnum = k.attnum
+            WHERE n.nspname = ? AND c.relkind IN ('r', 'p') AND i.indisunique AND NOT i.indisprimary AND i.indpred IS NULL
+              AND i.indexprs IS NULL AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_index p WHERE p.indrelid = c.oid AND p.indisprimary)
+            GROUP BY c.relname, i.indexrelid ORDER BY 1, 2
+            """, arguments: [.text(schema)])
+        var chosen: [String: (columns: [String], rank: (Int, Int))] = [:]
+        for row in rows where row[3].storedInteger == 1 {
+            guard let table = row[0].textValue, let names = row[2].textValue?.split(separator: "\u{1F}").map(String.init), !names.isEmpty else { continue }
+            // One integer column first, then fewer columns; the first made among equals.
+            let rank = (names.count == 1 && row[4].storedInteger == 1 ? 0 : 1, names.count)
+            if let held = chosen[table], held.rank <= rank { continue }
+            chosen[table] = (names, rank)
+        }
+        return chosen.mapValues(\.columns)
+    }
 }
+
