@@ -32,11 +32,11 @@ import Testing
         #expect(h.string(#"count("p", "cs.@count == 2") .. "," .. count("p", "ANY cs.label == 'c2'") .. "," .. count("c", "p_code_p.label == 'x'")"#) == "1,1,2")
         #expect(h.string(#"(function() local pr, n = predicate("ANY cs.label == 'c2'"), 0; for _, o in ipairs(fetch("p")) do if pr:matches(o) then n = n + 1 end end; return n end)()"#) == "1")
         // The join table's pair: 'ABC' and 'abc' are links of one parent.
-        #expect(h.string(#"#p:first("label == 'x'").tid_ts .. "," .. #t:get(2).p_code_ps .. "," .. count("t", "ANY p_code_ps.label == 'x'")"#) == "2,2,2")
+        #expect(h.string(#"#p:first("label == 'x'").ts .. "," .. #t:get(2).p_code_ps .. "," .. count("t", "ANY p_code_ps.label == 'x'")"#) == "2,2,2")
         // A link written as 'ABC' is removed through the pair.
         h.run(#"""
             local x = p:first("label == 'x'")
-            x.tid_ts:remove(t:get(1))
+            x.ts:remove(t:get(1))
             save()
             """#)
         #expect(try sqlAnswer(path, "SELECT p_code || '-' || tid FROM p_t ORDER BY 1") == "abc-2,def-2")

@@ -73,4 +73,31 @@ import Testing
         // The earlier names.
         #expect(h.string(#"#Author:get(1).book_set .. "," .. #category:get(1).category_set"#) == "2,2")
     }
+
+    /// A schema in capitals (TPC-H's, Oracle's samples) is named as its twin in lower
+    /// case, which is what PostgreSQL makes of the same DDL: `LINEITEM.l_orderkey_order`,
+    /// `EMP.mgr_emp`, not `l_ORDERKEYORDER` or `mgrEMP` (and `EMP.dept`, its column named
+    /// as the key it references); key paths say them, in SQL and in memory.
+    @Test func aSchemaInCapitalsIsNamedAsInLowerCase() throws {
+        let path = try foreignFile("""
+            CREATE TABLE DEPT (DEPTNO INTEGER PRIMARY KEY, DNAME VARCHAR(14));
+            CREATE TABLE EMP (EMPNO INTEGER PRIMARY KEY, ENAME VARCHAR(10), MGR INTEGER REFERENCES EMP (EMPNO), DEPTNO INTEGER REFERENCES DEPT (DEPTNO));
+            CREATE TABLE ORDERS (O_ORDERKEY INTEGER PRIMARY KEY, O_TOTALPRICE DECIMAL(15,2));
+            CREATE TABLE LINEITEM (L_ORDERKEY INTEGER NOT NULL REFERENCES ORDERS (O_ORDERKEY), L_LINENUMBER INTEGER NOT NULL,
+              L_QUANTITY DECIMAL(15,2), PRIMARY KEY (L_ORDERKEY, L_LINENUMBER));
+            INSERT INTO DEPT VALUES (10, 'ACCOUNTING'), (20, 'RESEARCH');
+            INSERT INTO EMP VALUES (7839, 'KING', NULL, 10), (7566, 'JONES', 7839, 20), (7788, 'SCOTT', 7566, 20);
+            INSERT INTO ORDERS VALUES (1, 173665.47), (2, 46929.18);
+            INSERT INTO LINEITEM VALUES (1, 1, 17), (1, 2, 36), (2, 1, 38);
+            """)
+        let h = try Harness(context: try StoreOpener.open(path))
+        #expect(h.string(#"EMP:get(7788).mgr_emp.ENAME .. "," .. EMP:get(7788).dept.DNAME .. "," .. #DEPT:get(20).emps .. "," .. #ORDERS:get(1).lineitems"#)
+                == "JONES,RESEARCH,2,2")
+        #expect(h.string(#"count("LINEITEM", "l_orderkey_order.O_TOTALPRICE > 100000") .. "," .. count("EMP", "mgr_emp.mgr_emp.ENAME == 'KING'")"#) == "2,1")
+        h.run(#"""
+            local p = predicate("dept.DNAME == 'RESEARCH' AND mgr_emp != nil")
+            for _, e in ipairs(fetch("EMP")) do assert(p:matches(e) == (e.DEPTNO == 20), e.ENAME) end
+            """#)
+    }
 }
+

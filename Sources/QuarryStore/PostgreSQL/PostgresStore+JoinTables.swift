@@ -99,7 +99,7 @@ extension PostgresStore {
         // file's join table, which is one, has them (`customer_code_customers`); an end of
         // several columns, which is no to-one, after its parent (`lineItem` -> `lineItems`).
         let columns = catalog.relations[table]?.columns.map(\.name) ?? []
-        let singles = [first, second].filter { $0.columns.count == 1 }.map { ($0.columns[0], $0.parent) }
+        let singles = [shape.first, shape.second].filter { $0.columns.count == 1 }.map { ($0.columns[0], $0.parent, catalog.referencedColumns(of: $0)?.first) }
         let keyNames = ForeignFileStore.joinKeyNames(columns: columns, keys: singles)
         func other(_ end: JoinEnd) -> String {
             end.columns.count == 1

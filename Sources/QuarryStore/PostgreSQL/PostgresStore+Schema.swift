@@ -20,6 +20,7 @@ extension PostgresStore {
         let definitions = try readDefinitions(context)
         // Every table's and view's columns, primary and foreign keys, with all their columns in order.
         let catalog = try readCatalog(context)
+        if let note = try otherSchemaKeysNote(context) { context.openingNotes.append(note) }
         // A table of a join table's shape, its ends naming other tables' whole keys.
         let joinShape = { (table: String) in catalog.joinTable(table, isEnd: catalog.namesPrimaryKey, type: { Self.attributeType($0.declaredType) }) }
         var added: [String] = []

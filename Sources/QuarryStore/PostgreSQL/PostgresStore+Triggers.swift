@@ -2,15 +2,15 @@
 /// an app), on the channel quarry sessions listen on. Installed only when the user asks
 /// (`?notify=triggers`), since they change the schema: one function, `quarry_notify`, and
 /// one statement-level trigger of that name on each table of an entity (a hierarchy's
-/// root table: its members' views write it) and on each join table of a many-to-many
-/// relationship, whose rows are links, not objects. Without them, a commit by a program
+/// root table: its members' views write it; not a view of the schema, whose rows change
+/// by its tables') and on each join table of a many-to-many relationship, whose rows are
+/// links, not objects. Without them, a commit by a program
 /// other than quarry is noticed at `refresh()`.
 extension PostgresStore {
     func installTriggers(_ context: ObjectContext) throws {
         let server = try server(context)
         // A keyed table's, not its session's view.
-        let tables = (Set(managedObjectModel.entities.map { writtenTable(mapping.storage(of: managedObjectModel.root(of: $0.name))) })
-            .union(linkTables(context).map(qualified))).sorted()
+        let tables = (Set(tableStorages.map(writtenTable)).union(linkTables(context).map(qualified))).sorted()
         do {
             try server.inWriteTransaction { try createTriggers(on: tables, server) }
         } catch let StoreError.postgres(state, sql, message) {
@@ -38,8 +38,7 @@ extension PostgresStore {
     /// Whether each table of an entity has the trigger (`installTriggers`): a hierarchy's
     /// is its root's, which its members' views write.
     func triggersCoverEveryTable(_ context: ObjectContext, adding new: [String] = []) throws -> Bool {
-        let relations = Set(managedObjectModel.entities.map { mapping.storage(of: managedObjectModel.root(of: $0.name)).relation } + new)
-            .union(linkTables(context))
+        let relations = Set(tableStorages.map(\.relation) + new).union(linkTables(context))
         guard !relations.isEmpty else { return false }
         let covered = try context.connection.rows("""
             SELECT c.relname FROM pg_catalog.pg_trigger t JOIN pg_catalog.pg_class c ON c.oid = t.tgrelid
@@ -47,6 +46,13 @@ extension PostgresStore {
             WHERE n.nspname = ? AND t.tgname = 'quarry_notify' AND t.tgenabled <> 'D'
             """, arguments: [.text(schema)]).compactMap { $0.first?.textValue }
         return relations.isSubset(of: Set(covered))
+    }
+
+    /// The storages of the entities that are tables, a hierarchy's members by its root's:
+    /// not the schema's views and materialized views (Pagila's `film_list`), which take no
+    /// statement trigger and change only by a commit to their tables.
+    private var tableStorages: [EntityStorage] {
+        managedObjectModel.entities.map { mapping.storage(of: managedObjectModel.root(of: $0.name)) }.filter { $0.layout != .foreignView }
     }
 
     /// The tables (unquoted) that hold the links of the model's many-to-many relationships:

@@ -96,21 +96,38 @@ struct SQLiteSaveStatements: SaveStatements {
     mutating func insert(_ object: ManagedObject, _ entity: EntityDescription, toOne: [(name: String, key: Value)],
                          keys: SaveChangesRequest.Keys) throws -> Int64 {
         let storage = context.mapped(entity)
-        let names = entity.attributeNames + toOne.map(\.name)
+        // A generated column is SQLite's to fill (`refuseUnfaithfulWrite` refused setting one).
+        let written = entity.attributeNames.filter { !storage.generated.contains($0) }
+        let names = written + toOne.map(\.name)
         let columns = names.map(quoteIdentifier).joined(separator: ", ")
         let marks = Array(repeating: "?", count: names.count).joined(separator: ", ")
         let sql = names.isEmpty
             ? "INSERT INTO \(storage.table) DEFAULT VALUES"
             : "INSERT INTO \(storage.table) (\(columns)) VALUES (\(marks))"
         var values: [DatabaseValue] = []
-        for name in entity.attributeNames { values.append(try stored(object, name, context.insertedValue(object, name, keys: keys))) }
+        for name in written { values.append(try stored(object, name, context.insertedValue(object, name, keys: keys))) }
         values += toOne.map(\.key.databaseValue)
         // Cached: compiling an insert through a sub-entity's view compiles its trigger too.
         try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(values))
         // A WITHOUT ROWID table sets no last rowid: its key is the one the row was given.
         let given: Int64? = { if case .integer(let k) = object.currentValue(storage.keyColumn) { return k } else { return nil } }()
-        if storage.keyMayHoldOthers, let given { return given }
-        return try store.insertedKey(of: entity, in: db, context: context)
+        let key: Int64
+        if storage.keyMayHoldOthers, let given { key = given } else { key = try store.insertedKey(of: entity, in: db, context: context) }
+        try readGenerated(object, entity, key: .integer(key))
+        return key
+    }
+
+    /// The generated columns of `object`'s row as SQLite computed them, read back after a
+    /// write, so the object holds them without a fetch.
+    private mutating func readGenerated(_ object: ManagedObject, _ entity: EntityDescription, key: Value) throws {
+        let storage = context.mapped(entity)
+        let names = entity.attributeNames.filter(storage.generated.contains)
+        guard !names.isEmpty else { return }
+        let sql = "SELECT \(names.map(quoteIdentifier).joined(separator: ", ")) FROM \(storage.table) WHERE \(storage.key) = ?"
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: [key.databaseValue]) else { return }
+        for (i, name) in names.enumerated() {
+            readBacks.append((object, name, ColumnFormats.readBack(row[i] as DatabaseValue, entity, name, context: context)))
+        }
     }
 
     mutating func update(_ object: ManagedObject, key: Value, attributes: [String], toOne: [(name: String, key: Value)], readsBack: Bool) throws {
@@ -120,6 +137,7 @@ struct SQLiteSaveStatements: SaveStatements {
         values += toOne.map(\.key.databaseValue) + [key.databaseValue]
         let storage = context.mapped(object.entity)
         try db.cachedStatement(sql: "UPDATE \(storage.table) SET \(assignments) WHERE \(storage.key) = ?").execute(arguments: StatementArguments(values))
+        try readGenerated(object, object.entity, key: key)
     }
 
     func write(_ link: PendingLink, source: Value, target: Value) throws {

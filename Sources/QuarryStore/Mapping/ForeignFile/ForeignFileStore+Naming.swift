@@ -12,10 +12,26 @@ extension ForeignFileStore {
     /// as a relationship name, unless that is the column's own name (in any case:
     /// `ReportsTo`, `reports_to`), which is followed by the destination's name in the
     /// singular (`reportsToEmployee`, `reports_to_employee`); else the destination's name, else the first followed by
-    /// `_rel` (then `_` until free).
-    static func relationshipName(column: String, destination: String, isFree: IsFree) -> String {
+    /// `_rel` (then `_` until free). A column in capitals only is named as in lower case; one
+    /// named as the parent's column it references (`customerNumber`) is named after the
+    /// parent in the singular (`customer`) when that is free.
+    static func relationshipName(column: String, destination: String, parentColumn: String? = nil, isFree: IsFree) -> String {
+        // A column in capitals only (`L_ORDERKEY`, `DEPTNO`, as TPC-H's and Oracle's
+        // samples write them) is named as its twin in lower case, so one script of DDL
+        // names its relationships alike in a SQLite file and in PostgreSQL, which folds
+        // unquoted names to lower case (`l_orderkey_order`, not `l_ORDERKEYORDER`).
+        if column.contains(where: \.isUppercase), !column.contains(where: \.isLowercase) {
+            return relationshipName(column: column.lowercased(), destination: destination, parentColumn: parentColumn?.lowercased(), isFree: isFree)
+        }
         let derived = relationshipStem(column)
         if derived.lowercased() != column.lowercased(), isFree(derived) { return derived }
+        // A column named as the key it references (classicmodels' `customerNumber`, to
+        // `customers.customerNumber`; `officeCode`; nycflights13's `carrier`) names the
+        // parent, in the singular (`customer`, `office`, `airline`), as `CustomerID` does.
+        if derived.lowercased() == column.lowercased(), column.lowercased() == parentColumn?.lowercased() {
+            let parent = singular(lowerCamel(destination))
+            if isFree(parent) { return parent }
+        }
         // In the column's own style: `ReportsTo` -> `reportsToEmployee`, `reports_to` -> `reports_to_employee`.
         let snake = !column.contains(where: \.isUppercase)
         let qualified = snake ? derived + "_" + singular(lowerCamel(destination)).lowercased() : derived + capitalized(singular(identifier(destination)))
@@ -61,11 +77,11 @@ extension ForeignFileStore {
     /// none as a column of the table in any case (`customer_code` ->
     /// `customer_code_customer`) nor as the other; a PostgreSQL one is no entity but its
     /// pair is named from the same names, so one schema gives one pair of names on both.
-    static func joinKeyNames(columns: [String], keys: [(column: String, destination: String)]) -> [String: String] {
+    static func joinKeyNames(columns: [String], keys: [(column: String, destination: String, parentColumn: String?)]) -> [String: String] {
         var taken = Set(columns.map { $0.lowercased() })
         var names: [String: String] = [:]
         for key in keys.sorted(by: { $0.column < $1.column }) {
-            let name = relationshipName(column: key.column, destination: key.destination) { !taken.contains($0.lowercased()) }
+            let name = relationshipName(column: key.column, destination: key.destination, parentColumn: key.parentColumn) { !taken.contains($0.lowercased()) }
             taken.insert(name.lowercased())
             names[key.column] = name
         }

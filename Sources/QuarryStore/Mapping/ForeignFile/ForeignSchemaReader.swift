@@ -56,10 +56,14 @@ struct ForeignSchemaReader {
             }
             for table in tables {
                 let q = quoteIdentifier(table)
-                let info = try Row.fetchAll(db, sql: "PRAGMA main.table_info(\(q))")
+                // `table_xinfo` lists generated columns too (hidden 2, VIRTUAL, and 3,
+                // STORED), which `table_info` leaves out; SQLite fills them, as a default.
+                let info = try Row.fetchAll(db, sql: "PRAGMA main.table_xinfo(\(q))").filter { [0, 2, 3].contains($0["hidden"] as Int? ?? 0) }
                 let columns = info.map { row in
-                    ForeignSchema.Column(name: row["name"] ?? "", declaredType: row["type"] ?? "", notNull: (row["notnull"] as Int? ?? 0) == 1,
-                                         hasDefault: !(row["dflt_value"] as DatabaseValue).isNull, defaultText: row["dflt_value"])
+                    let generated = (row["hidden"] as Int? ?? 0) != 0
+                    return ForeignSchema.Column(name: row["name"] ?? "", declaredType: row["type"] ?? "", notNull: (row["notnull"] as Int? ?? 0) == 1,
+                                                hasDefault: generated || !(row["dflt_value"] as DatabaseValue).isNull, defaultText: row["dflt_value"],
+                                                generated: generated)
                 }
                 let keyRows = info.filter { ($0["pk"] as Int? ?? 0) > 0 }
                 let primaryKey = keyRows.sorted { ($0["pk"] as Int? ?? 0) < ($1["pk"] as Int? ?? 0) }.compactMap { $0["name"] as String? }
@@ -227,9 +231,13 @@ struct ForeignSchemaReader {
             let names = Set(columns.map { $0.name.lowercased() })
             guard let alias = ["rowid", "_rowid_", "oid"].first(where: { !names.contains($0) }) else { return nil }
             primaryKey = alias
-            // A WITHOUT ROWID table has no stable integer identity to give its objects.
+            // A WITHOUT ROWID table has no stable integer identity to give its objects: it
+            // is no entity, said (a country keyed by its ISO code went without a word).
             let hasRowid = (try? context.read { db in try db.execute(sql: "SELECT \(alias) FROM \(quoteIdentifier(table)) LIMIT 0") }) != nil
-            guard hasRowid else { return nil }
+            guard hasRowid else {
+                context.openingNotes.append("\(table) is left out: a WITHOUT ROWID table keyed by other than one INTEGER column has no number to know its rows by (sql() reads it)")
+                return nil
+            }
         }
         // SQLite returns at most SQLITE_LIMIT_COLUMN columns (2,000) per row; an object's
         // row has the key and each foreign key's column once more: a wider table is read
@@ -261,6 +269,7 @@ struct ForeignSchemaReader {
         var storage = EntityStorage(layout: .foreignTable, relation: table, keyColumn: primaryKey, keyMayHoldOthers: keyMayHoldOthers)
         storage.keysToGive = keysToGive
         storage.clockDefaults = clockDefaults
+        storage.generated = relation.generatedColumns.intersection(columns.map(\.name))
         storage.numericDates = ForeignFileStore.numericDates(of: table, key: primaryKey, attributes: attributes, in: context)
         return (EntityDescription(name: table, attributes: attributes), storage)
     }

@@ -60,7 +60,7 @@ extension ForeignSchema {
             context.remember(destination, storage: storage)
         }
         let source = try context.entity(named: table)
-        let names = Self.foreignKeyNames(source, column: column, destination: destination, in: context)
+        let names = Self.foreignKeyNames(source, column: column, destination: destination, parentColumn: to ?? context.mapped(destination).keyColumn, in: context)
         try context.link(table, column: column, to: parent, targetKey: targetKey, name: names.relationship, inverse: names.inverse,
                          persist: false, inverseRule: Self.deleteRule(onDelete: onDelete))
         // The names Quarry gave before its naming conventions stay accepted.
@@ -74,11 +74,11 @@ extension ForeignSchema {
 
     /// A foreign key's relationship and inverse names (`ForeignFileStore+Naming`), and the
     /// names Quarry gave it before, each free in its entity.
-    private static func foreignKeyNames(_ source: EntityDescription, column: String, destination: EntityDescription, in context: ObjectContext)
+    private static func foreignKeyNames(_ source: EntityDescription, column: String, destination: EntityDescription, parentColumn: String, in context: ObjectContext)
         -> (relationship: String, inverse: String, earlier: (relationship: String, inverse: String)) {
         let selfReference = source.name == destination.name
         func free(_ name: String, in entity: EntityDescription) -> Bool { context.isFreeKey(name, in: entity) }
-        let relationship = ForeignFileStore.relationshipName(column: column, destination: destination.name) { free($0, in: source) }
+        let relationship = ForeignFileStore.relationshipName(column: column, destination: destination.name, parentColumn: parentColumn) { free($0, in: source) }
         let inverse = ForeignFileStore.inverseName(source: source.name, relationship: relationship, column: column, selfReference: selfReference) {
             free($0, in: destination) && !(selfReference && $0 == relationship)
         }
