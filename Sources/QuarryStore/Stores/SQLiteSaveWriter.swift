@@ -45,7 +45,7 @@ struct SQLiteSaveWriter {
         var conflicts: [SaveConflict] = []
         for object in result.request.updates + result.request.deletes {
             guard let query = SaveConflict.storedRowQuery(of: object, context: context) else { continue }
-            let row = try Row.fetchOne(db, sql: query.sql, arguments: [query.key]).map { Array($0.databaseValues) }
+            let row = try Row.fetchOne(db, sql: query.sql, arguments: [query.key]).map { Array($0.databaseValues).map(Value.init) }
             if let conflict = SaveConflict.of(object, storedRow: row, context: context) { conflicts.append(conflict) }
             // A version counter also sees writes to columns the model does not map.
             else if try store.versionMoved(object, in: db, context: context), let row {
