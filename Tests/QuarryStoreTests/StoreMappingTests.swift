@@ -61,7 +61,7 @@ import Testing
             let storage = context.mapped(try context.entity(named: name))
             #expect(storage.storeNumber == numbers[name], "\(name)")
             #expect(storage.relation == name && storage.keyColumn == "_pk" && storage.isForeign)
-            #expect(storage.entityTag(of: name) == numbers[name]?.databaseValue)
+            #expect(storage.entityTag(of: name) == numbers[name].map(Value.integer))
         }
     }
 

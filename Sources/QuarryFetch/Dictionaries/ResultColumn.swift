@@ -68,7 +68,7 @@ struct ResultColumn {
 
     /// `joins`: the request's joins, which key paths through to-one relationships join into.
     /// `option`: the option the column was given in, for messages.
-    init(_ text: String, entity: EntityDescription, context: ObjectContext? = nil, joins: inout ToOneJoins, option: String = "properties") throws {
+    init(_ text: String, entity: EntityDescription, context: ObjectContext, joins: inout ToOneJoins, option: String = "properties") throws {
         let (body, alias) = Self.split(text)
         guard let call = Self.aggregateCall(body) else {
             let value = try Self.value(body, offset: 0, entity: entity, context: context, joins: &joins, option: option)
@@ -109,12 +109,12 @@ struct ResultColumn {
         case "sum": type = value.type.map(integers.contains) == true ? .int64 : value.type == .decimal ? .decimal : .double
         default: type = value.type ?? .double
         }
-        if call.function == "sum", type == .int64, let dialect = context?.sqlDialect { sql = dialect.integer(sql) }
+        if call.function == "sum", type == .int64 { sql = context.sqlDialect.integer(sql) }
     }
 
     /// A value of one row: an attribute, a key path through to-one relationships, or an
     /// expression of them, with its SQL, arguments and type.
-    private static func value(_ text: String, offset: Int, entity: EntityDescription, context: ObjectContext?,
+    private static func value(_ text: String, offset: Int, entity: EntityDescription, context: ObjectContext,
                               joins: inout ToOneJoins, option: String) throws -> (sql: String, arguments: [Value], type: AttributeType?) {
         // A plain attribute reads its column as it is stored, as dictionaries always have,
         // unless the stored value alone would be read wrongly (`EntityStorage.readable`).
@@ -137,13 +137,13 @@ struct ResultColumn {
         do {
             let expression = try PredicateParser.parseExpression(text)
             let bound = try BoundExpression(expression, entity: entity, context: context)
-            if case .path(let steps, let a) = bound.operand, let context {
+            if case .path(let steps, let a) = bound.operand {
                 // A key path reads its column, joined, as a group's or a sort's does.
                 var aliases = 300
                 let storage = context.mapped(entity)
                 return (joins.column(steps, a, in: storage) ?? pathSQL(steps, a, from: storage.table, in: storage, aliases: &aliases), [], a.type)
             }
-            let fragment = bound.sql(joins: &joins, dialect: context?.sqlDialect ?? SQLiteDialect())
+            let fragment = bound.sql(joins: &joins, dialect: context.sqlDialect)
             return (fragment.sql, fragment.arguments, bound.type)
         } catch var error as QuarryPredicates.PredicateError {
             error.column = error.column.map { $0 + offset }

@@ -57,9 +57,9 @@ struct CompiledRequest {
         }
         if !request.includesSubentities, let own = context.ownRowsCondition(of: entity, qualifier: from) {
             // The condition comes first, so its argument does too.
-            rows.insert((own.sql, [Value(own.argument)]), at: 0)
+            rows.insert((own.sql, [own.argument]), at: 0)
             whereClause = SQLFragment(whereClause.map { "\(own.sql) AND (\($0.sql))" } ?? own.sql,
-                                      [Value(own.argument)] + (whereClause?.arguments ?? []))
+                                      [own.argument] + (whereClause?.arguments ?? []))
         }
         self.whereClause = whereClause
         rowsCondition = rows.isEmpty ? nil : SQLFragment(rows.map(\.sql).joined(separator: " AND "), rows.flatMap(\.arguments))

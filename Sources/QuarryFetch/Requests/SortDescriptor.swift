@@ -23,23 +23,22 @@ public struct SortDescriptor: Equatable {
     /// through to-one relationships (`owner.name`) sorts by the related row's value.
     /// With `joins`, a key path reads a joined table's column (the request's one JOIN per
     /// path); without, a correlated subquery.
-    /// `dialect`: the store's SQL, where no context is given (a dictionary request's
-    /// outer query sorts its own columns).
-    func sql(for entity: EntityDescription, qualifier: String, context: ObjectContext? = nil, dialect: (any SQLDialect)? = nil) throws -> String {
+    /// `dialect`: the store's SQL (the context's `sqlDialect`), for a sort with no context
+    /// to ask (a dictionary request's outer query sorts its own columns).
+    func sql(for entity: EntityDescription, qualifier: String, dialect: any SQLDialect) throws -> String {
         var none: ToOneJoins? = nil
-        return try sql(for: entity, qualifier: qualifier, context: context, dialect: dialect, joins: &none)
+        return try sql(for: entity, qualifier: qualifier, context: nil, dialect: dialect, joins: &none)
     }
 
-    func sql(for entity: EntityDescription, qualifier: String, context: ObjectContext?, joins: inout ToOneJoins) throws -> String {
+    func sql(for entity: EntityDescription, qualifier: String, context: ObjectContext, joins: inout ToOneJoins) throws -> String {
         var some: ToOneJoins? = joins
         defer { if let some { joins = some } }
-        return try sql(for: entity, qualifier: qualifier, context: context, dialect: nil, joins: &some)
+        return try sql(for: entity, qualifier: qualifier, context: context, dialect: context.sqlDialect, joins: &some)
     }
 
-    private func sql(for entity: EntityDescription, qualifier: String, context: ObjectContext?, dialect: (any SQLDialect)?,
+    private func sql(for entity: EntityDescription, qualifier: String, context: ObjectContext?, dialect: any SQLDialect,
                      joins: inout ToOneJoins?) throws -> String {
         var (term, attribute) = try column(for: entity, qualifier: qualifier, context: context, joins: &joins)
-        let dialect = dialect ?? context?.sqlDialect ?? SQLiteDialect()
         if comparison != .binary, attribute.type == .string {
             term = PredicateFunctions.sqlFold(term, comparison == .localized ? [.caseInsensitive, .diacriticInsensitive] : [.caseInsensitive],
                                                dialect: dialect)

@@ -1,5 +1,3 @@
-import GRDB
-
 /// Entity inheritance, as Core Data has it: a sub-entity's rows live in its root's table,
 /// told apart by a column naming each row's entity (`_entity`); fetching an entity
 /// includes its sub-entities' rows. The same rules serve Core Data stores (whose column
@@ -27,7 +25,7 @@ extension ObjectContext {
     public func isInHierarchy(_ name: String) -> Bool { managedObjectModel.isInHierarchy(name) }
 
     /// The value of the entity column that marks `name`'s own rows.
-    func entityTag(of name: String) -> DatabaseValue { mapping.storage(of: name).entityTag(of: name) }
+    func entityTag(of name: String) -> Value { mapping.storage(of: name).entityTag(of: name) }
 
     /// The entity a stored row is (nil when the row is gone or names no known entity).
     /// Asked for every row of a parent's results: one cached statement, outside the
@@ -38,10 +36,11 @@ extension ObjectContext {
         return ownEntity(of: entity, tag: tag)
     }
 
-    /// Which of `entity` and its sub-entities a row whose entity column holds `tag` is
-    /// (nil when the tag names none of them).
-    public func ownEntity(of entity: EntityDescription, tag: DatabaseValue) -> EntityDescription? {
-        ([entity] + descendants(of: entity.name)).first { entityTag(of: $0.name) == tag }
+    /// Which of `entity` and its sub-entities a row whose entity column holds `tag` (as
+    /// read, `StoreRow.value(at:)`) is; nil when the tag names none of them. Tags compare as
+    /// stored values do (`Value.storedEqual`: a tag read as 1.0 is 1).
+    public func ownEntity(of entity: EntityDescription, tag: Value) -> EntityDescription? {
+        ([entity] + descendants(of: entity.name)).first { Value.storedEqual(entityTag(of: $0.name), tag) }
     }
 
     /// `found` (rows by the entity they were reached as) by the entity each row is, read in
@@ -75,7 +74,7 @@ extension ObjectContext {
     /// A parent's row (as `selectionSQL` reads it) as the row of its sub-entity `own`: a
     /// parent's columns include every sub-entity's, so no second query is needed. Nil when
     /// a column is missing (the caller then reads the row through `own`'s view).
-    func values(_ values: [DatabaseValue], of parent: EntityDescription, as own: EntityDescription) -> [DatabaseValue]? {
+    func values(_ values: [Value], of parent: EntityDescription, as own: EntityDescription) -> [Value]? {
         let parentToOne = parent.toOneRelationships.map(\.name)
         guard values.count == 1 + parent.attributes.count + parentToOne.count else { return nil }
         var result = [values[0]]
@@ -92,7 +91,7 @@ extension ObjectContext {
 
     /// The SQL condition that keeps only `entity`'s own rows, leaving out its sub-entities'
     /// (`subentities = false`); nil when it has none.
-    public func ownRowsCondition(of entity: EntityDescription, qualifier: String) -> (sql: String, argument: DatabaseValue)? {
+    public func ownRowsCondition(of entity: EntityDescription, qualifier: String) -> (sql: String, argument: Value)? {
         guard hasSubentities(entity.name) else { return nil }
         return ("\(qualifier).\(quoteIdentifier(EntityStorage.entityColumn)) = ?", entityTag(of: entity.name))
     }

@@ -1,5 +1,3 @@
-import GRDB
-
 /// Commits by other connections (another process, the sqlite3 shell), noticed through
 /// `PRAGMA data_version` and the store's history, and objects read again from the store.
 extension ObjectContext {
@@ -11,7 +9,7 @@ extension ObjectContext {
         guard object.context === self, let key = object.primaryKey, !object.isInserted else { return false }
         let entity = currentEntity(of: object)
         let sql = "SELECT \(mapped(entity).selection(of: entity)) FROM \(mapped(entity).table) WHERE \(mapped(entity).key) = ?"
-        let row = try connection.row(sql, arguments: [.integer(key)])?.map(\.databaseValue)
+        let row = try connection.row(sql, arguments: [.integer(key)])
         let hadChanges = object.hasChanges
         object.pending = [:]
         object.pendingToOne = [:]
@@ -101,9 +99,12 @@ extension ObjectContext {
         return true
     }
 
-    func values(of entity: EntityDescription, row: [DatabaseValue]) -> [String: Value] {
+    /// A row (`selection(of:)`, as any engine reads it) as an object's committed values:
+    /// each value in storage form (`Value.storedForm`), then decoded by its attribute's
+    /// type, as an object decodes its row.
+    func values(of entity: EntityDescription, row: [Value]) -> [String: Value] {
         var committed: [String: Value] = [:]
-        func at(_ index: Int) -> Value { index < row.count ? Value(row[index]) : .null }
+        func at(_ index: Int) -> Value { index < row.count ? row[index].storedForm : .null }
         for (index, attribute) in entity.attributes.enumerated() {
             committed[attribute.name] = attribute.type.decode(at(index + 1))
         }
@@ -194,7 +195,7 @@ extension ObjectContext {
             columns.removeAll(keepingCapacity: true)
             for i in 1..<row.count {
                 var hasher = Hasher()
-                row.value(at: i).databaseValue.hash(into: &hasher)
+                row.value(at: i).hashStored(into: &hasher)
                 columns.append(hasher.finalize())
             }
             result.set(key, columns[...])

@@ -1,5 +1,3 @@
-import GRDB
-
 /// Rows loaded together (one batch of fetched results, or the members of one
 /// relationship across such a batch): the first read of a relationship of one of them
 /// loads it for all of them in one query, as Core Data's batch faulting does, rather
@@ -37,7 +35,8 @@ struct RelatedRows {
     }
     var generation = -1
     var members: [MemberKey: [Int64]] = [:]
-    var rows: [RowKey: [DatabaseValue]] = [:]
+    /// Rows in storage form (`Value.storedForm`), as objects keep them.
+    var rows: [RowKey: [Value]] = [:]
     /// The group of each row read ahead: the members of one relationship across a group.
     var groups: [RowKey: LoadGroup] = [:]
     /// For links matched by value: the destination row each value leads to (the one with
@@ -78,7 +77,7 @@ extension ObjectContext {
             var unheld: [Int64] = []
             let targets = Set(keys.compactMap { ownerKey -> Int64? in
                 let value = registeredObject(entity: entityName, primaryKey: ownerKey)?.committedValue(name)
-                    ?? relatedRows.rows[.init(entity: entityName, primaryKey: ownerKey)].map { Value($0[index]) }
+                    ?? relatedRows.rows[.init(entity: entityName, primaryKey: ownerKey)].map { $0[index] }
                 guard let value else { unheld.append(ownerKey); return nil }
                 guard case .integer(let k) = value else { return nil }
                 let known = registeredObject(entity: destination.name, primaryKey: k) != nil
@@ -86,8 +85,8 @@ extension ObjectContext {
                 return known ? nil : k
             }).sorted()
             var loaded: [Int64] = []
-            func keep(_ row: [DatabaseValue]) throws {
-                let primaryKey: Int64 = try row.stored(0, table: destination.name, column: mapped(destination).keyColumn)
+            func keep(_ row: [Value]) throws {
+                let primaryKey = try row.storedInteger(at: 0, table: destination.name, column: mapped(destination).keyColumn)
                 let rowKey = RelatedRows.RowKey(entity: destination.name, primaryKey: primaryKey)
                 guard relatedRows.rows[rowKey] == nil, registeredObject(entity: destination.name, primaryKey: primaryKey) == nil else { return }
                 relatedRows.rows[rowKey] = row
@@ -120,7 +119,7 @@ extension ObjectContext {
         guard let index = owner.rowIndex[column] else { return }
         func known(_ ownerKey: Int64) -> Value? {
             registeredObject(entity: owner.name, primaryKey: ownerKey)?.committedValue(column)
-                ?? relatedRows.rows[.init(entity: owner.name, primaryKey: ownerKey)].map { Value($0[index]) }
+                ?? relatedRows.rows[.init(entity: owner.name, primaryKey: ownerKey)].map { $0[index] }
         }
         func valueKey(_ value: Value) -> RelatedRows.ValueKey { .init(entity: destination.name, column: targetKey, value: .init(value)) }
         let wanted = keys.filter { ownerKey in
@@ -133,8 +132,8 @@ extension ObjectContext {
             + "JOIN \(mapped(destination).table) AS \"d\" ON \"d\".\(quoteIdentifier(targetKey)) = \"o\".\(quoteIdentifier(column)) "
             + "WHERE \"o\".\(mapped(owner).key) IN"
         try readInChunks(wanted, select, order: " ORDER BY \"d\".\(mapped(destination).key)") { row, width in
-            let primaryKey: Int64 = try row.stored(0, table: destination.name, column: mapped(destination).keyColumn)
-            let key = valueKey(Value(row[width - 1]))
+            let primaryKey = try row.storedInteger(at: 0, table: destination.name, column: mapped(destination).keyColumn)
+            let key = valueKey(row[width - 1])
             guard relatedRows.byValue[key] == nil else { return }
             relatedRows.byValue[key] = .some(primaryKey)
             relatedRows.rows[.init(entity: destination.name, primaryKey: primaryKey)] = row
@@ -181,8 +180,8 @@ extension ObjectContext {
         var members: [Int64: [Int64]] = [:]
         var loaded: [RelatedRows.RowKey] = []
         try readInChunks(owners, select, order: order) { row, width in
-            let memberKey: Int64 = try row.stored(0, table: destination.name, column: mapped(destination).keyColumn)
-            guard let owner: Int64 = try row.storedIfPresent(width - 1, table: entityName, column: name) else { return }
+            let memberKey = try row.storedInteger(at: 0, table: destination.name, column: mapped(destination).keyColumn)
+            guard let owner = try row.storedIntegerIfPresent(at: width - 1, table: entityName, column: name) else { return }
             members[owner, default: []].append(memberKey)
             let rowKey = RelatedRows.RowKey(entity: destination.name, primaryKey: memberKey)
             relatedRows.rows[rowKey] = row
@@ -195,15 +194,16 @@ extension ObjectContext {
         }
     }
 
-    /// Rows are read whole first, then handed to `body` (which may read the store).
-    private func readInChunks(_ keys: [Int64], _ select: String, order: String = "", _ body: ([DatabaseValue], Int) throws -> Void) throws {
+    /// Rows are read whole first, then handed to `body` (which may read the store), in
+    /// storage form (`Value.storedForm`).
+    private func readInChunks(_ keys: [Int64], _ select: String, order: String = "", _ body: ([Value], Int) throws -> Void) throws {
         var start = 0
         while start < keys.count {
             let chunk = Array(keys[start..<min(keys.count, start + 500)])
             start += chunk.count
             let sql = select + " (" + Array(repeating: "?", count: chunk.count).joined(separator: ",") + ")" + order
             for row in try connection.rows(sql, arguments: chunk.map(Value.integer)) {
-                try body(row.map(\.databaseValue), row.count)
+                try body(row.map(\.storedForm), row.count)
             }
         }
     }
@@ -247,14 +247,14 @@ extension ObjectContext {
         for key in keys {
             if let object = registeredObject(entity: entity.name, primaryKey: key) { found[key] = object }
             else if let row = relatedRows.rows[.init(entity: entity.name, primaryKey: key)] {
-                let object = try self.object(for: entity, values: row)
+                let object = try self.object(for: entity, storedRow: row)
                 if object.loadGroup == nil { object.loadGroup = relatedRows.groups[.init(entity: entity.name, primaryKey: key)] }
                 found[key] = object
             }
             else { missing.append(key) }
         }
         try readInChunks(missing, "SELECT \(mapped(entity).selection(of: entity)) FROM \(mapped(entity).table) WHERE \(mapped(entity).key) IN") { row, _ in
-            let object = try self.object(for: entity, values: row)
+            let object = try self.object(for: entity, storedRow: row)
             if let key = object.primaryKey { found[key] = object }
         }
         return keys.compactMap { found[$0] }

@@ -1,5 +1,3 @@
-import GRDB
-
 /// A link-table change not yet saved, in the table's own orientation.
 struct PendingLink {
     let table: String

@@ -57,12 +57,6 @@ extension ObjectContext {
         connection.engineDescription
     }
 
-    /// The entity a row of `entity`'s hierarchy is, by the value of its entity column as
-    /// read (`StoreRow.value(at:)`); nil when it names none of them.
-    public func ownEntity(of entity: EntityDescription, tag: Value) -> EntityDescription? {
-        ownEntity(of: entity, tag: tag.databaseValue)
-    }
-
     // `history{}`: the transactions recorded in the store, as its kind of store keeps them
     // (Quarry's own `quarry_history`, or a Core Data store's persistent history).
 

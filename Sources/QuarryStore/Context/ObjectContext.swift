@@ -299,38 +299,33 @@ public final class ObjectContext {
         !unsaved.isEmpty
     }
 
-    /// The object for a fetched row: the registered one when the row is already in use
-    /// (its unsaved changes kept), a new one otherwise. Columns: key, then attributes.
-    public func object(for entity: EntityDescription, row: Row) throws -> ManagedObject {
-        let primaryKey: Int64 = try row.stored(0, table: entity.name, column: mapped(entity).keyColumn)
-        if let existing = registeredObject(entity: entity.name, primaryKey: primaryKey) { return existing }
-        return try object(for: entity, values: Array(row.databaseValues))
-    }
-
-    /// The same for a row read as Quarry's values (`StoreConnection.rows`).
+    /// The object for a row read as Quarry's values (`StoreConnection.rows`): the registered
+    /// one when the row is already in use (its unsaved changes kept), a new one otherwise.
+    /// Columns: key, then attributes.
     public func object(for entity: EntityDescription, values: [Value]) throws -> ManagedObject {
         let keyColumn = mapped(entity).keyColumn
         guard let key = values.first else { throw StoreError.missingColumn(table: entity.name, column: keyColumn) }
         let primaryKey = try key.storedInteger(table: entity.name, column: keyColumn)
         if let existing = registeredObject(entity: entity.name, primaryKey: primaryKey) { return existing }
-        return try object(for: entity, values: values.map(\.databaseValue))
+        return try object(for: entity, storedRow: values.map(\.storedForm))
     }
 
-    /// The same for a row read as values (see `RowBatch`).
-    public func object(for entity: EntityDescription, values: [DatabaseValue]) throws -> ManagedObject {
+    /// The same for a row whose values are in storage form (`Value.storedForm`: see
+    /// `RowBatch`), which the object keeps as its row.
+    func object(for entity: EntityDescription, storedRow values: [Value]) throws -> ManagedObject {
         // A foreign file's key column may hold anything (a WITHOUT ROWID table's INTEGER
         // PRIMARY KEY is no rowid alias): such a row cannot be an object.
-        guard case .int64(let primaryKey)? = values.first?.storage else {
-            throw StoreError.database(message: "\(entity.name).\(mapped(entity).keyColumn) holds \(values.first.map { "\($0)" } ?? "nothing") where an integer key is expected")
+        guard case .integer(let primaryKey)? = values.first else {
+            throw StoreError.database(message: "\(entity.name).\(mapped(entity).keyColumn) holds \(values.first.map(\.storedDescription) ?? "nothing") where an integer key is expected")
         }
         if let existing = registeredObject(entity: entity.name, primaryKey: primaryKey) { return existing }
         // A row of a parent's results that is a sub-entity's is made as that entity, read
         // through its own view, so one row is one object whatever it was fetched as.
         if hasSubentities(entity.name), let own = try rowEntity(of: entity, primaryKey: primaryKey), own.name != entity.name {
-            if let mapped = self.values(values, of: entity, as: own) { return try object(for: own, values: mapped) }
+            if let mapped = self.values(values, of: entity, as: own) { return try object(for: own, storedRow: mapped) }
             let sql = "SELECT \(mapped(own).selection(of: own)) FROM \(mapped(own).table) WHERE \(mapped(own).key) = ?"
             if let row = try connection.row(sql, arguments: [.integer(primaryKey)]) {
-                return try object(for: own, values: row.map(\.databaseValue))
+                return try object(for: own, storedRow: row.map(\.storedForm))
             }
         }
         let object = ManagedObject(entity: entity, primaryKey: primaryKey, row: values, context: self)
@@ -355,8 +350,9 @@ public final class ObjectContext {
         return try object(for: entity, values: row)
     }
 
-    /// The rows of `entity` with these keys, by key, as the store reads them.
-    func storedRows(of entity: EntityDescription, keys: [Int64]) throws -> [Int64: [DatabaseValue]] {
+    /// The rows of `entity` with these keys, by key, as the store reads them (in storage
+    /// form, `Value.storedForm`).
+    func storedRows(of entity: EntityDescription, keys: [Int64]) throws -> [Int64: [Value]] {
         try store.rows(of: entity, keys: keys, context: self)
     }
 

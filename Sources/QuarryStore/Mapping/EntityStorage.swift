@@ -1,5 +1,3 @@
-import GRDB
-
 /// Where one entity's rows are kept, as the store's mapping lays them out: the relation
 /// SQL reads them from, the column that identifies a row, and how values are encoded.
 /// The model (`EntityDescription`) knows none of this; every SQL writer asks here, so a
@@ -251,7 +249,7 @@ public struct EntityStorage: Equatable, Sendable {
     }
 
     /// The value of the entity column that marks entity `name`'s own rows.
-    public func entityTag(of name: String) -> DatabaseValue {
-        storeNumber?.databaseValue ?? name.databaseValue
+    public func entityTag(of name: String) -> Value {
+        storeNumber.map(Value.integer) ?? .text(name)
     }
 }

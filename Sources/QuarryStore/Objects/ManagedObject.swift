@@ -1,5 +1,3 @@
-import GRDB
-
 /// One row of an entity, as an object: its stored values, the changes not yet saved,
 /// and its place in the context's bookkeeping.
 public final class ManagedObject {
@@ -10,8 +8,9 @@ public final class ManagedObject {
     /// Distinguishes unsaved objects in `objectID` until they have a primary key.
     let temporaryNumber: Int
     /// The row as read, decoded a key at a time when it is used (a fault, in Core Data's
-    /// terms): walking many objects for two attributes decodes two, not all.
-    private var row: [DatabaseValue]?
+    /// terms): walking many objects for two attributes decodes two, not all. Its values
+    /// are in storage form (`Value.storedForm`), whichever engine read them.
+    private var row: [Value]?
     private var decoded: [String: Value]
     /// Values as last read from or written to the store.
     var committed: [String: Value] {
@@ -34,9 +33,9 @@ public final class ManagedObject {
         return decoded[key]
     }
 
-    private func decode(_ key: String, from row: [DatabaseValue]) -> Value? {
+    private func decode(_ key: String, from row: [Value]) -> Value? {
         guard let index = entity.rowIndex[key], index < row.count else { return nil }
-        let value = Value(row[index])
+        let value = row[index]
         return entity.attribute(named: key).map { $0.type.decode(value) } ?? value
     }
     /// Takes `entity`'s new description (it was redefined while this object was in use).
@@ -89,7 +88,8 @@ public final class ManagedObject {
         self.context = context
     }
 
-    init(entity: EntityDescription, primaryKey: Int64, row: [DatabaseValue], context: ObjectContext) {
+    /// An object of a row read whole, its values in storage form (`Value.storedForm`).
+    init(entity: EntityDescription, primaryKey: Int64, row: [Value], context: ObjectContext) {
         self.entity = entity
         self.primaryKey = primaryKey
         self.temporaryNumber = 0

@@ -1,7 +1,5 @@
 import CQuarryRows
 import Foundation
-import GRDB
-import GRDBSQLite
 
 /// A batch of an entity's rows read by key, kept as flat cells (`quarry_cell`) rather
 /// than objects: a script that walks every row reading two attributes then costs a
@@ -159,15 +157,15 @@ public final class RowBatch {
         if let existing = context.registeredObject(entity: entity.name, primaryKey: key) {
             object = existing
         } else if generation == context.generation, isComplete {
-            object = try context.object(for: entity, values: databaseValues(row))
+            object = try context.object(for: entity, storedRow: values(row))
         } else if generation == context.generation, let whole = try wholeRows(),
                   let index = row < whole.keys.count && whole.keys[row] == key ? row : whole.keys.firstIndex(of: key) {
-            object = try context.object(for: entity, values: whole.databaseValues(index))
+            object = try context.object(for: entity, storedRow: whole.values(index))
         } else if let fresh = try context.object(entityName: entity.name, primaryKey: key) {
             object = fresh
         } else {
             // Deleted since it was read: an object that says so, as a deleted one does.
-            object = ManagedObject(entity: entity, primaryKey: key, row: isComplete ? databaseValues(row) : [key.databaseValue], context: context)
+            object = ManagedObject(entity: entity, primaryKey: key, row: isComplete ? values(row) : [.integer(key)], context: context)
             object.isDeleted = true
             object.context = nil
             return object
@@ -184,12 +182,12 @@ public final class RowBatch {
         guard let context, generation == context.generation, row >= 0, row < keys.count,
               context.registeredObject(entity: entity.name, primaryKey: keys[row]) == nil, !isComplete else { return try object(at: row) }
         guard let whole = try wholeRows(), let index = whole.keys.firstIndex(of: keys[row]) else { return try object(at: row) }
-        var values = whole.databaseValues(index)
-        let read = databaseValues(row)
+        var values = whole.values(index)
+        let read = self.values(row)
         for (position, attribute) in attributes.enumerated() {
             if let column = entity.rowColumn(of: entity.attributes[attribute].name), column < values.count { values[column] = read[position + 1] }
         }
-        let object = try context.object(for: entity, values: values)
+        let object = try context.object(for: entity, storedRow: values)
         if object.loadGroup == nil { object.loadGroup = group }
         return object
     }
@@ -207,20 +205,21 @@ public final class RowBatch {
     /// Notes that a script read attribute `name` of a row: later batches read it too.
     public func noteRead(_ name: String) { source.noteRead(name) }
 
-    /// Row `row` as GRDB values (texts decoded as GRDB decodes them).
-    func databaseValues(_ row: Int) -> [DatabaseValue] {
+    /// Row `row` as the values an object keeps (storage form; texts decoded as a read of
+    /// the column decodes them: up to a raw text's first NUL, repaired as UTF-8).
+    func values(_ row: Int) -> [Value] {
         (0..<columnCount).map { column in
             let cell = cells[row * columnCount + column]
             switch Int(cell.tag) {
-            case Int(QUARRY_CELL_INTEGER): return cell.value.databaseValue
-            case Int(QUARRY_CELL_REAL): return Double(bitPattern: UInt64(bitPattern: cell.value)).databaseValue
+            case Int(QUARRY_CELL_INTEGER): return .integer(cell.value)
+            case Int(QUARRY_CELL_REAL): return .real(Double(bitPattern: UInt64(bitPattern: cell.value)))
             case Int(QUARRY_CELL_TEXT):
-                return String(decoding: UnsafeBufferPointer(start: bytes + Int(cell.value), count: Int(cell.length)), as: UTF8.self).databaseValue
+                return .text(String(decoding: UnsafeBufferPointer(start: bytes + Int(cell.value), count: Int(cell.length)), as: UTF8.self))
             case Int(QUARRY_CELL_RAW_TEXT):
                 let text = UnsafeBufferPointer(start: bytes + Int(cell.value), count: Int(cell.length))
-                return String(decoding: text.prefix { $0 != 0 }, as: UTF8.self).databaseValue
+                return .text(String(decoding: text.prefix { $0 != 0 }, as: UTF8.self))
             case Int(QUARRY_CELL_BLOB):
-                return Data(bytes: bytes + Int(cell.value), count: Int(cell.length)).databaseValue
+                return .blob(Array(UnsafeBufferPointer(start: bytes + Int(cell.value), count: Int(cell.length))))
             default: return .null
             }
         }

@@ -1,5 +1,3 @@
-import GRDB
-
 /// Writes a `SaveChangesRequest` into a PostgreSQL schema in one `READ WRITE` transaction,
 /// as `SQLiteSaveWriter` writes a SQLite file: the rows this save changes are locked
 /// (`SELECT ... FOR UPDATE`) and compared with what the objects were read with
@@ -38,7 +36,7 @@ struct PostgresSaveWriter {
             guard let query = SaveConflict.storedRowQuery(of: object, context: context) else { continue }
             // A keyed table's row found by its key too, through the key's index (`keyCondition`).
             let found = keyed?.keyCondition(of: object, context.mapped(context.currentEntity(of: object))) ?? (sql: "", values: [])
-            let row = try context.connection.row(query.sql + found.sql + " FOR UPDATE", arguments: [.integer(query.key)] + found.values)?.map(\.databaseValue)
+            let row = try context.connection.row(query.sql + found.sql + " FOR UPDATE", arguments: [.integer(query.key)] + found.values)
             if let conflict = SaveConflict.of(object, storedRow: row, context: context) { conflicts.append(conflict) }
         }
         conflicts += try result.request.goneLinkEnds(context: context) { sql, key in try context.connection.row(sql + " FOR SHARE", arguments: [.integer(key)]) != nil }
@@ -135,7 +133,7 @@ struct PostgresSaveStatements: SaveStatements {
     private func made(_ row: [Value]?, _ object: ManagedObject, _ entity: EntityDescription,
                       sent: (String) -> Value) -> [(ManagedObject, String, Value)] {
         guard let row else { return [] }
-        let stored = context.values(of: entity, row: row.map(\.databaseValue))
+        let stored = context.values(of: entity, row: row)
         return entity.attributeNames.compactMap { name in
             guard let value = stored[name], !Value.sameStored(value, sent(name)) else { return nil }
             return (object, name, value)

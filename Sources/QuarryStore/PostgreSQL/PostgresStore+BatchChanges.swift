@@ -29,7 +29,7 @@ extension PostgresStore {
                         let query = "SELECT \(ownStorage.selection(of: own)) FROM \(ownStorage.table) WHERE \(ownStorage.key) IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
                         for row in try server.execute(PostgreSQLDialect.numbered(query), chunk.map(Value.integer)).rows {
                             guard let key = row.first?.storedInteger else { continue }
-                            written.stored[key] = context.values(of: own, row: row.map(\.databaseValue))
+                            written.stored[key] = context.values(of: own, row: row)
                         }
                     }
                 }

@@ -49,18 +49,3 @@ extension Row {
         }
     }
 }
-
-/// The same reads of a row kept as its values (`RelatedRows`, read through the connection
-/// by any kind of store).
-extension Array where Element == DatabaseValue {
-    public func stored<T: DatabaseValueConvertible>(_ index: Int, table: String, column: String) throws -> T {
-        guard index >= 0, index < count else { throw StoreError.missingColumn(table: table, column: column) }
-        return try Row.converted(self[index], table: table, column: column)
-    }
-
-    public func storedIfPresent<T: DatabaseValueConvertible>(_ index: Int, table: String, column: String) throws -> T? {
-        guard index >= 0, index < count else { throw StoreError.missingColumn(table: table, column: column) }
-        if self[index].isNull { return nil }
-        return try Row.converted(self[index], table: table, column: column) as T
-    }
-}

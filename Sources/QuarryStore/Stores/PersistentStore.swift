@@ -29,8 +29,8 @@ protocol PersistentStore: AnyObject {
     /// says), asking this store at the points below; nothing of the objects changes here.
     func write(_ request: SaveChangesRequest, _ work: StoreSaveWork, context: ObjectContext) throws -> SaveChangesResult
     /// The rows of `entity` with these keys, by key, in its layout (`selection(of:)`);
-    /// keys with no row are left out.
-    func rows(of entity: EntityDescription, keys: [Int64], context: ObjectContext) throws -> [Int64: [DatabaseValue]]
+    /// keys with no row are left out. Values in storage form (`Value.storedForm`).
+    func rows(of entity: EntityDescription, keys: [Int64], context: ObjectContext) throws -> [Int64: [Value]]
     /// A number that moves whenever another session commits (SQLite's `data_version`).
     func outsideChangeCounter(context: ObjectContext) throws -> Int
     /// Why some outside commits do not move the counter, so that observers hear them only
@@ -138,14 +138,14 @@ struct StoreSaveWork {
 
 extension PersistentStore {
     /// Read through the connection, 500 keys a query.
-    func rows(of entity: EntityDescription, keys: [Int64], context: ObjectContext) throws -> [Int64: [DatabaseValue]] {
-        var rows: [Int64: [DatabaseValue]] = [:]
+    func rows(of entity: EntityDescription, keys: [Int64], context: ObjectContext) throws -> [Int64: [Value]] {
+        var rows: [Int64: [Value]] = [:]
         let storage = context.mapped(entity)
         try forEachChunk(keys) { chunk in
             let sql = dialect.rowsByKey(storage.selection(of: entity), of: storage, count: chunk.count)
             for row in try context.connection.rows(sql, arguments: chunk.map(Value.integer)) {
-                let values = row.map(\.databaseValue)
-                rows[try values.stored(0, table: entity.name, column: storage.keyColumn)] = values
+                let values = row.map(\.storedForm)
+                rows[try values.storedInteger(at: 0, table: entity.name, column: storage.keyColumn)] = values
             }
         }
         return rows

@@ -51,7 +51,7 @@ struct SQLiteSaveWriter {
             let entity = context.currentEntity(of: object)
             let sql = queries[entity.name] ?? SaveConflict.storedRowSQL(of: entity, context: context)
             queries[entity.name] = sql
-            let row = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: [key]).map { Array($0.databaseValues) }
+            let row = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: [key]).map { Array($0.databaseValues).map(Value.init) }
             if let conflict = SaveConflict.of(object, storedRow: row, context: context) { conflicts.append(conflict) }
             // A version counter also sees writes to columns the model does not map.
             else if try store.versionMoved(object, in: db, context: context), let row {

@@ -1,5 +1,3 @@
-import GRDB
-
 /// A row another connection changed or deleted since this context read it: optimistic
 /// locking, as Core Data's snapshots compare, for every store's writer.
 struct SaveConflict {
@@ -24,8 +22,8 @@ extension SaveConflict {
     }
 
     /// The conflict of `object` with its row as stored now (nil: the row is gone), nil
-    /// when the row holds what the object was read with.
-    static func of(_ object: ManagedObject, storedRow: [DatabaseValue]?, context: ObjectContext) -> SaveConflict? {
+    /// when the row holds what the object was read with. `storedRow` as the engine read it.
+    static func of(_ object: ManagedObject, storedRow: [Value]?, context: ObjectContext) -> SaveConflict? {
         guard let storedRow else { return SaveConflict(object: object, keys: [], stored: nil) }
         let stored = context.values(of: context.currentEntity(of: object), row: storedRow)
         // One key's value at a time: `committed` decodes the whole row each time it is read.

@@ -1,0 +1,13 @@
+import GRDB
+
+extension ObjectContext {
+    /// The object for a row fetched through GRDB (`read { db in Row.fetchAll(...) }`): the
+    /// registered one when the row is already in use (its unsaved changes kept), a new one
+    /// otherwise. Columns: key, then attributes. The row's values become Quarry's here, at
+    /// SQLite's edge; the context keeps no GRDB value.
+    public func object(for entity: EntityDescription, row: Row) throws -> ManagedObject {
+        let primaryKey: Int64 = try row.stored(0, table: entity.name, column: mapped(entity).keyColumn)
+        if let existing = registeredObject(entity: entity.name, primaryKey: primaryKey) { return existing }
+        return try object(for: entity, storedRow: Array(row.databaseValues).map(Value.init))
+    }
+}
