@@ -42,4 +42,28 @@ import Testing
         h.run(#"heard = {}; refresh()"#)
         #expect(h.string("#heard") == "0")
     }
+
+    /// A column of a row no object holds, changed from NULL to 0 or to '' and back, is heard
+    /// each time: such rows are watched by their hashes, and NULL hashed as the number 0
+    /// did, so a change from NULL to 0 went unheard.
+    @Test func aChangeFromNullToZeroIsHeard() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("store.sqlite")
+        let h = try Harness(context: StoreOpener.open(path))
+        h.run(#"""
+            entity "Item" { n = "int64?", s = "string?" }
+            Item:new{ n = nil }
+            save()
+            collectgarbage(); collectgarbage()
+            heard = {}
+            observe("Item", function(ch) for _, o in ipairs(ch.updated) do heard[#heard + 1] = tostring(o.n) .. "/" .. tostring(o.s) end end)
+            """#)
+        let other = try DatabaseQueue(path: path)
+        for sql in [#"UPDATE "Item" SET n = 0"#, #"UPDATE "Item" SET n = NULL, s = ''"#, #"UPDATE "Item" SET s = NULL"#] {
+            try other.write { db in try db.execute(sql: sql) }
+            h.run("refresh(); collectgarbage(); collectgarbage()")
+        }
+        try other.close()
+        #expect(h.string(#"table.concat(heard, ";")"#) == "0/nil;nil/;nil/nil")
+    }
 }

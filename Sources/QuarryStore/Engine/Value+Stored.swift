@@ -34,17 +34,17 @@ extension Value {
     }
 
     /// Hashes the stored value so that `storedEqual` values hash alike (an integer as the
-    /// real number it equals), for the row hashes observers compare (`RowHashes`).
+    /// real number it equals), for the row hashes observers compare (`RowHashes`). Each
+    /// kind is told first: NULL hashed as the number 0 did (GRDB's hash), so another
+    /// program changing a watched column from NULL to 0 was never heard.
     func hashStored(into hasher: inout Hasher) {
         switch storedForm {
-        case .null: hasher.combine(0)
-        case .integer(let integer): hasher.combine(Double(integer))
-        case .real(let real): hasher.combine(real)
-        case .text(let text): hasher.combine(text)
-        // As the rows' hashes were taken before rows were kept as `Value`s (`Data`'s hash),
-        // so what counts as a change stays what it was.
-        case .blob(let bytes): hasher.combine(Data(bytes))
-        case .bool, .date, .decimal: hasher.combine(self)
+        case .null: hasher.combine(UInt8(0))
+        case .integer(let integer): hasher.combine(UInt8(1)); hasher.combine(Double(integer))
+        case .real(let real): hasher.combine(UInt8(1)); hasher.combine(real)
+        case .text(let text): hasher.combine(UInt8(2)); hasher.combine(text)
+        case .blob(let bytes): hasher.combine(UInt8(3)); hasher.combine(Data(bytes))
+        case .bool, .date, .decimal: hasher.combine(UInt8(4)); hasher.combine(self)
         }
     }
 
