@@ -233,7 +233,10 @@ public final class PostgresConnection {
                 throw StoreError.database(message: "a real number in this statement's arithmetic is past what a double holds (\(primary.dropFirst(20))), "
                     + "which PostgreSQL refuses where SQLite computes an infinity or zero")
             }
-            throw StoreError.postgres(sqlState: code, sql: sql, message: primary)
+            // The server's hint says what to do ("Use the REFRESH MATERIALIZED VIEW command."),
+            // as psql shows it after the message.
+            let hint = Self.text(pq.pointee.resultErrorField?(result, Int32(UInt8(ascii: "H"))))
+            throw StoreError.postgres(sqlState: code, sql: sql, message: hint.map { "\(primary) (\($0))" } ?? primary)
         }
     }
 
