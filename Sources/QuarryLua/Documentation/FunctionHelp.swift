@@ -20,7 +20,7 @@ public struct FunctionHelp {
         FunctionHelp(name: "count", usage: #"count("Entity", "predicate", args...)"#, summary: "How many objects match, counted by SQLite.",
                      example: #"assert(count("Item", "title BEGINSWITH %@", "t") == 3)"#),
         FunctionHelp(name: "save", usage: #"save() | save{ author =, merge = "store" | "mine" }"#,
-                     summary: "Writes every pending change in one transaction; returns { inserted =, updated =, deleted = }.",
+                     summary: "Writes every pending change in one transaction; returns { inserted =, updated =, deleted = }. updated counts, as Core Data's updatedObjects, the objects changed through others too: a link's two ends, a to-one's member's old and new owners.",
                      example: #"Item:new{ title = "t4", n = 4 }; assert(save().inserted == 1)"#),
         FunctionHelp(name: "rollback", usage: "rollback()", summary: "Discards every pending change; observers hear what went back.",
                      example: #"Item:new{ title = "gone", n = 0 }; rollback(); assert(not haschanges())"#),
