@@ -8,8 +8,7 @@ extension ObjectContext {
     public func refresh(_ object: ManagedObject) throws -> Bool {
         guard object.context === self, let key = object.primaryKey, !object.isInserted else { return false }
         let entity = currentEntity(of: object)
-        let sql = "SELECT \(mapped(entity).selection(of: entity)) FROM \(mapped(entity).table) WHERE \(mapped(entity).key) = ?"
-        let row = try connection.row(sql, arguments: [.integer(key)])
+        let row = try connection.row(SaveConflict.storedRowSQL(of: entity, context: self), arguments: [.integer(key)])
         let hadChanges = object.hasChanges
         object.pending = [:]
         object.pendingToOne = [:]

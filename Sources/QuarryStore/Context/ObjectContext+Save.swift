@@ -85,9 +85,11 @@ extension ObjectContext {
         changes.updated = request.updates.map { ($0, Set($0.pending.keys).union($0.pendingToOne.keys)) }
         for object in request.updates { changes.oldValues[ObjectIdentifier(object)] = object.committed }
         changes.deleted = request.deletes
+        var position = Dictionary(changes.updated.indices.map { (ObjectIdentifier(changes.updated[$0].object), $0) }) { first, _ in first }
         for (object, keys) in request.touched {
-            if let i = changes.updated.firstIndex(where: { $0.object === object }) { changes.updated[i].keys.formUnion(keys) }
-            else { changes.updated.append((object, keys)) }
+            if let i = position[ObjectIdentifier(object)] { changes.updated[i].keys.formUnion(keys); continue }
+            position[ObjectIdentifier(object)] = changes.updated.count
+            changes.updated.append((object, keys))
         }
         return changes
     }

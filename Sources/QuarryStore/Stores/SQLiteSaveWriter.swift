@@ -55,7 +55,7 @@ struct SQLiteSaveWriter {
             if let conflict = SaveConflict.of(object, storedRow: row, context: context) { conflicts.append(conflict) }
             // A version counter also sees writes to columns the model does not map.
             else if try store.versionMoved(object, in: db, context: context), let row {
-                conflicts.append(SaveConflict(object: object, keys: ["Z_OPT"], stored: context.values(of: context.currentEntity(of: object), row: row)))
+                conflicts.append(SaveConflict(object: object, keys: ["Z_OPT"], stored: context.values(of: entity, row: row)))
             }
         }
         conflicts += try result.request.goneLinkEnds(context: context) { sql, key in try Row.fetchOne(db.cachedStatement(sql: sql), arguments: [key]) != nil }
@@ -121,6 +121,7 @@ struct SQLiteSaveStatements: SaveStatements {
     /// write, so the object holds them without a fetch.
     private mutating func readGenerated(_ object: ManagedObject, _ entity: EntityDescription, key: Value) throws {
         let storage = context.mapped(entity)
+        guard !storage.generated.isEmpty else { return }
         let names = entity.attributeNames.filter(storage.generated.contains)
         guard !names.isEmpty else { return }
         let sql = "SELECT \(names.map(quoteIdentifier).joined(separator: ", ")) FROM \(storage.table) WHERE \(storage.key) = ?"
