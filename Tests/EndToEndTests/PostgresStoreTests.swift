@@ -620,6 +620,42 @@ import Testing
         #expect(check.stdout == "99.5|N14228|2013-01-01 10:00:00+00\n1|MINE|2013-01-02 19:00:00+00\n|NZZ1|2013-12-31 23:00:00+00\n", "\(check)")
     }
 
+    /// A save of every flight (2,246 rows, locked and compared 500 at a time on the
+    /// server) finds each row another connection changed or deleted, whichever batch it
+    /// falls in, lists them in the order the save names them, writes nothing when it
+    /// refuses, and merges as a SQLite file does.
+    @Test func aLargeSavesConflictsAreFoundInEveryBatch() async throws {
+        let sandbox = try Sandbox()
+        let sqlite = try Self.sqlite3Shell()
+        let (lite, postgres, url) = try await Self.onBoth(sandbox, #"""
+            local other = arg[1]
+            print(count("flights", "dep_delay == 7"))
+            local all = flights:fetch{sort = {"id"}}
+            for _, f in ipairs(all) do f.distance = (f.distance or 0) + 1 end
+            os.execute(other .. " \"UPDATE flights SET dep_delay = 7 WHERE id IN (3, 1500, 2246)\"")
+            os.execute(other .. " \"DELETE FROM flights WHERE id = 1001\"")
+            local ok, message = pcall(save)
+            print(#all, ok, message)
+            print(count("flights", "distance == 0"), count("flights", "dep_delay == 7"))
+            local s = save{merge = "mine"}
+            print(s.updated, count("flights"), flights:get(1500).dep_delay, count("flights", "dep_delay == 7"))
+            """#) { store in
+            [store == "lite.db" ? "\(sqlite) lite.db" : "/usr/bin/psql -q \(store) -c"]
+        }
+        #expect(lite.status == 0, "\(lite)")
+        #expect(lite.lines.count == 4, "\(lite)")
+        let refusal = lite.lines.dropFirst().first ?? ""
+        #expect(refusal.hasPrefix("2246\tfalse\t"), "\(lite)")
+        #expect(refusal.contains("changed flights/3 (dep_delay); deleted flights/1001; changed flights/1500 (dep_delay); changed flights/2246 (dep_delay); nothing was written"), "\(lite)")
+        // The three rows the other connection set to 7 are kept by the merge.
+        let sevens = Int(lite.lines.first ?? "") ?? -1
+        #expect(lite.lines.last == "2245\t2245\t7.0\t\(sevens + 3)", "\(lite)")
+        // Nothing of the refused save was written; the merge wrote every row left.
+        let before = try await sandbox.run(URL(fileURLWithPath: "/usr/bin/psql"), ["-qAt", url, "-c", "SELECT count(*) FROM flights"])
+        #expect(before.stdout == "2245\n", "\(before)")
+        #expect(lite.stdout == postgres.stdout, "SQLite:\n\(lite.stdout)\nPostgreSQL:\n\(postgres.stdout)")
+    }
+
     /// `updateall` and `deleteall` change the same rows as in a SQLite file, and objects in
     /// use and observers hear them; the server carries out a cascade (objects in use whose
     /// rows it removed are deleted) and refuses a delete a foreign key restricts.

@@ -28,20 +28,54 @@ struct PostgresSaveWriter {
     }
 
     /// The rows this save updates or deletes, locked until it commits and compared with
-    /// what the objects were read with.
+    /// what the objects were read with. An entity's rows are locked and read
+    /// `conflictBatch` at a time by their keys (a round trip each object made a save of
+    /// 27,004 updates wait on the server 54,008 times); a keyed table's row is read on
+    /// its own, found by its key's index (`keyCondition`).
     private func settleConflicts(_ result: inout SaveChangesResult) throws {
-        var conflicts: [SaveConflict] = []
         let keyed = context.store as? PostgresStore
-        for object in result.request.updates + result.request.deletes {
+        let objects = result.request.updates + result.request.deletes
+        var stored: [ObjectIdentifier: [Value]] = [:]
+        var batches: [(entity: EntityDescription, objects: [ManagedObject])] = []
+        var batchOf: [String: Int] = [:]
+        for object in objects {
             guard let query = SaveConflict.storedRowQuery(of: object, context: context) else { continue }
-            // A keyed table's row found by its key too, through the key's index (`keyCondition`).
-            let found = keyed?.keyCondition(of: object, context.mapped(context.currentEntity(of: object))) ?? (sql: "", values: [])
-            let row = try context.connection.row(query.sql + found.sql + " FOR UPDATE", arguments: [.integer(query.key)] + found.values)
-            if let conflict = SaveConflict.of(object, storedRow: row, context: context) { conflicts.append(conflict) }
+            let entity = context.currentEntity(of: object)
+            let found = keyed?.keyCondition(of: object, context.mapped(entity)) ?? (sql: "", values: [])
+            if found.sql.isEmpty {
+                let index = batchOf[entity.name] ?? batches.count
+                if index == batches.count { batches.append((entity, [])); batchOf[entity.name] = index }
+                batches[index].objects.append(object)
+            } else if let row = try context.connection.row(query.sql + found.sql + " FOR UPDATE", arguments: [.integer(query.key)] + found.values) {
+                stored[ObjectIdentifier(object)] = row
+            }
+        }
+        for batch in batches {
+            let storage = context.mapped(batch.entity)
+            for start in stride(from: 0, to: batch.objects.count, by: Self.conflictBatch) {
+                let chunk = batch.objects[start..<min(start + Self.conflictBatch, batch.objects.count)]
+                let keys = chunk.compactMap(\.primaryKey)
+                let sql = storage.rowsByKeyIndex(storage.selection(of: batch.entity), count: keys.count) + " FOR UPDATE"
+                var byKey: [Int64: [Value]] = [:]
+                // The selection's first column is the key (`EntityStorage.selection`).
+                for row in try context.connection.rows(sql, arguments: keys.map(Value.integer)) {
+                    if let key = row.first?.storedInteger { byKey[key] = row }
+                }
+                for object in chunk { if let key = object.primaryKey, let row = byKey[key] { stored[ObjectIdentifier(object)] = row } }
+            }
+        }
+        // In the request's order, as a refusal lists them.
+        var conflicts = objects.compactMap { object -> SaveConflict? in
+            guard object.primaryKey != nil else { return nil }
+            return SaveConflict.of(object, storedRow: stored[ObjectIdentifier(object)], context: context)
         }
         conflicts += try result.request.goneLinkEnds(context: context) { sql, key in try context.connection.row(sql + " FOR SHARE", arguments: [.integer(key)]) != nil }
         try result.settle(conflicts, context: context)
     }
+
+    /// How many rows one statement locks and reads: far within the server's 65,535
+    /// parameters, and a statement small enough to plan at once.
+    static let conflictBatch = 500
 }
 
 /// A save's rows on the server (`SaveStatements`). Values go as Quarry's, typed for the
