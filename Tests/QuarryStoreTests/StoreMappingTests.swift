@@ -44,7 +44,9 @@ import Testing
         let tag = context.mapped(try context.entity(named: "tag"))
         #expect(tag.keyColumn == "code" && tag.keyMayHoldOthers && tag.needsIntegerKeyCheck)
         let view = context.mapped(try context.entity(named: "named"))
-        #expect(view.layout == .foreignView && view.isView && view.keyColumn == "id")
+        // A view is read through a TEMP view whose first column is its key: here its `id`.
+        #expect(view.layout == .foreignView && view.isView && view.relation == "quarry_rows named" && view.keyColumn == "_row")
+        #expect(try context.object(entityName: "named", primaryKey: 7)?.value(forKey: "name") == .text("Ann"))
         // The model itself names no key column: a foreign file's `id` is an attribute.
         #expect(try context.entity(named: "author").attribute(named: "id") != nil)
         #expect(try context.object(entityName: "author", primaryKey: 7)?.value(forKey: "name") == .text("Ann"))

@@ -150,17 +150,17 @@ final class SQLiteEngine: StoreEngine {
     /// made: whether it was, so the statement may be prepared again.
     func madeMissingView(_ error: DatabaseError) throws -> Bool {
         guard let views = deferredViews, let missing = error.missingTable else { return false }
-        let statements = views.take(missingTable: missing)
-        guard !statements.isEmpty else { return false }
-        try makeViews(statements)
+        let makings = views.take(missingTable: missing)
+        guard !makings.isEmpty else { return false }
+        try makeViews(makings)
         return true
     }
 
     /// Makes the views not yet made that `sql` may read (`DeferredViews`).
     func makeViews(readBy sql: String) throws {
         guard let views = deferredViews, !views.isEmpty else { return }
-        let statements = views.take(readBy: sql)
-        if !statements.isEmpty { try makeViews(statements) }
+        let makings = views.take(readBy: sql)
+        if !makings.isEmpty { try makeViews(makings) }
     }
 
     /// Makes every view not yet made: before a write, whose triggers read them.
@@ -169,9 +169,11 @@ final class SQLiteEngine: StoreEngine {
         try makeViews(views.takeAll())
     }
 
-    private func makeViews(_ statements: [String]) throws {
+    private func makeViews(_ makings: [DeferredViews.Making]) throws {
         do {
-            try database.writeWithoutTransaction { db in try db.executeDirectly(statements) }
+            try database.writeWithoutTransaction { db in
+                for making in makings { try db.executeDirectly(try making(db)) }
+            }
         } catch let error as DatabaseError { throw StoreError(error) }
     }
 

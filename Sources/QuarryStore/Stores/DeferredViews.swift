@@ -13,9 +13,15 @@ import GRDB
 /// `pragma_table_info(?)`, whose table may be a bound argument) makes every view, so it
 /// sees what it saw when all were made at open. What SQL hidden in a closure reads
 /// (`read`) is made when SQLite says "no such table" for it, and the statement runs again.
+///
+/// A view's statements may be decided only when it is made (`Making`): a foreign file's
+/// view is known by its `id` column only if no two rows share one, which takes reading
+/// the whole view, so that is read when the view is first used rather than at open.
 final class DeferredViews {
-    /// Each view's statements (the view, then anything made with it), by its name folded.
-    private var pending: [String: [String]] = [:]
+    /// What makes a view: its statements, given the connection to decide them on.
+    typealias Making = (Database) throws -> [String]
+    /// Each view's makings (the view, then anything made with it), by its name folded.
+    private var pending: [String: [Making]] = [:]
     /// Folded names that are not one identifier token (a model inferred from the store's
     /// tables may name an entity `Journal Entry`): found by searching the folded SQL.
     private var spaced: Set<String> = []
@@ -27,17 +33,20 @@ final class DeferredViews {
     ]
 
     init(_ views: [(name: String, statements: [String])]) {
-        for view in views {
-            let name = Self.folded(view.name)
-            pending[name, default: []] += view.statements
-            if !name.utf8.allSatisfy(Self.isIdentifierByte) { spaced.insert(name) }
-        }
+        for view in views { add(view.name) { _ in view.statements } }
+    }
+
+    /// Defers another view, made by `making` when SQL first reads `name`.
+    func add(_ name: String, _ making: @escaping Making) {
+        let folded = Self.folded(name)
+        pending[folded, default: []].append(making)
+        if !folded.utf8.allSatisfy(Self.isIdentifierByte) { spaced.insert(folded) }
     }
 
     var isEmpty: Bool { pending.isEmpty }
 
-    /// The statements of the views `sql` may read, each handed out once.
-    func take(readBy sql: String) -> [String] {
+    /// The makings of the views `sql` may read, each handed out once.
+    func take(readBy sql: String) -> [Making] {
         guard !pending.isEmpty else { return [] }
         var names: Set<String> = []
         var token: [UInt8] = []
@@ -68,15 +77,15 @@ final class DeferredViews {
         }
     }
 
-    /// The statements of the view SQLite's message names ("no such table: main.Asset"),
+    /// The makings of the view SQLite's message names ("no such table: main.Asset"),
     /// if it is one of these.
-    func take(missingIn message: String) -> [String] {
+    func take(missingIn message: String) -> [Making] {
         DatabaseError.missingTable(in: message).map { take(missingTable: $0) } ?? []
     }
 
     /// The statements of the view SQLite could not find (`DatabaseError.missingTable`:
     /// `main.Asset` or `Asset`), if it is one of these.
-    func take(missingTable named: String) -> [String] {
+    func take(missingTable named: String) -> [Making] {
         // "main.Asset": the schema is SQLite's prefix; a view's own name may hold a dot.
         var candidates = [named]
         if let dot = named.firstIndex(of: ".") { candidates.append(String(named[named.index(after: dot)...])) }
@@ -90,8 +99,8 @@ final class DeferredViews {
         return []
     }
 
-    /// Every statement not yet made (before a write: triggers read the views).
-    func takeAll() -> [String] {
+    /// Every view not yet made (before a write: triggers read the views).
+    func takeAll() -> [Making] {
         defer { pending = [:]; spaced = [] }
         return pending.keys.sorted().flatMap { pending[$0] ?? [] }
     }

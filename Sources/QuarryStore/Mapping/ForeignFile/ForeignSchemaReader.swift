@@ -147,8 +147,12 @@ struct ForeignSchemaReader {
     /// named `id`, `rowid` or `_pk` (else its first column, when an integer) if that
     /// column holds a distinct integer in every row. Otherwise (no such column, or rows
     /// that share an id or have none) every row is an object of its own, numbered by its
-    /// place: a TEMP view of the same name shadows the file's and adds the number, so
-    /// nothing is written to the file.
+    /// place. Either way the entity reads a TEMP view (`quarry_rows <view>`, so nothing is
+    /// written to the file, and SQL that names the view still reads the file's) whose
+    /// first column is the row's key: the id, or the place. Whether the id will do takes
+    /// reading the whole view, which a grouping or a join over millions of rows makes
+    /// seconds; so the TEMP view is decided and made when SQL first reads it
+    /// (`DeferredViews`), and a view never used costs nothing at open.
     private func viewEntity(_ relation: ForeignSchema.Relation) throws -> (EntityDescription, EntityStorage)? {
         let (view, columns) = (relation.name, relation.columns)
         var names = columns.map(\.name)
@@ -163,24 +167,17 @@ struct ForeignSchemaReader {
         let untyped = names.indices.filter { columns[$0].declaredType.trimmingCharacters(in: .whitespaces).isEmpty }
         for (index, type) in zip(untyped, viewColumnTypes(view, untyped.map { names[$0] })) { types[index] = type }
         let attributes = names.indices.map { columns[$0].viewAttribute(types[$0]) }
-        let candidate = ForeignSchema.viewKeyCandidate(names, types)
-        let key: String
-        if let candidate, try viewKeyIsDistinct(view, names[candidate]) {
-            key = names[candidate]
-        } else {
-            guard let place = ForeignSchema.viewPlaceColumn(names) else { return nil }
-            let v = quoteIdentifier(view)
-            do {
-                try context.database.writeWithoutTransaction { db in
-                    let kept = names.map(quoteIdentifier).joined(separator: ", ")
-                    try db.execute(sql: "CREATE TEMP VIEW IF NOT EXISTS \(v) AS SELECT row_number() OVER () AS \(quoteIdentifier(place)), \(kept) FROM main.\(v)")
-                }
-            } catch {
-                return nil
-            }
-            key = place
+        guard let key = ForeignSchema.viewPlaceColumn(names) else { return nil }
+        let candidate = ForeignSchema.viewKeyCandidate(names, types).map { names[$0] }
+        let rows = "quarry_rows " + view
+        let kept = names.map(quoteIdentifier).joined(separator: ", ")
+        let deferred = context.connection.deferredViews ?? DeferredViews([])
+        deferred.add(rows) { db in
+            let identity = try candidate.flatMap { try Self.keyIsDistinct(view, $0, db) ? quoteIdentifier($0) : nil } ?? "row_number() OVER ()"
+            return ["CREATE TEMP VIEW IF NOT EXISTS \(quoteIdentifier(rows)) AS SELECT \(identity) AS \(quoteIdentifier(key)), \(kept) FROM main.\(quoteIdentifier(view))"]
         }
-        return (EntityDescription(name: view, attributes: attributes), EntityStorage(layout: .foreignView, relation: view, keyColumn: key))
+        context.connection.deferredViews = deferred
+        return (EntityDescription(name: view, attributes: attributes), EntityStorage(layout: .foreignView, relation: rows, keyColumn: key))
     }
 
     /// The types of a view's `columns` that declare none (computed ones: `sum(...) AS
@@ -210,11 +207,12 @@ struct ForeignSchemaReader {
     /// How many rows of a view are read for the types of its computed columns.
     static let viewTypeSample = 1000
 
-    /// Whether `column` holds an integer in every row of the view, no two alike.
-    private func viewKeyIsDistinct(_ view: String, _ column: String) throws -> Bool {
+    /// Whether `column` holds an integer in every row of the view, no two alike. A view
+    /// that cannot be read (a table it reads was dropped) has none.
+    private static func keyIsDistinct(_ view: String, _ column: String, _ db: Database) throws -> Bool {
         let (v, c) = ("main." + quoteIdentifier(view), quoteIdentifier(column))
         let sql = "SELECT NOT EXISTS (SELECT 1 FROM \(v) WHERE typeof(\(c)) != 'integer') AND NOT EXISTS (SELECT 1 FROM \(v) GROUP BY \(c) HAVING count(*) > 1)"
-        return (try? context.read { db in try Bool.fetchOne(db, sql: sql) ?? false }) ?? false
+        return (try? Bool.fetchOne(db, sql: sql)) ?? false
     }
 
     private func foreignEntity(_ relation: ForeignSchema.Relation) throws -> (entity: EntityDescription, storage: EntityStorage)? {
