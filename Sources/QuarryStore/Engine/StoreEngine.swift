@@ -29,6 +29,10 @@ protocol StoreEngine: AnyObject {
     func exportRows(_ sql: String, arguments: [Value], types: [AttributeType], firstColumn: Int,
                     writer: inout TableWriter, file: OutputFile) throws -> Int?
 
+    /// Views the store described and SQL has not yet read, made before the first
+    /// statement that reads each (`DeferredViews`).
+    var deferredViews: DeferredViews? { get set }
+
     /// A descriptor that turns readable when another session commits (to wait on beside
     /// the terminal); nil when commits are found by asking (SQLite's `data_version`).
     var changeDescriptor: Int32? { get }

@@ -5,6 +5,8 @@ final class PostgresEngine: StoreEngine {
     let server: PostgresConnection
     /// The URL the store was opened with, its password left out.
     let url: String
+    /// The schema's views, made when SQL first reads each (`PostgresStore+Views`).
+    var deferredViews: DeferredViews?
 
     init(server: PostgresConnection, url: String) {
         self.server = server
@@ -16,13 +18,15 @@ final class PostgresEngine: StoreEngine {
     /// The server's rows: all at once, or a row at a time when `streamed`. No statement is
     /// cached here: the server plans each, and libpq keeps nothing prepared between them.
     func withRows(_ sql: String, cached: Bool, streamed: Bool, _ body: (any RowCursor) throws -> Void) throws {
+        try makeViews(readBy: sql)
         if streamed { try server.withStreamedRows(sql, body) } else { try server.withRows(sql, body) }
     }
 
     /// Described by the server (its columns and parameters) inside a `READ ONLY`
     /// transaction, which it runs in too and which is rolled back after.
     func prepareReadOnly<T>(_ sql: String, _ body: ((any PreparedQuery)?) throws -> T) throws -> T {
-        try server.inReadOnlyTransaction {
+        try makeViews(readBy: sql)
+        return try server.inReadOnlyTransaction {
             guard let description = try server.describe(sql) else { return try body(nil) }
             return try body(PostgresPreparedQuery(connection: server, description: description))
         }
@@ -31,7 +35,26 @@ final class PostgresEngine: StoreEngine {
     /// Through COPY when every column's type can be read from it as the rows would read.
     func exportRows(_ sql: String, arguments: [Value], types: [AttributeType], firstColumn: Int,
                     writer: inout TableWriter, file: OutputFile) throws -> Int? {
-        try server.copyExport(sql, arguments: arguments, types: types, firstColumn: firstColumn, writer: &writer, file: file)
+        try makeViews(readBy: sql)
+        return try server.copyExport(sql, arguments: arguments, types: types, firstColumn: firstColumn, writer: &writer, file: file)
+    }
+
+    /// Makes the views not yet made that `sql` may read, each in a transaction of its own
+    /// kept in the session's setup, so a new connection makes it again. Inside another
+    /// transaction (which may be read-only, and would be committed by this one's) none is
+    /// made: every read of a view begins outside one.
+    private func makeViews(readBy sql: String) throws {
+        guard let views = deferredViews, !views.isEmpty, server.transactionDepth == 0 else { return }
+        for making in views.take(readBy: sql) {
+            switch making {
+            case .statements(let statements):
+                try server.executeForSession(inTransaction: statements)
+            case .decided(let check, let then, let otherwise):
+                // A view the server cannot read says no; its rows' read says why.
+                let yes = (try? server.execute(check).rows.first?.first?.storedInteger) == 1
+                try server.executeForSession(inTransaction: yes ? then : otherwise)
+            }
+        }
     }
 
     /// Readable when a NOTIFY arrives (`PostgresConnection+Notifications`).

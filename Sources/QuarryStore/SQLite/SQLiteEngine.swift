@@ -172,7 +172,15 @@ final class SQLiteEngine: StoreEngine {
     private func makeViews(_ makings: [DeferredViews.Making]) throws {
         do {
             try database.writeWithoutTransaction { db in
-                for making in makings { try db.executeDirectly(try making(db)) }
+                for making in makings {
+                    switch making {
+                    case .statements(let statements):
+                        try db.executeDirectly(statements)
+                    case .decided(let check, let then, let otherwise):
+                        // A view that cannot be read (a table it reads was dropped) says no.
+                        try db.executeDirectly((try? Bool.fetchOne(db, sql: check)) == true ? then : otherwise)
+                    }
+                }
             }
         } catch let error as DatabaseError { throw StoreError(error) }
     }

@@ -83,10 +83,11 @@ public final class StoreConnection {
     var createdByOpen: Bool { sqlite?.createdByOpen ?? false }
     /// What the open had to say (a private copy was read): for stderr.
     var notes: [String] { sqlite?.notes ?? [] }
-    /// Views the store described and SQL has not yet read (a Core Data store's).
+    /// Views the store described and SQL has not yet read (a Core Data store's, another
+    /// program's views).
     var deferredViews: DeferredViews? {
-        get { sqlite?.deferredViews }
-        set { sqlite?.deferredViews = newValue }
+        get { engine.deferredViews }
+        set { engine.deferredViews = newValue }
     }
 
     /// Closes the session (every later read fails), and removes what a read-only open made

@@ -172,9 +172,13 @@ struct ForeignSchemaReader {
         let rows = "quarry_rows " + view
         let kept = names.map(quoteIdentifier).joined(separator: ", ")
         let deferred = context.connection.deferredViews ?? DeferredViews([])
-        deferred.add(rows) { db in
-            let identity = try candidate.flatMap { try Self.keyIsDistinct(view, $0, db) ? quoteIdentifier($0) : nil } ?? "row_number() OVER ()"
-            return ["CREATE TEMP VIEW IF NOT EXISTS \(quoteIdentifier(rows)) AS SELECT \(identity) AS \(quoteIdentifier(key)), \(kept) FROM main.\(quoteIdentifier(view))"]
+        let made = { (identity: String) in
+            ["CREATE TEMP VIEW IF NOT EXISTS \(quoteIdentifier(rows)) AS SELECT \(identity) AS \(quoteIdentifier(key)), \(kept) FROM main.\(quoteIdentifier(view))"]
+        }
+        if let candidate {
+            deferred.add(rows, .decided(check: Self.keyIsDistinct(view, candidate), then: made(quoteIdentifier(candidate)), otherwise: made("row_number() OVER ()")))
+        } else {
+            deferred.add(rows, .statements(made("row_number() OVER ()")))
         }
         context.connection.deferredViews = deferred
         return (EntityDescription(name: view, attributes: attributes), EntityStorage(layout: .foreignView, relation: rows, keyColumn: key))
@@ -207,12 +211,11 @@ struct ForeignSchemaReader {
     /// How many rows of a view are read for the types of its computed columns.
     static let viewTypeSample = 1000
 
-    /// Whether `column` holds an integer in every row of the view, no two alike. A view
-    /// that cannot be read (a table it reads was dropped) has none.
-    private static func keyIsDistinct(_ view: String, _ column: String, _ db: Database) throws -> Bool {
+    /// Whether `column` holds an integer in every row of the view, no two alike: a query
+    /// of one boolean.
+    private static func keyIsDistinct(_ view: String, _ column: String) -> String {
         let (v, c) = ("main." + quoteIdentifier(view), quoteIdentifier(column))
-        let sql = "SELECT NOT EXISTS (SELECT 1 FROM \(v) WHERE typeof(\(c)) != 'integer') AND NOT EXISTS (SELECT 1 FROM \(v) GROUP BY \(c) HAVING count(*) > 1)"
-        return (try? Bool.fetchOne(db, sql: sql)) ?? false
+        return "SELECT NOT EXISTS (SELECT 1 FROM \(v) WHERE typeof(\(c)) != 'integer') AND NOT EXISTS (SELECT 1 FROM \(v) GROUP BY \(c) HAVING count(*) > 1)"
     }
 
     private func foreignEntity(_ relation: ForeignSchema.Relation) throws -> (entity: EntityDescription, storage: EntityStorage)? {

@@ -1,5 +1,3 @@
-import GRDB
-
 /// Temporary views a store has described but not yet made, made when SQL first names
 /// them. A Core Data store shows each entity as a view (`CoreDataStore`), and SQLite
 /// parses a view's SQL twice in making it (70 µs for one of Photos.app's 150 columns):
@@ -14,12 +12,19 @@ import GRDB
 /// sees what it saw when all were made at open. What SQL hidden in a closure reads
 /// (`read`) is made when SQLite says "no such table" for it, and the statement runs again.
 ///
-/// A view's statements may be decided only when it is made (`Making`): a foreign file's
-/// view is known by its `id` column only if no two rows share one, which takes reading
-/// the whole view, so that is read when the view is first used rather than at open.
+/// A view's statements may be decided only when it is made (`Making.decided`): another
+/// program's view is known by its `id` column only if no two rows share one, which takes
+/// reading the whole view, so that is read when the view is first used rather than at
+/// open. Each engine makes the views its SQL reads (`StoreEngine.deferredViews`): SQLite's
+/// Core Data and foreign-file views, PostgreSQL's views of a schema.
 final class DeferredViews {
-    /// What makes a view: its statements, given the connection to decide them on.
-    typealias Making = (Database) throws -> [String]
+    /// What makes a view.
+    enum Making: Equatable {
+        /// These statements.
+        case statements([String])
+        /// `then` when `check` (a query of one boolean) says so, else `otherwise`.
+        case decided(check: String, then: [String], otherwise: [String])
+    }
     /// Each view's makings (the view, then anything made with it), by its name folded.
     private var pending: [String: [Making]] = [:]
     /// Folded names that are not one identifier token (a model inferred from the store's
@@ -33,11 +38,11 @@ final class DeferredViews {
     ]
 
     init(_ views: [(name: String, statements: [String])]) {
-        for view in views { add(view.name) { _ in view.statements } }
+        for view in views { add(view.name, .statements(view.statements)) }
     }
 
     /// Defers another view, made by `making` when SQL first reads `name`.
-    func add(_ name: String, _ making: @escaping Making) {
+    func add(_ name: String, _ making: Making) {
         let folded = Self.folded(name)
         pending[folded, default: []].append(making)
         if !folded.utf8.allSatisfy(Self.isIdentifierByte) { spaced.insert(folded) }
@@ -77,12 +82,6 @@ final class DeferredViews {
         }
     }
 
-    /// The makings of the view SQLite's message names ("no such table: main.Asset"),
-    /// if it is one of these.
-    func take(missingIn message: String) -> [Making] {
-        DatabaseError.missingTable(in: message).map { take(missingTable: $0) } ?? []
-    }
-
     /// The statements of the view SQLite could not find (`DatabaseError.missingTable`:
     /// `main.Asset` or `Asset`), if it is one of these.
     func take(missingTable named: String) -> [Making] {
@@ -117,7 +116,7 @@ final class DeferredViews {
         }
     }
 
-    private static func folded(_ name: String) -> String {
+    static func folded(_ name: String) -> String {
         String(decoding: name.utf8.map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 + 32 : $0 }, as: UTF8.self)
     }
 }

@@ -1,0 +1,37 @@
+import Foundation
+import QuarryTestSupport
+import Testing
+
+/// A schema's views are keyed when SQL first reads them, as a SQLite file's are
+/// (`DeferredViews`): opening reads none of them, a view whose ids are distinct integers is
+/// keyed by them, one whose ids repeat by its rows' places, a session that lost its
+/// connection makes them again, and SQL a person writes reads the schema's own view.
+/// Against a real server (`PostgresServer`): the test fails, never skips, without one.
+@Suite struct PostgresViewKeysTests {
+    @Test func viewsAreKeyedWhenFirstRead() async throws {
+        let sandbox = try Sandbox()
+        let url = try await PostgresStoreTests.database("viewkeys", schema: """
+            CREATE TABLE item (id integer PRIMARY KEY, kind text, price float8);
+            INSERT INTO item VALUES (3, 'a', 1.5), (5, 'b', 2.0), (8, 'a', 4.0);
+            CREATE VIEW priced AS SELECT id, price FROM item;
+            CREATE VIEW kinds AS SELECT 1 AS id, kind, sum(price) AS total FROM item GROUP BY kind;
+            """, in: sandbox)
+        let temporary = #"sql("SELECT string_agg(relname, ',' ORDER BY relname) AS v FROM pg_class WHERE relnamespace = pg_my_temp_schema()")[1].v"#
+        let result = try await sandbox.quarry([url, "-e", """
+            print(\(temporary))
+            print(priced:get(5).price, \(temporary))
+            local k = fetch{ "kinds", sort = { "kind" } }
+            print(#k, k[1].id, k[2].id, k[1].total, k[2].total, k[1] == k[2])
+            print(\(temporary))
+            print(#sql("SELECT * FROM priced"), sql("SELECT * FROM kinds ORDER BY kind")[2].total, sql("SELECT * FROM priced ORDER BY id")[1]._row)
+            -- A new connection makes the views already made again.
+            print((pcall(sql, "SELECT pg_terminate_backend(pg_backend_pid())")))
+            print(count("kinds"), priced:get(8).price, \(temporary))
+            """])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.lines == ["nil", "2.0\tquarry_rows priced", "2\t1\t1\t5.5\t2.0\tfalse", "quarry_rows kinds,quarry_rows priced", "3\t2.0\tnil", "false", "2\t4.0\tquarry_rows kinds,quarry_rows priced"], "\(result)")
+        // The ids of `kinds` repeat: its objects are its rows' places.
+        let places = try await sandbox.quarry([url, "-e", #"for _, o in ipairs(fetch{ "kinds", sort = { "kind" } }) do print(o:objectID()) end"#])
+        #expect(places.lines.sorted() == ["kinds/1", "kinds/2"], "\(places)")
+    }
+}
