@@ -24,26 +24,14 @@ extension PostgresStore {
         let (view, columns) = (relation.name, relation.columns)
         let names = columns.map(\.name)
         let types = columns.map { Self.attributeType($0.declaredType) }
-        guard let place = ForeignSchema.viewPlaceColumn(names) else { return }
-        let candidate = ForeignSchema.viewKeyCandidate(names, types).map { names[$0] }
-        let qualifiedView = qualified(view)
-        let rows = "quarry_rows " + view
-        let kept = names.map(quoteIdentifier).joined(separator: ", ")
-        // In pg_temp, which is searched before the schema for the unqualified name.
-        let made = { (identity: String) in
-            ["CREATE TEMP VIEW \(quoteIdentifier(rows)) AS SELECT \(identity) AS \(quoteIdentifier(place)), \(kept) FROM \(qualifiedView)"]
-        }
-        let deferred = context.connection.deferredViews ?? DeferredViews([])
-        if let candidate {
-            let c = quoteIdentifier(candidate)
-            // 1 or 0: the session's raw rows read a boolean as its text.
-            let distinct = "SELECT (NOT EXISTS (SELECT 1 FROM \(qualifiedView) WHERE \(c) IS NULL) AND NOT EXISTS (SELECT 1 FROM \(qualifiedView) GROUP BY \(c) HAVING count(*) > 1))::int"
-            deferred.add(rows, .decided(check: distinct, then: made(c), otherwise: made("row_number() OVER ()")))
-        } else {
-            deferred.add(rows, .statements(made("row_number() OVER ()")))
-        }
-        context.connection.deferredViews = deferred
-        var storage = EntityStorage(layout: .foreignView, relation: rows, keyColumn: place)
+        let source = qualified(view)
+        // In pg_temp, which is searched before the schema for the unqualified name. 1 or
+        // 0: the session's raw rows read a boolean as its text.
+        guard let rows = ForeignSchema.viewRows(view, source: source, names: names, types: types, distinct: { c in
+            "SELECT (NOT EXISTS (SELECT 1 FROM \(source) WHERE \(c) IS NULL) AND NOT EXISTS (SELECT 1 FROM \(source) GROUP BY \(c) HAVING count(*) > 1))::int"
+        }) else { return }
+        context.connection.deferView(rows.relation, rows.making)
+        var storage = EntityStorage(layout: .foreignView, relation: rows.relation, keyColumn: rows.key)
         for column in columns { Self.noteType(of: column, in: &storage) }
         let attributes = columns.indices.map { columns[$0].viewAttribute(types[$0]) }
         context.remember(EntityDescription(name: view, attributes: attributes), storage: storage)

@@ -90,6 +90,13 @@ public final class StoreConnection {
         set { engine.deferredViews = newValue }
     }
 
+    /// Defers a view: made by `making` before the first statement that reads `name`.
+    func deferView(_ name: String, _ making: DeferredViews.Making) {
+        let views = deferredViews ?? DeferredViews([])
+        views.add(name, making)
+        deferredViews = views
+    }
+
     /// Closes the session (every later read fails), and removes what a read-only open made
     /// beside the file.
     func close() {

@@ -167,21 +167,13 @@ struct ForeignSchemaReader {
         let untyped = names.indices.filter { columns[$0].declaredType.trimmingCharacters(in: .whitespaces).isEmpty }
         for (index, type) in zip(untyped, viewColumnTypes(view, untyped.map { names[$0] })) { types[index] = type }
         let attributes = names.indices.map { columns[$0].viewAttribute(types[$0]) }
-        guard let key = ForeignSchema.viewPlaceColumn(names) else { return nil }
-        let candidate = ForeignSchema.viewKeyCandidate(names, types).map { names[$0] }
-        let rows = "quarry_rows " + view
-        let kept = names.map(quoteIdentifier).joined(separator: ", ")
-        let deferred = context.connection.deferredViews ?? DeferredViews([])
-        let made = { (identity: String) in
-            ["CREATE TEMP VIEW IF NOT EXISTS \(quoteIdentifier(rows)) AS SELECT \(identity) AS \(quoteIdentifier(key)), \(kept) FROM main.\(quoteIdentifier(view))"]
-        }
-        if let candidate {
-            deferred.add(rows, .decided(check: Self.keyIsDistinct(view, candidate), then: made(quoteIdentifier(candidate)), otherwise: made("row_number() OVER ()")))
-        } else {
-            deferred.add(rows, .statements(made("row_number() OVER ()")))
-        }
-        context.connection.deferredViews = deferred
-        return (EntityDescription(name: view, attributes: attributes), EntityStorage(layout: .foreignView, relation: rows, keyColumn: key))
+        let source = "main." + quoteIdentifier(view)
+        // Integers only: a view's column may hold anything.
+        guard let rows = ForeignSchema.viewRows(view, source: source, names: names, types: types, temporary: "TEMP VIEW IF NOT EXISTS", distinct: { c in
+            "SELECT NOT EXISTS (SELECT 1 FROM \(source) WHERE typeof(\(c)) != 'integer') AND NOT EXISTS (SELECT 1 FROM \(source) GROUP BY \(c) HAVING count(*) > 1)"
+        }) else { return nil }
+        context.connection.deferView(rows.relation, rows.making)
+        return (EntityDescription(name: view, attributes: attributes), EntityStorage(layout: .foreignView, relation: rows.relation, keyColumn: rows.key))
     }
 
     /// The types of a view's `columns` that declare none (computed ones: `sum(...) AS
@@ -210,13 +202,6 @@ struct ForeignSchemaReader {
 
     /// How many rows of a view are read for the types of its computed columns.
     static let viewTypeSample = 1000
-
-    /// Whether `column` holds an integer in every row of the view, no two alike: a query
-    /// of one boolean.
-    private static func keyIsDistinct(_ view: String, _ column: String) -> String {
-        let (v, c) = ("main." + quoteIdentifier(view), quoteIdentifier(column))
-        return "SELECT NOT EXISTS (SELECT 1 FROM \(v) WHERE typeof(\(c)) != 'integer') AND NOT EXISTS (SELECT 1 FROM \(v) GROUP BY \(c) HAVING count(*) > 1)"
-    }
 
     private func foreignEntity(_ relation: ForeignSchema.Relation) throws -> (entity: EntityDescription, storage: EntityStorage)? {
         let table = relation.name

@@ -18,6 +18,26 @@ extension ForeignSchema {
         return ["_row", "_row_", "_view_row"].first { !lowered.contains($0) }
     }
 
+    /// How a view's entity reads it, for every engine: through a temporary view,
+    /// `quarry_rows <view>`, whose first column (`key`, named by `viewPlaceColumn`) is the
+    /// row's key, so nothing is written and SQL a person writes reads the view as it is.
+    /// The key is the candidate column (`viewKeyCandidate`) if the engine's `distinct`
+    /// query of it says so, else the row's place; that query reads the whole view, so the
+    /// temporary view is made when SQL first reads it (`DeferredViews`). `source` is the
+    /// view as the engine's SQL names it. Nil when the view takes every place column name.
+    static func viewRows(_ view: String, source: String, names: [String], types: [AttributeType], temporary: String = "TEMP VIEW",
+                         distinct: (String) -> String) -> (relation: String, key: String, making: DeferredViews.Making)? {
+        guard let key = viewPlaceColumn(names) else { return nil }
+        let relation = "quarry_rows " + view
+        let kept = names.map(quoteIdentifier).joined(separator: ", ")
+        let made = { (identity: String) in
+            ["CREATE \(temporary) \(quoteIdentifier(relation)) AS SELECT \(identity) AS \(quoteIdentifier(key)), \(kept) FROM \(source)"]
+        }
+        let place = made("row_number() OVER ()")
+        guard let candidate = viewKeyCandidate(names, types).map({ quoteIdentifier(names[$0]) }) else { return (relation, key, .statements(place)) }
+        return (relation, key, .decided(check: distinct(candidate), then: made(candidate), otherwise: place))
+    }
+
     /// The views, in the order of their names.
     var views: [Relation] { relations.values.filter(\.isView).sorted { $0.name < $1.name } }
 }
