@@ -61,6 +61,10 @@ public struct EntityStorage: Equatable, Sendable {
     /// `uuid`, `json`, an enum): compared, sorted and tested as their text; a uuid
     /// attribute's (Quarry's own tables) as upper-case text, as Quarry writes a UUID.
     public var textCasts: Set<String> = []
+    /// A server table's decimal attributes whose columns are of another type (`money`,
+    /// whose text is the locale's `$1,200.50`): read, compared, summed and sorted as
+    /// `numeric`, so as the number they hold.
+    public var numericCasts: Set<String> = []
     /// A server table's `date` columns (date attributes that keep the day alone): a time
     /// written to one is dropped by the server, and said (`WriteNotes`).
     public var dayColumns: Set<String> = []
@@ -207,6 +211,7 @@ public struct EntityStorage: Equatable, Sendable {
             if textCasts.contains(name), entity.attribute(named: name)?.type == .string {
                 return "(\(column))::text AS \(quoteIdentifier(name))"
             }
+            if numericCasts.contains(name) { return "(\(column))::numeric AS \(quoteIdentifier(name))" }
             // Dates kept as milliseconds or Julian days are read as Unix seconds.
             guard let scale = numericDates[name] else { return column }
             return "(CASE WHEN typeof(\(column)) IN ('integer', 'real') THEN \(scale.seconds(column)) ELSE \(column) END) AS \(quoteIdentifier(name))"
@@ -223,6 +228,7 @@ public struct EntityStorage: Equatable, Sendable {
     public func comparable(_ qualifier: String, _ attribute: AttributeDescription) -> String {
         let column = "\(qualifier).\(self.column(attribute.name))"
         if textCasts.contains(attribute.name) { return attribute.type == .uuid ? "upper((\(column))::text)" : "(\(column))::text" }
+        if numericCasts.contains(attribute.name) { return "(\(column))::numeric" }
         // A server's day compares as its midnight (UTC, the session's zone) with an
         // instant: a parameter beside a bare `date` would be read as a day, its time dropped.
         if dayColumns.contains(attribute.name) { return "(\(column))::timestamptz" }
@@ -245,6 +251,7 @@ public struct EntityStorage: Equatable, Sendable {
     public func readable(_ qualifier: String, _ attribute: AttributeDescription) -> String {
         let misread = attribute.type == .bool && (layout == .foreignTable || layout == .foreignView)
             || attribute.type == .date && numericDates[attribute.name] != nil || textCasts.contains(attribute.name)
+            || numericCasts.contains(attribute.name)
         return misread ? comparable(qualifier, attribute) : "\(qualifier).\(column(attribute.name))"
     }
 
