@@ -394,10 +394,10 @@ private struct PredicateSQLWriter {
         case .collection(let function, let path, let attribute, let filter):
             var (from, alias) = members(path, of: qualifier, root: entity)
             if let filter { from += " AND (\(render(filter, alias, path.last!.destinationStorage, positive: true)))" }
-            // A `money` column as its numeric (`EntityStorage.numericCasts`); others as kept.
+            // A `money` column as its numeric, an `interval` as its seconds; others as kept.
             let members = path.last?.destinationStorage
             let argument = attribute.map { a -> String in
-                if let members, members.numericCasts.contains(a.name) { return members.comparable(alias, a) }
+                if let members, members.numericCasts.contains(a.name) || members.intervalColumns.contains(a.name) { return members.comparable(alias, a) }
                 return "\(alias).\(quoteIdentifier(a.name))"
             } ?? "*"
             // KVC's @sum of no members is 0, where SQLite's sum() gives NULL.
