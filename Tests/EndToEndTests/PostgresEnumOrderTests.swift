@@ -54,6 +54,7 @@ import Testing
         let sortedByPath = try await Self.psql(sandbox, url, "SELECT string_agg(n.id::text, ' ' ORDER BY p.m NULLS FIRST, n.id) FROM note n LEFT JOIN person p ON p.id = n.person_id")
         let groups = try await Self.psql(sandbox, url, "SELECT m, count(*) FROM person GROUP BY m ORDER BY m NULLS FIRST")
         let extremes = try await Self.psql(sandbox, url, "SELECT min(m), max(m) FROM person")
+        let sections = try await Self.psql(sandbox, url, "SELECT string_agg(coalesce(m::text, 'nil'), ' ' ORDER BY m NULLS FIRST) FROM (SELECT DISTINCT m FROM person) AS d")
         let script = Self.conditions.map { c in
             """
             do local p = predicate("\(c.quarry)"); local k = 0
@@ -71,6 +72,9 @@ import Testing
               print(tostring(g.m) .. "\t" .. g.count) end
             local e = fetch{ "person", result = "dictionaries", properties = { "min(m)", "max(m)" } }[1]
             print(e["min(m)"] .. "\t" .. e["max(m)"])
+            local r = fetch{ "person", section = "m" }; local ids = {} for i = 1, #r do ids[#ids + 1] = tostring(r[i].id) end
+            print(table.concat(ids, " "))
+            for _, s in ipairs(summarize("person")) do if s.column == "m" then print(s.min .. "\t" .. s.max) end end
             """#
         let result = try await sandbox.quarry([url, "-e", script])
         #expect(result.status == 0, "\(result)")
@@ -90,6 +94,10 @@ import Testing
         #expect(rest.dropFirst(3).first.map { $0 + "\n" } == sortedByPath, "\(result)")
         #expect(rest.dropFirst(4).prefix(5).joined(separator: "\n") + "\n" == (groups.hasPrefix("\t") ? "nil" + groups : groups), "\(result)")
         #expect(rest.dropFirst(9).first.map { $0 + "\n" } == extremes, "\(result)")
+        #expect(extremes == "sad\thappy\n")
+        // Sections in the labels' order; summarize's least and greatest are psql's min and max.
+        #expect(rest.dropFirst(10).first.map { $0 + "\n" } == sections, "\(result)")
+        #expect(rest.dropFirst(11).first.map { $0 + "\n" } == extremes, "\(result)")
     }
 
     /// Unsaved objects sort and match in memory as the saved rows do in SQL; writes of
