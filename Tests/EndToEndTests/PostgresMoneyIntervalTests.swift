@@ -106,5 +106,17 @@ import Testing
         #expect(result.lines.dropFirst().first == "true\ttrue\t\(agreed.dropLast())\t\(agreed.dropLast())\t\(agreed.dropLast())", "\(result)")
         let stored = try await PostgresDecimalTests.psqlRows(sandbox, url, "SELECT c::text, iv::text FROM fee WHERE id IN (4, 9, 10) ORDER BY id")
         #expect(stored == "$12.34\t02:00:00.5\n$7.00\t-00:00:30\n$1,234,567.89\t25:01:01\n", "\(stored)")
+
+        // A double whose shortest text has an exponent is still seconds; one past the
+        // interval's range is refused in one line, and nothing of that save is written.
+        let edges = try await sandbox.quarry([url, "-e", #"""
+            local f = fee:get(1); f.iv = 1.5e-6; save(); print(f.iv)
+            fee:get(2).iv = 1e20; fee:get(3).c = 1; print(pcall(save))
+            """#])
+        #expect(edges.status == 0, "\(edges)")
+        #expect(edges.lines.first == "2e-06", "\(edges)")
+        #expect(edges.lines.dropFirst().first == "false\t(command line):2: save: PostgreSQL: interval out of range", "\(edges)")
+        let kept = try await PostgresDecimalTests.psqlRows(sandbox, url, "SELECT id, c::text, iv::text FROM fee WHERE id <= 3 ORDER BY id")
+        #expect(kept == "1\t$5.00\t00:00:00.000002\n2\t$1,200.50\t03:00:00\n3\t\t1 mon\n", "\(kept)")
     }
 }
