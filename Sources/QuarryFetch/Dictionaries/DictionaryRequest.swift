@@ -60,7 +60,9 @@ extension DictionaryRequest {
         }
         // The result's own shape, so `having` and `sort` can name its keys.
         let shape = EntityDescription(name: entity.name, attributes: (columns + hidden).map {
-            AttributeDescription(name: $0.name, type: $0.type, isOptional: true)
+            var attribute = AttributeDescription(name: $0.name, type: $0.type, isOptional: true)
+            attribute.enumeration = $0.enumeration
+            return attribute
         })
 
         // Arguments in the order their `?`s stand: columns, WHERE, GROUP BY, having.
@@ -92,7 +94,9 @@ extension DictionaryRequest {
             if !keys.isEmpty {
                 sql += " ORDER BY " + keys.map { column in
                     let name = "\"q\".\(quoteIdentifier(column.name))"
-                    return dialect.orderTerm(column.type == .string ? dialect.binaryText(name) : name, ascending: true)
+                    var attribute = AttributeDescription(name: column.name, type: column.type)
+                    attribute.enumeration = column.enumeration
+                    return dialect.orderTerm(dialect.ordered(name, attribute), ascending: true)
                 }.joined(separator: ", ")
             }
         }

@@ -16,6 +16,9 @@ struct ResultColumn {
     /// `count` for `count(*)`).
     var keys: [String]
     var type: AttributeType
+    /// The enum whose labels its values are (an enum attribute, its min or max): ordered
+    /// by them, in `sort`, groups and `having`, as the server orders the type.
+    var enumeration: EnumLabels?
     /// The aggregate function, lowercased, for an aggregate column.
     var function: String?
     /// The aggregate as written, spaced one way (`sum(a*b)`), so `having` finds it
@@ -72,7 +75,7 @@ struct ResultColumn {
         let (body, alias) = Self.split(text)
         guard let call = Self.aggregateCall(body) else {
             let value = try Self.value(body, offset: 0, entity: entity, context: context, joins: &joins, option: option)
-            (sql, arguments, type) = (value.sql, value.arguments, value.type ?? .double)
+            (sql, arguments, type, enumeration) = (value.sql, value.arguments, value.type ?? .double, value.enumeration)
             keys = alias.map { [body, $0] } ?? [body]
             return
         }
@@ -95,6 +98,11 @@ struct ResultColumn {
         }
         let value = try Self.value(argument, offset: offset, entity: entity, context: context, joins: &joins, option: option)
         sql = "\(call.function)(\(distinct)\(value.sql))"
+        // The min or max of an enum in its labels' order, read as its text again.
+        if let labels = value.enumeration, call.function == "min" || call.function == "max" {
+            sql = "(\(call.function)(\(distinct)CAST(\(value.sql) AS \(labels.sqlType))))::text"
+            enumeration = labels
+        }
         arguments = value.arguments
         // A key path keeps its name for predicates (`avg_dep_delay`); an expression goes by
         // what was written, or its AS name.
@@ -115,12 +123,12 @@ struct ResultColumn {
     /// A value of one row: an attribute, a key path through to-one relationships, or an
     /// expression of them, with its SQL, arguments and type.
     private static func value(_ text: String, offset: Int, entity: EntityDescription, context: ObjectContext,
-                              joins: inout ToOneJoins, option: String) throws -> (sql: String, arguments: [Value], type: AttributeType?) {
+                              joins: inout ToOneJoins, option: String) throws -> (sql: String, arguments: [Value], type: AttributeType?, enumeration: EnumLabels?) {
         // A plain attribute reads its column as it is stored, as dictionaries always have,
         // unless the stored value alone would be read wrongly (`EntityStorage.readable`).
         if let a = entity.attribute(named: text) {
             let storage = StoreMapping.storage(of: entity, in: context)
-            return (storage.readable(storage.table, a), [], a.type)
+            return (storage.readable(storage.table, a), [], a.type, a.enumeration)
         }
         let isName = !text.isEmpty && text.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
         if isName {
@@ -141,10 +149,10 @@ struct ResultColumn {
                 // A key path reads its column, joined, as a group's or a sort's does.
                 var aliases = 300
                 let storage = context.mapped(entity)
-                return (joins.column(steps, a, in: storage) ?? pathSQL(steps, a, from: storage.table, in: storage, aliases: &aliases), [], a.type)
+                return (joins.column(steps, a, in: storage) ?? pathSQL(steps, a, from: storage.table, in: storage, aliases: &aliases), [], a.type, a.enumeration)
             }
             let fragment = bound.sql(joins: &joins, dialect: context.sqlDialect)
-            return (fragment.sql, fragment.arguments, bound.type)
+            return (fragment.sql, fragment.arguments, bound.type, nil)
         } catch var error as QuarryPredicates.PredicateError {
             error.column = error.column.map { $0 + offset }
             // The predicate grammar lists its twenty functions; a property wants an aggregate.

@@ -32,6 +32,9 @@ struct CompiledRequest {
     let sort: [SortDescriptor]
     /// True when the sort did not start with the section key and Quarry put it first.
     let sortedBySectionFirst: Bool
+    /// The sort keys that reach an enum attribute, with its labels: ordered by them in
+    /// memory as the SQL orders them (`MemoryOrder`).
+    let sortEnumerations: [String: EnumLabels]
 
     init(_ request: FetchRequest, context: ObjectContext) throws {
         guard request.offset >= 0 else { throw FetchError.invalid("fetch: offset must be 0 or more, got \(request.offset)") }
@@ -70,7 +73,9 @@ struct CompiledRequest {
                 var aliases = 200
                 sectionSQL = joins.column(steps, reached, in: storage) ?? pathSQL(steps, reached, from: from, in: storage, aliases: &aliases)
                 // Named by the whole path, so the sort key that leads is recognised as it.
-                sectionAttribute = AttributeDescription(name: key, type: reached.type, isOptional: true)
+                var named = AttributeDescription(name: key, type: reached.type, isOptional: true)
+                named.enumeration = reached.enumeration
+                sectionAttribute = named
             } else {
                 guard let found = entity.attribute(named: key) else {
                     throw FetchError.unknownKey(option: "section", key: key, entity: entity.name,
@@ -104,6 +109,13 @@ struct CompiledRequest {
             }
         }
         self.sort = sort
+        var enumerations: [String: EnumLabels] = [:]
+        for descriptor in sort {
+            let reached = descriptor.key.contains(".") ? try BoundPredicate.attributePath(descriptor.key, in: entity, context: context).1
+                : entity.attribute(named: descriptor.key)
+            if let enumeration = reached?.enumeration { enumerations[descriptor.key] = enumeration }
+        }
+        sortEnumerations = enumerations
         // The primary key breaks ties, so pages never overlap or skip rows. It runs in the
         // direction of the last key, so an index on that key serves the whole ORDER BY.
         let tieBreak = (sort.last?.ascending ?? true) ? "ASC" : "DESC"

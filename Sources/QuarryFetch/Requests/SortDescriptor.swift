@@ -39,11 +39,12 @@ public struct SortDescriptor: Equatable {
     private func sql(for entity: EntityDescription, qualifier: String, context: ObjectContext?, dialect: any SQLDialect,
                      joins: inout ToOneJoins?) throws -> String {
         var (term, attribute) = try column(for: entity, qualifier: qualifier, context: context, joins: &joins)
-        if comparison != .binary, attribute.type == .string {
+        // An enum's labels keep their order, folded or not.
+        if comparison != .binary, attribute.type == .string, attribute.enumeration == nil {
             term = PredicateFunctions.sqlFold(term, comparison == .localized ? [.caseInsensitive, .diacriticInsensitive] : [.caseInsensitive],
                                                dialect: dialect)
         }
-        if attribute.type == .string { term = dialect.binaryText(term) }
+        term = dialect.ordered(term, attribute)
         return dialect.orderTerm(term, ascending: ascending)
     }
 

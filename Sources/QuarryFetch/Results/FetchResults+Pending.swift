@@ -117,7 +117,7 @@ extension FetchResults {
     }
 
     private func mergeRules() throws -> PendingMerge.Rules {
-        let order = MemoryOrder(sort: compiled.sort)
+        let order = MemoryOrder(compiled)
         let sort = compiled.sort
         let context = self.context
         let name = entity.name
@@ -160,7 +160,7 @@ extension FetchResults {
         }
         for object in pending.inserted where belongs(object) && matches(object) { objects.append(object) }
         // Each object's sort values once, not once per comparison.
-        let order = MemoryOrder(sort: compiled.sort)
+        let order = MemoryOrder(compiled)
         let placed = objects.map { object in
             MergedKeys.Placed(object: object, gap: 0, values: compiled.sort.map { order.sortValue(value(atPath: $0.key, of: object), $0) },
                               tie: MemoryOrder.Tie(object))

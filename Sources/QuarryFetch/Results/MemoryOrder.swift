@@ -7,10 +7,23 @@ import QuarryStore
 /// ascending, and the primary key last, in the direction of the last sort key.
 struct MemoryOrder {
     let sort: [SortDescriptor]
+    /// The sort keys whose values are an enum's labels, ordered by the labels' order as
+    /// the SQL orders them (`SQLDialect.ordered`), not as text and not folded.
+    let enumerations: [String: EnumLabels]
+
+    init(sort: [SortDescriptor], enumerations: [String: EnumLabels] = [:]) {
+        self.sort = sort
+        self.enumerations = enumerations
+    }
+
+    /// The order of `compiled`'s sort.
+    init(_ compiled: CompiledRequest) {
+        self.init(sort: compiled.sort, enumerations: compiled.sortEnumerations)
+    }
 
     /// What the sort compares for `raw`, a value of `descriptor`'s key.
     func sortValue(_ raw: Value, _ descriptor: SortDescriptor) -> Value {
-        if descriptor.comparison != .binary, case .text(let s) = raw {
+        if descriptor.comparison != .binary, enumerations[descriptor.key] == nil, case .text(let s) = raw {
             return .text(PredicateFunctions.fold(s, descriptor.comparison == .localized ? [.caseInsensitive, .diacriticInsensitive] : [.caseInsensitive]))
         }
         return raw
@@ -25,7 +38,12 @@ struct MemoryOrder {
             case (true, true): order = 0
             case (true, false): order = -1
             case (false, true): order = 1
-            default: order = SQLiteOrdering.compare(x, y) ?? 0
+            default:
+                if let enumeration = enumerations[descriptor.key] {
+                    order = SQLiteOrdering.compare(enumeration.orderValue(x), enumeration.orderValue(y)) ?? 0
+                } else {
+                    order = SQLiteOrdering.compare(x, y) ?? 0
+                }
             }
             if order != 0 { return descriptor.ascending ? order : -order }
         }

@@ -106,7 +106,7 @@ public final class ResultsTracker {
         }
         // One query for the keys and the sort values; sections are runs of the first.
         let entity = compiled.entity
-        let order = MemoryOrder(sort: compiled.sort)
+        let order = MemoryOrder(compiled)
         let attributes = compiled.sort.map { entity.attribute(named: $0.key)! }
         let columns = [compiled.keySQL] + attributes.map { "\(compiled.table).\(compiled.storage.column($0.name))" }
         let query = compiled.select(columns.joined(separator: ", "), start: 0, count: nil)
@@ -139,7 +139,7 @@ public final class ResultsTracker {
 
     private func applyInMemory(touched: [Int64: ManagedObject], deleted: Set<Int64>, updated: Set<Int64>) -> ResultsChange {
         let compiled = results.compiled
-        let order = MemoryOrder(sort: compiled.sort)
+        let order = MemoryOrder(compiled)
         let sectioned = results.isSectioned
         // Where each changed row was, before anything moves.
         var oldPlace: [Int64: Int] = [:]

@@ -52,7 +52,7 @@ extension CompiledRequest {
             var sql = "SELECT \(key), count(*) FROM \(source)"
             var arguments: [Value] = []
             if let whereClause { sql += " WHERE " + whereClause.sql; arguments += whereClause.arguments }
-            let sorted = attribute.type == .string ? dialect.binaryText(key) : key
+            let sorted = dialect.ordered(key, attribute)
             sql += " GROUP BY \(key) ORDER BY \(dialect.orderTerm(sorted, ascending: first.ascending))"
             return SQLFragment(sql, arguments)
         }

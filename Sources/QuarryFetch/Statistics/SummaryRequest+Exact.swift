@@ -23,7 +23,10 @@ extension SummaryRequest {
             var selects: [String] = ["count(*)"]
             for i in indexes {
                 let column = columns[i]
-                selects += ["count(\(column))", "count(DISTINCT \(column))", "min(\(column))", "max(\(column))",
+                // An enum's least and greatest by its labels' order, read as its text again.
+                let ordered = attributes[i].enumeration.map { "CAST(\(column) AS \($0.sqlType))" }
+                let (least, greatest) = ordered.map { ("(min(\($0)))::text", "(max(\($0)))::text") } ?? ("min(\(column))", "max(\(column))")
+                selects += ["count(\(column))", "count(DISTINCT \(column))", least, greatest,
                             attributes[i].type.isMeasured ? "avg(\(column))" : "NULL"]
             }
             let row = try context.connection.row("SELECT \(selects.joined(separator: ", ")) FROM \(compiled.source)\(whereSQL)",

@@ -47,7 +47,11 @@ extension BoundPredicate {
                 guard case .text(let text) = value(lhs, object, [], outer), case .text(let pattern) = value(rhs, object, [], outer) else { return nil }
                 return StringMatching.matches(op, text, pattern, options)
             }
-            let l = value(lhs, object, options, outer)
+            var l = value(lhs, object, options, outer)
+            // An enum is ordered by its labels' places, as its SQL casts to the type.
+            let enumeration = op.isOrdering ? lhs.enumeration ?? rhs.enumeration : nil
+            if let enumeration { l = enumeration.orderValue(l) }
+            let placed = { (v: Value) in enumeration?.orderValue(v) ?? v }
             switch op {
             case .in:
                 guard case .list(let values) = rhs else { return false }
@@ -61,14 +65,14 @@ extension BoundPredicate {
                 return sawNull ? nil : false
             case .between:
                 guard case .list(let bounds) = rhs, bounds.count == 2 else { return false }
-                let low = SQLiteOrdering.compare(l, fold(bounds[0], options)).map { $0 >= 0 }
-                let high = SQLiteOrdering.compare(l, fold(bounds[1], options)).map { $0 <= 0 }
+                let low = SQLiteOrdering.compare(l, placed(fold(bounds[0], options))).map { $0 >= 0 }
+                let high = SQLiteOrdering.compare(l, placed(fold(bounds[1], options))).map { $0 <= 0 }
                 if low == false || high == false { return false }
                 return (low == nil || high == nil) ? nil : true
             default:
                 break
             }
-            return Self.compare(l, op, value(rhs, object, options, outer))
+            return Self.compare(l, op, placed(value(rhs, object, options, outer)))
         }
     }
 
@@ -137,7 +141,13 @@ extension BoundPredicate {
             }
         case .collection(let function, let path, let a, let filter):
             let kept = members(path, of: object).filter { member in filter.map { evaluate($0, member) == true } ?? true }
-            v = ExpressionValues.aggregate(function, kept.map { member in a.flatMap { try? member.value(forKey: $0.name) } ?? .null })
+            let values = kept.map { member in a.flatMap { try? member.value(forKey: $0.name) } ?? .null }
+            // @min and @max of an enum by its labels' order, as the server's min and max.
+            if let enumeration = operand.enumeration {
+                v = enumeration.label(ExpressionValues.aggregate(function, values.map(enumeration.orderValue)))
+            } else {
+                v = ExpressionValues.aggregate(function, values)
+            }
         }
         if !options.isEmpty, case .text(let s) = v { return .text(PredicateFunctions.fold(s, options)) }
         return v

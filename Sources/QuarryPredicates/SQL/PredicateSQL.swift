@@ -146,10 +146,20 @@ private struct PredicateSQLWriter {
             case .between:
                 guard case .list(let bounds) = rhs, bounds.count == 2 else { return dialect.literal(false) }
                 let lo = operand(.value(bounds[0]), options, qualifier, entity), hi = operand(.value(bounds[1]), options, qualifier, entity)
+                // An enum's labels in its order, bounds cast to it as the column is.
+                if let enumeration = lhs.enumeration {
+                    let cast = { (sql: String) in "CAST(\(sql) AS \(enumeration.sqlType))" }
+                    return "\(cast(l)) BETWEEN \(cast(lo)) AND \(cast(hi))"
+                }
                 return "\(lhs.isText ? dialect.binaryText(l) : l) BETWEEN \(lo) AND \(hi)"
             default:
                 let afterL = arguments.count
                 let r = operand(rhs, options, qualifier, entity)
+                // An enum is ordered by its labels, as the server orders its type: both
+                // sides cast to it (the binder let only labels and the same enum through).
+                if op.isOrdering, let enumeration = lhs.enumeration ?? rhs.enumeration {
+                    return "CAST(\(l) AS \(enumeration.sqlType)) \(op.rawValue) CAST(\(r) AS \(enumeration.sqlType))"
+                }
                 if let exact = integerAgainstReal(lhs, op, rhs) {
                     // Each side may be said more than once, its arguments with it.
                     let sides = [(l, Array(arguments[beforeL..<afterL])), (r, Array(arguments[afterL...]))]
@@ -384,10 +394,18 @@ private struct PredicateSQLWriter {
         case .collection(let function, let path, let attribute, let filter):
             var (from, alias) = members(path, of: qualifier, root: entity)
             if let filter { from += " AND (\(render(filter, alias, path.last!.destinationStorage, positive: true)))" }
-            let argument = attribute.map { "\(alias).\(quoteIdentifier($0.name))" } ?? "*"
+            // A `money` column as its numeric, an `interval` as its seconds; others as kept.
+            let members = path.last?.destinationStorage
+            let argument = attribute.map { a -> String in
+                if let members, members.numericCasts.contains(a.name) || members.intervalColumns.contains(a.name) { return members.comparable(alias, a) }
+                return "\(alias).\(quoteIdentifier(a.name))"
+            } ?? "*"
             // KVC's @sum of no members is 0, where SQLite's sum() gives NULL.
             let aggregate = "\(function.rawValue)(\(argument))"
             text = "(SELECT \(function == .sum ? "coalesce(\(aggregate), 0)" : aggregate) \(from))"
+                // @min and @max of an enum: the server's, in its labels' order, read as
+                // text as the enum's column is.
+                + (o.enumeration != nil ? "::text" : "")
             isString = attribute?.type == .string && (function == .min || function == .max)
         case .value(let v):
             // Folded here where the dialect folds in its own SQL: the same fold, and no

@@ -133,6 +133,7 @@ struct Binder {
                 throw PredicateError(.invalidUse, "\(c.op.rawValue) needs a list such as {1, 2} or a list argument; for a to-many key path write ANY path == value", column: c.rhs.column)
             }
             if let a = lhs.typeAttribute { rhs = .list(try values.map { try convert($0, to: a, at: c.rhs) }) }
+            if c.op == .between { try checkEnumOrder(lhs, c.op, rhs, c) }
             return .comparison(lhs: lhs, op: c.op, rhs: rhs, options: c.options)
         }
         if c.op.isStringOperator {
@@ -177,7 +178,34 @@ struct Binder {
         }
         if let a = lhs.typeAttribute, case .value(let v) = rhs { rhs = .value(try convert(v, to: a, at: c.rhs)) }
         if case .value(let v) = lhs, let a = rhs.typeAttribute { lhs = .value(try convert(v, to: a, at: c.lhs)) }
+        try checkEnumOrder(lhs, c.op, rhs, c)
         return .comparison(lhs: lhs, op: c.op, rhs: rhs, options: c.options)
+    }
+
+    /// An enum's values ordered (`<`, BETWEEN) by its labels' order, as the server orders
+    /// them, need the other side to have a place in that order: one of its labels, nil,
+    /// or a value of the same enum. Anything else the server refuses ("invalid input
+    /// value for enum"), so it is refused here, before any SQL runs and the same for
+    /// `matches`. Folding ([c], [d]) has no meaning in that order.
+    private func checkEnumOrder(_ lhs: BoundPredicate.Operand, _ op: ComparisonOperator, _ rhs: BoundPredicate.Operand, _ c: Comparison) throws {
+        guard op.isOrdering else { return }
+        let sides = [(lhs, c.lhs), (rhs, c.rhs)]
+        guard let (ordered, expression) = sides.first(where: { $0.0.enumeration != nil }), let enumeration = ordered.enumeration else { return }
+        let name = ordered.typeAttribute?.name ?? Self.describe(expression)
+        if !c.options.isEmpty {
+            throw PredicateError(.invalidUse, "'\(name)' is of enum \(enumeration.name), ordered \(enumeration.shownLabels); \(op.rawValue) takes no [c] or [d] in that order", column: expression.column)
+        }
+        for (operand, written) in sides {
+            switch operand {
+            case .value(let v):
+                if let why = enumeration.refusal(v, attribute: name) { throw PredicateError(.typeMismatch, why, column: written.column) }
+            case .list(let values):
+                for v in values { if let why = enumeration.refusal(v, attribute: name) { throw PredicateError(.typeMismatch, why, column: written.column) } }
+            default:
+                guard operand.enumeration != enumeration else { continue }
+                throw PredicateError(.typeMismatch, "'\(name)' is of enum \(enumeration.name), ordered \(enumeration.shownLabels); \(op.rawValue) orders it against its labels or another value of \(enumeration.name), not '\(Self.describe(written))'", column: written.column)
+            }
+        }
     }
 
     /// `author == nil` on a SwiftData composite (kept as its elements, `author.person`, ...):

@@ -60,6 +60,17 @@ public struct BoundPredicate {
             }
         }
 
+        /// The enum whose labels its values are and whose order orders them: an enum
+        /// attribute's, reached through to-ones too, and @min and @max of one (`EnumLabels`).
+        public var enumeration: EnumLabels? {
+            switch self {
+            case .attribute(let a), .path(_, let a): return a.enumeration
+            case .collection(let f, _, let a, _): return f == .min || f == .max ? a?.enumeration : nil
+            case .outer(let o): return o.enumeration
+            default: return nil
+            }
+        }
+
         /// True for arithmetic and numeric functions, whose answer is a number of no
         /// attribute's type.
         var isComputedNumber: Bool {

@@ -33,6 +33,14 @@ public enum ComparisonOperator: String, Equatable, Sendable {
     case beginsWith = "BEGINSWITH", endsWith = "ENDSWITH", contains = "CONTAINS", like = "LIKE", matches = "MATCHES"
     case `in` = "IN", between = "BETWEEN"
 
+    /// `<`, `<=`, `>`, `>=` and BETWEEN: an order decides them.
+    public var isOrdering: Bool {
+        switch self {
+        case .less, .lessOrEqual, .greater, .greaterOrEqual, .between: return true
+        default: return false
+        }
+    }
+
     /// BEGINSWITH, ENDSWITH, CONTAINS, LIKE and MATCHES: both sides are strings.
     public var isStringOperator: Bool {
         switch self {

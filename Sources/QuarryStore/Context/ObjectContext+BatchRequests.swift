@@ -34,7 +34,7 @@ extension ObjectContext {
         var assignments: [(String, Value)] = []
         for (key, value) in values.sorted(by: { $0.key < $1.key }) {
             guard let attribute = entity.writableAttribute(named: key) else { throw entity.unknownKey(key) }
-            switch attribute.type.coerce(value) {
+            switch attribute.coerce(value) {
             case .success(let v):
                 noteDayColumn(entity, key, v)
                 if v.isNull, !attribute.isOptional {

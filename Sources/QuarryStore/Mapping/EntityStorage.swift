@@ -61,6 +61,22 @@ public struct EntityStorage: Equatable, Sendable {
     /// `uuid`, `json`, an enum): compared, sorted and tested as their text; a uuid
     /// attribute's (Quarry's own tables) as upper-case text, as Quarry writes a UUID.
     public var textCasts: Set<String> = []
+    /// A server table's decimal attributes whose columns are of another type (`money`,
+    /// whose text is the locale's `$1,200.50`): read, compared, summed and sorted as
+    /// `numeric`, so as the number they hold.
+    public var numericCasts: Set<String> = []
+    /// A server table's double attributes whose columns are `interval`s: read, compared,
+    /// summed and sorted as their seconds, a month 30 days and a day 24 hours, as the
+    /// server compares intervals (`intervalSeconds`).
+    public var intervalColumns: Set<String> = []
+
+    /// An interval as seconds, as the server compares intervals (a month is 30 days, a
+    /// day 24 hours): `extract(epoch ...)` counts a year as 365.25 days, so each year's
+    /// 5.25 days more than twelve months of 30 are taken off (`'1 year' < '364 days'`
+    /// holds in psql, and so here). A float8, as a double attribute's column is.
+    static func intervalSeconds(_ column: String) -> String {
+        "(extract(epoch from \(column)) - extract(year from \(column)) * 453600)::float8"
+    }
     /// A server table's `date` columns (date attributes that keep the day alone): a time
     /// written to one is dropped by the server, and said (`WriteNotes`).
     public var dayColumns: Set<String> = []
@@ -207,6 +223,8 @@ public struct EntityStorage: Equatable, Sendable {
             if textCasts.contains(name), entity.attribute(named: name)?.type == .string {
                 return "(\(column))::text AS \(quoteIdentifier(name))"
             }
+            if numericCasts.contains(name) { return "(\(column))::numeric AS \(quoteIdentifier(name))" }
+            if intervalColumns.contains(name) { return "\(Self.intervalSeconds(column)) AS \(quoteIdentifier(name))" }
             // Dates kept as milliseconds or Julian days are read as Unix seconds.
             guard let scale = numericDates[name] else { return column }
             return "(CASE WHEN typeof(\(column)) IN ('integer', 'real') THEN \(scale.seconds(column)) ELSE \(column) END) AS \(quoteIdentifier(name))"
@@ -223,6 +241,8 @@ public struct EntityStorage: Equatable, Sendable {
     public func comparable(_ qualifier: String, _ attribute: AttributeDescription) -> String {
         let column = "\(qualifier).\(self.column(attribute.name))"
         if textCasts.contains(attribute.name) { return attribute.type == .uuid ? "upper((\(column))::text)" : "(\(column))::text" }
+        if numericCasts.contains(attribute.name) { return "(\(column))::numeric" }
+        if intervalColumns.contains(attribute.name) { return Self.intervalSeconds(column) }
         // A server's day compares as its midnight (UTC, the session's zone) with an
         // instant: a parameter beside a bare `date` would be read as a day, its time dropped.
         if dayColumns.contains(attribute.name) { return "(\(column))::timestamptz" }
@@ -245,6 +265,7 @@ public struct EntityStorage: Equatable, Sendable {
     public func readable(_ qualifier: String, _ attribute: AttributeDescription) -> String {
         let misread = attribute.type == .bool && (layout == .foreignTable || layout == .foreignView)
             || attribute.type == .date && numericDates[attribute.name] != nil || textCasts.contains(attribute.name)
+            || numericCasts.contains(attribute.name) || intervalColumns.contains(attribute.name)
         return misread ? comparable(qualifier, attribute) : "\(qualifier).\(column(attribute.name))"
     }
 

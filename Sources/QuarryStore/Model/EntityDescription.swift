@@ -9,6 +9,9 @@ public struct AttributeDescription: Encodable, Equatable, Sendable {
     /// The attribute's name in the stored model before this definition (Core Data's
     /// renaming identifier): a migration renames that column, keeping its values.
     public var renamedFrom: String?
+    /// The labels of the server's enum type its column is of, in the type's order: a
+    /// string attribute whose values are ordered by label, not as text (`EnumLabels`).
+    public var enumeration: EnumLabels?
 
     public init(name: String, type: AttributeType, isOptional: Bool = false, defaultValue: Value? = nil,
                 isIndexed: Bool = false, isUnique: Bool = false) {

@@ -137,7 +137,7 @@ public final class ManagedObject {
         if context == nil { throw StoreError.objectDeleted(objectID: objectID) }
         try checkStoreOpen()
         let coerced: Value
-        switch attribute.type.coerce(value) {
+        switch attribute.coerce(value) {
         case .success(let v): coerced = v
         case .failure(let f):
             throw StoreError.typeMismatch(entity: entity.name, key: key, expected: f.expected, given: describe(f.given))

@@ -120,7 +120,7 @@ struct PostgresSaveStatements: SaveStatements {
         let returning = " RETURNING \(storage.selection(of: entity))"
         let sql = names.isEmpty
             ? "INSERT INTO \(storage.table) DEFAULT VALUES" + returning
-            : "INSERT INTO \(storage.table) (\(names.map(quoteIdentifier).joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", ")))" + returning
+            : "INSERT INTO \(storage.table) (\(names.map(quoteIdentifier).joined(separator: ", "))) VALUES (\(names.map { Self.placeholder($0, storage) }.joined(separator: ", ")))" + returning
         let row = try run(sql, values, writing: names, of: entity).rows.first
         guard let newKey = row?.first?.storedInteger else {
             throw StoreError.database(message: "\(entity.name): the server returned no integer key for the new row")
@@ -133,7 +133,7 @@ struct PostgresSaveStatements: SaveStatements {
         let entity = object.entity
         let storage = context.mapped(entity)
         let names = attributes + toOne.map(\.name)
-        let assignments = names.map { "\(quoteIdentifier($0)) = ?" }.joined(separator: ", ")
+        let assignments = names.map { "\(quoteIdentifier($0)) = \(Self.placeholder($0, storage))" }.joined(separator: ", ")
         let values = attributes.map { object.pending[$0] ?? .null } + toOne.map(\.key)
         let found = keyed?.keyCondition(of: object, storage) ?? (sql: "", values: [])
         let row = try run("UPDATE \(storage.table) SET \(assignments) WHERE \(storage.key) = ?\(found.sql) RETURNING \(storage.selection(of: entity))",
@@ -141,6 +141,13 @@ struct PostgresSaveStatements: SaveStatements {
         if readsBack {
             readBacks += made(row, object, context.currentEntity(of: object)) { object.pending[$0] ?? object.committedValue($0) ?? .null }
         }
+    }
+
+    /// The value written to column `name`: an `interval`'s seconds as a float8 times a
+    /// second, so a double the server would not read as an interval's text (`1e-07`,
+    /// `1e+20`) is still seconds (or one line saying it is out of the interval's range).
+    static func placeholder(_ name: String, _ storage: EntityStorage) -> String {
+        storage.intervalColumns.contains(name) ? "(CAST(? AS float8) * interval '1 second')" : "?"
     }
 
     /// Many-to-many links (Quarry's own tables); a deleted row's go with it (ON DELETE CASCADE).

@@ -48,7 +48,7 @@ extension PostgresStore {
             SELECT c.relname, a.attname, COALESCE(b.typname, t.typname), a.attnotnull,
                    a.atthasdef OR a.attidentity <> '' OR EXISTS (SELECT 1 FROM pg_catalog.pg_trigger tg WHERE tg.tgrelid = c.oid
                      AND NOT tg.tgisinternal AND tg.tgenabled <> 'D' AND (tg.tgtype & 7) = 7),
-                   a.attgenerated <> '', c.relkind IN ('v', 'm')
+                   a.attgenerated <> '', c.relkind IN ('v', 'm'), COALESCE(b.oid, t.oid)::int8
             FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_class c ON c.oid = a.attrelid
             JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace JOIN pg_catalog.pg_type t ON t.oid = a.atttypid
             LEFT JOIN pg_catalog.pg_type b ON t.typtype = 'd' AND b.oid = t.typbasetype
@@ -97,18 +97,38 @@ extension PostgresStore {
         }
         try liftPartitionKeys(&foreignKeys, context)
         for (table, key) in try uniqueKeysStandingForPrimary(context) where primaryKeys[table] == nil { primaryKeys[table] = key }
+        let enums = try readEnums(context)
         var catalog = ForeignSchema()
         for (name, rows) in Dictionary(grouping: columns, by: { $0[0].textValue ?? "" }) {
             let described = rows.compactMap { row -> ForeignSchema.Column? in
                 guard let column = row[1].textValue, let type = row[2].textValue else { return nil }
-                return ForeignSchema.Column(name: column, declaredType: type, notNull: row[3].storedInteger == 1,
-                                            hasDefault: row[4].storedInteger == 1, generated: row[5].storedInteger == 1)
+                var described = ForeignSchema.Column(name: column, declaredType: type, notNull: row[3].storedInteger == 1,
+                                                     hasDefault: row[4].storedInteger == 1, generated: row[5].storedInteger == 1)
+                described.enumeration = row[7].storedInteger.flatMap { enums[$0] }
+                return described
             }
             let isView = rows.first?[6].storedInteger == 1
             catalog.relations[name] = ForeignSchema.Relation(name: name, isView: isView, columns: described,
                                                              primaryKey: primaryKeys[name] ?? [], foreignKeys: isView ? [] : foreignKeys[name] ?? [])
         }
         return catalog
+    }
+
+    /// The enum types the database's columns may be of (any schema's: a column may be of
+    /// a type another schema holds), by type oid, with their labels in the type's order
+    /// (`enumsortorder`), as the server orders them.
+    private func readEnums(_ context: ObjectContext) throws -> [Int64: EnumLabels] {
+        let rows = try context.connection.rows("""
+            SELECT t.oid::int8, n.nspname, t.typname, e.enumlabel FROM pg_catalog.pg_enum e
+            JOIN pg_catalog.pg_type t ON t.oid = e.enumtypid JOIN pg_catalog.pg_namespace n ON n.oid = t.typnamespace
+            ORDER BY t.oid, e.enumsortorder
+            """)
+        var labels: [Int64: (schema: String, name: String, labels: [String])] = [:]
+        for row in rows {
+            guard let oid = row[0].storedInteger, let schema = row[1].textValue, let name = row[2].textValue, let label = row[3].textValue else { continue }
+            labels[oid, default: (schema, name, [])].labels.append(label)
+        }
+        return labels.mapValues { EnumLabels(name: $0.name, sqlType: quoteIdentifier($0.schema) + "." + quoteIdentifier($0.name), labels: $0.labels) }
     }
 
     /// A partitioned table whose partitions declare a foreign key, and which declares

@@ -76,10 +76,15 @@ extension PostgresStore {
     }
 
     /// What a column's server type asks of its storage: a type read as a string that
-    /// does not compare as text is cast to text; a `date` is a column of days.
+    /// does not compare as text is cast to text (an enum's is cast back to its type where
+    /// it is ordered: `SQLDialect.ordered`); a `date` is a column of days; `money` is
+    /// read and compared as `numeric`, an `interval` as its seconds (a double written
+    /// back as its text, which the server reads as seconds).
     static func noteType(of column: ForeignSchema.Column, in storage: inout EntityStorage) {
         if attributeType(column.declaredType) == .string, !plainText.contains(column.declaredType) { storage.textCasts.insert(column.name) }
         if column.declaredType == "date" { storage.dayColumns.insert(column.name) }
+        if column.declaredType == "money" { storage.numericCasts.insert(column.name) }
+        if column.declaredType == "interval" { storage.intervalColumns.insert(column.name) }
     }
 
     /// The table a storage's rows are written to by what cannot write through a view

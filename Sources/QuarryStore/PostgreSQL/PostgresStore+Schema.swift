@@ -113,7 +113,7 @@ extension PostgresStore {
     }
 
     /// A column's type (`pg_type.typname`) as Quarry's: integers by width, booleans,
-    /// floating numbers as doubles, `numeric` as exact decimals, timestamps and days
+    /// floating numbers and intervals (as seconds) as doubles, `numeric` and `money` as exact decimals, timestamps and days
     /// (`date`, at midnight UTC, as a SQLite file's column of days reads) as dates, `bytea` as
     /// binary, and anything else (text, `uuid`, `json`, arrays, ...) as its text.
     static func attributeType(_ typeName: String) -> AttributeType {
@@ -122,8 +122,10 @@ extension PostgresStore {
         case "int4": return .int32
         case "int8", "oid": return .int64
         case "bool": return .bool
-        case "float4", "float8": return .double
-        case "numeric": return .decimal
+        // An interval is its seconds (`EntityStorage.intervalColumns`), as Swift's TimeInterval.
+        case "float4", "float8", "interval": return .double
+        // `money` too: it is read and compared as its numeric (`EntityStorage.numericCasts`).
+        case "numeric", "money": return .decimal
         case "timestamptz", "timestamp", "date": return .date
         case "bytea": return .binary
         default: return .string

@@ -23,6 +23,9 @@ struct ForeignSchema: Sendable {
         /// The collation the column compares with, where not the engine's plain one
         /// (SQLite's when not BINARY): a foreign key matches a parent's value with it.
         var collation: String? = nil
+        /// The enum type it is of, with its labels in order (PostgreSQL's `CREATE TYPE
+        /// ... AS ENUM`): its attribute orders by them.
+        var enumeration: EnumLabels? = nil
     }
 
     /// One foreign key, with every column it has, in declared order.
