@@ -58,6 +58,9 @@ static void load(void) {
     RESOLVE(backendPID, "PQbackendPID")
     RESOLVE(setNoticeProcessor, "PQsetNoticeProcessor")
     RESOLVE(reset, "PQreset")
+    *(void **)&table.enterPipelineMode = dlsym(library, "PQenterPipelineMode");
+    *(void **)&table.exitPipelineMode = dlsym(library, "PQexitPipelineMode");
+    *(void **)&table.pipelineSync = dlsym(library, "PQpipelineSync");
     loaded = &table;
 }
 

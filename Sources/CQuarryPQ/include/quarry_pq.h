@@ -48,6 +48,11 @@ typedef struct QuarryPQ {
     int (*backendPID)(const PGconn *conn);
     PQnoticeProcessor (*setNoticeProcessor)(PGconn *conn, PQnoticeProcessor proc, void *arg);
     void (*reset)(PGconn *conn);
+    // Pipeline mode, libpq 14 and later: NULL with an older libpq, which then sends one
+    // statement at a time.
+    int (*enterPipelineMode)(PGconn *conn);
+    int (*exitPipelineMode)(PGconn *conn);
+    int (*pipelineSync)(PGconn *conn);
 } QuarryPQ;
 
 /// Loads libpq once; NULL when it cannot, with why in `error` (size bytes).

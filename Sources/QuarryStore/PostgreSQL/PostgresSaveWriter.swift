@@ -83,14 +83,37 @@ struct PostgresSaveWriter {
 /// which take the column's default, and generated columns; every row written comes back
 /// (`RETURNING`) and the objects take what the server made of it (its key, defaults,
 /// triggers' values). A keyed table's row is found by its key as well as its number.
+///
+/// Updates are sent `Updates.batch` at a time in one pipeline
+/// (`PostgresConnection+Pipeline`), and what the server made of each is read when they
+/// are answered: before any other statement, and at the end.
 struct PostgresSaveStatements: SaveStatements {
     let context: ObjectContext
     let server: PostgresConnection
-    private(set) var readBacks: [(ManagedObject, String, Value)] = []
+    /// Updates sent together, and what the rows written came back as.
+    private let updates = Updates()
 
     init(context: ObjectContext, server: PostgresConnection) {
         self.context = context
         self.server = server
+    }
+
+    var readBacks: [(ManagedObject, String, Value)] { updates.readBacks }
+
+    /// An update waiting to be sent: its statement, and what names and reads back its row.
+    private struct Update {
+        let sql: String
+        let values: [Value]
+        let names: [String]
+        let object: ManagedObject
+        /// The entity its row is read back as; nil when it is not.
+        let readBack: EntityDescription?
+    }
+
+    private final class Updates {
+        static let batch = 256
+        var waiting: [Update] = []
+        var readBacks: [(ManagedObject, String, Value)] = []
     }
 
     var statements: any WriteStatements { server }
@@ -110,8 +133,31 @@ struct PostgresSaveStatements: SaveStatements {
         }
     }
 
+    /// Sends the updates waiting, in one pipeline, and reads back their rows; the first
+    /// refused is thrown as `run` would have thrown it.
+    private func sendUpdates() throws {
+        let waiting = updates.waiting
+        guard !waiting.isEmpty else { return }
+        updates.waiting = []
+        let results: [PostgresResult]
+        do {
+            results = try server.pipelined(waiting.map { (PostgreSQLDialect.numbered($0.sql), $0.values) })
+        } catch let failure as PostgresConnection.PipelineFailure {
+            guard waiting.indices.contains(failure.index) else { throw failure.error }
+            let update = waiting[failure.index]
+            throw PostgresNumericOverflow.keeping(failure.error, entity: update.object.entity.name, table: context.mapped(update.object.entity).table,
+                                                  columns: update.names, values: update.values)
+        }
+        for (update, result) in zip(waiting, results) {
+            guard let entity = update.readBack else { continue }
+            let object = update.object
+            updates.readBacks += made(result.rows.first, object, entity) { object.pending[$0] ?? object.committedValue($0) ?? .null }
+        }
+    }
+
     mutating func insert(_ object: ManagedObject, _ entity: EntityDescription, toOne: [(name: String, key: Value)],
                          keys: SaveChangesRequest.Keys) throws -> Int64 {
+        try sendUpdates()
         let storage = context.mapped(entity)
         // A nil key takes the column's sequence, as SQLite gives a rowid.
         let attributes = entity.attributeNames.filter { !storage.generated.contains($0) && !context.insertedValue(object, $0, keys: keys).isNull }
@@ -125,7 +171,7 @@ struct PostgresSaveStatements: SaveStatements {
         guard let newKey = row?.first?.storedInteger else {
             throw StoreError.database(message: "\(entity.name): the server returned no integer key for the new row")
         }
-        readBacks += made(row, object, entity) { object.currentValue($0) }
+        updates.readBacks += made(row, object, entity) { object.currentValue($0) }
         return newKey
     }
 
@@ -136,11 +182,10 @@ struct PostgresSaveStatements: SaveStatements {
         let assignments = names.map { "\(quoteIdentifier($0)) = \(Self.placeholder($0, storage))" }.joined(separator: ", ")
         let values = attributes.map { object.pending[$0] ?? .null } + toOne.map(\.key)
         let found = keyed?.keyCondition(of: object, storage) ?? (sql: "", values: [])
-        let row = try run("UPDATE \(storage.table) SET \(assignments) WHERE \(storage.key) = ?\(found.sql) RETURNING \(storage.selection(of: entity))",
-                          values + [key] + found.values, writing: names, of: entity).rows.first
-        if readsBack {
-            readBacks += made(row, object, context.currentEntity(of: object)) { object.pending[$0] ?? object.committedValue($0) ?? .null }
-        }
+        updates.waiting.append(Update(sql: "UPDATE \(storage.table) SET \(assignments) WHERE \(storage.key) = ?\(found.sql) RETURNING \(storage.selection(of: entity))",
+                                      values: values + [key] + found.values, names: names, object: object,
+                                      readBack: readsBack ? context.currentEntity(of: object) : nil))
+        if updates.waiting.count >= Updates.batch { try sendUpdates() }
     }
 
     /// The value written to column `name`: an `interval`'s seconds as a float8 times a
@@ -152,21 +197,23 @@ struct PostgresSaveStatements: SaveStatements {
 
     /// Many-to-many links (Quarry's own tables); a deleted row's go with it (ON DELETE CASCADE).
     func write(_ link: PendingLink, source: Value, target: Value) throws {
+        try sendUpdates()
         let sql = link.isAdd
             ? "INSERT INTO \(quoteIdentifier(link.table)) (source, target) VALUES (?, ?) ON CONFLICT DO NOTHING"
             : "DELETE FROM \(quoteIdentifier(link.table)) WHERE source = ? AND target = ?"
         _ = try run(sql, [source, target])
     }
 
-    func willDelete(_ request: SaveChangesRequest, keys: SaveChangesRequest.Keys) throws {}
+    func willDelete(_ request: SaveChangesRequest, keys: SaveChangesRequest.Keys) throws { try sendUpdates() }
 
     func delete(_ object: ManagedObject, key: Int64) throws {
+        try sendUpdates()
         let storage = context.mapped(object.entity)
         let found = keyed?.keyCondition(of: object, storage) ?? (sql: "", values: [])
         _ = try run("DELETE FROM \(storage.table) WHERE \(storage.key) = ?\(found.sql)", [.integer(key)] + found.values)
     }
 
-    func didWrite(_ request: SaveChangesRequest, keys: SaveChangesRequest.Keys) throws {}
+    func didWrite(_ request: SaveChangesRequest, keys: SaveChangesRequest.Keys) throws { try sendUpdates() }
 
     /// The attributes whose values the server made other than `sent` gave them (a
     /// default, a generated column, a trigger's change, a timestamp rounded to the
