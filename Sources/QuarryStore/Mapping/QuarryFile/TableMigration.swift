@@ -1,6 +1,6 @@
 /// What migrating one of Quarry's tables in place asks of the engine it is on
-/// (`TableMigration`): a SQLite file's (`SQLiteStore+QuarryTables`) or a PostgreSQL
-/// schema's (`PostgresStore+Definitions`).
+/// (`TableMigration`) or making it (`TableCreation`): a SQLite file's
+/// (`SQLiteStore+QuarryTables`) or a PostgreSQL schema's (`PostgresStore+Definitions`).
 protocol QuarryTableStatements {
     /// Statements of the definition's transaction.
     var statements: any WriteStatements { get }
@@ -24,7 +24,8 @@ protocol QuarryTableStatements {
 
 /// Makes an entity's table, on any engine: its key, a column per attribute (typed as the
 /// engine types it) and per to-one key, and the indexes they ask for (`createIndex`,
-/// `createForeignKeyIndex`). Uniqueness constraints and foreign keys are the engine's own.
+/// `createForeignKeyIndex`). Its uniqueness constraints follow (`HierarchyTables.syncUniqueness`),
+/// and its foreign keys where the engine has them (`QuarryDefinitionStatements.didWriteTables`).
 struct TableCreation {
     let entity: EntityDescription
 
