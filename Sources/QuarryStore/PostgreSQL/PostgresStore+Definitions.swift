@@ -149,15 +149,6 @@ extension PostgresStore {
         try TableCreation(entity: entity).run(on: PostgresQuarryTables(store: self, server: server))
     }
 
-    fileprivate func createIndex(_ entity: String, _ attribute: AttributeDescription, _ server: PostgresConnection) throws {
-        guard attribute.isIndexed || attribute.isUnique else { return }
-        try server.execute("CREATE \(attribute.isUnique ? "UNIQUE " : "")INDEX \(quoteIdentifier(Self.identifier(TableMigration.indexName(entity, attribute.name)))) ON \(qualified(entity)) (\(quoteIdentifier(attribute.name)))")
-    }
-
-    fileprivate func createForeignKeyIndex(_ entity: String, _ column: String, _ server: PostgresConnection) throws {
-        try server.execute("CREATE INDEX IF NOT EXISTS \(quoteIdentifier(Self.identifier("quarry_fk_\(entity)_\(column)"))) ON \(qualified(entity)) (\(quoteIdentifier(column)))")
-    }
-
     /// Migrates `old`'s table to `new` in place (`TableMigration`).
     func migrate(_ old: EntityDescription, to new: EntityDescription, _ server: PostgresConnection) throws {
         try TableMigration(old: old, new: new).run(on: PostgresQuarryTables(store: self, server: server))
@@ -220,9 +211,8 @@ struct PostgresQuarryTables: QuarryTableStatements {
     var keyColumnType: String { "bigint" }
     var keyDeclaration: String { "bigserial PRIMARY KEY" }
     func refuseTaken(_ name: String) throws { try store.refuseTaken(name, server) }
-    func dropIndex(_ name: String) throws { try server.execute("DROP INDEX IF EXISTS \(store.qualified(PostgresStore.identifier(name)))") }
-    func createIndex(_ entity: String, _ attribute: AttributeDescription) throws { try store.createIndex(entity, attribute, server) }
-    func createForeignKeyIndex(_ entity: String, _ column: String) throws { try store.createForeignKeyIndex(entity, column, server) }
+    func indexName(_ name: String) -> String { quoteIdentifier(PostgresStore.identifier(name)) }
+    func indexRelation(_ name: String) -> String { store.qualified(PostgresStore.identifier(name)) }
 }
 
 /// Defining Quarry's tables in a PostgreSQL schema (`QuarryDefinition`), in the caller's

@@ -33,17 +33,6 @@ extension SQLiteStore {
     func migrate(_ old: EntityDescription, to new: EntityDescription, in db: Database) throws {
         try TableMigration(old: old, new: new).run(on: SQLiteQuarryTables(store: self, db: db))
     }
-
-    /// To-one keys are indexed: inverse sets and delete rules look rows up by them.
-    fileprivate func createForeignKeyIndex(_ entity: String, _ column: String, in db: Database) throws {
-        try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(quoteIdentifier("quarry_fk_\(entity)_\(column)")) ON \(quoteIdentifier(entity)) (\(quoteIdentifier(column)))")
-    }
-
-    fileprivate func createIndex(_ entity: String, _ attribute: AttributeDescription, in db: Database) throws {
-        guard attribute.isIndexed || attribute.isUnique else { return }
-        let unique = attribute.isUnique ? "UNIQUE " : ""
-        try db.execute(sql: "CREATE \(unique)INDEX \(quoteIdentifier(TableMigration.indexName(entity, attribute.name))) ON \(quoteIdentifier(entity)) (\(quoteIdentifier(attribute.name)))")
-    }
 }
 
 /// Defining Quarry's tables in a SQLite file (`QuarryDefinition`), in the caller's
@@ -86,9 +75,8 @@ struct SQLiteQuarryTables<Store: SQLiteStore>: QuarryTableStatements {
     func refuseTaken(_ name: String) throws {
         if try db.hasTable(name) { throw StoreError.invalidSchema(entity: name, reason: "a table of that name already exists") }
     }
-    func dropIndex(_ name: String) throws { try db.execute(sql: "DROP INDEX IF EXISTS \(quoteIdentifier(name))") }
-    func createIndex(_ entity: String, _ attribute: AttributeDescription) throws { try store.createIndex(entity, attribute, in: db) }
-    func createForeignKeyIndex(_ entity: String, _ column: String) throws { try store.createForeignKeyIndex(entity, column, in: db) }
+    func indexName(_ name: String) -> String { quoteIdentifier(name) }
+    func indexRelation(_ name: String) -> String { quoteIdentifier(name) }
 }
 
 /// Quarry's tables on any engine: how links are stored, and what a definition must be.

@@ -14,12 +14,31 @@ protocol QuarryTableStatements {
     var keyDeclaration: String { get }
     /// Refuses a new table whose name a relation of the database has already.
     func refuseTaken(_ name: String) throws
+    /// The index Quarry names `name`, as `CREATE INDEX` names it (quoted, within the
+    /// engine's length).
+    func indexName(_ name: String) -> String
+    /// The index Quarry names `name`, as `DROP INDEX` finds it (in its schema).
+    func indexRelation(_ name: String) -> String
+}
+
+/// The indexes of Quarry's tables, the same statements on every engine.
+extension QuarryTableStatements {
     /// Drops the index Quarry named `name`, if there is one.
-    func dropIndex(_ name: String) throws
+    func dropIndex(_ name: String) throws {
+        try statements.run("DROP INDEX IF EXISTS \(indexRelation(name))", [])
+    }
+
     /// The index an attribute's `isIndexed` or `isUnique` asks for, if it asks for one.
-    func createIndex(_ entity: String, _ attribute: AttributeDescription) throws
+    func createIndex(_ entity: String, _ attribute: AttributeDescription) throws {
+        guard attribute.isIndexed || attribute.isUnique else { return }
+        try statements.run("CREATE \(attribute.isUnique ? "UNIQUE " : "")INDEX \(indexName(TableMigration.indexName(entity, attribute.name))) "
+                           + "ON \(relation(entity)) (\(quoteIdentifier(attribute.name)))", [])
+    }
+
     /// The index of a to-one key's column: inverse sets and delete rules look rows up by it.
-    func createForeignKeyIndex(_ entity: String, _ column: String) throws
+    func createForeignKeyIndex(_ entity: String, _ column: String) throws {
+        try statements.run("CREATE INDEX IF NOT EXISTS \(indexName("quarry_fk_\(entity)_\(column)")) ON \(relation(entity)) (\(quoteIdentifier(column)))", [])
+    }
 }
 
 /// Makes an entity's table, on any engine: its key, a column per attribute (typed as the
