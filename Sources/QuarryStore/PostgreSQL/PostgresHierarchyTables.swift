@@ -1,5 +1,8 @@
-/// Quarry's hierarchies in a PostgreSQL schema (`HierarchyReshape`), written in the
-/// caller's write transaction. PostgreSQL's views of one table are updatable as they are,
+/// Inheritance in the tables Quarry makes in a PostgreSQL schema, stored as a Quarry file
+/// stores it and reshaped by the same code (`HierarchyReshape`, from `QuarryDefinition`);
+/// what may change is decided before by the rules shared with a Quarry file
+/// (`hierarchyProblem`: a parent is defined first, a key appears once per hierarchy, an
+/// entity with rows keeps its parent). Written in the caller's write transaction. PostgreSQL's views of one table are updatable as they are,
 /// so no trigger writes through them: an `INSERT` takes the view's default for the
 /// entity column (the entity's name) and the table's for `_pk`, and `UPDATE`, `DELETE`,
 /// `RETURNING` and `FOR UPDATE` reach the table's rows. Foreign keys and link tables
@@ -68,18 +71,22 @@ struct PostgresHierarchyTables: HierarchyTables {
         try server.execute("ALTER VIEW \(view) ALTER COLUMN \(tag) SET DEFAULT \(PostgresStore.literal(member.name))")
     }
 
-    /// A sub-entity's uniqueness constraints bind only its rows: partial unique indexes on
-    /// the root's table, named as the entity's own (`quarry_unique_<entity>_<n>`), made
-    /// again with the views. The root's are its table's (`create`, `migrate`).
-    func syncUniqueness(root: String, members: [(entity: EntityDescription, tags: [String]?)], old: [String: EntityDescription]) throws {
-        for (member, tags) in members where member.name != root {
-            for i in (old[member.name]?.uniqueness ?? []).indices {
+    /// Uniqueness constraints are unique indexes named as the entity's own
+    /// (`quarry_unique_<entity>_<n>`), made again when the declaration's constraints change
+    /// (or its table was made). A sub-entity's bind only its rows: partial indexes on the
+    /// root's table, made again with the views (its rows' entities may have changed).
+    func syncUniqueness(root: String, members: [(entity: EntityDescription, tags: [String]?)], old: [String: EntityDescription], made: Bool) throws {
+        for (member, tags) in members {
+            let before = old[member.name]?.uniqueness ?? []
+            let partial = member.name != root
+            if !partial, !made, before == member.uniqueness { continue }
+            for i in before.indices {
                 try server.execute("DROP INDEX IF EXISTS \(store.qualified(PostgresStore.identifier("quarry_unique_\(member.name)_\(i)")))")
             }
-            let condition = (tags ?? [member.name]).map(PostgresStore.literal).joined(separator: ", ")
+            let condition = partial ? " WHERE \(quoteIdentifier(EntityStorage.entityColumn)) IN (\((tags ?? [member.name]).map(PostgresStore.literal).joined(separator: ", ")))" : ""
             for (i, names) in member.uniqueness.enumerated() {
                 try server.execute("CREATE UNIQUE INDEX \(quoteIdentifier(PostgresStore.identifier("quarry_unique_\(member.name)_\(i)"))) ON \(store.qualified(root)) "
-                                   + "(\(names.map(quoteIdentifier).joined(separator: ", "))) WHERE \(quoteIdentifier(EntityStorage.entityColumn)) IN (\(condition))")
+                                   + "(\(names.map(quoteIdentifier).joined(separator: ", ")))\(condition)")
             }
         }
     }

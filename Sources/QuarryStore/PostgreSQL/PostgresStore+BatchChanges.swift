@@ -1,77 +1,19 @@
-/// `updateall` and `deleteall` on the server: one statement each, in a `READ WRITE`
-/// transaction, returning the keys it changed. The server carries out the foreign keys'
+/// `updateall` and `deleteall` on the server (`BatchChangeWriter`, with
+/// `PostgresBatchChanges`): one statement each, in a `READ WRITE` transaction, returning
+/// the keys it changed. The server carries out the foreign keys'
 /// `ON DELETE` actions, as the model's delete rules say them (they were read from those
 /// actions, or made from the rules); the rows a cascade removes are found first, so the
 /// objects in use are deleted too and observers hear every row.
 extension PostgresStore {
     func writeBatchUpdate(_ entity: EntityDescription, where filter: BatchFilter?, set assignments: [(String, Value)],
                           context: ObjectContext) throws -> BatchUpdateWritten {
-        let server = try self.server(context)
-        let storage = context.mapped(entity)
-        var sql = "UPDATE \(storage.table) SET " + assignments.map { "\(quoteIdentifier($0.0)) = ?" }.joined(separator: ", ")
-        if let filter { sql += " WHERE " + filter.sql }
-        sql += " RETURNING \(storage.key)"
-        var written = BatchUpdateWritten(keys: [], byEntity: [:], assignments: assignments)
-        try during("updateall") {
-            try server.inWriteTransaction {
-                let rows = try server.execute(PostgreSQLDialect.numbered(sql), assignments.map(\.1) + (filter?.arguments ?? [])).rows
-                written.keys = rows.compactMap { $0.first?.storedInteger }.sorted()
-                written.byEntity = try context.keysByOwnEntity([entity.name: Set(written.keys)], in: server)
-                // The objects in use take the rows as the server keeps them (its types
-                // round, its triggers change), so their next save meets no change of theirs;
-                // each as its own entity (a SportCar updated as a Car has its own columns).
-                let registered = context.registeredKeysByEntity()
-                for (name, keys) in written.byEntity.sorted(by: { $0.key < $1.key }) {
-                    guard let own = managedObjectModel.entitiesByName[name] else { continue }
-                    let ownStorage = context.mapped(own)
-                    let held = Set(registered[name] ?? [])
-                    try forEachChunk(keys.filter(held.contains)) { chunk in
-                        let query = "SELECT \(ownStorage.selection(of: own)) FROM \(ownStorage.table) WHERE \(ownStorage.key) IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
-                        for row in try server.execute(PostgreSQLDialect.numbered(query), chunk.map(Value.integer)).rows {
-                            guard let key = row.first?.storedInteger else { continue }
-                            written.stored[key] = context.values(of: own, row: row)
-                        }
-                    }
-                }
-            }
-        }
-        return written
+        try BatchChangeWriter(context: context, engine: PostgresBatchChanges(store: self, context: context, server: try server(context)))
+            .writeUpdate(entity, where: filter, set: assignments)
     }
 
     func writeBatchDelete(_ entity: EntityDescription, where filter: BatchFilter?, context: ObjectContext) throws -> [String: [Int64]] {
-        let server = try self.server(context)
-        let storage = context.mapped(entity)
-        let condition = filter.map { " WHERE " + $0.sql } ?? ""
-        var deleted: [String: [Int64]] = [:]
-        try during("deleteall") { try server.inWriteTransaction {
-            // The rows the delete takes along, found first (locked, so they stay what is
-            // found), so observers hear every one, not only the objects in use.
-            let chosen = try server.execute(PostgreSQLDialect.numbered("SELECT \(storage.key) FROM \(storage.table)\(condition) FOR UPDATE"),
-                                            filter?.arguments ?? []).rows.compactMap { $0.first?.storedInteger }
-            let (found, order) = try cascadedRows(of: entity.name, keys: chosen, context: context, server: server)
-            try refuseDenied([(entity.name, chosen)] + order, context: context, server: server)
-            // Named by their own entity while the rows are there (a SportCar deleted as a
-            // Car is heard as a SportCar), as a Quarry file's delete names them.
-            deleted = try context.keysByOwnEntity(found, in: server)
-            let keys = try server.execute(PostgreSQLDialect.numbered("DELETE FROM \(storage.table)\(condition) RETURNING \(storage.key)"),
-                                          filter?.arguments ?? []).rows.compactMap { $0.first?.storedInteger }
-            // What the server's cascade did not take: ends of to-one and many-to-many
-            // cascades, in the order they were reached (a row the server took already is
-            // no longer there to delete).
-            for (name, reached) in order {
-                guard let member = managedObjectModel.entitiesByName[name] else { continue }
-                let memberStorage = context.mapped(member)
-                try forEachChunk(reached) { chunk in
-                    let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
-                    try server.execute(PostgreSQLDialect.numbered("DELETE FROM \(memberStorage.table) WHERE \(memberStorage.key) IN (\(marks))"),
-                                       chunk.map(Value.integer))
-                }
-            }
-            let named = Set(deleted.values.joined())
-            deleted[entity.name, default: []] += keys.filter { !named.contains($0) }
-            deleted = deleted.filter { !$0.value.isEmpty }.mapValues { $0.sorted() }
-        } }
-        return deleted
+        try BatchChangeWriter(context: context, engine: PostgresBatchChanges(store: self, context: context, server: try server(context)))
+            .writeDelete(entity, where: filter)
     }
 
     /// The rows a delete of `entity`'s rows `keys` takes along through cascade rules, by
@@ -80,7 +22,7 @@ extension PostgresStore {
     /// members whose rows hold the key; a to-one relationship whose key this row holds,
     /// and a many-to-many one, the server does not follow (it deletes links, not their
     /// ends): those rows the delete names itself (`writeBatchDelete`).
-    private func cascadedRows(of entity: String, keys: [Int64], context: ObjectContext,
+    fileprivate func cascadedRows(of entity: String, keys: [Int64], context: ObjectContext,
                               server: PostgresConnection) throws -> (found: [String: Set<Int64>], order: [(String, [Int64])]) {
         var found: [String: Set<Int64>] = [entity: Set(keys)]
         var order: [(String, [Int64])] = []
@@ -135,7 +77,7 @@ extension PostgresStore {
     /// A deny rule the rows about to go meet, refused in SQLite's words before anything is
     /// deleted: the server's foreign keys would let a link table's rows go with them (their
     /// `ON DELETE CASCADE`), and say a key's refusal in words of their own.
-    private func refuseDenied(_ order: [(String, [Int64])], context: ObjectContext, server: PostgresConnection) throws {
+    fileprivate func refuseDenied(_ order: [(String, [Int64])], context: ObjectContext, server: PostgresConnection) throws {
         for (name, keys) in order {
             guard let owner = managedObjectModel.entitiesByName[name] else { continue }
             for relationship in owner.relationships where relationship.deleteRule == .deny {
@@ -156,7 +98,7 @@ extension PostgresStore {
 
     /// The server's refusal (a foreign key that restricts, a check) named by the operation.
     /// A predicate that needs Quarry's SQL functions is said as what it needs.
-    private func during<T>(_ operation: String, _ body: () throws -> T) throws -> T {
+    fileprivate func during<T>(_ operation: String, _ body: () throws -> T) throws -> T {
         do { return try body() } catch let StoreError.postgres(state, sql, message) {
             let explained = PostgresConnection.explained(StoreError.postgres(sqlState: state, sql: sql, message: message), sql: sql)
             throw StoreError.during(operation: operation, explained as? StoreError ?? .postgres(sqlState: state, sql: sql, message: message))
@@ -170,6 +112,80 @@ extension PostgresStore {
     func server(_ context: ObjectContext) throws -> PostgresConnection {
         guard let engine = context.connection.engine as? PostgresEngine else { throw StoreConnection.needsEngine("PostgreSQL", for: "writing") }
         return engine.server
+    }
+}
+
+/// `updateall` and `deleteall` in a PostgreSQL schema (`BatchChangeWriter`), in a
+/// `READ WRITE` transaction each.
+private struct PostgresBatchChanges: BatchChangeStatements {
+    let store: PostgresStore
+    let context: ObjectContext
+    let server: PostgresConnection
+
+    func transaction<T>(_ operation: String, _ body: (PostgresConnection) throws -> T) throws -> T {
+        try store.during(operation) { try server.inWriteTransaction { try body(server) } }
+    }
+
+    /// The rows the delete takes along are found first, locked so they stay what is found.
+    var lockingClause: String { " FOR UPDATE" }
+
+    /// One statement, returning the keys it changed.
+    func update(_ entity: EntityDescription, where filter: BatchFilter?, set assignments: [(String, Value)],
+                in server: PostgresConnection) throws -> (keys: [Int64], assignments: [(String, Value)]) {
+        let storage = context.mapped(entity)
+        var sql = "UPDATE \(storage.table) SET " + assignments.map { "\(quoteIdentifier($0.0)) = ?" }.joined(separator: ", ")
+        if let filter { sql += " WHERE " + filter.sql }
+        sql += " RETURNING \(storage.key)"
+        let rows = try server.execute(PostgreSQLDialect.numbered(sql), assignments.map(\.1) + (filter?.arguments ?? [])).rows
+        return (rows.compactMap { $0.first?.storedInteger }.sorted(), assignments)
+    }
+
+    /// The objects in use take the rows as the server keeps them (its types round, its
+    /// triggers change), so their next save meets no change of theirs; each as its own
+    /// entity (a SportCar updated as a Car has its own columns).
+    func didUpdate(_ written: inout BatchUpdateWritten, of entity: EntityDescription, in server: PostgresConnection) throws {
+        let registered = context.registeredKeysByEntity()
+        for (name, keys) in written.byEntity.sorted(by: { $0.key < $1.key }) {
+            guard let own = store.managedObjectModel.entitiesByName[name] else { continue }
+            let ownStorage = context.mapped(own)
+            let held = Set(registered[name] ?? [])
+            try forEachChunk(keys.filter(held.contains)) { chunk in
+                let query = "SELECT \(ownStorage.selection(of: own)) FROM \(ownStorage.table) WHERE \(ownStorage.key) IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
+                for row in try server.execute(PostgreSQLDialect.numbered(query), chunk.map(Value.integer)).rows {
+                    guard let key = row.first?.storedInteger else { continue }
+                    written.stored[key] = context.values(of: own, row: row)
+                }
+            }
+        }
+    }
+
+    /// One statement, the server carrying out the foreign keys' actions; what its cascade
+    /// will take found first, and a deny refused before anything goes.
+    func delete(_ entity: EntityDescription, keys chosen: [Int64], where filter: BatchFilter?, in server: PostgresConnection) throws -> [String: [Int64]] {
+        let storage = context.mapped(entity)
+        let condition = filter.map { " WHERE " + $0.sql } ?? ""
+        let (found, order) = try store.cascadedRows(of: entity.name, keys: chosen, context: context, server: server)
+        try store.refuseDenied([(entity.name, chosen)] + order, context: context, server: server)
+        // Named by their own entity while the rows are there (a SportCar deleted as a
+        // Car is heard as a SportCar), as a Quarry file's delete names them.
+        var deleted = try context.keysByOwnEntity(found, in: server)
+        let keys = try server.execute(PostgreSQLDialect.numbered("DELETE FROM \(storage.table)\(condition) RETURNING \(storage.key)"),
+                                      filter?.arguments ?? []).rows.compactMap { $0.first?.storedInteger }
+        // What the server's cascade did not take: ends of to-one and many-to-many
+        // cascades, in the order they were reached (a row the server took already is
+        // no longer there to delete).
+        for (name, reached) in order {
+            guard let member = store.managedObjectModel.entitiesByName[name] else { continue }
+            let memberStorage = context.mapped(member)
+            try forEachChunk(reached) { chunk in
+                let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+                try server.execute(PostgreSQLDialect.numbered("DELETE FROM \(memberStorage.table) WHERE \(memberStorage.key) IN (\(marks))"),
+                                   chunk.map(Value.integer))
+            }
+        }
+        let named = Set(deleted.values.joined())
+        deleted[entity.name, default: []] += keys.filter { !named.contains($0) }
+        return deleted.filter { !$0.value.isEmpty }.mapValues { $0.sorted() }
     }
 }
 

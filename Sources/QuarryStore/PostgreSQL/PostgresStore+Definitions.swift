@@ -10,7 +10,8 @@
 /// relationships added or dropped. Refused, with nothing written: a type change, a new
 /// required attribute without a default over existing rows, and redefining a table
 /// Quarry did not create. Many-to-many relationships get link tables, as in a Quarry
-/// file. A hierarchy is one table for its root (`PostgresStore+Hierarchies`).
+/// file. A hierarchy is one table for its root (`PostgresHierarchyTables`). The flow is
+/// written once for both engines (`QuarryDefinition`); this file answers its statements.
 extension PostgresStore {
     /// The table keeping the definitions.
     static let modelTable = "quarry_model"
@@ -25,124 +26,17 @@ extension PostgresStore {
         return touched
     }
 
-    /// The SQL of a definition, inside the caller's write transaction; the model does not
-    /// change here (`adopt`, once it committed). Returns the entities of the hierarchies
-    /// it reshaped (none outside hierarchies).
+    /// The SQL of a definition, inside the caller's write transaction (`QuarryDefinition`);
+    /// the model does not change here (`adopt`, once it committed). Returns the entities
+    /// of the hierarchies it reshaped (none outside hierarchies).
     @discardableResult
     func writeTables(_ entity: EntityDescription, changes: [EntityDescription], _ server: PostgresConnection) throws -> [String] {
-        let all = [entity] + changes
-        for e in all {
-            try validate(e)
-            if let existing = managedObjectModel.entitiesByName[e.name], !declared.contains(e.name), mapping.storage(of: existing).layout == .serverTable {
-                throw StoreError.invalidSchema(entity: e.name, reason: "\(e.name) is a table of the schema that Quarry did not create: its columns are its own")
-            }
-            try refuse(e)
-        }
-        // `position` keeps the order of definition (a redefinition moves to the end, as a
-        // Quarry file's `INSERT OR REPLACE` does), which the next open lists them in.
-        try server.execute("CREATE TABLE IF NOT EXISTS \(qualified(Self.modelTable)) (position bigserial, name text PRIMARY KEY, definition text NOT NULL)")
-        var made: [String] = []
-        var touched: [String] = []
-        let hierarchical = isHierarchical(all)
-        if hierarchical {
-            (touched, made) = try writeHierarchies(all, server)
-        }
-        for e in all {
-            if !hierarchical {
-                // After a migration's own refusals (a type change), as a Quarry file says them.
-                if declared.contains(e.name), let old = managedObjectModel.entitiesByName[e.name] {
-                    try migrate(old, to: e, server)
-                } else {
-                    try create(e, server)
-                    made.append(e.name)
-                }
-            }
-            try server.execute("DELETE FROM \(qualified(Self.modelTable)) WHERE name = $1", [.text(e.name)])
-            try server.execute("INSERT INTO \(qualified(Self.modelTable)) (name, definition) VALUES ($1, $2)", [.text(e.name), .text(try StoredDefinition.text(e))])
-        }
-        // The definitions as they will be, for the foreign keys' rules and the link tables.
-        let after = Definitions(self, all)
-        try syncForeignKeys(touching: Set(all.map(\.name) + touched), in: after, server)
-        // An entity whose rows are in another table now (an empty one that changed its
-        // parent): the link tables' keys to the old one went with it.
-        let before = managedObjectModel.declaredMap
-        let moved = Set(all.map(\.name).filter { name in
-            before[name] != nil && ManagedObjectModel.root(of: name, in: before) != after.table(of: name)
-        })
-        // A destination not defined yet makes the table when it is (as an entity changed).
-        try createLinkTables(all, in: after, moved: moved, server)
-        if !made.isEmpty { try createTriggers(on: made.map { qualified($0) }, server) }
-        return touched
-    }
-
-    /// The store's definitions as they will be once `changed` are taken: as declared, and
-    /// as objects see them (`ManagedObjectModel.effective`, made only for members of a
-    /// hierarchy: a model of thousands of entities is defined one entity at a time).
-    struct Definitions {
-        let declared: [String: EntityDescription]
-        let order: [String]
-        private let inHierarchy: Set<String>
-
-        init(_ store: PostgresStore, _ changed: [EntityDescription]) {
-            let model = store.managedObjectModel
-            var declared = model.declaredMap
-            for e in changed { declared[e.name] = e }
-            self.declared = declared
-            order = model.entityOrder + changed.map(\.name).filter { !model.entityOrder.contains($0) }
-            var inHierarchy: Set<String> = []
-            for e in declared.values {
-                if let parent = e.parent { inHierarchy.insert(e.name); inHierarchy.insert(parent) }
-            }
-            self.inHierarchy = inHierarchy
-        }
-
-        /// `name` as objects will see it.
-        func effective(_ name: String) -> EntityDescription? {
-            inHierarchy.contains(name) ? ManagedObjectModel.effective(name, in: declared, order: order) : declared[name]
-        }
-
-        /// The table holding `name`'s rows: its root's.
-        func table(of name: String) -> String {
-            inHierarchy.contains(name) ? ManagedObjectModel.root(of: name, in: declared) : name
-        }
-    }
-
-    /// The link tables of `entities`' many-to-many relationships (and of to-many ones
-    /// without an inverse), as a Quarry file names them (`storage(of:in:)`): a key pair a
-    /// row, each a foreign key that goes with its row (`ON DELETE CASCADE`), so a row the
-    /// server deletes (a cascade, `deleteall`) takes its links along.
-    private func createLinkTables(_ entities: [EntityDescription], in after: Definitions, moved: Set<String>, _ server: PostgresConnection) throws {
-        // Resolved against the definitions as they will be.
-        let saved = managedObjectModel
-        defer { managedObjectModel = saved }
-        for e in entities {
-            for name in [e.name] + e.relationships.map(\.destination) {
-                managedObjectModel.entitiesByName[name] = after.effective(name)
-                if declared.contains(name) || name == e.name { managedObjectModel.declaredByName[name] = after.declared[name] }
-            }
-        }
-        let key = quoteIdentifier(EntityStorage.quarryKeyColumn)
-        for e in entities {
-            for r in e.relationships where r.isToMany && after.declared[r.destination] != nil {
-                guard case .linkTable(let table, let sourceColumn, _)? = storage(of: r, in: e.name) else { continue }
-                let (source, target) = sourceColumn == "source" ? (e.name, r.destination) : (r.destination, e.name)
-                // A hierarchy member's rows are in its root's table.
-                try server.execute("CREATE TABLE IF NOT EXISTS \(qualified(table)) ("
-                    + "source bigint NOT NULL REFERENCES \(qualified(after.table(of: source))) (\(key)) ON DELETE CASCADE, "
-                    + "target bigint NOT NULL REFERENCES \(qualified(after.table(of: target))) (\(key)) ON DELETE CASCADE, PRIMARY KEY (source, target))")
-                try server.execute("CREATE INDEX IF NOT EXISTS \(quoteIdentifier(Self.identifier(table + "_target"))) ON \(qualified(table)) (target, source)")
-                // Its links are announced as the entities' rows are (`PostgresStore+Triggers`).
-                try createTriggers(on: [qualified(table)], server)
-                for (column, entity) in [("source", source), ("target", target)] where moved.contains(entity) {
-                    try refer(table, column, to: after.table(of: entity), server)
-                }
-            }
-        }
+        try QuarryDefinition(store: self).run(entity, changes: changes, on: PostgresQuarryDefinitions(store: self, server: server)).touched
     }
 
     /// The link table's `column` refers to the keys of `root`'s table only, its rows going
     /// with theirs (the key it had to another table is dropped, whatever its name).
-    private func refer(_ table: String, _ column: String, to root: String, _ server: PostgresConnection) throws {
+    fileprivate func refer(_ table: String, _ column: String, to root: String, _ server: PostgresConnection) throws {
         let names = try server.execute("""
             SELECT con.conname FROM pg_catalog.pg_constraint con JOIN pg_catalog.pg_class c ON c.oid = con.conrelid
             JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
@@ -157,7 +51,7 @@ extension PostgresStore {
     /// (or view, in a hierarchy) is placed, and counts among Quarry's own. `touched`: the
     /// members of the hierarchies reshaped, placed anew as objects will see them.
     func adopt(_ entities: [EntityDescription], touched: [String] = [], context: ObjectContext) throws {
-        let after = Definitions(self, entities)
+        let after = DefinitionsAfter(managedObjectModel, entities)
         for name in entities.map(\.name) + touched {
             guard let effective = after.effective(name) else { continue }
             mapping.place(name, Self.storage(of: effective, schema: schema))
@@ -253,31 +147,11 @@ extension PostgresStore {
 
     func create(_ entity: EntityDescription, _ server: PostgresConnection) throws {
         try TableCreation(entity: entity).run(on: PostgresQuarryTables(store: self, server: server))
-        for (i, names) in entity.uniqueness.enumerated() {
-            try server.execute("CREATE UNIQUE INDEX \(quoteIdentifier(Self.identifier("quarry_unique_\(entity.name)_\(i)"))) ON \(qualified(entity.name)) (\(names.map(quoteIdentifier).joined(separator: ", ")))")
-        }
     }
 
-    fileprivate func createIndex(_ entity: String, _ attribute: AttributeDescription, _ server: PostgresConnection) throws {
-        guard attribute.isIndexed || attribute.isUnique else { return }
-        try server.execute("CREATE \(attribute.isUnique ? "UNIQUE " : "")INDEX \(quoteIdentifier(Self.identifier(TableMigration.indexName(entity, attribute.name)))) ON \(qualified(entity)) (\(quoteIdentifier(attribute.name)))")
-    }
-
-    fileprivate func createForeignKeyIndex(_ entity: String, _ column: String, _ server: PostgresConnection) throws {
-        try server.execute("CREATE INDEX IF NOT EXISTS \(quoteIdentifier(Self.identifier("quarry_fk_\(entity)_\(column)"))) ON \(qualified(entity)) (\(quoteIdentifier(column)))")
-    }
-
-    /// Migrates `old`'s table to `new` in place (`TableMigration`), with its uniqueness
-    /// constraints as unique indexes.
+    /// Migrates `old`'s table to `new` in place (`TableMigration`).
     func migrate(_ old: EntityDescription, to new: EntityDescription, _ server: PostgresConnection) throws {
         try TableMigration(old: old, new: new).run(on: PostgresQuarryTables(store: self, server: server))
-        let table = qualified(new.name)
-        if old.uniqueness != new.uniqueness {
-            for i in old.uniqueness.indices { try server.execute("DROP INDEX IF EXISTS \(qualified(Self.identifier("quarry_unique_\(new.name)_\(i)")))") }
-            for (i, names) in new.uniqueness.enumerated() {
-                try server.execute("CREATE UNIQUE INDEX \(quoteIdentifier(Self.identifier("quarry_unique_\(new.name)_\(i)"))) ON \(table) (\(names.map(quoteIdentifier).joined(separator: ", ")))")
-            }
-        }
     }
 
     /// Each to-one column of Quarry's tables that points at one of `names` (or belongs to
@@ -286,7 +160,7 @@ extension PostgresStore {
     /// keys as Core Data does, so it has none. Made `NOT VALID`: rows already there are
     /// not checked again at every definition. In a hierarchy the column and the key it
     /// refers to are in the roots' tables, and the constraint is named after the table.
-    private func syncForeignKeys(touching names: Set<String>, in after: Definitions, _ server: PostgresConnection) throws {
+    fileprivate func syncForeignKeys(touching names: Set<String>, in after: DefinitionsAfter, _ server: PostgresConnection) throws {
         for (name, entity) in after.declared.sorted(by: { $0.key < $1.key }) where declared.contains(name) || names.contains(name) {
             let table = after.table(of: name)
             for r in entity.ownKeyColumns where names.contains(name) || names.contains(r.destination) {
@@ -327,7 +201,7 @@ extension PostgresStore {
 
 /// Quarry's tables in a PostgreSQL schema, as `TableMigration` writes them; index names
 /// shortened to the server's 63 bytes (`PostgresStore.identifier`).
-private struct PostgresQuarryTables: QuarryTableStatements {
+struct PostgresQuarryTables: QuarryTableStatements {
     let store: PostgresStore
     let server: PostgresConnection
 
@@ -337,7 +211,61 @@ private struct PostgresQuarryTables: QuarryTableStatements {
     var keyColumnType: String { "bigint" }
     var keyDeclaration: String { "bigserial PRIMARY KEY" }
     func refuseTaken(_ name: String) throws { try store.refuseTaken(name, server) }
-    func dropIndex(_ name: String) throws { try server.execute("DROP INDEX IF EXISTS \(store.qualified(PostgresStore.identifier(name)))") }
-    func createIndex(_ entity: String, _ attribute: AttributeDescription) throws { try store.createIndex(entity, attribute, server) }
-    func createForeignKeyIndex(_ entity: String, _ column: String) throws { try store.createForeignKeyIndex(entity, column, server) }
+    func indexName(_ name: String) -> String { quoteIdentifier(PostgresStore.identifier(name)) }
+    func indexRelation(_ name: String) -> String { store.qualified(PostgresStore.identifier(name)) }
+}
+
+/// Defining Quarry's tables in a PostgreSQL schema (`QuarryDefinition`), in the caller's
+/// write transaction: declarations in `quarry_model`; link tables whose keys refer to the
+/// roots' tables and go with their rows (`ON DELETE CASCADE`), so a row the server deletes
+/// (a cascade, `deleteall`) takes its links along; to-one foreign keys carrying the
+/// delete rules (`syncForeignKeys`); the trigger that announces commits on each table made.
+private struct PostgresQuarryDefinitions: QuarryDefinitionStatements {
+    let store: PostgresStore
+    let server: PostgresConnection
+
+    var tables: PostgresQuarryTables { PostgresQuarryTables(store: store, server: server) }
+    var hierarchies: PostgresHierarchyTables { PostgresHierarchyTables(store: store, server: server) }
+
+    /// Only a table Quarry made is migrated; another of the name is refused (`refuseDefining`).
+    func definitionToMigrate(_ name: String) -> EntityDescription? {
+        store.declared.contains(name) ? store.managedObjectModel.entitiesByName[name] : nil
+    }
+
+    func refuseDefining(_ entity: EntityDescription) throws {
+        if let existing = store.managedObjectModel.entitiesByName[entity.name], !store.declared.contains(entity.name),
+           store.mapping.storage(of: existing).layout == .serverTable {
+            throw StoreError.invalidSchema(entity: entity.name, reason: "\(entity.name) is a table of the schema that Quarry did not create: its columns are its own")
+        }
+        try store.refuse(entity)
+    }
+
+    /// `position` keeps the order of definition (a redefinition moves to the end, as a
+    /// Quarry file's `INSERT OR REPLACE` does), which the next open lists them in.
+    func prepareDeclarations() throws {
+        try server.execute("CREATE TABLE IF NOT EXISTS \(store.qualified(PostgresStore.modelTable)) (position bigserial, name text PRIMARY KEY, definition text NOT NULL)")
+    }
+
+    func keepDeclaration(_ name: String, definition: String) throws {
+        try server.execute("DELETE FROM \(store.qualified(PostgresStore.modelTable)) WHERE name = $1", [.text(name)])
+        try server.execute("INSERT INTO \(store.qualified(PostgresStore.modelTable)) (name, definition) VALUES ($1, $2)", [.text(name), .text(definition)])
+    }
+
+    func createLinkTable(_ table: String, sourceTable: String, targetTable: String, moved: [String]) throws {
+        let key = quoteIdentifier(EntityStorage.quarryKeyColumn)
+        try server.execute("CREATE TABLE IF NOT EXISTS \(store.qualified(table)) ("
+            + "source bigint NOT NULL REFERENCES \(store.qualified(sourceTable)) (\(key)) ON DELETE CASCADE, "
+            + "target bigint NOT NULL REFERENCES \(store.qualified(targetTable)) (\(key)) ON DELETE CASCADE, PRIMARY KEY (source, target))")
+        try server.execute("CREATE INDEX IF NOT EXISTS \(quoteIdentifier(PostgresStore.identifier(table + "_target"))) ON \(store.qualified(table)) (target, source)")
+        // Its links are announced as the entities' rows are (`PostgresStore+Triggers`).
+        try store.createTriggers(on: [store.qualified(table)], server)
+        for column in moved { try store.refer(table, column, to: column == "source" ? sourceTable : targetTable, server) }
+    }
+
+    func didWriteTables(_ entities: [EntityDescription], touched: [String], made: [String]) throws {
+        // The definitions as they will be, for the foreign keys' rules.
+        let after = DefinitionsAfter(store.managedObjectModel, entities)
+        try store.syncForeignKeys(touching: Set(entities.map(\.name) + touched), in: after, server)
+        if !made.isEmpty { try store.createTriggers(on: made.map { store.qualified($0) }, server) }
+    }
 }

@@ -1,54 +1,55 @@
 import GRDB
 
-/// Writes `updateall` and `deleteall` into a SQLite store, each in one transaction: the
-/// rows the filter matches, what their delete rules reach, each value in its column's
-/// format, and the store's history. The context tells its objects once it returns.
-struct SQLiteBatchWriter<Store: SQLiteStore> {
+/// `updateall` and `deleteall` in a SQLite store (`BatchChangeWriter`), in one GRDB
+/// transaction each: each value in its column's format, 500 keys at a time, the delete
+/// rules followed by Quarry as SQLite follows its foreign keys' (`deleteRows`), and the
+/// store's history.
+struct SQLiteBatchWriter<Store: SQLiteStore>: BatchChangeStatements {
     let context: ObjectContext
     let store: Store
 
-    /// The SQLite side of `batchUpdate`, in one transaction: the keys the filter matches,
-    /// one UPDATE per 500, each value in its column's format (objects take the values as
-    /// they read back), and the store's history.
-    func writeUpdate(_ entity: EntityDescription, where filter: BatchFilter?, set given: [(String, Value)]) throws -> BatchUpdateWritten {
-        let table = context.mapped(entity).table, key = context.mapped(entity).key
-        var written = BatchUpdateWritten(keys: [], byEntity: [:], assignments: given)
+    /// SQLite's errors said as the store's.
+    func transaction<T>(_ operation: String, _ body: (SQLiteWriteStatements) throws -> T) throws -> T {
         do {
-            try context.database.write { db in
-                written.keys = try matchingKeys(entity, filter, in: db)
-                guard !written.keys.isEmpty else { return }
-                written.byEntity = try context.keysByOwnEntity([entity.name: Set(written.keys)], in: SQLiteWriteStatements(db: db))
-                let set = given.map { "\(quoteIdentifier($0.0)) = ?" }.joined(separator: ", ")
-                // In a file Quarry did not create, each value in its column's format; objects
-                // take the values as they read back.
-                var formats = ColumnFormats()
-                let values: [DatabaseValue]
-                do { values = try given.map { try formats.stored($0.1, entity, $0.0, in: db, context: context) } }
-                catch let error as StoreError { throw StoreError.during(operation: "updateall", error) }
-                written.assignments = zip(given, values).map { ($0.0, $0.1.databaseValue == $1 ? $0.1 : ColumnFormats.readBack($1, entity, $0.0, context: context)) }
-                try forEachChunk(written.keys) { chunk in
-                    try db.execute(sql: "UPDATE \(table) SET \(set) WHERE \(key) IN (\(marks(chunk.count)))",
-                                   arguments: StatementArguments(values + chunk.map { $0.databaseValue }))
-                }
-                try store.recordBatchChange(BatchChange(updated: written.byEntity, updatedKeys: Set(given.map(\.0))), in: db, context: context)
-            }
+            return try context.database.write { db in try body(SQLiteWriteStatements(db: db)) }
         } catch let error as DatabaseError { throw StoreError(error) }
-        return written
     }
 
-    /// The SQLite side of `batchDelete`, in one transaction: the rows the filter matches
-    /// and what their delete rules reach (`deleteRows`), and the store's history; returns
-    /// the rows deleted, by their own entity.
-    func writeDelete(_ entity: EntityDescription, where filter: BatchFilter?) throws -> [String: [Int64]] {
+    /// The write transaction holds the file.
+    var lockingClause: String { "" }
+
+    /// The keys the filter matches, then one UPDATE per 500, each value in its column's
+    /// format (objects take the values as they read back).
+    func update(_ entity: EntityDescription, where filter: BatchFilter?, set given: [(String, Value)],
+                in statements: SQLiteWriteStatements) throws -> (keys: [Int64], assignments: [(String, Value)]) {
+        let db = statements.db
+        let table = context.mapped(entity).table, key = context.mapped(entity).key
+        let keys = try statements.keys(of: context.mapped(entity), where: filter)
+        guard !keys.isEmpty else { return (keys, given) }
+        let set = given.map { "\(quoteIdentifier($0.0)) = ?" }.joined(separator: ", ")
+        // In a file Quarry did not create, each value in its column's format; objects
+        // take the values as they read back.
+        var formats = ColumnFormats()
+        let values: [DatabaseValue]
+        do { values = try given.map { try formats.stored($0.1, entity, $0.0, in: db, context: context) } }
+        catch let error as StoreError { throw StoreError.during(operation: "updateall", error) }
+        let assignments = zip(given, values).map { ($0.0, $0.1.databaseValue == $1 ? $0.1 : ColumnFormats.readBack($1, entity, $0.0, context: context)) }
+        try forEachChunk(keys) { chunk in
+            try db.execute(sql: "UPDATE \(table) SET \(set) WHERE \(key) IN (\(marks(chunk.count)))",
+                           arguments: StatementArguments(values + chunk.map { $0.databaseValue }))
+        }
+        return (keys, assignments)
+    }
+
+    func didUpdate(_ written: inout BatchUpdateWritten, of entity: EntityDescription, in statements: SQLiteWriteStatements) throws {
+        try store.recordBatchChange(BatchChange(updated: written.byEntity, updatedKeys: Set(written.assignments.map(\.0))), in: statements.db, context: context)
+    }
+
+    /// The rows and what their delete rules reach (`deleteRows`), and the store's history.
+    func delete(_ entity: EntityDescription, keys: [Int64], where filter: BatchFilter?, in statements: SQLiteWriteStatements) throws -> [String: [Int64]] {
         var batch = BatchChange()
-        do {
-            try context.database.write { db in
-                batch = BatchChange()
-                let keys = try matchingKeys(entity, filter, in: db)
-                try deleteRows(entity, keys, in: db, batch: &batch)
-                try store.recordBatchChange(batch, in: db, context: context)
-            }
-        } catch let error as DatabaseError { throw StoreError(error) }
+        try deleteRows(entity, keys, in: statements.db, batch: &batch)
+        try store.recordBatchChange(batch, in: statements.db, context: context)
         return batch.deleted
     }
 
@@ -168,12 +169,6 @@ struct SQLiteBatchWriter<Store: SQLiteStore> {
             result += try Int64.fetchAll(db, sql: sql, arguments: StatementArguments(chunk))
         }
         return Array(Set(result)).sorted()
-    }
-
-    private func matchingKeys(_ entity: EntityDescription, _ filter: BatchFilter?, in db: Database) throws -> [Int64] {
-        var sql = "SELECT \(context.mapped(entity).key) FROM \(context.mapped(entity).table)"
-        if let filter { sql += " WHERE " + filter.sql }
-        return try Int64.fetchAll(db, sql: sql, arguments: StatementArguments((filter?.arguments ?? []).map(\.databaseValue)))
     }
 }
 

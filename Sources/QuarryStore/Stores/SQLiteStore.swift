@@ -72,11 +72,11 @@ extension SQLiteStore {
 
     func writeBatchUpdate(_ entity: EntityDescription, where filter: BatchFilter?, set assignments: [(String, Value)],
                           context: ObjectContext) throws -> BatchUpdateWritten {
-        try SQLiteBatchWriter(context: context, store: self).writeUpdate(entity, where: filter, set: assignments)
+        try BatchChangeWriter(context: context, engine: SQLiteBatchWriter(context: context, store: self)).writeUpdate(entity, where: filter, set: assignments)
     }
 
     func writeBatchDelete(_ entity: EntityDescription, where filter: BatchFilter?, context: ObjectContext) throws -> [String: [Int64]] {
-        try SQLiteBatchWriter(context: context, store: self).writeDelete(entity, where: filter)
+        try BatchChangeWriter(context: context, engine: SQLiteBatchWriter(context: context, store: self)).writeDelete(entity, where: filter)
     }
 
     func prepareDeclarations(in db: Database) throws {}

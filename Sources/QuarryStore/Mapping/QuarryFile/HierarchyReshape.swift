@@ -26,8 +26,9 @@ protocol HierarchyTables {
     /// (entity names: the member's own and its sub-entities').
     func makeView(_ member: EntityDescription, root: String, tags: [String]) throws
     /// Makes the unique indexes of a hierarchy's `members` (the root among them, `tags`
-    /// nil when it is alone) what their constraints say; `old`: the declarations before.
-    func syncUniqueness(root: String, members: [(entity: EntityDescription, tags: [String]?)], old: [String: EntityDescription]) throws
+    /// nil when it is alone) what their constraints say; `old`: the declarations before;
+    /// `made`: whether the root's table was just made.
+    func syncUniqueness(root: String, members: [(entity: EntityDescription, tags: [String]?)], old: [String: EntityDescription], made: Bool) throws
 }
 
 /// Inheritance in Quarry's own tables, reshaped as definitions change, on any engine: one
@@ -65,14 +66,17 @@ struct HierarchyReshape {
             touched += oldFamily + newFamily
             if wasRoot, !isRoot { try tables.dropTable(root) }
             guard isRoot, let storage = ManagedObjectModel.effective(root, in: new, order: order) else { continue }
+            let isMade: Bool
             if wasRoot, tables.holdsTable(root), let before = ManagedObjectModel.effective(root, in: old, order: order) {
                 try tables.migrate(before, to: storage)
+                isMade = false
             } else {
                 try tables.create(storage)
                 made.append(root)
+                isMade = true
             }
             guard newFamily.count > 1 else {
-                if let alone = new[root] { try tables.syncUniqueness(root: root, members: [(alone, nil)], old: old) }
+                if let alone = new[root] { try tables.syncUniqueness(root: root, members: [(alone, nil)], old: old, made: isMade) }
                 continue
             }
             if try !tables.hasEntityColumn(root) { try tables.addEntityColumn(root) }
@@ -81,7 +85,7 @@ struct HierarchyReshape {
                 guard let entity = ManagedObjectModel.effective(member, in: new, order: order) else { continue }
                 try tables.makeView(entity, root: root, tags: tags(of: member))
             }
-            try tables.syncUniqueness(root: root, members: newFamily.compactMap { member in new[member].map { ($0, tags(of: member)) } }, old: old)
+            try tables.syncUniqueness(root: root, members: newFamily.compactMap { member in new[member].map { ($0, tags(of: member)) } }, old: old, made: isMade)
             try fillDefaults(newFamily.filter { $0 != root }, tables)
         }
         return (touched, made)

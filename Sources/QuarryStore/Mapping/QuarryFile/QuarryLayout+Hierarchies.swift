@@ -103,28 +103,8 @@ extension PersistentStore {
     }
 }
 
-/// Quarry's hierarchies in a SQLite file: declarations written and tables reshaped inside
-/// the transaction that defines them.
+/// Quarry's hierarchies in a SQLite file: names taken and keys inserted.
 extension SQLiteStore {
-    /// Writes the declarations `changed` and brings every hierarchy they touch to its new
-    /// shape (root tables migrated, views remade), inside the caller's transaction.
-    /// The context's `rememberEffective` must follow once that commits.
-    func writeDeclarations(_ changed: [EntityDescription], in db: Database, context: ObjectContext) throws -> [String] {
-        let old = managedObjectModel.declaredMap
-        var new = old
-        for entity in changed { new[entity.name] = entity }
-        let order = managedObjectModel.entityOrder + changed.map(\.name).filter { !managedObjectModel.entityOrder.contains($0) }
-        try prepareDeclarations(in: db)
-        for entity in changed {
-            try validate(entity)
-            let definition = try StoredDefinition.text(entity)
-            try keepDeclaration(entity.name, definition: definition, in: db, context: context)
-        }
-        let reshaped = try HierarchyReshape(old: old, new: new, order: order)
-            .run(changed, on: SQLiteHierarchyTables(store: self, db: db))
-        return reshaped.touched + changed.map(\.name)
-    }
-
     /// A new table or view may not take the name of something already in the file.
     func refuseTaken(_ name: String, in db: Database) throws {
         let taken = "SELECT 1 FROM %@ WHERE name = ? COLLATE NOCASE AND type IN ('table', 'view')"

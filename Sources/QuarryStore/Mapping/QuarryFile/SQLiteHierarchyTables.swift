@@ -44,7 +44,9 @@ struct SQLiteHierarchyTables<Store: SQLiteStore>: HierarchyTables {
         for sql in Store.viewSQL(member, table: root, tags: tags.map(Store.literal), temporary: !store.isQuarrysFile) { try db.execute(sql: sql) }
     }
 
-    func syncUniqueness(root: String, members: [(entity: EntityDescription, tags: [String]?)], old: [String: EntityDescription]) throws {
+    /// Compared with the unique indexes the file has (`syncUniqueness(table:members:in:)`),
+    /// whatever the declarations were.
+    func syncUniqueness(root: String, members: [(entity: EntityDescription, tags: [String]?)], old: [String: EntityDescription], made: Bool) throws {
         try store.syncUniqueness(table: root, members: members, in: db)
     }
 }

@@ -6,57 +6,24 @@ import GRDB
 /// lightweight migration does. Quarry's own files hold such tables, and so does another
 /// program's file for the entities Quarry defines in it (their declarations kept in its
 /// sidecar, `keepDeclaration`); a Core Data store refuses every definition before any of
-/// this (`refuseDefining`). Hierarchies and uniqueness constraints are in
+/// this (`refuseDefining`). The flow is written once for both engines
+/// (`QuarryDefinition`); hierarchies and uniqueness constraints are in
 /// `QuarryLayout+Hierarchies` and `+Uniqueness`.
 extension SQLiteStore {
-    /// Quarry's tables, as above: the members of a hierarchy are reshaped together
-    /// (`writeDeclarations`), an entity alone is migrated on its own; link tables once both
-    /// ends are known.
+    /// Quarry's tables, as above (`QuarryDefinition`): the members of a hierarchy are
+    /// reshaped together, an entity alone is migrated on its own; link tables once both
+    /// ends are known. Returns the members of the hierarchies reshaped.
     func writeDefinition(_ entity: EntityDescription, changes: [EntityDescription], in db: Database, context: ObjectContext) throws -> [String] {
-        let existing = managedObjectModel.declaredEntity(entity.name)
-        let hierarchical = ([entity] + changes).contains { e in
-            e.parent != nil || managedObjectModel.isInHierarchy(e.name) || managedObjectModel.declaredEntity(e.name)?.parent != nil
-        }
-        var touched: [String] = []
-        if hierarchical {
-            touched = try writeDeclarations([entity] + changes, in: db, context: context)
-        } else {
-            try writeTable(entity, replacing: existing, in: db, context: context)
-            for changed in changes { try writeTable(changed, replacing: managedObjectModel.declaredEntity(changed.name), in: db, context: context) }
-            // A new entity without constraints has no unique index to make or drop
-            // (and the look-up scans the whole schema).
-            if existing != nil || !entity.uniqueness.isEmpty {
-                try syncUniqueness(table: entity.name, members: [(entity, nil)], in: db)
-            }
-        }
-        for e in [entity] + changes { try createLinkTables(e, in: db, defining: entity) }
-        return touched
-    }
-
-    private func createLinkTables(_ entity: EntityDescription, in db: Database, defining: EntityDescription) throws {
-        // The entity being defined is not yet remembered; resolve against it directly.
-        let saved = managedObjectModel.entitiesByName[defining.name]
-        managedObjectModel.entitiesByName[defining.name] = defining
-        defer { managedObjectModel.entitiesByName[defining.name] = saved }
-        for r in entity.relationships where r.isToMany {
-            guard case .linkTable(let table, _, _)? = storage(of: r, in: entity.name) else { continue }
-            try db.execute(sql: "CREATE TABLE IF NOT EXISTS \(quoteIdentifier(table)) (source INTEGER NOT NULL, target INTEGER NOT NULL, PRIMARY KEY (source, target)) WITHOUT ROWID")
-            try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(quoteIdentifier(table + "_target")) ON \(quoteIdentifier(table)) (target, source)")
-        }
+        try QuarryDefinition(store: self).run(entity, changes: changes, on: SQLiteQuarryDefinitions(store: self, db: db, context: context)).touched
     }
 
     /// Creates or migrates the entity's table and keeps its declaration, inside the
     /// caller's transaction.
     func writeTable(_ entity: EntityDescription, replacing existing: EntityDescription?, in db: Database, context: ObjectContext) throws {
         try validate(entity)
-        let definition = try StoredDefinition.text(entity)
-        try prepareDeclarations(in: db)
-        if let existing {
-            try migrate(existing, to: entity, in: db)
-        } else {
-            try createTable(entity, in: db)
-        }
-        try keepDeclaration(entity.name, definition: definition, in: db, context: context)
+        let engine = SQLiteQuarryDefinitions(store: self, db: db, context: context)
+        try engine.prepareDeclarations()
+        try QuarryDefinition(store: self).writeTable(entity, replacing: existing, on: engine)
     }
 
     func createTable(_ entity: EntityDescription, in db: Database) throws {
@@ -66,21 +33,34 @@ extension SQLiteStore {
     func migrate(_ old: EntityDescription, to new: EntityDescription, in db: Database) throws {
         try TableMigration(old: old, new: new).run(on: SQLiteQuarryTables(store: self, db: db))
     }
-
-    /// To-one keys are indexed: inverse sets and delete rules look rows up by them.
-    fileprivate func createForeignKeyIndex(_ entity: String, _ column: String, in db: Database) throws {
-        try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(quoteIdentifier("quarry_fk_\(entity)_\(column)")) ON \(quoteIdentifier(entity)) (\(quoteIdentifier(column)))")
-    }
-
-    fileprivate func createIndex(_ entity: String, _ attribute: AttributeDescription, in db: Database) throws {
-        guard attribute.isIndexed || attribute.isUnique else { return }
-        let unique = attribute.isUnique ? "UNIQUE " : ""
-        try db.execute(sql: "CREATE \(unique)INDEX \(quoteIdentifier(TableMigration.indexName(entity, attribute.name))) ON \(quoteIdentifier(entity)) (\(quoteIdentifier(attribute.name)))")
-    }
 }
 
-/// Quarry's tables in a SQLite file, as `TableMigration` writes them.
-private struct SQLiteQuarryTables<Store: SQLiteStore>: QuarryTableStatements {
+/// Defining Quarry's tables in a SQLite file (`QuarryDefinition`), in the caller's
+/// transaction: declarations where the store keeps them (`quarry_model`, or a foreign
+/// file's sidecar), link tables `WITHOUT ROWID` keyed by their pair and indexed the other
+/// way; no foreign keys, since Quarry carries out the delete rules itself.
+private struct SQLiteQuarryDefinitions<Store: SQLiteStore>: QuarryDefinitionStatements {
+    let store: Store
+    let db: Database
+    let context: ObjectContext
+
+    var tables: SQLiteQuarryTables<Store> { SQLiteQuarryTables(store: store, db: db) }
+    var hierarchies: SQLiteHierarchyTables<Store> { SQLiteHierarchyTables(store: store, db: db) }
+    func definitionToMigrate(_ name: String) -> EntityDescription? { store.managedObjectModel.declaredEntity(name) }
+    func refuseDefining(_ entity: EntityDescription) throws {}
+    func prepareDeclarations() throws { try store.prepareDeclarations(in: db) }
+    func keepDeclaration(_ name: String, definition: String) throws {
+        try store.keepDeclaration(name, definition: definition, in: db, context: context)
+    }
+    func createLinkTable(_ table: String, sourceTable: String, targetTable: String, moved: [String]) throws {
+        try db.execute(sql: "CREATE TABLE IF NOT EXISTS \(quoteIdentifier(table)) (source INTEGER NOT NULL, target INTEGER NOT NULL, PRIMARY KEY (source, target)) WITHOUT ROWID")
+        try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(quoteIdentifier(table + "_target")) ON \(quoteIdentifier(table)) (target, source)")
+    }
+    func didWriteTables(_ entities: [EntityDescription], touched: [String], made: [String]) throws {}
+}
+
+/// Quarry's tables in a SQLite file, as `TableCreation` and `TableMigration` write them.
+struct SQLiteQuarryTables<Store: SQLiteStore>: QuarryTableStatements {
     let store: Store
     let db: Database
 
@@ -95,9 +75,8 @@ private struct SQLiteQuarryTables<Store: SQLiteStore>: QuarryTableStatements {
     func refuseTaken(_ name: String) throws {
         if try db.hasTable(name) { throw StoreError.invalidSchema(entity: name, reason: "a table of that name already exists") }
     }
-    func dropIndex(_ name: String) throws { try db.execute(sql: "DROP INDEX IF EXISTS \(quoteIdentifier(name))") }
-    func createIndex(_ entity: String, _ attribute: AttributeDescription) throws { try store.createIndex(entity, attribute, in: db) }
-    func createForeignKeyIndex(_ entity: String, _ column: String) throws { try store.createForeignKeyIndex(entity, column, in: db) }
+    func indexName(_ name: String) -> String { quoteIdentifier(name) }
+    func indexRelation(_ name: String) -> String { quoteIdentifier(name) }
 }
 
 /// Quarry's tables on any engine: how links are stored, and what a definition must be.

@@ -1,6 +1,6 @@
 /// What migrating one of Quarry's tables in place asks of the engine it is on
-/// (`TableMigration`): a SQLite file's (`SQLiteStore+QuarryTables`) or a PostgreSQL
-/// schema's (`PostgresStore+Definitions`).
+/// (`TableMigration`) or making it (`TableCreation`): a SQLite file's
+/// (`SQLiteStore+QuarryTables`) or a PostgreSQL schema's (`PostgresStore+Definitions`).
 protocol QuarryTableStatements {
     /// Statements of the definition's transaction.
     var statements: any WriteStatements { get }
@@ -14,17 +14,37 @@ protocol QuarryTableStatements {
     var keyDeclaration: String { get }
     /// Refuses a new table whose name a relation of the database has already.
     func refuseTaken(_ name: String) throws
+    /// The index Quarry names `name`, as `CREATE INDEX` names it (quoted, within the
+    /// engine's length).
+    func indexName(_ name: String) -> String
+    /// The index Quarry names `name`, as `DROP INDEX` finds it (in its schema).
+    func indexRelation(_ name: String) -> String
+}
+
+/// The indexes of Quarry's tables, the same statements on every engine.
+extension QuarryTableStatements {
     /// Drops the index Quarry named `name`, if there is one.
-    func dropIndex(_ name: String) throws
+    func dropIndex(_ name: String) throws {
+        try statements.run("DROP INDEX IF EXISTS \(indexRelation(name))", [])
+    }
+
     /// The index an attribute's `isIndexed` or `isUnique` asks for, if it asks for one.
-    func createIndex(_ entity: String, _ attribute: AttributeDescription) throws
+    func createIndex(_ entity: String, _ attribute: AttributeDescription) throws {
+        guard attribute.isIndexed || attribute.isUnique else { return }
+        try statements.run("CREATE \(attribute.isUnique ? "UNIQUE " : "")INDEX \(indexName(TableMigration.indexName(entity, attribute.name))) "
+                           + "ON \(relation(entity)) (\(quoteIdentifier(attribute.name)))", [])
+    }
+
     /// The index of a to-one key's column: inverse sets and delete rules look rows up by it.
-    func createForeignKeyIndex(_ entity: String, _ column: String) throws
+    func createForeignKeyIndex(_ entity: String, _ column: String) throws {
+        try statements.run("CREATE INDEX IF NOT EXISTS \(indexName("quarry_fk_\(entity)_\(column)")) ON \(relation(entity)) (\(quoteIdentifier(column)))", [])
+    }
 }
 
 /// Makes an entity's table, on any engine: its key, a column per attribute (typed as the
 /// engine types it) and per to-one key, and the indexes they ask for (`createIndex`,
-/// `createForeignKeyIndex`). Uniqueness constraints and foreign keys are the engine's own.
+/// `createForeignKeyIndex`). Its uniqueness constraints follow (`HierarchyTables.syncUniqueness`),
+/// and its foreign keys where the engine has them (`QuarryDefinitionStatements.didWriteTables`).
 struct TableCreation {
     let entity: EntityDescription
 

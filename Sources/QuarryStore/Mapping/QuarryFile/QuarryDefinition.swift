@@ -1,0 +1,165 @@
+/// What defining entities in Quarry's own tables asks of the engine they are on, beyond a
+/// table's creation and migration (`Tables`, `TableCreation`/`TableMigration`) and a
+/// hierarchy's reshape (`Hierarchies`, `HierarchyReshape`): a SQLite file's
+/// (`SQLiteQuarryDefinitions`: declarations in `quarry_model` or a sidecar, link tables
+/// `WITHOUT ROWID`, no foreign keys, since SQLite's delete rules are Quarry's) or a
+/// PostgreSQL schema's (`PostgresQuarryDefinitions`: link tables whose keys go with their
+/// rows, to-one foreign keys carrying the delete rules, statement triggers).
+protocol QuarryDefinitionStatements {
+    associatedtype Tables: QuarryTableStatements
+    associatedtype Hierarchies: HierarchyTables
+    /// A table's statements, for an entity alone.
+    var tables: Tables { get }
+    /// A hierarchy's statements; its uniqueness constraints too, an entity alone being a
+    /// hierarchy of one.
+    var hierarchies: Hierarchies { get }
+    /// The declaration of `name` whose table a definition migrates (nil: it makes one).
+    func definitionToMigrate(_ name: String) -> EntityDescription?
+    /// Refuses, before anything is written, a definition this database cannot hold.
+    func refuseDefining(_ entity: EntityDescription) throws
+    /// Makes ready to keep declarations, before any table is made.
+    func prepareDeclarations() throws
+    /// Keeps an entity's declaration (`StoredDefinition` text).
+    func keepDeclaration(_ name: String, definition: String) throws
+    /// Makes the link table `table` of a many-to-many pair (if it is not there), its
+    /// `source` and `target` columns keys of the tables `sourceTable` and `targetTable`
+    /// (a hierarchy's root's). `moved`: its columns whose entity's rows are in another
+    /// table now (an empty entity that changed its parent).
+    func createLinkTable(_ table: String, sourceTable: String, targetTable: String, moved: [String]) throws
+    /// After the tables of `entities` are written and their declarations kept, before their
+    /// link tables: `touched`, the members of the hierarchies reshaped; `made`, the tables made.
+    func didWriteTables(_ entities: [EntityDescription], touched: [String], made: [String]) throws
+}
+
+/// Defining entities in Quarry's own tables, on any engine, inside the caller's
+/// transaction: each definition checked before anything is written, the members of a
+/// hierarchy reshaped together (`HierarchyReshape`), an entity alone made or migrated on
+/// its own with its uniqueness constraints, every declaration kept, and link tables once
+/// both ends are known. The store's model does not change here: the context (or the
+/// store, `PostgresStore.adopt`) takes the definitions once they are committed.
+struct QuarryDefinition<Store: PersistentStore> {
+    let store: Store
+
+    /// Writes `entity` and `changes` (entities gaining its inverses). Returns the members
+    /// of the hierarchies reshaped (none outside hierarchies), and the tables made.
+    func run(_ entity: EntityDescription, changes: [EntityDescription], on engine: some QuarryDefinitionStatements)
+        throws -> (touched: [String], made: [String]) {
+        let all = [entity] + changes
+        for e in all {
+            try store.validate(e)
+            try engine.refuseDefining(e)
+        }
+        try engine.prepareDeclarations()
+        let model = store.managedObjectModel
+        let hierarchical = all.contains { e in
+            e.parent != nil || model.isInHierarchy(e.name) || model.declaredEntity(e.name)?.parent != nil
+        }
+        var touched: [String] = [], made: [String] = []
+        if hierarchical {
+            let after = DefinitionsAfter(model, all)
+            let reshaped = try HierarchyReshape(old: model.declaredMap, new: after.declared, order: after.order)
+                .run(all, on: engine.hierarchies)
+            touched = reshaped.touched + all.map(\.name)
+            made = reshaped.made
+            for e in all { try engine.keepDeclaration(e.name, definition: try StoredDefinition.text(e)) }
+        } else {
+            for e in all where try writeTable(e, replacing: engine.definitionToMigrate(e.name), on: engine) { made.append(e.name) }
+            // A new entity without constraints has no unique index to make or drop (and
+            // SQLite's look-up scans the whole schema).
+            let existing = engine.definitionToMigrate(entity.name)
+            if existing != nil || !entity.uniqueness.isEmpty {
+                try engine.hierarchies.syncUniqueness(root: entity.name, members: [(entity, nil)],
+                                                      old: existing.map { [entity.name: $0] } ?? [:], made: existing == nil)
+            }
+        }
+        try engine.didWriteTables(all, touched: touched, made: made)
+        try createLinkTables(all, hierarchical: hierarchical, on: engine)
+        return (touched, made)
+    }
+
+    /// Makes `entity`'s table (when `existing` is nil) or migrates it from `existing`, and
+    /// keeps its declaration; checked before (`run`). Returns whether it made the table.
+    @discardableResult
+    func writeTable(_ entity: EntityDescription, replacing existing: EntityDescription?, on engine: some QuarryDefinitionStatements) throws -> Bool {
+        let definition = try StoredDefinition.text(entity)
+        if let existing {
+            try TableMigration(old: existing, new: entity).run(on: engine.tables)
+        } else {
+            try TableCreation(entity: entity).run(on: engine.tables)
+        }
+        try engine.keepDeclaration(entity.name, definition: definition)
+        return existing == nil
+    }
+
+    /// The link tables of `entities`' many-to-many relationships (and of to-many ones
+    /// without an inverse), named by `storage(of:in:)`, resolved against the definitions
+    /// as they will be; a destination not defined yet makes the table when it is.
+    private func createLinkTables(_ entities: [EntityDescription], hierarchical: Bool, on engine: some QuarryDefinitionStatements) throws {
+        guard entities.contains(where: { $0.relationships.contains(where: \.isToMany) }) else { return }
+        let saved = store.managedObjectModel
+        defer { store.managedObjectModel = saved }
+        // Outside hierarchies each entity is as declared and alone in its table, and the
+        // others keep theirs: no map of every declaration (a model of thousands of
+        // entities is defined one entity at a time).
+        let after = hierarchical ? DefinitionsAfter(saved, entities) : nil
+        var moved: Set<String> = []
+        if let after {
+            for e in entities {
+                for name in [e.name] + e.relationships.map(\.destination) {
+                    store.managedObjectModel.entitiesByName[name] = after.effective(name)
+                    if saved.declaredByName[name] != nil || name == e.name { store.managedObjectModel.declaredByName[name] = after.declared[name] }
+                }
+            }
+            // An entity whose rows are in another table now (an empty one that changed its
+            // parent): the link tables' keys to the old one went with it.
+            let before = saved.declaredMap
+            moved = Set(entities.map(\.name).filter { before[$0] != nil && ManagedObjectModel.root(of: $0, in: before) != after.table(of: $0) })
+        } else {
+            for e in entities {
+                store.managedObjectModel.entitiesByName[e.name] = e
+                if saved.declaredByName[e.name] != nil { store.managedObjectModel.declaredByName[e.name] = e }
+            }
+        }
+        let model = store.managedObjectModel
+        func table(of name: String) -> String { after?.table(of: name) ?? model.root(of: name) }
+        for e in entities {
+            for r in e.relationships where r.isToMany {
+                guard case .linkTable(let name, let sourceColumn, _)? = store.storage(of: r, in: e.name) else { continue }
+                let (source, target) = sourceColumn == "source" ? (e.name, r.destination) : (r.destination, e.name)
+                try engine.createLinkTable(name, sourceTable: table(of: source), targetTable: table(of: target),
+                                           moved: [("source", source), ("target", target)].filter { moved.contains($0.1) }.map(\.0))
+            }
+        }
+    }
+}
+
+/// A store's definitions as they will be once `changed` are taken: as declared, and as
+/// objects see them (`ManagedObjectModel.effective`, made only for members of a
+/// hierarchy: a model of thousands of entities is defined one entity at a time).
+struct DefinitionsAfter {
+    let declared: [String: EntityDescription]
+    let order: [String]
+    private let inHierarchy: Set<String>
+
+    init(_ model: ManagedObjectModel, _ changed: [EntityDescription]) {
+        var declared = model.declaredMap
+        for e in changed { declared[e.name] = e }
+        self.declared = declared
+        order = model.entityOrder + changed.map(\.name).filter { !model.entityOrder.contains($0) }
+        var inHierarchy: Set<String> = []
+        for e in declared.values {
+            if let parent = e.parent { inHierarchy.insert(e.name); inHierarchy.insert(parent) }
+        }
+        self.inHierarchy = inHierarchy
+    }
+
+    /// `name` as objects will see it.
+    func effective(_ name: String) -> EntityDescription? {
+        inHierarchy.contains(name) ? ManagedObjectModel.effective(name, in: declared, order: order) : declared[name]
+    }
+
+    /// The table holding `name`'s rows: its root's.
+    func table(of name: String) -> String {
+        inHierarchy.contains(name) ? ManagedObjectModel.root(of: name, in: declared) : name
+    }
+}
