@@ -118,5 +118,10 @@ import Testing
         #expect(edges.lines.dropFirst().first == "false\t(command line):2: save: PostgreSQL: interval out of range", "\(edges)")
         let kept = try await PostgresDecimalTests.psqlRows(sandbox, url, "SELECT id, c::text, iv::text FROM fee WHERE id <= 3 ORDER BY id")
         #expect(kept == "1\t$5.00\t00:00:00.000002\n2\t$1,200.50\t03:00:00\n3\t\t1 mon\n", "\(kept)")
+        // `updateall` writes seconds as a save does, exponent or not.
+        let batch = try await sandbox.quarry([url, "-e", #"print(fee:updateall("id == 1", {}, { iv = 1.5e-5 }), fee:updateall("id == 2", {}, { iv = 3600.5 }), fee:get(1).iv)"#])
+        #expect(batch.lines == ["1\t1\t1.5e-05"], "\(batch)")
+        let batched = try await PostgresDecimalTests.psqlRows(sandbox, url, "SELECT iv::text FROM fee WHERE id <= 2 ORDER BY id")
+        #expect(batched == "00:00:00.000015\n01:00:00.5\n", "\(batched)")
     }
 }

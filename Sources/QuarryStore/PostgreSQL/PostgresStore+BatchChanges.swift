@@ -133,7 +133,7 @@ private struct PostgresBatchChanges: BatchChangeStatements {
     func update(_ entity: EntityDescription, where filter: BatchFilter?, set assignments: [(String, Value)],
                 in server: PostgresConnection) throws -> (keys: [Int64], assignments: [(String, Value)]) {
         let storage = context.mapped(entity)
-        var sql = "UPDATE \(storage.table) SET " + assignments.map { "\(quoteIdentifier($0.0)) = ?" }.joined(separator: ", ")
+        var sql = "UPDATE \(storage.table) SET " + assignments.map { "\(quoteIdentifier($0.0)) = \(PostgresSaveStatements.placeholder($0.0, storage))" }.joined(separator: ", ")
         if let filter { sql += " WHERE " + filter.sql }
         sql += " RETURNING \(storage.key)"
         let rows = try server.execute(PostgreSQLDialect.numbered(sql), assignments.map(\.1) + (filter?.arguments ?? [])).rows
