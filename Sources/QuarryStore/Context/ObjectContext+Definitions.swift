@@ -7,6 +7,10 @@ extension ObjectContext {
     /// Adds or replaces `entity` in the store's model (`PersistentStore.remember`); objects
     /// in use take a redefined entity's description.
     func remember(_ entity: EntityDescription, storage: EntityStorage? = nil) {
+        // Another program's table, read at open, has the inverses of the relationships
+        // Quarry's entities declare toward it (a `Review.product` to Northwind's
+        // `Products` gives `Products.reviews`): its own declaration is never kept.
+        let entity = storage?.isForeign == true ? managedObjectModel.withInversesDeclaredElsewhere(entity) : entity
         if let previous = store.remember(entity, storage: storage), previous != entity { redescribeObjects(as: entity) }
     }
 

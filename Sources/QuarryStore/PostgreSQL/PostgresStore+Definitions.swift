@@ -52,7 +52,9 @@ extension PostgresStore {
     /// members of the hierarchies reshaped, placed anew as objects will see them.
     func adopt(_ entities: [EntityDescription], touched: [String] = [], context: ObjectContext) throws {
         let after = DefinitionsAfter(managedObjectModel, entities)
-        for name in entities.map(\.name) + touched {
+        // The schema's own tables gaining an inverse stay the schema's.
+        let schemas = Set(entities.map(\.name).filter { managedObjectModel.entitiesByName[$0] != nil && !declared.contains($0) })
+        for name in entities.map(\.name) + touched where !schemas.contains(name) {
             guard let effective = after.effective(name) else { continue }
             mapping.place(name, Self.storage(of: effective, schema: schema))
             declared.insert(name)
@@ -176,7 +178,8 @@ extension PostgresStore {
                 case .setdefault: action = "SET DEFAULT"
                 case .noaction: continue
                 }
-                guard after.declared[r.destination] != nil else { continue }
+                // The schema's own tables have no `_pk` to refer to.
+                guard after.declared[r.destination] != nil, declared.contains(r.destination) || names.contains(r.destination) && managedObjectModel.entitiesByName[r.destination] == nil else { continue }
                 try server.execute("ALTER TABLE \(qualified(table)) ADD CONSTRAINT \(constraint) FOREIGN KEY (\(quoteIdentifier(r.name))) REFERENCES \(qualified(after.table(of: r.destination))) (\(quoteIdentifier(EntityStorage.quarryKeyColumn))) ON DELETE \(action) NOT VALID")
             }
         }
@@ -251,15 +254,18 @@ private struct PostgresQuarryDefinitions: QuarryDefinitionStatements {
         try server.execute("INSERT INTO \(store.qualified(PostgresStore.modelTable)) (name, definition) VALUES ($1, $2)", [.text(name), .text(definition)])
     }
 
-    func createLinkTable(_ table: String, sourceTable: String, targetTable: String, moved: [String]) throws {
+    func createLinkTable(_ table: String, sourceTable: String?, targetTable: String?, moved: [String]) throws {
         let key = quoteIdentifier(EntityStorage.quarryKeyColumn)
+        // A key to Quarry's tables; none to the schema's own (whose rows a save unlinks first).
+        let refer = { (table: String?) in table.map { " REFERENCES \(store.qualified($0)) (\(key)) ON DELETE CASCADE" } ?? "" }
         try server.execute("CREATE TABLE IF NOT EXISTS \(store.qualified(table)) ("
-            + "source bigint NOT NULL REFERENCES \(store.qualified(sourceTable)) (\(key)) ON DELETE CASCADE, "
-            + "target bigint NOT NULL REFERENCES \(store.qualified(targetTable)) (\(key)) ON DELETE CASCADE, PRIMARY KEY (source, target))")
+            + "source bigint NOT NULL\(refer(sourceTable)), target bigint NOT NULL\(refer(targetTable)), PRIMARY KEY (source, target))")
         try server.execute("CREATE INDEX IF NOT EXISTS \(quoteIdentifier(PostgresStore.identifier(table + "_target"))) ON \(store.qualified(table)) (target, source)")
         // Its links are announced as the entities' rows are (`PostgresStore+Triggers`).
         try store.createTriggers(on: [store.qualified(table)], server)
-        for column in moved { try store.refer(table, column, to: column == "source" ? sourceTable : targetTable, server) }
+        for column in moved {
+            if let referred = column == "source" ? sourceTable : targetTable { try store.refer(table, column, to: referred, server) }
+        }
     }
 
     func didWriteTables(_ entities: [EntityDescription], touched: [String], made: [String]) throws {

@@ -23,9 +23,9 @@ protocol QuarryDefinitionStatements {
     func keepDeclaration(_ name: String, definition: String) throws
     /// Makes the link table `table` of a many-to-many pair (if it is not there), its
     /// `source` and `target` columns keys of the tables `sourceTable` and `targetTable`
-    /// (a hierarchy's root's). `moved`: its columns whose entity's rows are in another
+    /// (a hierarchy's root's; nil for another program's table, which has no `_pk`). `moved`: its columns whose entity's rows are in another
     /// table now (an empty entity that changed its parent).
-    func createLinkTable(_ table: String, sourceTable: String, targetTable: String, moved: [String]) throws
+    func createLinkTable(_ table: String, sourceTable: String?, targetTable: String?, moved: [String]) throws
     /// After the tables of `entities` are written and their declarations kept, before their
     /// link tables: `touched`, the members of the hierarchies reshaped; `made`, the tables made.
     func didWriteTables(_ entities: [EntityDescription], touched: [String], made: [String]) throws
@@ -45,9 +45,19 @@ struct QuarryDefinition<Store: PersistentStore> {
     func run(_ entity: EntityDescription, changes: [EntityDescription], on engine: some QuarryDefinitionStatements)
         throws -> (touched: [String], made: [String]) {
         let all = [entity] + changes
+        // Another program's tables, as the store knew them before this definition: one
+        // gaining an inverse of `entity` (Northwind's `Products` gaining `reviews`) keeps
+        // it in `entity`'s column or a link table, made again from `entity`'s declaration
+        // at every open; its own table and declaration are not Quarry's to write (a
+        // declaration of `Products` kept in the sidecar made the next open read the table
+        // as Quarry's, "no such column: _pk").
+        let names = Set(all.flatMap { [$0.name] + $0.relationships.map(\.destination) })
+        let others = names.filter { store.managedObjectModel.entitiesByName[$0] != nil && !store.keepsDeclaration(of: $0) }
+        let kept = { (e: EntityDescription) in e.name == entity.name || !others.contains(e.name) }
         for e in all {
             try store.validate(e)
-            try engine.refuseDefining(e)
+            // Another program's table only gains a to-many inverse, kept in no column of it.
+            if kept(e) { try engine.refuseDefining(e) }
         }
         try engine.prepareDeclarations()
         let model = store.managedObjectModel
@@ -61,9 +71,9 @@ struct QuarryDefinition<Store: PersistentStore> {
                 .run(all, on: engine.hierarchies)
             touched = reshaped.touched + all.map(\.name)
             made = reshaped.made
-            for e in all { try engine.keepDeclaration(e.name, definition: try StoredDefinition.text(e)) }
+            for e in all where kept(e) { try engine.keepDeclaration(e.name, definition: try StoredDefinition.text(e)) }
         } else {
-            for e in all where try writeTable(e, replacing: engine.definitionToMigrate(e.name), on: engine) { made.append(e.name) }
+            for e in all where try kept(e) && writeTable(e, replacing: engine.definitionToMigrate(e.name), on: engine) { made.append(e.name) }
             // A new entity without constraints has no unique index to make or drop (and
             // SQLite's look-up scans the whole schema).
             let existing = engine.definitionToMigrate(entity.name)
@@ -73,7 +83,7 @@ struct QuarryDefinition<Store: PersistentStore> {
             }
         }
         try engine.didWriteTables(all, touched: touched, made: made)
-        try createLinkTables(all, hierarchical: hierarchical, on: engine)
+        try createLinkTables(all, hierarchical: hierarchical, others: others, on: engine)
         return (touched, made)
     }
 
@@ -94,7 +104,8 @@ struct QuarryDefinition<Store: PersistentStore> {
     /// The link tables of `entities`' many-to-many relationships (and of to-many ones
     /// without an inverse), named by `storage(of:in:)`, resolved against the definitions
     /// as they will be; a destination not defined yet makes the table when it is.
-    private func createLinkTables(_ entities: [EntityDescription], hierarchical: Bool, on engine: some QuarryDefinitionStatements) throws {
+    private func createLinkTables(_ entities: [EntityDescription], hierarchical: Bool, others: Set<String>,
+                                  on engine: some QuarryDefinitionStatements) throws {
         guard entities.contains(where: { $0.relationships.contains(where: \.isToMany) }) else { return }
         let saved = store.managedObjectModel
         defer { store.managedObjectModel = saved }
@@ -126,7 +137,9 @@ struct QuarryDefinition<Store: PersistentStore> {
             for r in e.relationships where r.isToMany {
                 guard case .linkTable(let name, let sourceColumn, _)? = store.storage(of: r, in: e.name) else { continue }
                 let (source, target) = sourceColumn == "source" ? (e.name, r.destination) : (r.destination, e.name)
-                try engine.createLinkTable(name, sourceTable: table(of: source), targetTable: table(of: target),
+                // Another program's table has no `_pk` for the links to refer to.
+                let quarrys = { (name: String) in others.contains(name) ? nil : table(of: name) }
+                try engine.createLinkTable(name, sourceTable: quarrys(source), targetTable: quarrys(target),
                                            moved: [("source", source), ("target", target)].filter { moved.contains($0.1) }.map(\.0))
             }
         }

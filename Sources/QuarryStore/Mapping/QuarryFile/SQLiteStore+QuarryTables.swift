@@ -52,7 +52,7 @@ private struct SQLiteQuarryDefinitions<Store: SQLiteStore>: QuarryDefinitionStat
     func keepDeclaration(_ name: String, definition: String) throws {
         try store.keepDeclaration(name, definition: definition, in: db, context: context)
     }
-    func createLinkTable(_ table: String, sourceTable: String, targetTable: String, moved: [String]) throws {
+    func createLinkTable(_ table: String, sourceTable: String?, targetTable: String?, moved: [String]) throws {
         try db.execute(sql: "CREATE TABLE IF NOT EXISTS \(quoteIdentifier(table)) (source INTEGER NOT NULL, target INTEGER NOT NULL, PRIMARY KEY (source, target)) WITHOUT ROWID")
         try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(quoteIdentifier(table + "_target")) ON \(quoteIdentifier(table)) (target, source)")
     }

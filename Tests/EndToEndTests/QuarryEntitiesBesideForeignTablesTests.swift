@@ -1,0 +1,51 @@
+import Foundation
+import QuarryTestSupport
+import Testing
+
+/// Entities Quarry defines beside another program's tables, with relationships to them
+/// (found by review: the foreign table gaining the inverse had its declaration kept, and
+/// the next open read it as Quarry's own, "no such column: _pk"; PostgreSQL refused the
+/// definition). The other program's table stays its own: its inverse comes back at every
+/// open from the declaring entity, a link table refers to none of its keys, and only
+/// Quarry's entities are declared. The same on a SQLite file and a PostgreSQL schema.
+/// Against a real server (`PostgresServer`): the test fails, never skips, without one.
+@Suite struct QuarryEntitiesBesideForeignTablesTests {
+    @Test func theOtherProgramsTableStaysItsOwnAndKeepsItsInverses() async throws {
+        let sandbox = try Sandbox()
+        let (lite, postgres, url) = try await PostgresStoreTests.onBoth(sandbox, #"""
+            entity "Review" { stars = "int16", flight = { one = "flights", inverse = "reviews" } }
+            entity "Crew" { name = "string", flights = { many = "flights", inverse = "crews" } }
+            local f, g = flights:get(1), flights:get(2)
+            Review:new{ stars = 4, flight = f }
+            Review:new{ stars = 2, flight = f }
+            local c = Crew:new{ name = "Ann" }
+            c.flights:add(f)
+            c.flights:add(g)
+            print(save().inserted, #f.reviews, #f.crews, #g.crews)
+            """#)
+        #expect(lite.status == 0, "\(lite)")
+        #expect(lite.lines == ["3\t2\t1\t1"], "\(lite)")
+        #expect(lite.stdout == postgres.stdout, "SQLite:\n\(lite)\nPostgreSQL:\n\(postgres)")
+        let reopened = #"""
+            local f = flights:get(1)
+            print(f.carrier, #f.reviews, #f.crews, f.crews[1].name, count("flights"))
+            print(count("flights", "reviews.@count > 1"), count("flights", "ANY crews.name == 'Ann'"), count("Review", "flight.id == 1"))
+            f:delete()
+            print(save().deleted, count("Review", "flight == nil"), #Crew:first().flights, count("flights"))
+            """#
+        _ = try sandbox.write("reopened.lua", reopened)
+        var outputs: [String] = []
+        for store in ["lite.db", url] {
+            let result = try await sandbox.quarry([store, "reopened.lua"])
+            #expect(result.status == 0, "\(store): \(result)")
+            outputs.append(result.stdout)
+        }
+        #expect(outputs.first?.split(separator: "\n").map(String.init) == ["UA\t2\t1\tAnn\t2246", "1\t2\t2", "1\t2\t1\t2245"], "\(outputs)")
+        #expect(outputs.first == outputs.last, "\(outputs)")
+        // Only Quarry's entities are declared: in the file's sidecar, and on the server.
+        let sidecar = try sandbox.read("lite.db.quarry")
+        #expect(sidecar.contains("\"Review\"") && sidecar.contains("\"Crew\"") && !sidecar.contains("\"name\":\"flights\"") && !sidecar.contains("\"name\" : \"flights\""), "\(sidecar)")
+        let declared = try await PostgresDecimalTests.psqlRows(sandbox, url, "SELECT string_agg(name, ',' ORDER BY name) FROM quarry_model")
+        #expect(declared == "Crew,Review\n", "\(declared)")
+    }
+}
