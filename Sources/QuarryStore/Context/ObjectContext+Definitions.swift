@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// Defining entities: the context refuses while changes are pending and redescribes the
 /// objects in use; the store keeps the declarations (`PersistentStore.keepDeclaration`).
@@ -112,14 +111,6 @@ extension ObjectContext {
     /// How a relationship's links are stored, or nil while its destination is undefined.
     public func storage(of relationship: RelationshipDescription, in entity: String) -> RelationshipStorage? {
         store.storage(of: relationship, in: entity)
-    }
-
-    /// Creates or migrates the entity's table and keeps its declaration (the store's
-    /// `writeTable`), inside the caller's transaction (`relate`, `import`); `didDefine` or
-    /// `remember` must follow once that commits.
-    func write(_ entity: EntityDescription, replacing existing: EntityDescription?, in db: Database) throws {
-        guard let store = store as? any SQLiteStore else { throw StoreConnection.needsEngine("SQLite", for: "defining entities in a SQLite transaction") }
-        try store.writeTable(entity, replacing: existing, in: db, context: self)
     }
 
     func didDefine(_ entity: EntityDescription) {
@@ -317,22 +308,7 @@ extension ObjectContext {
         if source == destinationName { from = to }
         if persist {
             if isReadOnly { throw StoreError.readOnly(operation: "relate") }
-            do {
-                try database.write { db in
-                    try write(from, replacing: managedObjectModel.entitiesByName[source], in: db)
-                    if source != destinationName { try write(to, replacing: managedObjectModel.entitiesByName[destinationName], in: db) }
-                    // Inverse sets look rows up by the column.
-                    try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(quoteIdentifier("quarry_rel_\(source)_\(column)")) ON \(quoteIdentifier(source)) (\(quoteIdentifier(column)))")
-                    // Key paths (`airline.name`) join the destination by the matched column;
-                    // its index serves the join and the check for an earlier row with the
-                    // same value (a table's key needs none). Only in Quarry's own stores: a
-                    // file Quarry did not create keeps its bytes, and SQLite builds a
-                    // transient index there when a join needs one.
-                    if let targetKey, !mapped(to).isView {
-                        try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(quoteIdentifier("quarry_rel_\(destinationName)_\(targetKey)")) ON \(quoteIdentifier(destinationName)) (\(quoteIdentifier(targetKey)))")
-                    }
-                }
-            } catch let error as DatabaseError { throw StoreError(error) }
+            try writeRelation(from, to, column: column, targetKey: targetKey)
         }
         remember(from)
         if source != destinationName { remember(to) }

@@ -1,4 +1,3 @@
-import GRDB
 
 /// The context's side of its store: which store is behind it, and what the layers above
 /// may ask of it.
@@ -6,22 +5,6 @@ extension ObjectContext {
     /// The kinds of store a file may be, in the order they are asked to recognise it:
     /// Quarry's own (its model, or nothing yet), Core Data's, then any other program's.
     static let storeKinds: [any OpenableStore.Type] = [QuarryFileStore.self, CoreDataStore.self, ForeignFileStore.self]
-
-    /// Opens the connection's file as the first kind that recognises it (one read asks
-    /// them all), and adopts the store. `modelPath`: the model file for a Core Data store
-    /// that carries none.
-    func openStore(modelPath: String?) throws {
-        let kind = try read { db in try Self.storeKind(of: db, path: path) }
-        let opened = try kind.open(connection, modelPath: modelPath)
-        adopt(opened)
-        try opened.didOpen(in: self)
-    }
-
-    /// The first kind in `storeKinds` that recognises the file behind `db`; Quarry's when
-    /// none does.
-    static func storeKind(of db: Database, path: String?) throws -> any OpenableStore.Type {
-        try storeKinds.first { try $0.recognizes(db, path: path) } ?? QuarryFileStore.self
-    }
 
     /// Puts `newStore` behind the context, its model and mapping as it holds them.
     func adopt(_ newStore: any PersistentStore) {
@@ -107,19 +90,6 @@ extension ObjectContext {
         }
     }
 
-    /// `format("Invoice", "InvoiceDate")`: the format Quarry writes the column in, declared
-    /// or read from its values; nil for Quarry's own stores, whose encoding is fixed.
-    /// Refused as a write would be when the values show no one format.
-    public func columnFormat(_ entityName: String, _ column: String) throws -> String? {
-        let entity = try entity(named: entityName)
-        guard mapped(entity).layout == .foreignTable else { return nil }
-        let (_, attribute) = try formatColumn(entityName, column)
-        return try read { db in
-            var formats = ColumnFormats()
-            return try formats.format(of: entity, attribute, in: db, context: self)
-        }.name
-    }
-
     /// The formats `declareFormat` takes for a column of `type`.
     static func formatNames(for type: AttributeType) -> String {
         switch type {
@@ -131,7 +101,7 @@ extension ObjectContext {
         }
     }
 
-    private func formatColumn(_ entityName: String, _ column: String) throws -> (EntityDescription, AttributeDescription) {
+    func formatColumn(_ entityName: String, _ column: String) throws -> (EntityDescription, AttributeDescription) {
         let entity = try entity(named: entityName)
         guard mapped(entity).layout == .foreignTable else {
             throw StoreError.invalidSchema(entity: entity.name, reason: mapped(entity).isView

@@ -1,15 +1,12 @@
 import Foundation
 import CQuarrySignals
 import CQuarrySQLite
-import GRDB
-import GRDBSQLite
 
 /// Core Data's managed object context over one SQLite database: the entities, the
 /// objects registered once each (identity map), and the changes pending until `save()`.
 public final class ObjectContext {
     /// The store's SQLite handle and side files.
     public let connection: StoreConnection
-    public var database: any DatabaseWriter { connection.database }
     public var isReadOnly: Bool { connection.isReadOnly }
     /// Where the store lives; nil for an in-memory store.
     public var path: String? { connection.path }
@@ -160,21 +157,6 @@ public final class ObjectContext {
     /// Lets closing checkpoint the WAL into the file (see `StoreConnection`).
     func allowCheckpointOnClose() { connection.allowCheckpointOnClose() }
 
-    /// Quarry's own files (new ones, or ones holding its model) use WAL (see
-    /// `StoreConnection.useWriteAheadLog`). A file Quarry did not create keeps its journal
-    /// mode: opening it writes nothing, an existing empty file included (it becomes
-    /// Quarry's at its first entity).
-    /// Only a file opened as Quarry's: one with an empty `quarry_model` among other tables
-    /// opens as someone else's (`QuarryFileStore.recognizes`), and keeps its bytes.
-    func useWriteAheadLog(opening: Bool = false) throws {
-        guard path != nil, !isReadOnly, store is QuarryFileStore else { return }
-        let ours = try read { db in
-            try db.hasTable(QuarryFileStore.modelTable)
-                || ((!opening || connection.createdByOpen) && Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") == 0)
-        }
-        if ours { try connection.useWriteAheadLog() }
-    }
-
     // MARK: Entities
 
     public var entities: [EntityDescription] { managedObjectModel.entities }
@@ -203,7 +185,7 @@ public final class ObjectContext {
         for attribute in entity.attributes { initial[attribute.name] = attribute.defaultValue ?? .null }
         for (name, clock) in mapped(entity).clockDefaults {
             guard let type = entity.attribute(named: name)?.type else { continue }
-            initial[name] = (try? read { db in ForeignColumnDefault.now(clock, as: type, in: db) }) ?? .null
+            initial[name] = clockDefault(clock, as: type)
         }
         let object = ManagedObject(entity: entity, primaryKey: nil, temporaryNumber: unsaved.takeTemporaryNumber(),
                                    committed: [:], context: self)
@@ -372,8 +354,6 @@ public final class ObjectContext {
     /// Forgets registrations whose objects are gone.
     func pruneRegistrations() { identityMap.prune() }
 
-    /// Runs a read against the store, turning SQLite's errors into store errors.
-    public func read<T>(_ body: (Database) throws -> T) throws -> T { try connection.read(body) }
 
     func bumpGeneration() {
         observers.generation += 1

@@ -1,0 +1,99 @@
+import GRDB
+
+extension ObjectContext {
+    /// The store's SQLite handle (a file's stores; a server's refuses every statement).
+    public var database: any DatabaseWriter { connection.database }
+
+    /// The object for a row fetched through GRDB (`read { db in Row.fetchAll(...) }`): the
+    /// registered one when the row is already in use (its unsaved changes kept), a new one
+    /// otherwise. Columns: key, then attributes. The row's values become Quarry's here, at
+    /// SQLite's edge; the context keeps no GRDB value.
+    public func object(for entity: EntityDescription, row: Row) throws -> ManagedObject {
+        let primaryKey: Int64 = try row.stored(0, table: entity.name, column: mapped(entity).keyColumn)
+        if let existing = registeredObject(entity: entity.name, primaryKey: primaryKey) { return existing }
+        return try object(for: entity, storedRow: Array(row.databaseValues).map(Value.init))
+    }
+
+    /// Quarry's own files (new ones, or ones holding its model) use WAL (see
+    /// `StoreConnection.useWriteAheadLog`). A file Quarry did not create keeps its journal
+    /// mode: opening it writes nothing, an existing empty file included (it becomes
+    /// Quarry's at its first entity).
+    /// Only a file opened as Quarry's: one with an empty `quarry_model` among other tables
+    /// opens as someone else's (`QuarryFileStore.recognizes`), and keeps its bytes.
+    func useWriteAheadLog(opening: Bool = false) throws {
+        guard path != nil, !isReadOnly, store is QuarryFileStore else { return }
+        let ours = try read { db in
+            try db.hasTable(QuarryFileStore.modelTable)
+                || ((!opening || connection.createdByOpen) && Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") == 0)
+        }
+        if ours { try connection.useWriteAheadLog() }
+    }
+
+    /// Runs a read against the store, turning SQLite's errors into store errors.
+    public func read<T>(_ body: (Database) throws -> T) throws -> T { try connection.read(body) }
+
+    /// A foreign file's column default read off the clock (`CURRENT_TIMESTAMP`), as SQLite
+    /// gives it now; nil when it cannot.
+    func clockDefault(_ clock: String, as type: AttributeType) -> Value {
+        ((try? read { db in ForeignColumnDefault.now(clock, as: type, in: db) }) ?? nil) ?? .null
+    }
+
+    /// Opens the connection's file as the first kind that recognises it (one read asks
+    /// them all), and adopts the store. `modelPath`: the model file for a Core Data store
+    /// that carries none.
+    func openStore(modelPath: String?) throws {
+        let kind = try read { db in try Self.storeKind(of: db, path: path) }
+        let opened = try kind.open(connection, modelPath: modelPath)
+        adopt(opened)
+        try opened.didOpen(in: self)
+    }
+
+    /// The first kind in `storeKinds` that recognises the file behind `db`; Quarry's when
+    /// none does.
+    static func storeKind(of db: Database, path: String?) throws -> any OpenableStore.Type {
+        try storeKinds.first { try $0.recognizes(db, path: path) } ?? QuarryFileStore.self
+    }
+
+    /// `format("Invoice", "InvoiceDate")`: the format Quarry writes the column in, declared
+    /// or read from its values; nil for Quarry's own stores, whose encoding is fixed.
+    /// Refused as a write would be when the values show no one format.
+    public func columnFormat(_ entityName: String, _ column: String) throws -> String? {
+        let entity = try entity(named: entityName)
+        guard mapped(entity).layout == .foreignTable else { return nil }
+        let (_, attribute) = try formatColumn(entityName, column)
+        return try read { db in
+            var formats = ColumnFormats()
+            return try formats.format(of: entity, attribute, in: db, context: self)
+        }.name
+    }
+
+    /// Creates or migrates the entity's table and keeps its declaration (the store's
+    /// `writeTable`), inside the caller's transaction (`relate`, `import`); `didDefine` or
+    /// `remember` must follow once that commits.
+    func write(_ entity: EntityDescription, replacing existing: EntityDescription?, in db: Database) throws {
+        guard let store = store as? any SQLiteStore else { throw StoreConnection.needsEngine("SQLite", for: "defining entities in a SQLite transaction") }
+        try store.writeTable(entity, replacing: existing, in: db, context: self)
+    }
+
+    /// `relate`'s two entities written, with the indexes its joins use, in one
+    /// transaction: a SQLite file's (`relate` is a foreign file's).
+    func writeRelation(_ from: EntityDescription, _ to: EntityDescription, column: String, targetKey: String?) throws {
+        let (source, destinationName) = (from.name, to.name)
+        do {
+            try database.write { db in
+                try write(from, replacing: managedObjectModel.entitiesByName[source], in: db)
+                if source != destinationName { try write(to, replacing: managedObjectModel.entitiesByName[destinationName], in: db) }
+                // Inverse sets look rows up by the column.
+                try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(quoteIdentifier("quarry_rel_\(source)_\(column)")) ON \(quoteIdentifier(source)) (\(quoteIdentifier(column)))")
+                // Key paths (`airline.name`) join the destination by the matched column;
+                // its index serves the join and the check for an earlier row with the
+                // same value (a table's key needs none). Only in Quarry's own stores: a
+                // file Quarry did not create keeps its bytes, and SQLite builds a
+                // transient index there when a join needs one.
+                if let targetKey, !mapped(to).isView {
+                    try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(quoteIdentifier("quarry_rel_\(destinationName)_\(targetKey)")) ON \(quoteIdentifier(destinationName)) (\(quoteIdentifier(targetKey)))")
+                }
+            }
+        } catch let error as DatabaseError { throw StoreError(error) }
+    }
+}
