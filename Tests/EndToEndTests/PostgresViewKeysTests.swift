@@ -34,4 +34,27 @@ import Testing
         let places = try await sandbox.quarry([url, "-e", #"for _, o in ipairs(fetch{ "kinds", sort = { "kind" } }) do print(o:objectID()) end"#])
         #expect(places.lines.sorted() == ["kinds/1", "kinds/2"], "\(places)")
     }
+
+    /// Views whose temporary view's name PostgreSQL would cut at 63 bytes (two long names
+    /// alike for their first 51 bytes) or that SQL quotes with a doubled `"`: each reads its
+    /// own rows. Cut bare, the second view's name was the first's, so it read the first's
+    /// rows; a quoted name was never made ("relation does not exist").
+    @Test func longAndQuotedViewNamesReadTheirOwnRows() async throws {
+        let sandbox = try Sandbox()
+        let long = String(repeating: "a_very_long_view_name_", count: 2) + "padding_"
+        let url = try await PostgresStoreTests.database("viewnames", schema: """
+            CREATE TABLE one (id integer PRIMARY KEY, a text);
+            CREATE TABLE two (id integer PRIMARY KEY, a text);
+            INSERT INTO one VALUES (1, 'one'); INSERT INTO two VALUES (1, 'two');
+            CREATE VIEW "\(long)1" AS SELECT id, a FROM one;
+            CREATE VIEW "\(long)2" AS SELECT id, a FROM two;
+            CREATE VIEW "q""uote" AS SELECT id, a FROM two;
+            """, in: sandbox)
+        let result = try await sandbox.quarry([url, "-e", """
+            print(fetch{ "\(long)1" }[1].a, fetch{ "\(long)2" }[1].a, fetch{ "\(long)2" }[1].a)
+            print(fetch{ 'q"uote' }[1].a, count('q"uote'))
+            """])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.lines == ["one\ttwo\ttwo", "two\t1"], "\(result)")
+    }
 }

@@ -26,8 +26,10 @@ extension PostgresStore {
         let types = columns.map { Self.attributeType($0.declaredType) }
         let source = qualified(view)
         // In pg_temp, which is searched before the schema for the unqualified name. 1 or
-        // 0: the session's raw rows read a boolean as its text.
-        guard let rows = ForeignSchema.viewRows(view, source: source, names: names, types: types, distinct: { c in
+        // 0: the session's raw rows read a boolean as its text. A name past 63 bytes is cut
+        // with its hash (`identifier`): cut bare, two long views' would be one, the second
+        // reading the first's rows.
+        guard let rows = ForeignSchema.viewRows(view, source: source, names: names, types: types, named: Self.identifier, distinct: { c in
             "SELECT (NOT EXISTS (SELECT 1 FROM \(source) WHERE \(c) IS NULL) AND NOT EXISTS (SELECT 1 FROM \(source) GROUP BY \(c) HAVING count(*) > 1))::int"
         }) else { return }
         context.connection.deferView(rows.relation, rows.making)
