@@ -119,4 +119,29 @@ import Testing
         let kept = try await PostgresDecimalTests.psqlRows(sandbox, url, "SELECT id, c::text, iv::text FROM fee WHERE id <= 3 ORDER BY id")
         #expect(kept == "1\t$5.00\t00:00:00.000002\n2\t$1,200.50\t03:00:00\n3\t\t1 mon\n", "\(kept)")
     }
+
+    /// An export writes money and intervals as their attributes read them (a number, and
+    /// seconds), whether the rows come through COPY (no unsaved change) or object by
+    /// object (one pending): the server's own text (`"$1,200.50"`, `1 mon`) was exported
+    /// through COPY, another file than the same results with a change pending.
+    @Test func exportsWriteTheNumbersTheAttributesRead() async throws {
+        let sandbox = try Sandbox()
+        let url = try await PostgresStoreTests.database("moneyexport", in: sandbox, schema: Self.schema)
+        let result = try await sandbox.quarry([url, "-e", #"""
+            local r = fetch{ "fee", predicate = "id <= 3", sort = { "id" } }
+            export(r, "copied.csv"); export(r, "copied.json")
+            fee:get(8).c = decimal("1")
+            export(fetch{ "fee", predicate = "id <= 3", sort = { "id" } }, "objects.csv")
+            print(fee:get(2).c, fee:get(3).iv)
+            """#])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.lines.first == "1200.50\t2592000.0", "\(result)")
+        let copied = try String(contentsOfFile: sandbox.path("copied.csv"), encoding: .utf8)
+        #expect(copied.contains("1200.50,10800.0") && copied.contains(",2592000.0"), "\(copied)")
+        #expect(!copied.contains("$") && !copied.contains("mon") && !copied.contains("days"), "\(copied)")
+        let json = try String(contentsOfFile: sandbox.path("copied.json"), encoding: .utf8)
+        #expect(!json.contains("$") && !json.contains("mon"), "\(json)")
+        let objects = try String(contentsOfFile: sandbox.path("objects.csv"), encoding: .utf8)
+        #expect(objects == copied, "\(objects)\n\(copied)")
+    }
 }
