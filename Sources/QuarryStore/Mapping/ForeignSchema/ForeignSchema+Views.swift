@@ -41,6 +41,16 @@ extension ForeignSchema {
         return (relation, key, .decided(check: distinct(candidate), then: made(candidate), otherwise: place))
     }
 
+    /// `name`, the temporary view of a view, unless the database has a relation of that
+    /// name (`isTaken`): SQL would find the temporary view first and read it in the
+    /// relation's place, so then a suffix of the name's hash keeps the two apart.
+    static func unshadowed(_ name: String, isTaken: (String) -> Bool) -> String {
+        guard isTaken(name) else { return name }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in name.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return name + " " + String(hash, radix: 16)
+    }
+
     /// The views, in the order of their names.
     var views: [Relation] { relations.values.filter(\.isView).sorted { $0.name < $1.name } }
 }
