@@ -144,4 +144,22 @@ import Testing
         let objects = try String(contentsOfFile: sandbox.path("objects.csv"), encoding: .utf8)
         #expect(objects == copied, "\(objects)\n\(copied)")
     }
+
+    /// Money is written as a numeric, which the server makes money whatever its locale:
+    /// a double whose text has an exponent (`1e-07`, `1e+16`) was refused as "invalid input
+    /// syntax for type money", and under an `lc_monetary` whose decimal mark is a comma
+    /// the same text (`1234.5`) was read with `.` as a thousands separator, ten times over.
+    @Test func moneyIsWrittenAsItsNumber() async throws {
+        let sandbox = try Sandbox()
+        let url = try await PostgresStoreTests.database("moneywrites", in: sandbox, schema: Self.schema)
+        let result = try await sandbox.quarry([url, "-e", #"""
+            local f = fee:get(1); f.c = 1e-7; fee:get(2).c = 1e16; fee:new{ c = 2.5e-3 }
+            print(pcall(save))
+            print(f.c, fee:get(2).c)
+            """#])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.lines.first?.hasPrefix("true") == true, "\(result)")
+        let stored = try await PostgresDecimalTests.psqlRows(sandbox, url, "SELECT c::numeric FROM fee WHERE id IN (1, 2, 9) ORDER BY id")
+        #expect(stored == "0.00\n10000000000000000.00\n0.00\n", "\(stored)")
+    }
 }
