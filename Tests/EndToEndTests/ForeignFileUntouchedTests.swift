@@ -133,4 +133,27 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: sandbox.path("music.sqlite.quarry.tmp"), isDirectory: &isDirectory) && isDirectory.boolValue)
         #expect(!sandbox.exists("music.sqlite.quarry"))
     }
+
+    /// A file's own view named `quarry_rows x` beside a view `x`: the temporary view that
+    /// keys `x`'s rows takes another name, so SQL naming `quarry_rows x` still reads the
+    /// file's (it read Quarry's, `_row` and all, once `x` had been read). No byte changes.
+    @Test func aFilesOwnQuarryRowsViewIsNotShadowed() async throws {
+        let sandbox = try Sandbox()
+        let made = try await sandbox.run(Self.sqlite3, [sandbox.path("v.sqlite"), """
+            CREATE TABLE t (id INTEGER PRIMARY KEY, a TEXT);
+            INSERT INTO t VALUES (1, 'p'), (2, 'q');
+            CREATE VIEW x AS SELECT a FROM t;
+            CREATE VIEW "quarry_rows x" AS SELECT id, a || '!' AS a FROM t;
+            """])
+        try #require(made.status == 0, "\(made)")
+        let before = try Data(contentsOf: URL(fileURLWithPath: sandbox.path("v.sqlite")))
+        let result = try await sandbox.quarry(["v.sqlite", "-e", #"""
+            print(fetch{ "x", sort = { "a" } }[2].a, count("x"))
+            local r = sql('SELECT * FROM "quarry_rows x" ORDER BY id')
+            print(#r, r[1].id, r[1].a, r[1]._row)
+            """#])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.lines == ["q\t2", "2\t1\tp!\tnil"], "\(result)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: sandbox.path("v.sqlite"))) == before)
+    }
 }

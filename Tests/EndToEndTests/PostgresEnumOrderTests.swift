@@ -161,4 +161,27 @@ import Testing
         let after = try await Self.psql(sandbox, url, "SELECT id, name, m FROM person ORDER BY id")
         #expect(after == saved.replacingOccurrences(of: "1\tAnn\thappy", with: "1\tAnn\tsad"), "\(after)")
     }
+
+    /// Swift orders a String by its characters, not an enum's labels: `m < 'ok'` and a sort
+    /// by `m` would select and order other rows there ('happy' < 'meh' < 'ok' < 'sad'), so
+    /// they are one line saying why; equality means the same and is written.
+    @Test func swiftSaysNoEnumOrder() async throws {
+        let sandbox = try Sandbox()
+        let url = try await PostgresStoreTests.database("enumswift", in: sandbox, schema: Self.schema)
+        let result = try await sandbox.quarry([url, "-e", #"""
+            print(predicate("m < 'ok'"):swift("person"))
+            print(predicate("m BETWEEN {'meh', 'happy'}"):swift("person"))
+            print(predicate("m == 'ok'"):swift("person"))
+            print(fetch{ "person", sort = { "m" } }:swift("query"))
+            """#])
+        #expect(result.status == 0, "\(result)")
+        let text = result.lines.joined(separator: "\n")
+        #expect(!text.contains("$0 < \"ok\""), "\(result)")
+        #expect(!text.contains("$0 >= \"meh\""), "\(result)")
+        #expect(!text.contains("SortDescriptor(\\person.m"), "\(result)")
+        #expect(text.contains("< on enum mood, ordered 'sad' < 'meh' < 'ok' < 'happy': Swift orders its String by characters"), "\(result)")
+        #expect(text.contains("BETWEEN on enum mood"), "\(result)")
+        #expect(text.contains("not expressed: sort by 'm': it is of enum mood"), "\(result)")
+        #expect(text.contains("$0 == \"ok\"") || text.contains("person.m == \"ok\""), "\(result)")
+    }
 }

@@ -124,4 +124,47 @@ import Testing
         let batched = try await PostgresDecimalTests.psqlRows(sandbox, url, "SELECT iv::text FROM fee WHERE id <= 2 ORDER BY id")
         #expect(batched == "00:00:00.000015\n01:00:00.5\n", "\(batched)")
     }
+
+    /// An export writes money and intervals as their attributes read them (a number, and
+    /// seconds), whether the rows come through COPY (no unsaved change) or object by
+    /// object (one pending): the server's own text (`"$1,200.50"`, `1 mon`) was exported
+    /// through COPY, another file than the same results with a change pending.
+    @Test func exportsWriteTheNumbersTheAttributesRead() async throws {
+        let sandbox = try Sandbox()
+        let url = try await PostgresStoreTests.database("moneyexport", in: sandbox, schema: Self.schema)
+        let result = try await sandbox.quarry([url, "-e", #"""
+            local r = fetch{ "fee", predicate = "id <= 3", sort = { "id" } }
+            export(r, "copied.csv"); export(r, "copied.json")
+            fee:get(8).c = decimal("1")
+            export(fetch{ "fee", predicate = "id <= 3", sort = { "id" } }, "objects.csv")
+            print(fee:get(2).c, fee:get(3).iv)
+            """#])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.lines.first == "1200.50\t2592000.0", "\(result)")
+        let copied = try String(contentsOfFile: sandbox.path("copied.csv"), encoding: .utf8)
+        #expect(copied.contains("1200.50,10800.0") && copied.contains(",2592000.0"), "\(copied)")
+        #expect(!copied.contains("$") && !copied.contains("mon") && !copied.contains("days"), "\(copied)")
+        let json = try String(contentsOfFile: sandbox.path("copied.json"), encoding: .utf8)
+        #expect(!json.contains("$") && !json.contains("mon"), "\(json)")
+        let objects = try String(contentsOfFile: sandbox.path("objects.csv"), encoding: .utf8)
+        #expect(objects == copied, "\(objects)\n\(copied)")
+    }
+
+    /// Money is written as a numeric, which the server makes money whatever its locale:
+    /// a double whose text has an exponent (`1e-07`, `1e+16`) was refused as "invalid input
+    /// syntax for type money", and under an `lc_monetary` whose decimal mark is a comma
+    /// the same text (`1234.5`) was read with `.` as a thousands separator, ten times over.
+    @Test func moneyIsWrittenAsItsNumber() async throws {
+        let sandbox = try Sandbox()
+        let url = try await PostgresStoreTests.database("moneywrites", in: sandbox, schema: Self.schema)
+        let result = try await sandbox.quarry([url, "-e", #"""
+            local f = fee:get(1); f.c = 1e-7; fee:get(2).c = 1e16; fee:new{ c = 2.5e-3 }
+            print(pcall(save))
+            print(f.c, fee:get(2).c)
+            """#])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.lines.first?.hasPrefix("true") == true, "\(result)")
+        let stored = try await PostgresDecimalTests.psqlRows(sandbox, url, "SELECT c::numeric FROM fee WHERE id IN (1, 2, 9) ORDER BY id")
+        #expect(stored == "0.00\n10000000000000000.00\n0.00\n", "\(stored)")
+    }
 }

@@ -34,4 +34,33 @@ import Testing
         let places = try await sandbox.quarry([url, "-e", #"for _, o in ipairs(fetch{ "kinds", sort = { "kind" } }) do print(o:objectID()) end"#])
         #expect(places.lines.sorted() == ["kinds/1", "kinds/2"], "\(places)")
     }
+
+    /// Views whose temporary view's name PostgreSQL would cut at 63 bytes (two long names
+    /// alike for their first 51 bytes) or that SQL quotes with a doubled `"`: each reads its
+    /// own rows. Cut bare, the second view's name was the first's, so it read the first's
+    /// rows; a quoted name was never made ("relation does not exist"). A relation of the
+    /// schema named as a temporary view would be keeps its name for SQL.
+    @Test func longAndQuotedViewNamesReadTheirOwnRows() async throws {
+        let sandbox = try Sandbox()
+        let long = String(repeating: "a_very_long_view_name_", count: 2) + "padding_"
+        let url = try await PostgresStoreTests.database("viewnames", schema: """
+            CREATE TABLE one (id integer PRIMARY KEY, a text);
+            CREATE TABLE two (id integer PRIMARY KEY, a text);
+            INSERT INTO one VALUES (1, 'one'); INSERT INTO two VALUES (1, 'two');
+            CREATE VIEW "\(long)1" AS SELECT id, a FROM one;
+            CREATE VIEW "\(long)2" AS SELECT id, a FROM two;
+            CREATE VIEW "q""uote" AS SELECT id, a FROM two;
+            CREATE VIEW v AS SELECT id, a FROM one;
+            CREATE TABLE "quarry_rows v" (id integer PRIMARY KEY, note text);
+            INSERT INTO "quarry_rows v" VALUES (42, 'mine');
+            """, in: sandbox)
+        let result = try await sandbox.quarry([url, "-e", """
+            print(fetch{ "\(long)1" }[1].a, fetch{ "\(long)2" }[1].a, fetch{ "\(long)2" }[1].a)
+            print(fetch{ 'q"uote' }[1].a, count('q"uote'))
+            print(fetch{ "v" }[1].a, sql('SELECT * FROM "quarry_rows v"')[1].note)
+            """])
+        #expect(result.status == 0, "\(result)")
+        // The schema's own "quarry_rows v" is not shadowed by the session's view that keys v.
+        #expect(result.lines == ["one\ttwo\ttwo", "two\t1", "one\tmine"], "\(result)")
+    }
 }

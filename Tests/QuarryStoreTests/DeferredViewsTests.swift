@@ -38,6 +38,12 @@ import Testing
         #expect(Self.made(odd.take(readBy: "SELECT count(*) FROM \"Étude\"")) == ["accented"])
         #expect(Self.made(odd.take(missingIn: "no such table: a.b")) == ["dotted"])
         #expect(odd.isEmpty)
+
+        // A quote in a name is doubled where SQL quotes it: found so, before the statement
+        // runs, as PostgreSQL names no missing relation to make afterwards.
+        let quoted = DeferredViews([("quarry_rows q\"uote", ["quoted"])])
+        #expect(Self.made(quoted.take(readBy: "SELECT \"_row\" FROM \"quarry_rows q\"\"uote\" ORDER BY 1")) == ["quoted"])
+        #expect(quoted.isEmpty)
     }
 
     /// The statements of `makings` that need no deciding.

@@ -131,6 +131,11 @@ public struct SwiftRequestExport {
         case .bool, .binary, .json:
             out.refuse("sort by '\(sort.key)'", "SortDescriptor needs a Comparable value and \(attribute.type.rawValue) is not (the nsfetchrequest style sorts by it)")
             return nil
+        case .string where attribute.enumeration != nil:
+            // A server's enum sorts by its labels' order; Swift's String by its characters.
+            let labels = attribute.enumeration?.shownLabels ?? ""
+            out.refuse("sort by '\(sort.key)'", "it is of enum \(attribute.enumeration?.name ?? ""), ordered \(labels): SortDescriptor would sort its String by characters")
+            return nil
         case .string:
             switch sort.comparison {
             // SortDescriptor's default for strings is .localizedStandard; Quarry's binary order is .lexical.

@@ -47,8 +47,14 @@ extension FetchResults {
     /// already), or by a subquery when a path could not be joined.
     private func exportSQL(_ extras: [(key: String, attribute: AttributeDescription)]) -> SQLFragment {
         // The key and the attributes only: `selection` adds to-one key columns after them.
-        let prefix = quoteIdentifier(compiled.storage.relation) + "."
-        var columns = ([compiled.storage.keyColumn] + compiled.entity.attributeNames).map { prefix + quoteIdentifier($0) }.joined(separator: ", ")
+        let storage = compiled.storage
+        let relation = quoteIdentifier(storage.relation)
+        let prefix = relation + "."
+        // A server's money and interval as their attributes read them (a numeric, seconds),
+        // as an object's value is exported: not the server's text.
+        var columns = ([prefix + quoteIdentifier(storage.keyColumn)] + compiled.entity.attributes.map { a in
+            storage.isReadThroughCast(a.name) ? storage.readable(relation, a) : prefix + quoteIdentifier(a.name)
+        }).joined(separator: ", ")
         for extra in extras {
             let descriptor = SortDescriptor(key: extra.key)
             var joins: ToOneJoins? = compiled.joins

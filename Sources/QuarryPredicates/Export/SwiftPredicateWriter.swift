@@ -324,6 +324,10 @@ final class SwiftPredicateWriter {
             throw SwiftExportRefusal("\(op.rawValue) between a \(l) and a \(r): #Predicate compares values of one type")
         }
         if [.less, .lessOrEqual, .greater, .greaterOrEqual, .between].contains(op) {
+            // A server's enum orders by its labels; Swift's String by its characters.
+            if let enumeration = lhs.enumeration ?? rhs.enumeration {
+                throw SwiftExportRefusal("\(op.rawValue) on enum \(enumeration.name), ordered \(enumeration.shownLabels): Swift orders its String by characters, so it would select other rows")
+            }
             // Bool and Data have no order in Swift (`$0 < true` does not compile).
             if let type = left.type, type == "Bool" || type == "Data" {
                 throw SwiftExportRefusal("\(op.rawValue) on a \(type): Swift's \(type) has no order")

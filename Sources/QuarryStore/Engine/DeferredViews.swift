@@ -74,7 +74,11 @@ final class DeferredViews {
         if readsSchema { return takeAll() }
         if !spaced.isEmpty {
             let folded = Self.folded(sql)
-            for name in spaced where pending[name] != nil && folded.contains(name) { names.insert(name) }
+            // Quoted in the SQL, a `"` in the name is doubled (`"quarry_rows a""b"`); PostgreSQL,
+            // unlike SQLite, says no missing name to make it afterwards.
+            for name in spaced where pending[name] != nil && (folded.contains(name) || folded.contains(name.replacingOccurrences(of: "\"", with: "\"\""))) {
+                names.insert(name)
+            }
         }
         return names.sorted().flatMap { name in
             spaced.remove(name)

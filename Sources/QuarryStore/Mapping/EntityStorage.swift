@@ -269,6 +269,14 @@ public struct EntityStorage: Equatable, Sendable {
         return misread ? comparable(qualifier, attribute) : "\(qualifier).\(column(attribute.name))"
     }
 
+    /// Whether the server's own text for attribute `name`'s column is another kind of
+    /// value than the attribute reads (`money`'s `$1,200.50` for a decimal, an interval's
+    /// `1 mon` for a double): what reads its rows in bulk (an export through COPY) reads
+    /// it as `readable`. Text read through a cast (`char(n)`, uuid) is text either way.
+    public func isReadThroughCast(_ name: String) -> Bool {
+        numericCasts.contains(name) || intervalColumns.contains(name)
+    }
+
     /// The value of the entity column that marks entity `name`'s own rows.
     public func entityTag(of name: String) -> Value {
         storeNumber.map(Value.integer) ?? .text(name)

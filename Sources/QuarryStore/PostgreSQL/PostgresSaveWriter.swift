@@ -191,8 +191,12 @@ struct PostgresSaveStatements: SaveStatements {
     /// The value written to column `name`: an `interval`'s seconds as a float8 times a
     /// second, so a double the server would not read as an interval's text (`1e-07`,
     /// `1e+20`) is still seconds (or one line saying it is out of the interval's range).
+    /// A `money` column's (`numericCasts`) as a numeric, which the server makes money
+    /// whatever its `lc_monetary`: read as money's own text, `1234.5` is 12.345,00 € in
+    /// `de_DE` (the `.` a thousands separator) and `1e-07` no money at all.
     static func placeholder(_ name: String, _ storage: EntityStorage) -> String {
-        storage.intervalColumns.contains(name) ? "(CAST(? AS float8) * interval '1 second')" : "?"
+        if storage.intervalColumns.contains(name) { return "(CAST(? AS float8) * interval '1 second')" }
+        return storage.numericCasts.contains(name) ? "CAST(? AS numeric)" : "?"
     }
 
     /// Many-to-many links (Quarry's own tables); a deleted row's go with it (ON DELETE CASCADE).

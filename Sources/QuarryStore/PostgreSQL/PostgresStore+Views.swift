@@ -13,21 +13,26 @@ extension PostgresStore {
     func mapViews(_ catalog: ForeignSchema, context: ObjectContext) throws {
         for view in catalog.views where context.managedObjectModel.entitiesByName[view.name] == nil && !view.name.hasPrefix("quarry_") {
             do {
-                try mapView(view, context: context)
+                try mapView(view, taken: Set(catalog.relations.keys), context: context)
             } catch {
                 context.openingNotes.append("\(view.name) is left out: \(error)")
             }
         }
     }
 
-    private func mapView(_ relation: ForeignSchema.Relation, context: ObjectContext) throws {
+    private func mapView(_ relation: ForeignSchema.Relation, taken: Set<String>, context: ObjectContext) throws {
         let (view, columns) = (relation.name, relation.columns)
         let names = columns.map(\.name)
         let types = columns.map { Self.attributeType($0.declaredType) }
         let source = qualified(view)
         // In pg_temp, which is searched before the schema for the unqualified name. 1 or
-        // 0: the session's raw rows read a boolean as its text.
-        guard let rows = ForeignSchema.viewRows(view, source: source, names: names, types: types, distinct: { c in
+        // 0: the session's raw rows read a boolean as its text. A name past 63 bytes is cut
+        // with its hash (`identifier`): cut bare, two long views' would be one, the second
+        // reading the first's rows.
+        // Nor may it shadow the schema's own relation of that name (PostgreSQL's names are
+        // exact), which SQL would then miss for it.
+        let named = { (name: String) in Self.identifier(ForeignSchema.unshadowed(name) { taken.contains($0) }) }
+        guard let rows = ForeignSchema.viewRows(view, source: source, names: names, types: types, named: named, distinct: { c in
             "SELECT (NOT EXISTS (SELECT 1 FROM \(source) WHERE \(c) IS NULL) AND NOT EXISTS (SELECT 1 FROM \(source) GROUP BY \(c) HAVING count(*) > 1))::int"
         }) else { return }
         context.connection.deferView(rows.relation, rows.making)

@@ -12,10 +12,13 @@ struct ForeignSchemaReader {
 
     func readTables() throws {
         // Tables and views in one read: every read is a transaction of its own.
-        let (tables, views) = try context.read { db in
+        let (tables, views, rowNames) = try context.read { db in
             (try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE 'quarry\\_%' ESCAPE '\\' ORDER BY name"),
-             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'view' AND name NOT LIKE 'quarry\\_%' ESCAPE '\\' ORDER BY name"))
+             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'view' AND name NOT LIKE 'quarry\\_%' ESCAPE '\\' ORDER BY name"),
+             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE name LIKE 'quarry\\_rows %' ESCAPE '\\'"))
         }
+        // The file's own `quarry_rows x`, which a view's temporary view must not shadow.
+        let taken = Set(rowNames.map(DeferredViews.folded))
         let unknown = tables.filter { context.managedObjectModel.entitiesByName[$0] == nil }
         let schema = try catalog(of: unknown, views: views.filter { context.managedObjectModel.entitiesByName[$0] == nil })
         var found: [(entity: EntityDescription, storage: EntityStorage)] = []
@@ -35,7 +38,7 @@ struct ForeignSchemaReader {
         let joined = Set(found.map(\.entity.name).filter { name in context.managedObjectModel.entitiesByName[name].map { context.mapped($0).pairLink != nil } == true })
         schema.noteSeveralColumnKeys(of: found.map(\.entity.name), joined: joined, in: context)
         for view in schema.views where context.managedObjectModel.entitiesByName[view.name] == nil {
-            if let (entity, storage) = try viewEntity(view) { context.remember(entity, storage: storage) }
+            if let (entity, storage) = try viewEntity(view, taken: taken) { context.remember(entity, storage: storage) }
         }
     }
 
@@ -153,7 +156,7 @@ struct ForeignSchemaReader {
     /// reading the whole view, which a grouping or a join over millions of rows makes
     /// seconds; so the TEMP view is decided and made when SQL first reads it
     /// (`DeferredViews`), and a view never used costs nothing at open.
-    private func viewEntity(_ relation: ForeignSchema.Relation) throws -> (EntityDescription, EntityStorage)? {
+    private func viewEntity(_ relation: ForeignSchema.Relation, taken: Set<String>) throws -> (EntityDescription, EntityStorage)? {
         let (view, columns) = (relation.name, relation.columns)
         var names = columns.map(\.name)
         // As for tables: a row has the key besides, within SQLite's 2,000 columns.
@@ -169,7 +172,8 @@ struct ForeignSchemaReader {
         let attributes = names.indices.map { columns[$0].viewAttribute(types[$0]) }
         let source = "main." + quoteIdentifier(view)
         // Integers only: a view's column may hold anything.
-        guard let rows = ForeignSchema.viewRows(view, source: source, names: names, types: types, temporary: "TEMP VIEW IF NOT EXISTS", distinct: { c in
+        let named = { ForeignSchema.unshadowed($0) { taken.contains(DeferredViews.folded($0)) } }
+        guard let rows = ForeignSchema.viewRows(view, source: source, names: names, types: types, temporary: "TEMP VIEW IF NOT EXISTS", named: named, distinct: { c in
             "SELECT NOT EXISTS (SELECT 1 FROM \(source) WHERE typeof(\(c)) != 'integer') AND NOT EXISTS (SELECT 1 FROM \(source) GROUP BY \(c) HAVING count(*) > 1)"
         }) else { return nil }
         context.connection.deferView(rows.relation, rows.making)

@@ -24,11 +24,14 @@ extension ForeignSchema {
     /// The key is the candidate column (`viewKeyCandidate`) if the engine's `distinct`
     /// query of it says so, else the row's place; that query reads the whole view, so the
     /// temporary view is made when SQL first reads it (`DeferredViews`). `source` is the
-    /// view as the engine's SQL names it. Nil when the view takes every place column name.
+    /// view as the engine's SQL names it; `named` makes the temporary view's name one the
+    /// engine keeps whole (PostgreSQL cuts a name at 63 bytes, so two long views' would be
+    /// one). Nil when the view takes every place column name.
     static func viewRows(_ view: String, source: String, names: [String], types: [AttributeType], temporary: String = "TEMP VIEW",
+                         named: (String) -> String = { $0 },
                          distinct: (String) -> String) -> (relation: String, key: String, making: DeferredViews.Making)? {
         guard let key = viewPlaceColumn(names) else { return nil }
-        let relation = "quarry_rows " + view
+        let relation = named("quarry_rows " + view)
         let kept = names.map(quoteIdentifier).joined(separator: ", ")
         let made = { (identity: String) in
             ["CREATE \(temporary) \(quoteIdentifier(relation)) AS SELECT \(identity) AS \(quoteIdentifier(key)), \(kept) FROM \(source)"]
@@ -36,6 +39,16 @@ extension ForeignSchema {
         let place = made("row_number() OVER ()")
         guard let candidate = viewKeyCandidate(names, types).map({ quoteIdentifier(names[$0]) }) else { return (relation, key, .statements(place)) }
         return (relation, key, .decided(check: distinct(candidate), then: made(candidate), otherwise: place))
+    }
+
+    /// `name`, the temporary view of a view, unless the database has a relation of that
+    /// name (`isTaken`): SQL would find the temporary view first and read it in the
+    /// relation's place, so then a suffix of the name's hash keeps the two apart.
+    static func unshadowed(_ name: String, isTaken: (String) -> Bool) -> String {
+        guard isTaken(name) else { return name }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in name.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return name + " " + String(hash, radix: 16)
     }
 
     /// The views, in the order of their names.
