@@ -22,6 +22,18 @@ import Testing
         """
 
     /// Predicates and the same conditions in psql's SQL, over person (`p`).
+    /// Expects the first lines of `result` to be, for each of `conditions`, psql's count
+    /// (a line of `counts`) twice: in SQL and in memory. Returns the lines after them.
+    static func expectPsqlsCounts(_ counts: String, _ conditions: [(quarry: String, psql: String)], _ result: ProcessResult) -> [String] {
+        let lines = result.lines
+        let psqlCounts = counts.split(separator: "\n").map(String.init)
+        #expect(psqlCounts.count == conditions.count)
+        for (i, condition) in conditions.enumerated() {
+            #expect(lines.dropFirst(i).first == "\(psqlCounts.dropFirst(i).first ?? "")\t\(psqlCounts.dropFirst(i).first ?? "")", "\(condition.quarry): \(result)")
+        }
+        return Array(lines.dropFirst(conditions.count))
+    }
+
     static let conditions: [(quarry: String, psql: String)] = [
         ("m > 'meh'", "p.m > 'meh'"),
         ("m < 'ok'", "p.m < 'ok'"),
@@ -78,14 +90,7 @@ import Testing
             """#
         let result = try await sandbox.quarry([url, "-e", script])
         #expect(result.status == 0, "\(result)")
-        let lines = result.lines
-        let psqlCounts = counts.split(separator: "\n").map(String.init)
-        #expect(psqlCounts.count == Self.conditions.count)
-        for (i, condition) in Self.conditions.enumerated() {
-            // SQL and memory both give psql's count.
-            #expect(lines.dropFirst(i).first == "\(psqlCounts[i])\t\(psqlCounts[i])", "\(condition.quarry): \(result)")
-        }
-        let rest = Array(lines.dropFirst(Self.conditions.count))
+        let rest = Self.expectPsqlsCounts(counts, Self.conditions, result)
         #expect(rest.first.map { $0 + "\n" } == ascending, "\(result)")
         // Not the text order (happy meh ok sad), nor the order the labels were made in.
         #expect(ascending == "Di Bo Gus Ed Hal Cy Ann Fay\n")

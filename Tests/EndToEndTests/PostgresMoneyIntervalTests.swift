@@ -63,13 +63,7 @@ import Testing
             """#
         let result = try await sandbox.quarry([url, "-e", script])
         #expect(result.status == 0, "\(result)")
-        let lines = result.lines
-        let psqlCounts = counts.split(separator: "\n").map(String.init)
-        #expect(psqlCounts.count == Self.conditions.count)
-        for (i, condition) in Self.conditions.enumerated() {
-            #expect(lines.dropFirst(i).first == "\(psqlCounts[i])\t\(psqlCounts[i])", "\(condition.quarry): \(result)")
-        }
-        let rest = Array(lines.dropFirst(Self.conditions.count))
+        let rest = PostgresEnumOrderTests.expectPsqlsCounts(counts, Self.conditions, result)
         #expect(rest.first == "entity fee { id: int32?, owner_id: int32?, c: decimal?, iv: double?, owner: one owner }", "\(result)")
         #expect(rest.dropFirst().first.map { $0 + "\n" } == byMoney, "\(result)")
         // Not the text's order, which puts $1,200.50 before $5.00.
