@@ -25,6 +25,20 @@ import Testing
         #expect(missing.isEmpty)
     }
 
+    /// Makings a read could not finish (Ctrl-C during a view's check) are pending again,
+    /// for the next read to make.
+    @Test func makingsNotMadeArePendingAgain() {
+        let views = DeferredViews([("Car", ["view Car"]), ("Person", ["view Person"])])
+        #expect(Self.made(views.take(readBy: "SELECT * FROM car")) == ["view Car"])
+        views.restoreTaken()
+        #expect(Self.made(views.take(missingIn: "no such table: main.Car")) == ["view Car"])
+        views.restoreTaken()
+        #expect(Self.made(views.takeAll()) == ["view Car", "view Person"])
+        views.restoreTaken()
+        #expect(Self.made(views.take(readBy: "SELECT 1 FROM car JOIN person")) == ["view Car", "view Person"])
+        #expect(views.isEmpty)
+    }
+
     /// SQL that reads the schema sees every view, as when all were made at open; names
     /// SQLite allows beyond letters and digits are found too.
     @Test func schemaReadersMakeEveryViewAndOddNamesAreFound() throws {
@@ -137,5 +151,23 @@ import Testing
         #expect(try Self.views(context) == ["quarry_rows kinds", "quarry_rows priced"])
         let own = try context.connection.prepareReadOnly("SELECT * FROM priced") { query in query?.columnNames ?? [] }
         #expect(own == ["id", "price"])
+    }
+
+    /// A read stopped (Ctrl-C) while a schema's view is checked for a distinct id leaves
+    /// the view to be made by the next read, keyed by its id as if never stopped (it was
+    /// keyed by its rows' places, or never made at all).
+    @Test func aStoppedCheckLeavesTheViewForTheNextRead() throws {
+        let url = try PostgresServer.database("stoppedviewcheck")
+        let setup = try PostgresConnection(url: url)
+        try setup.execute("CREATE TABLE item (id integer PRIMARY KEY, price float8)")
+        try setup.execute("INSERT INTO item VALUES (3, 1.5), (5, 2.0), (8, 4.0)")
+        // Slow enough to be stopped while the server reads it.
+        try setup.execute("CREATE VIEW slow AS SELECT id, price FROM item WHERE pg_sleep(0.2) IS NOT NULL")
+        let context = try PostgresServer.open(url)
+        let server = try #require((context.connection.engine as? PostgresEngine)?.server)
+        server.shouldStop = { true }
+        #expect(throws: StoreError.self) { try context.object(entityName: "slow", primaryKey: 5) }
+        server.shouldStop = { false }
+        #expect(try context.object(entityName: "slow", primaryKey: 5)?.value(forKey: "price") == .real(2.0))
     }
 }

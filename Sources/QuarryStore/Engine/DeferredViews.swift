@@ -50,6 +50,20 @@ final class DeferredViews {
 
     var isEmpty: Bool { pending.isEmpty }
 
+    /// The makings the last `take` handed out, by name: pending again if making them
+    /// failed (`restoreTaken`), so an interrupted first read leaves the view to be made by
+    /// the next, rather than never.
+    private var taken: [String: [Making]] = [:]
+
+    /// The makings the last `take` handed out are pending again.
+    func restoreTaken() {
+        for (name, makings) in taken {
+            pending[name, default: []].insert(contentsOf: makings, at: 0)
+            if !name.utf8.allSatisfy(Self.isIdentifierByte) { spaced.insert(name) }
+        }
+        taken = [:]
+    }
+
     /// The makings of the views `sql` may read, each handed out once.
     func take(readBy sql: String) -> [Making] {
         guard !pending.isEmpty else { return [] }
@@ -80,9 +94,12 @@ final class DeferredViews {
                 names.insert(name)
             }
         }
+        taken = [:]
         return names.sorted().flatMap { name in
             spaced.remove(name)
-            return pending.removeValue(forKey: name) ?? []
+            let makings = pending.removeValue(forKey: name) ?? []
+            taken[name] = makings
+            return makings
         }
     }
 
@@ -92,11 +109,13 @@ final class DeferredViews {
         // "main.Asset": the schema is SQLite's prefix; a view's own name may hold a dot.
         var candidates = [named]
         if let dot = named.firstIndex(of: ".") { candidates.append(String(named[named.index(after: dot)...])) }
+        taken = [:]
         for candidate in candidates {
             let name = Self.folded(candidate)
-            if let statements = pending.removeValue(forKey: name) {
+            if let makings = pending.removeValue(forKey: name) {
                 spaced.remove(name)
-                return statements
+                taken[name] = makings
+                return makings
             }
         }
         return []
@@ -104,6 +123,7 @@ final class DeferredViews {
 
     /// Every view not yet made (before a write: triggers read the views).
     func takeAll() -> [Making] {
+        taken = pending
         defer { pending = [:]; spaced = [] }
         return pending.keys.sorted().flatMap { pending[$0] ?? [] }
     }

@@ -169,6 +169,8 @@ final class SQLiteEngine: StoreEngine {
         try makeViews(views.takeAll())
     }
 
+    /// Makes `makings`; when one fails (Ctrl-C during a view's check, say), those not
+    /// made are pending again (`DeferredViews.restoreTaken`).
     private func makeViews(_ makings: [DeferredViews.Making]) throws {
         do {
             try database.writeWithoutTransaction { db in
@@ -177,12 +179,27 @@ final class SQLiteEngine: StoreEngine {
                     case .statements(let statements):
                         try db.executeDirectly(statements)
                     case .decided(let check, let then, let otherwise):
-                        // A view that cannot be read (a table it reads was dropped) says no.
-                        try db.executeDirectly((try? Bool.fetchOne(db, sql: check)) == true ? then : otherwise)
+                        try db.executeDirectly(try Self.decide(check, db) ? then : otherwise)
                     }
                 }
             }
-        } catch let error as DatabaseError { throw StoreError(error) }
+        } catch let error as DatabaseError {
+            deferredViews?.restoreTaken()
+            throw StoreError(error)
+        } catch {
+            deferredViews?.restoreTaken()
+            throw error
+        }
+    }
+
+    /// A view's check: a view that cannot be read (a table it reads was dropped) says
+    /// no; an interrupted check says nothing, and the read stops.
+    private static func decide(_ check: String, _ db: Database) throws -> Bool {
+        do { return try Bool.fetchOne(db, sql: check) == true } catch let error as DatabaseError where error.resultCode == .SQLITE_INTERRUPT {
+            throw error
+        } catch {
+            return false
+        }
     }
 
     /// Lets closing checkpoint the WAL into the file: for Quarry's own files, and for any
