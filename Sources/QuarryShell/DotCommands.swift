@@ -79,7 +79,12 @@ struct DotCommands {
                     if a.isUnique { options += ", unique = true" }
                     if let d = a.defaultValue { options += ", default = \(d.displayString)" }
                     let type = "\"\(a.type.rawValue)\(a.isOptional ? "?" : "")\""
-                    print("  \(luaKey(a.name)) = " + (options.isEmpty ? type : "{ \(type)\(options) }") + ",")
+                    // A server's enum orders by its labels: said as a comment, so the line still loads.
+                    let labels = a.enumeration.map { e in
+                        let shown = e.labels.prefix(12).map(luaQuote).joined(separator: " < ")
+                        return "  -- enum \(e.name): " + shown + (e.labels.count > 12 ? " < ... (\(e.labels.count) labels)" : "")
+                    } ?? ""
+                    print("  \(luaKey(a.name)) = " + (options.isEmpty ? type : "{ \(type)\(options) }") + "," + labels)
                 }
                 // Relationships: declared ones as entity writes them; those through columns
                 // (relate(), a foreign key) as the relate() call that makes them.

@@ -188,5 +188,8 @@ import Testing
         #expect(text.contains("BETWEEN on enum mood"), "\(result)")
         #expect(text.contains("not expressed: sort by 'm': it is of enum mood"), "\(result)")
         #expect(text.contains("$0 == \"ok\"") || text.contains("person.m == \"ok\""), "\(result)")
+        // `.schema` says the order, as a comment its output still loads with.
+        let schema = try await sandbox.quarry([url, "-"], stdin: ".schema person\n")
+        #expect(schema.lines.contains("  m = \"string?\",  -- enum mood: \"sad\" < \"meh\" < \"ok\" < \"happy\""), "\(schema)")
     }
 }
