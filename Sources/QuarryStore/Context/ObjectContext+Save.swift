@@ -45,12 +45,8 @@ extension ObjectContext {
         let work = try store.prepare(request, in: self)
         let result = try store.write(request, work, context: self)
         // The transaction committed: only now does the in-memory graph change.
-        var changes = changeSet(of: result.request)
+        var changes = changeSet(of: result)
         apply(result)
-        // Keys the store changed as it wrote (a server's trigger): observers hear them too.
-        for (object, name, _) in result.readBacks {
-            if let i = changes.updated.firstIndex(where: { $0.object === object }) { changes.updated[i].keys.insert(name) }
-        }
         store.pendingChangesEnded(in: self)
         for object in result.request.deletes {
             unregister(object)
@@ -79,11 +75,18 @@ extension ObjectContext {
 
     /// What observers hear of a save: the objects it inserted, updated and deleted, and
     /// those it updated through another (`touched`).
-    private func changeSet(of request: SaveChangesRequest) -> ChangeSet {
+    private func changeSet(of result: SaveChangesResult) -> ChangeSet {
+        let request = result.request
         var changes = ChangeSet()
         changes.inserted = request.inserts
-        changes.updated = request.updates.map { ($0, Set($0.pending.keys).union($0.pendingToOne.keys)) }
-        for object in request.updates { changes.oldValues[ObjectIdentifier(object)] = object.committed }
+        // Keys the store changed as it wrote (a server's trigger): observers hear them too.
+        var madeByStore: [ObjectIdentifier: Set<String>] = [:]
+        for (object, name, _) in result.readBacks { madeByStore[ObjectIdentifier(object), default: []].insert(name) }
+        changes.updated = request.updates.map { object in
+            (object, Set(object.pending.keys).union(object.pendingToOne.keys).union(madeByStore[ObjectIdentifier(object)] ?? []))
+        }
+        // Observers read the old values of the keys that changed, no others.
+        for (object, keys) in changes.updated { changes.oldValues[ObjectIdentifier(object)] = object.committedValues(of: keys) }
         changes.deleted = request.deletes
         var position = Dictionary(changes.updated.indices.map { (ObjectIdentifier(changes.updated[$0].object), $0) }) { first, _ in first }
         for (object, keys) in request.touched {
@@ -134,14 +137,14 @@ extension ObjectContext {
 
     /// The objects take what the save wrote: their keys, their values as committed.
     private func apply(_ result: SaveChangesResult) {
-        for (object, stored) in result.adopted { object.committed.merge(stored) { _, theirs in theirs } }
+        for (object, stored) in result.adopted { object.commit(stored) }
         for (object, key) in zip(result.request.inserts, result.newKeys) {
             object.primaryKey = key
             object.committed = object.pending
             // A key column that is also an attribute (a file Quarry did not create: `id`)
             // reads the key SQLite gave the row.
             if (object.pending[mapped(object.entity).keyColumn] ?? .null).isNull, currentEntity(of: object).attribute(named: mapped(object.entity).keyColumn) != nil {
-                object.committed[mapped(object.entity).keyColumn] = .integer(key)
+                object.commit(mapped(object.entity).keyColumn, .integer(key))
             }
             // Read before `pending` is cleared here (updates below read it the same way).
             object.commitLinkColumns(of: currentEntity(of: object))
@@ -150,22 +153,22 @@ extension ObjectContext {
             register(object)
         }
         for object in result.request.inserts + result.request.updates {
-            object.committed.merge(object.pending) { _, new in new }
+            object.commit(object.pending)
             let entity = currentEntity(of: object)
             object.commitLinkColumns(of: entity)
             object.pending = [:]
             for (name, target) in object.pendingToOne {
                 let targetKey = entity.relationship(named: name)?.targetKey
-                object.committed[name] = target.flatMap { t in targetKey.map { t.currentValue($0) } ?? t.primaryKey.map(Value.integer) } ?? .null
+                object.commit(name, target.flatMap { t in targetKey.map { t.currentValue($0) } ?? t.primaryKey.map(Value.integer) } ?? .null)
                 // Its attribute column too, when the target was inserted in this save.
                 if let relationship = entity.relationship(named: name), targetKey == nil, let column = relationship.column,
                    entity.attribute(named: column) != nil, let t = target, let k = t.primaryKey {
-                    object.committed[column] = .integer(k)
+                    object.commit(column, .integer(k))
                 }
             }
             object.pendingToOne = [:]
         }
-        for (object, name, value) in result.readBacks { object.committed[name] = value }
+        for (object, name, value) in result.readBacks { object.commit(name, value) }
     }
 
     /// Whether a to-one relationship has a target that is not being deleted, without

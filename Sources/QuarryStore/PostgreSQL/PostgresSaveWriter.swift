@@ -102,6 +102,7 @@ struct PostgresSaveStatements: SaveStatements {
 
     /// An update waiting to be sent: its statement, and what names and reads back its row.
     private struct Update {
+        /// Its statement, `$n` numbered.
         let sql: String
         let values: [Value]
         let names: [String]
@@ -114,6 +115,13 @@ struct PostgresSaveStatements: SaveStatements {
         static let batch = 256
         var waiting: [Update] = []
         var readBacks: [(ManagedObject, String, Value)] = []
+        /// An update's SQL, by what it depends on.
+        struct Statement: Hashable {
+            let entity: String
+            let names: [String]
+            let keyed: String
+        }
+        var statements: [Statement: String] = [:]
     }
 
     var statements: any WriteStatements { server }
@@ -141,7 +149,7 @@ struct PostgresSaveStatements: SaveStatements {
         updates.waiting = []
         let results: [PostgresResult]
         do {
-            results = try server.pipelined(waiting.map { (PostgreSQLDialect.numbered($0.sql), $0.values) })
+            results = try server.pipelined(waiting.map { ($0.sql, $0.values) })
         } catch let failure as PostgresConnection.PipelineFailure {
             guard waiting.indices.contains(failure.index) else { throw failure.error }
             let update = waiting[failure.index]
@@ -179,10 +187,18 @@ struct PostgresSaveStatements: SaveStatements {
         let entity = object.entity
         let storage = context.mapped(entity)
         let names = attributes + toOne.map(\.name)
-        let assignments = names.map { "\(quoteIdentifier($0)) = \(Self.placeholder($0, storage))" }.joined(separator: ", ")
         let values = attributes.map { object.pending[$0] ?? .null } + toOne.map(\.key)
         let found = keyed?.keyCondition(of: object, storage) ?? (sql: "", values: [])
-        updates.waiting.append(Update(sql: "UPDATE \(storage.table) SET \(assignments) WHERE \(storage.key) = ?\(found.sql) RETURNING \(storage.selection(of: entity))",
+        // Written once for each entity and set of columns: rows changed alike (a loop
+        // setting one attribute of thousands) share it.
+        let statement = Updates.Statement(entity: entity.name, names: names, keyed: found.sql)
+        let sql = updates.statements[statement] ?? {
+            let assignments = names.map { "\(quoteIdentifier($0)) = \(Self.placeholder($0, storage))" }.joined(separator: ", ")
+            let made = PostgreSQLDialect.numbered("UPDATE \(storage.table) SET \(assignments) WHERE \(storage.key) = ?\(found.sql) RETURNING \(storage.selection(of: entity))")
+            updates.statements[statement] = made
+            return made
+        }()
+        updates.waiting.append(Update(sql: sql,
                                       values: values + [key] + found.values, names: names, object: object,
                                       readBack: readsBack ? context.currentEntity(of: object) : nil))
         if updates.waiting.count >= Updates.batch { try sendUpdates() }
