@@ -84,4 +84,28 @@ import Testing
         #expect(outputs.first?.hasPrefix("false\t") == true, "\(outputs)")
         #expect(outputs.first == outputs.last, "\(outputs)")
     }
+
+    /// Found by review: a to-many without an inverse toward the other program's table
+    /// kept its link to a row the save deleted (no relationship of that table takes the
+    /// link with it, and PostgreSQL's link table has no key to it): a row the program makes
+    /// again with that key (a text key's, a reused rowid) was linked in the deleted one's place.
+    @Test func aDeletedRowOfTheOtherProgramsTableLeavesNoLinkWithoutAnInverse() async throws {
+        let sandbox = try Sandbox()
+        let (lite, postgres, _) = try await PostgresStoreTests.onBoth(sandbox, #"""
+            entity "Fan" { name = "string", likes = { many = "airlines" } }
+            local f = Fan:new{ name = "Ann" }
+            local kept, gone = airlines:first("flights.@count > 0"), airlines:first("flights.@count == 0")
+            local id = gone.id
+            f.likes:add(kept)
+            f.likes:add(gone)
+            save()
+            gone:delete()
+            save()
+            local links = sql('SELECT count(*) AS n FROM "quarry_link_Fan_likes" WHERE target = ?', id)[1].n
+            print(#f.likes, count("Fan", "likes.@count == 1"), links)
+            """#)
+        #expect(lite.status == 0, "\(lite)")
+        #expect(lite.lines == ["1\t1\t0"], "\(lite)")
+        #expect(lite.stdout == postgres.stdout, "SQLite:\n\(lite)\nPostgreSQL:\n\(postgres)")
+    }
 }
