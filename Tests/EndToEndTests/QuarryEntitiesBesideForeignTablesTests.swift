@@ -108,4 +108,24 @@ import Testing
         #expect(lite.lines == ["1\t1\t0"], "\(lite)")
         #expect(lite.stdout == postgres.stdout, "SQLite:\n\(lite)\nPostgreSQL:\n\(postgres)")
     }
+
+    /// Found by review: a sub-entity related to the other program's table made
+    /// PostgreSQL's hierarchy write that table again ("a table of that name already exists").
+    @Test func aSubEntityRelatesToTheOtherProgramsTable() async throws {
+        let sandbox = try Sandbox()
+        let (lite, postgres, url) = try await PostgresStoreTests.onBoth(sandbox, #"""
+            entity("Post", { abstract = false }) { title = "string?" }
+            entity("Review", { parent = "Post" }) { stars = "int16", flight = { one = "flights", inverse = "reviews" } }
+            local f = flights:get(1)
+            Review:new{ stars = 4, flight = f }
+            Post:new{ title = "x" }
+            save()
+            print(#f.reviews, count("Post"), count("flights", "reviews.@count > 0"), count("Review", "flight.id == 1"))
+            """#)
+        #expect(lite.status == 0, "\(lite)")
+        #expect(lite.lines == ["1\t2\t1\t1"], "\(lite)")
+        #expect(lite.stdout == postgres.stdout, "SQLite:\n\(lite)\nPostgreSQL:\n\(postgres)")
+        let declared = try await PostgresDecimalTests.psqlRows(sandbox, url, "SELECT string_agg(name, ',' ORDER BY name) FROM quarry_model")
+        #expect(declared == "Post,Review\n", "\(declared)")
+    }
 }
