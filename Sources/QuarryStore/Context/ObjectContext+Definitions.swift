@@ -50,8 +50,15 @@ extension ObjectContext {
         for r in declaredEntity(definition.name)?.relationships ?? [] where r.column != nil && kept.relationship(named: r.name) == nil {
             kept.relationships.append(r)
         }
-        let entity = managedObjectModel.withInversesDeclaredElsewhere(kept)
-        let changes = try managedObjectModel.inverseChanges(for: entity)
+        // Another program's table's to-many toward this entity is only the inverse of what
+        // this entity declared before (`remember`): it does not bring a relationship the
+        // new definition leaves out back (as a many-to-many, its to-one's column dropped).
+        var entity = managedObjectModel.withInversesDeclaredElsewhere(kept)
+        entity.relationships.removeAll { r in kept.relationship(named: r.name) == nil && isDerivedInverse(r.inverse, of: r.destination) }
+        // Nor is it an inverse the new definition must match (`fav` renamed `airline`).
+        var withoutStale = managedObjectModel
+        for table in tablesWithoutStaleInverses(toward: entity) { withoutStale.entitiesByName[table.name] = table }
+        let changes = try withoutStale.inverseChanges(for: entity)
         let existing = declaredEntity(entity.name)
         if existing != nil, mapped(entity).isView || !store.keepsDeclaration(of: entity.name) && entity.parent != nil {
             throw StoreError.viewIsReadOnly(entity: entity.name)
@@ -84,6 +91,7 @@ extension ObjectContext {
         let touched = try store.define(entity, changes: changes, context: self)
         didDefine(entity)
         for changed in changes { didDefine(changed) }
+        for table in tablesWithoutStaleInverses(toward: entity) { remember(table) }
         if !touched.isEmpty { rememberEffective(touched) }
         return managedObjectModel.entitiesByName[entity.name] ?? entity
     }
@@ -111,6 +119,30 @@ extension ObjectContext {
     /// How a relationship's links are stored, or nil while its destination is undefined.
     public func storage(of relationship: RelationshipDescription, in entity: String) -> RelationshipStorage? {
         store.storage(of: relationship, in: entity)
+    }
+
+    /// Whether `name` of entity `table` is another program's table's to-many, an inverse
+    /// `remember` derived from a Quarry entity's declaration (none of the table's own keys).
+    private func isDerivedInverse(_ name: String?, of table: String) -> Bool {
+        guard let name, let other = managedObjectModel.entitiesByName[table], !store.keepsDeclaration(of: table),
+              let r = other.relationship(named: name) else { return false }
+        return r.isToMany && r.column == nil && mapped(other).isForeign
+    }
+
+    /// Other programs' tables without the inverses of relationships `entity` does not
+    /// declare (`Products.reviews` once `Review` has no `product`), as the next open,
+    /// where only the declarations kept give them, reads them; only those that change.
+    private func tablesWithoutStaleInverses(toward entity: EntityDescription) -> [EntityDescription] {
+        managedObjectModel.entityOrder.compactMap { name in
+            guard !store.keepsDeclaration(of: name), let table = managedObjectModel.entitiesByName[name], mapped(table).isForeign else { return nil }
+            var stripped = table
+            stripped.relationships.removeAll { r in
+                guard r.destination == entity.name, isDerivedInverse(r.name, of: name) else { return false }
+                let back = r.inverse.flatMap { entity.relationship(named: $0) }
+                return back == nil || back?.destination != name || back?.inverse != r.name
+            }
+            return stripped == table ? nil : stripped
+        }
     }
 
     func didDefine(_ entity: EntityDescription) {

@@ -67,9 +67,11 @@ struct QuarryDefinition<Store: PersistentStore> {
         var touched: [String] = [], made: [String] = []
         if hierarchical {
             let after = DefinitionsAfter(model, all)
+            // Another program's table gaining an inverse has no table of Quarry's to reshape
+            // (PostgreSQL's made it again: "a table of that name already exists").
             let reshaped = try HierarchyReshape(old: model.declaredMap, new: after.declared, order: after.order)
-                .run(all, on: engine.hierarchies)
-            touched = reshaped.touched + all.map(\.name)
+                .run(all.filter(kept), on: engine.hierarchies)
+            touched = reshaped.touched + all.filter(kept).map(\.name)
             made = reshaped.made
             for e in all where kept(e) { try engine.keepDeclaration(e.name, definition: try StoredDefinition.text(e)) }
         } else {
