@@ -32,8 +32,9 @@ extension PostgresStore {
         // Nor may it shadow the schema's own relation of that name (PostgreSQL's names are
         // exact), which SQL would then miss for it.
         let named = { (name: String) in Self.identifier(ForeignSchema.unshadowed(name) { taken.contains($0) }) }
-        // OR REPLACE: a view made again after a read that stopped partway (`restoreTaken`).
-        guard let rows = ForeignSchema.viewRows(view, source: source, names: names, types: types, temporary: "OR REPLACE TEMP VIEW", named: named, distinct: { c in
+        // Dropped first: a view made again after a read that stopped partway
+        // (`restoreTaken`) may be keyed otherwise now, which OR REPLACE refuses.
+        guard let rows = ForeignSchema.viewRows(view, source: source, names: names, types: types, named: named, before: { ["DROP VIEW IF EXISTS pg_temp.\(quoteIdentifier($0))"] }, distinct: { c in
             "SELECT (NOT EXISTS (SELECT 1 FROM \(source) WHERE \(c) IS NULL) AND NOT EXISTS (SELECT 1 FROM \(source) GROUP BY \(c) HAVING count(*) > 1))::int"
         }) else { return }
         context.connection.deferView(rows.relation, rows.making)

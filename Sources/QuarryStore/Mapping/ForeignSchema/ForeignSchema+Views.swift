@@ -26,15 +26,17 @@ extension ForeignSchema {
     /// temporary view is made when SQL first reads it (`DeferredViews`). `source` is the
     /// view as the engine's SQL names it; `named` makes the temporary view's name one the
     /// engine keeps whole (PostgreSQL cuts a name at 63 bytes, so two long views' would be
-    /// one). Nil when the view takes every place column name.
+    /// one); `before`, statements before it is made (dropping one made before). Nil when
+    /// the view takes every place column name.
     static func viewRows(_ view: String, source: String, names: [String], types: [AttributeType], temporary: String = "TEMP VIEW",
-                         named: (String) -> String = { $0 },
+                         named: (String) -> String = { $0 }, before: (String) -> [String] = { _ in [] },
                          distinct: (String) -> String) -> (relation: String, key: String, making: DeferredViews.Making)? {
         guard let key = viewPlaceColumn(names) else { return nil }
         let relation = named("quarry_rows " + view)
         let kept = names.map(quoteIdentifier).joined(separator: ", ")
+        let dropped = before(relation)
         let made = { (identity: String) in
-            ["CREATE \(temporary) \(quoteIdentifier(relation)) AS SELECT \(identity) AS \(quoteIdentifier(key)), \(kept) FROM \(source)"]
+            dropped + ["CREATE \(temporary) \(quoteIdentifier(relation)) AS SELECT \(identity) AS \(quoteIdentifier(key)), \(kept) FROM \(source)"]
         }
         let place = made("row_number() OVER ()")
         guard let candidate = viewKeyCandidate(names, types).map({ quoteIdentifier(names[$0]) }) else { return (relation, key, .statements(place)) }
