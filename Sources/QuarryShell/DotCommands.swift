@@ -80,10 +80,7 @@ struct DotCommands {
                     if let d = a.defaultValue { options += ", default = \(d.displayString)" }
                     let type = "\"\(a.type.rawValue)\(a.isOptional ? "?" : "")\""
                     // A server's enum orders by its labels: said as a comment, so the line still loads.
-                    let labels = a.enumeration.map { e in
-                        let shown = e.labels.prefix(12).map(luaQuote).joined(separator: " < ")
-                        return "  -- enum \(e.name): " + shown + (e.labels.count > 12 ? " < ... (\(e.labels.count) labels)" : "")
-                    } ?? ""
+                    let labels = a.enumeration.map { "  -- enum \($0.name): " + $0.listed(luaQuote) } ?? ""
                     print("  \(luaKey(a.name)) = " + (options.isEmpty ? type : "{ \(type)\(options) }") + "," + labels)
                 }
                 // Relationships: declared ones as entity writes them; those through columns

@@ -60,9 +60,7 @@ extension DictionaryRequest {
         }
         // The result's own shape, so `having` and `sort` can name its keys.
         let shape = EntityDescription(name: entity.name, attributes: (columns + hidden).map {
-            var attribute = AttributeDescription(name: $0.name, type: $0.type, isOptional: true)
-            attribute.enumeration = $0.enumeration
-            return attribute
+            AttributeDescription(name: $0.name, type: $0.type, isOptional: true, enumeration: $0.enumeration)
         })
 
         // Arguments in the order their `?`s stand: columns, WHERE, GROUP BY, having.
@@ -94,8 +92,7 @@ extension DictionaryRequest {
             if !keys.isEmpty {
                 sql += " ORDER BY " + keys.map { column in
                     let name = "\"q\".\(quoteIdentifier(column.name))"
-                    var attribute = AttributeDescription(name: column.name, type: column.type)
-                    attribute.enumeration = column.enumeration
+                    let attribute = AttributeDescription(name: column.name, type: column.type, enumeration: column.enumeration)
                     return dialect.orderTerm(dialect.ordered(name, attribute), ascending: true)
                 }.joined(separator: ", ")
             }

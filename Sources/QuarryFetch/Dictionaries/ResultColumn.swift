@@ -100,7 +100,7 @@ struct ResultColumn {
         sql = "\(call.function)(\(distinct)\(value.sql))"
         // The min or max of an enum in its labels' order, read as its text again.
         if let labels = value.enumeration, call.function == "min" || call.function == "max" {
-            sql = "(\(call.function)(\(distinct)CAST(\(value.sql) AS \(labels.sqlType))))::text"
+            sql = labels.extreme(call.function, of: value.sql, distinct: distinct)
             enumeration = labels
         }
         arguments = value.arguments

@@ -73,9 +73,7 @@ struct CompiledRequest {
                 var aliases = 200
                 sectionSQL = joins.column(steps, reached, in: storage) ?? pathSQL(steps, reached, from: from, in: storage, aliases: &aliases)
                 // Named by the whole path, so the sort key that leads is recognised as it.
-                var named = AttributeDescription(name: key, type: reached.type, isOptional: true)
-                named.enumeration = reached.enumeration
-                sectionAttribute = named
+                sectionAttribute = AttributeDescription(name: key, type: reached.type, isOptional: true, enumeration: reached.enumeration)
             } else {
                 guard let found = entity.attribute(named: key) else {
                     throw FetchError.unknownKey(option: "section", key: key, entity: entity.name,

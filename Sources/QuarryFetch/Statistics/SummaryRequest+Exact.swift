@@ -24,8 +24,8 @@ extension SummaryRequest {
             for i in indexes {
                 let column = columns[i]
                 // An enum's least and greatest by its labels' order, read as its text again.
-                let ordered = attributes[i].enumeration.map { "CAST(\(column) AS \($0.sqlType))" }
-                let (least, greatest) = ordered.map { ("(min(\($0)))::text", "(max(\($0)))::text") } ?? ("min(\(column))", "max(\(column))")
+                let enumeration = attributes[i].enumeration
+                let (least, greatest) = enumeration.map { ($0.extreme("min", of: column), $0.extreme("max", of: column)) } ?? ("min(\(column))", "max(\(column))")
                 selects += ["count(\(column))", "count(DISTINCT \(column))", least, greatest,
                             attributes[i].type.isMeasured ? "avg(\(column))" : "NULL"]
             }

@@ -148,8 +148,7 @@ private struct PredicateSQLWriter {
                 let lo = operand(.value(bounds[0]), options, qualifier, entity), hi = operand(.value(bounds[1]), options, qualifier, entity)
                 // An enum's labels in its order, bounds cast to it as the column is.
                 if let enumeration = lhs.enumeration {
-                    let cast = { (sql: String) in "CAST(\(sql) AS \(enumeration.sqlType))" }
-                    return "\(cast(l)) BETWEEN \(cast(lo)) AND \(cast(hi))"
+                    return "\(enumeration.cast(l)) BETWEEN \(enumeration.cast(lo)) AND \(enumeration.cast(hi))"
                 }
                 return "\(lhs.isText ? dialect.binaryText(l) : l) BETWEEN \(lo) AND \(hi)"
             default:
@@ -158,7 +157,7 @@ private struct PredicateSQLWriter {
                 // An enum is ordered by its labels, as the server orders its type: both
                 // sides cast to it (the binder let only labels and the same enum through).
                 if op.isOrdering, let enumeration = lhs.enumeration ?? rhs.enumeration {
-                    return "CAST(\(l) AS \(enumeration.sqlType)) \(op.rawValue) CAST(\(r) AS \(enumeration.sqlType))"
+                    return "\(enumeration.cast(l)) \(op.rawValue) \(enumeration.cast(r))"
                 }
                 if let exact = integerAgainstReal(lhs, op, rhs) {
                     // Each side may be said more than once, its arguments with it.

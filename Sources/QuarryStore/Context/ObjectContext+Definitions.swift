@@ -124,7 +124,7 @@ extension ObjectContext {
     /// Whether `name` of entity `table` is another program's table's to-many, an inverse
     /// `remember` derived from a Quarry entity's declaration (none of the table's own keys).
     private func isDerivedInverse(_ name: String?, of table: String) -> Bool {
-        guard let name, let other = managedObjectModel.entitiesByName[table], !store.keepsDeclaration(of: table),
+        guard let name, store.isOtherProgramsTable(table), let other = managedObjectModel.entitiesByName[table],
               let r = other.relationship(named: name) else { return false }
         return r.isToMany && r.column == nil && mapped(other).isForeign
     }
@@ -134,7 +134,7 @@ extension ObjectContext {
     /// where only the declarations kept give them, reads them; only those that change.
     private func tablesWithoutStaleInverses(toward entity: EntityDescription) -> [EntityDescription] {
         managedObjectModel.entityOrder.compactMap { name in
-            guard !store.keepsDeclaration(of: name), let table = managedObjectModel.entitiesByName[name], mapped(table).isForeign else { return nil }
+            guard store.isOtherProgramsTable(name), let table = managedObjectModel.entitiesByName[name], mapped(table).isForeign else { return nil }
             var stripped = table
             stripped.relationships.removeAll { r in
                 guard r.destination == entity.name, isDerivedInverse(r.name, of: name) else { return false }

@@ -1,4 +1,3 @@
-
 /// The context's side of its store: which store is behind it, and what the layers above
 /// may ask of it.
 extension ObjectContext {

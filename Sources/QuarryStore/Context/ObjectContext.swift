@@ -354,7 +354,6 @@ public final class ObjectContext {
     /// Forgets registrations whose objects are gone.
     func pruneRegistrations() { identityMap.prune() }
 
-
     func bumpGeneration() {
         observers.generation += 1
         unsaved.touches.restart(at: pendingGeneration)

@@ -45,6 +45,11 @@ final class DeferredViews {
     func add(_ name: String, _ making: Making) {
         let folded = Self.folded(name)
         pending[folded, default: []].append(making)
+        noteSpaced(folded)
+    }
+
+    /// A folded name that is not one identifier token is searched for in the SQL whole.
+    private func noteSpaced(_ folded: String) {
         if !folded.utf8.allSatisfy(Self.isIdentifierByte) { spaced.insert(folded) }
     }
 
@@ -59,7 +64,7 @@ final class DeferredViews {
     func restoreTaken() {
         for (name, makings) in taken {
             pending[name, default: []].insert(contentsOf: makings, at: 0)
-            if !name.utf8.allSatisfy(Self.isIdentifierByte) { spaced.insert(name) }
+            noteSpaced(name)
         }
         taken = [:]
     }

@@ -14,13 +14,14 @@ public struct AttributeDescription: Encodable, Equatable, Sendable {
     public var enumeration: EnumLabels?
 
     public init(name: String, type: AttributeType, isOptional: Bool = false, defaultValue: Value? = nil,
-                isIndexed: Bool = false, isUnique: Bool = false) {
+                isIndexed: Bool = false, isUnique: Bool = false, enumeration: EnumLabels? = nil) {
         self.name = name
         self.type = type
         self.isOptional = isOptional
         self.defaultValue = defaultValue
         self.isIndexed = isIndexed
         self.isUnique = isUnique
+        self.enumeration = enumeration
     }
 }
 

@@ -53,9 +53,20 @@ public struct EnumLabels: Encodable, Equatable, Sendable {
     }
 
     /// The labels in order, as a message shows them (a long list is cut).
-    public var shownLabels: String {
-        let shown = labels.prefix(12).map { "'\($0)'" }
-        return shown.joined(separator: " < ") + (labels.count > 12 ? " < ... (\(labels.count) labels)" : "")
+    public var shownLabels: String { listed { "'\($0)'" } }
+
+    /// The labels in order, each quoted by `quote`, a long list cut after 12.
+    public func listed(_ quote: (String) -> String) -> String {
+        labels.prefix(12).map(quote).joined(separator: " < ") + (labels.count > 12 ? " < ... (\(labels.count) labels)" : "")
+    }
+
+    /// `sql`, a value of the enum or one of its labels, as SQL orders it: cast to the type.
+    public func cast(_ sql: String) -> String { "CAST(\(sql) AS \(sqlType))" }
+
+    /// `function` (min or max) of `sql`'s values in the labels' order, read as its text
+    /// again, as the enum's column is.
+    public func extreme(_ function: String, of sql: String, distinct: String = "") -> String {
+        "(\(function)(\(distinct)\(cast(sql))))::text"
     }
 }
 
@@ -75,7 +86,7 @@ extension SQLDialect {
     /// max): an enum's as its type (its text cast back, so its labels' order); a string's
     /// by its bytes (`binaryText`); any other as it is.
     public func ordered(_ sql: String, _ attribute: AttributeDescription) -> String {
-        if let enumeration = attribute.enumeration { return "CAST(\(sql) AS \(enumeration.sqlType))" }
+        if let enumeration = attribute.enumeration { return enumeration.cast(sql) }
         return attribute.type == .string ? binaryText(sql) : sql
     }
 }

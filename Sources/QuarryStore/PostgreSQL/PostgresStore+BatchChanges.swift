@@ -150,7 +150,7 @@ private struct PostgresBatchChanges: BatchChangeStatements {
             let ownStorage = context.mapped(own)
             let held = Set(registered[name] ?? [])
             try forEachChunk(keys.filter(held.contains)) { chunk in
-                let query = "SELECT \(ownStorage.selection(of: own)) FROM \(ownStorage.table) WHERE \(ownStorage.key) IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
+                let query = ownStorage.rowsByKeyIndex(ownStorage.selection(of: own), count: chunk.count)
                 for row in try server.execute(PostgreSQLDialect.numbered(query), chunk.map(Value.integer)).rows {
                     guard let key = row.first?.storedInteger else { continue }
                     written.stored[key] = context.values(of: own, row: row)

@@ -223,4 +223,3 @@ extension PostgresStore {
         return chosen.mapValues(\.columns)
     }
 }
-

@@ -53,7 +53,7 @@ extension PostgresStore {
     func adopt(_ entities: [EntityDescription], touched: [String] = [], context: ObjectContext) throws {
         let after = DefinitionsAfter(managedObjectModel, entities)
         // The schema's own tables gaining an inverse stay the schema's.
-        let schemas = Set(entities.map(\.name).filter { managedObjectModel.entitiesByName[$0] != nil && !declared.contains($0) })
+        let schemas = Set(entities.map(\.name).filter(isOtherProgramsTable))
         for name in entities.map(\.name) + touched where !schemas.contains(name) {
             guard let effective = after.effective(name) else { continue }
             mapping.place(name, Self.storage(of: effective, schema: schema))
@@ -108,8 +108,7 @@ extension PostgresStore {
     /// that share their first 63 bytes stay two.
     static func identifier(_ name: String) -> String {
         guard name.utf8.count > identifierLimit else { return name }
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in name.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        let hash = nameHash(name)
         var prefix = ""
         for c in name where prefix.utf8.count + String(c).utf8.count <= identifierLimit - 17 { prefix.append(c) }
         let digits = String(hash, radix: 16)
@@ -179,7 +178,7 @@ extension PostgresStore {
                 case .noaction: continue
                 }
                 // The schema's own tables have no `_pk` to refer to.
-                guard after.declared[r.destination] != nil, declared.contains(r.destination) || names.contains(r.destination) && managedObjectModel.entitiesByName[r.destination] == nil else { continue }
+                guard after.declared[r.destination] != nil, !isOtherProgramsTable(r.destination) else { continue }
                 try server.execute("ALTER TABLE \(qualified(table)) ADD CONSTRAINT \(constraint) FOREIGN KEY (\(quoteIdentifier(r.name))) REFERENCES \(qualified(after.table(of: r.destination))) (\(quoteIdentifier(EntityStorage.quarryKeyColumn))) ON DELETE \(action) NOT VALID")
             }
         }
@@ -236,8 +235,7 @@ private struct PostgresQuarryDefinitions: QuarryDefinitionStatements {
     }
 
     func refuseDefining(_ entity: EntityDescription) throws {
-        if let existing = store.managedObjectModel.entitiesByName[entity.name], !store.declared.contains(entity.name),
-           store.mapping.storage(of: existing).layout == .serverTable {
+        if store.isOtherProgramsTable(entity.name), store.mapping.storage(of: entity.name).layout == .serverTable {
             throw StoreError.invalidSchema(entity: entity.name, reason: "\(entity.name) is a table of the schema that Quarry did not create: its columns are its own")
         }
         try store.refuse(entity)

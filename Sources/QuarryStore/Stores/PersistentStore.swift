@@ -175,3 +175,12 @@ extension PersistentStore {
     func didSave(in context: ObjectContext) {}
     func inModelNames(_ error: StoreError) -> StoreError { error }
 }
+
+extension PersistentStore {
+    /// Whether `name` is another program's table (or view) the store holds: an entity it
+    /// knows and keeps no declaration of. An entity being defined for the first time is
+    /// none. Such a table gains a Quarry entity's inverses without being Quarry's to write.
+    func isOtherProgramsTable(_ name: String) -> Bool {
+        managedObjectModel.entitiesByName[name] != nil && !keepsDeclaration(of: name)
+    }
+}

@@ -48,9 +48,7 @@ extension ForeignSchema {
     /// relation's place, so then a suffix of the name's hash keeps the two apart.
     static func unshadowed(_ name: String, isTaken: (String) -> Bool) -> String {
         guard isTaken(name) else { return name }
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in name.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        return name + " " + String(hash, radix: 16)
+        return name + " " + String(nameHash(name), radix: 16)
     }
 
     /// The views, in the order of their names.

@@ -52,7 +52,7 @@ struct QuarryDefinition<Store: PersistentStore> {
         // declaration of `Products` kept in the sidecar made the next open read the table
         // as Quarry's, "no such column: _pk").
         let names = Set(all.flatMap { [$0.name] + $0.relationships.map(\.destination) })
-        let others = names.filter { store.managedObjectModel.entitiesByName[$0] != nil && !store.keepsDeclaration(of: $0) }
+        let others = names.filter(store.isOtherProgramsTable)
         let kept = { (e: EntityDescription) in e.name == entity.name || !others.contains(e.name) }
         for e in all {
             try store.validate(e)
@@ -65,6 +65,7 @@ struct QuarryDefinition<Store: PersistentStore> {
             e.parent != nil || model.isInHierarchy(e.name) || model.declaredEntity(e.name)?.parent != nil
         }
         var touched: [String] = [], made: [String] = []
+        let existing = engine.definitionToMigrate(entity.name)
         if hierarchical {
             let after = DefinitionsAfter(model, all)
             // Another program's table gaining an inverse has no table of Quarry's to reshape
@@ -78,7 +79,6 @@ struct QuarryDefinition<Store: PersistentStore> {
             for e in all where try kept(e) && writeTable(e, replacing: engine.definitionToMigrate(e.name), on: engine) { made.append(e.name) }
             // A new entity without constraints has no unique index to make or drop (and
             // SQLite's look-up scans the whole schema).
-            let existing = engine.definitionToMigrate(entity.name)
             if existing != nil || !entity.uniqueness.isEmpty {
                 try engine.hierarchies.syncUniqueness(root: entity.name, members: [(entity, nil)],
                                                       old: existing.map { [entity.name: $0] } ?? [:], made: existing == nil)
