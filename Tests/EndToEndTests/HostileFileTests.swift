@@ -272,7 +272,9 @@ import Glibc
         let result = try await sandbox.quarry(["plain.db", "-e", #"print(count("t"))"#], timeout: 30)
         let waited = Date().timeIntervalSince(started)
         expectOneLine(result, ["quarry: cannot open plain.db: database is locked", "more than 5 seconds"])
-        #expect(waited >= 4.5 && waited < 20, "\(waited)s")
+        // It waited out the busy timeout; that it gave up while the lock was still held is
+        // the message's to say (no upper bound on time: CI's load would decide it).
+        #expect(waited >= 4.5, "\(waited)s")
         _ = try await ChildProcess.wait(holder, timeout: 20)
         #expect(try await content(sandbox, "plain.db") == before)
     }

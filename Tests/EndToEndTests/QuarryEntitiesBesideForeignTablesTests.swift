@@ -109,6 +109,32 @@ import Testing
         #expect(lite.stdout == postgres.stdout, "SQLite:\n\(lite)\nPostgreSQL:\n\(postgres)")
     }
 
+    /// `deleteall` of the other program's rows, and of a Quarry entity's, leaves no link
+    /// of a to-many without an inverse naming them either (it kept them before: a row made
+    /// again with a deleted one's key came back linked).
+    @Test func deleteallLeavesNoLinkWithoutAnInverse() async throws {
+        let sandbox = try Sandbox()
+        let (lite, postgres, _) = try await PostgresStoreTests.onBoth(sandbox, #"""
+            entity "Tag" { label = "string" }
+            entity "Fan" { name = "string", likes = { many = "airlines" }, tags = { many = "Tag" } }
+            local f = Fan:new{ name = "Ann" }
+            for _, a in ipairs(fetch("airlines")) do f.likes:add(a) end
+            for i = 1, 3 do f.tags:add(Tag:new{ label = "t" .. i }) end
+            save()
+            local before = #f.likes
+            airlines:deleteall("flights.@count == 0")
+            Tag:deleteall("label != 't2'")
+            local function links(t) return sql('SELECT count(*) AS n FROM "' .. t .. '"')[1].n end
+            print(before - #f.likes, #f.likes == count("airlines"), #f.tags,
+                  links("quarry_link_Fan_likes") == count("airlines"), links("quarry_link_Fan_tags"),
+                  count("Fan", "likes.@count == %@ AND tags.@count == 1", count("airlines")))
+            """#)
+        #expect(lite.status == 0, "\(lite)")
+        #expect(lite.lines.count == 1 && lite.lines.first?.hasSuffix("\ttrue\t1\ttrue\t1\t1") == true, "\(lite)")
+        #expect(!(lite.lines.first ?? "").hasPrefix("0\t"), "some airline has no flight: \(lite)")
+        #expect(lite.stdout == postgres.stdout, "SQLite:\n\(lite)\nPostgreSQL:\n\(postgres)")
+    }
+
     /// Found by review: a sub-entity related to the other program's table made
     /// PostgreSQL's hierarchy write that table again ("a table of that name already exists").
     @Test func aSubEntityRelatesToTheOtherProgramsTable() async throws {

@@ -45,7 +45,12 @@ struct BatchChangeWriter<Engine: BatchChangeStatements> {
     func writeDelete(_ entity: EntityDescription, where filter: BatchFilter?) throws -> [String: [Int64]] {
         try engine.transaction("deleteall") { statements in
             let keys = try statements.keys(of: context.mapped(entity), where: filter, then: engine.lockingClause)
-            return try engine.delete(entity, keys: keys, where: filter, in: statements)
+            let deleted = try engine.delete(entity, keys: keys, where: filter, in: statements)
+            var linksWithoutInverse = LinksWithoutInverse(context: context)
+            for (own, ownKeys) in deleted.sorted(by: { $0.key < $1.key }) {
+                try linksWithoutInverse.remove(ownKeys, of: own, in: statements)
+            }
+            return deleted
         }
     }
 }

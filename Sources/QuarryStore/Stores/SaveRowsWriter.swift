@@ -77,17 +77,10 @@ struct SaveRowsWriter<Rows: SaveStatements> {
             try rows.write(link, source: keys.value(of: link.source), target: keys.value(of: link.target))
         }
         try rows.willDelete(request, keys: keys)
-        var linkedWithoutInverse: [String: [(table: String, column: String)]] = [:]
+        var linksWithoutInverse = LinksWithoutInverse(context: context)
         for object in request.deletes {
             guard let primaryKey = object.primaryKey else { continue }
-            // Links to it from Quarry's to-many relationships without an inverse, which no
-            // relationship of its own takes with it: left, a row another program makes
-            // with its key (a text key's, a reused rowid) would be linked in its place.
-            let entity = context.currentEntity(of: object).name
-            if linkedWithoutInverse[entity] == nil { linkedWithoutInverse[entity] = linkTablesWithoutInverse(toward: entity) }
-            for (table, column) in linkedWithoutInverse[entity] ?? [] {
-                try rows.statements.run("DELETE FROM \(quoteIdentifier(table)) WHERE \(column) = ?", [.integer(primaryKey)])
-            }
+            try linksWithoutInverse.remove([primaryKey], of: context.currentEntity(of: object).name, in: rows.statements)
             // Its links go with it, whatever the rules did to the objects: first, as a join
             // table's rows name it (another program's key may refuse the row's delete while
             // they exist: NO ACTION, a file's RESTRICT checked at each statement).
@@ -99,21 +92,5 @@ struct SaveRowsWriter<Rows: SaveStatements> {
         }
         try rows.didWrite(request, keys: keys)
         result.readBacks = rows.readBacks
-    }
-
-    /// The link tables, and their columns, naming rows of `entity` as the destination of a
-    /// to-many relationship without an inverse that a Quarry entity declares.
-    private func linkTablesWithoutInverse(toward entity: String) -> [(table: String, column: String)] {
-        // A hierarchy's members share their parent's link tables: each once.
-        var seen = Set<String>()
-        return context.managedObjectModel.entityOrder.flatMap { owner -> [(table: String, column: String)] in
-            guard context.store.keepsDeclaration(of: owner), let declared = context.managedObjectModel.entitiesByName[owner] else { return [] }
-            return declared.relationships.compactMap { r in
-                guard r.isToMany, r.inverse == nil, context.isKind(entity, of: r.destination),
-                      case .linkTable(let table, _, let target)? = context.storage(of: r, in: owner),
-                      seen.insert(table + "\u{0}" + target).inserted else { return nil }
-                return (table, target)
-            }
-        }
     }
 }
