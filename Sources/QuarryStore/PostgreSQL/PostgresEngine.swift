@@ -62,10 +62,13 @@ final class PostgresEngine: StoreEngine {
     }
 
     /// A view's check: a view the server cannot read says no (its rows' read says why);
-    /// an interrupted check says nothing, and the read stops.
+    /// an interrupted check, or one whose connection was lost, says nothing, and the read
+    /// stops: the view is decided at the next read (a lost connection is no answer).
     private func decide(_ check: String) throws -> Bool {
         do { return try server.execute(check).rows.first?.first?.storedInteger == 1 } catch StoreError.interrupted(let interruption) {
             throw StoreError.interrupted(interruption)
+        } catch where server.isLost {
+            throw error
         } catch {
             return false
         }
