@@ -161,8 +161,8 @@ struct SQLiteBatchWriter<Store: SQLiteStore>: BatchChangeStatements {
                 sql = "SELECT \(context.mapped(destination).key) FROM \(context.mapped(destination).table) WHERE \(quoteIdentifier(column)) IN (\(marks(chunk.count)))"
             case .linkTable(let table, let sourceColumn, let targetColumn):
                 sql = "SELECT \(targetColumn) FROM \(quoteIdentifier(table)) WHERE \(sourceColumn) IN (\(marks(chunk.count)))"
-            case .foreignKey(_, _?):
-                return
+            case .foreignKey(_, _?), .compositeKey, .inverseCompositeKey:
+                return  // matched by value: the rules act through objects only
             case .foreignKey(let column, nil):
                 sql = "SELECT \(quoteIdentifier(column)) FROM \(context.mapped(source).table) WHERE \(context.mapped(source).key) IN (\(marks(chunk.count))) AND \(quoteIdentifier(column)) IS NOT NULL"
             }
