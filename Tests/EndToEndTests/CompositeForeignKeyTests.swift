@@ -152,4 +152,32 @@ import Testing
         let rows = try await sandbox.run(URL(fileURLWithPath: "/usr/bin/psql"), ["-Atc", "SELECT count(*) FROM lineitem WHERE l_partkey IS NULL AND l_suppkey IS NULL", url], timeout: 60)
         #expect(rows.stdout == "1\n", "\(rows)")
     }
+
+    /// With ON DELETE CASCADE, deleting a parent takes its children, as an object and by
+    /// `deleteall`; `updateall` selects through the key; on both engines, as sqlite3 and
+    /// psql count the rows left.
+    @Test func aCascadeOfAKeyOfSeveralColumnsTakesTheChildren() async throws {
+        let sandbox = try Sandbox()
+        try sandbox.write("schema.sql", Self.schema.replacingOccurrences(of: "REFERENCES partsupp (ps_partkey, ps_suppkey))",
+                                                                         with: "REFERENCES partsupp (ps_partkey, ps_suppkey) ON DELETE CASCADE)"))
+        try sandbox.write("script.lua", #"""
+            local ps = fetch("partsupp", "ps_partkey == 1 AND ps_suppkey == 1")[1]
+            ps:delete(); save()
+            print(count("lineitem"), count("partsupp"))
+            print(partsupp:deleteall("ps_partkey == 2"))
+            print(count("lineitem"), count("partsupp"))
+            print(lineitem:updateall("partsupp.ps_availqty == 50", {}, { l_quantity = 1 }))
+            print(count("lineitem", "l_quantity == 1"), count("lineitem", "partsupp.ps_comment == 'b'"))
+            """#)
+        let (url, lite, postgres) = try await PostgresJoinTableTests.onBothEngines(sandbox, database: "compositekeycascade")
+        #expect(lite.lines == ["5\t3", "1", "3\t2", "1", "1\t1"], "\(lite)")
+        let differences = PostgresStoreTests.differences(lite.lines, postgres.lines)
+        #expect(differences == nil, "\(differences ?? "")")
+        let query = "SELECT l_orderkey || '-' || l_linenumber || ':' || l_quantity FROM lineitem ORDER BY 1"
+        let expected = ["1-2:1", "3-1:7", "3-2:50"]
+        let rows = try await sandbox.run(URL(fileURLWithPath: "/usr/bin/psql"), ["-Atc", query, url], timeout: 60)
+        #expect(rows.stdout.split(separator: "\n").map(String.init) == expected, "\(rows)")
+        let liteRows = try await sandbox.run(URL(fileURLWithPath: try PostgresStoreTests.sqlite3Shell()), ["lite.db", query], timeout: 60)
+        #expect(liteRows.stdout.split(separator: "\n").map(String.init) == expected, "\(liteRows)")
+    }
 }
