@@ -227,6 +227,15 @@ extension ObjectContext {
             let value = target.map { t in relationship.targetKey.map { t.currentValue($0) } ?? t.primaryKey.map(Value.integer) ?? .null } ?? .null
             object.pending[column] = value == object.committedValue(column) && !object.isInserted ? nil : value
         }
+        // Another to-one sharing a column with a key of several columns (TPC-H's
+        // `lineitem.part` by l_partkey beside `lineitem.partsupp`) reads the column anew.
+        if let relationship = entity.relationship(named: name) {
+            let written = relationship.columns ?? relationship.column.map { [$0] } ?? []
+            for other in entity.toOneRelationships where other.name != name && (other.compositeKey != nil || relationship.compositeKey != nil)
+                && written.contains(where: other.keepsLink(in:)) {
+                object.pendingToOne[other.name] = nil
+            }
+        }
         let committedKey: Int64? = { if case .integer(let k)? = object.committedValue(name) { return k } else { return nil } }()
         if !object.isInserted, target?.primaryKey == committedKey, target?.primaryKey != nil || (target == nil && committedKey == nil) {
             object.pendingToOne[name] = nil
