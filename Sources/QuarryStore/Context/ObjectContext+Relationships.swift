@@ -130,7 +130,8 @@ extension ObjectContext {
             guard let value = object.committedValue(ownerKey), !value.isNull else { return [] }
             return try storedMembers(of: destination, where: column, is: value, matching: ownerKey, of: currentEntity(of: object))
         case .inverseCompositeKey(_, let columns, let ownerKeys, _):
-            return try compositeMembers(of: destination, where: columns, are: ownerKeys.map { object.committedValue($0) ?? .null })
+            return try compositeMembers(of: destination, where: columns, are: ownerKeys.map { object.committedValue($0) ?? .null },
+                                        matching: ownerKeys, of: currentEntity(of: object))
         case .linkTable:
             return try store.inStoredOrder(Self.once(savedMembers(name, of: object, destination)), name, of: object, context: self)
         case .foreignKey, .compositeKey:
@@ -156,11 +157,15 @@ extension ObjectContext {
     }
 
     /// The saved rows of `destination` whose `columns` hold `values` (a foreign key of
-    /// several columns), by key; none when a value is NULL, as SQL matches such a key.
-    private func compositeMembers(of destination: EntityDescription, where columns: [String], are values: [Value]) throws -> [ManagedObject] {
+    /// several columns naming the owner's `ownerKeys`), by key; none when a value is NULL,
+    /// as SQL matches such a key, each compared with the owner's column's collation, as
+    /// SQLite's foreign key and the predicates' join compare them.
+    private func compositeMembers(of destination: EntityDescription, where columns: [String], are values: [Value],
+                                  matching ownerKeys: [String], of owner: EntityDescription) throws -> [ManagedObject] {
         guard !values.contains(where: \.isNull) else { return [] }
         let storage = mapped(destination)
-        let condition = columns.map { "\(quoteIdentifier($0)) = ?" }.joined(separator: " AND ")
+        let collations = mapped(owner).collations
+        let condition = zip(columns, ownerKeys).map { "\(quoteIdentifier($0)) = ?" + (collations[$1].map { " COLLATE " + $0 } ?? "") }.joined(separator: " AND ")
         let sql = "SELECT \(storage.selection(of: destination)) FROM \(storage.table) WHERE \(condition) ORDER BY \(storage.key)"
         return try connection.rows(sql, arguments: values).map { try self.object(for: destination, values: $0) }
     }
@@ -277,7 +282,8 @@ extension ObjectContext {
             }
             result += pendingMembers(of: object, name, destination, inverse: inverse, besides: result)
         case .inverseCompositeKey(_, let columns, let ownerKeys, let inverse):
-            result = try compositeMembers(of: destination, where: columns, are: ownerKeys.map { object.currentValue($0) }).filter { target in
+            result = try compositeMembers(of: destination, where: columns, are: ownerKeys.map { object.currentValue($0) },
+                                          matching: ownerKeys, of: currentEntity(of: object)).filter { target in
                 if let pending = pendingInverse(inverse, of: target) { return pending === object }
                 return true
             }

@@ -74,6 +74,12 @@ extension ForeignSchema {
         let columns = try key.columns.map { try spelled($0, in: from) }
         let targetKeys = try (referencedColumns(of: key) ?? []).map { try spelled($0, in: to) }
         guard targetKeys.count == columns.count else { throw StoreError.invalidSchema(entity: table, reason: "the key names \(targetKeys.count) columns for \(columns.count)") }
+        // Matched with the parent's columns' collations, as for a key of one column.
+        var storage = context.mapped(to)
+        for column in targetKeys {
+            if let collation = relations[storage.relation]?.column(column)?.collation { storage.collations[column] = collation }
+        }
+        if storage != context.mapped(to) { context.remember(to, storage: storage) }
         let same = table == key.parent
         let name = ForeignFileStore.compositeRelationshipName(destination: key.parent) { context.isFreeKey($0, in: from) }
         let inverse = ForeignFileStore.inverseName(source: table, relationship: name, selfReference: same) {
