@@ -235,7 +235,7 @@ extension ObjectContext {
         // Another to-one sharing a column with a key of several columns (TPC-H's
         // `lineitem.part` by l_partkey beside `lineitem.partsupp`) reads the column anew.
         if let relationship = entity.relationship(named: name) {
-            let written = relationship.columns ?? relationship.column.map { [$0] } ?? []
+            let written = relationship.linkColumns
             for other in entity.toOneRelationships where other.name != name && (other.compositeKey != nil || relationship.compositeKey != nil)
                 && written.contains(where: other.keepsLink(in:)) {
                 object.pendingToOne[other.name] = nil
@@ -322,7 +322,7 @@ extension ObjectContext {
     private func pendingInverse(_ inverse: String, of member: ManagedObject) -> ManagedObject?? {
         if let pending = member.pendingToOne[inverse] { return pending }
         guard let relationship = currentEntity(of: member).relationship(named: inverse),
-              (relationship.columns ?? relationship.column.map { [$0] } ?? []).contains(where: { member.pending[$0] != nil }) else { return nil }
+              relationship.linkColumns.contains(where: { member.pending[$0] != nil }) else { return nil }
         return .some(try? toOneTarget(inverse, of: member, destination: relationship.destination))
     }
 

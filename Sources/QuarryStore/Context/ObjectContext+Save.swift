@@ -124,7 +124,7 @@ extension ObjectContext {
                       (try? entity(named: relationship.destination))?.relationship(named: inverse)?.isToMany == true else { continue }
                 let gone = deleted.contains(ObjectIdentifier(object))
                 let set = object.pendingToOne[relationship.name] != nil
-                    || (relationship.columns ?? relationship.column.map { [$0] } ?? []).contains { object.pending[$0] != nil }
+                    || relationship.linkColumns.contains { object.pending[$0] != nil }
                 guard gone || set else { continue }
                 let before = object.isInserted ? nil : committedTarget(relationship, of: object)
                 let after = gone ? nil : ((try? relatedObject(relationship.name, of: object)) ?? nil)

@@ -45,8 +45,12 @@ public struct RelationshipDescription: Encodable, Equatable, Sendable {
         return (columns, targetKeys)
     }
 
+    /// The attribute columns a to-one's link is kept in: its key's several columns, or its
+    /// one column; none for Quarry's own key column.
+    public var linkColumns: [String] { columns ?? column.map { [$0] } ?? [] }
+
     /// Whether the link is kept in attribute column `name` (one of a key's several columns included).
-    public func keepsLink(in name: String) -> Bool { column == name || columns?.contains(name) == true }
+    public func keepsLink(in name: String) -> Bool { linkColumns.contains(name) }
 }
 
 extension EntityDescription {
