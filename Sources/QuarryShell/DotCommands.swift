@@ -87,6 +87,11 @@ struct DotCommands {
                 // (relate(), a foreign key) as the relate() call that makes them.
                 var related: [String] = []
                 for r in entity.relationships {
+                    if let key = r.compositeKey {
+                        // No relate() call makes a key of several columns: said as the key.
+                        related.append("-- \(r.name): foreign key (\(key.columns.joined(separator: ", "))) references \(r.destination) (\(key.targetKeys.joined(separator: ", ")))")
+                        continue
+                    }
                     if let column = r.column {
                         // The destination's key by name, so the line runs as it is printed.
                         let context = shell.runtime.context

@@ -99,5 +99,32 @@ import Testing
             for _, e in ipairs(fetch("EMP")) do assert(p:matches(e) == (e.DEPTNO == 20), e.ENAME) end
             """#)
     }
-}
 
+    /// A foreign key of several columns, which no one column names, is named after its
+    /// parent in the singular (`PARTSUPP` -> `partsupp`, `SpecialOfferProduct` ->
+    /// `specialOfferProduct`), its inverse as a one-column key's (`lineitems`,
+    /// `salesOrderDetails`); keys taken in the order of their columns (`OldOfferID`
+    /// first), a second one to the same parent adds `_rel`, its inverse `As` and the
+    /// relationship, as a second key of one column does.
+    @Test func aKeyOfSeveralColumnsIsNamedAfterItsParent() throws {
+        let path = try foreignFile("""
+            CREATE TABLE PARTSUPP (PS_PARTKEY INTEGER NOT NULL, PS_SUPPKEY INTEGER NOT NULL, PS_AVAILQTY INTEGER, PRIMARY KEY (PS_PARTKEY, PS_SUPPKEY));
+            CREATE TABLE LINEITEM (L_ORDERKEY INTEGER NOT NULL, L_LINENUMBER INTEGER NOT NULL, L_PARTKEY INTEGER, L_SUPPKEY INTEGER,
+              PRIMARY KEY (L_ORDERKEY, L_LINENUMBER), FOREIGN KEY (L_PARTKEY, L_SUPPKEY) REFERENCES PARTSUPP (PS_PARTKEY, PS_SUPPKEY));
+            CREATE TABLE SpecialOfferProduct (SpecialOfferID INTEGER, ProductID INTEGER, PRIMARY KEY (SpecialOfferID, ProductID));
+            CREATE TABLE SalesOrderDetail (SalesOrderDetailID INTEGER PRIMARY KEY, UnitPrice REAL, SpecialOfferID INTEGER, ProductID INTEGER, OldOfferID INTEGER, OldProductID INTEGER,
+              FOREIGN KEY (SpecialOfferID, ProductID) REFERENCES SpecialOfferProduct (SpecialOfferID, ProductID),
+              FOREIGN KEY (OldOfferID, OldProductID) REFERENCES SpecialOfferProduct (SpecialOfferID, ProductID));
+            INSERT INTO PARTSUPP VALUES (1, 1, 10), (1, 2, 20);
+            INSERT INTO LINEITEM VALUES (1, 1, 1, 2), (1, 2, 1, 1), (2, 1, 1, 2);
+            INSERT INTO SpecialOfferProduct VALUES (1, 680), (2, 680);
+            INSERT INTO SalesOrderDetail VALUES (1, 9.5, 1, 680, 2, 680), (2, 9.5, 2, 680, NULL, 680);
+            """)
+        let h = try Harness(context: try StoreOpener.open(path))
+        #expect(h.string(#"fetch("LINEITEM", "L_ORDERKEY == 2")[1].partsupp.PS_AVAILQTY .. "," .. #fetch("PARTSUPP", "PS_SUPPKEY == 2")[1].lineitems"#) == "20,2")
+        #expect(h.string(#"SalesOrderDetail:get(1).specialOfferProduct.SpecialOfferID .. "," .. SalesOrderDetail:get(1).specialOfferProduct_rel.SpecialOfferID .. "," .. tostring(SalesOrderDetail:get(2).specialOfferProduct)"#)
+                == "2,1,nil")
+        #expect(h.string(#"count("SpecialOfferProduct", "salesOrderDetails.@count == 1") .. "," .. count("SpecialOfferProduct", "salesOrderDetailsAsSpecialOfferProduct_rel.@count == 1")"#)
+                == "1,2")
+    }
+}

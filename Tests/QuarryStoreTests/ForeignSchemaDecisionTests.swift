@@ -111,8 +111,8 @@ import Testing
         #expect(storage.textCasts == ["code"] && storage.dayColumns == ["born"] && storage.generated == ["doubled"])
     }
 
-    @Test func aKeyOfSeveralColumnsOutsideAJoinTableIsSaidInOneLine() {
-        #expect(ForeignSchema.severalColumnsNote("store", Self.toRegion)
-            == "store(c, k) references region(country, code): a foreign key of 2 columns is read as its columns, not as a relationship (a relationship is kept in one column)")
+    @Test func aKeyOfSeveralColumnsThatCannotBeARelationshipIsSaidInOneLine() {
+        #expect(ForeignSchema.severalColumnsNote("store", Self.toRegion, because: "its column c is not read as an attribute")
+            == "store(c, k) references region(country, code): read as its columns, not as a relationship: its column c is not read as an attribute")
     }
 }

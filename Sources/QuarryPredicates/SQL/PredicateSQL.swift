@@ -40,6 +40,14 @@ extension BoundExpression {
 /// the form for a SELECT.
 public func pathSQL(_ steps: [PathStep], _ attribute: AttributeDescription, from qualifier: String, in storage: EntityStorage,
                     aliases: inout Int) -> String {
+    if let step = steps.first, case .compositeKey(let columns, let targetKeys) = step.storage {
+        aliases += 1
+        let alias = quoteIdentifier("t\(aliases)")
+        let destination = step.destinationStorage
+        let inner = pathSQL(Array(steps.dropFirst()), attribute, from: alias, in: destination, aliases: &aliases)
+        let on = RelationshipStorage.compositeCondition(parent: alias, targetKeys: targetKeys, child: qualifier, columns: columns)
+        return "(SELECT \(inner) FROM \(destination.table) AS \(alias) WHERE \(on) LIMIT 1)"
+    }
     guard let step = steps.first, case .foreignKey(let column, let targetKey) = step.storage else {
         return columnSQL(qualifier, attribute, in: storage)
     }
@@ -291,12 +299,19 @@ private struct PredicateSQLWriter {
         var conditions: [String] = []
         var tables: [String] = []
         for step in prefix {
-            guard case .foreignKey(let column, let targetKey) = step.storage else { continue }
             aliases += 1
             let alias = quoteIdentifier("t\(aliases)")
             let destination = step.destinationStorage
+            switch step.storage {
+            case .foreignKey(let column, let targetKey):
+                conditions.append("\(alias).\(targetKey.map(destination.column) ?? destination.key) = \(owner).\(quoteIdentifier(column))")
+            case .compositeKey(let columns, let targetKeys):
+                conditions.append(RelationshipStorage.compositeCondition(parent: alias, targetKeys: targetKeys, child: owner, columns: columns))
+            default:
+                aliases -= 1
+                continue
+            }
             tables.append("\(destination.table) AS \(alias)")
-            conditions.append("\(alias).\(targetKey.map(destination.column) ?? destination.key) = \(owner).\(quoteIdentifier(column))")
             owner = alias
         }
         aliases += 1
@@ -320,8 +335,12 @@ private struct PredicateSQLWriter {
             let link = quoteIdentifier("l\(aliases)")
             conditions.append("\(alias).\(destination.key) IN (SELECT \(link).\(targetColumn) FROM \(quoteIdentifier(table)) AS \(link) "
                 + "WHERE \(link).\(sourceColumn) = \(owner).\(quoteIdentifier(ownerKey(path, root))))")
+        case .inverseCompositeKey(_, let columns, let ownerKeys, _):
+            conditions.append(RelationshipStorage.compositeCondition(parent: owner, targetKeys: ownerKeys, child: alias, columns: columns))
         case .foreignKey(let column, let targetKey):
             conditions.append("\(alias).\(targetKey.map(destination.column) ?? destination.key) = \(owner).\(quoteIdentifier(column))")
+        case .compositeKey(let columns, let targetKeys):
+            conditions.append(RelationshipStorage.compositeCondition(parent: alias, targetKeys: targetKeys, child: owner, columns: columns))
         }
         return ("FROM " + tables.joined(separator: ", ") + " WHERE " + conditions.joined(separator: " AND "), alias)
     }

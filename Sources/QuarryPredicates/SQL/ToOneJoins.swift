@@ -68,10 +68,22 @@ public struct ToOneJoins {
         var reached = storage
         var names: [String] = []
         for step in steps {
-            guard case .foreignKey(let column, let targetKey) = step.storage else { return nil }
+            let column: String, targetKey: String?
+            switch step.storage {
+            case .foreignKey(let c, let t): (column, targetKey) = (c, t)
+            case .compositeKey: (column, targetKey) = ("", nil)
+            default: return nil
+            }
             names.append(step.relationship.name)
             let path = names.joined(separator: ".")
             if let alias = aliases[path] {
+                owner = alias
+            } else if case .compositeKey(let columns, let targetKeys) = step.storage {
+                // A key of several columns names columns its destination holds unique: one row.
+                let alias = quoteIdentifier("quarry_j\(aliases.count + 1)")
+                let on = RelationshipStorage.compositeCondition(parent: alias, targetKeys: targetKeys, child: owner, columns: columns)
+                aliases[path] = alias
+                joins.append(Join(clause: "LEFT JOIN \(step.destinationStorage.table) AS \(alias) ON \(on)", guardClause: nil, unless: nil))
                 owner = alias
             } else {
                 let alias = quoteIdentifier("quarry_j\(aliases.count + 1)")

@@ -104,6 +104,9 @@ extension ObjectContext {
             try loadMembers(keys, of: entityName, name, destination,
                             "SELECT \(mapped(destination).selection(of: destination)), \(quoteIdentifier(column)) FROM \(table) WHERE \(quoteIdentifier(column)) IN",
                             order: " ORDER BY \(key)")
+        case .compositeKey, .inverseCompositeKey:
+            // Links of several columns are read one object at a time.
+            return
         case .linkTable(let link, let sourceColumn, let targetColumn):
             try loadMembers(keys, of: entityName, name, destination,
                             "SELECT \(mapped(destination).selection(of: destination, qualifier: "d")), \"l\".\(sourceColumn) FROM \(table) AS \"d\" JOIN \(quoteIdentifier(link)) AS \"l\" ON \"l\".\(targetColumn) = \"d\".\(key) WHERE \"l\".\(sourceColumn) IN",

@@ -74,6 +74,12 @@ extension ObjectContext {
         if committed, object.isInserted { return nil }
         if !committed, let pending = object.pendingToOne[name] { return pending.flatMap { $0.isDeleted ? nil : $0 } }
         let relationship = currentEntity(of: object).relationship(named: name)
+        if let key = relationship?.compositeKey {
+            // Kept in several columns: their values, unsaved ones included, name the target.
+            let values = key.columns.map { (committed ? nil : object.pending[$0]) ?? object.committedValue($0) ?? .null }
+            let target = try compositeTarget(values, try entity(named: destination), key.targetKeys)
+            return target?.isDeleted == true && !committed ? nil : target
+        }
         // A link kept in an attribute column reads that column's unsaved value, if any.
         let stored = (committed ? nil : relationship?.column.flatMap { object.pending[$0] }) ?? object.committedValue(name)
         let target: ManagedObject?
@@ -123,9 +129,12 @@ extension ObjectContext {
             guard let ownerKey else { return try store.inStoredOrder(savedMembers(name, of: object, destination), name, of: object, context: self) }
             guard let value = object.committedValue(ownerKey), !value.isNull else { return [] }
             return try storedMembers(of: destination, where: column, is: value, matching: ownerKey, of: currentEntity(of: object))
+        case .inverseCompositeKey(_, let columns, let ownerKeys, _):
+            return try compositeMembers(of: destination, where: columns, are: ownerKeys.map { object.committedValue($0) ?? .null },
+                                        matching: ownerKeys, of: currentEntity(of: object))
         case .linkTable:
             return try store.inStoredOrder(Self.once(savedMembers(name, of: object, destination)), name, of: object, context: self)
-        case .foreignKey:
+        case .foreignKey, .compositeKey:
             return []
         }
     }
@@ -145,6 +154,32 @@ extension ObjectContext {
         let collation = mapped(owner).collations[ownerKey].map { " COLLATE " + $0 } ?? ""
         let sql = "SELECT \(mapped(destination).selection(of: destination)) FROM \(mapped(destination).table) WHERE \(quoteIdentifier(column)) = ?\(collation) ORDER BY \(mapped(destination).key)"
         return try connection.rows(sql, arguments: [value]).map { try self.object(for: destination, values: $0) }
+    }
+
+    /// The saved rows of `destination` whose `columns` hold `values` (a foreign key of
+    /// several columns naming the owner's `ownerKeys`), by key; none when a value is NULL,
+    /// as SQL matches such a key, each compared with the owner's column's collation, as
+    /// SQLite's foreign key and the predicates' join compare them.
+    private func compositeMembers(of destination: EntityDescription, where columns: [String], are values: [Value],
+                                  matching ownerKeys: [String], of owner: EntityDescription) throws -> [ManagedObject] {
+        guard !values.contains(where: \.isNull) else { return [] }
+        let storage = mapped(destination)
+        let collations = mapped(owner).collations
+        let condition = zip(columns, ownerKeys).map { "\(quoteIdentifier($0)) = ?" + (collations[$1].map { " COLLATE " + $0 } ?? "") }.joined(separator: " AND ")
+        let sql = "SELECT \(storage.selection(of: destination)) FROM \(storage.table) WHERE \(condition) ORDER BY \(storage.key)"
+        return try connection.rows(sql, arguments: values).map { try self.object(for: destination, values: $0) }
+    }
+
+    /// The saved row of `destination` whose `targetKeys` hold `values` (those of a foreign
+    /// key of several columns, which the destination holds unique); nil when a value is
+    /// NULL (MATCH SIMPLE) or no row has them.
+    func compositeTarget(_ values: [Value], _ destination: EntityDescription, _ targetKeys: [String]) throws -> ManagedObject? {
+        guard !values.contains(where: \.isNull) else { return nil }
+        let storage = mapped(destination)
+        let condition = targetKeys.map { "\(quoteIdentifier($0)) = ?" }.joined(separator: " AND ")
+        let sql = "SELECT \(storage.selection(of: destination)) FROM \(storage.table) WHERE \(condition) ORDER BY \(storage.key) LIMIT 1"
+        guard let row = try connection.row(sql, arguments: values) else { return nil }
+        return try object(for: destination, values: row)
     }
 
     /// Points a to-one relationship at `target` (nil: none), and keeps a to-one inverse
@@ -186,10 +221,25 @@ extension ObjectContext {
         let entity = currentEntity(of: object)
         // A link kept in a column that is also an attribute (a foreign key of a file Quarry
         // did not create, or relate) is written through that attribute.
-        if let relationship = entity.relationship(named: name), let column = relationship.column,
+        if let relationship = entity.relationship(named: name), let key = relationship.compositeKey {
+            // A key of several columns: each takes its target's value (all NULL for none).
+            for (column, targetKey) in zip(key.columns, key.targetKeys) where entity.attribute(named: column) != nil {
+                let value = target.map { $0.currentValue(targetKey) } ?? .null
+                object.pending[column] = value == object.committedValue(column) && !object.isInserted ? nil : value
+            }
+        } else if let relationship = entity.relationship(named: name), let column = relationship.column,
            entity.attribute(named: column) != nil {
             let value = target.map { t in relationship.targetKey.map { t.currentValue($0) } ?? t.primaryKey.map(Value.integer) ?? .null } ?? .null
             object.pending[column] = value == object.committedValue(column) && !object.isInserted ? nil : value
+        }
+        // Another to-one sharing a column with a key of several columns (TPC-H's
+        // `lineitem.part` by l_partkey beside `lineitem.partsupp`) reads the column anew.
+        if let relationship = entity.relationship(named: name) {
+            let written = relationship.linkColumns
+            for other in entity.toOneRelationships where other.name != name && (other.compositeKey != nil || relationship.compositeKey != nil)
+                && written.contains(where: other.keepsLink(in:)) {
+                object.pendingToOne[other.name] = nil
+            }
         }
         let committedKey: Int64? = { if case .integer(let k)? = object.committedValue(name) { return k } else { return nil } }()
         if !object.isInserted, target?.primaryKey == committedKey, target?.primaryKey != nil || (target == nil && committedKey == nil) {
@@ -230,12 +280,14 @@ extension ObjectContext {
                     return true
                 }
             }
-            let pendingMembers = (unsaved.inserted + Array(unsaved.updated.values)).filter { candidate in
-                isKind(candidate.entity.name, of: destination.name) && pendingInverse(inverse, of: candidate).map { $0 === object } == true
+            result += pendingMembers(of: object, name, destination, inverse: inverse, besides: result)
+        case .inverseCompositeKey(_, let columns, let ownerKeys, let inverse):
+            result = try compositeMembers(of: destination, where: columns, are: ownerKeys.map { object.currentValue($0) },
+                                          matching: ownerKeys, of: currentEntity(of: object)).filter { target in
+                if let pending = pendingInverse(inverse, of: target) { return pending === object }
+                return true
             }
-            // An ordered relationship (Core Data's) appends in the order members were added.
-            let added = store.isOrdered(name, of: object.entity.name) ? store.inAdditionOrder(pendingMembers.sorted(by: order)) : pendingMembers.sorted(by: order)
-            for member in added where !result.contains(where: { $0 === member }) { result.append(member) }
+            result += pendingMembers(of: object, name, destination, inverse: inverse, besides: result)
         case .linkTable(let table, let sourceColumn, let targetColumn):
             result = try store.inStoredOrder(Self.once(savedMembers(name, of: object, destination)), name, of: object, context: self)
             let mineIsSource = sourceColumn == "source"
@@ -245,7 +297,7 @@ extension ObjectContext {
                 if link.isAdd { if !result.contains(where: { $0 === other }) { result.append(other) } }
                 else { result.removeAll { $0 === other } }
             }
-        case .foreignKey:
+        case .foreignKey, .compositeKey:
             break
         }
         // Members placed by position (`insert`, `move`) keep their places until the save.
@@ -253,12 +305,24 @@ extension ObjectContext {
         return result.filter { !$0.isDeleted }
     }
 
+    /// The unsaved members of a to-many whose inverse is kept in the members' rows: those
+    /// whose link back (`inverse`) was set to `object` since the save, not among `saved`;
+    /// an ordered relationship (Core Data's) in the order members were added.
+    private func pendingMembers(of object: ManagedObject, _ name: String, _ destination: EntityDescription, inverse: String,
+                                besides saved: [ManagedObject]) -> [ManagedObject] {
+        let pendingMembers = (unsaved.inserted + Array(unsaved.updated.values)).filter { candidate in
+            isKind(candidate.entity.name, of: destination.name) && pendingInverse(inverse, of: candidate).map { $0 === object } == true
+        }
+        let added = store.isOrdered(name, of: object.entity.name) ? store.inAdditionOrder(pendingMembers.sorted(by: order)) : pendingMembers.sorted(by: order)
+        return added.filter { member in !saved.contains { $0 === member } }
+    }
+
     /// A member's unsaved link back to its owner (`inverse`), nil when unchanged: set
     /// through the relationship, or through the attribute column that keeps it (author_id).
     private func pendingInverse(_ inverse: String, of member: ManagedObject) -> ManagedObject?? {
         if let pending = member.pendingToOne[inverse] { return pending }
         guard let relationship = currentEntity(of: member).relationship(named: inverse),
-              let column = relationship.column, member.pending[column] != nil else { return nil }
+              relationship.linkColumns.contains(where: { member.pending[$0] != nil }) else { return nil }
         return .some(try? toOneTarget(inverse, of: member, destination: relationship.destination))
     }
 
@@ -290,9 +354,9 @@ extension ObjectContext {
         try target.checkStoreOpen()
         try checkTarget(target, for: relationship, of: object)
         switch storage {
-        case .foreignKey:
+        case .foreignKey, .compositeKey:
             try setRelatedObject(add ? target : nil, name, of: object)
-        case .inverseForeignKey(_, _, _, let inverse):
+        case .inverseForeignKey(_, _, _, let inverse), .inverseCompositeKey(_, _, _, let inverse):
             if add { try setRelatedObject(object, inverse, of: target) }
             else if try toOneTarget(inverse, of: target, destination: object.entity.name) === object {
                 try setRelatedObject(nil, inverse, of: target)
@@ -355,7 +419,9 @@ extension ObjectContext {
                 for related in try relatedObjects(relationship.name, of: victim) where !doomed.contains(where: { $0 === related }) {
                     let inverse = managedObjectModel.entitiesByName[relationship.destination]?.relationship(named: inverseName)
                     guard let inverse, !inverse.isToMany, try relatedObject(inverseName, of: related) === victim else { continue }
-                    if relationship.deleteRule == .setdefault, let column = inverse.column {
+                    if relationship.deleteRule == .setdefault, inverse.compositeKey != nil {
+                        throw StoreError.validation(message: "delete: \(victim.objectID) cannot be deleted: '\(relationship.name)' is ON DELETE SET DEFAULT over a foreign key of several columns, which Quarry does not carry out; delete or relink \(related.objectID) first")
+                    } else if relationship.deleteRule == .setdefault, let column = inverse.column {
                         let value = try ForeignKeyDefaults(context: self).columnDefault(column, of: currentEntity(of: related))
                         let going = Set(doomed.filter { $0.entity.name == victim.entity.name }.compactMap(\.primaryKey))
                         try ForeignKeyDefaults(context: self).checkDefaultParent(value, parent: currentEntity(of: victim), matchedBy: inverse.targetKey,

@@ -123,7 +123,8 @@ extension ObjectContext {
                 guard let inverse = relationship.inverse,
                       (try? entity(named: relationship.destination))?.relationship(named: inverse)?.isToMany == true else { continue }
                 let gone = deleted.contains(ObjectIdentifier(object))
-                let set = object.pendingToOne[relationship.name] != nil || relationship.column.map { object.pending[$0] != nil } == true
+                let set = object.pendingToOne[relationship.name] != nil
+                    || relationship.linkColumns.contains { object.pending[$0] != nil }
                 guard gone || set else { continue }
                 let before = object.isInserted ? nil : committedTarget(relationship, of: object)
                 let after = gone ? nil : ((try? relatedObject(relationship.name, of: object)) ?? nil)
@@ -253,7 +254,15 @@ extension ObjectContext {
         for object in objects {
             let entity = currentEntity(of: object)
             for (name, target) in object.pendingToOne {
-                guard let target, !target.isDeleted, let relationship = entity.relationship(named: name), let targetKey = relationship.targetKey,
+                guard let target, !target.isDeleted, let relationship = entity.relationship(named: name) else { continue }
+                if let key = relationship.compositeKey {
+                    for (column, targetKey) in zip(key.columns, key.targetKeys) where entity.attribute(named: column) != nil {
+                        let value = target.currentValue(targetKey)
+                        if object.currentValue(column) != value { object.pending[column] = value }
+                    }
+                    continue
+                }
+                guard let targetKey = relationship.targetKey,
                       let column = relationship.column, entity.attribute(named: column) != nil else { continue }
                 let value = target.currentValue(targetKey)
                 if object.currentValue(column) != value { object.pending[column] = value }
@@ -267,7 +276,7 @@ extension ObjectContext {
     func storedParents(of object: ManagedObject, among entities: Set<String>) -> [ManagedObject] {
         currentEntity(of: object).toOneRelationships.compactMap { relationship in
             guard entities.contains(where: { isKind($0, of: relationship.destination) }),
-                  case .foreignKey? = storage(of: relationship, in: object.entity.name) else { return nil }
+                  isKeptInRow(storage(of: relationship, in: object.entity.name)) else { return nil }
             return committedTarget(relationship, of: object)
         }
     }
@@ -275,9 +284,17 @@ extension ObjectContext {
     /// The inserted objects that `object`'s new row will name through a to-one key kept in it.
     func insertedParents(of object: ManagedObject) -> [ManagedObject] {
         currentEntity(of: object).toOneRelationships.compactMap { relationship in
-            guard case .foreignKey? = storage(of: relationship, in: object.entity.name),
+            guard isKeptInRow(storage(of: relationship, in: object.entity.name)),
                   let target = object.pendingToOne[relationship.name] ?? nil, target.isInserted else { return nil }
             return target
+        }
+    }
+
+    /// Whether a to-one's link is kept in its object's row (one column or several).
+    private func isKeptInRow(_ storage: RelationshipStorage?) -> Bool {
+        switch storage {
+        case .foreignKey?, .compositeKey?: return true
+        default: return false
         }
     }
 }

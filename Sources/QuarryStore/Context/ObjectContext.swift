@@ -207,8 +207,8 @@ public final class ObjectContext {
     private func requireGivenKeys(of object: ManagedObject, linking: [String]) throws {
         let entity = currentEntity(of: object)
         for column in mapped(entity).keysToGive where object.currentValue(column).isNull {
-            if entity.toOneRelationships.contains(where: { $0.column == column && linking.contains($0.name) }) { continue }
-            let through = entity.toOneRelationships.first { $0.column == column }.map { " or its relationship '\($0.name)'" } ?? ""
+            if entity.toOneRelationships.contains(where: { $0.keepsLink(in: column) && linking.contains($0.name) }) { continue }
+            let through = entity.toOneRelationships.first { $0.keepsLink(in: column) }.map { " or its relationship '\($0.name)'" } ?? ""
             throw StoreError.validation(message: "new: \(entity.name) needs a value for its key '\(column)'\(through): the table fills in no key of its own")
         }
     }

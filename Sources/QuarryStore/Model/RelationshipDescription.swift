@@ -18,6 +18,12 @@ public struct RelationshipDescription: Encodable, Equatable, Sendable {
     public var column: String?
     /// The destination's column that `column` matches; nil for its primary key.
     public var targetKey: String?
+    /// A to-one through a foreign key of several columns (another program's
+    /// `lineitem(l_partkey, l_suppkey) -> partsupp(ps_partkey, ps_suppkey)`): all of its
+    /// columns, and the destination's columns they match, in the same order (`column` and
+    /// `targetKey` are the first of each). Nil for a key of one column.
+    public var columns: [String]?
+    public var targetKeys: [String]?
     /// A to-one relationship the model makes required (Core Data's non-optional): a save
     /// with an object that has no target for it is refused. Nil (optional) when absent,
     /// so models stored before it read as they were.
@@ -32,6 +38,19 @@ public struct RelationshipDescription: Encodable, Equatable, Sendable {
 
     /// The column holding a to-one relationship's link.
     public var keyColumn: String { column ?? name }
+
+    /// A to-one kept in several columns (`columns`), with the destination's columns they match.
+    public var compositeKey: (columns: [String], targetKeys: [String])? {
+        guard let columns, let targetKeys, columns.count > 1, columns.count == targetKeys.count else { return nil }
+        return (columns, targetKeys)
+    }
+
+    /// The attribute columns a to-one's link is kept in: its key's several columns, or its
+    /// one column; none for Quarry's own key column.
+    public var linkColumns: [String] { columns ?? column.map { [$0] } ?? [] }
+
+    /// Whether the link is kept in attribute column `name` (one of a key's several columns included).
+    public func keepsLink(in name: String) -> Bool { linkColumns.contains(name) }
 }
 
 extension EntityDescription {

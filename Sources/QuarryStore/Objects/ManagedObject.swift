@@ -179,7 +179,7 @@ public final class ManagedObject {
         }
         // A foreign key column written as an attribute (author_id) is the link: a target
         // set before through the relationship no longer stands.
-        for relationship in entity.toOneRelationships where relationship.column == key { pendingToOne[relationship.name] = nil }
+        for relationship in entity.toOneRelationships where relationship.keepsLink(in: key) { pendingToOne[relationship.name] = nil }
         context?.noteChanged(self)
     }
 

@@ -64,6 +64,13 @@ extension PostgresStore {
                 let match = targetKey.map(membersStorage.column) ?? membersStorage.key
                 query = "SELECT \(membersStorage.key) FROM \(membersStorage.table) WHERE \(match) IN "
                     + "(SELECT \(quoteIdentifier(column)) FROM \(ownerStorage.table) WHERE \(ownerStorage.key) IN (\(marks)))"
+            case .inverseCompositeKey(_, let columns, let ownerKeys, _):
+                // A key of several columns: the members whose columns hold an owner's values.
+                query = "SELECT \(membersStorage.key) FROM \(membersStorage.table) WHERE (\(columns.map(quoteIdentifier).joined(separator: ", "))) IN "
+                    + "(SELECT \(ownerKeys.map(quoteIdentifier).joined(separator: ", ")) FROM \(ownerStorage.table) WHERE \(ownerStorage.key) IN (\(marks)))"
+            case .compositeKey(let columns, let targetKeys):
+                query = "SELECT \(membersStorage.key) FROM \(membersStorage.table) WHERE (\(targetKeys.map(quoteIdentifier).joined(separator: ", "))) IN "
+                    + "(SELECT \(columns.map(quoteIdentifier).joined(separator: ", ")) FROM \(ownerStorage.table) WHERE \(ownerStorage.key) IN (\(marks)))"
             case .linkTable(let table, let sourceColumn, let targetColumn):
                 query = "SELECT \(targetColumn) FROM \(quoteIdentifier(table)) WHERE \(sourceColumn) IN (\(marks))"
             }

@@ -102,7 +102,7 @@ extension PostgresStore {
         // pair too, as in a SQLite file; unless another table names it.
         let ownKeyed = tables.filter { addedSet.contains($0) && keyedTables[$0] == nil }
         mapKeyedJoinTables(ownKeyed, catalog: catalog, isEnd: isEnd, context: context)
-        catalog.noteSeveralColumnKeys(of: tables.filter(addedSet.contains), joined: joinTables, isParent: isParent, in: context)
+        catalog.addSeveralColumnKeys(of: tables.filter(addedSet.contains), joined: joinTables, isParent: isParent, in: context)
         rememberReferencingKeys(of: addedSet, catalog: catalog, context: context)
         for (parent, children) in childrenOf.sorted(by: { $0.key < $1.key }) {
             let named = children.count <= 3 ? children.joined(separator: ", ") : "\(children[0]) and \(children.count - 1) more"

@@ -91,6 +91,14 @@ struct SQLiteBatchWriter<Store: SQLiteStore>: BatchChangeStatements {
             case .cascade:
                 if !related.isEmpty, let frame = try begin(destination, related, in: db, batch: &batch) { stack.append(frame) }
             case .nullify:
+                if case .inverseCompositeKey(_, let columns, _, _) = storage, !related.isEmpty {
+                    // Found before the parents go: their children's columns, all NULL.
+                    let cleared = columns.map { "\(quoteIdentifier($0)) = NULL" }.joined(separator: ", ")
+                    try forEachChunk(related) { chunk in
+                        try db.execute(sql: "UPDATE \(context.mapped(destination).table) SET \(cleared) WHERE \(context.mapped(destination).key) IN (\(marks(chunk.count)))",
+                                       arguments: StatementArguments(chunk))
+                    }
+                }
                 if case .inverseForeignKey(_, let column, nil, _) = storage {
                     try forEachChunk(top.keys) { chunk in
                         try db.execute(sql: "UPDATE \(context.mapped(destination).table) SET \(quoteIdentifier(column)) = NULL WHERE \(quoteIdentifier(column)) IN (\(marks(chunk.count)))",
@@ -163,6 +171,13 @@ struct SQLiteBatchWriter<Store: SQLiteStore>: BatchChangeStatements {
                 sql = "SELECT \(targetColumn) FROM \(quoteIdentifier(table)) WHERE \(sourceColumn) IN (\(marks(chunk.count)))"
             case .foreignKey(_, _?):
                 return
+            case .inverseCompositeKey(_, let columns, let ownerKeys, _):
+                // A key of several columns: the members whose columns hold an owner's values.
+                sql = "SELECT \(context.mapped(destination).key) FROM \(context.mapped(destination).table) WHERE (\(columns.map(quoteIdentifier).joined(separator: ", "))) IN "
+                    + "(SELECT \(ownerKeys.map(quoteIdentifier).joined(separator: ", ")) FROM \(context.mapped(source).table) WHERE \(context.mapped(source).key) IN (\(marks(chunk.count))))"
+            case .compositeKey(let columns, let targetKeys):
+                sql = "SELECT \(context.mapped(destination).key) FROM \(context.mapped(destination).table) WHERE (\(targetKeys.map(quoteIdentifier).joined(separator: ", "))) IN "
+                    + "(SELECT \(columns.map(quoteIdentifier).joined(separator: ", ")) FROM \(context.mapped(source).table) WHERE \(context.mapped(source).key) IN (\(marks(chunk.count))))"
             case .foreignKey(let column, nil):
                 sql = "SELECT \(quoteIdentifier(column)) FROM \(context.mapped(source).table) WHERE \(context.mapped(source).key) IN (\(marks(chunk.count))) AND \(quoteIdentifier(column)) IS NOT NULL"
             }

@@ -68,8 +68,8 @@ extension SaveChangesRequest {
                 let back = relationship.inverse.flatMap { context.currentEntity(of: target).relationship(named: $0) }
                 let reason: String?
                 // Required by the model, or by its column (a file's NOT NULL key).
-                let column = relationship.column.flatMap { entity.attribute(named: $0) }
-                if relationship.isRequired == true || column.map({ !$0.isOptional }) == true { reason = "is required" }
+                let columns = relationship.linkColumns.compactMap { entity.attribute(named: $0) }
+                if relationship.isRequired == true || columns.contains(where: { !$0.isOptional }) { reason = "is required" }
                 else if let back {
                     switch back.deleteRule {
                     case .nullify: reason = nil
@@ -118,7 +118,7 @@ extension SaveChangesResult {
         for link in goneLinks {
             link.object.pendingToOne[link.name] = .some(nil)
             let relationship = context.currentEntity(of: link.object).relationship(named: link.name)
-            if let column = relationship?.column, context.currentEntity(of: link.object).attribute(named: column) != nil {
+            for column in relationship?.linkColumns ?? [] where context.currentEntity(of: link.object).attribute(named: column) != nil {
                 link.object.pending[column] = .null
             }
         }

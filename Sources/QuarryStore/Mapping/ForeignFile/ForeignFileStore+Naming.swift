@@ -42,6 +42,19 @@ extension ForeignFileStore {
         return name
     }
 
+    /// The to-one relationship of a foreign key of several columns to `destination`, which
+    /// no one column names: the destination's name in the singular (`partsupp`,
+    /// `specialOfferProduct`), as a join table's end of several columns is named; else in
+    /// full; else followed by `_rel` (then `_` until free).
+    static func compositeRelationshipName(destination: String, isFree: IsFree) -> String {
+        let parent = singular(lowerCamel(destination))
+        if isFree(parent) { return parent }
+        if isFree(lowerCamel(destination)) { return lowerCamel(destination) }
+        var name = parent + "_rel"
+        while !isFree(name) { name += "_" }
+        return name
+    }
+
     /// The to-many inverse on the destination: for a self-reference named `...To` or
     /// `..._to`, the stem (`reportsTo` -> `reports`); else the source's name in the plural
     /// (`customers`); when taken (a second key from the same table), that plural followed

@@ -36,7 +36,7 @@ struct ForeignSchemaReader {
         try schema.addForeignKeys(of: found.map(\.entity.name), in: context)
         ForeignFileStore.mapJoinTables(found.map(\.entity.name), schema: schema, in: context)
         let joined = Set(found.map(\.entity.name).filter { name in context.managedObjectModel.entitiesByName[name].map { context.mapped($0).pairLink != nil } == true })
-        schema.noteSeveralColumnKeys(of: found.map(\.entity.name), joined: joined, in: context)
+        schema.addSeveralColumnKeys(of: found.map(\.entity.name), joined: joined, in: context)
         for view in schema.views where context.managedObjectModel.entitiesByName[view.name] == nil {
             if let (entity, storage) = try viewEntity(view, taken: taken) { context.remember(entity, storage: storage) }
         }

@@ -3,10 +3,10 @@
 /// key (or another column of it, which the engine requires to be unique) is a to-one
 /// relationship with an inverse to-many, named by the foreign-file conventions
 /// (`ForeignFileStore+Naming`), its delete rule the key's ON DELETE action. A key of
-/// several columns is read as its columns, attributes, and said in one note: a
-/// relationship is kept in one column of its entity's row (`RelationshipStorage`), so
-/// setting one could not write both of the key's columns. (A join table's ends of several
-/// columns are many-to-many all the same: `ForeignSchema+JoinTables`.)
+/// several columns naming columns its parent holds unique is one too
+/// (`RelationshipStorage.compositeKey`), its columns staying attributes: setting the
+/// relationship writes them all. (A join table's ends of several columns are many-to-many
+/// instead: `ForeignSchema+JoinTables`.)
 extension ForeignSchema {
     /// The to-one relationships of `tables` (entities, in order), each table's keys in the
     /// order of their first column; `isParent` says which entities a key may name (a
@@ -27,23 +27,76 @@ extension ForeignSchema {
         }
     }
 
-    /// Says of each foreign key of several columns of `tables` (entities) to an entity that
-    /// it is read as its columns, unless it is an end of a join table (`joined`), whose
-    /// pair it gives.
-    func noteSeveralColumnKeys(of tables: [String], joined: Set<String>, isParent: (String) -> Bool = { _ in true }, in context: ObjectContext) {
+    /// Makes each foreign key of several columns of `tables` (entities) to an entity a
+    /// to-one relationship with its inverse to-many (`addCompositeKey`), unless its table
+    /// is a join table (`joined`), whose pair it gives; a key naming columns its parent
+    /// lacks or does not hold unique, or one that cannot be made, is said in a note.
+    /// After the join tables are decided, which count their ends' to-ones.
+    func addSeveralColumnKeys(of tables: [String], joined: Set<String>, isParent: (String) -> Bool = { _ in true }, in context: ObjectContext) {
         for table in tables where !joined.contains(table) {
             guard let relation = relations[table], context.managedObjectModel.entitiesByName[table] != nil else { continue }
             for key in relation.foreignKeys.sorted(by: { $0.columns.lexicographicallyPrecedes($1.columns) }) where key.columns.count > 1 {
                 guard isParent(key.parent), context.managedObjectModel.entitiesByName[key.parent] != nil else { continue }
-                context.openingNotes.append(namesParentColumns(key) ? Self.severalColumnsNote(table, key) : unusableKeyNote(table, key))
+                guard namesParentColumns(key) else {
+                    context.openingNotes.append(unusableKeyNote(table, key))
+                    continue
+                }
+                do {
+                    try addCompositeKey(table, key, in: context)
+                } catch {
+                    context.openingNotes.append(Self.severalColumnsNote(table, key, because: "\(error)"))
+                }
             }
         }
     }
 
-    /// The note for a foreign key of several columns outside a join table.
-    static func severalColumnsNote(_ table: String, _ key: ForeignKey) -> String {
+    /// The note for a foreign key of several columns that could not be made a relationship.
+    static func severalColumnsNote(_ table: String, _ key: ForeignKey, because reason: String) -> String {
         let named = key.parentColumns.isEmpty ? key.parent : "\(key.parent)(\(key.parentColumns.joined(separator: ", ")))"
-        return "\(table)(\(key.columns.joined(separator: ", "))) references \(named): a foreign key of \(key.columns.count) columns is read as its columns, not as a relationship (a relationship is kept in one column)"
+        return "\(table)(\(key.columns.joined(separator: ", "))) references \(named): read as its columns, not as a relationship: \(reason)"
+    }
+
+    /// One foreign key of several columns, `table(columns)` naming columns `key.parent`
+    /// holds unique: a to-one relationship named after the parent (`lineitem.partsupp`),
+    /// with an inverse to-many named as a one-column key's (`partsupp.lineitems`), its
+    /// delete rule the key's ON DELETE action. Its columns stay attributes, which the
+    /// relationship reads and writes all together.
+    func addCompositeKey(_ table: String, _ key: ForeignKey, in context: ObjectContext) throws {
+        var from = try context.entity(named: table)
+        var to = try context.entity(named: key.parent)
+        // As the entities spell them (SQLite matches a key's names in any case).
+        func spelled(_ name: String, in entity: EntityDescription) throws -> String {
+            guard let attribute = entity.attributes.first(where: { $0.name == name }) ?? entity.attributes.first(where: { $0.name.lowercased() == name.lowercased() }) else {
+                throw StoreError.invalidSchema(entity: entity.name, reason: "its column \(name) is not read as an attribute")
+            }
+            return attribute.name
+        }
+        let columns = try key.columns.map { try spelled($0, in: from) }
+        let targetKeys = try (referencedColumns(of: key) ?? []).map { try spelled($0, in: to) }
+        guard targetKeys.count == columns.count else { throw StoreError.invalidSchema(entity: table, reason: "the key names \(targetKeys.count) columns for \(columns.count)") }
+        // Matched with the parent's columns' collations, as for a key of one column.
+        var storage = context.mapped(to)
+        for column in targetKeys {
+            if let collation = relations[storage.relation]?.column(column)?.collation { storage.collations[column] = collation }
+        }
+        if storage != context.mapped(to) { context.remember(to, storage: storage) }
+        let same = table == key.parent
+        let name = ForeignFileStore.compositeRelationshipName(destination: key.parent) { context.isFreeKey($0, in: from) }
+        let inverse = ForeignFileStore.inverseName(source: table, relationship: name, selfReference: same) {
+            context.isFreeKey($0, in: to) && !(same && $0 == name)
+        }
+        var relationship = RelationshipDescription(name: name, destination: key.parent, inverse: inverse, isToMany: false,
+                                                   column: columns[0], targetKey: targetKeys[0])
+        relationship.columns = columns
+        relationship.targetKeys = targetKeys
+        from.relationships.append(relationship)
+        if same { to = from }
+        to.relationships.append(RelationshipDescription(name: inverse, destination: table, inverse: name, isToMany: true,
+                                                        deleteRule: Self.deleteRule(onDelete: key.onDelete)))
+        if same { from = to }
+        context.remember(from)
+        if !same { context.remember(to) }
+        context.bumpGeneration()
     }
 
     /// One single-column foreign key, `table.column` referencing `parent.to` (its key when

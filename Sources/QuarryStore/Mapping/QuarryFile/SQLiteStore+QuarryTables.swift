@@ -84,8 +84,14 @@ extension PersistentStore {
     /// How a relationship's links are stored, or nil while its destination is undefined.
     func storage(of relationship: RelationshipDescription, in entity: String) -> RelationshipStorage? {
         guard let destination = managedObjectModel.entitiesByName[relationship.destination] ?? (relationship.destination == entity ? managedObjectModel.entitiesByName[entity] : nil) else { return nil }
-        if !relationship.isToMany { return .foreignKey(column: relationship.keyColumn, targetKey: relationship.targetKey) }
+        if !relationship.isToMany {
+            if let key = relationship.compositeKey { return .compositeKey(columns: key.columns, targetKeys: key.targetKeys) }
+            return .foreignKey(column: relationship.keyColumn, targetKey: relationship.targetKey)
+        }
         let inverse = relationship.inverse.flatMap { destination.relationship(named: $0) }
+        if let inverse, !inverse.isToMany, let key = inverse.compositeKey {
+            return .inverseCompositeKey(destination: destination.name, columns: key.columns, ownerKeys: key.targetKeys, inverse: inverse.name)
+        }
         if let inverse, !inverse.isToMany {
             return .inverseForeignKey(destination: destination.name, column: inverse.keyColumn, ownerKey: inverse.targetKey, inverse: inverse.name)
         }
