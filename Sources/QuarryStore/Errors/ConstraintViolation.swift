@@ -1,5 +1,3 @@
-import GRDB
-
 /// A write the database refused for one of its constraints, as data on either engine:
 /// which kind, on which table and columns, decided once where the engine's error is
 /// turned into a `StoreError` (SQLite's extended code and message in
@@ -22,7 +20,7 @@ public struct ConstraintViolation: Equatable, Sendable {
     /// The engine's own account: SQLite's extended result code, or the SQL standard's
     /// SQLSTATE a server gives (PostgreSQL's).
     public enum EngineCode: Equatable, Sendable {
-        case sqlite(ResultCode)
+        case sqlite(SQLiteResultCode)
         case sqlState(String)
     }
 

@@ -1,5 +1,3 @@
-import GRDB
-
 /// What can go wrong in the store, as data; `ErrorRendering` makes the one-line message.
 public enum StoreError: QuarryError, Equatable {
     case unknownEntity(name: String, suggestion: String?)
@@ -26,7 +24,7 @@ public enum StoreError: QuarryError, Equatable {
     /// the primary one), the SQL when known, and SQLite's message; rendered as the
     /// message with what the code tells besides (see `StoreError+SQLite`). A constraint's
     /// refusal is `.constraint` and an interrupt `.interrupted` instead.
-    case sqlite(code: ResultCode, sql: String?, message: String)
+    case sqlite(code: SQLiteResultCode, sql: String?, message: String)
     /// What a PostgreSQL server (or libpq, connecting) refused: the SQLSTATE when the
     /// server gave one, the SQL when known, and the server's message.
     case postgres(sqlState: String?, sql: String?, message: String)

@@ -5,7 +5,6 @@ import Darwin
 #endif
 import CQuarrySignals
 import Foundation
-import GRDB
 
 /// Reads that may wait for a writer (a FIFO, a pipe, a terminal), bounded by Ctrl-C and
 /// the --timeout deadline. A process waiting in read(2) uses no CPU, so neither Lua's

@@ -5,7 +5,6 @@ import Darwin
 #endif
 import CQuarrySignals
 import Foundation
-import GRDB
 
 /// A file an export writes, opened as a shell's `>` would open the path, except that a
 /// failed export leaves an existing plain file as it was.

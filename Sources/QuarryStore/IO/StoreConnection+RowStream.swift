@@ -1,6 +1,4 @@
 import CQuarrySignals
-import GRDB
-import GRDBSQLite
 
 extension StoreConnection {
     /// Streams the rows of one SELECT into `file` through `writer`: a row is read from

@@ -1,6 +1,5 @@
 import CQuarrySignals
 import CQuarrySQLite
-import GRDB
 /// A CSV file as an import table, streamed: the header names the columns, the first
 /// `sampleRows` records are read to infer the types, and the rows are then read again
 /// from the start, a chunk at a time, as they are inserted. A later cell that does not

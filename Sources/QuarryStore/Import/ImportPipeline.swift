@@ -5,7 +5,6 @@ import Darwin
 #endif
 import CQuarrySignals
 import Foundation
-import GRDB
 
 /// An import's two threads: a parser thread reads the file into `CellBatch`es and the
 /// thread that holds the SQLite connection inserts them, so reading and converting cells

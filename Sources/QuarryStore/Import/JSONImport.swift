@@ -1,6 +1,5 @@
 import CQuarrySignals
 import Foundation
-import GRDB
 
 /// A JSON array of objects as an import table: columns in the order keys first appear,
 /// nested arrays and objects kept as JSON text.

@@ -21,7 +21,7 @@ extension ConstraintViolation {
         case .SQLITE_CONSTRAINT_CHECK: kind = .check
         default: return nil
         }
-        self.init(kind, table: nil, columns: [], code: .sqlite(code), sql: sql, said: message)
+        self.init(kind, table: nil, columns: [], code: .sqlite(SQLiteResultCode(code)), sql: sql, said: message)
         guard let colon = message.range(of: "constraint failed: ") else { return }
         let named = String(message[colon.upperBound...])
         switch kind {

@@ -17,8 +17,13 @@ extension StoreError {
             self = .constraint(violation)
             return
         }
-        self = .sqlite(code: error.extendedResultCode, sql: error.sql, message: message)
+        self = .sqlite(code: SQLiteResultCode(error.extendedResultCode), sql: error.sql, message: message)
     }
+}
+
+extension SQLiteResultCode {
+    /// GRDB's code as Quarry's errors keep it.
+    init(_ code: ResultCode) { self.init(rawValue: code.rawValue) }
 }
 
 extension DatabaseError {

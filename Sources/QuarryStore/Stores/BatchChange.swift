@@ -1,5 +1,3 @@
-import GRDB
-
 /// What one `updateall` or `deleteall` wrote, for the store's history: the rows by their
 /// own entity, the keys an update set, and the values a deleted row leaves behind (a Core
 /// Data store's tombstones, read before the rows went).
@@ -9,7 +7,7 @@ struct BatchChange {
     var updatedKeys: Set<String> = []
     var deleted: [String: [Int64]] = [:]
     /// By entity, then key: what the store keeps of a deleted row (see `PersistentStore.keptAfterDeletion`).
-    var tombstones: [String: [Int64: [DatabaseValue]]] = [:]
+    var tombstones: [String: [Int64: [SQLiteStoredValue]]] = [:]
 
     /// The object IDs, by entity name then key.
     static func ids(_ rows: [String: [Int64]]) -> [String] {

@@ -1,5 +1,3 @@
-import GRDB
-
 /// One kind of file behind a context, as Core Data's `NSPersistentStore`: what a write
 /// must keep beyond the rows themselves (a Core Data store's version counters, ordering
 /// columns and persistent history; Quarry's own history table; nothing of Quarry's in a
@@ -133,7 +131,7 @@ struct StoreSaveWork {
     /// Ordered relationships whose positions the save rewrites (a Core Data store).
     var rewrites: [OrderedRewrite] = []
     /// Values of deleted rows kept in the store's history (Core Data's tombstones).
-    var tombstones: [ObjectIdentifier: [DatabaseValue]] = [:]
+    var tombstones: [ObjectIdentifier: [SQLiteStoredValue]] = [:]
 }
 
 extension PersistentStore {

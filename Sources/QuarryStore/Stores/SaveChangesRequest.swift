@@ -1,5 +1,3 @@
-import GRDB
-
 /// What one `save()` asks of the store (Core Data's `NSSaveChangesRequest`): the objects
 /// to insert, update and delete, the links to add and remove, and how to settle a
 /// conflict with another connection's change.

@@ -1,7 +1,4 @@
 import Foundation
-import CQuarrySQLite
-import GRDB
-import GRDBSQLite
 
 /// A store's session with its engine (`StoreEngine`: SQLite or PostgreSQL), the one
 /// owner of it: the reads every layer above makes go through here to the engine, which
@@ -11,8 +8,9 @@ import GRDBSQLite
 /// written against the engine.
 public final class StoreConnection {
     let engine: any StoreEngine
-    /// The SQLite engine, nil on another.
-    let sqlite: SQLiteEngine?
+    /// SQLite's side of the connection: its engine, or on another engine a database that
+    /// refuses every statement (`database`, in `StoreConnection+SQLite`).
+    let sqliteAccess: SQLiteAccess
     public let isReadOnly: Bool
     /// Where the store lives; nil for an in-memory store or a server's.
     public let path: String?
@@ -23,10 +21,6 @@ public final class StoreConnection {
     /// A Core Data store's binary values kept in files beside it (`ExternalBinaryData`).
     public let externalData: ExternalBinaryData
     private(set) var isClosed = false
-    /// The file's GRDB database. A store on another engine has none: it gets an empty one
-    /// in memory that refuses every statement, so code that reads SQLite directly fails
-    /// and says so, never answering from an empty database.
-    public let database: any DatabaseWriter
 
     /// Opens (or creates) the SQLite database at `path`; nil or ":memory:" is an in-memory
     /// one. `functions` are SQL functions installed on the connection (the predicate
@@ -38,31 +32,18 @@ public final class StoreConnection {
         triggerNotices = notices
         let external = ExternalBinaryData(storePath: path)
         externalData = external
-        let coreDataFunctions = CoreDataStore.sqlFunctions(noting: notices) + external.sqlFunctions
-        let sqlite = try SQLiteEngine(path: path, readOnly: readOnly) { db in
-            if let handle = db.sqliteConnection { for function in functions { function.install(on: handle) } }
-            // summarize()'s one-scan aggregate (C: it runs once per row and column).
-            summaryProgress.install(on: db)
-            for function in coreDataFunctions { db.add(function: function) }
-            db.add(transactionObserver: external, extent: .databaseLifetime)
-        }
-        self.sqlite = sqlite
+        let sqlite = try SQLiteEngine.opening(path: path, readOnly: readOnly, functions: functions, summaryProgress: summaryProgress,
+                                              notices: notices, externalData: external)
+        sqliteAccess = .engine(sqlite)
         engine = sqlite
-        database = sqlite.database
         isReadOnly = readOnly
         self.path = sqlite.path
     }
 
     /// A connection over an engine that is not SQLite (a server's), opened already.
     init(engine: any StoreEngine, readOnly: Bool) throws {
-        var configuration = Configuration()
-        configuration.label = "quarry-no-sqlite"
-        let queue = try DatabaseQueue(configuration: configuration)
-        // After GRDB's own reads at opening.
-        queue.inDatabase { db in _ = sqlite3_set_authorizer(db.sqliteConnection, { _, _, _, _, _, _ in SQLITE_DENY }, nil) }
-        database = queue
+        sqliteAccess = try .refusingEveryStatement()
         self.engine = engine
-        sqlite = nil
         isReadOnly = readOnly
         path = nil
         summaryProgress = SummaryProgress()
@@ -106,13 +87,6 @@ public final class StoreConnection {
     }
 
     deinit { close() }
-
-    /// Runs a read of the SQLite database, turning SQLite's errors into store errors.
-    func read<T>(_ body: (Database) throws -> T) throws -> T {
-        if isClosed { throw StoreError.closed }
-        guard let sqlite else { throw Self.needsEngine("SQLite") }
-        return try sqlite.read(body)
-    }
 
     /// Makes the views not yet made that `sql` may read (`DeferredViews`).
     func makeViews(readBy sql: String) throws { try sqlite?.makeViews(readBy: sql) }

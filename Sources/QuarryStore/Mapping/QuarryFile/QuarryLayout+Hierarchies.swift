@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// Inheritance in the tables Quarry makes (`SQLiteStore+QuarryTables`), stored as
 /// Core Data stores it: one table per root entity, holding the columns of its whole
@@ -100,29 +99,5 @@ extension PersistentStore {
             "CREATE \(triggerKind) \(trigger("update")) INSTEAD OF UPDATE ON \(view) BEGIN UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE \(key) = OLD.\(key); END",
             "CREATE \(triggerKind) \(trigger("delete")) INSTEAD OF DELETE ON \(view) BEGIN DELETE FROM \(table) WHERE \(key) = OLD.\(key); END",
         ]
-    }
-}
-
-/// Quarry's hierarchies in a SQLite file: names taken and keys inserted.
-extension SQLiteStore {
-    /// A new table or view may not take the name of something already in the file.
-    func refuseTaken(_ name: String, in db: Database) throws {
-        let taken = "SELECT 1 FROM %@ WHERE name = ? COLLATE NOCASE AND type IN ('table', 'view')"
-        if try Bool.fetchOne(db, sql: "SELECT EXISTS (\(taken.replacingOccurrences(of: "%@", with: "main.sqlite_master")) UNION ALL "
-                             + "\(taken.replacingOccurrences(of: "%@", with: "temp.sqlite_master")))", arguments: [name, name]) == true {
-            throw StoreError.invalidSchema(entity: name, reason: "a table or view of that name already exists")
-        }
-    }
-
-    /// The key of the row an INSERT just made. Through a view's trigger SQLite's
-    /// last_insert_rowid is restored when the trigger ends, so a sub-entity's key is read
-    /// from its root's table (keys only grow: AUTOINCREMENT).
-    func insertedKey(of entity: EntityDescription, in db: Database, context: ObjectContext) throws -> Int64 {
-        if entity.parent != nil {
-            let root = managedObjectModel.root(of: entity.name)
-            let statement = try db.cachedStatement(sql: "SELECT max(\(mapping.storage(of: entity).key)) FROM \(quoteIdentifier(root))")
-            if let key = try Int64.fetchOne(statement) { return key }
-        }
-        return db.lastInsertedRowID
     }
 }

@@ -8,7 +8,7 @@ import GRDB
 /// sidecar, `keepDeclaration`); a Core Data store refuses every definition before any of
 /// this (`refuseDefining`). The flow is written once for both engines
 /// (`QuarryDefinition`); hierarchies and uniqueness constraints are in
-/// `QuarryLayout+Hierarchies` and `+Uniqueness`.
+/// `QuarryLayout+Hierarchies` and `+Uniqueness` (SQLite's part in `SQLiteStore+QuarryLayout`).
 extension SQLiteStore {
     /// Quarry's tables, as above (`QuarryDefinition`): the members of a hierarchy are
     /// reshaped together, an entity alone is migrated on its own; link tables once both

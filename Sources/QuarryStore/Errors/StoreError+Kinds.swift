@@ -1,0 +1,41 @@
+/// How a caller asks what kind of failure an error is, on either engine, by its case
+/// (never by its words).
+extension StoreError {
+    /// The database's own failure (SQLite's, or Quarry's words about the store's file),
+    /// which names no operation: the caller that knows which one says it (`.during`).
+    public var isDatabaseFailure: Bool {
+        switch self {
+        // An interrupt too: it has always been said inside the operation it stopped.
+        case .database, .sqlite, .postgres, .constraint, .interrupted: return true
+        default: return false
+        }
+    }
+
+    /// The constraint a write broke, on either engine (inside `.during` too).
+    public var constraintViolation: ConstraintViolation? {
+        switch self {
+        case let .constraint(violation): return violation
+        case let .during(_, error): return error.constraintViolation
+        default: return nil
+        }
+    }
+
+    /// Why work stopped, when Ctrl-C or `--timeout` stopped it (inside `.during` too).
+    public var interruption: Interruption? {
+        switch self {
+        case let .interrupted(interruption): return interruption
+        case let .during(_, error): return error.interruption
+        default: return nil
+        }
+    }
+
+    /// The statement the engine refused, when it is known (inside `.during` too).
+    public var sql: String? {
+        switch self {
+        case let .sqlite(_, sql, _), let .postgres(_, sql, _): return sql
+        case let .constraint(violation): return violation.sql
+        case let .during(_, error): return error.sql
+        default: return nil
+        }
+    }
+}
