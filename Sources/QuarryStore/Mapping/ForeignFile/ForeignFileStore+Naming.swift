@@ -43,16 +43,39 @@ extension ForeignFileStore {
     }
 
     /// The to-one relationship of a foreign key of several columns to `destination`, which
-    /// no one column names: the destination's name in the singular (`partsupp`,
+    /// no one column names: the words its columns begin with alike, when they are a word of
+    /// three letters or more (`boss_dept`, `boss_num` -> `boss`: a self-reference reads as
+    /// what it is); else the destination's name in the singular (`partsupp`,
     /// `specialOfferProduct`), as a join table's end of several columns is named; else in
     /// full; else followed by `_rel` (then `_` until free).
-    static func compositeRelationshipName(destination: String, isFree: IsFree) -> String {
+    static func compositeRelationshipName(columns: [String], destination: String, isFree: IsFree) -> String {
+        if let stem = sharedStem(columns), isFree(stem) { return stem }
         let parent = singular(lowerCamel(destination))
         if isFree(parent) { return parent }
         if isFree(lowerCamel(destination)) { return lowerCamel(destination) }
         var name = parent + "_rel"
         while !isFree(name) { name += "_" }
         return name
+    }
+
+    /// The words every one of `columns` begins with, ending where each goes on with `_`, a
+    /// space, `-` or a capital (`boss_dept`, `boss_num` -> `boss`; `OldOfferID`,
+    /// `OldProductID` -> `old`), in lower camel case; nil when that has fewer than three
+    /// letters (TPC-H's `l_partkey`, `l_suppkey`). Columns in capitals only are read in
+    /// lower case, as for a key of one column.
+    static func sharedStem(_ columns: [String]) -> String? {
+        let names = columns.map { $0.contains(where: \.isLowercase) ? Array($0) : Array($0.lowercased()) }
+        guard names.count > 1, var length = names.first?.count else { return nil }
+        for name in names.dropFirst() {
+            length = min(length, zip(names[0], name).prefix { $0 == $1 }.count)
+        }
+        let separators: Set<Character> = ["_", " ", "-"]
+        func goesOn(_ name: [Character], at i: Int) -> Bool { i < name.count && (separators.contains(name[i]) || name[i].isUppercase) }
+        while length > 0, !names.allSatisfy({ goesOn($0, at: length) }) { length -= 1 }
+        var stem = String(names[0].prefix(length))
+        while let last = stem.last, separators.contains(last) { stem.removeLast() }
+        guard stem.filter(\.isLetter).count >= 3, stem.first?.isLetter == true else { return nil }
+        return lowerCamel(stem)
     }
 
     /// The to-many inverse on the destination: for a self-reference named `...To` or

@@ -81,7 +81,7 @@ extension ForeignSchema {
         }
         if storage != context.mapped(to) { context.remember(to, storage: storage) }
         let same = table == key.parent
-        let name = ForeignFileStore.compositeRelationshipName(destination: key.parent) { context.isFreeKey($0, in: from) }
+        let name = ForeignFileStore.compositeRelationshipName(columns: columns, destination: key.parent) { context.isFreeKey($0, in: from) }
         let inverse = ForeignFileStore.inverseName(source: table, relationship: name, selfReference: same) {
             context.isFreeKey($0, in: to) && !(same && $0 == name)
         }
