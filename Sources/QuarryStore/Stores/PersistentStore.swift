@@ -131,7 +131,7 @@ struct StoreSaveWork {
     /// Ordered relationships whose positions the save rewrites (a Core Data store).
     var rewrites: [OrderedRewrite] = []
     /// Values of deleted rows kept in the store's history (Core Data's tombstones).
-    var tombstones: [ObjectIdentifier: [SQLiteStoredValue]] = [:]
+    var tombstones: [ObjectIdentifier: [Value]] = [:]
 }
 
 extension PersistentStore {
