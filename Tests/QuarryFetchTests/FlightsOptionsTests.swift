@@ -133,9 +133,9 @@ private final class StatementLog {
     private var log: [String] = []
     private let context: ObjectContext
 
-    init(_ context: ObjectContext) {
+    init(_ context: ObjectContext) throws {
         self.context = context
-        context.database.writeWithoutTransaction { db in
+        try context.database.writeWithoutTransaction { db in
             db.trace(options: .statement) { [weak self] event in
                 guard let self else { return }
                 self.lock.lock(); self.log.append(event.description); self.lock.unlock()
@@ -144,7 +144,7 @@ private final class StatementLog {
     }
 
     func remove() {
-        context.database.writeWithoutTransaction { db in db.trace(options: [], nil) }
+        (try? context.database)?.writeWithoutTransaction { db in db.trace(options: [], nil) }
     }
 
     func reset() { lock.lock(); log = []; lock.unlock() }
@@ -680,7 +680,7 @@ struct FlightsOptionsTests {
         func walk(prefetch: [String]) throws -> (names: [Value], selects: Int) {
             var request = try flightRequest("month == 5", limit: 1_000, batch: 200)
             request.prefetch = prefetch
-            let log = StatementLog(context)
+            let log = try StatementLog(context)
             defer { log.remove() }
             var names: [Value] = []
             do {
@@ -710,7 +710,7 @@ struct FlightsOptionsTests {
 
     @Test func filteringSortingGroupingAndCountingRunInSQL() throws {
         let context = try flightsContext()
-        let log = StatementLog(context)
+        let log = try StatementLog(context)
         defer { log.remove() }
         let flightColumns = "\"tailnum\""   // only a statement loading whole rows names it
 

@@ -147,7 +147,7 @@ final class CommitCounter: TransactionObserver {
         #expect(try rowCount(context) == 3)
 
         let counter = CommitCounter()
-        context.database.add(transactionObserver: counter, extent: .observerLifetime)
+        try context.database.add(transactionObserver: counter, extent: .observerLifetime)
 
         try a.setValue(.integer(10), forKey: "count")
         try a.setValue(.text("A"), forKey: "title")
@@ -194,7 +194,7 @@ final class CommitCounter: TransactionObserver {
     @Test func saveWithoutChangesWritesNothing() throws {
         let context = try makeContext(itemEntity)
         let counter = CommitCounter()
-        context.database.add(transactionObserver: counter, extent: .observerLifetime)
+        try context.database.add(transactionObserver: counter, extent: .observerLifetime)
         #expect(try context.save() == SaveSummary())
         #expect(counter.commits == 0)
     }
@@ -228,7 +228,7 @@ final class CommitCounter: TransactionObserver {
         try context.save()
 
         let counter = CommitCounter()
-        context.database.add(transactionObserver: counter, extent: .observerLifetime)
+        try context.database.add(transactionObserver: counter, extent: .observerLifetime)
         let good = try context.insert(into: "Item", values: ["title": .text("good")])
         let bad = try context.insert(into: "Item", values: ["count": .integer(5)])  // title is required
         try kept.setValue(.integer(2), forKey: "count")

@@ -128,22 +128,9 @@ public struct ImportRequest {
             throw StoreError.importFailed(path: path, line: 1, field: .named(first.name), reason: "required attribute '\(first.name)' of \(entityName) has no column")
         }
         let defaults = entity.attributes.filter { a in a.defaultValue != nil && !named.contains(a.name) }
-        let columns = (attributes.map(\.name) + defaults.map(\.name)).map(quoteIdentifier).joined(separator: ", ")
-        let marks = Array(repeating: "?", count: attributes.count + defaults.count).joined(separator: ", ")
-        let sql = columns.isEmpty
-            ? "INSERT INTO \(context.mapping.storage(of: entityName).table) DEFAULT VALUES"
-            : "INSERT INTO \(context.mapping.storage(of: entityName).table) (\(columns)) VALUES (\(marks))"
-        var rows = 0
-        if let loaded = try context.store.bulkLoad(self, table, check: check, attributes: attributes, defaults: defaults, entity: entity,
-                                                   creating: existing == nil, context: context, progress: progress) {
-            rows = loaded
-            progress?(rows, rows)
-            if existing == nil { context.didDefine(entity) } else { context.bumpGeneration() }
-            return ImportSummary(rows: rows, createdEntity: existing == nil)
-        }
-        // Otherwise the rows go in by SQLite's own path (`ImportRequest+SQLite`).
-        rows = try loadIntoSQLite(table, check: check, attributes: attributes, defaults: defaults, entity: entity,
-                                  creating: existing == nil, sql: sql, in: context, progress: progress)
+        // The store's own path: a server's COPY, a SQLite file's inserts bound in C.
+        let rows = try context.store.load(self, table, check: check, attributes: attributes, defaults: defaults, entity: entity,
+                                          creating: existing == nil, context: context, progress: progress)
         progress?(rows, rows)
         if existing == nil { context.didDefine(entity) } else { context.bumpGeneration() }
         return ImportSummary(rows: rows, createdEntity: existing == nil)

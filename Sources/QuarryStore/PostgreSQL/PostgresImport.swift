@@ -7,9 +7,9 @@
 /// included, at the file's line that row came from.
 extension PostgresStore {
     /// Every import into the schema goes through COPY.
-    func bulkLoad(_ request: ImportRequest, _ table: ImportTable, check: [ColumnType]?, attributes: [AttributeDescription],
-                  defaults: [AttributeDescription], entity: EntityDescription, creating: Bool, context: ObjectContext,
-                  progress: ((Int, Int) -> Void)?) throws -> Int? {
+    func load(_ request: ImportRequest, _ table: ImportTable, check: [ColumnType]?, attributes: [AttributeDescription],
+              defaults: [AttributeDescription], entity: EntityDescription, creating: Bool, context: ObjectContext,
+              progress: ((Int, Int) -> Void)?) throws -> Int {
         try request.copy(table, check: check, attributes: attributes, defaults: defaults, entity: entity, creating: creating,
                          context: context, server: server(context), progress: progress)
     }

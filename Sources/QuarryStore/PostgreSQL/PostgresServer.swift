@@ -16,7 +16,7 @@ enum PostgresServer: ServerStoreKind {
         server.announcedSchema = address.schema
         try server.executeForSession("SELECT set_config('search_path', $1, false), set_config('default_transaction_read_only', 'on', false)",
                            [.text(quoteIdentifier(address.schema))])
-        let connection = try StoreConnection(engine: PostgresEngine(server: server, url: address.shown), readOnly: readOnly)
+        let connection = StoreConnection(engine: PostgresEngine(server: server, url: address.shown), readOnly: readOnly)
         if readOnly, address.installsTriggers {
             throw StoreError.readOnly(operation: "notify=triggers")
         }

@@ -3,16 +3,30 @@ import CQuarrySQLite
 import GRDB
 import GRDBSQLite
 
-/// An import's rows inserted on SQLite, where the store has no bulk path of its own
-/// (`PersistentStore.bulkLoad` gave nil): one write transaction of the connection's
-/// database, the rows bound in C a batch at a time.
+/// An import's rows inserted into a SQLite file (`PersistentStore.load` of every
+/// `SQLiteStore`): one write transaction of the connection's database, the rows bound in
+/// C a batch at a time.
+extension SQLiteStore {
+    func load(_ request: ImportRequest, _ table: ImportTable, check: [ColumnType]?, attributes: [AttributeDescription],
+              defaults: [AttributeDescription], entity: EntityDescription, creating: Bool, context: ObjectContext,
+              progress: ((Int, Int) -> Void)?) throws -> Int {
+        try request.loadIntoSQLite(table, check: check, attributes: attributes, defaults: defaults, entity: entity,
+                                   creating: creating, in: context, progress: progress)
+    }
+}
+
 extension ImportRequest {
-    /// Inserts `table`'s rows with `sql` in one transaction, making `entity`'s table first
-    /// when `creating`; returns how many. SQLite's refusal is the import's, an interrupt
-    /// stays one.
+    /// Inserts `table`'s rows in one transaction, making `entity`'s table first when
+    /// `creating`; returns how many. SQLite's refusal is the import's, an interrupt stays
+    /// one.
     func loadIntoSQLite(_ table: ImportTable, check: [ColumnType]?, attributes: [AttributeDescription],
-                        defaults: [AttributeDescription], entity: EntityDescription, creating: Bool, sql: String,
+                        defaults: [AttributeDescription], entity: EntityDescription, creating: Bool,
                         in context: ObjectContext, progress: ((Int, Int) -> Void)?) throws -> Int {
+        let columns = (attributes.map(\.name) + defaults.map(\.name)).map(quoteIdentifier).joined(separator: ", ")
+        let marks = Array(repeating: "?", count: attributes.count + defaults.count).joined(separator: ", ")
+        let sql = columns.isEmpty
+            ? "INSERT INTO \(context.mapping.storage(of: entityName).table) DEFAULT VALUES"
+            : "INSERT INTO \(context.mapping.storage(of: entityName).table) (\(columns)) VALUES (\(marks))"
         var rows = 0
         do {
             try context.database.write { db in

@@ -1,8 +1,8 @@
 import GRDB
 
 extension ObjectContext {
-    /// The store's SQLite handle (a file's stores; a server's refuses every statement).
-    public var database: any DatabaseWriter { connection.database }
+    /// The store's SQLite handle (a file's stores; asked of a server's, refused).
+    public var database: any DatabaseWriter { get throws { try connection.database } }
 
     /// The object for a row fetched through GRDB (`read { db in Row.fetchAll(...) }`): the
     /// registered one when the row is already in use (its unsaved changes kept), a new one

@@ -1,23 +1,15 @@
-import CQuarrySQLite
 import GRDB
-import GRDBSQLite
 
 /// What a connection gives the code that reads a file's SQLite database directly (the
 /// layouts that exist only on SQLite, the reads not yet written against the engine).
 extension StoreConnection {
-    /// The SQLite engine, nil on another.
-    var sqlite: SQLiteEngine? {
-        if case let .engine(sqlite) = sqliteAccess { return sqlite }
-        return nil
-    }
-
-    /// The file's GRDB database. A store on another engine has none: it gets an empty one
-    /// in memory that refuses every statement, so code that reads SQLite directly fails
-    /// and says so, never answering from an empty database.
+    /// The file's GRDB database, for the stores that exist only on SQLite. A store on
+    /// another engine has none: asking is refused and says so, never answering from an
+    /// empty database.
     public var database: any DatabaseWriter {
-        switch sqliteAccess {
-        case let .engine(sqlite): return sqlite.database
-        case let .refusing(queue): return queue
+        get throws {
+            guard let sqlite else { throw Self.needsEngine("SQLite") }
+            return sqlite.database
         }
     }
 
@@ -26,24 +18,6 @@ extension StoreConnection {
         if isClosed { throw StoreError.closed }
         guard let sqlite else { throw Self.needsEngine("SQLite") }
         return try sqlite.read(body)
-    }
-}
-
-/// SQLite's side of a connection (`StoreConnection.sqliteAccess`): the engine the store
-/// lives in, or, for a store on another engine, an empty database that refuses every
-/// statement.
-enum SQLiteAccess {
-    case engine(SQLiteEngine)
-    case refusing(DatabaseQueue)
-
-    /// An empty database in memory whose every statement is denied.
-    static func refusingEveryStatement() throws -> SQLiteAccess {
-        var configuration = Configuration()
-        configuration.label = "quarry-no-sqlite"
-        let queue = try DatabaseQueue(configuration: configuration)
-        // After GRDB's own reads at opening.
-        queue.inDatabase { db in _ = sqlite3_set_authorizer(db.sqliteConnection, { _, _, _, _, _, _ in SQLITE_DENY }, nil) }
-        return .refusing(queue)
     }
 }
 

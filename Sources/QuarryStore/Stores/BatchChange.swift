@@ -7,7 +7,7 @@ struct BatchChange {
     var updatedKeys: Set<String> = []
     var deleted: [String: [Int64]] = [:]
     /// By entity, then key: what the store keeps of a deleted row (see `PersistentStore.keptAfterDeletion`).
-    var tombstones: [String: [Int64: [SQLiteStoredValue]]] = [:]
+    var tombstones: [String: [Int64: [Value]]] = [:]
 
     /// The object IDs, by entity name then key.
     static func ids(_ rows: [String: [Int64]]) -> [String] {

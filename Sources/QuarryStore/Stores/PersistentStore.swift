@@ -112,12 +112,12 @@ protocol PersistentStore: AnyObject {
     /// Writes `deleteall` with the delete rules in one transaction; returns the rows
     /// deleted by their own entity.
     func writeBatchDelete(_ entity: EntityDescription, where filter: BatchFilter?, context: ObjectContext) throws -> [String: [Int64]]
-    /// Loads an import's rows by the store's own bulk path (a server's COPY) and returns
-    /// how many, or nil (the default) when it has none: the rows are then inserted in a
-    /// transaction of the connection's SQLite database.
-    func bulkLoad(_ request: ImportRequest, _ table: ImportTable, check: [ColumnType]?, attributes: [AttributeDescription],
-                  defaults: [AttributeDescription], entity: EntityDescription, creating: Bool, context: ObjectContext,
-                  progress: ((Int, Int) -> Void)?) throws -> Int?
+    /// Loads an import's rows in one transaction (making `entity`'s table first when
+    /// `creating`) and returns how many: by the engine's own path, a server's COPY
+    /// (`PostgresImport`) or a SQLite file's inserts bound in C (`ImportRequest+SQLite`).
+    func load(_ request: ImportRequest, _ table: ImportTable, check: [ColumnType]?, attributes: [AttributeDescription],
+              defaults: [AttributeDescription], entity: EntityDescription, creating: Bool, context: ObjectContext,
+              progress: ((Int, Int) -> Void)?) throws -> Int
     /// The token of the latest transaction of the store's history (0 when there is none).
     func historyToken(context: ObjectContext) throws -> Int64
     /// The store's history after `since` (all when nil), optionally by one author, oldest first.
@@ -131,7 +131,7 @@ struct StoreSaveWork {
     /// Ordered relationships whose positions the save rewrites (a Core Data store).
     var rewrites: [OrderedRewrite] = []
     /// Values of deleted rows kept in the store's history (Core Data's tombstones).
-    var tombstones: [ObjectIdentifier: [SQLiteStoredValue]] = [:]
+    var tombstones: [ObjectIdentifier: [Value]] = [:]
 }
 
 extension PersistentStore {
@@ -150,9 +150,6 @@ extension PersistentStore {
     }
 
     var unheardCommits: String? { nil }
-    func bulkLoad(_ request: ImportRequest, _ table: ImportTable, check: [ColumnType]?, attributes: [AttributeDescription],
-                  defaults: [AttributeDescription], entity: EntityDescription, creating: Bool, context: ObjectContext,
-                  progress: ((Int, Int) -> Void)?) throws -> Int? { nil }
     func refuseUnfaithfulWrite(_ operation: String, in context: ObjectContext) throws {}
     func willWrite(_ operation: String, in context: ObjectContext) throws {}
     func isOrdered(_ relationship: String, of entity: String) -> Bool { false }

@@ -4,13 +4,14 @@ import Foundation
 /// owner of it: the reads every layer above makes go through here to the engine, which
 /// alone knows its library. What belongs to a file's SQLite database only (its GRDB
 /// handle, the views made when first read, the checkpoint policy) is reached through
-/// `sqlite`, by the layouts that exist only on SQLite (Core Data's) and the reads not yet
-/// written against the engine.
+/// `sqlite`, by the stores that exist only on SQLite (`SQLiteStore`: Quarry's files,
+/// another program's, Core Data's) and the reads not yet written against the engine; a
+/// connection to another engine has none, and such a read is refused (`needsEngine`).
 public final class StoreConnection {
     let engine: any StoreEngine
-    /// SQLite's side of the connection: its engine, or on another engine a database that
-    /// refuses every statement (`database`, in `StoreConnection+SQLite`).
-    let sqliteAccess: SQLiteAccess
+    /// The SQLite engine, the same as `engine`; nil on another engine (`database` and
+    /// `read`, in `StoreConnection+SQLite`, refuse).
+    let sqlite: SQLiteEngine?
     public let isReadOnly: Bool
     /// Where the store lives; nil for an in-memory store or a server's.
     public let path: String?
@@ -34,15 +35,15 @@ public final class StoreConnection {
         externalData = external
         let sqlite = try SQLiteEngine.opening(path: path, readOnly: readOnly, functions: functions, summaryProgress: summaryProgress,
                                               notices: notices, externalData: external)
-        sqliteAccess = .engine(sqlite)
+        self.sqlite = sqlite
         engine = sqlite
         isReadOnly = readOnly
         self.path = sqlite.path
     }
 
     /// A connection over an engine that is not SQLite (a server's), opened already.
-    init(engine: any StoreEngine, readOnly: Bool) throws {
-        sqliteAccess = try .refusingEveryStatement()
+    init(engine: any StoreEngine, readOnly: Bool) {
+        sqlite = nil
         self.engine = engine
         isReadOnly = readOnly
         path = nil

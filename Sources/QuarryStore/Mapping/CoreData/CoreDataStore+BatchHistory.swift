@@ -13,7 +13,7 @@ extension CoreDataStore {
         try refuseUnwritableHistory(operation, updates: operation == "updateall", deletes: operation == "deleteall", in: context)
     }
 
-    func keptAfterDeletion(of entity: String, keys: [Int64], in db: Database, context: ObjectContext) throws -> [Int64: [DatabaseValue]] {
+    func keptAfterDeletion(of entity: String, keys: [Int64], in db: Database, context: ObjectContext) throws -> [Int64: [Value]] {
         try tombstones(of: entity, keys: keys, operation: "deleteall", in: db)
     }
 

@@ -118,8 +118,8 @@ extension CoreDataStore {
 
     /// Inside the save's transaction, before its deletes: each deleted object's tombstone
     /// values, read from its row as Core Data's delete copies them (the raw column values).
-    func tombstones(_ deleted: [ManagedObject], in db: Database) throws -> [ObjectIdentifier: [DatabaseValue]] {
-        var result: [ObjectIdentifier: [DatabaseValue]] = [:]
+    func tombstones(_ deleted: [ManagedObject], in db: Database) throws -> [ObjectIdentifier: [Value]] {
+        var result: [ObjectIdentifier: [Value]] = [:]
         for object in deleted {
             guard let key = object.primaryKey else { continue }
             if let values = try tombstones(of: object.entity.name, keys: [key], operation: "save", in: db)[key] {
@@ -132,7 +132,7 @@ extension CoreDataStore {
     /// The tombstone values of rows of `entity` (their own entity), by key: the raw values
     /// of the attributes it preserves after deletion, in its columns (suffixed for a
     /// sibling's). Empty when the store keeps no history or the entity preserves nothing.
-    func tombstones(of entity: String, keys: [Int64], operation: String, in db: Database) throws -> [Int64: [DatabaseValue]] {
+    func tombstones(of entity: String, keys: [Int64], operation: String, in db: Database) throws -> [Int64: [Value]] {
         let store = self
         guard keepsPersistentHistory else { return [:] }
         let preserved = tombstonedAttributes(of: entity)
@@ -144,12 +144,12 @@ extension CoreDataStore {
             }
             return quoteIdentifier(column)
         }
-        var result: [Int64: [DatabaseValue]] = [:]
+        var result: [Int64: [Value]] = [:]
         try forEachChunk(keys) { chunk in
             let sql = "SELECT Z_PK, \(selected.joined(separator: ", ")) FROM main.\(quoteIdentifier(table)) WHERE Z_PK IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
             for row in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(chunk)) {
                 guard let key = Int64.fromDatabaseValue(row[0] as DatabaseValue) else { continue }
-                result[key] = (1...selected.count).map { row[$0] as DatabaseValue }
+                result[key] = (1...selected.count).map { Value(row[$0] as DatabaseValue) }
             }
         }
         return result
@@ -163,7 +163,7 @@ extension CoreDataStore {
     /// `orders` the relationships whose members were placed by position (their owner is
     /// updated in that relationship).
     func writeHistory(inserted: [(ManagedObject, Int64)], updated: [ManagedObject], deleted: [ManagedObject],
-                      tombstones: [ObjectIdentifier: [DatabaseValue]], links: [PendingLink], orders: [PendingOrder],
+                      tombstones: [ObjectIdentifier: [Value]], links: [PendingLink], orders: [PendingOrder],
                       in db: Database, context: ObjectContext) throws {
         let store = self
         guard keepsPersistentHistory else { return }

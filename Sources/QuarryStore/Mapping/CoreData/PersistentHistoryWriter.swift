@@ -20,10 +20,11 @@ public struct PersistentHistoryWriter {
         public var columns: Data?
         /// For a delete, the stored values of the attributes the model preserves after
         /// deletion, as `ZTOMBSTONE0`, `ZTOMBSTONE1`, ... (the columns' raw values, as
-        /// Core Data copies them from the deleted row).
-        public var tombstones: [DatabaseValue]
+        /// Core Data copies them from the deleted row). Read by storage class
+        /// (`Value(_: DatabaseValue)`), each binds back as the very value SQLite stored.
+        public var tombstones: [Value]
 
-        public init(type: PersistentHistoryLayout.ChangeType, entity: Int64, key: Int64, columns: Data? = nil, tombstones: [DatabaseValue] = []) {
+        public init(type: PersistentHistoryLayout.ChangeType, entity: Int64, key: Int64, columns: Data? = nil, tombstones: [Value] = []) {
             self.type = type; self.entity = entity; self.key = key; self.columns = columns; self.tombstones = tombstones
         }
     }
@@ -67,7 +68,7 @@ public struct PersistentHistoryWriter {
             VALUES (?, ?, NULL, ?, ?, ?, ?, ?\(String(repeating: ", ?", count: tombstoneCount)))
             """)
         for (offset, change) in changes.enumerated() {
-            let tombstones = (0..<tombstoneCount).map { $0 < change.tombstones.count ? change.tombstones[$0] : .null }
+            let tombstones = (0..<tombstoneCount).map { $0 < change.tombstones.count ? change.tombstones[$0].databaseValue : .null }
             try statement.execute(arguments: StatementArguments([first + Int64(offset), layout.changeEntity, change.type.rawValue, change.entity, change.key,
                                                                  transaction, change.columns] + tombstones.map { $0 as DatabaseValueConvertible? }))
         }

@@ -35,7 +35,7 @@ protocol SQLiteStore: PersistentStore {
     func recordHistory(inserted: [String], updated: [String], deleted: [String], in db: Database, context: ObjectContext) throws
     /// Inside a batch delete, before rows of `entity` (their own entity) go: what the
     /// store's history keeps of each, by key (nothing when it keeps nothing).
-    func keptAfterDeletion(of entity: String, keys: [Int64], in db: Database, context: ObjectContext) throws -> [Int64: [DatabaseValue]]
+    func keptAfterDeletion(of entity: String, keys: [Int64], in db: Database, context: ObjectContext) throws -> [Int64: [Value]]
     /// Records a batch change (`updateall`, `deleteall`) in the store's history, inside
     /// its transaction: a refusal here writes nothing.
     func recordBatchChange(_ change: BatchChange, in db: Database, context: ObjectContext) throws
@@ -89,7 +89,7 @@ extension SQLiteStore {
     func didWriteRows(_ request: SaveChangesRequest, _ work: StoreSaveWork, keys: SaveChangesRequest.Keys,
                       in db: Database, context: ObjectContext) throws {}
     func recordHistory(inserted: [String], updated: [String], deleted: [String], in db: Database, context: ObjectContext) throws {}
-    func keptAfterDeletion(of entity: String, keys: [Int64], in db: Database, context: ObjectContext) throws -> [Int64: [DatabaseValue]] { [:] }
+    func keptAfterDeletion(of entity: String, keys: [Int64], in db: Database, context: ObjectContext) throws -> [Int64: [Value]] { [:] }
     func recordBatchChange(_ change: BatchChange, in db: Database, context: ObjectContext) throws {
         try recordHistory(inserted: [], updated: BatchChange.ids(change.updated), deleted: BatchChange.ids(change.deleted), in: db, context: context)
     }
