@@ -62,17 +62,17 @@ extension PostgresStore {
         return nil
     }
 
-    /// The entity of a table of the schema keyed by `keys`, its columns attributes as for
-    /// any engine (`ForeignSchema+Attributes`: every key column optional, as the server
-    /// or the store gives it) typed by the server's types; `storage` learns which columns
-    /// are cast, generated, days, and which keys a new row must be given (no default,
-    /// serial or identity).
+    /// The entity of a table of the schema keyed by `keys`, made as for any engine
+    /// (`ForeignSchema+Entities`: every key column optional, as the server or the store
+    /// gives it) typed by the server's types; `storage` learns which columns are cast,
+    /// generated, days, and which keys a new row must be given (no default, serial or
+    /// identity).
     static func tableEntity(_ relation: ForeignSchema.Relation, keys: [String], storage: inout EntityStorage) -> EntityDescription {
-        let attributes = relation.columns.map { $0.attribute(attributeType($0.declaredType), isKey: keys.contains($0.name)) }
-        for column in relation.columns { noteType(of: column, in: &storage) }
-        storage.generated.formUnion(relation.generatedColumns)
-        storage.keysToGive.append(contentsOf: ForeignSchema.keysToGive(relation.columns, among: keys))
-        return EntityDescription(name: relation.name, attributes: attributes)
+        // A table's entity asks nothing of the schema's name, which only a view's SQL names.
+        let made = ForeignSchema.tableEntity(relation, knownBy: ForeignSchema.RowIdentity(storage: storage, keys: keys, toGive: keys),
+                                             engine: PostgresForeignSchema(schema: storage.schema ?? ""))
+        storage = made.storage
+        return made.entity
     }
 
     /// What a column's server type asks of its storage: a type read as a string that

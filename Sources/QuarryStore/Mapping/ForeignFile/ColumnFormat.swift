@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// How a column of a file Quarry did not create keeps its values, so that a value Quarry
 /// writes there reads as the owner's own do (`strftime`, text comparisons, `= 'Y'`).
@@ -91,26 +90,27 @@ public enum ColumnFormat: Equatable, Sendable {
         }
     }
 
-    /// `value` (already coerced to the attribute's type) as the column keeps it; nil when
-    /// the format cannot hold it (ISO text rounded past the year 9999).
-    func databaseValue(_ value: Value) -> DatabaseValue? {
+    /// `value` (already coerced to the attribute's type) as the column keeps it, in the
+    /// engine-neutral `Value` the engine binds; nil when the format cannot hold it (ISO
+    /// text rounded past the year 9999).
+    func storedValue(_ value: Value) -> Value? {
         switch (self, value) {
         case (_, .null): return .null
-        case (.isoText(let layout), .date(let seconds)): return layout.text(seconds)?.databaseValue
+        case (.isoText(let layout), .date(let seconds)): return layout.text(seconds).map(Value.text)
         case (.unixSeconds(let real), .date(let seconds)):
-            return real ? seconds.databaseValue : Int64(seconds.rounded()).databaseValue
-        case (.unixMilliseconds, .date(let seconds)): return Int64((seconds * 1000).rounded()).databaseValue
-        case (.julianDay, .date(let seconds)): return (seconds / 86400 + 2_440_587.5).databaseValue
-        case (.boolText(let t, let f), .bool(let b)): return (b ? t : f).databaseValue
+            return real ? .real(seconds) : .integer(Int64(seconds.rounded()))
+        case (.unixMilliseconds, .date(let seconds)): return .integer(Int64((seconds * 1000).rounded()))
+        case (.julianDay, .date(let seconds)): return .real(seconds / 86400 + 2_440_587.5)
+        case (.boolText(let t, let f), .bool(let b)): return .text(b ? t : f)
         case (.uuidText(let hyphens, let upper), _):
-            guard let bytes = uuidBytes(value) else { return value.databaseValue }
+            guard let bytes = uuidBytes(value) else { return value }
             var hex = bytes.map { String(format: upper ? "%02X" : "%02x", $0) }.joined()
             if hyphens { for i in [20, 16, 12, 8] { hex.insert("-", at: hex.index(hex.startIndex, offsetBy: i)) } }
-            return hex.databaseValue
+            return .text(hex)
         case (.uuidBlob, _):
-            guard let bytes = uuidBytes(value) else { return value.databaseValue }
-            return Data(bytes).databaseValue
-        default: return value.databaseValue
+            guard let bytes = uuidBytes(value) else { return value }
+            return .blob(bytes)
+        default: return value
         }
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// A column's `DEFAULT` in a file Quarry did not create, as a new object's starting value:
 /// Quarry writes every column of a new row, so the value SQLite would have filled in is
@@ -25,12 +24,6 @@ enum ForeignColumnDefault {
         let text = declared.trimmingCharacters(in: .whitespaces)
         if clocks.contains(text.uppercased()) { return .atInsert(text.uppercased()) }
         return literal(text).flatMap { value($0, as: type) }.map(Kind.constant)
-    }
-
-    /// A clock's value now, for a new object.
-    static func now(_ clock: String, as type: AttributeType, in db: Database) -> Value? {
-        guard clocks.contains(clock), let raw = try? DatabaseValue.fetchOne(db, sql: "SELECT \(clock)") else { return nil }
-        return value(Value(raw), as: type)
     }
 
     /// The value of a number, a quoted string, a blob, NULL, TRUE or FALSE (signed numbers

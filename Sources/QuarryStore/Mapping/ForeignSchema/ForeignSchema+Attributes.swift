@@ -3,9 +3,9 @@
 /// insert may leave its column out (it takes NULL, a default fills it, or it is the
 /// row's identity, which the engine or the store gives); a key column nothing fills is
 /// one a new row must be given; a computed column is never written. Each engine only
-/// types the declared type its way (`ForeignSchemaReader.attributeType(declared:)`,
-/// `PostgresStore.attributeType`), and adds what its own storage needs (SQLite's clock
-/// defaults and numeric dates, PostgreSQL's text casts and day columns).
+/// types the declared type its way and says what its own storage needs (SQLite's clock
+/// defaults and numeric dates, PostgreSQL's text casts and day columns), answering
+/// `ForeignSchemaEngine` for `ForeignSchema+Entities`.
 extension ForeignSchema.Column {
     /// The column as an attribute of `type`; `isKey`: it is (part of) what the row is
     /// known by, given by the engine or by the store rather than by the object.

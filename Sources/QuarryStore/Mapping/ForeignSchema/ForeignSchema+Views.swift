@@ -2,7 +2,8 @@
 /// read-only entity, its rows known by its column named `id`, `rowid` or `_pk` (else its
 /// first column, when an integer) if that column holds a distinct integer in every row,
 /// which the engine checks; otherwise by their place, in a column the engine's temporary
-/// view adds (`ForeignSchemaReader`, `PostgresStore+Views`).
+/// view adds (each engine's `ForeignSchemaEngine.viewRows`; the entity is made in
+/// `ForeignSchema+Entities`).
 extension ForeignSchema {
     /// The index of the column that may identify a view's rows, given the engine's types.
     static func viewKeyCandidate(_ names: [String], _ types: [AttributeType]) -> Int? {

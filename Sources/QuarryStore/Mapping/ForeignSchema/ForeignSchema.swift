@@ -4,8 +4,10 @@
 /// `PostgresStore+Catalog`) are read into this value, and one piece of code
 /// (`ForeignSchema+ForeignKeys`, `ForeignSchema+JoinTables`) decides from it which
 /// foreign keys are relationships and which tables join two entities, and in which order
-/// their ON DELETE actions run (`ForeignSchema+DeleteOrder`), so both engines answer
-/// alike. Each engine only reads its catalog, and types a declared type its way.
+/// their ON DELETE actions run (`ForeignSchema+DeleteOrder`), and each table's and
+/// view's entity (`ForeignSchema+Entities`), so both engines answer alike. Each engine
+/// only reads its catalog, says what a table's rows are known by, and answers
+/// `ForeignSchemaEngine` (its types, defaults and view SQL).
 struct ForeignSchema: Sendable {
     /// One column, as declared.
     struct Column: Sendable {

@@ -21,7 +21,7 @@ struct ColumnFormats {
         default: return value.databaseValue
         }
         let format = try format(of: entity, attribute, in: db, context: context)
-        guard let stored = format.databaseValue(value) else {
+        guard let stored = format.storedValue(value)?.databaseValue else {
             throw StoreError.validation(message: "\(entity.name).\(key) keeps dates as \(format.name), which rounds \(value.displayString) "
                 + "into the year 10000, past the dates any reader takes; nothing was written")
         }

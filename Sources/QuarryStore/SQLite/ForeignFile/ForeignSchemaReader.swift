@@ -157,34 +157,21 @@ struct ForeignSchemaReader {
     /// seconds; so the TEMP view is decided and made when SQL first reads it
     /// (`DeferredViews`), and a view never used costs nothing at open.
     private func viewEntity(_ relation: ForeignSchema.Relation, taken: Set<String>) throws -> (EntityDescription, EntityStorage)? {
-        let (view, columns) = (relation.name, relation.columns)
-        var names = columns.map(\.name)
+        var columns = relation.columns
         // As for tables: a row has the key besides, within SQLite's 2,000 columns.
         let room = columnLimit() - 1
-        if names.count > room {
-            context.openingNotes.append(tooWideNote(view, columns: names.count, kept: room))
-            names = Array(names.prefix(room))
+        if columns.count > room {
+            context.openingNotes.append(tooWideNote(relation.name, columns: columns.count, kept: room))
+            columns = Array(columns.prefix(room))
         }
-        var types: [AttributeType] = columns.prefix(names.count).map { Self.attributeType(declared: $0.declaredType) }
-        // A computed column declares no type: it has the type of what it holds.
-        let untyped = names.indices.filter { columns[$0].declaredType.trimmingCharacters(in: .whitespaces).isEmpty }
-        for (index, type) in zip(untyped, viewColumnTypes(view, untyped.map { names[$0] })) { types[index] = type }
-        let attributes = names.indices.map { columns[$0].viewAttribute(types[$0]) }
-        let source = "main." + quoteIdentifier(view)
-        // Integers only: a view's column may hold anything.
-        let named = { ForeignSchema.unshadowed($0) { taken.contains(DeferredViews.folded($0)) } }
-        guard let rows = ForeignSchema.viewRows(view, source: source, names: names, types: types, temporary: "TEMP VIEW IF NOT EXISTS", named: named, distinct: { c in
-            "SELECT NOT EXISTS (SELECT 1 FROM \(source) WHERE typeof(\(c)) != 'integer') AND NOT EXISTS (SELECT 1 FROM \(source) GROUP BY \(c) HAVING count(*) > 1)"
-        }) else { return nil }
-        context.connection.deferView(rows.relation, rows.making)
-        return (EntityDescription(name: view, attributes: attributes), EntityStorage(layout: .foreignView, relation: rows.relation, keyColumn: rows.key))
+        return ForeignSchema.viewEntity(relation, columns: columns, taken: taken, engine: self, in: context)
     }
 
     /// The types of a view's `columns` that declare none (computed ones: `sum(...) AS
     /// Subtotal`), read off the values of its first rows as SQLite stores them: integers
     /// only are int64, numbers with a real among them double, blobs only binary; text, a
     /// mix with text, or no value at all, string.
-    private func viewColumnTypes(_ view: String, _ columns: [String]) -> [AttributeType] {
+    func computedColumnTypes(_ view: String, _ columns: [String]) -> [AttributeType] {
         guard !columns.isEmpty else { return [] }
         let list = columns.map { "typeof(\(quoteIdentifier($0)))" }.joined(separator: ", ")
         let sql = "SELECT \(list) FROM main.\(quoteIdentifier(view)) LIMIT \(Self.viewTypeSample)"
@@ -240,28 +227,9 @@ struct ForeignSchemaReader {
         // A primary key's columns, other than a rowid alias: nothing fills them, so a new
         // row must be given them (`keysToGive`). They stay as optional as declared: SQLite
         // takes NULL in them, for old files' sake, and a SET NULL rule writes it.
-        let keysToGive = ForeignSchema.keysToGive(columns, among: relation.primaryKey.filter { $0 != primaryKey })
-        var clockDefaults: [String: String] = [:]
-        let attributes = columns.map { column -> AttributeDescription in
-            let name = column.name
-            let type = Self.attributeType(declared: column.declaredType)
-            // The key's default is the row's own (a rowid alias takes the next one).
-            var defaultValue: Value?
-            if column.hasDefault, name != primaryKey, let text = column.defaultText {
-                switch ForeignColumnDefault.kind(of: text, as: type) {
-                case .constant(let value)?: defaultValue = value
-                case .atInsert(let clock)?: clockDefaults[name] = clock
-                default: break
-                }
-            }
-            return column.attribute(type, isKey: name == primaryKey, defaultValue: defaultValue)
-        }
-        var storage = EntityStorage(layout: .foreignTable, relation: table, keyColumn: primaryKey, keyMayHoldOthers: keyMayHoldOthers)
-        storage.keysToGive = keysToGive
-        storage.clockDefaults = clockDefaults
-        storage.generated = relation.generatedColumns.intersection(columns.map(\.name))
-        storage.numericDates = ForeignFileStore.numericDates(of: table, key: primaryKey, attributes: attributes, in: context)
-        return (EntityDescription(name: table, attributes: attributes), storage)
+        let identity = ForeignSchema.RowIdentity(storage: EntityStorage(layout: .foreignTable, relation: table, keyColumn: primaryKey, keyMayHoldOthers: keyMayHoldOthers),
+                                                 keys: [primaryKey], toGive: relation.primaryKey.filter { $0 != primaryKey })
+        return ForeignSchema.tableEntity(relation, columns: columns, knownBy: identity, engine: self)
     }
 
     /// The most columns SQLite returns in one row (SQLITE_LIMIT_COLUMN, 2,000 by default).
@@ -299,5 +267,36 @@ struct ForeignSchemaReader {
             // Spliced into SQL as a name: only a plain identifier is.
             return name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") } ? name : nil
         }
+    }
+}
+
+/// SQLite's answers to what a foreign file's tables and views ask of their engine
+/// (`ForeignSchema+Entities` decides the rest).
+extension ForeignSchemaReader: ForeignSchemaEngine {
+    func attributeType(_ column: ForeignSchema.Column) -> AttributeType { Self.attributeType(declared: column.declaredType) }
+
+    /// SQLite's values compare and sort as stored: a column's type asks nothing more.
+    func noteType(of column: ForeignSchema.Column, in storage: inout EntityStorage) {}
+
+    /// A literal or a clock (`ForeignColumnDefault`); an expression is never evaluated.
+    func columnDefault(of column: ForeignSchema.Column, as type: AttributeType) -> ForeignColumnDefault.Kind? {
+        column.defaultText.flatMap { ForeignColumnDefault.kind(of: $0, as: type) }
+    }
+
+    func numericDates(of storage: EntityStorage, among attributes: [AttributeDescription]) -> [String: EntityStorage.NumericDateScale] {
+        ForeignFileStore.numericDates(of: storage.relation, key: storage.keyColumn, attributes: attributes, in: context)
+    }
+
+    /// A TEMP view of the file's view (`main.`), named apart from the file's own
+    /// `quarry_rows x` (`taken`, folded as SQLite compares names); its key holds a
+    /// distinct integer in every row.
+    func viewRows(_ view: String, names: [String], types: [AttributeType], taken: Set<String>)
+        -> (relation: String, key: String, making: DeferredViews.Making)? {
+        let source = "main." + quoteIdentifier(view)
+        // Integers only: a view's column may hold anything.
+        let named = { ForeignSchema.unshadowed($0) { taken.contains(DeferredViews.folded($0)) } }
+        return ForeignSchema.viewRows(view, source: source, names: names, types: types, temporary: "TEMP VIEW IF NOT EXISTS", named: named, distinct: { c in
+            "SELECT NOT EXISTS (SELECT 1 FROM \(source) WHERE typeof(\(c)) != 'integer') AND NOT EXISTS (SELECT 1 FROM \(source) GROUP BY \(c) HAVING count(*) > 1)"
+        })
     }
 }

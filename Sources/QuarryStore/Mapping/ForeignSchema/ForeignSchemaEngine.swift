@@ -1,0 +1,31 @@
+/// What an engine answers when another program's tables and views become entities
+/// (`ForeignSchema+Entities`); everything else is decided once, from the schema's
+/// description. SQLite answers in `ForeignSchemaReader`, PostgreSQL in
+/// `PostgresForeignSchema`. What a table's rows are known by is the engine's answer too,
+/// given as a `ForeignSchema.RowIdentity` (a rowid or its alias; an integer key; a keyed
+/// table's numbers through a session view).
+protocol ForeignSchemaEngine {
+    /// A column's declared type as Quarry's (SQLite's affinity rules, PostgreSQL's type names).
+    func attributeType(_ column: ForeignSchema.Column) -> AttributeType
+
+    /// The types of a view's `columns` that declare none (computed ones), in their order.
+    func computedColumnTypes(_ view: String, _ columns: [String]) -> [AttributeType]
+
+    /// What a column's type asks of the storage that reads it (PostgreSQL's text casts,
+    /// day columns, `money` and intervals; nothing of SQLite's).
+    func noteType(of column: ForeignSchema.Column, in storage: inout EntityStorage)
+
+    /// What a column's declared default gives a new object: a constant, a clock read when
+    /// it is made, or nil (no default the object can know before its row is written).
+    func columnDefault(of column: ForeignSchema.Column, as type: AttributeType) -> ForeignColumnDefault.Kind?
+
+    /// The date attributes among `attributes` of the table `storage` reads whose column
+    /// keeps numbers other than Unix seconds (milliseconds, Julian days).
+    func numericDates(of storage: EntityStorage, among attributes: [AttributeDescription]) -> [String: EntityStorage.NumericDateScale]
+
+    /// How a view's rows are read (`ForeignSchema.viewRows` with the engine's SQL): its
+    /// temporary view, named so as not to shadow a relation of `taken`, and that view's
+    /// key column; nil when the view cannot be one.
+    func viewRows(_ view: String, names: [String], types: [AttributeType], taken: Set<String>)
+        -> (relation: String, key: String, making: DeferredViews.Making)?
+}

@@ -1,0 +1,66 @@
+@testable import QuarryStore
+import Testing
+
+/// A table's entity made once for every engine (`ForeignSchema+Entities`) from its
+/// description, what its rows are known by (`RowIdentity`) and the engine's answers
+/// (`ForeignSchemaEngine`): each answer lands where the storage keeps it.
+@Suite struct ForeignSchemaEntityTests {
+    /// An engine of declared types named after Quarry's, with every answer visible.
+    struct NamedTypes: ForeignSchemaEngine {
+        func attributeType(_ column: ForeignSchema.Column) -> AttributeType { AttributeType(rawValue: column.declaredType) ?? .string }
+        func computedColumnTypes(_ view: String, _ columns: [String]) -> [AttributeType] { columns.map { _ in .double } }
+        func noteType(of column: ForeignSchema.Column, in storage: inout EntityStorage) {
+            if column.declaredType == "date" { storage.dayColumns.insert(column.name) }
+        }
+        func columnDefault(of column: ForeignSchema.Column, as type: AttributeType) -> ForeignColumnDefault.Kind? {
+            column.defaultText.flatMap { ForeignColumnDefault.kind(of: $0, as: type) }
+        }
+        func numericDates(of storage: EntityStorage, among attributes: [AttributeDescription]) -> [String: EntityStorage.NumericDateScale] {
+            Dictionary(uniqueKeysWithValues: attributes.filter { $0.type == .date && $0.name.hasSuffix("_ms") }.map { ($0.name, .milliseconds) })
+        }
+        func viewRows(_ view: String, names: [String], types: [AttributeType], taken: Set<String>)
+            -> (relation: String, key: String, making: DeferredViews.Making)? { nil }
+    }
+
+    static func column(_ name: String, _ type: String, notNull: Bool = false, defaultText: String? = nil, generated: Bool = false) -> ForeignSchema.Column {
+        ForeignSchema.Column(name: name, declaredType: type, notNull: notNull, hasDefault: defaultText != nil || generated, defaultText: defaultText, generated: generated)
+    }
+
+    static let relation = ForeignSchema.Relation(name: "event", isView: false, columns: [
+        column("id", "int64", notNull: true, defaultText: "0"),
+        column("code", "string", notNull: true),
+        column("made", "string", defaultText: "CURRENT_TIMESTAMP"),
+        column("n", "int64", notNull: true, defaultText: "7"),
+        column("at_ms", "date"),
+        column("twice", "int64", generated: true),
+        column("wide", "string", generated: true),
+    ], primaryKey: ["id", "code"], foreignKeys: [])
+
+    @Test func theEnginesAnswersLandInTheStorage() throws {
+        let identity = ForeignSchema.RowIdentity(storage: EntityStorage(layout: .foreignTable, relation: "event", keyColumn: "id"), keys: ["id"], toGive: ["code"])
+        // The last column left out, as an engine keeping fewer columns does.
+        let kept = Array(Self.relation.columns.dropLast())
+        let (entity, storage) = ForeignSchema.tableEntity(Self.relation, columns: kept, knownBy: identity, engine: NamedTypes())
+        #expect(entity.attributes.map(\.name) == ["id", "code", "made", "n", "at_ms", "twice"])
+        #expect(entity.attributes.map(\.type) == [.int64, .string, .string, .int64, .date, .int64])
+        // The key is optional and takes no default (the engine gives it); `code` must be given.
+        #expect(entity.attributes.map(\.isOptional) == [true, false, true, true, true, true])
+        #expect(entity.attributes.map(\.defaultValue) == [nil, nil, nil, .integer(7), nil, nil])
+        #expect(storage.keysToGive == ["code"])
+        #expect(storage.clockDefaults == ["made": "CURRENT_TIMESTAMP"])
+        // Computed columns among those kept only.
+        #expect(storage.generated == ["twice"])
+        #expect(storage.dayColumns == ["at_ms"] && storage.numericDates == ["at_ms": .milliseconds])
+        #expect(storage.keyColumn == "id" && storage.relation == "event")
+    }
+
+    @Test func everyKeyColumnIsTheRowsIdentityWhenTheEngineSaysSo() {
+        // As a keyed table's: every key column optional and given by the store, none defaulted.
+        let identity = ForeignSchema.RowIdentity(storage: EntityStorage(layout: .serverTable, relation: "event", keyColumn: "_row"), keys: ["id", "code"], toGive: ["id", "code"])
+        let (entity, storage) = ForeignSchema.tableEntity(Self.relation, knownBy: identity, engine: NamedTypes())
+        #expect(entity.attributes.map(\.isOptional) == [true, true, true, true, true, true, true])
+        #expect(entity.attributes.first?.defaultValue == nil)
+        #expect(storage.keysToGive == ["code"])
+        #expect(storage.generated == ["twice", "wide"])
+    }
+}
