@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import QuarryLua
 import QuarryPredicates
-import QuarryStore
+@testable import QuarryStore
 import Testing
 
 /// A foreign key's relationship and inverse are named by the usual conventions (issue 29):
@@ -103,9 +103,9 @@ import Testing
     /// A foreign key of several columns, which no one column names, is named after its
     /// parent in the singular (`PARTSUPP` -> `partsupp`, `SpecialOfferProduct` ->
     /// `specialOfferProduct`), its inverse as a one-column key's (`lineitems`,
-    /// `salesOrderDetails`); keys taken in the order of their columns (`OldOfferID`
-    /// first), a second one to the same parent adds `_rel`, its inverse `As` and the
-    /// relationship, as a second key of one column does.
+    /// `salesOrderDetails`); one whose columns begin with the same word is named by it
+    /// (`OldOfferID`, `OldProductID` -> `old`), its inverse then `As` and the relationship
+    /// (`salesOrderDetailsAsOld`), as a second key of one column's is.
     @Test func aKeyOfSeveralColumnsIsNamedAfterItsParent() throws {
         let path = try foreignFile("""
             CREATE TABLE PARTSUPP (PS_PARTKEY INTEGER NOT NULL, PS_SUPPKEY INTEGER NOT NULL, PS_AVAILQTY INTEGER, PRIMARY KEY (PS_PARTKEY, PS_SUPPKEY));
@@ -122,9 +122,28 @@ import Testing
             """)
         let h = try Harness(context: try StoreOpener.open(path))
         #expect(h.string(#"fetch("LINEITEM", "L_ORDERKEY == 2")[1].partsupp.PS_AVAILQTY .. "," .. #fetch("PARTSUPP", "PS_SUPPKEY == 2")[1].lineitems"#) == "20,2")
-        #expect(h.string(#"SalesOrderDetail:get(1).specialOfferProduct.SpecialOfferID .. "," .. SalesOrderDetail:get(1).specialOfferProduct_rel.SpecialOfferID .. "," .. tostring(SalesOrderDetail:get(2).specialOfferProduct)"#)
-                == "2,1,nil")
-        #expect(h.string(#"count("SpecialOfferProduct", "salesOrderDetails.@count == 1") .. "," .. count("SpecialOfferProduct", "salesOrderDetailsAsSpecialOfferProduct_rel.@count == 1")"#)
-                == "1,2")
+        #expect(h.string(#"SalesOrderDetail:get(1).specialOfferProduct.SpecialOfferID .. "," .. SalesOrderDetail:get(1).old.SpecialOfferID .. "," .. tostring(SalesOrderDetail:get(2).old)"#)
+                == "1,2,nil")
+        #expect(h.string(#"count("SpecialOfferProduct", "salesOrderDetails.@count == 1") .. "," .. count("SpecialOfferProduct", "salesOrderDetailsAsOld.@count == 1")"#)
+                == "2,1")
+    }
+
+    /// A key of several columns whose columns begin with one word is named by it: a
+    /// self-reference reads as what it is (`emp.boss`, not `emp.emp`).
+    @Test func aKeyOfSeveralColumnsIsNamedByTheWordItsColumnsShare() throws {
+        #expect(ForeignFileStore.sharedStem(["boss_dept", "boss_num"]) == "boss")
+        #expect(ForeignFileStore.sharedStem(["OldOfferID", "OldProductID"]) == "old")
+        #expect(ForeignFileStore.sharedStem(["BILL_TO_COUNTRY", "BILL_TO_REGION"]) == "bill_to")
+        #expect(ForeignFileStore.sharedStem(["Ship Country", "Ship Region"]) == "ship")
+        #expect(ForeignFileStore.sharedStem(["l_partkey", "l_suppkey"]) == nil)
+        #expect(ForeignFileStore.sharedStem(["country", "region_code"]) == nil)
+        #expect(ForeignFileStore.sharedStem(["bossy", "boss_num"]) == nil)
+        let path = try foreignFile("""
+            CREATE TABLE emp (dept INTEGER, num INTEGER, boss_dept INTEGER, boss_num INTEGER, name TEXT,
+              PRIMARY KEY (dept, num), FOREIGN KEY (boss_dept, boss_num) REFERENCES emp (dept, num));
+            INSERT INTO emp VALUES (1, 1, NULL, NULL, 'ceo'), (1, 2, 1, 1, 'x'), (2, 1, 1, 1, 'y'), (2, 2, 2, 1, 'z');
+            """)
+        let h = try Harness(context: try StoreOpener.open(path))
+        #expect(h.string(#"fetch("emp", "name == 'z'")[1].boss.name .. "," .. #fetch("emp", "name == 'ceo'")[1].emps .. "," .. count("emp", "boss.boss.name == 'ceo'")"#) == "y,2,1")
     }
 }

@@ -35,7 +35,14 @@ extension ForeignSchema {
     func addSeveralColumnKeys(of tables: [String], joined: Set<String>, isParent: (String) -> Bool = { _ in true }, in context: ObjectContext) {
         for table in tables where !joined.contains(table) {
             guard let relation = relations[table], context.managedObjectModel.entitiesByName[table] != nil else { continue }
-            for key in relation.foreignKeys.sorted(by: { $0.columns.lexicographicallyPrecedes($1.columns) }) where key.columns.count > 1 {
+            // Keys named after their parent first, in the order of their columns: a key its
+            // columns name (`OldOfferID`, `OldProductID` -> `old`) leaves the parent's plain
+            // inverse (`salesOrderDetails`) to the key named after it.
+            let ordered = relation.foreignKeys.sorted {
+                let (a, b) = (ForeignFileStore.sharedStem($0.columns) != nil, ForeignFileStore.sharedStem($1.columns) != nil)
+                return a != b ? !a : $0.columns.lexicographicallyPrecedes($1.columns)
+            }
+            for key in ordered where key.columns.count > 1 {
                 guard isParent(key.parent), context.managedObjectModel.entitiesByName[key.parent] != nil else { continue }
                 guard namesParentColumns(key) else {
                     context.openingNotes.append(unusableKeyNote(table, key))
