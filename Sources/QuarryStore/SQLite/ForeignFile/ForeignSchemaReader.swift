@@ -137,7 +137,15 @@ struct ForeignSchemaReader {
             for key in relation.foreignKeys {
                 guard var parent = schema.relations[key.parent], let named = schema.referencedColumns(of: key) else { continue }
                 for i in parent.columns.indices where named.contains(parent.columns[i].name) && parent.columns[i].collation == nil {
-                    guard let collation = collation(of: parent.columns[i].name, in: parent.name), collation.uppercased() != "BINARY" else { continue }
+                    guard let collation = collation(of: parent.columns[i].name, in: parent.name) else { continue }
+                    // A parent's BINARY is said too where a child's column naming it declares
+                    // another collation (a NOCASE column naming a BINARY key): SQLite matches
+                    // with the parent's, and a child's column compared unqualified would not.
+                    let differs = zip(key.columns, named).contains { child, parentColumn in
+                        parentColumn == parent.columns[i].name
+                            && (self.collation(of: child, in: relation.name)?.uppercased() ?? "BINARY") != collation.uppercased()
+                    }
+                    guard collation.uppercased() != "BINARY" || differs else { continue }
                     parent.columns[i].collation = collation
                 }
                 schema.relations[key.parent] = parent

@@ -172,9 +172,13 @@ struct SQLiteBatchWriter<Store: SQLiteStore>: BatchChangeStatements {
             case .foreignKey(_, _?):
                 return
             case .inverseCompositeKey(_, let columns, let ownerKeys, _):
-                // A key of several columns: the members whose columns hold an owner's values.
-                sql = "SELECT \(context.mapped(destination).key) FROM \(context.mapped(destination).table) WHERE (\(columns.map(quoteIdentifier).joined(separator: ", "))) IN "
-                    + "(SELECT \(ownerKeys.map(quoteIdentifier).joined(separator: ", ")) FROM \(context.mapped(source).table) WHERE \(context.mapped(source).key) IN (\(marks(chunk.count))))"
+                // A key of several columns: the members whose columns hold an owner's values,
+                // compared with the owner's columns' collations as SQLite's key compares
+                // them (a row value's IN would take the members' own: NOCASE naming BINARY).
+                let (owner, member) = (context.mapped(source), context.mapped(destination))
+                let on = RelationshipStorage.compositeCondition(parent: "quarry_o", targetKeys: ownerKeys, child: "quarry_m", columns: columns)
+                sql = "SELECT quarry_m.\(member.key) FROM \(member.table) AS quarry_m WHERE EXISTS "
+                    + "(SELECT 1 FROM \(owner.table) AS quarry_o WHERE quarry_o.\(owner.key) IN (\(marks(chunk.count))) AND \(on))"
             case .compositeKey(let columns, let targetKeys):
                 sql = "SELECT \(context.mapped(destination).key) FROM \(context.mapped(destination).table) WHERE (\(targetKeys.map(quoteIdentifier).joined(separator: ", "))) IN "
                     + "(SELECT \(columns.map(quoteIdentifier).joined(separator: ", ")) FROM \(context.mapped(source).table) WHERE \(context.mapped(source).key) IN (\(marks(chunk.count))))"
