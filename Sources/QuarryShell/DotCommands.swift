@@ -88,8 +88,11 @@ struct DotCommands {
                 var related: [String] = []
                 for r in entity.relationships {
                     if let key = r.compositeKey {
-                        // No relate() call makes a key of several columns: said as the key.
-                        related.append("-- \(r.name): foreign key (\(key.columns.joined(separator: ", "))) references \(r.destination) (\(key.targetKeys.joined(separator: ", ")))")
+                        // No relate() call makes a key of several columns: said as the key, a
+                        // name that is no plain word quoted, so none ends the comment's line.
+                        func named(_ name: String) -> String { luaKey(name) == name ? name : luaQuote(name) }
+                        related.append("-- \(named(r.name)): foreign key (\(key.columns.map(named).joined(separator: ", "))) references "
+                                       + "\(named(r.destination)) (\(key.targetKeys.map(named).joined(separator: ", ")))")
                         continue
                     }
                     if let column = r.column {

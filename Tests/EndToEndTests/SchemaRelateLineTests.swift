@@ -19,4 +19,25 @@ import Testing
         #expect(result.lines.contains(#"entity "Order Details" {"#), "\(result)")
         #expect(!result.stdout.contains("(key)"), "\(result)")
     }
+
+    /// Found by review: a key of several columns is said as a comment naming its columns,
+    /// which were printed as they are, so a name holding a newline ended the comment and
+    /// the rest of the name stood as a line of Lua in the output (here `print(...)`); a
+    /// name that is no plain word is quoted, and plain ones stay as they are.
+    @Test func aKeyOfSeveralColumnsLineQuotesANameThatIsNoPlainWord() async throws {
+        let sandbox = try Sandbox()
+        try sandbox.write("schema.sql", """
+            CREATE TABLE p (k1 integer, "k 2" integer, PRIMARY KEY (k1, "k 2"));
+            CREATE TABLE c (id integer PRIMARY KEY, a integer, "b
+            print('injected') --" integer, FOREIGN KEY (a, "b
+            print('injected') --") REFERENCES p);
+            CREATE TABLE q (id integer PRIMARY KEY, x integer, y integer, FOREIGN KEY (x, y) REFERENCES p (k1, "k 2"));
+            """)
+        try await PostgresStoreTests.sqlite3(sandbox, "hostile.db", file: "schema.sql")
+        let result = try await sandbox.quarry(["hostile.db", "-"], stdin: ".schema c\n.schema q\n")
+        #expect(result.status == 0, "\(result)")
+        #expect(!result.lines.contains { $0.hasPrefix("print(") }, "\(result)")
+        #expect(result.lines.contains(#"-- p: foreign key (a, "b\010print('injected') --") references p (k1, "k 2")"#), "\(result)")
+        #expect(result.lines.contains(#"-- p: foreign key (x, y) references p (k1, "k 2")"#), "\(result)")
+    }
 }
