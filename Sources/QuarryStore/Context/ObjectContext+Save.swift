@@ -161,10 +161,12 @@ extension ObjectContext {
             for (name, target) in object.pendingToOne {
                 let targetKey = entity.relationship(named: name)?.targetKey
                 object.commit(name, target.flatMap { t in targetKey.map { t.currentValue($0) } ?? t.primaryKey.map(Value.integer) } ?? .null)
-                // Its attribute column too, when the target was inserted in this save.
-                if let relationship = entity.relationship(named: name), targetKey == nil, let column = relationship.column,
-                   entity.attribute(named: column) != nil, let t = target, let k = t.primaryKey {
-                    object.commit(column, .integer(k))
+                // Its attribute columns too, when the target was inserted in this save.
+                if let relationship = entity.relationship(named: name), let t = target, let k = t.primaryKey,
+                   relationship.compositeKey != nil || targetKey == nil {
+                    for column in targetKeyColumns(of: relationship) where entity.attribute(named: column) != nil {
+                        object.commit(column, .integer(k))
+                    }
                 }
             }
             object.pendingToOne = [:]
@@ -232,10 +234,25 @@ extension ObjectContext {
     /// attribute `column` (a foreign file's `parent_id`): the key it gets in this save is
     /// the column's value, so a required column is not nil for want of it.
     func unsavedTarget(of object: ManagedObject, keptIn column: String) -> ManagedObject? {
-        for relationship in currentEntity(of: object).toOneRelationships where relationship.column == column && relationship.targetKey == nil {
+        for relationship in currentEntity(of: object).toOneRelationships where targetKeyColumns(of: relationship).contains(column) {
             if let target = object.pendingToOne[relationship.name] ?? nil, target.primaryKey == nil, !target.isDeleted { return target }
         }
         return nil
+    }
+
+    /// The attribute columns of a to-one's object that hold its target's key (the one the
+    /// store gives an inserted row): its one column naming the key, or those of a key of
+    /// several columns naming the destination's key column (`(pid, px)` naming `p(id, x)`).
+    /// A target inserted in this save has no key until its row is written; these columns
+    /// then take the key it was given, as a link kept in Quarry's own column does.
+    func targetKeyColumns(of relationship: RelationshipDescription) -> [String] {
+        if let key = relationship.compositeKey {
+            guard let destination = managedObjectModel.entitiesByName[relationship.destination] else { return [] }
+            let keyColumn = mapped(destination).keyColumn
+            return zip(key.columns, key.targetKeys).filter { $0.1 == keyColumn }.map(\.0)
+        }
+        guard relationship.targetKey == nil, let column = relationship.column else { return [] }
+        return [column]
     }
 
     /// The value an inserted row's attribute is written with: its own, or for a column

@@ -71,9 +71,10 @@ extension SaveChangesRequest {
             let entity = context.currentEntity(of: object)
             for (name, target) in object.pendingToOne {
                 guard let target, target.primaryKey == nil, let newKey = keys.byObject[ObjectIdentifier(target)],
-                      let relationship = entity.relationship(named: name), relationship.targetKey == nil,
-                      let column = relationship.column, entity.attribute(named: column) != nil else { continue }
-                links.append((object, column, newKey))
+                      let relationship = entity.relationship(named: name) else { continue }
+                for column in context.targetKeyColumns(of: relationship) where entity.attribute(named: column) != nil {
+                    links.append((object, column, newKey))
+                }
             }
         }
         return links
