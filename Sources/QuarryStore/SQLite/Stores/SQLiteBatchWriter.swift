@@ -65,6 +65,7 @@ struct SQLiteBatchWriter<Store: SQLiteStore>: BatchChangeStatements {
         // SQLite's own keys are checked at the commit, as one DELETE checks them at its end.
         try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
         var atTheEnd: [(entity: EntityDescription, relationship: RelationshipDescription, storage: RelationshipStorage, keys: [Int64])] = []
+        var childrenAtTheEnd: [(entity: EntityDescription, relationship: RelationshipDescription, storage: RelationshipStorage, children: [Int64])] = []
         var stack: [DeleteFrame] = []
         if let frame = try begin(entity, keys, in: db, batch: &batch) { stack.append(frame) }
         while let top = stack.last {
@@ -83,11 +84,18 @@ struct SQLiteBatchWriter<Store: SQLiteStore>: BatchChangeStatements {
             let related = try relatedKeys(storage, from: top.entity, to: destination, of: top.keys, in: db)
             switch relationship.deleteRule {
             case .deny where !related.isEmpty:
-                // Only a key in the children's rows can be read again once the rows went.
-                guard check != .restrict, case .inverseForeignKey(_, _, nil, _) = storage else {
+                guard check != .restrict else { throw denial(relationship, of: top.entity, holding: related, destination) }
+                switch storage {
+                case .inverseForeignKey(_, _, nil, _):
+                    atTheEnd.append((top.entity, relationship, storage, top.keys))
+                case .inverseCompositeKey:
+                    // Its parents' columns cannot be read once they went: the children
+                    // holding them now are checked at the end, as SQLite checks them
+                    // (another rule's cascade may take them, or clear one of the columns).
+                    childrenAtTheEnd.append((top.entity, relationship, storage, related))
+                default:
                     throw denial(relationship, of: top.entity, holding: related, destination)
                 }
-                atTheEnd.append((top.entity, relationship, storage, top.keys))
             case .cascade:
                 if !related.isEmpty, let frame = try begin(destination, related, in: db, batch: &batch) { stack.append(frame) }
             case .nullify:
@@ -130,6 +138,20 @@ struct SQLiteBatchWriter<Store: SQLiteStore>: BatchChangeStatements {
             guard let destination = context.managedObjectModel.entitiesByName[end.relationship.destination] else { continue }
             let left = try relatedKeys(end.storage, from: end.entity, to: destination, of: end.keys, in: db)
             if !left.isEmpty { throw denial(end.relationship, of: end.entity, holding: left, destination) }
+        }
+        for end in childrenAtTheEnd {
+            guard let destination = context.managedObjectModel.entitiesByName[end.relationship.destination],
+                  case .inverseCompositeKey(_, let columns, let ownerKeys, _) = end.storage else { continue }
+            // Those still there whose columns, none NULL, name no parent left.
+            let (owner, member) = (context.mapped(end.entity), context.mapped(destination))
+            let on = RelationshipStorage.compositeCondition(parent: "quarry_o", targetKeys: ownerKeys, child: "quarry_m", columns: columns)
+            let held = columns.map { "quarry_m.\(quoteIdentifier($0)) IS NOT NULL" }.joined(separator: " AND ")
+            var left: [Int64] = []
+            try forEachChunk(end.children) { chunk in
+                left += try Int64.fetchAll(db, sql: "SELECT quarry_m.\(member.key) FROM \(member.table) AS quarry_m WHERE quarry_m.\(member.key) IN (\(marks(chunk.count))) "
+                                           + "AND \(held) AND NOT EXISTS (SELECT 1 FROM \(owner.table) AS quarry_o WHERE \(on))", arguments: StatementArguments(chunk))
+            }
+            if !left.isEmpty { throw denial(end.relationship, of: end.entity, holding: left.sorted(), destination) }
         }
     }
 
