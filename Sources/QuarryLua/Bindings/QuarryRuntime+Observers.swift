@@ -57,6 +57,9 @@ final class ObserverRegistry {
     var delivering = false
     var token: ChangeListenerToken?
     var nextReference = 0
+    /// The relationship changes of watched objects, noted before the save or rollback
+    /// that observers hear next (`noteObservedRelationships`).
+    var relationshipsBefore: [ObjectIdentifier: [RelationshipChange]] = [:]
 }
 
 extension QuarryRuntime {
@@ -194,13 +197,20 @@ extension QuarryRuntime {
                 guard let entry = changes.updated.first(where: { $0.object === object }) else { continue }
                 let old = changes.oldValues[ObjectIdentifier(object)] ?? [:]
                 for key in entry.keys.sorted() where keys.isEmpty || keys.contains(key) {
+                    let observed = changes.isExternal ? .attribute : observedChange(key, of: object)
+                    if case .unchanged = observed { continue }
                     let new = (try? object.value(forKey: key)) ?? .null
                     enqueue { [unowned self] in
                         self.invoke(observer) {
                             _ = self.pushObject(object)
                             pushString(self.state, key)
-                            pushValue(self.state, old[key] ?? .null)
-                            pushValue(self.state, new)
+                            if case .relationship(let change) = observed {
+                                self.pushMembers(change.old, isToMany: change.isToMany)
+                                self.pushMembers(change.new, isToMany: change.isToMany)
+                            } else {
+                                pushValue(self.state, old[key] ?? .null)
+                                pushValue(self.state, new)
+                            }
                             return 4
                         }
                     }

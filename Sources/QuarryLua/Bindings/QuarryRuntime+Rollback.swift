@@ -28,12 +28,20 @@ extension QuarryRuntime {
                 guard let entry = discarded.reverted.first(where: { $0.object === object }) else { continue }
                 for key in entry.values.keys.sorted() where keys.isEmpty || keys.contains(key) {
                     guard let value = entry.values[key] else { continue }
+                    // What goes back is the noted change reversed: its new members are the old.
+                    let observed = observedChange(key, of: object)
+                    if case .unchanged = observed { continue }
                     enqueue { [unowned self] in
                         self.invoke(observer) {
                             _ = self.pushObject(object)
                             pushString(self.state, key)
-                            pushValue(self.state, value.old)
-                            pushValue(self.state, value.new)
+                            if case .relationship(let change) = observed {
+                                self.pushMembers(change.new, isToMany: change.isToMany)
+                                self.pushMembers(change.old, isToMany: change.isToMany)
+                            } else {
+                                pushValue(self.state, value.old)
+                                pushValue(self.state, value.new)
+                            }
                             return 4
                         }
                     }

@@ -40,6 +40,7 @@ enum ContextBindings {
                 quarry_pop(call.state, 1)
             }
         }
+        runtime.noteObservedRelationships()
         do { summary = try runtime.context.save(merge: policy) } catch let error as StoreError {
             // A database error (disk full, busy) names no operation: say it was save.
             if error.isDatabaseFailure { throw StoreError.during(operation: "save", error) }
@@ -59,6 +60,7 @@ enum ContextBindings {
 
     static func luaRollback(_ runtime: QuarryRuntime, _ call: LuaCall) throws -> Int32 {
         // Observers hear what went back before rollback() returns, as for save().
+        runtime.noteObservedRelationships()
         runtime.rolledBack(runtime.context.rollback())
         lua_settop(call.state, 0)
         return 0

@@ -68,15 +68,7 @@ enum ObjectBindings {
         for change in relationships {
             lua_createtable(call.state, 2, 0)
             for (index, members) in [change.old, change.new].enumerated() {
-                if change.isToMany {
-                    lua_createtable(call.state, Int32(members.count), 0)
-                    for (position, member) in members.enumerated() {
-                        _ = runtime.pushObject(member)
-                        lua_rawseti(call.state, -2, lua_Integer(position + 1))
-                    }
-                } else {
-                    _ = runtime.pushObject(members.first)
-                }
+                runtime.pushMembers(members, isToMany: change.isToMany)
                 lua_rawseti(call.state, -2, lua_Integer(index + 1))
             }
             LuaTable.setField(call.state, -2, change.key)
