@@ -41,14 +41,25 @@ struct ForeignKeyDefaults {
     /// key check does: `doomed` are the rows going (by key).
     func checkDefaultParent(_ value: Value, parent: EntityDescription, matchedBy targetKey: String?,
                             child: String, column: String, doomed: Set<Int64>) throws {
-        guard !value.isNull else { return }
+        try checkDefaultParent([value], parent: parent, matchedBy: [targetKey ?? context.mapped(parent).keyColumn],
+                               child: child, columns: [column], doomed: doomed)
+    }
+
+    /// The same for a key of several columns: `values` of `columns`, matched by the
+    /// parent's `targetKeys` in order. A NULL among them names no parent (MATCH SIMPLE,
+    /// both engines' default), so nothing is checked.
+    func checkDefaultParent(_ values: [Value], parent: EntityDescription, matchedBy targetKeys: [String],
+                            child: String, columns: [String], doomed: Set<Int64>) throws {
+        guard !values.contains(where: \.isNull) else { return }
         let storage = context.mapped(parent)
-        let match = quoteIdentifier(targetKey ?? storage.keyColumn)
-        let keys = try rows("SELECT \(storage.key) FROM \(storage.table) WHERE \(match) = ?", [value]).compactMap { $0.first?.storedInteger }
+        let match = targetKeys.map { "\(quoteIdentifier($0)) = ?" }.joined(separator: " AND ")
+        let keys = try rows("SELECT \(storage.key) FROM \(storage.table) WHERE \(match)", values).compactMap { $0.first?.storedInteger }
         let survives = keys.contains { key in
             !doomed.contains(key) && context.registeredObject(entity: parent.name, primaryKey: key)?.isDeleted != true
         }
         guard !survives else { return }
-        throw StoreError.validation(message: "delete: \(child).\(column) is set to its default \(value) on delete (ON DELETE SET DEFAULT), and no \(parent.name) row has it")
+        let named = columns.count == 1 ? columns[0] : "(" + columns.joined(separator: ", ") + ")"
+        let given = values.count == 1 ? "\(values[0])" : "(" + values.map { "\($0)" }.joined(separator: ", ") + ")"
+        throw StoreError.validation(message: "delete: \(child).\(named) is set to its default \(given) on delete (ON DELETE SET DEFAULT), and no \(parent.name) row has it")
     }
 }
