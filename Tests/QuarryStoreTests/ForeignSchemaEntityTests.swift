@@ -8,6 +8,7 @@ import Testing
     /// An engine of declared types named after Quarry's, with every answer visible.
     struct NamedTypes: ForeignSchemaEngine {
         func attributeType(_ column: ForeignSchema.Column) -> AttributeType { AttributeType(rawValue: column.declaredType) ?? .string }
+        func isIntegerKey(_ column: ForeignSchema.Column) -> Bool { column.declaredType == "int64" }
         func computedColumnTypes(_ view: String, _ columns: [String]) -> [AttributeType] { columns.map { _ in .double } }
         func noteType(of column: ForeignSchema.Column, in storage: inout EntityStorage) {
             if column.declaredType == "date" { storage.dayColumns.insert(column.name) }
@@ -35,6 +36,27 @@ import Testing
         column("twice", "int64", generated: true),
         column("wide", "string", generated: true),
     ], primaryKey: ["id", "code"], foreignKeys: [])
+
+    /// What a table's rows are known by is decided from its description, the engine
+    /// saying only which types are integer keys: one integer column is the rows' own
+    /// number; a key of another type or of several columns asks the engine for one; no
+    /// key, only where the engine gives rows a number unasked.
+    @Test func whatRowsAreKnownByIsDecidedOnce() {
+        func relation(_ key: [String]) -> ForeignSchema.Relation {
+            ForeignSchema.Relation(name: "t", isView: false, columns: [Self.column("id", "int64"), Self.column("code", "string")],
+                                   primaryKey: key, foreignKeys: [])
+        }
+        #expect(ForeignSchema.rowKey(of: relation(["id"]), engine: NamedTypes()) == .integerKey("id"))
+        #expect(ForeignSchema.rowKey(of: relation(["code"]), engine: NamedTypes()) == .numbered(keys: ["code"]))
+        #expect(ForeignSchema.rowKey(of: relation(["code", "id"]), engine: NamedTypes()) == .numbered(keys: ["code", "id"]))
+        #expect(ForeignSchema.rowKey(of: relation([]), engine: NamedTypes()) == .unkeyed)
+        // The same declared type is an integer key to one engine and not to the other.
+        let declared = ForeignSchema.Relation(name: "t", isView: false, columns: [Self.column("id", "INTEGER")], primaryKey: ["id"], foreignKeys: [])
+        #expect(ForeignSchema.rowKey(of: declared, engine: NamedTypes()) == .numbered(keys: ["id"]))
+        let server = ForeignSchema.Relation(name: "t", isView: false, columns: [Self.column("id", "int4")], primaryKey: ["id"], foreignKeys: [])
+        #expect(ForeignSchema.rowKey(of: server, engine: PostgresForeignSchema(schema: "public")) == .integerKey("id"))
+        #expect(ForeignSchema.rowKey(of: declared, engine: PostgresForeignSchema(schema: "public")) == .numbered(keys: ["id"]))
+    }
 
     @Test func theEnginesAnswersLandInTheStorage() throws {
         let identity = ForeignSchema.RowIdentity(storage: EntityStorage(layout: .foreignTable, relation: "event", keyColumn: "id"), keys: ["id"], toGive: ["code"])

@@ -14,6 +14,8 @@ struct PersistentStoreSeamTests {
         var heard: [String] = []
         var dialect: any SQLDialect { own.dialect }
         var runsCascadesAtOnce: Bool { own.runsCascadesAtOnce }
+        var isQuarrysFile: Bool { own.isQuarrysFile }
+        func keepsDeclaration(of name: String) -> Bool { keepsQuarryLayout(name) }
 
         func refuseUnfaithfulWrite(_ operation: String, in context: ObjectContext) throws { heard.append("refuse \(operation)") }
         func objectChanged(_ object: ManagedObject, in context: ObjectContext) { heard.append("changed \(object.entity.name)") }

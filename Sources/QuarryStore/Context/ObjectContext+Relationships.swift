@@ -419,14 +419,14 @@ extension ObjectContext {
                 for related in try relatedObjects(relationship.name, of: victim) where !doomed.contains(where: { $0 === related }) {
                     let inverse = managedObjectModel.entitiesByName[relationship.destination]?.relationship(named: inverseName)
                     guard let inverse, !inverse.isToMany, try relatedObject(inverseName, of: related) === victim else { continue }
-                    if relationship.deleteRule == .setdefault, inverse.compositeKey != nil {
-                        throw StoreError.validation(message: "delete: \(victim.objectID) cannot be deleted: '\(relationship.name)' is ON DELETE SET DEFAULT over a foreign key of several columns, which Quarry does not carry out; delete or relink \(related.objectID) first")
-                    } else if relationship.deleteRule == .setdefault, let column = inverse.column {
-                        let value = try ForeignKeyDefaults(context: self).columnDefault(column, of: currentEntity(of: related))
+                    if relationship.deleteRule == .setdefault, let columns = inverse.compositeKey?.columns ?? inverse.column.map({ [$0] }) {
+                        // Each of the key's columns takes its default; together they name a parent that stays.
+                        let values = try columns.map { try ForeignKeyDefaults(context: self).columnDefault($0, of: currentEntity(of: related)) }
                         let going = Set(doomed.filter { $0.entity.name == victim.entity.name }.compactMap(\.primaryKey))
-                        try ForeignKeyDefaults(context: self).checkDefaultParent(value, parent: currentEntity(of: victim), matchedBy: inverse.targetKey,
-                                               child: related.entity.name, column: column, doomed: going)
-                        defaults.append((related, inverseName, column, value))
+                        try ForeignKeyDefaults(context: self).checkDefaultParent(values, parent: currentEntity(of: victim),
+                                               matchedBy: inverse.compositeKey?.targetKeys ?? [inverse.targetKey ?? mapped(currentEntity(of: victim)).keyColumn],
+                                               child: related.entity.name, columns: columns, doomed: going)
+                        for (column, value) in zip(columns, values) { defaults.append((related, inverseName, column, value)) }
                     } else {
                         clears.append((related, inverseName))
                     }

@@ -88,6 +88,11 @@ public struct EntityStorage: Equatable, Sendable {
     /// Columns whose default is a clock SQLite reads at each insert (`CURRENT_TIMESTAMP`),
     /// by attribute: a new object reads it when made (`ForeignColumnDefault`).
     public var clockDefaults: [String: String] = [:]
+    /// The declared default (its SQL text, as the engine's catalog gives it) of each column
+    /// a foreign key `ON DELETE SET DEFAULT` names: what a child's column takes when its
+    /// parent goes (`ForeignKeyDefaults`), read from the schema's description on every
+    /// engine rather than from one engine's catalog.
+    public var setDefaults: [String: String] = [:]
     /// A join table of a file Quarry did not create: the link view of the many-to-many
     /// pair it gives (`ForeignFileStore.mapJoinTables`), through which its rows are linked.
     public var pairLink: String?

@@ -8,6 +8,9 @@ struct PostgresForeignSchema: ForeignSchemaEngine {
 
     func attributeType(_ column: ForeignSchema.Column) -> AttributeType { PostgresStore.attributeType(column.declaredType) }
 
+    /// Any of the server's integer types: its rows' numbers as they are.
+    func isIntegerKey(_ column: ForeignSchema.Column) -> Bool { ["int2", "int4", "int8"].contains(column.declaredType) }
+
     /// Every column of the server's views has its type; one read with none is text, as
     /// `attributeType` reads a type it does not know.
     func computedColumnTypes(_ view: String, _ columns: [String]) -> [AttributeType] { columns.map { _ in .string } }

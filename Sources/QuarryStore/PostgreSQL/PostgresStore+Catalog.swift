@@ -48,7 +48,9 @@ extension PostgresStore {
             SELECT c.relname, a.attname, COALESCE(b.typname, t.typname), a.attnotnull,
                    a.atthasdef OR a.attidentity <> '' OR EXISTS (SELECT 1 FROM pg_catalog.pg_trigger tg WHERE tg.tgrelid = c.oid
                      AND NOT tg.tgisinternal AND tg.tgenabled <> 'D' AND (tg.tgtype & 7) = 7),
-                   a.attgenerated <> '', c.relkind IN ('v', 'm'), COALESCE(b.oid, t.oid)::int8
+                   a.attgenerated <> '', c.relkind IN ('v', 'm'), COALESCE(b.oid, t.oid)::int8,
+                   (SELECT pg_catalog.pg_get_expr(d.adbin, d.adrelid) FROM pg_catalog.pg_attrdef d
+                    WHERE d.adrelid = a.attrelid AND d.adnum = a.attnum)
             FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_class c ON c.oid = a.attrelid
             JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace JOIN pg_catalog.pg_type t ON t.oid = a.atttypid
             LEFT JOIN pg_catalog.pg_type b ON t.typtype = 'd' AND b.oid = t.typbasetype
@@ -103,7 +105,8 @@ extension PostgresStore {
             let described = rows.compactMap { row -> ForeignSchema.Column? in
                 guard let column = row[1].textValue, let type = row[2].textValue else { return nil }
                 var described = ForeignSchema.Column(name: column, declaredType: type, notNull: row[3].storedInteger == 1,
-                                                     hasDefault: row[4].storedInteger == 1, generated: row[5].storedInteger == 1)
+                                                     hasDefault: row[4].storedInteger == 1, defaultText: row[8].textValue,
+                                                     generated: row[5].storedInteger == 1)
                 described.enumeration = row[7].storedInteger.flatMap { enums[$0] }
                 return described
             }

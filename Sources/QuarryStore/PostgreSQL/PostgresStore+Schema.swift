@@ -51,7 +51,8 @@ extension PostgresStore {
             // A table of no columns is in no description: it has no key, and is named in a note.
             let relation = catalog.relations[table] ?? ForeignSchema.Relation(name: table, isView: false, columns: [], primaryKey: [], foreignKeys: [])
             let keys = relation.primaryKey
-            guard keys.count == 1, let keyColumn = relation.column(keys[0]), ["int2", "int4", "int8"].contains(keyColumn.declaredType) else {
+            let rowKey = ForeignSchema.rowKey(of: relation, engine: PostgresForeignSchema(schema: schema))
+            guard case .integerKey = rowKey else {
                 // A child of an inheriting table, read through its parent: one note below.
                 if let parent = parentOf[table] {
                     childrenOf[parent, default: []].append(table)
@@ -60,7 +61,7 @@ extension PostgresStore {
                 // A join table (`mapJoinTables`), or a table with no key, named in a note there;
                 // any other is known by a number made from its key (`mapKeyedTable`).
                 let shape = joinShape(table)
-                if keys.isEmpty || shape?.required.isEmpty == true {
+                if rowKey == .unkeyed || shape?.required.isEmpty == true {
                     leftOut.append((table, !keys.isEmpty))
                 } else {
                     // A server that cannot make its view (no TEMP privilege, no

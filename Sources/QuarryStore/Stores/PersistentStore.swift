@@ -32,8 +32,9 @@ protocol PersistentStore: AnyObject {
     /// A number that moves whenever another session commits (SQLite's `data_version`).
     func outsideChangeCounter(context: ObjectContext) throws -> Int
     /// Why some outside commits do not move the counter, so that observers hear them only
-    /// at `refresh()`, which then reloads whatever the counter says; nil (the default)
-    /// when every commit moves it, as SQLite's `data_version` does.
+    /// at `refresh()`, which then reloads whatever the counter says; nil when every commit
+    /// moves it, as SQLite's `data_version` does (each engine answers: `SQLiteStore`'s
+    /// nil, the server's own).
     var unheardCommits: String? { get }
 
     /// Refuses a write (`save`, `updateall`, `deleteall`) that the program owning the file
@@ -77,6 +78,7 @@ protocol PersistentStore: AnyObject {
     func refuseDefining(_ entity: String, whole: Bool) throws
     /// Refuses a definition the store cannot keep as declared (names its database cannot
     /// hold, a kind of entity it does not make yet), before anything is checked or written.
+    /// Each engine answers (a SQLite file holds every name: `SQLiteStore` refuses none).
     func refuse(_ definition: EntityDescription) throws
     /// The model file the store's entities were read from, when they were (a Core Data
     /// store's), for export, Swift and fetch request templates.
@@ -85,7 +87,8 @@ protocol PersistentStore: AnyObject {
     /// `relate()` calls in its model, sub-entities' views and triggers, a key sequence
     /// (AUTOINCREMENT's `sqlite_sequence`), the index on `_entity`. A file Quarry did not
     /// create gains only what its user asks for (a table, rows): the rest lives in its
-    /// sidecar or, remade at each open, in the connection's TEMP schema.
+    /// sidecar or, remade at each open, in the connection's TEMP schema. Each store
+    /// answers: none is assumed to be Quarry's.
     var isQuarrysFile: Bool { get }
     /// Whether a cascade's own delete rules act as soon as it deletes its rows, before the
     /// next rule of the row it came from (SQLite: its actions are triggers run at once),
@@ -103,8 +106,9 @@ protocol PersistentStore: AnyObject {
     /// which the context sees anew once it committed.
     func define(_ entity: EntityDescription, changes: [EntityDescription], context: ObjectContext) throws -> [String]
     /// Whether `name` is an entity Quarry defined in the store and keeps the declaration
-    /// of (so it may be a parent, and be redefined with one); the default: its rows are
-    /// laid out as Quarry's own.
+    /// of (so it may be a parent, and be redefined with one). Each store answers: a SQLite
+    /// file's stores by its rows' layout (`keepsQuarryLayout`), the server's by what it
+    /// made.
     func keepsDeclaration(of name: String) -> Bool
     /// Writes `updateall` (after the context checked the values) in one transaction.
     func writeBatchUpdate(_ entity: EntityDescription, where filter: BatchFilter?, set assignments: [(String, Value)],
@@ -134,6 +138,11 @@ struct StoreSaveWork {
     var tombstones: [ObjectIdentifier: [Value]] = [:]
 }
 
+/// What is the same for every store: rows by key through the dialect and the connection,
+/// and the hooks of Core Data's bookkeeping, which no other store has (no refusal, no
+/// ordering, no versions, nothing written besides the rows). Nothing here is one engine's
+/// or one layout's behaviour: what is (`unheardCommits`, `refuse`, `isQuarrysFile`,
+/// `keepsDeclaration`) each store answers itself.
 extension PersistentStore {
     /// Read through the connection, 500 keys a query.
     func rows(of entity: EntityDescription, keys: [Int64], context: ObjectContext) throws -> [Int64: [Value]] {
@@ -149,15 +158,11 @@ extension PersistentStore {
         return rows
     }
 
-    var unheardCommits: String? { nil }
     func refuseUnfaithfulWrite(_ operation: String, in context: ObjectContext) throws {}
     func willWrite(_ operation: String, in context: ObjectContext) throws {}
     func isOrdered(_ relationship: String, of entity: String) -> Bool { false }
     func refuseDefining(_ entity: String, whole: Bool) throws {}
-    func refuse(_ definition: EntityDescription) throws {}
-    func keepsDeclaration(of name: String) -> Bool { !mapping.storage(of: name).isForeign }
     var modelAsRead: CoreDataModel? { nil }
-    var isQuarrysFile: Bool { true }
     func noteAddition(_ member: ManagedObject) {}
     func inAdditionOrder(_ members: [ManagedObject]) -> [ManagedObject] { members }
     func inStoredOrder(_ saved: [ManagedObject], _ name: String, of owner: ManagedObject, context: ObjectContext) throws -> [ManagedObject] { saved }

@@ -7,6 +7,12 @@ extension CoreDataStore: SQLiteStore {
     /// Core Data's stores are SQLite files.
     var dialect: any SQLDialect { SQLiteDialect() }
     var runsCascadesAtOnce: Bool { true }
+    /// True, as it always was, and never what decides: Quarry defines nothing in the
+    /// store (`refuseDefining`), and a `relate()` between its entities, none of them
+    /// Quarry's, is kept nowhere.
+    var isQuarrysFile: Bool { true }
+    /// None: its entities are its model's.
+    func keepsDeclaration(of name: String) -> Bool { keepsQuarryLayout(name) }
 
     func isOrdered(_ relationship: String, of entity: String) -> Bool { ordering(of: entity, relationship) != nil }
 

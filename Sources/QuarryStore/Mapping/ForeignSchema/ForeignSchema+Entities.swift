@@ -39,6 +39,11 @@ extension ForeignSchema {
             engine.noteType(of: column, in: &storage)
             return column.attribute(type, isKey: isKey, defaultValue: defaultValue)
         }
+        // What a SET DEFAULT key's columns take when their parent goes: as declared.
+        let setDefault = Set(relation.foreignKeys.filter { $0.onDelete == "SET DEFAULT" }.flatMap(\.columns))
+        for column in columns where setDefault.contains(column.name) {
+            if let declared = column.defaultText { storage.setDefaults[column.name] = declared }
+        }
         storage.keysToGive.append(contentsOf: keysToGive(columns, among: identity.toGive))
         storage.generated.formUnion(relation.generatedColumns.intersection(columns.map(\.name)))
         storage.numericDates.merge(engine.numericDates(of: storage, among: attributes)) { _, found in found }

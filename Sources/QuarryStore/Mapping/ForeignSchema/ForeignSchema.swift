@@ -18,7 +18,8 @@ struct ForeignSchema: Sendable {
         let notNull: Bool
         /// A default, serial or identity fills it when an insert leaves it out.
         let hasDefault: Bool
-        /// The default's SQL text, where the engine gives it (SQLite's `dflt_value`).
+        /// The default's SQL text, where the engine gives it (SQLite's `dflt_value`,
+        /// PostgreSQL's `pg_get_expr` of `pg_attrdef`).
         var defaultText: String? = nil
         /// Computed by the engine (`GENERATED ALWAYS`): never written.
         var generated = false

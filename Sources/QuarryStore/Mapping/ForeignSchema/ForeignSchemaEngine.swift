@@ -1,10 +1,16 @@
 /// What an engine answers when another program's tables and views become entities
 /// (`ForeignSchema+Entities`); everything else is decided once, from the schema's
 /// description. SQLite answers in `ForeignSchemaReader`, PostgreSQL in
-/// `PostgresForeignSchema`. What a table's rows are known by is the engine's answer too,
-/// given as a `ForeignSchema.RowIdentity` (a rowid or its alias; an integer key; a keyed
-/// table's numbers through a session view).
+/// `PostgresForeignSchema`. What a table's rows are known by is decided once
+/// (`ForeignSchema.rowKey`: an integer key, a number the engine gives, none); the engine
+/// says which types are integer keys, and how rows of each kind are read, as a
+/// `ForeignSchema.RowIdentity` (its rowid or its alias; an integer key; a keyed table's
+/// numbers through a session view).
 protocol ForeignSchemaEngine {
+    /// Whether a primary key of this one column is the rows' own number (SQLite: declared
+    /// `INTEGER`, the rowid's alias; PostgreSQL: `int2`, `int4` or `int8`).
+    func isIntegerKey(_ column: ForeignSchema.Column) -> Bool
+
     /// A column's declared type as Quarry's (SQLite's affinity rules, PostgreSQL's type names).
     func attributeType(_ column: ForeignSchema.Column) -> AttributeType
 

@@ -207,8 +207,8 @@ struct ForeignSchemaReader {
         var columns = relation.columns
         var primaryKey = "rowid"
         var keyMayHoldOthers = false
-        if relation.primaryKey.count == 1, let keyColumn = relation.column(relation.primaryKey[0]), keyColumn.declaredType.uppercased() == "INTEGER" {
-            primaryKey = keyColumn.name
+        if case .integerKey(let keyColumn) = ForeignSchema.rowKey(of: relation, engine: self) {
+            primaryKey = keyColumn
             // Without a rowid the column is no alias of one, and takes text as well.
             keyMayHoldOthers = (try? context.read { db in try db.execute(sql: "SELECT rowid FROM \(quoteIdentifier(table)) LIMIT 0") }) == nil
         } else {
@@ -282,6 +282,10 @@ struct ForeignSchemaReader {
 /// (`ForeignSchema+Entities` decides the rest).
 extension ForeignSchemaReader: ForeignSchemaEngine {
     func attributeType(_ column: ForeignSchema.Column) -> AttributeType { Self.attributeType(declared: column.declaredType) }
+
+    /// Declared `INTEGER` exactly: the rowid's alias (or, without a rowid, a column that
+    /// takes text as well, `keyMayHoldOthers`).
+    func isIntegerKey(_ column: ForeignSchema.Column) -> Bool { column.declaredType.uppercased() == "INTEGER" }
 
     /// SQLite's values compare and sort as stored: a column's type asks nothing more.
     func noteType(of column: ForeignSchema.Column, in storage: inout EntityStorage) {}

@@ -17,6 +17,8 @@ final class ForeignFileStore: SQLiteStore {
     /// Its `relate()` calls go to the sidecar (`keep(_:context:)`), its sub-entities'
     /// views to the TEMP schema (`remakeHierarchyViews`).
     var isQuarrysFile: Bool { false }
+    /// The entities Quarry defined in the file (their declarations in the sidecar).
+    func keepsDeclaration(of name: String) -> Bool { keepsQuarryLayout(name) }
 
     init(path: String) throws {
         self.path = path

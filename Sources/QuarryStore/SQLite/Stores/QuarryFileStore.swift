@@ -8,6 +8,9 @@ final class QuarryFileStore: SQLiteStore {
     var mapping = StoreMapping()
     var dialect: any SQLDialect { SQLiteDialect() }
     var runsCascadesAtOnce: Bool { true }
+    /// Quarry made the file: what it keeps is kept in it.
+    var isQuarrysFile: Bool { true }
+    func keepsDeclaration(of name: String) -> Bool { keepsQuarryLayout(name) }
     /// `quarry_model` comes first in a new file, before the tables it describes.
     func prepareDeclarations(in db: Database) throws {
         try db.execute(sql: "CREATE TABLE IF NOT EXISTS \(Self.modelTable) (name TEXT PRIMARY KEY, definition TEXT NOT NULL)")

@@ -44,6 +44,14 @@ protocol SQLiteStore: PersistentStore {
 }
 
 extension SQLiteStore {
+    /// Every commit to the file moves `data_version`.
+    var unheardCommits: String? { nil }
+    /// A SQLite file holds every name a definition may have.
+    func refuse(_ definition: EntityDescription) throws {}
+    /// An entity Quarry defined in the file is laid out as Quarry's own; the file's own
+    /// tables and views, and a Core Data store's entities, are not.
+    func keepsQuarryLayout(_ name: String) -> Bool { !mapping.storage(of: name).isForeign }
+
     /// A file's tables Quarry did not make are entities too (none in a new file).
     func didOpen(in context: ObjectContext) throws { try ForeignSchemaReader(context: context).readTables() }
 

@@ -1,0 +1,65 @@
+/// The delete rules a foreign schema's keys give (`ForeignSchema.deleteRule(onDelete:)`): a
+/// deny names the key it comes from, and `ON DELETE SET DEFAULT`: when a parent row goes,
+/// its children's column takes the default the schema declares for it. The engine (SQLite
+/// with `PRAGMA foreign_keys=ON`, PostgreSQL always) then checks the key, and refuses the
+/// delete when no remaining parent row has the default: Quarry refuses it the same way,
+/// before anything changes. The default is the one the schema's description holds
+/// (`EntityStorage.setDefaults`, from `ForeignSchema.Column.defaultText`), evaluated by
+/// the store's engine, whichever it is.
+struct ForeignKeyDefaults {
+    let context: ObjectContext
+    /// How a statement's rows are read: the connection's own read, or the caller's
+    /// transaction (a batch's write: `ForeignKeyDefaults+SQLite`).
+    let rows: (String, [Value]) throws -> [[Value]]
+
+    init(context: ObjectContext) {
+        self.context = context
+        self.rows = { sql, arguments in try context.connection.rows(sql, arguments: arguments) }
+    }
+
+    init(context: ObjectContext, rows: @escaping (String, [Value]) throws -> [[Value]]) {
+        self.context = context
+        self.rows = rows
+    }
+
+    /// The value `column` of `entity`'s table takes by default (NULL when none is declared).
+    func columnDefault(_ column: String, of entity: EntityDescription) throws -> Value {
+        let storage = context.mapped(entity)
+        guard let declared = storage.setDefaults[column] else { return .null }
+        // SQLite takes only constant expressions as defaults (literals, CURRENT_TIME and
+        // the like, or a parenthesised constant expression), so evaluating one reads
+        // nothing; a server's default is its own expression, which its DELETE would
+        // evaluate the same way.
+        do {
+            return try rows("SELECT \(declared)", []).first?.first ?? .null
+        } catch {
+            throw StoreError.validation(message: "delete: the default of \(storage.relation).\(column) cannot be read: \(declared)")
+        }
+    }
+
+    /// Refuses a default that names no parent row left after the delete, as the engine's
+    /// key check does: `doomed` are the rows going (by key).
+    func checkDefaultParent(_ value: Value, parent: EntityDescription, matchedBy targetKey: String?,
+                            child: String, column: String, doomed: Set<Int64>) throws {
+        try checkDefaultParent([value], parent: parent, matchedBy: [targetKey ?? context.mapped(parent).keyColumn],
+                               child: child, columns: [column], doomed: doomed)
+    }
+
+    /// The same for a key of several columns: `values` of `columns`, matched by the
+    /// parent's `targetKeys` in order. A NULL among them names no parent (MATCH SIMPLE,
+    /// both engines' default), so nothing is checked.
+    func checkDefaultParent(_ values: [Value], parent: EntityDescription, matchedBy targetKeys: [String],
+                            child: String, columns: [String], doomed: Set<Int64>) throws {
+        guard !values.contains(where: \.isNull) else { return }
+        let storage = context.mapped(parent)
+        let match = targetKeys.map { "\(quoteIdentifier($0)) = ?" }.joined(separator: " AND ")
+        let keys = try rows("SELECT \(storage.key) FROM \(storage.table) WHERE \(match)", values).compactMap { $0.first?.storedInteger }
+        let survives = keys.contains { key in
+            !doomed.contains(key) && context.registeredObject(entity: parent.name, primaryKey: key)?.isDeleted != true
+        }
+        guard !survives else { return }
+        let named = columns.count == 1 ? columns[0] : "(" + columns.joined(separator: ", ") + ")"
+        let given = values.count == 1 ? "\(values[0])" : "(" + values.map { "\($0)" }.joined(separator: ", ") + ")"
+        throw StoreError.validation(message: "delete: \(child).\(named) is set to its default \(given) on delete (ON DELETE SET DEFAULT), and no \(parent.name) row has it")
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+import QuarryTestSupport
+import Testing
+
+/// A parent deleted in memory whose children's foreign key is `ON DELETE SET DEFAULT`, on
+/// PostgreSQL and in a SQLite file alike: the children in use take their column's default
+/// as the engine's own DELETE gives it (psql's, sqlite3's), read from the schema's
+/// description on either engine (not from SQLite's `PRAGMA table_info`), and a default
+/// naming no parent that stays is refused before anything changes, as the engine refuses
+/// it. Against a real server (`PostgresServer`): the tests fail, never skip, without one.
+@Suite struct SetDefaultDeleteTests {
+    static let schema = """
+        CREATE TABLE parent (id integer PRIMARY KEY, name text);
+        CREATE TABLE child (id integer PRIMARY KEY, parent_id integer DEFAULT 1 REFERENCES parent(id) ON DELETE SET DEFAULT, x integer);
+        CREATE TABLE stray (id integer PRIMARY KEY, parent_id integer DEFAULT 40 REFERENCES parent(id) ON DELETE SET DEFAULT);
+        CREATE TABLE pair (a integer, b integer, name text, PRIMARY KEY (a, b));
+        CREATE TABLE pairchild (id integer PRIMARY KEY, pa integer DEFAULT 1, pb integer DEFAULT 1,
+                                FOREIGN KEY (pa, pb) REFERENCES pair(a, b) ON DELETE SET DEFAULT);
+        INSERT INTO parent VALUES (1, 'keep'), (30, 'gone'), (40, 'held');
+        INSERT INTO child VALUES (310, 30, 1), (311, 30, 2), (312, 40, 3);
+        INSERT INTO stray VALUES (410, 40);
+        INSERT INTO pair VALUES (1, 1, 'keep'), (3, 4, 'gone');
+        INSERT INTO pairchild VALUES (510, 3, 4), (511, 1, 1);
+
+        """
+
+    static let children = "SELECT id || ':' || parent_id FROM child ORDER BY id"
+
+    /// The same schema in a new PostgreSQL database (its URL) and in `lite.db`.
+    static func stores(_ name: String, in sandbox: Sandbox) async throws -> [String] {
+        let url = try PostgresServer.database(name)
+        try sandbox.write("pg.sql", schema)
+        try sandbox.write("lite.sql", "PRAGMA foreign_keys = ON;\n" + schema)
+        try await PostgresStoreTests.psql(sandbox, url, file: "pg.sql")
+        try await PostgresStoreTests.sqlite3(sandbox, "lite.db", file: "lite.sql")
+        return [url, "lite.db"]
+    }
+
+    /// `sql`'s rows as the engine's own shell reads them.
+    static func rows(_ sql: String, in store: String, _ sandbox: Sandbox) async throws -> [String] {
+        let result = store.hasPrefix("postgres")
+            ? try await sandbox.run(URL(fileURLWithPath: "/usr/bin/psql"), ["-Atc", sql, store], timeout: 60)
+            : try await sandbox.run(URL(fileURLWithPath: try PostgresStoreTests.sqlite3Shell()), [store, sql], timeout: 60)
+        return result.stdout.split(separator: "\n").map(String.init)
+    }
+
+    /// One column: the children (one in use before the delete, one read by it) point at
+    /// the default parent after the save, as the engine's own `DELETE` leaves them.
+    @Test func childrenTakeTheColumnsDefault() async throws {
+        let sandbox = try Sandbox()
+        // The engine's own DELETE, in a database of its own.
+        let reference = try PostgresServer.database("setdefault_psql")
+        try sandbox.write("ref.sql", Self.schema + "DELETE FROM parent WHERE id = 30;\n")
+        try await PostgresStoreTests.psql(sandbox, reference, file: "ref.sql")
+        try sandbox.write("ref-lite.sql", "PRAGMA foreign_keys = ON;\n" + Self.schema + "DELETE FROM parent WHERE id = 30;\n")
+        try await PostgresStoreTests.sqlite3(sandbox, "ref.db", file: "ref-lite.sql")
+        let expected = ["310:1", "311:1", "312:40"]
+        #expect(try await Self.rows(Self.children, in: reference, sandbox) == expected)
+        #expect(try await Self.rows(Self.children, in: "ref.db", sandbox) == expected)
+
+        let script = #"""
+            local c = child:get(310)
+            print(c.parent.name)
+            parent:get(30):delete()
+            print(c.parent_id, c.parent.name)
+            print(save().deleted)
+            """#
+        for store in try await Self.stores("setdefault_one", in: sandbox) {
+            let result = try await sandbox.quarry([store, "-e", script])
+            #expect(result.status == 0 && result.lines == ["gone", "1\tkeep", "1"], "\(store): \(result)")
+            #expect(try await Self.rows(Self.children, in: store, sandbox) == expected, "\(store)")
+        }
+    }
+
+    /// A default naming the parent that goes is refused, as the engine's own DELETE is,
+    /// and nothing changes.
+    @Test func aDefaultNamingTheParentGoingIsRefused() async throws {
+        let sandbox = try Sandbox()
+        let reference = try PostgresServer.database("setdefault_refused")
+        try sandbox.write("ref.sql", Self.schema)
+        try await PostgresStoreTests.psql(sandbox, reference, file: "ref.sql")
+        let refused = try await sandbox.run(URL(fileURLWithPath: "/usr/bin/psql"), ["-v", "ON_ERROR_STOP=1", "-c", "DELETE FROM parent WHERE id = 40", reference], timeout: 60)
+        #expect(refused.status != 0 && refused.stderr.contains("foreign key"), "\(refused)")
+
+        let script = #"""
+            local ok, err = pcall(function() parent:get(40):delete() end)
+            print(ok, tostring(err):find("ON DELETE SET DEFAULT", 1, true) ~= nil)
+            print(parent:get(40).name, stray:get(410).parent_id, child:get(312).parent_id)
+            print(save().deleted)
+            """#
+        for store in try await Self.stores("setdefault_stray", in: sandbox) {
+            let result = try await sandbox.quarry([store, "-e", script])
+            #expect(result.status == 0 && result.lines == ["false\ttrue", "held\t40\t40", "0"], "\(store): \(result)")
+            #expect(try await Self.rows("SELECT count(*) FROM parent", in: store, sandbox) == ["3"], "\(store)")
+        }
+    }
+
+    /// Several columns: each of the key's columns takes its default, and together they
+    /// name a parent that stays, as the engine's own DELETE gives them; a default naming
+    /// the parent that goes is refused alike.
+    @Test func aKeyOfSeveralColumnsTakesItsColumnsDefaults() async throws {
+        let sandbox = try Sandbox()
+        let pairs = "SELECT id || ':' || pa || '/' || pb FROM pairchild ORDER BY id"
+        let reference = try PostgresServer.database("setdefault_pair_psql")
+        try sandbox.write("ref.sql", Self.schema + "DELETE FROM pair WHERE a = 3;\n")
+        try await PostgresStoreTests.psql(sandbox, reference, file: "ref.sql")
+        try sandbox.write("ref-lite.sql", "PRAGMA foreign_keys = ON;\n" + Self.schema + "DELETE FROM pair WHERE a = 3;\n")
+        try await PostgresStoreTests.sqlite3(sandbox, "ref.db", file: "ref-lite.sql")
+        #expect(try await Self.rows(pairs, in: reference, sandbox) == ["510:1/1", "511:1/1"])
+        #expect(try await Self.rows(pairs, in: "ref.db", sandbox) == ["510:1/1", "511:1/1"])
+
+        let script = #"""
+            local c = pairchild:get(510)
+            print(c.pair.name)
+            local ok, err = pcall(function() fetch{"pair", predicate = "a == 1"}[1]:delete() end)
+            print(ok, tostring(err):find("ON DELETE SET DEFAULT", 1, true) ~= nil)
+            c.pair:delete()
+            print(c.pa, c.pb, c.pair.name)
+            print(save().deleted)
+            """#
+        for store in try await Self.stores("setdefault_pair", in: sandbox) {
+            let result = try await sandbox.quarry([store, "-e", script])
+            #expect(result.status == 0 && result.lines == ["gone", "false\ttrue", "1\t1\tkeep", "1"], "\(store): \(result)")
+            #expect(try await Self.rows(pairs, in: store, sandbox) == ["510:1/1", "511:1/1"], "\(store)")
+        }
+    }
+}
