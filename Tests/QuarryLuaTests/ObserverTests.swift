@@ -116,6 +116,41 @@ import Testing
         """#)
     }
 
+    /// An object observer hears a relationship as `o:changes()` gives it: a to-one's
+    /// object and a to-many's members, before and after, on a save and on a rollback (it
+    /// heard a to-one's stored key and nil, and nil and nil for a to-many).
+    @Test func objectObserversHearRelationshipsAsObjects() throws {
+        let h = try harness()
+        h.run(#"""
+        entity "P" { name = "string" }
+        entity "R" { x = "int64?", p = { one = "P", inverse = "rs" } }
+        entity "T" { label = "string", ps = { many = "P", inverse = "ts" } }
+        local p1, p2 = P:new{ name = "a" }, P:new{ name = "b" }
+        local r, t = R:new{ x = 1, p = p1 }, T:new{ label = "t" }
+        save()
+        local function show(v)
+          if type(v) == "userdata" then return v:objectID() end
+          if type(v) ~= "table" then return tostring(v) end
+          local ids = {}
+          for _, m in ipairs(v) do ids[#ids + 1] = m:objectID() end
+          return "{" .. table.concat(ids, ",") .. "}"
+        end
+        local heard = {}
+        local function hear(name) return function(o, key, old, new) heard[#heard + 1] = name .. "." .. key .. ":" .. show(old) .. "->" .. show(new) end end
+        observe(r, { "p", "x" }, hear("r"))
+        observe(p1, hear("p1"))
+        observe(t, hear("t"))
+        r.p = p2; r.x = 2; t.ps:add(p1)
+        save()
+        local want = { "r.p:P/1->P/2", "r.x:1->2", "p1.rs:{R/1}->{}", "p1.ts:{}->{T/1}", "t.ps:{}->{P/1}" }
+        assert(table.concat(heard, " ") == table.concat(want, " "), table.concat(heard, " "))
+        heard = {}
+        r.p = p1
+        rollback()
+        assert(table.concat(heard, " ") == "r.p:P/1->P/2", table.concat(heard, " "))
+        """#)
+    }
+
     @Test func onlyRealMovesAreReported() throws {
         let h = try harness()
         h.run(#"""
