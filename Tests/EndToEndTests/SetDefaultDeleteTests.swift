@@ -124,4 +124,44 @@ import Testing
             #expect(try await Self.rows(pairs, in: store, sandbox) == ["510:1/1", "511:1/1"], "\(store)")
         }
     }
+
+    /// A SQLite file's default in parentheses may call any function, and a file's text
+    /// never makes Quarry call one: a delete that would give it (an object's, `deleteall`)
+    /// is refused in one line naming the column and its default, and nothing changes. A
+    /// literal default in the same file is still given, a quoted number as the integer
+    /// its column keeps (it was the text "1", naming no parent in memory).
+    @Test func aSQLiteDefaultThatIsAnExpressionIsNotEvaluated() async throws {
+        let sandbox = try Sandbox()
+        try sandbox.write("lite.sql", """
+            PRAGMA foreign_keys = ON;
+            CREATE TABLE parent (id integer PRIMARY KEY, name text);
+            CREATE TABLE child (id integer PRIMARY KEY, parent_id integer DEFAULT (abs(-1)) REFERENCES parent(id) ON DELETE SET DEFAULT);
+            CREATE TABLE other (id integer PRIMARY KEY, parent_id integer DEFAULT '1' REFERENCES parent(id) ON DELETE SET DEFAULT);
+            INSERT INTO parent VALUES (1, 'keep'), (30, 'gone'), (31, 'fine');
+            INSERT INTO child VALUES (310, 30);
+            INSERT INTO other VALUES (410, 31);
+
+            """)
+        try await PostgresStoreTests.sqlite3(sandbox, "lite.db", file: "lite.sql")
+        let script = #"""
+            local ok, err = pcall(function() parent:get(30):delete() end)
+            print(ok, err)
+            print(child:get(310).parent_id, parent:get(30):isDeleted())
+            print(pcall(function() return deleteall{"parent", predicate = "id == 30"} end))
+            parent:get(31):delete()
+            local o = other:get(410)
+            print(o.parent_id, math.type(o.parent_id), o.parent.name, save().deleted)
+            """#
+        let result = try await sandbox.quarry(["lite.db", "-e", script])
+        let refusal = "delete: the default of child.parent_id is an expression Quarry does not evaluate: (abs(-1)) (ON DELETE SET DEFAULT); set the column in SQL"
+        #expect(result.status == 0, "\(result)")
+        #expect(result.lines.count == 4 && result.lines[0].hasPrefix("false") && result.lines[0].hasSuffix(refusal), "\(result)")
+        #expect(result.lines.dropFirst().first == "30\tfalse", "\(result)")
+        #expect(result.lines.dropFirst(2).first.map { $0.hasPrefix("false") && $0.hasSuffix(refusal) } == true, "\(result)")
+        // The quoted number is the integer sqlite3's DELETE stores, naming the parent kept.
+        #expect(result.lines.last == "1\tinteger\tkeep\t1", "\(result)")
+        #expect(try await Self.rows("SELECT typeof(parent_id) || ':' || parent_id FROM other", in: "lite.db", sandbox) == ["integer:1"])
+        #expect(try await Self.rows("SELECT group_concat(id) FROM parent", in: "lite.db", sandbox) == ["1,30"])
+        #expect(try await Self.rows(Self.children, in: "lite.db", sandbox) == ["310:30"])
+    }
 }
