@@ -1,0 +1,31 @@
+import Foundation
+import QuarryTestSupport
+import Testing
+
+/// An object observer of a file Quarry did not create hears a to-one whose column was set
+/// directly (`a.ArtistId = 3`): `o:changes()` gives the relationship's objects, and the
+/// observer of the relationship heard nothing (the save names only the column).
+@Suite struct ObjectObserverColumnTests {
+    @Test func aToOneSetThroughItsColumnIsHeard() async throws {
+        let sandbox = try Sandbox()
+        try sandbox.write("lite.sql", """
+            CREATE TABLE Artist (ArtistId INTEGER PRIMARY KEY, Name text);
+            CREATE TABLE Album (AlbumId INTEGER PRIMARY KEY, Title text, ArtistId INTEGER NOT NULL REFERENCES Artist(ArtistId));
+            INSERT INTO Artist VALUES (1, 'AC/DC'), (2, 'Accept'), (3, 'Aerosmith');
+            INSERT INTO Album VALUES (1, 'For Those About To Rock', 1);
+
+            """)
+        try await PostgresStoreTests.sqlite3(sandbox, "lite.db", file: "lite.sql")
+        let script = #"""
+            local a = Album:get(1)
+            observe(a, { "artist" }, function(o, key, old, new) print(key, old and old.Name, new and new.Name) end)
+            a.ArtistId = 3
+            save()
+            a.ArtistId = 2
+            rollback()
+            print(a.artist.Name)
+            """#
+        let result = try await sandbox.quarry(["lite.db", "-e", script])
+        #expect(result.status == 0 && result.lines == ["artist\tAC/DC\tAerosmith", "artist\tAerosmith\tAccept", "Aerosmith"], "\(result)")
+    }
+}
