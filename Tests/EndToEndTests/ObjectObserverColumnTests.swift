@@ -26,6 +26,6 @@ import Testing
             print(a.artist.Name)
             """#
         let result = try await sandbox.quarry(["lite.db", "-e", script])
-        #expect(result.status == 0 && result.lines == ["artist\tAC/DC\tAerosmith", "artist\tAerosmith\tAccept", "Aerosmith"], "\(result)")
+        #expect(result.status == 0 && result.lines == ["artist\tAC/DC\tAerosmith", "artist\tAccept\tAerosmith", "Aerosmith"], "\(result)")
     }
 }
