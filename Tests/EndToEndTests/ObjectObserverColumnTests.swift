@@ -28,4 +28,36 @@ import Testing
         let result = try await sandbox.quarry(["lite.db", "-e", script])
         #expect(result.status == 0 && result.lines == ["artist\tAC/DC\tAerosmith", "artist\tAccept\tAerosmith", "Aerosmith"], "\(result)")
     }
+
+    /// Another session's change to the column is heard as the relationship's objects too
+    /// (it was heard as the stored key 1 and nil).
+    @Test func anotherSessionsChangeToAToOneIsHeardAsObjects() async throws {
+        let sandbox = try Sandbox()
+        try sandbox.write("lite.sql", """
+            CREATE TABLE Artist (ArtistId INTEGER PRIMARY KEY, Name text);
+            CREATE TABLE Album (AlbumId INTEGER PRIMARY KEY, Title text, ArtistId INTEGER NOT NULL REFERENCES Artist(ArtistId));
+            INSERT INTO Artist VALUES (1, 'AC/DC'), (2, 'Accept'), (3, 'Aerosmith');
+            INSERT INTO Album VALUES (1, 'For Those About To Rock', 1);
+
+            """)
+        try await PostgresStoreTests.sqlite3(sandbox, "lite.db", file: "lite.sql")
+        let other = try await Self.otherSession(sandbox)
+        let script = #"""
+            local a = Album:get(1)
+            observe(a, function(o, key, old, new)
+              print(key, type(old) == "userdata" and old.Name or tostring(old), type(new) == "userdata" and new.Name or tostring(new))
+            end)
+            assert(os.execute(OTHER))
+            refresh()
+            """#.replacingOccurrences(of: "OTHER", with: other)
+        let result = try await sandbox.quarry(["lite.db", "-e", script])
+        #expect(result.status == 0 && result.lines == ["ArtistId\t1\t3", "artist\tAC/DC\tAerosmith"], "\(result)")
+    }
+
+    /// A Lua string running sqlite3 on `lite.db` to move the album to artist 3.
+    static func otherSession(_ sandbox: Sandbox) async throws -> String {
+        let shell = try PostgresStoreTests.sqlite3Shell()
+        let path = sandbox.directory.appendingPathComponent("lite.db").path
+        return "[[\(shell) '\(path)' 'UPDATE Album SET ArtistId = 3 WHERE AlbumId = 1']]"
+    }
 }

@@ -200,7 +200,8 @@ extension QuarryRuntime {
                 // `o:changes()` tells, though the save names only the column.
                 let related = changes.isExternal ? [] : registry.relationshipsBefore[ObjectIdentifier(object)]?.map(\.key) ?? []
                 for key in Set(entry.keys).union(related).sorted() where keys.isEmpty || keys.contains(key) {
-                    let observed = changes.isExternal ? .attribute : observedChange(key, of: object)
+                    var observed = changes.isExternal ? .attribute : observedChange(key, of: object)
+                    if changes.isExternal, let change = outsideToOneChange(key, of: object, old: old) { observed = .relationship(change) }
                     if case .unchanged = observed { continue }
                     let new = (try? object.value(forKey: key)) ?? .null
                     enqueue { [unowned self] in
