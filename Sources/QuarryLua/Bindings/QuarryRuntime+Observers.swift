@@ -201,7 +201,7 @@ extension QuarryRuntime {
                 let related = changes.isExternal ? [] : registry.relationshipsBefore[ObjectIdentifier(object)]?.map(\.key) ?? []
                 for key in Set(entry.keys).union(related).sorted() where keys.isEmpty || keys.contains(key) {
                     var observed = changes.isExternal ? .attribute : observedChange(key, of: object)
-                    if changes.isExternal, let change = outsideToOneChange(key, of: object, old: old) { observed = .relationship(change) }
+                    if changes.isExternal, let change = outsideToOneChange(key, of: object, old: old) { observed = change }
                     if case .unchanged = observed { continue }
                     let new = (try? object.value(forKey: key)) ?? .null
                     enqueue { [unowned self] in
