@@ -61,7 +61,7 @@ struct ForeignKeyDefaults {
         }
         guard !survives else { return }
         let named = columns.count == 1 ? columns[0] : "(" + columns.joined(separator: ", ") + ")"
-        let given = values.count == 1 ? "\(values[0])" : "(" + values.map { "\($0)" }.joined(separator: ", ") + ")"
+        let given = values.count == 1 ? values[0].displayString : "(" + values.map(\.displayString).joined(separator: ", ") + ")"
         throw StoreError.validation(message: "delete: \(child).\(named) is set to its default \(given) on delete (ON DELETE SET DEFAULT), and no \(parent.name) row has it")
     }
 }
