@@ -35,7 +35,10 @@ struct ForeignKeyDefaults {
         do {
             return try rows("SELECT \(declared)", []).first?.first ?? .null
         } catch {
-            throw StoreError.validation(message: "delete: the default of \(storage.relation).\(column) cannot be read: \(declared)")
+            // The engine's reason: a server's session reads in READ ONLY transactions, so a
+            // default that writes (`nextval(...)`) is refused here, before the save.
+            let reason = (error as? StoreError)?.message ?? "\(error)"
+            throw StoreError.validation(message: "delete: the default of \(storage.relation).\(column) cannot be read: \(declared) (\(reason))")
         }
     }
 
