@@ -16,6 +16,7 @@ import Testing
         func columnDefault(of column: ForeignSchema.Column, as type: AttributeType) -> ForeignColumnDefault.Kind? {
             column.defaultText.flatMap { ForeignColumnDefault.kind(of: $0, as: type) }
         }
+        func setDefault(_ declared: String, of column: ForeignSchema.Column) -> String? { ForeignColumnDefault.literal(declared).map { _ in declared } }
         func numericDates(of storage: EntityStorage, among attributes: [AttributeDescription]) -> [String: EntityStorage.NumericDateScale] {
             Dictionary(uniqueKeysWithValues: attributes.filter { $0.type == .date && $0.name.hasSuffix("_ms") }.map { ($0.name, .milliseconds) })
         }

@@ -196,8 +196,12 @@ extension QuarryRuntime {
             case .object(let object, let keys):
                 guard let entry = changes.updated.first(where: { $0.object === object }) else { continue }
                 let old = changes.oldValues[ObjectIdentifier(object)] ?? [:]
-                for key in entry.keys.sorted() where keys.isEmpty || keys.contains(key) {
-                    let observed = changes.isExternal ? .attribute : observedChange(key, of: object)
+                // A to-one kept in a column set directly (`a.ArtistId = 3`) changed too, as
+                // `o:changes()` tells, though the save names only the column.
+                let related = changes.isExternal ? [] : registry.relationshipsBefore[ObjectIdentifier(object)]?.map(\.key) ?? []
+                for key in Set(entry.keys).union(related).sorted() where keys.isEmpty || keys.contains(key) {
+                    var observed = changes.isExternal ? .attribute : observedChange(key, of: object)
+                    if changes.isExternal, let change = outsideToOneChange(key, of: object, old: old) { observed = change }
                     if case .unchanged = observed { continue }
                     let new = (try? object.value(forKey: key)) ?? .null
                     enqueue { [unowned self] in

@@ -35,6 +35,18 @@ extension QuarryRuntime {
         return .relationship(change)
     }
 
+    /// A to-one another session changed, as its objects (what its stored value named
+    /// before, what it names now): the outside change gives only the stored values.
+    /// `.unchanged` when both are the same (a target the other session deleted is no
+    /// object any more: nil before and after tells nothing), nil for an attribute.
+    func outsideToOneChange(_ key: String, of object: ManagedObject, old: [String: Value]) -> ObservedChange? {
+        guard let relationship = (try? context.entity(named: object.entity.name))?.relationship(named: key), !relationship.isToMany else { return nil }
+        let before = context.toOneTarget(key, of: object, committedValues: old)
+        let now = (try? context.relatedObject(key, of: object)) ?? nil
+        guard before !== now else { return .unchanged }
+        return .relationship(RelationshipChange(key: key, isToMany: false, old: before.map { [$0] } ?? [], new: now.map { [$0] } ?? []))
+    }
+
     /// Pushes a relationship's members as `o:changes()` does: a to-one's object (or nil),
     /// a to-many's members as an array.
     func pushMembers(_ members: [ManagedObject], isToMany: Bool) {

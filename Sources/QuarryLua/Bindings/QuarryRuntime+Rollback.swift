@@ -26,11 +26,13 @@ extension QuarryRuntime {
                 enqueue { [unowned self] in self.invoke(observer) { self.pushEvent(change, handle, known) } }
             case .object(let object, let keys):
                 guard let entry = discarded.reverted.first(where: { $0.object === object }) else { continue }
-                for key in entry.values.keys.sorted() where keys.isEmpty || keys.contains(key) {
-                    guard let value = entry.values[key] else { continue }
+                // A to-one kept in a column set directly went back too, as noted.
+                let related = registry.relationshipsBefore[ObjectIdentifier(object)]?.map(\.key) ?? []
+                for key in Set(entry.values.keys).union(related).sorted() where keys.isEmpty || keys.contains(key) {
                     // What goes back is the noted change reversed: its new members are the old.
                     let observed = observedChange(key, of: object)
                     if case .unchanged = observed { continue }
+                    let value = entry.values[key] ?? (old: .null, new: .null)
                     enqueue { [unowned self] in
                         self.invoke(observer) {
                             _ = self.pushObject(object)

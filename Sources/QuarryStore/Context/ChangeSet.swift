@@ -30,6 +30,13 @@ public struct RelationshipChange {
     public let isToMany: Bool
     public let old: [ManagedObject]
     public let new: [ManagedObject]
+
+    public init(key: String, isToMany: Bool, old: [ManagedObject], new: [ManagedObject]) {
+        self.key = key
+        self.isToMany = isToMany
+        self.old = old
+        self.new = new
+    }
 }
 
 /// Removes a change listener when cancelled.

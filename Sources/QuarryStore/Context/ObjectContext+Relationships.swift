@@ -68,20 +68,29 @@ extension ObjectContext {
         (try? toOneTarget(relationship.name, of: object, destination: relationship.destination, committed: true)) ?? nil
     }
 
+    /// The object a to-one relationship pointed to when `object`'s committed values were
+    /// `values` (an outside change replaced them since): what its observers hear it was.
+    public func toOneTarget(_ name: String, of object: ManagedObject, committedValues values: [String: Value]) -> ManagedObject? {
+        guard let relationship = currentEntity(of: object).relationship(named: name), !relationship.isToMany else { return nil }
+        return (try? toOneTarget(name, of: object, destination: relationship.destination, committed: true) { values[$0] }) ?? nil
+    }
+
     /// The target as it is now, or with `committed` as it was at the last save (a target
-    /// deleted since included).
-    private func toOneTarget(_ name: String, of object: ManagedObject, destination: String, committed: Bool = false) throws -> ManagedObject? {
+    /// deleted since included); `stored` reads a committed value (the object's own unless given).
+    private func toOneTarget(_ name: String, of object: ManagedObject, destination: String, committed: Bool = false,
+                             stored committedValue: ((String) -> Value?)? = nil) throws -> ManagedObject? {
+        let committedValue = committedValue ?? { object.committedValue($0) }
         if committed, object.isInserted { return nil }
         if !committed, let pending = object.pendingToOne[name] { return pending.flatMap { $0.isDeleted ? nil : $0 } }
         let relationship = currentEntity(of: object).relationship(named: name)
         if let key = relationship?.compositeKey {
             // Kept in several columns: their values, unsaved ones included, name the target.
-            let values = key.columns.map { (committed ? nil : object.pending[$0]) ?? object.committedValue($0) ?? .null }
+            let values = key.columns.map { (committed ? nil : object.pending[$0]) ?? committedValue($0) ?? .null }
             let target = try compositeTarget(values, try entity(named: destination), key.targetKeys)
             return target?.isDeleted == true && !committed ? nil : target
         }
         // A link kept in an attribute column reads that column's unsaved value, if any.
-        let stored = (committed ? nil : relationship?.column.flatMap { object.pending[$0] }) ?? object.committedValue(name)
+        let stored = (committed ? nil : relationship?.column.flatMap { object.pending[$0] }) ?? committedValue(name)
         let target: ManagedObject?
         if let targetKey = relationship?.targetKey {
             // Matched by value (relate, or a foreign key to a non-key column).

@@ -93,6 +93,10 @@ public struct EntityStorage: Equatable, Sendable {
     /// parent goes (`ForeignKeyDefaults`), read from the schema's description on every
     /// engine rather than from one engine's catalog.
     public var setDefaults: [String: String] = [:]
+    /// Such a column's declared default the engine does not evaluate for Quarry (SQLite:
+    /// an expression in parentheses, which may call any function; a file's text never
+    /// makes Quarry call one): a delete that would give it is refused, naming it.
+    public var unevaluatedDefaults: [String: String] = [:]
     /// A join table of a file Quarry did not create: the link view of the many-to-many
     /// pair it gives (`ForeignFileStore.mapJoinTables`), through which its rows are linked.
     public var pairLink: String?

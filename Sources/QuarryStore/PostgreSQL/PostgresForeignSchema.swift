@@ -21,6 +21,9 @@ struct PostgresForeignSchema: ForeignSchemaEngine {
     /// saved object reads the row back: a new object starts without it.
     func columnDefault(of column: ForeignSchema.Column, as type: AttributeType) -> ForeignColumnDefault.Kind? { nil }
 
+    /// The server's own expression, as its DELETE would evaluate it.
+    func setDefault(_ declared: String, of column: ForeignSchema.Column) -> String? { declared }
+
     /// The server's dates are typed: none is kept as a number.
     func numericDates(of storage: EntityStorage, among attributes: [AttributeDescription]) -> [String: EntityStorage.NumericDateScale] { [:] }
 

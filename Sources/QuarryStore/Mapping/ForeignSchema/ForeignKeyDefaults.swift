@@ -25,15 +25,20 @@ struct ForeignKeyDefaults {
     /// The value `column` of `entity`'s table takes by default (NULL when none is declared).
     func columnDefault(_ column: String, of entity: EntityDescription) throws -> Value {
         let storage = context.mapped(entity)
+        if let declared = storage.unevaluatedDefaults[column] {
+            throw StoreError.validation(message: "delete: the default of \(storage.relation).\(column) is an expression Quarry does not evaluate: \(declared) (ON DELETE SET DEFAULT); set the column in SQL")
+        }
         guard let declared = storage.setDefaults[column] else { return .null }
-        // SQLite takes only constant expressions as defaults (literals, CURRENT_TIME and
-        // the like, or a parenthesised constant expression), so evaluating one reads
-        // nothing; a server's default is its own expression, which its DELETE would
-        // evaluate the same way.
+        // On SQLite a literal or a clock only (`evaluatesSetDefault`), which reads nothing
+        // and calls no function; a server's default is its own expression, which its
+        // DELETE would evaluate the same way.
         do {
             return try rows("SELECT \(declared)", []).first?.first ?? .null
         } catch {
-            throw StoreError.validation(message: "delete: the default of \(storage.relation).\(column) cannot be read: \(declared)")
+            // The engine's reason: a server's session reads in READ ONLY transactions, so a
+            // default that writes (`nextval(...)`) is refused here, before the save.
+            let reason = (error as? StoreError)?.message ?? "\(error)"
+            throw StoreError.validation(message: "delete: the default of \(storage.relation).\(column) cannot be read: \(declared) (\(reason))")
         }
     }
 
@@ -59,7 +64,7 @@ struct ForeignKeyDefaults {
         }
         guard !survives else { return }
         let named = columns.count == 1 ? columns[0] : "(" + columns.joined(separator: ", ") + ")"
-        let given = values.count == 1 ? "\(values[0])" : "(" + values.map { "\($0)" }.joined(separator: ", ") + ")"
+        let given = values.count == 1 ? values[0].displayString : "(" + values.map(\.displayString).joined(separator: ", ") + ")"
         throw StoreError.validation(message: "delete: \(child).\(named) is set to its default \(given) on delete (ON DELETE SET DEFAULT), and no \(parent.name) row has it")
     }
 }

@@ -42,7 +42,8 @@ extension ForeignSchema {
         // What a SET DEFAULT key's columns take when their parent goes: as declared.
         let setDefault = Set(relation.foreignKeys.filter { $0.onDelete == "SET DEFAULT" }.flatMap(\.columns))
         for column in columns where setDefault.contains(column.name) {
-            if let declared = column.defaultText { storage.setDefaults[column.name] = declared }
+            guard let declared = column.defaultText else { continue }
+            if let evaluated = engine.setDefault(declared, of: column) { storage.setDefaults[column.name] = evaluated } else { storage.unevaluatedDefaults[column.name] = declared }
         }
         storage.keysToGive.append(contentsOf: keysToGive(columns, among: identity.toGive))
         storage.generated.formUnion(relation.generatedColumns.intersection(columns.map(\.name)))

@@ -25,6 +25,11 @@ protocol ForeignSchemaEngine {
     /// it is made, or nil (no default the object can know before its row is written).
     func columnDefault(of column: ForeignSchema.Column, as type: AttributeType) -> ForeignColumnDefault.Kind?
 
+    /// The SQL Quarry evaluates for `declared`, a SET DEFAULT key column's default, when a
+    /// parent is deleted (SQLite: a literal, as the column keeps it, or a clock; PostgreSQL:
+    /// the server's own expression, which its DELETE evaluates), nil when it must not.
+    func setDefault(_ declared: String, of column: ForeignSchema.Column) -> String?
+
     /// The date attributes among `attributes` of the table `storage` reads whose column
     /// keeps numbers other than Unix seconds (milliseconds, Julian days).
     func numericDates(of storage: EntityStorage, among attributes: [AttributeDescription]) -> [String: EntityStorage.NumericDateScale]

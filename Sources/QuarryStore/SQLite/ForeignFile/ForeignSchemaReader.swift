@@ -295,6 +295,22 @@ extension ForeignSchemaReader: ForeignSchemaEngine {
         column.defaultText.flatMap { ForeignColumnDefault.kind(of: $0, as: type) }
     }
 
+    /// A literal or a clock, as a new object's default: an expression in parentheses may
+    /// call any function, and a file's text never makes Quarry call one. A quoted number
+    /// in a column of numeric affinity is the number SQLite stores (`DEFAULT '1'` keeps 1,
+    /// which names the parent 1; the text '1' named none in memory).
+    func setDefault(_ declared: String, of column: ForeignSchema.Column) -> String? {
+        let text = declared.trimmingCharacters(in: .whitespaces)
+        if ForeignColumnDefault.clocks.contains(text.uppercased()) { return text }
+        guard let literal = ForeignColumnDefault.literal(text) else { return nil }
+        guard case .text(let quoted) = literal else { return text }
+        switch attributeType(column) {
+        case .int16, .int32, .int64: return Int64(quoted).map(String.init) ?? text
+        case .double, .decimal: return Double(quoted).map { "\($0)" } ?? text
+        default: return text
+        }
+    }
+
     func numericDates(of storage: EntityStorage, among attributes: [AttributeDescription]) -> [String: EntityStorage.NumericDateScale] {
         ForeignFileStore.numericDates(of: storage.relation, key: storage.keyColumn, attributes: attributes, in: context)
     }
