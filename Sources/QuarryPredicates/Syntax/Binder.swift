@@ -335,10 +335,13 @@ struct Binder {
         case .keyPath(let path):
             if let side = quantifiedSide {
                 // The left side of a quantified comparison: the member's keys, else the object's.
-                if path.components.starts(with: side.prefix), path.components.count > side.prefix.count {
+                // The path is matched by the relationships it reaches, not by its words: a
+                // to-one may be named by another name it answers to (`airlines` for `airline`).
+                if let steps = toManySteps(path, side.outer), steps.map(\.relationship.name) == side.prefix,
+                   path.components.count > steps.count {
                     var unscoped = self
                     unscoped.quantifiedSide = nil
-                    return try unscoped.operand(.keyPath(KeyPath(Array(path.components.dropFirst(side.prefix.count)), column: path.column)), side.member)
+                    return try unscoped.operand(.keyPath(KeyPath(Array(path.components.dropFirst(steps.count)), column: path.column)), side.member)
                 }
                 return try outerOperand(expression, side.outer)
             }
