@@ -272,17 +272,13 @@ extension ObjectContext {
             let entity = currentEntity(of: object)
             for (name, target) in object.pendingToOne {
                 guard let target, !target.isDeleted, let relationship = entity.relationship(named: name) else { continue }
-                if let key = relationship.compositeKey {
-                    for (column, targetKey) in zip(key.columns, key.targetKeys) where entity.attribute(named: column) != nil {
-                        let value = target.currentValue(targetKey)
-                        if object.currentValue(column) != value { object.pending[column] = value }
-                    }
-                    continue
+                // Each column and the target's column it matches: a key of several columns', or one.
+                let pairs = relationship.compositeKey.map { Array(zip($0.columns, $0.targetKeys)) }
+                    ?? relationship.targetKey.flatMap { targetKey in relationship.column.map { [($0, targetKey)] } } ?? []
+                for (column, targetKey) in pairs where entity.attribute(named: column) != nil {
+                    let value = target.currentValue(targetKey)
+                    if object.currentValue(column) != value { object.pending[column] = value }
                 }
-                guard let targetKey = relationship.targetKey,
-                      let column = relationship.column, entity.attribute(named: column) != nil else { continue }
-                let value = target.currentValue(targetKey)
-                if object.currentValue(column) != value { object.pending[column] = value }
             }
         }
     }
