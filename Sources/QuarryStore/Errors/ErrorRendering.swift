@@ -59,7 +59,7 @@ public enum ErrorRendering {
     /// server's address in it (a PostgreSQL URL's password), whatever put the address
     /// there (a path that was no file, a script's own message).
     public static func said(_ text: String) -> String {
-        escaped(StoreRegistry.withoutSecrets(in: text))
+        escaped(URLSecrets.withoutPasswords(in: text))
     }
 
     /// Control characters and line separators as Lua escapes them in source (`\n`, `\0`,

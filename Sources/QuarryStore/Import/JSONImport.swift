@@ -244,3 +244,11 @@ struct KeySlots {
         return column
     }
 }
+
+extension Value {
+    /// A scalar as `JSONSerialization` parsed it, with booleans, integers and reals told
+    /// apart as JSON import tells them apart.
+    public init(jsonScalar any: Any) {
+        self = (try? JSONImport.value(any)) ?? .null
+    }
+}

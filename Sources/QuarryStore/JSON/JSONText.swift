@@ -14,11 +14,3 @@ public func jsonQuoted(_ text: String) -> String {
         }
     } + "\""
 }
-
-extension Value {
-    /// A scalar as `JSONSerialization` parsed it, with booleans, integers and reals told
-    /// apart as JSON import tells them apart.
-    public init(jsonScalar any: Any) {
-        self = (try? JSONImport.value(any)) ?? .null
-    }
-}

@@ -80,13 +80,3 @@ extension AttributeDescription {
         return .failure(CoercionFailure(expected: "one of enum \(enumeration.name)'s labels (\(enumeration.labels.map { "'\($0)'" }.joined(separator: ", ")))", given: value))
     }
 }
-
-extension SQLDialect {
-    /// `sql`, a value of `attribute`, as SQL orders it (ORDER BY, `<`, BETWEEN, min and
-    /// max): an enum's as its type (its text cast back, so its labels' order); a string's
-    /// by its bytes (`binaryText`); any other as it is.
-    public func ordered(_ sql: String, _ attribute: AttributeDescription) -> String {
-        if let enumeration = attribute.enumeration { return enumeration.cast(sql) }
-        return attribute.type == .string ? binaryText(sql) : sql
-    }
-}

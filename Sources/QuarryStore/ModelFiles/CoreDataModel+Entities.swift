@@ -84,7 +84,7 @@ extension CoreDataModel {
             }
         case .date:
             guard let seconds = Double(text), seconds.isFinite else { return nil }
-            value = .date(seconds + CoreDataStore.epochOffset)
+            value = .date(seconds + ReferenceDate.secondsSince1970)
         case .string, .uuid, .json:
             value = .text(text)
         case .binary:
@@ -126,7 +126,7 @@ extension CoreDataAttribute {
         case .real(let d): return d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : String(d)
         case .bool(let b): return b ? "YES" : "NO"
         case .date(let seconds):
-            let since2001 = seconds - CoreDataStore.epochOffset
+            let since2001 = seconds - ReferenceDate.secondsSince1970
             return since2001 == since2001.rounded() && abs(since2001) < 1e15 ? String(Int64(since2001)) : String(since2001)
         case .text(let text), .decimal(let text): return text
         }
@@ -147,24 +147,5 @@ extension CoreDataRelationship {
         self.init(name: relationship.name, destination: relationship.destination, inverse: relationship.inverse,
                   isToMany: relationship.isToMany, deleteRule: rule)
         isOptional = relationship.isRequired != true
-    }
-}
-
-extension CoreDataModel {
-    /// The open store's model for export and Swift: the entities `names` (all when nil).
-    /// A Core Data store's own model is used as read (its views flatten inheritance);
-    /// otherwise Quarry's entities are converted.
-    public init(of context: ObjectContext, entities names: [String]? = nil) {
-        let wanted = names.map(Set.init)
-        if let model = context.store.modelAsRead {
-            guard let wanted else { self = model; return }
-            self.init(entities: model.entities.filter { wanted.contains($0.name) },
-                      fetchRequests: model.fetchRequests.filter { wanted.contains($0.entity) })
-            return
-        }
-        // Templates kept from a model go out with their entities.
-        let templates = ((try? context.fetchTemplates()) ?? []).filter { wanted?.contains($0.entity) ?? true }
-        self.init(entities: context.declaredEntities.filter { wanted?.contains($0.name) ?? true })
-        fetchRequests = templates
     }
 }

@@ -74,96 +74,20 @@ public struct PostgresURL: Equatable {
         secrets.sorted { $0.count > $1.count }.reduce(message) { $0.replacingOccurrences(of: $1, with: "***") }
     }
 
-    /// `text` (a line a person typed) with the password of every PostgreSQL URL in it left
-    /// out (`user:password@` and `password=`), for the history file. A URL runs to the
-    /// next white space, or, when a quote opens it, to the last such quote before that.
-    public static func withoutPasswords(in text: String) -> String {
-        guard text.utf8.count >= 11, text.contains("://") else { return text }
-        let bytes = Array(text.utf8)
-        let lowered = bytes.map { (65...90).contains($0) ? $0 + 32 : $0 }
-        var out: [UInt8] = []
-        var i = 0
-        while i < bytes.count {
-            guard let scheme = ["postgres://", "postgresql://"].first(where: { lowered[i...].starts(with: $0.utf8) }) else {
-                out.append(bytes[i]); i += 1; continue
-            }
-            var end = bytes[(i + scheme.utf8.count)...].firstIndex { $0 == 32 || (9...13).contains($0) } ?? bytes.count
-            if i > 0, bytes[i - 1] == UInt8(ascii: "'") || bytes[i - 1] == UInt8(ascii: "\""),
-               let quote = bytes[i..<end].lastIndex(of: bytes[i - 1]) { end = quote }
-            out += Array(shown(String(decoding: bytes[i..<end], as: UTF8.self)).utf8)
-            i = end
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
+    /// `text` (a line a person typed) with the password of every URL in it left out
+    /// (`URLSecrets`), for the history file.
+    public static func withoutPasswords(in text: String) -> String { URLSecrets.withoutPasswords(in: text) }
 
-    /// `url` with no password in it, for messages, the prompt and the history: the user
-    /// information without its password, and no `password=` or `sslpassword=` parameter.
-    /// A URL that libpq and Quarry would read two ways shows its scheme alone.
+    /// `url` with no password in it, for messages and the prompt (`URLSecrets.shown`).
     static func shown(_ url: String) -> String {
-        guard let scheme = url.range(of: "://") else {
+        guard url.contains("://") else {
             // `postgres:/user:secret@host`: no part of what follows the scheme is shown.
             return url.lowercased().hasPrefix("postgres") ? String(url.prefix { $0 != ":" }) + ":…" : url
         }
-        let rest = url[scheme.upperBound...]
-        // Read two ways, any part of it may be a piece of a password (`?password=SEC@RET`).
-        guard case let (userinfo, after)? = userinfo(url) else { return url[..<scheme.upperBound] + "…" }
-        let user = userinfo.map { String($0[..<($0.firstIndex(of: ":") ?? $0.endIndex)]) + "@" } ?? ""
-        let tail = rest[after...]
-        guard let mark = tail.firstIndex(of: "?") else { return url[..<scheme.upperBound] + user + tail }
-        let kept = tail[tail.index(after: mark)...].split(separator: "&").filter { !isSecret($0) }
-        return url[..<scheme.upperBound] + user + tail[..<mark] + (kept.isEmpty ? "" : "?" + kept.joined(separator: "&"))
+        return URLSecrets.shown(url)
     }
 
-    /// The user information of `url` (`user:password`, nil for none) and where the rest
-    /// begins; nil when libpq would read it otherwise than as written. libpq ends the
-    /// user information at the first '@' before any '/' (even past a '?'); a URL's
-    /// authority ends at '/' or '?'. Where the two differ, a password holding '@', '/' or
-    /// '?' would reach libpq's messages in pieces that no redaction finds.
-    private static func userinfo(_ url: String) -> (Substring?, String.Index)? {
-        guard let scheme = url.range(of: "://") else { return (nil, url.endIndex) }
-        let rest = url[scheme.upperBound...]
-        let query = rest.firstIndex(of: "?") ?? rest.endIndex
-        let slash = rest.firstIndex(of: "/") ?? rest.endIndex
-        let libpqAt = rest[..<slash].firstIndex(of: "@")
-        let authorityAt = rest[..<min(query, slash)].lastIndex(of: "@")
-        if libpqAt == nil, authorityAt == nil { return rest[..<query].contains("@") ? nil : (nil, rest.startIndex) }
-        guard let at = authorityAt, libpqAt == at else { return nil }
-        return (rest[..<at], rest.index(after: at))
-    }
-
-    /// The password of `user:password`, as written.
-    private static func password(_ userinfo: Substring) -> Substring? {
-        userinfo.firstIndex(of: ":").map { userinfo[userinfo.index(after: $0)...] }
-    }
-
-    /// Whether a query parameter holds a password (`password=`, `sslpassword=`, in any
-    /// case or percent-encoding of the name: libpq decodes names).
-    private static func isSecret(_ parameter: Substring) -> Bool {
-        let name = String(parameter[..<(parameter.firstIndex(of: "=") ?? parameter.endIndex)])
-        let decoded = (name.removingPercentEncodingIfValid ?? name).lowercased()
-        return decoded == "password" || decoded == "sslpassword"
-    }
-}
-
-private extension String {
-    /// The text with `%XX` escapes decoded as UTF-8, nil when an escape is malformed.
-    var removingPercentEncodingIfValid: String? {
-        var bytes: [UInt8] = []
-        var iterator = utf8.makeIterator()
-        while let byte = iterator.next() {
-            guard byte == UInt8(ascii: "%") else { bytes.append(byte); continue }
-            guard let high = iterator.next().flatMap(Self.hexDigit), let low = iterator.next().flatMap(Self.hexDigit) else { return nil }
-            bytes.append(high << 4 | low)
-        }
-        return String(validating: bytes, as: UTF8.self)
-    }
-
-    static func hexDigit(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-        default: return nil
-        }
-    }
+    private static func userinfo(_ url: String) -> (Substring?, String.Index)? { URLSecrets.userinfo(url) }
+    private static func password(_ userinfo: Substring) -> Substring? { URLSecrets.password(userinfo) }
+    private static func isSecret(_ parameter: Substring) -> Bool { URLSecrets.isSecret(parameter) }
 }

@@ -43,7 +43,7 @@ public final class CoreDataStore {
     }
 
     /// Seconds from 1970-01-01 to 2001-01-01, Core Data's reference date.
-    public static let epochOffset = 978_307_200.0
+    public static let epochOffset = ReferenceDate.secondsSince1970
 
     public var entities: [Mapped] { didSet { positions = nil } }
     /// Where each entity is in `entities`, by name (made when first asked, `mapped(_:)`):
