@@ -12,10 +12,13 @@ let package = Package(
     products: [
         .executable(name: "quarry", targets: ["quarry"]),
         // For the fuzz targets in Fuzz/ (a separate package that depends on this one).
+        .library(name: "QuarryModel", targets: ["QuarryModel"]),
+        .library(name: "QuarryModelFiles", targets: ["QuarryModelFiles"]),
         .library(name: "QuarryStore", targets: ["QuarryStore"]),
         .library(name: "QuarryPredicates", targets: ["QuarryPredicates"]),
         .library(name: "QuarrySwiftInput", targets: ["QuarrySwiftInput"]),
         .library(name: "QuarryLua", targets: ["QuarryLua"]),
+        .library(name: "QuarryShell", targets: ["QuarryShell"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -34,28 +37,41 @@ let package = Package(
         .target(name: "CQuarrySignals"),
         .target(name: "CQuarryRows"),
         // SQLite's variadic calls (sqlite3_db_config), which Swift cannot make.
-        .target(name: "CQuarrySQLite", linkerSettings: [.linkedLibrary("sqlite3")]),
+        .target(name: "CQuarrySQLite", dependencies: ["CQuarryRows"], linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(name: "CQuarryShim", dependencies: ["CLua", "CQuarrySignals", "CQuarryRows"]),
         // libpq, loaded when a PostgreSQL store is opened (see its header for why not linked).
         .target(name: "CQuarryPQ", linkerSettings: [.linkedLibrary("dl")]),
+        // The model: entities, values, engine-neutral errors, JSON and the I/O helpers.
+        .target(name: "QuarryModel", dependencies: ["CQuarrySignals"], swiftSettings: swift5),
+        // Core Data's model files: XML, keyed archives, Swift source.
+        .target(name: "QuarryModelFiles", dependencies: ["QuarryModel", "CQuarrySignals", "CZlib"], swiftSettings: swift5),
+        // What every engine answers: StoreEngine, RowCursor, PreparedQuery.
+        .target(name: "QuarryEngine", dependencies: ["QuarryModel", "CQuarryRows"], swiftSettings: swift5),
         .target(name: "QuarryStore", dependencies: [
-            "CQuarrySignals", "CQuarryRows", "CQuarrySQLite", "CZlib", "CQuarryPQ",
+            "QuarryModel", "QuarryModelFiles", "QuarryEngine",
+            "CQuarrySignals", "CQuarryRows", "CQuarrySQLite", "CZlib",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "GRDBSQLite", package: "GRDB.swift"),
         ], swiftSettings: swift5),
-        .target(name: "QuarryPredicates", dependencies: ["QuarryStore", "CQuarrySQLite"], swiftSettings: swift5),
+        // PostgreSQL: its engine (libpq, rows, COPY) and its layouts (a schema's tables, Quarry's own).
+        .target(name: "QuarryPostgreSQL", dependencies: [
+            "QuarryModel", "QuarryModelFiles", "QuarryEngine", "QuarryStore", "CQuarryPQ", "CQuarrySignals", "CQuarryRows",
+        ], swiftSettings: swift5),
+        // The one place that knows every engine and layout: the registry that opens a location.
+        .target(name: "QuarryStores", dependencies: ["QuarryModelFiles", "QuarryStore", "QuarryPostgreSQL"], swiftSettings: swift5),
+        .target(name: "QuarryPredicates", dependencies: ["QuarryModel", "QuarryModelFiles", "QuarryStore", "CQuarrySQLite"], swiftSettings: swift5),
         // `#Predicate` and Swift sort keys in: Swift's syntax tree onto the predicate tree.
-        .target(name: "QuarrySwiftInput", dependencies: [
+        .target(name: "QuarrySwiftInput", dependencies: ["QuarryModel", 
             "QuarryStore", "QuarryPredicates", "CQuarrySignals",
             .product(name: "SwiftSyntax", package: "swift-syntax"),
             .product(name: "SwiftParser", package: "swift-syntax"),
             .product(name: "SwiftParserDiagnostics", package: "swift-syntax"),
         ], swiftSettings: swift5),
-        .target(name: "QuarryFetch", dependencies: ["QuarryStore", "QuarryPredicates", "CQuarrySQLite"], swiftSettings: swift5),
+        .target(name: "QuarryFetch", dependencies: ["QuarryModel", "QuarryModelFiles", "QuarryStore", "QuarryPredicates", "CQuarrySQLite"], swiftSettings: swift5),
         // Tables and charts as text: no Lua, no terminal; the Lua layer and the shell use it.
-        .target(name: "QuarryFormat", dependencies: ["QuarryStore", "QuarryFetch"], swiftSettings: swift5),
-        .target(name: "QuarryLua", dependencies: ["CQuarryShim", "CLua", "CQuarrySignals", "QuarryStore", "QuarryPredicates", "QuarrySwiftInput", "QuarryFetch", "QuarryFormat"], swiftSettings: swift5),
-        .target(name: "QuarryShell", dependencies: [
+        .target(name: "QuarryFormat", dependencies: ["QuarryModel", "QuarryStore", "QuarryFetch"], swiftSettings: swift5),
+        .target(name: "QuarryLua", dependencies: ["QuarryModel", "QuarryModelFiles", "CQuarryShim", "CLua", "CQuarrySignals", "QuarryStore", "QuarryPredicates", "QuarrySwiftInput", "QuarryFetch", "QuarryFormat"], swiftSettings: swift5),
+        .target(name: "QuarryShell", dependencies: ["QuarryStores", "QuarryModel", "QuarryModelFiles", 
             "QuarryLua", "QuarryStore", "QuarryPredicates", "QuarryFormat", "CReadline",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], swiftSettings: swift5),
@@ -66,15 +82,15 @@ let package = Package(
         .target(name: "QuarryTestSupport", path: "Tests/Support", swiftSettings: swift5),
         // Quarry's #Predicate export against swift-foundation's macro: a store as plain Swift
         // classes and objects, compiled with swiftc, evaluated, compared with Quarry's fetch.
-        .target(name: "QuarrySwiftEvaluation", dependencies: ["QuarryStore", "QuarryPredicates", "QuarryFetch", "QuarryTestSupport"],
+        .target(name: "QuarrySwiftEvaluation", dependencies: ["QuarryModel", "QuarryModelFiles", "QuarryStore", "QuarryPredicates", "QuarryFetch", "QuarryTestSupport"],
                 path: "Tests/SwiftEvaluation", swiftSettings: swift5),
-        .testTarget(name: "QuarryStoreTests", dependencies: ["QuarryStore", "QuarryTestSupport", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swift5),
-        .testTarget(name: "QuarryPredicatesTests", dependencies: ["QuarryPredicates", "QuarryStore", "QuarrySwiftInput", "QuarryTestSupport", "QuarrySwiftEvaluation", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swift5),
-        .testTarget(name: "QuarrySwiftInputTests", dependencies: ["QuarrySwiftInput", "QuarryPredicates", "QuarryStore", "QuarryTestSupport"], swiftSettings: swift5),
-        .testTarget(name: "QuarryFetchTests", dependencies: ["QuarryFetch", "QuarryPredicates", "QuarryStore", "QuarryTestSupport", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swift5),
-        .testTarget(name: "QuarryFormatTests", dependencies: ["QuarryFormat", "QuarryStore", "QuarryTestSupport"], swiftSettings: swift5),
-        .testTarget(name: "QuarryLuaTests", dependencies: ["QuarryLua", "QuarryFetch", "QuarryFormat", "QuarryPredicates", "QuarryStore", "CLua", "CQuarryShim", "CQuarrySignals", "QuarryTestSupport", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swift5),
-        .testTarget(name: "QuarryShellTests", dependencies: ["QuarryShell", "QuarryStore"], swiftSettings: swift5),
+        .testTarget(name: "QuarryStoreTests", dependencies: ["QuarryPostgreSQL", "QuarryStores", "QuarryModel", "QuarryModelFiles", "QuarryEngine", "QuarryStore", "QuarryTestSupport", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swift5),
+        .testTarget(name: "QuarryPredicatesTests", dependencies: ["QuarryShell", "QuarryPostgreSQL", "QuarryModel", "QuarryPredicates", "QuarryStore", "QuarrySwiftInput", "QuarryTestSupport", "QuarrySwiftEvaluation", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swift5),
+        .testTarget(name: "QuarrySwiftInputTests", dependencies: ["QuarryShell", "QuarryModel", "QuarrySwiftInput", "QuarryPredicates", "QuarryStore", "QuarryTestSupport"], swiftSettings: swift5),
+        .testTarget(name: "QuarryFetchTests", dependencies: ["QuarryShell", "QuarryModel", "QuarryFetch", "QuarryPredicates", "QuarryStore", "QuarryTestSupport", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swift5),
+        .testTarget(name: "QuarryFormatTests", dependencies: ["QuarryModel", "QuarryFormat", "QuarryStore", "QuarryTestSupport"], swiftSettings: swift5),
+        .testTarget(name: "QuarryLuaTests", dependencies: ["QuarryShell", "QuarryModel", "QuarryModelFiles", "QuarryLua", "QuarryFetch", "QuarryFormat", "QuarryPredicates", "QuarryStore", "CLua", "CQuarryShim", "CQuarrySignals", "QuarryTestSupport", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swift5),
+        .testTarget(name: "QuarryShellTests", dependencies: ["QuarryModel", "QuarryShell", "QuarryStore"], swiftSettings: swift5),
         .testTarget(name: "EndToEndTests", dependencies: ["QuarryTestSupport"], swiftSettings: swift5),
     ]
 )

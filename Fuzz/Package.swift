@@ -17,27 +17,34 @@ let package = Package(
         .target(name: "FuzzMain"),
         .executableTarget(name: "FuzzPredicates", dependencies: [
             "FuzzMain",
+            .product(name: "QuarryShell", package: "Quarry"),
+            .product(name: "QuarryModel", package: "Quarry"),
             .product(name: "QuarryPredicates", package: "Quarry"),
             .product(name: "QuarryStore", package: "Quarry"),
             .product(name: "GRDB", package: "GRDB.swift"),
         ], swiftSettings: swift5),
         .executableTarget(name: "FuzzCSV", dependencies: [
             "FuzzMain",
+            .product(name: "QuarryModel", package: "Quarry"),
             .product(name: "QuarryStore", package: "Quarry"),
             .product(name: "GRDB", package: "GRDB.swift"),
         ], swiftSettings: swift5),
         .executableTarget(name: "FuzzLua", dependencies: [
             "FuzzMain",
+            .product(name: "QuarryShell", package: "Quarry"),
             .product(name: "QuarryLua", package: "Quarry"),
         ], swiftSettings: swift5),
         .executableTarget(name: "FuzzSwift", dependencies: [
             "FuzzMain",
+            .product(name: "QuarryShell", package: "Quarry"),
+            .product(name: "QuarryModel", package: "Quarry"),
             .product(name: "QuarrySwiftInput", package: "Quarry"),
             .product(name: "QuarryPredicates", package: "Quarry"),
             .product(name: "QuarryStore", package: "Quarry"),
         ], swiftSettings: swift5),
         .executableTarget(name: "FuzzModel", dependencies: [
             "FuzzMain",
+            .product(name: "QuarryModelFiles", package: "Quarry"),
             .product(name: "QuarryStore", package: "Quarry"),
         ], swiftSettings: swift5),
     ]

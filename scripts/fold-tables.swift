@@ -1,4 +1,4 @@
-// Writes Sources/QuarryStore/PostgreSQL/UnicodeFoldTables.swift from this machine's
+// Writes Sources/QuarryStore/SQL/UnicodeFoldTables.swift from this machine's
 // Foundation: what `String.folding(options:locale: nil)` does to each scalar, which
 // PostgreSQL's SQL for [c] and [d] repeats. Run by scripts/fold-tables; the test
 // FoldTablesTests checks the committed tables against Foundation on every scalar.

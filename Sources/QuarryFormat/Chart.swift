@@ -1,5 +1,6 @@
 import Foundation
 import QuarryStore
+import QuarryModel
 
 /// Charts drawn as text: horizontal bars (histograms, bar charts) and a column plot
 /// (line charts), with labelled axes and values, fitting `width` columns. Unicode block

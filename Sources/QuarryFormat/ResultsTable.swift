@@ -1,5 +1,6 @@
 import QuarryFetch
 import QuarryStore
+import QuarryModel
 
 /// Results as a table: one row per object (ID, then attributes); a long result shows its
 /// first and last rows (`.maxrows` in all) and says how many there are.

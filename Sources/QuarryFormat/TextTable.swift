@@ -1,5 +1,6 @@
 import Foundation
 import QuarryStore
+import QuarryModel
 
 /// How tables print: the REPL's `.mode`. Data, not branches in the printing code.
 public enum OutputMode: String, CaseIterable {

@@ -2,6 +2,7 @@ import CLua
 import CQuarryShim
 import Foundation
 import QuarryStore
+import QuarryModel
 
 /// A Lua error that reached Swift: the message, and the traceback when one was taken.
 public struct LuaFailure: Error, CustomStringConvertible {

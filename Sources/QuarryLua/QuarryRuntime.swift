@@ -4,6 +4,7 @@ import QuarryFetch
 import QuarryFormat
 import QuarryPredicates
 import QuarryStore
+import QuarryModel
 
 /// One Lua state with Quarry's API installed over one object context.
 public final class QuarryRuntime {

@@ -2,6 +2,8 @@ import Foundation
 import QuarryFormat
 import QuarryLua
 import QuarryStore
+import QuarryModel
+import QuarryModelFiles
 
 /// The REPL's dot-commands: a table of name, usage and handler, as the sqlite3 shell has.
 struct DotCommands {

@@ -1,5 +1,6 @@
 import Foundation
 import QuarryStore
+import QuarryStores
 
 /// A name that did not exist opens as a new, empty store; when it does not look like a
 /// database's name either, a typo is the likelier story ("unknown entity" would follow),

@@ -1,5 +1,6 @@
 import ArgumentParser
 import QuarryStore
+import QuarryModel
 
 /// The command line: `quarry [options] [DB] [SCRIPT [ARGS...]]`.
 struct Options: ParsableCommand {

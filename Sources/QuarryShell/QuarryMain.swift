@@ -3,6 +3,9 @@ import Foundation
 import QuarryLua
 import QuarryPredicates
 import QuarryStore
+import QuarryModel
+import QuarryModelFiles
+import QuarryStores
 
 /// The `quarry` program: parses the command line, opens the store, runs chunks and the
 /// script, and enters the REPL when there is nothing else to do (or with `-i`).
@@ -37,6 +40,7 @@ public enum QuarryMain {
         // One deadline for the whole run, from here: reading --model and opening the store
         // count, as every chunk and the script do.
         let deadline = ProcessDeadline.start(seconds: options.timeout ?? 0)
+        StoreRegistry.prepare()
         // SQLite's heap is bounded too, before any connection runs a statement. Without
         // --memory nothing is set: SQLite has no bound by default, and setting one starts
         // SQLite up (`sqlite3_initialize`), in a run that may never open a store.

@@ -2,6 +2,7 @@ import CReadline
 import Foundation
 import QuarryLua
 import QuarryStore
+import QuarryStores
 
 /// The interactive shell: readline editing and history, chunks that continue over lines
 /// (prompt `>>`) while Lua reports an unfinished chunk, and expressions printed as `lua`

@@ -1,4 +1,5 @@
 import QuarryStore
+import QuarryModel
 
 /// Mistakes at the shell's own level: dot-commands and command-line options. They render
 /// through `ErrorRendering` like every other error, so "did you mean" reads the same.

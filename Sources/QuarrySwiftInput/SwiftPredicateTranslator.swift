@@ -2,6 +2,7 @@ import CQuarrySignals
 import QuarryPredicates
 import QuarryStore
 import SwiftSyntax
+import QuarryModel
 
 /// What a closure variable stands for while its body is read.
 enum SwiftClosureScope {

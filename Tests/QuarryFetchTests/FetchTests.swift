@@ -2,8 +2,10 @@ import Foundation
 import GRDB
 import QuarryFetch
 import QuarryPredicates
+import QuarryShell
 import QuarryStore
 import Testing
+import QuarryModel
 
 // GRDB and Foundation have types of these names too.
 typealias FetchRequest = QuarryFetch.FetchRequest

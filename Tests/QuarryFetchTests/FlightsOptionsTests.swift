@@ -2,9 +2,11 @@ import Foundation
 import GRDB
 import QuarryFetch
 import QuarryPredicates
+import QuarryShell
 import QuarryStore
 import QuarryTestSupport
 import Testing
+import QuarryModel
 
 // Every fetch option against the nycflights13 data, each answer compared with a plain SQL
 // query written by hand and run on the same connection, plus a GRDB trace showing that

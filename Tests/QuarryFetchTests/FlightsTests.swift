@@ -2,9 +2,11 @@ import Foundation
 import GRDB
 import QuarryFetch
 import QuarryPredicates
+import QuarryShell
 import QuarryStore
 import QuarryTestSupport
 import Testing
+import QuarryModel
 
 
 /// Real data: quarry's count and sorted fetch against SQL written by hand over the same table.

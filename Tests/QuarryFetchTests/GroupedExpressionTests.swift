@@ -5,6 +5,7 @@ import QuarryPredicates
 import QuarryStore
 import QuarryTestSupport
 import Testing
+import QuarryModel
 
 // Grouped (dictionary) requests over expressions: aggregates of arithmetic, count(distinct),
 // key paths through relate()d relationships, and `having` on an aggregate as written; each

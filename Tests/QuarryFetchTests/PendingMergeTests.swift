@@ -1,9 +1,11 @@
 import Foundation
 import QuarryFetch
 import QuarryPredicates
+import QuarryShell
 import QuarryStore
 import QuarryTestSupport
 import Testing
+import QuarryModel
 
 /// Results with unsaved changes merge them into the saved rows' keys; whatever they show
 /// must be what saving and fetching again shows: the same objects in the same order

@@ -2,8 +2,10 @@ import Foundation
 import GRDB
 import QuarryFetch
 import QuarryPredicates
+import QuarryShell
 import QuarryStore
 import Testing
+import QuarryModel
 
 /// Key paths through to-one relationships run as LEFT JOINs (predicates, sorts, sections,
 /// dictionary groups): over a small store with nil links, dangling keys and a duplicated

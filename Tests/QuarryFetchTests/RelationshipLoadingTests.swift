@@ -1,8 +1,10 @@
 import GRDB
 import QuarryFetch
 import QuarryPredicates
+import QuarryShell
 import QuarryStore
 import Testing
+import QuarryModel
 
 /// Relationships of fetched objects load a batch at a time: on first use for the whole
 /// batch, or ahead with `prefetch`; never one query per object.

@@ -1,9 +1,11 @@
 import Foundation
 import QuarryFetch
 import QuarryPredicates
+import QuarryShell
 import QuarryStore
 import Testing
 import QuarryTestSupport
+import QuarryModel
 
 /// Observed results kept current after random changes: applying each change to a copy
 /// of the old contents, in the contract's order, must give exactly what a new fetch

@@ -2,9 +2,11 @@ import Foundation
 import GRDB
 import QuarryFetch
 import QuarryPredicates
+import QuarryShell
 import QuarryStore
 import QuarryTestSupport
 import Testing
+import QuarryModel
 
 // summarize()'s one scan on nycflights13 (the sample FlightsOptionsTests imports: every
 // 7th flight, 48,111 of them): its estimates within their stated bounds of the exact

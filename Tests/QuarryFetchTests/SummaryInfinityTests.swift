@@ -2,8 +2,10 @@ import Foundation
 import GRDB
 import QuarryFetch
 import QuarryPredicates
+import QuarryShell
 import QuarryStore
 import Testing
+import QuarryModel
 
 /// A foreign file's column may hold infinities: the one scan and the exact way give the
 /// same summary (the review found mean nil one way and inf the other, and a quartile

@@ -5,6 +5,7 @@ import QuarryPredicates
 import QuarryStore
 import QuarryTestSupport
 import Testing
+import QuarryModel
 
 // summarize() and sql() on nycflights13 (the sample FlightsOptionsTests imports), each
 // statistic compared with a query written by hand on the same connection.

@@ -2,6 +2,7 @@ import Foundation
 import QuarryFormat
 import QuarryStore
 import Testing
+import QuarryModel
 
 /// How tables are shown: one object vertically when it would not fit, a choice of
 /// columns, dates in local time, and the live view's row marks.

@@ -1,8 +1,10 @@
 import Foundation
 import QuarryLua
 import QuarryPredicates
+import QuarryShell
 import QuarryStore
 import Testing
+import QuarryModel
 
 /// The runtime writes through the console it is handed (no terminal code of its own), and
 /// a failure keeps the value a Swift function threw, so the REPL reads a predicate's

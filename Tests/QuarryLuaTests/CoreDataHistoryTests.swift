@@ -5,6 +5,7 @@
 import Foundation
 import GRDB
 import QuarryPredicates
+import QuarryShell
 import QuarryTestSupport
 import Testing
 @testable import QuarryLua

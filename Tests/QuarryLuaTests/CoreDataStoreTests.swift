@@ -3,9 +3,11 @@ import GRDB
 import QuarryFetch
 import QuarryLua
 import QuarryPredicates
+import QuarryShell
 import QuarryStore
 import QuarryTestSupport
 import Testing
+import QuarryModel
 
 /// Stores written by Core Data itself (`../shared/data/coredata`), opened as their model's
 /// entities: every answer is checked against plain SQL over the Z-tables of the same copy,

@@ -1,9 +1,11 @@
 import Foundation
 import QuarryLua
 import QuarryPredicates
+import QuarryShell
 import QuarryStore
 import QuarryTestSupport
 import Testing
+import QuarryModelFiles
 
 /// `fetch{ template = "name", vars = { ... } }`: a model's fetch request templates, kept in
 /// the Quarry store the model was loaded into.

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import QuarryPredicates
+import QuarryShell
 @testable import QuarryStore
 import Testing
 

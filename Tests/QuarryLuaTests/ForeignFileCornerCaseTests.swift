@@ -2,8 +2,10 @@ import Foundation
 import GRDB
 import QuarryLua
 import QuarryPredicates
+import QuarryShell
 import QuarryStore
 import Testing
+import QuarryModelFiles
 
 /// What a hostile and a careful user found wrong in the foreign-file, Core Data-writing,
 /// Swift-export and store-seam changes, kept from coming back.

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import QuarryLua
 import QuarryPredicates
+import QuarryShell
 @testable import QuarryStore
 import Testing
 
@@ -131,13 +132,13 @@ import Testing
     /// A key of several columns whose columns begin with one word is named by it: a
     /// self-reference reads as what it is (`emp.boss`, not `emp.emp`).
     @Test func aKeyOfSeveralColumnsIsNamedByTheWordItsColumnsShare() throws {
-        #expect(ForeignFileStore.sharedStem(["boss_dept", "boss_num"]) == "boss")
-        #expect(ForeignFileStore.sharedStem(["OldOfferID", "OldProductID"]) == "old")
-        #expect(ForeignFileStore.sharedStem(["BILL_TO_COUNTRY", "BILL_TO_REGION"]) == "bill_to")
-        #expect(ForeignFileStore.sharedStem(["Ship Country", "Ship Region"]) == "ship")
-        #expect(ForeignFileStore.sharedStem(["l_partkey", "l_suppkey"]) == nil)
-        #expect(ForeignFileStore.sharedStem(["country", "region_code"]) == nil)
-        #expect(ForeignFileStore.sharedStem(["bossy", "boss_num"]) == nil)
+        #expect(ForeignNaming.sharedStem(["boss_dept", "boss_num"]) == "boss")
+        #expect(ForeignNaming.sharedStem(["OldOfferID", "OldProductID"]) == "old")
+        #expect(ForeignNaming.sharedStem(["BILL_TO_COUNTRY", "BILL_TO_REGION"]) == "bill_to")
+        #expect(ForeignNaming.sharedStem(["Ship Country", "Ship Region"]) == "ship")
+        #expect(ForeignNaming.sharedStem(["l_partkey", "l_suppkey"]) == nil)
+        #expect(ForeignNaming.sharedStem(["country", "region_code"]) == nil)
+        #expect(ForeignNaming.sharedStem(["bossy", "boss_num"]) == nil)
         let path = try foreignFile("""
             CREATE TABLE emp (dept INTEGER, num INTEGER, boss_dept INTEGER, boss_num INTEGER, name TEXT,
               PRIMARY KEY (dept, num), FOREIGN KEY (boss_dept, boss_num) REFERENCES emp (dept, num));

@@ -1,7 +1,9 @@
 import Foundation
 import QuarryPredicates
+import QuarryShell
 import QuarryStore
 import Testing
+import QuarryModel
 
 /// A foreign file's sidecar (`<file>.quarry`) is read as a model file is: a regular file
 /// of bounded size. A link to a special file (`/proc/self/pagemap`, which has no end) or

@@ -1,6 +1,7 @@
 import Foundation
 import QuarryLua
 import QuarryPredicates
+import QuarryShell
 import QuarryStore
 import Testing
 

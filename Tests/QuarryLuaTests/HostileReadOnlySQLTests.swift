@@ -3,6 +3,7 @@ import GRDB
 import QuarryFetch
 import QuarryLua
 import QuarryPredicates
+import QuarryShell
 import QuarryStore
 import QuarryTestSupport
 import Testing

@@ -2,9 +2,11 @@ import Foundation
 import GRDB
 import QuarryLua
 import QuarryPredicates
+import QuarryShell
 import QuarryStore
 import QuarryTestSupport
 import Testing
+import QuarryModelFiles
 
 /// Entity inheritance in Quarry's own stores: `entity("Car", { abstract = true })`,
 /// `entity("SportCar", { parent = "Car" })`, stored as Core Data stores it.

@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import QuarryLua
 import QuarryPredicates
+import QuarryShell
 import QuarryStore
 import Testing
 

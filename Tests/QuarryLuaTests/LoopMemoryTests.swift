@@ -4,6 +4,7 @@ import GRDB
 import QuarryLua
 @testable import QuarryStore
 import QuarryPredicates
+import QuarryShell
 import Testing
 
 /// A loop over every row keeps a batch or two in memory, whichever form it takes, and

@@ -3,6 +3,7 @@ import Foundation
 import QuarryStore
 import QuarryTestSupport
 import Testing
+import QuarryModelFiles
 
 @Suite struct ModelOutTests {
     static let definitions = """

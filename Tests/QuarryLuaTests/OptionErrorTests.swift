@@ -1,6 +1,7 @@
 import QuarryLua
 import QuarryStore
 import Testing
+import QuarryModel
 
 /// "option X must be Y": one error shape for every options table, whose line reads as the
 /// bindings wrote it before they shared `OptionError`, and whose value keeps its parts.

@@ -1,5 +1,6 @@
 import GRDB
 import QuarryPredicates
+import QuarryShell
 import QuarryStore
 import QuarryTestSupport
 import Testing

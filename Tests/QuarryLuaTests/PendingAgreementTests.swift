@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import QuarryLua
 import QuarryPredicates
+import QuarryShell
 import QuarryStore
 import QuarryTestSupport
 import Testing

@@ -1,9 +1,11 @@
 import Foundation
 import GRDB
 import QuarryPredicates
+import QuarryShell
 import QuarryStore
 import QuarryTestSupport
 import Testing
+import QuarryModelFiles
 
 /// Photos.app's store holds 1,489 update rows Core Data itself wrote, each with its
 /// `ZCOLUMNS` bit vector. One reader (`PersistentHistoryColumns.names` over

@@ -1,9 +1,11 @@
 import Foundation
 import GRDB
 import QuarryPredicates
+import QuarryShell
 import QuarryStore
 import QuarryTestSupport
 import Testing
+import QuarryModelFiles
 
 /// Photos.app's store holds persistent history Core Data itself wrote. Its delete rows fix
 /// the order of tombstones (`ZTOMBSTONE0...`) for entities that preserve several

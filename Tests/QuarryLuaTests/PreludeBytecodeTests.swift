@@ -1,5 +1,6 @@
 @testable import QuarryLua
 import QuarryPredicates
+import QuarryShell
 import QuarryStore
 import Testing
 

@@ -1,8 +1,11 @@
 import Foundation
 import QuarryPredicates
+import QuarryShell
 import QuarryStore
 import QuarryTestSupport
 import Testing
+import QuarryModel
+import QuarryModelFiles
 
 /// `.schema --swift` over a model with a hierarchy (the cars store: Car, SportCar,
 /// ExpensiveSportCar and Person, issue #27): SwiftData's class inheritance needs iOS 26, and

@@ -2,6 +2,7 @@ import CLua
 import Foundation
 import QuarryLua
 import QuarryPredicates
+import QuarryShell
 import QuarryStore
 import QuarryTestSupport
 import Testing

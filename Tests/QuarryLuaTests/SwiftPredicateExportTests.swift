@@ -3,6 +3,8 @@ import QuarryPredicates
 import QuarryStore
 import QuarryTestSupport
 import Testing
+import QuarryModel
+import QuarryModelFiles
 
 /// `p:swift` against the real `#Predicate` macro (swift-foundation, issue #27 part 2):
 /// every exported `#Predicate`, with the values it captures, is compiled by swiftc in one

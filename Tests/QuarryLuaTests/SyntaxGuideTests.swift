@@ -1,4 +1,5 @@
 import Testing
+import QuarryModel
 
 /// The examples of Apple's "Predicate Format String Syntax" and "Predicate Programming
 /// Guide", as a user would paste them: each must parse, mean the same in SQLite and in

@@ -1,9 +1,11 @@
 import Foundation
 import GRDB
 import QuarryPredicates
+import QuarryShell
 import QuarryStore
 import Testing
 import QuarryTestSupport
+import QuarryModel
 
 /// SQL (what a fetch runs) and `matches` (what `p:matches(o)` runs) must select the same
 /// rows for every predicate: random rows, random predicates, fixed seeds.

@@ -1,9 +1,11 @@
 import Foundation
 import GRDB
 import QuarryPredicates
+import QuarryShell
 import QuarryStore
 import Testing
 import QuarryTestSupport
+import QuarryModel
 
 /// The differential test for expressions: arithmetic, index expressions, functions,
 /// aggregates and unquantified membership over an entity with a to-one and a to-many

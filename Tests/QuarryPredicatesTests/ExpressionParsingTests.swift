@@ -1,6 +1,7 @@
 import QuarryPredicates
 import QuarryStore
 import Testing
+import QuarryModel
 
 /// Apple's "BNF Definition of Cocoa Predicates": binary_expression, index_expression and
 /// function_expression, as parsed and written back.

@@ -1,8 +1,10 @@
 import GRDB
 import QuarryPredicates
+import QuarryShell
 import QuarryStore
 import Testing
 import QuarryTestSupport
+import QuarryModel
 
 @Suite struct DescriptionTests {
     @Test(arguments: [

@@ -1,6 +1,7 @@
 import QuarryPredicates
 import QuarryStore
 import Testing
+import QuarryModel
 
 @Suite struct OperatorParsingTests {
     @Test(arguments: [

@@ -1,8 +1,11 @@
 import Foundation
 import QuarryPredicates
+import QuarryShell
 import QuarryStore
 import QuarryTestSupport
 import Testing
+import QuarryModel
+import QuarryPostgreSQL
 
 /// The predicate compiler's SQL through `PostgreSQLDialect`, run on a real PostgreSQL 15
 /// (`PostgresServer`), selects the rows SQLite selects with `SQLiteDialect`: the same

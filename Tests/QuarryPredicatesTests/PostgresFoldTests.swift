@@ -3,6 +3,8 @@ import QuarryPredicates
 @testable import QuarryStore
 import QuarryTestSupport
 import Testing
+import QuarryModel
+import QuarryPostgreSQL
 
 /// `[c]`, `[d]` and `[cd]` in PostgreSQL's SQL (`PostgresFold`) against Foundation's
 /// fold, which SQLite and the in-memory evaluator call: the committed tables are
@@ -33,7 +35,7 @@ import Testing
         #expect(differences.isEmpty, "scripts/fold-tables makes other tables: \(differences.prefix(20))")
         // \d, \w, \s as MATCHES (ICU) reads them, against the classes PortableRegex says.
         for (letter, table) in [("d", UnicodeFoldTables.regexDigit), ("w", UnicodeFoldTables.regexWord), ("s", UnicodeFoldTables.regexSpace)] {
-            let held = Set(PostgresFold.Tables.ranges(table).flatMap { Array($0) })
+            let held = Set(UnicodeFoldTables.ranges(table).flatMap { Array($0) })
             let regex = try #require(try? NSRegularExpression(pattern: "\\" + letter))
             var wrong: [UInt32] = []
             for v in UInt32(1)...0x10FFFF {

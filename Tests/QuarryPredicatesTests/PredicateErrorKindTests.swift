@@ -1,6 +1,7 @@
 import QuarryPredicates
 import QuarryStore
 import Testing
+import QuarryModel
 
 /// A predicate's refusal says its kind as a value (issue 46), so a caller decides by
 /// it, never by the words: the fetch layer's own remedy for an unknown function is

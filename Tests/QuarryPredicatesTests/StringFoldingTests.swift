@@ -1,7 +1,9 @@
 import GRDB
 import QuarryPredicates
+import QuarryShell
 import QuarryStore
 import Testing
+import QuarryModel
 
 /// `[c]`, `[d]` and `[cd]` with BEGINSWITH, ENDSWITH, CONTAINS, LIKE, MATCHES and ==: the
 /// C functions SQLite runs (ASCII byte by byte, the rest through Swift) must answer as the

@@ -2,6 +2,7 @@ import QuarryPredicates
 import QuarryStore
 import Testing
 import QuarryTestSupport
+import QuarryModel
 
 /// A parsed predicate without the columns the parser records, so that trees from
 /// differently spaced format strings compare equal when they mean the same.

@@ -1,9 +1,11 @@
 import Foundation
 import QuarryPredicates
+import QuarryShell
 import QuarryStore
 import QuarrySwiftEvaluation
 import QuarryTestSupport
 import Testing
+import QuarryModel
 
 /// Issue #27 part 5: random predicates, exported as `#Predicate` and evaluated by
 /// swift-foundation's macro over plain Swift objects holding random rows, select what

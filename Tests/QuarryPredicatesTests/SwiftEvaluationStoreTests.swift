@@ -1,9 +1,11 @@
 import Foundation
 import QuarryPredicates
+import QuarryShell
 import QuarryStore
 import QuarrySwiftEvaluation
 import QuarryTestSupport
 import Testing
+import QuarryModel
 
 /// Issue #27 part 5 over every real Core Data store in `../shared/data/coredata` (copies):
 /// realistic predicates per store (each attribute type it has, to-one paths, to-many

@@ -1,5 +1,6 @@
 import QuarryStore
 import QuarryTestSupport
+import QuarryModel
 
 /// Random predicates in the forms `#Predicate` can say, for the evaluation against Apple's
 /// macro: the differential generator aims at what SQL and memory may disagree on ([c],

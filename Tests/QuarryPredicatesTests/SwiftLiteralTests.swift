@@ -3,6 +3,7 @@ import QuarryPredicates
 import QuarryStore
 import QuarryTestSupport
 import Testing
+import QuarryModel
 
 /// Values written into exported Swift stay values: compiled by the real compiler, each
 /// literal reads back as exactly the text it was made from, whatever quotes, `#`s,

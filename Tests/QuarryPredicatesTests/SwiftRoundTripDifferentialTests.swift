@@ -1,10 +1,12 @@
 import Foundation
 import GRDB
 import QuarryPredicates
+import QuarryShell
 import QuarryStore
 import QuarrySwiftInput
 import QuarryTestSupport
 import Testing
+import QuarryModel
 
 /// Issue #27 part 4: the differential generator's random predicates, written as
 /// `#Predicate` (`swiftPredicateMacro`) and read back (`SwiftPredicateReader`), select in

@@ -1,6 +1,7 @@
 @testable import QuarryShell
 import QuarryStore
 import Testing
+import QuarryModel
 
 /// `.schema` prints parents before their sub-entities, so its output runs again even
 /// when a parent was redefined (and so stored) after its sub-entities.

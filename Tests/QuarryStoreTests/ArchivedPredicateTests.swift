@@ -5,6 +5,7 @@ import Foundation
 import QuarryTestSupport
 import Testing
 @testable import QuarryStore
+import QuarryModelFiles
 
 @Suite struct ArchivedPredicateTests {
     /// `Item(name: String, rank: Integer 32)`, the predicate built by `predicate`, used by a

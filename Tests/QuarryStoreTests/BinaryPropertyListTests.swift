@@ -4,6 +4,7 @@ import QuarryTestSupport
 import Testing
 
 @testable import QuarryStore
+import QuarryModelFiles
 
 /// Quarry's binary property list reader against Foundation's `PropertyListSerialization`:
 /// the same values from the same bytes, for lists Foundation writes and for the real model

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import QuarryStore
 import Testing
+import QuarryModel
 
 /// Optimistic locking between two connections to one file.
 @Suite struct ConflictTests {

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 @testable import QuarryStore
+import QuarryModel
 
 // MARK: Helpers
 

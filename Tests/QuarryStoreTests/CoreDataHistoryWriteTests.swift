@@ -8,6 +8,8 @@ import GRDB
 import QuarryTestSupport
 import Testing
 @testable import QuarryStore
+import QuarryModel
+import QuarryModelFiles
 
 @Suite struct CoreDataHistoryWriteTests {
     /// A copy of the cars store with history tables (and `extra` SQL run after them). Its

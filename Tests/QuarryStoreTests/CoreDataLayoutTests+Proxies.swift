@@ -2,6 +2,7 @@ import Foundation
 import QuarryTestSupport
 import Testing
 @testable import QuarryStore
+import QuarryModelFiles
 
 /// A compiled model whose sub-entity lists its inherited property as a
 /// `_NSPropertyDescriptionProxy`, as Core Data's `encodeWithCoder:` writes one

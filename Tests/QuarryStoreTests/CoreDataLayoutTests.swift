@@ -3,6 +3,7 @@ import GRDB
 import QuarryTestSupport
 import Testing
 @testable import QuarryStore
+import QuarryModelFiles
 
 /// Issue 28, round three: the model an app ships beside its store is found; columns
 /// Core Data suffixed, hidden to-many columns and suffixed join tables are mapped where

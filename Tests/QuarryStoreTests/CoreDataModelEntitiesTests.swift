@@ -3,6 +3,8 @@ import Foundation
 import QuarryTestSupport
 import Testing
 @testable import QuarryStore
+import QuarryModel
+import QuarryModelFiles
 
 @Suite struct CoreDataModelEntitiesTests {
     static let item: EntityDescription = {

@@ -5,6 +5,7 @@ import GRDB
 import QuarryTestSupport
 import Testing
 @testable import QuarryStore
+import QuarryModelFiles
 
 @Suite struct CoreDataModelTests {
     func cacheOf(_ store: String) throws -> CoreDataModel {

@@ -5,6 +5,7 @@ import GRDB
 import QuarryTestSupport
 import Testing
 @testable import QuarryStore
+import QuarryModelFiles
 
 enum GRDBHelpers {
     /// The raw `Z_MODELCACHE.Z_CONTENT` of a store copy.

@@ -6,6 +6,7 @@ import GRDB
 import QuarryTestSupport
 import Testing
 @testable import QuarryStore
+import QuarryModelFiles
 
 @Suite struct DecodedModelCacheTests {
     /// Every shared store that carries a model cache.

@@ -4,6 +4,9 @@ import QuarryTestSupport
 import Testing
 
 @testable import QuarryStore
+import QuarryModel
+import QuarryEngine
+import QuarryPostgreSQL
 
 /// A Core Data store's views are made when SQL first reads them (`DeferredViews`): opening
 /// makes none, a read makes those it names (however SQLite would spell them), SQL hidden
@@ -163,7 +166,7 @@ import Testing
         try setup.execute("INSERT INTO item VALUES (3, 1.5), (5, 2.0), (8, 4.0)")
         // Slow enough to be stopped while the server reads it.
         try setup.execute("CREATE VIEW slow AS SELECT id, price FROM item WHERE pg_sleep(0.2) IS NOT NULL")
-        let context = try PostgresServer.open(url)
+        let context = try PostgresServerKind.open(url)
         let server = try #require((context.connection.engine as? PostgresEngine)?.server)
         server.shouldStop = { true }
         #expect(throws: StoreError.self) { try context.object(entityName: "slow", primaryKey: 5) }

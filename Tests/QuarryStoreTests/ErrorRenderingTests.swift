@@ -1,5 +1,6 @@
 import Testing
 @testable import QuarryStore
+import QuarryModel
 
 /// "One line that says what, where and what would be right" is a property of the one
 /// renderer, proved here once for any parts, and for every kind of `StoreError`.

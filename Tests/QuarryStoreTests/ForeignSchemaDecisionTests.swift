@@ -1,5 +1,7 @@
 @testable import QuarryStore
 import Testing
+import QuarryModel
+import QuarryPostgreSQL
 
 /// The decisions made once from a schema's description, for every engine
 /// (`ForeignSchema+JoinTables`, `+Attributes`): which tables join two entities, with ends

@@ -1,5 +1,6 @@
 @testable import QuarryStore
 import Testing
+import QuarryPostgreSQL
 
 /// The order of ON DELETE actions, decided once from a schema's description
 /// (`ForeignSchema+DeleteOrder`) under each engine's rule: SQLite's (the key made last acts

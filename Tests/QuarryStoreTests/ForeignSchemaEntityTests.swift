@@ -1,5 +1,8 @@
 @testable import QuarryStore
 import Testing
+import QuarryModel
+import QuarryEngine
+import QuarryPostgreSQL
 
 /// A table's entity made once for every engine (`ForeignSchema+Entities`) from its
 /// description, what its rows are known by (`RowIdentity`) and the engine's answers

@@ -2,6 +2,8 @@ import Foundation
 import GRDB
 import Testing
 @testable import QuarryStore
+import QuarryModel
+import QuarryModelFiles
 
 /// How a Quarry store keeps a hierarchy: one table per root, `_entity`, views for the
 /// other entities; declared definitions in `quarry_model`, effective ones in memory.

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 @testable import QuarryStore
 import Testing
+import QuarryModel
 
 /// The import's two threads (a parser thread filling batches of cells, the connection's
 /// thread inserting them several rows a statement) give what one thread reading row by

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import QuarryStore
+import QuarryModel
 
 /// A many-to-many pair keeps its links in one table, named after the side that sorts
 /// first (`storage(of:in:)`), whichever side is defined first: the definition resolves

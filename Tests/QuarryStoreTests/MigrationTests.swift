@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 @testable import QuarryStore
+import QuarryModel
 
 @Suite struct MigrationTests {
     let v1 = EntityDescription(name: "Item", attributes: [

@@ -7,6 +7,7 @@ import GRDB
 import QuarryTestSupport
 import Testing
 @testable import QuarryStore
+import QuarryModelFiles
 
 @Suite struct ModelDecoderHostileTests {
     func expectRefusal(_ kind: ModelFileError.Kind, mentioning text: String, path: String? = nil,

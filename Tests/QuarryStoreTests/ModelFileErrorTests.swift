@@ -4,6 +4,7 @@ import Foundation
 import QuarryTestSupport
 import Testing
 @testable import QuarryStore
+import QuarryModelFiles
 
 @Suite struct ModelFileErrorTests {
     func write(_ text: String, to name: String, in folder: URL) throws -> String {

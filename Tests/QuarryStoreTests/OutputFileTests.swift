@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import QuarryStore
+import QuarryModel
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,6 +1,7 @@
 import GRDB
 import Testing
 @testable import QuarryStore
+import QuarryModel
 
 /// The context never asks which kind of store it has: it asks its `PersistentStore` at
 /// fixed points. A store that records those points, put behind a context, hears every

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import QuarryStore
+import QuarryModelFiles
 
 /// `PlistDictionary` (a property list's dictionary, looked up by scanning tagged keys)
 /// answers as the Swift dictionary it replaced: String's equality, the later of two equal

@@ -1,4 +1,5 @@
 import Foundation
+import QuarryPostgreSQL
 @testable import QuarryStore
 import QuarryTestSupport
 import Testing
@@ -10,7 +11,7 @@ import Testing
 @Suite struct PostgresConnectionSQLiteTests {
     @Test func aServersConnectionHasNoSQLiteDatabase() throws {
         let url = try PostgresServer.database("nosqlite")
-        let context = try PostgresServer.open(url)
+        let context = try PostgresServerKind.open(url)
         #expect(context.connection.sqlite == nil)
         #expect(throws: StoreConnection.needsEngine("SQLite")) { _ = try context.database }
         #expect(throws: StoreConnection.needsEngine("SQLite")) { try context.read { _ in 1 } }

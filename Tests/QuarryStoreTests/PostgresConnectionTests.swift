@@ -2,6 +2,8 @@ import Foundation
 @testable import QuarryStore
 import QuarryTestSupport
 import Testing
+import QuarryModel
+import QuarryPostgreSQL
 
 /// Quarry's libpq connection against a real PostgreSQL 15 server (`PostgresServer`):
 /// values go and come back as they were, arguments are bound, never spliced, and every

@@ -1,5 +1,7 @@
 import QuarryStore
 import Testing
+import QuarryModel
+import QuarryPostgreSQL
 
 /// How a PostgreSQL URL is read: Quarry's parameters taken out, the password never shown.
 @Suite struct PostgresURLTests {

@@ -5,6 +5,7 @@ import GRDB
 import QuarryTestSupport
 import Testing
 @testable import QuarryStore
+import QuarryModel
 
 @Suite struct StoreMappingTests {
     func temporaryPath(_ name: String) throws -> String {

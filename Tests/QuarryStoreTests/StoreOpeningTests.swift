@@ -3,6 +3,7 @@ import GRDB
 import QuarryTestSupport
 import Testing
 @testable import QuarryStore
+import QuarryModel
 
 /// Each kind of store recognises its files and opens them with its model and mapping
 /// read (`OpenableStore`); the context asks the kinds in order (Quarry's, Core Data's,

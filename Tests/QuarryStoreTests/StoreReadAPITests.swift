@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 @testable import QuarryStore
+import QuarryModel
 
 /// The reads the layers above the store make through its connection, in Quarry's values:
 /// rows, one row, a scalar, a walk over borrowed rows, a prepared read-only query, and SQL

@@ -4,6 +4,7 @@
 import Foundation
 import Testing
 @testable import QuarryStore
+import QuarryModel
 
 @Suite struct StoredDefinitionTests {
     /// An entity that uses every field of the stored definition.

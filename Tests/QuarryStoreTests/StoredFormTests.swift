@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 @testable import QuarryStore
+import QuarryModel
 
 /// Rows as the context keeps them (`Value.storedForm`): the storage form, its comparison,
 /// hash and message wording agree with GRDB's `DatabaseValue`, which the identity map held

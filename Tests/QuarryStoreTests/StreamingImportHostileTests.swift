@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 @testable import QuarryStore
 import Testing
+import QuarryModel
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

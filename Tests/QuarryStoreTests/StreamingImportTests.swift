@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 @testable import QuarryStore
 import Testing
+import QuarryModel
 
 /// Import streams: the reader asks its source for a chunk at a time, and types inferred
 /// from a sample never give a wrong value when a later row contradicts them.

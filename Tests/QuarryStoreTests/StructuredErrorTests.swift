@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 @testable import QuarryStore
+import QuarryModel
 
 /// Errors keep their parts until they are rendered: SQLite's code and statement, an
 /// import's line and field, readable from the value while the line reads as it did.

@@ -3,6 +3,8 @@ import GRDB
 import QuarryTestSupport
 import Testing
 @testable import QuarryStore
+import QuarryModel
+import QuarryModelFiles
 
 /// Issue 49, item 1: SwiftData's composite attributes, on a store built to the format of a
 /// real one (`SwiftDataCompositeStore` says how it was checked). The silent wrong value

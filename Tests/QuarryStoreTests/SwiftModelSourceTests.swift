@@ -4,6 +4,8 @@ import Foundation
 import QuarryTestSupport
 import Testing
 @testable import QuarryStore
+import QuarryModel
+import QuarryModelFiles
 
 @Suite struct SwiftModelSourceTests {
     static var quarryModel: CoreDataModel {

@@ -14,6 +14,7 @@
 ///   hidden by a resource folder of links to everything else.
 import Foundation
 import QuarryTestSupport
+import QuarryModel
 
 enum SwiftTypeChecker {
 

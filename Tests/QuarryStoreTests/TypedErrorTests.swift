@@ -3,6 +3,8 @@ import GRDB
 @testable import QuarryStore
 import QuarryTestSupport
 import Testing
+import QuarryModel
+import QuarryPostgreSQL
 
 /// Errors keep their kind until they are rendered (issue 46): a constraint's refusal
 /// says its kind, table and columns, and an interrupt says itself, the same on SQLite and
@@ -148,7 +150,7 @@ import Testing
     }
 
     @Test func aUniqueViolationNamesItsTableAndColumnOnPostgreSQL() throws {
-        let context = try PostgresServer.open(try PostgresServer.database("typedunique"))
+        let context = try PostgresServerKind.open(try PostgresServer.database("typedunique"))
         try context.define(itemEntity)
         if let error = try duplicateCodeRefusal(in: context) {
             let violation = try #require(error.constraintViolation, "\(error)")
@@ -163,7 +165,7 @@ import Testing
         try setup.execute("CREATE TABLE author (id int PRIMARY KEY, name text)")
         try setup.execute("CREATE TABLE book (id serial PRIMARY KEY, title text, author_id int REFERENCES author(id))")
         try setup.execute("INSERT INTO author VALUES (1, 'ann')")
-        let context = try PostgresServer.open(url)
+        let context = try PostgresServerKind.open(url)
         _ = try context.insert(into: "book", values: ["title": .text("x"), "author_id": .integer(99)])
         do {
             try context.save()
@@ -222,7 +224,7 @@ import Testing
         let setup = try PostgresConnection(url: url)
         try setup.execute("CREATE TABLE money (id serial PRIMARY KEY, fee numeric(7,2), amount numeric(5,2), note text)")
         try setup.execute("INSERT INTO money (fee, amount) VALUES (1, 1)")
-        let context = try PostgresServer.open(url)
+        let context = try PostgresServerKind.open(url)
         _ = try context.insert(into: "money", values: ["fee": .real(12345.1), "amount": .real(12345.1), "note": .text("x")])
         let expected = StoreError.during(operation: "save",
             .typeMismatch(entity: "money", key: "amount", expected: "numeric(5,2), at most 3 digits before the point", given: "12345.1"))

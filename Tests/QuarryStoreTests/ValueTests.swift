@@ -1,6 +1,7 @@
 import Testing
 @testable import QuarryStore
 import QuarryTestSupport
+import QuarryModel
 
 /// Coercion of values to attribute types, decoding of stored columns, and dates in ISO 8601.
 @Suite struct CoercionTests {
@@ -226,12 +227,12 @@ import QuarryTestSupport
     }
 
     @Test func editDistance() {
-        #expect(QuarryStore.editDistance("kitten", "sitting") == 3)
-        #expect(QuarryStore.editDistance("", "abc") == 3)
-        #expect(QuarryStore.editDistance("abc", "") == 3)
-        #expect(QuarryStore.editDistance("abc", "abc") == 0)
-        #expect(QuarryStore.editDistance("ab", "ba") == 1)
-        #expect(QuarryStore.editDistance("title", "titel") == 1)
+        #expect(QuarryModel.editDistance("kitten", "sitting") == 3)
+        #expect(QuarryModel.editDistance("", "abc") == 3)
+        #expect(QuarryModel.editDistance("abc", "") == 3)
+        #expect(QuarryModel.editDistance("abc", "abc") == 0)
+        #expect(QuarryModel.editDistance("ab", "ba") == 1)
+        #expect(QuarryModel.editDistance("title", "titel") == 1)
     }
 
     @Test func messagesCarryTheSuggestion() throws {

@@ -4,6 +4,8 @@ import Foundation
 import QuarryTestSupport
 import Testing
 @testable import QuarryStore
+import QuarryModel
+import QuarryModelFiles
 
 @Suite struct XCDataModelWriterTests {
     /// Every model in the shared data, in every version and form: each `.xcdatamodeld`

@@ -1,6 +1,7 @@
 import Foundation
 import QuarryPredicates
 import QuarryStore
+import QuarryModel
 
 /// A sample of a store's objects, and those they lead to, as the rows file the plain
 /// classes read (`PlainSwiftClasses`): each object's attributes as text, and its

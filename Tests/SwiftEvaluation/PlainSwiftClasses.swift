@@ -1,4 +1,6 @@
 import QuarryStore
+import QuarryModel
+import QuarryModelFiles
 
 /// A store's entities as plain Swift classes, for `#Predicate` to evaluate on Linux, where
 /// SwiftData and Core Data are absent. Property names and types are the ones Quarry's

@@ -3,6 +3,8 @@ import QuarryFetch
 import QuarryPredicates
 import QuarryStore
 import QuarryTestSupport
+import QuarryModel
+import QuarryModelFiles
 
 /// Issue #27 part 5: Quarry's `#Predicate` export proven against swift-foundation's
 /// macro. For an entity of an open store and a list of predicates, it writes the store's

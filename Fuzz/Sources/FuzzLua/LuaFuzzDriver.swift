@@ -5,6 +5,7 @@ import CQuarrySignals
 import Foundation
 import QuarryLua
 import QuarryPredicates
+import QuarryShell
 import QuarryStore
 
 /// Runs the input as a Lua chunk in a fresh runtime over an in-memory store, in safe mode,

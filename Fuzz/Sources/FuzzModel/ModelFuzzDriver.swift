@@ -2,6 +2,7 @@
 // corpus replay test (Tests/QuarryStoreTests, through a symbolic link).
 import Foundation
 import QuarryStore
+import QuarryModelFiles
 
 /// Reads the input as a model file (written to a file with no extension, so that
 /// `CoreDataModel.load` sniffs it: a binary or XML property list is a keyed archive, a

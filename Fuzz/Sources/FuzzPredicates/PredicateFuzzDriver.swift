@@ -2,7 +2,9 @@
 // corpus replay test (Tests/QuarryPredicatesTests, through a symbolic link).
 import GRDB
 import QuarryPredicates
+import QuarryShell
 import QuarryStore
+import QuarryModel
 
 /// Parses the input as a format string; when it parses, formats it and parses that back,
 /// binds it to `Item` (with relationships to `Person` and `Tag`), and checks that SQL and

@@ -1,8 +1,10 @@
 // One input of the Swift-input fuzz target, shared by the libFuzzer target (Fuzz/) and the
 // corpus replay test (Tests/QuarrySwiftInputTests, through a symbolic link).
 import QuarryPredicates
+import QuarryShell
 import QuarryStore
 import QuarrySwiftInput
+import QuarryModel
 
 /// Reads the input as Swift: a sort key (`SortDescriptor(\.qty)`, `[\.a, \.b]`) or a
 /// `#Predicate` with its `let`s, as `p:swift()` writes them. A refusal must be a

@@ -31,4 +31,13 @@ typedef struct {
 /// 1 when `bytes` are valid UTF-8 with no NUL byte (text C may hand to Lua as it is).
 int quarry_is_plain_utf8(const unsigned char *bytes, size_t length);
 
+/* The kinds of an imported cell, as the import's parser thread encodes them. */
+enum {
+    QUARRY_IMPORT_NULL = 0,
+    QUARRY_IMPORT_INTEGER = 1,  /* value: the integer */
+    QUARRY_IMPORT_REAL = 2,     /* value: the double's bits */
+    QUARRY_IMPORT_TEXT = 3,     /* value: offset into the arena, length: its bytes */
+    QUARRY_IMPORT_BLOB = 4,     /* the same, bound as a blob */
+};
+
 #endif

@@ -3,15 +3,7 @@
 
 #include <sqlite3.h>
 #include <stdint.h>
-
-/* The kinds of an imported cell, as the import's parser thread encodes them. */
-enum {
-    QUARRY_IMPORT_NULL = 0,
-    QUARRY_IMPORT_INTEGER = 1,  /* value: the integer */
-    QUARRY_IMPORT_REAL = 2,     /* value: the double's bits */
-    QUARRY_IMPORT_TEXT = 3,     /* value: offset into the arena, length: its bytes */
-    QUARRY_IMPORT_BLOB = 4,     /* the same, bound as a blob */
-};
+#include "quarry_rows.h"
 
 /* Inserts `rows` rows of `width` cells each (row-major) with `many`, an INSERT of `per`
    rows at once, and `one`, the same INSERT of one row, for the rows left over. Texts and

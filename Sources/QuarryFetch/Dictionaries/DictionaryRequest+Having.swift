@@ -1,5 +1,6 @@
 import QuarryPredicates
 import QuarryStore
+import QuarryModel
 
 /// `having` names the result's keys: a property's `AS` name, the `count` of `count(*)`,
 /// or an aggregate written as in properties (`sum(Total) > 100`, `count(*) > 1000`),

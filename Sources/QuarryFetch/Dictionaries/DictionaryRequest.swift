@@ -1,5 +1,6 @@
 import QuarryPredicates
 import QuarryStore
+import QuarryModel
 
 /// NSFetchRequest's dictionary result type: chosen properties and aggregates
 /// (`count(*)`, `sum(x)`, `avg(x)`, `min(x)`, `max(x)`, `count(distinct x)`) of key paths

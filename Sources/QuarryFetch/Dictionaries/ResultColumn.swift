@@ -1,6 +1,7 @@
 import Foundation
 import QuarryPredicates
 import QuarryStore
+import QuarryModel
 
 /// One column of a dictionary result: the SQL that computes it and the keys it goes by.
 /// A column is an attribute or a key path through to-one relationships (`airline.name`),

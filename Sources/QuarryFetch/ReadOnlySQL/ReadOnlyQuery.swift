@@ -1,5 +1,6 @@
 import QuarryPredicates
 import QuarryStore
+import QuarryModel
 
 /// The rows of an SQL query: its column names, then each row's values in that order.
 public struct QueryRows {

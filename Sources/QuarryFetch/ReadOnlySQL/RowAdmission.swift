@@ -1,4 +1,5 @@
 import QuarryStore
+import QuarryModel
 
 /// Whether a result of so many rows, holding so many bytes of text and blobs, may be
 /// kept: asked as rows are read (every `stride` rows, and whenever `byteStride` more bytes

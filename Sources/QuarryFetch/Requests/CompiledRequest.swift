@@ -1,5 +1,6 @@
 import QuarryPredicates
 import QuarryStore
+import QuarryModel
 
 /// A request checked against its entity and turned into SQL pieces.
 struct CompiledRequest {

@@ -1,4 +1,5 @@
 import QuarryStore
+import QuarryModel
 
 /// Errors of requests: the option at fault (`sort`, `section`, `properties`, `prefetch`)
 /// is the operation the line starts with.

@@ -1,5 +1,6 @@
 import QuarryPredicates
 import QuarryStore
+import QuarryModel
 
 /// One sort key: a key path, a direction, and how strings compare.
 public struct SortDescriptor: Equatable {

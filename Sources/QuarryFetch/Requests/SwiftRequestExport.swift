@@ -1,5 +1,7 @@
 import QuarryPredicates
 import QuarryStore
+import QuarryModel
+import QuarryModelFiles
 
 /// The Swift an app writes for a whole request (issue #27 part 1).
 public enum SwiftRequestStyle: String, CaseIterable, Sendable {

@@ -1,6 +1,7 @@
 import Foundation
 import QuarryPredicates
 import QuarryStore
+import QuarryModel
 
 extension FetchResults {
     /// Writes every object to `path` as CSV or, for a `.json` path, as an array of

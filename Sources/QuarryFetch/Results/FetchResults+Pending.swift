@@ -1,5 +1,6 @@
 import QuarryPredicates
 import QuarryStore
+import QuarryModel
 
 /// Results that include the context's unsaved changes, as Core Data's fetches do by
 /// default: the saved rows that match (less those deleted or changed so they no longer

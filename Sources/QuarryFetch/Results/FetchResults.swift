@@ -1,5 +1,6 @@
 import QuarryPredicates
 import QuarryStore
+import QuarryModel
 
 /// The live answer to a request, as @FetchRequest gives it: counted with one `COUNT`,
 /// loaded a batch at a time around the index asked for, and re-run after every save or

@@ -1,5 +1,6 @@
 import QuarryPredicates
 import QuarryStore
+import QuarryModel
 
 /// A request's ORDER BY done in memory, for results with unsaved changes and for observed
 /// results updated without a query. It must order rows exactly as the SQL does: text

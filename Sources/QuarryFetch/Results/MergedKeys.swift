@@ -1,5 +1,6 @@
 import QuarryPredicates
 import QuarryStore
+import QuarryModel
 
 /// One row of results that include unsaved changes: a saved row by key, or an object
 /// placed in memory (changed, or inserted and without a key yet).

@@ -1,5 +1,6 @@
 import QuarryPredicates
 import QuarryStore
+import QuarryModel
 
 /// Unsaved changes merged into a result's saved rows, for one save state of the context
 /// (`generation`) and brought up to date change by change: the saved rows that match are

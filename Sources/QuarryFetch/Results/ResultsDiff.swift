@@ -1,4 +1,5 @@
 import QuarryStore
+import QuarryModel
 
 /// The contents of results at one moment: each section's id and the keys of its rows in
 /// order (flat results are one section whose id is nil).

@@ -1,5 +1,6 @@
 import QuarryPredicates
 import QuarryStore
+import QuarryModel
 
 /// What observed results hold, kept current after every change so observers hear the
 /// difference. When the predicate and the sort read only the entity's own attributes and

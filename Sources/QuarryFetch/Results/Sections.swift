@@ -1,5 +1,6 @@
 import QuarryPredicates
 import QuarryStore
+import QuarryModel
 
 /// One section of sectioned results: the rows `start..<start+count` of the flat results,
 /// all with the same value of the section key.

@@ -1,4 +1,5 @@
 import QuarryStore
+import QuarryModel
 
 /// One attribute of `summarize`: pandas' `describe` and DuckDB's `SUMMARIZE`, per column.
 public struct AttributeSummary {

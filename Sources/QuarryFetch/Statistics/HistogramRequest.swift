@@ -1,5 +1,6 @@
 import QuarryPredicates
 import QuarryStore
+import QuarryModel
 
 /// One bucket of a histogram: values from `lower` up to `upper` (the last includes it).
 public struct HistogramBucket: Equatable {

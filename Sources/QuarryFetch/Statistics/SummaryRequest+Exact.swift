@@ -1,5 +1,6 @@
 import QuarryPredicates
 import QuarryStore
+import QuarryModel
 
 extension SummaryRequest {
     /// The exact way: one aggregate scan for counts, extremes and means, one for the

@@ -2,6 +2,7 @@ import CQuarrySQLite
 import Foundation
 import QuarryPredicates
 import QuarryStore
+import QuarryModel
 
 extension SummaryRequest {
     /// Every statistic of every attribute in one scan of the table: count(*) and one

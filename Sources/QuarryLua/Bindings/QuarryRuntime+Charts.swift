@@ -3,6 +3,7 @@ import CQuarryShim
 import QuarryFetch
 import QuarryFormat
 import QuarryStore
+import QuarryModel
 
 /// `histogram`, `barchart` and `linechart`: counts come from SQLite (QuarryFetch), the
 /// drawing from QuarryFormat; each returns the chart as a string for the REPL to print.

@@ -3,6 +3,7 @@ import CQuarryShim
 import QuarryFetch
 import QuarryPredicates
 import QuarryStore
+import QuarryModel
 
 /// `r:configure{ predicate = ..., args = ..., sort = ..., limit = ..., offset = ..., section = ... }`:
 /// every given key at once, so a predicate with more `%@` than the old arguments can

@@ -1,6 +1,7 @@
 import CLua
 import CQuarryShim
 import QuarryStore
+import QuarryModel
 
 extension QuarryRuntime {
     /// `t.author` of an options table: nil when absent, else a string without NUL bytes

@@ -3,6 +3,7 @@ import CQuarryShim
 import Foundation
 import QuarryFetch
 import QuarryStore
+import QuarryModel
 
 extension QuarryRuntime {
     /// `types = { zip = "string", n = "int64" }` of import's options: column names to

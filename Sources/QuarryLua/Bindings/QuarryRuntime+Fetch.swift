@@ -4,6 +4,7 @@ import QuarryFetch
 import QuarryPredicates
 import QuarryStore
 import QuarrySwiftInput
+import QuarryModel
 
 /// Results as Lua sees them: the live results plus the request as the script wrote it
 /// (format string and arguments), so `r.args = {...}` can re-run it.

@@ -2,6 +2,8 @@ import CLua
 import CQuarryShim
 import Foundation
 import QuarryStore
+import QuarryModel
+import QuarryModelFiles
 
 /// The model out of Quarry: `Item:swift(style)` and `export(entities(), "Model.xcdatamodel")`.
 /// Both start from `ObjectContext.coreDataModel`, so a Core Data store's own model and

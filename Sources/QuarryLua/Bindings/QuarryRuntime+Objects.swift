@@ -2,6 +2,7 @@ import CLua
 import CQuarryShim
 import QuarryFormat
 import QuarryStore
+import QuarryModel
 
 extension QuarryRuntime {
 }

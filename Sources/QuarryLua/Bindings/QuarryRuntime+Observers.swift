@@ -4,6 +4,7 @@ import CQuarrySignals
 import Foundation
 import QuarryFetch
 import QuarryStore
+import QuarryModel
 
 /// One registered observer: what it watches, and its Lua callback (kept in the registry
 /// table `quarry.callbacks` under `callback`).

@@ -1,5 +1,6 @@
 import CLua
 import QuarryStore
+import QuarryModel
 
 /// What an object's observers hear of a relationship: its members before and
 /// after, as `o:changes()` gives them (a to-one's object or nil, a to-many's members as an

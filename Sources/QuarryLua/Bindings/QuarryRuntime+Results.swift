@@ -4,6 +4,7 @@ import QuarryFetch
 import QuarryFormat
 import QuarryPredicates
 import QuarryStore
+import QuarryModel
 
 extension QuarryRuntime {
     func pushConfiguration(_ handle: ResultsHandle, _ key: String, _ call: LuaCall) throws -> Int32 {

@@ -4,6 +4,7 @@ import QuarryFetch
 import QuarryPredicates
 import QuarryStore
 import QuarrySwiftInput
+import QuarryModel
 
 /// A Lua handle on an entity, by name: it follows the entity through migrations.
 final class EntityHandle {

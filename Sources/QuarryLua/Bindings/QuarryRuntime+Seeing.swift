@@ -3,6 +3,7 @@ import CQuarryShim
 import QuarryFetch
 import QuarryFormat
 import QuarryStore
+import QuarryModel
 
 /// Seeing data: `summarize`, `sql`, and dictionary rows printed and exported as tables.
 /// The statistics and queries run in QuarryFetch; these functions only convert.

@@ -1,6 +1,7 @@
 import CLua
 import CQuarryShim
 import QuarryStore
+import QuarryModel
 
 /// A to-many relationship as Lua sees it: `#`, `s[i]`, `ipairs`, `:add`, `:remove`,
 /// `:contains`. It reads the relationship afresh each time, so it is always current.

@@ -4,6 +4,7 @@ import Foundation
 import QuarryFetch
 import QuarryFormat
 import QuarryStore
+import QuarryModel
 
 /// summarize()'s options and its progress line; the statistics are QuarryFetch's.
 extension QuarryRuntime {

@@ -2,6 +2,7 @@ import Foundation
 import QuarryFormat
 import QuarryPredicates
 import QuarryStore
+import QuarryModel
 
 /// What a watch of rows shows: the query's latest rows, re-sorted when keys asked, a page
 /// of them on a terminal, and the rows that changed marked for `markSeconds`.

@@ -1,6 +1,7 @@
 import CLua
 import CQuarryShim
 import QuarryStore
+import QuarryModel
 
 /// A SwiftData composite (a `Codable` struct kept as columns of its entity's table) in Lua:
 /// the store shows its elements as attributes keyed by path (`author.person`); Lua sees one

@@ -1,6 +1,7 @@
 import CLua
 import CQuarryShim
 import QuarryStore
+import QuarryModel
 
 /// Dictionary rows (a list of records, as `sql()`, `summarize()` and group/having give)
 /// read back from Lua to print or export: the column names and each row's values.

@@ -1,6 +1,7 @@
 import CLua
 import CQuarryShim
 import QuarryStore
+import QuarryModel
 
 /// One call from Lua into Swift: its arguments, read without raising, and the stack to
 /// push results on. Argument errors read as lauxlib's ("bad argument #1 to 'fetch'

@@ -1,4 +1,5 @@
 import QuarryStore
+import QuarryModel
 
 /// An error to raise in Lua, as parts the one renderer composes (see `ErrorRendering`).
 public struct LuaError: QuarryError {

@@ -2,6 +2,7 @@ import CLua
 import CQuarryShim
 import Foundation
 import QuarryStore
+import QuarryModel
 
 /// `json` attributes as Lua tables, as the contract has them: a table assigned is stored
 /// as JSON text (keys sorted, so equal tables store equal text), and the text reads back

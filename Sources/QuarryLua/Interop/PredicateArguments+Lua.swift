@@ -2,6 +2,7 @@ import CLua
 import CQuarryShim
 import QuarryPredicates
 import QuarryStore
+import QuarryModel
 
 /// Where the registry keeps `null`, the stand-in for nil inside tables.
 let nullRegistryKey = "quarry.null"

@@ -1,6 +1,7 @@
 import CLua
 import CQuarryShim
 import QuarryStore
+import QuarryModel
 
 // Objects that are still only rows. Fetched results hand Lua one userdata per row
 // without making a ManagedObject: the userdata names its batch (a `rows` userdata over

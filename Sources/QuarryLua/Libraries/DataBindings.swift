@@ -3,6 +3,7 @@ import CQuarryShim
 import Foundation
 import QuarryFetch
 import QuarryStore
+import QuarryModel
 
 /// The Lua side of import(), export() and the `.once` writer: tables of name → function
 /// (`LuaBinding`), as lua.c keeps a library, that the runtime registers with one loop,

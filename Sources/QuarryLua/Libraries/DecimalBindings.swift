@@ -2,6 +2,7 @@ import CLua
 import CQuarryShim
 import Foundation
 import QuarryStore
+import QuarryModel
 
 /// Exact decimals in Lua (`Value.decimal`, PostgreSQL's `numeric`), as Core Data hands
 /// out `NSDecimalNumber`: `tostring` gives the text the server wrote (`195.10`); `+ - * /`

@@ -1,3 +1,5 @@
+import QuarryModel
+
 /// One function of a library, as a `luaL_Reg` entry is in Lua's own libraries: the name
 /// Lua sees and the Swift function that runs it. Each `Libraries/` file lists its
 /// functions in such tables (an enum per file, `ContextBindings`, `SchemaBindings`, ...),

@@ -2,6 +2,7 @@ import CLua
 import CQuarryShim
 import QuarryFormat
 import QuarryStore
+import QuarryModel
 
 /// The Lua side of objects' methods (also globals) and metamethods: tables of name → function
 /// (`LuaBinding`), as lua.c keeps a library, that the runtime registers with one loop,

@@ -4,6 +4,7 @@ import CQuarrySignals
 import Foundation
 import QuarryFetch
 import QuarryStore
+import QuarryModel
 
 /// The Lua side of observe(), bind(), state(), namespace() and their methods: tables of name → function
 /// (`LuaBinding`), as lua.c keeps a library, that the runtime registers with one loop,

@@ -2,6 +2,8 @@ import CLua
 import CQuarryShim
 import QuarryPredicates
 import QuarryStore
+import QuarryModel
+import QuarryModelFiles
 
 /// The Lua side of predicate(), explain() and predicates' methods: tables of name → function
 /// (`LuaBinding`), as lua.c keeps a library, that the runtime registers with one loop,

@@ -3,6 +3,7 @@ import CQuarryShim
 import QuarryFetch
 import QuarryPredicates
 import QuarryStore
+import QuarryModel
 
 /// The Lua side of entity(), relate(), format(), entities() and entities' methods: tables of name → function
 /// (`LuaBinding`), as lua.c keeps a library, that the runtime registers with one loop,

@@ -3,6 +3,7 @@ import CQuarryShim
 import QuarryFetch
 import QuarryFormat
 import QuarryStore
+import QuarryModel
 
 /// The Lua side of summarize(), sql() and the printing hooks: tables of name → function
 /// (`LuaBinding`), as lua.c keeps a library, that the runtime registers with one loop,

@@ -2,6 +2,7 @@ import CLua
 import CQuarryShim
 import Foundation
 import QuarryStore
+import QuarryModel
 
 /// The Lua side of date(), now(), help(), typeof() and dates' metamethods: tables of name → function
 /// (`LuaBinding`), as lua.c keeps a library, that the runtime registers with one loop,

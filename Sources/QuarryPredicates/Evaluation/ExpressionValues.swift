@@ -1,5 +1,6 @@
 import Foundation
 import QuarryStore
+import QuarryModel
 
 /// Arithmetic, functions and aggregates over values, with SQLite's rules. The SQLite
 /// functions `quarry_arith` and `quarry_fn` call this same code, so a fetch and

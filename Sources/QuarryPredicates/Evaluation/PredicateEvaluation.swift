@@ -1,4 +1,5 @@
 import QuarryStore
+import QuarryModel
 
 extension BoundPredicate {
     /// Whether `object` matches, computed in memory with SQLite's rules (three-valued

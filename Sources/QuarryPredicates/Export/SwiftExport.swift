@@ -1,4 +1,5 @@
 import QuarryStore
+import QuarryModelFiles
 
 extension BoundPredicate {
     /// Swift source for this predicate: `NSPredicate(format:)`, and a `#Predicate` (after

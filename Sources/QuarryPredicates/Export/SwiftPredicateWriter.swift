@@ -1,5 +1,7 @@
 import Foundation
 import QuarryStore
+import QuarryModel
+import QuarryModelFiles
 
 /// Why a predicate (or a part of a request) has no Swift form in the style asked for: one
 /// line, shown where the Swift would have been.

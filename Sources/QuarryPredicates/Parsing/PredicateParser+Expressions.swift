@@ -1,5 +1,6 @@
 import Foundation
 import QuarryStore
+import QuarryModel
 
 /// Expressions: arithmetic with Apple's precedence, unary minus, index expressions,
 /// function calls, and the operands they combine.

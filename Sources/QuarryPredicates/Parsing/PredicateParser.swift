@@ -1,4 +1,5 @@
 import QuarryStore
+import QuarryModel
 
 /// One argument for a substitution: a value, or a list (for `IN %@`).
 public enum PredicateArgument: Equatable, Sendable {

@@ -1,4 +1,5 @@
 import QuarryStore
+import QuarryModel
 
 /// An integer attribute compared with a real constant (`n < 2.5`, `n == 1e19`, `n IN {1, 1.5}`,
 /// `n BETWEEN {0.5, 3}`), said again with integer constants, for a database that does not

@@ -1,4 +1,5 @@
 import QuarryStore
+import QuarryModel
 
 extension BoundPredicate {
     /// The predicate as a WHERE clause over the entity's table (named by `qualifier`), in

@@ -1,4 +1,5 @@
 import QuarryStore
+import QuarryModel
 
 /// SQL text with its `?` parameters, in order. Values are only ever bound, never spliced.
 public struct SQLFragment {

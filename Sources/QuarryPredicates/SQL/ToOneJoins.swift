@@ -1,4 +1,5 @@
 import QuarryStore
+import QuarryModel
 
 /// The LEFT JOINs that bring a request's to-one key paths (`destination.tzone`,
 /// `airline.name`) into its FROM clause, as a person writes them in SQL. One value is

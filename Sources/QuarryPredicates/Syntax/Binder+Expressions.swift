@@ -1,5 +1,6 @@
 import Foundation
 import QuarryStore
+import QuarryModel
 
 /// Binding of computed expressions (arithmetic, index expressions, functions) and of
 /// Foundation's unquantified membership tests.

@@ -1,4 +1,5 @@
 import QuarryStore
+import QuarryModel
 
 /// Resolves a parsed predicate against an entity: key paths to attributes and
 /// relationships, constants to the types they meet. Computed expressions and membership

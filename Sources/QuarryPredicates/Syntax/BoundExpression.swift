@@ -1,4 +1,5 @@
 import QuarryStore
+import QuarryModel
 
 /// An expression on its own, bound to an entity: a dictionary request's computed column
 /// (`UnitPrice * Quantity`, the argument of `sum(...)`). It is bound and compiled as the

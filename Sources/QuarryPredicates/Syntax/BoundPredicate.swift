@@ -1,4 +1,5 @@
 import QuarryStore
+import QuarryModel
 
 /// A predicate checked against one entity: key paths resolved to attributes (through
 /// relationships when a context is given), constants converted to the type of what they

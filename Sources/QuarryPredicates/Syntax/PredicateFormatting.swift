@@ -1,4 +1,5 @@
 import QuarryStore
+import QuarryModel
 
 extension Predicate: CustomStringConvertible {
     /// The normalized format string: upper-case reserved words, `==`, explicit parentheses

@@ -1,4 +1,5 @@
 import QuarryStore
+import QuarryModel
 
 /// A parsed predicate: the one syntax tree that SQL compilation, in-memory evaluation
 /// and formatting all read.

@@ -1,3 +1,5 @@
+import QuarryModel
+
 /// What one save changed: objects inserted, updated (with the keys that changed) and
 /// deleted, in the order the save wrote them.
 public struct ChangeSet {

@@ -1,13 +1,15 @@
+import QuarryModel
+
 
 /// What a store wrote for `updateall`: the rows' keys, by their own entity too, and the
 /// values as they read back (a foreign file's formats).
-struct BatchUpdateWritten {
+package struct BatchUpdateWritten {
     var keys: [Int64]
-    var byEntity: [String: [Int64]]
+    package var byEntity: [String: [Int64]]
     var assignments: [(String, Value)]
     /// The rows of objects in use as the store holds them after the change, where it may
     /// differ from `assignments` (a server's types and triggers), by key.
-    var stored: [Int64: [String: Value]] = [:]
+    package var stored: [Int64: [String: Value]] = [:]
 }
 
 /// A WHERE clause for a batch change, with its arguments (built by the predicate layer).

@@ -1,11 +1,13 @@
 import Foundation
+import QuarryModel
+import QuarryModelFiles
 
 /// Defining entities: the context refuses while changes are pending and redescribes the
 /// objects in use; the store keeps the declarations (`PersistentStore.keepDeclaration`).
 extension ObjectContext {
     /// Adds or replaces `entity` in the store's model (`PersistentStore.remember`); objects
     /// in use take a redefined entity's description.
-    func remember(_ entity: EntityDescription, storage: EntityStorage? = nil) {
+    package func remember(_ entity: EntityDescription, storage: EntityStorage? = nil) {
         // Another program's table, read at open, has the inverses of the relationships
         // Quarry's entities declare toward it (a `Review.product` to Northwind's
         // `Products` gives `Products.reviews`): its own declaration is never kept.
@@ -253,7 +255,7 @@ extension ObjectContext {
     }
 
     /// Keeps `templates` (those of entities the store has), replacing any of the same name.
-    func keep(templates: [CoreDataFetchRequest]) throws {
+    package func keep(templates: [CoreDataFetchRequest]) throws {
         let kept = templates.filter { managedObjectModel.entitiesByName[$0.entity] != nil }
         guard !kept.isEmpty else { return }
         try store.keep(templates: kept, context: self)
@@ -266,7 +268,7 @@ extension ObjectContext {
     /// Whether `candidate` may be a new key of `entity`: none of its keys, nor its key
     /// column, in any case. No two keys of an entity differ only in case: a column
     /// `ReportsTo` beside a relationship `reportsTo` would read as one name and mean two.
-    func isFreeKey(_ candidate: String, in entity: EntityDescription) -> Bool {
+    package func isFreeKey(_ candidate: String, in entity: EntityDescription) -> Bool {
         let folded = candidate.lowercased()
         return !entity.keyNames.contains { $0.lowercased() == folded } && folded != mapped(entity).keyColumn.lowercased()
     }

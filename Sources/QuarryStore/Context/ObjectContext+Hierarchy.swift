@@ -1,3 +1,6 @@
+import QuarryModel
+import QuarryEngine
+
 /// Entity inheritance, as Core Data has it: a sub-entity's rows live in its root's table,
 /// told apart by a column naming each row's entity (`_entity`); fetching an entity
 /// includes its sub-entities' rows. The same rules serve Core Data stores (whose column
@@ -48,7 +51,7 @@ extension ObjectContext {
     /// sub-entity's rows as that sub-entity's (whose observers listen by its name): rows
     /// of an entity with sub-entities are told apart by the entity column; rows naming no
     /// known entity stay where they were found.
-    func keysByOwnEntity(_ found: [String: Set<Int64>], in statements: some WriteStatements) throws -> [String: [Int64]] {
+    package func keysByOwnEntity(_ found: [String: Set<Int64>], in statements: some WriteStatements) throws -> [String: [Int64]] {
         var grouped: [String: Set<Int64>] = [:]
         for (name, keys) in found where !keys.isEmpty {
             guard hasSubentities(name), let entity = managedObjectModel.entitiesByName[name] else {

@@ -1,3 +1,6 @@
+import QuarryModel
+import QuarryEngine
+
 /// Commits by other connections (another process, the sqlite3 shell), noticed through
 /// `PRAGMA data_version` and the store's history, and objects read again from the store.
 extension ObjectContext {
@@ -101,7 +104,7 @@ extension ObjectContext {
     /// A row (`selection(of:)`, as any engine reads it) as an object's committed values:
     /// each value in storage form (`Value.storedForm`), then decoded by its attribute's
     /// type, as an object decodes its row.
-    func values(of entity: EntityDescription, row: [Value]) -> [String: Value] {
+    package func values(of entity: EntityDescription, row: [Value]) -> [String: Value] {
         var committed: [String: Value] = [:]
         func at(_ index: Int) -> Value { index < row.count ? row[index].storedForm : .null }
         for (index, attribute) in entity.attributes.enumerated() {

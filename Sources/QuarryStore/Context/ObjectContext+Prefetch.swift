@@ -1,3 +1,5 @@
+import QuarryModel
+
 /// Rows loaded together (one batch of fetched results, or the members of one
 /// relationship across such a batch): the first read of a relationship of one of them
 /// loads it for all of them in one query, as Core Data's batch faulting does, rather
@@ -36,7 +38,7 @@ struct RelatedRows {
     var generation = -1
     var members: [MemberKey: [Int64]] = [:]
     /// Rows in storage form (`Value.storedForm`), as objects keep them.
-    var rows: [RowKey: [Value]] = [:]
+    package var rows: [RowKey: [Value]] = [:]
     /// The group of each row read ahead: the members of one relationship across a group.
     var groups: [RowKey: LoadGroup] = [:]
     /// For links matched by value: the destination row each value leads to (the one with

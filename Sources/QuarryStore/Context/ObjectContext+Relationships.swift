@@ -1,9 +1,11 @@
+import QuarryModel
+
 /// A link-table change not yet saved, in the table's own orientation.
-struct PendingLink {
-    let table: String
+package struct PendingLink {
+    package let table: String
     let source: ManagedObject
     let target: ManagedObject
-    let isAdd: Bool
+    package let isAdd: Bool
 }
 
 /// Relationships between objects: reading and changing them with their inverses kept in
@@ -11,7 +13,7 @@ struct PendingLink {
 extension ObjectContext {
     /// The current description of an object's entity (it may have gained inverses since
     /// the object was loaded).
-    func currentEntity(of object: ManagedObject) -> EntityDescription {
+    package func currentEntity(of object: ManagedObject) -> EntityDescription {
         managedObjectModel.entitiesByName[object.entity.name] ?? object.entity
     }
 

@@ -1,3 +1,5 @@
+import QuarryModel
+
 
 /// How `save` settles a conflict with another connection's change (Core Data's policies).
 public enum MergePolicy: String {
@@ -257,7 +259,7 @@ extension ObjectContext {
 
     /// The value an inserted row's attribute is written with: its own, or for a column
     /// that keeps a link, the key its target was given earlier in this save.
-    func insertedValue(_ object: ManagedObject, _ name: String, keys: SaveChangesRequest.Keys) -> Value {
+    package func insertedValue(_ object: ManagedObject, _ name: String, keys: SaveChangesRequest.Keys) -> Value {
         let value = object.currentValue(name)
         guard value.isNull, let target = unsavedTarget(of: object, keptIn: name), let key = keys.byObject[ObjectIdentifier(target)] else { return value }
         return .integer(key)

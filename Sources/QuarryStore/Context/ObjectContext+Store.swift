@@ -1,3 +1,6 @@
+import QuarryModel
+import QuarryModelFiles
+
 /// The context's side of its store: which store is behind it, and what the layers above
 /// may ask of it.
 extension ObjectContext {

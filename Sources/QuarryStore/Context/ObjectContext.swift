@@ -1,6 +1,7 @@
 import Foundation
 import CQuarrySignals
 import CQuarrySQLite
+import QuarryModel
 
 /// Core Data's managed object context over one SQLite database: the entities, the
 /// objects registered once each (identity map), and the changes pending until `save()`.
@@ -137,7 +138,7 @@ public final class ObjectContext {
 
     /// A context over a store its connection's opener chose (a PostgreSQL schema,
     /// `PostgresServer.open`): the store reads its model when the context adopts it.
-    init(connection: StoreConnection, store: any PersistentStore) throws {
+    package init(connection: StoreConnection, store: any PersistentStore) throws {
         self.connection = connection
         openingNotes = connection.notes
         adopt(store)
@@ -145,9 +146,9 @@ public final class ObjectContext {
     }
 
     /// The kind of file behind the context, chosen when it is opened (`openStore`).
-    var store: any PersistentStore = QuarryFileStore()
+    package var store: any PersistentStore = QuarryFileStore()
     /// What the open had to say (a model inferred, parts of a model left out): for stderr.
-    public internal(set) var openingNotes: [String] = []
+    public package(set) var openingNotes: [String] = []
 
 
     /// Closes the connection (every later read fails), and removes what a read-only open
@@ -349,12 +350,12 @@ public final class ObjectContext {
     }
 
     /// The keys of the objects in use, by entity, in order.
-    func registeredKeysByEntity() -> [String: [Int64]] { identityMap.keysByEntity() }
+    package func registeredKeysByEntity() -> [String: [Int64]] { identityMap.keysByEntity() }
 
     /// Forgets registrations whose objects are gone.
     func pruneRegistrations() { identityMap.prune() }
 
-    func bumpGeneration() {
+    package func bumpGeneration() {
         observers.generation += 1
         unsaved.touches.restart(at: pendingGeneration)
         stateMoved()

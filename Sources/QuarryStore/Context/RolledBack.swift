@@ -1,3 +1,5 @@
+import QuarryModel
+
 /// What one `rollback()` discarded, so whoever watches the context can say what went
 /// back: objects whose unsaved inserts were forgotten, objects whose unsaved deletes were
 /// undone, and objects whose unsaved values were dropped, each key with the value it had

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import CQuarrySignals
+import QuarryModel
 
 /// Where an import reads its bytes: a chunk at a time, so no reader needs the whole
 /// input in memory. `read` fills at most the buffer given and returns 0 at the end.

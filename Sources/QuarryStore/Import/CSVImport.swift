@@ -7,7 +7,7 @@ import CQuarrySQLite
 struct CSVImport {
     let path: String
     /// A new source over the input from its first byte.
-    let open: () throws -> ByteSource
+    package let open: () throws -> ByteSource
     /// How many records the types are inferred from before inserting starts.
     var sampleRows = 20_000
 
@@ -204,7 +204,7 @@ struct CSVImport {
         }
     }
 
-    static func value(_ b: UnsafeBufferPointer<UInt8>, quoted: Bool, _ attribute: AttributeDescription,
+    package static func value(_ b: UnsafeBufferPointer<UInt8>, quoted: Bool, _ attribute: AttributeDescription,
                       path: String, line: Int, column: Int) throws -> Value {
         if ColumnType.isNil(b, quoted: quoted) { return .null }
         let field = ErrorDetail<ImportField?>.column(column, attribute.name)
@@ -258,6 +258,7 @@ struct CSVImport {
 }
 
 import Foundation
+import QuarryModel
 
 /// The reason for a date cell outside the years Quarry can hold (one of 0001 to 9999 in UTC).
 func outOfRange(_ attribute: AttributeDescription, _ text: String) -> String {

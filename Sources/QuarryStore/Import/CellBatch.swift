@@ -1,22 +1,23 @@
 import CQuarrySQLite
+import QuarryModel
 
 /// Rows parsed for insertion, as the import's SQLite side binds them (`quarry_insert_cells`):
 /// each cell a kind and a 64-bit value (an integer, a double's bits, or where its bytes
 /// start in `arena`), in fixed arrays reused from batch to batch, so parsing allocates
 /// nothing per cell. Filled on the parser thread, read on the SQLite thread, never both
 /// at once (the pipeline hands it over).
-final class CellBatch {
-    let width: Int
+package final class CellBatch {
+    package let width: Int
     let capacity: Int
-    private(set) var rows = 0
+    package private(set) var rows = 0
     /// The line (CSV) or element (JSON) each row came from, for errors SQLite raises.
-    private(set) var lines: [Int]
+    package private(set) var lines: [Int]
     /// How far the source was read when the batch was full (progress estimates).
     var bytesRead = 0
-    let kinds: UnsafeMutablePointer<UInt8>
-    let values: UnsafeMutablePointer<Int64>
-    let lengths: UnsafeMutablePointer<Int32>
-    private(set) var arena: UnsafeMutableRawPointer
+    package let kinds: UnsafeMutablePointer<UInt8>
+    package let values: UnsafeMutablePointer<Int64>
+    package let lengths: UnsafeMutablePointer<Int32>
+    package private(set) var arena: UnsafeMutableRawPointer
     private(set) var arenaUsed = 0
     private var arenaCapacity: Int
     /// The cell being written.

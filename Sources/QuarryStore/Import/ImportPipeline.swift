@@ -5,6 +5,7 @@ import Darwin
 #endif
 import CQuarrySignals
 import Foundation
+import QuarryModel
 
 /// An import's two threads: a parser thread reads the file into `CellBatch`es and the
 /// thread that holds the SQLite connection inserts them, so reading and converting cells
@@ -13,7 +14,7 @@ import Foundation
 /// `slots` batches whatever the file's size. The parser's error (a bad cell, a column
 /// to widen, an interrupt) reaches the inserting side after every batch before it, as
 /// one thread reading the rows in order would have met it.
-final class ImportPipeline {
+package final class ImportPipeline {
     private let condition = NSCondition()
     private var free: [CellBatch]
     private var full: [CellBatch] = []
@@ -100,7 +101,7 @@ final class ImportPipeline {
 
     /// The next filled batch; nil after the last. Throws the parser's error once every
     /// batch before it was taken, and an interrupt (Ctrl-C) while waiting.
-    func next() throws -> CellBatch? {
+    package func next() throws -> CellBatch? {
         condition.lock(); defer { condition.unlock() }
         while full.isEmpty, !finished {
             // Woken now and then to hear Ctrl-C while the parser works.
@@ -121,7 +122,7 @@ final class ImportPipeline {
 
     /// Stops the parser (if it still runs) and waits for its thread to end: every way
     /// out of an import calls it, so no parser outlives its import.
-    func finish() {
+    package func finish() {
         condition.lock()
         cancelled = true
         condition.broadcast()

@@ -1,4 +1,5 @@
 import Foundation
+import QuarryModel
 
 /// What an import did.
 public struct ImportSummary: Equatable, Sendable {
@@ -138,7 +139,7 @@ public struct ImportRequest {
 
     /// The parser thread started on `table`'s rows, filling batches of `rowsPerBatch` rows
     /// (`ImportPipeline`); the caller calls `finish` on every way out.
-    func startPipeline(_ table: ImportTable, check: [ColumnType]?, attributes: [AttributeDescription], fixed: [Value],
+    package func startPipeline(_ table: ImportTable, check: [ColumnType]?, attributes: [AttributeDescription], fixed: [Value],
                        rowsPerBatch: Int) throws -> ImportPipeline {
         let pipeline = ImportPipeline(path: path, width: attributes.count + fixed.count, rowsPerBatch: rowsPerBatch, slots: 4)
         let produce = table.produce
@@ -148,7 +149,7 @@ public struct ImportRequest {
 
     /// After `batch` went into the store: its rows counted, progress heard every 10,000
     /// rows, and the batch given back to the parser.
-    func inserted(_ batch: CellBatch, rows: inout Int, _ table: ImportTable, _ pipeline: ImportPipeline,
+    package func inserted(_ batch: CellBatch, rows: inout Int, _ table: ImportTable, _ pipeline: ImportPipeline,
                   progress: ((Int, Int) -> Void)?) {
         let before = rows
         rows += batch.rows

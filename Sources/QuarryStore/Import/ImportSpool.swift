@@ -5,6 +5,7 @@ import Darwin
 #endif
 import CQuarrySignals
 import Foundation
+import QuarryModel
 
 /// A stream that reads once (a FIFO, a pipe, /dev/stdin, a terminal) copied a chunk at a
 /// time to a temporary file, which the import then reads as often as it reads a plain

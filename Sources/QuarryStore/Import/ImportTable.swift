@@ -1,8 +1,9 @@
 import Foundation
+import QuarryModel
 
 /// Rows to import: the columns, their types (inferred from every row, or from a sample),
 /// and the rows, read from the start each time `rows` is called.
-struct ImportTable {
+package struct ImportTable {
     var columns: [String]
     var types: [ColumnType]
     /// How many rows there are, when the types were inferred from all of them.
@@ -11,7 +12,7 @@ struct ImportTable {
     /// Calls `body` with each row's line and a reader that converts cell i to an
     /// attribute's type. With `check`, each row's cells are first observed into those
     /// types, and a cell that changes one throws `ImportRestart`.
-    var rows: (_ check: [ColumnType]?, _ body: (Int, (Int, AttributeDescription) throws -> Value) throws -> Void) throws -> Void
+    package var rows: (_ check: [ColumnType]?, _ body: (Int, (Int, AttributeDescription) throws -> Value) throws -> Void) throws -> Void
     /// Fills the pipeline's batches with every row's cells as `attributes` take them,
     /// then `fixed` (the defaults of attributes no column names); run on the parser
     /// thread. The same checks and errors as `rows`, which it reads through unless a

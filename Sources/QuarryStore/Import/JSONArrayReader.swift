@@ -1,4 +1,5 @@
 import Foundation
+import QuarryModel
 
 /// A JSON array of objects read one element at a time from a stream of bytes (a chunk at
 /// a time from its `ByteSource`), so a document of any size is read in the memory of one

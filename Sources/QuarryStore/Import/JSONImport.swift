@@ -1,12 +1,13 @@
 import CQuarrySignals
 import Foundation
+import QuarryModel
 
 /// A JSON array of objects as an import table: columns in the order keys first appear,
 /// nested arrays and objects kept as JSON text.
 struct JSONImport {
     let path: String
     /// A new source over the document from its first byte.
-    let open: () throws -> ByteSource
+    package let open: () throws -> ByteSource
 
     /// Streams the document twice, an element at a time: once to check it whole and infer
     /// the columns and their types from every element (so no error comes after a row was
@@ -203,7 +204,7 @@ struct JSONImport {
 
     /// The value of a JSON element, or nil for an integer beyond Int64 (JSONSerialization
     /// hands those out as unsigned, which Int64 would read as negative).
-    static func value(_ any: Any) throws -> Value? {
+    package static func value(_ any: Any) throws -> Value? {
         switch any {
         case is NSNull: return .null
         case let b as Bool where !(any is NSNumber) || String(cString: (any as! NSNumber).objCType) == "c":

@@ -1,3 +1,5 @@
+import QuarryModel
+
 /// Where one entity's rows are kept, as the store's mapping lays them out: the relation
 /// SQL reads them from, the column that identifies a row, and how values are encoded.
 /// The model (`EntityDescription`) knows none of this; every SQL writer asks here, so a

@@ -1,3 +1,5 @@
+import QuarryModel
+
 /// How a store's file holds its model: for each entity, where its rows are
 /// (`EntityStorage`). One mapping is made per open store, by the layout the file has:
 /// - Quarry's own files (`Mapping/QuarryFile`): a table per entity named after it, keyed
@@ -28,5 +30,5 @@ public struct StoreMapping: Sendable {
         context?.mapped(entity) ?? .quarry(entity.name)
     }
 
-    mutating func place(_ name: String, _ storage: EntityStorage) { storages[name] = storage }
+    package mutating func place(_ name: String, _ storage: EntityStorage) { storages[name] = storage }
 }

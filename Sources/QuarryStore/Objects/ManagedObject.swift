@@ -1,3 +1,5 @@
+import QuarryModel
+
 /// One row of an entity, as an object: its stored values, the changes not yet saved,
 /// and its place in the context's bookkeeping.
 public final class ManagedObject {
@@ -50,7 +52,7 @@ public final class ManagedObject {
         return values
     }
 
-    func committedValue(_ key: String) -> Value? {
+    package func committedValue(_ key: String) -> Value? {
         if let row { return decode(key, from: row) }
         return decoded[key]
     }
@@ -91,7 +93,7 @@ public final class ManagedObject {
     }
 
     /// Values assigned since then.
-    var pending: [String: Value] = [:]
+    package var pending: [String: Value] = [:]
     /// To-one relationships assigned since then: the object, or nil for none.
     var pendingToOne: [String: ManagedObject?] = [:]
     public internal(set) var isInserted = false
@@ -146,7 +148,7 @@ public final class ManagedObject {
         return currentValue(key)
     }
 
-    func currentValue(_ key: String) -> Value {
+    package func currentValue(_ key: String) -> Value {
         pending[key] ?? committedValue(key) ?? .null
     }
 

@@ -1,5 +1,7 @@
 import CQuarryRows
 import Foundation
+import QuarryModel
+import QuarryEngine
 
 /// A batch of an entity's rows read by key, kept as flat cells (`quarry_cell`) rather
 /// than objects: a script that walks every row reading two attributes then costs a

@@ -1,3 +1,5 @@
+import QuarryModel
+
 /// How one request's rows are read as cells (`RowBatch`): the first batch reads every
 /// column; later ones read the attributes scripts have read so far (C marks them in
 /// `attributesRead` as it answers), so a loop reading two attributes of a wide table

@@ -1,5 +1,6 @@
 import GRDB
 import GRDBSQLite
+import QuarryModel
 
 /// SQLite's constraint refusals as parts (`ConstraintViolation`): read from its extended
 /// code and its message where `StoreError(DatabaseError)` is made, and for a foreign key

@@ -1,4 +1,5 @@
 import GRDB
+import QuarryModel
 
 extension StoreError {
     /// SQLite's refusal as data: the one place a `DatabaseError` becomes a `StoreError`.

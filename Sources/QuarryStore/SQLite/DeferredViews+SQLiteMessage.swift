@@ -1,4 +1,5 @@
 import GRDB
+import QuarryEngine
 
 extension DeferredViews {
     /// The makings of the view SQLite's message names ("no such table: main.Asset"), if

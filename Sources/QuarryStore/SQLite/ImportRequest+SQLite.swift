@@ -2,12 +2,13 @@ import CQuarrySignals
 import CQuarrySQLite
 import GRDB
 import GRDBSQLite
+import QuarryModel
 
 /// An import's rows inserted into a SQLite file (`PersistentStore.load` of every
 /// `SQLiteStore`): one write transaction of the connection's database, the rows bound in
 /// C a batch at a time.
 extension SQLiteStore {
-    func load(_ request: ImportRequest, _ table: ImportTable, check: [ColumnType]?, attributes: [AttributeDescription],
+    package func load(_ request: ImportRequest, _ table: ImportTable, check: [ColumnType]?, attributes: [AttributeDescription],
               defaults: [AttributeDescription], entity: EntityDescription, creating: Bool, context: ObjectContext,
               progress: ((Int, Int) -> Void)?) throws -> Int {
         try request.loadIntoSQLite(table, check: check, attributes: attributes, defaults: defaults, entity: entity,

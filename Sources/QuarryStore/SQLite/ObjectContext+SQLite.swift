@@ -1,4 +1,5 @@
 import GRDB
+import QuarryModel
 
 extension ObjectContext {
     /// The store's SQLite handle (a file's stores; asked of a server's, refused).
@@ -70,7 +71,7 @@ extension ObjectContext {
     /// Creates or migrates the entity's table and keeps its declaration (the store's
     /// `writeTable`), inside the caller's transaction (`relate`, `import`); `didDefine` or
     /// `remember` must follow once that commits.
-    func write(_ entity: EntityDescription, replacing existing: EntityDescription?, in db: Database) throws {
+    package func write(_ entity: EntityDescription, replacing existing: EntityDescription?, in db: Database) throws {
         guard let store = store as? any SQLiteStore else { throw StoreConnection.needsEngine("SQLite", for: "defining entities in a SQLite transaction") }
         try store.writeTable(entity, replacing: existing, in: db, context: self)
     }

@@ -1,5 +1,6 @@
 import CQuarrySignals
 import Foundation
+import QuarryModel
 
 /// A store with a `-wal` in a folder Quarry may not write, opened `--readonly`: SQLite
 /// needs a `-shm` beside a WAL file to read it, which it cannot make there, and opening

@@ -1,5 +1,6 @@
 import GRDB
 import GRDBSQLite
+import QuarryModel
 
 /// A function SQL may call, described for the store to install on every connection it
 /// opens (`ObjectContext(path:functions:)`): a Swift body over Quarry's values, or

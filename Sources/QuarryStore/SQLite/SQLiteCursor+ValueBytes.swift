@@ -4,7 +4,7 @@ extension SQLiteCursor {
     /// The bytes of the text and blob values of the row the statement is on, read without
     /// copying or converting a value (numbers and NULLs count none: they take no more than
     /// their slot).
-    var valueBytes: Int {
+    package var valueBytes: Int {
         var total = 0
         for column in 0..<Int32(columnCount) {
             let type = sqlite3_column_type(handle, column)

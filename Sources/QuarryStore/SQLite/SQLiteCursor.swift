@@ -1,6 +1,8 @@
 import CQuarryRows
 import GRDB
 import GRDBSQLite
+import QuarryModel
+import QuarryEngine
 
 /// A prepared SQLite statement being stepped, lent by GRDB's statement cache for one use
 /// (GRDB owns it and finalizes it): the SQLite engine's `RowCursor`. Every step's result
@@ -10,7 +12,7 @@ import GRDBSQLite
 /// A class, as every `RowCursor` is: a cursor is used through `any RowCursor`, and a
 /// class reference needs no boxing to call through (a struct's box was projected at every
 /// call, 2% of a loop over every row); one is made per statement run, not per row.
-final class SQLiteCursor: RowCursor {
+final class SQLiteCursor: QuarryEngine.RowCursor {
     let handle: OpaquePointer
 
     init(handle: OpaquePointer) { self.handle = handle }
@@ -22,7 +24,7 @@ final class SQLiteCursor: RowCursor {
     static let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
 
     /// Binds `values` to parameters 1... (SQLite copies texts and blobs).
-    func bind(_ values: [DatabaseValue]) {
+    package func bind(_ values: [DatabaseValue]) {
         for (i, value) in values.enumerated() {
             let index = Int32(i + 1)
             switch value.storage {
@@ -37,26 +39,26 @@ final class SQLiteCursor: RowCursor {
     }
 
     /// Binds Quarry's values as SQLite stores them.
-    func bind(values: [Value]) { bind(values.map(\.databaseValue)) }
+    package func bind(values: [Value]) { bind(values.map(\.databaseValue)) }
 
-    func bind(keys: [Int64]) {
+    package func bind(keys: [Int64]) {
         for (i, key) in keys.enumerated() { sqlite3_bind_int64(handle, Int32(i + 1), key) }
     }
 
-    func step() throws -> Bool {
+    package func step() throws -> Bool {
         let code = sqlite3_step(handle)
         if code == SQLITE_ROW { return true }
         if code == SQLITE_DONE { return false }
         throw StepFailure(code: code)
     }
 
-    var columnCount: Int { Int(sqlite3_column_count(handle)) }
+    package var columnCount: Int { Int(sqlite3_column_count(handle)) }
 
     /// `RowCursor.readCells` with numbers read through the column's value: one call into
     /// SQLite a column (`sqlite3_column_value`), where `type` then `int64` were two, each
     /// finding the column again (a loop over every flight read a row's key and two columns
     /// in 500 instructions, 325 now). Texts, blobs and NULLs take the shared body.
-    func readCells(_ columns: Range<Int32>, into cells: UnsafeMutablePointer<quarry_cell>, arena: inout ByteArena) {
+    package func readCells(_ columns: Range<Int32>, into cells: UnsafeMutablePointer<quarry_cell>, arena: inout ByteArena) {
         for column in columns {
             let out = cells + Int(column - columns.lowerBound)
             guard let value = sqlite3_column_value(handle, column) else {
@@ -74,7 +76,7 @@ final class SQLiteCursor: RowCursor {
         }
     }
 
-    func type(_ column: Int32) -> CellType {
+    package func type(_ column: Int32) -> CellType {
         switch sqlite3_column_type(handle, column) {
         case SQLITE_INTEGER: return .integer
         case SQLITE_FLOAT: return .real
@@ -84,29 +86,29 @@ final class SQLiteCursor: RowCursor {
         }
     }
 
-    func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+    package func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
 
-    func integer(_ column: Int32) -> Int64? {
+    package func integer(_ column: Int32) -> Int64? {
         guard let value = sqlite3_column_value(handle, column), sqlite3_value_type(value) == SQLITE_INTEGER else { return nil }
         return sqlite3_value_int64(value)
     }
 
-    func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
+    package func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
 
-    func text(_ column: Int32) -> UnsafeBufferPointer<UInt8> {
+    package func text(_ column: Int32) -> UnsafeBufferPointer<UInt8> {
         let start = sqlite3_column_text(handle, column)
         let count = Int(sqlite3_column_bytes(handle, column))
         return UnsafeBufferPointer(start: count > 0 ? start : nil, count: count)
     }
 
-    func blob(_ column: Int32) -> UnsafeRawBufferPointer {
+    package func blob(_ column: Int32) -> UnsafeRawBufferPointer {
         let start = sqlite3_column_blob(handle, column)
         let count = Int(sqlite3_column_bytes(handle, column))
         return UnsafeRawBufferPointer(start: count > 0 ? start : nil, count: count)
     }
 
     /// As GRDB reads a column: text up to its first NUL, repaired as UTF-8; a blob copied.
-    func value(_ column: Int32) -> Value {
+    package func value(_ column: Int32) -> Value {
         switch sqlite3_column_type(handle, column) {
         case SQLITE_INTEGER: return .integer(int64(column))
         case SQLITE_FLOAT: return .real(double(column))

@@ -3,6 +3,8 @@ import CQuarrySignals
 import CQuarrySQLite
 import GRDB
 import GRDBSQLite
+import QuarryModel
+import QuarryEngine
 
 /// SQLite as a store's engine (`StoreEngine`), and the one owner of a file's SQLite
 /// handle: opening (hardened, with the SQL functions and limits every statement may
@@ -10,7 +12,7 @@ import GRDBSQLite
 /// policy, and closing. No store opens or closes a handle itself.
 final class SQLiteEngine: StoreEngine {
     let database: any DatabaseWriter
-    let isReadOnly: Bool
+    package let isReadOnly: Bool
     /// Where the database lives; nil for one in memory.
     let path: String?
     /// Whether the file did not exist before this open (so Quarry made it).
@@ -23,7 +25,7 @@ final class SQLiteEngine: StoreEngine {
     let notes: [String]
     private(set) var isClosed = false
     /// Views the store described and SQL has not yet read (a Core Data store's).
-    var deferredViews: DeferredViews?
+    package var deferredViews: DeferredViews?
 
     /// Opens (or creates) the database at `path`; nil or ":memory:" is an in-memory one.
     /// `prepare` runs on the handle before anything else (the SQL functions every
@@ -78,11 +80,11 @@ final class SQLiteEngine: StoreEngine {
         }
     }
 
-    var description: String { "SQLite" }
+    package var description: String { "SQLite" }
 
     /// Closes the handle (every later read fails), and removes what a read-only open made
     /// beside the file.
-    func close() {
+    package func close() {
         guard !isClosed else { return }
         isClosed = true
         try? database.close()
@@ -96,7 +98,7 @@ final class SQLiteEngine: StoreEngine {
     /// `read` would wrap it in a savepoint and `PRAGMA query_only`, and that pragma expires
     /// every prepared statement, so each batch would compile its SQL again. SQLite's rows
     /// always come a row at a time, streamed or not.
-    func withRows(_ sql: String, cached: Bool, streamed: Bool, _ body: (any RowCursor) throws -> Void) throws {
+    package func withRows(_ sql: String, cached: Bool, streamed: Bool, _ body: (any QuarryEngine.RowCursor) throws -> Void) throws {
         try makeViews(readBy: sql)
         while true {
             do {
@@ -112,7 +114,7 @@ final class SQLiteEngine: StoreEngine {
     /// Inside a read-only access: a transaction under `PRAGMA query_only`, so even a
     /// statement that passed every check could write nothing. The rest of the text is
     /// prepared too, to know whether it holds a second statement; none of it runs.
-    func prepareReadOnly<T>(_ sql: String, _ body: ((any PreparedQuery)?) throws -> T) throws -> T {
+    package func prepareReadOnly<T>(_ sql: String, _ body: ((any PreparedQuery)?) throws -> T) throws -> T {
         try makeViews(readBy: sql)
         return try read { db in
             let statements = try db.allStatements(sql: sql)
@@ -123,17 +125,17 @@ final class SQLiteEngine: StoreEngine {
     }
 
     /// None: the rows are streamed one at a time, which is SQLite's fastest way out.
-    func exportRows(_ sql: String, arguments: [Value], types: [AttributeType], firstColumn: Int,
+    package func exportRows(_ sql: String, arguments: [Value], types: [AttributeType], firstColumn: Int,
                     writer: inout TableWriter, file: OutputFile) throws -> Int? { nil }
 
     /// None: another connection's commits are found by asking `PRAGMA data_version`.
-    var changeDescriptor: Int32? { nil }
+    package var changeDescriptor: Int32? { nil }
 
     /// A file's connection is never lost.
-    func reestablishIfLost() throws {}
+    package func reestablishIfLost() throws {}
 
     /// `PRAGMA data_version` is read in step with every commit.
-    func synchronize() throws {}
+    package func synchronize() throws {}
 
     /// Runs a read, turning SQLite's errors into store errors. A view not yet made that
     /// the read names (`DeferredViews`) is made, and the read runs again.

@@ -1,4 +1,5 @@
 import CQuarrySQLite
+import QuarryModel
 
 /// SQLite's own heap, bounded by `--memory` as the Lua heap is: a statement that would
 /// build more (`printf('%.*c', 900000000, 'x')`, a sort's buffers) fails with
@@ -9,6 +10,7 @@ public enum SQLiteHeap {
     /// SQLite applies a hard limit to allocations made after it is set.
     public static func limit(bytes: Int) {
         _ = quarry_sqlite_limit_heap(sqlite3_int64(max(0, bytes)))
+        SQLiteResultCode.heapLimit = Self.bytes
     }
 
     /// The bound in force, in bytes; 0 when there is none.

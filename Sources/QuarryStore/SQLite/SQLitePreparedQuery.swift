@@ -1,25 +1,27 @@
 import GRDB
+import QuarryModel
+import QuarryEngine
 
 /// SQLite's `PreparedQuery`: a statement GRDB prepared inside the read-only access of
 /// `SQLiteEngine.prepareReadOnly`.
 struct SQLitePreparedQuery: PreparedQuery {
     let statement: GRDB.Statement
     let database: Database
-    let isFollowedByAnother: Bool
+    package let isFollowedByAnother: Bool
 
     /// Whether SQLite says the statement writes nothing (`sqlite3_stmt_readonly`).
-    var isReadOnly: Bool { statement.isReadonly }
+    package var isReadOnly: Bool { statement.isReadonly }
 
-    var columnNames: [String] { statement.columnNames }
+    package var columnNames: [String] { statement.columnNames }
 
     /// See `SQLFunctions.called`.
-    func functionsCalled() throws -> [String] { try SQLFunctions.called(by: statement, database) }
+    package func functionsCalled() throws -> [String] { try SQLFunctions.called(by: statement, database) }
 
-    func accepts(_ arguments: [Value]) -> Bool {
+    package func accepts(_ arguments: [Value]) -> Bool {
         (try? statement.validateArguments(StatementArguments(arguments.map(\.databaseValue)))) != nil
     }
 
-    func forEachRow(arguments: [Value], _ body: (StoreRow) throws -> Void) throws {
+    package func forEachRow(arguments: [Value], _ body: (StoreRow) throws -> Void) throws {
         try statement.setArguments(StatementArguments(arguments.map(\.databaseValue)))
         let cursor = try Row.fetchCursor(statement)
         let row = StoreRow(statement: SQLiteCursor(handle: statement.sqliteStatement))

@@ -1,16 +1,18 @@
 import GRDB
+import QuarryModel
+import QuarryEngine
 
 /// Statements inside GRDB's write transaction (`WriteStatements`).
 struct SQLiteWriteStatements: WriteStatements {
     let db: Database
 
-    func rows(_ sql: String, _ arguments: [Value]) throws -> [[Value]] {
+    package func rows(_ sql: String, _ arguments: [Value]) throws -> [[Value]] {
         try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments.map(\.databaseValue))).map { row in
             row.databaseValues.map(Value.init)
         }
     }
 
-    func run(_ sql: String, _ arguments: [Value]) throws {
+    package func run(_ sql: String, _ arguments: [Value]) throws {
         try db.execute(sql: sql, arguments: StatementArguments(arguments.map(\.databaseValue)))
     }
 }

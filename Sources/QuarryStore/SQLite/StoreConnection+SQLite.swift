@@ -1,4 +1,5 @@
 import GRDB
+import QuarryModel
 
 /// What a connection gives the code that reads a file's SQLite database directly (the
 /// layouts that exist only on SQLite, the reads not yet written against the engine).

@@ -1,4 +1,5 @@
 import GRDB
+import QuarryModel
 
 /// GRDB's row subscripts stop the process when a value does not convert (`row[1] as
 /// Double` on the text "x"). Any value that comes from a file another program may have

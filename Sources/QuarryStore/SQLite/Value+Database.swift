@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import QuarryModel
 
 extension Value {
     /// A value read from SQLite, by storage class.

@@ -1,3 +1,5 @@
+import QuarryModel
+
 /// What one `updateall` or `deleteall` wrote, for the store's history: the rows by their
 /// own entity, the keys an update set, and the values a deleted row leaves behind (a Core
 /// Data store's tombstones, read before the rows went).

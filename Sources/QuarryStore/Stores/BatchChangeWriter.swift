@@ -1,10 +1,13 @@
+import QuarryModel
+import QuarryEngine
+
 /// What a batch change (`updateall`, `deleteall`) asks of the engine it runs on, inside
 /// one of its write transactions: how the matched rows are changed, and what follows. A
 /// SQLite file's (`SQLiteBatchWriter`: values in their columns' formats, 500 keys at a
 /// time, the delete rules followed by Quarry, the store's history) or a PostgreSQL
 /// schema's (`PostgresBatchChanges`: one statement each with `RETURNING`, the foreign
 /// keys' actions run by the server, the rows in use read back as it keeps them).
-protocol BatchChangeStatements {
+package protocol BatchChangeStatements {
     associatedtype Statements: WriteStatements
     /// `body` in one write transaction, its errors said as `operation`'s (`updateall`, `deleteall`).
     func transaction<T>(_ operation: String, _ body: (Statements) throws -> T) throws -> T
@@ -27,11 +30,11 @@ protocol BatchChangeStatements {
 /// `updateall` and `deleteall` on any engine, each in one transaction: the rows matched,
 /// changed by the engine, named by their own entity (a SportCar updated as a Car is heard
 /// as a SportCar). The context tells its objects once it returns.
-struct BatchChangeWriter<Engine: BatchChangeStatements> {
+package struct BatchChangeWriter<Engine: BatchChangeStatements> {
     let context: ObjectContext
     let engine: Engine
 
-    func writeUpdate(_ entity: EntityDescription, where filter: BatchFilter?, set given: [(String, Value)]) throws -> BatchUpdateWritten {
+    package func writeUpdate(_ entity: EntityDescription, where filter: BatchFilter?, set given: [(String, Value)]) throws -> BatchUpdateWritten {
         try engine.transaction("updateall") { statements in
             var written = BatchUpdateWritten(keys: [], byEntity: [:], assignments: given)
             (written.keys, written.assignments) = try engine.update(entity, where: filter, set: given, in: statements)
@@ -42,7 +45,7 @@ struct BatchChangeWriter<Engine: BatchChangeStatements> {
         }
     }
 
-    func writeDelete(_ entity: EntityDescription, where filter: BatchFilter?) throws -> [String: [Int64]] {
+    package func writeDelete(_ entity: EntityDescription, where filter: BatchFilter?) throws -> [String: [Int64]] {
         try engine.transaction("deleteall") { statements in
             let keys = try statements.keys(of: context.mapped(entity), where: filter, then: engine.lockingClause)
             let deleted = try engine.delete(entity, keys: keys, where: filter, in: statements)
@@ -52,6 +55,10 @@ struct BatchChangeWriter<Engine: BatchChangeStatements> {
             }
             return deleted
         }
+    }
+
+    package init(context: ObjectContext, engine: Engine) {
+        self.context = context; self.engine = engine
     }
 }
 

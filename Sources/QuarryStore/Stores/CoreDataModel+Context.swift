@@ -1,3 +1,5 @@
+import QuarryModelFiles
+
 extension CoreDataModel {
     /// The open store's model for export and Swift: the entities `names` (all when nil).
     /// A Core Data store's own model is used as read (its views flatten inheritance);

@@ -1,3 +1,5 @@
+import QuarryEngine
+
 /// The link tables of Quarry's to-many relationships without an inverse, seen from their
 /// destination. No relationship of a deleted row takes these links with it; left behind,
 /// a row made again with its key (another program's text key, a reused rowid) would be

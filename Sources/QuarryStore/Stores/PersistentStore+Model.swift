@@ -1,3 +1,5 @@
+import QuarryModel
+
 /// What a store's model and mapping are made of, as opening reads them and as `define`
 /// and introspection change them. The context's `remember` adds only what is the
 /// context's: objects in use take a redefined entity's description.
@@ -15,7 +17,7 @@ extension PersistentStore {
     }
 
     /// Adds an entity as the store keeps its declaration (`quarry_model`, a sidecar).
-    func rememberDeclared(_ entity: EntityDescription) {
+    package func rememberDeclared(_ entity: EntityDescription) {
         remember(entity)
         managedObjectModel.declaredByName[entity.name] = entity
     }
@@ -29,7 +31,7 @@ extension PersistentStore {
 
     /// Once the declarations are read: entities in a hierarchy are seen with their
     /// inherited and sub-entities' keys.
-    func rememberHierarchies() {
+    package func rememberHierarchies() {
         guard managedObjectModel.declaredByName.values.contains(where: { $0.parent != nil }) else { return }
         for entity in effectiveEntities(managedObjectModel.entityOrder) { remember(entity) }
     }

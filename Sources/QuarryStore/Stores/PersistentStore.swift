@@ -1,3 +1,6 @@
+import QuarryModel
+import QuarryModelFiles
+
 /// One kind of file behind a context, as Core Data's `NSPersistentStore`: what a write
 /// must keep beyond the rows themselves (a Core Data store's version counters, ordering
 /// columns and persistent history; Quarry's own history table; nothing of Quarry's in a
@@ -9,7 +12,7 @@
 /// them (`OpenableStore`), and the context adopts the first that does
 /// (`ObjectContext.openStore`). The next kind (another database, another file
 /// convention) is one more conformance.
-protocol PersistentStore: AnyObject {
+package protocol PersistentStore: AnyObject {
     /// The entities the store holds, as read when it was opened and defined since.
     var managedObjectModel: ManagedObjectModel { get set }
     /// Where each entity's rows are in the store.
@@ -131,7 +134,7 @@ protocol PersistentStore: AnyObject {
 }
 
 /// What a store decided to write besides the rows, from `prepare` to the end of the save.
-struct StoreSaveWork {
+package struct StoreSaveWork {
     /// Ordered relationships whose positions the save rewrites (a Core Data store).
     var rewrites: [OrderedRewrite] = []
     /// Values of deleted rows kept in the store's history (Core Data's tombstones).
@@ -145,7 +148,7 @@ struct StoreSaveWork {
 /// `keepsDeclaration`) each store answers itself.
 extension PersistentStore {
     /// Read through the connection, 500 keys a query.
-    func rows(of entity: EntityDescription, keys: [Int64], context: ObjectContext) throws -> [Int64: [Value]] {
+    package func rows(of entity: EntityDescription, keys: [Int64], context: ObjectContext) throws -> [Int64: [Value]] {
         var rows: [Int64: [Value]] = [:]
         let storage = context.mapped(entity)
         try forEachChunk(keys) { chunk in
@@ -158,29 +161,29 @@ extension PersistentStore {
         return rows
     }
 
-    func refuseUnfaithfulWrite(_ operation: String, in context: ObjectContext) throws {}
-    func willWrite(_ operation: String, in context: ObjectContext) throws {}
-    func isOrdered(_ relationship: String, of entity: String) -> Bool { false }
-    func refuseDefining(_ entity: String, whole: Bool) throws {}
-    var modelAsRead: CoreDataModel? { nil }
-    func noteAddition(_ member: ManagedObject) {}
-    func inAdditionOrder(_ members: [ManagedObject]) -> [ManagedObject] { members }
-    func inStoredOrder(_ saved: [ManagedObject], _ name: String, of owner: ManagedObject, context: ObjectContext) throws -> [ManagedObject] { saved }
-    func refuseSetting(_ keys: some Sequence<String>, of entity: String, operation: String) throws {}
-    func objectChanged(_ object: ManagedObject, in context: ObjectContext) {}
-    func objectUnchanged(_ object: ManagedObject, in context: ObjectContext) {}
-    func pendingChangesEnded(in context: ObjectContext) {}
-    func pendingChangesRefreshed(in context: ObjectContext) {}
-    func prepare(_ request: SaveChangesRequest, in context: ObjectContext) throws -> StoreSaveWork { StoreSaveWork() }
-    func didSave(in context: ObjectContext) {}
-    func inModelNames(_ error: StoreError) -> StoreError { error }
+    package func refuseUnfaithfulWrite(_ operation: String, in context: ObjectContext) throws {}
+    package func willWrite(_ operation: String, in context: ObjectContext) throws {}
+    package func isOrdered(_ relationship: String, of entity: String) -> Bool { false }
+    package func refuseDefining(_ entity: String, whole: Bool) throws {}
+    package var modelAsRead: CoreDataModel? { nil }
+    package func noteAddition(_ member: ManagedObject) {}
+    package func inAdditionOrder(_ members: [ManagedObject]) -> [ManagedObject] { members }
+    package func inStoredOrder(_ saved: [ManagedObject], _ name: String, of owner: ManagedObject, context: ObjectContext) throws -> [ManagedObject] { saved }
+    package func refuseSetting(_ keys: some Sequence<String>, of entity: String, operation: String) throws {}
+    package func objectChanged(_ object: ManagedObject, in context: ObjectContext) {}
+    package func objectUnchanged(_ object: ManagedObject, in context: ObjectContext) {}
+    package func pendingChangesEnded(in context: ObjectContext) {}
+    package func pendingChangesRefreshed(in context: ObjectContext) {}
+    package func prepare(_ request: SaveChangesRequest, in context: ObjectContext) throws -> StoreSaveWork { StoreSaveWork() }
+    package func didSave(in context: ObjectContext) {}
+    package func inModelNames(_ error: StoreError) -> StoreError { error }
 }
 
 extension PersistentStore {
     /// Whether `name` is another program's table (or view) the store holds: an entity it
     /// knows and keeps no declaration of. An entity being defined for the first time is
     /// none. Such a table gains a Quarry entity's inverses without being Quarry's to write.
-    func isOtherProgramsTable(_ name: String) -> Bool {
+    package func isOtherProgramsTable(_ name: String) -> Bool {
         managedObjectModel.entitiesByName[name] != nil && !keepsDeclaration(of: name)
     }
 }

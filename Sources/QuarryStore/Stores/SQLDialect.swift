@@ -1,3 +1,5 @@
+import QuarryModel
+
 /// How a store's SQL spells what predicates, sorts and batch changes need, where SQL
 /// dialects differ: booleans, comparison that holds for nil == nil, a prefix test an
 /// index can answer, and calls of the functions the store installs. The predicate

@@ -1,12 +1,14 @@
+import QuarryModel
+
 /// What one `save()` asks of the store (Core Data's `NSSaveChangesRequest`): the objects
 /// to insert, update and delete, the links to add and remove, and how to settle a
 /// conflict with another connection's change.
-struct SaveChangesRequest {
+package struct SaveChangesRequest {
     let inserts: [ManagedObject]
     /// Updated and deleted objects by key; a conflict settled by the policy may take an
     /// object out (a row the other side deleted).
-    var updates: [ManagedObject]
-    var deletes: [ManagedObject]
+    package var updates: [ManagedObject]
+    package var deletes: [ManagedObject]
     /// Link changes; a settled conflict takes out those of an object whose row is gone.
     var links: [PendingLink]
     /// Ordered relationships whose members were placed by position.
@@ -23,7 +25,7 @@ struct SaveChangesRequest {
     }
 
     /// The keys the inserted rows were given, as the transaction goes on.
-    struct Keys {
+    package struct Keys {
         var byObject: [ObjectIdentifier: Int64] = [:]
 
         /// The key an object's row has or was just given; nil for none.
@@ -47,9 +49,9 @@ struct SaveChangesRequest {
 }
 
 /// What the store wrote, for the context to apply to its objects once the save committed.
-struct SaveChangesResult {
+package struct SaveChangesResult {
     /// The request as written (conflicts settled).
-    var request: SaveChangesRequest
+    package var request: SaveChangesRequest
     /// The new keys of the inserted objects, in order.
     var newKeys: [Int64] = []
     /// Stored rows the objects take as their new snapshot (a conflict settled).
@@ -58,7 +60,11 @@ struct SaveChangesResult {
     /// too once the save commits, whatever the policy, as `refresh` finds them.
     var gone: [ManagedObject] = []
     /// Values a file Quarry did not create keeps in another form, as they read back.
-    var readBacks: [(ManagedObject, String, Value)] = []
+    package var readBacks: [(ManagedObject, String, Value)] = []
+
+    package init(request: SaveChangesRequest, newKeys: [Int64] = [], adopted: [(ManagedObject, [String: Value])] = [], gone: [ManagedObject] = [], readBacks: [(ManagedObject, String, Value)] = []) {
+        self.request = request; self.newKeys = newKeys; self.adopted = adopted; self.gone = gone; self.readBacks = readBacks
+    }
 }
 
 extension SaveChangesRequest {

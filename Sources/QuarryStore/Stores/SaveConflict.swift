@@ -1,6 +1,8 @@
+import QuarryModel
+
 /// A row another connection changed or deleted since this context read it: optimistic
 /// locking, as Core Data's snapshots compare, for every store's writer.
-struct SaveConflict {
+package struct SaveConflict {
     let object: ManagedObject
     let keys: Set<String>
     /// The row as stored now; nil when another connection deleted it.
@@ -10,7 +12,7 @@ struct SaveConflict {
 extension SaveConflict {
     /// The SELECT of a saved object's row as its entity reads it, with the row's key (an
     /// engine may add to it: a lock held until the save commits); nil for a new object.
-    static func storedRowQuery(of object: ManagedObject, context: ObjectContext) -> (sql: String, key: Int64)? {
+    package static func storedRowQuery(of object: ManagedObject, context: ObjectContext) -> (sql: String, key: Int64)? {
         guard let key = object.primaryKey else { return nil }
         return (storedRowSQL(of: context.currentEntity(of: object), context: context), key)
     }
@@ -23,7 +25,7 @@ extension SaveConflict {
 
     /// The conflict of `object` with its row as stored now (nil: the row is gone), nil
     /// when the row holds what the object was read with. `storedRow` as the engine read it.
-    static func of(_ object: ManagedObject, storedRow: [Value]?, context: ObjectContext) -> SaveConflict? {
+    package static func of(_ object: ManagedObject, storedRow: [Value]?, context: ObjectContext) -> SaveConflict? {
         guard let storedRow else { return SaveConflict(object: object, keys: [], stored: nil) }
         let stored = context.values(of: context.currentEntity(of: object), row: storedRow)
         // One key's value at a time: `committed` decodes the whole row each time it is read.
@@ -38,7 +40,7 @@ extension SaveChangesRequest {
     /// link to a row that is gone would be none, or break the file's foreign key (found by
     /// review; issue 48). Only that the row is there is checked, as a link changes none of
     /// its values. `exists` reads a `storedRowQuery` for whether it finds a row.
-    func goneLinkEnds(context: ObjectContext, exists: (String, Int64) throws -> Bool) throws -> [SaveConflict] {
+    package func goneLinkEnds(context: ObjectContext, exists: (String, Int64) throws -> Bool) throws -> [SaveConflict] {
         var seen = Set((updates + deletes).map(ObjectIdentifier.init))
         var gone: [SaveConflict] = []
         let toOneTargets = (inserts + updates).flatMap { $0.pendingToOne.values.compactMap { $0 } }
@@ -104,7 +106,7 @@ extension SaveChangesResult {
     /// nullify would clear it once the merge deletes the object here (`links(to:context:)`).
     /// Where that cannot be done, neither policy can save the object as it is: the
     /// conflict is refused whatever the policy, naming the link, and no merge is offered.
-    mutating func settle(_ conflicts: [SaveConflict], context: ObjectContext) throws {
+    package mutating func settle(_ conflicts: [SaveConflict], context: ObjectContext) throws {
         guard !conflicts.isEmpty else { return }
         let goneLinks = request.links(to: conflicts.filter { $0.stored == nil }.map(\.object), context: context)
         let held = goneLinks.filter { $0.refusal != nil }
@@ -144,7 +146,7 @@ extension Value {
     /// Whether two values read from a store are the same stored value: as `==`, and NaN
     /// the same as NaN (a PostgreSQL float or numeric column keeps NaN, which `==`
     /// would see as changed at every comparison).
-    static func sameStored(_ a: Value, _ b: Value) -> Bool {
+    package static func sameStored(_ a: Value, _ b: Value) -> Bool {
         if case .real(let x) = a, case .real(let y) = b, x.isNaN, y.isNaN { return true }
         return a == b
     }

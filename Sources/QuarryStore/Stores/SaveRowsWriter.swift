@@ -1,8 +1,11 @@
+import QuarryModel
+import QuarryEngine
+
 /// How one engine writes the rows of a save (`SaveRowsWriter`), inside its transaction:
 /// a SQLite file's (`SQLiteSaveStatements`: column formats, the last rowid, Core Data's
 /// bookkeeping) or a PostgreSQL schema's (`PostgresSaveStatements`: `RETURNING`, the
 /// server's defaults, keyed tables).
-protocol SaveStatements {
+package protocol SaveStatements {
     /// Statements of the save's transaction, for what every engine writes alike.
     var statements: any WriteStatements { get }
     /// Inserts `object`'s row, with its to-one keys `toOne` (NULL for a target not saved
@@ -30,12 +33,12 @@ protocol SaveStatements {
 /// inserted objects whose targets were inserted after them, updates, links kept in
 /// attribute columns, link tables, and deletes (a row's links first, as a join table's
 /// rows name it). What each statement looks like is the engine's (`SaveStatements`).
-struct SaveRowsWriter<Rows: SaveStatements> {
+package struct SaveRowsWriter<Rows: SaveStatements> {
     let context: ObjectContext
-    var rows: Rows
+    package var rows: Rows
 
     /// Writes the rows; the new keys go to `result`, with what the engine read back.
-    mutating func write(_ result: inout SaveChangesResult) throws {
+    package mutating func write(_ result: inout SaveChangesResult) throws {
         let request = result.request
         var keys = SaveChangesRequest.Keys()
         var laterLinks: [ManagedObject] = []
@@ -92,5 +95,9 @@ struct SaveRowsWriter<Rows: SaveStatements> {
         }
         try rows.didWrite(request, keys: keys)
         result.readBacks = rows.readBacks
+    }
+
+    package init(context: ObjectContext, rows: Rows) {
+        self.context = context; self.rows = rows
     }
 }

@@ -1,3 +1,6 @@
+import QuarryModel
+import QuarryEngine
+
 /// The reads the layers above the store make, in Quarry's own values: the SQL they write
 /// goes through the connection, which alone knows the database library, so another kind
 /// of store answers the same calls. Arguments are bound to the statement's `?`, never

@@ -1,4 +1,6 @@
 import Foundation
+import QuarryModel
+import QuarryEngine
 
 /// A store's session with its engine (`StoreEngine`: SQLite or PostgreSQL), the one
 /// owner of it: the reads every layer above makes go through here to the engine, which
@@ -8,7 +10,7 @@ import Foundation
 /// another program's, Core Data's) and the reads not yet written against the engine; a
 /// connection to another engine has none, and such a read is refused (`needsEngine`).
 public final class StoreConnection {
-    let engine: any StoreEngine
+    package let engine: any StoreEngine
     /// The SQLite engine, the same as `engine`; nil on another engine (`database` and
     /// `read`, in `StoreConnection+SQLite`, refuse).
     let sqlite: SQLiteEngine?
@@ -42,7 +44,7 @@ public final class StoreConnection {
     }
 
     /// A connection over an engine that is not SQLite (a server's), opened already.
-    init(engine: any StoreEngine, readOnly: Bool) {
+    package init(engine: any StoreEngine, readOnly: Bool) {
         sqlite = nil
         self.engine = engine
         isReadOnly = readOnly
@@ -53,7 +55,7 @@ public final class StoreConnection {
     }
 
     /// The error for what only one engine does yet, asked of a store on another.
-    static func needsEngine(_ engine: String, for what: String = "this") -> StoreError {
+    package static func needsEngine(_ engine: String, for what: String = "this") -> StoreError {
         .database(message: "\(what) is not supported yet on this store: it needs \(engine) (see docs/postgresql.md)")
     }
 
@@ -67,7 +69,7 @@ public final class StoreConnection {
     var notes: [String] { sqlite?.notes ?? [] }
     /// Views the store described and SQL has not yet read (a Core Data store's, another
     /// program's views).
-    var deferredViews: DeferredViews? {
+    package var deferredViews: DeferredViews? {
         get { engine.deferredViews }
         set { engine.deferredViews = newValue }
     }
@@ -81,7 +83,7 @@ public final class StoreConnection {
 
     /// Closes the session (every later read fails), and removes what a read-only open made
     /// beside the file.
-    func close() {
+    package func close() {
         guard !isClosed else { return }
         isClosed = true
         engine.close()

@@ -5,6 +5,7 @@
 /// nor of its `-wal`, and leaves no `-wal` or `-shm` beside it.
 import Foundation
 import GRDB
+import QuarryModelFiles
 
 extension CoreDataModel {
     /// Whether `db` holds a model cache (a `Z_MODELCACHE` table).

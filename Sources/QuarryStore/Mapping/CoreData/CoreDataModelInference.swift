@@ -1,4 +1,5 @@
 import GRDB
+import QuarryModelFiles
 
 /// A model for a Core Data store that carries none and was given none: entities from
 /// `Z_PRIMARYKEY` (names and super-entities), attributes from their table's `Z` columns
@@ -177,7 +178,7 @@ enum CoreDataModelInference {
     }
 
     /// Core Data's declared column types, read back as attribute types.
-    static func type(_ declared: String) -> CoreDataAttributeType {
+    package static func type(_ declared: String) -> CoreDataAttributeType {
         let t = declared.uppercased()
         if t.contains("TIMESTAMP") { return .date }
         if t.contains("INT") { return .integer64 }

@@ -1,4 +1,5 @@
 import GRDB
+import QuarryModel
 
 /// `updateall` and `deleteall` on a store with persistent history write it as Core Data's
 /// batch requests do (`NSBatchUpdateRequest`, `NSBatchDeleteRequest`, which record their

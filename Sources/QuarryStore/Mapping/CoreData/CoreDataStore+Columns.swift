@@ -1,3 +1,5 @@
+import QuarryModelFiles
+
 /// Which column of a root's table holds each property. Core Data names a column `Z` and
 /// the property's name upper-cased; where two stored things of one table would get the same
 /// name, the first keeps it and each later one takes a numeric suffix, `Z<NAME>1`,

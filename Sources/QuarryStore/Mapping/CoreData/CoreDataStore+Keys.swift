@@ -1,4 +1,5 @@
 import GRDB
+import QuarryModel
 
 extension CoreDataStore {
     /// Core Data hands out a new row's key from its root entity's `Z_MAX`. At 2^63-1 no

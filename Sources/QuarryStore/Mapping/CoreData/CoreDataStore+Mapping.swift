@@ -1,5 +1,7 @@
 import GRDB
 import GRDBSQLite
+import QuarryModel
+import QuarryModelFiles
 
 /// The model's entities laid over the store's tables: which table and column holds what,
 /// and the view SQL that shows it under the model's names.
@@ -435,16 +437,5 @@ extension CoreDataStore {
     /// An entity's number, then its ancestors'.
     static func codes(of name: String, lookups: ModelLookups, numbers: CoreDataNumbers) -> [Int64] {
         ([name] + lookups.ancestors(of: name).map(\.name)).compactMap { numbers.codes[$0] }
-    }
-}
-
-extension DeleteRule {
-    init(_ rule: CoreDataDeleteRule) {
-        switch rule {
-        case .cascade: self = .cascade
-        case .deny: self = .deny
-        case .noAction: self = .noaction
-        case .nullify: self = .nullify
-        }
     }
 }

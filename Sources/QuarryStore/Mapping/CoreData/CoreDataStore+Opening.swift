@@ -1,4 +1,6 @@
 import GRDB
+import QuarryModel
+import QuarryModelFiles
 
 /// A store written by Core Data opens as its model's entities (see `CoreDataStore`):
 /// found on open, without a flag, and read through temporary views, so opening changes
@@ -10,7 +12,7 @@ extension CoreDataStore: OpenableStore {
 
     /// The store's layout and model (its cache, else `modelPath`, else inferred), its
     /// temporary views handed to the connection to make when SQL first reads them.
-    static func open(_ connection: StoreConnection, modelPath: String?) throws -> CoreDataStore {
+    package static func open(_ connection: StoreConnection, modelPath: String?) throws -> CoreDataStore {
         let store: CoreDataStore
         do {
             store = try connection.database.writeWithoutTransaction { db in
@@ -26,7 +28,7 @@ extension CoreDataStore: OpenableStore {
 
     /// What could not be mapped is said once; no table of a Core Data store is an entity
     /// of its own.
-    func didOpen(in context: ObjectContext) throws {
+    package func didOpen(in context: ObjectContext) throws {
         context.openingNotes += notes
         // Only a Core Data store with such an attribute lets SQL make or remove its files.
         context.connection.externalData.isInUse = hasExternalAttributes

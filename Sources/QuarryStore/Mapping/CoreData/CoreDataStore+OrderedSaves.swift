@@ -24,14 +24,14 @@ struct OrderedRewrite {
 
 extension CoreDataStore {
     /// Notes that `member` was just pointed at a new owner through a to-one relationship.
-    func noteAddition(_ member: ManagedObject) {
+    package func noteAddition(_ member: ManagedObject) {
         guard !orderings.isEmpty else { return }
         bookkeeping.nextStamp += 1
         bookkeeping.stamps[ObjectIdentifier(member)] = bookkeeping.nextStamp
     }
 
     /// Members not yet saved in the relationship, in the order they were added.
-    func inAdditionOrder(_ members: [ManagedObject]) -> [ManagedObject] {
+    package func inAdditionOrder(_ members: [ManagedObject]) -> [ManagedObject] {
         members.enumerated().sorted { a, b in
             let x = bookkeeping.stamps[ObjectIdentifier(a.element)] ?? Int.max, y = bookkeeping.stamps[ObjectIdentifier(b.element)] ?? Int.max
             return x != y ? x < y : a.offset < b.offset
@@ -40,7 +40,7 @@ extension CoreDataStore {
 
     /// The saved members of `owner.name`, in Core Data's order when the relationship is
     /// ordered (by `Z_FOK_`, then by key for members without a value), else as given.
-    func inStoredOrder(_ saved: [ManagedObject], _ name: String, of owner: ManagedObject, context: ObjectContext) throws -> [ManagedObject] {
+    package func inStoredOrder(_ saved: [ManagedObject], _ name: String, of owner: ManagedObject, context: ObjectContext) throws -> [ManagedObject] {
         guard let ordering = ordering(of: owner.entity.name, name), let key = owner.primaryKey, saved.count > 1 else { return saved }
         let positions = try storedPositions(ordering, owner: key, context: context)
         return saved.sorted { a, b in

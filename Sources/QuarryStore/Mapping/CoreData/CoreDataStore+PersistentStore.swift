@@ -1,35 +1,37 @@
 import GRDB
+import QuarryModel
+import QuarryModelFiles
 
 /// A Core Data store's writes keep what Core Data keeps: no write Quarry cannot make as
 /// Core Data would, `Z_OPT` versions for optimistic locking, ordered relationships'
 /// positions, new rows' `Z_OPT` of 1, and its persistent history with tombstones.
 extension CoreDataStore: SQLiteStore {
     /// Core Data's stores are SQLite files.
-    var dialect: any SQLDialect { SQLiteDialect() }
-    var runsCascadesAtOnce: Bool { true }
+    package var dialect: any SQLDialect { SQLiteDialect() }
+    package var runsCascadesAtOnce: Bool { true }
     /// True, as it always was, and never what decides: Quarry defines nothing in the
     /// store (`refuseDefining`), and a `relate()` between its entities, none of them
     /// Quarry's, is kept nowhere.
-    var isQuarrysFile: Bool { true }
+    package var isQuarrysFile: Bool { true }
     /// None: its entities are its model's.
-    func keepsDeclaration(of name: String) -> Bool { keepsQuarryLayout(name) }
+    package func keepsDeclaration(of name: String) -> Bool { keepsQuarryLayout(name) }
 
-    func isOrdered(_ relationship: String, of entity: String) -> Bool { ordering(of: entity, relationship) != nil }
+    package func isOrdered(_ relationship: String, of entity: String) -> Bool { ordering(of: entity, relationship) != nil }
 
-    func objectChanged(_ object: ManagedObject, in context: ObjectContext) { noteVersion(object, in: context) }
+    package func objectChanged(_ object: ManagedObject, in context: ObjectContext) { noteVersion(object, in: context) }
 
-    func objectUnchanged(_ object: ManagedObject, in context: ObjectContext) { forgetVersion(object) }
+    package func objectUnchanged(_ object: ManagedObject, in context: ObjectContext) { forgetVersion(object) }
 
-    func pendingChangesEnded(in context: ObjectContext) { forgetPending() }
+    package func pendingChangesEnded(in context: ObjectContext) { forgetPending() }
 
-    func pendingChangesRefreshed(in context: ObjectContext) { refreshVersions(in: context) }
+    package func pendingChangesRefreshed(in context: ObjectContext) { refreshVersions(in: context) }
 
     /// Core Data's own persistent history: the app's saves and Quarry's alike.
-    func historyToken(in db: Database) throws -> Int64 { try PersistentHistoryReader.lastToken(db) }
+    package func historyToken(in db: Database) throws -> Int64 { try PersistentHistoryReader.lastToken(db) }
 
 
 
-    func prepare(_ request: SaveChangesRequest, in context: ObjectContext) throws -> StoreSaveWork {
+    package func prepare(_ request: SaveChangesRequest, in context: ObjectContext) throws -> StoreSaveWork {
         forgetTriggerNotices(in: context)
         return StoreSaveWork(rewrites: try plannedOrderRewrites(request, context: context))
     }
@@ -56,26 +58,26 @@ extension CoreDataStore: SQLiteStore {
                          tombstones: work.tombstones, links: request.links, orders: request.orders, in: db, context: context)
     }
 
-    func didSave(in context: ObjectContext) {
+    package func didSave(in context: ObjectContext) {
         applyTriggerNotices(in: context)
         refreshDerivedAttributes(in: context)
     }
 
-    func refuseDefining(_ entity: String, whole: Bool) throws {
+    package func refuseDefining(_ entity: String, whole: Bool) throws {
         throw StoreError.invalidSchema(entity: entity, reason: whole
             ? "this is a Core Data store: its entities are its own model's"
             : "this is a Core Data store: its entities are its model's, and Quarry does not change its schema")
     }
 
-    var modelAsRead: CoreDataModel? { model }
+    package var modelAsRead: CoreDataModel? { model }
 
     /// Never reached: `define` refuses a Core Data store's entities before writing.
-    func keepDeclaration(_ name: String, definition: String, in db: Database, context: ObjectContext) throws {
+    package func keepDeclaration(_ name: String, definition: String, in db: Database, context: ObjectContext) throws {
         throw StoreError.invalidSchema(entity: name, reason: "this is a Core Data store: its entities are its own model's")
     }
 
     /// SQLite names Z-tables and Z-columns: say the model's names.
-    func inModelNames(_ error: StoreError) -> StoreError {
+    package func inModelNames(_ error: StoreError) -> StoreError {
         if case let .sqlite(code, sql, message) = error { return .sqlite(code: code, sql: sql, message: inModelNames(message)) }
         if case var .constraint(violation) = error {
             // The parts too: the entity and its attributes, where the Z-column is one of them.

@@ -1,4 +1,5 @@
 import GRDB
+import QuarryModel
 
 /// The values a save's triggers wrote reach the objects in use, as Core Data's trigger
 /// functions bring them to its objects: a derived attribute (`derivedCameraCaptureDevice`)

@@ -1,4 +1,5 @@
 import GRDB
+import QuarryModel
 
 /// How writes through an entity's view reach the store's table, as Core Data writes them.
 extension CoreDataStore {

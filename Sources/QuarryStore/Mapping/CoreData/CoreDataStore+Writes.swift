@@ -1,4 +1,5 @@
 import GRDB
+import QuarryModel
 
 extension CoreDataStore {
     /// A change Quarry cannot write as Core Data would is refused whole, before anything
@@ -7,7 +8,7 @@ extension CoreDataStore {
     /// `refuseUnwritableHistory`, and `recordBatchChange` for batch changes); a trigger
     /// that calls a function of Core Data's Quarry lacks cannot run; derived attributes
     /// are the store's to compute.
-    func refuseUnfaithfulWrite(_ operation: String, in context: ObjectContext) throws {
+    package func refuseUnfaithfulWrite(_ operation: String, in context: ObjectContext) throws {
         let store = self
         if store.mirrorsToCloudKit, !store.keepsPersistentHistory {
             throw StoreError.during(operation: operation, .database(message: CloudKitMirroring.refusal))
@@ -29,7 +30,7 @@ extension CoreDataStore {
 
     /// Derived attributes are computed by the store's triggers: setting one is refused,
     /// naming it (a new object's are left to the triggers, as Core Data leaves them).
-    func refuseSetting(_ keys: some Sequence<String>, of entity: String, operation: String) throws {
+    package func refuseSetting(_ keys: some Sequence<String>, of entity: String, operation: String) throws {
         guard let derived = derivedAttributes[entity] else { return }
         for key in keys.sorted() {
             guard let expression = derived[key] else { continue }
@@ -239,7 +240,7 @@ extension CoreDataStore {
     /// saves and Quarry's alike): tokens are Core Data's transaction numbers, times are
     /// seconds since 1970 as for Quarry's own history, and changes name objects by the
     /// row's own entity. Rows of entities the model does not map are left out.
-    func history(since: Int64?, author: String?, context: ObjectContext) throws -> [HistoryTransaction] {
+    package func history(since: Int64?, author: String?, context: ObjectContext) throws -> [HistoryTransaction] {
         let store = self
         let names = Dictionary(store.entities.map { ($0.code, $0.entity.name) }, uniquingKeysWith: { first, _ in first })
         let transactions = try context.read { db in try PersistentHistoryReader.transactions(after: since ?? 0, author: author, in: db) }

@@ -1,5 +1,8 @@
 import Foundation
 import GRDB
+import QuarryModel
+import QuarryModelFiles
+import QuarryEngine
 
 /// How a store written by Core Data holds its model's entities, and the SQL that shows
 /// them to the rest of Quarry under the model's names. This is the one place that knows
@@ -73,7 +76,7 @@ public final class CoreDataStore {
     /// `ZCAR.ZNUMBERPLATE` is `Car.numberPlate` (its root entity's key).
     /// Made when first asked, from `namedColumns`: only a refused save's message reads it,
     /// and hashing 1,250 names into it was 1.6 million instructions of a first open of Photos.app's store.
-    lazy var columnNames: [String: String] = Dictionary(namedColumns.map { ("\($0.table).\($0.column)", "\($0.entity).\($0.key)") },
+    package lazy var columnNames: [String: String] = Dictionary(namedColumns.map { ("\($0.table).\($0.column)", "\($0.entity).\($0.key)") },
                                                         uniquingKeysWith: { _, later in later })
     /// Each root entity's stored attribute: its table and column, and its name.
     var namedColumns: [(table: String, column: String, entity: String, key: String)] = []
@@ -92,8 +95,8 @@ public final class CoreDataStore {
     /// What the context keeps about its objects for this store (versions, order stamps).
     var bookkeeping = CoreDataBookkeeping()
     /// The model's entities as Quarry sees them, and where their rows are (the views).
-    var managedObjectModel = ManagedObjectModel()
-    var mapping = StoreMapping()
+    package var managedObjectModel = ManagedObjectModel()
+    package var mapping = StoreMapping()
 
     init(entities: [Mapped], linkViews: [LinkView], modelSource: String, notes: [String], model: CoreDataModel?) {
         self.entities = entities
@@ -202,7 +205,7 @@ public final class CoreDataStore {
     /// written. The triggers wait for this: SQLite scans its whole TEMP schema for each
     /// entry it adds, so the 240 triggers of Photos.app's 61 entities were 110 of the
     /// 190 ms a `count` took, and a session that only reads needs none of them.
-    func willWrite(_ operation: String, in context: ObjectContext) throws {
+    package func willWrite(_ operation: String, in context: ObjectContext) throws {
         guard !writeTriggersInstalled else { return }
         try context.connection.makeAllViews()
         try context.database.writeWithoutTransaction { db in

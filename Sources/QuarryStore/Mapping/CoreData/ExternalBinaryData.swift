@@ -103,7 +103,7 @@ public final class ExternalBinaryData: @unchecked Sendable {
 
     /// The column's value for the bytes `value`, replacing the column's value `old` (whose
     /// file, if any, goes once the save commits).
-    func write(_ value: DatabaseValue, replacing old: DatabaseValue) throws -> DatabaseValue {
+    package func write(_ value: DatabaseValue, replacing old: DatabaseValue) throws -> DatabaseValue {
         guard isInUse else { throw DatabaseError(message: "\(Self.writeFunction)() writes only a Core Data store's external data") }
         release(old)
         guard case .blob(let data) = value.storage else { return value }

@@ -1,3 +1,5 @@
+import QuarryModelFiles
+
 /// The model's hierarchy as mapping asks for it, each answer worked out once. Mapping asks
 /// for an entity's ancestors and descendants for every property of every entity, and
 /// `CoreDataModel` walks the entity list for each descendant level: for Photos.app's 61

@@ -1,4 +1,5 @@
 import Foundation
+import QuarryModelFiles
 
 /// `ACHANGE.ZCOLUMNS`: which properties an update wrote, as Core Data records them for
 /// `NSPersistentHistoryChange.updatedProperties`. A bit vector in Core Data's own bit

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import QuarryModel
 
 /// Writes one save's persistent history as Core Data writes it for a context's save
 /// (fatbobman, "How Core Data saves data in SQLite": take `TRANSACTION`'s `Z_MAX` from

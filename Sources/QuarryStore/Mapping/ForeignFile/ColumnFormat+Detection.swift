@@ -1,4 +1,5 @@
 import Foundation
+import QuarryModel
 
 /// What a sample of a column says about its format.
 enum DetectedFormat: Equatable {

@@ -1,4 +1,5 @@
 import Foundation
+import QuarryModel
 
 extension ColumnFormat.ISOLayout {
     /// The layout of `example`, when it is ISO 8601 text Quarry reads as a date
@@ -52,7 +53,7 @@ extension ColumnFormat.ISOLayout {
     /// Nil when the layout cannot hold it: too many fraction digits, or rounded past the
     /// year 9999 (the last half minute of 9999 to the minute is 10000-01-01, which no
     /// reader takes for a date).
-    func text(_ instant: Double) -> String? {
+    package func text(_ instant: Double) -> String? {
         guard isWritable, Value.dateRange.contains(instant) else { return nil }
         let digits = separator == nil || !seconds ? 0 : fractionDigits
         var whole: Double, fraction = 0

@@ -1,4 +1,5 @@
 import Foundation
+import QuarryModel
 
 /// How a column of a file Quarry did not create keeps its values, so that a value Quarry
 /// writes there reads as the owner's own do (`strftime`, text comparisons, `= 'Y'`).

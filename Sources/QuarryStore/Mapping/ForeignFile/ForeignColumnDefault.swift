@@ -1,4 +1,5 @@
 import Foundation
+import QuarryModel
 
 /// A column's `DEFAULT` in a file Quarry did not create, as a new object's starting value:
 /// Quarry writes every column of a new row, so the value SQLite would have filled in is
@@ -7,8 +8,8 @@ import Foundation
 /// Only what SQLite's grammar calls a literal, or `CURRENT_TIME`/`_DATE`/`_TIMESTAMP`, is
 /// evaluated: an expression in parentheses may call any function, and a file's text
 /// must not make Quarry call one.
-enum ForeignColumnDefault {
-    enum Kind: Equatable {
+package enum ForeignColumnDefault {
+    package enum Kind: Equatable {
         /// The same value for every row: the attribute's `defaultValue`.
         case constant(Value)
         /// A clock SQLite reads at each insert: read when an object is made.
@@ -29,7 +30,7 @@ enum ForeignColumnDefault {
     /// The value of a number, a quoted string, a blob, NULL, TRUE or FALSE (signed numbers
     /// included), as SQLite reads the literal: an integer that fits 64 bits is an
     /// integer, any other number a real, TRUE and FALSE 1 and 0. Nil for anything else.
-    static func literal(_ text: String) -> Value? {
+    package static func literal(_ text: String) -> Value? {
         switch text.uppercased() {
         case "NULL": return .null
         case "TRUE": return .integer(1)
@@ -57,7 +58,7 @@ enum ForeignColumnDefault {
     }
 
     /// The value as the column's affinity would keep it, if the attribute's type holds it.
-    static func value(_ raw: Value, as type: AttributeType) -> Value? {
+    package static func value(_ raw: Value, as type: AttributeType) -> Value? {
         var value = raw
         switch (type, raw) {
         case (.int16, .text(let s)), (.int32, .text(let s)), (.int64, .text(let s)):

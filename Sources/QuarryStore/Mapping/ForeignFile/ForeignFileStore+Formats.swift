@@ -3,7 +3,7 @@
 extension ForeignFileStore {
     /// Keeps a declaration (replacing the column's earlier one). A read-only open keeps it
     /// for the session only.
-    func keep(_ format: ForeignSidecar.Format, context: ObjectContext) throws {
+    package func keep(_ format: ForeignSidecar.Format, context: ObjectContext) throws {
         guard !context.isReadOnly else { return }
         var next = sidecar
         next.formats.removeAll { $0.entity == format.entity && $0.column == format.column }

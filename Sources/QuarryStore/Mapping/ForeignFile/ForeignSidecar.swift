@@ -1,4 +1,6 @@
 import Foundation
+import QuarryModel
+import QuarryModelFiles
 
 /// What Quarry keeps about a SQLite file it did not create, outside that file: the file
 /// gains only what its user asks for (rows saved, a table imported), never a table of
@@ -43,7 +45,7 @@ struct ForeignSidecar: Equatable {
 
     /// The sidecar of `database`: empty when there is none; a sidecar that does not read
     /// is refused in one line, and left as it is.
-    static func load(for database: String) throws -> ForeignSidecar {
+    package static func load(for database: String) throws -> ForeignSidecar {
         let path = path(for: database)
         guard FileManager.default.fileExists(atPath: path) else { return ForeignSidecar() }
         func broken(_ why: String) -> StoreError {
@@ -88,7 +90,7 @@ struct ForeignSidecar: Equatable {
         return sidecar
     }
 
-    var text: String {
+    package var text: String {
         func optional(_ s: String?) -> String { s.map(jsonQuoted) ?? "null" }
         let relate = relations.map { r in
             "{\"source\": \(jsonQuoted(r.source)), \"column\": \(jsonQuoted(r.column)), \"destination\": \(jsonQuoted(r.destination)), "

@@ -1,3 +1,5 @@
+import QuarryModel
+
 /// The delete rules a foreign schema's keys give (`ForeignSchema.deleteRule(onDelete:)`): a
 /// deny names the key it comes from, and `ON DELETE SET DEFAULT`: when a parent row goes,
 /// its children's column takes the default the schema declares for it. The engine (SQLite
@@ -10,7 +12,7 @@ struct ForeignKeyDefaults {
     let context: ObjectContext
     /// How a statement's rows are read: the connection's own read, or the caller's
     /// transaction (a batch's write: `ForeignKeyDefaults+SQLite`).
-    let rows: (String, [Value]) throws -> [[Value]]
+    package let rows: (String, [Value]) throws -> [[Value]]
 
     init(context: ObjectContext) {
         self.context = context
@@ -23,7 +25,7 @@ struct ForeignKeyDefaults {
     }
 
     /// The value `column` of `entity`'s table takes by default (NULL when none is declared).
-    func columnDefault(_ column: String, of entity: EntityDescription) throws -> Value {
+    package func columnDefault(_ column: String, of entity: EntityDescription) throws -> Value {
         let storage = context.mapped(entity)
         if let declared = storage.unevaluatedDefaults[column] {
             throw StoreError.validation(message: "delete: the default of \(storage.relation).\(column) is an expression Quarry does not evaluate: \(declared) (ON DELETE SET DEFAULT); set the column in SQL")

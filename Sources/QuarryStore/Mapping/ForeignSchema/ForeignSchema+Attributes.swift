@@ -1,3 +1,5 @@
+import QuarryModel
+
 /// A column of another program's table or view as an attribute, decided once for every
 /// engine from its description (`ForeignSchema`): an attribute is optional where an
 /// insert may leave its column out (it takes NULL, a default fills it, or it is the

@@ -10,7 +10,7 @@
 extension ForeignSchema {
     /// An engine's rule for the order of ON DELETE actions (SQLite's in `ForeignKeyOrder`,
     /// PostgreSQL's in `PostgresStore+DeleteOrder`).
-    struct DeleteOrder: Sendable {
+    package struct DeleteOrder: Sendable {
         /// Whether the key made last (`ForeignKey.made`) acts first, else the one made first.
         let lastMadeFirst: Bool
         /// When a NO ACTION key not deferred is checked: at its turn, or at the statement's end.
@@ -21,12 +21,16 @@ extension ForeignSchema {
         let defersActions: Bool
         /// Whether a key names its parent in any case (`REFERENCES artist` names `Artist`).
         let namesIgnoreCase: Bool
+
+        package init(lastMadeFirst: Bool, noAction: EntityStorage.ReferencingKey.Check, defersActions: Bool, namesIgnoreCase: Bool) {
+            self.lastMadeFirst = lastMadeFirst; self.noAction = noAction; self.defersActions = defersActions; self.namesIgnoreCase = namesIgnoreCase
+        }
     }
 
     /// The single-column keys of `children` (every table when nil) naming each of
     /// `parents`, by parent, in the order their actions run under `order`. A key the engine
     /// gave no place (`made` nil) is left out.
-    func referencingKeys(of parents: [String], children: Set<String>? = nil, order: DeleteOrder) -> [String: [EntityStorage.ReferencingKey]] {
+    package func referencingKeys(of parents: [String], children: Set<String>? = nil, order: DeleteOrder) -> [String: [EntityStorage.ReferencingKey]] {
         let name = { (table: String) in order.namesIgnoreCase ? table.lowercased() : table }
         var byParent: [String: [(made: Int, key: EntityStorage.ReferencingKey)]] = [:]
         for relation in relations.values where !relation.isView && children?.contains(relation.name) ?? true {

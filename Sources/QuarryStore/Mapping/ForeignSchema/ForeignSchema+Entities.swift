@@ -1,4 +1,5 @@
 import Foundation
+import QuarryModel
 
 /// Another program's table or view as an entity and its storage, made once for every
 /// engine from the schema's description: each column an attribute (`ForeignSchema+Attributes`)
@@ -12,15 +13,19 @@ extension ForeignSchema {
     /// key), the columns that are (part of) that identity, given by the engine or the
     /// store rather than by the object, and the columns a new row must be given when
     /// nothing fills them.
-    struct RowIdentity {
+    package struct RowIdentity {
         var storage: EntityStorage
         var keys: [String]
         var toGive: [String]
+
+        package init(storage: EntityStorage, keys: [String], toGive: [String]) {
+            self.storage = storage; self.keys = keys; self.toGive = toGive
+        }
     }
 
     /// The entity of the table `relation`, of its `columns` (all unless the engine keeps
     /// fewer), its rows known by `identity`.
-    static func tableEntity(_ relation: Relation, columns: [Column]? = nil, knownBy identity: RowIdentity,
+    package static func tableEntity(_ relation: Relation, columns: [Column]? = nil, knownBy identity: RowIdentity,
                             engine: some ForeignSchemaEngine) -> (entity: EntityDescription, storage: EntityStorage) {
         let columns = columns ?? relation.columns
         var storage = identity.storage
@@ -54,7 +59,7 @@ extension ForeignSchema {
     /// The read-only entity of the view `relation`, of its `columns` (all unless the
     /// engine keeps fewer), read through a temporary view made when SQL first reads it
     /// (deferred on `context`'s connection); nil when the view cannot be one.
-    static func viewEntity(_ relation: Relation, columns: [Column]? = nil, taken: Set<String>, engine: some ForeignSchemaEngine,
+    package static func viewEntity(_ relation: Relation, columns: [Column]? = nil, taken: Set<String>, engine: some ForeignSchemaEngine,
                            in context: ObjectContext) -> (entity: EntityDescription, storage: EntityStorage)? {
         let columns = columns ?? relation.columns
         let names = columns.map(\.name)

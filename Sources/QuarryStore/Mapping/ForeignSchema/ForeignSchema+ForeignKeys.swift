@@ -1,3 +1,5 @@
+import QuarryModel
+
 /// The foreign keys of another program's schema as relationships, decided once for every
 /// engine from its description (`ForeignSchema`): a key of one column naming its parent's
 /// key (or another column of it, which the engine requires to be unique) is a to-one
@@ -11,7 +13,7 @@ extension ForeignSchema {
     /// The to-one relationships of `tables` (entities, in order), each table's keys in the
     /// order of their first column; `isParent` says which entities a key may name (a
     /// PostgreSQL schema's tables Quarry defined keep their own relationships).
-    func addForeignKeys(of tables: [String], isParent: (String) -> Bool = { _ in true }, in context: ObjectContext) throws {
+    package func addForeignKeys(of tables: [String], isParent: (String) -> Bool = { _ in true }, in context: ObjectContext) throws {
         for table in tables {
             guard let relation = relations[table] else { continue }
             for key in relation.foreignKeys.sorted(by: { ($0.columns.first ?? "") < ($1.columns.first ?? "") }) {
@@ -32,14 +34,14 @@ extension ForeignSchema {
     /// is a join table (`joined`), whose pair it gives; a key naming columns its parent
     /// lacks or does not hold unique, or one that cannot be made, is said in a note.
     /// After the join tables are decided, which count their ends' to-ones.
-    func addSeveralColumnKeys(of tables: [String], joined: Set<String>, isParent: (String) -> Bool = { _ in true }, in context: ObjectContext) {
+    package func addSeveralColumnKeys(of tables: [String], joined: Set<String>, isParent: (String) -> Bool = { _ in true }, in context: ObjectContext) {
         for table in tables where !joined.contains(table) {
             guard let relation = relations[table], context.managedObjectModel.entitiesByName[table] != nil else { continue }
             // Keys named after their parent first, in the order of their columns: a key its
             // columns name (`OldOfferID`, `OldProductID` -> `old`) leaves the parent's plain
             // inverse (`salesOrderDetails`) to the key named after it.
             let ordered = relation.foreignKeys.sorted {
-                let (a, b) = (ForeignFileStore.sharedStem($0.columns) != nil, ForeignFileStore.sharedStem($1.columns) != nil)
+                let (a, b) = (ForeignNaming.sharedStem($0.columns) != nil, ForeignNaming.sharedStem($1.columns) != nil)
                 return a != b ? !a : $0.columns.lexicographicallyPrecedes($1.columns)
             }
             for key in ordered where key.columns.count > 1 {
@@ -88,8 +90,8 @@ extension ForeignSchema {
         }
         if storage != context.mapped(to) { context.remember(to, storage: storage) }
         let same = table == key.parent
-        let name = ForeignFileStore.compositeRelationshipName(columns: columns, destination: key.parent) { context.isFreeKey($0, in: from) }
-        let inverse = ForeignFileStore.inverseName(source: table, relationship: name, selfReference: same) {
+        let name = ForeignNaming.compositeRelationshipName(columns: columns, destination: key.parent) { context.isFreeKey($0, in: from) }
+        let inverse = ForeignNaming.inverseName(source: table, relationship: name, selfReference: same) {
             context.isFreeKey($0, in: to) && !(same && $0 == name)
         }
         var relationship = RelationshipDescription(name: name, destination: key.parent, inverse: inverse, isToMany: false,
@@ -138,8 +140,8 @@ extension ForeignSchema {
         -> (relationship: String, inverse: String, earlier: (relationship: String, inverse: String)) {
         let selfReference = source.name == destination.name
         func free(_ name: String, in entity: EntityDescription) -> Bool { context.isFreeKey(name, in: entity) }
-        let relationship = ForeignFileStore.relationshipName(column: column, destination: destination.name, parentColumn: parentColumn) { free($0, in: source) }
-        let inverse = ForeignFileStore.inverseName(source: source.name, relationship: relationship, column: column, selfReference: selfReference) {
+        let relationship = ForeignNaming.relationshipName(column: column, destination: destination.name, parentColumn: parentColumn) { free($0, in: source) }
+        let inverse = ForeignNaming.inverseName(source: source.name, relationship: relationship, column: column, selfReference: selfReference) {
             free($0, in: destination) && !(selfReference && $0 == relationship)
         }
         // An earlier name is given only where no key and no other earlier name has it (the
@@ -147,7 +149,7 @@ extension ForeignSchema {
         func unused(_ candidate: String, in entity: EntityDescription, besides new: String) -> Bool {
             (free(candidate, in: entity) || candidate == new) && entity.relationshipAliases[candidate] == nil
         }
-        let earlier = ForeignFileStore.earlierNames(source: source.name, column: column, destination: destination.name, selfReference: selfReference,
+        let earlier = ForeignNaming.earlierNames(source: source.name, column: column, destination: destination.name, selfReference: selfReference,
                                                     relationshipIsFree: { unused($0, in: source, besides: relationship) },
                                                     inverseIsFree: { unused($0, in: destination, besides: inverse) })
         return (relationship, inverse, earlier)
@@ -158,7 +160,7 @@ extension ForeignSchema {
     /// foreign_keys=ON`): NO ACTION and RESTRICT refuse while children exist, CASCADE
     /// deletes them, SET NULL clears their column and SET DEFAULT gives it the column's
     /// declared default.
-    static func deleteRule(onDelete action: String?) -> DeleteRule {
+    package static func deleteRule(onDelete action: String?) -> DeleteRule {
         switch (action ?? "NO ACTION").uppercased() {
         case "CASCADE": return .cascade
         case "SET NULL": return .nullify

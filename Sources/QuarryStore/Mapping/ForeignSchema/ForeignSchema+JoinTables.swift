@@ -1,3 +1,5 @@
+import QuarryModel
+
 /// Which tables of another program's schema join two entities, decided once for every
 /// engine: a table made of two foreign keys, each to an entity's table (of one column or
 /// several, to a key of any type), and besides them at most its own key, one optional
@@ -9,18 +11,22 @@
 extension ForeignSchema {
     /// A join table's two ends, in the order of their first columns, and the times a
     /// link's row needs that nothing fills (empty: the pair is written by `:add` and `:remove`).
-    struct JoinTable {
-        let table: String
-        let first: ForeignKey
-        let second: ForeignKey
-        let required: [String]
+    package struct JoinTable {
+        package let table: String
+        package let first: ForeignKey
+        package let second: ForeignKey
+        package let required: [String]
+
+        package init(table: String, first: ForeignKey, second: ForeignKey, required: [String]) {
+            self.table = table; self.first = first; self.second = second; self.required = required
+        }
     }
 
     /// `table` read as a join table, or nil when it is none. `isEnd`: whether a foreign key
     /// names a parent the engine can join (an entity, by a key the link view can read);
     /// `ownKey`: a column of the table's own identity, besides the ends (SQLite's
     /// `INTEGER PRIMARY KEY`); `type`: the engine's type of a column.
-    func joinTable(_ table: String, isEnd: (ForeignKey) -> Bool, ownKey: String? = nil, type: (Column) -> AttributeType) -> JoinTable? {
+    package func joinTable(_ table: String, isEnd: (ForeignKey) -> Bool, ownKey: String? = nil, type: (Column) -> AttributeType) -> JoinTable? {
         guard let relation = relations[table], !relation.isView else { return nil }
         let ends = relation.foreignKeys.filter { isEnd($0) && namesParentColumns($0) }.sorted { ($0.columns.first ?? "") < ($1.columns.first ?? "") }
         guard ends.count == 2, !ends[0].columns.isEmpty, !ends[1].columns.isEmpty,
@@ -37,17 +43,46 @@ extension ForeignSchema {
     }
 
     /// Whether `key` names the whole primary key of its parent, in any order.
-    func namesPrimaryKey(_ key: ForeignKey) -> Bool {
+    package func namesPrimaryKey(_ key: ForeignKey) -> Bool {
         guard let parent = relations[key.parent], !parent.primaryKey.isEmpty, let named = referencedColumns(of: key) else { return false }
         return Set(named) == Set(parent.primaryKey) && named.count == parent.primaryKey.count
     }
 
     /// A foreign key's columns paired with the parent's columns they name, in the order
     /// of `parentOrder` (the parent's key, where the engine numbers rows from it).
-    func columnPairs(of key: ForeignKey, in parentOrder: [String]? = nil) -> [(column: String, parentColumn: String)] {
+    package func columnPairs(of key: ForeignKey, in parentOrder: [String]? = nil) -> [(column: String, parentColumn: String)] {
         let named = referencedColumns(of: key) ?? []
         let pairs = Array(zip(key.columns, named))
         guard let parentOrder else { return pairs.map { ($0.0, $0.1) } }
         return parentOrder.compactMap { p in pairs.first { $0.1 == p }.map { ($0.0, $0.1) } }
+    }
+}
+
+/// What a join table makes of the entities it joins, on every engine.
+extension ForeignSchema {
+    /// Gives `a` the to-many `aName` to `b`'s entity and `b` the to-many `bName` back
+    /// (each the other's inverse; one entity when both are, joined to itself), with their
+    /// delete rules, and makes them the context's.
+    package static func pair(_ a: inout EntityDescription, _ aName: String, _ b: inout EntityDescription, _ bName: String,
+                     rules: (DeleteRule, DeleteRule) = (.nullify, .nullify), in context: ObjectContext) {
+        let same = a.name == b.name
+        let (aEntity, bEntity) = (a.name, b.name)
+        a.relationships.append(RelationshipDescription(name: aName, destination: bEntity, inverse: bName, isToMany: true, deleteRule: rules.0))
+        if same { b = a }
+        b.relationships.append(RelationshipDescription(name: bName, destination: aEntity, inverse: aName, isToMany: true, deleteRule: rules.1))
+        if same { a = b }
+        context.remember(a)
+        context.remember(b)
+        context.bumpGeneration()
+    }
+
+    /// Marks the link `link` of a join table read only on the entities it joins.
+    package static func readOnly(_ link: String, join: String, required: [String], sides: [String], in context: ObjectContext) {
+        for side in Set(sides) {
+            guard let entity = context.managedObjectModel.entitiesByName[side] else { continue }
+            var storage = context.mapped(entity)
+            storage.readOnlyLinks[link] = EntityStorage.ReadOnlyLink(join: join, required: required)
+            context.remember(entity, storage: storage)
+        }
     }
 }

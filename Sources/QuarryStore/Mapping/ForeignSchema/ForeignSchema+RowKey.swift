@@ -6,7 +6,7 @@
 /// PostgreSQL: the column, else the key's hash through the session's view of the keyed
 /// table, a table with no key left out, one that inherits read through its parent).
 extension ForeignSchema {
-    enum RowKey: Equatable {
+    package enum RowKey: Equatable {
         /// A primary key of one integer column: the rows' own numbers.
         case integerKey(String)
         /// A primary key of another type, or of several columns (`keys`, in key order):
@@ -17,7 +17,7 @@ extension ForeignSchema {
     }
 
     /// What `relation`'s rows are known by, its integer types as `engine` says.
-    static func rowKey(of relation: Relation, engine: some ForeignSchemaEngine) -> RowKey {
+    package static func rowKey(of relation: Relation, engine: some ForeignSchemaEngine) -> RowKey {
         let keys = relation.primaryKey
         if keys.count == 1, let column = relation.column(keys[0]), engine.isIntegerKey(column) { return .integerKey(column.name) }
         return keys.isEmpty ? .unkeyed : .numbered(keys: keys)

@@ -1,3 +1,6 @@
+import QuarryModel
+import QuarryEngine
+
 /// How another program's views are known, decided once for every engine: a view is a
 /// read-only entity, its rows known by its column named `id`, `rowid` or `_pk` (else its
 /// first column, when an integer) if that column holds a distinct integer in every row,
@@ -29,7 +32,7 @@ extension ForeignSchema {
     /// engine keeps whole (PostgreSQL cuts a name at 63 bytes, so two long views' would be
     /// one); `before`, statements before it is made (dropping one made before). Nil when
     /// the view takes every place column name.
-    static func viewRows(_ view: String, source: String, names: [String], types: [AttributeType], temporary: String = "TEMP VIEW",
+    package static func viewRows(_ view: String, source: String, names: [String], types: [AttributeType], temporary: String = "TEMP VIEW",
                          named: (String) -> String = { $0 }, before: (String) -> [String] = { _ in [] },
                          distinct: (String) -> String) -> (relation: String, key: String, making: DeferredViews.Making)? {
         guard let key = viewPlaceColumn(names) else { return nil }
@@ -47,11 +50,11 @@ extension ForeignSchema {
     /// `name`, the temporary view of a view, unless the database has a relation of that
     /// name (`isTaken`): SQL would find the temporary view first and read it in the
     /// relation's place, so then a suffix of the name's hash keeps the two apart.
-    static func unshadowed(_ name: String, isTaken: (String) -> Bool) -> String {
+    package static func unshadowed(_ name: String, isTaken: (String) -> Bool) -> String {
         guard isTaken(name) else { return name }
         return name + " " + String(nameHash(name), radix: 16)
     }
 
     /// The views, in the order of their names.
-    var views: [Relation] { relations.values.filter(\.isView).sorted { $0.name < $1.name } }
+    package var views: [Relation] { relations.values.filter(\.isView).sorted { $0.name < $1.name } }
 }

@@ -1,3 +1,5 @@
+import QuarryModel
+
 /// Another program's schema as its engine's catalog describes it, in terms no engine
 /// owns: a SQLite file's (`PRAGMA table_info`, `foreign_key_list`, `sqlite_master`,
 /// read by `ForeignSchemaReader`) and a PostgreSQL schema's (`pg_catalog`, read by
@@ -8,16 +10,16 @@
 /// view's entity (`ForeignSchema+Entities`), so both engines answer alike. Each engine
 /// only reads its catalog, says what a table's rows are known by, and answers
 /// `ForeignSchemaEngine` (its types, defaults and view SQL).
-struct ForeignSchema: Sendable {
+package struct ForeignSchema: Sendable {
     /// One column, as declared.
-    struct Column: Sendable {
-        let name: String
+    package struct Column: Sendable {
+        package let name: String
         /// The type as the catalog names it (SQLite: as declared, `VARCHAR(40)`;
         /// PostgreSQL: `pg_type.typname`, a domain's base type).
-        let declaredType: String
+        package let declaredType: String
         let notNull: Bool
         /// A default, serial or identity fills it when an insert leaves it out.
-        let hasDefault: Bool
+        package let hasDefault: Bool
         /// The default's SQL text, where the engine gives it (SQLite's `dflt_value`,
         /// PostgreSQL's `pg_get_expr` of `pg_attrdef`).
         var defaultText: String? = nil
@@ -28,37 +30,48 @@ struct ForeignSchema: Sendable {
         var collation: String? = nil
         /// The enum type it is of, with its labels in order (PostgreSQL's `CREATE TYPE
         /// ... AS ENUM`): its attribute orders by them.
-        var enumeration: EnumLabels? = nil
+        package var enumeration: EnumLabels? = nil
+
+        package init(name: String, declaredType: String, notNull: Bool, hasDefault: Bool, defaultText: String? = nil, generated: Bool = false,
+                     collation: String? = nil, enumeration: EnumLabels? = nil) {
+            self.name = name; self.declaredType = declaredType; self.notNull = notNull; self.hasDefault = hasDefault; self.defaultText = defaultText
+            self.generated = generated; self.collation = collation; self.enumeration = enumeration
+        }
     }
 
     /// One foreign key, with every column it has, in declared order.
-    struct ForeignKey: Sendable {
-        let columns: [String]
-        let parent: String
+    package struct ForeignKey: Sendable {
+        package let columns: [String]
+        package let parent: String
         /// The parent's columns each of `columns` names, in the same order; empty when the
         /// key names the parent's primary key without saying its columns (SQLite's
         /// `REFERENCES parent`).
-        let parentColumns: [String]
+        package let parentColumns: [String]
         /// The ON DELETE action in SQL's words (`CASCADE`, `SET NULL`, `SET DEFAULT`,
         /// `RESTRICT`, `NO ACTION`).
-        let onDelete: String
+        package let onDelete: String
         /// Checked at commit (DEFERRABLE INITIALLY DEFERRED).
-        var deferred = false
+        package var deferred = false
         /// The key's place among the schema's keys in the order its engine keeps them for
         /// their ON DELETE actions (SQLite: as declared, tables in `sqlite_master` order;
         /// PostgreSQL: as its action trigger's name sorts, about as made), from which the
         /// engine's rule orders the actions (`ForeignSchema+DeleteOrder`). Nil when the
         /// engine gives the key no action to order.
-        var made: Int? = nil
+        package var made: Int? = nil
+
+        package init(columns: [String], parent: String, parentColumns: [String], onDelete: String, deferred: Bool = false, made: Int? = nil) {
+            self.columns = columns; self.parent = parent; self.parentColumns = parentColumns; self.onDelete = onDelete
+            self.deferred = deferred; self.made = made
+        }
     }
 
     /// A table or a view.
-    struct Relation: Sendable {
-        let name: String
+    package struct Relation: Sendable {
+        package let name: String
         let isView: Bool
-        var columns: [Column]
+        package var columns: [Column]
         /// The primary key's columns in key order; empty when there is none.
-        let primaryKey: [String]
+        package let primaryKey: [String]
         /// Its foreign keys, in the order the engine lists them.
         var foreignKeys: [ForeignKey]
         /// The sets of columns it holds unique (unique indexes and constraints), where the
@@ -67,11 +80,15 @@ struct ForeignSchema: Sendable {
         /// engine refuses such a key when it is made (PostgreSQL).
         var uniqueKeys: [[String]]? = nil
 
-        func column(_ name: String) -> Column? { columns.first { $0.name == name } }
+        package func column(_ name: String) -> Column? { columns.first { $0.name == name } }
+
+        package init(name: String, isView: Bool, columns: [Column], primaryKey: [String], foreignKeys: [ForeignKey], uniqueKeys: [[String]]? = nil) {
+            self.name = name; self.isView = isView; self.columns = columns; self.primaryKey = primaryKey; self.foreignKeys = foreignKeys; self.uniqueKeys = uniqueKeys
+        }
     }
 
     /// Tables and views by name.
-    var relations: [String: Relation] = [:]
+    package var relations: [String: Relation] = [:]
 
     /// The parent's columns a foreign key names, in its order: those it declares, else
     /// the parent's primary key (nil when that has another number of columns).
@@ -104,9 +121,13 @@ struct ForeignSchema: Sendable {
         return "\(table)(\(key.columns.joined(separator: ", "))) references \(named), \(why): read as its columns, not as a relationship"
     }
 
-    func referencedColumns(of key: ForeignKey) -> [String]? {
+    package func referencedColumns(of key: ForeignKey) -> [String]? {
         if !key.parentColumns.isEmpty { return key.parentColumns }
         guard let primaryKey = relations[key.parent]?.primaryKey, primaryKey.count == key.columns.count else { return nil }
         return primaryKey
+    }
+
+    package init(relations: [String: Relation] = [:]) {
+        self.relations = relations
     }
 }

@@ -1,3 +1,6 @@
+import QuarryModel
+import QuarryEngine
+
 /// What an engine answers when another program's tables and views become entities
 /// (`ForeignSchema+Entities`); everything else is decided once, from the schema's
 /// description. SQLite answers in `ForeignSchemaReader`, PostgreSQL in
@@ -6,7 +9,7 @@
 /// says which types are integer keys, and how rows of each kind are read, as a
 /// `ForeignSchema.RowIdentity` (its rowid or its alias; an integer key; a keyed table's
 /// numbers through a session view).
-protocol ForeignSchemaEngine {
+package protocol ForeignSchemaEngine {
     /// Whether a primary key of this one column is the rows' own number (SQLite: declared
     /// `INTEGER`, the rowid's alias; PostgreSQL: `int2`, `int4` or `int8`).
     func isIntegerKey(_ column: ForeignSchema.Column) -> Bool

@@ -1,3 +1,5 @@
+import QuarryModel
+
 /// How Quarry's own files declare an attribute's column.
 extension AttributeType {
     /// The column type used when Quarry creates the table.

@@ -1,8 +1,11 @@
+import QuarryModel
+import QuarryEngine
+
 /// The tables of Quarry's layout as reshaping a hierarchy needs them, on one engine: a
 /// SQLite file's (`SQLiteHierarchyTables`) or a PostgreSQL schema's
 /// (`PostgresHierarchyTables`). What to reshape is decided once, by `HierarchyReshape`;
 /// each engine says only how its tables, views and indexes are written.
-protocol HierarchyTables {
+package protocol HierarchyTables {
     /// The statements of the transaction the definition is written in.
     var statements: any WriteStatements { get }
     /// The name SQL gives the table or view of entity `name` (qualified by its schema).
@@ -45,7 +48,7 @@ struct HierarchyReshape {
     /// Root tables created or migrated, the members' views made again, their uniqueness
     /// constraints, new sub-entity attributes filled with their defaults. Returns the
     /// members of the hierarchies reshaped, and the roots whose tables were made.
-    func run(_ changed: [EntityDescription], on tables: some HierarchyTables) throws -> (touched: [String], made: [String]) {
+    package func run(_ changed: [EntityDescription], on tables: some HierarchyTables) throws -> (touched: [String], made: [String]) {
         var roots: [String] = []
         for entity in changed {
             if old[entity.name] != nil { roots.append(ManagedObjectModel.root(of: entity.name, in: old)) }

@@ -1,3 +1,5 @@
+import QuarryModel
+
 /// What defining entities in Quarry's own tables asks of the engine they are on, beyond a
 /// table's creation and migration (`Tables`, `TableCreation`/`TableMigration`) and a
 /// hierarchy's reshape (`Hierarchies`, `HierarchyReshape`): a SQLite file's
@@ -5,7 +7,7 @@
 /// `WITHOUT ROWID`, no foreign keys, since SQLite's delete rules are Quarry's) or a
 /// PostgreSQL schema's (`PostgresQuarryDefinitions`: link tables whose keys go with their
 /// rows, to-one foreign keys carrying the delete rules, statement triggers).
-protocol QuarryDefinitionStatements {
+package protocol QuarryDefinitionStatements {
     associatedtype Tables: QuarryTableStatements
     associatedtype Hierarchies: HierarchyTables
     /// A table's statements, for an entity alone.
@@ -37,12 +39,12 @@ protocol QuarryDefinitionStatements {
 /// its own with its uniqueness constraints, every declaration kept, and link tables once
 /// both ends are known. The store's model does not change here: the context (or the
 /// store, `PostgresStore.adopt`) takes the definitions once they are committed.
-struct QuarryDefinition<Store: PersistentStore> {
+package struct QuarryDefinition<Store: PersistentStore> {
     let store: Store
 
     /// Writes `entity` and `changes` (entities gaining its inverses). Returns the members
     /// of the hierarchies reshaped (none outside hierarchies), and the tables made.
-    func run(_ entity: EntityDescription, changes: [EntityDescription], on engine: some QuarryDefinitionStatements)
+    package func run(_ entity: EntityDescription, changes: [EntityDescription], on engine: some QuarryDefinitionStatements)
         throws -> (touched: [String], made: [String]) {
         let all = [entity] + changes
         // Another program's tables, as the store knew them before this definition: one
@@ -146,17 +148,21 @@ struct QuarryDefinition<Store: PersistentStore> {
             }
         }
     }
+
+    package init(store: Store) {
+        self.store = store
+    }
 }
 
 /// A store's definitions as they will be once `changed` are taken: as declared, and as
 /// objects see them (`ManagedObjectModel.effective`, made only for members of a
 /// hierarchy: a model of thousands of entities is defined one entity at a time).
-struct DefinitionsAfter {
-    let declared: [String: EntityDescription]
+package struct DefinitionsAfter {
+    package let declared: [String: EntityDescription]
     let order: [String]
     private let inHierarchy: Set<String>
 
-    init(_ model: ManagedObjectModel, _ changed: [EntityDescription]) {
+    package init(_ model: ManagedObjectModel, _ changed: [EntityDescription]) {
         var declared = model.declaredMap
         for e in changed { declared[e.name] = e }
         self.declared = declared
@@ -169,12 +175,12 @@ struct DefinitionsAfter {
     }
 
     /// `name` as objects will see it.
-    func effective(_ name: String) -> EntityDescription? {
+    package func effective(_ name: String) -> EntityDescription? {
         inHierarchy.contains(name) ? ManagedObjectModel.effective(name, in: declared, order: order) : declared[name]
     }
 
     /// The table holding `name`'s rows: its root's.
-    func table(of name: String) -> String {
+    package func table(of name: String) -> String {
         inHierarchy.contains(name) ? ManagedObjectModel.root(of: name, in: declared) : name
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import QuarryModel
 
 /// Inheritance in the tables Quarry makes (`SQLiteStore+QuarryTables`), stored as
 /// Core Data stores it: one table per root entity, holding the columns of its whole
@@ -77,7 +78,7 @@ extension PersistentStore {
         Int(try context.connection.scalar("SELECT count(*) FROM \(mapping.storage(of: name).table)")?.storedInteger ?? 0)
     }
 
-    static func literal(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }
+    package static func literal(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }
 
     /// A sub-entity's view over its root's table (its rows are those whose `_entity` is it or
     /// one of its sub-entities) and the triggers that write through it: an insert tags the

@@ -1,3 +1,5 @@
+import QuarryModel
+
 /// Uniqueness constraints (`uniqueness = { {"a"}, {"b", "c"} }`, Core Data's
 /// `uniquenessConstraints`) are unique indexes on the table that holds the entity's rows;
 /// a hierarchy member's index covers only its rows (a partial index on `_entity`), so a

@@ -1,4 +1,5 @@
 import Foundation
+import QuarryModel
 
 /// An entity as Quarry's own file keeps it in its model table (`quarry_model`): the
 /// model's definition as JSON, plus the key column of its table, which the file has
@@ -7,14 +8,14 @@ import Foundation
 /// Written by `JSONEncoder` from the model's `Encodable` conformances; read back by hand
 /// from a `JSONTree`, because the model is read at every open and `JSONDecoder` spends
 /// more on setting up its generic containers than on the reading.
-struct StoredDefinition: Encodable {
-    var entity: EntityDescription
+package struct StoredDefinition: Encodable {
+    package var entity: EntityDescription
 
     init(_ entity: EntityDescription) { self.entity = entity }
 
     /// The definition the model table's `text` holds; `JSONSyntax` or `Unreadable` when it
     /// is not one Quarry wrote.
-    init(text: String) throws {
+    package init(text: String) throws {
         let json = try JSONTree(parsing: text)
         // Every table Quarry makes is keyed by `_pk`; a definition naming another key
         // column is not one Quarry wrote.
@@ -32,7 +33,7 @@ struct StoredDefinition: Encodable {
     }
 
     /// The definition as the model table's text.
-    static func text(_ entity: EntityDescription) throws -> String {
+    package static func text(_ entity: EntityDescription) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         return String(decoding: try encoder.encode(StoredDefinition(entity)), as: UTF8.self)
@@ -66,7 +67,7 @@ struct StoredDefinition: Encodable {
     private enum Keys: String, CodingKey { case primaryKey }
 
     /// The definition and, beside its keys, the key column.
-    func encode(to encoder: Encoder) throws {
+    package func encode(to encoder: Encoder) throws {
         try entity.encode(to: encoder)
         var keys = encoder.container(keyedBy: Keys.self)
         try keys.encode(EntityStorage.quarryKeyColumn, forKey: .primaryKey)
@@ -87,11 +88,11 @@ private extension JSONTree {
         return value
     }
 
-    var attributeType: AttributeType? { string.flatMap(AttributeType.init(rawValue:)) }
+    package var attributeType: AttributeType? { string.flatMap(AttributeType.init(rawValue:)) }
     var deleteRule: DeleteRule? { string.flatMap(DeleteRule.init(rawValue:)) }
 
     /// A default value as `Value`'s encoding writes it: `{"type": tag, "value": ...}`.
-    var value: Value? {
+    package var value: Value? {
         let v = self["value"]
         switch self["type"]?.string {
         case "null": return .null

@@ -1,7 +1,10 @@
+import QuarryModel
+import QuarryEngine
+
 /// What migrating one of Quarry's tables in place asks of the engine it is on
 /// (`TableMigration`) or making it (`TableCreation`): a SQLite file's
 /// (`SQLiteStore+QuarryTables`) or a PostgreSQL schema's (`PostgresStore+Definitions`).
-protocol QuarryTableStatements {
+package protocol QuarryTableStatements {
     /// Statements of the definition's transaction.
     var statements: any WriteStatements { get }
     /// The table of entity `name`, as SQL names it.
@@ -45,10 +48,10 @@ extension QuarryTableStatements {
 /// engine types it) and per to-one key, and the indexes they ask for (`createIndex`,
 /// `createForeignKeyIndex`). Its uniqueness constraints follow (`HierarchyTables.syncUniqueness`),
 /// and its foreign keys where the engine has them (`QuarryDefinitionStatements.didWriteTables`).
-struct TableCreation {
+package struct TableCreation {
     let entity: EntityDescription
 
-    func run(on tables: some QuarryTableStatements) throws {
+    package func run(on tables: some QuarryTableStatements) throws {
         try tables.refuseTaken(entity.name)
         let columns = ["\(quoteIdentifier(EntityStorage.quarryKeyColumn)) \(tables.keyDeclaration)"]
             + entity.attributes.map { "\(quoteIdentifier($0.name)) \(tables.columnType($0.type))" }
@@ -56,6 +59,10 @@ struct TableCreation {
         try tables.statements.run("CREATE TABLE \(tables.relation(entity.name)) (\(columns.joined(separator: ", ")))", [])
         for attribute in entity.attributes { try tables.createIndex(entity.name, attribute) }
         for r in entity.ownKeyColumns { try tables.createForeignKeyIndex(entity.name, r.name) }
+    }
+
+    package init(entity: EntityDescription) {
+        self.entity = entity
     }
 }
 
@@ -66,11 +73,11 @@ struct TableCreation {
 /// transaction: a type change, a new required attribute existing rows cannot fill, an
 /// attribute made required while rows hold nil and no default fills them, an attribute
 /// becoming a relationship.
-struct TableMigration {
+package struct TableMigration {
     let old: EntityDescription
     let new: EntityDescription
 
-    func run(on tables: some QuarryTableStatements) throws {
+    package func run(on tables: some QuarryTableStatements) throws {
         let table = tables.relation(new.name)
         let sql = tables.statements
         let rows = try sql.count("SELECT count(*) FROM \(table)")
@@ -142,5 +149,9 @@ struct TableMigration {
     }
 
     /// The name of the index an attribute's `isIndexed` or `isUnique` asks for.
-    static func indexName(_ entity: String, _ attribute: String) -> String { "quarry_idx_\(entity)_\(attribute)" }
+    package static func indexName(_ entity: String, _ attribute: String) -> String { "quarry_idx_\(entity)_\(attribute)" }
+
+    package init(old: EntityDescription, new: EntityDescription) {
+        self.old = old; self.new = new
+    }
 }

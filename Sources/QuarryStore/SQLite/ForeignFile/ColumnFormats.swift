@@ -1,4 +1,5 @@
 import GRDB
+import QuarryModel
 
 /// The formats of one write (a save, an updateall), decided once per column for it.
 struct ColumnFormats {

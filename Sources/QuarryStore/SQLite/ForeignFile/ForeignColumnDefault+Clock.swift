@@ -1,4 +1,5 @@
 import GRDB
+import QuarryModel
 
 /// A clock default (`CURRENT_TIMESTAMP`) read as SQLite reads it at an insert: the text
 /// its own clock gives, in its own layout, so a new object starts as the row would.

@@ -1,4 +1,5 @@
 import GRDB
+import QuarryModel
 
 /// An import into an existing table of a file Quarry did not create writes each value in
 /// the format its column keeps, as a save does. The import's fast path binds Quarry's own

@@ -1,4 +1,5 @@
 import GRDB
+import QuarryModel
 
 /// A table of a foreign file made only of two foreign keys (to its parents' keys, of any
 /// type: an integer, text or a UUID), and besides them at most its own integer key, one
@@ -52,12 +53,12 @@ extension ForeignFileStore {
         // several columns, which is no to-one, after its parent (`lineItem` -> `lineItems`).
         // A table joining one entity to itself gives it both, under two names.
         func other(_ end: ForeignSchema.ForeignKey) -> String {
-            join.toOneRelationships.first { end.columns.count == 1 && $0.column == end.columns[0] }?.name ?? singular(lowerCamel(end.parent))
+            join.toOneRelationships.first { end.columns.count == 1 && $0.column == end.columns[0] }?.name ?? ForeignNaming.singular(ForeignNaming.lowerCamel(end.parent))
         }
         let same = first.parent == second.parent
         var b = same ? a : try context.entity(named: second.parent)
-        let aName = manyToManyName(other: other(second), joinTable: join.name) { free($0, in: a) }
-        let bName = manyToManyName(other: other(first), joinTable: join.name) { free($0, in: b) && !(same && $0 == aName) }
+        let aName = ForeignNaming.manyToManyName(other: other(second), joinTable: join.name) { free($0, in: a) }
+        let bName = ForeignNaming.manyToManyName(other: other(first), joinTable: join.name) { free($0, in: b) && !(same && $0 == aName) }
         // An end of one column is the join table's to-one, whose inverse to-many carries its
         // key's delete rule; an end of several columns has none, so the pair carries it:
         // NO ACTION and RESTRICT refuse while links exist, as SQLite would; otherwise the
@@ -81,7 +82,7 @@ extension ForeignFileStore {
                 if end.parent == b.name { b = parent }
             }
         }
-        pair(&a, aName, &b, bName, rules: (rule(first), rule(second)), in: context)
+        ForeignSchema.pair(&a, aName, &b, bName, rules: (rule(first), rule(second)), in: context)
         do {
             // The storage the context gives the pair names the view and its orientation.
             guard let relationship = a.relationship(named: aName),
@@ -104,39 +105,13 @@ extension ForeignFileStore {
             storage.pairLink = link
             storage.pairSourceColumn = source.columns[0]
             context.remember(join, storage: storage)
-            if !required.isEmpty { readOnly(link, join: join.name, required: required, sides: [first.parent, second.parent], in: context) }
+            if !required.isEmpty { ForeignSchema.readOnly(link, join: join.name, required: required, sides: [first.parent, second.parent], in: context) }
         } catch {
             // No pair without its view: the model stays as it was.
             if let old = before.0 { context.remember(old) }
             if let old = before.1 { context.remember(old) }
             context.bumpGeneration()
             throw error
-        }
-    }
-
-    /// Gives `a` the to-many `aName` to `b`'s entity and `b` the to-many `bName` back
-    /// (each the other's inverse; one entity when both are, joined to itself), with their
-    /// delete rules, and makes them the context's.
-    static func pair(_ a: inout EntityDescription, _ aName: String, _ b: inout EntityDescription, _ bName: String,
-                     rules: (DeleteRule, DeleteRule) = (.nullify, .nullify), in context: ObjectContext) {
-        let same = a.name == b.name
-        let (aEntity, bEntity) = (a.name, b.name)
-        a.relationships.append(RelationshipDescription(name: aName, destination: bEntity, inverse: bName, isToMany: true, deleteRule: rules.0))
-        if same { b = a }
-        b.relationships.append(RelationshipDescription(name: bName, destination: aEntity, inverse: aName, isToMany: true, deleteRule: rules.1))
-        if same { a = b }
-        context.remember(a)
-        context.remember(b)
-        context.bumpGeneration()
-    }
-
-    /// Marks the link `link` of a join table read only on the entities it joins.
-    static func readOnly(_ link: String, join: String, required: [String], sides: [String], in context: ObjectContext) {
-        for side in Set(sides) {
-            guard let entity = context.managedObjectModel.entitiesByName[side] else { continue }
-            var storage = context.mapped(entity)
-            storage.readOnlyLinks[link] = EntityStorage.ReadOnlyLink(join: join, required: required)
-            context.remember(entity, storage: storage)
         }
     }
 

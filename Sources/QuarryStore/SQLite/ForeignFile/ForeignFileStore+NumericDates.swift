@@ -1,11 +1,12 @@
 import GRDB
+import QuarryModel
 
 /// Date columns of a file Quarry did not create that keep milliseconds or Julian days are
 /// read as such: their format, as the values at each end of the table show it (the sample
 /// a write reads, `ColumnFormats.format(of:)`), is noted in the table's `EntityStorage`
 /// when it is opened, and every read and comparison turns those numbers into Unix seconds.
 extension ForeignFileStore {
-    static func numericDates(of table: String, key: String, attributes: [AttributeDescription],
+    package static func numericDates(of table: String, key: String, attributes: [AttributeDescription],
                              in context: ObjectContext) -> [String: EntityStorage.NumericDateScale] {
         let dates = attributes.filter { $0.type == .date }
         guard !dates.isEmpty else { return [:] }

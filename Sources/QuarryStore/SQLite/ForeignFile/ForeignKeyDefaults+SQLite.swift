@@ -1,4 +1,5 @@
 import GRDB
+import QuarryModel
 
 /// A SQLite batch's delete rules read inside its write (`SQLiteBatchWriter`): GRDB's calls
 /// are not reentrant, so the defaults are read through the transaction already held.
@@ -12,7 +13,7 @@ extension ForeignKeyDefaults {
         }
     }
 
-    func columnDefault(_ column: String, of entity: EntityDescription, in db: Database) throws -> Value {
+    package func columnDefault(_ column: String, of entity: EntityDescription, in db: Database) throws -> Value {
         try ForeignKeyDefaults(context: context, in: db).columnDefault(column, of: entity)
     }
 

@@ -1,6 +1,8 @@
 import Foundation
 import GRDB
 import GRDBSQLite
+import QuarryModel
+import QuarryEngine
 
 /// Any SQLite file opens: tables Quarry did not create become entities (columns by their
 /// declared affinity, `INTEGER PRIMARY KEY` or rowid as identity), and their foreign keys
@@ -179,7 +181,7 @@ struct ForeignSchemaReader {
     /// Subtotal`), read off the values of its first rows as SQLite stores them: integers
     /// only are int64, numbers with a real among them double, blobs only binary; text, a
     /// mix with text, or no value at all, string.
-    func computedColumnTypes(_ view: String, _ columns: [String]) -> [AttributeType] {
+    package func computedColumnTypes(_ view: String, _ columns: [String]) -> [AttributeType] {
         guard !columns.isEmpty else { return [] }
         let list = columns.map { "typeof(\(quoteIdentifier($0)))" }.joined(separator: ", ")
         let sql = "SELECT \(list) FROM main.\(quoteIdentifier(view)) LIMIT \(Self.viewTypeSample)"
@@ -253,7 +255,7 @@ struct ForeignSchemaReader {
     }
 
     /// SQLite's affinity rules, read as Quarry's types.
-    static func attributeType(declared: String) -> AttributeType {
+    package static func attributeType(declared: String) -> AttributeType {
         let type = declared.uppercased()
         if type.contains("INT") { return .int64 }
         if type.contains("BOOL") { return .bool }
@@ -281,17 +283,17 @@ struct ForeignSchemaReader {
 /// SQLite's answers to what a foreign file's tables and views ask of their engine
 /// (`ForeignSchema+Entities` decides the rest).
 extension ForeignSchemaReader: ForeignSchemaEngine {
-    func attributeType(_ column: ForeignSchema.Column) -> AttributeType { Self.attributeType(declared: column.declaredType) }
+    package func attributeType(_ column: ForeignSchema.Column) -> AttributeType { Self.attributeType(declared: column.declaredType) }
 
     /// Declared `INTEGER` exactly: the rowid's alias (or, without a rowid, a column that
     /// takes text as well, `keyMayHoldOthers`).
-    func isIntegerKey(_ column: ForeignSchema.Column) -> Bool { column.declaredType.uppercased() == "INTEGER" }
+    package func isIntegerKey(_ column: ForeignSchema.Column) -> Bool { column.declaredType.uppercased() == "INTEGER" }
 
     /// SQLite's values compare and sort as stored: a column's type asks nothing more.
-    func noteType(of column: ForeignSchema.Column, in storage: inout EntityStorage) {}
+    package func noteType(of column: ForeignSchema.Column, in storage: inout EntityStorage) {}
 
     /// A literal or a clock (`ForeignColumnDefault`); an expression is never evaluated.
-    func columnDefault(of column: ForeignSchema.Column, as type: AttributeType) -> ForeignColumnDefault.Kind? {
+    package func columnDefault(of column: ForeignSchema.Column, as type: AttributeType) -> ForeignColumnDefault.Kind? {
         column.defaultText.flatMap { ForeignColumnDefault.kind(of: $0, as: type) }
     }
 
@@ -299,7 +301,7 @@ extension ForeignSchemaReader: ForeignSchemaEngine {
     /// call any function, and a file's text never makes Quarry call one. A quoted number
     /// in a column of numeric affinity is the number SQLite stores (`DEFAULT '1'` keeps 1,
     /// which names the parent 1; the text '1' named none in memory).
-    func setDefault(_ declared: String, of column: ForeignSchema.Column) -> String? {
+    package func setDefault(_ declared: String, of column: ForeignSchema.Column) -> String? {
         let text = declared.trimmingCharacters(in: .whitespaces)
         if ForeignColumnDefault.clocks.contains(text.uppercased()) { return text }
         guard let literal = ForeignColumnDefault.literal(text) else { return nil }
@@ -311,14 +313,14 @@ extension ForeignSchemaReader: ForeignSchemaEngine {
         }
     }
 
-    func numericDates(of storage: EntityStorage, among attributes: [AttributeDescription]) -> [String: EntityStorage.NumericDateScale] {
+    package func numericDates(of storage: EntityStorage, among attributes: [AttributeDescription]) -> [String: EntityStorage.NumericDateScale] {
         ForeignFileStore.numericDates(of: storage.relation, key: storage.keyColumn, attributes: attributes, in: context)
     }
 
     /// A TEMP view of the file's view (`main.`), named apart from the file's own
     /// `quarry_rows x` (`taken`, folded as SQLite compares names); its key holds a
     /// distinct integer in every row.
-    func viewRows(_ view: String, names: [String], types: [AttributeType], taken: Set<String>)
+    package func viewRows(_ view: String, names: [String], types: [AttributeType], taken: Set<String>)
         -> (relation: String, key: String, making: DeferredViews.Making)? {
         let source = "main." + quoteIdentifier(view)
         // Integers only: a view's column may hold anything.

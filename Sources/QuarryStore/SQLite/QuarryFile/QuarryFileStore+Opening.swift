@@ -1,4 +1,5 @@
 import GRDB
+import QuarryModel
 
 /// Quarry's model lives in the file itself (table `quarry_model`, one declaration per
 /// entity as `StoredDefinition` text), so reopening a file restores every entity without
@@ -16,7 +17,7 @@ extension QuarryFileStore: OpenableStore {
     }
 
     /// The store with the entities `quarry_model` declares.
-    static func open(_ connection: StoreConnection, modelPath: String?) throws -> QuarryFileStore {
+    package static func open(_ connection: StoreConnection, modelPath: String?) throws -> QuarryFileStore {
         let rows = try connection.read { db -> [(String, String)] in
             guard try db.hasTable(modelTable) else { return [] }
             return try Row.fetchAll(db, sql: "SELECT name, definition FROM \(modelTable) ORDER BY rowid").map { row in

@@ -1,10 +1,11 @@
 import Foundation
 import GRDB
+import QuarryModel
 
 /// Quarry's hierarchies in a SQLite file: names taken and keys inserted.
 extension SQLiteStore {
     /// A new table or view may not take the name of something already in the file.
-    func refuseTaken(_ name: String, in db: Database) throws {
+    package func refuseTaken(_ name: String, in db: Database) throws {
         let taken = "SELECT 1 FROM %@ WHERE name = ? COLLATE NOCASE AND type IN ('table', 'view')"
         if try Bool.fetchOne(db, sql: "SELECT EXISTS (\(taken.replacingOccurrences(of: "%@", with: "main.sqlite_master")) UNION ALL "
                              + "\(taken.replacingOccurrences(of: "%@", with: "temp.sqlite_master")))", arguments: [name, name]) == true {
@@ -31,7 +32,7 @@ extension SQLiteStore {
     /// Makes the unique indexes of `members` (declared; all stored in `table`) what their
     /// constraints say, dropping those no constraint asks for any more. `tags` gives each
     /// hierarchy member's `_entity` values; nil for an entity alone in its table.
-    func syncUniqueness(table: String, members: [(entity: EntityDescription, tags: [String]?)], in db: Database) throws {
+    package func syncUniqueness(table: String, members: [(entity: EntityDescription, tags: [String]?)], in db: Database) throws {
         var wanted: [String: String] = [:]
         for (entity, tags) in members {
             for constraint in entity.uniqueness {

@@ -1,15 +1,17 @@
 import GRDB
+import QuarryModel
+import QuarryModelFiles
 
 /// Fetch request templates `model()` keeps in Quarry's own files: the table
 /// `quarry_fetch_template`, one row per template (its predicate as a format string, or
 /// why it could not be read).
 extension PersistentStore {
     /// The table's name, on any engine.
-    static var templateTable: String { "quarry_fetch_template" }
+    package static var templateTable: String { "quarry_fetch_template" }
 }
 
 extension SQLiteStore {
-    func keptTemplates(context: ObjectContext) throws -> [CoreDataFetchRequest] {
+    package func keptTemplates(context: ObjectContext) throws -> [CoreDataFetchRequest] {
         try context.read { db in
             guard try db.hasTable(Self.templateTable) else { return [] }
             return try Row.fetchAll(db, sql: "SELECT name, entity, predicate, problem FROM \(Self.templateTable)").map { row in
@@ -20,7 +22,7 @@ extension SQLiteStore {
         }
     }
 
-    func keep(templates: [CoreDataFetchRequest], context: ObjectContext) throws {
+    package func keep(templates: [CoreDataFetchRequest], context: ObjectContext) throws {
         do {
             try context.database.write { db in
                 try db.execute(sql: "CREATE TABLE IF NOT EXISTS \(Self.templateTable) (name TEXT PRIMARY KEY, entity TEXT NOT NULL, predicate TEXT, problem TEXT)")

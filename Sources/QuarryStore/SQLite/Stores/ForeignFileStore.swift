@@ -1,4 +1,6 @@
 import GRDB
+import QuarryModel
+import QuarryModelFiles
 
 /// A SQLite file Quarry did not create: its tables and views as they are, written in the
 /// formats its columns keep, and nothing of Quarry's added to it. What Quarry keeps about
@@ -6,19 +8,19 @@ import GRDB
 /// processes see its changes through `data_version` and row hashes, as they see any
 /// writer's that keeps no history.
 final class ForeignFileStore: SQLiteStore {
-    var managedObjectModel = ManagedObjectModel()
-    var mapping = StoreMapping()
-    var dialect: any SQLDialect { SQLiteDialect() }
-    var runsCascadesAtOnce: Bool { true }
+    package var managedObjectModel = ManagedObjectModel()
+    package var mapping = StoreMapping()
+    package var dialect: any SQLDialect { SQLiteDialect() }
+    package var runsCascadesAtOnce: Bool { true }
     /// The file the sidecar is kept beside.
     let path: String
     /// The declarations kept beside the file (changed only through `keep`, which writes it first).
     var sidecar: ForeignSidecar
     /// Its `relate()` calls go to the sidecar (`keep(_:context:)`), its sub-entities'
     /// views to the TEMP schema (`remakeHierarchyViews`).
-    var isQuarrysFile: Bool { false }
+    package var isQuarrysFile: Bool { false }
     /// The entities Quarry defined in the file (their declarations in the sidecar).
-    func keepsDeclaration(of name: String) -> Bool { keepsQuarryLayout(name) }
+    package func keepsDeclaration(of name: String) -> Bool { keepsQuarryLayout(name) }
 
     init(path: String) throws {
         self.path = path
@@ -27,7 +29,7 @@ final class ForeignFileStore: SQLiteStore {
 
     /// A save or `updateall` that sets a generated column (`GENERATED ALWAYS AS`) is
     /// refused, as SQLite would refuse it, before anything is written.
-    func refuseUnfaithfulWrite(_ operation: String, in context: ObjectContext) throws {
+    package func refuseUnfaithfulWrite(_ operation: String, in context: ObjectContext) throws {
         guard operation == "save" else { return }
         let pending = context.pendingChanges
         for object in pending.updated + pending.inserted {
@@ -37,7 +39,7 @@ final class ForeignFileStore: SQLiteStore {
         }
     }
 
-    func refuseSetting(_ keys: some Sequence<String>, of entity: String, operation: String) throws {
+    package func refuseSetting(_ keys: some Sequence<String>, of entity: String, operation: String) throws {
         if let name = keys.filter(mapping.storage(of: entity).generated.contains).sorted().first {
             throw StoreError.during(operation: operation, Self.generatedRefusal(entity, name))
         }
@@ -50,7 +52,7 @@ final class ForeignFileStore: SQLiteStore {
     /// Written before the transaction commits: a sidecar that cannot be written rolls the
     /// table back; a transaction that fails after leaves a definition whose table is
     /// missing, which the next open passes over.
-    func keepDeclaration(_ name: String, definition: String, in db: Database, context: ObjectContext) throws {
+    package func keepDeclaration(_ name: String, definition: String, in db: Database, context: ObjectContext) throws {
         var next = sidecar
         if let i = next.entities.firstIndex(where: { $0.name == name }) { next.entities[i].definition = definition }
         else { next.entities.append((name, definition)) }
@@ -59,7 +61,7 @@ final class ForeignFileStore: SQLiteStore {
     }
 
     /// Adds a `relate()` call to the sidecar (once). A read-only open keeps it in memory.
-    func keep(_ relation: ForeignSidecar.Relation, context: ObjectContext) throws {
+    package func keep(_ relation: ForeignSidecar.Relation, context: ObjectContext) throws {
         guard !context.isReadOnly, !sidecar.relations.contains(relation) else { return }
         var next = sidecar
         next.relations.append(relation)
@@ -67,10 +69,10 @@ final class ForeignFileStore: SQLiteStore {
         sidecar = next
     }
 
-    func keptTemplates(context: ObjectContext) throws -> [CoreDataFetchRequest] { sidecar.templates }
+    package func keptTemplates(context: ObjectContext) throws -> [CoreDataFetchRequest] { sidecar.templates }
 
     /// Keeps `model()`'s templates in the sidecar, replacing any of the same name.
-    func keep(templates: [CoreDataFetchRequest], context: ObjectContext) throws {
+    package func keep(templates: [CoreDataFetchRequest], context: ObjectContext) throws {
         var next = sidecar
         let names = Set(templates.map(\.name))
         next.templates = next.templates.filter { !names.contains($0.name) } + templates
@@ -149,7 +151,7 @@ extension ForeignFileStore: OpenableStore {
     }
 
     /// The store with the entities its sidecar defines.
-    static func open(_ connection: StoreConnection, modelPath: String?) throws -> ForeignFileStore {
+    package static func open(_ connection: StoreConnection, modelPath: String?) throws -> ForeignFileStore {
         guard let path = connection.path else { throw StoreError.database(message: "an in-memory store has no file of another program's") }
         let store = try ForeignFileStore(path: path)
         try store.loadEntities(connection)
@@ -157,7 +159,7 @@ extension ForeignFileStore: OpenableStore {
     }
 
     /// The file's tables become entities, then the sidecar's `relate()` calls are repeated.
-    func didOpen(in context: ObjectContext) throws {
+    package func didOpen(in context: ObjectContext) throws {
         try remakeHierarchyViews(in: context)
         try ForeignSchemaReader(context: context).readTables()
         restoreRelations(in: context)

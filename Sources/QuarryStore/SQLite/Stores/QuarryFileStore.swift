@@ -1,23 +1,24 @@
 import GRDB
+import QuarryModel
 
 /// A file Quarry made (or an empty one, or an in-memory store): its model in
 /// `quarry_model`, a table per root entity, and every save and batch change recorded in
 /// `quarry_history` for other processes and later sessions.
 final class QuarryFileStore: SQLiteStore {
-    var managedObjectModel = ManagedObjectModel()
-    var mapping = StoreMapping()
-    var dialect: any SQLDialect { SQLiteDialect() }
-    var runsCascadesAtOnce: Bool { true }
+    package var managedObjectModel = ManagedObjectModel()
+    package var mapping = StoreMapping()
+    package var dialect: any SQLDialect { SQLiteDialect() }
+    package var runsCascadesAtOnce: Bool { true }
     /// Quarry made the file: what it keeps is kept in it.
-    var isQuarrysFile: Bool { true }
-    func keepsDeclaration(of name: String) -> Bool { keepsQuarryLayout(name) }
+    package var isQuarrysFile: Bool { true }
+    package func keepsDeclaration(of name: String) -> Bool { keepsQuarryLayout(name) }
     /// `quarry_model` comes first in a new file, before the tables it describes.
-    func prepareDeclarations(in db: Database) throws {
+    package func prepareDeclarations(in db: Database) throws {
         try db.execute(sql: "CREATE TABLE IF NOT EXISTS \(Self.modelTable) (name TEXT PRIMARY KEY, definition TEXT NOT NULL)")
     }
 
     /// In `quarry_model`, so reopening the file restores the entity without a script.
-    func keepDeclaration(_ name: String, definition: String, in db: Database, context: ObjectContext) throws {
+    package func keepDeclaration(_ name: String, definition: String, in db: Database, context: ObjectContext) throws {
         try db.execute(sql: "INSERT OR REPLACE INTO \(Self.modelTable) (name, definition) VALUES (?, ?)", arguments: [name, definition])
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import QuarryModel
 
 /// Quarry's own history: every save and batch change records a transaction in
 /// `quarry_history`, inside the same SQLite transaction, so other processes (and later

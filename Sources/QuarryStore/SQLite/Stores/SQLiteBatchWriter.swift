@@ -1,4 +1,5 @@
 import GRDB
+import QuarryModel
 
 /// `updateall` and `deleteall` in a SQLite store (`BatchChangeWriter`), in one GRDB
 /// transaction each: each value in its column's format, 500 keys at a time, the delete
@@ -9,18 +10,18 @@ struct SQLiteBatchWriter<Store: SQLiteStore>: BatchChangeStatements {
     let store: Store
 
     /// SQLite's errors said as the store's.
-    func transaction<T>(_ operation: String, _ body: (SQLiteWriteStatements) throws -> T) throws -> T {
+    package func transaction<T>(_ operation: String, _ body: (SQLiteWriteStatements) throws -> T) throws -> T {
         do {
             return try context.database.write { db in try body(SQLiteWriteStatements(db: db)) }
         } catch let error as DatabaseError { throw StoreError(error) }
     }
 
     /// The write transaction holds the file.
-    var lockingClause: String { "" }
+    package var lockingClause: String { "" }
 
     /// The keys the filter matches, then one UPDATE per 500, each value in its column's
     /// format (objects take the values as they read back).
-    func update(_ entity: EntityDescription, where filter: BatchFilter?, set given: [(String, Value)],
+    package func update(_ entity: EntityDescription, where filter: BatchFilter?, set given: [(String, Value)],
                 in statements: SQLiteWriteStatements) throws -> (keys: [Int64], assignments: [(String, Value)]) {
         let db = statements.db
         let table = context.mapped(entity).table, key = context.mapped(entity).key
@@ -41,12 +42,12 @@ struct SQLiteBatchWriter<Store: SQLiteStore>: BatchChangeStatements {
         return (keys, assignments)
     }
 
-    func didUpdate(_ written: inout BatchUpdateWritten, of entity: EntityDescription, in statements: SQLiteWriteStatements) throws {
+    package func didUpdate(_ written: inout BatchUpdateWritten, of entity: EntityDescription, in statements: SQLiteWriteStatements) throws {
         try store.recordBatchChange(BatchChange(updated: written.byEntity, updatedKeys: Set(written.assignments.map(\.0))), in: statements.db, context: context)
     }
 
     /// The rows and what their delete rules reach (`deleteRows`), and the store's history.
-    func delete(_ entity: EntityDescription, keys: [Int64], where filter: BatchFilter?, in statements: SQLiteWriteStatements) throws -> [String: [Int64]] {
+    package func delete(_ entity: EntityDescription, keys: [Int64], where filter: BatchFilter?, in statements: SQLiteWriteStatements) throws -> [String: [Int64]] {
         var batch = BatchChange()
         try deleteRows(entity, keys, in: statements.db, batch: &batch)
         try store.recordBatchChange(batch, in: statements.db, context: context)
@@ -222,13 +223,3 @@ private struct DeleteFrame {
 }
 
 private func marks(_ count: Int) -> String { Array(repeating: "?", count: count).joined(separator: ",") }
-
-/// Keys 500 at a time: as many as one statement's `IN (?, ...)` takes comfortably.
-func forEachChunk(_ keys: [Int64], _ body: ([Int64]) throws -> Void) rethrows {
-    var start = 0
-    while start < keys.count {
-        let end = min(keys.count, start + 500)
-        try body(Array(keys[start..<end]))
-        start = end
-    }
-}

@@ -1,4 +1,6 @@
 import GRDB
+import QuarryModel
+import QuarryEngine
 
 /// Writes a `SaveChangesRequest` into a SQLite store in one transaction: conflicts found
 /// and settled first (optimistic locking, as Core Data's), then the rows as every engine
@@ -9,7 +11,7 @@ struct SQLiteSaveWriter {
     let context: ObjectContext
     let store: any SQLiteStore
 
-    func write(_ request: SaveChangesRequest, _ work: StoreSaveWork) throws -> SaveChangesResult {
+    package func write(_ request: SaveChangesRequest, _ work: StoreSaveWork) throws -> SaveChangesResult {
         var result = SaveChangesResult(request: request)
         var work = work
         do {
@@ -81,7 +83,7 @@ struct SQLiteSaveStatements: SaveStatements {
         self.work = work
     }
 
-    var statements: any WriteStatements { SQLiteWriteStatements(db: db) }
+    package var statements: any WriteStatements { SQLiteWriteStatements(db: db) }
 
     /// `value` as `object`'s row keeps it in column `name`, noting how it reads back.
     private mutating func stored(_ object: ManagedObject, _ name: String, _ value: Value) throws -> DatabaseValue {
@@ -93,7 +95,7 @@ struct SQLiteSaveStatements: SaveStatements {
         return written
     }
 
-    mutating func insert(_ object: ManagedObject, _ entity: EntityDescription, toOne: [(name: String, key: Value)],
+    package mutating func insert(_ object: ManagedObject, _ entity: EntityDescription, toOne: [(name: String, key: Value)],
                          keys: SaveChangesRequest.Keys) throws -> Int64 {
         let storage = context.mapped(entity)
         // A generated column is SQLite's to fill (`refuseUnfaithfulWrite` refused setting one).
@@ -131,7 +133,7 @@ struct SQLiteSaveStatements: SaveStatements {
         }
     }
 
-    mutating func update(_ object: ManagedObject, key: Value, attributes: [String], toOne: [(name: String, key: Value)], readsBack: Bool) throws {
+    package mutating func update(_ object: ManagedObject, key: Value, attributes: [String], toOne: [(name: String, key: Value)], readsBack: Bool) throws {
         let assignments = (attributes + toOne.map(\.name)).map { "\(quoteIdentifier($0)) = ?" }.joined(separator: ", ")
         var values: [DatabaseValue] = []
         for name in attributes { values.append(try stored(object, name, object.pending[name] ?? .null)) }
@@ -141,24 +143,24 @@ struct SQLiteSaveStatements: SaveStatements {
         try readGenerated(object, object.entity, key: key)
     }
 
-    func write(_ link: PendingLink, source: Value, target: Value) throws {
+    package func write(_ link: PendingLink, source: Value, target: Value) throws {
         let sql = link.isAdd
             ? "INSERT OR IGNORE INTO \(quoteIdentifier(link.table)) (source, target) VALUES (?, ?)"
             : "DELETE FROM \(quoteIdentifier(link.table)) WHERE source = ? AND target = ?"
         try db.cachedStatement(sql: sql).execute(arguments: [source.databaseValue, target.databaseValue])
     }
 
-    mutating func willDelete(_ request: SaveChangesRequest, keys: SaveChangesRequest.Keys) throws {
+    package mutating func willDelete(_ request: SaveChangesRequest, keys: SaveChangesRequest.Keys) throws {
         try store.willDeleteRows(request, &work, keys: keys, in: db, context: context)
     }
 
-    func delete(_ object: ManagedObject, key: Int64) throws {
+    package func delete(_ object: ManagedObject, key: Int64) throws {
         let storage = context.mapped(object.entity)
         // Cached, as each statement of a save is: a save of many objects runs each many times.
         try db.cachedStatement(sql: "DELETE FROM \(storage.table) WHERE \(storage.key) = ?").execute(arguments: [key])
     }
 
-    mutating func didWrite(_ request: SaveChangesRequest, keys: SaveChangesRequest.Keys) throws {
+    package mutating func didWrite(_ request: SaveChangesRequest, keys: SaveChangesRequest.Keys) throws {
         try store.didWriteRows(request, work, keys: keys, in: db, context: context)
     }
 }

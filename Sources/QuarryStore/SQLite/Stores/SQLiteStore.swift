@@ -1,4 +1,5 @@
 import GRDB
+import QuarryModel
 
 /// A store whose rows are in a SQLite file (Quarry's own, another program's, Core
 /// Data's): the points at which SQLite's writer (`SQLiteSaveWriter`), batch changes and
@@ -45,30 +46,30 @@ protocol SQLiteStore: PersistentStore {
 
 extension SQLiteStore {
     /// Every commit to the file moves `data_version`.
-    var unheardCommits: String? { nil }
+    package var unheardCommits: String? { nil }
     /// A SQLite file holds every name a definition may have.
-    func refuse(_ definition: EntityDescription) throws {}
+    package func refuse(_ definition: EntityDescription) throws {}
     /// An entity Quarry defined in the file is laid out as Quarry's own; the file's own
     /// tables and views, and a Core Data store's entities, are not.
     func keepsQuarryLayout(_ name: String) -> Bool { !mapping.storage(of: name).isForeign }
 
     /// A file's tables Quarry did not make are entities too (none in a new file).
-    func didOpen(in context: ObjectContext) throws { try ForeignSchemaReader(context: context).readTables() }
+    package func didOpen(in context: ObjectContext) throws { try ForeignSchemaReader(context: context).readTables() }
 
     /// Every store of a SQLite file writes through the same writer.
-    func write(_ request: SaveChangesRequest, _ work: StoreSaveWork, context: ObjectContext) throws -> SaveChangesResult {
+    package func write(_ request: SaveChangesRequest, _ work: StoreSaveWork, context: ObjectContext) throws -> SaveChangesResult {
         try SQLiteSaveWriter(context: context, store: self).write(request, work)
     }
 
-    func outsideChangeCounter(context: ObjectContext) throws -> Int { try context.read { db in try outsideChangeCounter(in: db) } }
-    func historyToken(context: ObjectContext) throws -> Int64 { try context.read { db in try historyToken(in: db) } }
+    package func outsideChangeCounter(context: ObjectContext) throws -> Int { try context.read { db in try outsideChangeCounter(in: db) } }
+    package func historyToken(context: ObjectContext) throws -> Int64 { try context.read { db in try historyToken(in: db) } }
 
-    func outsideChangeCounter(in db: Database) throws -> Int {
+    package func outsideChangeCounter(in db: Database) throws -> Int {
         try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0
     }
 
     /// In one transaction of the file's database, SQLite's errors said as the store's.
-    func define(_ entity: EntityDescription, changes: [EntityDescription], context: ObjectContext) throws -> [String] {
+    package func define(_ entity: EntityDescription, changes: [EntityDescription], context: ObjectContext) throws -> [String] {
         var touched: [String] = []
         do {
             try context.database.write { db in touched = try writeDefinition(entity, changes: changes, in: db, context: context) }
@@ -78,16 +79,16 @@ extension SQLiteStore {
         return touched
     }
 
-    func writeBatchUpdate(_ entity: EntityDescription, where filter: BatchFilter?, set assignments: [(String, Value)],
+    package func writeBatchUpdate(_ entity: EntityDescription, where filter: BatchFilter?, set assignments: [(String, Value)],
                           context: ObjectContext) throws -> BatchUpdateWritten {
         try BatchChangeWriter(context: context, engine: SQLiteBatchWriter(context: context, store: self)).writeUpdate(entity, where: filter, set: assignments)
     }
 
-    func writeBatchDelete(_ entity: EntityDescription, where filter: BatchFilter?, context: ObjectContext) throws -> [String: [Int64]] {
+    package func writeBatchDelete(_ entity: EntityDescription, where filter: BatchFilter?, context: ObjectContext) throws -> [String: [Int64]] {
         try BatchChangeWriter(context: context, engine: SQLiteBatchWriter(context: context, store: self)).writeDelete(entity, where: filter)
     }
 
-    func prepareDeclarations(in db: Database) throws {}
+    package func prepareDeclarations(in db: Database) throws {}
     func versionMoved(_ object: ManagedObject, in db: Database, context: ObjectContext) throws -> Bool { false }
     func willDeleteRows(_ request: SaveChangesRequest, _ work: inout StoreSaveWork, keys: SaveChangesRequest.Keys,
                         in db: Database, context: ObjectContext) throws {
@@ -102,11 +103,11 @@ extension SQLiteStore {
         try recordHistory(inserted: [], updated: BatchChange.ids(change.updated), deleted: BatchChange.ids(change.deleted), in: db, context: context)
     }
     /// Quarry's history table, wherever it is.
-    func historyToken(in db: Database) throws -> Int64 { try QuarryHistory.lastToken(in: db) }
-    func history(since: Int64?, author: String?, context: ObjectContext) throws -> [HistoryTransaction] {
+    package func historyToken(in db: Database) throws -> Int64 { try QuarryHistory.lastToken(in: db) }
+    package func history(since: Int64?, author: String?, context: ObjectContext) throws -> [HistoryTransaction] {
         try context.read { db in try QuarryHistory.transactions(since: since, author: author, in: db) }
     }
-    func pruneHistory(through token: Int64, context: ObjectContext) throws -> Int {
+    package func pruneHistory(through token: Int64, context: ObjectContext) throws -> Int {
         do {
             return try context.database.write { db in try QuarryHistory.prune(through: token, in: db) }
         } catch let error as DatabaseError { throw StoreError(error) }

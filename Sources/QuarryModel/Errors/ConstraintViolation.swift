@@ -1,0 +1,69 @@
+/// A write the database refused for one of its constraints, as data on either engine:
+/// which kind, on which table and columns, decided once where the engine's error is
+/// turned into a `StoreError` (SQLite's extended code and message in
+/// `StoreError(DatabaseError)`, PostgreSQL's SQLSTATE and diagnostic fields in
+/// `PostgresConnection.check`). A caller reads the parts, never the words;
+/// `ErrorRendering` alone says it, in SQLite's words on both engines where the parts
+/// allow (`UNIQUE constraint failed: Item.code`).
+public struct ConstraintViolation: Equatable, Sendable {
+    public enum Kind: String, Equatable, Sendable {
+        /// A UNIQUE constraint or index, or a primary key, given a value it already holds.
+        case unique
+        /// A NOT NULL column left without a value.
+        case notNull
+        /// A foreign key naming a row that is not there (or a parent deleted under its children).
+        case foreignKey
+        /// A CHECK constraint the row does not meet.
+        case check
+    }
+
+    /// The engine's own account: SQLite's extended result code, or the SQL standard's
+    /// SQLSTATE a server gives (PostgreSQL's).
+    public enum EngineCode: Equatable, Sendable {
+        case sqlite(SQLiteResultCode)
+        case sqlState(String)
+    }
+
+    public var kind: Kind
+    /// The table whose row was refused (for a foreign key: the referencing table); nil
+    /// where the engine does not say (SQLite's foreign keys, a unique expression index).
+    public var table: String?
+    /// The columns the constraint covers, in its order; empty where the engine does not say.
+    public var columns: [String]
+    /// The constraint's name, where the engine gives one (PostgreSQL; a SQLite CHECK's or
+    /// expression index's, where its message names it).
+    public var constraint: String?
+    public var code: EngineCode
+    /// The statement refused, when known.
+    public var sql: String?
+    /// What the engine said, unchanged: rendered where the parts cannot say it in
+    /// SQLite's words (a foreign key, a check, an expression index).
+    public var said: String
+
+    public init(_ kind: Kind, table: String?, columns: [String], constraint: String? = nil,
+                code: EngineCode, sql: String?, said: String) {
+        self.kind = kind
+        self.table = table
+        self.columns = columns
+        self.constraint = constraint
+        self.code = code
+        self.sql = sql
+        self.said = said
+    }
+
+    /// The first (for a NOT NULL, the only) column.
+    public var column: String? { columns.first }
+}
+
+extension ConstraintViolation {
+    /// The violation said in SQLite's words from its parts, where they are enough: a
+    /// uniqueness or NOT NULL with its table and columns. Nil otherwise.
+    package var sqliteWords: String? {
+        guard let table, !columns.isEmpty else { return nil }
+        switch kind {
+        case .unique: return "UNIQUE constraint failed: " + columns.map { "\(table).\($0)" }.joined(separator: ", ")
+        case .notNull: return "NOT NULL constraint failed: \(table).\(columns[0])"
+        case .foreignKey, .check: return nil
+        }
+    }
+}

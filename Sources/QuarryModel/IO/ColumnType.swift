@@ -1,0 +1,167 @@
+/// What an imported column holds, narrowed cell by cell: every column starts as "any
+/// type", and each non-nil cell removes the types it does not fit.
+package struct ColumnType {
+    package init() {}
+
+    package private(set) var canBeInteger = true
+    package private(set) var canBeDouble = true
+    package private(set) var canBeBool = true
+    package private(set) var canBeDate = true
+    package private(set) var sawNil = false
+    package private(set) var sawValue = false
+    /// An integer a double cannot hold exactly (beyond 2^53, or beyond Int64) was seen.
+    package private(set) var sawInexactInteger = false
+    /// The type the person gave for the column (`import(..., { types = { zip = "string" } })`):
+    /// it is the column's type whatever the cells look like, and a cell it cannot take is
+    /// an error of that row, not a reason to widen.
+    package var declared: AttributeType?
+    /// Whether a quoted cell is text whatever it spells (`"5467"`), as Quarry's export
+    /// quotes text that would read as a number, a boolean or a date. False in a file that
+    /// quotes every name of its header, whose quotes say nothing of types (R's write.csv,
+    /// QUOTE_ALL writers).
+    package var quotedIsText = false
+
+    /// Whether text written unquoted would be read back as another type than a string (a
+    /// number, a boolean, a date): the export quotes it, so it stays text (`quotedIsText`).
+    static func readsAsNonText(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        integer(b) != nil || double(b) != nil || bool(b) != nil || Value.parseISO8601(bytes: b) != nil
+    }
+
+    /// Empty fields and `NA` are nil, as R and the sqlite3 shell's users expect.
+    package static func isNil(_ b: UnsafeBufferPointer<UInt8>, quoted: Bool) -> Bool {
+        b.isEmpty || (!quoted && b.count == 2 && b[0] == 78 && b[1] == 65)
+    }
+
+    package mutating func observe(_ b: UnsafeBufferPointer<UInt8>, quoted: Bool) {
+        if Self.isNil(b, quoted: quoted) { sawNil = true; return }
+        sawValue = true
+        if quoted, quotedIsText { canBeInteger = false; canBeDouble = false; canBeBool = false; canBeDate = false; return }
+        // Digits with a leading zero (a ZIP code, an account number) are text, as DuckDB
+        // and VisiData take them: as a number the zeros would be lost.
+        if Self.hasLeadingZero(b) { canBeInteger = false; canBeDouble = false }
+        if canBeInteger || canBeDouble {
+            let integer = Self.integer(b)
+            if integer == nil { canBeInteger = false }
+            if canBeDouble, !Self.isExactDouble(b, integer) { sawInexactInteger = true }
+            if canBeDouble, !canBeInteger, integer == nil, Self.double(b) == nil { canBeDouble = false }
+        }
+        if canBeBool, Self.bool(b) == nil { canBeBool = false }
+        if canBeDate, Value.parseISO8601(bytes: b) == nil { canBeDate = false }
+    }
+
+    /// The same narrowing for a value read from JSON.
+    package mutating func observe(_ value: Value) {
+        switch value {
+        case .null: sawNil = true; return
+        case .integer(let i):
+            canBeBool = false; canBeDate = false
+            if Double(exactly: i) == nil { sawInexactInteger = true }
+        case .real: canBeInteger = false; canBeBool = false; canBeDate = false
+        case .bool: canBeInteger = false; canBeDouble = false; canBeDate = false
+        case .text(let s):
+            canBeInteger = false; canBeDouble = false; canBeBool = false
+            if canBeDate, Value.parseISO8601(s) == nil { canBeDate = false }
+        default: canBeInteger = false; canBeDouble = false; canBeBool = false; canBeDate = false
+        }
+        sawValue = true
+    }
+
+    /// Whether the column `before` was would be made another way now: another type, or
+    /// optional where it was not.
+    package func differs(from before: ColumnType) -> Bool {
+        isOptional != before.isOptional || attributeType != before.attributeType
+    }
+
+    /// Whether a cell fits the type inferred so far without observing it: cheaper than
+    /// `observe` (one parse for the column's own type), and false only where `observe`
+    /// may change the type or make the column optional. A cell that fits leaves the
+    /// type as it is; flags it would have cleared for wider types can only make a later
+    /// widening pick a type that a new pass then widens again.
+    package func fits(_ b: UnsafeBufferPointer<UInt8>, quoted: Bool) -> Bool {
+        if Self.isNil(b, quoted: quoted) { return isOptional }
+        if declared != nil { return true }
+        if quoted, quotedIsText, attributeType != .string { return false }
+        switch attributeType {
+        case .int64: return Self.integer(b) != nil && !Self.hasLeadingZero(b)
+        case .double where Self.hasLeadingZero(b): return false
+        case .double:
+            if let i = Self.integer(b) { return Double(exactly: i) != nil }
+            return Self.isExactDouble(b, nil) && Self.double(b) != nil
+        case .bool: return Self.bool(b) != nil
+        case .date: return Value.parseISO8601(bytes: b) != nil
+        default: return sawValue
+        }
+    }
+
+    /// Whether the attribute made for this column may be nil.
+    package var isOptional: Bool { sawNil || !sawValue }
+
+    /// The attribute type: the narrowest that every value fits exactly.
+    package var attributeType: AttributeType {
+        if let declared { return declared }
+        guard sawValue else { return .string }
+        if canBeInteger { return .int64 }
+        // Integers past 2^53 beside fractions (9007199254740993 and 1.5): a double would
+        // keep 9007199254740992, and decimal is stored as a double too, so the column is
+        // text, which keeps every value as written; refusing the file would leave the
+        // user no way to import it but editing it. Text sorts and compares as text, which
+        // `fetch` can still convert where a number is needed.
+        if canBeDouble, !sawInexactInteger { return .double }
+        if canBeBool { return .bool }
+        if canBeDate { return .date }
+        return .string
+    }
+
+    /// Whether the cell is a whole number written with a leading zero (`0171`, `-007`;
+    /// not `0`, `0.5` or `0e3`).
+    package static func hasLeadingZero(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        var i = 0
+        if i < b.count, b[i] == 45 || b[i] == 43 { i += 1 }
+        guard b.count - i >= 2, b[i] == 48 else { return false }
+        return b[(i + 1)...].allSatisfy { $0 >= 48 && $0 <= 57 }
+    }
+
+    package static func integer(_ b: UnsafeBufferPointer<UInt8>) -> Int64? {
+        var i = 0
+        var negative = false
+        if i < b.count, b[i] == 45 || b[i] == 43 { negative = b[i] == 45; i += 1 }
+        guard i < b.count else { return nil }
+        var value: Int64 = 0
+        while i < b.count {
+            let d = Int64(b[i]) - 48
+            guard d >= 0, d <= 9 else { return nil }
+            let (m, o1) = value.multipliedReportingOverflow(by: 10)
+            let (s, o2) = negative ? m.subtractingReportingOverflow(d) : m.addingReportingOverflow(d)
+            guard !o1, !o2 else { return nil }
+            value = s
+            i += 1
+        }
+        return value
+    }
+
+    /// Whether a cell a double column would read (given its `integer` value, if any)
+    /// comes back as written: false for an integer beyond 2^53 that a double rounds, and
+    /// for integer digits beyond Int64 (which only a double could take, rounded).
+    package static func isExactDouble(_ b: UnsafeBufferPointer<UInt8>, _ integer: Int64?) -> Bool {
+        if let integer { return Double(exactly: integer) != nil }
+        var digits = b[...]
+        if let first = digits.first, first == 45 || first == 43 { digits = digits.dropFirst() }
+        return digits.isEmpty || !digits.allSatisfy { $0 >= 48 && $0 <= 57 }
+    }
+
+    package static func double(_ b: UnsafeBufferPointer<UInt8>) -> Double? {
+        // Only plain decimal notation: "nan", "inf" and hex floats stay strings.
+        guard b.allSatisfy({ ($0 >= 48 && $0 <= 57) || $0 == 46 || $0 == 45 || $0 == 43 || $0 == 101 || $0 == 69 }) else { return nil }
+        guard let d = Double(String(decoding: b, as: UTF8.self)), d.isFinite else { return nil }
+        return d
+    }
+
+    package static func bool(_ b: UnsafeBufferPointer<UInt8>) -> Bool? {
+        guard b.count == 4 || b.count == 5 else { return nil }
+        switch String(decoding: b, as: UTF8.self).lowercased() {
+        case "true": return true
+        case "false": return false
+        default: return nil
+        }
+    }
+}

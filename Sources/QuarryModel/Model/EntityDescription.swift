@@ -1,0 +1,146 @@
+/// One attribute of an entity.
+public struct AttributeDescription: Encodable, Equatable, Sendable {
+    public var name: String
+    public var type: AttributeType
+    public var isOptional: Bool
+    public var defaultValue: Value?
+    public var isIndexed: Bool
+    public var isUnique: Bool
+    /// The attribute's name in the stored model before this definition (Core Data's
+    /// renaming identifier): a migration renames that column, keeping its values.
+    public var renamedFrom: String?
+    /// The labels of the server's enum type its column is of, in the type's order: a
+    /// string attribute whose values are ordered by label, not as text (`EnumLabels`).
+    public var enumeration: EnumLabels?
+
+    public init(name: String, type: AttributeType, isOptional: Bool = false, defaultValue: Value? = nil,
+                isIndexed: Bool = false, isUnique: Bool = false, enumeration: EnumLabels? = nil) {
+        self.name = name
+        self.type = type
+        self.isOptional = isOptional
+        self.defaultValue = defaultValue
+        self.isIndexed = isIndexed
+        self.isUnique = isUnique
+        self.enumeration = enumeration
+    }
+}
+
+/// An entity: a kind of object, with its attributes, relationships and place in a
+/// hierarchy. Where its rows are kept is the store mapping's business (`EntityStorage`).
+public struct EntityDescription: Encodable, Equatable, Sendable {
+    public var name: String
+    /// Attributes in the order given (a CSV's column order; by name from Lua), which is
+    /// also the order tables print in.
+    public private(set) var attributes: [AttributeDescription]
+    public var relationships: [RelationshipDescription] { didSet { rowIndex = Self.index(attributes, relationships) } }
+    /// Where each attribute and to-one relationship sits in a fetched row (after the key),
+    /// so reading a key is a lookup, not a scan.
+    package private(set) var rowIndex: [String: Int] = [:]
+    /// The composites whose elements are attributes keyed by path (a SwiftData store's
+    /// `author`, kept as `author.person`, `author.place`): the first part of each dotted
+    /// attribute name, so `o.author` finds them without scanning. No other attribute name
+    /// has a dot (Core Data's and Quarry's names cannot).
+    public private(set) var compositeNames: Set<String> = []
+    /// The entity this one inherits from (Core Data's super-entity), and whether it makes
+    /// objects of its own.
+    public var parent: String?
+    public var isAbstract = false
+    /// Uniqueness constraints, compound ones included (Core Data's `uniquenessConstraints`):
+    /// each a list of attribute names whose values together are unique.
+    public var uniqueness: [[String]] = []
+    /// Keys only sub-entities declare: a parent's description carries them so predicates,
+    /// sorts and sections over it may name them (nil on its own rows), but its own
+    /// objects take no value for them, as Core Data's would not. Not stored: it follows
+    /// from the hierarchy.
+    public var subentityKeys: Set<String> = []
+    /// Names a relationship also answers to, by name (a foreign file's relationships
+    /// under the names Quarry gave them before its naming conventions): looked up after
+    /// the keys, never listed, suggested or stored.
+    public var relationshipAliases: [String: String] = [:]
+
+    /// The key `name` as something an object of this very entity may be given: nil when
+    /// the entity has no such attribute, or only its sub-entities have.
+    public func writableAttribute(named name: String) -> AttributeDescription? {
+        subentityKeys.contains(name) ? nil : attribute(named: name)
+    }
+
+    public init(name: String, attributes: [AttributeDescription], relationships: [RelationshipDescription] = []) {
+        self.name = name
+        self.attributes = attributes
+        self.relationships = relationships
+        self.rowIndex = Self.index(attributes, relationships)
+        // Only names with a "." byte are searched by Character: a Character search walks
+        // grapheme clusters (5,600 instructions a name, 3.5% of a first open of Photos.app's store).
+        self.compositeNames = Set(attributes.compactMap { a in
+            a.name.utf8.contains(UInt8(ascii: ".")) ? a.name.firstIndex(of: ".").map { String(a.name[..<$0]) } : nil
+        })
+    }
+
+    /// The attributes that are elements of composite `name`, at any depth, in order.
+    public func compositeElements(of name: String) -> [AttributeDescription] {
+        guard compositeNames.contains(name) else { return [] }
+        let prefix = name + "."
+        return attributes.filter { $0.name.hasPrefix(prefix) }
+    }
+
+    private static func index(_ attributes: [AttributeDescription], _ relationships: [RelationshipDescription]) -> [String: Int] {
+        var index: [String: Int] = [:]
+        for (i, a) in attributes.enumerated() { index[a.name] = i + 1 }
+        for (j, r) in relationships.filter({ !$0.isToMany }).enumerated() { index[r.name] = attributes.count + 1 + j }
+        return index
+    }
+
+    private enum CodingKeys: String, CodingKey { case name, attributes, relationships, parent, isAbstract, uniqueness }
+
+    /// What is stored in the file's model: the defaults are left out, so entities without
+    /// inheritance or constraints are stored as they always were.
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(name, forKey: .name)
+        try c.encode(attributes, forKey: .attributes)
+        try c.encode(relationships, forKey: .relationships)
+        try c.encodeIfPresent(parent, forKey: .parent)
+        if isAbstract { try c.encode(isAbstract, forKey: .isAbstract) }
+        if !uniqueness.isEmpty { try c.encode(uniqueness, forKey: .uniqueness) }
+    }
+
+    public func attribute(named name: String) -> AttributeDescription? {
+        guard let i = rowIndex[name], i <= attributes.count else { return nil }
+        return attributes[i - 1]
+    }
+
+    public var attributeNames: [String] { attributes.map(\.name) }
+
+    /// Where attribute `name` sits in an object's row: after the key (0), the attributes in
+    /// order, then the to-one relationships (the order `EntityStorage.selection` reads).
+    public func rowColumn(of name: String) -> Int? {
+        attribute(named: name) == nil ? nil : rowIndex[name]
+    }
+
+    /// The error for a key this entity does not have, with the closest name as a hint.
+    /// (A key only sub-entities have gets no hint: the closest name would be itself.)
+    public func unknownKey(_ key: String) -> StoreError {
+        .unknownKey(entity: name, key: key, suggestion: closestMatch(to: key, in: keyNames.filter { !subentityKeys.contains($0) }))
+    }
+}
+
+/// How the file's model writes a default value (`StoredDefinition` reads it back).
+extension Value: Encodable {
+    private enum Tag: String, Encodable { case null, integer, real, text, blob, bool, date }
+    private enum Keys: String, CodingKey { case type, value }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: Keys.self)
+        switch self {
+        case .null: try c.encode(Tag.null, forKey: .type)
+        case .integer(let i): try c.encode(Tag.integer, forKey: .type); try c.encode(i, forKey: .value)
+        case .real(let d): try c.encode(Tag.real, forKey: .type); try c.encode(d, forKey: .value)
+        case .text(let s): try c.encode(Tag.text, forKey: .type); try c.encode(s, forKey: .value)
+        case .blob(let b): try c.encode(Tag.blob, forKey: .type); try c.encode(b, forKey: .value)
+        case .bool(let b): try c.encode(Tag.bool, forKey: .type); try c.encode(b, forKey: .value)
+        case .date(let d): try c.encode(Tag.date, forKey: .type); try c.encode(d, forKey: .value)
+        // A default as the number it is, as a decimal attribute's default has always been kept.
+        case .decimal(let s): try c.encode(Tag.real, forKey: .type); try c.encode(Double(s) ?? 0, forKey: .value)
+        }
+    }
+}

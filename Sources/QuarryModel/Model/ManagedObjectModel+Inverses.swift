@@ -1,0 +1,62 @@
+/// Inverses are kept in step when an entity is defined: relationships other entities
+/// declare toward it come in, and its inverses are added to the entities already defined,
+/// as Core Data's model editor keeps both ends of a relationship.
+extension ManagedObjectModel {
+    /// `entity` with the inverses of relationships other entities declare toward it (and
+    /// of its own relationships to itself) added as to-many relationships.
+    package func withInversesDeclaredElsewhere(_ entity: EntityDescription) -> EntityDescription {
+        var result = entity
+        // In a batch, only the entities that relate to this one (in definition order, as
+        // `declaredEntities` gives them), not all of them.
+        let others = definitionIndex.map { index in
+            let related = index.entities(relatedTo: entity.name)
+            return index.inOrder(related).compactMap { declaredEntity($0) }
+        } ?? declaredEntities
+        for other in others where other.name != entity.name {
+            for r in other.relationships where r.destination == entity.name {
+                guard let inverse = r.inverse, result.relationship(named: inverse) == nil else { continue }
+                result.relationships.append(RelationshipDescription(name: inverse, destination: other.name, inverse: r.name, isToMany: true))
+            }
+        }
+        // A relationship to itself names its inverse on the same entity.
+        for r in entity.relationships where r.destination == entity.name {
+            if let inverse = r.inverse, result.relationship(named: inverse) == nil {
+                result.relationships.append(RelationshipDescription(name: inverse, destination: entity.name, inverse: r.name, isToMany: true))
+            }
+        }
+        return result
+    }
+
+    /// Other entities that gain an inverse of one of `entity`'s relationships.
+    package func inverseChanges(for entity: EntityDescription) throws -> [EntityDescription] {
+        var changed: [String: EntityDescription] = [:]
+        for r in entity.relationships {
+            guard r.destination != entity.name, let destination = changed[r.destination] ?? declaredEntity(r.destination) else { continue }
+            guard let inverseName = r.inverse else { continue }
+            if let inverse = destination.relationship(named: inverseName) {
+                if inverse.destination != entity.name {
+                    throw StoreError.invalidSchema(entity: entity.name,
+                        reason: "the inverse of '\(r.name)' is \(destination.name).\(inverseName), which leads to \(inverse.destination), not \(entity.name)")
+                }
+                if let back = inverse.inverse, back != r.name {
+                    throw StoreError.invalidSchema(entity: entity.name,
+                        reason: "\(destination.name).\(inverseName) names '\(back)' as its inverse, not '\(r.name)'")
+                }
+                if inverse.inverse == nil {
+                    var updated = destination
+                    updated.relationships = updated.relationships.map { $0.name == inverseName ? RelationshipDescription(
+                        name: $0.name, destination: $0.destination, inverse: r.name, isToMany: $0.isToMany, deleteRule: $0.deleteRule) : $0 }
+                    changed[destination.name] = updated
+                }
+                continue
+            }
+            if destination.attribute(named: inverseName) != nil {
+                throw StoreError.invalidSchema(entity: entity.name, reason: "the inverse '\(inverseName)' is an attribute of \(destination.name)")
+            }
+            var updated = destination
+            updated.relationships.append(RelationshipDescription(name: inverseName, destination: entity.name, inverse: r.name, isToMany: true))
+            changed[destination.name] = updated
+        }
+        return changed.values.sorted { $0.name < $1.name }
+    }
+}

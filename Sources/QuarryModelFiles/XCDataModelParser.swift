@@ -1,0 +1,188 @@
+/// Reads Xcode's model XML (the `contents` file of an `.xcdatamodel` folder) into a
+/// `CoreDataModel`, with Foundation's `XMLParser`. Xcode writes a boolean only when it is
+/// YES, so an absent `optional` means required, as Core Data reads it. Layout elements
+/// (`elements`/`element`) and code-generation settings are ignored.
+import CQuarrySignals
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+final class XCDataModelParser: NSObject, XMLParserDelegate {
+    private let path: String
+    private var entities: [CoreDataEntity] = []
+    private var fetchRequests: [CoreDataFetchRequest] = []
+    private var entity: CoreDataEntity?
+    private var constraint: [String]?
+    private var fetchIndex: CoreDataFetchIndex?
+    private var fetchedProperty: CoreDataFetchedProperty?
+    private var sawModel = false
+    /// Elements opened and not yet closed: Foundation's parser on Linux reports success
+    /// for a document cut off mid-way, so an unclosed element is checked here.
+    private var depth = 0
+    private var error: ModelFileError?
+    private var parser: XMLParser?
+    /// Elements seen, to look for Ctrl-C and `--timeout` every 1,024 of them.
+    private var elements = 0
+    private var stopped = false
+
+    private init(path: String) { self.path = path }
+
+    /// Parses `data`, the XML of a `contents` file at `path`.
+    package static func parse(_ data: Data, path: String) throws -> CoreDataModel {
+        // Foundation's XMLParser traps (a force unwrap inside it) on a name that is not
+        // valid UTF-8, which libxml2 hands it as it found it; Xcode writes UTF-8 only.
+        if let problem = notUTF8(data) ?? foreignMarkup(data) { throw ModelFileError(.malformedXML, path: path, problem) }
+        let delegate = XCDataModelParser(path: path)
+        let parser = XMLParser(data: data)
+        parser.shouldResolveExternalEntities = false
+        parser.delegate = delegate
+        delegate.parser = parser
+        let ok = parser.parse()
+        delegate.parser = nil
+        if delegate.stopped {
+            try ModelFileError.stopIfAsked(path, at: "line \(parser.lineNumber)")
+            throw ModelFileError(.stopped, path: path, "line \(parser.lineNumber): interrupted!")
+        }
+        if let error = delegate.error { throw error }
+        guard ok else {
+            let reason = parser.parserError.map { ($0 as NSError).localizedDescription } ?? "unknown error"
+            throw ModelFileError(.malformedXML, path: path, "line \(parser.lineNumber): \(reason)")
+        }
+        guard delegate.depth == 0 else {
+            throw ModelFileError(.malformedXML, path: path, "line \(parser.lineNumber): the XML ends before its elements are closed (a truncated file?)")
+        }
+        guard delegate.sawModel else { throw ModelFileError(.notAModel, path: path, "no <model> element") }
+        let model = CoreDataModel(entities: delegate.entities, fetchRequests: delegate.fetchRequests)
+        try ModelValidation.check(model, path: path)
+        return model
+    }
+
+    private func fail(_ kind: ModelFileError.Kind, _ detail: String) {
+        guard error == nil else { return }
+        error = ModelFileError(kind, path: path, "line \(parser?.lineNumber ?? 0): \(detail)")
+        parser?.abortParsing()
+    }
+
+    private func required(_ attributes: [String: String], _ key: String, of element: String) -> String? {
+        guard let value = attributes[key], !value.isEmpty else {
+            fail(.malformedXML, "<\(element)> has no \(key)")
+            return nil
+        }
+        return value
+    }
+
+    private func flag(_ attributes: [String: String], _ key: String) -> Bool { attributes[key] == "YES" }
+
+    private func count(_ attributes: [String: String], _ key: String) -> Int? {
+        guard let text = attributes[key] else { return nil }
+        guard let n = Int(text), n >= 0 else {
+            fail(.malformedXML, "\(key)=\"\(text)\" is not a count")
+            return nil
+        }
+        return n
+    }
+
+    package func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+                attributes: [String: String] = [:]) {
+        depth += 1
+        guard error == nil, !stopped else { return }
+        elements += 1
+        if elements % 1024 == 0, quarry_should_stop() != 0 {
+            stopped = true
+            return parser.abortParsing()
+        }
+        if !sawModel {
+            guard name == "model" else { return fail(.notAModel, "the root element is <\(name)>, not <model>") }
+            sawModel = true
+            return
+        }
+        switch name {
+        case "entity":
+            guard let entityName = required(attributes, "name", of: name) else { return }
+            entity = CoreDataEntity(name: entityName, parent: attributes["parentEntity"], isAbstract: flag(attributes, "isAbstract"),
+                                    className: attributes["representedClassName"])
+        case "attribute":
+            guard let attributeName = required(attributes, "name", of: name),
+                  let typeName = required(attributes, "attributeType", of: name) else { return }
+            guard let type = CoreDataAttributeType(xmlName: typeName) else {
+                return fail(.unknownAttributeType, "attribute \(entity?.name ?? "?").\(attributeName) has attributeType \"\(typeName)\"")
+            }
+            let expression = attributes["derivationExpression"]
+            entity?.attributes.append(CoreDataAttribute(
+                name: attributeName, type: type, isOptional: flag(attributes, "optional"), isTransient: flag(attributes, "transient"),
+                isDerived: flag(attributes, "derived") || expression != nil, derivationExpression: expression,
+                defaultValue: attributes["defaultValueString"], isIndexed: flag(attributes, "indexed"),
+                allowsExternalBinaryDataStorage: flag(attributes, "allowsExternalBinaryDataStorage"),
+                valueTransformerName: attributes["valueTransformerName"],
+                preservesValueInHistoryOnDeletion: flag(attributes, "preserveAfterDeletion")))
+        case "relationship":
+            guard let relationshipName = required(attributes, "name", of: name),
+                  let destination = required(attributes, "destinationEntity", of: name) else { return }
+            let toMany = flag(attributes, "toMany")
+            let rule: CoreDataDeleteRule
+            if let ruleName = attributes["deletionRule"] {
+                guard let known = CoreDataDeleteRule(rawValue: ruleName) else {
+                    return fail(.malformedXML, "relationship \(entity?.name ?? "?").\(relationshipName) has deletionRule \"\(ruleName)\"")
+                }
+                rule = known
+            } else {
+                rule = .nullify
+            }
+            let minCount = count(attributes, "minCount") ?? 0
+            let maxCount = count(attributes, "maxCount") ?? (toMany ? 0 : 1)
+            entity?.relationships.append(CoreDataRelationship(
+                name: relationshipName, destination: destination, inverse: attributes["inverseName"], isToMany: toMany,
+                isOrdered: flag(attributes, "ordered"), minCount: minCount, maxCount: maxCount, deleteRule: rule,
+                isOptional: flag(attributes, "optional"), isTransient: flag(attributes, "transient")))
+        case "uniquenessConstraint":
+            constraint = []
+        case "constraint":
+            guard let value = required(attributes, "value", of: name) else { return }
+            constraint?.append(value)
+        case "fetchIndex":
+            fetchIndex = CoreDataFetchIndex(name: attributes["name"] ?? "", properties: [])
+        case "fetchIndexElement":
+            if let property = attributes["property"] { fetchIndex?.properties.append(property) }
+        case "fetchedProperty":
+            guard let propertyName = required(attributes, "name", of: name) else { return }
+            fetchedProperty = CoreDataFetchedProperty(name: propertyName, entity: "")
+        case "fetchRequest":
+            let predicate = attributes["predicateString"].map(CoreDataPredicate.format)
+            let target = attributes["entity"] ?? ""
+            if fetchedProperty != nil {
+                fetchedProperty?.entity = target
+                fetchedProperty?.predicate = predicate
+            } else {
+                guard let requestName = required(attributes, "name", of: name) else { return }
+                fetchRequests.append(CoreDataFetchRequest(name: requestName, entity: target, predicate: predicate))
+            }
+        default:
+            break
+        }
+    }
+
+    package func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+        depth -= 1
+        guard error == nil else { return }
+        switch name {
+        case "entity":
+            if let entity { entities.append(CoreDataEntity(
+                name: entity.name, parent: entity.parent, isAbstract: entity.isAbstract, className: entity.className,
+                attributes: entity.attributes, relationships: entity.relationships, uniquenessConstraints: entity.uniquenessConstraints,
+                fetchIndexes: entity.fetchIndexes, fetchedProperties: entity.fetchedProperties)) }
+            entity = nil
+        case "uniquenessConstraint":
+            if let constraint, !constraint.isEmpty { entity?.uniquenessConstraints.append(constraint) }
+            constraint = nil
+        case "fetchIndex":
+            if let fetchIndex { entity?.fetchIndexes.append(fetchIndex) }
+            fetchIndex = nil
+        case "fetchedProperty":
+            if let fetchedProperty { entity?.fetchedProperties.append(fetchedProperty) }
+            fetchedProperty = nil
+        default:
+            break
+        }
+    }
+}

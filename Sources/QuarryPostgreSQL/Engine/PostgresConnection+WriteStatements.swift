@@ -1,0 +1,15 @@
+import QuarryModel
+import QuarryEngine
+import QuarryStore
+
+/// Statements inside the session's `READ WRITE` transaction (`WriteStatements`), their
+/// `?` numbered as the server's `$n`.
+extension PostgresConnection: WriteStatements {
+    package func rows(_ sql: String, _ arguments: [Value]) throws -> [[Value]] {
+        try execute(PostgreSQLDialect.numbered(sql), arguments).rows
+    }
+
+    package func run(_ sql: String, _ arguments: [Value]) throws {
+        _ = try execute(PostgreSQLDialect.numbered(sql), arguments)
+    }
+}

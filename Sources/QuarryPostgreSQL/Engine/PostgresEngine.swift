@@ -1,0 +1,93 @@
+import QuarryModel
+import QuarryEngine
+import QuarryStore
+
+/// PostgreSQL as a store's engine (`StoreEngine`): reads go to the server through the
+/// session's connection, which owns its `PGconn`; bulk export goes through COPY
+/// (`PostgresCopyExport`), and other sessions' commits are heard on its socket.
+package final class PostgresEngine: StoreEngine {
+    package let server: PostgresConnection
+    /// The URL the store was opened with, its password left out.
+    package let url: String
+    /// The schema's views, made when SQL first reads each (`PostgresStore+Views`).
+    package var deferredViews: DeferredViews?
+
+    package init(server: PostgresConnection, url: String) {
+        self.server = server
+        self.url = url
+    }
+
+    package var description: String { "PostgreSQL at \(url)" }
+
+    /// The server's rows: all at once, or a row at a time when `streamed`. No statement is
+    /// cached here: the server plans each, and libpq keeps nothing prepared between them.
+    package func withRows(_ sql: String, cached: Bool, streamed: Bool, _ body: (any RowCursor) throws -> Void) throws {
+        try makeViews(readBy: sql)
+        if streamed { try server.withStreamedRows(sql, body) } else { try server.withRows(sql, body) }
+    }
+
+    /// Described by the server (its columns and parameters) inside a `READ ONLY`
+    /// transaction, which it runs in too and which is rolled back after.
+    package func prepareReadOnly<T>(_ sql: String, _ body: ((any PreparedQuery)?) throws -> T) throws -> T {
+        try makeViews(readBy: sql)
+        return try server.inReadOnlyTransaction {
+            guard let description = try server.describe(sql) else { return try body(nil) }
+            return try body(PostgresPreparedQuery(connection: server, description: description))
+        }
+    }
+
+    /// Through COPY when every column's type can be read from it as the rows would read.
+    package func exportRows(_ sql: String, arguments: [Value], types: [AttributeType], firstColumn: Int,
+                    writer: inout TableWriter, file: OutputFile) throws -> Int? {
+        try makeViews(readBy: sql)
+        return try server.copyExport(sql, arguments: arguments, types: types, firstColumn: firstColumn, writer: &writer, file: file)
+    }
+
+    /// Makes the views not yet made that `sql` may read, each in a transaction of its own
+    /// kept in the session's setup, so a new connection makes it again. Inside another
+    /// transaction (which may be read-only, and would be committed by this one's) none is
+    /// made: every read of a view begins outside one.
+    private func makeViews(readBy sql: String) throws {
+        guard let views = deferredViews, !views.isEmpty, server.transactionDepth == 0 else { return }
+        // Those not made when one fails (Ctrl-C during a check) are pending again.
+        do {
+            for making in views.take(readBy: sql) {
+                switch making {
+                case .statements(let statements):
+                    try server.executeForSession(inTransaction: statements)
+                case .decided(let check, let then, let otherwise):
+                    try server.executeForSession(inTransaction: try decide(check) ? then : otherwise)
+                }
+            }
+        } catch {
+            views.restoreTaken()
+            throw error
+        }
+    }
+
+    /// A view's check: a view the server cannot read says no (its rows' read says why);
+    /// an interrupted check, or one whose connection was lost, says nothing, and the read
+    /// stops: the view is decided at the next read (a lost connection is no answer).
+    private func decide(_ check: String) throws -> Bool {
+        do { return try server.execute(check).rows.first?.first?.storedInteger == 1 } catch StoreError.interrupted(let interruption) {
+            throw StoreError.interrupted(interruption)
+        } catch where server.isLost {
+            throw error
+        } catch {
+            return false
+        }
+    }
+
+    /// Readable when a NOTIFY arrives (`PostgresConnection+Notifications`).
+    package var changeDescriptor: Int32? { server.socket }
+
+    package func reestablishIfLost() throws { try server.reestablishIfLost() }
+
+    /// One round trip: a commit that returned to its program before this signalled our
+    /// backend already, which sends its notification before it answers (another program's
+    /// commit just before `refresh()` is heard by it, not by the next one).
+    package func synchronize() throws { _ = try server.execute("SELECT 1") }
+
+    /// The connection closes when released; the store's connection refuses reads from now.
+    package func close() {}
+}

@@ -1,0 +1,95 @@
+import Foundation
+import QuarryModel
+import QuarryStore
+
+/// A PostgreSQL store's address as users write it: `postgres://user@host:port/db`, or
+/// `postgresql://...`, with libpq's own parameters in its query and one of Quarry's,
+/// `schema=name` (the schema whose tables are the entities; `public` when left out) and
+/// `notify=triggers` (install the triggers that announce every commit,
+/// `PostgresStore+Triggers`), which are taken out before libpq reads the rest.
+public struct PostgresURL: Equatable {
+    /// What libpq connects with.
+    public let connectionString: String
+    public let schema: String
+    public let installsTriggers: Bool
+    /// The URL without its password, for messages and the prompt.
+    public let shown: String
+    /// The password as written in the URL (`user:password@`, `password=`), raw and
+    /// decoded: left out of any message that repeats it (libpq's echo the URL).
+    private let secrets: [String]
+
+    /// Whether `text` is written as a PostgreSQL URL (and not a file's path). A URL with
+    /// one slash or none (`postgres:/host/db`) counts, to be refused in one line rather
+    /// than made a new SQLite file of that name, unless such a file is there.
+    public static func isURL(_ text: String) -> Bool {
+        let lowered = text.lowercased()
+        if lowered.hasPrefix("postgres://") || lowered.hasPrefix("postgresql://") { return true }
+        return (lowered.hasPrefix("postgres:") || lowered.hasPrefix("postgresql:")) && !FileManager.default.fileExists(atPath: text)
+    }
+
+    public init(_ text: String) throws {
+        let folded = text.lowercased()
+        guard folded.hasPrefix("postgres://") || folded.hasPrefix("postgresql://"), let scheme = text.range(of: "://") else {
+            throw StoreError.database(message: "\(Self.shown(text)) is not a postgres:// URL: write postgres://USER@HOST[:PORT]/DB, with two slashes")
+        }
+        // libpq takes the scheme in lower case only.
+        let lowered = text[..<scheme.lowerBound].lowercased() + text[scheme.lowerBound...]
+        let shown = Self.shown(lowered)
+        guard case let (userinfo, _)? = Self.userinfo(lowered) else {
+            throw StoreError.database(message: "\(shown): an '@', '/' or '?' inside a user name, password, database name or parameter is written %40, %2F or %3F")
+        }
+        var base = lowered, query = ""
+        if let mark = lowered.firstIndex(of: "?") {
+            base = String(lowered[..<mark])
+            query = String(lowered[lowered.index(after: mark)...])
+        }
+        var secrets = userinfo.flatMap(Self.password).map { [String($0)] } ?? []
+        var schema: String?
+        var installsTriggers = false
+        var kept: [Substring] = []
+        for parameter in query.split(separator: "&", omittingEmptySubsequences: true) {
+            if parameter.hasPrefix("schema=") {
+                let value = String(parameter.dropFirst("schema=".count))
+                guard let decoded = value.removingPercentEncodingIfValid, !decoded.isEmpty, !decoded.utf8.contains(0) else {
+                    throw StoreError.database(message: "\(shown): schema= needs a schema's name")
+                }
+                schema = decoded
+            } else if parameter.hasPrefix("notify=") {
+                guard parameter == "notify=triggers" else {
+                    throw StoreError.database(message: "\(shown): notify= takes one value, triggers (install the triggers that announce every commit)")
+                }
+                installsTriggers = true
+            } else {
+                if Self.isSecret(parameter), let equals = parameter.firstIndex(of: "=") { secrets.append(String(parameter[parameter.index(after: equals)...])) }
+                kept.append(parameter)
+            }
+        }
+        self.secrets = (secrets + secrets.compactMap(\.removingPercentEncodingIfValid)).filter { !$0.isEmpty }
+        connectionString = base + (kept.isEmpty ? "" : "?" + kept.joined(separator: "&"))
+        self.schema = schema ?? "public"
+        self.installsTriggers = installsTriggers
+        self.shown = shown
+    }
+
+    /// `message` with the URL's password left out, wherever it appears.
+    public func redacted(_ message: String) -> String {
+        secrets.sorted { $0.count > $1.count }.reduce(message) { $0.replacingOccurrences(of: $1, with: "***") }
+    }
+
+    /// `text` (a line a person typed) with the password of every URL in it left out
+    /// (`URLSecrets`), for the history file.
+    public static func withoutPasswords(in text: String) -> String { URLSecrets.withoutPasswords(in: text) }
+
+    /// `url` with no password in it, for messages and the prompt (`URLSecrets.shown`).
+    package static func shown(_ url: String) -> String {
+        guard url.contains("://") else {
+            // `postgres:/user:secret@host`: no part of what follows the scheme is shown.
+            return url.lowercased().hasPrefix("postgres") ? String(url.prefix { $0 != ":" }) + ":…" : url
+        }
+        return URLSecrets.shown(url)
+    }
+
+    private static func userinfo(_ url: String) -> (Substring?, String.Index)? { URLSecrets.userinfo(url) }
+    private static func password(_ userinfo: Substring) -> Substring? { URLSecrets.password(userinfo) }
+    private static func isSecret(_ parameter: Substring) -> Bool { URLSecrets.isSecret(parameter) }
+}

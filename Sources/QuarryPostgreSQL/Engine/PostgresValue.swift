@@ -1,0 +1,217 @@
+import Foundation
+import QuarryModel
+import QuarryStore
+
+/// Values between Quarry and PostgreSQL's wire format: arguments as text (a blob as
+/// binary), results read by their column's type. Dates are Quarry's seconds since 1970;
+/// as arguments they go as `timestamptz` text, which the server reads in any time zone.
+package enum PostgresValue {
+    /// An argument as libpq sends it.
+    enum Parameter: Equatable {
+        case none
+        case text(String)
+        case binary([UInt8])
+    }
+
+    static func parameter(_ value: Value) throws -> Parameter {
+        switch value {
+        case .null: return .none
+        case .integer(let i): return .text(String(i))
+        // Shortest text that reads back as the same double; the server reads Infinity as
+        // float8 does. NaN is nil, as SQLite binds and stores it.
+        case .real(let d) where d.isNaN: return .none
+        case .real(let d): return .text(d.isInfinite ? (d < 0 ? "-Infinity" : "Infinity") : "\(d)")
+        // libpq takes text as a C string: a NUL would end it early and send less.
+        case .text(let s):
+            guard !s.utf8.contains(0) else { throw argumentError("text containing a NUL character, which PostgreSQL's text cannot hold") }
+            return .text(s)
+        case .blob(let bytes):
+            guard bytes.count <= Int(Int32.max) else { throw argumentError("a blob of \(bytes.count) bytes, more than libpq sends in one value") }
+            return .binary(bytes)
+        case .bool(let b): return .text(b ? "true" : "false")
+        case .decimal(let s): return .text(s)
+        case .date(let seconds):
+            if seconds.isInfinite { return .text(seconds < 0 ? "-infinity" : "infinity") }
+            guard seconds.isFinite, timestampRange.contains(seconds) else {
+                throw argumentError("the date \(seconds) seconds since 1970, outside PostgreSQL's 4714 BC to 294276 AD")
+            }
+            return .text(timestamp(seconds))
+        }
+    }
+
+    /// The instants `timestamptz` holds: 4714-11-24 BC as PostgreSQL numbers years (Julian day 0) through 294276-12-31.
+    package static let timestampRange: ClosedRange<Double> = -210_866_803_200 ... 9_224_318_015_999
+
+    private static func argumentError(_ what: String) -> StoreError {
+        .postgres(sqlState: nil, sql: nil, message: "cannot send \(what)")
+    }
+
+    /// `seconds` since 1970 (within `timestampRange`) as a `timestamptz` literal in UTC, microseconds kept. The
+    /// calendar is the proleptic Gregorian one PostgreSQL uses (Foundation's Gregorian
+    /// calendar turns Julian before 1582, which would move old dates by days).
+    package static func timestamp(_ seconds: Double) -> String {
+        let t = parts(seconds)
+        // Year 0 is 1 BC, year -1 is 2 BC: PostgreSQL writes them so.
+        let (shown, era) = t.year > 0 ? (t.year, "") : (1 - t.year, " BC")
+        return String(format: "%04d-%02d-%02d %02d:%02d:%02d.%06d+00", shown, t.month, t.day, t.second / 3600, t.second / 60 % 60,
+                      t.second % 60, t.micro) + era
+    }
+
+    /// The same text appended as bytes, without a `String` for the years 1 to 9999 (an
+    /// import writes one per date cell).
+    package static func appendTimestamp(_ seconds: Double, to out: inout [UInt8]) {
+        let t = parts(seconds)
+        guard t.year > 0, t.year < 10_000 else { return out.append(contentsOf: timestamp(seconds).utf8) }
+        func digits(_ value: Int, _ count: Int) {
+            var divisor = 1
+            for _ in 1..<count { divisor *= 10 }
+            while divisor > 0 { out.append(UInt8(48 + value / divisor % 10)); divisor /= 10 }
+        }
+        digits(t.year, 4); out.append(45); digits(t.month, 2); out.append(45); digits(t.day, 2); out.append(32)
+        digits(t.second / 3600, 2); out.append(58); digits(t.second / 60 % 60, 2); out.append(58); digits(t.second % 60, 2)
+        out.append(46); digits(t.micro, 6); out.append(43); out.append(48); out.append(48)
+    }
+
+    /// `seconds` as a day of the proleptic Gregorian calendar, the second of that day and
+    /// the microsecond, rounded to microseconds as PostgreSQL keeps them.
+    private static func parts(_ seconds: Double) -> (year: Int, month: Int, day: Int, second: Int, micro: Int) {
+        let micros = (seconds * 1_000_000).rounded()
+        let totalSeconds = (micros / 1_000_000).rounded(.down)
+        let micro = Int(micros - totalSeconds * 1_000_000)
+        let days = Int((totalSeconds / 86_400).rounded(.down))
+        let second = Int(totalSeconds - Double(days) * 86_400)
+        let (year, month, day) = civil(fromDays: days)
+        return (year, month, day, second, micro)
+    }
+
+    /// Howard Hinnant's `civil_from_days`: the proleptic Gregorian date of a day counted
+    /// from 1970-01-01.
+    static func civil(fromDays z: Int) -> (year: Int, month: Int, day: Int) {
+        let z = z + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    /// Its inverse, `days_from_civil`.
+    package static func days(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    /// The OIDs of the built-in types Quarry reads as more than text (pg_type.dat).
+    enum TypeOID {
+        package static let bool: UInt32 = 16, bytea: UInt32 = 17, int8: UInt32 = 20, int2: UInt32 = 21, int4: UInt32 = 23
+        package static let oid: UInt32 = 26, float4: UInt32 = 700, float8: UInt32 = 701, numeric: UInt32 = 1700
+        package static let timestamp: UInt32 = 1114, timestamptz: UInt32 = 1184, date: UInt32 = 1082
+    }
+
+    /// A result column's text (libpq's text format) as a value of its type.
+    package static func value(_ bytes: UnsafeRawBufferPointer, type: UInt32, column: String) throws -> Value {
+        let text = String(decoding: bytes, as: UTF8.self)
+        func unexpected(_ expected: String) -> StoreError {
+            .postgres(sqlState: nil, sql: nil, message: "column \(column): '\(text.prefix(40))' is not \(expected)")
+        }
+        switch type {
+        case TypeOID.bool:
+            return .bool(text == "t")
+        case TypeOID.int2, TypeOID.int4, TypeOID.int8, TypeOID.oid:
+            guard let i = Int64(text) else { throw unexpected("an integer") }
+            return .integer(i)
+        // numeric is exact: its text as the server writes it (scale kept: 195.10), which a
+        // double would round and print otherwise.
+        case TypeOID.numeric where DecimalText.isDecimal(text):
+            return .decimal(text)
+        case TypeOID.float4, TypeOID.float8, TypeOID.numeric:
+            switch text {
+            // No value of Quarry's is NaN: SQLite stores it as nil, and so it reads here.
+            case "NaN": return .null
+            case "Infinity": return .real(.infinity)
+            case "-Infinity": return .real(-.infinity)
+            default:
+                guard let d = Double(text) else { throw unexpected("a number") }
+                return .real(d)
+            }
+        case TypeOID.bytea:
+            guard let bytes = hexBytes(text) else { throw unexpected("bytea in hex") }
+            return .blob(bytes)
+        // A day: its midnight in UTC, as the session's time zone (UTC) casts it.
+        case TypeOID.date:
+            if text == "infinity" || text == "-infinity" { return .text(text) }
+            let midnight = text.hasSuffix(" BC") ? text.dropLast(3) + " 00:00:00 BC" : text + " 00:00:00"
+            guard let seconds = seconds(midnight) else { throw unexpected("a date") }
+            return .date(seconds)
+        case TypeOID.timestamptz, TypeOID.timestamp:
+            // 'infinity' and '-infinity' stay the server's text rather than failing the
+            // whole query: no date of Quarry's means them.
+            if text == "infinity" || text == "-infinity" { return .text(text) }
+            guard let seconds = seconds(text) else { throw unexpected("a timestamp") }
+            return .date(seconds)
+        default:
+            return .text(text)
+        }
+    }
+
+    /// bytea's hex output (`\x0102ff`), the server's default since 9.0.
+    static func hexBytes(_ text: String) -> [UInt8]? {
+        let utf8 = Array(text.utf8)
+        guard utf8.count >= 2, utf8[0] == UInt8(ascii: "\\"), utf8[1] == UInt8(ascii: "x"), utf8.count % 2 == 0 else { return nil }
+        func nibble(_ c: UInt8) -> UInt8? {
+            switch c {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): return c - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): return c - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(utf8.count / 2 - 1)
+        var i = 2
+        while i < utf8.count {
+            guard let high = nibble(utf8[i]), let low = nibble(utf8[i + 1]) else { return nil }
+            bytes.append(high << 4 | low)
+            i += 2
+        }
+        return bytes
+    }
+
+    /// A timestamp as the server writes it with DateStyle ISO (`2021-01-01 00:00:00.25+00`,
+    /// or without an offset for `timestamp`, read as UTC) in seconds since 1970.
+    package static func seconds(_ text: String) -> Double? {
+        var body = Substring(text)
+        var bc = false
+        if body.hasSuffix(" BC") { bc = true; body = body.dropLast(3) }
+        // The offset: +HH, +HH:MM or +HH:MM:SS after the time.
+        var offset = 0.0
+        if let sign = body.lastIndex(where: { $0 == "+" || $0 == "-" }), let space = body.firstIndex(of: " "), sign > space {
+            let parts = body[body.index(after: sign)...].split(separator: ":").map { Double($0) }
+            guard !parts.contains(where: { $0 == nil }), !parts.isEmpty else { return nil }
+            let values = parts.compactMap { $0 }
+            offset = values.enumerated().reduce(0) { $0 + $1.element * [3600, 60, 1][min($1.offset, 2)] }
+            if body[sign] == "-" { offset = -offset }
+            body = body[..<sign]
+        }
+        guard (-86_400...86_400).contains(offset) else { return nil }
+        let halves = body.split(separator: " ")
+        guard halves.count == 2 else { return nil }
+        let day = halves[0].split(separator: "-").compactMap { Int($0) }
+        let time = halves[1].split(separator: ":")
+        // Fields in their ranges, so no arithmetic below can overflow; the seconds are
+        // digits (Double() would also take "nan" and "inf").
+        guard day.count == 3, (0...300_000).contains(day[0]), (1...12).contains(day[1]), (1...31).contains(day[2]),
+              time.count == 3, let hour = Int(time[0]), (0...24).contains(hour), let minute = Int(time[1]), (0...59).contains(minute),
+              time[2].allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }), let second = Double(time[2]), second < 61 else { return nil }
+        let year = bc ? 1 - day[0] : day[0]
+        let dayCount = Double(days(year: year, month: day[1], day: day[2]))
+        return dayCount * 86_400 + Double(hour * 3600 + minute * 60) + second - offset
+    }
+}

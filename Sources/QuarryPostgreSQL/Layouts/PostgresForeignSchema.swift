@@ -1,0 +1,51 @@
+import QuarryModel
+import QuarryEngine
+import QuarryStore
+
+/// PostgreSQL's answers to what a schema's tables and views ask of their engine
+/// (`ForeignSchema+Entities` decides the rest): columns typed by the server's type names
+/// (`PostgresStore.attributeType`), the casts and day columns those types ask for
+/// (`PostgresStore.noteType`), and a view read through a session view in `pg_temp`.
+package struct PostgresForeignSchema: ForeignSchemaEngine {
+    /// The schema whose views are read (a table's entity asks nothing of it).
+    package let schema: String
+
+    package init(schema: String) { self.schema = schema }
+
+    package func attributeType(_ column: ForeignSchema.Column) -> AttributeType { PostgresStore.attributeType(column.declaredType) }
+
+    /// Any of the server's integer types: its rows' numbers as they are.
+    package func isIntegerKey(_ column: ForeignSchema.Column) -> Bool { ["int2", "int4", "int8"].contains(column.declaredType) }
+
+    /// Every column of the server's views has its type; one read with none is text, as
+    /// `attributeType` reads a type it does not know.
+    package func computedColumnTypes(_ view: String, _ columns: [String]) -> [AttributeType] { columns.map { _ in .string } }
+
+    package func noteType(of column: ForeignSchema.Column, in storage: inout EntityStorage) { PostgresStore.noteType(of: column, in: &storage) }
+
+    /// The server fills a default when the row is inserted (a serial, `now()`), and the
+    /// saved object reads the row back: a new object starts without it.
+    package func columnDefault(of column: ForeignSchema.Column, as type: AttributeType) -> ForeignColumnDefault.Kind? { nil }
+
+    /// The server's own expression, as its DELETE would evaluate it.
+    package func setDefault(_ declared: String, of column: ForeignSchema.Column) -> String? { declared }
+
+    /// The server's dates are typed: none is kept as a number.
+    package func numericDates(of storage: EntityStorage, among attributes: [AttributeDescription]) -> [String: EntityStorage.NumericDateScale] { [:] }
+
+    /// In pg_temp, which is searched before the schema for the unqualified name. 1 or 0:
+    /// the session's raw rows read a boolean as its text. A name past 63 bytes is cut
+    /// with its hash (`identifier`): cut bare, two long views' would be one, the second
+    /// reading the first's rows. Nor may it shadow the schema's own relation of that name
+    /// (`taken`; PostgreSQL's names are exact), which SQL would then miss for it. Dropped
+    /// first: a view made again after a read that stopped partway (`restoreTaken`) may
+    /// be keyed otherwise now, which OR REPLACE refuses.
+    package func viewRows(_ view: String, names: [String], types: [AttributeType], taken: Set<String>)
+        -> (relation: String, key: String, making: DeferredViews.Making)? {
+        let source = quoteIdentifier(schema) + "." + quoteIdentifier(view)
+        let named = { (name: String) in PostgresStore.identifier(ForeignSchema.unshadowed(name) { taken.contains($0) }) }
+        return ForeignSchema.viewRows(view, source: source, names: names, types: types, named: named, before: { ["DROP VIEW IF EXISTS pg_temp.\(quoteIdentifier($0))"] }, distinct: { c in
+            "SELECT (NOT EXISTS (SELECT 1 FROM \(source) WHERE \(c) IS NULL) AND NOT EXISTS (SELECT 1 FROM \(source) GROUP BY \(c) HAVING count(*) > 1))::int"
+        })
+    }
+}

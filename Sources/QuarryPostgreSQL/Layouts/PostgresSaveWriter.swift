@@ -1,0 +1,254 @@
+import QuarryModel
+import QuarryEngine
+import QuarryStore
+
+/// Writes a `SaveChangesRequest` into a PostgreSQL schema in one `READ WRITE` transaction,
+/// as `SQLiteSaveWriter` writes a SQLite file: the rows this save changes are locked
+/// (`SELECT ... FOR UPDATE`) and compared with what the objects were read with
+/// (optimistic locking, settled by the merge policy), then the rows are written as every
+/// engine writes them (`SaveRowsWriter`) in the server's statements
+/// (`PostgresSaveStatements`). Any error rolls everything back.
+struct PostgresSaveWriter {
+    package let context: ObjectContext
+    package let server: PostgresConnection
+
+    package func write(_ request: SaveChangesRequest) throws -> SaveChangesResult {
+        var result = SaveChangesResult(request: request)
+        do {
+            try server.inWriteTransaction {
+                try settleConflicts(&result)
+                try writeRows(&result)
+            }
+        } catch let overflow as PostgresNumericOverflow {
+            // Said as the save's, as a value SQLite's writer cannot store is.
+            throw StoreError.during(operation: "save", overflow.named(by: server))
+        }
+        return result
+    }
+
+    private func writeRows(_ result: inout SaveChangesResult) throws {
+        var writer = SaveRowsWriter(context: context, rows: PostgresSaveStatements(context: context, server: server))
+        try writer.write(&result)
+    }
+
+    /// The rows this save updates or deletes, locked until it commits and compared with
+    /// what the objects were read with. An entity's rows are locked and read
+    /// `conflictBatch` at a time by their keys (a round trip each object made a save of
+    /// 27,004 updates wait on the server 54,008 times); a keyed table's row is read on
+    /// its own, found by its key's index (`keyCondition`).
+    private func settleConflicts(_ result: inout SaveChangesResult) throws {
+        let keyed = context.store as? PostgresStore
+        let objects = result.request.updates + result.request.deletes
+        var stored: [ObjectIdentifier: [Value]] = [:]
+        var batches: [(entity: EntityDescription, objects: [ManagedObject])] = []
+        var batchOf: [String: Int] = [:]
+        for object in objects {
+            guard let query = SaveConflict.storedRowQuery(of: object, context: context) else { continue }
+            let entity = context.currentEntity(of: object)
+            let found = keyed?.keyCondition(of: object, context.mapped(entity)) ?? (sql: "", values: [])
+            if found.sql.isEmpty {
+                let index = batchOf[entity.name] ?? batches.count
+                if index == batches.count { batches.append((entity, [])); batchOf[entity.name] = index }
+                batches[index].objects.append(object)
+            } else if let row = try context.connection.row(query.sql + found.sql + " FOR UPDATE", arguments: [.integer(query.key)] + found.values) {
+                stored[ObjectIdentifier(object)] = row
+            }
+        }
+        for batch in batches {
+            let storage = context.mapped(batch.entity)
+            for start in stride(from: 0, to: batch.objects.count, by: Self.conflictBatch) {
+                let chunk = batch.objects[start..<min(start + Self.conflictBatch, batch.objects.count)]
+                let keys = chunk.compactMap(\.primaryKey)
+                let sql = storage.rowsByKeyIndex(storage.selection(of: batch.entity), count: keys.count) + " FOR UPDATE"
+                var byKey: [Int64: [Value]] = [:]
+                // The selection's first column is the key (`EntityStorage.selection`).
+                for row in try context.connection.rows(sql, arguments: keys.map(Value.integer)) {
+                    if let key = row.first?.storedInteger { byKey[key] = row }
+                }
+                for object in chunk { if let key = object.primaryKey, let row = byKey[key] { stored[ObjectIdentifier(object)] = row } }
+            }
+        }
+        // In the request's order, as a refusal lists them.
+        var conflicts = objects.compactMap { object -> SaveConflict? in
+            guard object.primaryKey != nil else { return nil }
+            return SaveConflict.of(object, storedRow: stored[ObjectIdentifier(object)], context: context)
+        }
+        conflicts += try result.request.goneLinkEnds(context: context) { sql, key in try context.connection.row(sql + " FOR SHARE", arguments: [.integer(key)]) != nil }
+        try result.settle(conflicts, context: context)
+    }
+
+    /// How many rows one statement locks and reads: far within the server's 65,535
+    /// parameters, and a statement small enough to plan at once.
+    static let conflictBatch = 500
+}
+
+/// A save's rows on the server (`SaveStatements`). Values go as Quarry's, typed for the
+/// server: a date as a timestamp, a boolean as one. An insert leaves out nil attributes,
+/// which take the column's default, and generated columns; every row written comes back
+/// (`RETURNING`) and the objects take what the server made of it (its key, defaults,
+/// triggers' values). A keyed table's row is found by its key as well as its number.
+///
+/// Updates are sent `Updates.batch` at a time in one pipeline
+/// (`PostgresConnection+Pipeline`), and what the server made of each is read when they
+/// are answered: before any other statement, and at the end.
+struct PostgresSaveStatements: SaveStatements {
+    package let context: ObjectContext
+    package let server: PostgresConnection
+    /// Updates sent together, and what the rows written came back as.
+    private let updates = Updates()
+
+    package init(context: ObjectContext, server: PostgresConnection) {
+        self.context = context
+        self.server = server
+    }
+
+    package var readBacks: [(ManagedObject, String, Value)] { updates.readBacks }
+
+    /// An update waiting to be sent: its statement, and what names and reads back its row.
+    private struct Update {
+        /// Its statement, `$n` numbered.
+        package let sql: String
+        package let values: [Value]
+        package let names: [String]
+        package let object: ManagedObject
+        /// The entity its row is read back as; nil when it is not.
+        package let readBack: EntityDescription?
+    }
+
+    private final class Updates {
+        package static let batch = 256
+        package var waiting: [Update] = []
+        var readBacks: [(ManagedObject, String, Value)] = []
+        /// An update's SQL, by what it depends on.
+        struct Statement: Hashable {
+            package let entity: String
+            package let names: [String]
+            package let keyed: String
+        }
+        package var statements: [Statement: String] = [:]
+    }
+
+    package var statements: any WriteStatements { server }
+
+    /// The store, for the keys of its tables keyed other than by one integer column.
+    private var keyed: PostgresStore? { context.store as? PostgresStore }
+
+    private func run(_ sql: String, _ values: [Value]) throws -> PostgresResult {
+        try server.execute(PostgreSQLDialect.numbered(sql), values)
+    }
+
+    /// `run`, for a statement writing `columns` of `entity`'s row: a value past its
+    /// column's precision is named (`PostgresNumericOverflow`).
+    private func run(_ sql: String, _ values: [Value], writing columns: [String], of entity: EntityDescription) throws -> PostgresResult {
+        do { return try run(sql, values) } catch {
+            throw PostgresNumericOverflow.keeping(error, entity: entity.name, table: context.mapped(entity).table, columns: columns, values: values)
+        }
+    }
+
+    /// Sends the updates waiting, in one pipeline, and reads back their rows; the first
+    /// refused is thrown as `run` would have thrown it.
+    private func sendUpdates() throws {
+        let waiting = updates.waiting
+        guard !waiting.isEmpty else { return }
+        updates.waiting = []
+        let results: [PostgresResult]
+        do {
+            results = try server.pipelined(waiting.map { ($0.sql, $0.values) })
+        } catch let failure as PostgresConnection.PipelineFailure {
+            guard waiting.indices.contains(failure.index) else { throw failure.error }
+            let update = waiting[failure.index]
+            throw PostgresNumericOverflow.keeping(failure.error, entity: update.object.entity.name, table: context.mapped(update.object.entity).table,
+                                                  columns: update.names, values: update.values)
+        }
+        for (update, result) in zip(waiting, results) {
+            guard let entity = update.readBack else { continue }
+            let object = update.object
+            updates.readBacks += made(result.rows.first, object, entity) { object.pending[$0] ?? object.committedValue($0) ?? .null }
+        }
+    }
+
+    package mutating func insert(_ object: ManagedObject, _ entity: EntityDescription, toOne: [(name: String, key: Value)],
+                         keys: SaveChangesRequest.Keys) throws -> Int64 {
+        try sendUpdates()
+        let storage = context.mapped(entity)
+        // A nil key takes the column's sequence, as SQLite gives a rowid.
+        let attributes = entity.attributeNames.filter { !storage.generated.contains($0) && !context.insertedValue(object, $0, keys: keys).isNull }
+        let values = attributes.map { context.insertedValue(object, $0, keys: keys) } + toOne.map(\.key)
+        let names = attributes + toOne.map(\.name)
+        let returning = " RETURNING \(storage.selection(of: entity))"
+        let sql = names.isEmpty
+            ? "INSERT INTO \(storage.table) DEFAULT VALUES" + returning
+            : "INSERT INTO \(storage.table) (\(names.map(quoteIdentifier).joined(separator: ", "))) VALUES (\(names.map { Self.placeholder($0, storage) }.joined(separator: ", ")))" + returning
+        let row = try run(sql, values, writing: names, of: entity).rows.first
+        guard let newKey = row?.first?.storedInteger else {
+            throw StoreError.database(message: "\(entity.name): the server returned no integer key for the new row")
+        }
+        updates.readBacks += made(row, object, entity) { object.currentValue($0) }
+        return newKey
+    }
+
+    package mutating func update(_ object: ManagedObject, key: Value, attributes: [String], toOne: [(name: String, key: Value)], readsBack: Bool) throws {
+        let entity = object.entity
+        let storage = context.mapped(entity)
+        let names = attributes + toOne.map(\.name)
+        let values = attributes.map { object.pending[$0] ?? .null } + toOne.map(\.key)
+        let found = keyed?.keyCondition(of: object, storage) ?? (sql: "", values: [])
+        // Written once for each entity and set of columns: rows changed alike (a loop
+        // setting one attribute of thousands) share it.
+        let statement = Updates.Statement(entity: entity.name, names: names, keyed: found.sql)
+        let sql = updates.statements[statement] ?? {
+            let assignments = names.map { "\(quoteIdentifier($0)) = \(Self.placeholder($0, storage))" }.joined(separator: ", ")
+            let made = PostgreSQLDialect.numbered("UPDATE \(storage.table) SET \(assignments) WHERE \(storage.key) = ?\(found.sql) RETURNING \(storage.selection(of: entity))")
+            updates.statements[statement] = made
+            return made
+        }()
+        updates.waiting.append(Update(sql: sql,
+                                      values: values + [key] + found.values, names: names, object: object,
+                                      readBack: readsBack ? context.currentEntity(of: object) : nil))
+        if updates.waiting.count >= Updates.batch { try sendUpdates() }
+    }
+
+    /// The value written to column `name`: an `interval`'s seconds as a float8 times a
+    /// second, so a double the server would not read as an interval's text (`1e-07`,
+    /// `1e+20`) is still seconds (or one line saying it is out of the interval's range).
+    /// A `money` column's (`numericCasts`) as a numeric, which the server makes money
+    /// whatever its `lc_monetary`: read as money's own text, `1234.5` is 12.345,00 € in
+    /// `de_DE` (the `.` a thousands separator) and `1e-07` no money at all.
+    static func placeholder(_ name: String, _ storage: EntityStorage) -> String {
+        if storage.intervalColumns.contains(name) { return "(CAST(? AS float8) * interval '1 second')" }
+        return storage.numericCasts.contains(name) ? "CAST(? AS numeric)" : "?"
+    }
+
+    /// Many-to-many links (Quarry's own tables); a deleted row's go with it (ON DELETE CASCADE).
+    package func write(_ link: PendingLink, source: Value, target: Value) throws {
+        try sendUpdates()
+        let sql = link.isAdd
+            ? "INSERT INTO \(quoteIdentifier(link.table)) (source, target) VALUES (?, ?) ON CONFLICT DO NOTHING"
+            : "DELETE FROM \(quoteIdentifier(link.table)) WHERE source = ? AND target = ?"
+        _ = try run(sql, [source, target])
+    }
+
+    package func willDelete(_ request: SaveChangesRequest, keys: SaveChangesRequest.Keys) throws { try sendUpdates() }
+
+    package func delete(_ object: ManagedObject, key: Int64) throws {
+        try sendUpdates()
+        let storage = context.mapped(object.entity)
+        let found = keyed?.keyCondition(of: object, storage) ?? (sql: "", values: [])
+        _ = try run("DELETE FROM \(storage.table) WHERE \(storage.key) = ?\(found.sql)", [.integer(key)] + found.values)
+    }
+
+    package func didWrite(_ request: SaveChangesRequest, keys: SaveChangesRequest.Keys) throws { try sendUpdates() }
+
+    /// The attributes whose values the server made other than `sent` gave them (a
+    /// default, a generated column, a trigger's change, a timestamp rounded to the
+    /// microsecond), as the object will hold them.
+    private func made(_ row: [Value]?, _ object: ManagedObject, _ entity: EntityDescription,
+                      sent: (String) -> Value) -> [(ManagedObject, String, Value)] {
+        guard let row else { return [] }
+        let stored = context.values(of: entity, row: row)
+        return entity.attributeNames.compactMap { name in
+            guard let value = stored[name], !Value.sameStored(value, sent(name)) else { return nil }
+            return (object, name, value)
+        }
+    }
+}

@@ -1,0 +1,30 @@
+import QuarryModel
+import QuarryStore
+
+/// PostgreSQL as the registry sees it (`StoreRegistry.servers`): a `postgres://` URL.
+package enum PostgresServerKind: ServerStoreKind {
+    package static func claims(_ location: String) -> Bool { PostgresURL.isURL(location) }
+
+    /// Opens the schema a `postgres://` URL names (`PostgresURL`) as a store: its tables
+    /// as entities, read on the server, with the schema first on its search path so
+    /// Quarry's SQL names tables bare.
+    package static func open(_ location: String, readOnly: Bool = false) throws -> ObjectContext {
+        let address = try PostgresURL(location)
+        let server: PostgresConnection
+        do { server = try PostgresConnection(url: address.connectionString) } catch let StoreError.postgres(state, _, message) {
+            throw StoreError.postgres(sqlState: state, sql: nil, message: "cannot open \(address.shown): \(address.redacted(message))")
+        }
+        // Other sessions' commits are heard from here on (`PostgresConnection+Notifications`).
+        try server.executeForSession("LISTEN \(PostgresConnection.channel)")
+        server.announcedSchema = address.schema
+        try server.executeForSession("SELECT set_config('search_path', $1, false), set_config('default_transaction_read_only', 'on', false)",
+                           [.text(quoteIdentifier(address.schema))])
+        let connection = StoreConnection(engine: PostgresEngine(server: server, url: address.shown), readOnly: readOnly)
+        if readOnly, address.installsTriggers {
+            throw StoreError.readOnly(operation: "notify=triggers")
+        }
+        return try ObjectContext(connection: connection, store: PostgresStore(schema: address.schema, installsTriggers: address.installsTriggers))
+    }
+
+    package static func withoutSecrets(in text: String) -> String { PostgresURL.withoutPasswords(in: text) }
+}

@@ -1,0 +1,222 @@
+/// The names a foreign key of a file Quarry did not create gets, as the usual conventions
+/// read them: `ArtistId`, `artist_id`, `artistID` -> `artist`; `SupportRepId` ->
+/// `supportRep`; `ReportsTo` -> `reportsTo`. Inverses read naturally: `Artist.albums`,
+/// `Employee.customers`, and a self-reference named `...To` gives the stem
+/// (`Employee.reports`). Pure functions of the names; the context decides what is free.
+package enum ForeignNaming {
+    /// A name is free when it is none of an entity's keys (nor, for the inverse of a
+    /// self-reference, the relationship's own name).
+    package typealias IsFree = (String) -> Bool
+
+    /// The to-one relationship of foreign key `column` to `destination`: the column read
+    /// as a relationship name, unless that is the column's own name (in any case:
+    /// `ReportsTo`, `reports_to`), which is followed by the destination's name in the
+    /// singular (`reportsToEmployee`, `reports_to_employee`); else the destination's name, else the first followed by
+    /// `_rel` (then `_` until free). A column in capitals only is named as in lower case; one
+    /// named as the parent's column it references (`customerNumber`) is named after the
+    /// parent in the singular (`customer`) when that is free.
+    static func relationshipName(column: String, destination: String, parentColumn: String? = nil, isFree: IsFree) -> String {
+        // A column in capitals only (`L_ORDERKEY`, `DEPTNO`, as TPC-H's and Oracle's
+        // samples write them) is named as its twin in lower case, so one script of DDL
+        // names its relationships alike in a SQLite file and in PostgreSQL, which folds
+        // unquoted names to lower case (`l_orderkey_order`, not `l_ORDERKEYORDER`).
+        if column.contains(where: \.isUppercase), !column.contains(where: \.isLowercase) {
+            return relationshipName(column: column.lowercased(), destination: destination, parentColumn: parentColumn?.lowercased(), isFree: isFree)
+        }
+        let derived = relationshipStem(column)
+        if derived.lowercased() != column.lowercased(), isFree(derived) { return derived }
+        // A column named as the key it references (classicmodels' `customerNumber`, to
+        // `customers.customerNumber`; `officeCode`; nycflights13's `carrier`) names the
+        // parent, in the singular (`customer`, `office`, `airline`), as `CustomerID` does.
+        if derived.lowercased() == column.lowercased(), column.lowercased() == parentColumn?.lowercased() {
+            let parent = singular(lowerCamel(destination))
+            if isFree(parent) { return parent }
+        }
+        // In the column's own style: `ReportsTo` -> `reportsToEmployee`, `reports_to` -> `reports_to_employee`.
+        let snake = !column.contains(where: \.isUppercase)
+        let qualified = snake ? derived + "_" + singular(lowerCamel(destination)).lowercased() : derived + capitalized(singular(identifier(destination)))
+        if derived.lowercased() == column.lowercased(), isFree(qualified) { return qualified }
+        if isFree(lowerCamel(destination)) { return lowerCamel(destination) }
+        var name = derived + "_rel"
+        while !isFree(name) { name += "_" }
+        return name
+    }
+
+    /// The to-one relationship of a foreign key of several columns to `destination`, which
+    /// no one column names: the words its columns begin with alike, when they are a word of
+    /// three letters or more (`boss_dept`, `boss_num` -> `boss`: a self-reference reads as
+    /// what it is); else the destination's name in the singular (`partsupp`,
+    /// `specialOfferProduct`), as a join table's end of several columns is named; else in
+    /// full; else followed by `_rel` (then `_` until free).
+    static func compositeRelationshipName(columns: [String], destination: String, isFree: IsFree) -> String {
+        if let stem = sharedStem(columns), isFree(stem) { return stem }
+        let parent = singular(lowerCamel(destination))
+        if isFree(parent) { return parent }
+        if isFree(lowerCamel(destination)) { return lowerCamel(destination) }
+        var name = parent + "_rel"
+        while !isFree(name) { name += "_" }
+        return name
+    }
+
+    /// The words every one of `columns` begins with, ending where each goes on with `_`, a
+    /// space, `-` or a capital (`boss_dept`, `boss_num` -> `boss`; `OldOfferID`,
+    /// `OldProductID` -> `old`), in lower camel case; nil when that has fewer than three
+    /// letters (TPC-H's `l_partkey`, `l_suppkey`). Columns in capitals only are read in
+    /// lower case, as for a key of one column.
+    static func sharedStem(_ columns: [String]) -> String? {
+        let names = columns.map { $0.contains(where: \.isLowercase) ? Array($0) : Array($0.lowercased()) }
+        guard names.count > 1, var length = names.first?.count else { return nil }
+        for name in names.dropFirst() {
+            length = min(length, zip(names[0], name).prefix { $0 == $1 }.count)
+        }
+        let separators: Set<Character> = ["_", " ", "-"]
+        func goesOn(_ name: [Character], at i: Int) -> Bool { i < name.count && (separators.contains(name[i]) || name[i].isUppercase) }
+        while length > 0, !names.allSatisfy({ goesOn($0, at: length) }) { length -= 1 }
+        var stem = String(names[0].prefix(length))
+        while let last = stem.last, separators.contains(last) { stem.removeLast() }
+        guard stem.filter(\.isLetter).count >= 3, stem.first?.isLetter == true else { return nil }
+        return lowerCamel(stem)
+    }
+
+    /// The to-many inverse on the destination: for a self-reference named `...To` or
+    /// `..._to`, the stem (`reportsTo` -> `reports`); else the source's name in the plural
+    /// (`customers`); when taken (a second key from the same table), that plural followed
+    /// by `As` and the relationship (`customersAsSupportRep`; `books_as_editor` for a
+    /// table named in lower case); then `_` until free.
+    static func inverseName(source: String, relationship: String, column: String? = nil, selfReference: Bool, isFree: IsFree) -> String {
+        if selfReference, let stem = stem(ofTo: relationship) ?? column.flatMap({ stem(ofTo: relationshipStem($0)) }), isFree(stem) { return stem }
+        let plural = plural(lowerCamel(source))
+        if isFree(plural) { return plural }
+        let snake = !source.contains(where: \.isUppercase)
+        var name = snake ? plural + "_as_" + relationship : plural + "As" + capitalized(relationship)
+        while !isFree(name) { name += "_" }
+        return name
+    }
+
+    /// The many-to-many relationship a join table gives one side: the other side's to-one
+    /// name in the plural (`tracks`); when taken, followed by `Via` and the join table
+    /// (`tracksViaPlaylistTrack`; `tracks_via_playlist_track` for a table named in lower
+    /// case; a table's name of several words as one identifier: `tracksViaPlaylistItems`,
+    /// `tracks_via_playlist_items`); then `_` until free.
+    package static func manyToManyName(other: String, joinTable: String, isFree: IsFree) -> String {
+        let plural = plural(other)
+        if isFree(plural) { return plural }
+        let snake = !joinTable.contains(where: \.isUppercase)
+        let words = joinTable.split { !($0.isLetter || $0.isNumber || $0 == "_") }
+        var name = snake ? plural + "_via_" + words.joined(separator: "_") : plural + "Via" + capitalized(identifier(joinTable))
+        while !isFree(name) { name += "_" }
+        return name
+    }
+
+    /// The to-one names a join table's two keys have as its entity's, by column: a SQLite
+    /// file's join table is an entity, whose keys are named in the order of their columns,
+    /// none as a column of the table in any case (`customer_code` ->
+    /// `customer_code_customer`) nor as the other; a PostgreSQL one is no entity but its
+    /// pair is named from the same names, so one schema gives one pair of names on both.
+    package static func joinKeyNames(columns: [String], keys: [(column: String, destination: String, parentColumn: String?)]) -> [String: String] {
+        var taken = Set(columns.map { $0.lowercased() })
+        var names: [String: String] = [:]
+        for key in keys.sorted(by: { $0.column < $1.column }) {
+            let name = relationshipName(column: key.column, destination: key.destination, parentColumn: key.parentColumn) { !taken.contains($0.lowercased()) }
+            taken.insert(name.lowercased())
+            names[key.column] = name
+        }
+        return names
+    }
+
+    /// The names Quarry gave before these conventions (the column minus `_id`, else the
+    /// destination's name, else `_rel`; the inverse `<source>_set`, else
+    /// `<source>_<relationship>_set`), still accepted for the relationships they named.
+    static func earlierNames(source: String, column: String, destination: String, selfReference: Bool,
+                             relationshipIsFree: IsFree, inverseIsFree: IsFree) -> (relationship: String, inverse: String) {
+        let base = column.hasSuffix("_id") && column.count > 3 ? String(column.dropLast(3)) : column
+        var relationship = base
+        if !relationshipIsFree(relationship) { relationship = destination.prefix(1).lowercased() + destination.dropFirst() }
+        if !relationshipIsFree(relationship) {
+            relationship = base + "_rel"
+            while !relationshipIsFree(relationship) { relationship += "_" }
+        }
+        var inverse = source.lowercased() + "_set"
+        if !inverseIsFree(inverse) || (selfReference && inverse == relationship) { inverse = source.lowercased() + "_" + relationship + "_set" }
+        while !inverseIsFree(inverse) || (selfReference && inverse == relationship) { inverse += "_" }
+        return (relationship, inverse)
+    }
+
+    // MARK: Words
+
+    /// A key column read as a relationship name: a trailing `_id` or ` id` (any case),
+    /// `Id`, or `ID` after a lower-case letter or digit is dropped, and the rest written in
+    /// lower camel case (`SupportRepId` -> `supportRep`, `ReportsTo` -> `reportsTo`,
+    /// `Customer ID` -> `customer`).
+    package static func relationshipStem(_ column: String) -> String {
+        var stem = column
+        if column.count > 3, column.lowercased().hasSuffix("_id") || column.lowercased().hasSuffix(" id") {
+            stem = String(column.dropLast(3))
+        } else if column.count > 2, column.hasSuffix("Id") {
+            stem = String(column.dropLast(2))
+        } else if column.count > 2, column.hasSuffix("ID"), let before = column.dropLast(2).last, before.isLowercase || before.isNumber {
+            stem = String(column.dropLast(2))
+        }
+        return lowerCamel(stem)
+    }
+
+    /// `InvoiceLine` -> `invoiceLine`, `URLRecord` -> `urlRecord`, `ID` -> `id`;
+    /// `order_item` and `artist` stay as they are. A name of several words is made one
+    /// identifier, as a predicate can say it: `Order Details` -> `orderDetails`,
+    /// `line-items` -> `lineItems`.
+    package static func lowerCamel(_ name: String) -> String {
+        let words = name.split { !($0.isLetter || $0.isNumber || $0 == "_") }.map(String.init)
+        if words.count > 1 || words.first.map({ $0.count != name.count }) == true {
+            guard let first = words.first else { return "_" }
+            let joined = lowerCamel(first) + words.dropFirst().map(capitalized).joined()
+            return joined.first?.isNumber == true ? "_" + joined : joined
+        }
+        let chars = Array(name)
+        let run = chars.prefix(while: \.isUppercase).count
+        if run == 0 { return name }
+        if run == chars.count { return name.lowercased() }
+        // `URLRecord`: the run's last capital begins the next word.
+        let lowered = run > 1 && chars[run].isLowercase ? run - 1 : run
+        return String(chars[..<lowered]).lowercased() + String(chars[lowered...])
+    }
+
+    /// English plural of a name's last word: `box` -> `boxes`, `category` -> `categories`,
+    /// `track` -> `tracks`, `address` -> `addresses`; a name already plural (`orders`,
+    /// as tables are often named) stays as it is.
+    static func plural(_ word: String) -> String {
+        let lower = word.lowercased()
+        if lower.hasSuffix("s"), !["ss", "us", "is"].contains(where: lower.hasSuffix) { return word }
+        if ["s", "x", "z", "ch", "sh"].contains(where: lower.hasSuffix) { return word + "es" }
+        if lower.hasSuffix("y"), let before = lower.dropLast().last, !"aeiou".contains(before) {
+            return word.dropLast() + (word.last?.isUppercase == true ? "IES" : "ies")
+        }
+        return word + (word.last?.isUppercase == true ? "S" : "s")
+    }
+
+    /// A name as one identifier a predicate can say, its case kept (`Order Details` ->
+    /// `OrderDetails`).
+    static func identifier(_ name: String) -> String {
+        let words = name.split { !($0.isLetter || $0.isNumber || $0 == "_") }
+        guard words.count != 1 || words[0].count != name.count else { return name }
+        return words.map { capitalized(String($0)) }.joined()
+    }
+
+    /// English singular of a name's last word, as `plural` would have made it:
+    /// `Employees` -> `Employee`, `Categories` -> `Category`, `Boxes` -> `Box`.
+    package static func singular(_ word: String) -> String {
+        let lower = word.lowercased()
+        guard lower.count > 3, lower.hasSuffix("s"), !["ss", "us", "is"].contains(where: lower.hasSuffix) else { return word }
+        if lower.hasSuffix("ies") { return word.dropLast(3) + (word.last?.isUppercase == true ? "Y" : "y") }
+        if ["ses", "xes", "zes", "ches", "shes"].contains(where: lower.hasSuffix), !lower.hasSuffix("ases") { return String(word.dropLast(2)) }
+        return String(word.dropLast())
+    }
+
+    /// `reportsTo` -> `reports`, `reports_to` -> `reports`; nil for other names.
+    private static func stem(ofTo name: String) -> String? {
+        if name.count > 3, name.hasSuffix("_to") { return String(name.dropLast(3)) }
+        if name.count > 2, name.hasSuffix("To"), let before = name.dropLast(2).last, before.isLowercase { return String(name.dropLast(2)) }
+        return nil
+    }
+
+    private static func capitalized(_ name: String) -> String { name.prefix(1).uppercased() + name.dropFirst() }
+}
