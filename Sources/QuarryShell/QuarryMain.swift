@@ -11,6 +11,11 @@ public enum QuarryMain {
     public enum Status: Int32 { case success = 0, failure = 1, usage = 2 }
 
     public static func run(_ arguments: [String]) -> Int32 {
+        // The man page, made from the help's own data (scripts/install writes it out).
+        if arguments == ["--generate-manual"] {
+            print(Manual.page(), terminator: "")
+            return Status.success.rawValue
+        }
         let invocation: Invocation
         do {
             invocation = try Invocation.parse(arguments)
