@@ -99,7 +99,10 @@ struct Options: ParsableCommand {
             _ = manager.fileExists(atPath: folder + name, isDirectory: &isFolder)
             found.append(folder + name + (isFolder.boolValue ? "/" : ""))
         }
-        return found + ["postgres://", ":memory:"]
+        found += ["postgres://", ":memory:"]
+        // zsh's _describe reads "name:description": a colon in a name is escaped.
+        if CompletionShell.requesting == .zsh { found = found.map { $0.replacingOccurrences(of: ":", with: "\\:") } }
+        return found
     }
 
     static var usage: String {

@@ -22,7 +22,8 @@ public enum QuarryMain {
         } catch {
             let code = Options.exitCode(for: error)
             if code == .success {
-                print(Options.fullMessage(for: error))
+                // Help, a completion script (repaired for zsh) or a completion's answer.
+                print(CompletionScript.repaired(Options.fullMessage(for: error)))
                 return Status.success.rawValue
             }
             let message = Options.message(for: error).split(separator: "\n").first.map(String.init) ?? "bad usage"
