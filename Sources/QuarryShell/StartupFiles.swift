@@ -9,21 +9,22 @@ import QuarryLua
 struct StartupFiles {
     /// The variable's name (as lua names the chunk) and its value: a chunk, or `@FILE`.
     var luaInit: (name: String, value: String)?
-    /// The init file to run, if any; `named` when `--init` gave it (then it must exist).
+    /// The init file to run, if any (one `--init` names must exist; the user's is run
+    /// only when it does).
     var initFile: String?
-    var initFileNamed = false
 
-    init(options: RunOptions, interactive: Bool, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    /// `variable` reads one environment variable: getenv, not ProcessInfo's dictionary of
+    /// them all, which a batch run would pay for at every start (see `Pager`).
+    init(options: RunOptions, interactive: Bool, variable: (String) -> String? = StartupFiles.variable) {
         if !options.ignoreEnvironment {
             for name in ["LUA_INIT_5_4", "LUA_INIT"] {
-                if let value = environment[name] { luaInit = (name, value); break }
+                if let value = variable(name) { luaInit = (name, value); break }
             }
         }
         if options.noInit { return }
         if let file = options.initFile {
             initFile = file
-            initFileNamed = true
-        } else if interactive, let file = StartupFiles.userInitFile(environment: environment),
+        } else if interactive, let file = StartupFiles.userInitFile(variable: variable),
                   FileManager.default.fileExists(atPath: file) {
             initFile = file
         }
@@ -31,12 +32,16 @@ struct StartupFiles {
 
     /// `$XDG_CONFIG_HOME/quarry/init.lua`, else `~/.config/quarry/init.lua`. A relative
     /// XDG_CONFIG_HOME is ignored, as the XDG base directory specification asks.
-    static func userInitFile(environment: [String: String]) -> String? {
-        if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") {
+    static func userInitFile(variable: (String) -> String?) -> String? {
+        if let config = variable("XDG_CONFIG_HOME"), config.hasPrefix("/") {
             return config + "/quarry/init.lua"
         }
-        guard let home = environment["HOME"], home.hasPrefix("/") else { return nil }
+        guard let home = variable("HOME"), home.hasPrefix("/") else { return nil }
         return home + "/.config/quarry/init.lua"
+    }
+
+    static func variable(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }
     }
 }
 
