@@ -33,7 +33,8 @@ struct Options: ParsableCommand {
     @Option(help: ArgumentHelp("Cap the Lua heap, e.g. 512M or 2G; exceeding it is an error.", valueName: "size"))
     var memory: String?
 
-    @Option(help: ArgumentHelp("The Core Data model (.xcdatamodeld, .xcdatamodel, .momd or .mom) of a Core Data store that carries none.", valueName: "model"))
+    @Option(help: ArgumentHelp("The Core Data model (.xcdatamodeld, .xcdatamodel, .momd or .mom) of a Core Data store that carries none.", valueName: "model"),
+            completion: .file(extensions: ["xcdatamodeld", "xcdatamodel", "momd", "mom"]))
     var model: String?
 
     @Flag(help: "Print a Lua traceback after an error.")
