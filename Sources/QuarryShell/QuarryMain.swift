@@ -85,6 +85,10 @@ public enum QuarryMain {
         // As `lua`: with no script and standard input not a terminal, run it as one.
         if !ranSomething, !options.interactive, isatty(STDIN_FILENO) == 0 { script = "-" }
         let interactive = options.interactive || (!ranSomething && script == nil)
+        // As lua: `arg` is set before LUA_INIT runs (the script and its arguments; with -e
+        // only, arg[0] names the program), so start-up code may read it too.
+        if let script { runtime.setScriptArguments(script: script, arguments: invocation.scriptArguments) }
+        else if !options.chunks.isEmpty { runtime.setScriptArguments(script: "quarry", arguments: []) }
         // LUA_INIT, then the init file, before anything else runs (chunks go after them).
         let startup = StartupFiles(options: options, interactive: interactive)
         if let luaInit = startup.luaInit {
@@ -96,8 +100,6 @@ public enum QuarryMain {
             if !batch.runFile(initFile), !interactive { return Status.failure.rawValue }
             if interactive { session.initFile = initFile }
         }
-        // As lua's -e: `arg` exists (arg[0] names the program) even with no script.
-        if !options.chunks.isEmpty { runtime.setScriptArguments(script: "quarry", arguments: []) }
         for chunk in options.chunks {
             guard batch.runChunk(chunk) else { return Status.failure.rawValue }
         }

@@ -35,6 +35,17 @@ import Testing
         #expect(script.status == 0 && script.lines == ["init", "script sees\t41"], "\(script)")
     }
 
+    /// As lua: `arg` is there before LUA_INIT runs.
+    @Test func luaInitSeesArg() async throws {
+        let sandbox = try Sandbox()
+        try sandbox.write("job.lua", "print('job', ...)")
+        let environment = ["LUA_INIT_5_4": "print('init', arg[0], arg[1])"]
+        let script = try await Self.quarry(sandbox, ["job.lua", "x"], environment)
+        #expect(script.status == 0 && script.lines == ["init\tjob.lua\tx", "job\tx"], "\(script)")
+        let chunk = try await Self.quarry(sandbox, ["-e", "print(arg[0])"], environment)
+        #expect(chunk.status == 0 && chunk.lines == ["init\tquarry\tnil", "quarry"], "\(chunk)")
+    }
+
     @Test func luaInitIsReadOnlyWhenLuaInit54IsNotSet() async throws {
         let sandbox = try Sandbox()
         let plain = try await Self.quarry(sandbox, ["-e", "print(v)"], ["LUA_INIT": "v = 'plain'"])
