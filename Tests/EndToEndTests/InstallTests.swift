@@ -105,6 +105,34 @@ import Testing
         #expect(Self.contents(installed.prefix).isEmpty, "left behind: \(Self.contents(installed.prefix))")
     }
 
+    /// Installing twice keeps the manifest exact, and uninstalling leaves what the prefix
+    /// held before (a folder and a file of another program's) as it was.
+    @Test func uninstallLeavesWhatItDidNotInstall() async throws {
+        let bash = try Self.tool("bash", package: "bash")
+        _ = try Self.tool("strip", package: "binutils")
+        let sandbox = try Sandbox()
+        let prefix = sandbox.path("prefix")
+        try FileManager.default.createDirectory(atPath: prefix + "/bin", withIntermediateDirectories: true)
+        try "#!/bin/sh\n".write(toFile: prefix + "/bin/other", atomically: true, encoding: .utf8)
+        var environment = sandbox.environment()
+        environment["PATH"] = "/usr/bin:/bin"
+        let script = Self.root.appendingPathComponent("scripts/install").path
+        for _ in 0 ..< 2 {
+            let install = try await sandbox.run(bash, [script, "--binary", sandbox.binary.path, prefix], environment: environment, timeout: 120)
+            try #require(install.status == 0, "\(install)")
+        }
+        let manifest = try String(contentsOfFile: prefix + "/share/quarry/install-manifest", encoding: .utf8)
+        let files = manifest.split(separator: "\n").filter { $0.hasPrefix("file ") }
+        #expect(files.count == 5 && !manifest.contains("dir \(prefix)/bin\n"), "\(manifest)")
+        let uninstall = try await sandbox.run(bash, [script, "--uninstall", prefix], environment: environment)
+        #expect(uninstall.status == 0, "\(uninstall)")
+        #expect(Self.contents(prefix) == ["bin", "bin/other"], "\(Self.contents(prefix))")
+        let again = try await sandbox.run(bash, [script, "--uninstall", prefix], environment: environment)
+        #expect(again.status == 1 && again.stderr.contains("no install manifest"), "\(again)")
+        let bad = try await sandbox.run(bash, [script, "--bogus"], environment: environment)
+        #expect(bad.status == 2 && bad.stderr.contains("unknown option '--bogus'"), "\(bad)")
+    }
+
     static func isFolder(_ path: String) -> Bool {
         var folder: ObjCBool = false
         return FileManager.default.fileExists(atPath: path, isDirectory: &folder) && folder.boolValue
