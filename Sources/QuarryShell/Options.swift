@@ -93,11 +93,14 @@ struct Options: ParsableCommand {
         let folder = slash.map { String(prefix[...$0]) } ?? ""
         let start = slash.map { String(prefix[prefix.index(after: $0)...]) } ?? prefix
         let manager = FileManager.default
-        let entries = (try? manager.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)) ?? []
+        // Listed where it is (~/ is $HOME's), offered as typed.
+        var listed = folder.isEmpty ? "./" : folder
+        if listed.hasPrefix("~/"), let home = getenv("HOME") { listed = String(cString: home) + listed.dropFirst() }
+        let entries = (try? manager.contentsOfDirectory(atPath: listed)) ?? []
         var found: [String] = []
         for name in entries.sorted() where name.hasPrefix(start) && (start.hasPrefix(".") || !name.hasPrefix(".")) {
             var isFolder: ObjCBool = false
-            _ = manager.fileExists(atPath: folder + name, isDirectory: &isFolder)
+            _ = manager.fileExists(atPath: listed + name, isDirectory: &isFolder)
             found.append(folder + name + (isFolder.boolValue ? "/" : ""))
         }
         found += ["postgres://", ":memory:"]

@@ -51,3 +51,20 @@ import Testing
         }
     }
 }
+
+/// DB's completions (the callback the shells' scripts make through `quarry ---completion`).
+@Suite struct DatabaseCompletionTests {
+    @Test func filesFoldersAndTheStoresThatAreNoFile() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("complete-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder + "/sub", withIntermediateDirectories: true)
+        for name in ["todo.db", "tasks.sqlite", ".hidden.db"] {
+            FileManager.default.createFile(atPath: folder + "/" + name, contents: Data())
+        }
+        let all = Options.completeDatabase([], 0, folder + "/")
+        #expect(all == [folder + "/sub/", folder + "/tasks.sqlite", folder + "/todo.db", "postgres://", ":memory:"], "\(all)")
+        #expect(Options.completeDatabase([], 0, folder + "/to").prefix(1) == [folder + "/todo.db"])
+        #expect(Options.completeDatabase([], 0, folder + "/.h").first == folder + "/.hidden.db", "hidden only when asked")
+        #expect(Options.completeDatabase([], 0, folder + "/nowhere/").suffix(2) == ["postgres://", ":memory:"])
+    }
+}
