@@ -103,6 +103,11 @@ public final class QuarryRuntime {
     private func setUp() throws {
         let state = mainState
         quarry_set_dispatcher(swiftDispatcher)
+        if settings.ignoresLuaEnvironment {
+            // What lua -E does: the package library then keeps its default paths.
+            lua_pushboolean(state, 1)
+            setRegistryField(state, "LUA_NOENV")
+        }
         luaL_openlibs(state)
         // Before the prelude captures coroutine.create (its coroutine.wrap uses it).
         quarry_guard_coroutines(state)

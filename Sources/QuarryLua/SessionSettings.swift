@@ -11,6 +11,9 @@ public final class SessionSettings {
     /// `--safe` is in force: files load as text only, and nothing is written (set by
     /// `QuarryRuntime.enterSandbox` once the sandbox is in place).
     public internal(set) var safe = false
+    /// `-E`: the package library reads no LUA_PATH or LUA_CPATH (set before the runtime is
+    /// made, as lua sets LUA_NOENV before opening its libraries).
+    public var ignoresLuaEnvironment = false
 
     public init() {}
 }

@@ -68,7 +68,7 @@ struct BatchRunner {
         return true
     }
 
-    private func report(_ failure: LuaFailure?) -> Bool {
+    func report(_ failure: LuaFailure?) -> Bool {
         guard let failure else { return true }
         reportError(failure.message)
         if showTraceback, let traceback = failure.traceback { writeError(traceback) }

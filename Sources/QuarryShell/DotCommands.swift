@@ -207,7 +207,10 @@ struct DotCommands {
                 try shell.session.open(path)
             } catch {
                 reportError(error)
+                return .ok
             }
+            // The interactive init file, as after the first store was opened.
+            shell.session.rerunInitFile()
             return .ok
         },
         Command(name: "changes", usage: ".changes", summary: "list unsaved inserts, updates and deletes") { shell, _ in

@@ -20,6 +20,12 @@ struct RunOptions: Equatable {
     var model: String?
     var traceback = false
     var version = false
+    /// `--init FILE`: run FILE first, in any kind of run.
+    var initFile: String?
+    /// `--no-init`: no init file at all.
+    var noInit = false
+    /// `-E`: LUA_INIT, LUA_PATH and LUA_CPATH are not read.
+    var ignoreEnvironment = false
     var positionals: [String] = []
 }
 
@@ -49,6 +55,7 @@ extension Options {
                     guard let seconds = Double(value) else { return nil }
                     options.timeout = seconds
                 case "--memory": options.memory = value
+                case "--init": options.initFile = value
                 default: options.model = value
                 }
                 continue
@@ -61,6 +68,8 @@ extension Options {
             case "--safe": options.safe = true
             case "--traceback": options.traceback = true
             case "--demo": options.demo = true
+            case "-E": options.ignoreEnvironment = true
+            case "--no-init": options.noInit = true
             default: options.version = true
             }
         }

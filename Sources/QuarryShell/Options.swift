@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import QuarryStore
 import QuarryModel
 
@@ -33,27 +34,81 @@ struct Options: ParsableCommand {
     @Option(help: ArgumentHelp("Cap the Lua heap, e.g. 512M or 2G; exceeding it is an error.", valueName: "size"))
     var memory: String?
 
-    @Option(help: ArgumentHelp("The Core Data model (.xcdatamodeld, .xcdatamodel, .momd or .mom) of a Core Data store that carries none.", valueName: "model"))
+    @Option(help: ArgumentHelp("The Core Data model (.xcdatamodeld, .xcdatamodel, .momd or .mom) of a Core Data store that carries none.", valueName: "model"),
+            completion: .file(extensions: ["xcdatamodeld", "xcdatamodel", "momd", "mom"]))
     var model: String?
 
     @Flag(help: "Print a Lua traceback after an error.")
     var traceback = false
 
+    @Option(name: .customLong("init"), help: ArgumentHelp("Run this Lua file before the script, the chunks or the REPL, instead of the interactive init file.", valueName: "file"),
+            completion: .file(extensions: ["lua"]))
+    var initFile: String?
+
+    @Flag(help: "Run no init file, not even in the REPL.")
+    var noInit = false
+
+    @Flag(name: .customShort("E"), help: "Ignore the environment variables LUA_INIT, LUA_PATH and LUA_CPATH, as lua -E does.")
+    var ignoreEnvironment = false
+
     @Flag(help: "Print the version and exit.")
     var version = false
 
-    @Argument(help: ArgumentHelp("The database file (created if missing; :memory: or none for in-memory), then the script ('-' reads standard input).", valueName: "db-and-script"))
-    var positionals: [String] = []
+    // Three arguments, not one list, so that each position completes its own way: DB,
+    // then a .lua script, then any file. The command line is still split by `Invocation`.
+    @Argument(help: ArgumentHelp("The database: a file (created if missing), :memory: or none for in-memory, or a postgres:// URL.", valueName: "db"),
+              completion: .custom(Options.completeDatabase))
+    var database: String?
+
+    @Argument(help: ArgumentHelp("The Lua script to run ('-' reads standard input).", valueName: "script"),
+              completion: .file(extensions: ["lua"]))
+    var script: String?
+
+    @Argument(help: ArgumentHelp("The script's own arguments, in the global 'arg'.", valueName: "args"),
+              completion: .file())
+    var scriptArguments: [String] = []
+
+    /// DB and SCRIPT as given, in order.
+    var positionals: [String] { [database, script].compactMap { $0 } + scriptArguments }
 
     /// Options that take a value, for splitting the script's own arguments off first.
     /// Arrays, not sets: a `Set<String>` made at start-up costs the Swift runtime a
     /// search of every protocol conformance in the binary (see `RunOptions`).
-    static let valued: [String] = ["-e", "--timeout", "--memory", "--model"]
+    /// OptionListTests checks these lists against the declarations above.
+    static let valued: [String] = ["-e", "--timeout", "--memory", "--model", "--init"]
     /// The flags (options without a value).
-    static let flags: [String] = ["-i", "--readonly", "--safe", "--traceback", "--demo", "--version"]
+    static let flags: [String] = ["-i", "--readonly", "--safe", "--traceback", "--demo", "--version", "-E", "--no-init"]
     /// Every option name; anything else that starts with '-' is bad usage (not a cluster
     /// of short flags: `-dash.lua` must not read as `-d -a -s -h`).
     static let known: [String] = valued + flags + ["-h", "--help"]
+
+    /// What ArgumentParser answers itself, before any option is read: completion
+    /// scripts (`--generate-completion-script bash|zsh|fish`), the callback they make for
+    /// DB's completions (`---completion`), and the help as JSON (which the manual is made from).
+    static let generatorRequests: [String] = ["--generate-completion-script", "---completion", "--experimental-dump-help"]
+
+    /// DB's completions: the files and folders that start with `prefix`, `:memory:`, and
+    /// `postgres://` to start a URL. The shell filters them by the word typed.
+    @Sendable static func completeDatabase(_ words: [String], _ index: Int, _ prefix: String) -> [String] {
+        let slash = prefix.lastIndex(of: "/")
+        let folder = slash.map { String(prefix[...$0]) } ?? ""
+        let start = slash.map { String(prefix[prefix.index(after: $0)...]) } ?? prefix
+        let manager = FileManager.default
+        // Listed where it is (~/ is $HOME's), offered as typed.
+        var listed = folder.isEmpty ? "./" : folder
+        if listed.hasPrefix("~/"), let home = getenv("HOME") { listed = String(cString: home) + listed.dropFirst() }
+        let entries = (try? manager.contentsOfDirectory(atPath: listed)) ?? []
+        var found: [String] = []
+        for name in entries.sorted() where name.hasPrefix(start) && (start.hasPrefix(".") || !name.hasPrefix(".")) {
+            var isFolder: ObjCBool = false
+            _ = manager.fileExists(atPath: listed + name, isDirectory: &isFolder)
+            found.append(folder + name + (isFolder.boolValue ? "/" : ""))
+        }
+        found += ["postgres://", ":memory:"]
+        // zsh's _describe reads "name:description": a colon in a name is escaped.
+        if CompletionShell.requesting == .zsh { found = found.map { $0.replacingOccurrences(of: ":", with: "\\:") } }
+        return found
+    }
 
     static var usage: String {
         """
@@ -83,7 +138,8 @@ struct Options: ParsableCommand {
     /// The values ArgumentParser read, as the rest of the shell takes them.
     var run: RunOptions {
         RunOptions(chunks: chunks, interactive: interactive, readonly: readonly, demo: demo, safe: safe, timeout: timeout,
-                   memory: memory, model: model, traceback: traceback, version: version, positionals: positionals)
+                   memory: memory, model: model, traceback: traceback, version: version, initFile: initFile, noInit: noInit,
+                   ignoreEnvironment: ignoreEnvironment, positionals: positionals)
     }
 
     /// "512M" → bytes.
@@ -111,6 +167,11 @@ struct Invocation {
     /// Splits `arguments` (without the program name) as `lua` does: everything after the
     /// script belongs to the script. A first argument ending in `.lua` is the script.
     static func parse(_ arguments: [String]) throws -> Invocation {
+        // ArgumentParser's own requests (a completion script, a completion's callback, the
+        // help as JSON): the whole line is ArgumentParser's to read, and it throws the answer.
+        if let first = arguments.first, Options.generatorRequests.contains(where: { first == $0 || first.hasPrefix($0 + "=") }) {
+            _ = try Options.parse(arguments)
+        }
         var head: [String] = []
         var positionals: [String] = []
         var tail: [String] = []

@@ -14,13 +14,19 @@ public enum QuarryMain {
     public enum Status: Int32 { case success = 0, failure = 1, usage = 2 }
 
     public static func run(_ arguments: [String]) -> Int32 {
+        // The man page, made from the help's own data (scripts/install writes it out).
+        if arguments == ["--generate-manual"] {
+            print(Manual.page(), terminator: "")
+            return Status.success.rawValue
+        }
         let invocation: Invocation
         do {
             invocation = try Invocation.parse(arguments)
         } catch {
             let code = Options.exitCode(for: error)
             if code == .success {
-                print(Options.fullMessage(for: error))
+                // Help, a completion script (repaired for zsh) or a completion's answer.
+                print(CompletionScript.repaired(Options.fullMessage(for: error)))
                 return Status.success.rawValue
             }
             let message = Options.message(for: error).split(separator: "\n").first.map(String.init) ?? "bad usage"
@@ -54,7 +60,7 @@ public enum QuarryMain {
                 _ = try ProcessDeadline.during("reading the model \(ErrorRendering.escaped(model))") { try CoreDataModel.load(contentsOf: model) }
             }
             session = try Session(database: invocation.database, model: options.model, demo: options.demo, readOnly: options.readonly,
-                                  memoryLimit: options.memory.flatMap(Options.bytes) ?? 0)
+                                  memoryLimit: options.memory.flatMap(Options.bytes) ?? 0, ignoreLuaEnvironment: options.ignoreEnvironment)
         } catch {
             reportError("quarry: \(error)")
             return Status.failure.rawValue
@@ -78,15 +84,29 @@ public enum QuarryMain {
         let batch = BatchRunner(session: session, showTraceback: options.traceback)
         // The same deadline, now also checked by Lua (with the hard stop behind it).
         runtime.setDeadline(seconds: ProcessDeadline.remaining(until: deadline))
-        // As lua's -e: `arg` exists (arg[0] names the program) even with no script.
-        if !options.chunks.isEmpty { runtime.setScriptArguments(script: "quarry", arguments: []) }
-        for chunk in options.chunks {
-            guard batch.runChunk(chunk) else { return Status.failure.rawValue }
-        }
         var script = invocation.script
         let ranSomething = script != nil || !options.chunks.isEmpty
         // As `lua`: with no script and standard input not a terminal, run it as one.
         if !ranSomething, !options.interactive, isatty(STDIN_FILENO) == 0 { script = "-" }
+        let interactive = options.interactive || (!ranSomething && script == nil)
+        // As lua: `arg` is set before LUA_INIT runs (the script and its arguments; with -e
+        // only, arg[0] names the program), so start-up code may read it too.
+        if let script { runtime.setScriptArguments(script: script, arguments: invocation.scriptArguments) }
+        else if !options.chunks.isEmpty { runtime.setScriptArguments(script: "quarry", arguments: []) }
+        // LUA_INIT, then the init file, before anything else runs (chunks go after them).
+        let startup = StartupFiles(options: options, interactive: interactive)
+        if let luaInit = startup.luaInit {
+            guard batch.runLuaInit(name: luaInit.name, value: luaInit.value) else { return Status.failure.rawValue }
+        }
+        if let initFile = startup.initFile {
+            // An interactive session goes on after its init file's error (one line); a batch
+            // run stops with status 1, as it would at its own script's error.
+            if !batch.runFile(initFile), !interactive { return Status.failure.rawValue }
+            if interactive { session.initFile = initFile }
+        }
+        for chunk in options.chunks {
+            guard batch.runChunk(chunk) else { return Status.failure.rawValue }
+        }
         if let script {
             guard batch.runScript(script, arguments: invocation.scriptArguments) else { return Status.failure.rawValue }
         }
@@ -95,7 +115,7 @@ public enum QuarryMain {
         // on to its end; the failure still makes the status 1, as a script's own error
         // would. The REPL's own observer failures are only noticed, as its errors are.
         let observerFailed = runtime.observerFailures > 0
-        if options.interactive || (!ranSomething && script == nil) {
+        if interactive {
             REPL(session: session).run()
         } else if let context = runtime.openedContext, context.hasChanges {
             // Never written without save(), as the contract says; but not dropped unsaid.

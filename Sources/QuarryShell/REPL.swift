@@ -22,10 +22,25 @@ final class REPL {
     /// The REPL whose line handler readline calls (readline's callbacks are plain C).
     fileprivate static var current: REPL?
 
+    /// The old history file, read when the XDG one does not exist yet.
+    private let oldHistoryPath: String
+
     init(session: Session) {
         self.session = session
-        let home = ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()
-        historyPath = (home as NSString).appendingPathComponent(".quarry_history")
+        let environment = ProcessInfo.processInfo.environment
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        oldHistoryPath = (home as NSString).appendingPathComponent(".quarry_history")
+        historyPath = REPL.historyPath(environment: environment) ?? oldHistoryPath
+    }
+
+    /// `$XDG_STATE_HOME/quarry/history` when XDG_STATE_HOME is set (an absolute path, as
+    /// the XDG base directory specification asks), its folder made if missing; nil otherwise
+    /// (or when the folder cannot be made): then `~/.quarry_history`.
+    static func historyPath(environment: [String: String]) -> String? {
+        guard let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") else { return nil }
+        let folder = state + "/quarry"
+        guard (try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)) != nil else { return nil }
+        return folder + "/history"
     }
 
     func run() {
@@ -43,7 +58,11 @@ final class REPL {
         using_history()
         stifle_history(1000)
         if FileManager.default.fileExists(atPath: historyPath) { read_history(historyPath) }
-        else { write_history(historyPath) }
+        else {
+            // The first session with XDG_STATE_HOME set starts from the old file's lines.
+            if historyPath != oldHistoryPath, FileManager.default.fileExists(atPath: oldHistoryPath) { read_history(oldHistoryPath) }
+            write_history(historyPath)
+        }
 
         if isatty(STDIN_FILENO) != 0 {
             // The store a URL opened is named, its password left out; any other is SQLite.
@@ -101,7 +120,7 @@ final class REPL {
         free(cLine)
         rl_callback_handler_remove()
         if !line.trimmingCharacters(in: .whitespaces).isEmpty {
-            // A URL's password is not kept in ~/.quarry_history (it is sent, never shown).
+            // A URL's password is not kept in the history file (it is sent, never shown).
             add_history(StoreRegistry.withoutSecrets(in: line))
             append_history(1, historyPath)
         }

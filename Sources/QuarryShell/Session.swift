@@ -16,6 +16,8 @@ final class Session {
     let runtime: QuarryRuntime
     /// `--readonly`: every store the session opens (`.open` too) is read-only.
     let opensReadOnly: Bool
+    /// The init file of an interactive session, run again after each `.open` (nil: none).
+    var initFile: String?
     /// `.timer on`: the REPL says how long each line took.
     var timer = false
     /// Long output in the REPL goes through this (`.pager on|off`). Made when first
@@ -28,9 +30,10 @@ final class Session {
 
     /// The store the command line names (`database`, with `model`), or a new in-memory
     /// one (opened when first used, unless `demo` data goes in at once); its notes are
-    /// reported as it opens. Throws what stops the run before anything ran.
-    init(database: String?, model: String?, demo: Bool, readOnly: Bool, memoryLimit: Int) throws {
+    /// reported as it opens; `ignoreLuaEnvironment` is `-E`. Throws what stops the run before anything ran.
+    init(database: String?, model: String?, demo: Bool, readOnly: Bool, memoryLimit: Int, ignoreLuaEnvironment: Bool = false) throws {
         let settings = SessionSettings()
+        settings.ignoresLuaEnvironment = ignoreLuaEnvironment
         let console = TerminalConsole(settings: settings)
         self.settings = settings
         self.console = console

@@ -107,11 +107,14 @@ final class Sandbox {
             .sorted()
     }
 
-    /// The environment every process gets: the test's own, with `$HOME` in the sandbox.
+    /// The environment every process gets: the test's own, with `$HOME` in the sandbox and
+    /// none of the variables that make quarry run start-up files or move its own files
+    /// (a developer's LUA_INIT or init.lua would otherwise run in every test).
     func environment(_ extra: [String: String] = [:]) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment
         environment["HOME"] = home.path
         environment["TMUX"] = nil
+        for name in ["LUA_INIT", "LUA_INIT_5_4", "XDG_CONFIG_HOME", "XDG_STATE_HOME"] { environment[name] = nil }
         environment.merge(extra) { _, new in new }
         return environment
     }
