@@ -67,14 +67,25 @@ extension BatchRunner {
         switch runtime.loadFile(path) {
         case .loaded: break
         case .incomplete(let message), .failed(let message):
-            reportError(message.hasPrefix(path) ? message : "\(path): \(message)")
+            reportError(Self.naming(path, message))
             return false
         }
         guard let failure = runtime.runGuarded() else { return true }
-        // Lua's message names the file and line when the error was raised in it; one raised
-        // elsewhere (an error object, a level past the file) is still said to come from it.
-        let message = failure.message.hasPrefix(path) ? failure.message : "\(path): \(failure.message)"
-        return report(LuaFailure(message: message, traceback: failure.traceback, error: failure.error))
+        return report(LuaFailure(message: Self.naming(path, failure.message), traceback: failure.traceback, error: failure.error))
+    }
+
+    /// `message` from the file at `path`, said as coming from it: Lua's message names the
+    /// file and line when the error was raised in it, but a long path only by its end
+    /// (`...ig/quarry/init.lua:2:`, as Lua shortens a chunk's name to 60 bytes), which is
+    /// given whole again; one raised elsewhere (an error object, a level past the file) is
+    /// still said to come from it.
+    static func naming(_ path: String, _ message: String) -> String {
+        if message.hasPrefix(path) { return message }
+        if message.hasPrefix("..."), let colon = message.dropFirst(3).firstIndex(of: ":") {
+            let end = message[message.index(message.startIndex, offsetBy: 3)..<colon]
+            if !end.isEmpty, path.hasSuffix(end) { return path + message[colon...] }
+        }
+        return "\(path): \(message)"
     }
 }
 

@@ -287,9 +287,9 @@ extension ObjectContext {
         let targetKey = destinationColumn == mapped(to).keyColumn ? nil : destinationColumn
         let relationship = try link(source, column: sourceColumn, to: destinationName, targetKey: targetKey, name: name,
                                     inverse: inverse, persist: store.isQuarrysFile && !mapped(from).isForeign && !mapped(to).isForeign)
-        if keep, let foreign = store as? ForeignFileStore {
+        if keep {
             do {
-                try foreign.keep(ForeignSidecar.Relation(source: source, column: sourceColumn, destination: destinationName,
+                try store.keep(ForeignSidecar.Relation(source: source, column: sourceColumn, destination: destinationName,
                                                           destinationColumn: destinationColumn, name: name, inverse: inverse), context: self)
             } catch {
                 // A relationship that could not be kept is not made: the model stays as it was.

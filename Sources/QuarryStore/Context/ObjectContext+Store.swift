@@ -4,10 +4,6 @@ import QuarryModelFiles
 /// The context's side of its store: which store is behind it, and what the layers above
 /// may ask of it.
 extension ObjectContext {
-    /// The kinds of store a file may be, in the order they are asked to recognise it:
-    /// Quarry's own (its model, or nothing yet), Core Data's, then any other program's.
-    static let storeKinds: [any OpenableStore.Type] = [QuarryFileStore.self, CoreDataStore.self, ForeignFileStore.self]
-
     /// Puts `newStore` behind the context, its model and mapping as it holds them.
     func adopt(_ newStore: any PersistentStore) {
         store = newStore
@@ -16,25 +12,21 @@ extension ObjectContext {
     /// The SQL the store speaks, for the predicate and fetch layers' SQL.
     public var sqlDialect: any SQLDialect { store.dialect }
 
-    /// The Core Data store behind the context, when it is one: for the Core Data layer's
-    /// own code and its tests. Layers above ask `capabilities` and the members below.
-    public var coreData: CoreDataStore? { store as? CoreDataStore }
-
     /// What the store behind the context can do, for layers that must not ask its kind.
     public var capabilities: StoreCapabilities {
-        guard coreData != nil else { return [] }
+        guard store.modelAsRead != nil else { return [] }
         // SwiftData names its stores `default.store`; Core Data's templates `.sqlite`.
         return (path ?? "").hasSuffix(".store") ? [.appModel, .swiftData] : [.appModel]
     }
 
     /// The model an app compiled and wrote the store with (its class names), when the
     /// store has one (`StoreCapabilities.appModel`).
-    public var appModel: CoreDataModel? { coreData?.model }
+    public var appModel: CoreDataModel? { store.modelAsRead }
 
     /// For each entity `sql` reads whose rows the store lays out in tables of its own (a
     /// Core Data store's Z-tables), the SQL that reads them: what `explain` adds.
     public func tablesRead(by sql: String) -> [(entity: String, sql: String)] {
-        coreData?.tableSQL(readBy: sql) ?? []
+        store.tableSQL(readBy: sql)
     }
 
     /// The engine behind the context as the REPL's banner names it, without secrets.
@@ -80,14 +72,14 @@ extension ObjectContext {
                 + "Quarry writes dates to at most \(ColumnFormat.ISOLayout.maxFractionDigits) (e.g. \(layout.writable.example))")
         }
         // Kept first: a declaration that cannot be kept is not made.
-        if keep, let foreign = store as? ForeignFileStore {
-            try foreign.keep(ForeignSidecar.Format(entity: entity.name, column: column, format: format.name), context: self)
+        if keep {
+            try store.keep(ForeignSidecar.Format(entity: entity.name, column: column, format: format.name), context: self)
         }
         mapping.declaredFormats[entity.name, default: [:]][column] = format
         // Numbers in the column are read in the declared scale from now on.
         if attribute.type == .date {
             var storage = mapped(entity)
-            storage.numericDates[column] = ForeignFileStore.numericDateScale(format)
+            storage.numericDates[column] = format.numericDateScale
             mapping.place(entity.name, storage)
         }
     }

@@ -127,26 +127,18 @@ public final class ObjectContext {
     /// Related rows read ahead by prefetching and batch loading.
     var relatedRows = RelatedRows()
 
-    /// Opens (or creates) the store at `path`; nil or ":memory:" is an in-memory store.
-    /// `functions` are SQL functions installed on the connection (the predicate layer's).
-    public init(path: String?, readOnly: Bool = false, functions: [SQLFunction] = [], model: String? = nil) throws {
-        connection = try StoreConnection(path: path, readOnly: readOnly, functions: functions)
-        openingNotes = connection.notes
-        try openStore(modelPath: model)
-        try useWriteAheadLog(opening: true)
-    }
-
-    /// A context over a store its connection's opener chose (a PostgreSQL schema,
-    /// `PostgresServer.open`): the store reads its model when the context adopts it.
+    /// A context over a store its connection's opener chose (a SQLite file's kind,
+    /// `ObjectContext(path:)`; a PostgreSQL schema, `PostgresServerKind.open`): the store
+    /// reads its model when the context adopts it.
     package init(connection: StoreConnection, store: any PersistentStore) throws {
         self.connection = connection
+        self.store = store
         openingNotes = connection.notes
-        adopt(store)
         try store.didOpen(in: self)
     }
 
-    /// The kind of file behind the context, chosen when it is opened (`openStore`).
-    package var store: any PersistentStore = QuarryFileStore()
+    /// The store behind the context, chosen by its opener.
+    package var store: any PersistentStore
     /// What the open had to say (a model inferred, parts of a model left out): for stderr.
     public package(set) var openingNotes: [String] = []
 

@@ -2,6 +2,10 @@ import GRDB
 import QuarryModel
 
 extension ObjectContext {
+    /// The Core Data store behind the context, when it is one: for the Core Data layer's
+    /// own code and its tests. Layers above ask `capabilities` and the members below.
+    public var coreData: CoreDataStore? { store as? CoreDataStore }
+
     /// The store's SQLite handle (a file's stores; asked of a server's, refused).
     public var database: any DatabaseWriter { get throws { try connection.database } }
 
@@ -39,15 +43,19 @@ extension ObjectContext {
         ((try? read { db in ForeignColumnDefault.now(clock, as: type, in: db) }) ?? nil) ?? .null
     }
 
-    /// Opens the connection's file as the first kind that recognises it (one read asks
-    /// them all), and adopts the store. `modelPath`: the model file for a Core Data store
-    /// that carries none.
-    func openStore(modelPath: String?) throws {
-        let kind = try read { db in try Self.storeKind(of: db, path: path) }
-        let opened = try kind.open(connection, modelPath: modelPath)
-        adopt(opened)
-        try opened.didOpen(in: self)
+    /// Opens (or creates) the SQLite file at `path`; nil or ":memory:" is an in-memory
+    /// store. `functions` are SQL functions installed on the connection (the predicate
+    /// layer's). The file's kind is the first of `storeKinds` that recognises it.
+    public convenience init(path: String?, readOnly: Bool = false, functions: [SQLFunction] = [], model: String? = nil) throws {
+        let connection = try StoreConnection(path: path, readOnly: readOnly, functions: functions)
+        let kind = try connection.read { db in try Self.storeKind(of: db, path: connection.path) }
+        try self.init(connection: connection, store: kind.open(connection, modelPath: model))
+        try useWriteAheadLog(opening: true)
     }
+
+    /// The kinds of store a file may be, in the order they are asked to recognise it:
+    /// Quarry's own (its model, or nothing yet), Core Data's, then any other program's.
+    static let storeKinds: [any OpenableStore.Type] = [QuarryFileStore.self, CoreDataStore.self, ForeignFileStore.self]
 
     /// The first kind in `storeKinds` that recognises the file behind `db`; Quarry's when
     /// none does.

@@ -103,6 +103,13 @@ package protocol PersistentStore: AnyObject {
     func keptTemplates(context: ObjectContext) throws -> [CoreDataFetchRequest]
     /// Keeps `templates`, replacing any of the same name.
     func keep(templates: [CoreDataFetchRequest], context: ObjectContext) throws
+    /// Keeps a `relate()` or a `format()` where reopening finds it again (another program's
+    /// file: its sidecar); a store that keeps them in its model, or not at all, does nothing.
+    func keep(_ relation: ForeignSidecar.Relation, context: ObjectContext) throws
+    /// For each entity `sql` reads whose rows the store lays out in tables of its own (a
+    /// Core Data store's Z-tables), the SQL that reads them: what `explain` adds.
+    func tableSQL(readBy sql: String) -> [(entity: String, sql: String)]
+    func keep(_ format: ForeignSidecar.Format, context: ObjectContext) throws
     /// Makes or migrates the tables of `entity` and of `changes` (entities that gain its
     /// inverses) and keeps their declarations in one transaction (after `refuseDefining`
     /// and the context's checks); returns the entities of the hierarchies it reshaped,
@@ -165,6 +172,9 @@ extension PersistentStore {
     package func willWrite(_ operation: String, in context: ObjectContext) throws {}
     package func isOrdered(_ relationship: String, of entity: String) -> Bool { false }
     package func refuseDefining(_ entity: String, whole: Bool) throws {}
+    package func keep(_ relation: ForeignSidecar.Relation, context: ObjectContext) throws {}
+    package func tableSQL(readBy sql: String) -> [(entity: String, sql: String)] { [] }
+    package func keep(_ format: ForeignSidecar.Format, context: ObjectContext) throws {}
     package var modelAsRead: CoreDataModel? { nil }
     package func noteAddition(_ member: ManagedObject) {}
     package func inAdditionOrder(_ members: [ManagedObject]) -> [ManagedObject] { members }

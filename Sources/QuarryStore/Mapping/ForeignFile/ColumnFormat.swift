@@ -151,3 +151,14 @@ func uuidBytes(_ value: Value) -> [UInt8]? {
     }
     return bytes
 }
+
+extension ColumnFormat {
+    /// The scale a date format reads its numbers in; nil for Unix seconds and text.
+    package var numericDateScale: EntityStorage.NumericDateScale? {
+        switch self {
+        case .unixMilliseconds: return .milliseconds
+        case .julianDay: return .julianDay
+        default: return nil
+        }
+    }
+}

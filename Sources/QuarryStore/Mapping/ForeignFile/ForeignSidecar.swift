@@ -22,19 +22,19 @@ import QuarryModelFiles
 /// request templates `model()` read from a model (a predicate, or why it could not be
 /// read). Nothing else is kept: history needs no table
 /// (other processes' changes are seen through `PRAGMA data_version` and row hashes).
-struct ForeignSidecar: Equatable {
-    struct Relation: Equatable {
+package struct ForeignSidecar: Equatable {
+    package struct Relation: Equatable {
         var source: String, column: String, destination: String, destinationColumn: String
         var name: String?, inverse: String?
     }
     var relations: [Relation] = []
     var entities: [(name: String, definition: String)] = []
     /// Declared column formats (`format(entity, column, name)`), the last for a column kept.
-    struct Format: Equatable { var entity: String, column: String, format: String }
+    package struct Format: Equatable { package var entity: String, column: String, format: String }
     var formats: [Format] = []
     var templates: [CoreDataFetchRequest] = []
 
-    static func == (a: ForeignSidecar, b: ForeignSidecar) -> Bool {
+    package static func == (a: ForeignSidecar, b: ForeignSidecar) -> Bool {
         a.relations == b.relations && a.formats == b.formats && a.templates == b.templates && a.entities.map(\.name) == b.entities.map(\.name) && a.entities.map(\.definition) == b.entities.map(\.definition)
     }
 

@@ -29,13 +29,4 @@ extension ForeignFileStore {
         }
         return scales
     }
-
-    /// The scale a date format reads its numbers in; nil for Unix seconds and text.
-    static func numericDateScale(_ format: ColumnFormat) -> EntityStorage.NumericDateScale? {
-        switch format {
-        case .unixMilliseconds: return .milliseconds
-        case .julianDay: return .julianDay
-        default: return nil
-        }
-    }
 }
