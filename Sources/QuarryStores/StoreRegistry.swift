@@ -15,9 +15,7 @@ public enum StoreRegistry {
     /// store carries where a model file is asked for (`CoreDataModel.readingStore`). Done
     /// once, before any store is opened or model read; opening a store does it too.
     public static func prepare() { _ = prepared }
-    private static let prepared: Void = {
-        CoreDataModel.readingStore = { try CoreDataModel.fromStore(atPath: $0) }
-    }()
+    private static let prepared: Void = CoreDataStore.readModelsOfStores()
 
     /// A context over the store `location` names: a server's, or else a SQLite file's
     /// (nil: a store in memory). `functions`: SQL functions a file's connection needs (the

@@ -8,6 +8,7 @@ import QuarryTestSupport
 import Testing
 @testable import QuarryStore
 import QuarryModelFiles
+import QuarryStores
 
 @Suite struct ModelDecoderHostileTests {
     func expectRefusal(_ kind: ModelFileError.Kind, mentioning text: String, path: String? = nil,
@@ -58,6 +59,9 @@ import QuarryModelFiles
             try db.execute(sql: "INSERT INTO Z_MODELCACHE VALUES (?)", arguments: [Data(PlistBombs.dagBombModelCache)])
         }
         try queue.close()
+        // A store read as a model is read by the Core Data layout, which the registry
+        // hands to the model files (the shell does this at start).
+        StoreRegistry.prepare()
         expectRefusal(.malformedPlist, mentioning: "shared so as to expand", path: path + " (Z_MODELCACHE)") {
             try CoreDataModel.load(contentsOf: path)
         }

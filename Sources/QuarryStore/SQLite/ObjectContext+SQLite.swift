@@ -47,6 +47,7 @@ extension ObjectContext {
     /// store. `functions` are SQL functions installed on the connection (the predicate
     /// layer's). The file's kind is the first of `storeKinds` that recognises it.
     public convenience init(path: String?, readOnly: Bool = false, functions: [SQLFunction] = [], model: String? = nil) throws {
+        CoreDataStore.readModelsOfStores()
         let connection = try StoreConnection(path: path, readOnly: readOnly, functions: functions)
         let kind = try connection.read { db in try Self.storeKind(of: db, path: connection.path) }
         try self.init(connection: connection, store: kind.open(connection, modelPath: model))
