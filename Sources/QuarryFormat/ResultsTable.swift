@@ -47,13 +47,14 @@ public struct ResultsTable {
             let first = min(max(0, pageStart), max(0, total - 1))
             indexes = Array(first..<min(total, first + shown))
             footer = indexes.isEmpty ? "(0 objects)"
-                : total > shown ? "rows \(grouped(first + 1))–\(grouped(first + indexes.count)) of \(grouped(total))" : "(\(total) \(total == 1 ? "object" : "objects"))"
+                : total > shown ? "rows \(grouped(first + 1))–\(grouped(first + indexes.count)) of \(grouped(total))" : Self.footer(total)
         } else {
             // Data modes (CSV, JSON) hold every row; the aligned ones abbreviate.
             let head = mode.isData || total <= shown ? total : (shown + 1) / 2
             let tail = mode.isData || total <= shown ? 0 : shown - head
             indexes = Array(start..<(start + head)) + Array((start + total - tail)..<(start + total))
-            footer = total > head + tail ? "\(grouped(total)) rows" : "(\(total) \(total == 1 ? "object" : "objects"))"
+            // One style whether rows were left out or not (it said "63 rows" here).
+            footer = Self.footer(total)
             gap = total > head + tail && tail > 0 ? head : nil
         }
         var rows: [[Value]] = []
@@ -71,6 +72,12 @@ public struct ResultsTable {
         if mark != nil { table.marks = marks }
         return table.render(format)
     }
+}
+
+extension ResultsTable {
+    /// How many objects the results hold, under the table: "(336,776 objects)", as
+    /// dictionary rows say "(4 rows)".
+    static func footer(_ total: Int) -> String { "(\(grouped(total)) \(total == 1 ? "object" : "objects"))" }
 }
 
 /// 336776 → "336,776": a count people read at a glance.

@@ -26,9 +26,8 @@ public struct TableFormat {
 }
 
 /// Rows of values as a table in one of the output modes (aligned with a header rule by
-/// default), as the REPL prints results: numbers right-aligned in the aligned modes, and
-/// always in full (the shortest text that reads back as the same value; JSON numbers in
-/// the data modes).
+/// default), as the REPL prints results: numbers right-aligned in the aligned modes, with
+/// at most 15 significant digits there (as `sqlite3` shows them), in full in the data modes.
 public struct TextTable {
     public var headers: [String]
     public var rows: [[Value]]
@@ -78,7 +77,7 @@ public struct TextTable {
             let names = headers.map(CellText.flat)
             let width = names.map(\.count).max() ?? 0
             return rows.map { row in
-                zip(names, row).map { String(repeating: " ", count: width - $0.count) + $0 + " = " + CellText.flat(CellText.display($1, local: format.localTime)) }.joined(separator: "\n")
+                zip(names, row).map { String(repeating: " ", count: width - $0.count) + $0 + " = " + CellText.flat(CellText.display($1, local: format.localTime, full: true)) }.joined(separator: "\n")
             }.joined(separator: "\n\n")
         }
     }
@@ -144,14 +143,28 @@ public struct TextTable {
 
 /// How one value reads in each mode.
 public enum CellText {
-    /// For reading: nil as nil, floating values in full (the shortest text that reads back
-    /// as the same double, as `sqlite3` and psql print them: money keeps its cents), dates
-    /// in UTC or (`local`) in the machine's time zone.
-    static func display(_ value: Value, local: Bool = false) -> String {
+    /// For reading: nil as nil, floating values with at most 15 significant digits, dates
+    /// in UTC or (`local`) in the machine's time zone. `full`: floating values in full, as
+    /// the line mode (data) keeps them.
+    static func display(_ value: Value, local: Bool = false, full: Bool = false) -> String {
         switch value {
         case .date(let seconds) where local: return Value.localISO8601(seconds)
+        case .real(let d) where !full: return real(d)
         default: return value.displayString
         }
+    }
+
+    /// A double as `sqlite3` shows it (`%.15g`): the shortest text when it has 15
+    /// significant digits or fewer (money keeps its cents: 12615.05), else rounded to 15,
+    /// so a sum's float noise goes (2328.600000000004 is 2328.6, 0.1 + 0.2 is 0.3). Exports,
+    /// JSON and CSV, and `tostring` keep the exact value.
+    public static func real(_ d: Double) -> String {
+        guard d.isFinite else { return Value.format(d) }
+        let text = String(format: "%.15g", d)
+        guard let rounded = Double(text), rounded != d else { return Value.format(d) }
+        // Any decimal of 15 digits reads back as a double whose shortest text is that
+        // decimal; near the largest double it reads back as infinity, and stays as text.
+        return rounded.isFinite ? Value.format(rounded) : text
     }
 
     /// Six significant digits without an exponent for everyday magnitudes, trailing zeros
@@ -250,6 +263,6 @@ extension TextTable {
         }
         let head = (format.maxRows + 1) / 2, tail = format.maxRows - head
         return TextTable(headers: headers, values: Array(values.prefix(head)) + Array(values.suffix(tail)),
-                         footer: "\(grouped(total)) \(noun)", gap: tail > 0 ? head : nil)
+                         footer: "(\(grouped(total)) \(noun))", gap: tail > 0 ? head : nil)
     }
 }

@@ -48,7 +48,27 @@ struct DotCommands {
             for name in names { print(ErrorRendering.escaped(name)) }
             return .ok
         },
-        Command(name: "schema", usage: ".schema [--swift] [NAME]", summary: "show entity definitions (--swift: as SwiftData classes)") { shell, arguments in
+        Command(name: "tables", usage: ".tables", summary: "list the entities and the tables they are read from") { shell, _ in
+            let context = shell.runtime.context
+            let entities = context.entities.sorted { $0.name < $1.name }
+            if entities.isEmpty {
+                print("no entities yet (entity \"Name\" { ... } or .import FILE NAME makes one)")
+                return .ok
+            }
+            // The table as SQL names it in sql() (its schema too, where it has one); a
+            // foreign file's view says so, as its rows are read only.
+            let rows: [[String?]] = entities.map { entity in
+                let storage = context.mapped(entity)
+                let table = (storage.schema.map { $0 + "." } ?? "") + storage.relation
+                return [entity.name, storage.isView ? table + " (view)" : table]
+            }
+            var format = shell.settings.format
+            format.columns = []
+            print(TextTable(headers: ["entity", "table"], rows: rows).render(format))
+            return .ok
+        },
+        Command(name: "schema", usage: ".schema [--swift|--sql] [NAME]", summary: "show entity definitions (--swift: as SwiftData classes; --sql: the tables' SQL, as sqlite3 shows it)") { shell, arguments in
+            if arguments.contains("--sql") { return shell.showSQL(of: arguments.filter { $0 != "--sql" }) }
             let args = arguments.filter { $0 != "--swift" }
             if args.count < arguments.count {
                 let context = shell.runtime.context
@@ -236,6 +256,32 @@ struct DotCommands {
         Command(name: "quit", usage: ".quit", summary: "leave quarry") { _, _ in .quit },
         Command(name: "exit", usage: ".exit", summary: "leave quarry") { _, _ in .quit },
     ]
+
+    /// `.schema --sql [NAME ...]`: the SQL that made each entity's table, its indexes and
+    /// triggers, as sqlite3's `.schema` shows a file (a foreign table's as its program wrote it).
+    func showSQL(of names: [String]) -> Outcome {
+        let context = runtime.context
+        if let unknown = names.first(where: { name in !context.entities.contains { $0.name == name } }) {
+            reportError(StoreError.unknownEntity(name: unknown, suggestion: closestMatch(to: unknown, in: context.entities.map(\.name))))
+            return .ok
+        }
+        let entities = context.entities.filter { names.isEmpty || names.contains($0.name) }.sorted { $0.name < $1.name }
+        // Through sql(), which reads only: SQLite's catalogue, or its error on another engine.
+        let tables = entities.map { luaQuote(context.mapped($0).relation) }.joined(separator: ", ")
+        runLua("""
+            for _, t in ipairs({ \(tables) }) do
+              local rows = sql("SELECT sql FROM sqlite_master WHERE tbl_name = ? AND sql IS NOT NULL ORDER BY type <> 'table', name", t)
+              if #rows == 0 then print("-- " .. t .. ": no SQL in sqlite_master (a view Quarry made for the session)") end
+              for _, r in ipairs(rows) do
+                -- The file's text: its control characters (an ESC, a C1 control) written as
+                -- escapes, so none drives the terminal; its lines and tabs kept.
+                local text = r.sql:gsub("[%c]", function(c) return (c == "\\n" or c == "\\t") and c or string.format("\\\\%03d", c:byte()) end)
+                print((text:gsub("\\194([\\128-\\159])", function(c) return string.format("\\\\u{%x}", c:byte()) end)) .. ";")
+              end
+            end
+            """)
+        return .ok
+    }
 
     static func onOff(_ args: [String], _ name: String) -> Bool? {
         switch args.first {

@@ -1,6 +1,7 @@
 import CReadline
 import Foundation
 import QuarryLua
+import QuarryModel
 import QuarryStore
 import QuarryStores
 
@@ -14,7 +15,12 @@ final class REPL {
     let session: Session
     var runtime: QuarryRuntime { session.runtime }
     private var pendingLines: [String] = []
+    /// The lines of the chunk being read, as typed: its history entry once it is whole.
+    private var typedLines: [String] = []
     private var finished = false
+    /// The last line was a `.quit` or Ctrl-D refused for unsaved changes: the same again
+    /// quits without them.
+    private var warnedOfUnsavedChanges = false
     private let historyPath: String
 
     static let primaryPrompt = "> "
@@ -55,10 +61,31 @@ final class REPL {
         rl_basic_quote_characters = UnsafePointer(strdup(""))
         // '.' and ':' end a word, so `o.ti<Tab>` completes `ti`.
         rl_basic_word_break_characters = UnsafePointer(strdup(" \t\n\"'()[]{},=+-*/%^#<>~;.:"))
+        // A second Tab lists the candidates when the first has completed all they share:
+        // `.schema Inv<Tab>` gives Invoice, and the next Tab lists Invoice and InvoiceLine
+        // (readline rang the bell and needed a third).
+        rl_variable_bind("show-all-if-unmodified", "on")
         using_history()
         stifle_history(1000)
-        if FileManager.default.fileExists(atPath: historyPath) { read_history(historyPath) }
-        else {
+        // A chunk of several lines is one entry, kept whole in the file: each entry starts
+        // with a `#seconds` line, and readline joins the lines up to the next one (as bash's
+        // lithist does) when the file starts with one.
+        history_write_timestamps = 1
+        // An entry's time starts with this character (none by default: no time written).
+        history_comment_char = CChar(UInt8(ascii: "#"))
+        if FileManager.default.fileExists(atPath: historyPath) {
+            let handle = FileHandle(forReadingAtPath: historyPath)
+            let first = try? handle?.read(upToCount: 1)
+            try? handle?.close()
+            let timed = first == Data("#".utf8)
+            // Lines without a time of their own belong to the entry before (only in a file
+            // that has times: in an older one, every line is an entry).
+            history_multiline_entries = timed ? 1 : 0
+            read_history(historyPath)
+            // A file written before entries had times: written again with them, so the
+            // chunks added from now on read back whole.
+            if !timed, let first, !first.isEmpty { write_history(historyPath) }
+        } else {
             // The first session with XDG_STATE_HOME set starts from the old file's lines.
             if historyPath != oldHistoryPath, FileManager.default.fileExists(atPath: oldHistoryPath) { read_history(oldHistoryPath) }
             write_history(historyPath)
@@ -100,6 +127,7 @@ final class REPL {
     /// Ctrl-C at the prompt: drop the line and any unfinished chunk, start afresh.
     private func cancelLine() {
         pendingLines = []
+        typedLines = []
         rl_free_line_state()
         rl_callback_sigcleanup()
         rl_replace_line("", 0)
@@ -111,22 +139,24 @@ final class REPL {
     /// Readline delivers a whole line (nil at end of input, Ctrl-D).
     fileprivate func received(_ cLine: UnsafeMutablePointer<CChar>?) {
         guard let cLine else {
-            finished = true
             rl_callback_handler_remove()
             fputs("\n", stdout)
+            if mayQuit(again: "Ctrl-D") { finished = true } else { install(prompt: pendingLines.isEmpty ? Self.primaryPrompt : Self.continuationPrompt) }
             return
         }
         let line = String(cString: cLine)
         free(cLine)
         rl_callback_handler_remove()
-        if !line.trimmingCharacters(in: .whitespaces).isEmpty {
-            // A URL's password is not kept in the history file (it is sent, never shown).
-            add_history(StoreRegistry.withoutSecrets(in: line))
-            append_history(1, historyPath)
-        }
         let started = Date()
         let cpuStarted = clock()
+        typedLines.append(line)
         handle(line)
+        // A chunk goes into the history when it is whole, as one entry, as lua, sqlite3
+        // and psql keep a statement: Up brings back the function, not its last line.
+        if pendingLines.isEmpty {
+            remember(typedLines.joined(separator: "\n"))
+            typedLines = []
+        }
         if session.timer, pendingLines.isEmpty, !line.hasPrefix(".") {
             let cpu = Double(clock() - cpuStarted) / Double(CLOCKS_PER_SEC)
             print(String(format: "Run Time: real %.3f cpu %.3f", Date().timeIntervalSince(started), cpu))
@@ -136,14 +166,40 @@ final class REPL {
         }
     }
 
+    /// Adds an entry to the history and its file (not a blank one).
+    private func remember(_ entry: String) {
+        guard !entry.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return }
+        // A URL's password is not kept in the history file (it is sent, never shown).
+        add_history(StoreRegistry.withoutSecrets(in: entry))
+        append_history(1, historyPath)
+    }
+
+    /// Whether `.quit` or Ctrl-D may end the session: not at once while changes are
+    /// unsaved, which ending would drop. The first says what would be lost and how to keep
+    /// it, as an editor asks; the same again (right after) quits without them.
+    private func mayQuit(again command: String) -> Bool {
+        let warned = warnedOfUnsavedChanges
+        warnedOfUnsavedChanges = false
+        guard !warned, let pending = runtime.openedContext?.pendingChangesSummary else { return true }
+        warnedOfUnsavedChanges = true
+        reportNote("\(pending) would be lost: save() or rollback() first, or \(command) again to quit without saving")
+        return false
+    }
+
     private func handle(_ line: String) {
         if pendingLines.isEmpty { runtime.noticeOutsideChanges() }
         session.settings.format.colors = useColor(STDOUT_FILENO)
         session.settings.format.width = terminalWidth()
         if pendingLines.isEmpty, line.hasPrefix(".") {
-            finished = DotCommands(session: session).run(line) == .quit
+            if DotCommands(session: session).run(line) == .quit {
+                finished = mayQuit(again: line.trimmingCharacters(in: .whitespaces))
+            } else {
+                warnedOfUnsavedChanges = false
+            }
             return
         }
+        // Any other line than the same quit again: the next one asks again.
+        if !line.trimmingCharacters(in: .whitespaces).isEmpty { warnedOfUnsavedChanges = false }
         // `=expr` prints expr, as the lua shell has always taken it.
         pendingLines.append(pendingLines.isEmpty && line.hasPrefix("=") ? "return " + line.dropFirst() : line)
         switch runtime.evaluateLine(pendingLines.joined(separator: "\n")) {
@@ -155,6 +211,8 @@ final class REPL {
         case .ran(let failure):
             pendingLines = []
             if let failure {
+                // The terminal echoed ^C where the cursor was: the message goes on a line of its own.
+                if (failure.error as? StoreError)?.interruption != nil || failure.message.hasSuffix("interrupted!") { endEchoedControlLine() }
                 reportError(failure.message)
                 pointAtPredicateColumn(failure)
             }
@@ -190,6 +248,11 @@ extension REPL {
         rl_completion_suppress_quote = 1
         if before == "." {
             candidates = DotCommands.commands.map(\.name).filter { $0.hasPrefix(word) }
+        } else if before.hasPrefix(".schema ") {
+            // Entity names only: every one that starts so (Invoice and InvoiceLine).
+            candidates = Set(repl.runtime.context.entities.map(\.name)).filter { $0.hasPrefix(word) }.sorted()
+        } else if before.hasPrefix(".help ") {
+            candidates = DotCommands.commands.map(\.name).filter { $0.hasPrefix(word) }
         } else {
             candidates = repl.runtime.completions(before: before, word: word)
         }
@@ -198,6 +261,14 @@ extension REPL {
             return index < REPL.candidates.count ? strdup(REPL.candidates[index]) : nil
         }
     }
+}
+
+/// Ends the line after a ^C the terminal echoed (ECHOCTL) while a statement ran.
+private func endEchoedControlLine() {
+    var mode = termios()
+    guard isatty(STDIN_FILENO) != 0, tcgetattr(STDIN_FILENO, &mode) == 0, mode.c_lflag & tcflag_t(ECHOCTL) != 0 else { return }
+    fputs("\n", stdout)
+    fflush(stdout)
 }
 
 /// The terminal's width in columns (0 when stdout is not a terminal).

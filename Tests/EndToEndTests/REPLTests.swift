@@ -176,7 +176,7 @@ import Testing
         try await repl.press("C-d")
         #expect(try await repl.waitForExit() == 0)
         let history = try String(contentsOfFile: sandbox.home.appendingPathComponent(".quarry_history").path, encoding: .utf8)
-        #expect(ProcessResult.split(history) == ["1"], "a new ~/.quarry_history holds the line entered")
+        #expect(REPLTests.entries(history) == ["1"], "a new ~/.quarry_history holds the line entered")
     }
 
     @Test func dotQuitQuitsWithStatusZero() async throws {
@@ -330,7 +330,8 @@ import Testing
         try await repl.press("C-d")
         #expect(try await repl.waitForExit() == 0)
 
-        let lines = ProcessResult.split(try String(contentsOfFile: historyFile, encoding: .utf8))
+        // Each entry has its time on a `#seconds` line before it (a chunk's lines are one entry).
+        let lines = REPLTests.entries(try String(contentsOfFile: historyFile, encoding: .utf8))
         #expect(lines.first == #"print("from last time")"#, "the old history is kept: \(lines)")
         let added = Array(lines.dropFirst())
         let expected = [#"print("from last time")"#, "40 + 2", "for i = 1, 1 do", "end"]
@@ -347,11 +348,23 @@ import Testing
         #expect(saved == ["1"])
         #expect(try await repl.enter("Item:get(2).title = 'not saved'") == [])
         #expect(try await repl.enter("haschanges()") == ["true"])
+        // Ctrl-D first says what would be lost; the second quits without it.
+        let before = try await repl.screen()
+        try await repl.press("C-d")
+        let asked = try await repl.waitForPrompt(after: before.count)
+        #expect(asked.contains { $0.contains("1 pending change (1 updated) would be lost") }, "\(asked.suffix(3))")
         try await repl.press("C-d")
         #expect(try await repl.waitForExit() == 0)
 
         let reopened = try await sandbox.quarry(["store.db", "-e", "print(Item:get(1).title, Item:get(2).title)"])
         #expect(reopened.stdout == "saved\tbb\n", "\(reopened)")
+    }
+
+    /// A history file's lines without the `#seconds` lines readline writes before each entry.
+    static func entries(_ history: String) -> [String] {
+        ProcessResult.split(history).filter { line in
+            !(line.hasPrefix("#") && line.count > 1 && line.dropFirst().allSatisfy(\.isNumber))
+        }
     }
 
     /// Checks a printed result table: a header naming `id` and each column, one row per

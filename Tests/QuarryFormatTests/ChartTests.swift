@@ -47,11 +47,12 @@ struct TextTableTests {
         #expect(table.render(format) == "scheduled_departure | carrier\n--------------------+--------\n                  5 | UA\n… +1 column", "\(table.render(format))")
     }
 
-    /// As `sqlite3` and psql print them: the shortest text that reads back as the same
-    /// double, so money keeps its cents (12615.05 is not 12615.0) and looks as exact as it is.
+    /// As `sqlite3` prints them: the shortest text of at most 15 significant digits, so
+    /// money keeps its cents (12615.05 is not 12615.0) and a sum's float noise goes; the
+    /// data modes keep every digit.
     @Test func numbersPrintInFullInEveryMode() {
         let table = TextTable(headers: ["x"], values: [[.real(1.0 / 3)], [.real(12345.678912)], [.null]])
-        #expect(table.render(mode: .table) == "x\n------------------\n0.3333333333333333\n      12345.678912\nnil")
+        #expect(table.render(mode: .table) == "x\n-----------------\n0.333333333333333\n     12345.678912\nnil")
         let money = TextTable(headers: ["total"], values: [[.real(12615.05)], [.real(267868.18)], [.real(195.1)], [.real(3)]])
         #expect(money.render(mode: .table) == "total\n---------\n 12615.05\n267868.18\n    195.1\n      3.0")
         #expect(table.render(mode: .csv) == "x\n0.3333333333333333\n12345.678912\n")
@@ -62,6 +63,6 @@ struct TextTableTests {
         var format = TableFormat()
         format.maxRows = 4
         let text = TextTable.rows(headers: ["n"], values: (1...1500).map { [.integer(Int64($0))] }, format: format).render(format)
-        #expect(text == "n\n----\n   1\n   2\n…\n1499\n1500\n1,500 rows", "\(text)")
+        #expect(text == "n\n----\n   1\n   2\n…\n1499\n1500\n(1,500 rows)", "\(text)")
     }
 }
