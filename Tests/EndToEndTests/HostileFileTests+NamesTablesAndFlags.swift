@@ -102,6 +102,8 @@ extension HostileFileTests {
         let saved = try await repl.enter("T:new{ n = 2 }; save()")
         #expect(saved.count == 1 && saved[0].contains("read-only"), "\(saved)")
         #expect(try await repl.enter("print(count('T'))") == ["2"])  // the pending insert counts
+        // The first .quit says the pending insert would be lost; the second quits.
+        #expect(try await repl.enter(".quit").contains { $0.contains("would be lost") })
         try await repl.type(".quit"); try await repl.press("Enter")
         _ = try await repl.waitForExit()
         #expect(try bytes(sandbox, "store.db") == before, "the store changed")
