@@ -13,7 +13,7 @@ public enum StoreRegistry {
 
     /// Gives the layers below what only the layouts can do: reading the model a Core Data
     /// store carries where a model file is asked for (`CoreDataModel.readingStore`). Done
-    /// once, before any store is opened or model read; opening a store does it too.
+    /// once, before any model is read; opening a SQLite file does it too.
     public static func prepare() { _ = prepared }
     private static let prepared: Void = CoreDataStore.readModelsOfStores()
 
@@ -23,7 +23,6 @@ public enum StoreRegistry {
     /// Data store that carries none.
     public static func open(_ location: String?, readOnly: Bool = false,
                             functions: [SQLFunction] = [], model: String? = nil) throws -> ObjectContext {
-        prepare()
         if let location, let server = server(claiming: location) { return try server.open(location, readOnly: readOnly) }
         return try ObjectContext(path: location, readOnly: readOnly, functions: functions, model: model)
     }

@@ -35,7 +35,7 @@ public struct PostgresURL: Equatable {
         // libpq takes the scheme in lower case only.
         let lowered = text[..<scheme.lowerBound].lowercased() + text[scheme.lowerBound...]
         let shown = Self.shown(lowered)
-        guard case let (userinfo, _)? = Self.userinfo(lowered) else {
+        guard case let (userinfo, _)? = URLSecrets.userinfo(lowered) else {
             throw StoreError.database(message: "\(shown): an '@', '/' or '?' inside a user name, password, database name or parameter is written %40, %2F or %3F")
         }
         var base = lowered, query = ""
@@ -43,7 +43,7 @@ public struct PostgresURL: Equatable {
             base = String(lowered[..<mark])
             query = String(lowered[lowered.index(after: mark)...])
         }
-        var secrets = userinfo.flatMap(Self.password).map { [String($0)] } ?? []
+        var secrets = userinfo.flatMap(URLSecrets.password).map { [String($0)] } ?? []
         var schema: String?
         var installsTriggers = false
         var kept: [Substring] = []
@@ -60,7 +60,7 @@ public struct PostgresURL: Equatable {
                 }
                 installsTriggers = true
             } else {
-                if Self.isSecret(parameter), let equals = parameter.firstIndex(of: "=") { secrets.append(String(parameter[parameter.index(after: equals)...])) }
+                if URLSecrets.isSecret(parameter), let equals = parameter.firstIndex(of: "=") { secrets.append(String(parameter[parameter.index(after: equals)...])) }
                 kept.append(parameter)
             }
         }
@@ -88,8 +88,4 @@ public struct PostgresURL: Equatable {
         }
         return URLSecrets.shown(url)
     }
-
-    private static func userinfo(_ url: String) -> (Substring?, String.Index)? { URLSecrets.userinfo(url) }
-    private static func password(_ userinfo: Substring) -> Substring? { URLSecrets.password(userinfo) }
-    private static func isSecret(_ parameter: Substring) -> Bool { URLSecrets.isSecret(parameter) }
 }
