@@ -47,8 +47,21 @@ let package = Package(
         .target(name: "QuarryModelFiles", dependencies: ["QuarryModel", "CQuarrySignals", "CZlib"], swiftSettings: swift5),
         // What every engine answers: StoreEngine, RowCursor, PreparedQuery.
         .target(name: "QuarryEngine", dependencies: ["QuarryModel", "CQuarryRows"], swiftSettings: swift5),
+        // The core: the context, objects, the stores' protocol, the layouts written once, import.
         .target(name: "QuarryStore", dependencies: [
-            "QuarryModel", "QuarryModelFiles", "QuarryEngine",
+            "QuarryModel", "QuarryModelFiles", "QuarryEngine", "CQuarrySignals", "CQuarryRows",
+        ], swiftSettings: swift5),
+        // SQLite: its engine (GRDB, the C functions, the one-scan summary) and its layouts
+        // (Quarry's files, another program's).
+        .target(name: "QuarrySQLite", dependencies: [
+            "QuarryModel", "QuarryModelFiles", "QuarryEngine", "QuarryStore",
+            "CQuarrySignals", "CQuarryRows", "CQuarrySQLite",
+            .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "GRDBSQLite", package: "GRDB.swift"),
+        ], swiftSettings: swift5),
+        // Core Data's layout of a SQLite file: its tables, triggers, history, external data.
+        .target(name: "QuarryCoreData", dependencies: [
+            "QuarryModel", "QuarryModelFiles", "QuarryEngine", "QuarryStore", "QuarrySQLite",
             "CQuarrySignals", "CQuarryRows", "CQuarrySQLite", "CZlib",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -58,8 +71,8 @@ let package = Package(
             "QuarryModel", "QuarryModelFiles", "QuarryEngine", "QuarryStore", "CQuarryPQ", "CQuarrySignals", "CQuarryRows",
         ], swiftSettings: swift5),
         // The one place that knows every engine and layout: the registry that opens a location.
-        .target(name: "QuarryStores", dependencies: ["QuarryModelFiles", "QuarryStore", "QuarryPostgreSQL"], swiftSettings: swift5),
-        .target(name: "QuarryPredicates", dependencies: ["QuarryModel", "QuarryModelFiles", "QuarryStore", "CQuarrySQLite"], swiftSettings: swift5),
+        .target(name: "QuarryStores", dependencies: ["QuarryModel", "QuarryModelFiles", "QuarryEngine", "QuarryStore", "QuarrySQLite", "QuarryCoreData", "QuarryPostgreSQL"], swiftSettings: swift5),
+        .target(name: "QuarryPredicates", dependencies: ["QuarryModel", "QuarryModelFiles", "QuarryEngine", "QuarryStore"], swiftSettings: swift5),
         // `#Predicate` and Swift sort keys in: Swift's syntax tree onto the predicate tree.
         .target(name: "QuarrySwiftInput", dependencies: ["QuarryModel", 
             "QuarryStore", "QuarryPredicates", "CQuarrySignals",
@@ -67,7 +80,7 @@ let package = Package(
             .product(name: "SwiftParser", package: "swift-syntax"),
             .product(name: "SwiftParserDiagnostics", package: "swift-syntax"),
         ], swiftSettings: swift5),
-        .target(name: "QuarryFetch", dependencies: ["QuarryModel", "QuarryModelFiles", "QuarryStore", "QuarryPredicates", "CQuarrySQLite"], swiftSettings: swift5),
+        .target(name: "QuarryFetch", dependencies: ["QuarryModel", "QuarryModelFiles", "QuarryEngine", "QuarryStore", "QuarryPredicates"], swiftSettings: swift5),
         // Tables and charts as text: no Lua, no terminal; the Lua layer and the shell use it.
         .target(name: "QuarryFormat", dependencies: ["QuarryModel", "QuarryStore", "QuarryFetch"], swiftSettings: swift5),
         .target(name: "QuarryLua", dependencies: ["QuarryModel", "QuarryModelFiles", "CQuarryShim", "CLua", "CQuarrySignals", "QuarryStore", "QuarryPredicates", "QuarrySwiftInput", "QuarryFetch", "QuarryFormat"], swiftSettings: swift5),
@@ -82,15 +95,15 @@ let package = Package(
         .target(name: "QuarryTestSupport", path: "Tests/Support", swiftSettings: swift5),
         // Quarry's #Predicate export against swift-foundation's macro: a store as plain Swift
         // classes and objects, compiled with swiftc, evaluated, compared with Quarry's fetch.
-        .target(name: "QuarrySwiftEvaluation", dependencies: ["QuarryModel", "QuarryModelFiles", "QuarryStore", "QuarryPredicates", "QuarryFetch", "QuarryTestSupport"],
+        .target(name: "QuarrySwiftEvaluation", dependencies: ["QuarryModel", "QuarryModelFiles", "QuarryStore", "QuarryStores", "QuarryPredicates", "QuarryFetch", "QuarryTestSupport"],
                 path: "Tests/SwiftEvaluation", swiftSettings: swift5),
-        .testTarget(name: "QuarryStoreTests", dependencies: ["QuarryPostgreSQL", "QuarryStores", "QuarryModel", "QuarryModelFiles", "QuarryEngine", "QuarryStore", "QuarryTestSupport", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swift5),
-        .testTarget(name: "QuarryPredicatesTests", dependencies: ["QuarryShell", "QuarryPostgreSQL", "QuarryModel", "QuarryPredicates", "QuarryStore", "QuarrySwiftInput", "QuarryTestSupport", "QuarrySwiftEvaluation", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swift5),
-        .testTarget(name: "QuarrySwiftInputTests", dependencies: ["QuarryShell", "QuarryModel", "QuarrySwiftInput", "QuarryPredicates", "QuarryStore", "QuarryTestSupport"], swiftSettings: swift5),
-        .testTarget(name: "QuarryFetchTests", dependencies: ["QuarryShell", "QuarryModel", "QuarryFetch", "QuarryPredicates", "QuarryStore", "QuarryTestSupport", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swift5),
-        .testTarget(name: "QuarryFormatTests", dependencies: ["QuarryModel", "QuarryFormat", "QuarryStore", "QuarryTestSupport"], swiftSettings: swift5),
-        .testTarget(name: "QuarryLuaTests", dependencies: ["QuarryShell", "QuarryModel", "QuarryModelFiles", "QuarryLua", "QuarryFetch", "QuarryFormat", "QuarryPredicates", "QuarryStore", "CLua", "CQuarryShim", "CQuarrySignals", "QuarryTestSupport", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swift5),
-        .testTarget(name: "QuarryShellTests", dependencies: ["QuarryModel", "QuarryShell", "QuarryStore"], swiftSettings: swift5),
+        .testTarget(name: "QuarryStoreTests", dependencies: ["QuarryPostgreSQL", "QuarryStores", "QuarryModel", "QuarryModelFiles", "QuarryEngine", "QuarryStore", "QuarrySQLite", "QuarryCoreData", "QuarryTestSupport", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swift5),
+        .testTarget(name: "QuarryPredicatesTests", dependencies: ["QuarryShell", "QuarryPostgreSQL", "QuarryModel", "QuarryPredicates", "QuarryStore", "QuarryStores", "QuarrySQLite", "QuarryCoreData", "QuarryEngine", "QuarrySwiftInput", "QuarryTestSupport", "QuarrySwiftEvaluation", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swift5),
+        .testTarget(name: "QuarrySwiftInputTests", dependencies: ["QuarryShell", "QuarryModel", "QuarrySwiftInput", "QuarryPredicates", "QuarryStore", "QuarryStores", "QuarrySQLite", "QuarryCoreData", "QuarryEngine", "QuarryTestSupport"], swiftSettings: swift5),
+        .testTarget(name: "QuarryFetchTests", dependencies: ["QuarryShell", "QuarryModel", "QuarryFetch", "QuarryPredicates", "QuarryStore", "QuarryStores", "QuarrySQLite", "QuarryCoreData", "QuarryEngine", "QuarryTestSupport", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swift5),
+        .testTarget(name: "QuarryFormatTests", dependencies: ["QuarryModel", "QuarryFormat", "QuarryStore", "QuarryStores", "QuarrySQLite", "QuarryCoreData", "QuarryEngine", "QuarryTestSupport"], swiftSettings: swift5),
+        .testTarget(name: "QuarryLuaTests", dependencies: ["QuarryShell", "QuarryModel", "QuarryModelFiles", "QuarryLua", "QuarryFetch", "QuarryFormat", "QuarryPredicates", "QuarryStore", "QuarryStores", "QuarrySQLite", "QuarryCoreData", "QuarryEngine", "CLua", "CQuarryShim", "CQuarrySignals", "QuarryTestSupport", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swift5),
+        .testTarget(name: "QuarryShellTests", dependencies: ["QuarryModel", "QuarryShell", "QuarryStore", "QuarryStores", "QuarrySQLite", "QuarryCoreData", "QuarryEngine"], swiftSettings: swift5),
         .testTarget(name: "EndToEndTests", dependencies: ["QuarryTestSupport"], swiftSettings: swift5),
     ]
 )

@@ -83,38 +83,3 @@ done:
     sqlite3_clear_bindings(one);
     return rc;
 }
-
-int quarry_utf8_without_nul(const uint8_t *s, long n) {
-    long i = 0;
-    while (i < n) {
-        uint8_t c = s[i];
-        if (c < 0x80) {
-            if (c == 0) return 0;
-            i++;
-            continue;
-        }
-        if (c >= 0xC2 && c <= 0xDF) {
-            if (i + 1 >= n || (s[i + 1] & 0xC0) != 0x80) return 0;
-            i += 2;
-        } else if (c >= 0xE0 && c <= 0xEF) {
-            if (i + 2 >= n) return 0;
-            uint8_t c1 = s[i + 1];
-            if (c == 0xE0 && (c1 < 0xA0 || c1 > 0xBF)) return 0;      /* overlong */
-            else if (c == 0xED && (c1 < 0x80 || c1 > 0x9F)) return 0; /* surrogates */
-            else if ((c1 & 0xC0) != 0x80) return 0;
-            if ((s[i + 2] & 0xC0) != 0x80) return 0;
-            i += 3;
-        } else if (c >= 0xF0 && c <= 0xF4) {
-            if (i + 3 >= n) return 0;
-            uint8_t c1 = s[i + 1];
-            if (c == 0xF0 && (c1 < 0x90 || c1 > 0xBF)) return 0;      /* overlong */
-            else if (c == 0xF4 && (c1 < 0x80 || c1 > 0x8F)) return 0; /* past U+10FFFF */
-            else if ((c1 & 0xC0) != 0x80) return 0;
-            if ((s[i + 2] & 0xC0) != 0x80 || (s[i + 3] & 0xC0) != 0x80) return 0;
-            i += 4;
-        } else {
-            return 0;
-        }
-    }
-    return 1;
-}

@@ -31,6 +31,29 @@ package protocol StoreEngine: AnyObject {
     func exportRows(_ sql: String, arguments: [Value], types: [AttributeType], firstColumn: Int,
                     writer: inout TableWriter, file: OutputFile) throws -> Int?
 
+    /// What the open had to say (a private copy was read), for stderr.
+    var openingNotes: [String] { get }
+
+    /// After the store's own save committed (SQLite: closing may then checkpoint the WAL
+    /// into the file, which a read-only look never does).
+    func didSave()
+
+    /// Why `sql`, which a person wrote for `sql()`, is refused before it is compiled (SQLite
+    /// carries out a pragma while compiling it); nil when it may be compiled.
+    func refusalBeforeCompiling(_ sql: String) -> String?
+    /// Whether `sql()` may call `function` (lower case): the engine's ordinary functions and
+    /// those it installs for its layouts.
+    func allowsCall(to function: String) -> Bool
+
+    /// Every column of `scan` summarised in one scan of its rows, reporting the rows read
+    /// to `progress` now and then; nil when the engine has no one-scan aggregate, or none
+    /// that agrees with this schema (the caller then takes the exact way).
+    func summarize(_ scan: SummaryScan, progress: ((Int) -> Void)?) throws -> SummaryScanResult?
+
+    /// A column default read off the engine's clock (`CURRENT_TIMESTAMP`) now, as the
+    /// engine would write it at an insert, for a new object; nil when it cannot say.
+    func clockValue(_ clock: String, as type: AttributeType) -> Value?
+
     /// Views the store described and SQL has not yet read, made before the first
     /// statement that reads each (`DeferredViews`).
     var deferredViews: DeferredViews? { get set }

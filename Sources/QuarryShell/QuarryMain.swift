@@ -34,7 +34,7 @@ public enum QuarryMain {
             return Status.usage.rawValue
         }
         if invocation.options.version {
-            print("quarry \(Options.version) (Lua 5.4, SQLite \(sqliteVersion))")
+            print("quarry \(Options.version) (Lua 5.4, \(StoreRegistry.engineVersions))")
             return Status.success.rawValue
         }
         return execute(invocation)
@@ -47,10 +47,10 @@ public enum QuarryMain {
         // count, as every chunk and the script do.
         let deadline = ProcessDeadline.start(seconds: options.timeout ?? 0)
         StoreRegistry.prepare()
-        // SQLite's heap is bounded too, before any connection runs a statement. Without
-        // --memory nothing is set: SQLite has no bound by default, and setting one starts
-        // SQLite up (`sqlite3_initialize`), in a run that may never open a store.
-        if let bytes = options.memory.flatMap(Options.bytes), bytes > 0 { SQLiteHeap.limit(bytes: bytes) }
+        // The engines' heaps are bounded too, before any connection runs a statement.
+        // Without --memory nothing is set: SQLite has no bound by default, and setting one
+        // starts SQLite up (`sqlite3_initialize`), in a run that may never open a store.
+        if let bytes = options.memory.flatMap(Options.bytes), bytes > 0 { StoreRegistry.limitEngineMemory(bytes: bytes) }
         do {
             if options.demo, invocation.database != nil {
                 throw ValidationFailure("--demo opens its own in-memory store; leave out DB")

@@ -1,6 +1,9 @@
+import QuarryCoreData
+import QuarryEngine
 import QuarryModelFiles
-import QuarryStore
 import QuarryPostgreSQL
+import QuarrySQLite
+import QuarryStore
 
 /// Opens every store, from a file's path or a server's URL: the one place that knows the
 /// kinds of location there are. Layers above ask the store it opens for what it can do
@@ -11,11 +14,17 @@ public enum StoreRegistry {
     /// A new engine is one more entry here.
     static let servers: [any ServerStoreKind.Type] = [PostgresServerKind.self]
 
-    /// Gives the layers below what only the layouts can do: reading the model a Core Data
-    /// store carries where a model file is asked for (`CoreDataModel.readingStore`). Done
-    /// once, before any model is read; opening a SQLite file does it too.
+    /// Gives the layers below what only the engines and layouts above them can do: reading
+    /// the model a Core Data store carries where a model file is asked for
+    /// (`CoreDataModel.readingStore`), Core Data's functions on every SQLite connection
+    /// (`SQLiteEngine.extensions`), and the in-memory store `model()` rehearses its
+    /// definitions in (`ObjectContext.makeScratch`). Done once, before any store is
+    /// opened or model read; opening a SQLite file does it too.
     public static func prepare() { _ = prepared }
-    private static let prepared: Void = CoreDataStore.readModelsOfStores()
+    private static let prepared: Void = {
+        CoreDataStore.prepareLayers()
+        ObjectContext.makeScratch = { try ObjectContext(path: nil) }
+    }()
 
     /// A context over the store `location` names: a server's, or else a SQLite file's
     /// (nil: a store in memory). `functions`: SQL functions a file's connection needs (the
@@ -23,9 +32,18 @@ public enum StoreRegistry {
     /// Data store that carries none.
     public static func open(_ location: String?, readOnly: Bool = false,
                             functions: [SQLFunction] = [], model: String? = nil) throws -> ObjectContext {
+        prepare()
         if let location, let server = server(claiming: location) { return try server.open(location, readOnly: readOnly) }
         return try ObjectContext(path: location, readOnly: readOnly, functions: functions, model: model)
     }
+
+    /// The engines' versions, for `--version` ("SQLite 3.40.1").
+    public static var engineVersions: String { "SQLite \(sqliteVersion)" }
+
+    /// Bounds the heap of every engine that keeps one in the process (SQLite's), by
+    /// `--memory` as the Lua heap is; 0: none. Called once, before any connection runs a
+    /// statement.
+    public static func limitEngineMemory(bytes: Int) { SQLiteHeap.limit(bytes: bytes) }
 
     /// Whether `location` names a file (or memory), not a server.
     public static func namesFile(_ location: String) -> Bool { server(claiming: location) == nil }

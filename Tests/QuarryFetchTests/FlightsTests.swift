@@ -7,6 +7,7 @@ import QuarryStore
 import QuarryTestSupport
 import Testing
 import QuarryModel
+import QuarrySQLite
 
 
 /// Real data: quarry's count and sorted fetch against SQL written by hand over the same table.

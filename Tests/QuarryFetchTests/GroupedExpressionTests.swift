@@ -6,6 +6,7 @@ import QuarryStore
 import QuarryTestSupport
 import Testing
 import QuarryModel
+import QuarrySQLite
 
 // Grouped (dictionary) requests over expressions: aggregates of arithmetic, count(distinct),
 // key paths through relate()d relationships, and `having` on an aggregate as written; each

@@ -6,6 +6,7 @@ import QuarryStore
 import QuarryTestSupport
 import Testing
 import QuarryModel
+import QuarrySQLite
 
 /// Random predicates over to-one key paths (by value, with nil, dangling and repeated
 /// links) and own columns: the joined SQL of a fetch, the stand-alone subquery form and

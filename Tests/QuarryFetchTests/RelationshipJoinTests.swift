@@ -6,6 +6,7 @@ import QuarryShell
 import QuarryStore
 import Testing
 import QuarryModel
+import QuarrySQLite
 
 /// Key paths through to-one relationships run as LEFT JOINs (predicates, sorts, sections,
 /// dictionary groups): over a small store with nil links, dangling keys and a duplicated

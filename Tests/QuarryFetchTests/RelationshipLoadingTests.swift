@@ -5,6 +5,7 @@ import QuarryShell
 import QuarryStore
 import Testing
 import QuarryModel
+import QuarrySQLite
 
 /// Relationships of fetched objects load a batch at a time: on first use for the whole
 /// batch, or ahead with `prefetch`; never one query per object.

@@ -7,6 +7,7 @@ import QuarryStore
 import QuarryTestSupport
 import Testing
 import QuarryModel
+import QuarrySQLite
 
 // summarize()'s one scan on nycflights13 (the sample FlightsOptionsTests imports: every
 // 7th flight, 48,111 of them): its estimates within their stated bounds of the exact

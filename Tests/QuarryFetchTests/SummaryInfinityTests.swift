@@ -6,6 +6,7 @@ import QuarryShell
 import QuarryStore
 import Testing
 import QuarryModel
+import QuarrySQLite
 
 /// A foreign file's column may hold infinities: the one scan and the exact way give the
 /// same summary (the review found mean nil one way and inf the other, and a quartile

@@ -6,6 +6,7 @@ import QuarryStore
 import QuarryTestSupport
 import Testing
 import QuarryModel
+import QuarrySQLite
 
 // summarize() and sql() on nycflights13 (the sample FlightsOptionsTests imports), each
 // statistic compared with a query written by hand on the same connection.

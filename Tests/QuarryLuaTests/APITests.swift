@@ -2,6 +2,7 @@ import GRDB
 import QuarryLua
 import QuarryStore
 import Testing
+import QuarrySQLite
 
 /// The Lua surface of the contract, through a runtime (no process).
 @Suite struct APITests {

@@ -5,6 +5,7 @@ import QuarryPredicates
 import QuarryShell
 import QuarryStore
 import Testing
+import QuarrySQLite
 
 /// What an independent review of the collector's loan (shim.c) and of objects kept across
 /// a model change found: a collector a callback restarts or stops, the snapshot a save

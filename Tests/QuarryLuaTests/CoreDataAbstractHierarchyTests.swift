@@ -5,6 +5,7 @@ import QuarryShell
 import QuarryStore
 import QuarryTestSupport
 import Testing
+import QuarrySQLite
 
 /// Issue 49, items 2 and 3, on Apple's Screen Time store (`screentime/`): the abstract
 /// CoreOrganization > Cloud/Family/LocalOrganization share `ZCOREORGANIZATION`, whose

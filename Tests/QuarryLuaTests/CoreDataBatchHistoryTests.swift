@@ -5,6 +5,8 @@ import QuarryShell
 import QuarryStore
 import QuarryTestSupport
 import Testing
+import QuarrySQLite
+import QuarryCoreData
 
 /// `updateall` and `deleteall` on a Core Data store with persistent history write it as
 /// Core Data's batch requests do: one transaction, an update change per row with the

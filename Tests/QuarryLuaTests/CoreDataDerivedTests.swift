@@ -5,6 +5,8 @@ import QuarryShell
 import QuarryStore
 import QuarryTestSupport
 import Testing
+import QuarrySQLite
+import QuarryCoreData
 
 /// Derived attributes of Core Data stores: computed by the store's own triggers, which call
 /// Core Data's SQL functions. None of the real stores here has one, so each test adds one

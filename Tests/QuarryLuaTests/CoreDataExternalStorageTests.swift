@@ -5,6 +5,8 @@ import QuarryShell
 import QuarryStore
 import QuarryTestSupport
 import Testing
+import QuarrySQLite
+import QuarryCoreData
 
 /// Binary attributes that allow external storage (issue 49 item 5). No real store here has
 /// one, so each test adds one to a copy of the cars store in the format Core Data writes

@@ -11,6 +11,10 @@ import Testing
 @testable import QuarryLua
 @testable import QuarryPredicates
 @testable import QuarryStore
+@testable import QuarrySQLite
+@testable import QuarryCoreData
+import QuarryStores
+@testable import QuarryEngine
 
 @Suite struct CoreDataHistoryTests {
     func storeWithHistory(_ relative: String) throws -> String { try CoreDataHistoryStores.copy(relative) }

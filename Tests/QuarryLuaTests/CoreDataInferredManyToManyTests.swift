@@ -5,6 +5,8 @@ import QuarryShell
 import QuarryStore
 import QuarryTestSupport
 import Testing
+import QuarrySQLite
+import QuarryCoreData
 
 /// Issue 49, item 4, from Lua: a store with no model (its `Z_MODELCACHE` dropped from a
 /// copy) reads its join tables as many-to-many relationships, where the inferred names

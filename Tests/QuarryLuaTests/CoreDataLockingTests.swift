@@ -5,6 +5,7 @@ import QuarryShell
 import QuarryStore
 import QuarryTestSupport
 import Testing
+import QuarrySQLite
 
 /// Core Data's optimistic locking on a copy of a real store: every write of a row adds 1
 /// to its `Z_OPT`, so a save over a row whose `Z_OPT` moved since Quarry took it up is a

@@ -5,6 +5,8 @@ import QuarryShell
 import QuarryStore
 import QuarryTestSupport
 import Testing
+import QuarrySQLite
+import QuarryCoreData
 
 /// `s:insert(i, x)` and `s:move(from, to)` on ordered to-many relationships, as an
 /// `NSMutableOrderedSet` places members: in memory at once, in the store's `Z_FOK_`

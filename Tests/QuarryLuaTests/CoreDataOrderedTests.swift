@@ -5,6 +5,8 @@ import QuarryShell
 import QuarryStore
 import QuarryTestSupport
 import Testing
+import QuarrySQLite
+import QuarryCoreData
 
 /// Ordered to-many relationships of Core Data stores: members come back in the order of
 /// their `Z_FOK_` values, never in key order, and adding or removing members writes the

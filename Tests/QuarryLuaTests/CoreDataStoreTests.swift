@@ -8,6 +8,8 @@ import QuarryStore
 import QuarryTestSupport
 import Testing
 import QuarryModel
+import QuarrySQLite
+import QuarryCoreData
 
 /// Stores written by Core Data itself (`../shared/data/coredata`), opened as their model's
 /// entities: every answer is checked against plain SQL over the Z-tables of the same copy,

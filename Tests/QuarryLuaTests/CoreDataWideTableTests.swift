@@ -5,6 +5,7 @@ import QuarryShell
 import QuarryStore
 import QuarryTestSupport
 import Testing
+import QuarrySQLite
 
 /// A Core Data table as wide as SQLite allows (2,000 columns, `Z_PK`, `Z_ENT` and `Z_OPT`
 /// among them): the entity's view holds its key, its entity column and every attribute,

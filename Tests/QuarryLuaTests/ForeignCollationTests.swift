@@ -4,6 +4,7 @@ import QuarryPredicates
 import QuarryShell
 import QuarryStore
 import Testing
+import QuarrySQLite
 
 /// A parent known by `code TEXT PRIMARY KEY COLLATE NOCASE`: SQLite's foreign key matches a
 /// child's `'ABC'` to the parent's `'abc'` (the parent column's collation), and so do the

@@ -5,6 +5,7 @@ import QuarryPredicates
 import QuarryShell
 import QuarryStore
 import Testing
+import QuarrySQLite
 
 /// A new object in a file Quarry did not create starts with each column's DEFAULT, as a
 /// Core Data object starts with its model's defaults: Northwind's `Products:new{...}`

@@ -4,6 +4,10 @@ import QuarryPredicates
 import QuarryShell
 @testable import QuarryStore
 import Testing
+@testable import QuarrySQLite
+@testable import QuarryCoreData
+import QuarryStores
+@testable import QuarryEngine
 
 /// A foreign file's keys act on a parent's delete as SQLite (`foreign_keys=ON`) carries
 /// them out, so one save takes what SQLite takes and refuses what it refuses: a RESTRICT

@@ -5,6 +5,7 @@ import QuarryPredicates
 import QuarryShell
 import QuarryStore
 import Testing
+import QuarrySQLite
 
 /// A foreign file's `ON DELETE` actions are its relationships' delete rules: deleting a
 /// parent through Quarry and saving leaves the same rows as SQLite itself leaves, with

@@ -6,6 +6,7 @@ import QuarryShell
 import QuarryStore
 import QuarryTestSupport
 import Testing
+import QuarrySQLite
 
 /// Issue #29: a file Quarry did not create gains only what its user asks for. Entities
 /// defined or imported into it add their tables, and nothing of Quarry's choosing:

@@ -6,6 +6,7 @@ import QuarryShell
 import QuarryStore
 import Testing
 import QuarryModelFiles
+import QuarrySQLite
 
 /// What a hostile and a careful user found wrong in the foreign-file, Core Data-writing,
 /// Swift-export and store-seam changes, kept from coming back.

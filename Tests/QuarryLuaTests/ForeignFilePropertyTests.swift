@@ -5,6 +5,7 @@ import QuarryPredicates
 import QuarryShell
 import QuarryStore
 import Testing
+import QuarrySQLite
 
 /// Issue 29's "done when": generated files Quarry did not create, each with a date column
 /// in one of every format, booleans in one of every spelling, UUIDs in one of every

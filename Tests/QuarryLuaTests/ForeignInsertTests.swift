@@ -5,6 +5,7 @@ import QuarryPredicates
 import QuarryShell
 import QuarryStore
 import Testing
+import QuarrySQLite
 
 /// Inserts into files Quarry did not create, whose key column is also an attribute (`id`,
 /// a WITHOUT ROWID table's `k`) and whose links are attribute columns (`author_id`): what

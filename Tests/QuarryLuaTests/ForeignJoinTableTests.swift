@@ -5,6 +5,7 @@ import QuarryPredicates
 import QuarryShell
 import QuarryStore
 import Testing
+import QuarrySQLite
 
 /// A table of a file Quarry did not create made only of two foreign keys (plus its own key
 /// or a position) is a many-to-many pair between the tables it joins (issue 29), kept as

@@ -5,6 +5,7 @@ import QuarryPredicates
 import QuarryShell
 import QuarryStore
 import Testing
+import QuarrySQLite
 
 /// A foreign key column of a file Quarry did not create (author_id) is both an attribute
 /// and the relationship's link: writing the attribute moves the link, before saving (the

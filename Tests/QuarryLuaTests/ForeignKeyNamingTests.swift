@@ -5,6 +5,7 @@ import QuarryPredicates
 import QuarryShell
 import QuarryStore
 import Testing
+import QuarrySQLite
 
 /// Files Quarry did not create, shaped the way real schemas are: several foreign keys to
 /// one table, a column named like the relationship its foreign key would get.

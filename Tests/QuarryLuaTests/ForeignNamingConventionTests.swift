@@ -5,6 +5,10 @@ import QuarryPredicates
 import QuarryShell
 @testable import QuarryStore
 import Testing
+@testable import QuarrySQLite
+@testable import QuarryCoreData
+import QuarryStores
+@testable import QuarryEngine
 
 /// A foreign key's relationship and inverse are named by the usual conventions (issue 29):
 /// `ArtistId`, `artist_id`, `artistID` -> `artist`; `SupportRepId` -> `supportRep`;

@@ -4,6 +4,7 @@ import QuarryPredicates
 import QuarryShell
 import QuarryStore
 import Testing
+import QuarrySQLite
 
 /// Sakila's SQLite `film_actor(actor_id, film_id, last_update TIMESTAMP NOT NULL)`, whose
 /// time has no default: a join table a link cannot be written to without that time. Its

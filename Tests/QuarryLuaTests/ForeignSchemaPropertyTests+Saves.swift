@@ -3,6 +3,7 @@ import GRDB
 import QuarryStore
 import QuarryTestSupport
 import Testing
+import QuarrySQLite
 
 /// The saves of `ForeignSchemaPropertyTests`: deletes in one save against SQLite's own
 /// foreign keys, and parents inserted with their children.

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import QuarryStore
 import QuarryTestSupport
+import QuarrySQLite
 
 /// A random SQLite schema as another program makes it, for `ForeignSchemaPropertyTests`:
 /// tables keyed by an integer, by text, by UUID text or by their rowid (referred to by a

@@ -6,6 +6,7 @@ import QuarryShell
 import QuarryStore
 import QuarryTestSupport
 import Testing
+import QuarrySQLite
 
 /// Issue 45's "done when": random files another program made (`RandomForeignSchema`),
 /// opened with Quarry and asked what plain SQL answers. Every relationship name is an

@@ -5,6 +5,7 @@ import QuarryPredicates
 import QuarryShell
 import QuarryStore
 import Testing
+import QuarrySQLite
 
 /// Bugs `ForeignSchemaPropertyTests` and trying sample files by hand found in reading and
 /// writing files Quarry did not create, each in its smallest form.

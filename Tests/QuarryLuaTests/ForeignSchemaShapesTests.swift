@@ -5,6 +5,7 @@ import QuarryPredicates
 import QuarryShell
 import QuarryStore
 import Testing
+import QuarrySQLite
 
 /// Shapes real databases have that a file Quarry did not make may show (the Northwind
 /// sample's, issue 45): a table named with a space, a join table whose ends have TEXT

@@ -5,6 +5,7 @@ import QuarryPredicates
 import QuarryShell
 import QuarryStore
 import Testing
+import QuarrySQLite
 
 /// A column whose values show no one format refuses writes until its format is declared.
 extension ForeignValueFormatTests {

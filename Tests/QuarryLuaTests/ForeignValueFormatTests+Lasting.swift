@@ -5,6 +5,7 @@ import QuarryPredicates
 import QuarryShell
 import QuarryStore
 import Testing
+import QuarrySQLite
 
 /// Declared formats outlast the session, and booleans kept as text compare as booleans in
 /// SQL as they do in memory.

@@ -5,6 +5,7 @@ import QuarryPredicates
 import QuarryShell
 import QuarryStore
 import Testing
+import QuarrySQLite
 
 /// Layouts past what Quarry can write, and values a layout cannot hold (issue 48): each
 /// refused with one line, the file as it was; none stops the process.

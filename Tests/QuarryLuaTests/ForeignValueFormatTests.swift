@@ -5,6 +5,7 @@ import QuarryPredicates
 import QuarryShell
 import QuarryStore
 import Testing
+import QuarrySQLite
 
 /// A value Quarry writes into a file it did not create keeps the format its column already
 /// uses (issue 29): files are made by plain SQL with each date, boolean and UUID format,

@@ -3,6 +3,7 @@ import GRDB
 import QuarryLua
 import QuarryStore
 import Testing
+import QuarrySQLite
 
 /// The hostile input catalogue, in-process: each row is malformed or adversarial input to
 /// one part of the Lua API (predicates, wrong types, relationships, schema, saves, CSV and

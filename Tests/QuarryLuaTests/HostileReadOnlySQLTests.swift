@@ -7,6 +7,8 @@ import QuarryShell
 import QuarryStore
 import QuarryTestSupport
 import Testing
+import QuarryStores
+import QuarrySQLite
 
 /// The third hostile review's findings on `sql()`: `fts3_tokenizer` reached native code
 /// (a pointer given as a blob, called by the next query on an FTS3 table), and a result

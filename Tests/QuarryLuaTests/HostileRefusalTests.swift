@@ -9,6 +9,10 @@ import QuarryTestSupport
 import Testing
 @testable import QuarryLua
 @testable import QuarryStore
+@testable import QuarrySQLite
+@testable import QuarryCoreData
+import QuarryStores
+@testable import QuarryEngine
 
 @Suite struct HostileRefusalTests {
     /// SQLite carries out a pragma while compiling it, so a setting one is refused from

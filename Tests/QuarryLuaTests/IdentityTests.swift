@@ -3,6 +3,7 @@ import QuarryFetch
 import QuarryLua
 import QuarryStore
 import Testing
+import QuarrySQLite
 
 /// One Lua value per stored row while referenced; Swift objects released by __gc.
 @Suite struct IdentityTests {

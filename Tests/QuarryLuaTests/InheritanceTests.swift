@@ -7,6 +7,7 @@ import QuarryStore
 import QuarryTestSupport
 import Testing
 import QuarryModelFiles
+import QuarrySQLite
 
 /// Entity inheritance in Quarry's own stores: `entity("Car", { abstract = true })`,
 /// `entity("SportCar", { parent = "Car" })`, stored as Core Data stores it.

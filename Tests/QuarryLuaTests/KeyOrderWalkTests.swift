@@ -5,6 +5,7 @@ import QuarryPredicates
 import QuarryShell
 import QuarryStore
 import Testing
+import QuarrySQLite
 
 /// A loop over every row of a table in key order reads windows of `min...max` before the
 /// keys are counted (`FetchResults.rows(around:)`): whatever gaps the keys have, and

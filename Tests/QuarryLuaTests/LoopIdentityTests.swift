@@ -6,6 +6,7 @@ import QuarryPredicates
 import QuarryShell
 import QuarryStore
 import Testing
+import QuarrySQLite
 
 /// A loop in key order records its rows in chunks of array slots rather than by key
 /// (see QUARRY_CHUNK_BITS), and `ipairs` steps through results' cached objects in C:

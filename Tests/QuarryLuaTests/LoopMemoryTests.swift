@@ -6,6 +6,10 @@ import QuarryLua
 import QuarryPredicates
 import QuarryShell
 import Testing
+@testable import QuarrySQLite
+@testable import QuarryCoreData
+import QuarryStores
+@testable import QuarryEngine
 
 /// A loop over every row keeps a batch or two in memory, whichever form it takes, and
 /// what Quarry builds for Lua in one call counts against `--memory`.

@@ -4,6 +4,8 @@ import QuarryStore
 import QuarryTestSupport
 import Testing
 import QuarryModelFiles
+import QuarryStores
+import QuarryCoreData
 
 @Suite struct ModelOutTests {
     static let definitions = """

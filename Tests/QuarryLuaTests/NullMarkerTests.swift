@@ -1,5 +1,6 @@
 import QuarryLua
 import Testing
+import QuarrySQLite
 
 /// `null` (`quarry.null`) stands for nil where a Lua table cannot hold nil: in `new{}`,
 /// in `updateall`'s values and inside json values (the contract's "Objects" section).

@@ -4,6 +4,7 @@ import QuarryShell
 import QuarryStore
 import QuarryTestSupport
 import Testing
+import QuarrySQLite
 
 /// Entity observers hear another process's commits to rows no object holds, as they
 /// hear a local save: the rows it updated, inserted and deleted, and nothing of the

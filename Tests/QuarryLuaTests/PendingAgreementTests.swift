@@ -6,6 +6,8 @@ import QuarryShell
 import QuarryStore
 import QuarryTestSupport
 import Testing
+import QuarrySQLite
+import QuarryCoreData
 
 /// With unsaved changes a fetch or count is answered partly in memory; each answer must be
 /// the one SQLite gives once the changes are saved. Each test takes the answers with the

@@ -3,6 +3,7 @@ import GRDB
 import QuarryPredicates
 import QuarryStore
 import Testing
+import QuarrySQLite
 
 /// An object whose many-to-many links changed, or whose ordered members were placed, is
 /// an updated object among the pending changes (`.changes`, the note at the end of a

@@ -6,6 +6,8 @@ import QuarryStore
 import QuarryTestSupport
 import Testing
 import QuarryModelFiles
+import QuarrySQLite
+import QuarryCoreData
 
 /// Photos.app's store holds 1,489 update rows Core Data itself wrote, each with its
 /// `ZCOLUMNS` bit vector. One reader (`PersistentHistoryColumns.names` over

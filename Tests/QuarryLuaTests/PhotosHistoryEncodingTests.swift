@@ -6,6 +6,8 @@ import QuarryStore
 import QuarryTestSupport
 import Testing
 import QuarryModelFiles
+import QuarrySQLite
+import QuarryCoreData
 
 /// Photos.app's store holds persistent history Core Data itself wrote. Its delete rows fix
 /// the order of tombstones (`ZTOMBSTONE0...`) for entities that preserve several

@@ -5,6 +5,8 @@ import QuarryShell
 import QuarryStore
 import QuarryTestSupport
 import Testing
+import QuarrySQLite
+import QuarryCoreData
 
 /// Moving an album to another folder changes its `parentFolder` and its place in the
 /// folder's ordered `childCollections` (the row's `Z_FOK_PARENTFOLDER`). Core Data's own

@@ -5,6 +5,7 @@ import QuarryShell
 import QuarryStore
 import QuarryTestSupport
 import Testing
+import QuarrySQLite
 
 /// Saves into copies of Photos.app's store run its triggers, which call Core Data's
 /// private SQL functions (`NSCoreDataTriggerUpdateAffectedObjectValue` for the counts a

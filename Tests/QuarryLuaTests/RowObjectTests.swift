@@ -6,6 +6,7 @@ import QuarryPredicates
 import QuarryShell
 import QuarryStore
 import Testing
+import QuarrySQLite
 
 /// Fetched objects that are still rows (their attributes read in C from the batch's
 /// cells) behave exactly as made objects do: the same values, the same identity, fresh

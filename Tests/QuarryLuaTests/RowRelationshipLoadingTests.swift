@@ -3,6 +3,7 @@ import QuarryPredicates
 import QuarryShell
 import QuarryStore
 import Testing
+import QuarrySQLite
 
 /// A to-one read from rows a loop holds as cells (not yet objects) loads the targets of
 /// the whole batch at once, as it does for objects: not one query per row, and not a

@@ -6,6 +6,8 @@ import QuarryShell
 import QuarryStore
 import QuarryTestSupport
 import Testing
+import QuarrySQLite
+import QuarryCoreData
 
 /// What the review of the store seam found (#30): the store decides what may be
 /// defined, and Quarry's own file keeps its layout.

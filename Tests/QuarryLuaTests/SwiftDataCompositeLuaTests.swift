@@ -5,6 +5,7 @@ import QuarryShell
 import QuarryStore
 import QuarryTestSupport
 import Testing
+import QuarrySQLite
 
 /// Issue 49, item 1: a SwiftData composite reads as a Lua table (`c.author.person`), nil
 /// when all its elements are; key paths into it filter and sort in SQL; it is written back

@@ -6,6 +6,7 @@ import QuarryStore
 import Testing
 import QuarryTestSupport
 import QuarryModel
+import QuarrySQLite
 
 /// SQL (what a fetch runs) and `matches` (what `p:matches(o)` runs) must select the same
 /// rows for every predicate: random rows, random predicates, fixed seeds.

@@ -6,6 +6,7 @@ import QuarryStore
 import Testing
 import QuarryTestSupport
 import QuarryModel
+import QuarrySQLite
 
 /// The differential test for expressions: arithmetic, index expressions, functions,
 /// aggregates and unquantified membership over an entity with a to-one and a to-many

@@ -5,6 +5,8 @@ import QuarryStore
 import Testing
 import QuarryTestSupport
 import QuarryModel
+import QuarryStores
+import QuarrySQLite
 
 @Suite struct DescriptionTests {
     @Test(arguments: [
@@ -218,7 +220,7 @@ import QuarryModel
         #expect(try !matches("FALSEPREDICATE", five))
     }
 
-    /// SQLite's own comparison of bound values is the reference for SQLiteOrdering.
+    /// SQLite's own comparison of bound values is the reference for SQLOrdering.
     @Test func orderingAgreesWithSQLite() throws {
         let context = try StoreOpener.open(nil)
         var values: [Value] = [
@@ -241,7 +243,7 @@ import QuarryModel
             for a in values {
                 for b in values {
                     let sqlite = try Int.fetchOne(statement, arguments: [a.databaseValue, b.databaseValue])
-                    let ours = SQLiteOrdering.compare(a, b).map { $0.signum() }
+                    let ours = SQLOrdering.compare(a, b).map { $0.signum() }
                     if sqlite != ours { disagreements.append("\(a) vs \(b): SQLite \(sqlite.map(String.init) ?? "NULL"), ours \(ours.map(String.init) ?? "nil")") }
                 }
             }

@@ -6,6 +6,7 @@ import QuarryTestSupport
 import Testing
 import QuarryModel
 import QuarryPostgreSQL
+import QuarrySQLite
 
 /// The predicate compiler's SQL through `PostgreSQLDialect`, run on a real PostgreSQL 15
 /// (`PostgresServer`), selects the rows SQLite selects with `SQLiteDialect`: the same

@@ -5,6 +5,10 @@ import QuarryTestSupport
 import Testing
 import QuarryModel
 import QuarryPostgreSQL
+@testable import QuarrySQLite
+@testable import QuarryCoreData
+import QuarryStores
+@testable import QuarryEngine
 
 /// `[c]`, `[d]` and `[cd]` in PostgreSQL's SQL (`PostgresFold`) against Foundation's
 /// fold, which SQLite and the in-memory evaluator call: the committed tables are

@@ -4,6 +4,7 @@ import QuarryShell
 import QuarryStore
 import Testing
 import QuarryModel
+import QuarrySQLite
 
 /// `[c]`, `[d]` and `[cd]` with BEGINSWITH, ENDSWITH, CONTAINS, LIKE, MATCHES and ==: the
 /// C functions SQLite runs (ASCII byte by byte, the rest through Swift) must answer as the

@@ -7,6 +7,7 @@ import QuarrySwiftInput
 import QuarryTestSupport
 import Testing
 import QuarryModel
+import QuarrySQLite
 
 /// Issue #27 part 4: the differential generator's random predicates, written as
 /// `#Predicate` (`swiftPredicateMacro`) and read back (`SwiftPredicateReader`), select in

@@ -6,6 +6,10 @@ import QuarryTestSupport
 import Testing
 @testable import QuarryStore
 import QuarryModelFiles
+@testable import QuarrySQLite
+@testable import QuarryCoreData
+import QuarryStores
+@testable import QuarryEngine
 
 @Suite struct ArchivedPredicateTests {
     /// `Item(name: String, rank: Integer 32)`, the predicate built by `predicate`, used by a

@@ -5,6 +5,10 @@ import Testing
 
 @testable import QuarryStore
 import QuarryModelFiles
+@testable import QuarrySQLite
+@testable import QuarryCoreData
+import QuarryStores
+@testable import QuarryEngine
 
 /// Quarry's binary property list reader against Foundation's `PropertyListSerialization`:
 /// the same values from the same bytes, for lists Foundation writes and for the real model

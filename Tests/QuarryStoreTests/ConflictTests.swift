@@ -3,6 +3,8 @@ import GRDB
 import QuarryStore
 import Testing
 import QuarryModel
+import QuarryStores
+import QuarrySQLite
 
 /// Optimistic locking between two connections to one file.
 @Suite struct ConflictTests {

@@ -10,6 +10,10 @@ import Testing
 @testable import QuarryStore
 import QuarryModel
 import QuarryModelFiles
+@testable import QuarrySQLite
+@testable import QuarryCoreData
+import QuarryStores
+@testable import QuarryEngine
 
 @Suite struct CoreDataHistoryWriteTests {
     /// A copy of the cars store with history tables (and `extra` SQL run after them). Its

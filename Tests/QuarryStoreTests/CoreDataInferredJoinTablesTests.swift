@@ -4,6 +4,10 @@ import QuarryTestSupport
 import Testing
 @testable import QuarryStore
 import QuarryModelFiles
+@testable import QuarrySQLite
+@testable import QuarryCoreData
+import QuarryStores
+@testable import QuarryEngine
 
 /// Issue 49, item 4: a store with no model keeps its many-to-many pairs in join tables
 /// `Z_<n><NAME>`; the inferred model makes each a pair of to-many relationships named

@@ -3,6 +3,10 @@ import GRDB
 import QuarryTestSupport
 import Testing
 @testable import QuarryStore
+@testable import QuarrySQLite
+@testable import QuarryCoreData
+import QuarryStores
+@testable import QuarryEngine
 
 /// A store laid out as Core Data lays out these cases, built by hand (no real store in
 /// the shared data has one with values to tell the columns apart): Tower (3) and Box (4),

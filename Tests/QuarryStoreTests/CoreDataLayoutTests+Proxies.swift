@@ -3,6 +3,10 @@ import QuarryTestSupport
 import Testing
 @testable import QuarryStore
 import QuarryModelFiles
+@testable import QuarrySQLite
+@testable import QuarryCoreData
+import QuarryStores
+@testable import QuarryEngine
 
 /// A compiled model whose sub-entity lists its inherited property as a
 /// `_NSPropertyDescriptionProxy`, as Core Data's `encodeWithCoder:` writes one

@@ -4,6 +4,10 @@ import QuarryTestSupport
 import Testing
 @testable import QuarryStore
 import QuarryModelFiles
+@testable import QuarrySQLite
+@testable import QuarryCoreData
+import QuarryStores
+@testable import QuarryEngine
 
 /// Issue 28, round three: the model an app ships beside its store is found; columns
 /// Core Data suffixed, hidden to-many columns and suffixed join tables are mapped where

@@ -5,6 +5,10 @@ import Testing
 @testable import QuarryStore
 import QuarryModel
 import QuarryModelFiles
+@testable import QuarrySQLite
+@testable import QuarryCoreData
+import QuarryStores
+@testable import QuarryEngine
 
 @Suite struct CoreDataModelEntitiesTests {
     static let item: EntityDescription = {

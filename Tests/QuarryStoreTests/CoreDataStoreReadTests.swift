@@ -6,6 +6,10 @@ import QuarryTestSupport
 import Testing
 @testable import QuarryStore
 import QuarryModelFiles
+@testable import QuarrySQLite
+@testable import QuarryCoreData
+import QuarryStores
+@testable import QuarryEngine
 
 enum GRDBHelpers {
     /// The raw `Z_MODELCACHE.Z_CONTENT` of a store copy.

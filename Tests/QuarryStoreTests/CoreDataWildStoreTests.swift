@@ -3,6 +3,10 @@ import GRDB
 import QuarryTestSupport
 import Testing
 @testable import QuarryStore
+@testable import QuarrySQLite
+@testable import QuarryCoreData
+import QuarryStores
+@testable import QuarryEngine
 
 /// Issue 28's first findings on real stores: what Core Data itself writes is read, not
 /// refused, and its own bookkeeping entities are not the app's.

@@ -5,8 +5,11 @@ import Testing
 
 @testable import QuarryStore
 import QuarryModel
-import QuarryEngine
+@testable import QuarryEngine
 import QuarryPostgreSQL
+@testable import QuarrySQLite
+@testable import QuarryCoreData
+import QuarryStores
 
 /// A Core Data store's views are made when SQL first reads them (`DeferredViews`): opening
 /// makes none, a read makes those it names (however SQLite would spell them), SQL hidden

@@ -1,6 +1,10 @@
 import Testing
 @testable import QuarryStore
 import QuarryModel
+@testable import QuarrySQLite
+@testable import QuarryCoreData
+import QuarryStores
+@testable import QuarryEngine
 
 /// "One line that says what, where and what would be right" is a property of the one
 /// renderer, proved here once for any parts, and for every kind of `StoreError`.

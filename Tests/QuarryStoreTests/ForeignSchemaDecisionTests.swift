@@ -2,6 +2,10 @@
 import Testing
 import QuarryModel
 import QuarryPostgreSQL
+@testable import QuarrySQLite
+@testable import QuarryCoreData
+import QuarryStores
+@testable import QuarryEngine
 
 /// The decisions made once from a schema's description, for every engine
 /// (`ForeignSchema+JoinTables`, `+Attributes`): which tables join two entities, with ends

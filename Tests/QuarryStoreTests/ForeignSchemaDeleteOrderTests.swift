@@ -1,6 +1,10 @@
 @testable import QuarryStore
 import Testing
 import QuarryPostgreSQL
+@testable import QuarrySQLite
+@testable import QuarryCoreData
+import QuarryStores
+@testable import QuarryEngine
 
 /// The order of ON DELETE actions, decided once from a schema's description
 /// (`ForeignSchema+DeleteOrder`) under each engine's rule: SQLite's (the key made last acts

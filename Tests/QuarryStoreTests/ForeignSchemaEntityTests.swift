@@ -1,8 +1,11 @@
 @testable import QuarryStore
 import Testing
 import QuarryModel
-import QuarryEngine
+@testable import QuarryEngine
 import QuarryPostgreSQL
+@testable import QuarrySQLite
+@testable import QuarryCoreData
+import QuarryStores
 
 /// A table's entity made once for every engine (`ForeignSchema+Entities`) from its
 /// description, what its rows are known by (`RowIdentity`) and the engine's answers

@@ -4,6 +4,10 @@ import Testing
 @testable import QuarryStore
 import QuarryModel
 import QuarryModelFiles
+@testable import QuarrySQLite
+@testable import QuarryCoreData
+import QuarryStores
+@testable import QuarryEngine
 
 /// How a Quarry store keeps a hierarchy: one table per root, `_entity`, views for the
 /// other entities; declared definitions in `quarry_model`, effective ones in memory.

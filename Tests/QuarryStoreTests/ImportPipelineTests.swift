@@ -3,6 +3,10 @@ import GRDB
 @testable import QuarryStore
 import Testing
 import QuarryModel
+@testable import QuarrySQLite
+@testable import QuarryCoreData
+import QuarryStores
+@testable import QuarryEngine
 
 /// The import's two threads (a parser thread filling batches of cells, the connection's
 /// thread inserting them several rows a statement) give what one thread reading row by

@@ -2,6 +2,10 @@ import Foundation
 import Testing
 @testable import QuarryStore
 import QuarryModel
+@testable import QuarrySQLite
+@testable import QuarryCoreData
+import QuarryStores
+@testable import QuarryEngine
 
 /// A many-to-many pair keeps its links in one table, named after the side that sorts
 /// first (`storage(of:in:)`), whichever side is defined first: the definition resolves

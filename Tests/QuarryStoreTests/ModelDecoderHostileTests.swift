@@ -8,7 +8,10 @@ import QuarryTestSupport
 import Testing
 @testable import QuarryStore
 import QuarryModelFiles
-import QuarryStores
+@testable import QuarryStores
+@testable import QuarrySQLite
+@testable import QuarryCoreData
+@testable import QuarryEngine
 
 @Suite struct ModelDecoderHostileTests {
     func expectRefusal(_ kind: ModelFileError.Kind, mentioning text: String, path: String? = nil,

@@ -5,6 +5,10 @@ import QuarryTestSupport
 import Testing
 @testable import QuarryStore
 import QuarryModelFiles
+@testable import QuarrySQLite
+@testable import QuarryCoreData
+import QuarryStores
+@testable import QuarryEngine
 
 @Suite struct ModelFileErrorTests {
     func write(_ text: String, to name: String, in folder: URL) throws -> String {

@@ -4,6 +4,10 @@ import Testing
 import QuarryModel
 #if canImport(Glibc)
 import Glibc
+@testable import QuarrySQLite
+@testable import QuarryCoreData
+import QuarryStores
+@testable import QuarryEngine
 #endif
 
 /// The one writer of export files: what `>` does to links, FIFOs and devices, and what a

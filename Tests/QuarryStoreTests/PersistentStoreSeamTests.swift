@@ -2,6 +2,10 @@ import GRDB
 import Testing
 @testable import QuarryStore
 import QuarryModel
+@testable import QuarrySQLite
+@testable import QuarryCoreData
+import QuarryStores
+@testable import QuarryEngine
 
 /// The context never asks which kind of store it has: it asks its `PersistentStore` at
 /// fixed points. A store that records those points, put behind a context, hears every
@@ -19,8 +23,13 @@ struct PersistentStoreSeamTests {
         func keepsDeclaration(of name: String) -> Bool { keepsQuarryLayout(name) }
 
         func refuseUnfaithfulWrite(_ operation: String, in context: ObjectContext) throws { heard.append("refuse \(operation)") }
-        func objectChanged(_ object: ManagedObject, in context: ObjectContext) { heard.append("changed \(object.entity.name)") }
-        func pendingChangesEnded(in context: ObjectContext) { heard.append("ended") }
+        func pendingChanges(_ event: PendingChangeEvent, in context: ObjectContext) {
+            switch event {
+            case .changed(let object): heard.append("changed \(object.entity.name)")
+            case .ended: heard.append("ended")
+            case .unchanged, .refreshed: break
+            }
+        }
         func prepare(_ request: SaveChangesRequest, in context: ObjectContext) throws -> StoreSaveWork {
             heard.append("prepare \(request.inserts.count)/\(request.updates.count)/\(request.deletes.count)")
             return StoreSaveWork()

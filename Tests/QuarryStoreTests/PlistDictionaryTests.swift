@@ -2,6 +2,10 @@ import Testing
 
 @testable import QuarryStore
 import QuarryModelFiles
+@testable import QuarrySQLite
+@testable import QuarryCoreData
+import QuarryStores
+@testable import QuarryEngine
 
 /// `PlistDictionary` (a property list's dictionary, looked up by scanning tagged keys)
 /// answers as the Swift dictionary it replaced: String's equality, the later of two equal

@@ -3,6 +3,10 @@ import QuarryPostgreSQL
 @testable import QuarryStore
 import QuarryTestSupport
 import Testing
+@testable import QuarrySQLite
+@testable import QuarryCoreData
+import QuarryStores
+@testable import QuarryEngine
 
 /// A server's connection has no SQLite database behind it (there was once an empty one
 /// that refused every statement): what reads SQLite directly is refused in one line that

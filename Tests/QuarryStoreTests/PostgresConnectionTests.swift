@@ -4,6 +4,10 @@ import QuarryTestSupport
 import Testing
 import QuarryModel
 import QuarryPostgreSQL
+@testable import QuarrySQLite
+@testable import QuarryCoreData
+import QuarryStores
+@testable import QuarryEngine
 
 /// Quarry's libpq connection against a real PostgreSQL 15 server (`PostgresServer`):
 /// values go and come back as they were, arguments are bound, never spliced, and every

@@ -4,6 +4,10 @@ import QuarryTestSupport
 import Testing
 import QuarryModel
 import QuarryPostgreSQL
+@testable import QuarrySQLite
+@testable import QuarryCoreData
+import QuarryStores
+@testable import QuarryEngine
 
 /// A save's updates go to the server together, a pipeline of them at a time
 /// (`PostgresConnection+Pipeline`): what the server made of each row comes back to its

@@ -2,6 +2,10 @@
 /// type): read conservatively, a doubt keeps the filter.
 import Testing
 @testable import QuarryStore
+@testable import QuarrySQLite
+@testable import QuarryCoreData
+import QuarryStores
+@testable import QuarryEngine
 
 @Suite struct RowidAliasTests {
     @Test(arguments: [

@@ -6,6 +6,10 @@ import QuarryTestSupport
 import Testing
 @testable import QuarryStore
 import QuarryModel
+@testable import QuarrySQLite
+@testable import QuarryCoreData
+import QuarryStores
+@testable import QuarryEngine
 
 @Suite struct StoreMappingTests {
     func temporaryPath(_ name: String) throws -> String {

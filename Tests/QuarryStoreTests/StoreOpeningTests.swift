@@ -4,6 +4,10 @@ import QuarryTestSupport
 import Testing
 @testable import QuarryStore
 import QuarryModel
+@testable import QuarrySQLite
+@testable import QuarryCoreData
+import QuarryStores
+@testable import QuarryEngine
 
 /// Each kind of store recognises its files and opens them with its model and mapping
 /// read (`OpenableStore`); the context asks the kinds in order (Quarry's, Core Data's,
@@ -11,7 +15,7 @@ import QuarryModel
 @Suite struct StoreOpeningTests {
     /// A connection to `path`, as a context opens one.
     func connection(_ path: String?) throws -> StoreConnection {
-        try StoreConnection(path: path, readOnly: false, functions: [])
+        try StoreConnection.openingSQLite(path: path, readOnly: false, functions: [])
     }
 
     /// The kind the context would choose for `path`, and whether each kind recognises it.
@@ -19,7 +23,7 @@ import QuarryModel
         let opened = try connection(path)
         defer { opened.close() }
         return try opened.read { db in
-            (try ObjectContext.storeKind(of: db, path: path), try QuarryFileStore.recognizes(db, path: path),
+            (try ObjectContext.storeKind(of: db, path: path, among: ObjectContext.storeKinds), try QuarryFileStore.recognizes(db, path: path),
              try CoreDataStore.recognizes(db, path: path), try ForeignFileStore.recognizes(db, path: path))
         }
     }

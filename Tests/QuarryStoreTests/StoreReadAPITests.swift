@@ -3,6 +3,10 @@ import GRDB
 import Testing
 @testable import QuarryStore
 import QuarryModel
+@testable import QuarrySQLite
+@testable import QuarryCoreData
+import QuarryStores
+@testable import QuarryEngine
 
 /// The reads the layers above the store make through its connection, in Quarry's values:
 /// rows, one row, a scalar, a walk over borrowed rows, a prepared read-only query, and SQL
@@ -159,11 +163,10 @@ import QuarryModel
             // Past the last argument, NULL; booleans answer as SQLite stores them.
             arguments[0].isNull && arguments.count == 0 ? .bool(true) : .bool(false)
         }
-        // Functions written in C install themselves on the handle they are given.
-        var nativeInstalled = false
-        let native = SQLFunction.native { _ in nativeInstalled = true }
-        let connection = try makeStore(functions: [echo, twice, answer, native]).connection
-        #expect(nativeInstalled)
+        // The text functions: the engine answers ASCII itself and asks Swift for the rest.
+        let text = SQLFunction.text(TextFunctions(match: { text, pattern, _, _ in text == pattern }, fold: { text, _ in text.lowercased() + "!" }))
+        let connection = try makeStore(functions: [echo, twice, answer, text]).connection
+        #expect(try connection.scalar("SELECT quarry_fold('ÉTÉ', 1)") == .text("été!"))
         let echoed = try connection.rows("SELECT echo(v) FROM t ORDER BY k").map { $0[0] }
         #expect(echoed == [.integer(42), .real(2.5), .text("text"), .blob([0, 255, 16]), .null, .text("a")])
         #expect(try connection.scalar("SELECT twice(?)", arguments: [.integer(21)]) == .integer(42))

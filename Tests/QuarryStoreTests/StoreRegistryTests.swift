@@ -2,6 +2,7 @@ import Foundation
 import QuarryStore
 import Testing
 import QuarryStores
+import QuarrySQLite
 
 /// The registry is the one place that tells a server's address from a file's path.
 @Suite struct StoreRegistryTests {

@@ -5,6 +5,10 @@ import Foundation
 import Testing
 @testable import QuarryStore
 import QuarryModel
+@testable import QuarrySQLite
+@testable import QuarryCoreData
+import QuarryStores
+@testable import QuarryEngine
 
 @Suite struct StoredDefinitionTests {
     /// An entity that uses every field of the stored definition.

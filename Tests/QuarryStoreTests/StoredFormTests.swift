@@ -3,6 +3,10 @@ import GRDB
 import Testing
 @testable import QuarryStore
 import QuarryModel
+@testable import QuarrySQLite
+@testable import QuarryCoreData
+import QuarryStores
+@testable import QuarryEngine
 
 /// Rows as the context keeps them (`Value.storedForm`): the storage form, its comparison,
 /// hash and message wording agree with GRDB's `DatabaseValue`, which the identity map held

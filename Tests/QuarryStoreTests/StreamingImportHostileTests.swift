@@ -7,6 +7,10 @@ import QuarryModel
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
+@testable import QuarrySQLite
+@testable import QuarryCoreData
+import QuarryStores
+@testable import QuarryEngine
 #endif
 
 /// Hostile input, round three: imports from a stream (a FIFO, a pipe) hold one chunk in

@@ -3,6 +3,10 @@ import GRDB
 @testable import QuarryStore
 import Testing
 import QuarryModel
+@testable import QuarrySQLite
+@testable import QuarryCoreData
+import QuarryStores
+@testable import QuarryEngine
 
 /// Import streams: the reader asks its source for a chunk at a time, and types inferred
 /// from a sample never give a wrong value when a later row contradicts them.

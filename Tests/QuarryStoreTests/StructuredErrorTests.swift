@@ -3,6 +3,10 @@ import GRDB
 import Testing
 @testable import QuarryStore
 import QuarryModel
+@testable import QuarrySQLite
+@testable import QuarryCoreData
+import QuarryStores
+@testable import QuarryEngine
 
 /// Errors keep their parts until they are rendered: SQLite's code and statement, an
 /// import's line and field, readable from the value while the line reads as it did.

@@ -5,6 +5,10 @@ import Testing
 @testable import QuarryStore
 import QuarryModel
 import QuarryModelFiles
+@testable import QuarrySQLite
+@testable import QuarryCoreData
+import QuarryStores
+@testable import QuarryEngine
 
 /// Issue 49, item 1: SwiftData's composite attributes, on a store built to the format of a
 /// real one (`SwiftDataCompositeStore` says how it was checked). The silent wrong value

@@ -5,6 +5,10 @@ import QuarryTestSupport
 import Testing
 import QuarryModel
 import QuarryPostgreSQL
+@testable import QuarrySQLite
+@testable import QuarryCoreData
+import QuarryStores
+@testable import QuarryEngine
 
 /// Errors keep their kind until they are rendered (issue 46): a constraint's refusal
 /// says its kind, table and columns, and an interrupt says itself, the same on SQLite and

@@ -2,6 +2,10 @@ import Testing
 @testable import QuarryStore
 import QuarryTestSupport
 import QuarryModel
+@testable import QuarrySQLite
+@testable import QuarryCoreData
+import QuarryStores
+@testable import QuarryEngine
 
 /// Coercion of values to attribute types, decoding of stored columns, and dates in ISO 8601.
 @Suite struct CoercionTests {

@@ -6,6 +6,10 @@ import Testing
 @testable import QuarryStore
 import QuarryModel
 import QuarryModelFiles
+@testable import QuarrySQLite
+@testable import QuarryCoreData
+import QuarryStores
+@testable import QuarryEngine
 
 @Suite struct XCDataModelWriterTests {
     /// Every model in the shared data, in every version and form: each `.xcdatamodeld`

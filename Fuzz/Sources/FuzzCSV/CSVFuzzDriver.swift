@@ -4,6 +4,8 @@ import Foundation
 import GRDB
 import QuarryStore
 import QuarryModel
+import QuarryStores
+import QuarrySQLite
 
 /// Writes the input to a file (`.json` when it starts with `[` or `{`, else `.csv`) and
 /// imports it twice into a fresh in-memory store holding two rows of `Item`: into `Item`

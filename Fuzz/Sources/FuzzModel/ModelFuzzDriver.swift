@@ -3,6 +3,7 @@
 import Foundation
 import QuarryStore
 import QuarryModelFiles
+import QuarryStores
 
 /// Reads the input as a model file (written to a file with no extension, so that
 /// `CoreDataModel.load` sniffs it: a binary or XML property list is a keyed archive, a

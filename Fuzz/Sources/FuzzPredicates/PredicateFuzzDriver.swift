@@ -5,6 +5,7 @@ import QuarryPredicates
 import QuarryShell
 import QuarryStore
 import QuarryModel
+import QuarrySQLite
 
 /// Parses the input as a format string; when it parses, formats it and parses that back,
 /// binds it to `Item` (with relationships to `Person` and `Tag`), and checks that SQL and

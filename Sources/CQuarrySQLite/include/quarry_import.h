@@ -18,8 +18,4 @@ int quarry_insert_cells(sqlite3_stmt *many, int per, sqlite3_stmt *one, int widt
                         const uint8_t *kinds, const int64_t *values, const int32_t *lengths,
                         const uint8_t *arena, int *failed);
 
-/* Whether the `count` bytes at `bytes` are valid UTF-8 (no overlong forms, surrogates or
-   code points past U+10FFFF, as Swift's String(validating:) checks) without a NUL byte. */
-int quarry_utf8_without_nul(const uint8_t *bytes, long count);
-
 #endif

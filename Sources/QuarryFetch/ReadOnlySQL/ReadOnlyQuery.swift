@@ -1,4 +1,5 @@
 import QuarryPredicates
+import QuarryEngine
 import QuarryStore
 import QuarryModel
 
@@ -23,15 +24,15 @@ public struct ReadOnlyQuery {
     /// Runs the statement and returns its rows. SQLite itself says whether the statement
     /// would write (sqlite3_stmt_readonly); one that would, or that returns no rows
     /// (ATTACH, BEGIN), or a second statement, is refused, and so is one that calls a
-    /// function other than SQLite's ordinary ones and Quarry's own (`SQLFunctions`),
-    /// before it runs.
+    /// function other than the engine's ordinary ones and Quarry's own
+    /// (`StoreEngine.allowsCall`), before it runs.
     /// `admit` is asked, as rows arrive, whether that many rows of that many columns and
     /// bytes may be kept (it throws to stop), so a result too big for the caller's budget
     /// is refused before it is all built.
     public func execute(in context: ObjectContext, admit: RowAdmission? = nil) throws -> QueryRows {
         func refuse(_ reason: String) -> FetchError { .badOption(option: "sql", reason: reason) }
         // Before anything is compiled: SQLite carries out a pragma while compiling it.
-        if let reason = SQLPragmas.refusal(in: sql) { throw refuse(reason) }
+        if let reason = context.connection.engine.refusalBeforeCompiling(sql) { throw refuse(reason) }
         return try context.connection.prepareReadOnly(sql) { statement in
             guard let statement else { throw refuse("no statement to run") }
             guard !statement.isFollowedByAnother else {
@@ -41,7 +42,7 @@ public struct ReadOnlyQuery {
             guard statement.isReadOnly, !columns.isEmpty else {
                 throw refuse("only a statement that reads rows can run here; this one would write or returns nothing (save() writes)")
             }
-            for name in try statement.functionsCalled() where !Self.sqlFunctions.contains(name) {
+            for name in try statement.functionsCalled() where !Self.predicateFunctions.contains(name) && !context.connection.engine.allowsCall(to: name) {
                 throw refuse("\(name)() is not allowed here; sql() calls SQLite's ordinary functions (date, json_extract, printf, count, ...) and Quarry's own")
             }
             guard statement.accepts(arguments) else {
@@ -58,9 +59,7 @@ public struct ReadOnlyQuery {
         }
     }
 
-    /// The functions `sql()` may call (lower case): SQLite's ordinary ones, the predicate
-    /// layer's, and those Quarry provides for Core Data stores' views and triggers.
-    static let sqlFunctions: Set<String> = SQLFunctions.ordinary
-        .union(PredicateFunctions.names.map { $0.lowercased() })
-        .union(SQLFunctions.storeOwn.map { $0.lowercased() })
+    /// The predicate layer's functions, which `sql()` may call besides the engine's own
+    /// (lower case), so SQL a predicate compiles to runs there too.
+    static let predicateFunctions: Set<String> = Set(PredicateFunctions.names.map { $0.lowercased() })
 }

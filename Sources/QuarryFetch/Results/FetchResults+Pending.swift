@@ -297,6 +297,6 @@ extension FetchResults {
     }
 
     private func sameSection(_ a: Value, _ b: Value) -> Bool {
-        (a.isNull && b.isNull) || (!a.isNull && !b.isNull && SQLiteOrdering.compare(a, b) == 0)
+        (a.isNull && b.isNull) || (!a.isNull && !b.isNull && SQLOrdering.compare(a, b) == 0)
     }
 }

@@ -41,9 +41,9 @@ struct MemoryOrder {
             case (false, true): order = 1
             default:
                 if let enumeration = enumerations[descriptor.key] {
-                    order = SQLiteOrdering.compare(enumeration.orderValue(x), enumeration.orderValue(y)) ?? 0
+                    order = SQLOrdering.compare(enumeration.orderValue(x), enumeration.orderValue(y)) ?? 0
                 } else {
-                    order = SQLiteOrdering.compare(x, y) ?? 0
+                    order = SQLOrdering.compare(x, y) ?? 0
                 }
             }
             if order != 0 { return descriptor.ascending ? order : -order }

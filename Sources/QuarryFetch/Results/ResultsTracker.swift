@@ -271,7 +271,7 @@ public final class ResultsTracker {
     }
 
     private func sameSection(_ a: Value, _ b: Value) -> Bool {
-        (a.isNull && b.isNull) || SQLiteOrdering.compare(a, b) == 0
+        (a.isNull && b.isNull) || SQLOrdering.compare(a, b) == 0
     }
 }
 

@@ -53,8 +53,8 @@ public struct SummaryRequest {
         base.offset = 0
         base.sectionKey = nil
         let compiled = try CompiledRequest(base, context: context)
-        if !options.exact, compiled.dialect.runsQuarryFunctions, try !Self.schemaNamesCollation(compiled.storage, in: context) {
-            return try oneScan(compiled, in: context, progress: progress)
+        if !options.exact, compiled.dialect.runsQuarryFunctions, let summaries = try oneScan(compiled, in: context, progress: progress) {
+            return summaries
         }
         return try exactly(compiled, in: context, progress: progress)
     }

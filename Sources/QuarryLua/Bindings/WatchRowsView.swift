@@ -64,7 +64,7 @@ final class WatchRowsView {
         // Nil first going up, as SQLite sorts; ties keep the query's order.
         return queried.enumerated().sorted { a, b in
             let (x, y) = (a.element[column], b.element[column])
-            let c = x.isNull || y.isNull ? (x.isNull ? (y.isNull ? 0 : -1) : 1) : SQLiteOrdering.compare(x, y) ?? 0
+            let c = x.isNull || y.isNull ? (x.isNull ? (y.isNull ? 0 : -1) : 1) : SQLOrdering.compare(x, y) ?? 0
             if c != 0 { return order.ascending ? c < 0 : c > 0 }
             return a.offset < b.offset
         }.map(\.element)

@@ -19,6 +19,19 @@ package final class PostgresEngine: StoreEngine {
 
     package var description: String { "PostgreSQL at \(url)" }
 
+    /// Opening a server's store reads no copy: nothing to say.
+    package var openingNotes: [String] { [] }
+    /// The server keeps its own log: nothing waits for a save.
+    package func didSave() {}
+    /// The server compiles nothing that writes inside the `READ ONLY` transaction a
+    /// statement is prepared in, and names the functions it refuses there itself.
+    package func refusalBeforeCompiling(_ sql: String) -> String? { nil }
+    package func allowsCall(to function: String) -> Bool { true }
+    /// Not asked of the server yet: a new object's clock default starts as nil.
+    package func clockValue(_ clock: String, as type: AttributeType) -> Value? { nil }
+    /// No one-scan aggregate on the server: the exact way's statements.
+    package func summarize(_ scan: SummaryScan, progress: ((Int) -> Void)?) throws -> SummaryScanResult? { nil }
+
     /// The server's rows: all at once, or a row at a time when `streamed`. No statement is
     /// cached here: the server plans each, and libpq keeps nothing prepared between them.
     package func withRows(_ sql: String, cached: Bool, streamed: Bool, _ body: (any RowCursor) throws -> Void) throws {

@@ -129,7 +129,14 @@ package final class PostgresStore: PersistentStore {
         }
     }
 
-    package func keep(templates: [CoreDataFetchRequest], context: ObjectContext) throws {
+    /// Templates in the schema's table; a server's store replays no `relate()` or
+    /// `format()` (the contract: they last for the session).
+    package func keep(_ what: Keeping, context: ObjectContext) throws {
+        guard case .templates(let templates) = what else { return }
+        try keep(templates: templates, context: context)
+    }
+
+    private func keep(templates: [CoreDataFetchRequest], context: ObjectContext) throws {
         guard !templates.isEmpty else { return }
         let server = try server(context)
         try server.inWriteTransaction {

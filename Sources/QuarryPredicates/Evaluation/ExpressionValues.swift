@@ -18,9 +18,9 @@ public enum ExpressionValues {
         // SQLite stores -0.0 as 0, so the sign is dropped here too (pow(-0.0, -1) is -inf).
         case .real(let d), .date(let d): return .real(d == 0 ? 0 : d)
         case .text(let t):
-            if let i = SQLiteOrdering.integerText(t) { return .int(i) }
-            return .real(SQLiteOrdering.numericPrefix(t))
-        case .blob(let bytes): return .real(SQLiteOrdering.numericPrefix(String(decoding: bytes, as: UTF8.self)))
+            if let i = SQLOrdering.integerText(t) { return .int(i) }
+            return .real(SQLOrdering.numericPrefix(t))
+        case .blob(let bytes): return .real(SQLOrdering.numericPrefix(String(decoding: bytes, as: UTF8.self)))
         case .decimal(let s): return .real(Double(s) ?? 0)
         }
     }
@@ -126,8 +126,8 @@ public enum ExpressionValues {
             }
         }
         switch function {
-        case .min: return present.dropFirst().reduce(first) { (SQLiteOrdering.compare($1, $0) ?? 0) < 0 ? $1 : $0 }
-        case .max: return present.dropFirst().reduce(first) { (SQLiteOrdering.compare($1, $0) ?? 0) > 0 ? $1 : $0 }
+        case .min: return present.dropFirst().reduce(first) { (SQLOrdering.compare($1, $0) ?? 0) < 0 ? $1 : $0 }
+        case .max: return present.dropFirst().reduce(first) { (SQLOrdering.compare($1, $0) ?? 0) > 0 ? $1 : $0 }
         default:
             var integerSum: Int64 = 0
             var realSum = 0.0
@@ -140,11 +140,11 @@ public enum ExpressionValues {
                 case .text(let t):
                     // As SQLite's sum(): text that is an integer adds as one; any other text
                     // adds the number its longest numeric prefix spells (0 for none).
-                    if let i = SQLiteOrdering.integerText(t) { integerSum &+= i; realSum += Double(i) }
-                    else { allIntegers = false; realSum += SQLiteOrdering.numericPrefix(t) }
+                    if let i = SQLOrdering.integerText(t) { integerSum &+= i; realSum += Double(i) }
+                    else { allIntegers = false; realSum += SQLOrdering.numericPrefix(t) }
                 case .blob(let bytes):
                     allIntegers = false
-                    realSum += SQLiteOrdering.numericPrefix(String(decoding: bytes, as: UTF8.self))
+                    realSum += SQLOrdering.numericPrefix(String(decoding: bytes, as: UTF8.self))
                 case .decimal(let s): allIntegers = false; realSum += Double(s) ?? 0
                 case .null: break
                 }

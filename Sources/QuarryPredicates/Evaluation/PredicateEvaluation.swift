@@ -61,13 +61,13 @@ extension BoundPredicate {
                 var sawNull = false
                 for element in values {
                     let e = fold(element, options)
-                    if e.isNull { sawNull = true } else if SQLiteOrdering.compare(l, e) == 0 { return true }
+                    if e.isNull { sawNull = true } else if SQLOrdering.compare(l, e) == 0 { return true }
                 }
                 return sawNull ? nil : false
             case .between:
                 guard case .list(let bounds) = rhs, bounds.count == 2 else { return false }
-                let low = SQLiteOrdering.compare(l, placed(fold(bounds[0], options))).map { $0 >= 0 }
-                let high = SQLiteOrdering.compare(l, placed(fold(bounds[1], options))).map { $0 <= 0 }
+                let low = SQLOrdering.compare(l, placed(fold(bounds[0], options))).map { $0 >= 0 }
+                let high = SQLOrdering.compare(l, placed(fold(bounds[1], options))).map { $0 <= 0 }
                 if low == false || high == false { return false }
                 return (low == nil || high == nil) ? nil : true
             default:
@@ -82,10 +82,10 @@ extension BoundPredicate {
     /// constants.
     static func compare(_ l: Value, _ op: ComparisonOperator, _ r: Value) -> Bool? {
         switch op {
-        case .equal: return SQLiteOrdering.compare(l, r) == 0 || (l.isNull && r.isNull)
-        case .notEqual: return !(SQLiteOrdering.compare(l, r) == 0 || (l.isNull && r.isNull))
+        case .equal: return SQLOrdering.compare(l, r) == 0 || (l.isNull && r.isNull)
+        case .notEqual: return !(SQLOrdering.compare(l, r) == 0 || (l.isNull && r.isNull))
         default:
-            guard let order = SQLiteOrdering.compare(l, r) else { return nil }
+            guard let order = SQLOrdering.compare(l, r) else { return nil }
             switch op {
             case .less: return order < 0
             case .lessOrEqual: return order <= 0
@@ -155,9 +155,10 @@ extension BoundPredicate {
     }
 }
 
-/// SQLite's comparison of two values of any storage class: NULL is unknown, numbers
+/// SQL's comparison of two values of any storage class, as SQLite makes it and the
+/// in-memory evaluator must agree with: NULL is unknown, numbers
 /// (integers, reals, booleans, dates) compare by value, then text by bytes, then blobs.
-public enum SQLiteOrdering {
+public enum SQLOrdering {
     private static let spaces: Set<UInt8> = [0x20, 0x09, 0x0A, 0x0C, 0x0D]
 
     /// `text` as SQLite's numeric affinity reads it when it is a whole integer (spaces

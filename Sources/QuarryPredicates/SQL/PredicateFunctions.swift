@@ -1,5 +1,5 @@
-import CQuarrySQLite
 import Foundation
+import QuarryEngine
 import QuarryStore
 
 extension SQLDialect {
@@ -9,7 +9,7 @@ extension SQLDialect {
     }
 }
 
-/// SQLite functions Quarry adds for what SQLite lacks; the in-memory evaluator calls the
+/// SQL functions Quarry adds for what an engine lacks; the in-memory evaluator calls the
 /// same Swift code, so both back ends fold text identically.
 public enum PredicateFunctions {
     static let fold = "quarry_fold"
@@ -59,37 +59,11 @@ public enum PredicateFunctions {
                 guard let code = arguments[0].storedInteger.flatMap(Int.init(exactly:)), functions.indices.contains(code) else { return .null }
                 return ExpressionValues.apply(functions[code], arguments[1])
             },
-            .native(install: addTextFunctions),
+            // quarry_string_op and quarry_fold: StringMatching's and fold's answers.
+            .text(TextFunctions(match: { text, pattern, op, options in
+                guard stringOperators.indices.contains(op) else { return nil }
+                return StringMatching.matches(stringOperators[op], text, pattern, ComparisonOptions(rawValue: options))
+            }, fold: { text, options in fold(text, ComparisonOptions(rawValue: options)) })),
         ]
-    }
-
-    /// quarry_fold and quarry_string_op, which SQLite calls once per row: C (text_match.c)
-    /// with the pattern folded once per statement and ASCII matched there, and the Swift
-    /// below (the evaluator's own code) for the rest.
-    private static func addTextFunctions(_ sqlite: OpaquePointer) {
-        quarry_sqlite_add_text_functions(sqlite, { text, textCount, textIsBlob, pattern, patternCount, patternIsBlob, op, options in
-            // quarry_string_op(text, pattern, operator, options): NULL when either is not text.
-            let operators = PredicateFunctions.stringOperators
-            guard let text = PredicateFunctions.string(text, textCount, textIsBlob),
-                  let pattern = PredicateFunctions.string(pattern, patternCount, patternIsBlob),
-                  operators.indices.contains(Int(op)) else { return -1 }
-            return StringMatching.matches(operators[Int(op)], text, pattern, ComparisonOptions(rawValue: Int(options))) ? 1 : 0
-        }, { bytes, count, isBlob, options, length in
-            guard let text = PredicateFunctions.string(bytes, count, isBlob) else { return nil }
-            let folded = Array(PredicateFunctions.fold(text, ComparisonOptions(rawValue: Int(options))).utf8)
-            guard let out = malloc(folded.count + 1)?.assumingMemoryBound(to: UInt8.self) else { return nil }
-            for (i, byte) in folded.enumerated() { out[i] = byte }
-            out[folded.count] = 0
-            length?.pointee = Int32(folded.count)
-            return UnsafeMutableRawPointer(out).assumingMemoryBound(to: CChar.self)
-        })
-    }
-
-    /// A value's bytes as GRDB reads them into a String: text as UTF-8 (repaired), a blob
-    /// only when it is UTF-8.
-    private static func string(_ bytes: UnsafePointer<UInt8>?, _ count: Int32, _ isBlob: Int32) -> String? {
-        let buffer = UnsafeBufferPointer(start: bytes, count: bytes == nil ? 0 : Int(count))
-        if isBlob != 0 { return String(data: Data(buffer), encoding: .utf8) }
-        return String(decoding: buffer, as: UTF8.self)
     }
 }

@@ -24,10 +24,10 @@ struct ContextObservers {
 /// What the context knows of other connections' commits: the `data_version` it last saw,
 /// the last history transaction it read, and the transactions it recorded itself (which
 /// are no outside change when it next looks).
-struct OutsideChanges {
+package struct OutsideChanges {
     var lastDataVersion: Int?
     var lastHistoryToken: Int64?
-    var ownHistoryTokens: Set<Int64> = []
+    package var ownHistoryTokens: Set<Int64> = []
     /// Whether `takeUnheardCommitsNote` gave its note.
     var saidUnheard = false
 }

@@ -6,7 +6,7 @@ import QuarryModel
 package struct BatchUpdateWritten {
     var keys: [Int64]
     package var byEntity: [String: [Int64]]
-    var assignments: [(String, Value)]
+    package var assignments: [(String, Value)]
     /// The rows of objects in use as the store holds them after the change, where it may
     /// differ from `assignments` (a server's types and triggers), by key.
     package var stored: [Int64: [String: Value]] = [:]

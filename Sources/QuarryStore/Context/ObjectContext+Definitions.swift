@@ -11,7 +11,7 @@ extension ObjectContext {
         // Another program's table, read at open, has the inverses of the relationships
         // Quarry's entities declare toward it (a `Review.product` to Northwind's
         // `Products` gives `Products.reviews`): its own declaration is never kept.
-        let entity = storage?.isForeign == true ? managedObjectModel.withInversesDeclaredElsewhere(entity) : entity
+        let entity = storage.map(store.derivesInverses(for:)) == true ? managedObjectModel.withInversesDeclaredElsewhere(entity) : entity
         if let previous = store.remember(entity, storage: storage), previous != entity { redescribeObjects(as: entity) }
     }
 
@@ -43,8 +43,6 @@ extension ObjectContext {
         try store.refuseDefining(definition.name, whole: false)
         try store.refuse(definition)
         try store.validate(definition)
-        // An existing empty file becomes Quarry's with its first entity: WAL from then on.
-        if managedObjectModel.entitiesByName.isEmpty, !isReadOnly { try useWriteAheadLog() }
         // Inverses are kept in step: relationships other entities declare toward this one
         // come in, and this one's inverses are added to entities already defined.
         var kept = definition
@@ -126,9 +124,9 @@ extension ObjectContext {
     /// Whether `name` of entity `table` is another program's table's to-many, an inverse
     /// `remember` derived from a Quarry entity's declaration (none of the table's own keys).
     private func isDerivedInverse(_ name: String?, of table: String) -> Bool {
-        guard let name, store.isOtherProgramsTable(table), let other = managedObjectModel.entitiesByName[table],
+        guard let name, store.derivesInverses(of: table), let other = managedObjectModel.entitiesByName[table],
               let r = other.relationship(named: name) else { return false }
-        return r.isToMany && r.column == nil && mapped(other).isForeign
+        return r.isToMany && r.column == nil
     }
 
     /// Other programs' tables without the inverses of relationships `entity` does not
@@ -136,7 +134,7 @@ extension ObjectContext {
     /// where only the declarations kept give them, reads them; only those that change.
     private func tablesWithoutStaleInverses(toward entity: EntityDescription) -> [EntityDescription] {
         managedObjectModel.entityOrder.compactMap { name in
-            guard store.isOtherProgramsTable(name), let table = managedObjectModel.entitiesByName[name], mapped(table).isForeign else { return nil }
+            guard store.derivesInverses(of: name), let table = managedObjectModel.entitiesByName[name] else { return nil }
             var stripped = table
             stripped.relationships.removeAll { r in
                 guard r.destination == entity.name, isDerivedInverse(r.name, of: name) else { return false }
@@ -219,13 +217,20 @@ extension ObjectContext {
 }
 
 extension ObjectContext {
+    /// Makes the empty in-memory context `rehearse` defines in (Quarry's own layout on
+    /// SQLite): the core opens no engine, so the registry sets it (`StoreRegistry.prepare`).
+    nonisolated(unsafe) package static var makeScratch: (() throws -> ObjectContext)?
+
     /// Defines `definitions` first in an empty in-memory store that holds this store's
     /// declarations, so a refusal that `define` finds only while defining (a key that
     /// clashes with an ancestor's, a reserved name) comes before anything is written
     /// here. Refusals that depend on rows (a required attribute with no default) can
     /// still come later, from the store itself.
     private func rehearse(_ definitions: [EntityDescription], from path: String) throws {
-        let rehearsal = try ObjectContext(path: nil)
+        guard let makeScratch = Self.makeScratch else {
+            throw StoreError.database(message: "no in-memory store to rehearse \(path)'s definitions in (StoreRegistry.prepare() was not called)")
+        }
+        let rehearsal = try makeScratch()
         defer { rehearsal.close() }
         try rehearsal.withDefinitionIndex {
             for name in managedObjectModel.entityOrder {
@@ -258,7 +263,7 @@ extension ObjectContext {
     package func keep(templates: [CoreDataFetchRequest]) throws {
         let kept = templates.filter { managedObjectModel.entitiesByName[$0.entity] != nil }
         guard !kept.isEmpty else { return }
-        try store.keep(templates: kept, context: self)
+        try store.keep(.templates(kept), context: self)
     }
 }
 
@@ -286,11 +291,11 @@ extension ObjectContext {
         guard to.attribute(named: destinationColumn) != nil || destinationColumn == mapped(to).keyColumn else { throw to.unknownKey(destinationColumn) }
         let targetKey = destinationColumn == mapped(to).keyColumn ? nil : destinationColumn
         let relationship = try link(source, column: sourceColumn, to: destinationName, targetKey: targetKey, name: name,
-                                    inverse: inverse, persist: store.isQuarrysFile && !mapped(from).isForeign && !mapped(to).isForeign)
+                                    inverse: inverse, persist: store.keepsRelationInModel(from, to))
         if keep {
             do {
-                try store.keep(ForeignSidecar.Relation(source: source, column: sourceColumn, destination: destinationName,
-                                                          destinationColumn: destinationColumn, name: name, inverse: inverse), context: self)
+                try store.keep(.relation(ForeignSidecar.Relation(source: source, column: sourceColumn, destination: destinationName,
+                                                                    destinationColumn: destinationColumn, name: name, inverse: inverse)), context: self)
             } catch {
                 // A relationship that could not be kept is not made: the model stays as it was.
                 remember(from)
@@ -341,8 +346,7 @@ extension ObjectContext {
                                                         deleteRule: inverseRule))
         if source == destinationName { from = to }
         if persist {
-            if isReadOnly { throw StoreError.readOnly(operation: "relate") }
-            try writeRelation(from, to, column: column, targetKey: targetKey)
+            try store.keep(.link(from: from, to: to, column: column, targetKey: targetKey), context: self)
         }
         remember(from)
         if source != destinationName { remember(to) }

@@ -19,7 +19,7 @@ extension ObjectContext {
         forgetOrders(ownedBy: object)
         unsaved.updated[ObjectIdentifier(object)] = nil
         unsaved.deleted[ObjectIdentifier(object)] = nil
-        store.objectUnchanged(object, in: self)
+        store.pendingChanges(.unchanged(object), in: self)
         guard let row else {
             unregister(object)
             object.isDeleted = true
@@ -92,7 +92,7 @@ extension ObjectContext {
             }
         }
         addOutsideRowChanges(to: &changes)
-        store.pendingChangesRefreshed(in: self)
+        store.pendingChanges(.refreshed, in: self)
         // Asked, with nothing heard: only what the reload found counts as a change.
         if last == version, changes.isEmpty { return false }
         changes.isExternal = true

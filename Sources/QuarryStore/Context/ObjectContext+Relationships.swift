@@ -3,8 +3,8 @@ import QuarryModel
 /// A link-table change not yet saved, in the table's own orientation.
 package struct PendingLink {
     package let table: String
-    let source: ManagedObject
-    let target: ManagedObject
+    package let source: ManagedObject
+    package let target: ManagedObject
     package let isAdd: Bool
 }
 
@@ -521,7 +521,7 @@ extension ObjectContext {
 
     /// The same for rows of `entity` deleted without objects (`deleteall`), whose
     /// `relationships` are those of `entity` or, for an object, of its current entity.
-    func deleteRules(of entity: EntityDescription, relationships: [RelationshipDescription]? = nil) -> [(RelationshipDescription, EntityStorage.ReferencingKey.Check)] {
+    package func deleteRules(of entity: EntityDescription, relationships: [RelationshipDescription]? = nil) -> [(RelationshipDescription, EntityStorage.ReferencingKey.Check)] {
         let relationships = (relationships ?? entity.relationships).filter { storage(of: $0, in: entity.name) != nil }
         let keys = mapped(entity).referencingKeys
         guard !keys.isEmpty else { return relationships.map { ($0, .statement) } }
@@ -669,7 +669,7 @@ extension ObjectContext {
     }
 
     /// Where a foreign file's deny rule comes from, for the refusal: its foreign key.
-    func foreignKeyNote(_ relationship: RelationshipDescription, of entity: String) -> String {
+    package func foreignKeyNote(_ relationship: RelationshipDescription, of entity: String) -> String {
         guard let e = managedObjectModel.entitiesByName[entity], mapped(e).layout == .foreignTable,
               case .inverseForeignKey(let child, let column, _, _)? = storage(of: relationship, in: entity) else { return "" }
         return " (the file's foreign key \(child).\(column) is ON DELETE NO ACTION or RESTRICT)"

@@ -49,7 +49,7 @@ extension ObjectContext {
         // The transaction committed: only now does the in-memory graph change.
         var changes = changeSet(of: result)
         apply(result)
-        store.pendingChangesEnded(in: self)
+        store.pendingChanges(.ended, in: self)
         for object in result.request.deletes {
             unregister(object)
             object.context = nil
@@ -67,8 +67,8 @@ extension ObjectContext {
         pruneRegistrations()
         store.didSave(in: self)
         bumpGeneration()
-        // The user wrote to the file: closing may now checkpoint it.
-        allowCheckpointOnClose()
+        // The user wrote to the store (a file: closing may now checkpoint it).
+        connection.engine.didSave()
         notify(changes)
         // Updated as observers hear it: an object whose only change is a link added or
         // removed, or a member moved, was updated too (Core Data's `updatedObjects`).
@@ -223,7 +223,7 @@ extension ObjectContext {
             object.pending = [:]
             object.pendingToOne = [:]
         }
-        store.pendingChangesEnded(in: self)
+        store.pendingChanges(.ended, in: self)
         unsaved.clear()
         bumpGeneration()
         return discarded

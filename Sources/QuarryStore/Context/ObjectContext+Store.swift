@@ -73,7 +73,7 @@ extension ObjectContext {
         }
         // Kept first: a declaration that cannot be kept is not made.
         if keep {
-            try store.keep(ForeignSidecar.Format(entity: entity.name, column: column, format: format.name), context: self)
+            try store.keep(.format(ForeignSidecar.Format(entity: entity.name, column: column, format: format.name)), context: self)
         }
         mapping.declaredFormats[entity.name, default: [:]][column] = format
         // Numbers in the column are read in the declared scale from now on.
@@ -95,7 +95,17 @@ extension ObjectContext {
         }
     }
 
-    func formatColumn(_ entityName: String, _ column: String) throws -> (EntityDescription, AttributeDescription) {
+    /// `format("Invoice", "InvoiceDate")`: the format Quarry writes the column in, declared
+    /// or read from its values (the store says); nil for Quarry's own stores, whose
+    /// encoding is fixed.
+    public func columnFormat(_ entityName: String, _ column: String) throws -> String? {
+        let entity = try entity(named: entityName)
+        guard mapped(entity).layout == .foreignTable else { return nil }
+        let (_, attribute) = try formatColumn(entityName, column)
+        return try store.columnFormat(of: entity, attribute, context: self)
+    }
+
+    package func formatColumn(_ entityName: String, _ column: String) throws -> (EntityDescription, AttributeDescription) {
         let entity = try entity(named: entityName)
         guard mapped(entity).layout == .foreignTable else {
             throw StoreError.invalidSchema(entity: entity.name, reason: mapped(entity).isView

@@ -1,6 +1,5 @@
 import Foundation
 import CQuarrySignals
-import CQuarrySQLite
 import QuarryModel
 
 /// Core Data's managed object context over one SQLite database: the entities, the
@@ -11,8 +10,6 @@ public final class ObjectContext {
     public var isReadOnly: Bool { connection.isReadOnly }
     /// Where the store lives; nil for an in-memory store.
     public var path: String? { connection.path }
-    /// Where summarize()'s aggregate reports the rows it has read.
-    public var summaryProgress: SummaryProgress { connection.summaryProgress }
     var isClosed: Bool { connection.isClosed }
 
     /// The entities the store holds (see `ManagedObjectModel`).
@@ -108,9 +105,9 @@ public final class ObjectContext {
     /// Who the recorded transactions name as their author.
     public var author: String?
     /// Other connections' commits as last seen (`OutsideChanges`).
-    var outsideChanges = OutsideChanges()
+    package var outsideChanges = OutsideChanges()
     /// What writes kept other than given, said once per column (`takeWriteNotes`).
-    var writeNotes = WriteNotes()
+    package var writeNotes = WriteNotes()
 
     /// Notes queued by the writes so far, each once; the caller says them.
     public func takeWriteNotes() -> [String] { writeNotes.take() }
@@ -147,9 +144,6 @@ public final class ObjectContext {
     /// made beside the file. Called at exit and when `.open` replaces the store.
     public func close() { connection.close() }
 
-    /// Lets closing checkpoint the WAL into the file (see `StoreConnection`).
-    func allowCheckpointOnClose() { connection.allowCheckpointOnClose() }
-
     // MARK: Entities
 
     public var entities: [EntityDescription] { managedObjectModel.entities }
@@ -178,7 +172,7 @@ public final class ObjectContext {
         for attribute in entity.attributes { initial[attribute.name] = attribute.defaultValue ?? .null }
         for (name, clock) in mapped(entity).clockDefaults {
             guard let type = entity.attribute(named: name)?.type else { continue }
-            initial[name] = clockDefault(clock, as: type)
+            initial[name] = connection.engine.clockValue(clock, as: type) ?? .null
         }
         let object = ManagedObject(entity: entity, primaryKey: nil, temporaryNumber: unsaved.takeTemporaryNumber(),
                                    committed: [:], context: self)
@@ -222,7 +216,7 @@ public final class ObjectContext {
         object.isDeleted = true
         unsaved.updated[ObjectIdentifier(object)] = nil
         unsaved.deleted[ObjectIdentifier(object)] = object
-        store.objectChanged(object, in: self)
+        store.pendingChanges(.changed(object), in: self)
     }
 
     func noteChanged(_ object: ManagedObject) {
@@ -230,7 +224,7 @@ public final class ObjectContext {
         guard !object.isInserted, !object.isDeleted else { return }
         let id = ObjectIdentifier(object)
         unsaved.updated[id] = object.pending.isEmpty && object.pendingToOne.isEmpty ? nil : object
-        if unsaved.updated[id] != nil { store.objectChanged(object, in: self) } else { store.objectUnchanged(object, in: self) }
+        store.pendingChanges(unsaved.updated[id] != nil ? .changed(object) : .unchanged(object), in: self)
     }
 
     /// The unsaved changes, for `.changes`. An object whose many-to-many links were added
@@ -265,10 +259,10 @@ public final class ObjectContext {
     }
 
     /// Whether many-to-many links are added or removed.
-    var hasPendingLinks: Bool { !unsaved.links.isEmpty }
+    package var hasPendingLinks: Bool { !unsaved.links.isEmpty }
 
     /// Whether members of an ordered relationship were placed by position.
-    var hasPendingOrders: Bool { !unsaved.orders.isEmpty }
+    package var hasPendingOrders: Bool { !unsaved.orders.isEmpty }
 
     public var hasChanges: Bool {
         !unsaved.isEmpty
@@ -287,7 +281,7 @@ public final class ObjectContext {
 
     /// The same for a row whose values are in storage form (`Value.storedForm`: see
     /// `RowBatch`), which the object keeps as its row.
-    func object(for entity: EntityDescription, storedRow values: [Value]) throws -> ManagedObject {
+    package func object(for entity: EntityDescription, storedRow values: [Value]) throws -> ManagedObject {
         // A foreign file's key column may hold anything (a WITHOUT ROWID table's INTEGER
         // PRIMARY KEY is no rowid alias): such a row cannot be an object.
         guard case .integer(let primaryKey)? = values.first else {

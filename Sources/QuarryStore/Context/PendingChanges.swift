@@ -75,9 +75,9 @@ struct PendingTouches {
 /// An ordered to-many relationship whose members were placed by position since the last
 /// save: their order as placed. Members added afterwards follow them (in the order added)
 /// and members removed afterwards drop out, as in an `NSMutableOrderedSet`.
-struct PendingOrder {
-    let owner: ManagedObject
-    let name: String
+package struct PendingOrder {
+    package let owner: ManagedObject
+    package let name: String
     var members: [ManagedObject]
 
     /// `current` (the relationship's members without this order) in this order.

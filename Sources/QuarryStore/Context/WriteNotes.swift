@@ -2,12 +2,12 @@
 /// nature and no error: a time written to a column that keeps dates alone is dropped, as
 /// psql drops it writing to a `date` column. Said once per column, so a loop of writes
 /// gives one line, not one a row.
-struct WriteNotes {
+package struct WriteNotes {
     private var said: Set<String> = []
     private var pending: [String] = []
 
     /// Queues `note` unless one was said for `column` ("Entity.key").
-    mutating func add(_ column: String, _ note: String) {
+    package mutating func add(_ column: String, _ note: String) {
         guard said.insert(column).inserted else { return }
         pending.append(note)
     }

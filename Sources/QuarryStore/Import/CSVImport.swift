@@ -1,5 +1,5 @@
 import CQuarrySignals
-import CQuarrySQLite
+import CQuarryRows
 /// A CSV file as an import table, streamed: the header names the columns, the first
 /// `sampleRows` records are read to infer the types, and the rows are then read again
 /// from the start, a chunk at a time, as they are inserted. A later cell that does not
@@ -145,7 +145,7 @@ struct CSVImport {
                         guard let seconds = Value.parseISO8601(bytes: b), Value.dateRange.contains(seconds) else { return false }
                         current.put(seconds)
                     case .string:
-                        guard textFits, quarry_utf8_without_nul(b.baseAddress, b.count) != 0 else { return false }
+                        guard textFits, (b.baseAddress.map { quarry_is_plain_utf8($0, b.count) != 0 } ?? true) else { return false }
                         current.put(b, blob: false)
                     case .other:
                         return false

@@ -1,4 +1,4 @@
-import CQuarrySQLite
+import CQuarryRows
 import QuarryModel
 
 /// Rows parsed for insertion, as the import's SQLite side binds them (`quarry_insert_cells`):

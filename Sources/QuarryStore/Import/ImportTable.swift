@@ -4,7 +4,7 @@ import QuarryModel
 /// Rows to import: the columns, their types (inferred from every row, or from a sample),
 /// and the rows, read from the start each time `rows` is called.
 package struct ImportTable {
-    var columns: [String]
+    package var columns: [String]
     var types: [ColumnType]
     /// How many rows there are, when the types were inferred from all of them.
     var count: Int?

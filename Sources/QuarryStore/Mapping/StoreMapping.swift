@@ -14,7 +14,7 @@ public struct StoreMapping: Sendable {
     private var storages: [String: EntityStorage] = [:]
     /// Formats the user declared for columns of a file Quarry did not create, by entity
     /// then column (see `ObjectContext+ColumnFormats`); for this session only.
-    var declaredFormats: [String: [String: ColumnFormat]] = [:]
+    package var declaredFormats: [String: [String: ColumnFormat]] = [:]
 
     public init() {}
 

@@ -15,7 +15,7 @@ public final class ManagedObject {
     private var row: [Value]?
     private var decoded: [String: Value]
     /// Values as last read from or written to the store.
-    var committed: [String: Value] {
+    package var committed: [String: Value] {
         get {
             if let row {
                 var all = decoded
@@ -95,7 +95,7 @@ public final class ManagedObject {
     /// Values assigned since then.
     package var pending: [String: Value] = [:]
     /// To-one relationships assigned since then: the object, or nil for none.
-    var pendingToOne: [String: ManagedObject?] = [:]
+    package var pendingToOne: [String: ManagedObject?] = [:]
     public internal(set) var isInserted = false
     public internal(set) var isDeleted = false
     weak var context: ObjectContext?

@@ -3,16 +3,24 @@ import QuarryModel
 /// What one `updateall` or `deleteall` wrote, for the store's history: the rows by their
 /// own entity, the keys an update set, and the values a deleted row leaves behind (a Core
 /// Data store's tombstones, read before the rows went).
-struct BatchChange {
-    var updated: [String: [Int64]] = [:]
+package struct BatchChange {
+    package var updated: [String: [Int64]] = [:]
     /// The attributes `updateall` set.
-    var updatedKeys: Set<String> = []
-    var deleted: [String: [Int64]] = [:]
+    package var updatedKeys: Set<String> = []
+    package var deleted: [String: [Int64]] = [:]
     /// By entity, then key: what the store keeps of a deleted row (see `PersistentStore.keptAfterDeletion`).
-    var tombstones: [String: [Int64: [Value]]] = [:]
+    package var tombstones: [String: [Int64: [Value]]] = [:]
 
     /// The object IDs, by entity name then key.
-    static func ids(_ rows: [String: [Int64]]) -> [String] {
+    package static func ids(_ rows: [String: [Int64]]) -> [String] {
         rows.sorted { $0.key < $1.key }.flatMap { name, keys in keys.map { "\(name)/\($0)" } }
+    }
+
+
+    package init(updated: [String: [Int64]] = [:], updatedKeys: Set<String> = [], deleted: [String: [Int64]] = [:], tombstones: [String: [Int64: [Value]]] = [:]) {
+        self.updated = updated
+        self.updatedKeys = updatedKeys
+        self.deleted = deleted
+        self.tombstones = tombstones
     }
 }

@@ -65,7 +65,7 @@ package struct BatchChangeWriter<Engine: BatchChangeStatements> {
 extension WriteStatements {
     /// The keys of the rows of `storage` that `filter` matches (all without one), `clause`
     /// after the query.
-    func keys(of storage: EntityStorage, where filter: BatchFilter?, then clause: String = "") throws -> [Int64] {
+    package func keys(of storage: EntityStorage, where filter: BatchFilter?, then clause: String = "") throws -> [Int64] {
         let condition = filter.map { " WHERE " + $0.sql } ?? ""
         return try rows("SELECT \(storage.key) FROM \(storage.table)\(condition)\(clause)", filter?.arguments ?? []).compactMap { $0.first?.storedInteger }
     }

@@ -8,7 +8,7 @@ extension PersistentStore {
     /// mapping already placed them, else in Quarry's own table); returns the description
     /// it replaced.
     @discardableResult
-    func remember(_ entity: EntityDescription, storage: EntityStorage? = nil) -> EntityDescription? {
+    package func remember(_ entity: EntityDescription, storage: EntityStorage? = nil) -> EntityDescription? {
         let previous = managedObjectModel.entitiesByName[entity.name]
         if previous == nil { managedObjectModel.entityOrder.append(entity.name) }
         managedObjectModel.entitiesByName[entity.name] = entity

@@ -59,14 +59,9 @@ package protocol PersistentStore: AnyObject {
     /// Refuses setting keys the store computes itself (a Core Data store's derived attributes).
     func refuseSetting(_ keys: some Sequence<String>, of entity: String, operation: String) throws
 
-    /// An object's pending changes began (or grew): note what optimistic locking compares.
-    func objectChanged(_ object: ManagedObject, in context: ObjectContext)
-    /// An object has no pending change left.
-    func objectUnchanged(_ object: ManagedObject, in context: ObjectContext)
-    /// The pending changes were saved or rolled back.
-    func pendingChangesEnded(in context: ObjectContext)
-    /// The context took in the store's current values (`refreshFromStore`).
-    func pendingChangesRefreshed(in context: ObjectContext)
+    /// What happened to the context's pending changes (a store that keeps what optimistic
+    /// locking compares follows them).
+    func pendingChanges(_ event: PendingChangeEvent, in context: ObjectContext)
 
     /// Before the save's transaction: what the store will write besides the rows, decided
     /// from the pending changes (nothing is written yet).
@@ -101,15 +96,15 @@ package protocol PersistentStore: AnyObject {
     /// The fetch request templates `model()` kept with the store, in any order; on
     /// SQLite, Quarry's table (`SQLiteStore+QuarryTemplates`).
     func keptTemplates(context: ObjectContext) throws -> [CoreDataFetchRequest]
-    /// Keeps `templates`, replacing any of the same name.
-    func keep(templates: [CoreDataFetchRequest], context: ObjectContext) throws
-    /// Keeps a `relate()` or a `format()` where reopening finds it again (another program's
-    /// file: its sidecar); a store that keeps them in its model, or not at all, does nothing.
-    func keep(_ relation: ForeignSidecar.Relation, context: ObjectContext) throws
+    /// Keeps `what` where reopening finds it again, each where the store keeps such things
+    /// (`Keeping`); what a store does not keep, it ignores.
+    func keep(_ what: Keeping, context: ObjectContext) throws
+    /// The format a column of another program's table is written in, declared or read
+    /// from its values (`format(entity, column)`); nil where the store writes one encoding.
+    func columnFormat(of entity: EntityDescription, _ attribute: AttributeDescription, context: ObjectContext) throws -> String?
     /// For each entity `sql` reads whose rows the store lays out in tables of its own (a
     /// Core Data store's Z-tables), the SQL that reads them: what `explain` adds.
     func tableSQL(readBy sql: String) -> [(entity: String, sql: String)]
-    func keep(_ format: ForeignSidecar.Format, context: ObjectContext) throws
     /// Makes or migrates the tables of `entity` and of `changes` (entities that gain its
     /// inverses) and keeps their declarations in one transaction (after `refuseDefining`
     /// and the context's checks); returns the entities of the hierarchies it reshaped,
@@ -140,12 +135,40 @@ package protocol PersistentStore: AnyObject {
     func pruneHistory(through token: Int64, context: ObjectContext) throws -> Int
 }
 
-/// What a store decided to write besides the rows, from `prepare` to the end of the save.
+/// What happened to the context's pending changes (`PersistentStore.pendingChanges`).
+package enum PendingChangeEvent {
+    /// An object's pending changes began (or grew): note what optimistic locking compares.
+    case changed(ManagedObject)
+    /// An object has no pending change left.
+    case unchanged(ManagedObject)
+    /// The pending changes were saved or rolled back.
+    case ended
+    /// The context took in the store's current values (`refreshFromStore`).
+    case refreshed
+}
+
+/// What a store keeps beyond the session (`PersistentStore.keep`).
+package enum Keeping {
+    /// `model()`'s fetch request templates, replacing any of the same name (Quarry's
+    /// table in its own stores, another program's file's sidecar).
+    case templates([CoreDataFetchRequest])
+    /// A `relate()` call, replayed at the next open (another program's file's sidecar).
+    case relation(ForeignSidecar.Relation)
+    /// The relationship `relate()` just made between `from` and `to` (their definitions
+    /// with it, the model's still without) through `column`, where the store keeps it in
+    /// its model (`keepsRelationInModel`): both tables written with the indexes its joins
+    /// use, in one transaction.
+    case link(from: EntityDescription, to: EntityDescription, column: String, targetKey: String?)
+    /// A `format()` declaration (another program's file's sidecar).
+    case format(ForeignSidecar.Format)
+}
+
+/// What a store decided to write besides the rows, from `prepare` to the end of the save
+/// (Core Data's: the ordered relationships whose positions it rewrites), kept for it by
+/// the context, which does not look inside.
 package struct StoreSaveWork {
-    /// Ordered relationships whose positions the save rewrites (a Core Data store).
-    var rewrites: [OrderedRewrite] = []
-    /// Values of deleted rows kept in the store's history (Core Data's tombstones).
-    var tombstones: [ObjectIdentifier: [Value]] = [:]
+    package var planned: Any?
+    package init(planned: Any? = nil) { self.planned = planned }
 }
 
 /// What is the same for every store: rows by key through the dialect and the connection,
@@ -172,24 +195,35 @@ extension PersistentStore {
     package func willWrite(_ operation: String, in context: ObjectContext) throws {}
     package func isOrdered(_ relationship: String, of entity: String) -> Bool { false }
     package func refuseDefining(_ entity: String, whole: Bool) throws {}
-    package func keep(_ relation: ForeignSidecar.Relation, context: ObjectContext) throws {}
     package func tableSQL(readBy sql: String) -> [(entity: String, sql: String)] { [] }
-    package func keep(_ format: ForeignSidecar.Format, context: ObjectContext) throws {}
+    package func columnFormat(of entity: EntityDescription, _ attribute: AttributeDescription, context: ObjectContext) throws -> String? { nil }
     package var modelAsRead: CoreDataModel? { nil }
     package func noteAddition(_ member: ManagedObject) {}
     package func inAdditionOrder(_ members: [ManagedObject]) -> [ManagedObject] { members }
     package func inStoredOrder(_ saved: [ManagedObject], _ name: String, of owner: ManagedObject, context: ObjectContext) throws -> [ManagedObject] { saved }
     package func refuseSetting(_ keys: some Sequence<String>, of entity: String, operation: String) throws {}
-    package func objectChanged(_ object: ManagedObject, in context: ObjectContext) {}
-    package func objectUnchanged(_ object: ManagedObject, in context: ObjectContext) {}
-    package func pendingChangesEnded(in context: ObjectContext) {}
-    package func pendingChangesRefreshed(in context: ObjectContext) {}
+    package func pendingChanges(_ event: PendingChangeEvent, in context: ObjectContext) {}
     package func prepare(_ request: SaveChangesRequest, in context: ObjectContext) throws -> StoreSaveWork { StoreSaveWork() }
     package func didSave(in context: ObjectContext) {}
     package func inModelNames(_ error: StoreError) -> StoreError { error }
 }
 
 extension PersistentStore {
+    /// Whether `relate()` between `from` and `to` is kept in the store's own model (a
+    /// store Quarry manages, both entities its own) rather than replayed at each open.
+    package func keepsRelationInModel(_ from: EntityDescription, _ to: EntityDescription) -> Bool {
+        isQuarrysFile && !mapping.storage(of: from).isForeign && !mapping.storage(of: to).isForeign
+    }
+
+    /// Whether rows laid out by `storage` are another program's table, whose to-many
+    /// inverses toward Quarry's entities are derived from their declarations at each open
+    /// and never kept with it.
+    package func derivesInverses(for storage: EntityStorage) -> Bool { storage.isForeign }
+
+    /// The same for the table `name` the store holds (an entity being defined for the
+    /// first time is none).
+    package func derivesInverses(of name: String) -> Bool { isOtherProgramsTable(name) && derivesInverses(for: mapping.storage(of: name)) }
+
     /// Whether `name` is another program's table (or view) the store holds: an entity it
     /// knows and keeps no declaration of. An entity being defined for the first time is
     /// none. Such a table gains a Quarry entity's inverses without being Quarry's to write.

@@ -4,22 +4,22 @@ import QuarryModel
 /// to insert, update and delete, the links to add and remove, and how to settle a
 /// conflict with another connection's change.
 package struct SaveChangesRequest {
-    let inserts: [ManagedObject]
+    package let inserts: [ManagedObject]
     /// Updated and deleted objects by key; a conflict settled by the policy may take an
     /// object out (a row the other side deleted).
     package var updates: [ManagedObject]
     package var deletes: [ManagedObject]
     /// Link changes; a settled conflict takes out those of an object whose row is gone.
-    var links: [PendingLink]
+    package var links: [PendingLink]
     /// Ordered relationships whose members were placed by position.
-    let orders: [PendingOrder]
+    package let orders: [PendingOrder]
     let policy: MergePolicy
     /// Saved objects updated through others (a link's ends, a to-one's owners, an ordered
     /// relationship's owner), with the keys that change: updated, as Core Data has them.
     var touched: [(object: ManagedObject, keys: Set<String>)] = []
 
     /// The object IDs of the updated objects, those updated through others included.
-    var updatedIDs: [String] {
+    package var updatedIDs: [String] {
         let written = Set(updates.map(ObjectIdentifier.init))
         return updates.map(\.objectID) + touched.filter { !written.contains(ObjectIdentifier($0.object)) }.map(\.object.objectID)
     }
@@ -29,7 +29,7 @@ package struct SaveChangesRequest {
         var byObject: [ObjectIdentifier: Int64] = [:]
 
         /// The key an object's row has or was just given; nil for none.
-        func key(of object: ManagedObject?) -> Int64? {
+        package func key(of object: ManagedObject?) -> Int64? {
             object.flatMap { $0.primaryKey ?? byObject[ObjectIdentifier($0)] }
         }
 
@@ -37,12 +37,12 @@ package struct SaveChangesRequest {
         func value(of object: ManagedObject?) -> Value { key(of: object).map(Value.integer) ?? .null }
 
         /// The object IDs of the inserted objects that have a row now.
-        func insertedIDs(_ request: SaveChangesRequest) -> [String] {
+        package func insertedIDs(_ request: SaveChangesRequest) -> [String] {
             request.inserts.compactMap { object in byObject[ObjectIdentifier(object)].map { "\(object.entity.name)/\($0)" } }
         }
 
         /// The inserted objects with their new keys.
-        func inserted(_ request: SaveChangesRequest) -> [(ManagedObject, Int64)] {
+        package func inserted(_ request: SaveChangesRequest) -> [(ManagedObject, Int64)] {
             request.inserts.compactMap { object in byObject[ObjectIdentifier(object)].map { (object, $0) } }
         }
     }

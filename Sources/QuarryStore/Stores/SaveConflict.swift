@@ -7,6 +7,12 @@ package struct SaveConflict {
     let keys: Set<String>
     /// The row as stored now; nil when another connection deleted it.
     let stored: [String: Value]?
+
+    package init(object: ManagedObject, keys: Set<String>, stored: [String: Value]? = nil) {
+        self.object = object
+        self.keys = keys
+        self.stored = stored
+    }
 }
 
 extension SaveConflict {
@@ -18,7 +24,7 @@ extension SaveConflict {
     }
 
     /// The query of `storedRowQuery` for any object of `entity`.
-    static func storedRowSQL(of entity: EntityDescription, context: ObjectContext) -> String {
+    package static func storedRowSQL(of entity: EntityDescription, context: ObjectContext) -> String {
         let storage = context.mapped(entity)
         return "SELECT \(storage.selection(of: entity)) FROM \(storage.table) WHERE \(storage.key) = ?"
     }

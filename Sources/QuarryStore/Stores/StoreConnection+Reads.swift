@@ -74,6 +74,11 @@ extension StoreConnection {
 
     /// The first column of the first row of `sql`: nil when there is no row, `.null` when
     /// the value is NULL.
+    package func summarize(_ scan: SummaryScan, progress: ((Int) -> Void)?) throws -> SummaryScanResult? {
+        if isClosed { throw StoreError.closed }
+        return try engine.summarize(scan, progress: progress)
+    }
+
     public func scalar(_ sql: String, arguments: [Value] = []) throws -> Value? {
         try row(sql, arguments: arguments)?.first
     }

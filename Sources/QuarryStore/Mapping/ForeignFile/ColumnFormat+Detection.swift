@@ -2,7 +2,7 @@ import Foundation
 import QuarryModel
 
 /// What a sample of a column says about its format.
-enum DetectedFormat: Equatable {
+package enum DetectedFormat: Equatable {
     case format(ColumnFormat)
     /// Values in more than one format (their names), or values Quarry cannot place.
     case mixed([String])
@@ -13,7 +13,7 @@ enum DetectedFormat: Equatable {
 extension ColumnFormat {
     /// The format of a column of `type` (read from its declared type), from a sample of
     /// its non-null values as stored.
-    static func detect(_ type: AttributeType, sample: [Value]) -> DetectedFormat {
+    package static func detect(_ type: AttributeType, sample: [Value]) -> DetectedFormat {
         switch type {
         case .date: return detectDate(sample)
         case .bool: return detectBool(sample)

@@ -53,7 +53,7 @@ public enum ColumnFormat: Equatable, Sendable {
     }
 
     /// Whether the format is one for values of `type`.
-    func fits(_ type: AttributeType) -> Bool {
+    package func fits(_ type: AttributeType) -> Bool {
         switch self {
         case .plain: return true
         case .isoText, .unixSeconds, .unixMilliseconds, .julianDay: return type == .date
@@ -94,7 +94,7 @@ public enum ColumnFormat: Equatable, Sendable {
     /// `value` (already coerced to the attribute's type) as the column keeps it, in the
     /// engine-neutral `Value` the engine binds; nil when the format cannot hold it (ISO
     /// text rounded past the year 9999).
-    func storedValue(_ value: Value) -> Value? {
+    package func storedValue(_ value: Value) -> Value? {
         switch (self, value) {
         case (_, .null): return .null
         case (.isoText(let layout), .date(let seconds)): return layout.text(seconds).map(Value.text)
@@ -118,7 +118,7 @@ public enum ColumnFormat: Equatable, Sendable {
 
 /// The 16 bytes of a UUID given as text (with or without hyphens, any case), as the bytes
 /// of such text (a binary column coerces text to its bytes), or as 16 bytes.
-func uuidBytes(_ value: Value) -> [UInt8]? {
+package func uuidBytes(_ value: Value) -> [UInt8]? {
     let text: String
     switch value {
     case .text(let s): text = s

@@ -16,12 +16,12 @@ package enum ForeignColumnDefault {
         case atInsert(String)
     }
 
-    static let clocks: Set<String> = ["CURRENT_TIME", "CURRENT_DATE", "CURRENT_TIMESTAMP"]
+    package static let clocks: Set<String> = ["CURRENT_TIME", "CURRENT_DATE", "CURRENT_TIMESTAMP"]
 
     /// What `declared` (the `dflt_value` of `PRAGMA table_info`) gives an attribute of `type`;
     /// nil when it is no literal, or a value the attribute cannot hold. A literal is read
     /// here, as SQLite reads it, so opening a file runs no query per column.
-    static func kind(of declared: String, as type: AttributeType) -> Kind? {
+    package static func kind(of declared: String, as type: AttributeType) -> Kind? {
         let text = declared.trimmingCharacters(in: .whitespaces)
         if clocks.contains(text.uppercased()) { return .atInsert(text.uppercased()) }
         return literal(text).flatMap { value($0, as: type) }.map(Kind.constant)

@@ -11,17 +11,17 @@
 /// the commit. `PRAGMA foreign_key_list` numbers a table's keys the same way (0: the last
 /// declared), but does not say which are deferred: that is read off the table's SQL,
 /// whose REFERENCES clauses come in declaration order (`deferredClauses`).
-enum ForeignKeyOrder {
+package enum ForeignKeyOrder {
     /// SQLite's rule, for keys whose `made` counts up as the schema declares them. It
     /// finds a key's parent by name in any case.
-    static let rule = ForeignSchema.DeleteOrder(lastMadeFirst: true, noAction: .statement, defersActions: true, namesIgnoreCase: true)
+    package static let rule = ForeignSchema.DeleteOrder(lastMadeFirst: true, noAction: .statement, defersActions: true, namesIgnoreCase: true)
 
     /// For each REFERENCES clause of a CREATE TABLE statement, in order, whether it is
     /// DEFERRABLE INITIALLY DEFERRED (`NOT DEFERRABLE ...`, `DEFERRABLE` alone and
     /// `INITIALLY IMMEDIATE` are not). Words inside quotes, brackets and comments are no
     /// keywords; a clause ends at a comma or parenthesis closing its level, or at the next
     /// REFERENCES.
-    static func deferredClauses(of sql: String) -> [Bool] {
+    package static func deferredClauses(of sql: String) -> [Bool] {
         var clauses: [Bool] = []
         var words: [String] = []
         var depth = 0, clauseDepth = -1

@@ -24,21 +24,21 @@ import QuarryModelFiles
 /// (other processes' changes are seen through `PRAGMA data_version` and row hashes).
 package struct ForeignSidecar: Equatable {
     package struct Relation: Equatable {
-        var source: String, column: String, destination: String, destinationColumn: String
-        var name: String?, inverse: String?
+        package var source: String, column: String, destination: String, destinationColumn: String
+        package var name: String?, inverse: String?
     }
-    var relations: [Relation] = []
-    var entities: [(name: String, definition: String)] = []
+    package var relations: [Relation] = []
+    package var entities: [(name: String, definition: String)] = []
     /// Declared column formats (`format(entity, column, name)`), the last for a column kept.
     package struct Format: Equatable { package var entity: String, column: String, format: String }
-    var formats: [Format] = []
-    var templates: [CoreDataFetchRequest] = []
+    package var formats: [Format] = []
+    package var templates: [CoreDataFetchRequest] = []
 
     package static func == (a: ForeignSidecar, b: ForeignSidecar) -> Bool {
         a.relations == b.relations && a.formats == b.formats && a.templates == b.templates && a.entities.map(\.name) == b.entities.map(\.name) && a.entities.map(\.definition) == b.entities.map(\.definition)
     }
 
-    static func path(for database: String) -> String { database + ".quarry" }
+    package static func path(for database: String) -> String { database + ".quarry" }
 
     /// The largest sidecar read: its declarations are a few hundred bytes each.
     static let largest = 16 << 20
@@ -106,7 +106,7 @@ package struct ForeignSidecar: Equatable {
     }
 
     /// Writes the sidecar whole: a crash leaves the old one or the new one, never half.
-    func save(for database: String) throws {
+    package func save(for database: String) throws {
         let path = Self.path(for: database)
         let temporary = path + ".tmp"
         func refusal(_ why: String) -> StoreError {

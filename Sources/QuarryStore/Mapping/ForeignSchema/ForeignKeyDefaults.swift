@@ -8,18 +8,18 @@ import QuarryModel
 /// before anything changes. The default is the one the schema's description holds
 /// (`EntityStorage.setDefaults`, from `ForeignSchema.Column.defaultText`), evaluated by
 /// the store's engine, whichever it is.
-struct ForeignKeyDefaults {
-    let context: ObjectContext
+package struct ForeignKeyDefaults {
+    package let context: ObjectContext
     /// How a statement's rows are read: the connection's own read, or the caller's
     /// transaction (a batch's write: `ForeignKeyDefaults+SQLite`).
     package let rows: (String, [Value]) throws -> [[Value]]
 
-    init(context: ObjectContext) {
+    package init(context: ObjectContext) {
         self.context = context
         self.rows = { sql, arguments in try context.connection.rows(sql, arguments: arguments) }
     }
 
-    init(context: ObjectContext, rows: @escaping (String, [Value]) throws -> [[Value]]) {
+    package init(context: ObjectContext, rows: @escaping (String, [Value]) throws -> [[Value]]) {
         self.context = context
         self.rows = rows
     }
@@ -46,7 +46,7 @@ struct ForeignKeyDefaults {
 
     /// Refuses a default that names no parent row left after the delete, as the engine's
     /// key check does: `doomed` are the rows going (by key).
-    func checkDefaultParent(_ value: Value, parent: EntityDescription, matchedBy targetKey: String?,
+    package func checkDefaultParent(_ value: Value, parent: EntityDescription, matchedBy targetKey: String?,
                             child: String, column: String, doomed: Set<Int64>) throws {
         try checkDefaultParent([value], parent: parent, matchedBy: [targetKey ?? context.mapped(parent).keyColumn],
                                child: child, columns: [column], doomed: doomed)
@@ -55,7 +55,7 @@ struct ForeignKeyDefaults {
     /// The same for a key of several columns: `values` of `columns`, matched by the
     /// parent's `targetKeys` in order. A NULL among them names no parent (MATCH SIMPLE,
     /// both engines' default), so nothing is checked.
-    func checkDefaultParent(_ values: [Value], parent: EntityDescription, matchedBy targetKeys: [String],
+    package func checkDefaultParent(_ values: [Value], parent: EntityDescription, matchedBy targetKeys: [String],
                             child: String, columns: [String], doomed: Set<Int64>) throws {
         guard !values.contains(where: \.isNull) else { return }
         let storage = context.mapped(parent)

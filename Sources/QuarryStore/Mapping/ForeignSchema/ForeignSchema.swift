@@ -22,12 +22,12 @@ package struct ForeignSchema: Sendable {
         package let hasDefault: Bool
         /// The default's SQL text, where the engine gives it (SQLite's `dflt_value`,
         /// PostgreSQL's `pg_get_expr` of `pg_attrdef`).
-        var defaultText: String? = nil
+        package var defaultText: String? = nil
         /// Computed by the engine (`GENERATED ALWAYS`): never written.
         var generated = false
         /// The collation the column compares with, where not the engine's plain one
         /// (SQLite's when not BINARY): a foreign key matches a parent's value with it.
-        var collation: String? = nil
+        package var collation: String? = nil
         /// The enum type it is of, with its labels in order (PostgreSQL's `CREATE TYPE
         /// ... AS ENUM`): its attribute orders by them.
         package var enumeration: EnumLabels? = nil
@@ -68,17 +68,17 @@ package struct ForeignSchema: Sendable {
     /// A table or a view.
     package struct Relation: Sendable {
         package let name: String
-        let isView: Bool
+        package let isView: Bool
         package var columns: [Column]
         /// The primary key's columns in key order; empty when there is none.
         package let primaryKey: [String]
         /// Its foreign keys, in the order the engine lists them.
-        var foreignKeys: [ForeignKey]
+        package var foreignKeys: [ForeignKey]
         /// The sets of columns it holds unique (unique indexes and constraints), where the
         /// engine lets a foreign key name columns that are not (SQLite takes the
         /// declaration and refuses writes with "foreign key mismatch"); nil where the
         /// engine refuses such a key when it is made (PostgreSQL).
-        var uniqueKeys: [[String]]? = nil
+        package var uniqueKeys: [[String]]? = nil
 
         package func column(_ name: String) -> Column? { columns.first { $0.name == name } }
 

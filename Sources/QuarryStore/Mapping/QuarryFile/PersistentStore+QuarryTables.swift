@@ -40,7 +40,7 @@ extension PersistentStore {
 
     /// Refuses an entity whose names Quarry's tables cannot take (reserved, empty, clashing
     /// in case, Quarry's own columns), or whose default does not fit its attribute.
-    func validate(_ entity: EntityDescription) throws {
+    package func validate(_ entity: EntityDescription) throws {
         for name in [entity.name] + entity.keyNames {
             if let problem = SchemaName.problem(name) { throw StoreError.invalidSchema(entity: entity.name, reason: "\(SchemaName.shown(name)) \(problem)") }
         }
@@ -69,4 +69,11 @@ extension PersistentStore {
             }
         }
     }
+}
+
+extension PersistentStore {
+    /// The table of fetch request templates `model()` keeps in Quarry's own stores, one
+    /// row per template (its predicate as a format string, or why it could not be read),
+    /// on any engine.
+    package static var templateTable: String { "quarry_fetch_template" }
 }

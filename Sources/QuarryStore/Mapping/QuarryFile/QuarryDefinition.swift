@@ -94,7 +94,7 @@ package struct QuarryDefinition<Store: PersistentStore> {
     /// Makes `entity`'s table (when `existing` is nil) or migrates it from `existing`, and
     /// keeps its declaration; checked before (`run`). Returns whether it made the table.
     @discardableResult
-    func writeTable(_ entity: EntityDescription, replacing existing: EntityDescription?, on engine: some QuarryDefinitionStatements) throws -> Bool {
+    package func writeTable(_ entity: EntityDescription, replacing existing: EntityDescription?, on engine: some QuarryDefinitionStatements) throws -> Bool {
         let definition = try StoredDefinition.text(entity)
         if let existing {
             try TableMigration(old: existing, new: entity).run(on: engine.tables)

@@ -85,7 +85,7 @@ extension PersistentStore {
     /// row with the entity, an update writes every column back (NEW holds the old value of
     /// each column not assigned), a delete deletes. `temporary` makes them in the
     /// connection's TEMP schema (a file Quarry did not create).
-    static func viewSQL(_ entity: EntityDescription, table root: String, tags: [String], temporary: Bool) -> [String] {
+    package static func viewSQL(_ entity: EntityDescription, table root: String, tags: [String], temporary: Bool) -> [String] {
         let storage = EntityStorage.quarry(entity.name)
         let view = storage.table, table = quoteIdentifier(root)
         let key = storage.key, tag = quoteIdentifier(EntityStorage.entityColumn)

@@ -1,0 +1,51 @@
+import GRDB
+import QuarryModelFiles
+import QuarrySQLite
+import QuarryStore
+
+/// What a Core Data store keeps for one SQLite connection: what its triggers said about
+/// the values they wrote, and its binary values kept in files beside it. Made for every
+/// SQLite connection (a file may be a Core Data store whoever opens it), found again
+/// through the connection's engine.
+final class CoreDataConnection {
+    let triggerNotices: TriggerNoticeLog
+    let externalData: ExternalBinaryData
+
+    init(storePath: String?) {
+        triggerNotices = TriggerNoticeLog()
+        externalData = ExternalBinaryData(storePath: storePath)
+    }
+
+    /// The functions Core Data's views and triggers call, and its external data, which
+    /// hears the connection's transactions.
+    func install(on db: Database) {
+        for function in CoreDataStore.sqlFunctions(noting: triggerNotices) + externalData.sqlFunctions { db.add(function: function) }
+        db.add(transactionObserver: externalData, extent: .databaseLifetime)
+    }
+
+    /// Core Data's part of every SQLite connection (`SQLiteEngine.ConnectionExtension`).
+    static let connectionExtension = SQLiteEngine.ConnectionExtension(
+        functionNames: CoreDataStore.sqlFunctions.map(\.name) + [ExternalBinaryData.readFunction]
+    ) { path in
+        let connection = CoreDataConnection(storePath: path)
+        return (connection, connection.install(on:))
+    }
+}
+
+extension StoreConnection {
+    /// Core Data's state for this connection; a fresh one (nothing noted, no external
+    /// data) on a connection that is not SQLite's.
+    var coreData: CoreDataConnection {
+        sqlite?.extensionStates.lazy.compactMap { $0 as? CoreDataConnection }.first ?? CoreDataConnection(storePath: nil)
+    }
+}
+
+extension CoreDataStore {
+    /// Gives the layers below what only Core Data's layout can do: reading the model a
+    /// store carries where a model file is asked for, and its functions on every SQLite
+    /// connection. Called once by the registry before any store is opened.
+    package static func prepareLayers() {
+        readModelsOfStores()
+        SQLiteEngine.register(CoreDataConnection.connectionExtension)
+    }
+}

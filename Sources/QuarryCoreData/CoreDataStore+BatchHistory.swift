@@ -1,0 +1,47 @@
+import GRDB
+import QuarryEngine
+import QuarryModel
+import QuarryModelFiles
+import QuarrySQLite
+import QuarryStore
+
+/// `updateall` and `deleteall` on a store with persistent history write it as Core Data's
+/// batch requests do (`NSBatchUpdateRequest`, `NSBatchDeleteRequest`, which record their
+/// changes in the history for the app's history processing to merge): one transaction,
+/// an update change per row with the set attributes' `ZCOLUMNS`, a delete change per row
+/// (cascaded ones too) with its tombstones, inside the batch's own SQLite transaction.
+extension CoreDataStore {
+    /// Before a batch change: the history tables as Core Data makes them, and, with an
+    /// inferred model, no update (its properties' order is the model's) and no delete
+    /// when the store keeps tombstones.
+    func refuseUnwritableBatchHistory(_ operation: String, in context: ObjectContext) throws {
+        try refuseUnwritableHistory(operation, updates: operation == "updateall", deletes: operation == "deleteall", in: context)
+    }
+
+    package func keptAfterDeletion(of entity: String, keys: [Int64], in db: Database, context: ObjectContext) throws -> [Int64: [Value]] {
+        try tombstones(of: entity, keys: keys, operation: "deleteall", in: db)
+    }
+
+    /// Inside the batch's transaction, once its rows are written: its history. A refusal
+    /// (a deleted entity whose tombstones Quarry cannot write as Core Data does) undoes
+    /// the whole batch.
+    package func recordBatchChange(_ change: BatchChange, in db: Database, context: ObjectContext) throws {
+        guard keepsPersistentHistory else { return }
+        let operation = change.deleted.isEmpty ? "updateall" : "deleteall"
+        let layout = try historyLayout(operation: operation, in: db)
+        func code(_ entity: String) -> Int64? { mapped(entity)?.code }
+        var changes: [PersistentHistoryWriter.Change] = []
+        for (entity, keys) in change.updated.sorted(by: { (code($0.key) ?? 0) < (code($1.key) ?? 0) }) {
+            guard let number = code(entity), let model else { continue }
+            let bits = PersistentHistoryColumns.columns(changed: change.updatedKeys, of: entity, in: model)
+            for key in keys.sorted() { changes.append(.init(type: .update, entity: number, key: key, columns: bits)) }
+        }
+        for (entity, keys) in change.deleted.sorted(by: { (code($0.key) ?? 0) < (code($1.key) ?? 0) }) {
+            guard let number = code(entity) else { continue }
+            try refuseUnwritableTombstones(of: entity, layout: layout, operation: operation)
+            let kept = change.tombstones[entity] ?? [:]
+            for key in keys.sorted() { changes.append(.init(type: .delete, entity: number, key: key, tombstones: kept[key] ?? [])) }
+        }
+        try writeHistory(changes, layout: layout, operation: operation, in: db, context: context)
+    }
+}

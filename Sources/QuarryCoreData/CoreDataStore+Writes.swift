@@ -1,0 +1,266 @@
+import GRDB
+import QuarryEngine
+import QuarryModel
+import QuarryModelFiles
+import QuarrySQLite
+import QuarryStore
+
+extension CoreDataStore {
+    /// A change Quarry cannot write as Core Data would is refused whole, before anything
+    /// is written: a store's persistent history (which the app's history processing
+    /// reads) is written when Quarry can write it as Core Data does (see
+    /// `refuseUnwritableHistory`, and `recordBatchChange` for batch changes); a trigger
+    /// that calls a function of Core Data's Quarry lacks cannot run; derived attributes
+    /// are the store's to compute.
+    package func refuseUnfaithfulWrite(_ operation: String, in context: ObjectContext) throws {
+        let store = self
+        if store.mirrorsToCloudKit, !store.keepsPersistentHistory {
+            throw StoreError.during(operation: operation, .database(message: CloudKitMirroring.refusal))
+        }
+        if store.keepsPersistentHistory {
+            if operation == "save" { try refuseUnwritableHistory(in: context) }
+            else { try refuseUnwritableBatchHistory(operation, in: context) }
+        }
+        if let trigger = try store.triggersMissingFunctions(in: context).first {
+            throw StoreError.during(operation: operation, .database(message: "the store's trigger \(trigger) calls a function of Core Data's that Quarry does not provide, so it cannot run; nothing was written"))
+        }
+        guard operation == "save" else { return }
+        try refuseExhaustedKeys(in: context)
+        guard !store.derivedAttributes.isEmpty else { return }
+        for object in context.pendingChanges.updated {
+            try refuseSetting(object.pending.keys, of: object.entity.name, operation: operation)
+        }
+    }
+
+    /// Derived attributes are computed by the store's triggers: setting one is refused,
+    /// naming it (a new object's are left to the triggers, as Core Data leaves them).
+    package func refuseSetting(_ keys: some Sequence<String>, of entity: String, operation: String) throws {
+        guard let derived = derivedAttributes[entity] else { return }
+        for key in keys.sorted() {
+            guard let expression = derived[key] else { continue }
+            let how = expression.isEmpty ? "" : " (\(expression))"
+            throw StoreError.during(operation: operation, .database(message: "\(entity).\(key) is derived by the store\(how) and cannot be set; nothing was written"))
+        }
+    }
+}
+
+extension CoreDataStore {
+    /// After a save, the values the store's triggers derived reach the objects in use, as
+    /// Core Data's trigger notices bring them to its objects: the derived attributes of
+    /// every registered object of an entity that has some are read again. (The save has
+    /// committed: should this read fail, the objects keep their values until refreshed.)
+    func refreshDerivedAttributes(in context: ObjectContext) {
+        guard !derivedAttributes.isEmpty else { return }
+        for (entityName, keys) in context.registeredKeysByEntity() {
+            guard let derived = derivedAttributes[entityName], let entity = context.managedObjectModel.entitiesByName[entityName] else { continue }
+            let storage = context.mapped(entity)
+            let names = derived.keys.sorted()
+            let columns = ([storage.keyColumn] + names).map(quoteIdentifier).joined(separator: ", ")
+            for start in stride(from: 0, to: keys.count, by: 500) {
+                let chunk = Array(keys[start..<min(keys.count, start + 500)])
+                let sql = "SELECT \(columns) FROM \(storage.table) WHERE \(storage.key) IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
+                guard let rows = try? context.read({ db in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(chunk)) }) else { continue }
+                for row in rows {
+                    guard let key = Int64.fromDatabaseValue(row[0] as DatabaseValue), let object = context.registeredObject(entity: entityName, primaryKey: key) else { continue }
+                    for (i, name) in names.enumerated() {
+                        guard let attribute = entity.attribute(named: name) else { continue }
+                        let value = attribute.type.decode(Value(row[i + 1] as DatabaseValue))
+                        if object.committedValue(name) != value { object.committed[name] = value }
+                    }
+                }
+            }
+        }
+    }
+}
+
+extension CoreDataStore {
+    /// A save into a store with persistent history writes that history (see
+    /// `PersistentHistoryWriter`), or is refused before anything is written when it could
+    /// not be written as Core Data writes it: history tables that are not the ones Core
+    /// Data makes; a delete of an object whose entity preserves more attributes after
+    /// deletion than the store has tombstone columns for; with an inferred model, a delete when the
+    /// store keeps tombstones (which attributes they hold is the model's) and an update
+    /// (it records its properties by their place in the model's property list).
+    func refuseUnwritableHistory(in context: ObjectContext) throws {
+        let pending = context.pendingChanges
+        let updates = !pending.updated.isEmpty || context.hasPendingLinks || context.hasPendingOrders
+        let layout = try refuseUnwritableHistory("save", updates: updates, deletes: !pending.deleted.isEmpty, in: context)
+        for object in pending.deleted { try refuseUnwritableTombstones(of: object.entity.name, layout: layout, operation: "save") }
+    }
+
+    /// The history tables as Core Data makes them, else the refusal; with an inferred
+    /// model, refused for deletes when the store keeps tombstones, and for updates.
+    @discardableResult
+    func refuseUnwritableHistory(_ operation: String, updates: Bool, deletes: Bool, in context: ObjectContext) throws -> PersistentHistoryLayout {
+        let layout = try context.read { db in try historyLayout(operation: operation, in: db) }
+        guard modelSource == "inferred" else { return layout }
+        if layout.tombstoneColumns > 0, deletes {
+            throw unwritableHistory("keeps tombstones of deleted objects (\(PersistentHistoryLayout.changeTable).ZTOMBSTONE0...) whose attributes an inferred model does not say (give --model MODEL)", operation: operation)
+        }
+        if updates {
+            throw unwritableHistory("records an update's properties in the model's order, and this store's model was inferred (give --model MODEL)", operation: operation)
+        }
+        return layout
+    }
+
+    /// A delete of `entity` whose tombstones Quarry cannot write as Core Data does: more
+    /// preserved attributes than the store has tombstone columns for.
+    func refuseUnwritableTombstones(of entity: String, layout: PersistentHistoryLayout, operation: String) throws {
+        let preserved = tombstonedAttributes(of: entity)
+        if preserved.count > layout.tombstoneColumns {
+            throw unwritableHistory("has no tombstone column for \(entity).\(preserved[layout.tombstoneColumns]), which the model preserves after deletion", operation: operation)
+        }
+    }
+
+    /// The attributes of `entity` the model preserves after deletion, in the order of
+    /// their tombstone columns: the model's (inherited first), as Core Data's own rows in
+    /// photos/ have them (Album: cloudDeleteState, cloudGUID, uuid in ZTOMBSTONE0...2;
+    /// InternalResource: cloudDeleteAssetUUIDWithResourceType, then cloudDeleteState).
+    func tombstonedAttributes(of entity: String) -> [String] {
+        guard let model else { return [] }
+        return model.allAttributes(of: entity).filter { $0.preservesValueInHistoryOnDeletion && !$0.isTransient }.map(\.name)
+    }
+
+    /// Inside the save's transaction, before its deletes: each deleted object's tombstone
+    /// values, read from its row as Core Data's delete copies them (the raw column values).
+    func tombstones(_ deleted: [ManagedObject], in db: Database) throws -> [ObjectIdentifier: [Value]] {
+        var result: [ObjectIdentifier: [Value]] = [:]
+        for object in deleted {
+            guard let key = object.primaryKey else { continue }
+            if let values = try tombstones(of: object.entity.name, keys: [key], operation: "save", in: db)[key] {
+                result[ObjectIdentifier(object)] = values
+            }
+        }
+        return result
+    }
+
+    /// The tombstone values of rows of `entity` (their own entity), by key: the raw values
+    /// of the attributes it preserves after deletion, in its columns (suffixed for a
+    /// sibling's). Empty when the store keeps no history or the entity preserves nothing.
+    func tombstones(of entity: String, keys: [Int64], operation: String, in db: Database) throws -> [Int64: [Value]] {
+        let store = self
+        guard keepsPersistentHistory else { return [:] }
+        let preserved = tombstonedAttributes(of: entity)
+        guard !preserved.isEmpty, !keys.isEmpty, let table = store.table(of: entity) else { return [:] }
+        let columns = try db.columns(in: table).map(\.name)
+        let selected = try preserved.map { name in
+            guard let column = store.attributeColumns[entity]?[name] ?? columns.first(where: { $0.uppercased() == "Z" + name.uppercased() }) else {
+                throw StoreError.during(operation: operation, .database(message: "\(entity).\(name) is preserved after deletion but \(table) has no column for it; nothing was written"))
+            }
+            return quoteIdentifier(column)
+        }
+        var result: [Int64: [Value]] = [:]
+        try forEachChunk(keys) { chunk in
+            let sql = "SELECT Z_PK, \(selected.joined(separator: ", ")) FROM main.\(quoteIdentifier(table)) WHERE Z_PK IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
+            for row in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(chunk)) {
+                guard let key = Int64.fromDatabaseValue(row[0] as DatabaseValue) else { continue }
+                result[key] = (1...selected.count).map { Value(row[$0] as DatabaseValue) }
+            }
+        }
+        return result
+    }
+
+    /// Inside the save's transaction, once its rows are written: the history Core Data
+    /// would write for it, when the store keeps history. `inserted` are the new objects
+    /// with their keys; `updated` the objects whose rows the save changed; `deleted` the
+    /// deleted ones; `links` the join rows added and removed (each end not inserted or
+    /// deleted is updated in its to-many relationship, as the save's observers hear it);
+    /// `orders` the relationships whose members were placed by position (their owner is
+    /// updated in that relationship).
+    func writeHistory(inserted: [(ManagedObject, Int64)], updated: [ManagedObject], deleted: [ManagedObject],
+                      tombstones: [ObjectIdentifier: [Value]], links: [PendingLink], orders: [PendingOrder],
+                      in db: Database, context: ObjectContext) throws {
+        let store = self
+        guard keepsPersistentHistory else { return }
+        let layout = try historyLayout(operation: "save", in: db)
+        func code(_ object: ManagedObject) -> Int64? { store.mapped(object.entity.name)?.code }
+        var changes: [PersistentHistoryWriter.Change] = []
+        for (object, key) in inserted.sorted(by: { $0.1 < $1.1 }) {
+            guard let entity = code(object) else { continue }
+            changes.append(.init(type: .insert, entity: entity, key: key))
+        }
+        // What each updated object changed: its written keys, and the to-many
+        // relationships whose join rows changed.
+        var changedKeys: [ObjectIdentifier: (object: ManagedObject, keys: Set<String>)] = [:]
+        for object in updated {
+            let own = Set(context.currentEntity(of: object).ownKeyColumns.map(\.name))
+            let keys = Set(object.pending.keys).union(object.pendingToOne.keys.filter(own.contains))
+            guard !keys.isEmpty else { continue }
+            changedKeys[ObjectIdentifier(object), default: (object, [])].keys.formUnion(keys)
+        }
+        let gone = Set((inserted.map(\.0) + deleted).map(ObjectIdentifier.init))
+        for link in links {
+            for object in [link.source, link.target] where !gone.contains(ObjectIdentifier(object)) && object.primaryKey != nil {
+                let names = context.currentEntity(of: object).relationships.filter { relationship in
+                    guard case .linkTable(let table, _, _)? = context.storage(of: relationship, in: object.entity.name) else { return false }
+                    return table == link.table
+                }.map(\.name)
+                changedKeys[ObjectIdentifier(object), default: (object, [])].keys.formUnion(names)
+            }
+        }
+        for order in orders where !gone.contains(ObjectIdentifier(order.owner)) && order.owner.primaryKey != nil {
+            changedKeys[ObjectIdentifier(order.owner), default: (order.owner, [])].keys.insert(order.name)
+        }
+        for (object, keys) in changedKeys.values.sorted(by: { ($0.object.primaryKey ?? 0) < ($1.object.primaryKey ?? 0) }) {
+            guard let entity = code(object), let key = object.primaryKey, let model = store.model else { continue }
+            let columns = PersistentHistoryColumns.columns(changed: keys, of: object.entity.name, in: model)
+            changes.append(.init(type: .update, entity: entity, key: key, columns: columns))
+        }
+        for object in deleted.sorted(by: { ($0.primaryKey ?? 0) < ($1.primaryKey ?? 0) }) {
+            guard let entity = code(object), let key = object.primaryKey else { continue }
+            changes.append(.init(type: .delete, entity: entity, key: key, tombstones: tombstones[ObjectIdentifier(object)] ?? []))
+        }
+        try writeHistory(changes, layout: layout, operation: "save", in: db, context: context)
+    }
+
+    /// The store's history tables, or the refusal that says how they differ from Core Data's.
+    func historyLayout(operation: String, in db: Database) throws -> PersistentHistoryLayout {
+        switch try PersistentHistoryLayout.read(db) {
+        case .success(let found): return found
+        case .failure(let problem): throw unwritableHistory(problem.text, operation: operation)
+        }
+    }
+
+    func unwritableHistory(_ reason: String, operation: String) -> StoreError {
+        StoreError.during(operation: operation, .database(message: "this Core Data store's persistent history \(reason), so Quarry cannot write it as Core Data does; nothing was written"))
+    }
+
+    /// Writes one transaction of `changes`, as this context's author.
+    func writeHistory(_ changes: [PersistentHistoryWriter.Change], layout: PersistentHistoryLayout, operation: String,
+                      in db: Database, context: ObjectContext) throws {
+        do {
+            // This context's own transaction is no outside change when it next looks for some.
+            if let token = try PersistentHistoryWriter(layout: layout, author: context.author ?? "quarry").write(changes, in: db) {
+                context.outsideChanges.ownHistoryTokens.insert(token)
+            }
+        } catch let problem as PersistentHistoryLayout.Problem {
+            throw unwritableHistory(problem.text, operation: operation)
+        }
+    }
+}
+
+extension CoreDataStore {
+    /// `history{}` on a Core Data store reads the store's own persistent history (the app's
+    /// saves and Quarry's alike): tokens are Core Data's transaction numbers, times are
+    /// seconds since 1970 as for Quarry's own history, and changes name objects by the
+    /// row's own entity. Rows of entities the model does not map are left out.
+    package func history(since: Int64?, author: String?, context: ObjectContext) throws -> [HistoryTransaction] {
+        let store = self
+        let names = Dictionary(store.entities.map { ($0.code, $0.entity.name) }, uniquingKeysWith: { first, _ in first })
+        let transactions = try context.read { db in try PersistentHistoryReader.transactions(after: since ?? 0, author: author, in: db) }
+        return transactions.map { transaction in
+            var result = HistoryTransaction(token: transaction.token, time: transaction.timestamp + CoreDataStore.epochOffset,
+                                            author: transaction.author, inserted: [], updated: [], deleted: [])
+            for change in transaction.changes {
+                guard let name = names[change.entity] else { continue }
+                let id = "\(name)/\(change.key)"
+                switch change.type {
+                case .insert: result.inserted.append(id)
+                case .update: result.updated.append(id)
+                case .delete: result.deleted.append(id)
+                }
+            }
+            return result
+        }
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import GRDB
+import QuarryEngine
+import QuarryModel
+import QuarryModelFiles
+import QuarrySQLite
+import QuarryStore
+
+/// Core Data's "Allows External Storage" binary attributes, as its SQLite store keeps them
+/// (`_PFExternalReferenceData`): the column's first byte says where the bytes are.
+/// - `0x01`, then the bytes: kept in the row (small values).
+/// - `0x02`, then a file name (a UUID) and a NUL: the bytes are the file of that name in
+///   `.<store name>_SUPPORT/_EXTERNAL_DATA/` beside the store (large values).
+/// Any other value is read as it is (a store written before the attribute allowed external
+/// storage). The Core Data views read through `quarry_cd_external_read` and the triggers
+/// write through `quarry_cd_external_write`, so predicates, sorts and saves see the
+/// attribute's bytes. One per connection: the files a transaction wrote are removed if it
+/// rolls back, and the files of values it replaced or deleted are removed once it commits.
+public final class ExternalBinaryData: @unchecked Sendable {
+    /// `.<name>_SUPPORT/_EXTERNAL_DATA` beside the store; nil for a store in memory.
+    let folder: URL?
+    /// Values at least this long are written to a file, as Core Data writes large values.
+    static let threshold = 128 * 1024
+    /// The largest file read back (a forged reference to a huge or endless file is refused).
+    static let largestFile = 1 << 31
+
+    /// Whether the store behind the connection is a Core Data store with such an
+    /// attribute: only then may SQL (its triggers) make or remove a file, so that no other
+    /// file's trigger, view or default can.
+    var isInUse = false
+
+    private let lock = NSLock()
+    /// Files written by the save in progress.
+    private var written: [URL] = []
+    /// Files of values the save in progress replaced or deleted.
+    private var released: [URL] = []
+
+    init(storePath: String?) {
+        guard let storePath, storePath != ":memory:" else { folder = nil; return }
+        let store = URL(fileURLWithPath: storePath)
+        let name = store.deletingPathExtension().lastPathComponent
+        folder = store.deletingLastPathComponent().appendingPathComponent(".\(name)_SUPPORT").appendingPathComponent("_EXTERNAL_DATA")
+    }
+
+    static let readFunction = "quarry_cd_external_read"
+    static let writeFunction = "quarry_cd_external_write"
+    static let releaseFunction = "quarry_cd_external_release"
+
+    /// The SQL functions the views and triggers call, bound to this store's folder.
+    var sqlFunctions: [DatabaseFunction] {
+        [DatabaseFunction(Self.readFunction, argumentCount: 1, pure: false) { [self] values in try read(values[0]) },
+         DatabaseFunction(Self.writeFunction, argumentCount: 2, pure: false) { [self] values in
+             try write(values[0], replacing: values[1])
+         },
+         DatabaseFunction(Self.releaseFunction, argumentCount: 1, pure: false) { [self] values in
+             release(values[0])
+             return nil as DatabaseValue?
+         }]
+    }
+
+    // MARK: Reading
+
+    /// The attribute's bytes for a column's value.
+    func read(_ value: DatabaseValue) throws -> DatabaseValue {
+        guard case .blob(let data) = value.storage, let marker = data.first else { return value }
+        switch marker {
+        case 1: return Data(data.dropFirst()).databaseValue
+        case 2:
+            let file = try file(named: data)
+            return try Self.contents(of: file).databaseValue
+        default: return value
+        }
+    }
+
+    /// The file a reference names, refused unless it is a plain name inside the folder.
+    private func file(named reference: Data) throws -> URL {
+        var name = reference.dropFirst()
+        if name.last == 0 { name = name.dropLast() }
+        let text = String(decoding: name, as: UTF8.self)
+        guard let folder else {
+            throw DatabaseError(message: "an external data reference (\(text)) in a store with no folder beside it")
+        }
+        guard !text.isEmpty, !text.contains("/"), text != ".", text != "..", !name.contains(0) else {
+            throw DatabaseError(message: "an external data reference that is not a file name: \(text.debugDescription)")
+        }
+        return folder.appendingPathComponent(text)
+    }
+
+    /// A regular file's bytes, read with a bound (never a device, a FIFO or a symlink out).
+    private static func contents(of file: URL) throws -> Data {
+        let shown = file.pathComponents.suffix(3).joined(separator: "/")
+        var info = stat()
+        guard lstat(file.path, &info) == 0 else {
+            throw DatabaseError(message: "the external data file \(shown) is missing")
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw DatabaseError(message: "the external data file \(shown) is not a regular file")
+        }
+        guard Int(info.st_size) <= largestFile else {
+            throw DatabaseError(message: "the external data file \(shown) is larger than \(largestFile) bytes")
+        }
+        do { return try Data(contentsOf: file) } catch {
+            throw DatabaseError(message: "the external data file \(shown) cannot be read")
+        }
+    }
+
+    // MARK: Writing
+
+    /// The column's value for the bytes `value`, replacing the column's value `old` (whose
+    /// file, if any, goes once the save commits).
+    package func write(_ value: DatabaseValue, replacing old: DatabaseValue) throws -> DatabaseValue {
+        guard isInUse else { throw DatabaseError(message: "\(Self.writeFunction)() writes only a Core Data store's external data") }
+        release(old)
+        guard case .blob(let data) = value.storage else { return value }
+        guard data.count >= Self.threshold, let folder else { return (Data([1]) + data).databaseValue }
+        let name = UUID().uuidString
+        let file = folder.appendingPathComponent(name)
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try data.write(to: file, options: .withoutOverwriting)
+        } catch {
+            throw DatabaseError(message: "cannot write the external data file \(name): \(error.localizedDescription)")
+        }
+        lock.lock(); written.append(file); lock.unlock()
+        return (Data([2]) + Data(name.utf8) + Data([0])).databaseValue
+    }
+
+    /// Notes that the column's value `old` is replaced or deleted: its file goes at commit.
+    func release(_ old: DatabaseValue) {
+        guard isInUse, case .blob(let data) = old.storage, data.first == 2, let file = try? file(named: data) else { return }
+        lock.lock(); released.append(file); lock.unlock()
+    }
+
+    // MARK: The transaction's end
+
+    private func committed() {
+        lock.lock(); let gone = released; released = []; written = []; lock.unlock()
+        for file in gone { try? FileManager.default.removeItem(at: file) }
+    }
+
+    private func rolledBack() {
+        lock.lock(); let gone = written; written = []; released = []; lock.unlock()
+        for file in gone { try? FileManager.default.removeItem(at: file) }
+    }
+}
+
+/// The connection's transactions decide the files' fate: whatever wrote them (a save, a
+/// batch change), a commit keeps what was written and removes what was replaced, and a
+/// rollback removes what was written.
+extension ExternalBinaryData: TransactionObserver {
+    public func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { false }
+    public func databaseDidChange(with event: DatabaseEvent) {}
+    public func databaseDidCommit(_ db: Database) { committed() }
+    public func databaseDidRollback(_ db: Database) { rolledBack() }
+}

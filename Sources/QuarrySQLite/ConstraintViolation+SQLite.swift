@@ -1,0 +1,71 @@
+import GRDB
+import GRDBSQLite
+import QuarryEngine
+import QuarryModel
+import QuarryModelFiles
+import QuarryStore
+
+/// SQLite's constraint refusals as parts (`ConstraintViolation`): read from its extended
+/// code and its message where `StoreError(DatabaseError)` is made, and for a foreign key
+/// a save leaves broken (which SQLite reports at the commit naming nothing), from
+/// `PRAGMA foreign_key_check` before the commit.
+extension ConstraintViolation {
+    /// SQLite's refusal as parts: the kind from its extended code, the table and columns
+    /// from the one message shape SQLite gives for uniqueness and NOT NULL
+    /// (`UNIQUE constraint failed: T.a, T.b`, `NOT NULL constraint failed: T.c`); the
+    /// name from a CHECK's (`CHECK constraint failed: name`) or an expression index's
+    /// (`UNIQUE constraint failed: index 'name'`). Nil for a code that is no constraint
+    /// of these kinds (a trigger's RAISE, a view's).
+    init?(sqlite code: ResultCode, message: String, sql: String?) {
+        let kind: Kind
+        switch code {
+        case .SQLITE_CONSTRAINT_UNIQUE, .SQLITE_CONSTRAINT_PRIMARYKEY: kind = .unique
+        case .SQLITE_CONSTRAINT_NOTNULL: kind = .notNull
+        case .SQLITE_CONSTRAINT_FOREIGNKEY: kind = .foreignKey
+        case .SQLITE_CONSTRAINT_CHECK: kind = .check
+        default: return nil
+        }
+        self.init(kind, table: nil, columns: [], code: .sqlite(SQLiteResultCode(code)), sql: sql, said: message)
+        guard let colon = message.range(of: "constraint failed: ") else { return }
+        let named = String(message[colon.upperBound...])
+        switch kind {
+        case .unique, .notNull:
+            if named.hasPrefix("index '"), named.hasSuffix("'") {
+                constraint = String(named.dropFirst(7).dropLast())
+                return
+            }
+            // `T.a, T.b`: every column of one table. A name holding a dot is taken as the
+            // table's up to its first dot, as SQLite writes `table.column`.
+            let parts = named.components(separatedBy: ", ").map { part -> (String, String)? in
+                guard let dot = part.firstIndex(of: ".") else { return nil }
+                return (String(part[..<dot]), String(part[part.index(after: dot)...]))
+            }
+            guard let first = parts.first ?? nil, parts.allSatisfy({ $0?.0 == first.0 }) else { return }
+            table = first.0
+            columns = parts.compactMap { $0?.1 }
+        case .check:
+            constraint = named
+        case .foreignKey:
+            break
+        }
+    }
+
+    /// The first foreign key the open transaction leaves broken, when it leaves one:
+    /// SQLite counts them (deferred foreign keys are checked only at the commit, which
+    /// would then fail saying "FOREIGN KEY constraint failed" and no more), and
+    /// `foreign_key_check` names the referencing table and the key's columns. Asked only
+    /// when the count says one is broken, so a save that breaks none scans nothing.
+    static func brokenForeignKey(in db: Database) throws -> ConstraintViolation? {
+        guard let connection = db.sqliteConnection else { return nil }
+        var broken: Int32 = 0, highest: Int32 = 0
+        guard sqlite3_db_status(connection, SQLITE_DBSTATUS_DEFERRED_FKS, &broken, &highest, 0) == SQLITE_OK, broken > 0 else { return nil }
+        let said = "FOREIGN KEY constraint failed"
+        guard let row = try Row.fetchOne(db, sql: "PRAGMA foreign_key_check"), let table: String = row[0] else {
+            return ConstraintViolation(.foreignKey, table: nil, columns: [], code: .sqlite(.SQLITE_CONSTRAINT_FOREIGNKEY), sql: nil, said: said)
+        }
+        let key: Int64? = row[3]
+        let columns = try Row.fetchAll(db, sql: "SELECT \"from\" FROM pragma_foreign_key_list(?) WHERE id = ? ORDER BY seq", arguments: [table, key])
+            .compactMap { $0[0] as String? }
+        return ConstraintViolation(.foreignKey, table: table, columns: columns, code: .sqlite(.SQLITE_CONSTRAINT_FOREIGNKEY), sql: nil, said: said)
+    }
+}

@@ -1,0 +1,93 @@
+import GRDB
+import QuarryEngine
+import QuarryModel
+import QuarryModelFiles
+import QuarryStore
+
+/// The formats of one write (a save, an updateall), decided once per column for it.
+struct ColumnFormats {
+    var byColumn: [String: [String: ColumnFormat]] = [:]
+
+    /// Rows read from each end of a table (by its key) to learn a column's format: a
+    /// bounded read, however big the table; of these, up to `formatSample` non-null values.
+    static let formatScan = 5000
+    static let formatSample = 300
+
+    /// `value` as it is written to `entity`'s column `key`: in a file Quarry did not create,
+    /// in the format the column keeps; in Quarry's own, as Quarry keeps it.
+    mutating func stored(_ value: Value, _ entity: EntityDescription, _ key: String, in db: Database,
+                         context: ObjectContext) throws -> DatabaseValue {
+        guard !value.isNull, context.mapped(entity).layout == .foreignTable, let attribute = entity.attribute(named: key) else { return value.databaseValue }
+        switch (attribute.type, value) {
+        case (.date, _), (.bool, _): break
+        // Text and bytes keep a format only when they are a UUID, in a column of UUIDs.
+        case (.string, _), (.uuid, _), (.binary, _): guard uuidBytes(value) != nil else { return value.databaseValue }
+        default: return value.databaseValue
+        }
+        let format = try format(of: entity, attribute, in: db, context: context)
+        guard let stored = format.storedValue(value)?.databaseValue else {
+            throw StoreError.validation(message: "\(entity.name).\(key) keeps dates as \(format.name), which rounds \(value.displayString) "
+                + "into the year 10000, past the dates any reader takes; nothing was written")
+        }
+        // A column of days alone keeps the day: the time is dropped, as psql drops it
+        // writing a timestamp to a `date` column, but said, once per column.
+        if case .isoText(let layout) = format, layout.separator == nil, case .date(let seconds) = value,
+           seconds != (seconds / 86_400).rounded(.down) * 86_400 {
+            context.writeNotes.add("\(entity.name).\(key)", "\(entity.name).\(key) keeps days alone (\(format.name)): the time of day of \(value.displayString) "
+                + "and of any other date written to it is dropped")
+        }
+        return stored
+    }
+
+    /// The value a written one reads back as (the layout may keep fewer digits), so that
+    /// the object's snapshot matches the row and the next save sees no conflict.
+    static func readBack(_ stored: DatabaseValue, _ entity: EntityDescription, _ key: String, context: ObjectContext) -> Value {
+        guard let attribute = entity.attribute(named: key) else { return Value(stored) }
+        // Milliseconds and Julian days read back as the seconds SQL reads them as.
+        if let scale = context.mapped(entity).numericDates[key] {
+            switch stored.storage {
+            case .int64(let i): return .date(scale.seconds(Double(i)))
+            case .double(let d): return .date(scale.seconds(d))
+            default: break
+            }
+        }
+        return attribute.type.decode(Value(stored))
+    }
+
+    mutating func format(of entity: EntityDescription, _ attribute: AttributeDescription, in db: Database,
+                         context: ObjectContext) throws -> ColumnFormat {
+        if let declared = context.mapping.declaredFormats[entity.name]?[attribute.name] { return declared }
+        if let known = byColumn[entity.name]?[attribute.name] { return known }
+        let storage = context.mapped(entity)
+        let column = quoteIdentifier(attribute.name)
+        // The first and last rows by key: a sample that sees a format the table changed to.
+        let ends = ["ASC", "DESC"].map { order in
+            "SELECT \(column) FROM (SELECT \(column) FROM \(storage.table) ORDER BY \(storage.key) \(order) LIMIT \(Self.formatScan)) WHERE \(column) IS NOT NULL LIMIT \(Self.formatSample / 2)"
+        }
+        let sample = try DatabaseValue.fetchAll(db, sql: "SELECT * FROM (\(ends[0])) UNION ALL SELECT * FROM (\(ends[1]))").map(Value.init)
+        switch ColumnFormat.detect(attribute.type, sample: sample) {
+        case .format(.isoText(let layout)) where !layout.isWritable:
+            // Refused before anything is written, as a column of no one format is.
+            throw StoreError.validation(message: "\(entity.name).\(attribute.name) holds dates with \(layout.fractionDigits) fraction digits, more than Quarry writes "
+                + "(\(ColumnFormat.ISOLayout.maxFractionDigits)); nothing was written: declare its format, e.g. "
+                + "format(\"\(entity.name)\", \"\(attribute.name)\", \"\(layout.writable.example)\")")
+        case .format(let format):
+            byColumn[entity.name, default: [:]][attribute.name] = format
+            return format
+        case .mixed(let found):
+            throw StoreError.unknownFormat(entity: entity.name, column: attribute.name, found: found, example: Self.exampleFormat(attribute.type, found))
+        case .unknown:
+            throw StoreError.unknownFormat(entity: entity.name, column: attribute.name, found: [], example: Self.exampleFormat(attribute.type, []))
+        }
+    }
+
+    private static func exampleFormat(_ type: AttributeType, _ found: [String]) -> String {
+        if let first = found.first, let format = ColumnFormat(name: first), format.fits(type) { return first }
+        switch type {
+        case .date: return "iso-space"
+        case .bool: return "0/1"
+        default: return "uuid"
+        }
+    }
+}
+

@@ -1,0 +1,40 @@
+import QuarryEngine
+import QuarryModel
+import QuarryModelFiles
+import QuarryStore
+/// Declared column formats (`format(entity, column, name)`) last beyond the session: they
+/// are kept in the sidecar, and reopening declares them again.
+extension ForeignFileStore {
+    /// Keeps a declaration (replacing the column's earlier one). A read-only open keeps it
+    /// for the session only.
+    func keep(_ format: ForeignSidecar.Format, context: ObjectContext) throws {
+        guard !context.isReadOnly else { return }
+        var next = sidecar
+        next.formats.removeAll { $0.entity == format.entity && $0.column == format.column }
+        next.formats.append(format)
+        guard next != sidecar else { return }
+        try next.save(for: path)
+        sidecar = next
+    }
+
+    /// The format Quarry writes the column in, declared or read from its values; refused
+    /// as a write would be when the values show no one format.
+    package func columnFormat(of entity: EntityDescription, _ attribute: AttributeDescription, context: ObjectContext) throws -> String? {
+        try context.read { db in
+            var formats = ColumnFormats()
+            return try formats.format(of: entity, attribute, in: db, context: context)
+        }.name
+    }
+
+    /// Declares the sidecar's formats again; one that no longer applies (a column dropped,
+    /// its type changed) is left out with a note, and kept for a later open.
+    func restoreFormats(in context: ObjectContext) {
+        for f in sidecar.formats {
+            do {
+                try context.declareFormat(f.entity, f.column, f.format, keep: false)
+            } catch {
+                context.openingNotes.append("format(\"\(f.entity)\", \"\(f.column)\", \"\(f.format)\") kept in \(ForeignSidecar.path(for: path)) no longer applies: \(error)")
+            }
+        }
+    }
+}

@@ -1,0 +1,171 @@
+import GRDB
+import QuarryEngine
+import QuarryModel
+import QuarryModelFiles
+import QuarryStore
+
+/// A table of a foreign file made only of two foreign keys (to its parents' keys, of any
+/// type: an integer, text or a UUID), and besides them at most its own integer key, one
+/// optional integer column (a position) and times the file fills in, is a join table: `PlaylistTrack(PlaylistId, TrackId)` gives
+/// `Playlist.tracks` and `Track.playlists`, many-to-many. They are kept as Quarry keeps
+/// its own many-to-many pairs (`RelationshipStorage.linkTable`): the link table the
+/// storage names is a temporary view over the join table, whose triggers write and delete
+/// the join table's rows (as a Core Data store's join tables are shown), so nothing is
+/// added to the file. Where a foreign key names a column of its parent other than the one
+/// Quarry identifies its rows by (`TerritoryID TEXT PRIMARY KEY`, whose rows are known by
+/// their rowid), the view joins the parent to read one as the other, and its triggers
+/// write the column's value. The table stays an entity of its own, with its two to-one
+/// relationships and their delete rules. A join table with a time that is required and has
+/// no default (Sakila's `film_actor.last_update TIMESTAMP NOT NULL`) gives the pair too, to
+/// read (members, predicates, `@count`); a link's row cannot be made without the time, so
+/// `:add` and `:remove` are refused naming it, and its rows are written as the entity's.
+extension ForeignFileStore {
+    /// The join tables among `tables` (entities of the file), decided from the file's
+    /// description as for any engine (`ForeignSchema+JoinTables`), made many-to-many pairs.
+    static func mapJoinTables(_ tables: [String], schema: ForeignSchema, in context: ObjectContext) {
+        for table in tables {
+            guard let join = context.managedObjectModel.entitiesByName[table], let shape = joinShape(of: join, schema, in: context) else { continue }
+            do {
+                try mapJoinTable(join, shape, schema, in: context)
+            } catch {
+                context.openingNotes.append("\(table) is read as a table only, not as the many-to-many relationship it joins: \(error)")
+            }
+        }
+    }
+
+    /// `join` as a join table: its ends name tables of the file that are entities (SQLite
+    /// requires the columns a key names to be unique), and nothing but its ends' to-ones
+    /// are relationships of its entity (no other table names it). Nil when it is none.
+    private static func joinShape(of join: EntityDescription, _ schema: ForeignSchema, in context: ObjectContext) -> ForeignSchema.JoinTable? {
+        let storage = context.mapped(join)
+        guard storage.layout == .foreignTable else { return nil }
+        let isTable = { (name: String) in context.managedObjectModel.entitiesByName[name].map { context.mapped($0).layout == .foreignTable } == true }
+        guard let shape = schema.joinTable(join.name, isEnd: { isTable($0.parent) }, ownKey: storage.keyColumn,
+                                           type: { ForeignSchemaReader.attributeType(declared: $0.declaredType) }) else { return nil }
+        let toOnes = [shape.first, shape.second].filter { $0.columns.count == 1 }.count
+        guard join.relationships.count == toOnes else { return nil }
+        return shape
+    }
+
+    private static func mapJoinTable(_ join: EntityDescription, _ shape: ForeignSchema.JoinTable, _ schema: ForeignSchema, in context: ObjectContext) throws {
+        let (first, second, required) = (shape.first, shape.second, shape.required)
+        let before = (context.managedObjectModel.entitiesByName[first.parent], context.managedObjectModel.entitiesByName[second.parent])
+        guard var a = before.0 else { return }
+        func free(_ name: String, in entity: EntityDescription) -> Bool { context.isFreeKey(name, in: entity) }
+        // Each side is named after the other side's to-one (`track` -> `tracks`); an end of
+        // several columns, which is no to-one, after its parent (`lineItem` -> `lineItems`).
+        // A table joining one entity to itself gives it both, under two names.
+        func other(_ end: ForeignSchema.ForeignKey) -> String {
+            join.toOneRelationships.first { end.columns.count == 1 && $0.column == end.columns[0] }?.name ?? ForeignNaming.singular(ForeignNaming.lowerCamel(end.parent))
+        }
+        let same = first.parent == second.parent
+        var b = same ? a : try context.entity(named: second.parent)
+        let aName = ForeignNaming.manyToManyName(other: other(second), joinTable: join.name) { free($0, in: a) }
+        let bName = ForeignNaming.manyToManyName(other: other(first), joinTable: join.name) { free($0, in: b) && !(same && $0 == aName) }
+        // An end of one column is the join table's to-one, whose inverse to-many carries its
+        // key's delete rule; an end of several columns has none, so the pair carries it:
+        // NO ACTION and RESTRICT refuse while links exist, as SQLite would; otherwise the
+        // links go. A join table with such an end has its pair carry both ends' rules: a
+        // deny of its one-column end's to-many could not tell the rows whose links this
+        // save removes (they are known by their to-ones, `isUnlinkedJoinRow`), so that
+        // to-many takes no action, and the pair refuses while links are left. A read-only
+        // pair's links go by the join table's own objects.
+        let wide = first.columns.count > 1 || second.columns.count > 1
+        func rule(_ end: ForeignSchema.ForeignKey) -> DeleteRule {
+            wide && required.isEmpty && ForeignSchema.deleteRule(onDelete: end.onDelete) == .deny ? .deny : .nullify
+        }
+        if wide, required.isEmpty {
+            for end in [first, second] where end.columns.count == 1 && rule(end) == .deny {
+                guard let toOne = join.toOneRelationships.first(where: { $0.column == end.columns[0] }), let inverse = toOne.inverse,
+                      var parent = context.managedObjectModel.entitiesByName[end.parent],
+                      let index = parent.relationships.firstIndex(where: { $0.name == inverse }) else { continue }
+                parent.relationships[index].deleteRule = .noaction
+                context.remember(parent)
+                if end.parent == a.name { a = parent }
+                if end.parent == b.name { b = parent }
+            }
+        }
+        ForeignSchema.pair(&a, aName, &b, bName, rules: (rule(first), rule(second)), in: context)
+        do {
+            // The storage the context gives the pair names the view and its orientation.
+            guard let relationship = a.relationship(named: aName),
+                  case .linkTable(let link, let sourceColumn, _)? = context.storage(of: relationship, in: a.name) else { return }
+            func end(_ key: ForeignSchema.ForeignKey) throws -> LinkEnd {
+                let parent = context.mapped(try context.entity(named: key.parent))
+                let pairs = schema.columnPairs(of: key)
+                // Read as the key Quarry knows the parent's rows by, or through the columns it names.
+                let direct = pairs.count == 1 && (pairs[0].parentColumn == parent.keyColumn || schema.referencedColumns(of: key) == nil)
+                let matched = direct || pairs.isEmpty ? nil : pairs.map(\.parentColumn)
+                return LinkEnd(columns: key.columns, parent: key.parent, parentKey: parent.keyColumn, matched: matched,
+                               collations: matched?.map { parent.collations[$0] } ?? [])
+            }
+            let ends = (try end(first), try end(second))
+            let (source, target) = sourceColumn == "source" ? ends : (ends.1, ends.0)
+            try context.database.writeWithoutTransaction { db in
+                for sql in linkViewSQL(link: link, join: join.name, source: source, target: target) { try db.execute(sql: sql) }
+            }
+            var storage = context.mapped(join)
+            storage.pairLink = link
+            storage.pairSourceColumn = source.columns[0]
+            context.remember(join, storage: storage)
+            if !required.isEmpty { ForeignSchema.readOnly(link, join: join.name, required: required, sides: [first.parent, second.parent], in: context) }
+        } catch {
+            // No pair without its view: the model stays as it was.
+            if let old = before.0 { context.remember(old) }
+            if let old = before.1 { context.remember(old) }
+            context.bumpGeneration()
+            throw error
+        }
+    }
+
+    /// One side of a join table: its columns, and the parent they refer to by `matched`,
+    /// the parent's columns in the same order (nil: by the key Quarry knows the parent's
+    /// rows by, `parentKey`, which the one column holds).
+    struct LinkEnd {
+        let columns: [String]
+        let parent: String
+        let parentKey: String
+        let matched: [String]?
+        /// The collation of each of the parent's `matched` columns, when not BINARY.
+        var collations: [String?] = []
+    }
+
+    /// The link table `link` as a temporary view over the join table's key columns,
+    /// written through triggers (a trigger's statements name tables unqualified). A side
+    /// that refers to its parent by other columns (a `TEXT PRIMARY KEY`, whose rows are
+    /// known by their rowid, or a key of several columns) is read through a join with the
+    /// parent (which SQLite flattens, using the parent's unique index), and written by
+    /// looking the columns' values up.
+    static func linkViewSQL(link: String, join: String, source: LinkEnd, target: LinkEnd) -> [String] {
+        let (l, j) = (quoteIdentifier(link), quoteIdentifier(join))
+        var joins: [String] = []
+        // The SQL reading a side's key from the join table's row `j`.
+        func read(_ end: LinkEnd, _ alias: String) -> String {
+            guard let matched = end.matched else { return "\(j).\(quoteIdentifier(end.columns[0]))" }
+            let a = quoteIdentifier(alias)
+            let on = zip(matched, end.columns).map { "\(a).\(quoteIdentifier($0)) = \(j).\(quoteIdentifier($1))" }.joined(separator: " AND ")
+            joins.append("JOIN main.\(quoteIdentifier(end.parent)) AS \(a) ON \(on)")
+            return "\(a).\(quoteIdentifier(end.parentKey))"
+        }
+        // The values a side's columns take for the parent known by `key` (NEW.source).
+        func written(_ end: LinkEnd, _ key: String) -> [String] {
+            guard let matched = end.matched else { return [key] }
+            return matched.map { "(SELECT \(quoteIdentifier($0)) FROM \(quoteIdentifier(end.parent)) WHERE \(quoteIdentifier(end.parentKey)) = \(key))" }
+        }
+        // A link's row is found as the parent's key columns compare (their collations).
+        func found(_ end: LinkEnd, _ key: String) -> String {
+            zip(end.columns, written(end, key)).enumerated().map { i, pair in
+                let collation = i < end.collations.count ? end.collations[i].map { " COLLATE " + $0 } ?? "" : ""
+                return "\(quoteIdentifier(pair.0)) = \(pair.1)\(collation)"
+            }.joined(separator: " AND ")
+        }
+        let s = read(source, "quarry_source"), t = read(target, "quarry_target")
+        let columns = (source.columns + target.columns).map(quoteIdentifier).joined(separator: ", ")
+        let values = (written(source, "NEW.source") + written(target, "NEW.target")).joined(separator: ", ")
+        return [
+            "CREATE TEMP VIEW IF NOT EXISTS \(l) AS SELECT \(s) AS source, \(t) AS target FROM main.\(j) \(joins.joined(separator: " ")) WHERE \(s) IS NOT NULL AND \(t) IS NOT NULL",
+            "CREATE TEMP TRIGGER IF NOT EXISTS \(quoteIdentifier(link + "_insert")) INSTEAD OF INSERT ON \(l) BEGIN INSERT INTO \(j) (\(columns)) VALUES (\(values)); END",
+            "CREATE TEMP TRIGGER IF NOT EXISTS \(quoteIdentifier(link + "_delete")) INSTEAD OF DELETE ON \(l) BEGIN DELETE FROM \(j) WHERE \(found(source, "OLD.source")) AND \(found(target, "OLD.target")); END",
+        ]
+    }
+}

@@ -1,0 +1,334 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+import QuarryEngine
+import QuarryModel
+import QuarryModelFiles
+import QuarryStore
+
+/// Any SQLite file opens: tables Quarry did not create become entities (columns by their
+/// declared affinity, `INTEGER PRIMARY KEY` or rowid as identity), and their foreign keys
+/// become to-one relationships with an inverse to-many. Nothing is written to the file.
+/// The file's catalog is read into the engine-neutral `ForeignSchema` (`catalog`), from
+/// which the relationships and join tables are decided as for any engine's schema.
+struct ForeignSchemaReader {
+    let context: ObjectContext
+
+    func readTables() throws {
+        // Tables and views in one read: every read is a transaction of its own.
+        let (tables, views, rowNames) = try context.read { db in
+            (try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE 'quarry\\_%' ESCAPE '\\' ORDER BY name"),
+             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'view' AND name NOT LIKE 'quarry\\_%' ESCAPE '\\' ORDER BY name"),
+             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE name LIKE 'quarry\\_rows %' ESCAPE '\\'"))
+        }
+        // The file's own `quarry_rows x`, which a view's temporary view must not shadow.
+        let taken = Set(rowNames.map(DeferredViews.folded))
+        let unknown = tables.filter { context.managedObjectModel.entitiesByName[$0] == nil }
+        let schema = try catalog(of: unknown, views: views.filter { context.managedObjectModel.entitiesByName[$0] == nil })
+        var found: [(entity: EntityDescription, storage: EntityStorage)] = []
+        for table in unknown {
+            guard let relation = schema.relations[table] else { continue }
+            if let mapped = try foreignEntity(relation) { found.append(mapped) }
+        }
+        // SQLite's order of ON DELETE actions, which a RESTRICT key's check depends on.
+        let referencing = schema.referencingKeys(of: found.map(\.storage.relation), order: ForeignKeyOrder.rule)
+        for (entity, storage) in found {
+            var storage = storage
+            storage.referencingKeys = referencing[storage.relation] ?? []
+            context.remember(entity, storage: storage)
+        }
+        try schema.addForeignKeys(of: found.map(\.entity.name), in: context)
+        ForeignFileStore.mapJoinTables(found.map(\.entity.name), schema: schema, in: context)
+        let joined = Set(found.map(\.entity.name).filter { name in context.managedObjectModel.entitiesByName[name].map { context.mapped($0).pairLink != nil } == true })
+        schema.addSeveralColumnKeys(of: found.map(\.entity.name), joined: joined, in: context)
+        for view in schema.views where context.managedObjectModel.entitiesByName[view.name] == nil {
+            if let (entity, storage) = try viewEntity(view, taken: taken) { context.remember(entity, storage: storage) }
+        }
+    }
+
+    /// The file's `tables` and `views` as `PRAGMA table_info` and `foreign_key_list`
+    /// describe them: a foreign key's columns in order (`seq`), whether it is DEFERRABLE
+    /// INITIALLY DEFERRED (read off the table's SQL, `ForeignKeyOrder`), its place as
+    /// declared (tables in `sqlite_master` order, `made`), and the collation
+    /// of each column a foreign key names where it is not BINARY. A view that no longer
+    /// compiles (a table it reads was dropped) is left out.
+    func catalog(of tables: [String], views: [String] = []) throws -> ForeignSchema {
+        var schema = ForeignSchema()
+        try context.read { db in
+            for view in views {
+                guard let info = try? Row.fetchAll(db, sql: "PRAGMA main.table_info(\(quoteIdentifier(view)))"), !info.isEmpty else { continue }
+                let columns = info.compactMap { row in (row["name"] as String?).map { ForeignSchema.Column(name: $0, declaredType: row["type"] ?? "", notNull: false, hasDefault: false) } }
+                guard columns.count == info.count else { continue }
+                schema.relations[view] = ForeignSchema.Relation(name: view, isView: true, columns: columns, primaryKey: [], foreignKeys: [])
+            }
+            for table in tables {
+                let q = quoteIdentifier(table)
+                // `table_xinfo` lists generated columns too (hidden 2, VIRTUAL, and 3,
+                // STORED), which `table_info` leaves out; SQLite fills them, as a default.
+                let info = try Row.fetchAll(db, sql: "PRAGMA main.table_xinfo(\(q))").filter { [0, 2, 3].contains($0["hidden"] as Int? ?? 0) }
+                let columns = info.map { row in
+                    let generated = (row["hidden"] as Int? ?? 0) != 0
+                    return ForeignSchema.Column(name: row["name"] ?? "", declaredType: row["type"] ?? "", notNull: (row["notnull"] as Int? ?? 0) == 1,
+                                                hasDefault: generated || !(row["dflt_value"] as DatabaseValue).isNull, defaultText: row["dflt_value"],
+                                                generated: generated)
+                }
+                let keyRows = info.filter { ($0["pk"] as Int? ?? 0) > 0 }
+                let primaryKey = keyRows.sorted { ($0["pk"] as Int? ?? 0) < ($1["pk"] as Int? ?? 0) }.compactMap { $0["name"] as String? }
+                let rows = (try? Row.fetchAll(db, sql: "PRAGMA main.foreign_key_list(\(q))")) ?? []
+                let byID = Dictionary(grouping: rows, by: { ($0["id"] as Int?) ?? 0 })
+                let sql = try String.fetchOne(db, sql: "SELECT sql FROM main.sqlite_master WHERE type = 'table' AND name = ?", arguments: [table]) ?? ""
+                let deferred = ForeignKeyOrder.deferredClauses(of: sql)
+                // Ids count down from the last declared key.
+                let keys = byID.keys.sorted(by: >).enumerated().compactMap { index, id -> ForeignSchema.ForeignKey? in
+                    guard let key = byID[id]?.sorted(by: { ($0["seq"] as Int? ?? 0) < ($1["seq"] as Int? ?? 0) }),
+                          let parent: String = key.first?["table"] else { return nil }
+                    let from = key.compactMap { $0["from"] as String? }
+                    let to = key.compactMap { $0["to"] as String? }
+                    guard from.count == key.count else { return nil }
+                    return ForeignSchema.ForeignKey(columns: from, parent: parent, parentColumns: to.count == key.count ? to : [],
+                                                    onDelete: ((key[0]["on_delete"] as String?) ?? "NO ACTION").uppercased(),
+                                                    deferred: deferred.count == byID.count && deferred[index])
+                }
+                schema.relations[table] = ForeignSchema.Relation(name: table, isView: false, columns: columns, primaryKey: primaryKey, foreignKeys: keys)
+            }
+            // SQLite finds a key's parent and its columns by name in any case (`REFERENCES
+            // artist (artistid)` names `Artist.ArtistId`): each is read as the name it has.
+            let named = Dictionary(try String.fetchAll(db, sql: "SELECT name FROM main.sqlite_master WHERE type IN ('table', 'view')").map { ($0.lowercased(), $0) },
+                                   uniquingKeysWith: { first, _ in first })
+            for (table, relation) in schema.relations {
+                var relation = relation
+                for i in relation.foreignKeys.indices {
+                    let key = relation.foreignKeys[i]
+                    let parent = schema.relations[key.parent] == nil ? named[key.parent.lowercased()] ?? key.parent : key.parent
+                    let columns = schema.relations[parent]?.columns.map(\.name) ?? []
+                    let parentColumns = key.parentColumns.map { c in columns.contains(c) ? c : columns.first { $0.lowercased() == c.lowercased() } ?? c }
+                    guard parent != key.parent || parentColumns != key.parentColumns else { continue }
+                    // Before the keys are counted (`made`, below).
+                    relation.foreignKeys[i] = ForeignSchema.ForeignKey(columns: key.columns, parent: parent, parentColumns: parentColumns,
+                                                                       onDelete: key.onDelete, deferred: key.deferred)
+                }
+                schema.relations[table] = relation
+            }
+            // Keys counted as SQLite reads the schema: tables in the order they were made,
+            // each one's keys as declared.
+            var made = 0
+            for table in try String.fetchAll(db, sql: "SELECT name FROM main.sqlite_master WHERE type = 'table' ORDER BY rowid") {
+                guard var relation = schema.relations[table], !relation.isView else { continue }
+                for i in relation.foreignKeys.indices {
+                    relation.foreignKeys[i].made = made
+                    made += 1
+                }
+                schema.relations[table] = relation
+            }
+        }
+        // What each parent holds unique: its unique indexes' columns (a primary key's
+        // autoindex among them).
+        for parent in Set(schema.relations.values.flatMap { $0.foreignKeys.map(\.parent) }) {
+            guard var relation = schema.relations[parent], !relation.isView else { continue }
+            var unique: [[String]] = []
+            try context.read { db in
+                for index in (try? Row.fetchAll(db, sql: "PRAGMA main.index_list(\(quoteIdentifier(parent)))")) ?? [] where (index["unique"] as Int? ?? 0) == 1 {
+                    guard let name: String = index["name"] else { continue }
+                    let columns = ((try? Row.fetchAll(db, sql: "PRAGMA main.index_info(\(quoteIdentifier(name)))")) ?? []).compactMap { $0["name"] as String? }
+                    if !columns.isEmpty { unique.append(columns) }
+                }
+            }
+            relation.uniqueKeys = unique
+            schema.relations[parent] = relation
+        }
+        // The collations of the columns foreign keys name.
+        for relation in Array(schema.relations.values) {
+            for key in relation.foreignKeys {
+                guard var parent = schema.relations[key.parent], let named = schema.referencedColumns(of: key) else { continue }
+                for i in parent.columns.indices where named.contains(parent.columns[i].name) && parent.columns[i].collation == nil {
+                    guard let collation = collation(of: parent.columns[i].name, in: parent.name) else { continue }
+                    // A parent's BINARY is said too where a child's column naming it declares
+                    // another collation (a NOCASE column naming a BINARY key): SQLite matches
+                    // with the parent's, and a child's column compared unqualified would not.
+                    let differs = zip(key.columns, named).contains { child, parentColumn in
+                        parentColumn == parent.columns[i].name
+                            && (self.collation(of: child, in: relation.name)?.uppercased() ?? "BINARY") != collation.uppercased()
+                    }
+                    guard collation.uppercased() != "BINARY" || differs else { continue }
+                    parent.columns[i].collation = collation
+                }
+                schema.relations[key.parent] = parent
+            }
+        }
+        return schema
+    }
+
+    /// A view becomes a read-only entity. Its rows are identified by an integer column
+    /// named `id`, `rowid` or `_pk` (else its first column, when an integer) if that
+    /// column holds a distinct integer in every row. Otherwise (no such column, or rows
+    /// that share an id or have none) every row is an object of its own, numbered by its
+    /// place. Either way the entity reads a TEMP view (`quarry_rows <view>`, so nothing is
+    /// written to the file, and SQL that names the view still reads the file's) whose
+    /// first column is the row's key: the id, or the place. Whether the id will do takes
+    /// reading the whole view, which a grouping or a join over millions of rows makes
+    /// seconds; so the TEMP view is decided and made when SQL first reads it
+    /// (`DeferredViews`), and a view never used costs nothing at open.
+    private func viewEntity(_ relation: ForeignSchema.Relation, taken: Set<String>) throws -> (EntityDescription, EntityStorage)? {
+        var columns = relation.columns
+        // As for tables: a row has the key besides, within SQLite's 2,000 columns.
+        let room = columnLimit() - 1
+        if columns.count > room {
+            context.openingNotes.append(tooWideNote(relation.name, columns: columns.count, kept: room))
+            columns = Array(columns.prefix(room))
+        }
+        return ForeignSchema.viewEntity(relation, columns: columns, taken: taken, engine: self, in: context)
+    }
+
+    /// The types of a view's `columns` that declare none (computed ones: `sum(...) AS
+    /// Subtotal`), read off the values of its first rows as SQLite stores them: integers
+    /// only are int64, numbers with a real among them double, blobs only binary; text, a
+    /// mix with text, or no value at all, string.
+    package func computedColumnTypes(_ view: String, _ columns: [String]) -> [AttributeType] {
+        guard !columns.isEmpty else { return [] }
+        let list = columns.map { "typeof(\(quoteIdentifier($0)))" }.joined(separator: ", ")
+        let sql = "SELECT \(list) FROM main.\(quoteIdentifier(view)) LIMIT \(Self.viewTypeSample)"
+        var seen = Array(repeating: Set<String>(), count: columns.count)
+        _ = try? context.read { db in
+            let rows = try Row.fetchCursor(db, sql: sql)
+            while let row = try rows.next() {
+                for i in columns.indices { if let kind: String = row[i], kind != "null" { seen[i].insert(kind) } }
+            }
+        }
+        return seen.map { kinds in
+            if kinds.isEmpty || kinds.contains("text") { return .string }
+            if kinds == ["integer"] { return .int64 }
+            if kinds == ["blob"] { return .binary }
+            if !kinds.contains("blob") { return .double }
+            return .string
+        }
+    }
+
+    /// How many rows of a view are read for the types of its computed columns.
+    static let viewTypeSample = 1000
+
+    private func foreignEntity(_ relation: ForeignSchema.Relation) throws -> (entity: EntityDescription, storage: EntityStorage)? {
+        let table = relation.name
+        var columns = relation.columns
+        var primaryKey = "rowid"
+        var keyMayHoldOthers = false
+        if case .integerKey(let keyColumn) = ForeignSchema.rowKey(of: relation, engine: self) {
+            primaryKey = keyColumn
+            // Without a rowid the column is no alias of one, and takes text as well.
+            keyMayHoldOthers = (try? context.read { db in try db.execute(sql: "SELECT rowid FROM \(quoteIdentifier(table)) LIMIT 0") }) == nil
+        } else {
+            // A column named rowid hides the rowid under that name; SQLite knows two more.
+            let names = Set(columns.map { $0.name.lowercased() })
+            guard let alias = ["rowid", "_rowid_", "oid"].first(where: { !names.contains($0) }) else { return nil }
+            primaryKey = alias
+            // A WITHOUT ROWID table has no stable integer identity to give its objects: it
+            // is no entity, said (a country keyed by its ISO code went without a word).
+            let hasRowid = (try? context.read { db in try db.execute(sql: "SELECT \(alias) FROM \(quoteIdentifier(table)) LIMIT 0") }) != nil
+            guard hasRowid else {
+                context.openingNotes.append("\(table) is left out: a WITHOUT ROWID table keyed by other than one INTEGER column has no number to know its rows by (sql() reads it)")
+                return nil
+            }
+        }
+        // SQLite returns at most SQLITE_LIMIT_COLUMN columns (2,000) per row; an object's
+        // row has the key and each foreign key's column once more: a wider table is read
+        // without its last columns.
+        let room = columnLimit() - 1 - relation.foreignKeys.reduce(0) { $0 + $1.columns.count }
+        if columns.count > room {
+            context.openingNotes.append(tooWideNote(table, columns: columns.count, kept: room))
+            columns = Array(columns.prefix(room))
+        }
+        // A primary key's columns, other than a rowid alias: nothing fills them, so a new
+        // row must be given them (`keysToGive`). They stay as optional as declared: SQLite
+        // takes NULL in them, for old files' sake, and a SET NULL rule writes it.
+        let identity = ForeignSchema.RowIdentity(storage: EntityStorage(layout: .foreignTable, relation: table, keyColumn: primaryKey, keyMayHoldOthers: keyMayHoldOthers),
+                                                 keys: [primaryKey], toGive: relation.primaryKey.filter { $0 != primaryKey })
+        return ForeignSchema.tableEntity(relation, columns: columns, knownBy: identity, engine: self)
+    }
+
+    /// The most columns SQLite returns in one row (SQLITE_LIMIT_COLUMN, 2,000 by default).
+    private func columnLimit() -> Int {
+        (try? context.read { db in Int(sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_COLUMN, -1)) }) ?? 2000
+    }
+
+    /// The note for a table or view wider than an object's row can be.
+    func tooWideNote(_ name: String, columns: Int, kept: Int) -> String {
+        let left = columns - kept
+        return "\(name) has \(columns) columns, more than one row can hold with its key (SQLite returns at most \(columnLimit())): "
+            + (left == 1 ? "the last is left out" : "the last \(left) are left out")
+    }
+
+    /// SQLite's affinity rules, read as Quarry's types.
+    package static func attributeType(declared: String) -> AttributeType {
+        let type = declared.uppercased()
+        if type.contains("INT") { return .int64 }
+        if type.contains("BOOL") { return .bool }
+        if type.contains("DATE") || type.contains("TIME") { return .date }
+        if type.contains("CHAR") || type.contains("CLOB") || type.contains("TEXT") { return .string }
+        if type.contains("BLOB") { return .binary }
+        if type.contains("REAL") || type.contains("FLOA") || type.contains("DOUB") || type.contains("NUM") || type.contains("DEC") { return .double }
+        return .string
+    }
+
+    /// The collation a column of a table of the file declares (`BINARY` when none), as
+    /// SQLite reports it.
+    private func collation(of column: String, in table: String) -> String? {
+        try? context.read { db -> String? in
+            var collation: UnsafePointer<CChar>?
+            let code = sqlite3_table_column_metadata(db.sqliteConnection, "main", table, column, nil, &collation, nil, nil, nil)
+            guard code == SQLITE_OK, let collation else { return nil }
+            let name = String(cString: collation)
+            // Spliced into SQL as a name: only a plain identifier is.
+            return name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") } ? name : nil
+        }
+    }
+}
+
+/// SQLite's answers to what a foreign file's tables and views ask of their engine
+/// (`ForeignSchema+Entities` decides the rest).
+extension ForeignSchemaReader: ForeignSchemaEngine {
+    package func attributeType(_ column: ForeignSchema.Column) -> AttributeType { Self.attributeType(declared: column.declaredType) }
+
+    /// Declared `INTEGER` exactly: the rowid's alias (or, without a rowid, a column that
+    /// takes text as well, `keyMayHoldOthers`).
+    package func isIntegerKey(_ column: ForeignSchema.Column) -> Bool { column.declaredType.uppercased() == "INTEGER" }
+
+    /// SQLite's values compare and sort as stored: a column's type asks nothing more.
+    package func noteType(of column: ForeignSchema.Column, in storage: inout EntityStorage) {}
+
+    /// A literal or a clock (`ForeignColumnDefault`); an expression is never evaluated.
+    package func columnDefault(of column: ForeignSchema.Column, as type: AttributeType) -> ForeignColumnDefault.Kind? {
+        column.defaultText.flatMap { ForeignColumnDefault.kind(of: $0, as: type) }
+    }
+
+    /// A literal or a clock, as a new object's default: an expression in parentheses may
+    /// call any function, and a file's text never makes Quarry call one. A quoted number
+    /// in a column of numeric affinity is the number SQLite stores (`DEFAULT '1'` keeps 1,
+    /// which names the parent 1; the text '1' named none in memory).
+    package func setDefault(_ declared: String, of column: ForeignSchema.Column) -> String? {
+        let text = declared.trimmingCharacters(in: .whitespaces)
+        if ForeignColumnDefault.clocks.contains(text.uppercased()) { return text }
+        guard let literal = ForeignColumnDefault.literal(text) else { return nil }
+        guard case .text(let quoted) = literal else { return text }
+        switch attributeType(column) {
+        case .int16, .int32, .int64: return Int64(quoted).map(String.init) ?? text
+        case .double, .decimal: return Double(quoted).map { "\($0)" } ?? text
+        default: return text
+        }
+    }
+
+    package func numericDates(of storage: EntityStorage, among attributes: [AttributeDescription]) -> [String: EntityStorage.NumericDateScale] {
+        ForeignFileStore.numericDates(of: storage.relation, key: storage.keyColumn, attributes: attributes, in: context)
+    }
+
+    /// A TEMP view of the file's view (`main.`), named apart from the file's own
+    /// `quarry_rows x` (`taken`, folded as SQLite compares names); its key holds a
+    /// distinct integer in every row.
+    package func viewRows(_ view: String, names: [String], types: [AttributeType], taken: Set<String>)
+        -> (relation: String, key: String, making: DeferredViews.Making)? {
+        let source = "main." + quoteIdentifier(view)
+        // Integers only: a view's column may hold anything.
+        let named = { ForeignSchema.unshadowed($0) { taken.contains(DeferredViews.folded($0)) } }
+        return ForeignSchema.viewRows(view, source: source, names: names, types: types, temporary: "TEMP VIEW IF NOT EXISTS", named: named, distinct: { c in
+            "SELECT NOT EXISTS (SELECT 1 FROM \(source) WHERE typeof(\(c)) != 'integer') AND NOT EXISTS (SELECT 1 FROM \(source) GROUP BY \(c) HAVING count(*) > 1)"
+        })
+    }
+}

@@ -1,0 +1,67 @@
+import QuarryModel
+import QuarryStore
+
+/// SQLite's spelling, which every store of a SQLite file speaks.
+public struct SQLiteDialect: SQLDialect {
+    public init() {}
+
+    public func literal(_ value: Bool) -> String { value ? "1" : "0" }
+
+    public func holdsInteger(_ sql: String) -> String { "typeof(\(sql)) = 'integer'" }
+
+    public func nullSafeEqual(_ lhs: String, _ rhs: String, negated: Bool) -> String {
+        "\(lhs) \(negated ? "IS NOT" : "IS") \(rhs)"
+    }
+
+    /// A prefix as a GLOB, which SQLite answers from an index on the column. The others
+    /// are Quarry's function (SQLite's LIKE ignores ASCII case).
+    public func stringTest(_ test: PlainStringTest, _ operand: String, _ pattern: String) -> (sql: String, arguments: [Value])? {
+        guard case .prefix = test else { return nil }
+        return ("\(operand) GLOB ?", [.text(Self.globEscaped(pattern) + "*")])
+    }
+
+    /// None: a GLOB's pattern must be escaped, and SQLite's LIKE ignores ASCII case.
+    public func stringTest(_ test: PlainStringTest, _ operand: String, patternSQL: String) -> String? { nil }
+
+    public func call(_ function: String, _ arguments: [String]) -> String {
+        "\(function)(\(arguments.joined(separator: ", ")))"
+    }
+
+    /// SQLite compares an integer with a real by their values, and a column declared
+    /// INTEGER of a foreign file may hold reals, which a rewritten bound would misjudge.
+    public var comparesIntegersWithRealsExactly: Bool { true }
+
+    public func exactComparison(integer: String, _ op: String, real: String) -> String { "\(integer) \(op) \(real)" }
+
+    public func orderTerm(_ sql: String, ascending: Bool) -> String { sql + (ascending ? " ASC" : " DESC") }
+
+    public func binaryText(_ sql: String) -> String { sql }
+
+    public var runsQuarryFunctions: Bool { true }
+
+    /// Dates and booleans are numbers already, and text compares by its bytes.
+    public func statistic(_ sql: String, _ type: AttributeType) -> String { sql }
+
+    public func bucket(_ offset: String, last: String) -> String { "min(CAST(\(offset) AS INTEGER), \(last))" }
+
+    public func real(_ sql: String) -> String { sql }
+    /// A SQLite file's rows are known by their rowid or integer key, which its index finds.
+    public func rowsByKey(_ columns: String, of storage: EntityStorage, count: Int) -> String {
+        storage.rowsByKeyIndex(columns, count: count)
+    }
+
+    /// EXPLAIN QUERY PLAN's rows are id, parent, notused, detail.
+    public func queryPlan(_ sql: String) -> (sql: String, detailColumn: Int) { ("EXPLAIN QUERY PLAN " + sql, 3) }
+
+    /// `text` as a GLOB pattern that matches only itself.
+    static func globEscaped(_ text: String) -> String {
+        var out = ""
+        for c in text {
+            switch c {
+            case "*", "?", "[": out += "[\(c)]"
+            default: out.append(c)
+            }
+        }
+        return out
+    }
+}

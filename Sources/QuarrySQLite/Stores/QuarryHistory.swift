@@ -1,0 +1,58 @@
+import Foundation
+import GRDB
+import QuarryEngine
+import QuarryModel
+import QuarryModelFiles
+import QuarryStore
+
+/// Quarry's own history: every save and batch change records a transaction in
+/// `quarry_history`, inside the same SQLite transaction, so other processes (and later
+/// sessions) can tell what changed since a token. Written by Quarry's own files only
+/// (`QuarryFileStore`); read wherever the table is.
+enum QuarryHistory {
+    static let table = "quarry_history"
+
+    /// Records one transaction; returns its token (nil when nothing changed).
+    static func record(inserted: [String], updated: [String], deleted: [String], author: String?, in db: Database) throws -> Int64? {
+        guard !(inserted.isEmpty && updated.isEmpty && deleted.isEmpty) else { return nil }
+        try db.execute(sql: """
+            CREATE TABLE IF NOT EXISTS \(table) (token INTEGER PRIMARY KEY AUTOINCREMENT, time REAL NOT NULL,
+                author TEXT, inserted TEXT NOT NULL, updated TEXT NOT NULL, deleted TEXT NOT NULL)
+            """)
+        // Object IDs are entity names and integers: JSON text by hand needs no encoder that can throw.
+        func json(_ ids: [String]) -> String { "[" + ids.map(jsonQuoted).joined(separator: ",") + "]" }
+        try db.execute(sql: "INSERT INTO \(table) (time, author, inserted, updated, deleted) VALUES (?, ?, ?, ?, ?)",
+                       arguments: [Date().timeIntervalSince1970, author, json(inserted), json(updated), json(deleted)])
+        return db.lastInsertedRowID
+    }
+
+    /// The latest token (0 when there is none).
+    static func lastToken(in db: Database) throws -> Int64 {
+        guard try db.hasTable(table) else { return 0 }
+        return try Int64.fetchOne(db, sql: "SELECT max(token) FROM \(table)") ?? 0
+    }
+
+    /// Transactions after `since` (all when nil), optionally by one author, oldest first.
+    static func transactions(since: Int64?, author: String?, in db: Database) throws -> [HistoryTransaction] {
+        guard try db.hasTable(table) else { return [] }
+        var sql = "SELECT token, time, author, inserted, updated, deleted FROM \(table) WHERE token > ?"
+        var arguments: [DatabaseValueConvertible?] = [since ?? 0]
+        if let author { sql += " AND author IS ?"; arguments.append(author) }
+        return try Row.fetchAll(db, sql: sql + " ORDER BY token", arguments: StatementArguments(arguments)!).map { row in
+            func ids(_ text: String) -> [String] { (try? JSONTree(parsing: text))?.strings ?? [] }
+            return HistoryTransaction(
+                token: try row.stored(0, table: table, column: "token"), time: try row.stored(1, table: table, column: "time"),
+                author: try row.storedIfPresent(2, table: table, column: "author"),
+                inserted: ids(try row.stored(3, table: table, column: "inserted")),
+                updated: ids(try row.stored(4, table: table, column: "updated")),
+                deleted: ids(try row.stored(5, table: table, column: "deleted")))
+        }
+    }
+
+    /// Forgets transactions up to and including `token`; returns how many.
+    static func prune(through token: Int64, in db: Database) throws -> Int {
+        guard try db.hasTable(table) else { return 0 }
+        try db.execute(sql: "DELETE FROM \(table) WHERE token <= ?", arguments: [token])
+        return db.changesCount
+    }
+}

@@ -1,0 +1,168 @@
+import GRDB
+import QuarryEngine
+import QuarryModel
+import QuarryModelFiles
+import QuarryStore
+
+/// Writes a `SaveChangesRequest` into a SQLite store in one transaction: conflicts found
+/// and settled first (optimistic locking, as Core Data's), then the rows as every engine
+/// writes them (`SaveRowsWriter`) in SQLite's statements (`SQLiteSaveStatements`), with
+/// the store asked for what it keeps besides the rows. Nothing of the
+/// objects changes here: the context applies the result once the transaction committed.
+struct SQLiteSaveWriter {
+    let context: ObjectContext
+    let store: any SQLiteStore
+
+    package func write(_ request: SaveChangesRequest, _ work: StoreSaveWork) throws -> SaveChangesResult {
+        var result = SaveChangesResult(request: request)
+        var work = work
+        do {
+            try context.database.write { db in
+                try write(&result, &work, in: db)
+                // A foreign key left broken fails the commit naming nothing: named here.
+                if let violation = try ConstraintViolation.brokenForeignKey(in: db) { throw StoreError.constraint(violation) }
+            }
+        } catch let error as DatabaseError {
+            throw store.inModelNames(StoreError(error))
+        } catch let StoreError.constraint(violation) {
+            throw store.inModelNames(.constraint(violation))
+        }
+        return result
+    }
+
+    private func write(_ result: inout SaveChangesResult, _ work: inout StoreSaveWork, in db: Database) throws {
+        // A file's foreign keys are checked at the commit, against what the save leaves, as
+        // Core Data checks its rules: rows that name each other in a cycle go in one save.
+        // (Written in foreign-key order besides, for RESTRICT, which SQLite checks at once.)
+        try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
+        try settleConflicts(&result, in: db)
+        var writer = SaveRowsWriter(context: context, rows: SQLiteSaveStatements(context: context, store: store, db: db, work: work))
+        try writer.write(&result)
+        work = writer.rows.work
+    }
+
+    // MARK: Conflicts
+
+    /// Optimistic locking: a row changed by another connection since it was read is a
+    /// conflict, settled by the policy or refused with nothing written.
+    private func settleConflicts(_ result: inout SaveChangesResult, in db: Database) throws {
+        var conflicts: [SaveConflict] = []
+        var queries: [String: String] = [:]
+        for object in result.request.updates + result.request.deletes {
+            guard let key = object.primaryKey else { continue }
+            // Written and prepared once an entity: doing both again for each object was most
+            // of a large save's time.
+            let entity = context.currentEntity(of: object)
+            let sql = queries[entity.name] ?? SaveConflict.storedRowSQL(of: entity, context: context)
+            queries[entity.name] = sql
+            let row = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: [key]).map { Array($0.databaseValues).map(Value.init) }
+            if let conflict = SaveConflict.of(object, storedRow: row, context: context) { conflicts.append(conflict) }
+            // A version counter also sees writes to columns the model does not map.
+            else if try store.versionMoved(object, in: db, context: context), let row {
+                conflicts.append(SaveConflict(object: object, keys: ["Z_OPT"], stored: context.values(of: entity, row: row)))
+            }
+        }
+        conflicts += try result.request.goneLinkEnds(context: context) { sql, key in try Row.fetchOne(db.cachedStatement(sql: sql), arguments: [key]) != nil }
+        try result.settle(conflicts, context: context)
+    }
+}
+
+/// A save's rows in a SQLite file (`SaveStatements`): each value in its column's format
+/// (a file Quarry did not create), a new row's key its rowid (or the key it was given),
+/// and the store asked what it keeps besides the rows.
+struct SQLiteSaveStatements: SaveStatements {
+    let context: ObjectContext
+    let store: any SQLiteStore
+    let db: Database
+    var work: StoreSaveWork
+    private var formats = ColumnFormats()
+    private(set) var readBacks: [(ManagedObject, String, Value)] = []
+
+    init(context: ObjectContext, store: any SQLiteStore, db: Database, work: StoreSaveWork) {
+        self.context = context
+        self.store = store
+        self.db = db
+        self.work = work
+    }
+
+    package var statements: any WriteStatements { SQLiteWriteStatements(db: db) }
+
+    /// `value` as `object`'s row keeps it in column `name`, noting how it reads back.
+    private mutating func stored(_ object: ManagedObject, _ name: String, _ value: Value) throws -> DatabaseValue {
+        let entity = context.currentEntity(of: object)
+        let written: DatabaseValue
+        do { written = try formats.stored(value, entity, name, in: db, context: context) }
+        catch let error as StoreError { throw StoreError.during(operation: "save", error) }
+        if written != value.databaseValue { readBacks.append((object, name, ColumnFormats.readBack(written, entity, name, context: context))) }
+        return written
+    }
+
+    package mutating func insert(_ object: ManagedObject, _ entity: EntityDescription, toOne: [(name: String, key: Value)],
+                         keys: SaveChangesRequest.Keys) throws -> Int64 {
+        let storage = context.mapped(entity)
+        // A generated column is SQLite's to fill (`refuseUnfaithfulWrite` refused setting one).
+        let written = entity.attributeNames.filter { !storage.generated.contains($0) }
+        let names = written + toOne.map(\.name)
+        let columns = names.map(quoteIdentifier).joined(separator: ", ")
+        let marks = Array(repeating: "?", count: names.count).joined(separator: ", ")
+        let sql = names.isEmpty
+            ? "INSERT INTO \(storage.table) DEFAULT VALUES"
+            : "INSERT INTO \(storage.table) (\(columns)) VALUES (\(marks))"
+        var values: [DatabaseValue] = []
+        for name in written { values.append(try stored(object, name, context.insertedValue(object, name, keys: keys))) }
+        values += toOne.map(\.key.databaseValue)
+        // Cached: compiling an insert through a sub-entity's view compiles its trigger too.
+        try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(values))
+        // A WITHOUT ROWID table sets no last rowid: its key is the one the row was given.
+        let given: Int64? = { if case .integer(let k) = object.currentValue(storage.keyColumn) { return k } else { return nil } }()
+        let key: Int64
+        if storage.keyMayHoldOthers, let given { key = given } else { key = try store.insertedKey(of: entity, in: db, context: context) }
+        try readGenerated(object, entity, key: .integer(key))
+        return key
+    }
+
+    /// The generated columns of `object`'s row as SQLite computed them, read back after a
+    /// write, so the object holds them without a fetch.
+    private mutating func readGenerated(_ object: ManagedObject, _ entity: EntityDescription, key: Value) throws {
+        let storage = context.mapped(entity)
+        guard !storage.generated.isEmpty else { return }
+        let names = entity.attributeNames.filter(storage.generated.contains)
+        guard !names.isEmpty else { return }
+        let sql = "SELECT \(names.map(quoteIdentifier).joined(separator: ", ")) FROM \(storage.table) WHERE \(storage.key) = ?"
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: [key.databaseValue]) else { return }
+        for (i, name) in names.enumerated() {
+            readBacks.append((object, name, ColumnFormats.readBack(row[i] as DatabaseValue, entity, name, context: context)))
+        }
+    }
+
+    package mutating func update(_ object: ManagedObject, key: Value, attributes: [String], toOne: [(name: String, key: Value)], readsBack: Bool) throws {
+        let assignments = (attributes + toOne.map(\.name)).map { "\(quoteIdentifier($0)) = ?" }.joined(separator: ", ")
+        var values: [DatabaseValue] = []
+        for name in attributes { values.append(try stored(object, name, object.pending[name] ?? .null)) }
+        values += toOne.map(\.key.databaseValue) + [key.databaseValue]
+        let storage = context.mapped(object.entity)
+        try db.cachedStatement(sql: "UPDATE \(storage.table) SET \(assignments) WHERE \(storage.key) = ?").execute(arguments: StatementArguments(values))
+        try readGenerated(object, object.entity, key: key)
+    }
+
+    package func write(_ link: PendingLink, source: Value, target: Value) throws {
+        let sql = link.isAdd
+            ? "INSERT OR IGNORE INTO \(quoteIdentifier(link.table)) (source, target) VALUES (?, ?)"
+            : "DELETE FROM \(quoteIdentifier(link.table)) WHERE source = ? AND target = ?"
+        try db.cachedStatement(sql: sql).execute(arguments: [source.databaseValue, target.databaseValue])
+    }
+
+    package mutating func willDelete(_ request: SaveChangesRequest, keys: SaveChangesRequest.Keys) throws {
+        try store.willDeleteRows(request, &work, keys: keys, in: db, context: context)
+    }
+
+    package func delete(_ object: ManagedObject, key: Int64) throws {
+        let storage = context.mapped(object.entity)
+        // Cached, as each statement of a save is: a save of many objects runs each many times.
+        try db.cachedStatement(sql: "DELETE FROM \(storage.table) WHERE \(storage.key) = ?").execute(arguments: [key])
+    }
+
+    package mutating func didWrite(_ request: SaveChangesRequest, keys: SaveChangesRequest.Keys) throws {
+        try store.didWriteRows(request, work, keys: keys, in: db, context: context)
+    }
+}

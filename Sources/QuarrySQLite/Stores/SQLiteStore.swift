@@ -1,0 +1,120 @@
+import GRDB
+import QuarryEngine
+import QuarryModel
+import QuarryModelFiles
+import QuarryStore
+
+/// A store whose rows are in a SQLite file (Quarry's own, another program's, Core
+/// Data's): the points at which SQLite's writer (`SQLiteSaveWriter`), batch changes and
+/// definitions ask it, inside their transaction on the file's database. Such a store
+/// writes, defines and keeps its history through SQLite by the defaults below; a store
+/// on another engine answers `PersistentStore` itself and is never asked these.
+package protocol SQLiteStore: PersistentStore {
+    /// A number that moves whenever another connection commits (SQLite's `data_version`).
+    func outsideChangeCounter(in db: Database) throws -> Int
+    /// The key of the row an INSERT into `entity` just made.
+    func insertedKey(of entity: EntityDescription, in db: Database, context: ObjectContext) throws -> Int64
+    /// Whether a row changed in a way the values read cannot show (a version counter).
+    func versionMoved(_ object: ManagedObject, in db: Database, context: ObjectContext) throws -> Bool
+    /// Inside the transaction, after rows were inserted and updated and links written,
+    /// before rows are deleted (which this may still read).
+    func willDeleteRows(_ request: SaveChangesRequest, _ work: inout StoreSaveWork, keys: SaveChangesRequest.Keys,
+                        in db: Database, context: ObjectContext) throws
+    /// Inside the transaction, after rows were deleted.
+    func didWriteRows(_ request: SaveChangesRequest, _ work: StoreSaveWork, keys: SaveChangesRequest.Keys,
+                      in db: Database, context: ObjectContext) throws
+
+    /// Makes or migrates the tables of `entity` and of `changes` and keeps their
+    /// declarations, inside the transaction that defines them (`define`); the default is
+    /// Quarry's tables (`SQLiteStore+QuarryTables`).
+    func writeDefinition(_ entity: EntityDescription, changes: [EntityDescription], in db: Database, context: ObjectContext) throws -> [String]
+    /// Makes ready to keep declarations, inside the transaction that defines entities and
+    /// before their tables are made.
+    func prepareDeclarations(in db: Database) throws
+    /// Keeps an entity's declaration (`StoredDefinition` text), inside the transaction that
+    /// defines it.
+    func keepDeclaration(_ name: String, definition: String, in db: Database, context: ObjectContext) throws
+
+    /// Records a batch change or save in the store's own history, where it keeps one.
+    func recordHistory(inserted: [String], updated: [String], deleted: [String], in db: Database, context: ObjectContext) throws
+    /// Inside a batch delete, before rows of `entity` (their own entity) go: what the
+    /// store's history keeps of each, by key (nothing when it keeps nothing).
+    func keptAfterDeletion(of entity: String, keys: [Int64], in db: Database, context: ObjectContext) throws -> [Int64: [Value]]
+    /// Records a batch change (`updateall`, `deleteall`) in the store's history, inside
+    /// its transaction: a refusal here writes nothing.
+    func recordBatchChange(_ change: BatchChange, in db: Database, context: ObjectContext) throws
+    /// The token of the latest transaction of the store's history (0 when there is none).
+    func historyToken(in db: Database) throws -> Int64
+}
+
+extension SQLiteStore {
+    /// Every commit to the file moves `data_version`.
+    package var unheardCommits: String? { nil }
+    /// A SQLite file holds every name a definition may have.
+    package func refuse(_ definition: EntityDescription) throws {}
+    /// An entity Quarry defined in the file is laid out as Quarry's own; the file's own
+    /// tables and views, and a Core Data store's entities, are not.
+    package func keepsQuarryLayout(_ name: String) -> Bool { !mapping.storage(of: name).isForeign }
+
+    /// A file's tables Quarry did not make are entities too (none in a new file).
+    package func didOpen(in context: ObjectContext) throws { try ForeignSchemaReader(context: context).readTables() }
+
+    /// Every store of a SQLite file writes through the same writer.
+    package func write(_ request: SaveChangesRequest, _ work: StoreSaveWork, context: ObjectContext) throws -> SaveChangesResult {
+        try SQLiteSaveWriter(context: context, store: self).write(request, work)
+    }
+
+    package func outsideChangeCounter(context: ObjectContext) throws -> Int { try context.read { db in try outsideChangeCounter(in: db) } }
+    package func historyToken(context: ObjectContext) throws -> Int64 { try context.read { db in try historyToken(in: db) } }
+
+    package func outsideChangeCounter(in db: Database) throws -> Int {
+        try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0
+    }
+
+    /// In one transaction of the file's database, SQLite's errors said as the store's.
+    package func define(_ entity: EntityDescription, changes: [EntityDescription], context: ObjectContext) throws -> [String] {
+        // An existing empty file becomes Quarry's with its first entity: WAL from then on.
+        if context.managedObjectModel.entitiesByName.isEmpty, !context.isReadOnly { try context.useWriteAheadLog() }
+        var touched: [String] = []
+        do {
+            try context.database.write { db in touched = try writeDefinition(entity, changes: changes, in: db, context: context) }
+        } catch let error as DatabaseError {
+            throw StoreError(error)
+        }
+        return touched
+    }
+
+    package func writeBatchUpdate(_ entity: EntityDescription, where filter: BatchFilter?, set assignments: [(String, Value)],
+                          context: ObjectContext) throws -> BatchUpdateWritten {
+        try BatchChangeWriter(context: context, engine: SQLiteBatchWriter(context: context, store: self)).writeUpdate(entity, where: filter, set: assignments)
+    }
+
+    package func writeBatchDelete(_ entity: EntityDescription, where filter: BatchFilter?, context: ObjectContext) throws -> [String: [Int64]] {
+        try BatchChangeWriter(context: context, engine: SQLiteBatchWriter(context: context, store: self)).writeDelete(entity, where: filter)
+    }
+
+    package func prepareDeclarations(in db: Database) throws {}
+    package func versionMoved(_ object: ManagedObject, in db: Database, context: ObjectContext) throws -> Bool { false }
+    package func willDeleteRows(_ request: SaveChangesRequest, _ work: inout StoreSaveWork, keys: SaveChangesRequest.Keys,
+                        in db: Database, context: ObjectContext) throws {
+        try recordHistory(inserted: keys.insertedIDs(request), updated: request.updatedIDs,
+                          deleted: request.deletes.map(\.objectID), in: db, context: context)
+    }
+    package func didWriteRows(_ request: SaveChangesRequest, _ work: StoreSaveWork, keys: SaveChangesRequest.Keys,
+                      in db: Database, context: ObjectContext) throws {}
+    package func recordHistory(inserted: [String], updated: [String], deleted: [String], in db: Database, context: ObjectContext) throws {}
+    package func keptAfterDeletion(of entity: String, keys: [Int64], in db: Database, context: ObjectContext) throws -> [Int64: [Value]] { [:] }
+    package func recordBatchChange(_ change: BatchChange, in db: Database, context: ObjectContext) throws {
+        try recordHistory(inserted: [], updated: BatchChange.ids(change.updated), deleted: BatchChange.ids(change.deleted), in: db, context: context)
+    }
+    /// Quarry's history table, wherever it is.
+    package func historyToken(in db: Database) throws -> Int64 { try QuarryHistory.lastToken(in: db) }
+    package func history(since: Int64?, author: String?, context: ObjectContext) throws -> [HistoryTransaction] {
+        try context.read { db in try QuarryHistory.transactions(since: since, author: author, in: db) }
+    }
+    package func pruneHistory(through token: Int64, context: ObjectContext) throws -> Int {
+        do {
+            return try context.database.write { db in try QuarryHistory.prune(through: token, in: db) }
+        } catch let error as DatabaseError { throw StoreError(error) }
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+import GRDB
+import QuarryEngine
+import QuarryModel
+import QuarryModelFiles
+import QuarryStore
+
+extension Value {
+    /// A value read from SQLite, by storage class.
+    public init(_ databaseValue: DatabaseValue) {
+        switch databaseValue.storage {
+        case .null: self = .null
+        case .int64(let i): self = .integer(i)
+        case .double(let d): self = .real(d)
+        case .string(let s): self = .text(s)
+        case .blob(let data): self = .blob([UInt8](data))
+        }
+    }
+
+    /// The value as SQLite stores it: booleans as 0/1, dates as seconds since 1970.
+    public var databaseValue: DatabaseValue {
+        switch self {
+        case .null: return .null
+        case .integer(let i): return i.databaseValue
+        case .real(let d): return d.databaseValue
+        case .text(let s): return s.databaseValue
+        case .blob(let b): return Data(b).databaseValue
+        case .bool(let b): return (b ? 1 : 0).databaseValue
+        case .date(let d): return d.databaseValue
+        // As text, which SQLite's REAL and NUMERIC columns read as a number, and which a
+        // row of a PostgreSQL store keeps exactly (its decimal attribute decodes it).
+        case .decimal(let s): return s.databaseValue
+        }
+    }
+}
