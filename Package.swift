@@ -15,6 +15,8 @@ let package = Package(
         .library(name: "QuarryModel", targets: ["QuarryModel"]),
         .library(name: "QuarryModelFiles", targets: ["QuarryModelFiles"]),
         .library(name: "QuarryStore", targets: ["QuarryStore"]),
+        .library(name: "QuarrySQLite", targets: ["QuarrySQLite"]),
+        .library(name: "QuarryStores", targets: ["QuarryStores"]),
         .library(name: "QuarryPredicates", targets: ["QuarryPredicates"]),
         .library(name: "QuarrySwiftInput", targets: ["QuarrySwiftInput"]),
         .library(name: "QuarryLua", targets: ["QuarryLua"]),

@@ -21,12 +21,16 @@ let package = Package(
             .product(name: "QuarryModel", package: "Quarry"),
             .product(name: "QuarryPredicates", package: "Quarry"),
             .product(name: "QuarryStore", package: "Quarry"),
+            .product(name: "QuarryStores", package: "Quarry"),
+            .product(name: "QuarrySQLite", package: "Quarry"),
             .product(name: "GRDB", package: "GRDB.swift"),
         ], swiftSettings: swift5),
         .executableTarget(name: "FuzzCSV", dependencies: [
             "FuzzMain",
             .product(name: "QuarryModel", package: "Quarry"),
             .product(name: "QuarryStore", package: "Quarry"),
+            .product(name: "QuarryStores", package: "Quarry"),
+            .product(name: "QuarrySQLite", package: "Quarry"),
             .product(name: "GRDB", package: "GRDB.swift"),
         ], swiftSettings: swift5),
         .executableTarget(name: "FuzzLua", dependencies: [
@@ -41,11 +45,15 @@ let package = Package(
             .product(name: "QuarrySwiftInput", package: "Quarry"),
             .product(name: "QuarryPredicates", package: "Quarry"),
             .product(name: "QuarryStore", package: "Quarry"),
+            .product(name: "QuarryStores", package: "Quarry"),
+            .product(name: "QuarrySQLite", package: "Quarry"),
         ], swiftSettings: swift5),
         .executableTarget(name: "FuzzModel", dependencies: [
             "FuzzMain",
             .product(name: "QuarryModelFiles", package: "Quarry"),
             .product(name: "QuarryStore", package: "Quarry"),
+            .product(name: "QuarryStores", package: "Quarry"),
+            .product(name: "QuarrySQLite", package: "Quarry"),
         ], swiftSettings: swift5),
     ]
 )
