@@ -44,8 +44,13 @@ public enum URLSecrets {
         guard bytes.count >= 9, mentionsPassword(bytes) else { return text }
         var out: [UInt8] = []
         var i = 0
+        // The quotes of each kind before `i`, counted once as the scan passes them (a
+        // count from the start at each password would be quadratic in a long message).
+        var quotes: [UInt8: Int] = [:], counted = 0
         while i < bytes.count {
             guard let valueStart = keywordValueStart(bytes, at: i) else { out.append(bytes[i]); i += 1; continue }
+            for byte in bytes[counted..<i] where byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") { quotes[byte, default: 0] += 1 }
+            counted = i
             out += bytes[i..<valueStart]
             var end = valueStart
             if end < bytes.count, bytes[end] == UInt8(ascii: "'") {
@@ -59,7 +64,7 @@ public enum URLSecrets {
                 var kept: [UInt8] = []
                 // A closing quote of the text around the string, when one is open there.
                 if end - 1 > valueStart, [UInt8(ascii: "\""), UInt8(ascii: "'")].contains(bytes[end - 1]),
-                   bytes[..<i].filter({ $0 == bytes[end - 1] }).count % 2 == 1 {
+                   quotes[bytes[end - 1], default: 0] % 2 == 1 {
                     kept = [bytes[end - 1]]
                 }
                 out += (end > valueStart ? Array("***".utf8) : []) + kept
