@@ -1,7 +1,8 @@
 import QuarryModel
 import QuarryStore
 
-/// PostgreSQL as the registry sees it (`StoreRegistry.servers`): a `postgres://` URL.
+/// PostgreSQL as the registry sees it (`StoreRegistry.servers`): a `postgres://` URL, or
+/// libpq's keyword/value connection string (`host=… dbname=…`, `PostgresKeywordValue`).
 package enum PostgresServerKind: ServerStoreKind {
     package static func claims(_ location: String) -> Bool { PostgresURL.isURL(location) }
 

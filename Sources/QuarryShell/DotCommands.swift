@@ -4,6 +4,7 @@ import QuarryLua
 import QuarryStore
 import QuarryModel
 import QuarryModelFiles
+import QuarryStores
 
 /// The REPL's dot-commands: a table of name, usage and handler, as the sqlite3 shell has.
 struct DotCommands {
@@ -216,10 +217,11 @@ struct DotCommands {
             return .ok
         },
         Command(name: "open", usage: ".open DB", summary: "close this store and open DB (:memory: for a new one)") { shell, args in
-            guard args.count == 1 else { reportError("usage: .open DB"); return .ok }
-            let path = args[0] == ":memory:" ? nil : args[0]
+            // A libpq connection string may be typed unquoted: `.open host=h dbname=d`.
+            guard let location = openLocation(args) else { reportError("usage: .open DB"); return .ok }
+            let path = location == ":memory:" ? nil : location
             // --safe writes no new files, and --readonly holds for every store of the session.
-            if let path, shell.session.isSafe, !FileManager.default.fileExists(atPath: path) {
+            if let path, shell.session.isSafe, StoreRegistry.namesFile(path), !FileManager.default.fileExists(atPath: path) {
                 reportError(".open: \(path) does not exist, and --safe does not create files")
                 return .ok
             }
@@ -303,6 +305,22 @@ struct DotCommands {
 }
 
 private func onOff(_ args: [String], _ name: String) -> Bool? { DotCommands.onOff(args, name) }
+
+/// The location `.open`'s words name: its one word, or the words of a libpq connection
+/// string typed without quotes around it (`.open host=h dbname=d password='a b'`), each
+/// `keyword=value`, joined again with every value in single quotes as libpq reads them
+/// (the words lost their quotes). Nil for anything else.
+func openLocation(_ args: [String]) -> String? {
+    if args.count == 1 { return args[0] }
+    guard args.count > 1, let first = args.first, !StoreRegistry.namesFile(first) else { return nil }
+    var pairs: [String] = []
+    for word in args {
+        guard let equals = word.firstIndex(of: "=") else { return nil }
+        let value = word[word.index(after: equals)...].replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'")
+        pairs.append(word[..<equals] + "='" + value + "'")
+    }
+    return pairs.joined(separator: " ")
+}
 
 /// `entities` in their order, except that an entity whose parent is among them comes
 /// after it (a parent must be defined before its sub-entities).

@@ -118,6 +118,7 @@ enum Manual {
             ("A chunk, then exit:", "quarry todo.db -e 'print(count(\"Item\"))'"),
             ("Untrusted code, read from standard input, stopped after 10 seconds:", "quarry --safe --timeout 10 todo.db - < job.lua"),
             ("A schema of a PostgreSQL database:", "quarry 'postgres://analyst@db.internal:5432/flights?schema=public'"),
+            ("The same, written as a libpq connection string:", "quarry 'host=db.internal port=5432 user=analyst dbname=flights schema=public'"),
             ("An app's Core Data store, read only:", "quarry --readonly ~/Library/Containers/App/Data/App.sqlite"),
             ("Helpers loaded before a script, as lua loads LUA_INIT:", "LUA_INIT=@helpers.lua quarry todo.db report.lua"),
             ("A set-up file before a script (scripts read no init file otherwise):", "quarry --init setup.lua todo.db report.lua"),

@@ -11,7 +11,7 @@ struct Options: ParsableCommand {
         commandName: "quarry",
         abstract: "A Lua shell over a Core Data-like object store on SQLite.",
         usage: usage,
-        discussion: "DB may be a postgres://user@host:port/db[?schema=name][&notify=triggers] URL: the schema's tables, read and written on the server (notify=triggers lets observers hear every program's commits). With no DB, or with :memory:, the store is in memory. A first argument ending in .lua is the script. Script arguments are in the global 'arg', as in lua.")
+        discussion: "DB may be a postgres://user@host:port/db[?schema=name][&notify=triggers] URL: the schema's tables, read and written on the server (notify=triggers lets observers hear every program's commits), or a libpq connection string as psql takes it ('host=db.internal dbname=flights user=analyst'; schema= and notify= are keywords there). No password is ever shown. With no DB, or with :memory:, the store is in memory. A first argument ending in .lua is the script. Script arguments are in the global 'arg', as in lua.")
 
     @Option(name: .customShort("e"), help: ArgumentHelp("Run a chunk of Lua, then exit (repeatable).", valueName: "code"))
     var chunks: [String] = []
@@ -56,7 +56,7 @@ struct Options: ParsableCommand {
 
     // Three arguments, not one list, so that each position completes its own way: DB,
     // then a .lua script, then any file. The command line is still split by `Invocation`.
-    @Argument(help: ArgumentHelp("The database: a file (created if missing), :memory: or none for in-memory, or a postgres:// URL.", valueName: "db"),
+    @Argument(help: ArgumentHelp("The database: a file (created if missing), :memory: or none for in-memory, a postgres:// URL, or a libpq connection string (host=… dbname=…).", valueName: "db"),
               completion: .custom(Options.completeDatabase))
     var database: String?
 

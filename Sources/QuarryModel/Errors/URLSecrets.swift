@@ -1,14 +1,23 @@
-/// Passwords in addresses written as URLs (`scheme://user:password@host/…?password=…`),
-/// left out of what Quarry repeats: errors, notes, the prompt and the history. Any
-/// scheme: a mistyped one (`postgress://`) holds its password all the same, and the
-/// model layer that renders errors knows no engine. Where a server reads the '@' of a URL
+/// Passwords in addresses written as URLs (`scheme://user:password@host/…?password=…`)
+/// or as libpq's keyword/value connection strings (`host=h password=…`), left out of
+/// what Quarry repeats: errors, notes, the prompt and the history. Any scheme: a
+/// mistyped one (`postgress://`) holds its password all the same, and the model layer
+/// that renders errors knows no engine. Where a server reads the '@' of a URL
 /// otherwise than as written (libpq: the first '@' before any '/'), nothing after the
 /// scheme is shown, since any part may be a piece of the password.
 public enum URLSecrets {
     /// `text` with the password of every URL in it left out (`user:password@` and
     /// `password=`). A URL runs to the next white space, or, when a quote opens it, to the
     /// last such quote before that.
+    ///
+    /// The values of `password=` and `sslpassword=` in libpq's keyword/value form
+    /// (`host=h password=SECRET`, `password = 'a b'`) are left out too (`withoutKeywordPasswords`).
     public static func withoutPasswords(in text: String) -> String {
+        withoutKeywordPasswords(in: withoutURLPasswords(in: text))
+    }
+
+    /// `text` with the password of every URL in it left out (see `withoutPasswords`).
+    static func withoutURLPasswords(in text: String) -> String {
         guard text.utf8.count >= 8, text.contains("://") else { return text }
         let bytes = Array(text.utf8)
         var out: [UInt8] = []
@@ -23,6 +32,77 @@ public enum URLSecrets {
         }
         return String(decoding: out, as: UTF8.self)
     }
+
+    /// `text` with the value of every `password=` and `sslpassword=` written as libpq's
+    /// keyword/value connection strings write them replaced by `***`: the keyword (in any
+    /// case) at the start of a word, white space allowed around `=`, and a value read as
+    /// libpq reads it: in single quotes (a backslash escapes the next character), or else
+    /// up to the next white space (a backslash escapes it). An unquoted value that ends in
+    /// the quote that opened the text around it (`"host=h password=x"`) keeps that quote.
+    public static func withoutKeywordPasswords(in text: String) -> String {
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 9, mentionsPassword(bytes) else { return text }
+        var out: [UInt8] = []
+        var i = 0
+        // The quotes of each kind before `i`, counted once as the scan passes them (a
+        // count from the start at each password would be quadratic in a long message).
+        var quotes: [UInt8: Int] = [:], counted = 0
+        while i < bytes.count {
+            guard let valueStart = keywordValueStart(bytes, at: i) else { out.append(bytes[i]); i += 1; continue }
+            for byte in bytes[counted..<i] where byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") { quotes[byte, default: 0] += 1 }
+            counted = i
+            out += bytes[i..<valueStart]
+            var end = valueStart
+            if end < bytes.count, bytes[end] == UInt8(ascii: "'") {
+                end += 1
+                while end < bytes.count, bytes[end] != UInt8(ascii: "'") { end += bytes[end] == UInt8(ascii: "\\") ? 2 : 1 }
+                end = min(end + 1, bytes.count)
+                out += Array("'***'".utf8)
+            } else {
+                while end < bytes.count, !isSpace(bytes[end]) { end += bytes[end] == UInt8(ascii: "\\") ? 2 : 1 }
+                end = min(end, bytes.count)
+                var kept: [UInt8] = []
+                // A closing quote of the text around the string, when one is open there.
+                if end - 1 > valueStart, [UInt8(ascii: "\""), UInt8(ascii: "'")].contains(bytes[end - 1]),
+                   quotes[bytes[end - 1], default: 0] % 2 == 1 {
+                    kept = [bytes[end - 1]]
+                }
+                out += (end > valueStart ? Array("***".utf8) : []) + kept
+            }
+            i = end
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Whether `bytes` hold "password" in any case: the cheap test before the scan.
+    private static func mentionsPassword(_ bytes: [UInt8]) -> Bool {
+        let word = Array("password".utf8)
+        guard bytes.count >= word.count else { return false }
+        for start in 0...(bytes.count - word.count) where bytes[start] | 0x20 == word[0] {
+            if (1..<word.count).allSatisfy({ bytes[start + $0] | 0x20 == word[$0] }) { return true }
+        }
+        return false
+    }
+
+    /// Where the value begins when `password` or `sslpassword` (any case), then `=` with
+    /// white space around it or not, starts at `i` at the start of a word.
+    private static func keywordValueStart(_ bytes: [UInt8], at i: Int) -> Int? {
+        func isWordByte(_ b: UInt8) -> Bool { (65...90).contains(b) || (97...122).contains(b) || (48...57).contains(b) || b == 95 }
+        guard i == 0 || !isWordByte(bytes[i - 1]) else { return nil }
+        var j = i
+        for keyword in ["sslpassword", "password"] {
+            let word = Array(keyword.utf8)
+            if i + word.count <= bytes.count, (0..<word.count).allSatisfy({ bytes[i + $0] | 0x20 == word[$0] }) { j = i + word.count; break }
+        }
+        guard j > i else { return nil }
+        while j < bytes.count, bytes[j] == 32 || bytes[j] == 9 { j += 1 }
+        guard j < bytes.count, bytes[j] == UInt8(ascii: "=") else { return nil }
+        j += 1
+        while j < bytes.count, bytes[j] == 32 || bytes[j] == 9 { j += 1 }
+        return j
+    }
+
+    private static func isSpace(_ b: UInt8) -> Bool { b == 32 || (9...13).contains(b) }
 
     /// The length of the `scheme://` that starts at `i` (a letter, then letters, digits,
     /// `+`, `-` or `.`), when one starts there and not inside a word.

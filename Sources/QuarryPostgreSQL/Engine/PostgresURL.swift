@@ -3,7 +3,7 @@ import QuarryModel
 import QuarryStore
 
 /// A PostgreSQL store's address as users write it: `postgres://user@host:port/db`, or
-/// `postgresql://...`, with libpq's own parameters in its query and one of Quarry's,
+/// `postgresql://...` (or libpq's keyword/value form, `PostgresKeywordValue`), with libpq's own parameters in its query and one of Quarry's,
 /// `schema=name` (the schema whose tables are the entities; `public` when left out) and
 /// `notify=triggers` (install the triggers that announce every commit,
 /// `PostgresStore+Triggers`), which are taken out before libpq reads the rest.
@@ -21,13 +21,21 @@ public struct PostgresURL: Equatable {
     /// Whether `text` is written as a PostgreSQL URL (and not a file's path). A URL with
     /// one slash or none (`postgres:/host/db`) counts, to be refused in one line rather
     /// than made a new SQLite file of that name, unless such a file is there.
+    /// A libpq keyword/value connection string (`host=h dbname=d`) counts too
+    /// (`PostgresKeywordValue`).
     public static func isURL(_ text: String) -> Bool {
+        if PostgresKeywordValue.claims(text) { return true }
         let lowered = text.lowercased()
         if lowered.hasPrefix("postgres://") || lowered.hasPrefix("postgresql://") { return true }
         return (lowered.hasPrefix("postgres:") || lowered.hasPrefix("postgresql:")) && !FileManager.default.fileExists(atPath: text)
     }
 
     public init(_ text: String) throws {
+        if PostgresKeywordValue.claims(text) { try self.init(keywordValue: text) } else { try self.init(url: text) }
+    }
+
+    /// A `postgres://` URL.
+    private init(url text: String) throws {
         let folded = text.lowercased()
         guard folded.hasPrefix("postgres://") || folded.hasPrefix("postgresql://"), let scheme = text.range(of: "://") else {
             throw StoreError.database(message: "\(Self.shown(text)) is not a postgres:// URL: write postgres://USER@HOST[:PORT]/DB, with two slashes")
@@ -69,6 +77,37 @@ public struct PostgresURL: Equatable {
         self.schema = schema ?? "public"
         self.installsTriggers = installsTriggers
         self.shown = shown
+    }
+
+    /// A libpq keyword/value connection string (`host=h dbname=d password=…`), read as
+    /// `PostgresKeywordValue` reads it: Quarry's `schema=` and `notify=` taken out, every
+    /// value quoted for libpq, the passwords kept out of `shown` and messages.
+    private init(keywordValue text: String) throws {
+        let pairs = try PostgresKeywordValue.pairs(text)
+        let shown = PostgresKeywordValue.shown(pairs)
+        var schema: String?
+        var installsTriggers = false
+        for pair in pairs {
+            switch pair.keyword {
+            case "schema":
+                guard !pair.value.isEmpty else { throw StoreError.database(message: "\(shown): schema= needs a schema's name") }
+                schema = pair.value
+            case "notify":
+                guard pair.value == "triggers" else {
+                    throw StoreError.database(message: "\(shown): notify= takes one value, triggers (install the triggers that announce every commit)")
+                }
+                installsTriggers = true
+            default: break
+            }
+        }
+        let kept = pairs.filter { !PostgresKeywordValue.quarryKeywords.contains($0.keyword) }
+        connectionString = PostgresKeywordValue.connectionString(kept)
+        self.schema = schema ?? "public"
+        self.installsTriggers = installsTriggers
+        self.shown = shown
+        // libpq's messages may repeat a value as written or as it was quoted for it.
+        let values = pairs.filter { PostgresKeywordValue.secretKeywords.contains($0.keyword) }.map(\.value).filter { !$0.isEmpty }
+        secrets = values + values.map(PostgresKeywordValue.escaped)
     }
 
     /// `message` with the URL's password left out, wherever it appears.
