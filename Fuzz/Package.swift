@@ -42,6 +42,10 @@ let package = Package(
             .product(name: "QuarryPredicates", package: "Quarry"),
             .product(name: "QuarryStore", package: "Quarry"),
         ], swiftSettings: swift5),
+        .executableTarget(name: "FuzzDecimal", dependencies: [
+            "FuzzMain",
+            .product(name: "QuarryModel", package: "Quarry"),
+        ], swiftSettings: swift5),
         .executableTarget(name: "FuzzModel", dependencies: [
             "FuzzMain",
             .product(name: "QuarryModelFiles", package: "Quarry"),
