@@ -107,6 +107,9 @@ import Testing
             for _, r in ipairs(fetch("t")) do if p:matches(r) then n = n + 1 end end
             print(count("t", "y > %@", big), n, count("t", "y == %@", big), count("t", "y + 1 == %@", decimal("1" .. ("0"):rep(39) .. "3")))
             print(pcall(function() return t:get(2).x * t:get(2).x end))
+            local third = predicate("small / 3 == %@", decimal("0.33333333333333333333")); local k = 0
+            for _, r in ipairs(fetch("t")) do if third:matches(r) then k = k + 1 end end
+            print(count("t", third), k)
             o.small = decimal("12345.1"); print(select(2, pcall(save))); rollback()
             o.small = o.x; print(select(2, pcall(save))); rollback()
             o.m = decimal("1e20"); print(select(2, pcall(save))); rollback()
@@ -117,10 +120,11 @@ import Testing
         #expect(lines.first == "1\t\(Self.fifty)1", "\(result)")
         #expect(lines.dropFirst().first == "2\t2\t1\t1", "\(result)")
         #expect(lines.dropFirst(2).first == "true\t0." + String(repeating: "0", count: 139) + "1", "\(result)")
-        #expect(lines.dropFirst(3).first?.contains("t.small expects numeric(5,2), at most 3 digits before the point, got 12345.1") == true, "\(result)")
-        #expect(lines.dropFirst(4).first?.contains("t.small expects numeric(5,2), at most 3 digits before the point, got \(Self.fifty)1") == true, "\(result)")
-        #expect(lines.dropFirst(5).first?.contains("t.m expects money, from -92233720368547758.08 to 92233720368547758.07, got 100000000000000000000") == true, "\(result)")
-        #expect(lines.dropFirst(6).first == "1", "\(result)")
+        #expect(lines.dropFirst(3).first == "1\t1", "\(result)")
+        #expect(lines.dropFirst(4).first?.contains("t.small expects numeric(5,2), at most 3 digits before the point, got 12345.1") == true, "\(result)")
+        #expect(lines.dropFirst(5).first?.contains("t.small expects numeric(5,2), at most 3 digits before the point, got \(Self.fifty)1") == true, "\(result)")
+        #expect(lines.dropFirst(6).first?.contains("t.m expects money, from -92233720368547758.08 to 92233720368547758.07, got 100000000000000000000") == true, "\(result)")
+        #expect(lines.dropFirst(7).first == "1", "\(result)")
         let stored = try await PostgresDecimalTests.psqlRows(sandbox, url, "SELECT x::text, small::text, m::numeric::text FROM t WHERE id = 1")
         #expect(stored == "\(Self.fifty)1\t1.00\t12.35\n", "\(stored)")
     }

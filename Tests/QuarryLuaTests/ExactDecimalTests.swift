@@ -115,6 +115,8 @@ import Testing
         #expect(ExpressionValues.arithmetic(.multiply, .decimal("1e-70"), .decimal("1e-70")) == .decimal("0." + String(repeating: "0", count: 139) + "1"))
         #expect(ExpressionValues.aggregate(.sum, [a, b, .decimal("0.50")]) == .decimal("2" + String(repeating: "0", count: 39) + "1.50"))
         #expect(ExpressionValues.aggregate(.avg, [.decimal("1"), .decimal("2")]) == .decimal("1.5000000000000000"))
+        #expect(ExpressionValues.arithmetic(.divide, .decimal("1"), .integer(3)) == .decimal("0.33333333333333333333"))
+        #expect(ExpressionValues.arithmetic(.divide, .decimal("1"), .decimal("0.00")) == .null)
     }
 
     // MARK: Against the server
@@ -188,6 +190,9 @@ import Testing
             // The evaluator behind p:matches, and Lua's decimals, answer alike.
             #expect(SQLiteOrdering.compare(.decimal(pairs[i].0), .decimal(pairs[i].1)) == Int(f[7]), "\(i): evaluator compare")
             #expect(ExpressionValues.arithmetic(.multiply, .decimal(pairs[i].0), .decimal(pairs[i].1)) == .decimal(f[5]), "\(i): evaluator *")
+            if f[6] != "zero" {
+                #expect(ExpressionValues.arithmetic(.divide, .decimal(pairs[i].0), .decimal(pairs[i].1)) == .decimal(f[6]), "\(i): evaluator /")
+            }
             if i % 10 < 3 {
                 let lua = "decimal('\(pairs[i].0)')", lub = "decimal('\(pairs[i].1)')"
                 #expect(h.string("\(lua) + \(lub)") == f[3], "\(i): Lua +")

@@ -61,8 +61,9 @@ public enum ExpressionValues {
     }
 
     /// `a op b` exactly when a decimal (PostgreSQL's numeric) meets a decimal or an integer
-    /// in `+ - *`, as the server computes numeric, keeping its scale (the larger for + and -,
-    /// the sum for *); nil otherwise (a real takes part: doubles, as float8 there).
+    /// in `+ - * /`, as the server computes numeric, keeping its scale (the larger for + and -,
+    /// the sum for *, select_div_scale's for /); nil otherwise (a real takes part: doubles,
+    /// as float8 there).
     private static func decimalArithmetic(_ op: ArithmeticOperator, _ a: Value, _ b: Value) -> Value? {
         func isDecimal(_ v: Value) -> Bool { if case .decimal = v { return true } else { return false } }
         func isExact(_ v: Value) -> Bool {
@@ -71,8 +72,13 @@ public enum ExpressionValues {
             default: return false
             }
         }
-        guard isDecimal(a) || isDecimal(b), isExact(a), isExact(b), op == .add || op == .subtract || op == .multiply,
+        guard isDecimal(a) || isDecimal(b), isExact(a), isExact(b), op != .power,
               let x = DecimalText.exact(a), let y = DecimalText.exact(b) else { return nil }
+        // Division as numeric divides, to select_div_scale's scale; by zero, NULL as SQLite's.
+        if op == .divide {
+            if y == .zero { return .null }
+            return (try? x.dividing(by: y)).map { .decimal($0.description) }
+        }
         // Past numeric's bounds the server refuses; in memory the answer is the doubles'.
         let result: ExactDecimal?
         switch op {
