@@ -27,6 +27,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // Swift's own parser, to read `#Predicate` and sort descriptors written as Swift.
         .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
+        // Exact decimals past 38 digits (PostgreSQL's numeric): an integer significand and a scale.
+        .package(url: "https://github.com/attaswift/BigInt", from: "6.0.0"),
     ],
     targets: [
         // No pkgConfig for these two: their .pc files put -L/usr/lib/x86_64-linux-gnu ahead of
@@ -44,7 +46,7 @@ let package = Package(
         // libpq, loaded when a PostgreSQL store is opened (see its header for why not linked).
         .target(name: "CQuarryPQ", linkerSettings: [.linkedLibrary("dl")]),
         // The model: entities, values, engine-neutral errors, JSON and the I/O helpers.
-        .target(name: "QuarryModel", dependencies: ["CQuarrySignals"], swiftSettings: swift5),
+        .target(name: "QuarryModel", dependencies: ["CQuarrySignals", .product(name: "BigInt", package: "BigInt")], swiftSettings: swift5),
         // Core Data's model files: XML, keyed archives, Swift source.
         .target(name: "QuarryModelFiles", dependencies: ["QuarryModel", "CQuarrySignals", "CZlib"], swiftSettings: swift5),
         // What every engine answers: StoreEngine, RowCursor, PreparedQuery.

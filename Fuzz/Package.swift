@@ -48,6 +48,10 @@ let package = Package(
             .product(name: "QuarryStores", package: "Quarry"),
             .product(name: "QuarrySQLite", package: "Quarry"),
         ], swiftSettings: swift5),
+        .executableTarget(name: "FuzzDecimal", dependencies: [
+            "FuzzMain",
+            .product(name: "QuarryModel", package: "Quarry"),
+        ], swiftSettings: swift5),
         .executableTarget(name: "FuzzModel", dependencies: [
             "FuzzMain",
             .product(name: "QuarryModelFiles", package: "Quarry"),

@@ -83,3 +83,49 @@ import Testing
         #expect(stored == "1\t2.68\n2\t7.00\n9\t12.30\n", "\(stored)")
     }
 }
+
+/// Exact at any size (issue 61, item 1): a 50-digit `numeric` incremented in Lua and saved
+/// keeps every digit; 41-digit values compare alike on the server (`count`) and in memory
+/// (`p:matches`); 1e-70 squared does not trap; a decimal past a column's `numeric(p,s)`
+/// and a value past `money`'s range name the column.
+@Suite struct PostgresExactDecimalTests {
+    static let fifty = "1234567890123456789012345678901234567890123456789"
+    static let schema = """
+        CREATE TABLE t (id integer PRIMARY KEY, x numeric, y numeric, small numeric(5,2), m money);
+        INSERT INTO t VALUES (1, \(fifty)0, 1\(String(repeating: "0", count: 39))1, 1, 1),
+          (2, 1e-70, 1\(String(repeating: "0", count: 39))2, 2, 2), (3, 0, 1\(String(repeating: "0", count: 39))3, 3, 3);
+        """
+
+    @Test func numericKeepsEveryDigitAndNamesItsColumn() async throws {
+        let sandbox = try Sandbox()
+        let url = try await PostgresStoreTests.database("exactdecimals", in: sandbox, schema: Self.schema)
+        let result = try await sandbox.quarry([url, "-e", #"""
+            local o = t:get(1)
+            o.x = o.x + 1; print(save().updated, o.x)
+            local big = decimal("1" .. ("0"):rep(39) .. "1")
+            local p = predicate("y > %@", big); local n = 0
+            for _, r in ipairs(fetch("t")) do if p:matches(r) then n = n + 1 end end
+            print(count("t", "y > %@", big), n, count("t", "y == %@", big), count("t", "y + 1 == %@", decimal("1" .. ("0"):rep(39) .. "3")))
+            print(pcall(function() return t:get(2).x * t:get(2).x end))
+            local third = predicate("small / 3 == %@", decimal("0.33333333333333333333")); local k = 0
+            for _, r in ipairs(fetch("t")) do if third:matches(r) then k = k + 1 end end
+            print(count("t", third), k)
+            o.small = decimal("12345.1"); print(select(2, pcall(save))); rollback()
+            o.small = o.x; print(select(2, pcall(save))); rollback()
+            o.m = decimal("1e20"); print(select(2, pcall(save))); rollback()
+            o.m = decimal("12.345"); print(save().updated)
+            """#])
+        #expect(result.status == 0, "\(result)")
+        let lines = result.lines
+        #expect(lines.first == "1\t\(Self.fifty)1", "\(result)")
+        #expect(lines.dropFirst().first == "2\t2\t1\t1", "\(result)")
+        #expect(lines.dropFirst(2).first == "true\t0." + String(repeating: "0", count: 139) + "1", "\(result)")
+        #expect(lines.dropFirst(3).first == "1\t1", "\(result)")
+        #expect(lines.dropFirst(4).first?.contains("t.small expects numeric(5,2), at most 3 digits before the point, got 12345.1") == true, "\(result)")
+        #expect(lines.dropFirst(5).first?.contains("t.small expects numeric(5,2), at most 3 digits before the point, got \(Self.fifty)1") == true, "\(result)")
+        #expect(lines.dropFirst(6).first?.contains("t.m expects money, from -92233720368547758.08 to 92233720368547758.07, got 100000000000000000000") == true, "\(result)")
+        #expect(lines.dropFirst(7).first == "1", "\(result)")
+        let stored = try await PostgresDecimalTests.psqlRows(sandbox, url, "SELECT x::text, small::text, m::numeric::text FROM t WHERE id = 1")
+        #expect(stored == "\(Self.fifty)1\t1.00\t12.35\n", "\(stored)")
+    }
+}

@@ -1,5 +1,6 @@
 import CLua
 import CQuarryShim
+import QuarryModel
 
 /// Quarry's own value kinds as Lua userdata. Swift objects are retained by their
 /// userdata and released by `__gc`; a weak-valued registry table maps each Swift object
@@ -182,9 +183,21 @@ func dateValue(_ state: OpaquePointer, _ index: Int32) -> Double? {
 }
 
 /// The text of an exact decimal, held by its userdata as a Swift object.
+/// Its value is read from the text once, at the first arithmetic or comparison.
 final class DecimalBox {
     let text: String
-    init(_ text: String) { self.text = text }
+    private var parsed: ExactDecimal??
+    init(_ text: String, value: ExactDecimal? = nil) {
+        self.text = text
+        if let value { parsed = .some(value) }
+    }
+    /// The exact value; nil for text past numeric's bounds (or not a decimal).
+    var value: ExactDecimal? {
+        if let parsed { return parsed }
+        let value = DecimalText.value(text)
+        parsed = .some(value)
+        return value
+    }
 }
 
 /// Pushes an exact decimal: a userdata of its own kind (Lua has no decimal number; a
@@ -193,6 +206,16 @@ func pushDecimal(_ state: OpaquePointer, _ text: String) {
     pushSwiftObject(state, DecimalBox(text), kind: .decimal)
 }
 
+/// Pushes a computed decimal, as the server writes it.
+func pushDecimal(_ state: OpaquePointer, _ value: ExactDecimal) {
+    pushSwiftObject(state, DecimalBox(value.description, value: value), kind: .decimal)
+}
+
 func decimalText(_ state: OpaquePointer, _ index: Int32) -> String? {
     swiftObject(state, index, kind: .decimal, as: DecimalBox.self)?.text
+}
+
+/// The decimal at `index`, nil when it is not one.
+func decimalBox(_ state: OpaquePointer, _ index: Int32) -> DecimalBox? {
+    swiftObject(state, index, kind: .decimal, as: DecimalBox.self)
 }

@@ -1,18 +1,18 @@
-import Foundation
-
-/// Exact decimal numbers as text (`Value.decimal`): which text is one, and its value as
-/// Foundation's `Decimal` (38 digits, as `NSDecimalNumber`) to compare and add exactly.
+/// Exact decimal numbers as text (`Value.decimal`): which text is one, and its value as an
+/// `ExactDecimal` (every digit PostgreSQL's `numeric` holds) to compare and compute exactly.
 public enum DecimalText {
     /// Plain decimal notation as PostgreSQL's `numeric` reads and writes it: a sign, digits,
-    /// at most one point, an optional exponent. Not "nan" or "inf", which no `Decimal` means.
+    /// at most one point, an optional exponent, within `numeric`'s bounds. Not "nan" or
+    /// "inf", which Quarry's decimals do not hold.
     public static func isDecimal(_ text: String) -> Bool {
         var sawDigit = false, sawPoint = false, sawExponent = false
         var previous: UInt8 = 0
-        for (i, c) in text.utf8.enumerated() {
+        var count = 0
+        for c in text.utf8 {
             switch c {
             case UInt8(ascii: "0")...UInt8(ascii: "9"): sawDigit = true
             case UInt8(ascii: "+"), UInt8(ascii: "-"):
-                guard i == 0 || previous == UInt8(ascii: "e") || previous == UInt8(ascii: "E") else { return false }
+                guard count == 0 || previous == UInt8(ascii: "e") || previous == UInt8(ascii: "E") else { return false }
             case UInt8(ascii: "."):
                 guard !sawPoint, !sawExponent else { return false }
                 sawPoint = true
@@ -22,65 +22,52 @@ public enum DecimalText {
             default: return false
             }
             previous = c
+            count += 1
         }
-        return sawDigit
+        guard sawDigit else { return false }
+        // Without an exponent, a thousand characters are well within the bounds.
+        if !sawExponent && count <= 1000 { return true }
+        return ExactDecimal.isDecimal(text)
     }
 
-    /// The value of decimal text; nil for text that is not one.
-    public static func value(_ text: String) -> Decimal? {
+    /// The value of decimal text; nil for text that is not one or is past the bounds.
+    public static func value(_ text: String) -> ExactDecimal? {
         guard isDecimal(text) else { return nil }
-        return Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
+        return try? ExactDecimal(parsing: text)
     }
 
     /// A value as an exact decimal: a decimal's own, an integer's, a double's shortest
     /// text (the text Quarry binds for it, so memory compares what the server reads).
-    public static func exact(_ value: Value) -> Decimal? {
+    public static func exact(_ value: Value) -> ExactDecimal? {
         switch value {
         case .decimal(let s): return self.value(s)
-        case .integer(let i): return Decimal(i)
-        case .bool(let b): return b ? 1 : 0
-        case .real(let d) where d.isFinite: return self.value("\(d)")
+        case .integer(let i): return ExactDecimal(i)
+        case .bool(let b): return ExactDecimal(b ? 1 : 0)
+        case .real(let d): return ExactDecimal(double: d)
         default: return nil
         }
     }
 
     /// A whole decimal's integer (`12.00` is 12); nil for a fraction or past Int64.
     public static func integer(_ text: String) -> Int64? {
-        guard var d = value(text) else { return nil }
-        var whole = Decimal()
-        NSDecimalRound(&whole, &d, 0, .plain)
-        guard whole == d else { return nil }
-        return Int64(self.text(whole))
+        value(text)?.int64
     }
 
     /// Decimal text as the nearest double, for arithmetic that runs in doubles.
     public static func double(_ text: String) -> Double { Double(text) ?? 0 }
 
-    /// A `Decimal` as plain text, no exponent, with at least `scale` digits after the
-    /// point, as PostgreSQL keeps a `numeric`'s scale (0.10 + 0.20 is 0.30 there; `Decimal`
-    /// alone would say 0.3).
-    public static func text(_ d: Decimal, scale: Int = 0) -> String {
-        var d = d
-        var text = NSDecimalString(&d, Locale(identifier: "en_US_POSIX"))
-        let have = text.firstIndex(of: ".").map { text.distance(from: $0, to: text.endIndex) - 1 } ?? 0
-        guard scale > have, !text.contains("e"), !text.contains("E") else { return text }
-        if have == 0 { text += "." }
-        return text + String(repeating: "0", count: min(scale, 1000) - have)
-    }
+    /// A decimal as PostgreSQL writes a `numeric`: plain, no exponent, with its scale's
+    /// digits after the point (0.10 + 0.20 is 0.30).
+    public static func text(_ d: ExactDecimal) -> String { d.description }
 
-    /// The digits after the point of decimal text without an exponent (`195.10`: 2), 0
-    /// for any other; the text a Lua number gives for a double counts as such text.
+    /// The digits after the point of decimal text (`195.10`: 2, `1e-3`: 3); 0 for text
+    /// that is not a decimal.
     public static func scale(_ text: String) -> Int {
-        guard !text.contains("e"), !text.contains("E"), let point = text.firstIndex(of: ".") else { return 0 }
-        return text.distance(from: point, to: text.endIndex) - 1
+        value(text)?.scale ?? 0
     }
 
     /// The scale of a value taken as a decimal (a double's shortest text: 0.5 is 1).
     public static func scale(of value: Value) -> Int {
-        switch value {
-        case .decimal(let s): return scale(s)
-        case .real(let d) where d.isFinite: return scale("\(d)")
-        default: return 0
-        }
+        exact(value)?.scale ?? 0
     }
 }

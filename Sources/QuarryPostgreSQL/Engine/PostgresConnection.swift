@@ -211,6 +211,10 @@ public final class PostgresConnection {
         return .statement(columns: columns, parameters: Int(nparams(described)))
     }
 
+    /// What "bigint out of range" is said as (a money column's overflow is named instead: `PostgresNumericOverflow`).
+    static let bigintAdvice = "integer arithmetic in this statement leaves 64-bit integers, where PostgreSQL stops and SQLite "
+        + "goes on in doubles; write one operand as a real (2.0) to compute in doubles"
+
     /// Throws the server's error for a result that is not a success.
     package func check(_ result: OpaquePointer, sql: String) throws {
         let status = pq.pointee.resultStatus?(result)
@@ -222,8 +226,7 @@ public final class PostgresConnection {
             if code == "22P02", let refused = Self.unfoldable(in: primary) { throw refused }
             // Integers past Int64, which SQLite and Quarry go on with as doubles.
             if code == "22003", primary == "bigint out of range" {
-                throw StoreError.database(message: "integer arithmetic in this statement leaves 64-bit integers, where PostgreSQL stops and SQLite "
-                    + "goes on in doubles; write one operand as a real (2.0) to compute in doubles")
+                throw StoreError.database(message: Self.bigintAdvice)
             }
             if let code, let violation = Self.violation(code, sql: sql, said: primary, field: { letter in
                 Self.text(pq.pointee.resultErrorField?(result, Int32(UInt8(ascii: letter))))

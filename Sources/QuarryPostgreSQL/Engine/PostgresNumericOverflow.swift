@@ -13,9 +13,14 @@ package struct PostgresNumericOverflow: Error {
     package let values: [Value]
     package let error: StoreError
 
-    /// `error` kept with what the statement wrote, when it is the overflow; else as it was.
+    /// `error` kept with what the statement wrote, when it is the overflow (a numeric's
+    /// 22003, or a money column's, which the server refuses as a bigint out of range); else as it was.
     static func keeping(_ error: Error, entity: String, table: String, columns: [String], values: [Value]) -> Error {
-        guard case StoreError.postgres(sqlState: "22003", _, _) = error else { return error }
+        switch error {
+        case StoreError.postgres(sqlState: "22003", _, _): break
+        case StoreError.database(let message) where message == PostgresConnection.bigintAdvice: break
+        default: return error
+        }
         return PostgresNumericOverflow(entity: entity, table: table, columns: columns, values: values, error: error as? StoreError ?? .closed)
     }
 
@@ -25,14 +30,23 @@ package struct PostgresNumericOverflow: Error {
     package func named(by server: PostgresConnection) -> StoreError {
         guard server.writeDepth == 0,
               let declared = try? server.execute("""
-                  SELECT attname, atttypmod FROM pg_attribute
-                  WHERE attrelid = $1::regclass AND attnum > 0 AND NOT attisdropped AND atttypid = 'numeric'::regtype AND atttypmod >= 4
+                  SELECT attname, atttypmod, atttypid = 'money'::regtype FROM pg_attribute
+                  WHERE attrelid = $1::regclass AND attnum > 0 AND NOT attisdropped
+                    AND (atttypid = 'numeric'::regtype AND atttypmod >= 4 OR atttypid = 'money'::regtype)
                   """, [.text(table)]) else { return error }
         var typmods: [String: Int] = [:]
+        var money: Set<String> = []
         for row in declared.rows {
-            if case .text(let name) = row[0], case .integer(let typmod) = row[1] { typmods[name] = Int(typmod) }
+            guard case .text(let name) = row[0] else { continue }
+            if case .bool(true) = row[2] { money.insert(name) } else if case .integer(let typmod) = row[1] { typmods[name] = Int(typmod) }
         }
         for (column, value) in zip(columns, values) {
+            if money.contains(column) {
+                guard Self.overflowsMoney(value) else { continue }
+                return .typeMismatch(entity: entity, key: column,
+                                     expected: "money, from \(Self.moneyRange.lowerBound) to \(Self.moneyRange.upperBound)",
+                                     given: Self.shown(value))
+            }
             guard let typmod = typmods[column] else { continue }
             // numeric(p, s) keeps ((p << 16) | s) + 4.
             let precision = ((typmod - 4) >> 16) & 0xFFFF, scale = (typmod - 4) & 0x7FF
@@ -40,25 +54,45 @@ package struct PostgresNumericOverflow: Error {
             let before = precision - scale
             return .typeMismatch(entity: entity, key: column,
                                  expected: "numeric(\(precision),\(scale)), at most \(before) digit\(before == 1 ? "" : "s") before the point",
-                                 given: value.displayString)
+                                 given: Self.shown(value))
         }
         return error
+    }
+
+    /// A value as the refusal shows it: a long decimal cut, with its count of digits.
+    static func shown(_ value: Value) -> String {
+        let text = value.displayString
+        guard text.count > 60 else { return text }
+        return String(text.prefix(40)) + "… (\(text.filter(\.isNumber).count) digits)"
+    }
+
+    /// A value as the exact decimal the server reads for it: a decimal's, an integer's, a
+    /// double's shortest text, text that is a decimal.
+    private static func exact(_ value: Value) -> ExactDecimal? {
+        switch value {
+        case .integer, .real, .decimal: return DecimalText.exact(value)
+        case .text(let s): return DecimalText.value(s)
+        default: return nil
+        }
     }
 
     /// Whether `value`, rounded to `scale` places, has more than `precision - scale`
     /// digits before the point, as the server rounds and refuses.
     package static func overflows(_ value: Value, precision: Int, scale: Int) -> Bool {
-        let text: String
-        switch value {
-        case .integer(let i): text = String(i)
-        case .real(let d) where d.isFinite: text = "\(d)"
-        case .text(let s): text = s
-        default: return false
-        }
-        guard var decimal = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")), scale >= 0, precision >= scale else { return false }
-        var rounded = Decimal()
-        NSDecimalRound(&rounded, &decimal, scale, .plain)
-        let limit = pow(Decimal(10), precision - scale)
-        return rounded.magnitude >= limit
+        guard let decimal = exact(value), scale >= 0, precision >= scale,
+              let limit = try? ExactDecimal(parsing: "1e\(precision - scale)") else { return false }
+        let rounded = decimal.rounded(toScale: scale)
+        return (rounded.significand.signum() < 0 ? -rounded : rounded) >= limit
+    }
+
+    /// money is a count of cents in 64 bits (with lc_monetary's two places).
+    static let moneyRange = (lowerBound: "-92233720368547758.08", upperBound: "92233720368547758.07")
+
+    /// Whether `value` is past money's range, rounded to cents as the server rounds it.
+    package static func overflowsMoney(_ value: Value) -> Bool {
+        guard let decimal = exact(value), let low = DecimalText.value(moneyRange.lowerBound),
+              let high = DecimalText.value(moneyRange.upperBound) else { return false }
+        let cents = decimal.rounded(toScale: 2)
+        return cents < low || cents > high
     }
 }

@@ -61,8 +61,9 @@ public enum ExpressionValues {
     }
 
     /// `a op b` exactly when a decimal (PostgreSQL's numeric) meets a decimal or an integer
-    /// in `+ - *`, as the server computes numeric, keeping its scale (the larger for + and -,
-    /// the sum for *); nil otherwise (a real takes part: doubles, as float8 there).
+    /// in `+ - * /`, as the server computes numeric, keeping its scale (the larger for + and -,
+    /// the sum for *, select_div_scale's for /); nil otherwise (a real takes part: doubles,
+    /// as float8 there).
     private static func decimalArithmetic(_ op: ArithmeticOperator, _ a: Value, _ b: Value) -> Value? {
         func isDecimal(_ v: Value) -> Bool { if case .decimal = v { return true } else { return false } }
         func isExact(_ v: Value) -> Bool {
@@ -71,14 +72,21 @@ public enum ExpressionValues {
             default: return false
             }
         }
-        guard isDecimal(a) || isDecimal(b), isExact(a), isExact(b), op == .add || op == .subtract || op == .multiply,
+        guard isDecimal(a) || isDecimal(b), isExact(a), isExact(b), op != .power,
               let x = DecimalText.exact(a), let y = DecimalText.exact(b) else { return nil }
-        let (sa, sb) = (DecimalText.scale(of: a), DecimalText.scale(of: b))
-        switch op {
-        case .add: return .decimal(DecimalText.text(x + y, scale: max(sa, sb)))
-        case .subtract: return .decimal(DecimalText.text(x - y, scale: max(sa, sb)))
-        default: return .decimal(DecimalText.text(x * y, scale: sa + sb))
+        // Division as numeric divides, to select_div_scale's scale; by zero, NULL as SQLite's.
+        if op == .divide {
+            if y == .zero { return .null }
+            return (try? x.dividing(by: y)).map { .decimal($0.description) }
         }
+        // Past numeric's bounds the server refuses; in memory the answer is the doubles'.
+        let result: ExactDecimal?
+        switch op {
+        case .add: result = try? x.adding(y)
+        case .subtract: result = try? x.subtracting(y)
+        default: result = try? x.multiplying(y)
+        }
+        return result.map { .decimal($0.description) }
     }
 
     /// A one-argument function: the numeric ones keep integers where the answer is one.
@@ -118,11 +126,11 @@ public enum ExpressionValues {
         // Decimals (PostgreSQL's numeric) sum exactly, as the server's sum(numeric) does,
         // to the largest scale among them.
         if function == .sum || function == .avg, present.contains(where: { if case .decimal = $0 { return true } else { return false } }) {
+            // avg divides as numeric division does (PostgreSQL's numeric_avg).
             let exact = present.compactMap(DecimalText.exact)
-            if exact.count == present.count {
-                let total = exact.reduce(Decimal(0), +)
-                if function == .sum { return .decimal(DecimalText.text(total, scale: present.map(DecimalText.scale(of:)).max() ?? 0)) }
-                return .decimal(DecimalText.text(total / Decimal(present.count)))
+            if exact.count == present.count, let total = try? exact.dropFirst().reduce(exact[0], { try $0.adding($1) }) {
+                if function == .sum { return .decimal(total.description) }
+                if let mean = try? total.dividing(by: ExactDecimal(Int64(present.count))) { return .decimal(mean.description) }
             }
         }
         switch function {

@@ -1,0 +1,1 @@
+../../Fuzz/Sources/FuzzDecimal/DecimalFuzzDriver.swift
