@@ -41,12 +41,10 @@ import Testing
         try sandbox.write("t.lua", Self.script)
         let result = try await sandbox.quarry(["f.db", "t.lua"])
         let rows = try await sandbox.run(sqlite, ["f.db", "SELECT at FROM ev ORDER BY id"])
-        await withKnownIssue("issue 61 item 6: ColumnFormat.storedValue (Sources/QuarryStore) does not yet use WholeDateUnits.count") {
-            #expect(result.status == 0, "\(result)")
-            #expect(result.lines == ["false\ttrue", "2023-11-14T22:13:20Z", "false", "1", "9999-12-31T23:59:59Z"], "\(result)")
-            #expect(result.errorLines.count == 2 && result.errorLines.allSatisfy { $0.contains("ev.at") && $0.contains("year 10000") }, "\(result)")
-            #expect(rows.lines == ["253402300799"], "\(rows)")
-        }
+        #expect(result.status == 0, "\(result)")
+        #expect(result.lines == ["false\ttrue", "2023-11-14T22:13:20Z", "false", "1", "9999-12-31T23:59:59Z"], "\(result)")
+        #expect(result.errorLines.count == 2 && result.errorLines.allSatisfy { $0.contains("ev.at") && $0.contains("year 10000") }, "\(result)")
+        #expect(rows.lines == ["253402300799"], "\(rows)")
     }
 
     /// PostgreSQL's `timestamp(0)` and `timestamptz(0)` round on the server: the row the

@@ -92,15 +92,16 @@ public enum ColumnFormat: Equatable, Sendable {
     }
 
     /// `value` (already coerced to the attribute's type) as the column keeps it, in the
-    /// engine-neutral `Value` the engine binds; nil when the format cannot hold it (ISO
-    /// text rounded past the year 9999).
+    /// engine-neutral `Value` the engine binds; nil when the format cannot hold it (a
+    /// date that ISO text or whole seconds or milliseconds would round past the year
+    /// 9999, `WholeDateUnits`).
     package func storedValue(_ value: Value) -> Value? {
         switch (self, value) {
         case (_, .null): return .null
         case (.isoText(let layout), .date(let seconds)): return layout.text(seconds).map(Value.text)
         case (.unixSeconds(let real), .date(let seconds)):
-            return real ? .real(seconds) : .integer(Int64(seconds.rounded()))
-        case (.unixMilliseconds, .date(let seconds)): return .integer(Int64((seconds * 1000).rounded()))
+            return real ? .real(seconds) : WholeDateUnits.count(seconds, unitsPerSecond: 1).map(Value.integer)
+        case (.unixMilliseconds, .date(let seconds)): return WholeDateUnits.count(seconds, unitsPerSecond: 1000).map(Value.integer)
         case (.julianDay, .date(let seconds)): return .real(seconds / 86400 + 2_440_587.5)
         case (.boolText(let t, let f), .bool(let b)): return .text(b ? t : f)
         case (.uuidText(let hyphens, let upper), _):
