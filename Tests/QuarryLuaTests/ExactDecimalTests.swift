@@ -110,7 +110,7 @@ import Testing
     /// In memory, predicates compute and compare as the server does past 38 digits.
     @Test func predicateEvaluationIsExact() throws {
         let a = Value.decimal("1" + String(repeating: "0", count: 40)), b = Value.decimal("1" + String(repeating: "0", count: 39) + "1")
-        #expect(SQLiteOrdering.compare(a, b) == -1)
+        #expect(SQLOrdering.compare(a, b) == -1)
         #expect(ExpressionValues.arithmetic(.add, a, .integer(1)) == b)
         #expect(ExpressionValues.arithmetic(.multiply, .decimal("1e-70"), .decimal("1e-70")) == .decimal("0." + String(repeating: "0", count: 139) + "1"))
         #expect(ExpressionValues.aggregate(.sum, [a, b, .decimal("0.50")]) == .decimal("2" + String(repeating: "0", count: 39) + "1.50"))
@@ -188,7 +188,7 @@ import Testing
             }
             #expect(ExactDecimal.compare(a, b) == Int(f[7]), "\(i): compare")
             // The evaluator behind p:matches, and Lua's decimals, answer alike.
-            #expect(SQLiteOrdering.compare(.decimal(pairs[i].0), .decimal(pairs[i].1)) == Int(f[7]), "\(i): evaluator compare")
+            #expect(SQLOrdering.compare(.decimal(pairs[i].0), .decimal(pairs[i].1)) == Int(f[7]), "\(i): evaluator compare")
             #expect(ExpressionValues.arithmetic(.multiply, .decimal(pairs[i].0), .decimal(pairs[i].1)) == .decimal(f[5]), "\(i): evaluator *")
             if f[6] != "zero" {
                 #expect(ExpressionValues.arithmetic(.divide, .decimal(pairs[i].0), .decimal(pairs[i].1)) == .decimal(f[6]), "\(i): evaluator /")
